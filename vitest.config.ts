@@ -1,0 +1,51 @@
+// Three projects side by side: pure Node (engine, schemas), workerd (API and Durable Objects
+// through the real Worker) and browser end-to-end (Chromium against a locally started Worker).
+import { defineConfig } from "vitest/config";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("migrations");
+  return {
+    test: {
+      projects: [
+        {
+          test: {
+            name: "unit",
+            environment: "node",
+            include: ["tests/engine/**/*.test.ts", "tests/unit/**/*.test.ts"],
+          },
+        },
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  DEV_OUTBOX: "on",
+                  PEPPER: "test-pepper-not-secret",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "workers",
+            include: ["tests/api/**/*.test.ts", "tests/durable/**/*.test.ts"],
+            setupFiles: ["tests/api/setup.ts"],
+            testTimeout: 30_000,
+          },
+        },
+        {
+          test: {
+            name: "e2e",
+            environment: "node",
+            include: ["tests/e2e/**/*.test.ts"],
+            testTimeout: 90_000,
+            hookTimeout: 180_000,
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  };
+});

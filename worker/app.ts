@@ -1,0 +1,53 @@
+/**
+ * The /api application: one Hono sub-app per product area, mounted with chained .route() so the
+ * route types flow to the web client. The Worker holds no state; D1 and the pair objects do.
+ */
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { HTTPException } from "hono/http-exception";
+import { parseLocale } from "../schemas/locale.ts";
+import type { AppEnv } from "./lib/context.ts";
+import { ApiError } from "./lib/errors.ts";
+import { errorResponse } from "./lib/respond.ts";
+import { authRoutes } from "./routes/auth.ts";
+import { contentRoutes } from "./routes/content.ts";
+import { devRoutes } from "./routes/dev.ts";
+import { spotRoutes } from "./routes/spot.ts";
+import { walletRoutes } from "./routes/wallet.ts";
+
+const base = new Hono<AppEnv>();
+
+base.use("*", async (c, next) => {
+  c.set("requestId", c.req.header("cf-ray") ?? crypto.randomUUID());
+  c.set("locale", parseLocale(c.req.header("lang") ?? c.req.query("lang")));
+  await next();
+  c.header("x-request-id", c.get("requestId"));
+});
+
+base.use("*", async (c, next) => {
+  // CORS only for the configured app origin; with none configured the API is same-origin only.
+  const origin = c.env.APP_ORIGIN;
+  if (!origin) return next();
+  return cors({ origin, allowHeaders: ["Authorization", "Content-Type", "lang"], maxAge: 600 })(c, next);
+});
+
+base.onError((err, c) => {
+  if (err instanceof ApiError) return errorResponse(c, err);
+  if (err instanceof HTTPException && err.status < 500) {
+    // Hono's own 4xx (malformed JSON, wrong content type, body too large).
+    return errorResponse(c, new ApiError("invalid_param", err.status === 413 ? 413 : 400));
+  }
+  console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: (err as Error)?.stack }));
+  return errorResponse(c, new ApiError("try_again", 500));
+});
+
+base.notFound((c) => errorResponse(c, new ApiError("not_found", 404)));
+
+export const app = base
+  .route("/api", authRoutes)
+  .route("/api", contentRoutes)
+  .route("/api", spotRoutes)
+  .route("/api", walletRoutes)
+  .route("/api", devRoutes);
+
+export type AppType = typeof app;

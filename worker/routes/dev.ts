@@ -1,0 +1,24 @@
+/**
+ * Local development helpers. The routes answer only while DEV_OUTBOX is "on" (set by `npm start`
+ * and the tests); in a deployed Worker the variable is "off" and they are indistinguishable from
+ * an unknown path.
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../lib/context.ts";
+import { devOutboxEnabled } from "../lib/delivery.ts";
+import { notFound } from "../lib/errors.ts";
+import { ok } from "../lib/respond.ts";
+
+export const devRoutes = new Hono<AppEnv>()
+  .use("/dev/*", async (c, next) => {
+    if (!devOutboxEnabled(c.env)) throw notFound();
+    await next();
+  })
+  .get("/dev/outbox", async (c) => {
+    const to = c.req.query("to");
+    const stmt = to
+      ? c.env.DB.prepare("SELECT * FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT 50").bind(to.toLowerCase())
+      : c.env.DB.prepare("SELECT * FROM dev_outbox ORDER BY id DESC LIMIT 50");
+    const { results } = await stmt.all();
+    return ok(c, results);
+  });
