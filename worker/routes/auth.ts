@@ -1,3 +1,245 @@
+/**
+ * Accounts and sessions (spec §2 login/register/forgot, §7): captcha, account check, register,
+ * login with brute-force lockout, user info, logout, password reset by e-mailed code, password
+ * change. Every authentication endpoint is rate limited in D1.
+ */
 import { Hono } from "hono";
+import type { Context } from "hono";
+import {
+  accountMode,
+  checkAccountSchema,
+  checkEmailSchema,
+  forgetSchema,
+  loginSchema,
+  registerSchema,
+  sendCodeSchema,
+  updatePasswordSchema,
+} from "../../schemas/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
-export const authRoutes = new Hono<AppEnv>();
+import { createCaptcha, consumeCaptcha } from "../lib/captcha.ts";
+import { randomInt, randomString, sha256Hex } from "../lib/crypto.ts";
+import { deliver } from "../lib/delivery.ts";
+import { ApiError } from "../lib/errors.ts";
+import { createSession, requireUser } from "../lib/auth.ts";
+import { DUMMY_HASH, hashPassword, verifyPassword } from "../lib/password.ts";
+import { clientIp, rateLimit } from "../lib/ratelimit.ts";
+import { ok, okNew } from "../lib/respond.ts";
+import { jsonBody } from "../lib/validate.ts";
+
+const MINUTE = 60_000;
+/** Failed logins per (account, address) before that address is locked out of that account. */
+export const LOGIN_MAX_FAILURES = 5;
+export const LOGIN_LOCK_MS = 15 * MINUTE;
+export const CODE_TTL_MS = 10 * MINUTE;
+export const CODE_RESEND_MS = 60_000;
+export const CODE_MAX_ATTEMPTS = 5;
+
+type UserRow = { id: number; password_hash: string; locked: number; last_login_at: number | null };
+
+async function findUser(db: D1Database, account: string) {
+  return db
+    .prepare("SELECT id, password_hash, locked, last_login_at FROM users WHERE account = ?")
+    .bind(account)
+    .first<UserRow>();
+}
+
+async function newExtensionCode(db: D1Database): Promise<string> {
+  for (;;) {
+    const code = randomString(6, "ABCDEFGHJKLMNPQRSTUVWXYZ23456789");
+    const taken = await db.prepare("SELECT 1 FROM users WHERE extension_code = ?").bind(code).first();
+    if (!taken) return code;
+  }
+}
+
+function pepper(c: Context<AppEnv>) {
+  return c.env.PEPPER;
+}
+
+/** Shared by /api/user/register and /api/new/register; returns the session token. */
+async function register(c: Context<AppEnv>, input: ReturnType<typeof registerSchema.parse>) {
+  const db = c.env.DB;
+  const ip = clientIp(c.req.raw);
+  await rateLimit(db, `register:${ip}`, 10, 10 * MINUTE);
+  if (!(await consumeCaptcha(db, input.code_id, input.code))) throw new ApiError("captcha_wrong");
+  const mode = accountMode(input.user_string);
+  if (!mode) throw new ApiError("account_format");
+  let parentId: number | null = null;
+  if (input.extension_code) {
+    const parent = await db.prepare("SELECT id FROM users WHERE extension_code = ?").bind(input.extension_code).first<{ id: number }>();
+    if (!parent) throw new ApiError("invite_invalid");
+    parentId = parent.id;
+  }
+  if (await findUser(db, input.user_string)) throw new ApiError("account_exists", 409);
+  const hash = await hashPassword(input.password, pepper(c));
+  const now = Date.now();
+  let userId: number;
+  try {
+    const row = await db
+      .prepare(
+        `INSERT INTO users (account, account_type, country_code, password_hash, extension_code, parent_id, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+      )
+      .bind(input.user_string, mode, input.country_code, hash, await newExtensionCode(db), parentId, now)
+      .first<{ id: number }>();
+    userId = row!.id;
+  } catch (err) {
+    // Two registrations of the same account racing: the UNIQUE index decides.
+    if (/UNIQUE constraint failed: users\.account/.test(String(err))) throw new ApiError("account_exists", 409);
+    throw err;
+  }
+  const token = await createSession(db, userId, ip, now);
+  return { token, lastTime: null as number | null };
+}
+
+export const authRoutes = new Hono<AppEnv>()
+  .post("/login/smscode", async (c) => {
+    await rateLimit(c.env.DB, `captcha:${clientIp(c.req.raw)}`, 30, MINUTE);
+    const captcha = await createCaptcha(c.env.DB);
+    await deliver(c.env, { channel: "captcha", recipient: captcha.id, subject: "captcha", body: "", code: captcha.answer });
+    return ok(c, { code: captcha.image, code_id: captcha.id });
+  })
+  .post("/new/check/account", jsonBody(checkAccountSchema), async (c) => {
+    await rateLimit(c.env.DB, `check:${clientIp(c.req.raw)}`, 60, MINUTE);
+    const { account } = c.req.valid("json");
+    if (await findUser(c.env.DB, account)) throw new ApiError("account_exists", 409);
+    return okNew(c, { mode: accountMode(account) });
+  })
+  .post("/user/register", jsonBody(registerSchema), async (c) => ok(c, await register(c, c.req.valid("json"))))
+  .post("/new/register", jsonBody(registerSchema), async (c) => okNew(c, await register(c, c.req.valid("json"))))
+  .post("/user/login", jsonBody(loginSchema), async (c) => {
+    const db = c.env.DB;
+    const ip = clientIp(c.req.raw);
+    const { user_string: account, password } = c.req.valid("json");
+    await rateLimit(db, `login:${ip}`, 30, 10 * MINUTE);
+    const now = Date.now();
+    // Lockouts are per (account, address): an attacker elsewhere cannot lock the owner out.
+    const failKey = `${account}|${ip}`;
+    const fail = await db
+      .prepare("SELECT failures, locked_until FROM login_failures WHERE key = ?")
+      .bind(failKey)
+      .first<{ failures: number; locked_until: number }>();
+    if (fail && fail.locked_until > now) {
+      throw new ApiError("login_locked", 429, { minutes: Math.ceil((fail.locked_until - now) / MINUTE) });
+    }
+    const user = await findUser(db, account);
+    const good = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH, pepper(c));
+    if (!user || !good) {
+      const failures = (fail && fail.locked_until <= now && fail.failures >= LOGIN_MAX_FAILURES ? 0 : (fail?.failures ?? 0)) + 1;
+      const lockedUntil = failures >= LOGIN_MAX_FAILURES ? now + LOGIN_LOCK_MS : 0;
+      await db
+        .prepare(
+          `INSERT INTO login_failures (key, failures, locked_until, updated_at) VALUES (?1, ?2, ?3, ?4)
+           ON CONFLICT (key) DO UPDATE SET failures = ?2, locked_until = ?3, updated_at = ?4`,
+        )
+        .bind(failKey, failures, lockedUntil, now)
+        .run();
+      throw new ApiError("login_failed", 400);
+    }
+    if (user.locked) throw new ApiError("account_locked", 403);
+    const token = await createSession(db, user.id, ip, now);
+    await db.prepare("DELETE FROM login_failures WHERE key = ?").bind(failKey).run();
+    return ok(c, { token, lastTime: user.last_login_at });
+  })
+  .get("/user/info", requireUser, async (c) => {
+    const row = await c.env.DB.prepare(
+      "SELECT id, account, extension_code, is_seller, review_status, real_name, role FROM users WHERE id = ?",
+    )
+      .bind(c.get("user").id)
+      .first<{ id: number; account: string; extension_code: string; is_seller: number; review_status: number; real_name: string | null; role: "user" | "operator" | "system" }>();
+    if (!row) throw new ApiError("login_required", 401, undefined, "999");
+    return ok(c, {
+      id: row.id,
+      account: row.account,
+      extension_code: row.extension_code,
+      is_seller: row.is_seller,
+      review_status: row.review_status,
+      // The real name is shown only once verified (spec §4).
+      name: row.review_status === 2 ? row.real_name : null,
+      role: row.role,
+    });
+  })
+  .post("/user/logout", requireUser, async (c) => {
+    await c.env.DB.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").bind(Date.now(), c.get("user").sessionId).run();
+    return ok(c, "ok");
+  })
+  .post("/sms_mail", jsonBody(sendCodeSchema), async (c) => {
+    const db = c.env.DB;
+    const { user_string: account } = c.req.valid("json");
+    await rateLimit(db, `code-ip:${clientIp(c.req.raw)}`, 10, 60 * MINUTE);
+    if (!(await findUser(db, account))) throw new ApiError("account_not_found", 404);
+    const now = Date.now();
+    const last = await db
+      .prepare("SELECT created_at FROM verification_codes WHERE account = ? AND purpose = 'forget' ORDER BY id DESC LIMIT 1")
+      .bind(account)
+      .first<{ created_at: number }>();
+    if (last && now - last.created_at < CODE_RESEND_MS) {
+      throw new ApiError("code_wait", 429, { seconds: Math.ceil((CODE_RESEND_MS - (now - last.created_at)) / 1000) });
+    }
+    const code = String(randomInt(1_000_000)).padStart(6, "0");
+    await db
+      .prepare("INSERT INTO verification_codes (account, purpose, code_hash, created_at, expires_at) VALUES (?, 'forget', ?, ?, ?)")
+      .bind(account, await sha256Hex(`${account}:${code}`), now, now + CODE_TTL_MS)
+      .run();
+    await deliver(c.env, {
+      channel: "email",
+      recipient: account,
+      subject: "Your password reset code",
+      body: `Your verification code is ${code}. It expires in 10 minutes. If you did not ask for it, ignore this e-mail.`,
+      code,
+    });
+    return ok(c, "sent");
+  })
+  .post("/user/check_email", jsonBody(checkEmailSchema), async (c) => {
+    const { user_string: account, email_code } = c.req.valid("json");
+    await checkCode(c.env.DB, account, email_code);
+    return ok(c, "ok");
+  })
+  .post("/user/forget", jsonBody(forgetSchema), async (c) => {
+    const db = c.env.DB;
+    const { account, password, code } = c.req.valid("json");
+    const codeId = await checkCode(db, account, code);
+    const user = await findUser(db, account);
+    if (!user) throw new ApiError("account_not_found", 404);
+    const now = Date.now();
+    await db.batch([
+      db.prepare("UPDATE verification_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(now, codeId),
+      db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(password, pepper(c)), user.id),
+      db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, user.id),
+      db.prepare("DELETE FROM login_failures WHERE key LIKE ?").bind(`${account}|%`),
+    ]);
+    return ok(c, "reset");
+  })
+  .post("/new/users/update-password", requireUser, jsonBody(updatePasswordSchema), async (c) => {
+    const db = c.env.DB;
+    const user = c.get("user");
+    const { oldpwd, newpwd } = c.req.valid("json");
+    await rateLimit(db, `pwd:${user.id}`, 10, 10 * MINUTE);
+    const row = await db.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.id).first<{ password_hash: string }>();
+    if (!row || !(await verifyPassword(oldpwd, row.password_hash, pepper(c)))) throw new ApiError("old_password_wrong");
+    const now = Date.now();
+    await db.batch([
+      db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(newpwd, pepper(c)), user.id),
+      // Every session ends, this one included: the user signs in again with the new password.
+      db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, user.id),
+    ]);
+    return okNew(c, "ok");
+  });
+
+/** Checks the newest unconsumed reset code; counts attempts so a code cannot be guessed. */
+async function checkCode(db: D1Database, account: string, code: string): Promise<number> {
+  const now = Date.now();
+  const row = await db
+    .prepare(
+      `SELECT id, code_hash, attempts, expires_at FROM verification_codes
+       WHERE account = ? AND purpose = 'forget' AND consumed_at IS NULL ORDER BY id DESC LIMIT 1`,
+    )
+    .bind(account)
+    .first<{ id: number; code_hash: string; attempts: number; expires_at: number }>();
+  if (!row || row.expires_at < now || row.attempts >= CODE_MAX_ATTEMPTS) throw new ApiError("code_wrong");
+  const good = row.code_hash === (await sha256Hex(`${account}:${code}`));
+  if (!good) {
+    await db.prepare("UPDATE verification_codes SET attempts = attempts + 1 WHERE id = ?").bind(row.id).run();
+    throw new ApiError("code_wrong");
+  }
+  return row.id;
+}

@@ -1,0 +1,134 @@
+/**
+ * Factories for API tests: each test makes its own users and data, so order never matters.
+ * Requests go through the real Worker (SELF), with the same headers the web app sends.
+ */
+import { env, SELF } from "cloudflare:test";
+import { hashPassword } from "../../worker/lib/password.ts";
+import { createSession } from "../../worker/lib/auth.ts";
+import { movementStatements, SYSTEM, type WalletAccount } from "../../worker/lib/ledger.ts";
+
+let seq = 0;
+/** A fresh unique e-mail account. */
+export function uniqueEmail(prefix = "user"): string {
+  seq += 1;
+  return `${prefix}${Date.now().toString(36)}${seq}@test.example`;
+}
+
+export interface ApiResult<T = any> {
+  status: number;
+  body: T;
+}
+
+/** Calls the API like the web app does. */
+export async function api<T = any>(
+  path: string,
+  opts: { method?: string; body?: unknown; token?: string; lang?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResult<T>> {
+  // Each call comes from its own address unless a test pins one, so per-address limits of one
+  // test do not leak into another.
+  const ip = `198.18.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`;
+  const headers: Record<string, string> = { lang: opts.lang ?? "en", "cf-connecting-ip": ip, ...(opts.headers ?? {}) };
+  if (opts.token) headers.authorization = opts.token;
+  let body: BodyInit | undefined;
+  if (opts.body !== undefined) {
+    headers["content-type"] = "application/json";
+    body = typeof opts.body === "string" ? opts.body : JSON.stringify(opts.body);
+  }
+  const res = await SELF.fetch(`http://exchange.test/api${path}`, { method: opts.method ?? (body ? "POST" : "GET"), headers, body });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* keep text */
+  }
+  return { status: res.status, body: parsed as T };
+}
+
+/** Fetches a captcha and reads its answer from the dev outbox. */
+export async function solvedCaptcha(): Promise<{ code_id: string; code: string }> {
+  const r = await api<{ message: { code_id: string } }>("/login/smscode", { method: "POST" });
+  const row = await env.DB.prepare("SELECT code FROM dev_outbox WHERE channel = 'captcha' AND recipient = ?")
+    .bind(r.body.message.code_id)
+    .first<{ code: string }>();
+  return { code_id: r.body.message.code_id, code: row!.code };
+}
+
+export interface TestUser {
+  id: number;
+  account: string;
+  password: string;
+  token: string;
+}
+
+/**
+ * Inserts a user directly (fast path for tests that are not about registration) with a session.
+ * `balances` are credited through the ledger, like real deposits.
+ */
+export async function makeUser(
+  overrides: {
+    account?: string;
+    password?: string;
+    verified?: 0 | 1 | 2 | 3;
+    role?: "user" | "operator";
+    realName?: string;
+    balances?: { currencyId: number; units: bigint; account?: WalletAccount }[];
+  } = {},
+): Promise<TestUser> {
+  const account = overrides.account ?? uniqueEmail();
+  const password = overrides.password ?? "Passw0rd1";
+  seq += 1;
+  const row = await env.DB.prepare(
+    `INSERT INTO users (account, account_type, password_hash, extension_code, role, review_status, real_name, created_at)
+     VALUES (?, 1, ?, ?, ?, ?, ?, ?) RETURNING id`,
+  )
+    .bind(
+      account,
+      await hashPassword(password, env.PEPPER),
+      `T${Date.now().toString(36).toUpperCase().slice(-4)}${seq}`.slice(0, 12),
+      overrides.role ?? "user",
+      overrides.verified ?? 0,
+      overrides.realName ?? null,
+      Date.now(),
+    )
+    .first<{ id: number }>();
+  const id = row!.id;
+  for (const b of overrides.balances ?? []) {
+    await env.DB.batch(
+      movementStatements(env.DB, `test-credit:${id}:${b.currencyId}:${seq++}`, "deposit", [
+        { userId: id, currencyId: b.currencyId, account: b.account ?? "change", dAvailable: b.units, dFrozen: 0n },
+        { userId: SYSTEM.deposits, currencyId: b.currencyId, account: b.account ?? "change", dAvailable: -b.units, dFrozen: 0n },
+      ]),
+    );
+  }
+  const token = await createSession(env.DB, id, "test");
+  return { id, account, password, token };
+}
+
+/** Inserts the reference currencies the money tests need (idempotent). */
+export async function seedCurrencies(): Promise<void> {
+  await env.DB.batch(
+    [
+      [1, "BTC", 8, 0],
+      [2, "ETH", 8, 0],
+      [3, "USDT", 8, 1],
+    ].map(([id, name, scale, legal]) =>
+      env.DB.prepare("INSERT INTO currencies (id, name, scale, is_legal) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING").bind(id, name, scale, legal),
+    ),
+  );
+}
+
+/** A snapshot of every table row count plus the sum of balances: "nothing changed" checks. */
+export async function dbFingerprint(): Promise<string> {
+  const tables = ["users", "sessions", "movements", "ledger", "balances", "verification_codes", "news"];
+  const parts: string[] = [];
+  for (const t of tables) {
+    const r = await env.DB.prepare(`SELECT count(*) AS n FROM ${t}`).first<{ n: number }>();
+    parts.push(`${t}=${r?.n}`);
+  }
+  const sums = await env.DB.prepare("SELECT COALESCE(SUM(available),0) a, COALESCE(SUM(frozen),0) f FROM balances").first<{ a: number; f: number }>();
+  parts.push(`bal=${sums?.a}/${sums?.f}`);
+  const pw = await env.DB.prepare("SELECT group_concat(password_hash) h FROM users").first<{ h: string | null }>();
+  parts.push(`pw=${pw?.h?.length ?? 0}:${pw?.h?.slice(-20) ?? ""}`);
+  return parts.join(",");
+}
