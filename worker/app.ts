@@ -14,6 +14,8 @@ import { contentRoutes } from "./routes/content.ts";
 import { devRoutes } from "./routes/dev.ts";
 import { spotRoutes } from "./routes/spot.ts";
 import { walletRoutes } from "./routes/wallet.ts";
+import { accountRoutes } from "./routes/account.ts";
+import { operatorRoutes } from "./routes/operator.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -48,6 +50,8 @@ export const app = base
   .route("/api", contentRoutes)
   .route("/api", spotRoutes)
   .route("/api", walletRoutes)
+  .route("/api", accountRoutes)
+  .route("/api", operatorRoutes)
   .route("/api", devRoutes);
 
 export type AppType = typeof app;

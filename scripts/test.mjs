@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+// `npm test`: compiles the messages, builds the SPA when it is missing or stale (the browser tests
+// serve it), then runs every vitest project: unit (Node), workers (workerd), e2e (Chromium).
+import { spawnSync } from "node:child_process";
+import { existsSync, statSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+const root = new URL("..", import.meta.url).pathname;
+const run = (cmd, args) => {
+  const r = spawnSync(cmd, args, { cwd: root, stdio: "inherit", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+};
+
+function newestMtime(dir) {
+  let newest = 0;
+  if (!existsSync(dir)) return newest;
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    if (e.name === "paraglide" || e.name === "node_modules") continue;
+    const p = join(dir, e.name);
+    newest = Math.max(newest, e.isDirectory() ? newestMtime(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+if (existsSync(join(root, "web/index.html"))) {
+  const built = join(root, "dist/web/index.html");
+  const stale = !existsSync(built) || newestMtime(join(root, "web")) > statSync(built).mtimeMs || newestMtime(join(root, "schemas")) > statSync(built).mtimeMs;
+  if (stale) run("npm", ["run", "build"]);
+}
+run("npx", ["vitest", "run", ...process.argv.slice(2)]);
