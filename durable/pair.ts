@@ -1,10 +1,671 @@
 /**
- * One instance per trading pair. Placeholder until the spot engine lands: it owns nothing yet.
+ * PairDurableObject: one instance per trading pair (named `pair:{pairId}`).
+ *
+ * It owns the pair's order book, matching, recent deals, candles and the WebSocket fan-out. One
+ * instance is enough because a book is a single serial sequence of commands: the object's
+ * single-threaded execution is exactly the ordering a matching engine needs, and one pair's
+ * traffic fits one object (see bench/README.md).
+ *
+ * Money never lives here. The Worker freezes funds in D1 before an order arrives; each command
+ * is written (book rows, journal, outbox with the ledger deltas) in ONE synchronous SQLite
+ * transaction, and an alarm drains the outbox into D1 in batches keyed by (pair, seq), so an
+ * alarm that fires twice applies nothing twice. After eviction the book is rebuilt from SQLite.
  */
 import { DurableObject } from "cloudflare:workers";
+import {
+  KlineAggregator,
+  KLINE_PERIODS,
+  SpotEngine,
+  releaseDelta,
+  settleFill,
+  type AccountDelta,
+  type Candle,
+  type CommandResult,
+  type EngineSnapshot,
+  type KlinePeriod,
+  type PairConfig,
+  type SnapshotOrder,
+} from "./engine/index.ts";
+import { formatUnits } from "../schemas/money.ts";
+import { createPairProtocol, type PairSocketState } from "./protocol.ts";
+
+const SYSTEM_FEES = 0;
+const DRAIN_BATCH = 50;
+const RECENT_DEALS = 20;
+
+/** What the Worker sends to book an order (already validated and frozen in D1). */
+export interface PlaceInput {
+  pairId: number;
+  orderId: number;
+  userId: number;
+  side: "buy" | "sell";
+  /** Limit price in price units; for a market order the protective limit (the order is IOC). */
+  price: number;
+  qty: number;
+  tif: "GTC" | "IOC";
+  /** Minimal units the Worker froze for this order, released in full if the engine refuses it. */
+  reservedUnits: string;
+}
+
+export interface PlaceResult {
+  ok: boolean;
+  code?: string;
+  /** Quantity filled by this command. */
+  filled: number;
+  /** Still resting in the book. */
+  remaining: number;
+  status: "open" | "filled" | "cancelled" | "rejected";
+}
+
+export interface PairInfo {
+  pairId: number;
+  currencyId: number;
+  legalId: number;
+  symbol: string;
+  priceDecimals: number;
+  qtyDecimals: number;
+  baseScale: number;
+  quoteScale: number;
+  minNotional: number;
+  makerFeeBps: number;
+  takerFeeBps: number;
+}
+
+/** One row of the outbox: everything D1 must learn from one command. */
+interface OutboxPayload {
+  at: number;
+  /** [userId, currencyId, dAvailable, dFrozen] aggregated per account, minimal units as strings. */
+  entries: [number, number, string, string][];
+  /** [orderId, filledDelta, newStatus (1 open, 2 filled, 3 cancelled, 4 rejected) or 0 = unchanged, reason]. */
+  orders: [number, number, number, string | null][];
+  trades: {
+    tradeId: number;
+    price: number;
+    qty: number;
+    takerSide: "buy" | "sell";
+    buyerId: number;
+    sellerId: number;
+    buyOrderId: number;
+    sellOrderId: number;
+    buyerFee: string;
+    sellerFee: string;
+  }[];
+}
+
+export interface Deal {
+  time: number;
+  direction: "buy" | "sell";
+  price: string;
+  amount: string;
+}
+
+const MIGRATIONS: { id: number; sql: string }[] = [
+  {
+    id: 1,
+    sql: `
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS book (
+        id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, side TEXT NOT NULL,
+        price INTEGER NOT NULL, remaining INTEGER NOT NULL, arrival INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS book_priority ON book(side, price, arrival);
+      CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY, order_id INTEGER, cmd TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS journal_order ON journal(order_id);
+      CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS tombstones (order_id INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS trades (trade_id INTEGER PRIMARY KEY, price INTEGER NOT NULL, qty INTEGER NOT NULL, taker_side TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS klines (
+        period TEXT NOT NULL, open_time INTEGER NOT NULL, close_time INTEGER NOT NULL,
+        open INTEGER NOT NULL, high INTEGER NOT NULL, low INTEGER NOT NULL, close INTEGER NOT NULL,
+        volume INTEGER NOT NULL, quote_volume TEXT NOT NULL, trades INTEGER NOT NULL,
+        PRIMARY KEY (period, open_time));
+    `,
+  },
+];
 
 export class PairDurableObject extends DurableObject<Env> {
-  override async fetch(): Promise<Response> {
-    return new Response("not ready", { status: 503 });
+  private sql: SqlStorage;
+  private info: PairInfo | null = null;
+  private engine: SpotEngine | null = null;
+  private klines = new KlineAggregator();
+  private arrival = 0;
+  private depthSeq = 0;
+  private protocol = createPairProtocol(this);
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    ctx.blockConcurrencyWhile(async () => {
+      this.migrate();
+      const stored = this.meta("info");
+      if (stored) this.load(JSON.parse(stored) as PairInfo);
+    });
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
   }
+
+  /** Ordered DO-SQLite migrations, run under blockConcurrencyWhile (PRAGMA user_version is not allowed here). */
+  private migrate() {
+    this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const done = Number(this.meta("schema_version") ?? 0);
+    for (const m of MIGRATIONS) {
+      if (m.id <= done) continue;
+      this.ctx.storage.transactionSync(() => {
+        this.sql.exec(m.sql);
+        this.setMeta("schema_version", m.id);
+      });
+    }
+  }
+
+  private sqlOne<T>(query: string, ...args: SqlStorageValue[]): T | undefined {
+    const rows = this.sql.exec(query, ...args).toArray();
+    return rows[0] as T | undefined;
+  }
+
+  private meta(key: string): string | undefined {
+    return this.sqlOne<{ value: string }>("SELECT value FROM meta WHERE key = ?", key)?.value;
+  }
+
+  private setMeta(key: string, value: string | number) {
+    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, String(value));
+  }
+
+  /** The engine's configuration for this pair, derived from the D1 pair row. */
+  private pairConfig(info: PairInfo): PairConfig {
+    return {
+      symbol: info.symbol,
+      tickSize: 1,
+      lotSize: 1,
+      minNotional: Math.ceil(info.minNotional / 10 ** (info.quoteScale - info.priceDecimals - info.qtyDecimals)),
+      makerFeeBps: info.makerFeeBps,
+      takerFeeBps: info.takerFeeBps,
+      feeAccount: SYSTEM_FEES,
+      baseUnitsPerLot: 10n ** BigInt(info.baseScale - info.qtyDecimals),
+      quoteUnitsPerTickLot: 10n ** BigInt(info.quoteScale - info.priceDecimals - info.qtyDecimals),
+    };
+  }
+
+  /** Rebuilds the book, counters and candles from SQLite. */
+  private load(info: PairInfo) {
+    this.info = info;
+    const rows = (side: "buy" | "sell") =>
+      this.sql
+        .exec(
+          `SELECT id, owner, price, remaining FROM book WHERE side = ? ORDER BY price ${side === "buy" ? "DESC" : "ASC"}, arrival ASC`,
+          side,
+        )
+        .toArray()
+        .map((r) => [Number(r.id), Number(r.owner), Number(r.price), Number(r.remaining)] as SnapshotOrder);
+    const snap: EngineSnapshot = {
+      version: 1,
+      seq: Number(this.meta("seq") ?? 0),
+      tradeSeq: Number(this.meta("tradeSeq") ?? 0),
+      bids: rows("buy"),
+      asks: rows("sell"),
+    };
+    this.engine = SpotEngine.restore(this.pairConfig(info), snap);
+    this.arrival = Number(this.sqlOne<{ a: number | null }>("SELECT max(arrival) AS a FROM book")?.a ?? 0);
+    this.depthSeq = Number(this.meta("depthSeq") ?? 0);
+    this.klines = new KlineAggregator();
+    for (const period of KLINE_PERIODS) {
+      const bars = this.sql
+        .exec("SELECT * FROM klines WHERE period = ? ORDER BY open_time DESC LIMIT 1500", period)
+        .toArray()
+        .reverse()
+        .map((r) => rowToCandle(period, r));
+      this.klines.load(period, bars);
+    }
+  }
+
+  /** Loads the pair from D1 on first use (the object learns which pair it is). */
+  private async ensure(pairId: number): Promise<SpotEngine> {
+    if (this.engine && this.info?.pairId === pairId) return this.engine;
+    if (this.info && this.info.pairId !== pairId) throw new Error(`pair object ${this.info.pairId} asked for pair ${pairId}`);
+    const row = await this.env.DB.prepare(
+      `SELECT p.id, p.currency_id, p.legal_id, p.price_decimals, p.qty_decimals, p.min_notional, p.maker_fee_bps, p.taker_fee_bps,
+              b.name AS base, b.scale AS base_scale, q.name AS quote, q.scale AS quote_scale
+       FROM pairs p JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id WHERE p.id = ?`,
+    )
+      .bind(pairId)
+      .first<Record<string, number | string>>();
+    if (!row) throw new Error(`unknown pair ${pairId}`);
+    const info: PairInfo = {
+      pairId,
+      currencyId: Number(row.currency_id),
+      legalId: Number(row.legal_id),
+      symbol: `${row.base}/${row.quote}`,
+      priceDecimals: Number(row.price_decimals),
+      qtyDecimals: Number(row.qty_decimals),
+      baseScale: Number(row.base_scale),
+      quoteScale: Number(row.quote_scale),
+      minNotional: Number(row.min_notional),
+      makerFeeBps: Number(row.maker_fee_bps),
+      takerFeeBps: Number(row.taker_fee_bps),
+    };
+    if (!this.engine) {
+      this.setMeta("info", JSON.stringify(info));
+      this.load(info);
+    }
+    return this.engine!;
+  }
+
+  // ---------------------------------------------------------------- commands (RPC)
+
+  /** Books an order whose funds are already frozen in D1. */
+  async place(input: PlaceInput): Promise<PlaceResult> {
+    const engine = await this.ensure(input.pairId);
+    if (this.sqlOne("SELECT 1 AS x FROM tombstones WHERE order_id = ?", input.orderId)) {
+      // The reconciler already released this order's hold: it must never trade.
+      return { ok: false, code: "TOMBSTONED", filled: 0, remaining: 0, status: "rejected" };
+    }
+    if (this.sqlOne("SELECT 1 AS x FROM journal WHERE order_id = ?", input.orderId)) {
+      return this.replayResult(input.orderId);
+    }
+    const cmd = { type: "limit" as const, id: input.orderId, owner: input.userId, side: input.side, price: input.price, qty: input.qty, tif: input.tif };
+    const result = engine.execute(cmd);
+    const now = Date.now();
+    let placeResult: PlaceResult;
+    this.ctx.storage.transactionSync(() => {
+      if (!result.ok) {
+        // Refused by the engine: record it so a retry gives the same answer, and release the hold.
+        this.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", -input.orderId, input.orderId, JSON.stringify({ ...cmd, rejected: result.code }), now);
+        const currency = input.side === "buy" ? this.info!.legalId : this.info!.currencyId;
+        const units = input.reservedUnits;
+        this.enqueue({
+          at: now,
+          entries: [[input.userId, currency, units, (-BigInt(units)).toString()]],
+          orders: [[input.orderId, 0, 4, result.code]],
+          trades: [],
+        });
+        placeResult = { ok: false, code: result.code, filled: 0, remaining: 0, status: "rejected" };
+        return;
+      }
+      this.persist(cmd.id, JSON.stringify(cmd), result, now);
+      placeResult = summarise(result, input.orderId);
+    });
+    this.afterCommand(result);
+    return placeResult!;
+  }
+
+  /** Cancels a user's open order; the release reaches D1 through the outbox. */
+  async cancel(pairId: number, orderId: number, userId: number): Promise<{ ok: boolean; code?: string }> {
+    const engine = await this.ensure(pairId);
+    const cmd = { type: "cancel" as const, id: orderId, owner: userId };
+    const result = engine.execute(cmd);
+    if (!result.ok) return { ok: false, code: result.code };
+    this.ctx.storage.transactionSync(() => this.persist(null, JSON.stringify(cmd), result, Date.now()));
+    this.afterCommand(result);
+    return { ok: true };
+  }
+
+  /**
+   * Asked by the reconciler about an order that D1 still shows as submitted: "known" when the
+   * object has seen it (the outbox will settle it), otherwise a tombstone is written so the order
+   * can never be booked later, and the caller may release the hold.
+   */
+  async tombstone(pairId: number, orderId: number): Promise<"known" | "tombstoned"> {
+    await this.ensure(pairId);
+    if (this.sqlOne("SELECT 1 AS x FROM journal WHERE order_id = ?", orderId)) return "known";
+    this.sql.exec("INSERT INTO tombstones (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING", orderId, Date.now());
+    return "tombstoned";
+  }
+
+  /** Best prices, for market orders' protective limits and the order form. */
+  async top(pairId: number): Promise<{ bestBid: number | null; bestAsk: number | null; last: number | null }> {
+    const engine = await this.ensure(pairId);
+    const last = this.sqlOne<{ price: number }>("SELECT price FROM trades ORDER BY trade_id DESC LIMIT 1");
+    return { bestBid: engine.bestBid(), bestAsk: engine.bestAsk(), last: last ? Number(last.price) : null };
+  }
+
+  /** Order book of `levels` per side as decimal strings, with the depth sequence number. */
+  async depth(pairId: number, levels = 6) {
+    const engine = await this.ensure(pairId);
+    return this.depthMessage(engine, levels);
+  }
+
+  /** Newest deals, newest first. */
+  async deals(pairId: number, limit = RECENT_DEALS): Promise<Deal[]> {
+    await this.ensure(pairId);
+    return this.sql
+      .exec("SELECT price, qty, taker_side, at FROM trades ORDER BY trade_id DESC LIMIT ?", limit)
+      .toArray()
+      .map((r) => this.dealOf(Number(r.price), Number(r.qty), r.taker_side as "buy" | "sell", Number(r.at)));
+  }
+
+  /** Candles of one period between two times (ms), oldest first. */
+  async bars(pairId: number, period: KlinePeriod, from: number, to: number, limit = 500) {
+    await this.ensure(pairId);
+    return this.sql
+      .exec(
+        "SELECT * FROM klines WHERE period = ? AND open_time >= ? AND open_time <= ? ORDER BY open_time DESC LIMIT ?",
+        period,
+        from,
+        to,
+        limit,
+      )
+      .toArray()
+      .reverse()
+      .map((r) => this.barOut(rowToCandle(period, r)));
+  }
+
+  /** 24-hour statistics from real trades only. */
+  async dayMarket(pairId: number) {
+    await this.ensure(pairId);
+    return this.dayMarketOut(Date.now());
+  }
+
+  /** Applies the outbox to D1 now (the alarm does the same); returns how many rows were applied. */
+  async drain(): Promise<number> {
+    let applied = 0;
+    for (;;) {
+      const rows = this.sql.exec("SELECT id, payload FROM outbox ORDER BY id LIMIT ?", DRAIN_BATCH).toArray();
+      if (rows.length === 0) return applied;
+      const batch = rows.map((r) => ({ id: Number(r.id), payload: JSON.parse(String(r.payload)) as OutboxPayload }));
+      try {
+        await this.env.DB.batch(batch.flatMap((b) => this.drainStatements(b.id, b.payload)));
+      } catch (err) {
+        if (!/UNIQUE constraint failed: movements\.key/.test(String(err))) throw err;
+        // Some rows reached D1 before (a drain that died after committing): apply one by one.
+        for (const b of batch) {
+          try {
+            await this.env.DB.batch(this.drainStatements(b.id, b.payload));
+          } catch (e) {
+            if (!/UNIQUE constraint failed: movements\.key/.test(String(e))) throw e;
+          }
+        }
+      }
+      const lastId = batch[batch.length - 1]!.id;
+      this.sql.exec("DELETE FROM outbox WHERE id <= ?", lastId);
+      applied += batch.length;
+      await this.publishTicker();
+    }
+  }
+
+  override async alarm(): Promise<void> {
+    await this.drain();
+  }
+
+  // ---------------------------------------------------------------- persistence
+
+  private enqueue(payload: OutboxPayload) {
+    this.sql.exec("INSERT INTO outbox (payload) VALUES (?)", JSON.stringify(payload));
+  }
+
+  /**
+   * Writes one applied command: book rows of every order it touched, the journal row, candles,
+   * trades and the outbox row with the ledger deltas. Runs inside transactionSync.
+   */
+  private persist(orderId: number | null, cmdJson: string, result: Extract<CommandResult, { ok: true }>, now: number) {
+    const engine = this.engine!;
+    const pair = engine.pair;
+    const info = this.info!;
+    const deltas = new Map<string, [number, number, bigint, bigint]>();
+    const add = (d: AccountDelta) => {
+      for (const [currency, change] of [
+        [info.currencyId, d.base],
+        [info.legalId, d.quote],
+      ] as const) {
+        if (change.available === 0n && change.frozen === 0n) continue;
+        const key = `${d.account}:${currency}`;
+        const cur = deltas.get(key) ?? [Number(d.account), currency, 0n, 0n];
+        cur[2] += change.available;
+        cur[3] += change.frozen;
+        deltas.set(key, cur);
+      }
+    };
+    const orders = new Map<number, [number, number, number, string | null]>();
+    const touch = (id: number) => {
+      let o = orders.get(id);
+      if (!o) orders.set(id, (o = [id, 0, 0, null]));
+      return o;
+    };
+    const trades: OutboxPayload["trades"] = [];
+    for (const ev of result.events) {
+      if (ev.type === "fill") {
+        const s = settleFill(pair, ev);
+        add(s.buyer);
+        add(s.seller);
+        add(s.fee);
+        touch(Number(ev.takerId))[1] += ev.qty;
+        touch(Number(ev.makerId))[1] += ev.qty;
+        const buyerIsTaker = ev.takerSide === "buy";
+        trades.push({
+          tradeId: ev.tradeId,
+          price: ev.price,
+          qty: ev.qty,
+          takerSide: ev.takerSide,
+          buyerId: Number(buyerIsTaker ? ev.takerOwner : ev.makerOwner),
+          sellerId: Number(buyerIsTaker ? ev.makerOwner : ev.takerOwner),
+          buyOrderId: Number(buyerIsTaker ? ev.takerId : ev.makerId),
+          sellOrderId: Number(buyerIsTaker ? ev.makerId : ev.takerId),
+          buyerFee: ev.buyerFee.toString(),
+          sellerFee: ev.sellerFee.toString(),
+        });
+        this.sql.exec("INSERT INTO trades (trade_id, price, qty, taker_side, at) VALUES (?, ?, ?, ?, ?)", ev.tradeId, ev.price, ev.qty, ev.takerSide, now);
+        for (const bar of this.klines.addTrade({ time: now, price: ev.price, qty: ev.qty })) this.saveBar(bar);
+      } else if (ev.type === "booked") {
+        touch(Number(ev.id))[2] = 1;
+      } else if (ev.type === "done") {
+        add(releaseDelta(pair, ev));
+        const o = touch(Number(ev.id));
+        o[2] = ev.reason === "filled" ? 2 : 3;
+        o[3] = ev.reason;
+      }
+    }
+    // Mirror the book rows of every order the command touched.
+    for (const id of orders.keys()) {
+      const open = engine.order(id);
+      if (!open) this.sql.exec("DELETE FROM book WHERE id = ?", id);
+      else if (this.sqlOne("SELECT 1 AS x FROM book WHERE id = ?", id)) this.sql.exec("UPDATE book SET remaining = ? WHERE id = ?", open.remaining, id);
+      else this.sql.exec("INSERT INTO book (id, owner, side, price, remaining, arrival) VALUES (?, ?, ?, ?, ?, ?)", id, Number(open.owner), open.side, open.price, open.remaining, ++this.arrival);
+    }
+    this.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", result.seq, orderId, cmdJson, now);
+    this.setMeta("seq", engine.seq);
+    this.setMeta("tradeSeq", engine.tradeSeq);
+    if (result.depth.length > 0) this.setMeta("depthSeq", ++this.depthSeq);
+    this.enqueue({
+      at: now,
+      entries: [...deltas.values()].map(([u, c, a, f]) => [u, c, a.toString(), f.toString()]),
+      orders: [...orders.values()],
+      trades,
+    });
+    // The drain runs as soon as this output is durable; a crash before it leaves the alarm set.
+    this.ctx.storage.setAlarm(now);
+  }
+
+  private saveBar(bar: Candle) {
+    this.sql.exec(
+      `INSERT INTO klines (period, open_time, close_time, open, high, low, close, volume, quote_volume, trades)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (period, open_time) DO UPDATE SET high = excluded.high, low = excluded.low, close = excluded.close,
+         volume = excluded.volume, quote_volume = excluded.quote_volume, trades = excluded.trades`,
+      bar.period,
+      bar.openTime,
+      bar.closeTime,
+      bar.open,
+      bar.high,
+      bar.low,
+      bar.close,
+      bar.volume,
+      bar.quoteVolume.toString(),
+      bar.trades,
+    );
+  }
+
+  /** D1 statements for one outbox row: movement + ledger rows, order updates, trade rows. */
+  private drainStatements(id: number, p: OutboxPayload): D1PreparedStatement[] {
+    const db = this.env.DB;
+    const info = this.info!;
+    const key = `spot:${info.pairId}:${id}`;
+    const stmts = [db.prepare("INSERT INTO movements (key, kind, created_at) VALUES (?, 'spot', ?)").bind(key, p.at)];
+    for (const [userId, currencyId, dAvail, dFrozen] of p.entries) {
+      stmts.push(
+        db
+          .prepare(
+            "INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at) VALUES (?, ?, ?, 'change', ?, ?, 'spot', ?, ?)",
+          )
+          .bind(key, userId, currencyId, dAvail, dFrozen, info.symbol, p.at),
+      );
+    }
+    for (const [orderId, filled, status, reason] of p.orders) {
+      stmts.push(
+        db
+          .prepare(
+            `UPDATE spot_orders SET filled = filled + ?, status = CASE WHEN ? = 0 THEN status WHEN ? = 1 AND status > 1 THEN status ELSE ? END,
+               done_reason = COALESCE(?, done_reason), updated_at = ? WHERE id = ?`,
+          )
+          .bind(filled, status, status, status, reason, p.at, orderId),
+      );
+    }
+    for (const t of p.trades) {
+      stmts.push(
+        db
+          .prepare(
+            `INSERT INTO spot_trades (pair_id, trade_id, price, qty, taker_side, buyer_id, seller_id, buy_order_id, sell_order_id, buyer_fee, seller_fee, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          )
+          .bind(info.pairId, t.tradeId, t.price, t.qty, t.takerSide, t.buyerId, t.sellerId, t.buyOrderId, t.sellOrderId, t.buyerFee, t.sellerFee, p.at),
+      );
+    }
+    return stmts;
+  }
+
+  /** Writes the pair's 24 h statistics to D1 for the quotation endpoints. */
+  private async publishTicker() {
+    const dm = this.dayMarketOut(Date.now());
+    if (dm.close === null) return;
+    await this.env.DB.prepare(
+      `INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, change_24h, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (pair_id) DO UPDATE SET last_price = excluded.last_price, open_24h = excluded.open_24h, high_24h = excluded.high_24h,
+         low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, change_24h = excluded.change_24h, updated_at = excluded.updated_at`,
+    )
+      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.change, Date.now())
+      .run();
+  }
+
+  private replayResult(orderId: number): PlaceResult {
+    const open = this.engine!.order(orderId);
+    return open
+      ? { ok: true, filled: 0, remaining: open.remaining, status: "open" }
+      : { ok: true, filled: 0, remaining: 0, status: "filled" };
+  }
+
+  // ---------------------------------------------------------------- formatting and realtime
+
+  price(units: number): string {
+    return formatUnits(BigInt(units), this.info!.priceDecimals);
+  }
+
+  qty(units: number): string {
+    return formatUnits(BigInt(units), this.info!.qtyDecimals);
+  }
+
+  private dealOf(price: number, qty: number, side: "buy" | "sell", at: number): Deal {
+    return { time: at, direction: side, price: this.price(price), amount: this.qty(qty) };
+  }
+
+  depthMessage(engine: SpotEngine, levels = 6) {
+    const d = engine.depth(levels);
+    return {
+      seq: this.depthSeq,
+      bids: d.bids.map(([p, q]) => [this.price(p), this.qty(q)] as [string, string]),
+      asks: d.asks.map(([p, q]) => [this.price(p), this.qty(q)] as [string, string]),
+    };
+  }
+
+  barOut(c: Candle) {
+    return {
+      time: c.openTime,
+      open: this.price(c.open),
+      high: this.price(c.high),
+      low: this.price(c.low),
+      close: this.price(c.close),
+      volume: this.qty(c.volume),
+    };
+  }
+
+  dayMarketOut(now: number) {
+    const s = this.klines.dayMarket(now);
+    const p = (v: number | null) => (v === null ? null : this.price(v));
+    return { open: p(s.open), high: p(s.high), low: p(s.low), close: p(s.last), volume: this.qty(s.volume), change: s.change };
+  }
+
+  currentBars(): { period: KlinePeriod; bar: ReturnType<PairDurableObject["barOut"]> }[] {
+    const out: { period: KlinePeriod; bar: ReturnType<PairDurableObject["barOut"]> }[] = [];
+    for (const period of KLINE_PERIODS) {
+      const c = this.klines.current(period);
+      if (c) out.push({ period, bar: this.barOut(c) });
+    }
+    return out;
+  }
+
+  get pairInfo(): PairInfo | null {
+    return this.info;
+  }
+
+  get database(): D1Database {
+    return this.env.DB;
+  }
+
+  get book(): SpotEngine | null {
+    return this.engine;
+  }
+
+  /** Pushes depth, deals, candles and private order events after a command. */
+  private afterCommand(result: CommandResult) {
+    if (!result.ok) return;
+    this.protocol.publish(result);
+  }
+
+  // ---------------------------------------------------------------- WebSocket (hibernation API)
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const pairId = Number(url.searchParams.get("pair"));
+    await this.ensure(pairId);
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected websocket", { status: 426 });
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ topics: [], userId: null } satisfies PairSocketState);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.protocol.onMessage(ws, message);
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    // 1005/1006 cannot be echoed (InvalidAccessError): answer a normal closure.
+    ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
+  }
+
+  sockets(): WebSocket[] {
+    return this.ctx.getWebSockets();
+  }
+}
+
+function rowToCandle(period: KlinePeriod, r: Record<string, SqlStorageValue>): Candle {
+  return {
+    period,
+    openTime: Number(r.open_time),
+    closeTime: Number(r.close_time),
+    open: Number(r.open),
+    high: Number(r.high),
+    low: Number(r.low),
+    close: Number(r.close),
+    volume: Number(r.volume),
+    quoteVolume: BigInt(String(r.quote_volume)),
+    trades: Number(r.trades),
+  } as Candle;
+}
+
+function summarise(result: Extract<CommandResult, { ok: true }>, orderId: number): PlaceResult {
+  let filled = 0;
+  let remaining = 0;
+  let status: PlaceResult["status"] = "open";
+  for (const ev of result.events) {
+    if (ev.type === "fill" && Number(ev.takerId) === orderId) filled += ev.qty;
+    if (ev.type === "booked" && Number(ev.id) === orderId) remaining = ev.remaining;
+    if (ev.type === "done" && Number(ev.id) === orderId) status = ev.reason === "filled" ? "filled" : "cancelled";
+  }
+  return { ok: true, filled, remaining, status };
 }

@@ -150,11 +150,13 @@ CREATE TABLE ledger (
 CREATE INDEX ledger_user ON ledger(user_id, currency_id, account);
 CREATE INDEX ledger_movement ON ledger(movement_key);
 
+-- The zero row first, then an UPDATE: an upsert would check the CHECKs against the bare delta of a
+-- debit before resolving the conflict. The UPDATE checks the resulting balance, as it should.
 CREATE TRIGGER ledger_apply AFTER INSERT ON ledger BEGIN
-  INSERT INTO balances (user_id, currency_id, account, available, frozen)
-  VALUES (NEW.user_id, NEW.currency_id, NEW.account, NEW.d_available, NEW.d_frozen)
-  ON CONFLICT (user_id, currency_id, account) DO UPDATE
-    SET available = available + excluded.available, frozen = frozen + excluded.frozen;
+  INSERT INTO balances (user_id, currency_id, account) VALUES (NEW.user_id, NEW.currency_id, NEW.account)
+  ON CONFLICT (user_id, currency_id, account) DO NOTHING;
+  UPDATE balances SET available = available + NEW.d_available, frozen = frozen + NEW.d_frozen
+  WHERE user_id = NEW.user_id AND currency_id = NEW.currency_id AND account = NEW.account;
 END;
 CREATE TRIGGER ledger_no_update BEFORE UPDATE ON ledger BEGIN
   SELECT RAISE(ABORT, 'ledger is append-only');

@@ -11,7 +11,7 @@ const DECIMAL_RE = /^(\d{1,20})(?:\.(\d{1,30}))?$/;
 
 /** A non-negative decimal string such as "12.5"; no sign, no exponent, no spaces. */
 export const decimalStringSchema = z
-  .union([z.string(), z.number()])
+  .union([z.string(), z.number()], { message: "invalid_amount" })
   .transform((v) => (typeof v === "number" ? numberToPlainString(v) : v.trim()))
   .pipe(z.string().regex(DECIMAL_RE, { message: "invalid_amount" }));
 

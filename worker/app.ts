@@ -9,6 +9,7 @@ import { parseLocale } from "../schemas/locale.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { ApiError } from "./lib/errors.ts";
 import { errorResponse } from "./lib/respond.ts";
+import { pairById, pairStub } from "./lib/pairs.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { contentRoutes } from "./routes/content.ts";
 import { devRoutes } from "./routes/dev.ts";
@@ -41,6 +42,16 @@ base.onError((err, c) => {
   }
   console.error(JSON.stringify({ level: "error", requestId: c.get("requestId"), path: c.req.path, error: String(err), stack: (err as Error)?.stack }));
   return errorResponse(c, new ApiError("try_again", 500));
+});
+
+// One socket per pair: /ws?pair={pairId} is handed to that pair's Durable Object (DESIGN §5).
+base.get("/ws", async (c) => {
+  const pairId = Number(c.req.query("pair") ?? "1");
+  if (!Number.isSafeInteger(pairId) || pairId <= 0 || !(await pairById(c.env.DB, pairId))) throw new ApiError("pair_closed");
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new ApiError("invalid_param", 400);
+  const url = new URL(c.req.url);
+  url.searchParams.set("pair", String(pairId));
+  return pairStub(c.env, pairId).fetch(new Request(url, c.req.raw));
 });
 
 base.notFound((c) => errorResponse(c, new ApiError("not_found", 404)));

@@ -132,3 +132,40 @@ export async function dbFingerprint(): Promise<string> {
   parts.push(`pw=${pw?.h?.length ?? 0}:${pw?.h?.slice(-20) ?? ""}`);
   return parts.join(",");
 }
+
+/** Inserts BTC/USDT (pair 1: price 2 decimals, quantity 6 decimals, minimum 5 USDT) and its currencies. */
+export async function seedSpotPair(opts: { pairId?: number; currencyId?: number; name?: string } = {}): Promise<number> {
+  await seedCurrencies();
+  const pairId = opts.pairId ?? 1;
+  const currencyId = opts.currencyId ?? 1;
+  if (opts.name) {
+    await env.DB.prepare("INSERT INTO currencies (id, name, scale) VALUES (?, ?, 8) ON CONFLICT DO NOTHING").bind(currencyId, opts.name).run();
+  }
+  await env.DB.prepare(
+    `INSERT INTO pairs (id, currency_id, legal_id, price_decimals, qty_decimals, min_notional, maker_fee_bps, taker_fee_bps)
+     VALUES (?, ?, 3, 2, 6, 500000000, 10, 20) ON CONFLICT DO NOTHING`,
+  )
+    .bind(pairId, currencyId)
+    .run();
+  return pairId;
+}
+
+/** Units helper: "1.5" at scale 8 → 150000000n. */
+export function units(value: string, scale = 8): bigint {
+  const [i, f = ""] = value.split(".");
+  return BigInt(i!) * 10n ** BigInt(scale) + BigInt((f + "0".repeat(scale)).slice(0, scale) || "0");
+}
+
+/** A user's change-account balance of one currency as [available, frozen] bigints. */
+export async function balance(userId: number, currencyId: number, account = "change"): Promise<[bigint, bigint]> {
+  const r = await env.DB.prepare("SELECT available, frozen FROM balances WHERE user_id = ? AND currency_id = ? AND account = ?")
+    .bind(userId, currencyId, account)
+    .first<{ available: number; frozen: number }>();
+  return [BigInt(r?.available ?? 0), BigInt(r?.frozen ?? 0)];
+}
+
+/** Applies a pair object's outbox to D1 now (what its alarm does). */
+export async function drainPair(pairId: number): Promise<number> {
+  const stub = env.PAIR.get(env.PAIR.idFromName(`pair:${pairId}`));
+  return stub.drain();
+}

@@ -1,4 +1,270 @@
-import { Hono } from "hono";
+/**
+ * Spot trading (spec §7): order submission, cancel, open orders, history, balances, trade
+ * history, candles. The order path freezes funds in D1 first (one batch: ledger movement + order
+ * row), then books the order in the pair's Durable Object; fills and releases come back through
+ * the object's outbox. Trading needs identity verification (998).
+ */
+import { Hono, type Context } from "hono";
+import { parseUnits, formatUnits } from "../../schemas/money.ts";
+import { cancelOrderSchema, openOrdersQuerySchema, pairQuerySchema, spotOrderSchema, timesharQuerySchema, type SpotOpenOrder, type SpotRecord } from "../../schemas/spot.ts";
+import { pageQuerySchema } from "../../schemas/envelope.ts";
+import { requireUser, requireVerified } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
+import { randomInt } from "../lib/crypto.ts";
+import { ApiError } from "../lib/errors.ts";
+import { balanceOf, classifyBatchError, movementStatements } from "../lib/ledger.ts";
+import { pairBySymbol, pairFor, pairStub, type PairRow } from "../lib/pairs.ts";
+import { ok, okNew } from "../lib/respond.ts";
+import { formatShanghai } from "../lib/time.ts";
+import { jsonBody, query } from "../lib/validate.ts";
+import type { z } from "zod";
 
-export const spotRoutes = new Hono<AppEnv>();
+/** Market orders execute immediately within this band around the best opposite price. */
+export const MARKET_BAND_PERCENT = 10;
+const ID_EPOCH = Date.UTC(2026, 0, 1);
+
+/** Time-ordered order ids: milliseconds since 2026 × 4096 + random; safe integers for ~69 years. */
+function newOrderId(now: number) {
+  return (now - ID_EPOCH) * 4096 + randomInt(4096);
+}
+
+type OrderInput = z.output<typeof spotOrderSchema>;
+
+async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: OrderInput) {
+  const db = c.env.DB;
+  const user = c.get("user");
+  const pair = await pairFor(db, input.currency_id, input.legal_id);
+
+  if (input.client_oid) {
+    const prior = await priorOrder(db, user.id, input.client_oid);
+    if (prior) return replay(prior, side, input, pair);
+  }
+
+  const qty = parseUnits(input.num, pair.qtyDecimals);
+  if (qty === null) throw new ApiError("too_many_decimals", 400, { decimals: pair.qtyDecimals });
+  if (qty <= 0n) throw new ApiError(side === "buy" ? "buy_qty_positive" : "sell_qty_positive");
+
+  const stub = pairStub(c.env, pair.id);
+  let price: bigint;
+  let tif: "GTC" | "IOC" = "GTC";
+  if (input.mode === 2) {
+    if (input.price === undefined) throw new ApiError("price_positive");
+    const p = parseUnits(input.price, pair.priceDecimals);
+    if (p === null) throw new ApiError("too_many_decimals", 400, { decimals: pair.priceDecimals });
+    if (p <= 0n) throw new ApiError("price_positive");
+    price = p;
+  } else {
+    // A market order is an immediate-or-cancel order limited to a band around the best price,
+    // so a thin book can never fill it at an absurd price. What it does not fill is released.
+    const top = await stub.top(pair.id);
+    const best = side === "buy" ? top.bestAsk : top.bestBid;
+    if (best === null) throw new ApiError("no_liquidity", 409);
+    const band = Math.floor((best * MARKET_BAND_PERCENT) / 100);
+    price = BigInt(side === "buy" ? best + band : Math.max(1, best - band));
+    tif = "IOC";
+  }
+  const notional = price * qty;
+  if (notional > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
+  if (notional * pair.quotePerTickLot < pair.minNotional) {
+    throw new ApiError("min_notional", 400, { min: formatUnits(pair.minNotional, pair.quoteScale, 2) });
+  }
+
+  const reservedCurrency = side === "buy" ? pair.legalId : pair.currencyId;
+  const reserved = side === "buy" ? notional * pair.quotePerTickLot : qty * pair.basePerLot;
+  const now = Date.now();
+  const orderId = newOrderId(now);
+  const stmts = [
+    ...movementStatements(db, `spot-freeze:${orderId}`, "spot_freeze", [
+      { userId: user.id, currencyId: reservedCurrency, account: "change", dAvailable: -reserved, dFrozen: reserved, memo: `${pair.base}/${pair.quote}` },
+    ]),
+    db
+      .prepare(
+        `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+      )
+      .bind(orderId, user.id, pair.id, side, input.mode === 1 ? "market" : "limit", price.toString(), qty.toString(), reserved.toString(), reservedCurrency, input.client_oid ?? null, now, now),
+  ];
+  try {
+    await db.batch(stmts);
+  } catch (err) {
+    const failure = classifyBatchError(err);
+    if (failure === "insufficient") throw new ApiError("insufficient_balance", 409);
+    if (input.client_oid && /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err))) {
+      const prior = await priorOrder(db, user.id, input.client_oid);
+      if (prior) return replay(prior, side, input, pair);
+    }
+    throw err;
+  }
+  // Funds are frozen and the order is recorded: now the book. If this call fails, the order stays
+  // "submitted" and the reconciler either finds it booked or tombstones it and releases the hold.
+  const result = await stub.place({
+    pairId: pair.id,
+    orderId,
+    userId: user.id,
+    side,
+    price: Number(price),
+    qty: Number(qty),
+    tif,
+    reservedUnits: reserved.toString(),
+  });
+  return {
+    order_id: String(orderId),
+    status: result.status,
+    filled: formatUnits(BigInt(result.filled), pair.qtyDecimals),
+    remaining: formatUnits(BigInt(result.remaining), pair.qtyDecimals),
+  };
+}
+
+interface PriorOrder {
+  id: number;
+  side: string;
+  kind: string;
+  price: number;
+  qty: number;
+  filled: number;
+  status: number;
+  pair_id: number;
+}
+
+async function priorOrder(db: D1Database, userId: number, clientOid: string) {
+  return db
+    .prepare("SELECT id, side, kind, price, qty, filled, status, pair_id FROM spot_orders WHERE user_id = ? AND client_oid = ?")
+    .bind(userId, clientOid)
+    .first<PriorOrder>();
+}
+
+/** A repeated client order id: the same order again returns the first result; anything else is refused. */
+function replay(prior: PriorOrder, side: "buy" | "sell", input: OrderInput, pair: PairRow) {
+  const qty = parseUnits(input.num, pair.qtyDecimals);
+  const same =
+    prior.side === side &&
+    prior.pair_id === pair.id &&
+    prior.kind === (input.mode === 1 ? "market" : "limit") &&
+    qty !== null &&
+    BigInt(prior.qty) === qty &&
+    (input.mode === 1 || (input.price !== undefined && parseUnits(input.price, pair.priceDecimals) === BigInt(prior.price)));
+  if (!same) throw new ApiError("duplicate_client_id", 409);
+  const statusText = ["open", "open", "filled", "cancelled", "rejected"][prior.status] ?? "open";
+  return {
+    order_id: String(prior.id),
+    status: statusText,
+    filled: formatUnits(BigInt(prior.filled), pair.qtyDecimals),
+    remaining: formatUnits(BigInt(prior.qty - prior.filled), pair.qtyDecimals),
+    replayed: true,
+  };
+}
+
+export const spotRoutes = new Hono<AppEnv>()
+  .post("/transaction/walletIn", requireUser, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "buy", c.req.valid("json"))))
+  .post("/transaction/walletOut", requireUser, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "sell", c.req.valid("json"))))
+  .post("/transaction_del", requireUser, jsonBody(cancelOrderSchema), async (c) => {
+    const user = c.get("user");
+    const { id } = c.req.valid("json");
+    // Scoped to the caller: another user's order id is indistinguishable from an unknown one.
+    const order = await c.env.DB.prepare("SELECT pair_id, status FROM spot_orders WHERE id = ? AND user_id = ?").bind(id, user.id).first<{ pair_id: number; status: number }>();
+    if (!order || order.status > 1) throw new ApiError("order_not_found", 404);
+    const r = await pairStub(c.env, order.pair_id).cancel(order.pair_id, id, user.id);
+    if (!r.ok) throw new ApiError("order_not_found", 404);
+    return ok(c, "cancelled");
+  })
+  .get("/new/transaction/index", requireUser, query(openOrdersQuerySchema), async (c) => {
+    const user = c.get("user");
+    const { currency_id } = c.req.valid("query");
+    const { results } = await c.env.DB.prepare(
+      `SELECT o.id, o.side, o.kind, o.price, o.qty, o.filled, o.status, o.created_at, p.price_decimals, p.qty_decimals, b.name AS base, q.name AS quote
+       FROM spot_orders o JOIN pairs p ON p.id = o.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
+       WHERE o.user_id = ? AND o.status IN (0, 1) AND (?2 IS NULL OR p.currency_id = ?2) ORDER BY o.id DESC LIMIT 100`,
+    )
+      .bind(user.id, currency_id ?? null)
+      .all<Record<string, number | string>>();
+    const lists: SpotOpenOrder[] = results.map((r) => ({
+      id: String(r.id),
+      time_format: formatShanghai(Number(r.created_at)),
+      currency_name: String(r.base),
+      legal_name: String(r.quote),
+      direction: r.side as "buy" | "sell",
+      mode: r.kind === "market" ? 1 : 2,
+      number: formatUnits(BigInt(r.qty as number), Number(r.qty_decimals)),
+      filled: formatUnits(BigInt(r.filled as number), Number(r.qty_decimals)),
+      price: formatUnits(BigInt(r.price as number), Number(r.price_decimals)),
+      status: Number(r.status),
+    }));
+    return okNew(c, { total: lists.length, lists });
+  })
+  .get("/new/transaction/lists", requireUser, query(pageQuerySchema), async (c) => {
+    const user = c.get("user");
+    const { page, limit } = c.req.valid("query");
+    const db = c.env.DB;
+    const where = "FROM spot_trades t WHERE t.buyer_id = ?1 OR t.seller_id = ?1";
+    const total = await db.prepare(`SELECT count(*) AS n ${where}`).bind(user.id).first<{ n: number }>();
+    const { results } = await db
+      .prepare(
+        `SELECT t.*, p.price_decimals, p.qty_decimals, b.name AS base, b.scale AS base_scale, q.name AS quote, q.scale AS quote_scale
+         FROM spot_trades t JOIN pairs p ON p.id = t.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
+         WHERE t.buyer_id = ?1 OR t.seller_id = ?1 ORDER BY t.created_at DESC, t.trade_id DESC LIMIT ?2 OFFSET ?3`,
+      )
+      .bind(user.id, limit, (page - 1) * limit)
+      .all<Record<string, number | string>>();
+    const lists: SpotRecord[] = results.map((r) => {
+      const buy = Number(r.buyer_id) === user.id;
+      const pd = Number(r.price_decimals);
+      const qd = Number(r.qty_decimals);
+      const quoteScale = Number(r.quote_scale);
+      const notional = BigInt(r.price as number) * BigInt(r.qty as number) * 10n ** BigInt(quoteScale - pd - qd);
+      return {
+        time_format: formatShanghai(Number(r.created_at)),
+        currency_name: String(r.base),
+        legal_name: String(r.quote),
+        way: buy ? 2 : 1,
+        direction: buy ? "buy" : "sell",
+        number: formatUnits(BigInt(r.qty as number), qd),
+        price: formatUnits(BigInt(r.price as number), pd),
+        amount: formatUnits(notional, quoteScale, Math.min(quoteScale, 8)),
+        fee: buy
+          ? `${formatUnits(BigInt(r.buyer_fee as number), Number(r.base_scale))} ${r.base}`
+          : `${formatUnits(BigInt(r.seller_fee as number), quoteScale)} ${r.quote}`,
+      };
+    });
+    return okNew(c, { total: total?.n ?? 0, lists });
+  })
+  .get("/transaction/balance", requireUser, query(pairQuerySchema), async (c) => {
+    const { currency_id, legal_id } = c.req.valid("query");
+    const pair = await pairFor(c.env.DB, currency_id, legal_id);
+    const user = c.get("user");
+    const base = await balanceOf(c.env.DB, user.id, pair.currencyId, "change");
+    const quote = await balanceOf(c.env.DB, user.id, pair.legalId, "change");
+    return ok(c, {
+      user_currency: formatUnits(base.available, pair.baseScale),
+      user_legal: formatUnits(quote.available, pair.quoteScale),
+      lock_currency: formatUnits(base.frozen, pair.baseScale),
+      lock_legal: formatUnits(quote.frozen, pair.quoteScale),
+      // No fiat reference price is published; the client shows nothing rather than a guess.
+      cny_price: null,
+      price_decimals: pair.priceDecimals,
+      qty_decimals: pair.qtyDecimals,
+      min_notional: formatUnits(pair.minNotional, pair.quoteScale, 2),
+    });
+  })
+  .get("/currency/new_tradehistory", query(pairQuerySchema), async (c) => {
+    const { currency_id, legal_id } = c.req.valid("query");
+    const pair = await pairFor(c.env.DB, currency_id, legal_id);
+    return ok(c, await pairStub(c.env, pair.id).deals(pair.id, 20));
+  })
+  .get("/currency/depth", query(pairQuerySchema), async (c) => {
+    const { currency_id, legal_id } = c.req.valid("query");
+    const pair = await pairFor(c.env.DB, currency_id, legal_id);
+    return ok(c, await pairStub(c.env, pair.id).depth(pair.id, 6));
+  })
+  .get("/currency/day_market", query(pairQuerySchema), async (c) => {
+    const { currency_id, legal_id } = c.req.valid("query");
+    const pair = await pairFor(c.env.DB, currency_id, legal_id);
+    return ok(c, await pairStub(c.env, pair.id).dayMarket(pair.id));
+  })
+  .get("/currency/new_timeshar", query(timesharQuerySchema), async (c) => {
+    const { symbol, period, from, to } = c.req.valid("query");
+    const pair = await pairBySymbol(c.env.DB, symbol);
+    // Charting libraries send seconds; accept milliseconds too.
+    const ms = (v: number | undefined, dflt: number) => (v === undefined ? dflt : v < 1e12 ? v * 1000 : v);
+    const bars = await pairStub(c.env, pair.id).bars(pair.id, period, ms(from, 0), ms(to, Date.now() + 60_000), 1000);
+    return c.json({ code: 1, data: bars });
+  });

@@ -1,0 +1,69 @@
+/**
+ * The realtime protocol (DESIGN §5) as zod discriminated unions on `type`, parsed at both ends.
+ * A socket at /ws?pair={pairId} talks to that pair's Durable Object. Topics:
+ *   market_depth_{c}_{l}   6 levels per side; snapshot first, then updates with a rising `seq`
+ *   market_detail_{c}_{l}  newest deals (snapshot of 20, then each new batch)
+ *   kline_{c}_{l}_{period} the open bar of a period (snapshot, then each change)
+ *   daymarket_{c}_{l}      24 h open/high/low/close/change/volume from real trades
+ * `login` with a session token attaches the socket to the user's private events (own orders).
+ */
+import { z } from "zod";
+
+export const klinePeriods = ["1min", "5min", "15min", "30min", "60min", "1day", "1week", "1mon"] as const;
+export const klinePeriodSchema = z.enum(klinePeriods);
+export type KlinePeriodName = z.infer<typeof klinePeriodSchema>;
+
+export const topicSchema = z
+  .string()
+  .max(64)
+  .regex(/^(market_depth_\d+_\d+|market_detail_\d+_\d+|daymarket_\d+_\d+|kline_\d+_\d+_(1min|5min|15min|30min|60min|1day|1week|1mon))$/);
+
+export const clientMessageSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("sub"), topic: topicSchema }),
+  z.object({ type: z.literal("unsub"), topic: topicSchema }),
+  z.object({ type: z.literal("login"), token: z.string().min(20).max(200) }),
+  z.object({ type: z.literal("ping") }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+const level = z.tuple([z.string(), z.string()]);
+export const barSchema = z.object({ time: z.number(), open: z.string(), high: z.string(), low: z.string(), close: z.string(), volume: z.string() });
+export type Bar = z.infer<typeof barSchema>;
+export const dealSchema = z.object({ time: z.number(), direction: z.enum(["buy", "sell"]), price: z.string(), amount: z.string() });
+export type Deal = z.infer<typeof dealSchema>;
+export const dayMarketSchema = z.object({
+  open: z.string().nullable(),
+  high: z.string().nullable(),
+  low: z.string().nullable(),
+  close: z.string().nullable(),
+  volume: z.string(),
+  change: z.string(),
+});
+export type DayMarket = z.infer<typeof dayMarketSchema>;
+
+export const serverMessageSchema = z.discriminatedUnion("type", [
+  z.object({
+    type: z.literal("market_depth"),
+    topic: z.string(),
+    snapshot: z.boolean(),
+    seq: z.number(),
+    currency_id: z.number(),
+    legal_id: z.number(),
+    bids: z.array(level),
+    asks: z.array(level),
+  }),
+  z.object({ type: z.literal("market_detail"), topic: z.string(), snapshot: z.boolean(), data: z.array(dealSchema) }),
+  z.object({ type: z.literal("kline"), topic: z.string(), snapshot: z.boolean(), period: klinePeriodSchema, bar: barSchema.nullable() }),
+  z.object({ type: z.literal("daymarket"), topic: z.string(), snapshot: z.boolean(), currency_id: z.number(), legal_id: z.number(), data: dayMarketSchema }),
+  z.object({
+    type: z.literal("order"),
+    order_id: z.number(),
+    status: z.enum(["open", "partial", "filled", "cancelled"]),
+    filled: z.string(),
+    price: z.string().nullable(),
+  }),
+  z.object({ type: z.literal("logged_in"), user_id: z.number() }),
+  z.object({ type: z.literal("error"), message: z.string() }),
+  z.object({ type: z.literal("pong") }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
