@@ -133,12 +133,13 @@ async function step(p, maker, taker) {
         body: { currency_id: p.currencyId, legal_id: p.legalId, mode: 2, price: fromUnits(price, p.pd), num: fromUnits(qty, p.qd) },
       });
       if (r.type === "ok" && r.message.status === "open") p.orders.set(r.message.order_id, price);
+      else if (r.type !== "ok" && process.env.MM_DEBUG) console.warn(`[market-maker] ${p.name} ${side} ${fromUnits(price, p.pd)}: ${r.code}`);
     }
   }
   // Every few steps a small market order from the second account makes a real deal.
   if (p.tick % 3 === 0) {
     const side = p.rand() < 0.5 ? "buy" : "sell";
-    const qty = sizeFor(p, p.mid, 0.5 + p.rand());
+    const qty = sizeFor(p, p.mid, 1.3 + p.rand()); // above the minimum even at the market band's limit
     await call(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", {
       token: taker,
       body: { currency_id: p.currencyId, legal_id: p.legalId, mode: 1, num: fromUnits(qty, p.qd) },

@@ -1,0 +1,279 @@
+#!/usr/bin/env node
+/**
+ * Seeds D1 with reference data (currencies, pairs, countries, settings), content in six languages
+ * (news, help, notices, banners, the user agreement) and, locally, demo accounts with balances.
+ *
+ *   node scripts/seed.mjs [--persist-to DIR] [--pepper P] [--dry-run]   local database
+ *   node scripts/seed.mjs --remote                                         reference data and content only
+ *
+ * Idempotent: every row is written with ON CONFLICT ... DO NOTHING, so a second run changes
+ * nothing and never overwrites what operators edited. Balances change only through the ledger:
+ * one movement per credit, and its ledger rows are inserted only while none exist for that
+ * movement key, so running the seed twice credits once.
+ */
+import { spawn } from "node:child_process";
+import { createHmac, randomBytes, scrypt as scryptCb } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { demoAccounts } from "./seed-data/accounts.mjs";
+import { agreements } from "./seed-data/agreement.mjs";
+import { articles } from "./seed-data/articles.mjs";
+import {
+  FEE_BPS,
+  MIN_NOTIONAL_UNITS,
+  USDT_ID,
+  coinLogo,
+  countries,
+  cover,
+  currencies,
+  pairs,
+  settings,
+} from "./seed-data/reference.mjs";
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+export const WRANGLER_BIN = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+/** Offline-friendly environment for every wrangler call. */
+export const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+
+const LOCALES = ["en", "zh", "hk", "kr", "jp", "es"];
+/** SYSTEM.deposits in worker/lib/ledger.ts: the other side of money coming in from outside. */
+const SYSTEM_DEPOSITS = -1;
+
+// ───────────────────────── password hashing (same scheme as worker/lib/password.ts) ─────────────────────────
+
+const SCRYPT = { N: 16384, r: 8, p: 5, keyLength: 32, saltLength: 16 };
+
+/** scrypt over HMAC-SHA256(pepper, password), stored as `scrypt$N$r$p$saltB64$hashB64`. */
+export function hashPassword(password, pepper) {
+  const { N, r, p, keyLength, saltLength } = SCRYPT;
+  const peppered = createHmac("sha256", pepper).update(password, "utf8").digest();
+  const salt = randomBytes(saltLength);
+  return new Promise((res, rej) =>
+    scryptCb(peppered, salt, keyLength, { N, r, p, maxmem: 256 * N * r }, (err, key) =>
+      err ? rej(err) : res(`scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`),
+    ),
+  );
+}
+
+/** PEPPER from .dev.vars (the same secret `wrangler dev` gives the worker). */
+export function readPepper(root = ROOT) {
+  const file = join(root, ".dev.vars");
+  if (!existsSync(file)) return null;
+  for (const line of readFileSync(file, "utf8").split(/\r?\n/)) {
+    const m = /^\s*PEPPER\s*=\s*(.*?)\s*$/.exec(line);
+    if (m) return m[1].replace(/^(["'])(.*)\1$/, "$2") || null;
+  }
+  return null;
+}
+
+// ───────────────────────── SQL building ─────────────────────────
+
+/** A SQL literal. Strings are single-quoted with quotes doubled; bigints and numbers as integers. */
+function q(v) {
+  if (v === null || v === undefined) return "NULL";
+  if (typeof v === "bigint") return v.toString();
+  if (typeof v === "number") {
+    if (!Number.isSafeInteger(v)) throw new Error(`not a safe integer: ${v}`);
+    return String(v);
+  }
+  return `'${String(v).replaceAll("'", "''")}'`;
+}
+
+const row = (values) => `(${values.map(q).join(", ")})`;
+
+/** Decimal string → minimal units (bigint), refusing more decimals than the scale. */
+function units(amount, scale) {
+  const m = /^(\d+)(?:\.(\d+))?$/.exec(amount);
+  if (!m) throw new Error(`bad amount ${amount}`);
+  const frac = (m[2] ?? "").replace(/0+$/, "");
+  if (frac.length > scale) throw new Error(`${amount} has more than ${scale} decimals`);
+  return BigInt(m[1]) * 10n ** BigInt(scale) + BigInt(frac.padEnd(scale, "0") || "0");
+}
+
+function referenceSql() {
+  const out = [];
+  for (const c of currencies) {
+    out.push(
+      `INSERT INTO currencies (id, name, scale, logo, show, is_legal, is_lever, is_match, is_micro, sort) VALUES ` +
+        row([c.id, c.name, c.scale, coinLogo(c.name, c.color), 1, c.is_legal, c.is_lever, c.is_match, c.is_micro, c.sort]) +
+        ` ON CONFLICT DO NOTHING;`,
+    );
+  }
+  for (const p of pairs) {
+    const base = currencies.find((c) => c.id === p.currency_id);
+    if (!base || p.qty_decimals > base.scale || p.price_decimals + p.qty_decimals > 8) throw new Error(`bad pair ${p.id}`);
+    out.push(
+      `INSERT INTO pairs (id, currency_id, legal_id, price_decimals, qty_decimals, min_notional, maker_fee_bps, taker_fee_bps, open, sort) VALUES ` +
+        row([p.id, p.currency_id, USDT_ID, p.price_decimals, p.qty_decimals, MIN_NOTIONAL_UNITS, FEE_BPS, FEE_BPS, 1, p.sort]) +
+        ` ON CONFLICT DO NOTHING;`,
+    );
+  }
+  out.push(
+    `INSERT INTO countries (country_id, area_code, name_cn, name_en) VALUES ` +
+      countries.map((c) => row([c.country_id, c.area_code, c.name_cn, c.name_en])).join(", ") +
+      ` ON CONFLICT DO NOTHING;`,
+  );
+  out.push(`INSERT INTO settings (key, value) VALUES ${settings.map((s) => row([s.key, s.value])).join(", ")} ON CONFLICT(key) DO NOTHING;`);
+  return out;
+}
+
+function contentSql(now) {
+  const out = [];
+  articles.forEach((a, i) => {
+    // Earlier in the list = newer; the same article has the same time in every language.
+    const createdAt = now - (i + 1) * 3 * 3600 * 1000;
+    const image = cover(...a.cover);
+    for (const lang of LOCALES) {
+      const t = a.t[lang];
+      if (!t) throw new Error(`${a.slug} has no ${lang} text`);
+      out.push(
+        `INSERT INTO news (lang, category, title, cover, content, sort, created_at, slug) VALUES ` +
+          row([lang, a.category, t.title, image, t.content, 0, createdAt, a.slug]) +
+          ` ON CONFLICT(slug, lang) DO NOTHING;`,
+      );
+    }
+    if (a.banner) {
+      for (const lang of LOCALES) {
+        out.push(
+          `INSERT INTO banners (lang, cover, news_id, sort) SELECT ${q(lang)}, ${q(image)}, id, ${q(a.banner)} FROM news ` +
+            `WHERE slug = ${q(a.slug)} AND lang = ${q(lang)} ON CONFLICT(lang, news_id) DO NOTHING;`,
+        );
+      }
+    }
+  });
+  for (const lang of LOCALES) {
+    const ag = agreements[lang];
+    if (!ag) throw new Error(`agreement has no ${lang} text`);
+    out.push(`INSERT INTO agreements (lang, title, content) VALUES ${row([lang, ag.title, ag.content])} ON CONFLICT(lang) DO NOTHING;`);
+  }
+  return out;
+}
+
+/**
+ * One deposit movement crediting `amount` to the user's change account, balanced by SYSTEM.deposits.
+ * The ledger rows are written in one INSERT ... SELECT guarded by NOT EXISTS on the movement key:
+ * SQLite materialises the SELECT before inserting (the table has a trigger), so both rows or none.
+ */
+function creditSql(key, account, currencyId, amountUnits, now) {
+  const user = `(SELECT id FROM users WHERE account = ${q(account)})`;
+  const cols = "movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at";
+  return [
+    `INSERT INTO movements (key, kind, created_at) VALUES (${q(key)}, 'deposit', ${q(now)}) ON CONFLICT(key) DO NOTHING;`,
+    `INSERT INTO ledger (${cols}) SELECT column1, column2, column3, column4, column5, column6, column7, column8, column9 FROM (VALUES ` +
+      `(${q(key)}, ${user}, ${q(currencyId)}, 'change', ${q(amountUnits)}, 0, 'deposit', 'seed', ${q(now)}), ` +
+      `(${q(key)}, ${q(SYSTEM_DEPOSITS)}, ${q(currencyId)}, 'change', ${q(-amountUnits)}, 0, 'deposit', 'seed', ${q(now)})) ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE movement_key = ${q(key)});`,
+  ];
+}
+
+async function accountsSql(pepper, now) {
+  const out = [];
+  for (const a of demoAccounts) {
+    // ON CONFLICT(account): an existing demo user keeps its password and everything else.
+    out.push(
+      `INSERT INTO users (account, account_type, country_code, password_hash, extension_code, role, review_status, real_name, created_at) VALUES ` +
+        row([a.account, 1, "86", await hashPassword(a.password, pepper), a.extensionCode, a.role, a.reviewStatus, a.realName, now]) +
+        ` ON CONFLICT(account) DO NOTHING;`,
+    );
+    for (const [symbol, amount] of Object.entries(a.credits)) {
+      const c = currencies.find((x) => x.name === symbol);
+      if (!c) throw new Error(`unknown currency ${symbol}`);
+      out.push(...creditSql(`seed:${a.key}:${symbol}`, a.account, c.id, units(amount, c.scale), now));
+    }
+  }
+  return out;
+}
+
+/** The whole seed as one SQL script. */
+export async function buildSeedSql({ remote = false, pepper = null, now = Date.now() } = {}) {
+  const parts = ["-- generated by scripts/seed.mjs", ...referenceSql(), ...contentSql(now)];
+  if (!remote) {
+    if (!pepper) throw new Error("PEPPER not found: create .dev.vars (npm start does) or pass --pepper");
+    parts.push(...(await accountsSql(pepper, now)));
+  }
+  return parts.join("\n") + "\n";
+}
+
+// ───────────────────────── running ─────────────────────────
+
+/**
+ * Runs wrangler with the offline environment; resolves with its exit code. `quiet` keeps its
+ * output (a JSON dump per statement for --file) and prints it only when the command fails.
+ */
+export function runWrangler(args, { quiet = false } = {}) {
+  return new Promise((res, rej) => {
+    const child = spawn(process.execPath, [WRANGLER_BIN, ...args], {
+      cwd: ROOT,
+      env: WRANGLER_ENV,
+      stdio: ["ignore", quiet ? "pipe" : "inherit", quiet ? "pipe" : "inherit"],
+    });
+    const output = [];
+    child.stdout?.on("data", (d) => output.push(d));
+    child.stderr?.on("data", (d) => output.push(d));
+    const forward = (sig) => child.kill(sig);
+    process.on("SIGINT", forward).on("SIGTERM", forward);
+    child.on("error", rej);
+    child.on("exit", (code, signal) => {
+      process.off("SIGINT", forward).off("SIGTERM", forward);
+      const status = code ?? (signal ? 1 : 0);
+      if (status !== 0 && output.length) process.stderr.write(Buffer.concat(output));
+      res(status);
+    });
+  });
+}
+
+function parseArgs(argv) {
+  const opts = { remote: false, persistTo: null, pepper: null, dryRun: false };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
+      if (!v) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    if (a === "--remote") opts.remote = true;
+    else if (a === "--local") opts.remote = false;
+    else if (a === "--dry-run") opts.dryRun = true;
+    else if (a.startsWith("--persist-to")) opts.persistTo = resolve(value());
+    else if (a.startsWith("--pepper")) opts.pepper = value();
+    else throw new Error(`unknown option ${a}`);
+  }
+  if (opts.remote && opts.persistTo) throw new Error("--persist-to is for the local database only");
+  return opts;
+}
+
+async function main() {
+  const opts = parseArgs(process.argv.slice(2));
+  const pepper = opts.remote ? null : (opts.pepper ?? readPepper());
+  if (!opts.remote && pepper === "change-me") console.warn("seed: PEPPER is still the example value; run `npm start` once or edit .dev.vars");
+  const sql = await buildSeedSql({ remote: opts.remote, pepper });
+  const dir = mkdtempSync(join(tmpdir(), "exchange-seed-"));
+  const file = join(dir, "seed.sql");
+  writeFileSync(file, sql);
+  if (opts.dryRun) {
+    console.log(`seed: SQL written to ${file} (not executed)`);
+    return;
+  }
+  try {
+    const target = opts.remote ? ["--remote", "--yes"] : ["--local", ...(opts.persistTo ? ["--persist-to", opts.persistTo] : [])];
+    const code = await runWrangler(["d1", "execute", "DB", ...target, "--file", file], { quiet: true });
+    if (code !== 0) throw new Error(`wrangler d1 execute exited with ${code}`);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const langs = LOCALES.length;
+  console.log(
+    `seed: ${currencies.length} currencies, ${pairs.length} pairs, ${countries.length} countries, ` +
+      `${articles.length} articles x ${langs} languages, agreement x ${langs}` +
+      (opts.remote ? " (remote: no demo accounts)" : `, ${demoAccounts.length} demo accounts`),
+  );
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main().catch((err) => {
+    console.error(`seed: ${err instanceof Error ? err.message : err}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,297 @@
+#!/usr/bin/env node
+/**
+ * `npm start` (and `npm run dev`, which passes --dev): everything needed to run the exchange
+ * locally on one port from a fresh clone after `npm install`.
+ *
+ *  1. creates .dev.vars from .dev.vars.example with a random PEPPER when it is missing;
+ *  2. builds the SPA (`npm run build`), unless --dev or web/ has no index.html yet;
+ *  3. applies the D1 migrations to the local database;
+ *  4. seeds it (idempotent: a second start keeps every balance and row as it was);
+ *  5. starts `wrangler dev` on 127.0.0.1:$PORT (default 8787) and waits until the API answers;
+ *  6. fires the cron every minute (wrangler dev does not run crons itself) through the
+ *     /__scheduled path of --test-scheduled. That path must be listed in wrangler.toml
+ *     `run_worker_first`, or the [assets] SPA fallback answers it with index.html and nothing runs
+ *     (miniflare's /cdn-cgi/handler/scheduled reaches the assets router, not our worker);
+ *  7. forwards Ctrl+C / SIGTERM to wrangler and exits cleanly.
+ *
+ * State lives in .wrangler/state (or --persist-to DIR), so data survives restarts.
+ * Environment: PORT, MARKET_MAKER=off to keep the demo market maker from starting.
+ */
+import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join, resolve } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { demoAccounts } from "./seed-data/accounts.mjs";
+import { ROOT, WRANGLER_BIN, WRANGLER_ENV } from "./seed.mjs";
+
+const argv = process.argv.slice(2);
+const DEV = argv.includes("--dev");
+const PORT = Number(process.env.PORT || 8787);
+const HOST = "127.0.0.1";
+const BASE_URL = `http://${HOST}:${PORT}`;
+const persistIndex = argv.findIndex((a) => a === "--persist-to" || a.startsWith("--persist-to="));
+const persistValue = persistIndex < 0 ? null : argv[persistIndex]?.includes("=") ? argv[persistIndex].split("=")[1] : argv[persistIndex + 1];
+const PERSIST_TO = persistValue ? resolve(persistValue) : null;
+const persistArgs = PERSIST_TO ? ["--persist-to", PERSIST_TO] : [];
+const READY_TIMEOUT_MS = 90_000;
+
+/** Children we started, so a signal reaches whichever is running. */
+const children = new Set();
+let stopping = false;
+let cronTimer = null;
+let marketMaker = null;
+
+const log = (msg) => console.log(`\x1b[36m[start]\x1b[0m ${msg}`);
+const warn = (msg) => console.warn(`\x1b[33m[start]\x1b[0m ${msg}`);
+
+function fail(msg) {
+  console.error(`\x1b[31m[start]\x1b[0m ${msg}`);
+  process.exit(1);
+}
+
+/** Spawns a command; resolves with its exit code. */
+function run(cmd, args, { stdio = ["ignore", "inherit", "inherit"] } = {}) {
+  return new Promise((res, rej) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env: WRANGLER_ENV, stdio, shell: process.platform === "win32" && cmd === "npm" });
+    children.add(child);
+    child.on("error", rej);
+    child.on("exit", (code, signal) => {
+      children.delete(child);
+      if (stopping && children.size === 0) finish();
+      res(code ?? (signal ? 1 : 0));
+    });
+  });
+}
+
+const wrangler = (args, opts) => run(process.execPath, [WRANGLER_BIN, ...args], opts);
+
+// 1. secrets for local development
+function ensureDevVars() {
+  const target = join(ROOT, ".dev.vars");
+  if (existsSync(target)) return;
+  const example = join(ROOT, ".dev.vars.example");
+  const pepper = randomBytes(32).toString("hex");
+  const template = existsSync(example) ? readFileSync(example, "utf8") : "PEPPER=change-me\n";
+  const text = /^\s*PEPPER\s*=.*$/m.test(template)
+    ? template.replace(/^\s*PEPPER\s*=.*$/m, `PEPPER=${pepper}`)
+    : `${template.trimEnd()}\nPEPPER=${pepper}\n`;
+  writeFileSync(target, text, { mode: 0o600 });
+  log("created .dev.vars with a random PEPPER");
+}
+
+// 2. the single-page app
+async function buildSpa() {
+  if (DEV) {
+    log("--dev: skipping the SPA build (dist/web is served as it is)");
+  } else if (!existsSync(join(ROOT, "web", "index.html"))) {
+    warn("web/index.html not found: skipping the SPA build, the API still starts");
+  } else {
+    log("building the SPA (npm run build)");
+    const code = await run("npm", ["run", "build"]);
+    if (code !== 0 && !stopping) fail(`npm run build failed (exit ${code})`);
+  }
+  // wrangler refuses to start when the [assets] directory is missing.
+  mkdirSync(join(ROOT, "dist", "web"), { recursive: true });
+}
+
+/** Refuses to start on a port something else already holds (it would answer our readiness probe). */
+function assertPortFree() {
+  return new Promise((res) => {
+    const server = createServer();
+    server.once("error", () => fail(`port ${PORT} is in use: stop the other process or set PORT`));
+    server.listen(PORT, HOST, () => server.close(() => res()));
+  });
+}
+
+// 5. the worker
+function startWorker() {
+  const args = [
+    WRANGLER_BIN,
+    "dev",
+    "--port",
+    String(PORT),
+    "--ip",
+    HOST,
+    "--var",
+    "DEV_OUTBOX:on",
+    "--test-scheduled",
+    "--show-interactive-dev-session=false",
+    ...persistArgs,
+  ];
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: WRANGLER_ENV, stdio: ["ignore", "inherit", "inherit"] });
+  children.add(child);
+  child.on("exit", (code, signal) => {
+    children.delete(child);
+    if (stopping) return children.size === 0 ? finish() : undefined;
+    fail(`wrangler dev exited (${signal ?? `code ${code}`})`);
+  });
+  return child;
+}
+
+async function waitUntilReady(worker) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (worker.exitCode !== null) fail("wrangler dev stopped before it was ready");
+    try {
+      const res = await fetch(`${BASE_URL}/api/cfg/kefu`, { signal: AbortSignal.timeout(2000) });
+      if (res.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(500);
+  }
+  fail(`the worker did not answer ${BASE_URL}/api/cfg/kefu within ${READY_TIMEOUT_MS / 1000} s`);
+}
+
+// 6. cron: "* * * * *" every minute, plus "0 0 * * *" (08:00 Beijing) when the UTC day turns
+let cronMisrouted = false;
+async function fireCron(cron) {
+  try {
+    const res = await fetch(`${BASE_URL}/__scheduled?cron=${encodeURIComponent(cron).replace(/%20/g, "+")}`, {
+      signal: AbortSignal.timeout(30_000),
+    });
+    const body = (await res.text()).slice(0, 200);
+    if ((res.headers.get("content-type") ?? "").includes("text/html")) {
+      // The SPA answered: the worker never saw the request.
+      if (!cronMisrouted) warn('cron not fired: add "/__scheduled" to run_worker_first in wrangler.toml');
+      cronMisrouted = true;
+    } else if (!res.ok) {
+      warn(`cron "${cron}" failed: ${res.status} ${body}`);
+    }
+  } catch (err) {
+    if (!stopping) warn(`cron "${cron}" could not be fired: ${err instanceof Error ? err.message : err}`);
+  }
+}
+
+function scheduleCron() {
+  // Aligned to the start of each minute, like the real scheduler.
+  const delay = 60_000 - (Date.now() % 60_000) + 250;
+  cronTimer = setTimeout(async () => {
+    const now = new Date();
+    await fireCron("* * * * *");
+    if (now.getUTCHours() === 0 && now.getUTCMinutes() === 0) await fireCron("0 0 * * *");
+    if (!stopping) scheduleCron();
+  }, delay);
+}
+
+/**
+ * ── LEAD HOOK: demo market maker ──────────────────────────────────────────────────────────────
+ * Starts the demo market maker once the worker answers. It must trade like any user (real orders
+ * through the API from the seeded mm@exchange.test account, funded through the ledger), and return
+ * an object with stop() so Ctrl+C ends it. Not implemented yet: returns null.
+ * Enabled by default; MARKET_MAKER=off skips it.
+ * @param {{ baseUrl: string, account: { account: string, password: string } }} _options
+ * @returns {Promise<{ stop(): void | Promise<void> } | null>}
+ */
+async function startMarketMaker({ baseUrl }) {
+  // An ordinary API client on two demo accounts (scripts/market-maker.mjs): real orders, real funds.
+  const child = spawn(process.execPath, [join(ROOT, "scripts", "market-maker.mjs"), "--url", baseUrl], {
+    cwd: ROOT,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  child.on("exit", (code) => {
+    if (!stopping && code !== 0) warn(`the market maker stopped (exit ${code}); the exchange keeps running`);
+  });
+  return {
+    stop: () =>
+      new Promise((res) => {
+        if (child.exitCode !== null) return res();
+        child.once("exit", () => res());
+        child.kill("SIGTERM");
+        setTimeout(() => {
+          child.kill("SIGKILL");
+          res();
+        }, 5000).unref();
+      }),
+  };
+}
+
+function printBanner() {
+  const users = demoAccounts.filter((a) => a.role === "user" && !a.key.startsWith("mm"));
+  const operator = demoAccounts.find((a) => a.role === "operator");
+  const mm = demoAccounts.find((a) => a.key === "mm");
+  const lines = [
+    "",
+    `  Exchange running at \x1b[1m${BASE_URL}/\x1b[0m`,
+    "",
+    "  Demo accounts (verified):",
+    ...users.map(
+      (u) =>
+        `    ${u.account.padEnd(26)} password ${u.password.padEnd(16)} ${Object.entries(u.credits)
+          .map(([c, v]) => `${v} ${c}`)
+          .join(" + ")}`,
+    ),
+    operator ? `  Operator:\n    ${operator.account.padEnd(26)} password ${operator.password}` : "",
+    mm ? `  Market maker account:\n    ${mm.account.padEnd(26)} password ${mm.password}` : "",
+    "",
+    `  Market maker: ${marketMaker ? "running" : process.env.MARKET_MAKER === "off" ? "off (MARKET_MAKER=off)" : "not available yet"}`,
+    `  Cron: fired every minute through ${BASE_URL}/__scheduled`,
+    `  Data: ${PERSIST_TO ?? join(ROOT, ".wrangler", "state")} (kept between runs)`,
+    DEV ? "  --dev: the SPA was not rebuilt" : "",
+    "  Stop with Ctrl+C.",
+    "",
+  ];
+  console.log(lines.filter((l) => l !== "").join("\n").replace(/^/, "\n") + "\n");
+}
+
+// 7. shutdown
+let finished = false;
+async function finish() {
+  if (finished) return;
+  finished = true;
+  process.exit(0);
+}
+
+function shutdown(signal) {
+  if (stopping) return;
+  stopping = true;
+  log(`${signal}: stopping`);
+  if (cronTimer) clearTimeout(cronTimer);
+  Promise.resolve(marketMaker?.stop())
+    .catch(() => {})
+    .finally(() => {
+      if (children.size === 0) return finish();
+      for (const child of children) child.kill(signal);
+      setTimeout(() => {
+        for (const child of children) child.kill("SIGKILL");
+        finish();
+      }, 8000).unref();
+    });
+}
+
+async function main() {
+  if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65535) fail(`invalid PORT ${process.env.PORT}`);
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+
+  await assertPortFree();
+  ensureDevVars();
+  await buildSpa();
+  if (stopping) return;
+
+  log("applying D1 migrations (local)");
+  const migrated = await wrangler(["d1", "migrations", "apply", "DB", "--local", ...persistArgs]);
+  if (stopping) return;
+  if (migrated !== 0) fail(`migrations failed (exit ${migrated})`);
+
+  log("seeding (idempotent)");
+  const seeded = await run(process.execPath, [join(ROOT, "scripts", "seed.mjs"), ...persistArgs]);
+  if (stopping) return;
+  if (seeded !== 0) fail(`seed failed (exit ${seeded})`);
+
+  await assertPortFree(); // again: the build, migrations and seed took a while
+  log(`starting wrangler dev on ${BASE_URL}`);
+  const worker = startWorker();
+  await waitUntilReady(worker);
+  if (stopping) return;
+
+  if (process.env.MARKET_MAKER !== "off") {
+    marketMaker = await startMarketMaker({ baseUrl: BASE_URL });
+  }
+  printBanner();
+  scheduleCron();
+}
+
+main().catch((err) => fail(err instanceof Error ? (err.stack ?? err.message) : String(err)));
