@@ -120,6 +120,13 @@ const MIGRATIONS: { id: number; sql: string }[] = [
         PRIMARY KEY (period, open_time));
     `,
   },
+  {
+    // Drained rows are kept for an hour (marked, not deleted) so a lost or repeated drain can be
+    // replayed and inspected; the movement key in D1 still makes a replay apply nothing.
+    id: 2,
+    sql: `ALTER TABLE outbox ADD COLUMN drained_at INTEGER;
+          CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(drained_at, id);`,
+  },
 ];
 
 export class PairDurableObject extends DurableObject<Env> {
@@ -356,7 +363,7 @@ export class PairDurableObject extends DurableObject<Env> {
   async drain(): Promise<number> {
     let applied = 0;
     for (;;) {
-      const rows = this.sql.exec("SELECT id, payload FROM outbox ORDER BY id LIMIT ?", DRAIN_BATCH).toArray();
+      const rows = this.sql.exec("SELECT id, payload FROM outbox WHERE drained_at IS NULL ORDER BY id LIMIT ?", DRAIN_BATCH).toArray();
       if (rows.length === 0) return applied;
       const batch = rows.map((r) => ({ id: Number(r.id), payload: JSON.parse(String(r.payload)) as OutboxPayload }));
       try {
@@ -373,7 +380,9 @@ export class PairDurableObject extends DurableObject<Env> {
         }
       }
       const lastId = batch[batch.length - 1]!.id;
-      this.sql.exec("DELETE FROM outbox WHERE id <= ?", lastId);
+      const now = Date.now();
+      this.sql.exec("UPDATE outbox SET drained_at = ? WHERE drained_at IS NULL AND id <= ?", now, lastId);
+      this.sql.exec("DELETE FROM outbox WHERE drained_at < ?", now - 3600_000);
       applied += batch.length;
       await this.publishTicker();
     }

@@ -1,0 +1,175 @@
+import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PairDurableObject } from "../../durable/pair.ts";
+import { reconcileSpotOrders } from "../../worker/jobs/spot-reconcile.ts";
+import { movementStatements } from "../../worker/lib/ledger.ts";
+import { api, balance, drainPair, makeUser, seedSpotPair, units } from "../api/helpers.ts";
+
+const BTC = 1;
+const USDT = 3;
+let pair = 1;
+
+beforeAll(async () => {
+  pair = await seedSpotPair();
+});
+
+const trader = (usdt = "10000", btc = "1") =>
+  makeUser({ verified: 2, balances: [{ currencyId: USDT, units: units(usdt) }, { currencyId: BTC, units: units(btc) }] });
+
+const buy = (token: string, body: Record<string, unknown>) => api("/transaction/walletIn", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, ...body } });
+const sell = (token: string, body: Record<string, unknown>) => api("/transaction/walletOut", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, ...body } });
+const pairStub = () => env.PAIR.get(env.PAIR.idFromName(`pair:${pair}`));
+
+/** Cancels every open order so each test starts from an empty book. */
+async function clearBook() {
+  await drainPair(pair);
+  const { results } = await env.DB.prepare("SELECT id, user_id FROM spot_orders WHERE status IN (0, 1)").all<{ id: number; user_id: number }>();
+  for (const o of results) await pairStub().cancel(pair, o.id, o.user_id);
+  await drainPair(pair);
+}
+
+describe("alarms", () => {
+  it("drains the outbox when its alarm fires, and a second firing applies nothing again", async () => {
+    await clearBook();
+    const maker = await trader();
+    const taker = await trader();
+    await sell(maker.token, { price: "47000", num: "0.01" });
+    await buy(taker.token, { price: "47000", num: "0.01" });
+    // No explicit drain: the alarm the command set must bring the fill into D1 by itself.
+    let after = await balance(taker.id, BTC);
+    for (let i = 0; i < 100 && after[0] !== units("1.00998"); i++) {
+      await runDurableObjectAlarm(pairStub());
+      after = await balance(taker.id, BTC);
+    }
+    expect(after).toEqual([units("1.00998"), 0n]);
+    const ledger = (await env.DB.prepare("SELECT count(*) n FROM ledger").first<{ n: number }>())!.n;
+    // At-least-once delivery: the runtime may fire the same alarm again.
+    await runInDurableObject(pairStub(), (obj: PairDurableObject) => obj.alarm());
+    expect(await balance(taker.id, BTC)).toEqual(after);
+    expect((await env.DB.prepare("SELECT count(*) n FROM ledger").first<{ n: number }>())!.n).toBe(ledger);
+  });
+});
+
+describe("crash safety", () => {
+  it("applies an outbox row once even when a drain is repeated after D1 already committed it", async () => {
+    await clearBook();
+    const maker = await trader();
+    const taker = await trader();
+    await sell(maker.token, { price: "45000", num: "0.01" });
+    await buy(taker.token, { price: "45000", num: "0.01" });
+    await drainPair(pair);
+    const ledgerBefore = await env.DB.prepare("SELECT count(*) n FROM ledger").first<{ n: number }>();
+    const takerBefore = await balance(taker.id, BTC);
+    // As if the object had lost the note that these rows were drained (D1 committed, the mark did not).
+    const replayed = await runInDurableObject(pairStub(), async (_obj: PairDurableObject, state) => {
+      const n = state.storage.sql.exec("SELECT count(*) AS n FROM outbox WHERE drained_at IS NOT NULL").one().n;
+      state.storage.sql.exec("UPDATE outbox SET drained_at = NULL");
+      return Number(n);
+    });
+    expect(replayed).toBeGreaterThan(0);
+    await drainPair(pair);
+    expect((await env.DB.prepare("SELECT count(*) n FROM ledger").first<{ n: number }>())!.n).toBe(ledgerBefore!.n);
+    expect(await balance(taker.id, BTC)).toEqual(takerBefore);
+  });
+
+  it("releases the hold of an order that never reached the book, and the book refuses it afterwards", async () => {
+    const u = await trader();
+    const orderId = 999_000_001;
+    const frozen = units("100");
+    // What a Worker that died right after the freeze leaves behind.
+    await env.DB.batch([
+      ...movementStatements(env.DB, `spot-freeze:${orderId}`, "spot_freeze", [{ userId: u.id, currencyId: USDT, account: "change", dAvailable: -frozen, dFrozen: frozen }]),
+      env.DB.prepare(
+        "INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, created_at, updated_at) VALUES (?, ?, ?, 'buy', 'limit', 1000000, 10000, ?, 3, 0, ?, ?)",
+      ).bind(orderId, u.id, pair, frozen.toString(), Date.now() - 120_000, Date.now() - 120_000),
+    ]);
+    const r = await reconcileSpotOrders(env, Date.now());
+    expect(r.released).toBeGreaterThanOrEqual(1);
+    expect(await balance(u.id, USDT)).toEqual([units("10000"), 0n]);
+    // The late request arrives after all: it must not trade on funds that were given back.
+    const late = await pairStub().place({ pairId: pair, orderId, userId: u.id, side: "buy", price: 1000000, qty: 10000, tif: "GTC", reservedUnits: frozen.toString() });
+    expect(late).toMatchObject({ ok: false, code: "TOMBSTONED" });
+    // Running the reconciler again changes nothing.
+    await reconcileSpotOrders(env, Date.now());
+    expect(await balance(u.id, USDT)).toEqual([units("10000"), 0n]);
+  });
+
+  it("rebuilds the same book from its storage after a restart", async () => {
+    await clearBook();
+    const a = await trader();
+    const b = await trader();
+    await buy(a.token, { price: "100", num: "0.1" });
+    await buy(a.token, { price: "101", num: "0.1" });
+    await sell(b.token, { price: "200", num: "0.2" });
+    await sell(b.token, { price: "200", num: "0.3" });
+    await runInDurableObject(pairStub(), async (obj: PairDurableObject) => {
+      const before = obj.book!.stateHash();
+      (obj as unknown as { load(i: unknown): void }).load(obj.pairInfo);
+      expect(obj.book!.stateHash()).toBe(before);
+      expect(obj.book!.depth(6).asks).toEqual([[20000, 500000]]);
+    });
+  });
+});
+
+describe("realtime", () => {
+  async function socket() {
+    const res = await SELF.fetch(`http://exchange.test/ws?pair=${pair}`, { headers: { upgrade: "websocket" } });
+    expect(res.status).toBe(101);
+    const ws = res.webSocket!;
+    ws.accept();
+    const messages: any[] = [];
+    ws.addEventListener("message", (e) => messages.push(JSON.parse(String(e.data))));
+    const next = async (pred: (m: any) => boolean) => {
+      for (let i = 0; i < 100; i++) {
+        const idx = messages.findIndex(pred);
+        if (idx >= 0) return messages.splice(idx, 1)[0];
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error("no message");
+    };
+    return { ws, messages, next };
+  }
+
+  it("sends a depth snapshot, then sequenced updates when the book changes", async () => {
+    await clearBook();
+    const s = await socket();
+    s.ws.send(JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
+    const snap = await s.next((m) => m.type === "market_depth" && m.snapshot);
+    const u = await trader();
+    await buy(u.token, { price: "123.45", num: "0.5" });
+    const update = await s.next((m) => m.type === "market_depth" && !m.snapshot);
+    expect(update.seq).toBe(snap.seq + 1);
+    expect(update.bids[0]).toEqual(["123.45", "0.500000"]);
+    s.ws.close();
+  });
+
+  it("sends a user's order events only to that user's logged-in sockets", async () => {
+    await clearBook();
+    const owner = await trader();
+    const other = await trader();
+    const mine = await socket();
+    const theirs = await socket();
+    mine.ws.send(JSON.stringify({ type: "login", token: owner.token }));
+    theirs.ws.send(JSON.stringify({ type: "login", token: other.token }));
+    await mine.next((m) => m.type === "logged_in");
+    await theirs.next((m) => m.type === "logged_in");
+    await buy(owner.token, { price: "150", num: "0.1" });
+    const ev = await mine.next((m) => m.type === "order");
+    expect(ev).toMatchObject({ status: "open", price: "150.00" });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(theirs.messages.filter((m) => m.type === "order")).toEqual([]);
+    mine.ws.close();
+    theirs.ws.close();
+  });
+
+  it("answers a malformed message with an error and keeps the socket open", async () => {
+    const s = await socket();
+    s.ws.send("{nope");
+    expect((await s.next((m) => m.type === "error")).message).toBe("bad json");
+    s.ws.send(JSON.stringify({ type: "sub", topic: "market_depth_1_3; drop" }));
+    expect((await s.next((m) => m.type === "error")).message).toBe("bad message");
+    s.ws.send(JSON.stringify({ type: "ping" }));
+    await s.next((m) => m.type === "pong");
+    s.ws.close();
+  });
+});
