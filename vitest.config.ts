@@ -12,7 +12,7 @@ export default defineConfig(async () => {
           test: {
             name: "unit",
             environment: "node",
-            include: ["tests/engine/**/*.test.ts", "tests/unit/**/*.test.ts"],
+            include: ["tests/engine/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/web/**/*.test.ts"],
           },
         },
         {

@@ -17,7 +17,8 @@ export const devRoutes = new Hono<AppEnv>()
   .get("/dev/outbox", async (c) => {
     const to = c.req.query("to");
     const stmt = to
-      ? c.env.DB.prepare("SELECT * FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT 50").bind(to.toLowerCase())
+      ? // Accounts are stored lower-cased; captcha ids are case-sensitive tokens.
+        c.env.DB.prepare("SELECT * FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT 50").bind(to.includes("@") ? to.toLowerCase() : to)
       : c.env.DB.prepare("SELECT * FROM dev_outbox ORDER BY id DESC LIMIT 50");
     const { results } = await stmt.all();
     return ok(c, results);

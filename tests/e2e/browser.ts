@@ -1,0 +1,52 @@
+/**
+ * Chromium for the browser tests: the system browser (/usr/bin/chromium) when installed, else the
+ * headless build shipped inside @sparticuz/chromium, so `npm install && npm test` works on a fresh
+ * machine without downloading anything. Every host except localhost resolves to nothing, so a
+ * test can never reach the internet.
+ */
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
+export const VIEWPORT = { width: 390, height: 844 };
+export const SCREENSHOT_DIR = join(process.cwd(), "test-results");
+
+const OFFLINE_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost",
+];
+
+const SYSTEM_CHROMIUM = "/usr/bin/chromium";
+
+export async function launchBrowser(): Promise<Browser> {
+  if (existsSync(SYSTEM_CHROMIUM)) {
+    return chromium.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: OFFLINE_FLAGS });
+  }
+  const { default: packaged } = await import("@sparticuz/chromium");
+  const extra = OFFLINE_FLAGS.filter((f) => !packaged.args.some((a) => a.split("=")[0] === f.split("=")[0]));
+  return chromium.launch({ executablePath: await packaged.executablePath(), headless: true, args: [...packaged.args, ...extra] });
+}
+
+/** A phone-sized page context (390×844, touch, 2× pixels) in a fresh profile. */
+export function newPhoneContext(browser: Browser): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: VIEWPORT,
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+    locale: "en-US",
+    colorScheme: "dark",
+  });
+}
+
+/** Saves a full-page screenshot as test-results/<name>.png. */
+export async function snap(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}

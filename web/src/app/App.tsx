@@ -1,0 +1,19 @@
+/** Providers and the hash router. Global overlays (toasts, confirm dialog) sit beside the router. */
+import { createHashRouter, RouterProvider } from "react-router";
+import { ConfirmHost } from "../components/ConfirmHost.tsx";
+import { Toaster } from "../components/Toaster.tsx";
+import { registerNavigate } from "../lib/nav.ts";
+import { routes } from "./routes.tsx";
+
+export const router = createHashRouter(routes);
+registerNavigate((to, opts) => void router.navigate(to, opts));
+
+export function App() {
+  return (
+    <>
+      <RouterProvider router={router} />
+      <Toaster />
+      <ConfirmHost />
+    </>
+  );
+}

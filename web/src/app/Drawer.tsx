@@ -1,0 +1,139 @@
+/**
+ * The side drawer (spec §2): who is logged in (account, user id, real name only once verified),
+ * or a login/register prompt; links to account screens; logout only when logged in.
+ */
+import { useEffect, useRef, useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { m } from "../i18n/index.ts";
+import { useSession } from "../lib/session.ts";
+import { toast } from "../lib/toast.ts";
+import { Icon, LogoMark, type IconName } from "../components/Icon.tsx";
+import { logout } from "../features/auth/api.ts";
+
+function verifyLabel(status: string): { text: string; tone: string } {
+  switch (status) {
+    case "1":
+      return { text: m.verify_status_1(), tone: "pending" };
+    case "2":
+      return { text: m.verify_status_2(), tone: "ok" };
+    case "3":
+      return { text: m.verify_status_3(), tone: "bad" };
+    default:
+      return { text: m.verify_status_0(), tone: "none" };
+  }
+}
+
+interface Entry {
+  to: string;
+  icon: IconName;
+  label: () => string;
+  auth: boolean;
+}
+
+const entries: Entry[] = [
+  { to: "/customer", icon: "service", label: m.menu_customer, auth: false },
+  { to: "/bank", icon: "bank", label: m.menu_bank, auth: true },
+  { to: "/verifyed", icon: "shield", label: m.menu_verify, auth: true },
+  { to: "/password", icon: "key", label: m.menu_password, auth: true },
+  { to: "/recharge", icon: "deposit", label: m.menu_deposit, auth: true },
+  { to: "/withdrawal", icon: "withdraw", label: m.menu_withdrawal, auth: true },
+  { to: "/transfer", icon: "transfer", label: m.menu_transfer, auth: true },
+  { to: "/legal/index", icon: "c2c", label: m.menu_c2c, auth: false },
+  { to: "/assets", icon: "wallet", label: m.menu_assets, auth: true },
+  { to: "/recharge/log", icon: "records", label: m.menu_records, auth: true },
+];
+
+export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const panelRef = useRef<HTMLDivElement>(null);
+  const [busy, setBusy] = useState(false);
+  const loggedIn = session.token !== "";
+  const status = verifyLabel(session.verified);
+
+  useEffect(() => {
+    if (!open) return;
+    panelRef.current?.focus();
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [open, onClose]);
+
+  const doLogout = async () => {
+    setBusy(true);
+    await logout();
+    setBusy(false);
+    onClose();
+    toast.success(m.logout_done());
+    navigate("/login", { replace: true });
+  };
+
+  return (
+    <div className={`drawer-root ${open ? "open" : ""}`} aria-hidden={!open}>
+      <div className="drawer-backdrop" onClick={onClose} />
+      <aside className="drawer" ref={panelRef} tabIndex={-1} role="dialog" aria-modal="true" aria-label={m.menu_title()} inert={!open}>
+        <div className="drawer-head">
+          <div className="drawer-brand">
+            <LogoMark size={26} />
+            <span>Honest Exchange</span>
+          </div>
+          <button type="button" className="icon-btn" onClick={onClose} aria-label={m.close()}>
+            <Icon name="close" />
+          </button>
+        </div>
+
+        {loggedIn ? (
+          <div className="drawer-user" data-testid="drawer-user">
+            <div className="drawer-avatar">
+              <Icon name="user" size={26} />
+            </div>
+            <div className="drawer-user-text">
+              <div className="drawer-account">{session.accountNum || "—"}</div>
+              <div className="drawer-uid num">
+                {m.user_id_label()}: {session.user_id}
+              </div>
+              {session.verified === "2" && session.true_name && (
+                <div className="drawer-name">
+                  {m.real_name_label()}: {session.true_name}
+                </div>
+              )}
+            </div>
+          </div>
+        ) : (
+          <div className="drawer-guest">
+            <p className="drawer-guest-title">{m.drawer_welcome()}</p>
+            <p className="muted">{m.drawer_login_prompt()}</p>
+            <div className="drawer-guest-actions">
+              <Link to="/login" className="btn btn-primary btn-small">
+                {m.login()}
+              </Link>
+              <Link to="/register" className="btn btn-outline btn-small">
+                {m.register()}
+              </Link>
+            </div>
+          </div>
+        )}
+
+        <nav className="drawer-menu">
+          {entries
+            .filter((e) => loggedIn || !e.auth)
+            .map((e) => (
+              <Link key={e.to} to={e.to} className="drawer-item">
+                <Icon name={e.icon} size={20} />
+                <span className="drawer-item-label">{e.label()}</span>
+                {e.to === "/verifyed" && <span className={`badge badge-${status.tone}`}>{status.text}</span>}
+                <Icon name="chevron" size={16} className="drawer-chevron" />
+              </Link>
+            ))}
+        </nav>
+
+        {loggedIn && (
+          <button type="button" className="drawer-logout" onClick={doLogout} disabled={busy} data-testid="logout-button">
+            <Icon name="logout" size={20} />
+            {m.logout()}
+          </button>
+        )}
+      </aside>
+    </div>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * The app frame (spec §2 "Shell"): header with menu or back icon, logo, title and language
+ * icon; the side drawer; the footer tabs on the five tab screens. It also guards auth routes,
+ * sets the document title and re-mounts the screen when the language changes so every text
+ * and every server-translated payload follows the new locale.
+ */
+import { Suspense, useEffect, useState } from "react";
+import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router";
+import { m, useLocale } from "../i18n/index.ts";
+import { useSession } from "../lib/session.ts";
+import { Icon, LogoMark } from "../components/Icon.tsx";
+import { PageSpinner } from "../components/States.tsx";
+import { Drawer } from "./Drawer.tsx";
+import { TabBar } from "./TabBar.tsx";
+import type { RouteMeta } from "./routes.tsx";
+import { refreshUserInfo } from "../features/auth/api.ts";
+
+export const BRAND = "Honest Exchange";
+
+function useRouteMeta(): RouteMeta | undefined {
+  const matches = useMatches();
+  for (let i = matches.length - 1; i >= 0; i--) {
+    const h = matches[i]?.handle as RouteMeta | undefined;
+    if (h && typeof h.title === "function") return h;
+  }
+  return undefined;
+}
+
+export function Shell() {
+  const locale = useLocale();
+  const session = useSession();
+  const meta = useRouteMeta();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const loggedIn = session.token !== "";
+
+  const title = meta?.title() ?? "";
+  useEffect(() => {
+    document.title = title ? `${title} - ${BRAND}` : BRAND;
+  }, [title, locale]);
+
+  // Close the drawer on navigation.
+  useEffect(() => setDrawerOpen(false), [location.pathname, location.search]);
+
+  // Refresh the cached profile once per visit (verification status may have changed).
+  useEffect(() => {
+    if (loggedIn) void refreshUserInfo().catch(() => undefined);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  if (meta?.auth && !loggedIn) {
+    const target = location.pathname + location.search;
+    return <Navigate to={`/login?redirect=${encodeURIComponent(target)}`} replace />;
+  }
+
+  const isTab = meta?.tab ?? false;
+  const goBack = () => {
+    // history.state.idx is React Router's position in this tab's history; 0 means we came from outside.
+    const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
+    if (idx > 0) navigate(-1);
+    else navigate("/", { replace: true });
+  };
+
+  return (
+    <div className={`app ${isTab ? "has-tabbar" : ""}`}>
+      <header className="app-header">
+        <div className="app-header-side">
+          {isTab ? (
+            <button type="button" className="icon-btn" onClick={() => setDrawerOpen(true)} aria-label={m.open_menu()} data-testid="menu-button">
+              <Icon name="menu" />
+            </button>
+          ) : (
+            <button type="button" className="icon-btn" onClick={goBack} aria-label={m.go_back()} data-testid="back-button">
+              <Icon name="back" />
+            </button>
+          )}
+        </div>
+        <div className="app-header-title">
+          <Link to="/" className="app-logo" aria-label={BRAND}>
+            <LogoMark size={22} />
+          </Link>
+          <h1>{title}</h1>
+        </div>
+        <div className="app-header-side app-header-end">
+          <Link to="/lang" className="icon-btn" aria-label={m.change_language()} data-testid="lang-button">
+            <Icon name="globe" />
+          </Link>
+        </div>
+      </header>
+
+      <main className="app-main" key={locale}>
+        <Suspense fallback={<PageSpinner />}>
+          <Outlet />
+        </Suspense>
+      </main>
+
+      {isTab && <TabBar />}
+      <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+    </div>
+  );
+}

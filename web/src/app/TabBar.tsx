@@ -1,0 +1,25 @@
+/** Footer tabs (spec §2): home, quotations, exchange, trade, assets. */
+import { NavLink } from "react-router";
+import { m } from "../i18n/index.ts";
+import { Icon, type IconName } from "../components/Icon.tsx";
+
+const tabs: { to: string; icon: IconName; label: () => string }[] = [
+  { to: "/", icon: "home", label: m.tab_home },
+  { to: "/quotations", icon: "markets", label: m.tab_quotations },
+  { to: "/exchange", icon: "exchange", label: m.tab_exchange },
+  { to: "/trade", icon: "trade", label: m.tab_trade },
+  { to: "/assets", icon: "wallet", label: m.tab_assets },
+];
+
+export function TabBar() {
+  return (
+    <nav className="tabbar" aria-label={m.main_navigation()}>
+      {tabs.map((t) => (
+        <NavLink key={t.to} to={t.to} end className={({ isActive }) => `tab ${isActive ? "active" : ""}`}>
+          <Icon name={t.icon} size={22} />
+          <span>{t.label()}</span>
+        </NavLink>
+      ))}
+    </nav>
+  );
+}

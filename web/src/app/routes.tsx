@@ -1,0 +1,103 @@
+/**
+ * The route table (spec §2, hash mode). Each route carries its title, whether it needs a login
+ * and whether it is one of the five footer tabs. Screens another engineer is building are routes
+ * with a placeholder; replace `placeholder(...)` with the real page when it lands.
+ */
+import { lazy, type ComponentType, type LazyExoticComponent } from "react";
+import type { RouteObject } from "react-router";
+import { m } from "../i18n/index.ts";
+import { $session } from "../lib/session.ts";
+import { ComingSoon } from "../components/ComingSoon.tsx";
+import { Shell } from "./Shell.tsx";
+import { RouteError, NotFound } from "./RouteError.tsx";
+
+export interface RouteMeta {
+  /** The header title, and the document title before " - Honest Exchange". */
+  title: () => string;
+  /** Anonymous visitors are sent to /login?redirect=<path>. */
+  auth: boolean;
+  /** One of the footer tabs: the header shows the menu icon instead of the back icon. */
+  tab: boolean;
+  /** Hide the header logo (auth screens show their own brand block). */
+  bare?: boolean;
+}
+
+function page<T extends ComponentType<object>>(load: () => Promise<{ default: T }>): LazyExoticComponent<T> {
+  return lazy(load);
+}
+
+const HomePage = page(() => import("../features/home/components/HomePage.tsx"));
+const LoginPage = page(() => import("../features/auth/components/LoginPage.tsx"));
+const RegisterPage = page(() => import("../features/auth/components/RegisterPage.tsx"));
+const ForgetPage = page(() => import("../features/auth/components/ForgetPage.tsx"));
+const LangPage = page(() => import("../features/settings/components/LangPage.tsx"));
+const AgreementPage = page(() => import("../features/news/components/AgreementPage.tsx"));
+const NewsListPage = page(() => import("../features/news/components/NewsListPage.tsx"));
+const NewsDetailPage = page(() => import("../features/news/components/NewsDetailPage.tsx"));
+const HelpCenterPage = page(() => import("../features/news/components/HelpCenterPage.tsx"));
+const CustomerPage = page(() => import("../features/support/components/CustomerPage.tsx"));
+const QuotationsPage = page(() => import("../features/quotations/components/QuotationsPage.tsx"));
+
+interface Entry {
+  path: string;
+  title: () => string;
+  auth?: boolean;
+  tab?: boolean;
+  Component?: ComponentType;
+}
+
+/** Public and authenticated screens in spec order. Entries without a Component are placeholders. */
+const entries: Entry[] = [
+  { path: "/", title: m.title_home, auth: true, tab: true, Component: HomePage },
+  { path: "/login", title: m.title_login, Component: LoginPage },
+  { path: "/register", title: m.title_register, Component: RegisterPage },
+  { path: "/forget", title: m.title_forget, Component: ForgetPage },
+  { path: "/lang", title: m.title_lang, Component: LangPage },
+  { path: "/agreement", title: m.title_agreement, Component: AgreementPage },
+  { path: "/customer", title: m.title_customer, Component: CustomerPage },
+  // Titled "{currency}/USDT" (spec §2) from the pair the user tapped last.
+  { path: "/kline", title: () => `${$session.get().currentCurrency}/${$session.get().legal_name}` },
+  { path: "/quotations", title: m.title_quotations, tab: true, Component: QuotationsPage },
+  { path: "/news/list", title: m.title_news, Component: NewsListPage },
+  { path: "/news/detail", title: m.title_news_detail, Component: NewsDetailPage },
+  { path: "/help/center", title: m.title_help, Component: HelpCenterPage },
+  { path: "/password", title: m.title_password, auth: true },
+  { path: "/bank", title: m.title_bank, auth: true },
+  { path: "/verifyed", title: m.title_verifyed, auth: true },
+  { path: "/exchange", title: m.title_exchange, auth: true, tab: true },
+  { path: "/exchange/lists", title: m.title_exchange_lists, auth: true },
+  { path: "/assets", title: m.title_assets, auth: true, tab: true },
+  { path: "/personal", title: m.title_personal, auth: true },
+  { path: "/trade", title: m.title_trade, auth: true, tab: true },
+  { path: "/trade/lists", title: m.title_trade_lists, auth: true },
+  { path: "/recharge", title: m.title_recharge, auth: true },
+  { path: "/recharge/log", title: m.title_recharge_log, auth: true },
+  { path: "/withdrawal", title: m.title_withdrawal, auth: true },
+  { path: "/withdrawal/log", title: m.title_withdrawal_log, auth: true },
+  { path: "/excharge", title: m.title_excharge, auth: true },
+  { path: "/excharge/log", title: m.title_excharge_log, auth: true },
+  { path: "/transfer", title: m.title_transfer },
+  { path: "/legal/index", title: m.title_legal },
+  { path: "/legal/order", title: m.title_legal_order, auth: true },
+  { path: "/legal/show", title: m.title_legal_show, auth: true },
+  { path: "/legal/pay", title: m.title_legal_pay },
+];
+
+function Placeholder({ title }: { title: () => string }) {
+  return <ComingSoon title={title()} />;
+}
+
+export const routes: RouteObject[] = [
+  {
+    element: <Shell />,
+    errorElement: <RouteError />,
+    children: [
+      ...entries.map<RouteObject>((e) => {
+        const handle: RouteMeta = { title: e.title, auth: e.auth ?? false, tab: e.tab ?? false };
+        const element = e.Component ? <e.Component /> : <Placeholder title={e.title} />;
+        return e.path === "/" ? { index: true, element, handle } : { path: e.path, element, handle };
+      }),
+      { path: "*", element: <NotFound />, handle: { title: m.title_not_found, auth: false, tab: false } satisfies RouteMeta },
+    ],
+  },
+];

@@ -1,0 +1,218 @@
+/**
+ * Password recovery (spec §2, §4, §5). Step one: e-mail, send a 6-digit code (60 s resend
+ * countdown), enter it; "continue" stays disabled until the account and code are filled and a
+ * code was sent, and leads on only when the server accepts the code. Step two: new password
+ * twice; after the reset the user is sent to /login after 2 s.
+ */
+import { useEffect, useRef, useState, type FormEvent } from "react";
+import { useNavigate } from "react-router";
+import { emailSchema, forgetSchema, codeSchema } from "../../../../../schemas/auth.ts";
+import { errText, m } from "../../../i18n/index.ts";
+import { toast } from "../../../lib/toast.ts";
+import { useCountdown } from "../../../lib/useRequest.ts";
+import { PasswordInput } from "../../../components/PasswordInput.tsx";
+import { Spinner } from "../../../components/States.tsx";
+import { checkEmailCode, resetPassword, sendForgetCode } from "../api.ts";
+import { fieldErrors, withoutError, type FieldErrors } from "../validation.ts";
+import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+
+const RESEND_SECONDS = 60;
+
+export default function ForgetPage() {
+  const navigate = useNavigate();
+  const [step, setStep] = useState<1 | 2>(1);
+  const [account, setAccount] = useState("");
+  const [code, setCode] = useState("");
+  const [codeSent, setCodeSent] = useState(false);
+  const [password, setPassword] = useState("");
+  const [rePassword, setRePassword] = useState("");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [sending, setSending] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState(false);
+  const [left, startCountdown] = useCountdown();
+  const redirectTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+
+  useEffect(() => () => clearTimeout(redirectTimer.current), []);
+
+  const sendCode = async () => {
+    if (sending || left > 0) return;
+    const parsed = emailSchema.safeParse(account);
+    if (!parsed.success) {
+      setErrors({ account: errText(parsed.error.issues[0]?.message ?? "email_required") });
+      return;
+    }
+    setErrors({});
+    setSending(true);
+    try {
+      await sendForgetCode(parsed.data);
+      setCodeSent(true);
+      startCountdown(RESEND_SECONDS);
+      toast.success(m.code_sent());
+    } catch {
+      // message shown by the API client
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const canContinue = account.trim() !== "" && code.trim() !== "" && codeSent;
+
+  const verify = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!canContinue || busy) return;
+    const email = emailSchema.safeParse(account);
+    const c = codeSchema.safeParse(code);
+    if (!email.success || !c.success) {
+      setErrors({
+        ...(email.success ? {} : { account: errText(email.error.issues[0]?.message ?? "email_required") }),
+        ...(c.success ? {} : { code: errText(c.error.issues[0]?.message ?? "code_wrong") }),
+      });
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await checkEmailCode(email.data, c.data);
+      setStep(2);
+    } catch {
+      // wrong or expired code: the server's message is on screen
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const reset = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy || done) return;
+    const parsed = forgetSchema.safeParse({ account, password, repassword: rePassword, code });
+    if (!parsed.success) {
+      setErrors(fieldErrors(parsed.error));
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await resetPassword(parsed.data);
+      setDone(true);
+      toast.success(m.reset_success());
+      redirectTimer.current = setTimeout(() => navigate("/login", { replace: true }), 2000);
+    } catch {
+      // shown by the API client
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <AuthLayout heading={m.forget_heading()} sub={step === 1 ? m.forget_sub_step1() : m.forget_sub_step2()}>
+      <ol className="steps" aria-label={m.forget_heading()}>
+        <li className={step === 1 ? "active" : "done"}>
+          <span className="step-dot">1</span>
+          {m.step_verify()}
+        </li>
+        <li className={step === 2 ? "active" : ""}>
+          <span className="step-dot">2</span>
+          {m.step_reset()}
+        </li>
+      </ol>
+
+      {step === 1 ? (
+        <form className="form" onSubmit={verify} noValidate>
+          <label className="field">
+            <span className="field-label">{m.label_email()}</span>
+            <input
+              className="input"
+              name="account"
+              type="email"
+              inputMode="email"
+              autoComplete="username"
+              autoCapitalize="off"
+              spellCheck={false}
+              placeholder={m.email_placeholder()}
+              value={account}
+              onChange={(e) => {
+              setAccount(e.target.value);
+              setErrors((er) => withoutError(er, "account"));
+            }}
+              aria-invalid={!!errors.account}
+              aria-describedby="forget-account-error"
+            />
+            <FieldError id="forget-account-error" text={errors.account} />
+          </label>
+          <label className="field">
+            <span className="field-label">{m.label_code()}</span>
+            <div className="input-wrap">
+              <input
+                className="input"
+                name="code"
+                type="text"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                placeholder={m.code_placeholder()}
+                value={code}
+                onChange={(e) => {
+                  setCode(e.target.value.replace(/\D/g, ""));
+                  setErrors((er) => withoutError(er, "code"));
+                }}
+                aria-invalid={!!errors.code}
+                aria-describedby="forget-code-error"
+              />
+              <button type="button" className="input-addon text-btn" onClick={sendCode} disabled={sending || left > 0} data-testid="send-code">
+                {sending ? <Spinner size={14} /> : left > 0 ? m.resend_in({ seconds: left }) : codeSent ? m.resend_code() : m.send_code()}
+              </button>
+            </div>
+            <FieldError id="forget-code-error" text={errors.code} />
+          </label>
+          <button type="submit" className="btn btn-primary btn-block btn-large" disabled={!canContinue || busy} data-testid="forget-continue">
+            {busy && <Spinner size={16} />}
+            {m.continue_button()}
+          </button>
+        </form>
+      ) : (
+        <form className="form" onSubmit={reset} noValidate>
+          <p className="form-note">
+            {m.resetting_for()} <strong>{account.trim()}</strong>
+          </p>
+          <label className="field">
+            <span className="field-label">{m.label_new_password()}</span>
+            <PasswordInput
+              name="password"
+              autoComplete="new-password"
+              placeholder={m.new_password_placeholder()}
+              value={password}
+              onChange={(e) => {
+              setPassword(e.target.value);
+              setErrors((er) => withoutError(er, "password"));
+            }}
+              aria-invalid={!!errors.password}
+              aria-describedby="forget-password-error"
+            />
+            <FieldError id="forget-password-error" text={errors.password} />
+          </label>
+          <label className="field">
+            <span className="field-label">{m.label_repassword()}</span>
+            <PasswordInput
+              name="repassword"
+              autoComplete="new-password"
+              placeholder={m.repassword_placeholder()}
+              value={rePassword}
+              onChange={(e) => {
+              setRePassword(e.target.value);
+              setErrors((er) => withoutError(er, "repassword"));
+            }}
+              aria-invalid={!!errors.repassword}
+              aria-describedby="forget-repassword-error"
+            />
+            <FieldError id="forget-repassword-error" text={errors.repassword ?? errors.code ?? errors.account} />
+          </label>
+          <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy || done || password === "" || rePassword === ""} data-testid="forget-reset">
+            {busy && <Spinner size={16} />}
+            {m.reset_button()}
+          </button>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,292 @@
+/**
+ * Registration (spec §2, §5): account (e-mail or digits), password twice, image captcha (tap to
+ * refresh; a new one after every failed submit because captchas are single-use), country code
+ * (+86 default), invite code from ?code=, agreement. The account is checked with the server
+ * first; a successful registration logs the user in.
+ */
+import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { accountMode, registerSchema } from "../../../../../schemas/auth.ts";
+import { errText, getAppLocale, m } from "../../../i18n/index.ts";
+import { ApiFailure } from "../../../lib/api.ts";
+import { toast } from "../../../lib/toast.ts";
+import { PasswordInput } from "../../../components/PasswordInput.tsx";
+import { Icon } from "../../../components/Icon.tsx";
+import { Spinner } from "../../../components/States.tsx";
+import { checkAccount, completeLogin, fetchCaptcha, fetchCountries, register, type Captcha, type Country } from "../api.ts";
+import { fieldErrors, withoutError, type FieldErrors } from "../validation.ts";
+import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+
+const DEFAULT_COUNTRY = "86";
+
+const areaCode = (c: Country) => String(c.area_code).replace(/^\+/, "");
+
+function countryName(c: Country): string {
+  const l = getAppLocale();
+  return l === "zh" || l === "hk" ? c.name_cn : c.name_en;
+}
+
+export default function RegisterPage() {
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [account, setAccount] = useState("");
+  const [password, setPassword] = useState("");
+  const [rePassword, setRePassword] = useState("");
+  const [code, setCode] = useState("");
+  const [invite, setInvite] = useState(() => params.get("code") ?? "");
+  const [countryCode, setCountryCode] = useState(DEFAULT_COUNTRY);
+  const [countries, setCountries] = useState<Country[]>([]);
+  const [agreed, setAgreed] = useState(false);
+  const [captcha, setCaptcha] = useState<Captcha | null>(null);
+  const [captchaState, setCaptchaState] = useState<"loading" | "ready" | "error">("loading");
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  const loadCaptcha = useCallback(async () => {
+    setCaptchaState("loading");
+    try {
+      setCaptcha(await fetchCaptcha());
+      setCaptchaState("ready");
+    } catch {
+      setCaptcha(null);
+      setCaptchaState("error");
+    }
+  }, []);
+
+  useEffect(() => {
+    void loadCaptcha();
+  }, [loadCaptcha]);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchCountries(controller.signal)
+      .then((list) => setCountries(Array.isArray(list) ? list : []))
+      .catch(() => setCountries([]));
+    return () => controller.abort();
+  }, []);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const mode = accountMode(account) ?? 1;
+    const parsed = registerSchema.safeParse({
+      type: mode,
+      user_string: account,
+      password,
+      re_password: rePassword,
+      country_code: countryCode,
+      code_id: captcha?.code_id ?? "",
+      code,
+      extension_code: invite.trim() === "" ? undefined : invite,
+    });
+    const errs = parsed.success ? {} : fieldErrors(parsed.error);
+    if (!agreed) errs.agreement = errText("agreement_required");
+    if (!captcha && !errs.code) errs.code = errText("captcha_required");
+    setErrors(errs);
+    if (!parsed.success || !agreed) return;
+
+    setBusy(true);
+    try {
+      await checkAccount(mode, parsed.data.user_string);
+    } catch {
+      setBusy(false);
+      return; // "already registered" was shown by the API client
+    }
+    try {
+      const session = await register({
+        type: mode,
+        user_string: parsed.data.user_string,
+        password: parsed.data.password,
+        re_password: parsed.data.re_password,
+        country_code: parsed.data.country_code,
+        code_id: parsed.data.code_id,
+        code: parsed.data.code,
+        ...(parsed.data.extension_code ? { extension_code: parsed.data.extension_code } : {}),
+      });
+      await completeLogin(session, parsed.data.user_string);
+      toast.success(m.register_success());
+      navigate("/", { replace: true });
+    } catch (err) {
+      if (err instanceof ApiFailure && (err.kind === "error" || err.kind === "network" || err.kind === "timeout" || err.kind === "bad_response")) {
+        toast.error(`${m.api_tip()}${err.message}`);
+      }
+      // The captcha was consumed by this attempt, right or wrong: show a fresh one.
+      setCode("");
+      void loadCaptcha();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const codeOptions = countries.length > 0 ? countries : [{ country_id: 0, area_code: DEFAULT_COUNTRY, name_cn: "中国", name_en: "China" }];
+
+  return (
+    <AuthLayout heading={m.register_heading()} sub={m.register_sub()}>
+      <form className="form" onSubmit={submit} noValidate>
+        <label className="field">
+          <span className="field-label">{m.label_account()}</span>
+          <input
+            className="input"
+            name="account"
+            type="text"
+            inputMode="email"
+            autoComplete="username"
+            autoCapitalize="off"
+            spellCheck={false}
+            placeholder={m.account_placeholder()}
+            value={account}
+            onChange={(e) => {
+              setAccount(e.target.value);
+              setErrors((er) => withoutError(er, "user_string"));
+            }}
+            aria-invalid={!!errors.user_string}
+            aria-describedby="reg-account-error"
+          />
+          <FieldError id="reg-account-error" text={errors.user_string} />
+        </label>
+
+        <label className="field">
+          <span className="field-label">{m.country_code()}</span>
+          <div className="select-wrap">
+            <select className="input" value={countryCode} onChange={(e) => {
+              setCountryCode(e.target.value);
+              setErrors((er) => withoutError(er, "country_code"));
+            }} data-testid="country-code">
+              {codeOptions.map((c) => (
+                <option key={`${c.country_id}-${c.area_code}`} value={areaCode(c)}>
+                  +{areaCode(c)} {countryName(c)}
+                </option>
+              ))}
+            </select>
+            <Icon name="chevronDown" size={18} className="select-caret" />
+          </div>
+          <FieldError id="reg-country-error" text={errors.country_code} />
+        </label>
+
+        <label className="field">
+          <span className="field-label">{m.label_password()}</span>
+          <PasswordInput
+            name="password"
+            autoComplete="new-password"
+            placeholder={m.new_password_placeholder()}
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value);
+              setErrors((er) => withoutError(er, "password"));
+            }}
+            aria-invalid={!!errors.password}
+            aria-describedby="reg-password-error"
+          />
+          <FieldError id="reg-password-error" text={errors.password} />
+        </label>
+
+        <label className="field">
+          <span className="field-label">{m.label_repassword()}</span>
+          <PasswordInput
+            name="re_password"
+            autoComplete="new-password"
+            placeholder={m.repassword_placeholder()}
+            value={rePassword}
+            onChange={(e) => {
+              setRePassword(e.target.value);
+              setErrors((er) => withoutError(er, "re_password"));
+            }}
+            aria-invalid={!!errors.re_password}
+            aria-describedby="reg-repassword-error"
+          />
+          <FieldError id="reg-repassword-error" text={errors.re_password} />
+        </label>
+
+        <label className="field">
+          <span className="field-label">{m.label_captcha()}</span>
+          <div className="input-wrap">
+            <input
+              className="input"
+              name="captcha"
+              type="text"
+              autoComplete="off"
+              autoCapitalize="characters"
+              spellCheck={false}
+              maxLength={8}
+              placeholder={m.captcha_placeholder()}
+              value={code}
+              onChange={(e) => {
+              setCode(e.target.value);
+              setErrors((er) => withoutError(er, "code"));
+            }}
+              aria-invalid={!!errors.code}
+              aria-describedby="reg-captcha-error"
+            />
+            <button
+              type="button"
+              className="captcha"
+              onClick={() => void loadCaptcha()}
+              aria-label={m.captcha_refresh()}
+              title={m.captcha_refresh()}
+              data-testid="captcha-image"
+            >
+              {captchaState === "ready" && captcha ? (
+                <img src={captcha.code} alt={m.captcha_alt()} width={120} height={40} />
+              ) : captchaState === "loading" ? (
+                <Spinner size={16} />
+              ) : (
+                <span className="captcha-retry">
+                  <Icon name="refresh" size={16} /> {m.retry()}
+                </span>
+              )}
+            </button>
+          </div>
+          <FieldError id="reg-captcha-error" text={errors.code ?? errors.code_id} />
+        </label>
+
+        <label className="field">
+          <span className="field-label">{m.label_invite()}</span>
+          <input
+            className="input"
+            name="invite"
+            type="text"
+            autoComplete="off"
+            autoCapitalize="characters"
+            spellCheck={false}
+            placeholder={m.invite_placeholder()}
+            value={invite}
+            onChange={(e) => {
+              setInvite(e.target.value);
+              setErrors((er) => withoutError(er, "extension_code"));
+            }}
+            aria-invalid={!!errors.extension_code}
+            aria-describedby="reg-invite-error"
+          />
+          <FieldError id="reg-invite-error" text={errors.extension_code} />
+        </label>
+
+        <div className="field">
+          <label className="checkbox">
+            <input type="checkbox" checked={agreed} onChange={(e) => {
+                setAgreed(e.target.checked);
+                setErrors((er) => withoutError(er, "agreement"));
+              }} data-testid="agree" />
+            <span className="checkbox-box" aria-hidden="true">
+              <Icon name="check" size={14} />
+            </span>
+            <span>
+              {m.agree_prefix()}
+              {m.agree_prefix() ? " " : ""}
+              <Link to="/agreement">{m.user_agreement_link()}</Link>
+              {m.agree_suffix()}
+            </span>
+          </label>
+          <FieldError id="reg-agree-error" text={errors.agreement} />
+        </div>
+
+        <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy} data-testid="register-submit">
+          {busy && <Spinner size={16} />}
+          {m.register_button()}
+        </button>
+        <p className="form-foot">
+          {m.have_account()} <Link to="/login">{m.login_now()}</Link>
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

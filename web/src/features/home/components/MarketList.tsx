@@ -1,0 +1,65 @@
+/** The home market list: pair, last price, 24 h volume in K, change %; five rows until "view more". */
+import { useState } from "react";
+import { m } from "../../../i18n/index.ts";
+import { formatChange, formatPrice, formatThousands, trendOf } from "../../../lib/format.ts";
+import type { QuotationRow } from "../../../lib/market.ts";
+import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
+import { EmptyState } from "../../../components/States.tsx";
+import { Icon } from "../../../components/Icon.tsx";
+
+const COLLAPSED_ROWS = 5;
+
+export function MarketList({ rows, onOpen }: { rows: QuotationRow[]; onOpen: (row: QuotationRow) => void }) {
+  const [expanded, setExpanded] = useState(false);
+  const visible = expanded ? rows : rows.slice(0, COLLAPSED_ROWS);
+
+  return (
+    <section className="card market">
+      <h2 className="section-title">{m.home_markets()}</h2>
+      {rows.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <>
+          <div className="market-head">
+            <span>{m.col_pair_volume()}</span>
+            <span className="right">{m.col_last_price()}</span>
+            <span className="right">{m.col_change()}</span>
+          </div>
+          <ul className="market-rows">
+            {visible.map((r) => {
+              const trend = trendOf(r.change);
+              return (
+                <li key={r.id}>
+                  <button type="button" className="market-row" onClick={() => onOpen(r)} data-testid="market-row">
+                    <span className="market-pair">
+                      <CoinAvatar symbol={r.currency_name} logo={r.logo ?? null} size={26} />
+                      <span>
+                        <span className="market-sym">
+                          {r.currency_name}
+                          <span className="muted">/{r.legal_name}</span>
+                        </span>
+                        <span className="market-vol num">
+                          {m.vol_short()} {formatThousands(r.volume)}K
+                        </span>
+                      </span>
+                    </span>
+                    <span className="market-price num right">{formatPrice(r.now_price)}</span>
+                    <span className="right">
+                      <span className={`change-pill num ${trend}`}>{formatChange(r.change)}</span>
+                    </span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+          {rows.length > COLLAPSED_ROWS && (
+            <button type="button" className="view-more" onClick={() => setExpanded((v) => !v)} aria-expanded={expanded}>
+              {expanded ? m.view_less() : m.view_more()}
+              <Icon name="chevronDown" size={16} style={{ transform: expanded ? "rotate(180deg)" : undefined }} />
+            </button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,26 @@
+/** Shortcuts to C2C, customer service, the help centre and news. */
+import { Link } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { Icon, type IconName } from "../../../components/Icon.tsx";
+
+const items: { to: string; icon: IconName; label: () => string }[] = [
+  { to: "/legal/index", icon: "c2c", label: m.home_shortcut_c2c },
+  { to: "/customer", icon: "service", label: m.home_shortcut_service },
+  { to: "/help/center", icon: "help", label: m.home_shortcut_help },
+  { to: "/news/list", icon: "news", label: m.home_shortcut_news },
+];
+
+export function Shortcuts() {
+  return (
+    <nav className="shortcuts" aria-label={m.home_shortcuts()}>
+      {items.map((it) => (
+        <Link key={it.to} to={it.to} className="shortcut">
+          <span className="shortcut-icon">
+            <Icon name={it.icon} size={22} />
+          </span>
+          <span className="shortcut-label">{it.label()}</span>
+        </Link>
+      ))}
+    </nav>
+  );
+}

@@ -1,0 +1,20 @@
+/** Help centre (spec §2): a list of help articles; each opens the article page. */
+import { m } from "../../../i18n/index.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { fetchHelpPage } from "../api.ts";
+import { ArticleList } from "./ArticleList.tsx";
+
+export default function HelpCenterPage() {
+  return (
+    <div>
+      <div className="help-hero">
+        <Icon name="help" size={28} />
+        <div>
+          <h2>{m.help_heading()}</h2>
+          <p className="muted">{m.help_sub()}</p>
+        </div>
+      </div>
+      <ArticleList fetchPage={fetchHelpPage} variant="help" />
+    </div>
+  );
+}

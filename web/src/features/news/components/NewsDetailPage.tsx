@@ -1,0 +1,41 @@
+/** One article (news, notice or help): title, time, cover, HTML body. */
+import { useSearchParams } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { formatDateTime } from "../../../lib/format.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
+import { fetchArticle } from "../api.ts";
+import { ArticleBody } from "./ArticleBody.tsx";
+import "./news.css";
+
+export default function NewsDetailPage() {
+  const [params] = useSearchParams();
+  const id = params.get("id") ?? "";
+  const valid = /^\d+$/.test(id);
+  const { data, error, loading, reload } = useRequest((signal) => fetchArticle(id, signal), [id], { enabled: valid });
+
+  if (!valid) return <EmptyState text={m.article_missing()} />;
+  if (loading) {
+    return (
+      <div className="article page-pad">
+        <SkeletonBlock height={28} />
+        <SkeletonBlock height={16} />
+        <SkeletonBlock height={220} />
+      </div>
+    );
+  }
+  if (error) {
+    return error.code === "not_found" ? <EmptyState text={m.article_missing()} /> : <ErrorState message={error.message} onRetry={reload} />;
+  }
+  const vo = data?.vo;
+  if (!vo) return <EmptyState text={m.article_missing()} />;
+
+  return (
+    <article className="article page-pad" data-testid="article">
+      <h2 className="article-heading">{vo.title}</h2>
+      <p className="article-meta num">{formatDateTime(vo.create_time)}</p>
+      {vo.cover ? <img className="article-hero" src={vo.cover} alt="" /> : null}
+      <ArticleBody html={vo.content ?? ""} />
+    </article>
+  );
+}

@@ -1,0 +1,7 @@
+/** News list (spec §2): paged, newest first. */
+import { fetchNewsPage } from "../api.ts";
+import { ArticleList } from "./ArticleList.tsx";
+
+export default function NewsListPage() {
+  return <ArticleList fetchPage={fetchNewsPage} variant="news" />;
+}

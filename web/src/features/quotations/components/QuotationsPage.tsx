@@ -1,0 +1,99 @@
+/**
+ * Quotations (spec §2): logo, last price, 24 h volume in thousands, change % (green up, red down);
+ * a tap opens the chart. Refreshed every 10 s; prices are exactly what the API reports.
+ */
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { formatChange, formatPrice, formatThousands, trendOf } from "../../../lib/format.ts";
+import { selectCurrency, type QuotationRow } from "../../../lib/market.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { fetchQuotations } from "../api.ts";
+import "./quotations.css";
+
+const REFRESH_MS = 10_000;
+
+export default function QuotationsPage() {
+  const navigate = useNavigate();
+  const { data, error, loading, reload } = useRequest(fetchQuotations, [], { refreshMs: REFRESH_MS });
+  const [groupId, setGroupId] = useState<number | null>(null);
+
+  if (loading && !data) return <SkeletonList rows={8} avatar />;
+  if (error && !data) return <ErrorState message={error.message} onRetry={reload} />;
+  const groups = Array.isArray(data) ? data : [];
+  const group = groups.find((g) => g.id === groupId) ?? groups[0];
+  const rows = group?.quotation ?? [];
+
+  const open = (row: QuotationRow) => {
+    selectCurrency(row);
+    navigate("/kline");
+  };
+
+  return (
+    <div className="quotes" data-testid="quotations">
+      {groups.length > 1 && (
+        <div className="segmented" role="tablist">
+          {groups.map((g) => (
+            <button
+              type="button"
+              role="tab"
+              key={g.id}
+              aria-selected={g.id === group?.id}
+              className={g.id === group?.id ? "active" : ""}
+              onClick={() => setGroupId(g.id)}
+            >
+              {g.name}
+            </button>
+          ))}
+        </div>
+      )}
+      {rows.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <table className="quote-table">
+          <thead>
+            <tr>
+              <th scope="col">{m.col_pair_volume()}</th>
+              <th scope="col" className="right">
+                {m.col_last_price()}
+              </th>
+              <th scope="col" className="right">
+                {m.col_change()}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((r) => {
+              const trend = trendOf(r.change);
+              return (
+                <tr key={r.id} onClick={() => open(r)} data-testid="quote-row">
+                  <td>
+                    <button type="button" className="quote-pair" onClick={(e) => { e.stopPropagation(); open(r); }}>
+                      <CoinAvatar symbol={r.currency_name} logo={r.logo ?? null} size={30} />
+                      <span>
+                        <span className="quote-sym">
+                          {r.currency_name}
+                          <span className="muted">/{r.legal_name}</span>
+                        </span>
+                        <span className="quote-vol num">
+                          {m.vol_24h()} {formatThousands(r.volume)}K
+                        </span>
+                      </span>
+                    </button>
+                  </td>
+                  <td className="right num quote-price">{formatPrice(r.now_price)}</td>
+                  <td className="right">
+                    <span className={`change-pill num ${trend}`}>{formatChange(r.change)}</span>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      <p className="quote-note muted">{m.quotes_note()}</p>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+/** The customer-service link from configuration (spec §7 GET /api/cfg/kefu). */
+import { api } from "../../lib/api.ts";
+
+export const fetchKefu = (signal: AbortSignal) => api.get<{ mobile?: string | null }>("/api/cfg/kefu", { notify: false, signal });
+
+export type ServiceLink = { kind: "frame"; url: string } | { kind: "internal"; path: string } | { kind: "mail"; url: string; address: string } | { kind: "other"; url: string } | { kind: "none" };
+
+/**
+ * Web pages are framed; mailto: and tel: links get a button; an in-app route ("#/help/center")
+ * gets a button to that screen; anything else (javascript:, data:, ...) is not shown.
+ */
+export function classifyLink(raw: string | null | undefined): ServiceLink {
+  const url = (raw ?? "").trim();
+  if (url === "") return { kind: "none" };
+  const lower = url.toLowerCase();
+  if (lower.startsWith("mailto:")) return { kind: "mail", url, address: decodeURIComponent(url.slice(7).split("?")[0] ?? "") };
+  if (lower.startsWith("https://") || lower.startsWith("http://")) return { kind: "frame", url };
+  if (lower.startsWith("tel:")) return { kind: "other", url };
+  if (url.startsWith("#/")) return { kind: "internal", path: url.slice(1) };
+  if (url.startsWith("/") && !url.startsWith("//")) return { kind: "internal", path: url };
+  return { kind: "none" };
+}
