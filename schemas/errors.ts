@@ -72,6 +72,24 @@ const en = {
   totp_wrong: "The authenticator code is wrong",
   state_conflict: "This record has already been handled",
   self_review: "A second, different operator must approve this",
+  // wallet, account security and operator console
+  no_price: "There is no traded price for {currency} yet, so it cannot be converted",
+  conversion_pair: "Flash exchange converts between a coin and USDT only",
+  conversion_wait: "Please wait {minutes} min between two conversions",
+  treasury_insufficient: "The exchange cannot fill this conversion right now, please try a smaller amount",
+  currency_unsupported: "This currency is not supported here",
+  fee_mismatch: "The fee is now {fee}; please check and submit again",
+  picture_required: "Please upload the picture first ({field})",
+  label_invalid: "Labels and memos may contain only letters and digits",
+  address_exists: "This address is already in your address book",
+  address_limit: "You can save at most {max} addresses",
+  kyc_assets_low: "Level 3 needs total assets above {min} BTC (yours: {value} BTC)",
+  kyc_level_order: "Please complete level {level} verification first",
+  totp_enabled: "The authenticator is already enabled",
+  totp_not_enabled: "The authenticator is not enabled",
+  totp_required: "Please enter the authenticator code",
+  reason_required: "Please give a reason",
+  pending_limit: "Too many requests are waiting for review; please wait for them first",
 };
 
 export type ErrorKey = keyof typeof en;
@@ -143,6 +161,24 @@ const zh: Catalogue = {
   totp_wrong: "谷歌验证码错误",
   state_conflict: "该记录已被处理",
   self_review: "需要另一位操作员审批",
+  // wallet, account security and operator console
+  no_price: "{currency} 暂无成交价，无法兑换",
+  conversion_pair: "闪兑仅支持币种与 USDT 之间兑换",
+  conversion_wait: "两次兑换之间请间隔 {minutes} 分钟",
+  treasury_insufficient: "平台暂时无法完成该兑换，请尝试较小的金额",
+  currency_unsupported: "暂不支持该币种",
+  fee_mismatch: "手续费已变为 {fee}，请确认后重新提交",
+  picture_required: "请先上传图片（{field}）",
+  label_invalid: "标签和备注只能包含字母和数字",
+  address_exists: "该地址已在地址簿中",
+  address_limit: "最多只能保存 {max} 个地址",
+  kyc_assets_low: "高级认证需要总资产超过 {min} BTC（您的资产：{value} BTC）",
+  kyc_level_order: "请先完成第 {level} 级认证",
+  totp_enabled: "谷歌验证器已开启",
+  totp_not_enabled: "谷歌验证器未开启",
+  totp_required: "请输入谷歌验证码",
+  reason_required: "请填写原因",
+  pending_limit: "待审核的申请过多，请等待处理后再提交",
 };
 
 const hk: Catalogue = {
@@ -211,6 +247,24 @@ const hk: Catalogue = {
   totp_wrong: "谷歌驗證碼錯誤",
   state_conflict: "該記錄已被處理",
   self_review: "需要另一位操作員審批",
+  // wallet, account security and operator console
+  no_price: "{currency} 暫無成交價，無法兌換",
+  conversion_pair: "閃兌僅支援幣種與 USDT 之間兌換",
+  conversion_wait: "兩次兌換之間請間隔 {minutes} 分鐘",
+  treasury_insufficient: "平台暫時無法完成該兌換，請嘗試較小的金額",
+  currency_unsupported: "暫不支援該幣種",
+  fee_mismatch: "手續費已變為 {fee}，請確認後重新提交",
+  picture_required: "請先上傳圖片（{field}）",
+  label_invalid: "標籤和備註只能包含字母和數字",
+  address_exists: "該地址已在地址簿中",
+  address_limit: "最多只能保存 {max} 個地址",
+  kyc_assets_low: "高級認證需要總資產超過 {min} BTC（您的資產：{value} BTC）",
+  kyc_level_order: "請先完成第 {level} 級認證",
+  totp_enabled: "谷歌驗證器已開啟",
+  totp_not_enabled: "谷歌驗證器未開啟",
+  totp_required: "請輸入谷歌驗證碼",
+  reason_required: "請填寫原因",
+  pending_limit: "待審核的申請過多，請等待處理後再提交",
 };
 
 const kr: Catalogue = {
@@ -279,6 +333,24 @@ const kr: Catalogue = {
   totp_wrong: "인증 앱 코드가 올바르지 않습니다",
   state_conflict: "이미 처리된 기록입니다",
   self_review: "다른 운영자의 승인이 필요합니다",
+  // wallet, account security and operator console
+  no_price: "{currency}의 체결 가격이 아직 없어 교환할 수 없습니다",
+  conversion_pair: "빠른 교환은 코인과 USDT 간에만 가능합니다",
+  conversion_wait: "교환 사이에 {minutes}분을 기다려 주세요",
+  treasury_insufficient: "지금은 이 교환을 처리할 수 없습니다. 더 적은 금액으로 시도해 주세요",
+  currency_unsupported: "지원하지 않는 통화입니다",
+  fee_mismatch: "수수료가 {fee}(으)로 바뀌었습니다. 확인 후 다시 제출해 주세요",
+  picture_required: "먼저 사진을 업로드해 주세요 ({field})",
+  label_invalid: "라벨과 메모에는 영문과 숫자만 사용할 수 있습니다",
+  address_exists: "이미 주소록에 있는 주소입니다",
+  address_limit: "주소는 최대 {max}개까지 저장할 수 있습니다",
+  kyc_assets_low: "3단계 인증에는 총자산이 {min} BTC를 넘어야 합니다(현재: {value} BTC)",
+  kyc_level_order: "먼저 {level}단계 인증을 완료해 주세요",
+  totp_enabled: "인증 앱이 이미 활성화되어 있습니다",
+  totp_not_enabled: "인증 앱이 활성화되어 있지 않습니다",
+  totp_required: "인증 앱 코드를 입력해 주세요",
+  reason_required: "사유를 입력해 주세요",
+  pending_limit: "심사 대기 중인 요청이 너무 많습니다. 처리된 후 다시 시도해 주세요",
 };
 
 const jp: Catalogue = {
@@ -347,6 +419,24 @@ const jp: Catalogue = {
   totp_wrong: "認証アプリのコードが正しくありません",
   state_conflict: "この記録は既に処理されています",
   self_review: "別のオペレーターの承認が必要です",
+  // wallet, account security and operator console
+  no_price: "{currency} にはまだ約定価格がないため交換できません",
+  conversion_pair: "クイック交換はコインとUSDTの間でのみ可能です",
+  conversion_wait: "交換の間隔を {minutes} 分空けてください",
+  treasury_insufficient: "現在この交換を処理できません。少ない金額でお試しください",
+  currency_unsupported: "この通貨には対応していません",
+  fee_mismatch: "手数料が {fee} に変わりました。確認してから再度送信してください",
+  picture_required: "先に画像をアップロードしてください（{field}）",
+  label_invalid: "ラベルとメモには英字と数字のみ使用できます",
+  address_exists: "このアドレスは既にアドレス帳にあります",
+  address_limit: "保存できるアドレスは最大 {max} 件です",
+  kyc_assets_low: "レベル3には総資産が {min} BTC を超える必要があります（現在：{value} BTC）",
+  kyc_level_order: "先にレベル {level} の認証を完了してください",
+  totp_enabled: "認証アプリは既に有効です",
+  totp_not_enabled: "認証アプリは有効になっていません",
+  totp_required: "認証アプリのコードを入力してください",
+  reason_required: "理由を入力してください",
+  pending_limit: "審査待ちの申請が多すぎます。処理されるまでお待ちください",
 };
 
 const es: Catalogue = {
@@ -415,6 +505,24 @@ const es: Catalogue = {
   totp_wrong: "El código del autenticador es incorrecto",
   state_conflict: "Este registro ya fue tramitado",
   self_review: "Debe aprobarlo un segundo operador distinto",
+  // wallet, account security and operator console
+  no_price: "{currency} todavía no tiene precio negociado, no se puede convertir",
+  conversion_pair: "El canje rápido solo convierte entre una moneda y USDT",
+  conversion_wait: "Espere {minutes} min entre dos conversiones",
+  treasury_insufficient: "La plataforma no puede completar esta conversión ahora, pruebe con un importe menor",
+  currency_unsupported: "Esta moneda no está disponible aquí",
+  fee_mismatch: "La comisión ahora es {fee}; revísela y envíe de nuevo",
+  picture_required: "Suba primero la imagen ({field})",
+  label_invalid: "Las etiquetas y notas solo pueden contener letras y dígitos",
+  address_exists: "Esta dirección ya está en su libreta",
+  address_limit: "Puede guardar como máximo {max} direcciones",
+  kyc_assets_low: "El nivel 3 requiere activos totales superiores a {min} BTC (los suyos: {value} BTC)",
+  kyc_level_order: "Complete primero la verificación de nivel {level}",
+  totp_enabled: "El autenticador ya está activado",
+  totp_not_enabled: "El autenticador no está activado",
+  totp_required: "Introduzca el código del autenticador",
+  reason_required: "Indique un motivo",
+  pending_limit: "Hay demasiadas solicitudes en revisión; espere a que se resuelvan",
 };
 
 export const errorCatalogue: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };

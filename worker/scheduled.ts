@@ -12,4 +12,5 @@ export async function runScheduled(cron: string, env: Env): Promise<void> {
     const spot = await reconcileSpotOrders(env, now);
     if (spot.released > 0) console.warn(JSON.stringify({ level: "warn", event: "spot_orphans_released", ...spot }));
   }
+  await (await import("./jobs/reconcile.ts")).reconcileJob(cron, env);
 }

@@ -1,0 +1,103 @@
+/**
+ * Identity verification and account security (spec §3 identity and bank fields, §4 verification
+ * states, §5 identity, bank card and fund password rules). Shared by the web forms and the worker.
+ */
+import { z } from "zod";
+
+/** review_status on the user (spec §4, plus the rejected state the spec shows as a label). */
+export const reviewStatus = { none: 0, pending: 1, approved: 2, rejected: 3 } as const;
+
+/** Document types: 1 ID card, 2 driver licence, 3 passport. */
+export const documentTypeSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.enum(["1", "2", "3"]).transform(Number)], {
+  message: "invalid_param",
+});
+
+/** A real name: no digits (spec §5), no control characters. */
+export const realNameSchema = z
+  .string()
+  .trim()
+  .min(1, { message: "missing_field" })
+  .max(64)
+  .regex(/^[^\d\uff10-\uff19\u0000-\u001f\u007f]+$/, { message: "name_no_digits" });
+
+/** A document number: letters, digits and dashes; hence no Chinese characters (spec §5). */
+export const cardIdSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9-]{4,32}$/, { message: "card_id_invalid" });
+
+const pic = z.string().trim().max(200).optional();
+
+/**
+ * POST /api/user/real_name. `level` is optional: it defaults to the highest level whose fields are
+ * present. Level 1: name, type, card_id. Level 2: front_pic, reverse_pic, hand_pic.
+ * Level 3: asset_pic (and assets above the published threshold in BTC).
+ */
+export const identityFormSchema = z.object({
+  level: z.union([z.literal(1), z.literal(2), z.literal(3), z.enum(["1", "2", "3"]).transform(Number)], { message: "invalid_param" }).optional(),
+  name: realNameSchema.optional(),
+  type: documentTypeSchema.optional(),
+  card_id: cardIdSchema.optional(),
+  front_pic: pic,
+  reverse_pic: pic,
+  hand_pic: pic,
+  asset_pic: pic,
+});
+export type IdentityForm = z.infer<typeof identityFormSchema>;
+
+/** The Luhn checksum of a card number (digits only). */
+export function luhnValid(digits: string): boolean {
+  if (!/^\d+$/.test(digits)) return false;
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+/** A bank card number: spaces and dashes are dropped, 12-19 digits, Luhn-valid (card_invalid). */
+export const bankCardNumberSchema = z
+  .union([z.string(), z.number()], { message: "card_invalid" })
+  .transform((v) => String(v).replace(/[\s-]/g, ""))
+  .pipe(z.string().regex(/^\d{12,19}$/, { message: "card_invalid" }).refine(luhnValid, { message: "card_invalid" }));
+
+/** POST /api/user/cash_save. bank_name may be left empty when the card's bank is known. */
+export const bankCardSchema = z.object({
+  real_name: realNameSchema,
+  bank_account: bankCardNumberSchema,
+  bank_name: z.string().trim().max(64).optional().default(""),
+  bank_branch: z.string().trim().max(100).optional().default(""),
+});
+
+/** Fund password: exactly 6 digits (spec §5). */
+export const fundPasswordRuleSchema = z.string().regex(/^\d{6}$/, { message: "fund_password_rule" });
+
+/**
+ * POST /api/user/fund_password. Setting the first one needs the login password; changing it needs
+ * the login password or the current fund password.
+ */
+export const fundPasswordSchema = z
+  .object({
+    fund_password: fundPasswordRuleSchema,
+    re_fund_password: z.string().max(64).optional(),
+    login_password: z.string().max(128).optional(),
+    old_fund_password: z.string().max(64).optional(),
+  })
+  .refine((b) => b.re_fund_password === undefined || b.re_fund_password === b.fund_password, {
+    message: "password_mismatch",
+    path: ["re_fund_password"],
+  });
+
+export const totpCodeSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, { message: "totp_wrong" }) });
+
+/** GET /api/user/bank_name?card= (on-blur autofill; a prefix of 6+ digits is enough). */
+export const bankNameQuerySchema = z.object({
+  card: z.string().transform((v) => v.replace(/[\s-]/g, "")).pipe(z.string().regex(/^\d{6,19}$/, { message: "card_invalid" })),
+});

@@ -1,0 +1,170 @@
+/**
+ * Wallet contract (spec §3 wallet, deposit, withdrawal, conversion; §5 transfer, conversion and
+ * withdrawal rules): request bodies, the amount rule shared by web and worker, and the translated
+ * status labels of deposit and withdrawal records. Messages are catalogue keys (schemas/errors.ts).
+ */
+import { z } from "zod";
+import type { Locale } from "./locale.ts";
+import { MAX_UNITS } from "./money.ts";
+
+export const walletAccounts = ["change", "micro", "legal"] as const;
+export type WalletAccountName = (typeof walletAccounts)[number];
+export const walletAccountSchema = z.enum(walletAccounts, { message: "invalid_param" });
+
+/** The spec's ids (§9): legal currency USDT 3, default coin BTC 1. */
+export const USDT_ID = 3;
+export const BTC_ID = 1;
+
+const AMOUNT_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * An amount as typed: a decimal string, or a JSON number only when it prints as a plain decimal
+ * (1e-7 or 0.1 + 0.2 are refused rather than silently rounded). Scale checks come later, per currency.
+ */
+export const amountInputSchema = z.union([z.string(), z.number()], { message: "invalid_amount" }).transform((v, ctx) => {
+  let s: string;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) s = "x";
+    else if (Math.abs(v) >= 1e21) s = "9".repeat(40);
+    else s = String(v);
+  } else s = v.trim();
+  if (s.length > 100 && /^-?\d+(\.\d+)?$/.test(s)) s = "9".repeat(40);
+  if (!AMOUNT_RE.test(s) || s.length > 100) {
+    ctx.addIssue({ code: "custom", message: "invalid_amount" });
+    return z.NEVER;
+  }
+  return s;
+});
+
+export type AmountCheck =
+  | { ok: true; units: bigint }
+  | { ok: false; key: "invalid_amount" | "amount_positive" | "too_many_decimals" | "amount_too_large"; params?: Record<string, number> };
+
+/**
+ * The money rule for an amount at a currency's scale: ≤ 0 → amount_positive; more decimals than
+ * the scale → too_many_decimals; beyond what a balance can hold → amount_too_large.
+ * With `signed`, negative amounts are allowed (operator adjustments) but zero is not.
+ */
+export function checkAmount(value: string, scale: number, opts: { signed?: boolean; max?: bigint } = {}): AmountCheck {
+  const m = AMOUNT_RE.exec(value.trim());
+  if (!m) return { ok: false, key: "invalid_amount" };
+  const negative = m[1] === "-";
+  const int = (m[2] ?? "0").replace(/^0+(?=\d)/, "");
+  const frac = (m[3] ?? "").replace(/0+$/, "");
+  const isZero = /^0*$/.test(int) && frac === "";
+  if ((negative && !opts.signed) || isZero) return { ok: false, key: "amount_positive" };
+  if (frac.length > scale) return { ok: false, key: "too_many_decimals", params: { decimals: scale } };
+  if (int.length > 20) return { ok: false, key: "amount_too_large" };
+  const units = BigInt(int) * 10n ** BigInt(scale) + BigInt(frac.padEnd(scale, "0") || "0");
+  if (units > (opts.max ?? MAX_UNITS)) return { ok: false, key: "amount_too_large" };
+  return { ok: true, units: negative ? -units : units };
+}
+
+/** A currency id, as a number or a digit string. */
+export const currencyIdSchema = z.union([z.number().int().positive().max(1_000_000), z.string().trim().regex(/^\d{1,7}$/).transform(Number)], {
+  message: "invalid_param",
+});
+
+export const transferSchema = z
+  .object({
+    number: amountInputSchema,
+    from_field: walletAccountSchema,
+    to_field: walletAccountSchema,
+    currency_id: currencyIdSchema,
+  })
+  .refine((b) => b.from_field !== b.to_field, { message: "same_account", path: ["to_field"] });
+export type TransferInput = z.infer<typeof transferSchema>;
+
+export const conversionSchema = z.object({
+  from_currency: currencyIdSchema,
+  to_currency: currencyIdSchema,
+  money: amountInputSchema,
+});
+
+export const currencyBodySchema = z.object({ currency: currencyIdSchema, lang: z.string().optional() });
+
+/** Withdrawal networks for USDT (spec §9): 0 ERC20, 1 TRC20; -1 is every coin's own chain. */
+export const networkNames: Record<number, string> = { [-1]: "", 0: "ERC20", 1: "TRC20" };
+export const networkSchema = z.union([z.literal(0), z.literal(1), z.enum(["0", "1"]).transform(Number)], { message: "invalid_param" });
+
+/** An address as pasted: no spaces anywhere (spec §5), printable ASCII, sane length. */
+export const addressSchema = z
+  .string({ message: "address_invalid" })
+  .min(1, { message: "address_invalid" })
+  .max(128, { message: "address_invalid" })
+  .regex(/^[\x21-\x7e]+$/, { message: "address_invalid" });
+
+/** Labels and memos of the address book: letters and digits only (spec §5). */
+export const labelSchema = z.string().max(32, { message: "label_invalid" }).regex(/^[A-Za-z0-9]*$/, { message: "label_invalid" });
+
+/** Reference to an upload: the id, or the url returned by the upload endpoints. */
+export const pictureRefSchema = z.string({ message: "picture_required" }).trim().min(1, { message: "picture_required" }).max(200, { message: "picture_required" });
+
+export const depositRequestSchema = z.object({
+  currency: currencyIdSchema,
+  type: z.union([z.string(), z.number()]).optional().transform((v) => (v === undefined ? "" : String(v).trim())).pipe(z.string().max(20)),
+  acc: z.string({ message: "address_invalid" }).trim().min(1, { message: "address_invalid" }).max(128, { message: "address_invalid" }),
+  amount: amountInputSchema,
+  pic: pictureRefSchema,
+  hash: z
+    .string()
+    .trim()
+    .max(128)
+    .regex(/^[A-Za-z0-9]*$/, { message: "invalid_field" })
+    .optional()
+    .default(""),
+});
+
+/**
+ * POST /api/wallet/out. `password` is the FUND password (6 digits). `charge` and `rate` are what
+ * the client showed; they are only compared with the server's fee, never used.
+ */
+export const withdrawalSchema = z.object({
+  currency: currencyIdSchema,
+  address: addressSchema,
+  number: amountInputSchema,
+  type: networkSchema.optional(),
+  password: z.string().max(64, { message: "fund_password_wrong" }),
+  charge: amountInputSchema.optional(),
+  rate: amountInputSchema.optional(),
+  memo: labelSchema.optional().default(""),
+  totp_code: z.string().trim().max(10).optional(),
+});
+
+export const addressBookAddSchema = z.object({
+  currency: currencyIdSchema,
+  address: addressSchema,
+  label: labelSchema.optional().default(""),
+  memo: labelSchema.optional().default(""),
+  type: networkSchema.optional(),
+});
+
+export const idBodySchema = z.object({ id: z.union([z.number().int().positive(), z.string().regex(/^\d{1,12}$/).transform(Number)], { message: "invalid_param" }) });
+
+export const uploadBase64Schema = z.object({
+  file_base64: z.string({ message: "file_type" }).min(1, { message: "file_type" }),
+  scene: z.string().max(200).optional(),
+  name: z.string().max(200).optional(),
+});
+
+/** Deposit statuses: 0 applying, 1 credited, 2 rejected. */
+export const depositStatusLabels: Record<Locale, readonly [string, string, string]> = {
+  en: ["Applying", "Credited", "Rejected"],
+  zh: ["申请中", "已到账", "已驳回"],
+  hk: ["申請中", "已到賬", "已駁回"],
+  kr: ["신청 중", "입금 완료", "거절됨"],
+  jp: ["申請中", "入金済み", "却下"],
+  es: ["En solicitud", "Acreditado", "Rechazado"],
+};
+
+/** Withdrawal statuses (spec §4): 0 applying … 5 in-site success. */
+export const withdrawalStatusLabels: Record<Locale, readonly [string, string, string, string, string, string]> = {
+  en: ["Applying", "Approved, awaiting chain", "Chain success", "Chain failure", "Rejected", "In-site success"],
+  zh: ["申请中", "已审核，等待上链", "上链成功", "上链失败", "已驳回", "站内转账成功"],
+  hk: ["申請中", "已審核，等待上鏈", "上鏈成功", "上鏈失敗", "已駁回", "站內轉賬成功"],
+  kr: ["신청 중", "승인됨, 체인 대기", "체인 성공", "체인 실패", "거절됨", "내부 이체 성공"],
+  jp: ["申請中", "承認済み・チェーン待ち", "チェーン成功", "チェーン失敗", "却下", "サイト内送金成功"],
+  es: ["En solicitud", "Aprobado, esperando la cadena", "Éxito en la cadena", "Fallo en la cadena", "Rechazado", "Éxito interno"],
+};
+
+export const addressListQuerySchema = z.object({ currency: currencyIdSchema.optional() });

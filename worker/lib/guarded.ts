@@ -1,0 +1,51 @@
+/**
+ * Guarded batches: one D1 batch (one transaction) holding a state transition, its ledger movement
+ * and its audit row. The database refuses what must not happen (status triggers, movement keys,
+ * balance CHECKs, the treasury trigger) and this module turns each refusal into a translated error,
+ * so a refused batch changes nothing and says why.
+ */
+import { ApiError } from "./errors.ts";
+import { classifyBatchError } from "./ledger.ts";
+
+/**
+ * The exchange's own money (flash-exchange counterparty, counterpart of balance adjustments).
+ * Unlike the external-flow accounts (SYSTEM in ledger.ts) it may never go negative
+ * (migrations/0005_wallet.sql trigger).
+ */
+export const TREASURY = -3;
+
+/** Every system account the reconciliation knows (user id → name). */
+export const SYSTEM_ACCOUNTS: Record<number, string> = { 0: "fees", [-1]: "deposits", [-2]: "withdrawals", [TREASURY]: "treasury" };
+
+/** Runs a batch; maps constraint failures to ApiErrors (409) and rethrows anything else. */
+export async function runGuarded(db: D1Database, stmts: D1PreparedStatement[]): Promise<D1Result[]> {
+  try {
+    return await db.batch(stmts);
+  } catch (err) {
+    const msg = String((err as Error)?.message ?? err);
+    if (msg.includes("self_review")) throw new ApiError("self_review", 409);
+    if (msg.includes("state_conflict")) throw new ApiError("state_conflict", 409);
+    if (msg.includes("treasury_overdraft")) throw new ApiError("treasury_insufficient", 409);
+    const kind = classifyBatchError(err);
+    // A decision movement is keyed by its record: a second decision hits the key.
+    if (kind === "duplicate") throw new ApiError("state_conflict", 409);
+    if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
+    throw err;
+  }
+}
+
+export interface AuditEntry {
+  operatorId: number;
+  action: string;
+  targetType: string;
+  targetId: string | number;
+  reason?: string;
+  detail?: unknown;
+}
+
+/** The audit row of an operator action, to put in the same batch as the action itself. */
+export function auditStatement(db: D1Database, e: AuditEntry, now = Date.now()): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO audit_log (operator_id, action, target_type, target_id, reason, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
+    .bind(e.operatorId, e.action, e.targetType, String(e.targetId), e.reason ?? "", e.detail === undefined ? "" : JSON.stringify(e.detail), now);
+}

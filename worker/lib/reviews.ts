@@ -1,0 +1,116 @@
+/**
+ * Operator decisions other than withdrawals: deposit claims, identity submissions and two-operator
+ * balance adjustments. Each decision is one guarded batch: the status change (its trigger refuses
+ * anything but a pending → decided edge), the ledger movement when money moves (keyed by the
+ * record, so it can apply once) and the audit row with the operator and the reason.
+ */
+import { big } from "./currency.ts";
+import { ApiError, notFound } from "./errors.ts";
+import { auditStatement, runGuarded, TREASURY } from "./guarded.ts";
+import { movementStatements, SYSTEM, type LedgerEntry, type WalletAccount } from "./ledger.ts";
+
+/** Deposit claim: 0 applying → 1 credited (SYSTEM.deposits → user) or 2 rejected (reason). */
+export async function decideDeposit(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string) {
+  const d = await db
+    .prepare("SELECT id, user_id, currency_id, amount, status FROM deposits WHERE id = ?")
+    .bind(id)
+    .first<{ id: number; user_id: number; currency_id: number; amount: number; status: number }>();
+  if (!d) throw notFound();
+  if (!approve && !reason) throw new ApiError("reason_required");
+  const now = Date.now();
+  const amount = big(d.amount);
+  const stmts: D1PreparedStatement[] = approve
+    ? movementStatements(
+        db,
+        `deposit:${d.id}`,
+        "deposit",
+        [
+          { userId: d.user_id, currencyId: d.currency_id, account: "change", dAvailable: amount, dFrozen: 0n },
+          { userId: SYSTEM.deposits, currencyId: d.currency_id, account: "change", dAvailable: -amount, dFrozen: 0n, memo: `deposit ${d.id}` },
+        ],
+        now,
+      )
+    : [];
+  const status = approve ? 1 : 2;
+  stmts.push(
+    db.prepare("UPDATE deposits SET status = ?, reason = ?, reviewed_by = ?, reviewed_at = ? WHERE id = ?").bind(status, reason, operatorId, now, d.id),
+    auditStatement(db, { operatorId, action: approve ? "deposit.approve" : "deposit.reject", targetType: "deposit", targetId: d.id, reason, detail: { user_id: d.user_id, currency_id: d.currency_id, amount: amount.toString() } }, now),
+  );
+  await runGuarded(db, stmts);
+  return { id: d.id, status };
+}
+
+/**
+ * Identity submission: 1 under review → 2 approved or 3 rejected. The user's review_status follows:
+ * approved → 2 (and the verified name is recorded); rejected → 3, unless a lower level was already
+ * approved, in which case the user stays verified (2).
+ */
+export async function decideKyc(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string) {
+  const k = await db
+    .prepare("SELECT id, user_id, level, name, status FROM kyc_submissions WHERE id = ?")
+    .bind(id)
+    .first<{ id: number; user_id: number; level: number; name: string | null; status: number }>();
+  if (!k) throw notFound();
+  if (!approve && !reason) throw new ApiError("reason_required");
+  const now = Date.now();
+  const status = approve ? 2 : 3;
+  const stmts = [
+    db.prepare("UPDATE kyc_submissions SET status = ?, reason = ?, reviewed_by = ?, reviewed_at = ? WHERE id = ?").bind(status, reason, operatorId, now, k.id),
+    approve
+      ? db.prepare("UPDATE users SET review_status = 2, real_name = COALESCE(?, real_name) WHERE id = ?").bind(k.name, k.user_id)
+      : db
+          .prepare("UPDATE users SET review_status = CASE WHEN EXISTS (SELECT 1 FROM kyc_submissions WHERE user_id = ?1 AND status = 2) THEN 2 ELSE 3 END WHERE id = ?1")
+          .bind(k.user_id),
+    auditStatement(db, { operatorId, action: approve ? "kyc.approve" : "kyc.reject", targetType: "kyc", targetId: k.id, reason, detail: { user_id: k.user_id, level: k.level } }, now),
+  ];
+  await runGuarded(db, stmts);
+  return { id: k.id, status };
+}
+
+type AdjustmentRow = {
+  id: number;
+  user_id: number;
+  currency_id: number;
+  account: WalletAccount;
+  amount: number;
+  status: number;
+  requested_by: number;
+};
+
+/** The ledger entries of an adjustment (see migrations/0005_wallet.sql for the counterparts). */
+export function adjustmentEntries(a: { user_id: number; currency_id: number; account: WalletAccount; amount: bigint }): LedgerEntry[] {
+  const target: LedgerEntry = { userId: a.user_id, currencyId: a.currency_id, account: a.account, dAvailable: a.amount, dFrozen: 0n, memo: "adjustment" };
+  if (a.user_id === TREASURY) {
+    const external = a.amount > 0n ? SYSTEM.deposits : SYSTEM.withdrawals;
+    return [target, { userId: external, currencyId: a.currency_id, account: "change", dAvailable: -a.amount, dFrozen: 0n, memo: "treasury funding" }];
+  }
+  return [target, { userId: TREASURY, currencyId: a.currency_id, account: "change", dAvailable: -a.amount, dFrozen: 0n, memo: "adjustment" }];
+}
+
+/** Second-operator decision on an adjustment: approve applies it through the ledger; reject cancels. */
+export async function decideAdjustment(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string) {
+  const a = await db
+    .prepare("SELECT id, user_id, currency_id, account, amount, status, requested_by FROM balance_adjustments WHERE id = ?")
+    .bind(id)
+    .first<AdjustmentRow>();
+  if (!a) throw notFound();
+  if (approve && a.requested_by === operatorId) throw new ApiError("self_review", 409);
+  if (!approve && !reason) throw new ApiError("reason_required");
+  const now = Date.now();
+  const status = approve ? 1 : 2;
+  const stmts: D1PreparedStatement[] = approve
+    ? movementStatements(db, `adjustment:${a.id}`, "adjustment", adjustmentEntries({ ...a, amount: big(a.amount) }), now)
+    : [];
+  stmts.push(
+    db
+      .prepare("UPDATE balance_adjustments SET status = ?, decided_by = ?, decision_reason = ?, decided_at = ? WHERE id = ?")
+      .bind(status, operatorId, reason, now, a.id),
+    auditStatement(
+      db,
+      { operatorId, action: approve ? "adjustment.approve" : "adjustment.reject", targetType: "adjustment", targetId: a.id, reason, detail: { user_id: a.user_id, currency_id: a.currency_id, account: a.account, amount: String(a.amount), requested_by: a.requested_by } },
+      now,
+    ),
+  );
+  await runGuarded(db, stmts);
+  return { id: a.id, status };
+}

@@ -1,0 +1,120 @@
+/**
+ * Withdrawals: the one published fee table (DESIGN §1: nothing else is ever charged — no profit
+ * tax, no turnover gate, no wash penalty, no VIP fee) and the lifecycle after the request:
+ *
+ *   0 applying ──approve──▶ 1 approved, awaiting chain ──chain success──▶ 2 (frozen → withdrawals + fees)
+ *       │                                              └─chain failure──▶ 3 (frozen → available)
+ *       └──reject──▶ 4 rejected (frozen → available)
+ *   5 in-site success exists in the schema and labels but is not produced (see README of the area).
+ *
+ * The request freezes amount + fee (available → frozen) in one movement. Every terminal transition
+ * is one movement keyed `withdrawal-final:{id}`, in the same batch as the status change (guarded by
+ * the migration's trigger) and the audit row, so no withdrawal can settle twice.
+ */
+import type { Currency } from "./currency.ts";
+import { big } from "./currency.ts";
+import { ApiError, notFound } from "./errors.ts";
+import { auditStatement, runGuarded } from "./guarded.ts";
+import { movementStatements, SYSTEM, type LedgerEntry } from "./ledger.ts";
+import { parseUnits } from "../../schemas/money.ts";
+
+export interface FeeRow {
+  network: -1 | 0 | 1;
+  fee: bigint;
+  min: bigint;
+  max: bigint;
+}
+
+/** The published rows of one currency, parsed at its scale. */
+export async function feeRows(db: D1Database, currency: Currency): Promise<FeeRow[]> {
+  const { results } = await db
+    .prepare("SELECT network, fee, min_amount, max_amount FROM withdrawal_fees WHERE currency_id = ? ORDER BY network")
+    .bind(currency.id)
+    .all<{ network: -1 | 0 | 1; fee: string; min_amount: string; max_amount: string }>();
+  return results.map((r) => {
+    const fee = parseUnits(r.fee, currency.scale);
+    const min = parseUnits(r.min_amount, currency.scale);
+    const max = parseUnits(r.max_amount, currency.scale);
+    if (fee === null || min === null || max === null) throw new Error(`withdrawal_fees row of ${currency.name} does not fit its scale`);
+    return { network: r.network, fee, min, max };
+  });
+}
+
+/** Whether a currency is withdrawn on one of several networks (USDT: ERC20 / TRC20). */
+export const hasNetworks = (rows: FeeRow[]) => rows.some((r) => r.network !== -1);
+
+/**
+ * The terms of a withdrawal on `network`: the network's own fee when above zero, else the general
+ * rate (spec §4); min and max from the network's row when it has one. Null when not withdrawable.
+ */
+export function termsFor(rows: FeeRow[], network: -1 | 0 | 1): { fee: bigint; min: bigint; max: bigint } | null {
+  const general = rows.find((r) => r.network === -1);
+  const own = network === -1 ? general : rows.find((r) => r.network === network);
+  if (!own && !general) return null;
+  if (network !== -1 && !own) return null;
+  const base = own ?? general!;
+  const fee = own && own.fee > 0n ? own.fee : (general?.fee ?? base.fee);
+  return { fee, min: base.min, max: base.max };
+}
+
+type WithdrawalRow = {
+  id: number;
+  user_id: number;
+  currency_id: number;
+  amount: number;
+  fee: number;
+  status: number;
+};
+
+export type WithdrawalAction = "approve" | "reject" | "chain_success" | "chain_failure";
+const TARGET: Record<WithdrawalAction, number> = { approve: 1, reject: 4, chain_success: 2, chain_failure: 3 };
+
+/** Drives one operator transition; refused transitions throw state_conflict and change nothing. */
+export async function transitionWithdrawal(
+  db: D1Database,
+  operatorId: number,
+  id: number,
+  action: WithdrawalAction,
+  reason: string,
+  txid = "",
+): Promise<{ id: number; status: number }> {
+  const w = await db
+    .prepare("SELECT id, user_id, currency_id, amount, fee, status FROM withdrawals WHERE id = ?")
+    .bind(id)
+    .first<WithdrawalRow>();
+  if (!w) throw notFound();
+  if ((action === "reject" || action === "chain_failure") && !reason) throw new ApiError("reason_required");
+  const status = TARGET[action];
+  const now = Date.now();
+  const amount = big(w.amount);
+  const fee = big(w.fee);
+  const total = amount + fee;
+  const stmts: D1PreparedStatement[] = [];
+  const user = (dAvailable: bigint, dFrozen: bigint): LedgerEntry => ({ userId: w.user_id, currencyId: w.currency_id, account: "change", dAvailable, dFrozen });
+  if (action === "reject" || action === "chain_failure") {
+    stmts.push(...movementStatements(db, `withdrawal-final:${w.id}`, `withdrawal_${action}`, [user(total, -total)], now));
+  } else if (action === "chain_success") {
+    stmts.push(
+      ...movementStatements(
+        db,
+        `withdrawal-final:${w.id}`,
+        "withdrawal_sent",
+        [
+          user(0n, -total),
+          { userId: SYSTEM.withdrawals, currencyId: w.currency_id, account: "change", dAvailable: amount, dFrozen: 0n },
+          { userId: SYSTEM.fees, currencyId: w.currency_id, account: "change", dAvailable: fee, dFrozen: 0n, memo: `withdrawal ${w.id}` },
+        ],
+        now,
+      ),
+    );
+  }
+  const reviewCols = action === "approve" || action === "reject" ? "reviewed_by = ?2, reviewed_at = ?3" : "settled_by = ?2, settled_at = ?3";
+  stmts.push(
+    db
+      .prepare(`UPDATE withdrawals SET status = ?1, ${reviewCols}, reason = CASE WHEN ?4 = '' THEN reason ELSE ?4 END, txid = CASE WHEN ?5 = '' THEN txid ELSE ?5 END WHERE id = ?6`)
+      .bind(status, operatorId, now, reason, txid, w.id),
+    auditStatement(db, { operatorId, action: `withdrawal.${action}`, targetType: "withdrawal", targetId: w.id, reason, detail: { from: w.status, to: status, txid: txid || undefined } }, now),
+  );
+  await runGuarded(db, stmts);
+  return { id: w.id, status };
+}
