@@ -238,6 +238,15 @@ describe("forgotten password", () => {
     expect((await api("/user/check_email", { body: { user_string: u.account, email_code: code } })).body.code).toBe("code_wrong");
   });
 
+  it("rate limits code checks per address, across accounts", async () => {
+    const ip = { "cf-connecting-ip": "192.0.2.88" };
+    let last = 0;
+    for (let i = 0; i < 31; i++) {
+      last = (await api("/user/check_email", { body: { user_string: uniqueEmail(), email_code: "123456" }, headers: ip })).status;
+    }
+    expect(last).toBe(429);
+  });
+
   it("refuses a reset with a wrong code and changes nothing", async () => {
     const u = await makeUser();
     await api("/sms_mail", { body: { user_string: u.account, type: "forget" } });

@@ -191,12 +191,14 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/user/check_email", jsonBody(checkEmailSchema), async (c) => {
     const { user_string: account, email_code } = c.req.valid("json");
+    await rateLimit(c.env.DB, `code-check:${clientIp(c.req.raw)}`, 30, 10 * MINUTE);
     await checkCode(c.env.DB, account, email_code);
     return ok(c, "ok");
   })
   .post("/user/forget", jsonBody(forgetSchema), async (c) => {
     const db = c.env.DB;
     const { account, password, code } = c.req.valid("json");
+    await rateLimit(db, `code-check:${clientIp(c.req.raw)}`, 30, 10 * MINUTE);
     const codeId = await checkCode(db, account, code);
     const user = await findUser(db, account);
     if (!user) throw new ApiError("account_not_found", 404);
