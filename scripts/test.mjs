@@ -2,7 +2,7 @@
 // `npm test`: compiles the messages, builds the SPA when it is missing or stale (the browser tests
 // serve it), then runs every vitest project: unit (Node), workers (workerd), e2e (Chromium).
 import { spawnSync } from "node:child_process";
-import { existsSync, statSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, statSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -27,4 +27,17 @@ if (existsSync(join(root, "web/index.html"))) {
   const stale = !existsSync(built) || newestMtime(join(root, "web")) > statSync(built).mtimeMs || newestMtime(join(root, "schemas")) > statSync(built).mtimeMs;
   if (stale) run("npm", ["run", "build"]);
 }
-run("npx", ["vitest", "run", ...process.argv.slice(2)]);
+// A JSON report next to the console one, so the run can end with one plain summary line.
+mkdirSync(join(root, "test-results"), { recursive: true });
+const report = join(root, "test-results", "vitest.json");
+const r = spawnSync("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
+});
+if (existsSync(report)) {
+  const j = JSON.parse(readFileSync(report, "utf8"));
+  const skipped = (j.numPendingTests ?? 0) + (j.numTodoTests ?? 0);
+  console.log(`\nTests: ${j.numPassedTests} passed, ${j.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`);
+}
+process.exit(r.status ?? 1);
