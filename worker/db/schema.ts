@@ -180,3 +180,14 @@ export const auditLog = sqliteTable("audit_log", {
 });
 
 export const nowMs = sql`(unixepoch('subsec') * 1000)`;
+
+export const tickers = sqliteTable("tickers", {
+  pairId: integer("pair_id").primaryKey(),
+  lastPrice: text("last_price").notNull(),
+  open24h: text("open_24h").notNull(),
+  high24h: text("high_24h").notNull(),
+  low24h: text("low_24h").notNull(),
+  volume24h: text("volume_24h").notNull(),
+  change24h: text("change_24h").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});

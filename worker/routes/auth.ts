@@ -25,6 +25,8 @@ import { DUMMY_HASH, hashPassword, verifyPassword } from "../lib/password.ts";
 import { clientIp, rateLimit } from "../lib/ratelimit.ts";
 import { ok, okNew } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
+import { eq } from "drizzle-orm";
+import { getDb, schema } from "../db/client.ts";
 
 const MINUTE = 60_000;
 /** Failed logins per (account, address) before that address is locked out of that account. */
@@ -36,11 +38,13 @@ export const CODE_MAX_ATTEMPTS = 5;
 
 type UserRow = { id: number; password_hash: string; locked: number; last_login_at: number | null };
 
-async function findUser(db: D1Database, account: string) {
-  return db
-    .prepare("SELECT id, password_hash, locked, last_login_at FROM users WHERE account = ?")
-    .bind(account)
-    .first<UserRow>();
+async function findUser(db: D1Database, account: string): Promise<UserRow | undefined> {
+  const u = schema.users;
+  const [row] = await getDb(db)
+    .select({ id: u.id, password_hash: u.passwordHash, locked: u.locked, last_login_at: u.lastLoginAt })
+    .from(u)
+    .where(eq(u.account, account));
+  return row;
 }
 
 async function newExtensionCode(db: D1Database): Promise<string> {
@@ -141,11 +145,19 @@ export const authRoutes = new Hono<AppEnv>()
     return ok(c, { token, lastTime: user.last_login_at });
   })
   .get("/user/info", requireUser, async (c) => {
-    const row = await c.env.DB.prepare(
-      "SELECT id, account, extension_code, is_seller, review_status, real_name, role FROM users WHERE id = ?",
-    )
-      .bind(c.get("user").id)
-      .first<{ id: number; account: string; extension_code: string; is_seller: number; review_status: number; real_name: string | null; role: "user" | "operator" | "system" }>();
+    const u = schema.users;
+    const [row] = await getDb(c.env.DB)
+      .select({
+        id: u.id,
+        account: u.account,
+        extension_code: u.extensionCode,
+        is_seller: u.isSeller,
+        review_status: u.reviewStatus,
+        real_name: u.realName,
+        role: u.role,
+      })
+      .from(u)
+      .where(eq(u.id, c.get("user").id));
     if (!row) throw new ApiError("login_required", 401, undefined, "999");
     return ok(c, {
       id: row.id,
@@ -159,7 +171,7 @@ export const authRoutes = new Hono<AppEnv>()
     });
   })
   .post("/user/logout", requireUser, async (c) => {
-    await c.env.DB.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ?").bind(Date.now(), c.get("user").sessionId).run();
+    await getDb(c.env.DB).update(schema.sessions).set({ revokedAt: Date.now() }).where(eq(schema.sessions.id, c.get("user").sessionId));
     return ok(c, "ok");
   })
   .post("/sms_mail", jsonBody(sendCodeSchema), async (c) => {

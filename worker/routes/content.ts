@@ -34,13 +34,12 @@ import type { AppEnv } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
 import { ok, okNew } from "../lib/respond.ts";
 import { params, query } from "../lib/validate.ts";
+import { formatShanghai } from "../lib/time.ts";
+import { alias } from "drizzle-orm/sqlite-core";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { getDb, schema } from "../db/client.ts";
 
-const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000; // Asia/Shanghai has no daylight saving time.
-
-/** Formats epoch milliseconds as "YYYY-MM-DD HH:mm:ss" in Asia/Shanghai (the spec's display zone). */
-export function shanghaiTime(ms: number): string {
-  return new Date(ms + SHANGHAI_OFFSET_MS).toISOString().slice(0, 19).replace("T", " ");
-}
+const shanghaiTime = formatShanghai;
 
 /**
  * Rows of `news` (alias n) visible in language ?1: the row in that language, or the English row
@@ -115,19 +114,29 @@ interface QuotationRow {
 }
 
 /** Open pairs grouped by quote currency, with the stored 24 h ticker or zeros when none exists. */
-async function quotationGroups(db: D1Database): Promise<QuotationGroup[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT p.id, p.currency_id, c.name AS currency_name, p.legal_id, l.name AS legal_name, c.logo,
-              t.last_price, t.change_24h, t.volume_24h, t.high_24h, t.low_24h
-       FROM pairs p
-       JOIN currencies c ON c.id = p.currency_id
-       JOIN currencies l ON l.id = p.legal_id
-       LEFT JOIN tickers t ON t.pair_id = p.id
-       WHERE p.open = 1 AND c.show = 1 AND l.is_legal = 1
-       ORDER BY l.sort, l.id, p.sort, p.id`,
-    )
-    .all<QuotationRow>();
+async function quotationGroups(d1: D1Database): Promise<QuotationGroup[]> {
+  const { pairs, currencies, tickers } = schema;
+  const legal = alias(currencies, "l");
+  const results: QuotationRow[] = await getDb(d1)
+    .select({
+      id: pairs.id,
+      currency_id: pairs.currencyId,
+      currency_name: currencies.name,
+      legal_id: pairs.legalId,
+      legal_name: legal.name,
+      logo: currencies.logo,
+      last_price: tickers.lastPrice,
+      change_24h: tickers.change24h,
+      volume_24h: tickers.volume24h,
+      high_24h: tickers.high24h,
+      low_24h: tickers.low24h,
+    })
+    .from(pairs)
+    .innerJoin(currencies, eq(currencies.id, pairs.currencyId))
+    .innerJoin(legal, eq(legal.id, pairs.legalId))
+    .leftJoin(tickers, eq(tickers.pairId, pairs.id))
+    .where(and(eq(pairs.open, 1), eq(currencies.show, 1), eq(legal.isLegal, 1)))
+    .orderBy(asc(legal.sort), asc(legal.id), asc(pairs.sort), asc(pairs.id));
   const groups: QuotationGroup[] = [];
   for (const r of results) {
     let group = groups.find((g) => g.id === r.legal_id);
@@ -152,25 +161,18 @@ async function quotationGroups(db: D1Database): Promise<QuotationGroup[]> {
   return groups;
 }
 
-async function kefuLink(db: D1Database): Promise<string> {
-  const row = await db.prepare("SELECT value FROM settings WHERE key = 'kefu_link'").first<{ value: string }>();
+async function kefuLink(d1: D1Database): Promise<string> {
+  const [row] = await getDb(d1).select({ value: schema.settings.value }).from(schema.settings).where(eq(schema.settings.key, "kefu_link"));
   return row?.value ?? "";
 }
 
-const CURRENCY_COLUMNS = "id, name, logo, scale, is_legal, is_lever, is_match, is_micro";
-
-async function shownCurrencies(db: D1Database): Promise<Currency[]> {
-  const { results } = await db.prepare(`SELECT ${CURRENCY_COLUMNS} FROM currencies WHERE show = 1 ORDER BY sort, id`).all<Currency>();
-  return results.map((r) => ({
-    id: r.id,
-    name: r.name,
-    logo: r.logo,
-    scale: r.scale,
-    is_legal: r.is_legal,
-    is_lever: r.is_lever,
-    is_match: r.is_match,
-    is_micro: r.is_micro,
-  }));
+async function shownCurrencies(d1: D1Database): Promise<Currency[]> {
+  const c = schema.currencies;
+  return getDb(d1)
+    .select({ id: c.id, name: c.name, logo: c.logo, scale: c.scale, is_legal: c.isLegal, is_lever: c.isLever, is_match: c.isMatch, is_micro: c.isMicro })
+    .from(c)
+    .where(eq(c.show, 1))
+    .orderBy(asc(c.sort), asc(c.id));
 }
 
 export const contentRoutes = new Hono<AppEnv>()
@@ -184,7 +186,11 @@ export const contentRoutes = new Hono<AppEnv>()
       quotationGroups(db),
       kefuLink(db),
       session
-        ? db.prepare("SELECT review_status, real_name FROM users WHERE id = ?").bind(session.id).first<{ review_status: number; real_name: string | null }>()
+        ? getDb(db)
+            .select({ review_status: schema.users.reviewStatus, real_name: schema.users.realName })
+            .from(schema.users)
+            .where(eq(schema.users.id, session.id))
+            .then((rows) => rows[0] ?? null)
         : Promise.resolve(null),
     ]);
     // The real name is shown only once identity verification is approved (spec §4).
@@ -194,9 +200,14 @@ export const contentRoutes = new Hono<AppEnv>()
   })
 
   .get("/new/home/agreement", async (c) => {
-    const row = await c.env.DB.prepare("SELECT title, content FROM agreements WHERE lang IN (?1, 'en') ORDER BY lang = ?1 DESC LIMIT 1")
-      .bind(c.get("locale"))
-      .first<Agreement>();
+    const a = schema.agreements;
+    const locale = c.get("locale");
+    const [row] = await getDb(c.env.DB)
+      .select({ title: a.title, content: a.content })
+      .from(a)
+      .where(inArray(a.lang, [locale, "en"]))
+      .orderBy(sql`${a.lang} = ${locale} DESC`)
+      .limit(1);
     if (!row) throw notFound();
     const data: Agreement = { title: row.title, content: row.content };
     return okNew(c, data);
@@ -257,7 +268,10 @@ export const contentRoutes = new Hono<AppEnv>()
   })
 
   .get("/country/list", async (c) => {
-    const { results } = await c.env.DB.prepare("SELECT country_id, area_code, name_cn, name_en FROM countries ORDER BY country_id").all<Country>();
-    const data: Country[] = results.map((r) => ({ country_id: r.country_id, area_code: r.area_code, name_cn: r.name_cn, name_en: r.name_en }));
+    const k = schema.countries;
+    const data: Country[] = await getDb(c.env.DB)
+      .select({ country_id: k.countryId, area_code: k.areaCode, name_cn: k.nameCn, name_en: k.nameEn })
+      .from(k)
+      .orderBy(asc(k.countryId));
     return ok(c, data);
   });
