@@ -100,8 +100,10 @@ export function createPairProtocol(host: PairHost) {
           .bind(await sha256Hex(msg.token), Date.now())
           .first<{ user_id: number }>();
         if (!row) return send(ws, { type: "error", message: "login failed" });
-        state.userId = row.user_id;
-        ws.serializeAttachment(state);
+        // Re-read after the await: a "sub" handled meanwhile must not be overwritten by a stale copy.
+        const fresh = (ws.deserializeAttachment() as PairSocketState | null) ?? { topics: [], userId: null };
+        fresh.userId = row.user_id;
+        ws.serializeAttachment(fresh);
         return send(ws, { type: "logged_in", user_id: row.user_id });
       }
     },

@@ -162,6 +162,20 @@ describe("realtime", () => {
     theirs.ws.close();
   });
 
+  it("keeps a subscription sent right after login, while the login is still being checked", async () => {
+    await clearBook();
+    const u = await trader();
+    const s = await socket();
+    s.ws.send(JSON.stringify({ type: "login", token: u.token }));
+    s.ws.send(JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
+    await s.next((m) => m.type === "logged_in");
+    await s.next((m) => m.type === "market_depth" && m.snapshot);
+    await buy(u.token, { price: "111", num: "0.5" });
+    expect((await s.next((m) => m.type === "market_depth" && !m.snapshot)).bids[0]).toEqual(["111.00", "0.500000"]);
+    await s.next((m) => m.type === "order");
+    s.ws.close();
+  });
+
   it("answers a malformed message with an error and keeps the socket open", async () => {
     const s = await socket();
     s.ws.send("{nope");

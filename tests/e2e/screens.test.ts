@@ -76,7 +76,8 @@ const screens: { name: string; path: string; title: string; ready: string }[] = 
   { name: "login", path: "/login", title: "title_login", ready: '[data-testid="login-submit"]' },
   { name: "register", path: "/register", title: "title_register", ready: '[data-testid="captcha-image"] img' },
   { name: "forget", path: "/forget", title: "title_forget", ready: '[data-testid="forget-continue"]' },
-  { name: "spot-placeholder", path: "/exchange", title: "title_exchange", ready: ".coming-soon" },
+  { name: "exchange", path: "/exchange", title: "title_exchange", ready: '[data-testid="exchange"]' },
+  { name: "exchange-lists", path: "/exchange/lists", title: "title_exchange_lists", ready: '[data-testid="spot-records"]' },
 ];
 
 describe("screens", () => {

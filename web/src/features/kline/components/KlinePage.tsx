@@ -1,0 +1,219 @@
+/**
+ * The chart page (spec §2 Kline page), titled "{currency}/USDT" for the pair last tapped on home
+ * or quotations: last price, change %, 24 h high, low and volume; the candlestick chart with
+ * intervals realtime, 1/5/15/30/60 min, day, week, month and MA lines; the newest 20 deals; and
+ * buy and sell buttons that open the order dialog the app plugs in (logged-out users go to
+ * /login first). Everything shown comes from real trades and follows the pair's socket.
+ */
+import { Suspense, useCallback, useEffect, useState, type ComponentType } from "react";
+import { useNavigate } from "react-router";
+import type { DayMarket, Deal } from "../../../../../schemas/realtime.ts";
+import { m } from "../../../i18n/index.ts";
+import { formatChange, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
+import { selectCurrency } from "../../../lib/market.ts";
+import { topics, usePairTopic } from "../../../lib/realtime.ts";
+import { useSession } from "../../../lib/session.ts";
+import { EmptyState, ErrorState, PageSpinner, SkeletonList } from "../../../components/States.tsx";
+import { ApiFailure } from "../../../lib/api.ts";
+import { LEGAL_ID, fetchChartPairs, fetchDayMarket, fetchRecentDeals, type ChartPair } from "../api.ts";
+import { INTERVALS, type Interval } from "../chartData.ts";
+import { PriceChart } from "./PriceChart.tsx";
+import "./kline.css";
+
+/** The order dialog a trading feature provides for this page (spot: buy/sell). */
+export type OrderSheetComponent = ComponentType<{ side: "buy" | "sell"; onClose: () => void }>;
+
+const DEALS_KEPT = 20;
+
+function intervalLabel(i: Interval): string {
+  switch (i) {
+    case "realtime":
+      return m.kline_period_realtime();
+    case "1min":
+      return m.kline_period_1min();
+    case "5min":
+      return m.kline_period_5min();
+    case "15min":
+      return m.kline_period_15min();
+    case "30min":
+      return m.kline_period_30min();
+    case "60min":
+      return m.kline_period_60min();
+    case "1day":
+      return m.kline_period_1day();
+    case "1week":
+      return m.kline_period_1week();
+    case "1mon":
+      return m.kline_period_1mon();
+  }
+}
+
+export default function KlinePage({ OrderSheet }: { OrderSheet?: OrderSheetComponent }) {
+  const session = useSession();
+  const currencyId = Number(session.currentCurrencyID) || 1;
+  const [pairs, setPairs] = useState<ChartPair[] | null>(null);
+  const [error, setError] = useState<ApiFailure | null>(null);
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setError(null);
+    fetchChartPairs(controller.signal)
+      .then(setPairs)
+      .catch((err: unknown) => {
+        if (!controller.signal.aborted) setError(err instanceof ApiFailure ? err : new ApiFailure("error", String(err)));
+      });
+    return () => controller.abort();
+  }, [attempt]);
+
+  const pair = pairs?.find((p) => p.currency_id === currencyId) ?? null;
+  // A remembered currency that is no longer an open pair: show the first pair instead.
+  useEffect(() => {
+    if (pairs && pairs.length > 0 && !pair && pairs[0]) selectCurrency(pairs[0]);
+  }, [pairs, pair]);
+
+  if (!pairs) return error ? <ErrorState message={error.message} onRetry={() => setAttempt((a) => a + 1)} /> : <PageSpinner />;
+  if (pairs.length === 0) return <EmptyState />;
+  if (!pair) return <PageSpinner />;
+  return <KlineScreen key={pair.id} pair={pair} OrderSheet={OrderSheet} />;
+}
+
+function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: OrderSheetComponent }) {
+  const navigate = useNavigate();
+  const session = useSession();
+  const [interval, setActiveInterval] = useState<Interval>("15min");
+  const [day, setDay] = useState<DayMarket | null>(null);
+  const [deals, setDeals] = useState<Deal[] | null>(null);
+  const [sheet, setSheet] = useState<"buy" | "sell" | null>(null);
+  const c = pair.currency_id;
+  const coin = pair.currency_name;
+  const quote = pair.legal_name || "USDT";
+
+  useEffect(() => {
+    const controller = new AbortController();
+    fetchDayMarket(c, controller.signal)
+      .then((d) => setDay((cur) => cur ?? d))
+      .catch(() => undefined);
+    fetchRecentDeals(c, controller.signal)
+      .then((d) => setDeals((cur) => cur ?? d.slice(0, DEALS_KEPT)))
+      .catch(() => setDeals((cur) => cur ?? []));
+    return () => controller.abort();
+  }, [c]);
+
+  usePairTopic(pair.id, topics.day(c, LEGAL_ID), (msg) => {
+    if (msg.type === "daymarket") setDay(msg.data);
+  });
+  usePairTopic(pair.id, topics.deals(c, LEGAL_ID), (msg) => {
+    if (msg.type !== "market_detail") return;
+    setDeals((cur) => (msg.snapshot ? msg.data : [...msg.data, ...(cur ?? [])]).slice(0, DEALS_KEPT));
+  });
+
+  const last = day ? day.close : isZeroDecimal(pair.now_price) ? null : pair.now_price;
+  // No trade yet: no change to speak of ("--"), rather than a made-up 0.00 %.
+  const change = last === null ? null : day ? day.change : pair.change;
+  const trend = trendOf(change);
+
+  const openSheet = useCallback(
+    (side: "buy" | "sell") => {
+      if (!session.token) {
+        navigate(`/login?redirect=${encodeURIComponent("/kline")}`);
+        return;
+      }
+      setSheet(side);
+    },
+    [navigate, session.token],
+  );
+  const closeSheet = useCallback(() => setSheet(null), []);
+
+  return (
+    <div className="kline" data-testid="kline">
+      <section className="kline-stats">
+        <div className="kline-last">
+          <span className={`kline-price num ${trend}`} data-testid="kline-last">
+            {formatPrice(last)}
+          </span>
+          <span className={`kline-change num ${trend}`} data-testid="kline-change">
+            {formatChange(change)}
+          </span>
+        </div>
+        <dl className="kline-facts">
+          <div>
+            <dt>{m.kline_high()}</dt>
+            <dd className="num">{formatPrice(day?.high)}</dd>
+          </div>
+          <div>
+            <dt>{m.kline_low()}</dt>
+            <dd className="num">{formatPrice(day?.low)}</dd>
+          </div>
+          <div>
+            <dt>{m.kline_volume({ coin })}</dt>
+            <dd className="num">{day ? groupThousands(day.volume) : "--"}</dd>
+          </div>
+        </dl>
+      </section>
+
+      <div className="kline-intervals" role="tablist" aria-label={m.kline_interval_label()}>
+        {INTERVALS.map((i) => (
+          <button key={i} type="button" role="tab" aria-selected={interval === i} className={interval === i ? "active" : ""} onClick={() => setActiveInterval(i)} data-testid={`interval-${i}`}>
+            {intervalLabel(i)}
+          </button>
+        ))}
+      </div>
+
+      <PriceChart pairId={pair.id} currencyId={c} symbol={`${coin}/${quote}`} interval={interval} />
+      <p className="kline-tz muted">{m.kline_timezone_note()}</p>
+
+      <section className="kline-deals">
+        <h2 className="kline-section-title">{m.kline_recent_deals()}</h2>
+        <DealsTable deals={deals} coin={coin} quote={quote} />
+      </section>
+
+      <div className="kline-actions">
+        <button type="button" className="btn kline-buy" onClick={() => openSheet("buy")} data-testid="kline-buy">
+          {m.kline_buy()}
+        </button>
+        <button type="button" className="btn kline-sell" onClick={() => openSheet("sell")} data-testid="kline-sell">
+          {m.kline_sell()}
+        </button>
+      </div>
+      {sheet && OrderSheet && (
+        <Suspense fallback={null}>
+          <OrderSheet side={sheet} onClose={closeSheet} />
+        </Suspense>
+      )}
+    </div>
+  );
+}
+
+const dealTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Shanghai", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
+
+function DealsTable({ deals, coin, quote }: { deals: Deal[] | null; coin: string; quote: string }) {
+  if (deals === null) return <SkeletonList rows={4} />;
+  if (deals.length === 0) return <EmptyState text={m.kline_no_deals()} />;
+  return (
+    <table className="kline-deals-table" data-testid="kline-deals">
+      <thead>
+        <tr>
+          <th scope="col">{m.kline_col_time()}</th>
+          <th scope="col">{m.kline_col_direction()}</th>
+          <th scope="col" className="right">
+            {m.kline_col_price({ quote })}
+          </th>
+          <th scope="col" className="right">
+            {m.kline_col_amount({ coin })}
+          </th>
+        </tr>
+      </thead>
+      <tbody>
+        {deals.map((d, i) => (
+          <tr key={`${d.time}-${i}-${d.price}`} data-testid="kline-deal">
+            <td className="num muted">{dealTime.format(new Date(d.time))}</td>
+            <td className={d.direction === "buy" ? "up" : "down"}>{d.direction === "buy" ? m.kline_dir_buy() : m.kline_dir_sell()}</td>
+            <td className={`right num ${d.direction === "buy" ? "up" : "down"}`}>{formatPrice(d.price)}</td>
+            <td className="right num">{d.amount}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,197 @@
+/**
+ * Spot exchange (spec §2 /exchange): the pair header with the pair drawer, last price and change;
+ * the order form beside the order book; open orders with cancel, market trades, and the user's
+ * balances of both currencies. Book, last price, deals and the user's own orders follow the
+ * pair's socket; balances and open orders reload after each own order event.
+ */
+import { useCallback, useState } from "react";
+import { Link } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { formatChange, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
+import type { PairRow, SpotBalance } from "../api.ts";
+import { useAccount, useBestPrices, useCurrentPair, useDayMarket, useDeals, useDepth, useLiveStatus } from "../hooks.ts";
+import { MarketTrades } from "./MarketTrades.tsx";
+import { OpenOrders } from "./OpenOrders.tsx";
+import { OrderBook } from "./OrderBook.tsx";
+import { OrderForm, type PricePick } from "./OrderForm.tsx";
+import { PairDrawer } from "./PairDrawer.tsx";
+import "./spot.css";
+
+export default function ExchangePage() {
+  const { pairs, pair, error, reload, choose } = useCurrentPair();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+
+  if (!pairs) return error ? <ErrorState message={error.message} onRetry={reload} /> : <PageSpinner />;
+  if (pairs.length === 0) return <EmptyState />;
+  if (!pair) return <PageSpinner />;
+  return (
+    <>
+      <ExchangeScreen key={pair.id} pair={pair} onOpenPairs={() => setDrawerOpen(true)} />
+      <PairDrawer
+        open={drawerOpen}
+        pairs={pairs}
+        currentId={pair.id}
+        onClose={closeDrawer}
+        onPick={(row) => {
+          choose(row);
+          setDrawerOpen(false);
+        }}
+      />
+    </>
+  );
+}
+
+function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () => void }) {
+  const { depth, failed } = useDepth(pair);
+  const day = useDayMarket(pair);
+  const deals = useDeals(pair);
+  const account = useAccount(pair);
+  const status = useLiveStatus(pair, account.refresh);
+  const { bestBid, bestAsk } = useBestPrices(depth);
+  const [pick, setPick] = useState<PricePick | null>(null);
+  const [tab, setTab] = useState<"orders" | "trades">("orders");
+
+  const coin = pair.currency_name;
+  const quote = pair.legal_name || "USDT";
+  // The last traded price: the day market (live), else the quotation; "--" before the first trade.
+  const lastPrice = day ? day.close : isZeroDecimal(pair.now_price) ? null : pair.now_price;
+  // No trade yet: no change to speak of ("--"), rather than a made-up 0.00 %.
+  const change = lastPrice === null ? null : day ? day.change : pair.change;
+  const trend = trendOf(change);
+  const orderCount = account.orders?.length ?? 0;
+
+  return (
+    <div className="exchange" data-testid="exchange">
+      <div className="ex-head">
+        <button type="button" className="ex-pair" onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
+          <span className="ex-pair-name">
+            {coin}/{quote}
+          </span>
+          <Icon name="chevronDown" size={18} />
+        </button>
+        <span className={`change-pill num ex-change ${trend}`} data-testid="header-change">
+          {formatChange(change)}
+        </span>
+        <span className={`live-dot ${status}`} title={status === "open" ? m.spot_live() : m.spot_reconnecting()} data-testid="live-status" data-status={status}>
+          <span className="visually-hidden">{status === "open" ? m.spot_live() : m.spot_reconnecting()}</span>
+        </span>
+        <span className="ex-head-links">
+          <Link to="/kline?from=exchange" className="icon-btn" aria-label={m.spot_chart()} data-testid="kline-link">
+            <Icon name="markets" size={20} />
+          </Link>
+          <Link to="/exchange/lists" className="icon-btn" aria-label={m.spot_history()} data-testid="history-link">
+            <Icon name="records" size={20} />
+          </Link>
+        </span>
+      </div>
+      <div className="ex-price-row">
+        <span className={`ex-last num ${trend}`} data-testid="header-last">
+          {formatPrice(lastPrice)}
+        </span>
+        <span className="ex-stats muted num">
+          {m.spot_high()} {formatPrice(day?.high)} · {m.spot_low()} {formatPrice(day?.low)}
+        </span>
+      </div>
+
+      <div className="ex-main">
+        <OrderForm
+          pair={pair}
+          balance={account.balance}
+          bestBid={bestBid}
+          bestAsk={bestAsk}
+          pick={pick}
+          onSent={() => account.refreshSettled()}
+        />
+        <OrderBook
+          depth={depth}
+          failed={failed}
+          lastPrice={lastPrice}
+          change={change}
+          coin={coin}
+          quote={quote}
+          onPick={(price) => setPick((p) => ({ price, nonce: (p?.nonce ?? 0) + 1 }))}
+        />
+      </div>
+
+      <section className="ex-lists">
+        <div className="ex-tabs" role="tablist">
+          <button type="button" role="tab" aria-selected={tab === "orders"} className={tab === "orders" ? "active" : ""} onClick={() => setTab("orders")} data-testid="tab-orders">
+            {m.spot_open_orders()}
+            {orderCount > 0 && <span className="ex-tab-count num">{orderCount}</span>}
+          </button>
+          <button type="button" role="tab" aria-selected={tab === "trades"} className={tab === "trades" ? "active" : ""} onClick={() => setTab("trades")} data-testid="tab-trades">
+            {m.spot_market_trades()}
+          </button>
+          <Link to="/exchange/lists" className="ex-tabs-more">
+            {m.spot_history()}
+            <Icon name="chevron" size={14} />
+          </Link>
+        </div>
+        {tab === "orders" ? (
+          <OpenOrders
+            orders={account.orders}
+            error={account.ordersError}
+            onRetry={account.refresh}
+            onCancelled={(id) => {
+              if (id) account.markDone(id);
+              account.refreshSettled();
+            }}
+          />
+        ) : (
+          <MarketTrades deals={deals} coin={coin} quote={quote} />
+        )}
+      </section>
+
+      <Balances balance={account.balance} coin={coin} quote={quote} error={account.balanceError !== null} onRetry={account.refresh} />
+    </div>
+  );
+}
+
+/** Both currencies of the pair, available and held by open orders, to the last decimal the ledger keeps. */
+function Balances({ balance, coin, quote, error, onRetry }: { balance: SpotBalance | null; coin: string; quote: string; error: boolean; onRetry: () => void }) {
+  return (
+    <section className="ex-balances" aria-label={m.spot_assets()} data-testid="balances">
+      <h2 className="ex-section-title">{m.spot_assets()}</h2>
+      {!balance && error ? (
+        <ErrorState onRetry={onRetry} />
+      ) : (
+        <table className="ex-balance-table">
+          <thead>
+            <tr>
+              <th scope="col">{m.spot_asset_col()}</th>
+              <th scope="col" className="right">
+                {m.spot_available()}
+              </th>
+              <th scope="col" className="right">
+                {m.spot_in_orders()}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            <tr>
+              <th scope="row">{coin}</th>
+              <td className="right num" data-testid="balance-coin-available">
+                {balance ? groupThousands(balance.user_currency) : "--"}
+              </td>
+              <td className="right num" data-testid="balance-coin-frozen">
+                {balance ? groupThousands(balance.lock_currency) : "--"}
+              </td>
+            </tr>
+            <tr>
+              <th scope="row">{quote}</th>
+              <td className="right num" data-testid="balance-legal-available">
+                {balance ? groupThousands(balance.user_legal) : "--"}
+              </td>
+              <td className="right num" data-testid="balance-legal-frozen">
+                {balance ? groupThousands(balance.lock_legal) : "--"}
+              </td>
+            </tr>
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The user's open orders on the pair (spec §2 pending-order list): side, time, price, amount and
+ * filled, with a cancel button behind a confirm dialog. A cancel failure is a warning toast
+ * (spec §8); the frozen funds return as soon as the cancel reaches the ledger.
+ */
+import { useState } from "react";
+import type { SpotOpenOrder } from "../../../../../schemas/spot.ts";
+import { m } from "../../../i18n/index.ts";
+import { ApiFailure } from "../../../lib/api.ts";
+import { openConfirm } from "../../../lib/dialog.ts";
+import { formatPrice } from "../../../lib/format.ts";
+import { toast } from "../../../lib/toast.ts";
+import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { cancelOrder } from "../api.ts";
+import { upTo } from "../display.ts";
+
+export function OpenOrders({
+  orders,
+  error,
+  onRetry,
+  onCancelled,
+}: {
+  orders: SpotOpenOrder[] | null;
+  error: ApiFailure | null;
+  onRetry: () => void;
+  /** After a cancel: the order's id, or null when the cancel failed (reload either way). */
+  onCancelled: (id: string | null) => void;
+}) {
+  const [busy, setBusy] = useState<Set<string>>(new Set());
+
+  if (orders === null) {
+    if (error) return <ErrorState message={error.message} onRetry={onRetry} />;
+    return <SkeletonList rows={2} />;
+  }
+  if (orders.length === 0) return <EmptyState text={m.spot_no_open_orders()} />;
+
+  const cancel = (o: SpotOpenOrder) => {
+    const params = { qty: upTo(o.number, 6), coin: o.currency_name, price: formatPrice(o.price) };
+    openConfirm({
+      title: m.spot_cancel_title(),
+      message: o.direction === "buy" ? m.spot_cancel_body_buy(params) : m.spot_cancel_body_sell(params),
+      confirmText: m.spot_cancel_confirm(),
+      cancelText: m.spot_cancel_keep(),
+      onConfirm: async () => {
+        setBusy((s) => new Set(s).add(o.id));
+        try {
+          await cancelOrder(o.id, o.direction);
+          toast.success(m.spot_cancelled());
+          onCancelled(o.id);
+        } catch (err) {
+          toast.warning(err instanceof ApiFailure ? err.message : m.request_failed());
+          onCancelled(null);
+        } finally {
+          setBusy((s) => {
+            const next = new Set(s);
+            next.delete(o.id);
+            return next;
+          });
+        }
+      },
+    });
+  };
+
+  return (
+    <ul className="open-orders" data-testid="open-orders">
+      {orders.map((o) => (
+        <li key={o.id} className="open-order" data-testid="open-order" data-order-id={o.id}>
+          <div className="open-order-head">
+            <span className={`side-tag ${o.direction}`}>{o.direction === "buy" ? m.spot_buy() : m.spot_sell()}</span>
+            <span className="open-order-pair">
+              {o.currency_name}/{o.legal_name}
+            </span>
+            <span className="open-order-kind muted">{o.mode === 1 ? m.spot_market() : m.spot_limit()}</span>
+            <span className="open-order-time muted num">{o.time_format}</span>
+          </div>
+          <div className="open-order-body">
+            <dl>
+              <div>
+                <dt>{m.spot_col_price({ quote: o.legal_name })}</dt>
+                <dd className="num">{formatPrice(o.price)}</dd>
+              </div>
+              <div>
+                <dt>{m.spot_col_amount({ coin: o.currency_name })}</dt>
+                <dd className="num">{upTo(o.number, 6)}</dd>
+              </div>
+              <div>
+                <dt>{m.spot_col_filled()}</dt>
+                <dd className="num">{upTo(o.filled, 6)}</dd>
+              </div>
+            </dl>
+            <button type="button" className="btn btn-outline btn-small open-order-cancel" onClick={() => cancel(o)} disabled={busy.has(o.id)} data-testid="cancel-order">
+              {busy.has(o.id) ? <Spinner size={14} /> : m.spot_cancel()}
+            </button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}

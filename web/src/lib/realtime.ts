@@ -1,0 +1,291 @@
+/**
+ * The realtime socket (DESIGN §5): one reconnecting WebSocket per trading pair at /ws?pair={id},
+ * shared by every screen that listens to that pair. Subscribers register a topic and a handler;
+ * the channel (re)subscribes every topic and logs in with the session token each time the
+ * socket opens, so a dropped connection resumes with fresh snapshots. Messages are parsed with
+ * the shared zod schemas and anything else is ignored.
+ *
+ * Depth updates carry a rising `seq`: a jump means updates were missed, so the channel asks for
+ * a fresh snapshot. Private order events go to the `onPrivate` listeners. A channel closes a few
+ * seconds after its last subscriber leaves, so moving between the exchange and the chart keeps it.
+ */
+import { useEffect, useRef, useState } from "react";
+import { WebSocket as ReconnectingWebSocket } from "partysocket";
+import { serverMessageSchema, type ServerMessage } from "../../../schemas/realtime.ts";
+import { $session } from "./session.ts";
+
+export type SocketStatus = "connecting" | "open" | "closed";
+export type TopicMessage = Exclude<ServerMessage, { type: "order" | "logged_in" | "error" | "pong" }>;
+export type OrderEvent = Extract<ServerMessage, { type: "order" }>;
+
+type TopicHandler = (msg: TopicMessage) => void;
+type OrderHandler = (msg: OrderEvent) => void;
+type StatusHandler = (status: SocketStatus, reopened: boolean) => void;
+
+const PING_MS = 30_000;
+const LINGER_MS = 5_000;
+
+function socketUrl(pairId: number): string {
+  const proto = window.location.protocol === "https:" ? "wss" : "ws";
+  return `${proto}://${window.location.host}/ws?pair=${pairId}`;
+}
+
+class PairChannel {
+  private ws: ReconnectingWebSocket | null = null;
+  private readonly topics = new Map<string, Set<TopicHandler>>();
+  private readonly orderHandlers = new Set<OrderHandler>();
+  private readonly statusHandlers = new Set<StatusHandler>();
+  private readonly depthSeq = new Map<string, number>();
+  private pingTimer: ReturnType<typeof setInterval> | undefined;
+  private lingerTimer: ReturnType<typeof setTimeout> | undefined;
+  private unwatchSession: (() => void) | undefined;
+  private token = "";
+  private opens = 0;
+  /**
+   * A login is on its way. The server records a socket's topics and its user in one attachment,
+   * and a login answered after a subscription would write back the topics it read before; so
+   * topics are (re)subscribed only once the login has been answered.
+   */
+  private loginPending = false;
+  private loginTimer: ReturnType<typeof setTimeout> | undefined;
+  status: SocketStatus = "connecting";
+
+  constructor(
+    readonly pairId: number,
+    private readonly onIdle: (channel: PairChannel) => void,
+  ) {}
+
+  private get users(): number {
+    let n = this.orderHandlers.size + this.statusHandlers.size;
+    for (const set of this.topics.values()) n += set.size;
+    return n;
+  }
+
+  private connect() {
+    if (this.ws) return;
+    this.opens = 0;
+    this.token = $session.get().token;
+    const ws = new ReconnectingWebSocket(socketUrl(this.pairId), [], {
+      minReconnectionDelay: 500,
+      maxReconnectionDelay: 10_000,
+      connectionTimeout: 6_000,
+    });
+    ws.addEventListener("open", () => {
+      this.opens += 1;
+      this.depthSeq.clear();
+      if (this.token) this.login(this.token);
+      else this.subscribeAll();
+      this.setStatus("open", this.opens > 1);
+    });
+    ws.addEventListener("close", () => this.setStatus(this.ws ? "connecting" : "closed", false));
+    ws.addEventListener("message", (e: MessageEvent) => this.receive(e.data));
+    this.ws = ws;
+    this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
+    // A login or logout elsewhere in the app: attach the new user's private channel, or drop
+    // the old one by reconnecting (the server has no "logout" message).
+    this.unwatchSession = $session.subscribe((s) => {
+      if (s.token === this.token) return;
+      const previous = this.token;
+      this.token = s.token;
+      if (previous && this.ws) this.ws.reconnect();
+      else if (s.token && this.ws?.readyState === 1) this.login(s.token);
+    });
+  }
+
+  private login(token: string) {
+    this.loginPending = true;
+    this.send({ type: "login", token });
+    clearTimeout(this.loginTimer);
+    // No answer (an old server, a lost frame): subscribe anyway rather than show nothing.
+    this.loginTimer = setTimeout(() => this.loginAnswered(), 4000);
+  }
+
+  private loginAnswered() {
+    if (!this.loginPending) return;
+    this.loginPending = false;
+    clearTimeout(this.loginTimer);
+    this.subscribeAll();
+  }
+
+  private subscribeAll() {
+    for (const topic of this.topics.keys()) this.send({ type: "sub", topic });
+  }
+
+  private disconnect() {
+    clearInterval(this.pingTimer);
+    clearTimeout(this.loginTimer);
+    this.loginPending = false;
+    this.unwatchSession?.();
+    const ws = this.ws;
+    this.ws = null;
+    ws?.close(1000, "idle");
+    this.status = "closed";
+  }
+
+  private setStatus(status: SocketStatus, reopened: boolean) {
+    this.status = status;
+    for (const h of [...this.statusHandlers]) h(status, reopened);
+  }
+
+  private send(msg: object) {
+    if (this.ws && this.ws.readyState === 1) this.ws.send(JSON.stringify(msg));
+  }
+
+  private receive(raw: unknown) {
+    if (typeof raw !== "string") return;
+    let json: unknown;
+    try {
+      json = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    const parsed = serverMessageSchema.safeParse(json);
+    if (!parsed.success) return;
+    const msg = parsed.data;
+    if (msg.type === "order") {
+      for (const h of [...this.orderHandlers]) h(msg);
+      return;
+    }
+    if (msg.type === "logged_in" || (msg.type === "error" && this.loginPending)) {
+      this.loginAnswered();
+      return;
+    }
+    if (msg.type === "pong" || msg.type === "error") return;
+    if (msg.type === "market_depth") {
+      const last = this.depthSeq.get(msg.topic);
+      if (!msg.snapshot && last !== undefined) {
+        if (msg.seq <= last) return; // stale: an older state than the one shown
+        if (msg.seq > last + 1) this.send({ type: "sub", topic: msg.topic }); // gap: ask for a snapshot
+      }
+      this.depthSeq.set(msg.topic, msg.seq);
+    }
+    const handlers = this.topics.get(msg.topic);
+    if (handlers) for (const h of [...handlers]) h(msg);
+  }
+
+  private retain() {
+    clearTimeout(this.lingerTimer);
+    this.connect();
+  }
+
+  private release() {
+    if (this.users > 0) return;
+    clearTimeout(this.lingerTimer);
+    this.lingerTimer = setTimeout(() => {
+      if (this.users > 0) return;
+      this.disconnect();
+      this.onIdle(this);
+    }, LINGER_MS);
+  }
+
+  subscribe(topic: string, handler: TopicHandler): () => void {
+    this.retain();
+    let set = this.topics.get(topic);
+    if (!set) {
+      set = new Set();
+      this.topics.set(topic, set);
+    }
+    // A new listener gets a fresh snapshot (the server answers every sub); while a login is
+    // pending, every topic is subscribed once it is answered.
+    if (!this.loginPending) this.send({ type: "sub", topic });
+    set.add(handler);
+    return () => {
+      const current = this.topics.get(topic);
+      current?.delete(handler);
+      if (current && current.size === 0) {
+        this.topics.delete(topic);
+        this.depthSeq.delete(topic);
+        this.send({ type: "unsub", topic });
+      }
+      this.release();
+    };
+  }
+
+  onOrder(handler: OrderHandler): () => void {
+    this.retain();
+    this.orderHandlers.add(handler);
+    return () => {
+      this.orderHandlers.delete(handler);
+      this.release();
+    };
+  }
+
+  onStatus(handler: StatusHandler): () => void {
+    this.retain();
+    this.statusHandlers.add(handler);
+    return () => {
+      this.statusHandlers.delete(handler);
+      this.release();
+    };
+  }
+}
+
+const channels = new Map<number, PairChannel>();
+
+function channel(pairId: number): PairChannel {
+  let ch = channels.get(pairId);
+  if (!ch) {
+    ch = new PairChannel(pairId, (idle) => {
+      if (channels.get(idle.pairId) === idle) channels.delete(idle.pairId);
+    });
+    channels.set(pairId, ch);
+  }
+  return ch;
+}
+
+/** Topic names of a pair (spec §7). */
+export const topics = {
+  depth: (currencyId: number, legalId: number) => `market_depth_${currencyId}_${legalId}`,
+  deals: (currencyId: number, legalId: number) => `market_detail_${currencyId}_${legalId}`,
+  day: (currencyId: number, legalId: number) => `daymarket_${currencyId}_${legalId}`,
+  kline: (currencyId: number, legalId: number, period: string) => `kline_${currencyId}_${legalId}_${period}`,
+};
+
+/** Subscribes to a topic of a pair (imperative form, for non-React code). */
+export function subscribeTopic(pairId: number, topic: string, handler: TopicHandler): () => void {
+  return channel(pairId).subscribe(topic, handler);
+}
+
+/**
+ * Listens to one topic while the component is mounted. The handler may change on every render;
+ * the subscription changes only with the pair or the topic. Pass null to listen to nothing.
+ */
+export function usePairTopic(pairId: number | null, topic: string | null, handler: TopicHandler): void {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    if (pairId === null || topic === null) return;
+    return channel(pairId).subscribe(topic, (msg) => ref.current(msg));
+  }, [pairId, topic]);
+}
+
+/** The signed-in user's own order events on a pair (sent only to that user's sockets). */
+export function useOrderEvents(pairId: number | null, handler: OrderHandler): void {
+  const ref = useRef(handler);
+  ref.current = handler;
+  useEffect(() => {
+    if (pairId === null) return;
+    return channel(pairId).onOrder((msg) => ref.current(msg));
+  }, [pairId]);
+}
+
+/**
+ * The connection state of a pair's socket; `onReopen` runs after a reconnect (not the first
+ * open), when anything pushed while the socket was down has to be fetched again.
+ */
+export function useSocketStatus(pairId: number | null, onReopen?: () => void): SocketStatus {
+  const [status, setStatus] = useState<SocketStatus>("connecting");
+  const ref = useRef(onReopen);
+  ref.current = onReopen;
+  useEffect(() => {
+    if (pairId === null) return;
+    const ch = channel(pairId);
+    const off = ch.onStatus((s, reopened) => {
+      setStatus(s);
+      if (reopened) ref.current?.();
+    });
+    setStatus(ch.status);
+    return off;
+  }, [pairId]);
+  return status;
+}
