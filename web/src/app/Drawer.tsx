@@ -28,12 +28,16 @@ interface Entry {
   icon: IconName;
   label: () => string;
   auth: boolean;
+  /** Shown only to operators (the console itself checks the role with the server). */
+  operator?: boolean;
 }
 
 const entries: Entry[] = [
   { to: "/customer", icon: "service", label: m.menu_customer, auth: false },
+  { to: "/personal", icon: "user", label: m.title_personal, auth: true },
   { to: "/bank", icon: "bank", label: m.menu_bank, auth: true },
   { to: "/verifyed", icon: "shield", label: m.menu_verify, auth: true },
+  { to: "/security", icon: "key", label: m.sec_title, auth: true },
   { to: "/password", icon: "key", label: m.menu_password, auth: true },
   { to: "/recharge", icon: "deposit", label: m.menu_deposit, auth: true },
   { to: "/withdrawal", icon: "withdraw", label: m.menu_withdrawal, auth: true },
@@ -41,6 +45,7 @@ const entries: Entry[] = [
   { to: "/legal/index", icon: "c2c", label: m.menu_c2c, auth: false },
   { to: "/assets", icon: "wallet", label: m.menu_assets, auth: true },
   { to: "/recharge/log", icon: "records", label: m.menu_records, auth: true },
+  { to: "/admin", icon: "shield", label: m.op_title, auth: true, operator: true },
 ];
 
 export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -116,7 +121,7 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
 
         <nav className="drawer-menu">
           {entries
-            .filter((e) => loggedIn || !e.auth)
+            .filter((e) => (loggedIn || !e.auth) && (!e.operator || session.role === "operator"))
             .map((e) => (
               <Link key={e.to} to={e.to} className="drawer-item">
                 <Icon name={e.icon} size={20} />

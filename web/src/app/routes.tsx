@@ -37,6 +37,29 @@ const NewsDetailPage = page(() => import("../features/news/components/NewsDetail
 const HelpCenterPage = page(() => import("../features/news/components/HelpCenterPage.tsx"));
 const CustomerPage = page(() => import("../features/support/components/CustomerPage.tsx"));
 const QuotationsPage = page(() => import("../features/quotations/components/QuotationsPage.tsx"));
+const ExchangePage = page(() => import("../features/spot/components/ExchangePage.tsx"));
+const ExchangeListsPage = page(() => import("../features/spot/components/ExchangeListsPage.tsx"));
+const KlinePage = lazy(() => import("../features/kline/components/KlinePage.tsx"));
+const SpotOrderSheet = lazy(() => import("../features/spot/components/OrderSheet.tsx"));
+/** The chart page with the spot order dialog plugged in (features never import each other). */
+const KlineRoute = () => <KlinePage OrderSheet={SpotOrderSheet} />;
+// Money in and out, the account area and the operator console.
+const AssetsPage = page(() => import("../features/assets/components/AssetsPage.tsx"));
+const PersonalPage = page(() => import("../features/personal/components/PersonalPage.tsx"));
+const RechargePage = page(() => import("../features/wallet/components/RechargePage.tsx"));
+const RecordsPage = page(() => import("../features/wallet/components/RecordsPage.tsx"));
+const WithdrawalPage = page(() => import("../features/wallet/components/WithdrawalPage.tsx"));
+const TransferPage = page(() => import("../features/wallet/components/TransferPage.tsx"));
+const ExchargePage = page(() => import("../features/wallet/components/ExchargePage.tsx"));
+const ExchargeLogPage = page(() => import("../features/wallet/components/ExchargeLogPage.tsx"));
+const VerifyPage = page(() => import("../features/kyc/components/VerifyPage.tsx"));
+const BankPage = page(() => import("../features/kyc/components/BankPage.tsx"));
+const PasswordPage = page(() => import("../features/security/components/PasswordPage.tsx"));
+const SecurityPage = page(() => import("../features/security/components/SecurityPage.tsx"));
+const FundPasswordPage = page(() => import("../features/security/components/FundPasswordPage.tsx"));
+const TotpPage = page(() => import("../features/security/components/TotpPage.tsx"));
+const AddressesPage = page(() => import("../features/security/components/AddressesPage.tsx"));
+const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 
 interface Entry {
   path: string;
@@ -56,27 +79,40 @@ const entries: Entry[] = [
   { path: "/agreement", title: m.title_agreement, Component: AgreementPage },
   { path: "/customer", title: m.title_customer, Component: CustomerPage },
   // Titled "{currency}/USDT" (spec §2) from the pair the user tapped last.
-  { path: "/kline", title: () => `${$session.get().currentCurrency}/${$session.get().legal_name}` },
+  { path: "/kline", title: () => `${$session.get().currentCurrency}/${$session.get().legal_name}`, Component: KlineRoute },
   { path: "/quotations", title: m.title_quotations, tab: true, Component: QuotationsPage },
   { path: "/news/list", title: m.title_news, Component: NewsListPage },
   { path: "/news/detail", title: m.title_news_detail, Component: NewsDetailPage },
   { path: "/help/center", title: m.title_help, Component: HelpCenterPage },
-  { path: "/password", title: m.title_password, auth: true },
-  { path: "/bank", title: m.title_bank, auth: true },
-  { path: "/verifyed", title: m.title_verifyed, auth: true },
-  { path: "/exchange", title: m.title_exchange, auth: true, tab: true },
-  { path: "/exchange/lists", title: m.title_exchange_lists, auth: true },
-  { path: "/assets", title: m.title_assets, auth: true, tab: true },
-  { path: "/personal", title: m.title_personal, auth: true },
+  { path: "/password", title: m.title_password, auth: true, Component: PasswordPage },
+  { path: "/bank", title: m.title_bank, auth: true, Component: BankPage },
+  { path: "/verifyed", title: m.title_verifyed, auth: true, Component: VerifyPage },
+  { path: "/exchange", title: m.title_exchange, auth: true, tab: true, Component: ExchangePage },
+  { path: "/exchange/lists", title: m.title_exchange_lists, auth: true, Component: ExchangeListsPage },
+  { path: "/assets", title: m.title_assets, auth: true, tab: true, Component: AssetsPage },
+  { path: "/personal", title: m.title_personal, auth: true, Component: PersonalPage },
   { path: "/trade", title: m.title_trade, auth: true, tab: true },
   { path: "/trade/lists", title: m.title_trade_lists, auth: true },
-  { path: "/recharge", title: m.title_recharge, auth: true },
-  { path: "/recharge/log", title: m.title_recharge_log, auth: true },
-  { path: "/withdrawal", title: m.title_withdrawal, auth: true },
-  { path: "/withdrawal/log", title: m.title_withdrawal_log, auth: true },
-  { path: "/excharge", title: m.title_excharge, auth: true },
-  { path: "/excharge/log", title: m.title_excharge_log, auth: true },
-  { path: "/transfer", title: m.title_transfer },
+  { path: "/recharge", title: m.title_recharge, auth: true, Component: RechargePage },
+  { path: "/recharge/log", title: m.title_recharge_log, auth: true, Component: RecordsPage },
+  { path: "/withdrawal", title: m.title_withdrawal, auth: true, Component: WithdrawalPage },
+  { path: "/withdrawal/log", title: m.title_withdrawal_log, auth: true, Component: RecordsPage },
+  { path: "/excharge", title: m.title_excharge, auth: true, Component: ExchargePage },
+  { path: "/excharge/log", title: m.title_excharge_log, auth: true, Component: ExchargeLogPage },
+  { path: "/transfer", title: m.title_transfer, Component: TransferPage },
+  { path: "/security", title: m.sec_title, auth: true, Component: SecurityPage },
+  { path: "/security/fund-password", title: m.sec_fund_title, auth: true, Component: FundPasswordPage },
+  { path: "/security/authenticator", title: m.sec_totp_title, auth: true, Component: TotpPage },
+  { path: "/security/addresses", title: m.sec_addresses_title, auth: true, Component: AddressesPage },
+  { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/kyc", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/users", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/user", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/adjustments", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/audit", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/reconcile", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal },
   { path: "/legal/order", title: m.title_legal_order, auth: true },
   { path: "/legal/show", title: m.title_legal_show, auth: true },

@@ -17,6 +17,8 @@ export interface SessionState {
   last_time: string;
   extension_code: string;
   is_seller: string;
+  /** "user" or "operator" (GET /api/user/info); only shows or hides the operator console link. */
+  role: string;
   currentCurrencyID: string;
   currentCurrency: string;
   legal_name: string;
@@ -31,6 +33,7 @@ const defaults: SessionState = {
   last_time: "",
   extension_code: "",
   is_seller: "0",
+  role: "user",
   currentCurrencyID: "1",
   currentCurrency: "BTC",
   legal_name: "USDT",
@@ -46,6 +49,7 @@ const loginFields: (keyof SessionState)[] = [
   "last_time",
   "extension_code",
   "is_seller",
+  "role",
 ];
 
 function read(): SessionState {

@@ -54,6 +54,7 @@ export async function refreshUserInfo(): Promise<UserInfo> {
     true_name: info.name ?? "",
     extension_code: info.extension_code,
     is_seller: String(info.is_seller),
+    role: info.role,
   });
   return info;
 }

@@ -1,0 +1,51 @@
+/**
+ * A dialog with arbitrary content (a withdrawal summary, a reason to type) for screens whose
+ * confirmation needs more than the one-line global confirm (lib/dialog.ts). Escape and the
+ * backdrop close it unless it is busy.
+ */
+import { useEffect, useRef, type ReactNode } from "react";
+import "./Modal.css";
+
+export function Modal({
+  title,
+  children,
+  onClose,
+  actions,
+  busy = false,
+  testId,
+}: {
+  title: string;
+  children: ReactNode;
+  onClose: () => void;
+  actions: ReactNode;
+  busy?: boolean;
+  testId?: string;
+}) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !busy) onClose();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [busy, onClose]);
+  return (
+    <div className="modal-backdrop" onClick={() => !busy && onClose()}>
+      <div
+        className="dialog dialog-wide"
+        role="dialog"
+        aria-modal="true"
+        aria-label={title}
+        tabIndex={-1}
+        ref={ref}
+        onClick={(e) => e.stopPropagation()}
+        data-testid={testId}
+      >
+        <h2 className="dialog-title">{title}</h2>
+        <div className="dialog-content">{children}</div>
+        <div className="dialog-actions">{actions}</div>
+      </div>
+    </div>
+  );
+}

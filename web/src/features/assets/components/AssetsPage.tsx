@@ -1,0 +1,167 @@
+/**
+ * Asset centre (spec §2 Assets): the total in USDT over the three accounts, tabs for the spot
+ * ("change"), seconds ("micro") and fiat ("legal") accounts, and per coin the available, frozen
+ * and USDT-valued amounts (2 decimals) of the coins flagged to show. Values use real last
+ * prices only: a coin that never traded is valued at 0.00 and says so. Tapping a coin shows
+ * its exact amounts (the list truncates to the spec's display precision, never rounds up).
+ */
+import { useState } from "react";
+import { Link } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { balanceDecimals, showAmount, showExact } from "../../../lib/amount.ts";
+import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
+import { Icon } from "../../../components/Icon.tsx";
+import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
+import { ACCOUNTS, amountsOf, fetchWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
+import "../../../styles/account.css";
+
+const accountLabel: Record<AccountName, () => string> = {
+  change: m.assets_acct_change,
+  micro: m.assets_acct_micro,
+  legal: m.assets_acct_legal,
+};
+
+export default function AssetsPage() {
+  const hidden = useHideTotals();
+  const [tab, setTab] = useState<AccountName>("change");
+  const [open, setOpen] = useState<number | null>(null);
+  const { data, error, loading, reload } = useRequest((signal) => fetchWallets(signal), [], { refreshMs: 15_000 });
+
+  const mask = (s: string) => (hidden ? MASK : s);
+  const wallet = data ? walletOf(data, tab) : null;
+  const rows = wallet ? wallet.balance.filter((r) => Number(r.show) === 1) : [];
+
+  return (
+    <div className="acct-page" data-testid="assets-page">
+      <section className="hero-card">
+        <div className="hero-top">
+          <span className="hero-label">{m.assets_total_label()}</span>
+          <button type="button" className="icon-btn hero-eye" onClick={toggleHideTotals} aria-pressed={hidden} aria-label={hidden ? m.assets_show_totals() : m.assets_hide_totals()} data-testid="hide-totals">
+            <Icon name={hidden ? "eyeOff" : "eye"} size={18} />
+          </button>
+        </div>
+        {loading && !data ? (
+          <div className="skeleton hero-skeleton" />
+        ) : (
+          <div className="hero-value num" data-testid="asset-total" data-value={data?.total_usdt ?? ""}>
+            {data ? mask(showAmount(data.total_usdt, 2)) : "--"}
+            <span className="hero-unit">USDT</span>
+          </div>
+        )}
+        <nav className="hero-actions" aria-label={m.assets_actions()}>
+          <Link to="/recharge" className="hero-action" data-testid="asset-deposit">
+            <Icon name="deposit" size={20} />
+            <span>{m.assets_deposit()}</span>
+          </Link>
+          <Link to="/withdrawal" className="hero-action" data-testid="asset-withdraw">
+            <Icon name="withdraw" size={20} />
+            <span>{m.assets_withdraw()}</span>
+          </Link>
+          <Link to="/transfer" className="hero-action" data-testid="asset-transfer">
+            <Icon name="transfer" size={20} />
+            <span>{m.assets_transfer()}</span>
+          </Link>
+          <Link to="/excharge" className="hero-action" data-testid="asset-convert">
+            <Icon name="exchange" size={20} />
+            <span>{m.assets_convert()}</span>
+          </Link>
+        </nav>
+      </section>
+
+      <div className="tabs" role="tablist" aria-label={m.assets_accounts()}>
+        {ACCOUNTS.map((a) => (
+          <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)} data-testid={`asset-tab-${a}`}>
+            {accountLabel[a]()}
+          </button>
+        ))}
+      </div>
+
+      {error && !data ? (
+        <ErrorState message={error.message} onRetry={reload} />
+      ) : loading && !data ? (
+        <>
+          <SkeletonBlock height={44} />
+          <SkeletonList rows={5} avatar />
+        </>
+      ) : wallet ? (
+        <>
+          <div className="account-sum">
+            <span className="muted">{m.assets_account_total({ account: accountLabel[tab]() })}</span>
+            <span className="num" data-testid="account-total" data-value={wallet.usdt_totle}>
+              {mask(showAmount(wallet.usdt_totle, 2))} USDT
+            </span>
+          </div>
+          {rows.length === 0 ? (
+            <EmptyState text={m.assets_no_coins()} />
+          ) : (
+            <ul className="coin-list" data-testid="coin-list">
+              {rows.map((row) => (
+                <CoinRow key={row.currency} row={row} account={tab} hidden={hidden} open={open === row.currency} onToggle={() => setOpen(open === row.currency ? null : row.currency)} />
+              ))}
+            </ul>
+          )}
+          <p className="form-note center">{m.assets_price_note()}</p>
+          <div className="link-row">
+            <Link to="/recharge/log" className="btn btn-outline btn-small">
+              <Icon name="records" size={16} />
+              {m.assets_records()}
+            </Link>
+            <Link to="/personal" className="btn btn-outline btn-small" data-testid="assets-personal">
+              <Icon name="user" size={16} />
+              {m.assets_personal()}
+            </Link>
+          </div>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
+function CoinRow({ row, account, hidden, open, onToggle }: { row: WalletRow; account: AccountName; hidden: boolean; open: boolean; onToggle: () => void }) {
+  const { available, frozen } = amountsOf(row, account);
+  const dec = balanceDecimals(row.currency_name);
+  const mask = (s: string) => (hidden ? MASK : s);
+  return (
+    <li className={`coin-row ${open ? "open" : ""}`} data-testid={`asset-row-${row.currency_name}`} data-available={available} data-frozen={frozen} data-value={row.usdt_totle}>
+      <button type="button" className="coin-row-main" onClick={onToggle} aria-expanded={open}>
+        <div className="coin-row-head">
+          <CoinAvatar symbol={row.currency_name} size={28} />
+          <span className="coin-name">{row.currency_name}</span>
+          <Icon name="chevronDown" size={16} className="coin-caret" />
+        </div>
+        <div className="coin-cols">
+          <div>
+            <span className="coin-col-label">{m.assets_available()}</span>
+            <span className="num" data-testid="coin-available">{mask(showAmount(available, dec))}</span>
+          </div>
+          <div>
+            <span className="coin-col-label">{m.assets_frozen()}</span>
+            <span className="num" data-testid="coin-frozen">{mask(showAmount(frozen, dec))}</span>
+          </div>
+          <div className="right">
+            <span className="coin-col-label">{m.assets_value_usdt()}</span>
+            <span className="num" data-testid="coin-value">{mask(showAmount(row.usdt_totle, 2))}</span>
+          </div>
+        </div>
+      </button>
+      {open && (
+        <dl className="kv coin-detail" data-testid="coin-detail">
+          <div className="kv-row">
+            <dt>{m.assets_exact_available()}</dt>
+            <dd className="num">{mask(showExact(available))}</dd>
+          </div>
+          <div className="kv-row">
+            <dt>{m.assets_exact_frozen()}</dt>
+            <dd className="num">{mask(showExact(frozen))}</dd>
+          </div>
+          <div className="kv-row">
+            <dt>{m.assets_last_price()}</dt>
+            <dd className="num">{row.usdt_price === null ? m.assets_no_price() : `${showExact(row.usdt_price)} USDT`}</dd>
+          </div>
+        </dl>
+      )}
+    </li>
+  );
+}

@@ -1,0 +1,206 @@
+/**
+ * Balance adjustments (DESIGN §1: operators never edit balances directly). One operator requests
+ * a signed amount for a user's account (or the treasury) with a reason; a second, different
+ * operator approves it, and only then does it go through the ledger. Every step is audited.
+ */
+import { useState, type FormEvent } from "react";
+import { useSearchParams } from "react-router";
+import { errText, m } from "../../../i18n/index.ts";
+import { showExact } from "../../../lib/amount.ts";
+import { toast } from "../../../lib/toast.ts";
+import { usePaged } from "../../../lib/usePaged.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { checkAmount } from "../../../../../schemas/wallet.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { decideAdjustment, fetchAdjustments, fetchCurrencies, requestAdjustment, type Adjustment } from "../api.ts";
+import { accountText, DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+
+const TREASURY = -3;
+
+export function AdjustmentsSection({ me }: { me: number }) {
+  const [status, setStatus] = useState<number | undefined>(0);
+  const list = usePaged<Adjustment>((page, signal) => fetchAdjustments(page, status, signal), [status]);
+  const [decision, setDecision] = useState<Decision | null>(null);
+
+  const ask = (a: Adjustment, approve: boolean) =>
+    setDecision({
+      title: approve ? m.op_adj_approve_title({ id: a.id }) : m.op_adj_reject_title({ id: a.id }),
+      confirmText: approve ? m.op_approve() : m.op_reject(),
+      reasonRequired: !approve,
+      danger: !approve,
+      summary: <p className="dialog-summary">{m.op_adj_summary({ amount: `${showExact(a.amount)} ${a.currency_name}`, user: userLabel(a.user_account, a.user_id), reason: a.reason })}</p>,
+      run: async (reason) => {
+        await decideAdjustment(a.id, approve ? "approve" : "reject", reason);
+        toast.success(approve ? m.op_adj_applied() : m.op_rejected());
+      },
+    });
+
+  return (
+    <section data-testid="admin-adjustments">
+      <RequestForm onDone={list.reload} />
+      <h3 className="admin-subtitle">{m.op_adj_list()}</h3>
+      <StatusFilter
+        value={status}
+        onChange={setStatus}
+        options={[
+          { value: 0, label: m.op_status_pending() },
+          { value: 1, label: m.op_status_applied() },
+          { value: 2, label: m.op_status_rejected() },
+          { value: undefined, label: m.op_status_all() },
+        ]}
+      />
+      {list.loading ? (
+        <SkeletonList rows={3} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={m.op_queue_empty()} />
+      ) : (
+        <ul className="record-list">
+          {list.items.map((a) => {
+            const mine = a.requested_by === me;
+            return (
+              <li key={a.id} className="record-card" data-testid="adjustment-row" data-id={a.id}>
+                <div className="record-head">
+                  <span className="record-title">#{a.id} · {userLabel(a.user_account, a.user_id)}</span>
+                  <span className={`badge badge-${a.status === 1 ? "ok" : a.status === 2 ? "bad" : "pending"}`}>
+                    {a.status === 1 ? m.op_status_applied() : a.status === 2 ? m.op_status_rejected() : m.op_status_pending()}
+                  </span>
+                </div>
+                <dl className="kv">
+                  <Kv label={m.wallet_amount()}>
+                    <span className={a.amount.startsWith("-") ? "down" : "up"}>{a.amount.startsWith("-") ? "" : "+"}{showExact(a.amount)} {a.currency_name}</span>
+                  </Kv>
+                  <Kv label={m.op_account()}>{accountText(a.account)}</Kv>
+                  <Kv label={m.op_reason()} mono>{a.reason}</Kv>
+                  <Kv label={m.op_requested_by()}>{mine ? m.op_you({ id: a.requested_by }) : `ID ${a.requested_by}`}</Kv>
+                  {a.decided_by !== null && <Kv label={m.op_decided_by()}>ID {a.decided_by}{a.decision_reason ? ` · ${a.decision_reason}` : ""}</Kv>}
+                  <Kv label={m.wallet_time()}>{a.time_format}</Kv>
+                </dl>
+                {a.status === 0 && (
+                  <>
+                    {mine && <p className="form-note">{m.op_adj_needs_second()}</p>}
+                    <div className="btn-row">
+                      <button type="button" className="btn btn-outline btn-small" onClick={() => ask(a, false)} data-testid="adjustment-reject">{m.op_reject()}</button>
+                      <button type="button" className="btn btn-primary btn-small" onClick={() => ask(a, true)} disabled={mine} data-testid="adjustment-approve">{m.op_approve()}</button>
+                    </div>
+                  </>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+      {decision && (
+        <DecisionDialog
+          decision={decision}
+          onClose={() => setDecision(null)}
+          onDone={() => {
+            setDecision(null);
+            list.reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}
+
+function RequestForm({ onDone }: { onDone: () => void }) {
+  const [params] = useSearchParams();
+  const currencies = useRequest((s) => fetchCurrencies(s), []);
+  const [treasury, setTreasury] = useState(false);
+  const [userId, setUserId] = useState(params.get("user") ?? "");
+  const [currency, setCurrency] = useState(3);
+  const [account, setAccount] = useState("change");
+  const [amount, setAmount] = useState("");
+  const [reason, setReason] = useState("");
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const scale = currencies.data?.find((c) => c.currency === currency)?.decimals ?? 8;
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    const next: Record<string, string> = {};
+    const uid = treasury ? TREASURY : Number(userId);
+    if (!treasury && !(Number.isSafeInteger(uid) && uid > 0)) next.user = m.op_user_id_invalid();
+    const check = checkAmount(amount, scale, { signed: true });
+    if (!check.ok) next.amount = errText(check.key, check.params);
+    if (!reason.trim()) next.reason = m.op_reason_required();
+    setErrors(next);
+    if (Object.keys(next).length) return;
+    setBusy(true);
+    try {
+      const res = await requestAdjustment({ user_id: uid, currency_id: currency, account: treasury ? "change" : account, amount, reason: reason.trim() });
+      toast.success(m.op_adj_requested({ id: res.id }));
+      setAmount("");
+      setReason("");
+      onDone();
+    } catch {
+      // the API client showed the server's message
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="form card" onSubmit={submit} noValidate data-testid="adjustment-form">
+      <h2 className="section-title">{m.op_adj_request_title()}</h2>
+      <label className="checkbox">
+        <input type="checkbox" checked={treasury} onChange={(e) => setTreasury(e.target.checked)} data-testid="adj-treasury" />
+        <span className="checkbox-box"><Icon name="check" size={14} /></span>
+        <span>{m.op_adj_treasury()}</span>
+      </label>
+      {!treasury && (
+        <div className="form-grid">
+          <label className="field">
+            <span className="field-label">{m.op_user_id()}</span>
+            <input className="input" inputMode="numeric" value={userId} onChange={(e) => { setUserId(e.target.value.replace(/\D/g, "")); setErrors((er) => ({ ...er, user: "" })); }} aria-invalid={!!errors.user} data-testid="adj-user" />
+            {errors.user && <span className="field-error">{errors.user}</span>}
+          </label>
+          <label className="field">
+            <span className="field-label">{m.op_account()}</span>
+            <div className="select-wrap">
+              <select className="input" value={account} onChange={(e) => setAccount(e.target.value)} data-testid="adj-account">
+                <option value="change">{m.assets_acct_change()}</option>
+                <option value="micro">{m.assets_acct_micro()}</option>
+                <option value="legal">{m.assets_acct_legal()}</option>
+              </select>
+              <Icon name="chevronDown" size={18} className="select-caret" />
+            </div>
+          </label>
+        </div>
+      )}
+      <div className="form-grid">
+        <label className="field">
+          <span className="field-label">{m.wallet_currency()}</span>
+          <div className="select-wrap">
+            <select className="input" value={currency} onChange={(e) => setCurrency(Number(e.target.value))} data-testid="adj-currency">
+              {(currencies.data ?? [{ currency: 3, currency_name: "USDT", decimals: 8 }]).map((c) => (
+                <option key={c.currency} value={c.currency}>{c.currency_name}</option>
+              ))}
+            </select>
+            <Icon name="chevronDown" size={18} className="select-caret" />
+          </div>
+        </label>
+        <label className="field">
+          <span className="field-label">{m.op_adj_amount()}</span>
+          <input className="input num" inputMode="decimal" value={amount} placeholder="+100 / -100" onChange={(e) => { setAmount(e.target.value.replace(/[^\d.-]/g, "")); setErrors((er) => ({ ...er, amount: "" })); }} aria-invalid={!!errors.amount} data-testid="adj-amount" />
+          {errors.amount && <span className="field-error">{errors.amount}</span>}
+        </label>
+      </div>
+      <label className="field">
+        <span className="field-label">{m.op_reason()}</span>
+        <textarea className="input textarea" rows={2} maxLength={500} value={reason} onChange={(e) => { setReason(e.target.value); setErrors((er) => ({ ...er, reason: "" })); }} aria-invalid={!!errors.reason} data-testid="adj-reason" />
+        {errors.reason && <span className="field-error">{errors.reason}</span>}
+      </label>
+      <p className="form-note">{m.op_adj_note()}</p>
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy} data-testid="adj-submit">
+        {busy && <Spinner size={16} />}
+        {m.op_adj_submit()}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,95 @@
+/**
+ * Operator console (/admin and its sections). Only operators get past the gate (the server
+ * checks the role on every call as well); everyone else sees "no permission". Sections:
+ * overview, queues for deposits, withdrawals and identity reviews (approve, or reject with a
+ * reason), user search with balances and ledger, balance adjustments (request; a second,
+ * different operator approves), the audit log and the ledger reconciliation.
+ */
+import { NavLink, useLocation } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { $session, patchSession } from "../../../lib/session.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { ErrorState, PageSpinner } from "../../../components/States.tsx";
+import { fetchRole } from "../api.ts";
+import { Overview } from "./Overview.tsx";
+import { DepositsQueue } from "./DepositsQueue.tsx";
+import { WithdrawalsQueue } from "./WithdrawalsQueue.tsx";
+import { KycQueue } from "./KycQueue.tsx";
+import { UsersSection, UserDetail } from "./Users.tsx";
+import { AdjustmentsSection } from "./Adjustments.tsx";
+import { AuditSection } from "./Audit.tsx";
+import { ReconcileSection } from "./Reconcile.tsx";
+import "../../../styles/account.css";
+import "./operator.css";
+
+const sections: { to: string; label: () => string }[] = [
+  { to: "/admin", label: m.op_nav_overview },
+  { to: "/admin/deposits", label: m.op_nav_deposits },
+  { to: "/admin/withdrawals", label: m.op_nav_withdrawals },
+  { to: "/admin/kyc", label: m.op_nav_kyc },
+  { to: "/admin/users", label: m.op_nav_users },
+  { to: "/admin/adjustments", label: m.op_nav_adjustments },
+  { to: "/admin/audit", label: m.op_nav_audit },
+  { to: "/admin/reconcile", label: m.op_nav_reconcile },
+];
+
+export default function AdminPage() {
+  const { pathname } = useLocation();
+  const role = useRequest(async (s) => {
+    const info = await fetchRole(s);
+    patchSession({ role: info.role });
+    return info;
+  }, []);
+
+  // Moving between sections re-mounts the page: trust the cached role while the server confirms it.
+  const cached = $session.get().role === "operator" ? { id: Number($session.get().user_id), role: "operator" } : null;
+  const who = role.data ?? (role.loading ? cached : null);
+  if (role.error && !role.data) return <ErrorState message={role.error.message} onRetry={role.reload} />;
+  if (!who) return <PageSpinner />;
+  if (who.role !== "operator") {
+    return (
+      <div className="state state-error" data-testid="no-permission">
+        <Icon name="shield" size={40} />
+        <h2>{m.op_no_permission_title()}</h2>
+        <p>{m.op_no_permission_body()}</p>
+      </div>
+    );
+  }
+
+  const section = (() => {
+    switch (pathname) {
+      case "/admin/deposits":
+        return <DepositsQueue />;
+      case "/admin/withdrawals":
+        return <WithdrawalsQueue />;
+      case "/admin/kyc":
+        return <KycQueue />;
+      case "/admin/users":
+        return <UsersSection />;
+      case "/admin/user":
+        return <UserDetail />;
+      case "/admin/adjustments":
+        return <AdjustmentsSection me={who.id} />;
+      case "/admin/audit":
+        return <AuditSection />;
+      case "/admin/reconcile":
+        return <ReconcileSection />;
+      default:
+        return <Overview />;
+    }
+  })();
+
+  return (
+    <div className="admin" data-testid="admin-page">
+      <nav className="admin-nav" aria-label={m.op_title()}>
+        {sections.map((s) => (
+          <NavLink key={s.to} to={s.to} end replace className={({ isActive }) => (isActive || (s.to === "/admin/users" && pathname === "/admin/user") ? "active" : "")} data-testid={`admin-nav-${s.to.split("/")[2] ?? "overview"}`}>
+            {s.label()}
+          </NavLink>
+        ))}
+      </nav>
+      <div className="admin-body">{section}</div>
+    </div>
+  );
+}

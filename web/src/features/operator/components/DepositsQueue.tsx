@@ -1,0 +1,90 @@
+/** Deposit claims: check the proof picture and the chain, then credit (approve) or reject with a reason. */
+import { useState } from "react";
+import { m } from "../../../i18n/index.ts";
+import { showExact } from "../../../lib/amount.ts";
+import { toast } from "../../../lib/toast.ts";
+import { usePaged } from "../../../lib/usePaged.ts";
+import { AuthImage } from "../../../components/AuthImage.tsx";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { decideDeposit, fetchDeposits, type AdminDeposit } from "../api.ts";
+import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+
+export function DepositsQueue() {
+  const [status, setStatus] = useState<number | undefined>(0);
+  const list = usePaged<AdminDeposit>((page, signal) => fetchDeposits(page, status, signal), [status]);
+  const [decision, setDecision] = useState<Decision | null>(null);
+
+  const ask = (d: AdminDeposit, approve: boolean) =>
+    setDecision({
+      title: approve ? m.op_deposit_approve_title({ id: d.id }) : m.op_deposit_reject_title({ id: d.id }),
+      confirmText: approve ? m.op_approve() : m.op_reject(),
+      reasonRequired: !approve,
+      danger: !approve,
+      summary: <p className="dialog-summary">{m.op_deposit_summary({ amount: `${showExact(d.amount)} ${d.currency_name}`, user: userLabel(d.account, d.user_id) })}</p>,
+      run: async (reason) => {
+        await decideDeposit(d.id, approve ? "approve" : "reject", reason);
+        toast.success(approve ? m.op_deposit_approved() : m.op_rejected());
+      },
+    });
+
+  return (
+    <section data-testid="admin-deposits">
+      <StatusFilter
+        value={status}
+        onChange={setStatus}
+        options={[
+          { value: 0, label: m.op_status_pending() },
+          { value: 1, label: m.op_status_credited() },
+          { value: 2, label: m.op_status_rejected() },
+          { value: undefined, label: m.op_status_all() },
+        ]}
+      />
+      {list.loading ? (
+        <SkeletonList rows={3} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={m.op_queue_empty()} />
+      ) : (
+        <ul className="record-list">
+          {list.items.map((d) => (
+            <li key={d.id} className="record-card" data-testid="admin-deposit" data-id={d.id} data-user={d.account}>
+              <div className="record-head">
+                <span className="record-title">#{d.id} · {userLabel(d.account, d.user_id)}</span>
+                <span className={`badge badge-${d.status === 1 ? "ok" : d.status === 2 ? "bad" : "pending"}`}>{d.status_text}</span>
+              </div>
+              <div className="record-body">
+                <dl className="kv">
+                  <Kv label={m.wallet_amount()} testId="admin-deposit-amount">{showExact(d.amount)} {d.currency_name}</Kv>
+                  <Kv label={m.wallet_network()}>{d.network || "—"}</Kv>
+                  <Kv label={m.wallet_address()} mono>{d.address}</Kv>
+                  {d.hash && <Kv label={m.wallet_hash()} mono>{d.hash}</Kv>}
+                  <Kv label={m.wallet_time()}>{d.time_format}</Kv>
+                  {d.reason && <Kv label={m.op_reason()} mono>{d.reason}</Kv>}
+                </dl>
+                <AuthImage src={d.pic} alt={m.wallet_proof()} className="record-pic" testId="admin-deposit-pic" />
+              </div>
+              {d.status === 0 && (
+                <div className="btn-row">
+                  <button type="button" className="btn btn-outline btn-small" onClick={() => ask(d, false)} data-testid="deposit-reject">{m.op_reject()}</button>
+                  <button type="button" className="btn btn-primary btn-small" onClick={() => ask(d, true)} data-testid="deposit-approve">{m.op_approve()}</button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+      {decision && (
+        <DecisionDialog
+          decision={decision}
+          onClose={() => setDecision(null)}
+          onDone={() => {
+            setDecision(null);
+            list.reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}

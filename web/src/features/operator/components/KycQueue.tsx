@@ -1,0 +1,98 @@
+/** Identity submissions: compare the photos with the typed details, then approve or reject with a reason. */
+import { useState } from "react";
+import { m } from "../../../i18n/index.ts";
+import { toast } from "../../../lib/toast.ts";
+import { usePaged } from "../../../lib/usePaged.ts";
+import { AuthImage } from "../../../components/AuthImage.tsx";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { decideKyc, fetchKyc, type AdminKyc } from "../api.ts";
+import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+
+const docType = (t: number | null) => (t === 1 ? m.kyc_type_id() : t === 2 ? m.kyc_type_licence() : t === 3 ? m.kyc_type_passport() : "—");
+
+export function KycQueue() {
+  const [status, setStatus] = useState<number | undefined>(1);
+  const list = usePaged<AdminKyc>((page, signal) => fetchKyc(page, status, signal), [status]);
+  const [decision, setDecision] = useState<Decision | null>(null);
+
+  const ask = (k: AdminKyc, approve: boolean) =>
+    setDecision({
+      title: approve ? m.op_kyc_approve_title({ id: k.id, level: k.level }) : m.op_kyc_reject_title({ id: k.id, level: k.level }),
+      confirmText: approve ? m.op_approve() : m.op_reject(),
+      reasonRequired: !approve,
+      danger: !approve,
+      summary: <p className="dialog-summary">{userLabel(k.account, k.user_id)}</p>,
+      run: async (reason) => {
+        await decideKyc(k.id, approve ? "approve" : "reject", reason);
+        toast.success(approve ? m.op_kyc_approved() : m.op_rejected());
+      },
+    });
+
+  return (
+    <section data-testid="admin-kyc">
+      <StatusFilter
+        value={status}
+        onChange={setStatus}
+        options={[
+          { value: 1, label: m.op_status_pending() },
+          { value: 2, label: m.op_status_approved() },
+          { value: 3, label: m.op_status_rejected() },
+          { value: undefined, label: m.op_status_all() },
+        ]}
+      />
+      {list.loading ? (
+        <SkeletonList rows={3} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={m.op_queue_empty()} />
+      ) : (
+        <ul className="record-list">
+          {list.items.map((k) => (
+            <li key={k.id} className="record-card" data-testid="admin-kyc-item" data-id={k.id} data-user={k.account}>
+              <div className="record-head">
+                <span className="record-title">#{k.id} · {userLabel(k.account, k.user_id)}</span>
+                <span className={`badge badge-${k.status === 2 ? "ok" : k.status === 3 ? "bad" : "pending"}`}>
+                  {m.kyc_level({ level: k.level })} · {k.status === 2 ? m.verify_status_2() : k.status === 3 ? m.verify_status_3() : m.verify_status_1()}
+                </span>
+              </div>
+              <dl className="kv">
+                {k.name && <Kv label={m.kyc_name()}>{k.name}</Kv>}
+                {k.type !== null && <Kv label={m.kyc_doc_type()}>{docType(k.type)}</Kv>}
+                {k.card_id && <Kv label={m.kyc_doc_number()} mono>{k.card_id}</Kv>}
+                {k.asset_btc && <Kv label={m.op_asset_btc()}>{k.asset_btc} BTC</Kv>}
+                <Kv label={m.wallet_time()}>{k.time_format}</Kv>
+                {k.reason && <Kv label={m.op_reason()} mono>{k.reason}</Kv>}
+              </dl>
+              {(k.front_pic || k.reverse_pic || k.hand_pic || k.asset_pic) && (
+                <div className="pic-grid">
+                  {k.front_pic && <figure><AuthImage src={k.front_pic} alt={m.kyc_front()} testId="kyc-pic" /><figcaption>{m.kyc_front()}</figcaption></figure>}
+                  {k.reverse_pic && <figure><AuthImage src={k.reverse_pic} alt={m.kyc_back()} testId="kyc-pic" /><figcaption>{m.kyc_back()}</figcaption></figure>}
+                  {k.hand_pic && <figure><AuthImage src={k.hand_pic} alt={m.kyc_hand()} testId="kyc-pic" /><figcaption>{m.kyc_hand()}</figcaption></figure>}
+                  {k.asset_pic && <figure><AuthImage src={k.asset_pic} alt={m.kyc_asset()} testId="kyc-pic" /><figcaption>{m.kyc_asset()}</figcaption></figure>}
+                </div>
+              )}
+              {k.status === 1 && (
+                <div className="btn-row">
+                  <button type="button" className="btn btn-outline btn-small" onClick={() => ask(k, false)} data-testid="kyc-reject">{m.op_reject()}</button>
+                  <button type="button" className="btn btn-primary btn-small" onClick={() => ask(k, true)} data-testid="kyc-approve">{m.op_approve()}</button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+      {decision && (
+        <DecisionDialog
+          decision={decision}
+          onClose={() => setDecision(null)}
+          onDone={() => {
+            setDecision(null);
+            list.reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,53 @@
+/** The console's front page: how many items wait in each queue, with links. */
+import { Link } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { Icon, type IconName } from "../../../components/Icon.tsx";
+import { queueCount } from "../api.ts";
+
+export function Overview() {
+  const counts = useRequest(
+    async (s) => {
+      const [deposits, withdrawals, chain, kyc, adjustments] = await Promise.all([
+        queueCount("/api/admin/deposits", 0, s),
+        queueCount("/api/admin/withdrawals", 0, s),
+        queueCount("/api/admin/withdrawals", 1, s),
+        queueCount("/api/admin/kyc", 1, s),
+        queueCount("/api/admin/adjustments", 0, s),
+      ]);
+      return { deposits, withdrawals, chain, kyc, adjustments };
+    },
+    [],
+    { refreshMs: 15_000 },
+  );
+  const c = counts.data;
+  const tiles: { to: string; icon: IconName; label: string; count: number | undefined; testId: string }[] = [
+    { to: "/admin/deposits", icon: "deposit", label: m.op_tile_deposits(), count: c?.deposits, testId: "tile-deposits" },
+    { to: "/admin/withdrawals", icon: "withdraw", label: m.op_tile_withdrawals(), count: c?.withdrawals, testId: "tile-withdrawals" },
+    { to: "/admin/withdrawals", icon: "refresh", label: m.op_tile_chain(), count: c?.chain, testId: "tile-chain" },
+    { to: "/admin/kyc", icon: "shield", label: m.op_tile_kyc(), count: c?.kyc, testId: "tile-kyc" },
+    { to: "/admin/adjustments", icon: "wallet", label: m.op_tile_adjustments(), count: c?.adjustments, testId: "tile-adjustments" },
+  ];
+  return (
+    <section data-testid="admin-overview">
+      <p className="notice notice-info">{m.op_intro()}</p>
+      <div className="tile-grid">
+        {tiles.map((t) => (
+          <Link key={t.testId} to={t.to} className="tile" data-testid={t.testId}>
+            <Icon name={t.icon} size={20} />
+            <span className="tile-count num">{t.count ?? (counts.error ? "!" : "…")}</span>
+            <span className="tile-label">{t.label}</span>
+          </Link>
+        ))}
+        <Link to="/admin/reconcile" className="tile" data-testid="tile-reconcile">
+          <Icon name="check" size={20} />
+          <span className="tile-label">{m.op_nav_reconcile()}</span>
+        </Link>
+        <Link to="/admin/audit" className="tile">
+          <Icon name="records" size={20} />
+          <span className="tile-label">{m.op_nav_audit()}</span>
+        </Link>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * Withdrawals: review (approve / reject with a reason; a rejection returns the frozen amount and
+ * fee), then record the chain's outcome (success with its transaction id, or failure with a
+ * reason, which also returns the funds).
+ */
+import { useState } from "react";
+import { m } from "../../../i18n/index.ts";
+import { showExact } from "../../../lib/amount.ts";
+import { toast } from "../../../lib/toast.ts";
+import { usePaged } from "../../../lib/usePaged.ts";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { decideWithdrawal, fetchWithdrawals, type AdminWithdrawal, type WithdrawalAction } from "../api.ts";
+import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+
+export function WithdrawalsQueue() {
+  const [status, setStatus] = useState<number | undefined>(0);
+  const list = usePaged<AdminWithdrawal>((page, signal) => fetchWithdrawals(page, status, signal), [status]);
+  const [decision, setDecision] = useState<Decision | null>(null);
+
+  const ask = (w: AdminWithdrawal, action: WithdrawalAction) => {
+    const titles: Record<WithdrawalAction, string> = {
+      approve: m.op_wd_approve_title({ id: w.id }),
+      reject: m.op_wd_reject_title({ id: w.id }),
+      "chain-success": m.op_wd_success_title({ id: w.id }),
+      "chain-failure": m.op_wd_failure_title({ id: w.id }),
+    };
+    const bad = action === "reject" || action === "chain-failure";
+    setDecision({
+      title: titles[action],
+      confirmText: bad ? m.op_confirm_bad() : m.op_confirm_good(),
+      reasonRequired: bad,
+      danger: bad,
+      txid: action === "chain-success",
+      summary: (
+        <p className="dialog-summary">
+          {m.op_wd_summary({ amount: `${showExact(w.number)} ${w.currency_name}`, fee: `${showExact(w.charge)} ${w.currency_name}`, user: userLabel(w.account, w.user_id) })}
+          {bad && <><br />{m.op_wd_refund_note({ total: `${showExact(w.total)} ${w.currency_name}` })}</>}
+        </p>
+      ),
+      run: async (reason, txid) => {
+        await decideWithdrawal(w.id, action, reason, txid);
+        toast.success(m.op_done());
+      },
+    });
+  };
+
+  return (
+    <section data-testid="admin-withdrawals">
+      <StatusFilter
+        value={status}
+        onChange={setStatus}
+        options={[
+          { value: 0, label: m.op_status_pending() },
+          { value: 1, label: m.op_status_awaiting_chain() },
+          { value: 2, label: m.op_status_sent() },
+          { value: 3, label: m.op_status_chain_failed() },
+          { value: 4, label: m.op_status_rejected() },
+          { value: undefined, label: m.op_status_all() },
+        ]}
+      />
+      {list.loading ? (
+        <SkeletonList rows={3} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={m.op_queue_empty()} />
+      ) : (
+        <ul className="record-list">
+          {list.items.map((w) => (
+            <li key={w.id} className="record-card" data-testid="admin-withdrawal" data-id={w.id} data-user={w.account}>
+              <div className="record-head">
+                <span className="record-title">#{w.id} · {userLabel(w.account, w.user_id)}</span>
+                <span className={`badge badge-${w.status === 2 || w.status === 5 ? "ok" : w.status === 3 || w.status === 4 ? "bad" : "pending"}`}>{w.status_text}</span>
+              </div>
+              <dl className="kv">
+                <Kv label={m.wallet_amount()}>{showExact(w.number)} {w.currency_name}</Kv>
+                <Kv label={m.wallet_fee()}>{showExact(w.charge)} {w.currency_name}</Kv>
+                <Kv label={m.wallet_total_frozen()}>{showExact(w.total)} {w.currency_name}</Kv>
+                <Kv label={m.wallet_network()}>{w.network_name || "—"}</Kv>
+                <Kv label={m.wallet_address()} mono>{w.address}</Kv>
+                {w.txid && <Kv label={m.wallet_txid()} mono>{w.txid}</Kv>}
+                {w.reason && <Kv label={m.op_reason()} mono>{w.reason}</Kv>}
+                <Kv label={m.wallet_time()}>{w.time_format}</Kv>
+              </dl>
+              {w.status === 0 && (
+                <div className="btn-row">
+                  <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "reject")} data-testid="withdrawal-reject">{m.op_reject()}</button>
+                  <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "approve")} data-testid="withdrawal-approve">{m.op_approve()}</button>
+                </div>
+              )}
+              {w.status === 1 && (
+                <div className="btn-row">
+                  <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "chain-failure")} data-testid="withdrawal-chain-failure">{m.op_chain_failure()}</button>
+                  <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "chain-success")} data-testid="withdrawal-chain-success">{m.op_chain_success()}</button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+      {decision && (
+        <DecisionDialog
+          decision={decision}
+          onClose={() => setDecision(null)}
+          onDone={() => {
+            setDecision(null);
+            list.reload();
+          }}
+        />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,176 @@
+/**
+ * Personal centre (spec §2): user id, the real name with a time-of-day greeting once verified,
+ * the total of the three accounts with a hide toggle and account tabs, shortcuts to deposit,
+ * withdrawal, assets and transfer, the account menu (verification, bank card, security centre,
+ * password, records, flash exchange; the operator console for operators) and logout.
+ */
+import { useState } from "react";
+import { Link, useNavigate } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { showAmount } from "../../../lib/amount.ts";
+import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
+import { clearLogin, useSession } from "../../../lib/session.ts";
+import { api } from "../../../lib/api.ts";
+import { toast } from "../../../lib/toast.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { Icon, type IconName } from "../../../components/Icon.tsx";
+import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
+import { fetchCenter, fetchTotals, greetingPart, type WalletTotals } from "../api.ts";
+import "../../../styles/account.css";
+
+type Account = "change" | "micro" | "legal";
+const accountLabel: Record<Account, () => string> = {
+  change: m.assets_acct_change,
+  micro: m.assets_acct_micro,
+  legal: m.assets_acct_legal,
+};
+
+function verifyBadge(status: number): { text: string; tone: string } {
+  if (status === 2) return { text: m.verify_status_2(), tone: "ok" };
+  if (status === 1) return { text: m.verify_status_1(), tone: "pending" };
+  if (status === 3) return { text: m.verify_status_3(), tone: "bad" };
+  return { text: m.verify_status_0(), tone: "none" };
+}
+
+function greeting(): string {
+  const part = greetingPart(new Date().getHours());
+  return part === "morning" ? m.assets_good_morning() : part === "afternoon" ? m.assets_good_afternoon() : m.assets_good_evening();
+}
+
+function accountTotal(t: WalletTotals, a: Account): string {
+  return a === "change" ? t.change_wallet.usdt_totle : a === "micro" ? t.micro_wallet.usdt_totle : t.legal_wallet.usdt_totle;
+}
+
+export default function PersonalPage() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const hidden = useHideTotals();
+  const [tab, setTab] = useState<Account>("change");
+  const [busy, setBusy] = useState(false);
+  const center = useRequest((s) => fetchCenter(s), []);
+  const totals = useRequest((s) => fetchTotals(s), []);
+  const mask = (s: string) => (hidden ? MASK : s);
+
+  const logout = async () => {
+    setBusy(true);
+    try {
+      await api.post<unknown>("/api/user/logout", undefined, { notify: false, special: false });
+    } catch {
+      // an expired session is already logged out on the server
+    }
+    clearLogin();
+    setBusy(false);
+    toast.success(m.logout_done());
+    navigate("/login", { replace: true });
+  };
+
+  const c = center.data;
+  const status = c ? verifyBadge(c.review_status) : null;
+  const menu: { to: string; icon: IconName; label: string; badge?: { text: string; tone: string }; testId: string }[] = [
+    { to: "/verifyed", icon: "shield", label: m.menu_verify(), badge: status ?? undefined, testId: "menu-verify" },
+    { to: "/bank", icon: "bank", label: m.menu_bank(), badge: c ? (c.bank ? { text: m.assets_bound(), tone: "ok" } : { text: m.assets_not_bound(), tone: "none" }) : undefined, testId: "menu-bank" },
+    { to: "/security", icon: "key", label: m.sec_title(), badge: c ? (c.has_fund_password ? undefined : { text: m.sec_fund_not_set(), tone: "pending" }) : undefined, testId: "menu-security" },
+    { to: "/password", icon: "key", label: m.menu_password(), testId: "menu-password" },
+    { to: "/recharge/log", icon: "records", label: m.menu_records(), testId: "menu-records" },
+    { to: "/excharge", icon: "exchange", label: m.title_excharge(), testId: "menu-excharge" },
+    { to: "/lang", icon: "globe", label: m.title_lang(), testId: "menu-lang" },
+    { to: "/customer", icon: "service", label: m.menu_customer(), testId: "menu-customer" },
+  ];
+  if (session.role === "operator") menu.push({ to: "/admin", icon: "shield", label: m.op_title(), testId: "menu-admin" });
+
+  return (
+    <div className="acct-page" data-testid="personal-page">
+      {center.error && !c ? (
+        <ErrorState message={center.error.message} onRetry={center.reload} />
+      ) : !c ? (
+        <SkeletonBlock height={96} />
+      ) : (
+        <section className="profile-card">
+          <div className="profile-avatar">
+            <Icon name="user" size={28} />
+          </div>
+          <div className="profile-text">
+            <div className="profile-greeting" data-testid="greeting">
+              {c.review_status === 2 && c.name ? m.assets_greeting_named({ greeting: greeting(), name: c.name }) : greeting()}
+            </div>
+            <div className="profile-account">{c.account}</div>
+            <div className="profile-meta">
+              <span className="num" data-testid="user-id">
+                {m.user_id_label()}: {c.id}
+              </span>
+              {status && <span className={`badge badge-${status.tone}`}>{status.text}</span>}
+            </div>
+          </div>
+        </section>
+      )}
+
+      <section className="hero-card compact">
+        <div className="hero-top">
+          <span className="hero-label">{m.assets_total_label()}</span>
+          <button type="button" className="icon-btn hero-eye" onClick={toggleHideTotals} aria-pressed={hidden} aria-label={hidden ? m.assets_show_totals() : m.assets_hide_totals()} data-testid="hide-totals">
+            <Icon name={hidden ? "eyeOff" : "eye"} size={18} />
+          </button>
+        </div>
+        {totals.error && !totals.data ? (
+          <button type="button" className="text-btn" onClick={totals.reload}>
+            {m.load_failed()} · {m.retry()}
+          </button>
+        ) : !totals.data ? (
+          <div className="skeleton hero-skeleton" />
+        ) : (
+          <>
+            <div className="hero-value num" data-testid="personal-total">
+              {mask(showAmount(totals.data.total_usdt, 2))}
+              <span className="hero-unit">USDT</span>
+            </div>
+            <div className="mini-tabs" role="tablist" aria-label={m.assets_accounts()}>
+              {(["change", "micro", "legal"] as const).map((a) => (
+                <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)}>
+                  {accountLabel[a]()}
+                </button>
+              ))}
+            </div>
+            <div className="mini-tab-value num" data-testid="personal-account-total">
+              {mask(showAmount(accountTotal(totals.data, tab), 2))} USDT
+            </div>
+          </>
+        )}
+      </section>
+
+      <nav className="shortcut-grid" aria-label={m.assets_shortcuts()}>
+        <Link to="/recharge" className="shortcut">
+          <span className="shortcut-icon"><Icon name="deposit" /></span>
+          <span>{m.assets_deposit()}</span>
+        </Link>
+        <Link to="/withdrawal" className="shortcut">
+          <span className="shortcut-icon"><Icon name="withdraw" /></span>
+          <span>{m.assets_withdraw()}</span>
+        </Link>
+        <Link to="/assets" className="shortcut">
+          <span className="shortcut-icon"><Icon name="wallet" /></span>
+          <span>{m.tab_assets()}</span>
+        </Link>
+        <Link to="/transfer" className="shortcut">
+          <span className="shortcut-icon"><Icon name="transfer" /></span>
+          <span>{m.assets_transfer()}</span>
+        </Link>
+      </nav>
+
+      <nav className="menu-list">
+        {menu.map((item) => (
+          <Link key={item.to} to={item.to} className="menu-item" data-testid={item.testId}>
+            <Icon name={item.icon} size={20} />
+            <span className="menu-item-label">{item.label}</span>
+            {item.badge && <span className={`badge badge-${item.badge.tone}`}>{item.badge.text}</span>}
+            <Icon name="chevron" size={16} className="menu-chevron" />
+          </Link>
+        ))}
+      </nav>
+
+      <button type="button" className="btn btn-ghost btn-block btn-large logout-btn" onClick={logout} disabled={busy} data-testid="personal-logout">
+        {busy ? <Spinner size={16} /> : <Icon name="logout" size={18} />}
+        {m.logout()}
+      </button>
+    </div>
+  );
+}

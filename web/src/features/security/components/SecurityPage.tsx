@@ -1,0 +1,55 @@
+/**
+ * Security centre: the fund password that authorises withdrawals, the authenticator app, the
+ * withdrawal address book and the login password, each with its current state.
+ */
+import { Link } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { Icon, type IconName } from "../../../components/Icon.tsx";
+import { ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { fetchSecurity } from "../api.ts";
+import "../../../styles/account.css";
+
+export default function SecurityPage() {
+  const s = useRequest((sig) => fetchSecurity(sig), []);
+  if (s.error && !s.data) return <ErrorState message={s.error.message} onRetry={s.reload} />;
+  if (!s.data) return <SkeletonList rows={4} />;
+  const d = s.data;
+  const items: { to: string; icon: IconName; label: string; desc: string; badge?: { text: string; tone: string }; testId: string }[] = [
+    {
+      to: "/security/fund-password",
+      icon: "key",
+      label: m.sec_fund_title(),
+      desc: m.sec_fund_desc(),
+      badge: d.has_fund_password ? { text: m.sec_state_set(), tone: "ok" } : { text: m.sec_fund_not_set(), tone: "pending" },
+      testId: "sec-fund",
+    },
+    {
+      to: "/security/authenticator",
+      icon: "shield",
+      label: m.sec_totp_title(),
+      desc: m.sec_totp_desc(),
+      badge: d.totp_enabled ? { text: m.sec_state_on(), tone: "ok" } : { text: m.sec_state_off(), tone: "none" },
+      testId: "sec-totp",
+    },
+    { to: "/security/addresses", icon: "records", label: m.sec_addresses_title(), desc: m.sec_addresses_desc(), testId: "sec-addresses" },
+    { to: "/password", icon: "key", label: m.menu_password(), desc: m.sec_password_desc(), testId: "sec-password" },
+  ];
+  return (
+    <div className="acct-page" data-testid="security-page">
+      <nav className="menu-list">
+        {items.map((i) => (
+          <Link key={i.to} to={i.to} className="menu-item tall" data-testid={i.testId}>
+            <Icon name={i.icon} size={20} />
+            <span className="menu-item-label">
+              {i.label}
+              <small className="muted">{i.desc}</small>
+            </span>
+            {i.badge && <span className={`badge badge-${i.badge.tone}`}>{i.badge.text}</span>}
+            <Icon name="chevron" size={16} className="menu-chevron" />
+          </Link>
+        ))}
+      </nav>
+    </div>
+  );
+}

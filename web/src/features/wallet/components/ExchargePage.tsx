@@ -1,0 +1,286 @@
+/**
+ * Flash exchange (spec §2 Conversion, §5): a coin to USDT or USDT to a coin, against the
+ * exchange at the coin's last traded price (a coin that never traded cannot be converted).
+ * The rate (8 decimals), the fee tier and fee, the amount received (5 decimals) and the
+ * USDT min / max are computed live exactly as the server will, and confirmed before sending.
+ */
+import { useMemo, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { errText, m } from "../../../i18n/index.ts";
+import { ApiFailure } from "../../../lib/api.ts";
+import { balanceDecimals, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
+import { toast } from "../../../lib/toast.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
+import { Icon } from "../../../components/Icon.tsx";
+import { Modal } from "../../../components/Modal.tsx";
+import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
+import { convert, fetchConversionSettings, fetchUserWallet, USDT_ID, type ConversionResult } from "../api.ts";
+import { conversionQuote, trimZeros } from "../math.ts";
+import "../../../styles/account.css";
+
+type Direction = "coin_to_usdt" | "usdt_to_coin";
+
+export default function ExchargePage() {
+  const settings = useRequest((s) => fetchConversionSettings(s), [], { refreshMs: 10_000 });
+  const wallet = useRequest((s) => fetchUserWallet(s), []);
+  const [direction, setDirection] = useState<Direction>("coin_to_usdt");
+  const [coin, setCoin] = useState<number | null>(null);
+  const [amount, setAmount] = useState("");
+  const [error, setError] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [result, setResult] = useState<ConversionResult | null>(null);
+
+  const s = settings.data;
+  const w = wallet.data;
+  const coins = s?.prices ?? [];
+  // Default coin: the first one that has a price (else the first one).
+  const coinId = coin ?? coins.find((c) => c.price !== null)?.currency_id ?? coins[0]?.currency_id ?? null;
+  const coinRow = coins.find((c) => c.currency_id === coinId);
+  const coinWallet = w?.find((x) => x.currency === coinId);
+  const usdtWallet = w?.find((x) => x.currency === USDT_ID);
+  const fromId = direction === "coin_to_usdt" ? coinId : USDT_ID;
+  const toId = direction === "coin_to_usdt" ? USDT_ID : coinId;
+  const fromWallet = direction === "coin_to_usdt" ? coinWallet : usdtWallet;
+  const fromName = direction === "coin_to_usdt" ? (coinRow?.currency_name ?? "") : "USDT";
+  const toName = direction === "coin_to_usdt" ? "USDT" : (coinRow?.currency_name ?? "");
+  const fromScale = fromWallet?.decimals ?? 8;
+  const available = fromWallet?.change_balance ?? "0";
+
+  const quote = useMemo(
+    () =>
+      s && coinRow
+        ? conversionQuote({
+            direction,
+            money: amount,
+            price: coinRow.price,
+            coinScale: coinWallet?.decimals ?? 8,
+            usdtScale: usdtWallet?.decimals ?? 8,
+            available,
+            terms: s,
+          })
+        : null,
+    [s, coinRow, direction, amount, coinWallet, usdtWallet, available],
+  );
+
+  const problemText = (): string => {
+    if (!quote?.problem || !s) return "";
+    if (quote.problem === "no_price") return errText("no_price", { currency: coinRow?.currency_name ?? "" });
+    if (quote.problem === "below_min") return errText("below_min", { min: `${s.shanduiMin} USDT` });
+    if (quote.problem === "above_max") return errText("above_max", { max: `${s.shanduiMax} USDT` });
+    return errText(quote.problem, { decimals: fromScale });
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!quote) return;
+    if (!amount) {
+      setError(errText("amount_positive"));
+      return;
+    }
+    if (quote.problem) {
+      setError(problemText());
+      return;
+    }
+    setConfirming(true);
+  };
+
+  const send = async () => {
+    if (fromId === null || toId === null || busy) return;
+    setBusy(true);
+    try {
+      const res = await convert({ from_currency: fromId, to_currency: toId, money: amount });
+      setResult(res);
+      setConfirming(false);
+      setAmount("");
+      toast.success(m.wallet_convert_done());
+      wallet.reload();
+      settings.reload();
+    } catch (err) {
+      setConfirming(false);
+      const f = err instanceof ApiFailure ? err : null;
+      if (f && (f.kind === "997" || f.kind === "998" || f.kind === "999")) return;
+      setError(f?.message ?? m.request_failed());
+      settings.reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if ((settings.error && !s) || (wallet.error && !w)) {
+    return <ErrorState message={(settings.error ?? wallet.error)?.message} onRetry={() => { settings.reload(); wallet.reload(); }} />;
+  }
+  if (!s || !w) return <div className="acct-page"><SkeletonBlock height={420} /></div>;
+
+  const coinSelect = (
+    <div className="select-wrap convert-select">
+      <select
+        className="input"
+        value={coinId ?? ""}
+        onChange={(e) => {
+          setCoin(Number(e.target.value));
+          setAmount("");
+          setError("");
+          setResult(null);
+        }}
+        data-testid="convert-coin"
+        aria-label={m.wallet_coin()}
+      >
+        {coins.map((c) => (
+          <option key={c.currency_id} value={c.currency_id}>
+            {c.currency_name}
+          </option>
+        ))}
+      </select>
+      <Icon name="chevronDown" size={18} className="select-caret" />
+    </div>
+  );
+  const usdtBox = (
+    <div className="convert-fixed">
+      <CoinAvatar symbol="USDT" size={22} /> USDT
+    </div>
+  );
+
+  return (
+    <div className="acct-page" data-testid="excharge-page">
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <section className="card convert-card">
+          <div className="convert-side">
+            <div className="field-label field-label-row">
+              <span>{m.wallet_from()}</span>
+              <span className="label-actions">
+                <span className="muted num" data-testid="convert-available">
+                  {m.wallet_available({ amount: `${showAmount(available, balanceDecimals(fromName))} ${fromName}` })}
+                </span>
+                <button type="button" className="text-btn" onClick={() => { setAmount(trimZeros(available)); setError(""); setResult(null); }} data-testid="convert-all">
+                  {m.wallet_all()}
+                </button>
+              </span>
+            </div>
+            <div className="convert-row">
+              {direction === "coin_to_usdt" ? coinSelect : usdtBox}
+              <input
+                className="input convert-amount"
+                inputMode="decimal"
+                autoComplete="off"
+                placeholder={m.wallet_amount_placeholder()}
+                value={amount}
+                onChange={(e) => {
+                  setAmount(sanitizeAmountInput(e.target.value, fromScale));
+                  setError("");
+                  setResult(null);
+                }}
+                aria-label={m.wallet_amount()}
+                aria-invalid={!!error}
+                data-testid="convert-amount"
+              />
+            </div>
+          </div>
+          <button
+            type="button"
+            className="swap-btn"
+            onClick={() => {
+              setDirection(direction === "coin_to_usdt" ? "usdt_to_coin" : "coin_to_usdt");
+              setAmount("");
+              setError("");
+              setResult(null);
+            }}
+            aria-label={m.wallet_swap()}
+            data-testid="convert-swap"
+          >
+            <Icon name="exchange" size={18} />
+          </button>
+          <div className="convert-side">
+            <div className="field-label">{m.wallet_to()}</div>
+            <div className="convert-row">
+              {direction === "coin_to_usdt" ? usdtBox : coinSelect}
+              <div className="convert-receive num" data-testid="convert-receive">
+                {quote && amount ? `≈ ${showExact(quote.receivedDisplay)}` : "0"}
+              </div>
+            </div>
+          </div>
+        </section>
+        {error && <p className="field-error" data-testid="convert-error">{error}</p>}
+        {!error && quote?.problem && amount && <p className="field-error">{problemText()}</p>}
+        {coinRow && coinRow.price === null && <p className="notice notice-warn">{errText("no_price", { currency: coinRow.currency_name })}</p>}
+
+        <section className="summary" data-testid="convert-summary">
+          <div className="kv-row">
+            <span>{m.wallet_rate()}</span>
+            <span className="num" data-testid="convert-rate">
+              {quote && quote.rate !== "--" ? `1 ${fromName} = ${quote.rate} ${toName}` : "--"}
+            </span>
+          </div>
+          <div className="kv-row">
+            <span>{m.wallet_last_price()}</span>
+            <span className="num">{coinRow?.price ? `${showExact(coinRow.price)} USDT` : m.wallet_no_price_short()}</span>
+          </div>
+          <div className="kv-row">
+            <span>{m.wallet_fee_tier()}</span>
+            <span className="num" data-testid="convert-tier">
+              {m.wallet_fee_tiers({ low: s.shandui_sxf1, high: s.shandui_sxf2, threshold: showExact(s.shandui_sxf_money) })}
+            </span>
+          </div>
+          <div className="kv-row">
+            <span>{m.wallet_fee()}</span>
+            <span className="num" data-testid="convert-fee">
+              {quote && amount ? `${showExact(quote.fee)} USDT (${quote.feePercent}%)` : "--"}
+            </span>
+          </div>
+          <div className="kv-row muted">
+            <span>{m.wallet_convert_limits()}</span>
+            <span className="num">{showExact(s.shanduiMin)} – {showExact(s.shanduiMax)} USDT</span>
+          </div>
+          {Number(s.shandui_time) > 0 && <p className="form-note">{m.wallet_convert_interval({ minutes: s.shandui_time })}</p>}
+          <p className="form-note">{m.wallet_convert_note()}</p>
+        </section>
+
+        <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy || !coinRow?.price} data-testid="convert-submit">
+          {m.wallet_convert_button()}
+        </button>
+        <Link to="/excharge/log" className="text-btn center-btn" data-testid="convert-records">
+          {m.wallet_convert_records()}
+        </Link>
+      </form>
+
+      {result && (
+        <section className="card result-card" data-testid="convert-result">
+          <h2 className="section-title">{m.wallet_convert_result()}</h2>
+          <dl className="kv">
+            <div className="kv-row"><dt>{m.wallet_paid()}</dt><dd className="num">{showExact(result.money)} {result.from}</dd></div>
+            <div className="kv-row"><dt>{m.wallet_received()}</dt><dd className="num" data-testid="result-received">{showExact(result.money2)} {result.to}</dd></div>
+            <div className="kv-row"><dt>{m.wallet_rate()}</dt><dd className="num">{result.huilv}</dd></div>
+            <div className="kv-row"><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(result.sxf)} USDT ({result.fee_percent}%)</dd></div>
+          </dl>
+        </section>
+      )}
+
+      {confirming && quote && (
+        <Modal
+          title={m.wallet_confirm_convert()}
+          onClose={() => setConfirming(false)}
+          busy={busy}
+          testId="convert-confirm"
+          actions={
+            <>
+              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)} disabled={busy}>{m.cancel()}</button>
+              <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="convert-confirm-button">
+                {busy && <Spinner size={16} />}
+                {m.confirm()}
+              </button>
+            </>
+          }
+        >
+          <dl className="kv">
+            <div className="kv-row"><dt>{m.wallet_paid()}</dt><dd className="num">{amount} {fromName}</dd></div>
+            <div className="kv-row"><dt>{m.wallet_rate()}</dt><dd className="num">{quote.rate}</dd></div>
+            <div className="kv-row"><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(quote.fee)} USDT ({quote.feePercent}%)</dd></div>
+            <div className="kv-row strong"><dt>{m.wallet_received()}</dt><dd className="num">≈ {showExact(quote.receivedDisplay)} {toName}</dd></div>
+          </dl>
+          <p className="form-note">{m.wallet_convert_confirm_note()}</p>
+        </Modal>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+/**
+ * Deposit and withdrawal records (spec §2 "Records: two menus, deposit and withdrawal"): one
+ * screen, two menus (/recharge/log and /withdrawal/log), each an infinite list with its status
+ * labels. Deposits show the proof picture (fetched with the session) and a rejection reason;
+ * withdrawals show the network, fee, amount received, total and, once sent, the transaction id.
+ */
+import { NavLink, useLocation } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { showExact } from "../../../lib/amount.ts";
+import { usePaged, useSentinel } from "../../../lib/usePaged.ts";
+import { AuthImage } from "../../../components/AuthImage.tsx";
+import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { fetchDepositLog, fetchWithdrawalLog, type DepositRecord, type WithdrawalRecord } from "../api.ts";
+import "../../../styles/account.css";
+
+export default function RecordsPage() {
+  const { pathname } = useLocation();
+  const kind = pathname.startsWith("/withdrawal") ? "withdrawal" : "deposit";
+  return (
+    <div className="acct-page records-page" data-testid={`records-${kind}`}>
+      <nav className="tabs" aria-label={m.menu_records()}>
+        <NavLink to="/recharge/log" replace className={({ isActive }) => (isActive ? "active" : "")} data-testid="records-tab-deposit">
+          {m.wallet_records_deposit()}
+        </NavLink>
+        <NavLink to="/withdrawal/log" replace className={({ isActive }) => (isActive ? "active" : "")} data-testid="records-tab-withdrawal">
+          {m.wallet_records_withdrawal()}
+        </NavLink>
+      </nav>
+      {kind === "deposit" ? <DepositList /> : <WithdrawalList />}
+    </div>
+  );
+}
+
+function statusTone(kind: "deposit" | "withdrawal", status: number): string {
+  if (kind === "deposit") return status === 1 ? "ok" : status === 2 ? "bad" : "pending";
+  // 0 applying, 1 approved awaiting chain, 2 chain success, 3 chain failure, 4 rejected, 5 in-site success
+  return status === 2 || status === 5 ? "ok" : status === 3 || status === 4 ? "bad" : "pending";
+}
+
+function ListFooter({ hasMore, loadingMore, moreError, onMore, count }: { hasMore: boolean; loadingMore: boolean; moreError: boolean; onMore: () => void; count: number }) {
+  const sentinel = useSentinel(onMore, hasMore && !moreError);
+  if (count === 0) return null;
+  return (
+    <div className="list-footer" ref={sentinel}>
+      {loadingMore ? (
+        <Spinner size={18} />
+      ) : moreError ? (
+        <button type="button" className="text-btn" onClick={onMore}>
+          {m.load_failed()} · {m.retry()}
+        </button>
+      ) : hasMore ? (
+        <button type="button" className="text-btn" onClick={onMore}>
+          {m.load_more()}
+        </button>
+      ) : (
+        <span className="muted">{m.no_more()}</span>
+      )}
+    </div>
+  );
+}
+
+function DepositList() {
+  const list = usePaged<DepositRecord>((page, signal) => fetchDepositLog(page, signal));
+  if (list.loading) return <SkeletonList rows={4} />;
+  if (list.error) return <ErrorState message={list.error.message} onRetry={list.reload} />;
+  if (list.items.length === 0) return <EmptyState text={m.wallet_no_deposits()} />;
+  return (
+    <>
+      <ul className="record-list">
+        {list.items.map((r) => (
+          <li key={r.id} className="record-card" data-testid="deposit-record" data-status={r.status}>
+            <div className="record-head">
+              <span className="record-title">
+                {m.wallet_records_deposit()} · {r.currency_name}
+                {r.network ? <span className="muted"> ({r.network})</span> : null}
+              </span>
+              <span className={`badge badge-${statusTone("deposit", r.status)}`} data-testid="record-status">
+                {r.status_text}
+              </span>
+            </div>
+            <div className="record-body">
+              <dl className="kv">
+                <div className="kv-row">
+                  <dt>{m.wallet_amount()}</dt>
+                  <dd className="num" data-testid="record-amount">{showExact(r.amount)} {r.currency_name}</dd>
+                </div>
+                <div className="kv-row">
+                  <dt>{m.wallet_time()}</dt>
+                  <dd className="num">{r.time_format}</dd>
+                </div>
+                {r.hash && (
+                  <div className="kv-row">
+                    <dt>{m.wallet_hash()}</dt>
+                    <dd className="mono-break">{r.hash}</dd>
+                  </div>
+                )}
+              </dl>
+              <AuthImage src={r.pic} alt={m.wallet_proof()} className="record-pic" />
+            </div>
+            {r.status === 2 && r.reason && <p className="notice notice-bad">{m.wallet_reason({ reason: r.reason })}</p>}
+          </li>
+        ))}
+      </ul>
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+    </>
+  );
+}
+
+function WithdrawalList() {
+  const list = usePaged<WithdrawalRecord>((page, signal) => fetchWithdrawalLog(page, signal));
+  if (list.loading) return <SkeletonList rows={4} />;
+  if (list.error) return <ErrorState message={list.error.message} onRetry={list.reload} />;
+  if (list.items.length === 0) return <EmptyState text={m.wallet_no_withdrawals()} />;
+  return (
+    <>
+      <ul className="record-list">
+        {list.items.map((r) => (
+          <li key={r.id} className="record-card" data-testid="withdrawal-record" data-status={r.status}>
+            <div className="record-head">
+              <span className="record-title">
+                {m.wallet_records_withdrawal()} · {r.currency_name}
+                {r.network_name ? <span className="muted"> ({r.network_name})</span> : null}
+              </span>
+              <span className={`badge badge-${statusTone("withdrawal", r.status)}`} data-testid="record-status">
+                {r.status_text}
+              </span>
+            </div>
+            <dl className="kv">
+              <div className="kv-row">
+                <dt>{m.wallet_received()}</dt>
+                <dd className="num" data-testid="record-amount">{showExact(r.real_number)} {r.currency_name}</dd>
+              </div>
+              <div className="kv-row">
+                <dt>{m.wallet_fee()}</dt>
+                <dd className="num">{showExact(r.charge)} {r.currency_name}</dd>
+              </div>
+              <div className="kv-row">
+                <dt>{m.wallet_total_debit()}</dt>
+                <dd className="num">{showExact(r.total)} {r.currency_name}</dd>
+              </div>
+              <div className="kv-row">
+                <dt>{m.wallet_address()}</dt>
+                <dd className="mono-break">{r.address}</dd>
+              </div>
+              {r.txid && (
+                <div className="kv-row">
+                  <dt>{m.wallet_txid()}</dt>
+                  <dd className="mono-break">{r.txid}</dd>
+                </div>
+              )}
+              <div className="kv-row">
+                <dt>{m.wallet_time()}</dt>
+                <dd className="num">{r.time_format}</dd>
+              </div>
+            </dl>
+            {(r.status === 3 || r.status === 4) && r.reason && <p className="notice notice-bad">{m.wallet_reason({ reason: r.reason })}</p>}
+            {(r.status === 3 || r.status === 4) && <p className="form-note">{m.wallet_refunded_note()}</p>}
+          </li>
+        ))}
+      </ul>
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+    </>
+  );
+}

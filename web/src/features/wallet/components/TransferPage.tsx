@@ -1,0 +1,181 @@
+/**
+ * Transfer between own accounts (spec §2, §5): from and to account selectors with a swap
+ * button, the currency, the amount with what is available in the source account, and the
+ * same-account message. Money only moves between the user's own accounts, one ledger movement.
+ */
+import { useMemo, useState, type FormEvent } from "react";
+import { Link } from "react-router";
+import { errText, m } from "../../../i18n/index.ts";
+import { compareDecimal, decimalsOf, sanitizeAmountInput, showAmount, balanceDecimals } from "../../../lib/amount.ts";
+import { toast } from "../../../lib/toast.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { useSession } from "../../../lib/session.ts";
+import { checkAmount } from "../../../../../schemas/wallet.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
+import { ACCOUNTS, availableIn, fetchUserWallet, fetchWalletList, transfer, USDT_ID, type AccountName } from "../api.ts";
+import { trimZeros } from "../math.ts";
+import "../../../styles/account.css";
+
+const accountLabel: Record<AccountName, () => string> = {
+  change: m.assets_acct_change,
+  micro: m.assets_acct_micro,
+  legal: m.assets_acct_legal,
+};
+
+export default function TransferPage() {
+  const session = useSession();
+  if (!session.token) {
+    // The route carries no auth flag (spec §2); without a login there is nothing to move.
+    return (
+      <div className="acct-page">
+        <div className="notice notice-info notice-action">
+          <span>{m.wallet_login_to_transfer()}</span>
+          <Link to="/login?redirect=%2Ftransfer" className="btn btn-primary btn-small">{m.login()}</Link>
+        </div>
+      </div>
+    );
+  }
+  return <TransferForm />;
+}
+
+function TransferForm() {
+  const list = useRequest((s) => fetchWalletList(s), []);
+  const currencies = useRequest((s) => fetchUserWallet(s), []);
+  const [from, setFrom] = useState<AccountName>("change");
+  const [to, setTo] = useState<AccountName>("micro");
+  const [currency, setCurrency] = useState<number>(USDT_ID);
+  const [amount, setAmount] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const rows = list.data?.change_wallet.balance.filter((r) => Number(r.show) === 1) ?? [];
+  const name = rows.find((r) => r.currency === currency)?.currency_name ?? "";
+  const available = list.data ? availableIn(list.data, from, currency) : "0";
+  const scale = useMemo(() => currencies.data?.find((c) => c.currency === currency)?.decimals ?? decimalsOf(available), [currencies.data, currency, available]);
+  const same = from === to;
+
+  const swap = () => {
+    setFrom(to);
+    setTo(from);
+    setError("");
+  };
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (busy) return;
+    if (same) {
+      setError(errText("same_account"));
+      return;
+    }
+    const check = checkAmount(amount, scale);
+    if (!check.ok) {
+      setError(errText(check.key, check.params));
+      return;
+    }
+    if (compareDecimal(amount, available) === 1) {
+      setError(errText("insufficient_balance"));
+      return;
+    }
+    setBusy(true);
+    try {
+      await transfer({ number: amount, from_field: from, to_field: to, currency_id: currency });
+      toast.success(m.wallet_transfer_done({ amount: `${amount} ${name}`, from: accountLabel[from](), to: accountLabel[to]() }));
+      setAmount("");
+      list.reload();
+    } catch {
+      // the API client showed the server's message (spec §8: fund transfer failed)
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (list.error && !list.data) return <ErrorState message={list.error.message} onRetry={list.reload} />;
+  if (!list.data) return <div className="acct-page"><SkeletonBlock height={360} /></div>;
+
+  return (
+    <div className="acct-page" data-testid="transfer-page">
+      <form className="form" onSubmit={submit} noValidate>
+        <section className="card transfer-card">
+          <div className="transfer-sides">
+            <label className="transfer-side">
+              <span className="field-label">{m.wallet_from()}</span>
+              <div className="select-wrap">
+                <select className="input" value={from} onChange={(e) => { setFrom(e.target.value as AccountName); setError(""); }} data-testid="transfer-from">
+                  {ACCOUNTS.map((a) => (
+                    <option key={a} value={a}>{accountLabel[a]()}</option>
+                  ))}
+                </select>
+                <Icon name="chevronDown" size={18} className="select-caret" />
+              </div>
+            </label>
+            <label className="transfer-side">
+              <span className="field-label">{m.wallet_to()}</span>
+              <div className="select-wrap">
+                <select className="input" value={to} onChange={(e) => { setTo(e.target.value as AccountName); setError(""); }} data-testid="transfer-to">
+                  {ACCOUNTS.map((a) => (
+                    <option key={a} value={a}>{accountLabel[a]()}</option>
+                  ))}
+                </select>
+                <Icon name="chevronDown" size={18} className="select-caret" />
+              </div>
+            </label>
+          </div>
+          <button type="button" className="swap-btn" onClick={swap} aria-label={m.wallet_swap()} data-testid="transfer-swap">
+            <Icon name="transfer" size={18} />
+          </button>
+        </section>
+        {same && <p className="field-error" data-testid="same-account">{errText("same_account")}</p>}
+
+        <label className="field">
+          <span className="field-label">{m.wallet_currency()}</span>
+          <div className="select-wrap">
+            <select className="input" value={currency} onChange={(e) => { setCurrency(Number(e.target.value)); setAmount(""); setError(""); }} data-testid="transfer-currency">
+              {rows.map((r) => (
+                <option key={r.currency} value={r.currency}>{r.currency_name}</option>
+              ))}
+            </select>
+            <Icon name="chevronDown" size={18} className="select-caret" />
+          </div>
+        </label>
+
+        <label className="field">
+          <span className="field-label field-label-row">
+            <span>{m.wallet_amount()}</span>
+            <span className="muted num" data-testid="transfer-available">
+              {m.wallet_available({ amount: `${showAmount(available, balanceDecimals(name))} ${name}` })}
+            </span>
+          </span>
+          <div className="input-wrap">
+            <input
+              className="input"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={m.wallet_amount_placeholder()}
+              value={amount}
+              onChange={(e) => {
+                setAmount(sanitizeAmountInput(e.target.value, scale));
+                setError("");
+              }}
+              aria-invalid={!!error}
+              data-testid="transfer-amount"
+            />
+            <span className="input-addon input-addon-row">
+              <span className="input-unit">{name}</span>
+              <button type="button" className="text-btn" onClick={() => { setAmount(trimZeros(available)); setError(""); }} data-testid="transfer-all">
+                {m.wallet_all()}
+              </button>
+            </span>
+          </div>
+          {error && <span className="field-error" data-testid="transfer-error">{error}</span>}
+        </label>
+
+        <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy || same} data-testid="transfer-submit">
+          {busy && <Spinner size={16} />}
+          {m.wallet_transfer_button()}
+        </button>
+        <p className="form-note center">{m.wallet_transfer_note()}</p>
+      </form>
+    </div>
+  );
+}

@@ -1,0 +1,413 @@
+/**
+ * Withdrawal (spec §2, §4, §5; DESIGN §1): USDT with the ERC20 / TRC20 toggle. The fee, the
+ * amount received, the total that is frozen and the network's min / max come from the one
+ * published fee table and are shown live, before anything is sent; a confirm dialog repeats
+ * them. No other deduction exists. The fund password (and the authenticator code once
+ * enabled) authorises the request; an operator reviews it before it goes to the chain.
+ */
+import { useEffect, useMemo, useState, type FormEvent } from "react";
+import { Link, useNavigate } from "react-router";
+import { errText, m } from "../../../i18n/index.ts";
+import { ApiFailure } from "../../../lib/api.ts";
+import { decimalsOf, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
+import { toast } from "../../../lib/toast.ts";
+import { useRequest } from "../../../lib/useRequest.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { Modal } from "../../../components/Modal.tsx";
+import { PasswordInput } from "../../../components/PasswordInput.tsx";
+import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
+import { fetchSavedAddresses, fetchWithdrawInfo, submitWithdrawal, USDT_ID, type SavedAddress } from "../api.ts";
+import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
+import "../../../styles/account.css";
+
+type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>>;
+
+export default function WithdrawalPage() {
+  const navigate = useNavigate();
+  const info = useRequest((s) => fetchWithdrawInfo(USDT_ID, s), []);
+  const [network, setNetwork] = useState<number | null>(null);
+  const [address, setAddress] = useState("");
+  const [amount, setAmount] = useState("");
+  const [password, setPassword] = useState("");
+  const [totp, setTotp] = useState("");
+  const [errors, setErrors] = useState<Errors>({});
+  const [confirming, setConfirming] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [book, setBook] = useState(false);
+  const [showTable, setShowTable] = useState(false);
+
+  const d = info.data;
+  // Default to the first network of the table (ERC20, spec §9 order) once the info arrives.
+  useEffect(() => {
+    if (d && network === null && d.networks.length > 0) setNetwork(d.networks[0]?.type ?? null);
+  }, [d, network]);
+
+  const scale = d ? decimalsOf(d.change_balance) : 8;
+  const terms = useMemo(() => (d ? withdrawalTerms(d, d.networks.length > 0 ? network : null) : null), [d, network]);
+  const preview = d && terms ? withdrawalPreview(amount, terms, d.change_balance, scale) : null;
+  const unit = d?.currency_name ?? "USDT";
+  const ready = !!d && d.has_fund_password && d.has_receiving_info;
+
+  const clearError = (k: keyof Errors) => setErrors((e) => ({ ...e, [k]: undefined }));
+
+  const validate = (): boolean => {
+    const next: Errors = {};
+    if (!address) next.address = m.wallet_address_required();
+    else if (/\s/.test(address)) next.address = errText("address_invalid");
+    if (!amount) next.amount = errText("invalid_amount");
+    else if (preview?.problem) {
+      next.amount =
+        preview.problem === "below_min"
+          ? errText("below_min", { min: `${showExact(terms?.min)} ${unit}` })
+          : preview.problem === "above_max"
+            ? errText("above_max", { max: `${showExact(terms?.max)} ${unit}` })
+            : errText(preview.problem, { decimals: scale });
+    }
+    if (!/^\d{6}$/.test(password)) next.password = errText("fund_password_rule");
+    if (d?.totp_enabled && !/^\d{6}$/.test(totp)) next.totp = errText("totp_required");
+    setErrors(next);
+    return Object.keys(next).length === 0;
+  };
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!d || !ready) return;
+    if (validate()) setConfirming(true);
+  };
+
+  const send = async () => {
+    if (!d || !terms || busy) return;
+    setBusy(true);
+    try {
+      const res = await submitWithdrawal({
+        currency: d.currency,
+        address,
+        number: amount,
+        ...(d.networks.length > 0 && network !== null ? { type: network } : {}),
+        password,
+        charge: terms.fee,
+        ...(d.totp_enabled ? { totp_code: totp } : {}),
+      });
+      setConfirming(false);
+      toast.success(m.wallet_withdraw_submitted({ total: `${showExact(res.total)} ${unit}` }));
+      navigate("/withdrawal/log");
+    } catch (err) {
+      setConfirming(false);
+      const f = err instanceof ApiFailure ? err : null;
+      if (f?.kind === "997" || f?.kind === "998" || f?.kind === "999") return; // handled by the API client
+      if (f?.code === "fund_password_wrong" || f?.code === "fund_password_rule") setErrors({ password: f.message });
+      else if (f?.code === "totp_wrong" || f?.code === "totp_required") setErrors({ totp: f.message });
+      else if (f?.code === "address_invalid") setErrors({ address: f.message });
+      else if (f?.code === "below_min" || f?.code === "above_max" || f?.code === "insufficient_balance") setErrors({ amount: f.message });
+      else toast.error(f?.message ?? m.request_failed());
+      // The fee table changed under us: show the new terms before the user tries again.
+      if (f?.code === "fee_mismatch" || f?.code === "insufficient_balance") info.reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  if (info.error && !d) return <ErrorState message={info.error.message} onRetry={info.reload} />;
+  if (!d || !terms || !preview) return <div className="acct-page"><SkeletonBlock height={420} /></div>;
+
+  return (
+    <div className="acct-page" data-testid="withdrawal-page">
+      {!d.has_receiving_info && (
+        <div className="notice notice-warn notice-action">
+          <span>{m.wallet_need_bank()}</span>
+          <Link to="/bank" className="btn btn-primary btn-small">{m.wallet_go_bank()}</Link>
+        </div>
+      )}
+      {!d.has_fund_password && (
+        <div className="notice notice-warn notice-action" data-testid="need-fund-password">
+          <span>{m.wallet_need_fund_password()}</span>
+          <Link to="/security/fund-password" className="btn btn-primary btn-small">{m.wallet_go_set()}</Link>
+        </div>
+      )}
+
+      <form className="form" onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <span className="field-label">{m.wallet_currency()}</span>
+          <div className="coin-fixed">
+            <strong>{unit}</strong>
+            <span className="muted">{m.wallet_withdraw_only_usdt()}</span>
+          </div>
+        </div>
+
+        {d.networks.length > 0 && (
+          <div className="field">
+            <span className="field-label">{m.wallet_network()}</span>
+            <div className="chips chips-2" role="radiogroup" aria-label={m.wallet_network()}>
+              {d.networks.map((n) => {
+                const t = withdrawalTerms(d, n.type);
+                return (
+                  <button
+                    key={n.type}
+                    type="button"
+                    role="radio"
+                    aria-checked={network === n.type}
+                    className={network === n.type ? "active" : ""}
+                    onClick={() => setNetwork(n.type)}
+                    data-testid={`network-${n.network_name}`}
+                  >
+                    <span>{n.network_name}</span>
+                    <small className="num">{m.wallet_fee_short({ fee: `${showExact(t.fee)} ${unit}` })}</small>
+                  </button>
+                );
+              })}
+            </div>
+          </div>
+        )}
+
+        <label className="field">
+          <span className="field-label">{m.wallet_address()}</span>
+          <div className="input-wrap">
+            <input
+              className="input input-with-icon"
+              autoComplete="off"
+              autoCapitalize="off"
+              spellCheck={false}
+              placeholder={m.wallet_address_placeholder()}
+              value={address}
+              onChange={(e) => {
+                setAddress(e.target.value);
+                clearError("address");
+              }}
+              aria-invalid={!!errors.address}
+              data-testid="withdraw-address"
+            />
+            <button type="button" className="input-addon icon-btn" onClick={() => setBook(true)} aria-label={m.wallet_address_book()} data-testid="open-address-book">
+              <Icon name="records" size={20} />
+            </button>
+          </div>
+          {errors.address && <span className="field-error">{errors.address}</span>}
+        </label>
+
+        <label className="field">
+          <span className="field-label field-label-row">
+            <span>{m.wallet_amount()}</span>
+            <span className="muted num" data-testid="withdraw-available">
+              {m.wallet_available({ amount: `${showAmount(d.change_balance, 2)} ${unit}` })}
+            </span>
+          </span>
+          <div className="input-wrap">
+            <input
+              className="input"
+              inputMode="decimal"
+              autoComplete="off"
+              placeholder={m.wallet_withdraw_amount_placeholder({ min: showExact(terms.min) })}
+              value={amount}
+              onChange={(e) => {
+                setAmount(sanitizeAmountInput(e.target.value, scale));
+                clearError("amount");
+              }}
+              aria-invalid={!!errors.amount}
+              data-testid="withdraw-amount"
+            />
+            <span className="input-addon input-addon-row">
+              <span className="input-unit">{unit}</span>
+              <button type="button" className="text-btn" onClick={() => { setAmount(withdrawAll(d.change_balance, terms, scale)); clearError("amount"); }} data-testid="withdraw-all">
+                {m.wallet_all()}
+              </button>
+            </span>
+          </div>
+          {errors.amount && <span className="field-error">{errors.amount}</span>}
+        </label>
+
+        <section className="summary" aria-live="polite" data-testid="withdraw-summary">
+          <div className="kv-row">
+            <span>{m.wallet_fee()}</span>
+            <span className="num" data-testid="withdraw-fee">{showExact(preview.fee)} {unit}</span>
+          </div>
+          <div className="kv-row">
+            <span>{m.wallet_received()}</span>
+            <span className="num" data-testid="withdraw-received">{showExact(preview.received)} {unit}</span>
+          </div>
+          <div className="kv-row strong">
+            <span>{m.wallet_total_frozen()}</span>
+            <span className="num" data-testid="withdraw-total">{showExact(preview.total)} {unit}</span>
+          </div>
+          <div className="kv-row muted">
+            <span>{m.wallet_limits()}</span>
+            <span className="num" data-testid="withdraw-limits">{showExact(terms.min)} – {showExact(terms.max)} {unit}</span>
+          </div>
+          <p className="form-note">{m.wallet_fee_note()}</p>
+          <button type="button" className="text-btn table-toggle" onClick={() => setShowTable((v) => !v)} aria-expanded={showTable} data-testid="fee-table-toggle">
+            {m.wallet_fee_table()} <Icon name="chevronDown" size={14} />
+          </button>
+          {showTable && (
+            <table className="fee-table" data-testid="fee-table">
+              <thead>
+                <tr>
+                  <th>{m.wallet_network()}</th>
+                  <th className="right">{m.wallet_fee()}</th>
+                  <th className="right">{m.wallet_min()}</th>
+                  <th className="right">{m.wallet_max()}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {d.fees.map((f) => (
+                  <tr key={f.type}>
+                    <td>{f.network_name || m.wallet_network_default()}</td>
+                    <td className="right num">{showExact(f.fee)}</td>
+                    <td className="right num">{showExact(f.min)}</td>
+                    <td className="right num">{showExact(f.max)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+
+        <label className="field">
+          <span className="field-label">{m.wallet_fund_password()}</span>
+          <PasswordInput
+            inputMode="numeric"
+            maxLength={6}
+            autoComplete="off"
+            placeholder={m.wallet_fund_password_placeholder()}
+            value={password}
+            onChange={(e) => {
+              setPassword(e.target.value.replace(/\D/g, "").slice(0, 6));
+              clearError("password");
+            }}
+            aria-invalid={!!errors.password}
+            disabled={!d.has_fund_password}
+            data-testid="withdraw-password"
+          />
+          {errors.password && <span className="field-error">{errors.password}</span>}
+        </label>
+
+        {d.totp_enabled && (
+          <label className="field">
+            <span className="field-label">{m.sec_totp_code()}</span>
+            <input
+              className="input"
+              inputMode="numeric"
+              maxLength={6}
+              autoComplete="one-time-code"
+              placeholder={m.sec_totp_code_placeholder()}
+              value={totp}
+              onChange={(e) => {
+                setTotp(e.target.value.replace(/\D/g, "").slice(0, 6));
+                clearError("totp");
+              }}
+              aria-invalid={!!errors.totp}
+              data-testid="withdraw-totp"
+            />
+            {errors.totp && <span className="field-error">{errors.totp}</span>}
+          </label>
+        )}
+
+        <button type="submit" className="btn btn-primary btn-block btn-large" disabled={!ready || busy} data-testid="withdraw-submit">
+          {m.wallet_withdraw_button()}
+        </button>
+        <Link to="/withdrawal/log" className="text-btn center-btn">
+          {m.wallet_view_records()}
+        </Link>
+      </form>
+
+      {confirming && (
+        <Modal
+          title={m.wallet_confirm_withdraw()}
+          onClose={() => setConfirming(false)}
+          busy={busy}
+          testId="withdraw-confirm"
+          actions={
+            <>
+              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)} disabled={busy}>
+                {m.cancel()}
+              </button>
+              <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="withdraw-confirm-button">
+                {busy && <Spinner size={16} />}
+                {m.confirm()}
+              </button>
+            </>
+          }
+        >
+          <dl className="kv">
+            {d.networks.length > 0 && (
+              <div className="kv-row">
+                <dt>{m.wallet_network()}</dt>
+                <dd>{d.networks.find((n) => n.type === network)?.network_name}</dd>
+              </div>
+            )}
+            <div className="kv-row">
+              <dt>{m.wallet_address()}</dt>
+              <dd className="mono-break">{address}</dd>
+            </div>
+            <div className="kv-row">
+              <dt>{m.wallet_received()}</dt>
+              <dd className="num">{showExact(preview.received)} {unit}</dd>
+            </div>
+            <div className="kv-row">
+              <dt>{m.wallet_fee()}</dt>
+              <dd className="num">{showExact(preview.fee)} {unit}</dd>
+            </div>
+            <div className="kv-row strong">
+              <dt>{m.wallet_total_frozen()}</dt>
+              <dd className="num" data-testid="confirm-total">{showExact(preview.total)} {unit}</dd>
+            </div>
+          </dl>
+          <p className="form-note">{m.wallet_confirm_note()}</p>
+        </Modal>
+      )}
+
+      {book && (
+        <AddressBook
+          network={d.networks.length > 0 ? network : null}
+          onClose={() => setBook(false)}
+          onPick={(a) => {
+            setAddress(a.address);
+            if (d.networks.some((n) => n.type === a.network)) setNetwork(a.network);
+            clearError("address");
+            setBook(false);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+function AddressBook({ network, onClose, onPick }: { network: number | null; onClose: () => void; onPick: (a: SavedAddress) => void }) {
+  const list = useRequest((s) => fetchSavedAddresses(USDT_ID, s), []);
+  const rows = list.data ?? [];
+  return (
+    <Modal
+      title={m.wallet_address_book()}
+      onClose={onClose}
+      testId="address-book"
+      actions={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose}>
+            {m.close()}
+          </button>
+          <Link to="/security/addresses" className="btn btn-outline">
+            {m.wallet_manage_addresses()}
+          </Link>
+        </>
+      }
+    >
+      {list.error && !list.data ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : !list.data ? (
+        <Spinner />
+      ) : rows.length === 0 ? (
+        <EmptyState text={m.wallet_no_saved_addresses()} />
+      ) : (
+        <ul className="pick-list">
+          {rows.map((a) => (
+            <li key={a.id}>
+              <button type="button" className={`pick-item ${network !== null && a.network !== network ? "dim" : ""}`} onClick={() => onPick(a)} data-testid="saved-address">
+                <span className="pick-title">
+                  {a.label || m.wallet_unnamed()} {a.network_name && <span className="badge badge-none">{a.network_name}</span>}
+                </span>
+                <span className="mono-break muted">{a.address}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Modal>
+  );
+}
