@@ -157,7 +157,8 @@ function contentSql(now) {
  * SQLite materialises the SELECT before inserting (the table has a trigger), so both rows or none.
  */
 function creditSql(key, account, currencyId, amountUnits, now) {
-  const user = `(SELECT id FROM users WHERE account = ${q(account)})`;
+  // `account` is an e-mail, or a system account id (a number) such as the treasury.
+  const user = typeof account === "number" ? q(account) : `(SELECT id FROM users WHERE account = ${q(account)})`;
   const cols = "movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at";
   return [
     `INSERT INTO movements (key, kind, created_at) VALUES (${q(key)}, 'deposit', ${q(now)}) ON CONFLICT(key) DO NOTHING;`,
@@ -182,9 +183,29 @@ async function accountsSql(pepper, now) {
       if (!c) throw new Error(`unknown currency ${symbol}`);
       out.push(...creditSql(`seed:${a.key}:${symbol}`, a.account, c.id, units(amount, c.scale), now));
     }
+    if (a.reviewStatus === 2) {
+      // Verified demo users carry an approved level-1 identity record, so every screen agrees.
+      const user = `(SELECT id FROM users WHERE account = ${q(a.account)})`;
+      out.push(
+        `INSERT INTO kyc_submissions (user_id, level, name, type, card_id, status, reviewed_at, created_at) ` +
+          `SELECT ${user}, 1, ${q(a.realName)}, 3, ${q(`DEMO${a.extensionCode}`)}, 2, ${q(now)}, ${q(now)} ` +
+          `WHERE NOT EXISTS (SELECT 1 FROM kyc_submissions WHERE user_id = ${user});`,
+      );
+    }
+  }
+  // Locally only: the exchange's own treasury (the flash-exchange counterparty) starts funded, as
+  // if two operators had approved a funding adjustment. Deployed, operators fund it that way.
+  for (const [symbol, amount] of Object.entries(DEMO_TREASURY)) {
+    const c = currencies.find((x) => x.name === symbol);
+    if (!c) throw new Error(`unknown currency ${symbol}`);
+    out.push(...creditSql(`seed:treasury:${symbol}`, TREASURY, c.id, units(amount, c.scale), now));
   }
   return out;
 }
+
+/** System account of the exchange's own funds (worker/lib/guarded.ts TREASURY). */
+const TREASURY = -3;
+const DEMO_TREASURY = { USDT: "1000000", BTC: "20", ETH: "300", XRP: "500000", LTC: "5000", BCH: "1000", DOGE: "2000000" };
 
 /** The whole seed as one SQL script. */
 export async function buildSeedSql({ remote = false, pepper = null, now = Date.now() } = {}) {
