@@ -127,7 +127,7 @@ async function step(p, maker, taker) {
     for (const side of ["buy", "sell"]) {
       const price = side === "buy" ? p.mid - spacing * BigInt(level) : p.mid + spacing * BigInt(level);
       if (price <= 0n || have.has(String(price))) continue;
-      const qty = sizeFor(p, price, 1 + p.rand() * 3);
+      const qty = sizeFor(p, price, 3 + p.rand() * 40);
       const r = await call(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", {
         token: maker,
         body: { currency_id: p.currencyId, legal_id: p.legalId, mode: 2, price: fromUnits(price, p.pd), num: fromUnits(qty, p.qd) },
@@ -139,7 +139,7 @@ async function step(p, maker, taker) {
   // Every few steps a small market order from the second account makes a real deal.
   if (p.tick % 3 === 0) {
     const side = p.rand() < 0.5 ? "buy" : "sell";
-    const qty = sizeFor(p, p.mid, 1.3 + p.rand()); // above the minimum even at the market band's limit
+    const qty = sizeFor(p, p.mid, 2 + p.rand() * 8); // above the minimum even at the market band's limit
     await call(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", {
       token: taker,
       body: { currency_id: p.currencyId, legal_id: p.legalId, mode: 1, num: fromUnits(qty, p.qd) },
