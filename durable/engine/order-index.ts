@@ -16,7 +16,9 @@ const INITIAL_CAPACITY = 1024;
 /** 32-bit hash of an order id (safe integer or string). Deterministic across runtimes. */
 export function hashId(id: OrderId): number {
   let h: number;
-  if (typeof id === "number") {
+  if (typeof id === "number" && (id | 0) === id) {
+    h = Math.imul(id, 0x9e3779b1); // 32-bit integers: the common case, no float division
+  } else if (typeof id === "number") {
     const lo = id >>> 0;
     const hi = Math.floor(id / 0x100000000) | 0;
     h = Math.imul(lo ^ Math.imul(hi, 0x85ebca6b), 0x9e3779b1);
@@ -38,7 +40,8 @@ export class OrderIndex {
   constructor(capacity = INITIAL_CAPACITY) {
     let cap = 16;
     while (cap < capacity) cap *= 2;
-    this.slots = new Array<Order | null>(cap).fill(null);
+    this.slots = [];
+    for (let i = 0; i < cap; i++) this.slots.push(null); // packed, unlike new Array(n).fill
     this.mask = cap - 1;
   }
 
@@ -81,6 +84,22 @@ export class OrderIndex {
     this._size++;
   }
 
+  /** Removes and returns the order with this id, or undefined. */
+  take(id: OrderId): Order | undefined {
+    const slots = this.slots;
+    const mask = this.mask;
+    let i = hashId(id) & mask;
+    for (;;) {
+      const s = slots[i]!;
+      if (s === null) return undefined;
+      if (s.id === id) {
+        this.removeAt(i);
+        return s;
+      }
+      i = (i + 1) & mask;
+    }
+  }
+
   /** Removes this exact order object; returns false if it was not stored. */
   remove(o: Order): boolean {
     const slots = this.slots;
@@ -92,6 +111,13 @@ export class OrderIndex {
       if (s === o) break;
       i = (i + 1) & mask;
     }
+    this.removeAt(i);
+    return true;
+  }
+
+  private removeAt(i: number): void {
+    const slots = this.slots;
+    const mask = this.mask;
     // Backward-shift deletion: pull later members of the probe run into the hole.
     let j = i;
     for (;;) {
@@ -108,7 +134,6 @@ export class OrderIndex {
     }
     slots[i] = null;
     this._size--;
-    return true;
   }
 
   /** Calls f for every stored order (table order, not book order). */
@@ -119,7 +144,8 @@ export class OrderIndex {
   private grow(): void {
     const old = this.slots;
     const cap = old.length * 2;
-    this.slots = new Array<Order | null>(cap).fill(null);
+    this.slots = [];
+    for (let i = 0; i < cap; i++) this.slots.push(null);
     this.mask = cap - 1;
     this._size = 0;
     for (const o of old) if (o !== null) this.add(o);
