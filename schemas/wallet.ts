@@ -168,3 +168,41 @@ export const withdrawalStatusLabels: Record<Locale, readonly [string, string, st
 };
 
 export const addressListQuerySchema = z.object({ currency: currencyIdSchema.optional() });
+
+/**
+ * Internal (in-site) addresses: 'HX' + 30 hex characters (worker/lib/internal-addresses.ts).
+ * The web app uses the pattern to announce an in-site transfer before submit; the server decides.
+ */
+export const INTERNAL_ADDRESS_RE = /^HX[0-9a-f]{30}$/i;
+
+/** The canonical spelling of an internal-looking address ('HX' + lower-case hex), else null. */
+export function normalizeInternalAddress(address: string): string | null {
+  const a = address.trim();
+  return INTERNAL_ADDRESS_RE.test(a) ? `HX${a.slice(2).toLowerCase()}` : null;
+}
+
+/** Texts of in-site transfers sent by the server ({sender}: the masked sender account). */
+export const inSiteTexts: Record<Locale, { tips: string; note: string; from: string }> = {
+  en: {
+    tips: "Transfers from other users of this exchange to this address arrive instantly and free of charge",
+    note: "In-site transfer: arrives instantly, no fee. The published fee table applies to chain withdrawals only.",
+    from: "In-site from {sender}",
+  },
+  zh: { tips: "本交易所其他用户向此地址转账即时到账，免手续费", note: "站内转账：即时到账，无手续费。公布的手续费表仅适用于链上提币。", from: "站内转入，来自 {sender}" },
+  hk: { tips: "本交易所其他用戶向此地址轉賬即時到賬，免手續費", note: "站內轉賬：即時到賬，無手續費。公佈的手續費表僅適用於鏈上提幣。", from: "站內轉入，來自 {sender}" },
+  kr: {
+    tips: "이 거래소의 다른 사용자가 이 주소로 보내는 이체는 즉시 무료로 도착합니다",
+    note: "내부 이체: 즉시 도착하며 수수료가 없습니다. 공시된 수수료표는 체인 출금에만 적용됩니다.",
+    from: "{sender} 님의 내부 이체",
+  },
+  jp: {
+    tips: "当取引所の他のユーザーからこのアドレスへの送金は即時・無料で着金します",
+    note: "サイト内送金：即時着金、手数料なし。公開の手数料表はチェーン出金にのみ適用されます。",
+    from: "{sender} からのサイト内送金",
+  },
+  es: {
+    tips: "Las transferencias de otros usuarios de este exchange a esta dirección llegan al instante y sin comisión",
+    note: "Transferencia interna: llega al instante, sin comisión. La tabla de comisiones publicada solo se aplica a retiros en cadena.",
+    from: "Interna de {sender}",
+  },
+};

@@ -5,7 +5,7 @@
  *   0 applying ──approve──▶ 1 approved, awaiting chain ──chain success──▶ 2 (frozen → withdrawals + fees)
  *       │                                              └─chain failure──▶ 3 (frozen → available)
  *       └──reject──▶ 4 rejected (frozen → available)
- *   5 in-site success exists in the schema and labels but is not produced (see README of the area).
+ *   5 in-site success: inserted settled, never reached by a transition (worker/lib/internal-addresses.ts).
  *
  * The request freezes amount + fee (available → frozen) in one movement. Every terminal transition
  * is one movement keyed `withdrawal-final:{id}`, in the same batch as the status change (guarded by

@@ -12,7 +12,9 @@ import {
   currencyBodySchema,
   depositRequestSchema,
   depositStatusLabels,
+  inSiteTexts,
   networkNames,
+  normalizeInternalAddress,
   transferSchema,
   uploadBase64Schema,
   USDT_ID,
@@ -35,6 +37,7 @@ import { checkFundPassword, checkTotpIfEnabled, requireReceivingInfo } from "../
 import { decodeBase64Image, MAX_UPLOAD_BYTES, ownUpload, readUpload, storeUpload, uploadUrl } from "../lib/uploads.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { feeRows, hasNetworks, termsFor } from "../lib/withdrawals.ts";
+import { inSiteWithdrawal, internalAddressOf, internalAddressOwner, maskAccount } from "../lib/internal-addresses.ts";
 
 const MINUTE = 60_000;
 /** Deposit claims a user may have waiting for review at once. */
@@ -286,7 +289,10 @@ export const walletRoutes = new Hono<AppEnv>()
       })),
     );
     const type = Number(await setting(db, "userchongbi_type", "1")) === 2 ? 2 : 1;
-    return ok(c, { list, userchongbi_type: type, tips: await setting(db, "deposit_tips", "") });
+    // The user's own in-site address (same for every currency): other users send here for free.
+    const own = await internalAddressOf(db, c.env.PEPPER, c.get("user").id);
+    const internal = { address: own, qrcode: await qrPngDataUrl(own), tips: inSiteTexts[c.get("locale")].tips };
+    return ok(c, { list, userchongbi_type: type, tips: await setting(db, "deposit_tips", ""), internal });
   })
   .post("/wallet/charge_req", requireUser, jsonBody(depositRequestSchema), async (c) => {
     const db = c.env.DB;
@@ -314,27 +320,38 @@ export const walletRoutes = new Hono<AppEnv>()
     const { page, limit } = c.req.valid("query");
     const uid = c.get("user").id;
     const labels = depositStatusLabels[c.get("locale")];
+    // Deposit claims plus in-site transfers received (withdrawals of other users with status 5).
     const [count, rows] = await db.batch([
-      db.prepare("SELECT count(*) AS n FROM deposits WHERE user_id = ?").bind(uid),
+      db
+        .prepare("SELECT (SELECT count(*) FROM deposits WHERE user_id = ?1) + (SELECT count(*) FROM withdrawals WHERE recipient_user_id = ?1 AND status = 5) AS n")
+        .bind(uid),
       db
         .prepare(
-          `SELECT d.id, d.currency_id, d.amount, d.address, d.network, d.tx_hash, d.pic, d.status, d.reason, d.created_at, c.name, c.scale
-             FROM deposits d JOIN currencies c ON c.id = d.currency_id WHERE d.user_id = ? ORDER BY d.id DESC LIMIT ? OFFSET ?`,
+          `SELECT r.*, c.name, c.scale FROM (
+             SELECT 'chain' AS kind, d.id, d.currency_id, d.amount, d.address, d.network, d.tx_hash, d.pic, d.status, d.reason, d.created_at, '' AS sender
+               FROM deposits d WHERE d.user_id = ?1
+             UNION ALL
+             SELECT 'in_site', w.id, w.currency_id, w.amount, w.address, '', '', '', 1, '', w.created_at, u.account
+               FROM withdrawals w JOIN users u ON u.id = w.user_id WHERE w.recipient_user_id = ?1 AND w.status = 5
+           ) r JOIN currencies c ON c.id = r.currency_id ORDER BY r.created_at DESC, r.id DESC LIMIT ?2 OFFSET ?3`,
         )
         .bind(uid, limit, (page - 1) * limit),
     ]);
-    type Row = { id: number; currency_id: number; amount: number; address: string; network: string; tx_hash: string; pic: string; status: 0 | 1 | 2; reason: string; created_at: number; name: string; scale: number };
+    type Row = { kind: "chain" | "in_site"; id: number; currency_id: number; amount: number; address: string; network: string; tx_hash: string; pic: string; status: 0 | 1 | 2; reason: string; created_at: number; sender: string; name: string; scale: number };
+    const from = inSiteTexts[c.get("locale")].from;
     return okNew(c, {
       total: (count!.results?.[0] as { n: number } | undefined)?.n ?? 0,
       lists: ((rows!.results ?? []) as Row[]).map((r) => ({
         id: r.id,
+        kind: r.kind,
+        note: r.kind === "in_site" ? from.replace("{sender}", maskAccount(r.sender)) : "",
         status: r.status,
         status_text: labels[r.status],
         time_format: timeFormat(r.created_at),
         currency_id: r.currency_id,
         currency_name: r.name,
         amount: fmt(big(r.amount), r.scale),
-        pic: uploadUrl(r.pic),
+        pic: r.pic ? uploadUrl(r.pic) : "",
         address: r.address,
         network: r.network,
         hash: r.tx_hash,
@@ -405,13 +422,25 @@ export const walletRoutes = new Hono<AppEnv>()
     const cur = await getCurrency(db, b.currency);
     const rows = await feeRows(db, cur);
     if (rows.length === 0) throw new ApiError("currency_unsupported");
+    // An internal address ('HX' + 30 hex) is settled in-site: another user's address is a free,
+    // instant transfer (status 5); one's own is refused; an address that resolves to nobody is
+    // refused as invalid (it is not a chain address of any supported coin, so it is never sent).
+    const internal = normalizeInternalAddress(b.address);
+    let recipientId: number | null = null;
+    if (internal) {
+      recipientId = await internalAddressOwner(db, internal);
+      if (recipientId === null) throw new ApiError("address_invalid");
+      if (recipientId === user.id) throw new ApiError("self_transfer");
+    }
     let network: -1 | 0 | 1 = -1;
     if (hasNetworks(rows)) {
-      if (b.type === undefined) throw new ApiError("missing_field", 400, { field: "type" });
-      network = b.type as 0 | 1;
+      if (b.type !== undefined) network = b.type as 0 | 1;
+      else if (recipientId === null) throw new ApiError("missing_field", 400, { field: "type" });
     }
     const terms = termsFor(rows, network);
     if (!terms) throw new ApiError("currency_unsupported");
+    // The published fee table applies to chain withdrawals only; in-site transfers cost nothing.
+    const fee = recipientId === null ? terms.fee : 0n;
     const amount = amountOrThrow(b.number, cur.scale);
     if (amount < terms.min) throw new ApiError("below_min", 400, { min: `${fmt(terms.min, cur.scale)} ${cur.name}` });
     if (amount > terms.max) throw new ApiError("above_max", 400, { max: `${fmt(terms.max, cur.scale)} ${cur.name}` });
@@ -419,11 +448,24 @@ export const walletRoutes = new Hono<AppEnv>()
     for (const shown of [b.charge, b.rate]) {
       if (shown === undefined) continue;
       const units = parseUnits(shown, cur.scale);
-      if (units === null || units !== terms.fee) throw new ApiError("fee_mismatch", 409, { fee: `${fmt(terms.fee, cur.scale)} ${cur.name}` });
+      if (units === null || units !== fee) throw new ApiError("fee_mismatch", 409, { fee: `${fmt(fee, cur.scale)} ${cur.name}` });
     }
     await requireReceivingInfo(db, user.id);
     await checkFundPassword(c.env, user.id, b.password);
     await checkTotpIfEnabled(c.env, user.id, b.totp_code);
+    if (recipientId !== null && internal) {
+      const id = await inSiteWithdrawal(db, { senderId: user.id, recipientId, currencyId: cur.id, network: -1, address: internal, memo: b.memo, amount });
+      return ok(c, {
+        id,
+        status: 5,
+        status_text: withdrawalStatusLabels[c.get("locale")][5],
+        in_site: true,
+        number: fmt(amount, cur.scale),
+        charge: fmt(0n, cur.scale),
+        total: fmt(amount, cur.scale),
+        note: inSiteTexts[c.get("locale")].note,
+      });
+    }
     const total = amount + terms.fee;
     const now = Date.now();
     const key = `withdrawal-freeze:${user.id}:${crypto.randomUUID()}`;
@@ -452,12 +494,12 @@ export const walletRoutes = new Hono<AppEnv>()
       db.prepare("SELECT count(*) AS n FROM withdrawals WHERE user_id = ?").bind(uid),
       db
         .prepare(
-          `SELECT w.id, w.currency_id, w.network, w.address, w.memo, w.amount, w.fee, w.status, w.reason, w.txid, w.created_at, c.name, c.scale
+          `SELECT w.id, w.currency_id, w.network, w.address, w.memo, w.amount, w.fee, w.status, w.reason, w.txid, w.created_at, w.recipient_user_id, c.name, c.scale
              FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = ? ORDER BY w.id DESC LIMIT ? OFFSET ?`,
         )
         .bind(uid, limit, (page - 1) * limit),
     ]);
-    type Row = { id: number; currency_id: number; network: number; address: string; memo: string; amount: number; fee: number; status: 0 | 1 | 2 | 3 | 4 | 5; reason: string; txid: string; created_at: number; name: string; scale: number };
+    type Row = { id: number; currency_id: number; network: number; address: string; memo: string; amount: number; fee: number; status: 0 | 1 | 2 | 3 | 4 | 5; reason: string; txid: string; created_at: number; recipient_user_id: number | null; name: string; scale: number };
     return okNew(c, {
       total: (count!.results?.[0] as { n: number } | undefined)?.n ?? 0,
       lists: ((rows!.results ?? []) as Row[]).map((r) => ({
@@ -475,6 +517,7 @@ export const walletRoutes = new Hono<AppEnv>()
         total: fmt(big(r.amount) + big(r.fee), r.scale),
         status: r.status,
         status_text: labels[r.status],
+        in_site: r.recipient_user_id !== null,
         reason: r.reason,
         txid: r.txid,
         time_format: timeFormat(r.created_at),

@@ -68,6 +68,8 @@ export interface DepositAddresses {
   /** 2: show the tips text first and let the user pick; otherwise the first address is pre-selected. */
   userchongbi_type: number;
   tips: string;
+  /** The user's own in-site address: other users of the exchange send here instantly, free. */
+  internal?: { address: string; qrcode: string; tips: string };
 }
 export const fetchDepositAddresses = (currency: number, lang: string, signal?: AbortSignal) =>
   api.post<DepositAddresses>("/api/wallet/get_in_address", { currency, lang }, { notify: false, signal });
@@ -77,6 +79,9 @@ export const submitDeposit = (body: { currency: number; type: string; acc: strin
 
 export interface DepositRecord {
   id: number;
+  /** "in_site": received from another user's in-site withdrawal (no proof picture). */
+  kind?: "chain" | "in_site";
+  note?: string;
   status: 0 | 1 | 2;
   status_text: string;
   time_format: string;
@@ -142,7 +147,9 @@ export interface WithdrawRequest {
   totp_code?: string;
 }
 export const submitWithdrawal = (body: WithdrawRequest) =>
-  api.post<{ id: number; status: number; status_text: string; number: string; charge: string; total: string }>("/api/wallet/out", body, { notify: false });
+  api.post<{ id: number; status: number; status_text: string; number: string; charge: string; total: string; in_site?: boolean; note?: string }>("/api/wallet/out", body, {
+    notify: false,
+  });
 
 export interface WithdrawalRecord {
   id: number;
@@ -157,6 +164,7 @@ export interface WithdrawalRecord {
   total: string;
   status: 0 | 1 | 2 | 3 | 4 | 5;
   status_text: string;
+  in_site?: boolean;
   reason: string;
   txid: string;
   time_format: string;

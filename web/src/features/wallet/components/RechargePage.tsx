@@ -48,9 +48,9 @@ export default function RechargePage() {
     setErrors({});
   };
 
-  const copy = async () => {
-    if (!selected) return;
-    if (await copyText(selected.address)) toast.success(m.wallet_copied());
+  const copy = async (address = selected?.address) => {
+    if (!address) return;
+    if (await copyText(address)) toast.success(m.wallet_copied());
     else toast.error(m.wallet_copy_failed());
   };
 
@@ -130,7 +130,7 @@ export default function RechargePage() {
               </div>
               <div className="address-box">
                 <code className="address-text" data-testid="deposit-address">{selected.address}</code>
-                <button type="button" className="btn btn-outline btn-small" onClick={copy} data-testid="copy-address">
+                <button type="button" className="btn btn-outline btn-small" onClick={() => copy()} data-testid="copy-address">
                   {m.wallet_copy()}
                 </button>
               </div>
@@ -138,6 +138,21 @@ export default function RechargePage() {
             </section>
           ) : (
             <p className="notice notice-info">{m.wallet_pick_address()}</p>
+          )}
+
+          {addresses.data.internal && (
+            <section className="card qr-card" data-testid="internal-address-card">
+              <h2 className="section-title">{m.wallet_internal_title()}</h2>
+              <QrImage dataUrl={addresses.data.internal.qrcode} text={addresses.data.internal.address} alt={m.wallet_internal_title()} />
+              <div className="address-box">
+                <code className="address-text" data-testid="internal-address">{addresses.data.internal.address}</code>
+                <button type="button" className="btn btn-outline btn-small" onClick={() => copy(addresses.data?.internal?.address)} data-testid="copy-internal-address">
+                  {m.wallet_copy()}
+                </button>
+              </div>
+              <p className="notice notice-info">{addresses.data.internal.tips}</p>
+              <p className="form-note">{m.wallet_internal_note()}</p>
+            </section>
           )}
 
           <form className="form card" onSubmit={submit} noValidate>

@@ -68,7 +68,7 @@ function DepositList() {
     <>
       <ul className="record-list">
         {list.items.map((r) => (
-          <li key={r.id} className="record-card" data-testid="deposit-record" data-status={r.status}>
+          <li key={`${r.kind ?? "chain"}-${r.id}`} className="record-card" data-testid="deposit-record" data-status={r.status}>
             <div className="record-head">
               <span className="record-title">
                 {m.wallet_records_deposit()} · {r.currency_name}
@@ -95,8 +95,9 @@ function DepositList() {
                   </div>
                 )}
               </dl>
-              <AuthImage src={r.pic} alt={m.wallet_proof()} className="record-pic" />
+              {r.pic && <AuthImage src={r.pic} alt={m.wallet_proof()} className="record-pic" />}
             </div>
+            {r.note && <p className="form-note" data-testid="record-note">{r.note}</p>}
             {r.status === 2 && r.reason && <p className="notice notice-bad">{m.wallet_reason({ reason: r.reason })}</p>}
           </li>
         ))}

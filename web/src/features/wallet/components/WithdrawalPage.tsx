@@ -18,6 +18,7 @@ import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { fetchSavedAddresses, fetchWithdrawInfo, submitWithdrawal, USDT_ID, type SavedAddress } from "../api.ts";
 import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
+import { INTERNAL_ADDRESS_RE } from "../../../../../schemas/wallet.ts";
 import "../../../styles/account.css";
 
 type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>>;
@@ -43,7 +44,14 @@ export default function WithdrawalPage() {
   }, [d, network]);
 
   const scale = d ? decimalsOf(d.change_balance) : 8;
-  const terms = useMemo(() => (d ? withdrawalTerms(d, d.networks.length > 0 ? network : null) : null), [d, network]);
+  // An in-site address ('HX' + 30 hex): no chain, no fee (the fee table is for chain withdrawals).
+  // Only a hint: the server decides, and refuses an unknown one or the user's own.
+  const inSite = INTERNAL_ADDRESS_RE.test(address.trim());
+  const terms = useMemo(() => {
+    if (!d) return null;
+    const t = withdrawalTerms(d, d.networks.length > 0 ? network : null);
+    return inSite ? { ...t, fee: "0" } : t;
+  }, [d, network, inSite]);
   const preview = d && terms ? withdrawalPreview(amount, terms, d.change_balance, scale) : null;
   const unit = d?.currency_name ?? "USDT";
   const ready = !!d && d.has_fund_password && d.has_receiving_info;
@@ -81,7 +89,7 @@ export default function WithdrawalPage() {
     try {
       const res = await submitWithdrawal({
         currency: d.currency,
-        address,
+        address: address.trim(),
         number: amount,
         ...(d.networks.length > 0 && network !== null ? { type: network } : {}),
         password,
@@ -89,7 +97,8 @@ export default function WithdrawalPage() {
         ...(d.totp_enabled ? { totp_code: totp } : {}),
       });
       setConfirming(false);
-      toast.success(m.wallet_withdraw_submitted({ total: `${showExact(res.total)} ${unit}` }));
+      if (res.in_site) toast.success(m.wallet_in_site_done({ total: `${showExact(res.total)} ${unit}` }));
+      else toast.success(m.wallet_withdraw_submitted({ total: `${showExact(res.total)} ${unit}` }));
       navigate("/withdrawal/log");
     } catch (err) {
       setConfirming(false);
@@ -97,7 +106,7 @@ export default function WithdrawalPage() {
       if (f?.kind === "997" || f?.kind === "998" || f?.kind === "999") return; // handled by the API client
       if (f?.code === "fund_password_wrong" || f?.code === "fund_password_rule") setErrors({ password: f.message });
       else if (f?.code === "totp_wrong" || f?.code === "totp_required") setErrors({ totp: f.message });
-      else if (f?.code === "address_invalid") setErrors({ address: f.message });
+      else if (f?.code === "address_invalid" || f?.code === "self_transfer") setErrors({ address: f.message });
       else if (f?.code === "below_min" || f?.code === "above_max" || f?.code === "insufficient_balance") setErrors({ amount: f.message });
       else toast.error(f?.message ?? m.request_failed());
       // The fee table changed under us: show the new terms before the user tries again.
@@ -181,6 +190,11 @@ export default function WithdrawalPage() {
             </button>
           </div>
           {errors.address && <span className="field-error">{errors.address}</span>}
+          {inSite && !errors.address && (
+            <span className="notice notice-info" data-testid="in-site-notice">
+              {m.wallet_in_site_notice()}
+            </span>
+          )}
         </label>
 
         <label className="field">
@@ -349,6 +363,7 @@ export default function WithdrawalPage() {
               <dd className="num" data-testid="confirm-total">{showExact(preview.total)} {unit}</dd>
             </div>
           </dl>
+          {inSite && <p className="notice notice-info" data-testid="confirm-in-site">{m.wallet_in_site_notice()}</p>}
           <p className="form-note">{m.wallet_confirm_note()}</p>
         </Modal>
       )}
