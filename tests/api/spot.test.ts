@@ -5,29 +5,13 @@ import { reconcileSpotOrders } from "../../worker/jobs/spot-reconcile.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
 import { reconcile } from "../../worker/lib/reconcile.ts";
 import { api, balance, dbFingerprint, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
+import { BTC, PAIR, USDT, buy, clearBook, pairStub, sell, trader } from "./spot-fixtures.ts";
 
-const BTC = 1;
-const USDT = 3;
-let pair = 1;
+const pair = PAIR;
 
 beforeAll(async () => {
-  pair = await seedSpotPair();
+  await seedSpotPair();
 });
-
-const trader = (usdt = "10000", btc = "1") =>
-  makeUser({ verified: 2, balances: [{ currencyId: USDT, units: units(usdt) }, { currencyId: BTC, units: units(btc) }] });
-
-const buy = (token: string, body: Record<string, unknown>) => api("/transaction/walletIn", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, ...body } });
-const sell = (token: string, body: Record<string, unknown>) => api("/transaction/walletOut", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, ...body } });
-const pairStub = () => env.PAIR.get(env.PAIR.idFromName(`pair:${pair}`));
-
-/** Cancels every open order so each test starts from an empty book. */
-async function clearBook() {
-  await drainPair(pair);
-  const { results } = await env.DB.prepare("SELECT id, user_id FROM spot_orders WHERE status IN (0, 1)").all<{ id: number; user_id: number }>();
-  for (const o of results) await pairStub().cancel(pair, o.id, o.user_id);
-  await drainPair(pair);
-}
 
 describe("placing orders", () => {
   it("asks an unverified user to verify their identity first (998)", async () => {

@@ -5,11 +5,11 @@ import { formatDateTime } from "../../../lib/format.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import type { ArticlePage } from "../api.ts";
-import { usePagedList } from "../usePagedList.ts";
+import { usePaged } from "../../../lib/usePaged.ts";
 import "./news.css";
 
 export function ArticleList({ fetchPage, variant }: { fetchPage: (page: number, signal?: AbortSignal) => Promise<ArticlePage>; variant: "news" | "help" }) {
-  const list = usePagedList(fetchPage);
+  const list = usePaged(fetchPage);
 
   if (list.loading) return <SkeletonList rows={6} />;
   if (list.error) return <ErrorState message={list.error.message} onRetry={list.reload} />;
