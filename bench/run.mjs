@@ -55,8 +55,24 @@ export function engineBench(opts = {}) {
   return r.status ?? 1;
 }
 
+/** End to end: orders/s and latencies against a local Worker on loopback (bench/e2e-load.mjs). */
+async function e2eBench() {
+  console.log("## End to end");
+  const { main: run } = await import("./e2e-load.mjs");
+  await run({});
+  return 0;
+}
+
+/** Crash safety: kill -9 at random moments under load, then check every invariant (bench/crash.mjs). */
+async function crashBench() {
+  console.log("## Crash safety");
+  const { main: run } = await import("./crash.mjs");
+  const result = await run({});
+  return result?.passed ? 0 : 1;
+}
+
 /** Benchmark sections by name, in run order. */
-export const sections = { engine: engineBench };
+export const sections = { engine: engineBench, e2e: e2eBench, crash: crashBench };
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));

@@ -283,6 +283,7 @@ export class PairDurableObject extends DurableObject<Env> {
           trades: [],
         });
         placeResult = { ok: false, code: result.code, filled: 0, remaining: 0, status: "rejected" };
+        this.ctx.storage.setAlarm(now);
         return;
       }
       this.persist(cmd.id, JSON.stringify(cmd), result, now);
@@ -551,10 +552,13 @@ export class PairDurableObject extends DurableObject<Env> {
       .run();
   }
 
+  /** A repeated place(): the truth from the journal — resting, refused, or finished (D1 has the detail). */
   private replayResult(orderId: number): PlaceResult {
     const open = this.engine!.order(orderId);
-    return open
-      ? { ok: true, filled: 0, remaining: open.remaining, status: "open" }
+    if (open) return { ok: true, filled: 0, remaining: open.remaining, status: "open" };
+    const rejected = this.sqlOne("SELECT 1 AS x FROM journal WHERE order_id = ? AND seq < 0", orderId);
+    return rejected
+      ? { ok: false, code: "REJECTED", filled: 0, remaining: 0, status: "rejected" }
       : { ok: true, filled: 0, remaining: 0, status: "filled" };
   }
 

@@ -78,6 +78,46 @@ describe("crash safety", () => {
     expect(await balance(u.id, USDT)).toEqual([units("10000"), 0n]);
   });
 
+  it("books a never-booked order when its client order id is sent again, instead of claiming it is open", async () => {
+    await clearBook();
+    const u = await trader();
+    const orderId = 999_000_002;
+    const frozen = units("10");
+    // The first request froze the funds and died before reaching the book.
+    await env.DB.batch([
+      ...movementStatements(env.DB, `spot-freeze:${orderId}`, "spot_freeze", [{ userId: u.id, currencyId: USDT, account: "change", dAvailable: -frozen, dFrozen: frozen }]),
+      env.DB.prepare(
+        "INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, created_at, updated_at) VALUES (?, ?, ?, 'buy', 'limit', 100000, 10000, ?, 3, 0, 'retry-1', ?, ?)",
+      ).bind(orderId, u.id, pair, frozen.toString(), Date.now(), Date.now()),
+    ]);
+    const again = await buy(u.token, { price: "1000", num: "0.01", client_oid: "retry-1" });
+    expect(again.body.message).toMatchObject({ order_id: String(orderId), status: "open", replayed: true });
+    expect((await api("/currency/depth?currency_id=1&legal_id=3")).body.message.bids[0]).toEqual(["1000.00", "0.010000"]);
+    expect(await balance(u.id, USDT)).toEqual([units("9990"), units("10")]);
+  });
+
+  it("releases the hold of an order the book refuses, through the alarm and without another command", async () => {
+    const u = await trader();
+    const orderId = 999_000_003;
+    const frozen = units("0.01");
+    await env.DB.batch([
+      ...movementStatements(env.DB, `spot-freeze:${orderId}`, "spot_freeze", [{ userId: u.id, currencyId: USDT, account: "change", dAvailable: -frozen, dFrozen: frozen }]),
+      env.DB.prepare(
+        "INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, created_at, updated_at) VALUES (?, ?, ?, 'buy', 'limit', 1, 1, ?, 3, 0, ?, ?)",
+      ).bind(orderId, u.id, pair, frozen.toString(), Date.now(), Date.now()),
+    ]);
+    // Worth far less than the minimum order value: the engine refuses it.
+    const r = await pairStub().place({ pairId: pair, orderId, userId: u.id, side: "buy", price: 1, qty: 1, tif: "GTC", reservedUnits: frozen.toString() });
+    expect(r).toMatchObject({ ok: false, status: "rejected" });
+    let after = await balance(u.id, USDT);
+    for (let i = 0; i < 100 && after[1] !== 0n; i++) {
+      await runDurableObjectAlarm(pairStub());
+      after = await balance(u.id, USDT);
+    }
+    expect(after).toEqual([units("10000"), 0n]);
+    expect((await env.DB.prepare("SELECT status FROM spot_orders WHERE id = ?").bind(orderId).first<{ status: number }>())!.status).toBe(4);
+  });
+
   it("rebuilds the same book from its storage after a restart", async () => {
     await clearBook();
     const a = await trader();

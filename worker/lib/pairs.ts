@@ -45,11 +45,25 @@ function toPair(r: Record<string, number | string>): PairRow {
   };
 }
 
+/**
+ * Pair rows change rarely (an operator opening or closing a pair), and every order needs one:
+ * each isolate keeps them for a few seconds, which saves a D1 round trip per order
+ * (bench/README.md). Closing a pair therefore takes effect within PAIR_CACHE_MS.
+ */
+export const PAIR_CACHE_MS = 10_000;
+const pairCache = new Map<string, { at: number; row: PairRow | null }>();
+
 /** The open pair for a currency against a legal currency, or pair_closed. */
-export async function pairFor(db: D1Database, currencyId: number, legalId: number): Promise<PairRow> {
-  const r = await db.prepare(`${SELECT} WHERE p.currency_id = ? AND p.legal_id = ?`).bind(currencyId, legalId).first<Record<string, number | string>>();
-  if (!r || Number(r.open) !== 1) throw new ApiError("pair_closed");
-  return toPair(r);
+export async function pairFor(db: D1Database, currencyId: number, legalId: number, now = Date.now()): Promise<PairRow> {
+  const key = `${currencyId}:${legalId}`;
+  let hit = pairCache.get(key);
+  if (!hit || now - hit.at > PAIR_CACHE_MS) {
+    const r = await db.prepare(`${SELECT} WHERE p.currency_id = ? AND p.legal_id = ?`).bind(currencyId, legalId).first<Record<string, number | string>>();
+    hit = { at: now, row: r ? toPair(r) : null };
+    pairCache.set(key, hit);
+  }
+  if (!hit.row || !hit.row.open) throw new ApiError("pair_closed");
+  return hit.row;
 }
 
 /** A pair by its id (any state). */

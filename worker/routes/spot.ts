@@ -37,7 +37,7 @@ async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: Order
 
   if (input.client_oid) {
     const prior = await priorOrder(db, user.id, input.client_oid);
-    if (prior) return replay(prior, side, input, pair);
+    if (prior) return replay(c, prior, side, input, pair);
   }
 
   const qty = parseUnits(input.num, pair.qtyDecimals);
@@ -72,28 +72,35 @@ async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: Order
   const reservedCurrency = side === "buy" ? pair.legalId : pair.currencyId;
   const reserved = side === "buy" ? notional * pair.quotePerTickLot : qty * pair.basePerLot;
   const now = Date.now();
-  const orderId = newOrderId(now);
-  const stmts = [
-    ...movementStatements(db, `spot-freeze:${orderId}`, "spot_freeze", [
-      { userId: user.id, currencyId: reservedCurrency, account: "change", dAvailable: -reserved, dFrozen: reserved, memo: `${pair.base}/${pair.quote}` },
-    ]),
-    db
-      .prepare(
-        `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-      )
-      .bind(orderId, user.id, pair.id, side, input.mode === 1 ? "market" : "limit", price.toString(), qty.toString(), reserved.toString(), reservedCurrency, input.client_oid ?? null, now, now),
-  ];
-  try {
-    await db.batch(stmts);
-  } catch (err) {
-    const failure = classifyBatchError(err);
-    if (failure === "insufficient") throw new ApiError("insufficient_balance", 409);
-    if (input.client_oid && /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err))) {
-      const prior = await priorOrder(db, user.id, input.client_oid);
-      if (prior) return replay(prior, side, input, pair);
+  let orderId = 0;
+  for (let attempt = 0; ; attempt++) {
+    // Ids are time-ordered with 12 random bits: two orders in the same millisecond can collide.
+    // The batch then fails on a key and writes nothing, so drawing a new id is safe.
+    orderId = newOrderId(now);
+    const stmts = [
+      ...movementStatements(db, `spot-freeze:${orderId}`, "spot_freeze", [
+        { userId: user.id, currencyId: reservedCurrency, account: "change", dAvailable: -reserved, dFrozen: reserved, memo: `${pair.base}/${pair.quote}` },
+      ]),
+      db
+        .prepare(
+          `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+        )
+        .bind(orderId, user.id, pair.id, side, input.mode === 1 ? "market" : "limit", price.toString(), qty.toString(), reserved.toString(), reservedCurrency, input.client_oid ?? null, now, now),
+    ];
+    try {
+      await db.batch(stmts);
+      break;
+    } catch (err) {
+      const failure = classifyBatchError(err);
+      if (failure === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (input.client_oid && /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err))) {
+        const prior = await priorOrder(db, user.id, input.client_oid);
+        if (prior) return replay(c, prior, side, input, pair);
+      }
+      const idTaken = failure === "duplicate" || /UNIQUE constraint failed: spot_orders\.id/.test(String(err));
+      if (!idTaken || attempt >= 4) throw err;
     }
-    throw err;
   }
   // Funds are frozen and the order is recorded: now the book. If this call fails, the order stays
   // "submitted" and the reconciler either finds it booked or tombstones it and releases the hold.
@@ -124,17 +131,25 @@ interface PriorOrder {
   filled: number;
   status: number;
   pair_id: number;
+  reserved_units: number;
 }
 
 async function priorOrder(db: D1Database, userId: number, clientOid: string) {
   return db
-    .prepare("SELECT id, side, kind, price, qty, filled, status, pair_id FROM spot_orders WHERE user_id = ? AND client_oid = ?")
+    .prepare("SELECT id, side, kind, price, qty, filled, status, pair_id, reserved_units FROM spot_orders WHERE user_id = ? AND client_oid = ?")
     .bind(userId, clientOid)
     .first<PriorOrder>();
 }
 
-/** A repeated client order id: the same order again returns the first result; anything else is refused. */
-function replay(prior: PriorOrder, side: "buy" | "sell", input: OrderInput, pair: PairRow) {
+const STATUS_TEXT = ["submitted", "open", "filled", "cancelled", "rejected"] as const;
+
+/**
+ * A repeated client order id: the same order again returns the first result; anything else is
+ * refused. An order still "submitted" (its first request died between the freeze and the book)
+ * is sent to the book again: the pair object's journal and tombstones make that idempotent, so
+ * the answer is the truth — booked now, or refused because the reconciler already released it.
+ */
+async function replay(c: Context<AppEnv>, prior: PriorOrder, side: "buy" | "sell", input: OrderInput, pair: PairRow) {
   const qty = parseUnits(input.num, pair.qtyDecimals);
   const same =
     prior.side === side &&
@@ -144,12 +159,27 @@ function replay(prior: PriorOrder, side: "buy" | "sell", input: OrderInput, pair
     BigInt(prior.qty) === qty &&
     (input.mode === 1 || (input.price !== undefined && parseUnits(input.price, pair.priceDecimals) === BigInt(prior.price)));
   if (!same) throw new ApiError("duplicate_client_id", 409);
-  const statusText = ["open", "open", "filled", "cancelled", "rejected"][prior.status] ?? "open";
+  let row = prior;
+  if (prior.status === 0) {
+    const stub = pairStub(c.env, pair.id);
+    await stub.place({
+      pairId: pair.id,
+      orderId: prior.id,
+      userId: c.get("user").id,
+      side,
+      price: prior.price,
+      qty: prior.qty,
+      tif: prior.kind === "market" ? "IOC" : "GTC",
+      reservedUnits: String(prior.reserved_units),
+    });
+    await stub.drain();
+    row = (await priorOrder(c.env.DB, c.get("user").id, input.client_oid!)) ?? prior;
+  }
   return {
-    order_id: String(prior.id),
-    status: statusText,
-    filled: formatUnits(BigInt(prior.filled), pair.qtyDecimals),
-    remaining: formatUnits(BigInt(prior.qty - prior.filled), pair.qtyDecimals),
+    order_id: String(row.id),
+    status: STATUS_TEXT[row.status] ?? "submitted",
+    filled: formatUnits(BigInt(row.filled), pair.qtyDecimals),
+    remaining: formatUnits(BigInt(row.qty - row.filled), pair.qtyDecimals),
     replayed: true,
   };
 }

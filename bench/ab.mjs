@@ -1,0 +1,176 @@
+#!/usr/bin/env node
+/**
+ * A/B of the order path: the working tree ("base") against the same tree with prototype patches
+ * applied (bench/prototypes/*.patch), all running AT THE SAME TIME on different ports, with the
+ * load alternating between them in small chunks. On a shared machine the background load then
+ * hits every variant alike, and the comparison (CPU milliseconds of the workerd runtime per order)
+ * stays meaningful even when absolute figures drift.
+ *
+ *   node bench/ab.mjs --variant paircache=bench/prototypes/paircache.patch \
+ *                     --variant both=bench/prototypes/paircache.patch+bench/prototypes/sesscache.patch
+ *                     [--chunks 6] [--chunk 250]
+ *                     [--concurrency 16] [--viewers 0] [--no-sockets] [--json FILE]
+ *
+ * Each variant has its own fresh state (a copy of one prepared state), 3 logged-in depth sockets
+ * on BTC/USDT like bench/e2e-load.mjs (unless --no-sockets) plus --viewers plain subscribers, and
+ * the same seeded maker/taker order stream. A variant named `do-only*` is driven through the
+ * route its patch adds (POST /api/bench/place: straight into the pair object, no auth, no D1).
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
+import { ROOT, freePort, groupCpu, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { depthSocket, httpClient, login, now, summary } from "./lib/client.mjs";
+import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
+
+export const DEFAULTS = { variants: [], chunks: 6, chunk: 250, concurrency: 16, viewers: 0, sockets: true, json: null, quiet: false };
+
+/** A copy of `src` (a snapshot) with the patches (`a.patch+b.patch`) applied by `git apply`. */
+function patchedTree(src, patches) {
+  const dst = tempDir("exchange-ab-src-");
+  for (const item of fs.readdirSync(src)) {
+    if (item === "node_modules") continue;
+    fs.cpSync(path.join(src, item), path.join(dst, item), { recursive: true });
+  }
+  fs.symlinkSync(fs.realpathSync(path.join(src, "node_modules")), path.join(dst, "node_modules"), "dir");
+  for (const patch of patches.split("+")) {
+    try {
+      execFileSync("git", ["apply", "--whitespace=nowarn", path.resolve(patch)], { cwd: dst, stdio: "pipe" });
+    } catch (err) {
+      throw new Error(`${patch} does not apply to the working tree (or to the patches before it): ${String(err.stderr ?? err.message).trim()}`);
+    }
+  }
+  return dst;
+}
+
+export async function main(options = {}) {
+  const o = { ...DEFAULTS, ...options };
+  const say = o.quiet ? () => {} : log;
+  const base = snapshotTree(ROOT);
+  const trees = [{ name: "base", root: base }];
+  for (const v of o.variants) {
+    const [name, patch] = v.split("=");
+    trees.push({ name, root: patchedTree(base, patch) });
+  }
+  const template = tempDir("exchange-ab-state-");
+  const pepper = randomPepper();
+  say("preparing one state for all variants");
+  await prepareState({ root: base, dir: template, pepper });
+  const pair = PAIRS[0];
+  const ids = { demo1: 1, demo2: 2, mm: 4 };
+  const units = (s, d) => {
+    const [i, f = ""] = s.split(".");
+    return Number(i) * 10 ** d + Number((f + "0".repeat(d)).slice(0, d) || "0");
+  };
+  const V = [];
+  const used = [];
+  try {
+    for (const t of trees) {
+      const dir = tempDir("exchange-ab-run-");
+      fs.cpSync(template, dir, { recursive: true });
+      const port = await freePort(used);
+      used.push(port);
+      const server = await startServer({ root: t.root, dir, port, pepper });
+      const client = httpClient(server.url);
+      const tokens = {};
+      for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
+      const socks = [];
+      if (o.sockets) for (const who of Object.keys(tokens)) socks.push(depthSocket(server.url, { pairId: pair.pairId, currencyId: pair.currencyId, token: tokens[who], countOnly: true }));
+      for (let i = 0; i < o.viewers; i++) socks.push(depthSocket(server.url, { pairId: pair.pairId, currencyId: pair.currencyId, countOnly: true }));
+      await Promise.all(socks.map((s) => s.ready));
+      const direct = t.name.startsWith("do-only");
+      const send = (x) => {
+        if (direct) return client.request("POST", "/api/bench/place", { body: { pair: pair.pairId, user: ids[x.who], side: x.side, price: units(x.price, pair.pd), qty: units(x.num, pair.qd) } });
+        const r = orderRequest(pair, x);
+        return client.request("POST", r.path, { token: tokens[x.who], body: r.body });
+      };
+      for (const w of warmupOrders(pair)) {
+        const r = await send(w);
+        if (r.status !== 200) throw new Error(`${t.name}: warm-up order refused ${r.status} ${JSON.stringify(r.body)}`);
+      }
+      V.push({ ...t, server, client, socks, send, next: orderStream(pair, 42), lat: [], cpu: 0, proxy: 0, secs: 0, n: 0, errors: {} });
+      say(`${t.name} up on ${server.url}`);
+    }
+    await sleep(1000);
+    const cpuOf = (s, m) => groupCpu(s.pid).filter((p) => p.cmd.includes(m)).reduce((a, p) => a + p.cpu, 0);
+    for (let k = 0; k < o.chunks; k++) {
+      for (const x of k % 2 ? [...V].reverse() : V) {
+        const c0 = cpuOf(x.server, "runtime");
+        const p0 = cpuOf(x.server, "proxy");
+        const t0 = now();
+        let issued = 0;
+        await Promise.all(
+          Array.from({ length: o.concurrency }, async () => {
+            while (issued < o.chunk) {
+              issued++;
+              const r = await x.send(x.next());
+              if (r.status === 200) x.lat.push(r.ms);
+              else {
+                const key = `${r.status} ${r.body?.code ?? r.error?.message ?? ""}`;
+                x.errors[key] = (x.errors[key] ?? 0) + 1;
+              }
+            }
+          }),
+        );
+        x.secs += (now() - t0) / 1000;
+        await sleep(300); // the chunk's outbox drain runs on this server before its CPU is read
+        x.cpu += cpuOf(x.server, "runtime") - c0;
+        x.proxy += cpuOf(x.server, "proxy") - p0;
+        x.n += o.chunk;
+      }
+    }
+    const rows = V.map((x) => {
+      const s = summary(x.lat);
+      return {
+        variant: x.name,
+        orders: x.n,
+        ordersPerSecond: Math.round(x.lat.length / x.secs),
+        ackP50: +s.p50.toFixed(1),
+        ackP99: +s.p99.toFixed(1),
+        runtimeCpuMsPerOrder: +((x.cpu * 1000) / x.n).toFixed(2),
+        proxyCpuMsPerOrder: +((x.proxy * 1000) / x.n).toFixed(2),
+        errors: x.errors,
+      };
+    });
+    if (!o.quiet) {
+      console.log(`\nA/B, ${o.chunks} alternating chunks of ${o.chunk} orders, ${o.concurrency} in flight, ${o.sockets ? 3 : 0} logged-in sockets + ${o.viewers} viewers; load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+      console.table(rows);
+    }
+    if (o.json) fs.writeFileSync(o.json, JSON.stringify(rows, null, 2));
+    return rows;
+  } finally {
+    for (const x of V) {
+      await Promise.all(x.socks.map((s) => s.close()));
+      x.client.close();
+      await x.server.stop();
+    }
+  }
+}
+
+function parseArgs(argv) {
+  const o = { variants: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--variant") o.variants.push(argv[++i]);
+    else if (a === "--chunks") o.chunks = Number(argv[++i]);
+    else if (a === "--chunk") o.chunk = Number(argv[++i]);
+    else if (a === "--concurrency") o.concurrency = Number(argv[++i]);
+    else if (a === "--viewers") o.viewers = Number(argv[++i]);
+    else if (a === "--no-sockets") o.sockets = false;
+    else if (a === "--json") o.json = path.resolve(argv[++i]);
+    else throw new Error(`unknown option ${a}`);
+  }
+  return o;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main(parseArgs(process.argv.slice(2))).then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,491 @@
+#!/usr/bin/env node
+/**
+ * Crash safety of the spot path: load (orders with client ids, cancels, crossing trades on two
+ * pairs) against the real Worker, `kill -9` of the whole server process group (wrangler host and
+ * every workerd) at random moments, restart on the same --persist-to folder, N times; then drain
+ * (wake the pair objects, wait out the reconciler's 60 s grace, fire the cron) and check the money
+ * invariants by reading D1 (`wrangler d1 execute --json`) and, when the `sqlite3` tool exists,
+ * the pair objects' own SQLite files. Exits non-zero when an invariant fails.
+ *
+ *   node bench/crash.mjs [--crashes 20] [--seed 1] [--min-run-ms 300] [--max-run-ms 2500]
+ *                        [--concurrency 12] [--grace-ms 61000] [--root DIR] [--json FILE]
+ *
+ * Orders whose HTTP exchange was cut by a kill have an unknown outcome; after each restart the
+ * client sends them again with the same client_oid (which must return the first order, never a
+ * second one), and once more at the end.
+ */
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
+import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { httpClient, login, now, prng } from "./lib/client.mjs";
+import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
+
+export const DEFAULTS = {
+  crashes: 20,
+  seed: 1,
+  minRunMs: 300, // load time before each kill: uniform in [min, max]
+  maxRunMs: 2500,
+  concurrency: 12, // requests in flight (over both pairs)
+  cancelShare: 0.25, // share of actions that cancel an open order instead of placing one
+  graceMs: 61_000, // the reconciler releases holds of orders older than 60 s
+  pairs: 2,
+  root: null,
+  json: null,
+  quiet: false,
+};
+
+export async function main(options = {}) {
+  const o = { ...DEFAULTS, ...options };
+  const say = o.quiet ? () => {} : log;
+  const t0 = now();
+  const rnd = prng(o.seed); // the load's choices
+  const killRnd = prng(o.seed + 0x9e3779b9); // the crash schedule, independent of how the load went
+  const root = o.root ?? snapshotTree(ROOT);
+  const dir = tempDir("exchange-crash-state-");
+  const pepper = randomPepper();
+  const pairs = PAIRS.slice(0, o.pairs);
+  say(`preparing state in ${dir}`);
+  await prepareState({ root, dir, pepper });
+  const port = await freePort();
+  let server = await startServer({ root, dir, port, pepper });
+  let client = httpClient(server.url, { timeoutMs: 20_000 });
+  const tokens = {};
+  for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
+
+  // ---------------------------------------------------------------- client-side record
+  /** clientOid -> { who, pair, req, acks: [{order_id, status, replayed}], errors: [...], unknown } */
+  const orders = new Map();
+  const cancels = []; // { orderId, who, result: "cancelled" | "not_found" | "unknown" | code }
+  const openByWho = { mm: [], demo1: [], demo2: [] };
+  let oidCounter = 0;
+  const stats = { placed: 0, acked: 0, refused: {}, unknown: 0, cancelsSent: 0, cancelsAcked: 0, retries: 0, replays: 0 };
+
+  const recordAck = (rec, msg) => {
+    rec.acks.push({ orderId: msg.order_id, status: msg.status, replayed: !!msg.replayed });
+    if (msg.replayed) stats.replays++;
+    if (!msg.replayed && msg.status === "open") openByWho[rec.who].push({ orderId: msg.order_id, pair: rec.pair });
+  };
+
+  async function sendOrder(rec) {
+    const r = await client.request("POST", rec.req.path, { token: tokens[rec.who], body: rec.req.body });
+    if (r.status === 200 && r.body?.type === "ok") {
+      rec.unknown = false;
+      recordAck(rec, r.body.message);
+      return "ok";
+    }
+    if (r.status === 0 || r.status >= 500) {
+      // Cut by a kill (or the server said "try again"): outcome unknown until a retry answers.
+      rec.unknown = true;
+      rec.errors.push(r.status === 0 ? `net:${r.error?.code ?? r.error?.message}` : `${r.status} ${r.body?.code ?? ""}`);
+      return "unknown";
+    }
+    rec.unknown = false;
+    rec.refused = `${r.status} ${r.body?.code}`;
+    stats.refused[rec.refused] = (stats.refused[rec.refused] ?? 0) + 1;
+    return "refused";
+  }
+
+  async function sendCancel(who, entry) {
+    stats.cancelsSent++;
+    const r = await client.request("POST", "/api/transaction_del", { token: tokens[who], body: { id: Number(entry.orderId) } });
+    const result = r.status === 200 && r.body?.type === "ok" ? "cancelled" : r.status === 0 || r.status >= 500 ? "unknown" : (r.body?.code ?? String(r.status));
+    if (result === "cancelled") stats.cancelsAcked++;
+    cancels.push({ orderId: entry.orderId, who, result });
+  }
+
+  // ---------------------------------------------------------------- load
+  const streams = pairs.map((p, i) => orderStream(p, o.seed * 7919 + i));
+  let running = false;
+  let serverUp = true;
+  let loadPromise = null;
+
+  async function worker(wi) {
+    let k = wi;
+    while (running) {
+      if (!serverUp) {
+        await sleep(20);
+        continue;
+      }
+      const pi = k++ % pairs.length;
+      const pair = pairs[pi];
+      if (rnd() < o.cancelShare) {
+        const who = ["mm", "demo1", "demo2"][Math.floor(rnd() * 3)];
+        const list = openByWho[who];
+        if (list.length > 0) {
+          const entry = list.splice(Math.floor(rnd() * list.length), 1)[0];
+          await sendCancel(who, entry);
+          continue;
+        }
+      }
+      const ord = streams[pi]();
+      const clientOid = `s${o.seed}-${++oidCounter}`;
+      const rec = { clientOid, who: ord.who, pair: pair.pairId, req: orderRequest(pair, ord, clientOid), acks: [], errors: [], unknown: false };
+      orders.set(clientOid, rec);
+      stats.placed++;
+      const res = await sendOrder(rec);
+      if (res === "ok") stats.acked++;
+      if (res === "unknown") await sleep(20);
+    }
+  }
+
+  function startLoad() {
+    running = true;
+    loadPromise = Promise.all(Array.from({ length: o.concurrency }, (_, i) => worker(i)));
+  }
+  async function stopLoad() {
+    running = false;
+    await loadPromise;
+  }
+
+  async function retryUnknown() {
+    const pending = [...orders.values()].filter((r) => r.unknown);
+    for (const rec of pending) {
+      stats.retries++;
+      await sendOrder(rec);
+    }
+    return pending.length;
+  }
+
+  // Warm books so the first takers trade.
+  for (const pair of pairs) {
+    for (const w of warmupOrders(pair)) {
+      const clientOid = `w${o.seed}-${++oidCounter}`;
+      const rec = { clientOid, who: w.who, pair: pair.pairId, req: orderRequest(pair, w, clientOid), acks: [], errors: [], unknown: false };
+      orders.set(clientOid, rec);
+      if ((await sendOrder(rec)) !== "ok") throw new Error(`warm-up refused: ${rec.refused ?? rec.errors.join(",")}`);
+    }
+  }
+
+  // ---------------------------------------------------------------- crash loop
+  const crashLog = [];
+  startLoad();
+  for (let i = 1; i <= o.crashes; i++) {
+    const runMs = Math.round(o.minRunMs + killRnd() * (o.maxRunMs - o.minRunMs));
+    await sleep(runMs);
+    const before = stats.placed;
+    serverUp = false;
+    server.kill9();
+    await server.exited;
+    const tKill = now();
+    client.close();
+    client = httpClient(server.url, { timeoutMs: 20_000 });
+    server = await startServer({ root, dir, port, pepper });
+    const restartMs = Math.round(now() - tKill);
+    const retried = await retryUnknown();
+    serverUp = true;
+    crashLog.push({ crash: i, afterMs: runMs, ordersSoFar: before, restartMs, retried });
+    say(`crash ${i}/${o.crashes}: kill -9 after ${runMs} ms of load; restart ${restartMs} ms; ${retried} unknown orders re-sent; ${stats.placed} orders so far`);
+  }
+  await sleep(1000);
+  await stopLoad();
+  const lastSubmit = now();
+  // Everything still unknown gets one more try (same client_oid).
+  for (let round = 0; round < 3 && (await retryUnknown()) > 0; round++);
+
+  // ---------------------------------------------------------------- drain and reconcile
+  say(`load stopped: ${stats.placed} orders, ${stats.cancelsSent} cancels; waiting ${Math.round(o.graceMs / 1000)} s for the reconciler's grace period`);
+  const wake = async () => {
+    for (const p of pairs) await client.request("GET", `/api/currency/depth?currency_id=${p.currencyId}&legal_id=3`);
+  };
+  while (now() - lastSubmit < o.graceMs) {
+    await wake();
+    await sleep(Math.min(5000, Math.max(0, o.graceMs - (now() - lastSubmit))));
+  }
+  let submitted = null;
+  for (let round = 0; round < 8; round++) {
+    await wake();
+    await client.request("GET", "/__scheduled?cron=*+*+*+*+*");
+    await sleep(1500);
+    await wake();
+    [[submitted]] = await d1(root, dir, "SELECT count(*) AS n FROM spot_orders WHERE status = 0");
+    if (submitted.n === 0) break;
+  }
+  // Give the last alarm a moment, then stop cleanly and read the files.
+  await wake();
+  await sleep(1000);
+  client.close();
+  await server.stop();
+
+  // ---------------------------------------------------------------- checks
+  say("checking invariants");
+  const checks = await checkInvariants({ root, dir, orders, cancels, pairs });
+  const failed = checks.filter((c) => !c.ok);
+  const windows = checks.info;
+  const report = {
+    crashPoints: o.crashes,
+    crashLog,
+    stats: { ...stats, cancelResults: countBy(cancels.map((c) => c.result)), stillUnknown: [...orders.values()].filter((r) => r.unknown).length },
+    checks,
+    windows,
+    passed: failed.length === 0,
+    seconds: +((now() - t0) / 1000).toFixed(1),
+    options: { ...o, root: o.root ?? "snapshot of the working tree" },
+  };
+  if (!o.quiet) {
+    console.log(`\nCrash points: ${o.crashes} (kill -9 of wrangler host + workerd, restart on the same state)`);
+    console.log(`Orders: ${stats.placed} placed (${stats.acked} acked at first try, ${stats.retries} re-sends, ${stats.replays} replayed by client_oid), refused ${JSON.stringify(stats.refused)}`);
+    console.log(`Cancels: ${stats.cancelsSent} sent ${JSON.stringify(report.stats.cancelResults)}`);
+    console.log(`Orders in D1: ${windows.orderStatuses}`);
+    console.log(
+      `Cut by a kill: ${windows.cutByKill} order requests (${windows.cutButAlreadyInD1} had reached D1 and were answered by replay, ` +
+        `${windows.cutAndPlacedOnlyByRetry} were placed by the re-send); orphaned holds released by the reconciler: ${windows.orphanedHoldsReleased}`,
+    );
+    if (windows.replayedOpenThenOrphaned > 0) {
+      console.log(
+        `NOTE  ${windows.replayedOpenThenOrphaned} re-sent orders were answered "open" (replayed) but had never been booked; ` +
+          `the reconciler later rejected them as orphaned (funds released, nothing lost; the client was told "open")`,
+      );
+    }
+    for (const c of checks) console.log(`${c.ok ? "PASS" : "FAIL"}  ${c.name}${c.detail ? `: ${c.detail}` : ""}`);
+    console.log(`\n${report.passed ? "All invariants hold" : `${failed.length} invariant(s) FAILED`} (${report.seconds} s)`);
+  }
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2));
+  return report;
+}
+
+const countBy = (xs) => xs.reduce((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {});
+
+/** Reads D1 (and the pair objects' SQLite files when possible) and checks the invariants. */
+export async function checkInvariants({ root, dir, orders, cancels, pairs }) {
+  const [balances, ledgerByAccount, unbalancedMovements, spotOrders, trades, pairRows, currencies, systemAccounts, outcomes] = await d1(
+    root,
+    dir,
+    `SELECT user_id, currency_id, account, available, frozen FROM balances;
+     SELECT user_id, currency_id, account, sum(d_available) AS a, sum(d_frozen) AS f FROM ledger GROUP BY user_id, currency_id, account;
+     SELECT movement_key, currency_id, sum(d_available + d_frozen) AS s FROM ledger GROUP BY movement_key, currency_id HAVING s != 0;
+     SELECT id, user_id, pair_id, side, kind, price, qty, filled, reserved_units, reserved_currency, status, done_reason, client_oid FROM spot_orders;
+     SELECT pair_id, trade_id, qty, buy_order_id, sell_order_id, buyer_fee, seller_fee, price FROM spot_trades;
+     SELECT id, currency_id, legal_id, price_decimals, qty_decimals FROM pairs;
+     SELECT id, scale FROM currencies;
+     SELECT DISTINCT user_id FROM balances WHERE user_id <= 0;
+     SELECT status, coalesce(done_reason, '') AS reason, count(*) AS n FROM spot_orders GROUP BY 1, 2 ORDER BY 1, 2;`,
+  );
+  const checks = [];
+  const check = (name, ok, detail = "") => checks.push({ name, ok, detail: ok ? detail : detail.slice(0, 2000) });
+  const big = (v) => BigInt(v ?? 0);
+
+  // 1. Per currency every balance (users + system accounts) sums to zero, i.e.
+  //    users + fees (+ the exchange's own treasury, -3, when seeded) = deposited - withdrawn.
+  const SYSTEM_NAMES = { 0: "fees", "-1": "deposits", "-2": "withdrawals", "-3": "treasury" };
+  const perCurrency = new Map();
+  for (const b of balances) {
+    const c = perCurrency.get(b.currency_id) ?? { users: 0n, fees: 0n, treasury: 0n, deposits: 0n, withdrawals: 0n, other: 0n };
+    const v = big(b.available) + big(b.frozen);
+    const name = b.user_id > 0 ? "users" : (SYSTEM_NAMES[b.user_id] ?? "other");
+    c[name] += v;
+    perCurrency.set(b.currency_id, c);
+  }
+  const bad1 = [...perCurrency].filter(([, c]) => c.users + c.fees + c.treasury + c.other !== -(c.deposits + c.withdrawals));
+  check(
+    "per currency, users + fees (+ treasury) = deposited - withdrawn, i.e. all balances sum to zero",
+    bad1.length === 0,
+    bad1.length
+      ? JSON.stringify(bad1.map(([id, c]) => ({ currency: id, ...Object.fromEntries(Object.entries(c).map(([k, v]) => [k, String(v)])) })))
+      : `${perCurrency.size} currencies; system accounts present: ${systemAccounts.map((r) => SYSTEM_NAMES[r.user_id] ?? r.user_id).join(", ")}`,
+  );
+  const unknownSystem = systemAccounts.filter((r) => !(String(r.user_id) in SYSTEM_NAMES));
+  check("no system account other than fees, deposits, withdrawals, treasury", unknownSystem.length === 0, JSON.stringify(unknownSystem));
+
+  // 2. Each balance row equals the sum of its ledger rows (and no ledger group lacks a balance row).
+  const key = (r) => `${r.user_id}:${r.currency_id}:${r.account}`;
+  const led = new Map(ledgerByAccount.map((r) => [key(r), r]));
+  const bal = new Map(balances.map((r) => [key(r), r]));
+  const bad2 = [];
+  for (const b of balances) {
+    const l = led.get(key(b));
+    if (big(b.available) !== big(l?.a) || big(b.frozen) !== big(l?.f)) bad2.push({ account: key(b), balance: [b.available, b.frozen], ledger: [l?.a ?? 0, l?.f ?? 0] });
+  }
+  for (const l of ledgerByAccount) if (!bal.has(key(l)) && (big(l.a) !== 0n || big(l.f) !== 0n)) bad2.push({ account: key(l), balance: null, ledger: [l.a, l.f] });
+  check("every balance row equals the sum of its ledger rows", bad2.length === 0, bad2.length ? JSON.stringify(bad2) : `${balances.length} rows`);
+  check("every movement nets to zero per currency", unbalancedMovements.length === 0, JSON.stringify(unbalancedMovements));
+
+  // 3. Frozen funds equal the reservations of open orders (limit buy: price x remaining; sell: remaining).
+  const scale = new Map(currencies.map((c) => [c.id, c.scale]));
+  const pairById = new Map(pairRows.map((p) => [p.id, p]));
+  const expectFrozen = new Map();
+  const open = spotOrders.filter((r) => r.status === 0 || r.status === 1);
+  for (const r of open) {
+    const p = pairById.get(r.pair_id);
+    const remaining = big(r.qty) - big(r.filled);
+    let currency;
+    let units;
+    if (r.status === 0) {
+      currency = r.reserved_currency;
+      units = big(r.reserved_units);
+    } else if (r.side === "buy") {
+      currency = p.legal_id;
+      units = big(r.price) * remaining * 10n ** BigInt(scale.get(p.legal_id) - p.price_decimals - p.qty_decimals);
+    } else {
+      currency = p.currency_id;
+      units = remaining * 10n ** BigInt(scale.get(p.currency_id) - p.qty_decimals);
+    }
+    const k = `${r.user_id}:${currency}`;
+    expectFrozen.set(k, (expectFrozen.get(k) ?? 0n) + units);
+  }
+  const bad3 = [];
+  for (const b of balances.filter((x) => x.user_id > 0 && x.account === "change")) {
+    const e = expectFrozen.get(`${b.user_id}:${b.currency_id}`) ?? 0n;
+    if (big(b.frozen) !== e) bad3.push({ user: b.user_id, currency: b.currency_id, frozen: String(b.frozen), openOrderReservations: String(e) });
+  }
+  for (const [k, v] of expectFrozen) if (!bal.has(`${k.split(":")[0]}:${k.split(":")[1]}:change`) && v !== 0n) bad3.push({ account: k, frozen: 0, openOrderReservations: String(v) });
+  check("each user's frozen funds equal the reservations of their open orders (so finished orders hold nothing)", bad3.length === 0, bad3.length ? JSON.stringify(bad3) : `${open.length} open orders`);
+
+  // 4. Orders: nothing left submitted; every acknowledged order exists exactly once; client ids unique.
+  const stillSubmitted = spotOrders.filter((r) => r.status === 0);
+  check("no order left in 'submitted' after drain + reconciler", stillSubmitted.length === 0, JSON.stringify(stillSubmitted.slice(0, 10)));
+  const byId = new Map(spotOrders.map((r) => [String(r.id), r]));
+  const byOid = new Map();
+  for (const r of spotOrders) if (r.client_oid) byOid.set(r.client_oid, [...(byOid.get(r.client_oid) ?? []), r]);
+  const bad4 = [];
+  let ackedCount = 0;
+  for (const rec of orders.values()) {
+    const ids = new Set(rec.acks.map((a) => a.orderId));
+    if (ids.size > 1) bad4.push({ clientOid: rec.clientOid, problem: "two different order ids acknowledged", ids: [...ids] });
+    const rows = byOid.get(rec.clientOid) ?? [];
+    if (rows.length > 1) bad4.push({ clientOid: rec.clientOid, problem: "duplicated", rows: rows.map((r) => r.id) });
+    if (ids.size >= 1) {
+      ackedCount++;
+      const id = [...ids][0];
+      const row = byId.get(String(id));
+      if (!row) bad4.push({ clientOid: rec.clientOid, problem: "acknowledged order missing", id });
+      else if (row.client_oid !== rec.clientOid) bad4.push({ clientOid: rec.clientOid, problem: "order row has another client id", id, rowOid: row.client_oid });
+      // A first (non-replayed) answer is final about some things: "filled" stays filled, "rejected" stays rejected.
+      const first = rec.acks.find((a) => !a.replayed);
+      if (row && first?.status === "filled" && row.status !== 2) bad4.push({ clientOid: rec.clientOid, problem: "acked filled but status", status: row.status });
+      if (row && first?.status === "rejected" && row.status !== 4) bad4.push({ clientOid: rec.clientOid, problem: "acked rejected but status", status: row.status });
+      if (row && first?.status === "open" && row.status === 4) bad4.push({ clientOid: rec.clientOid, problem: "acked open (booked) but later rejected/orphaned", status: row.status });
+    }
+    if (rec.refused && rows.length > 0 && ids.size === 0) bad4.push({ clientOid: rec.clientOid, problem: "refused but an order row exists", refused: rec.refused });
+  }
+  check("every acknowledged order exists exactly once, under its client id; no client id twice", bad4.length === 0, bad4.length ? JSON.stringify(bad4.slice(0, 20)) : `${ackedCount} acknowledged orders`);
+  const bad4b = cancels.filter((c) => c.result === "cancelled" && byId.get(String(c.orderId))?.status !== 3);
+  check("every acknowledged cancel left its order cancelled", bad4b.length === 0, JSON.stringify(bad4b.slice(0, 10).map((c) => ({ ...c, status: byId.get(String(c.orderId))?.status }))));
+
+  // 5. Trades: each order's filled equals its trades; trade ids contiguous per pair; fees account = trade fees.
+  const tradeFill = new Map();
+  const feeSum = new Map();
+  const tradeIds = new Map();
+  for (const t of trades) {
+    tradeFill.set(t.buy_order_id, (tradeFill.get(t.buy_order_id) ?? 0n) + big(t.qty));
+    tradeFill.set(t.sell_order_id, (tradeFill.get(t.sell_order_id) ?? 0n) + big(t.qty));
+    const p = pairById.get(t.pair_id);
+    feeSum.set(p.currency_id, (feeSum.get(p.currency_id) ?? 0n) + big(t.buyer_fee));
+    feeSum.set(p.legal_id, (feeSum.get(p.legal_id) ?? 0n) + big(t.seller_fee));
+    tradeIds.set(t.pair_id, [...(tradeIds.get(t.pair_id) ?? []), t.trade_id]);
+  }
+  const bad5 = spotOrders.filter((r) => big(r.filled) !== (tradeFill.get(r.id) ?? 0n)).map((r) => ({ id: r.id, filled: r.filled, trades: String(tradeFill.get(r.id) ?? 0n), status: r.status }));
+  check("every order's filled quantity equals the sum of its trades", bad5.length === 0, bad5.length ? JSON.stringify(bad5.slice(0, 20)) : `${trades.length} trades`);
+  const bad5b = spotOrders.filter((r) => (r.status === 2) !== (big(r.filled) === big(r.qty)));
+  check("status 'filled' exactly when filled = qty", bad5b.length === 0, JSON.stringify(bad5b.slice(0, 10)));
+  const bad5c = [];
+  for (const [pid, ids] of tradeIds) {
+    ids.sort((a, b) => a - b);
+    if (ids[0] !== 1 || ids[ids.length - 1] !== ids.length) bad5c.push({ pair: pid, count: ids.length, first: ids[0], last: ids[ids.length - 1] });
+  }
+  check("trade ids per pair are 1..n with no gap (no fill lost or applied twice)", bad5c.length === 0, JSON.stringify(bad5c));
+  const fees = new Map(balances.filter((b) => b.user_id === 0 && b.account === "change").map((b) => [b.currency_id, big(b.available) + big(b.frozen)]));
+  const bad5d = [...new Set([...fees.keys(), ...feeSum.keys()])].filter((c) => (fees.get(c) ?? 0n) !== (feeSum.get(c) ?? 0n)).map((c) => ({ currency: c, feeAccount: String(fees.get(c) ?? 0n), tradeFees: String(feeSum.get(c) ?? 0n) }));
+  check("the fee account holds exactly the fees of the recorded trades", bad5d.length === 0, JSON.stringify(bad5d));
+
+  // 6. The pair objects' own state (needs the sqlite3 tool; skipped otherwise).
+  checks.push(...checkObjects({ dir, spotOrders, trades, pairs }));
+
+  // Which crash windows the run hit (informational).
+  const unknownFirst = [...orders.values()].filter((r) => r.errors.length > 0);
+  const info = {
+    orderStatuses: outcomes.map((r) => `${["submitted", "open", "filled", "cancelled", "rejected"][r.status]}${r.reason ? `/${r.reason}` : ""}: ${r.n}`).join(", "),
+    cutByKill: unknownFirst.length,
+    cutButAlreadyInD1: unknownFirst.filter((r) => r.acks.some((a) => a.replayed)).length,
+    cutAndPlacedOnlyByRetry: unknownFirst.filter((r) => r.acks.length > 0 && !r.acks.some((a) => a.replayed)).length,
+    orphanedHoldsReleased: outcomes.filter((r) => r.reason === "orphaned").reduce((a, r) => a + r.n, 0),
+    // A re-send whose first attempt froze funds but never reached the pair object is answered
+    // "open" (replayed) although the order is not in the book; the reconciler rejects it later.
+    replayedOpenThenOrphaned: [...orders.values()].filter((r) => {
+      const a = r.acks.find((x) => x.replayed && x.status === "open");
+      const row = a && byId.get(String(a.orderId));
+      return row && row.status === 4 && row.done_reason === "orphaned" && !r.acks.some((x) => !x.replayed);
+    }).length,
+  };
+  checks.info = info;
+  return checks;
+}
+
+function sqlite(file, sql) {
+  const out = execFileSync("sqlite3", ["-json", `file:${file}?mode=ro`, sql], { encoding: "utf8" }).trim();
+  return out ? JSON.parse(out) : [];
+}
+
+function checkObjects({ dir, spotOrders, trades, pairs }) {
+  try {
+    execFileSync("sqlite3", ["-version"], { stdio: "ignore" });
+  } catch {
+    return [{ name: "pair objects' SQLite (book, outbox, trades) agree with D1", ok: true, detail: "skipped: the sqlite3 tool is not installed" }];
+  }
+  const doDir = path.join(dir, "v3", "do");
+  const files = fs.existsSync(doDir)
+    ? fs.readdirSync(doDir).flatMap((d) => fs.readdirSync(path.join(doDir, d)).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").map((f) => path.join(doDir, d, f)))
+    : [];
+  const checks = [];
+  const bad = [];
+  let seen = 0;
+  for (const file of files) {
+    let info;
+    try {
+      info = JSON.parse(sqlite(file, "SELECT value FROM meta WHERE key = 'info'")[0]?.value ?? "null");
+    } catch {
+      continue;
+    }
+    if (!info) continue;
+    const pairId = info.pairId;
+    if (!pairs.some((p) => p.pairId === pairId)) continue;
+    seen++;
+    // Drained rows may be kept (marked drained_at) for a while: count only the pending ones.
+    const marked = sqlite(file, "SELECT count(*) AS n FROM pragma_table_info('outbox') WHERE name = 'drained_at'")[0].n > 0;
+    const outbox = sqlite(file, `SELECT count(*) AS n FROM outbox${marked ? " WHERE drained_at IS NULL" : ""}`)[0].n;
+    if (outbox !== 0) bad.push({ pair: pairId, problem: "outbox not drained", rows: outbox });
+    const book = sqlite(file, "SELECT id, remaining FROM book");
+    const d1Open = new Map(spotOrders.filter((r) => r.pair_id === pairId && r.status === 1).map((r) => [String(r.id), r]));
+    for (const b of book) {
+      const r = d1Open.get(String(b.id));
+      if (!r) bad.push({ pair: pairId, problem: "resting in the book but not open in D1", id: b.id, d1Status: spotOrders.find((x) => String(x.id) === String(b.id))?.status ?? null });
+      else if (BigInt(r.qty) - BigInt(r.filled) !== BigInt(b.remaining)) bad.push({ pair: pairId, problem: "remaining differs", id: b.id, book: b.remaining, d1: Number(r.qty) - Number(r.filled) });
+      d1Open.delete(String(b.id));
+    }
+    for (const [id] of d1Open) bad.push({ pair: pairId, problem: "open in D1 but not in the book", id });
+    const doTrades = sqlite(file, "SELECT count(*) AS n FROM trades")[0].n;
+    const d1Trades = trades.filter((t) => t.pair_id === pairId).length;
+    if (doTrades !== d1Trades) bad.push({ pair: pairId, problem: "trade count differs", object: doTrades, d1: d1Trades });
+  }
+  checks.push({
+    name: "pair objects' SQLite agrees with D1 (outbox empty, book = open orders with the same remaining, same trades)",
+    ok: bad.length === 0 && seen === pairs.length,
+    detail: bad.length ? JSON.stringify(bad.slice(0, 20)) : seen === pairs.length ? `${seen} pair objects` : `found ${seen} of ${pairs.length} pair objects`,
+  });
+  return checks;
+}
+
+function parseArgs(argv) {
+  const o = {};
+  const num = { "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency", "--grace-ms": "graceMs", "--pairs": "pairs" };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (num[a]) o[num[a]] = Number(argv[++i]);
+    else if (a === "--root") o.root = path.resolve(argv[++i]);
+    else if (a === "--json") o.json = path.resolve(argv[++i]);
+    else throw new Error(`unknown option ${a}`);
+  }
+  return o;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main(parseArgs(process.argv.slice(2))).then(
+    (r) => process.exit(r.passed ? 0 : 1),
+    (err) => {
+      console.error(err);
+      process.exit(2);
+    },
+  );
+}

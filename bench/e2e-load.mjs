@@ -1,0 +1,461 @@
+#!/usr/bin/env node
+/**
+ * End-to-end order load: the real Worker (Hono → D1 freeze → pair Durable Object → outbox → D1)
+ * under `unstable_startWorker` on 127.0.0.1, a fresh temporary state, the seeded accounts, and a
+ * bounded closed-loop client (fixed order counts and a time cap per phase; it stops by itself).
+ *
+ *   node bench/e2e-load.mjs [--concurrency 16] [--sweep 1,16,64] [--scale 1] [--no-profile]
+ *                           [--subscribers 200] [--phase-seconds 15] [--cpu-profile]
+ *                           [--root DIR] [--json FILE] [--seed 7]
+ *
+ * Phases: an endpoint profile (what one HTTP hop, one D1 read and one DO call cost), a concurrency
+ * sweep on one pair, then 1, 2 and 4 pairs at once, then one pair again with 200 extra plain depth
+ * subscribers (the WebSocket fan-out cost). Per phase it reports sustained orders/s,
+ * submit→ack p50/p99, submit→depth-update p50/p99 (see "Matching depth updates to orders"
+ * below), how long the ledger (D1) takes to catch up afterwards, and the CPU time of each process.
+ *
+ * Matching depth updates to orders: one WebSocket per (pair, account) logs in with that account's
+ * session and subscribes to market_depth. After every command the pair object sends, on each
+ * socket, first the depth update and then that socket's user's private order events — in one
+ * synchronous loop, so on a socket the depth message that immediately precedes the first private
+ * event of order X is the update produced by X's own command. An order whose first event is
+ * "cancelled" (self-trade expiry) changed no depth and is not counted. Depth `seq` gaps on a
+ * socket are counted too (there should be none).
+ *
+ * Order stream per pair (seeded PRNG): accounts cycle mm, demo1, mm, demo2, mm. mm places
+ * non-crossing makers at mid ± 1..20 steps; demo1/demo2 place crossing limits at mid ± 25 steps
+ * with the makers' size, so most take exactly one maker (a trade), and if the other side is empty
+ * they rest (and the next maker trades with them). Funding: the seeded balances plus a bench
+ * deposit for demo1/demo2 (balanced ledger movements, see lib/server.mjs).
+ */
+import { pathToFileURL } from "node:url";
+import path from "node:path";
+import fs from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ROOT, d1, freePort, groupCpu, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { depthSocket, httpClient, login, now, summary } from "./lib/client.mjs";
+import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
+import { findInspector, startProfiling } from "./lib/cpu-profile.mjs";
+
+export const DEFAULTS = {
+  concurrency: 16, // orders in flight per pair in the 1/2/4-pair phases
+  sweep: [1, 16, 64], // concurrency levels tried on one pair
+  sweepOrders: 800,
+  phaseOrders: { 1: 6000, 2: 6000, 4: 8000 }, // orders per phase (split evenly over its pairs)
+  phaseSeconds: 15, // time cap of each phase
+  subscribers: 200, // extra depth-only WebSockets on pair 1 for the fan-out phase (0 = skip it)
+  totalSeconds: 170, // the load stops starting phases after this
+  profile: true,
+  profileRequests: 1000,
+  seed: 7,
+  root: null, // project tree to run (default: a snapshot of this one)
+  json: null,
+  quiet: false,
+  cpuProfile: false, // sample the runtime's workers (exchange Worker + DOs, D1 simulator) during the 1-pair phase
+};
+
+/** Sends one order; resolves with what the client saw. */
+async function submit(client, tokens, pair, o) {
+  const req = orderRequest(pair, o);
+  const r = await client.request("POST", req.path, { token: tokens[o.who], body: req.body });
+  const ok = r.status === 200 && r.body?.type === "ok";
+  return {
+    pair: pair.pairId,
+    who: o.who,
+    taker: o.taker,
+    t0: r.t0,
+    t1: r.t1,
+    ok,
+    http: r.status,
+    code: ok ? null : (r.body?.code ?? r.error?.message ?? r.text?.slice(0, 80) ?? "?"),
+    orderId: ok ? r.body.message.order_id : null,
+    status: ok ? r.body.message.status : null,
+    filled: ok ? r.body.message.filled : null,
+  };
+}
+
+/** Per-socket bookkeeping of depth messages and first private events (see the header). */
+function makeTracker() {
+  const first = new Map(); // orderId -> { t, status, tDepth }
+  let gaps = 0;
+  let depthMsgs = 0;
+  const attach = (sock) => {
+    let prevType = null;
+    let lastDepth = null;
+    let prevSeq = null;
+    return (msg, t) => {
+      if (msg.type === "market_depth") {
+        depthMsgs++;
+        if (prevSeq === null) prevSeq = sock.snapshotSeq;
+        if (prevSeq !== null && msg.seq !== prevSeq + 1) gaps++;
+        prevSeq = msg.seq;
+        lastDepth = { t, used: false };
+      } else if (msg.type === "order") {
+        const id = String(msg.order_id);
+        if (!first.has(id)) {
+          const usable = prevType === "market_depth" && lastDepth && !lastDepth.used && msg.status !== "cancelled";
+          first.set(id, { t, status: msg.status, tDepth: usable ? lastDepth.t : null });
+          if (usable) lastDepth.used = true;
+        }
+      }
+      prevType = msg.type;
+    };
+  };
+  return { first, attach, stats: () => ({ gaps, depthMsgs }) };
+}
+
+function cpuSnapshot(server) {
+  const m = new Map();
+  for (const p of groupCpu(server.pid)) m.set(p.pid, p);
+  return { procs: m, client: process.cpuUsage(), wall: now() };
+}
+
+function cpuDelta(a, b) {
+  const wall = (b.wall - a.wall) / 1000;
+  const rows = [];
+  for (const [pid, p] of b.procs) {
+    const before = a.procs.get(pid)?.cpu ?? 0;
+    const used = p.cpu - before;
+    if (used > 0.005) rows.push({ process: p.cmd, pid, cpuSeconds: +used.toFixed(2), cores: +(used / wall).toFixed(2) });
+  }
+  const clientUsed = (b.client.user - a.client.user + b.client.system - a.client.system) / 1e6;
+  rows.push({ process: "node (load client, this process)", pid: process.pid, cpuSeconds: +clientUsed.toFixed(2), cores: +(clientUsed / wall).toFixed(2) });
+  return rows.sort((x, y) => y.cpuSeconds - x.cpuSeconds);
+}
+
+/** Waits until no account lists a submitted (status 0) order: the outbox has reached D1. */
+async function ledgerCatchUp(client, tokens, capMs = 60_000) {
+  const t0 = now();
+  while (now() - t0 < capMs) {
+    let pending = 0;
+    for (const who of Object.keys(tokens)) {
+      const r = await client.request("GET", "/api/new/transaction/index", { token: tokens[who] });
+      pending += (r.body?.data?.lists ?? []).filter((o) => o.status === 0).length;
+    }
+    if (pending === 0) return now() - t0;
+    await sleep(50);
+  }
+  return null;
+}
+
+async function runPhase({ name, client, tokens, pairs, concurrency, orders, capMs, seed, tracker, server }) {
+  const perPair = Math.ceil(orders / pairs.length);
+  const results = [];
+  const deadline = now() + capMs;
+  const cpu0 = cpuSnapshot(server);
+  const tStart = now();
+  await Promise.all(
+    pairs.map(async (pair, pi) => {
+      const next = orderStream(pair, seed * 1000 + pi);
+      let issued = 0;
+      await Promise.all(
+        Array.from({ length: concurrency }, async () => {
+          while (issued < perPair && now() < deadline) {
+            issued++;
+            results.push(await submit(client, tokens, pair, next()));
+          }
+        }),
+      );
+    }),
+  );
+  const tEnd = now();
+  const cpu1 = cpuSnapshot(server);
+  // Let the last WebSocket messages arrive before reading them.
+  await sleep(300);
+  const catchUpMs = await ledgerCatchUp(client, tokens);
+
+  const acked = results.filter((r) => r.ok);
+  const errors = {};
+  for (const r of results.filter((x) => !x.ok)) errors[`${r.http} ${r.code}`] = (errors[`${r.http} ${r.code}`] ?? 0) + 1;
+  const firstT0 = Math.min(...results.map((r) => r.t0));
+  const lastT1 = Math.max(...results.map((r) => r.t1));
+  const depthLat = [];
+  let noDepth = 0;
+  for (const r of acked) {
+    const f = tracker.first.get(r.orderId);
+    if (f?.tDepth != null) depthLat.push(f.tDepth - r.t0);
+    else noDepth++;
+  }
+  const ack = summary(acked.map((r) => r.t1 - r.t0));
+  const dep = summary(depthLat);
+  const outcomes = {};
+  for (const r of acked) {
+    const k = r.status === "open" && Number(r.filled) > 0 ? "partial+rest" : r.status;
+    outcomes[k] = (outcomes[k] ?? 0) + 1;
+  }
+  return {
+    phase: name,
+    pairs: pairs.map((p) => p.name).join(" + "),
+    concurrencyPerPair: concurrency,
+    concurrencyTotal: concurrency * pairs.length,
+    submitted: results.length,
+    acked: acked.length,
+    errors,
+    seconds: +((lastT1 - firstT0) / 1000).toFixed(2),
+    ordersPerSecond: Math.round(acked.length / ((lastT1 - firstT0) / 1000)),
+    ackMs: { p50: round(ack.p50), p90: round(ack.p90), p99: round(ack.p99), max: round(ack.max) },
+    depthMs: { n: dep.n, p50: round(dep.p50), p90: round(dep.p90), p99: round(dep.p99), max: round(dep.max) },
+    ordersWithoutDepthUpdate: noDepth,
+    outcomes,
+    ledgerCatchUpMs: catchUpMs === null ? null : Math.round(catchUpMs),
+    ...cpuPerUnit(cpuDelta(cpu0, cpu1), acked.length),
+    cpu: cpuDelta(cpu0, cpu1),
+    wallSeconds: +((tEnd - tStart) / 1000).toFixed(2),
+  };
+}
+
+const round = (x) => (x == null ? null : +x.toFixed(1));
+
+/** CPU milliseconds per request of the runtime (Worker + DOs + D1 simulator, one thread) and of the proxy. */
+function cpuPerUnit(rows, n) {
+  const ms = (match) => +((rows.filter((r) => r.process.includes(match)).reduce((a, r) => a + r.cpuSeconds, 0) * 1000) / Math.max(1, n)).toFixed(2);
+  return { runtimeCpuMsPerRequest: ms("runtime"), proxyCpuMsPerRequest: ms("proxy"), clientCpuMsPerRequest: ms("load client") };
+}
+
+/** Latency of one request type alone (sequential) and its throughput at concurrency 16. */
+async function profileEndpoint(server, client, label, fn, n) {
+  const seq = [];
+  for (let i = 0; i < Math.min(200, n); i++) {
+    const r = await fn();
+    if (r.status >= 500 || r.status === 0) throw new Error(`${label}: ${r.status}`);
+    seq.push(r.ms);
+  }
+  const C = 16;
+  let issued = 0;
+  const lat = [];
+  const cpu0 = cpuSnapshot(server);
+  const t0 = now();
+  await Promise.all(
+    Array.from({ length: C }, async () => {
+      while (issued < n) {
+        issued++;
+        lat.push((await fn()).ms);
+      }
+    }),
+  );
+  const secs = (now() - t0) / 1000;
+  const cpu = cpuPerUnit(cpuDelta(cpu0, cpuSnapshot(server)), n);
+  const s = summary(seq);
+  const c = summary(lat);
+  return { endpoint: label, sequentialP50: round(s.p50), sequentialP99: round(s.p99), rpsAtC16: Math.round(n / secs), c16P50: round(c.p50), c16P99: round(c.p99), ...cpu };
+}
+
+/** D1 work per order, from the rows the run left in D1. */
+async function d1Accounting(root, dir) {
+  const [orders, movements, ledger, trades] = await d1(
+    root,
+    dir,
+    `SELECT count(*) AS n, sum(status = 0) AS submitted FROM spot_orders;
+     SELECT sum(key LIKE 'spot-freeze:%') AS freeze, sum(key LIKE 'spot:%') AS drain FROM movements;
+     SELECT sum(movement_key LIKE 'spot-freeze:%') AS freeze, sum(movement_key LIKE 'spot:%') AS drain FROM ledger;
+     SELECT count(*) AS n FROM spot_trades;`,
+  );
+  const n = orders[0].n;
+  const t = trades[0].n;
+  const drainRows = movements[0].drain;
+  const drainLedger = ledger[0].drain;
+  // Worker per order: session read, pair read, then one batch [movement, ledger(+2 trigger statements), order].
+  // Drain per outbox row: movement + ledger rows (+2 trigger statements each) + one UPDATE per touched
+  // order (the order itself + one maker per trade) + one INSERT per trade; one ticker upsert per drain batch.
+  const drainStatements = drainRows + drainLedger + (n + t) + t;
+  return {
+    orders: n,
+    stillSubmitted: orders[0].submitted,
+    trades: t,
+    outboxRowsApplied: drainRows,
+    ledgerRowsPerOrder: +((ledger[0].freeze + drainLedger) / n).toFixed(2),
+    workerRoundTripsPerOrder: 3,
+    workerStatementsPerOrder: 3 + 2, // 2 reads + 3 batched writes; the ledger trigger adds 2 more inside SQLite
+    drainStatementsPerOrder: +(drainStatements / n).toFixed(2),
+    totalTopLevelStatementsPerOrder: +(5 + drainStatements / n).toFixed(2),
+    triggerStatementsPerOrder: +((2 * (ledger[0].freeze + drainLedger)) / n).toFixed(2),
+  };
+}
+
+export async function main(options = {}) {
+  const o = { ...DEFAULTS, ...options };
+  const say = o.quiet ? () => {} : log;
+  const tAll = now();
+  const loadAtStart = machineInfo().loadAverage;
+  const root = o.root ?? snapshotTree(ROOT);
+  const dir = tempDir("exchange-bench-state-");
+  const pepper = randomPepper();
+  say(`preparing state in ${dir} (migrations, seed, bench funding)`);
+  await prepareState({ root, dir, pepper });
+  const port = await freePort();
+  const inspector = o.cpuProfile ? await freePort([port]) : null;
+  say(`starting the Worker on 127.0.0.1:${port}`);
+  const server = await startServer({ root, dir, port, pepper, inspector });
+  const client = httpClient(server.url);
+  const sockets = [];
+  try {
+    const tokens = {};
+    for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
+
+    const tracker = makeTracker();
+    for (const pair of PAIRS) {
+      for (const who of Object.keys(tokens)) {
+        let handler = null;
+        const s = depthSocket(server.url, { pairId: pair.pairId, currencyId: pair.currencyId, token: tokens[who], onMessage: (m, t) => handler?.(m, t) });
+        handler = tracker.attach(s);
+        sockets.push(s);
+      }
+    }
+    await Promise.all(sockets.map((s) => s.ready));
+
+    // Warm-up: every pair gets a book of mm makers on both sides (and its object is loaded).
+    for (const pair of PAIRS) {
+      for (const w of warmupOrders(pair)) {
+        const r = await submit(client, tokens, pair, w);
+        if (!r.ok) throw new Error(`warm-up order refused: ${r.http} ${r.code}`);
+      }
+    }
+    await ledgerCatchUp(client, tokens);
+
+    const report = { loadAtStart, machine: machineInfo(), options: { ...o, root: o.root ? o.root : "snapshot of the working tree" }, profile: [], phases: [] };
+    if (o.profile) {
+      say("profiling single endpoints");
+      const n = o.profileRequests;
+      report.profile.push(await profileEndpoint(server, client, "GET unknown path (HTTP + Hono only)", () => client.request("GET", "/api/nothing-here"), n));
+      report.profile.push(await profileEndpoint(server, client, "GET /api/currency/depth (1 D1 read + 1 DO call)", () => client.request("GET", "/api/currency/depth?currency_id=1&legal_id=3"), n));
+      report.profile.push(await profileEndpoint(server, client, "GET /api/new/transaction/index (2 D1 reads)", () => client.request("GET", "/api/new/transaction/index?currency_id=11", { token: tokens.demo1 }), n));
+      report.profile.push(await profileEndpoint(server, client, "GET /api/transaction/balance (4 D1 reads)", () => client.request("GET", "/api/transaction/balance?currency_id=1&legal_id=3", { token: tokens.demo1 }), n));
+    }
+
+    const phases = [];
+    for (const c of o.sweep) phases.push({ name: `1 pair, concurrency ${c}`, pairs: PAIRS.slice(0, 1), concurrency: c, orders: o.sweepOrders });
+    for (const k of [1, 2, 4]) {
+      phases.push({ name: `${k} pair${k > 1 ? "s" : ""} at once`, pairs: PAIRS.slice(0, k), concurrency: o.concurrency, orders: Math.round(o.phaseOrders[k] * (o.scale ?? 1)) });
+    }
+    if (o.scale && o.scale !== 1) for (const p of phases) p.orders = Math.max(50, Math.round(p.orders * (p.name.includes("concurrency") ? o.scale : 1)));
+    if (o.subscribers > 0) {
+      phases.push({ name: `1 pair + ${o.subscribers} depth subscribers`, pairs: PAIRS.slice(0, 1), concurrency: o.concurrency, orders: Math.round(o.phaseOrders[1] * (o.scale ?? 1)), subscribers: o.subscribers });
+    }
+    let seed = o.seed;
+    for (const ph of phases) {
+      if ((now() - tAll) / 1000 > o.totalSeconds) {
+        say(`time budget used: skipping "${ph.name}"`);
+        continue;
+      }
+      say(`phase: ${ph.name} (${ph.orders} orders, cap ${o.phaseSeconds} s)`);
+      let stopProfile = null;
+      if (o.cpuProfile && ph.name === "1 pair at once") {
+        const insp = await findInspector(server.pid);
+        if (!insp) say("cpu profile: runtime inspector not found");
+        else {
+          const d1Target = insp.targets.find((t) => /^d1:db:./.test(t.id));
+          const targets = [{ id: "exchange Worker + pair DOs", url: `ws://127.0.0.1:${inspector}/ws` }];
+          if (d1Target) targets.push({ id: "D1 simulator (miniflare)", url: `ws://127.0.0.1:${insp.port}/${d1Target.id}` });
+          stopProfile = await startProfiling(targets);
+        }
+      }
+      // Viewers: plain depth subscribers (no login), all receiving every depth update of pair 1.
+      const viewers = [];
+      if (ph.subscribers) {
+        for (let i = 0; i < ph.subscribers; i++) viewers.push(depthSocket(server.url, { pairId: PAIRS[0].pairId, currencyId: PAIRS[0].currencyId, countOnly: true }));
+        await Promise.all(viewers.map((v) => v.ready));
+      }
+      const r = await runPhase({ ...ph, client, tokens, capMs: o.phaseSeconds * 1000, seed: seed++, tracker, server });
+      if (viewers.length) {
+        const got = viewers.map((v) => v.count);
+        r.viewerMessages = { min: Math.min(...got), max: Math.max(...got) };
+        await Promise.all(viewers.map((v) => v.close()));
+      }
+      if (stopProfile) r.cpuProfile = await stopProfile();
+      report.phases.push(r);
+      say(`  ${r.acked}/${r.submitted} acked in ${r.seconds} s = ${r.ordersPerSecond}/s; ack p50 ${r.ackMs.p50} p99 ${r.ackMs.p99} ms; depth p50 ${r.depthMs.p50} p99 ${r.depthMs.p99} ms; ledger catch-up ${r.ledgerCatchUpMs} ms`);
+    }
+    report.websocket = tracker.stats();
+    report.d1 = await d1Accounting(root, dir).catch((e) => ({ error: String(e.message ?? e) }));
+    // Server-side errors behind any 5xx answers (the Worker logs them as JSON lines).
+    report.serverErrors = server.output
+      .join("")
+      .split("\n")
+      .filter((l) => l.includes('"level":"error"'))
+      .map((l) => l.replace(/^.*?(\{"level")/, "$1").slice(0, 400))
+      .slice(0, 10);
+    report.totalSeconds = +((now() - tAll) / 1000).toFixed(1);
+    report.machine = machineInfo();
+    if (!o.quiet) printReport(report);
+    if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2));
+    return report;
+  } finally {
+    await Promise.all(sockets.map((s) => s.close()));
+    client.close();
+    await server.stop();
+  }
+}
+
+function machineInfo() {
+  const os = process.platform === "linux" ? fs.readFileSync("/proc/cpuinfo", "utf8") : "";
+  const model = /model name\s*:\s*(.*)/.exec(os)?.[1] ?? "?";
+  const cores = (os.match(/^processor\s*:/gm) ?? []).length;
+  let load = null;
+  try {
+    load = fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
+  } catch {}
+  return { cpu: model, cores, node: process.version, loadAverage: load };
+}
+
+function printReport(r) {
+  const line = (cells, widths) => cells.map((c, i) => String(c ?? "").padEnd(widths[i])).join(" | ");
+  console.log(`\nMachine: ${r.machine.cores} cores, ${r.machine.cpu}, node ${r.machine.node}; load average at start ${r.loadAtStart}, at end ${r.machine.loadAverage}`);
+  if (r.profile.length) {
+    console.log("\nEndpoint profile (sequential latency; throughput at 16 in flight):");
+    const w = [52, 8, 8, 9, 8, 8, 10, 10];
+    console.log(line(["endpoint", "seq p50", "seq p99", "req/s C16", "C16 p50", "C16 p99", "rt CPU ms", "px CPU ms"], w));
+    for (const p of r.profile) console.log(line([p.endpoint, p.sequentialP50, p.sequentialP99, p.rpsAtC16, p.c16P50, p.c16P99, p.runtimeCpuMsPerRequest, p.proxyCpuMsPerRequest], w));
+  }
+  console.log("\nOrder load (limit orders; ms from submit):");
+  const w = [28, 6, 6, 8, 8, 8, 9, 9, 9, 10, 14];
+  console.log(line(["phase", "in-flt", "acked", "orders/s", "ack p50", "ack p99", "depth p50", "depth p99", "rt CPU ms", "catch-up", "errors"], w));
+  for (const p of r.phases) {
+    console.log(line([p.phase, p.concurrencyTotal, p.acked, p.ordersPerSecond, p.ackMs.p50, p.ackMs.p99, p.depthMs.p50, p.depthMs.p99, p.runtimeCpuMsPerRequest, p.ledgerCatchUpMs, JSON.stringify(p.errors)], w));
+  }
+  console.log("(rt CPU ms = CPU time of the workerd runtime thread per order: Worker + pair DOs + D1 simulator; catch-up = ms after the phase until D1 shows no submitted order)");
+  const last = r.phases[r.phases.length - 1];
+  if (last) {
+    console.log(`\nCPU during "${last.phase}" (${last.wallSeconds} s):`);
+    for (const c of last.cpu) console.log(`  ${c.process.padEnd(40)} ${String(c.cpuSeconds).padStart(7)} s  ${c.cores} cores`);
+  }
+  for (const p of r.phases.filter((x) => x.cpuProfile)) {
+    for (const [target, prof] of Object.entries(p.cpuProfile)) {
+      console.log(`\nCPU profile of ${target} during "${p.phase}": busy ${prof.busyMs} ms of ${prof.sampledMs} ms sampled; top self time:`);
+      for (const t of prof.top.slice(0, 20)) console.log(`  ${String(t.ms).padStart(8)} ms  ${t.fn}`);
+    }
+  }
+  if (r.serverErrors?.length) console.log(`\nServer errors logged:\n  ${r.serverErrors.join("\n  ")}`);
+  console.log(`\nWebSocket: ${r.websocket.depthMsgs} depth messages, ${r.websocket.gaps} seq gaps`);
+  console.log(`D1 per order: ${JSON.stringify(r.d1)}`);
+  console.log(`Total ${r.totalSeconds} s`);
+}
+
+function parseArgs(argv) {
+  const o = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const v = () => argv[++i];
+    if (a === "--concurrency") o.concurrency = Number(v());
+    else if (a === "--sweep") o.sweep = v().split(",").filter(Boolean).map(Number);
+    else if (a === "--scale") o.scale = Number(v());
+    else if (a === "--no-profile") o.profile = false;
+    else if (a === "--root") o.root = path.resolve(v());
+    else if (a === "--json") o.json = path.resolve(v());
+    else if (a === "--seed") o.seed = Number(v());
+    else if (a === "--phase-seconds") o.phaseSeconds = Number(v());
+    else if (a === "--cpu-profile") o.cpuProfile = true;
+    else if (a === "--subscribers") o.subscribers = Number(v());
+    else throw new Error(`unknown option ${a}`);
+  }
+  return o;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main(parseArgs(process.argv.slice(2))).then(
+    () => process.exit(0),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
