@@ -11,7 +11,7 @@
 import { errorEnvelopeSchema } from "../../../schemas/envelope.ts";
 import { getAppLocale, m } from "../i18n/index.ts";
 import { clearLogin, getToken } from "./session.ts";
-import { openConfirm } from "./dialog.ts";
+import { $confirm, openConfirm } from "./dialog.ts";
 import { currentPath, navigateTo } from "./nav.ts";
 import { toast } from "./toast.ts";
 
@@ -67,13 +67,21 @@ function handleLoginRequired() {
   }, 500);
 }
 
+/** When the user last dismissed each jump dialog: screens that refresh in the background must not nag. */
+const jumpDismissedAt = new Map<string, number>();
+const JUMP_QUIET_MS = 60_000;
+
 function handleJump(message: string, to: "/verifyed" | "/bank") {
+  if ($confirm.get()) return; // one dialog at a time; a second failing call does not replace it
+  const dismissed = jumpDismissedAt.get(to);
+  if (dismissed !== undefined && Date.now() - dismissed < JUMP_QUIET_MS) return;
   openConfirm({
     title: m.reminder(),
     message,
     confirmText: m.confirm(),
     cancelText: m.cancel(),
     onConfirm: () => navigateTo(to),
+    onCancel: () => jumpDismissedAt.set(to, Date.now()),
   });
 }
 
