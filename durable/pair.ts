@@ -259,6 +259,30 @@ export class PairDurableObject extends DurableObject<Env> {
   /** Books an order whose funds are already frozen in D1. */
   async place(input: PlaceInput): Promise<PlaceResult> {
     const engine = await this.ensure(input.pairId);
+    return this.placeOne(engine, input);
+  }
+
+  /**
+   * Books several orders of one request (the batch endpoint) in their given order: one call into
+   * the object instead of one per order; each order is still its own command, journal row and
+   * outbox row, exactly as if they had arrived one after the other.
+   */
+  async placeMany(inputs: PlaceInput[]): Promise<PlaceResult[]> {
+    if (inputs.length === 0) return [];
+    const engine = await this.ensure(inputs[0]!.pairId);
+    return inputs.map((input) => {
+      if (input.pairId !== inputs[0]!.pairId) throw new Error("placeMany: orders of different pairs");
+      return this.placeOne(engine, input);
+    });
+  }
+
+  /** Cancels several of one user's orders; returns, per id, whether it was open and is now cancelled. */
+  async cancelMany(pairId: number, orderIds: number[], userId: number): Promise<boolean[]> {
+    const engine = await this.ensure(pairId);
+    return orderIds.map((id) => this.cancelOne(engine, id, userId).ok);
+  }
+
+  private placeOne(engine: SpotEngine, input: PlaceInput): PlaceResult {
     if (this.sqlOne("SELECT 1 AS x FROM tombstones WHERE order_id = ?", input.orderId)) {
       // The reconciler already released this order's hold: it must never trade.
       return { ok: false, code: "TOMBSTONED", filled: 0, remaining: 0, status: "rejected" };
@@ -296,6 +320,10 @@ export class PairDurableObject extends DurableObject<Env> {
   /** Cancels a user's open order; the release reaches D1 through the outbox. */
   async cancel(pairId: number, orderId: number, userId: number): Promise<{ ok: boolean; code?: string }> {
     const engine = await this.ensure(pairId);
+    return this.cancelOne(engine, orderId, userId);
+  }
+
+  private cancelOne(engine: SpotEngine, orderId: number, userId: number): { ok: boolean; code?: string } {
     const cmd = { type: "cancel" as const, id: orderId, owner: userId };
     const result = engine.execute(cmd);
     if (!result.ok) return { ok: false, code: result.code };

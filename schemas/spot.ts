@@ -17,6 +17,43 @@ export const spotOrderSchema = z.object({
 });
 export type SpotOrderInput = z.input<typeof spotOrderSchema>;
 
+/** The most orders one batch request may carry (a batch is one pair, one freeze, one book call). */
+export const MAX_BATCH_ORDERS = 20;
+
+/** One order of a batch: the single-order fields without the pair, plus its side. */
+export const batchOrderItemSchema = spotOrderSchema.omit({ currency_id: true, legal_id: true }).extend({
+  side: z.enum(["buy", "sell"]),
+});
+
+/**
+ * POST /api/transaction/batch: up to MAX_BATCH_ORDERS orders on one pair, matched in the given
+ * order. Each order succeeds or fails on its own, its funds reserved up front from the balance
+ * at arrival; a malformed request is refused whole and changes nothing.
+ */
+export const spotBatchSchema = z
+  .object({
+    currency_id: id,
+    legal_id: id.default(3),
+    orders: z.array(batchOrderItemSchema).min(1, { message: "batch_size" }).max(MAX_BATCH_ORDERS, { message: "batch_size" }),
+  })
+  .superRefine((value, ctx) => {
+    const seen = new Set<string>();
+    value.orders.forEach((o, i) => {
+      if (!o.client_oid) return;
+      if (seen.has(o.client_oid)) ctx.addIssue({ code: "custom", path: ["orders", i, "client_oid"], message: "batch_duplicate_client_id" });
+      seen.add(o.client_oid);
+    });
+  });
+export type SpotBatchInput = z.input<typeof spotBatchSchema>;
+
+/** POST /api/transaction_del/batch: cancel up to MAX_BATCH_ORDERS of one's own orders. */
+export const cancelBatchSchema = z.object({
+  ids: z
+    .array(z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER))
+    .min(1, { message: "batch_size" })
+    .max(MAX_BATCH_ORDERS, { message: "batch_size" }),
+});
+
 export const cancelOrderSchema = z.object({
   id: z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER),
   type: z.enum(["in", "out"]).optional(),

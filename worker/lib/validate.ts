@@ -5,15 +5,17 @@
 import { validator } from "hono/validator";
 import type { z } from "zod";
 import { isErrorKey } from "../../schemas/errors.ts";
+import { MAX_BATCH_ORDERS } from "../../schemas/spot.ts";
 import { ApiError } from "./errors.ts";
 
 /** Maps the first zod issue to a catalogue error. Schema messages that are catalogue keys win. */
-export function issueToError(error: z.ZodError): ApiError {
+export function issueToError(error: z.ZodError, input?: unknown): ApiError {
   const issue = error.issues[0];
   if (!issue) return new ApiError("invalid_param");
   const field = issue.path.map(String).join(".") || "body";
+  if (issue.message === "batch_size") return new ApiError("batch_size", 400, { field, max: MAX_BATCH_ORDERS });
   if (isErrorKey(issue.message)) return new ApiError(issue.message, 400, { field });
-  if (issue.code === "invalid_type" && (issue as { input?: unknown }).input === undefined) {
+  if ((issue.code === "invalid_type" || issue.code === "invalid_value") && valueAt(input, issue.path) === undefined) {
     return new ApiError("missing_field", 400, { field });
   }
   if (issue.code === "too_big" && (issue as { origin?: string }).origin === "string") {
@@ -22,10 +24,20 @@ export function issueToError(error: z.ZodError): ApiError {
   return new ApiError("invalid_field", 400, { field });
 }
 
+/** The value at a zod issue's path in the raw input (undefined when any step is absent). */
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let v = input;
+  for (const key of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
 /** Parses with a schema or throws the translated error. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.output<S> {
   const r = schema.safeParse(value);
-  if (!r.success) throw issueToError(r.error);
+  if (!r.success) throw issueToError(r.error, value);
   return r.data;
 }
 

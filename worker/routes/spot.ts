@@ -6,12 +6,14 @@
  */
 import { Hono, type Context } from "hono";
 import { parseUnits, formatUnits } from "../../schemas/money.ts";
-import { cancelOrderSchema, openOrdersQuerySchema, pairQuerySchema, spotOrderSchema, timesharQuerySchema, type SpotOpenOrder, type SpotRecord } from "../../schemas/spot.ts";
+import { cancelBatchSchema, cancelOrderSchema, openOrdersQuerySchema, spotBatchSchema, pairQuerySchema, spotOrderSchema, timesharQuerySchema, type SpotOpenOrder, type SpotRecord } from "../../schemas/spot.ts";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
 import { requireUser, requireVerified } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { randomInt } from "../lib/crypto.ts";
 import { ApiError } from "../lib/errors.ts";
+import { errorText } from "../../schemas/errors.ts";
+import type { PlaceInput, PlaceResult } from "../../durable/pair.ts";
 import { balanceOf, classifyBatchError, movementStatements } from "../lib/ledger.ts";
 import { pairBySymbol, pairFor, pairStub, type PairRow } from "../lib/pairs.ts";
 import { ok, okNew } from "../lib/respond.ts";
@@ -29,22 +31,27 @@ function newOrderId(now: number) {
 }
 
 type OrderInput = z.output<typeof spotOrderSchema>;
+type OrderFields = Pick<OrderInput, "price" | "num" | "mode" | "client_oid">;
+type Top = { bestBid: number | null; bestAsk: number | null };
 
-async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: OrderInput) {
-  const db = c.env.DB;
-  const user = c.get("user");
-  const pair = await pairFor(db, input.currency_id, input.legal_id);
+/** An order checked against the pair's rules, with what it must freeze. */
+interface PricedOrder {
+  side: "buy" | "sell";
+  kind: "market" | "limit";
+  price: bigint;
+  qty: bigint;
+  tif: "GTC" | "IOC";
+  reserved: bigint;
+  reservedCurrency: number;
+  clientOid: string | null;
+}
 
-  if (input.client_oid) {
-    const prior = await priorOrder(db, user.id, input.client_oid);
-    if (prior) return replay(c, prior, side, input, pair);
-  }
-
+/** Applies the spot order rules (spec §5) to one order; throws the ApiError a user should see. */
+async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderFields, top: () => Promise<Top>): Promise<PricedOrder> {
   const qty = parseUnits(input.num, pair.qtyDecimals);
   if (qty === null) throw new ApiError("too_many_decimals", 400, { decimals: pair.qtyDecimals });
   if (qty <= 0n) throw new ApiError(side === "buy" ? "buy_qty_positive" : "sell_qty_positive");
 
-  const stub = pairStub(c.env, pair.id);
   let price: bigint;
   let tif: "GTC" | "IOC" = "GTC";
   if (input.mode === 2) {
@@ -56,8 +63,8 @@ async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: Order
   } else {
     // A market order is an immediate-or-cancel order limited to a band around the best price,
     // so a thin book can never fill it at an absurd price. What it does not fill is released.
-    const top = await stub.top(pair.id);
-    const best = side === "buy" ? top.bestAsk : top.bestBid;
+    const t = await top();
+    const best = side === "buy" ? t.bestAsk : t.bestBid;
     if (best === null) throw new ApiError("no_liquidity", 409);
     const band = Math.floor((best * MARKET_BAND_PERCENT) / 100);
     price = BigInt(side === "buy" ? best + band : Math.max(1, best - band));
@@ -68,9 +75,61 @@ async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: Order
   if (notional * pair.quotePerTickLot < pair.minNotional) {
     throw new ApiError("min_notional", 400, { min: formatUnits(pair.minNotional, pair.quoteScale, 2) });
   }
+  return {
+    side,
+    kind: input.mode === 1 ? "market" : "limit",
+    price,
+    qty,
+    tif,
+    reserved: side === "buy" ? notional * pair.quotePerTickLot : qty * pair.basePerLot,
+    reservedCurrency: side === "buy" ? pair.legalId : pair.currencyId,
+    clientOid: input.client_oid ?? null,
+  };
+}
 
-  const reservedCurrency = side === "buy" ? pair.legalId : pair.currencyId;
-  const reserved = side === "buy" ? notional * pair.quotePerTickLot : qty * pair.basePerLot;
+function orderInsert(db: D1Database, id: number, userId: number, pair: PairRow, o: PricedOrder, now: number) {
+  return db
+    .prepare(
+      `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+    )
+    .bind(id, userId, pair.id, o.side, o.kind, o.price.toString(), o.qty.toString(), o.reserved.toString(), o.reservedCurrency, o.clientOid, now, now);
+}
+
+function placeInput(pair: PairRow, userId: number, orderId: number, o: PricedOrder): PlaceInput {
+  return { pairId: pair.id, orderId, userId, side: o.side, price: Number(o.price), qty: Number(o.qty), tif: o.tif, reservedUnits: o.reserved.toString() };
+}
+
+function placedOut(pair: PairRow, orderId: number, result: PlaceResult) {
+  return {
+    order_id: String(orderId),
+    status: result.status,
+    filled: formatUnits(BigInt(result.filled), pair.qtyDecimals),
+    remaining: formatUnits(BigInt(result.remaining), pair.qtyDecimals),
+  };
+}
+
+const isClientOidTaken = (err: unknown) => /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err));
+const isOrderIdTaken = (err: unknown) => classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: spot_orders\.id/.test(String(err));
+
+async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: OrderInput) {
+  const db = c.env.DB;
+  const user = c.get("user");
+  const pair = await pairFor(db, input.currency_id, input.legal_id);
+
+  if (input.client_oid) {
+    const prior = await priorOrder(db, user.id, input.client_oid);
+    if (prior) return replay(c, prior, side, input, pair);
+  }
+  const stub = pairStub(c.env, pair.id);
+  const priced = await priceOrder(pair, side, input, () => stub.top(pair.id));
+  return bookOne(c, pair, priced, input);
+}
+
+/** Freezes one priced order's funds with its order row in one D1 batch, then books it. */
+async function bookOne(c: Context<AppEnv>, pair: PairRow, priced: PricedOrder, input: OrderFields) {
+  const db = c.env.DB;
+  const user = c.get("user");
   const now = Date.now();
   let orderId = 0;
   for (let attempt = 0; ; attempt++) {
@@ -79,47 +138,145 @@ async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: Order
     orderId = newOrderId(now);
     const stmts = [
       ...movementStatements(db, `spot-freeze:${orderId}`, "spot_freeze", [
-        { userId: user.id, currencyId: reservedCurrency, account: "change", dAvailable: -reserved, dFrozen: reserved, memo: `${pair.base}/${pair.quote}` },
+        { userId: user.id, currencyId: priced.reservedCurrency, account: "change", dAvailable: -priced.reserved, dFrozen: priced.reserved, memo: `${pair.base}/${pair.quote}` },
       ]),
-      db
-        .prepare(
-          `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, created_at, updated_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-        )
-        .bind(orderId, user.id, pair.id, side, input.mode === 1 ? "market" : "limit", price.toString(), qty.toString(), reserved.toString(), reservedCurrency, input.client_oid ?? null, now, now),
+      orderInsert(db, orderId, user.id, pair, priced, now),
     ];
     try {
       await db.batch(stmts);
       break;
     } catch (err) {
-      const failure = classifyBatchError(err);
-      if (failure === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (input.client_oid && /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err))) {
-        const prior = await priorOrder(db, user.id, input.client_oid);
-        if (prior) return replay(c, prior, side, input, pair);
+      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (priced.clientOid && isClientOidTaken(err)) {
+        const prior = await priorOrder(db, user.id, priced.clientOid);
+        if (prior) return replay(c, prior, priced.side, input, pair);
       }
-      const idTaken = failure === "duplicate" || /UNIQUE constraint failed: spot_orders\.id/.test(String(err));
-      if (!idTaken || attempt >= 4) throw err;
+      if (!isOrderIdTaken(err) || attempt >= 4) throw err;
     }
   }
   // Funds are frozen and the order is recorded: now the book. If this call fails, the order stays
   // "submitted" and the reconciler either finds it booked or tombstones it and releases the hold.
-  const result = await stub.place({
-    pairId: pair.id,
-    orderId,
-    userId: user.id,
-    side,
-    price: Number(price),
-    qty: Number(qty),
-    tif,
-    reservedUnits: reserved.toString(),
-  });
-  return {
-    order_id: String(orderId),
-    status: result.status,
-    filled: formatUnits(BigInt(result.filled), pair.qtyDecimals),
-    remaining: formatUnits(BigInt(result.remaining), pair.qtyDecimals),
-  };
+  const result = await pairStub(c.env, pair.id).place(placeInput(pair, user.id, orderId, priced));
+  return placedOut(pair, orderId, result);
+}
+
+type BatchItemResult = ReturnType<typeof placedOut> | Awaited<ReturnType<typeof replay>> | { code: string; message: string };
+
+/**
+ * Up to MAX_BATCH_ORDERS orders on one pair in one request (for bots and market makers): one
+ * balance read, one D1 batch that freezes the funds of every accepted order with their order rows
+ * (one movement, a ledger row per currency), one call into the pair's object. The orders are
+ * matched one after the other in the given order, each checked on its own: an order is refused
+ * (insufficient_balance, the others go through) when the balance at arrival, less what the
+ * earlier orders of the batch reserve, does not cover it. Funds an earlier order of the same batch
+ * frees or earns by trading are not counted for the later ones: they are reserved up front.
+ */
+async function placeBatch(c: Context<AppEnv>, input: z.output<typeof spotBatchSchema>) {
+  const db = c.env.DB;
+  const user = c.get("user");
+  const locale = c.get("locale") ?? "en";
+  const pair = await pairFor(db, input.currency_id, input.legal_id);
+  const stub = pairStub(c.env, pair.id);
+  let topOnce: Promise<Top> | undefined;
+  const top = () => (topOnce ??= stub.top(pair.id));
+  const refused = (err: ApiError) => ({ code: err.key, message: errorText(locale, err.key, err.params) });
+  const results: (BatchItemResult | null)[] = input.orders.map(() => null);
+
+  const oids = input.orders.flatMap((o) => (o.client_oid ? [o.client_oid] : []));
+  const priors = oids.length > 0 ? await priorOrders(db, user.id, oids) : new Map<string, PriorOrder>();
+  const fresh: { index: number; priced: PricedOrder; input: OrderFields }[] = [];
+  for (const [index, o] of input.orders.entries()) {
+    try {
+      const prior = o.client_oid ? priors.get(o.client_oid) : undefined;
+      if (prior) results[index] = await replay(c, prior, o.side, o, pair);
+      else fresh.push({ index, priced: await priceOrder(pair, o.side, o, top), input: o });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      results[index] = refused(err);
+    }
+  }
+
+  // Accept orders in their given order while the balance covers them.
+  const available = await changeAvailable(db, user.id, [pair.currencyId, pair.legalId]);
+  const accepted: typeof fresh = [];
+  for (const f of fresh) {
+    const left = available.get(f.priced.reservedCurrency) ?? 0n;
+    if (f.priced.reserved > left) {
+      results[f.index] = refused(new ApiError("insufficient_balance", 409));
+      continue;
+    }
+    available.set(f.priced.reservedCurrency, left - f.priced.reserved);
+    accepted.push(f);
+  }
+
+  if (accepted.length > 0) {
+    const ids = await freezeMany(db, user.id, pair, accepted.map((a) => a.priced));
+    if (ids) {
+      const placed = await stub.placeMany(accepted.map((a, k) => placeInput(pair, user.id, ids[k]!, a.priced)));
+      accepted.forEach((a, k) => (results[a.index] = placedOut(pair, ids[k]!, placed[k]!)));
+    } else {
+      // The balance changed under us (another request spent it) or a client id was taken
+      // meanwhile: fall back to the single-order path, which decides each order exactly.
+      for (const a of accepted) {
+        try {
+          results[a.index] = await bookOne(c, pair, a.priced, a.input);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          results[a.index] = refused(err);
+        }
+      }
+    }
+  }
+  return { orders: results as BatchItemResult[] };
+}
+
+/** Available change-account balances of some currencies (absent rows are zero). */
+async function changeAvailable(db: D1Database, userId: number, currencies: number[]) {
+  const { results } = await db
+    .prepare(`SELECT currency_id, available FROM balances WHERE user_id = ? AND account = 'change' AND currency_id IN (${currencies.map(() => "?").join(", ")})`)
+    .bind(userId, ...currencies)
+    .all<{ currency_id: number; available: number }>();
+  return new Map(results.map((r) => [r.currency_id, BigInt(r.available)]));
+}
+
+/**
+ * One D1 batch: a freeze movement with a ledger row per currency, and every order row. Returns
+ * the order ids, or null when the batch was refused for a reason the single path must sort out
+ * (an overdraft after all, or a client id used meanwhile); nothing was written in that case.
+ */
+async function freezeMany(db: D1Database, userId: number, pair: PairRow, orders: PricedOrder[]): Promise<number[] | null> {
+  const totals = new Map<number, bigint>();
+  for (const o of orders) totals.set(o.reservedCurrency, (totals.get(o.reservedCurrency) ?? 0n) + o.reserved);
+  const now = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    // Consecutive ids after a fresh time-ordered one; a collision aborts the batch, so retry.
+    const first = newOrderId(now);
+    const ids = orders.map((_, k) => first + k);
+    const stmts = [
+      ...movementStatements(
+        db,
+        `spot-freeze:${first}`,
+        "spot_freeze",
+        [...totals].map(([currencyId, units]) => ({
+          userId,
+          currencyId,
+          account: "change" as const,
+          dAvailable: -units,
+          dFrozen: units,
+          memo: `${pair.base}/${pair.quote} ×${orders.length}`,
+        })),
+        now,
+      ),
+      ...orders.map((o, k) => orderInsert(db, ids[k]!, userId, pair, o, now)),
+    ];
+    try {
+      await db.batch(stmts);
+      return ids;
+    } catch (err) {
+      if (classifyBatchError(err) === "insufficient" || isClientOidTaken(err)) return null;
+      if (!isOrderIdTaken(err) || attempt >= 4) throw err;
+    }
+  }
 }
 
 interface PriorOrder {
@@ -141,6 +298,17 @@ async function priorOrder(db: D1Database, userId: number, clientOid: string) {
     .first<PriorOrder>();
 }
 
+async function priorOrders(db: D1Database, userId: number, clientOids: string[]) {
+  const { results } = await db
+    .prepare(
+      `SELECT id, side, kind, price, qty, filled, status, pair_id, reserved_units, client_oid FROM spot_orders
+        WHERE user_id = ? AND client_oid IN (${clientOids.map(() => "?").join(", ")})`,
+    )
+    .bind(userId, ...clientOids)
+    .all<PriorOrder & { client_oid: string }>();
+  return new Map(results.map((r) => [r.client_oid, r]));
+}
+
 const STATUS_TEXT = ["submitted", "open", "filled", "cancelled", "rejected"] as const;
 
 /**
@@ -149,7 +317,7 @@ const STATUS_TEXT = ["submitted", "open", "filled", "cancelled", "rejected"] as 
  * is sent to the book again: the pair object's journal and tombstones make that idempotent, so
  * the answer is the truth — booked now, or refused because the reconciler already released it.
  */
-async function replay(c: Context<AppEnv>, prior: PriorOrder, side: "buy" | "sell", input: OrderInput, pair: PairRow) {
+async function replay(c: Context<AppEnv>, prior: PriorOrder, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
   const qty = parseUnits(input.num, pair.qtyDecimals);
   const same =
     prior.side === side &&
@@ -187,6 +355,25 @@ async function replay(c: Context<AppEnv>, prior: PriorOrder, side: "buy" | "sell
 export const spotRoutes = new Hono<AppEnv>()
   .post("/transaction/walletIn", requireUser, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "buy", c.req.valid("json"))))
   .post("/transaction/walletOut", requireUser, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "sell", c.req.valid("json"))))
+  .post("/transaction/batch", requireUser, requireVerified, jsonBody(spotBatchSchema), async (c) => ok(c, await placeBatch(c, c.req.valid("json"))))
+  .post("/transaction_del/batch", requireUser, jsonBody(cancelBatchSchema), async (c) => {
+    const user = c.get("user");
+    const ids = [...new Set(c.req.valid("json").ids)];
+    // Scoped to the caller: another user's order id is indistinguishable from an unknown one.
+    const { results: rows } = await c.env.DB.prepare(
+      `SELECT id, pair_id FROM spot_orders WHERE user_id = ? AND status IN (0, 1) AND id IN (${ids.map(() => "?").join(", ")})`,
+    )
+      .bind(user.id, ...ids)
+      .all<{ id: number; pair_id: number }>();
+    const byPair = new Map<number, number[]>();
+    for (const r of rows) byPair.set(r.pair_id, [...(byPair.get(r.pair_id) ?? []), r.id]);
+    const cancelled = new Set<number>();
+    for (const [pairId, pairIds] of byPair) {
+      const done = await pairStub(c.env, pairId).cancelMany(pairId, pairIds, user.id);
+      pairIds.forEach((id, k) => done[k] && cancelled.add(id));
+    }
+    return ok(c, { cancelled: ids.filter((id) => cancelled.has(id)).map(String), not_found: ids.filter((id) => !cancelled.has(id)).map(String) });
+  })
   .post("/transaction_del", requireUser, jsonBody(cancelOrderSchema), async (c) => {
     const user = c.get("user");
     const { id } = c.req.valid("json");
