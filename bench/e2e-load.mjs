@@ -5,6 +5,7 @@
  * bounded closed-loop client (fixed order counts and a time cap per phase; it stops by itself).
  *
  *   node bench/e2e-load.mjs [--concurrency 16] [--sweep 1,16,64] [--scale 1] [--no-profile]
+ *                           [--batch 10,20] [--batch-concurrency 4] [--batch-orders 8000] [--only-batch]
  *                           [--subscribers 200] [--phase-seconds 15] [--cpu-profile]
  *                           [--root DIR] [--json FILE] [--seed 7]
  *
@@ -34,13 +35,16 @@ import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ROOT, d1, freePort, groupCpu, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { depthSocket, httpClient, login, now, summary } from "./lib/client.mjs";
-import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
+import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 import { findInspector, startProfiling } from "./lib/cpu-profile.mjs";
 
 export const DEFAULTS = {
   concurrency: 16, // orders in flight per pair in the 1/2/4-pair phases
   sweep: [1, 16, 64], // concurrency levels tried on one pair
   sweepOrders: 800,
+  batch: [10, 20], // orders per request of the batch phases (POST /api/transaction/batch); [] = skip them
+  batchConcurrency: 4, // batches in flight per pair
+  batchOrders: 8000, // orders per batch phase on one pair
   phaseOrders: { 1: 6000, 2: 6000, 4: 8000 }, // orders per phase (split evenly over its pairs)
   phaseSeconds: 15, // time cap of each phase
   subscribers: 200, // extra depth-only WebSockets on pair 1 for the fan-out phase (0 = skip it)
@@ -74,14 +78,38 @@ async function submit(client, tokens, pair, o) {
   };
 }
 
+/** Sends one batch of one account's orders; resolves with one result per order (all share the request's timing). */
+async function submitBatch(client, tokens, pair, b) {
+  const req = batchRequest(pair, b.orders);
+  const r = await client.request("POST", req.path, { token: tokens[b.who], body: req.body });
+  const ok = r.status === 200 && r.body?.type === "ok";
+  return b.orders.map((o, k) => {
+    const item = ok ? r.body.message.orders[k] : null;
+    const placed = Boolean(item?.order_id);
+    return {
+      pair: pair.pairId,
+      who: o.who,
+      taker: o.taker,
+      t0: r.t0,
+      t1: r.t1,
+      ok: placed,
+      http: r.status,
+      code: placed ? null : (item?.code ?? r.body?.code ?? r.error?.message ?? r.text?.slice(0, 80) ?? "?"),
+      orderId: placed ? item.order_id : null,
+      status: placed ? item.status : null,
+      filled: placed ? item.filled : null,
+    };
+  });
+}
+
 /** Per-socket bookkeeping of depth messages and first private events (see the header). */
 function makeTracker() {
   const first = new Map(); // orderId -> { t, status, tDepth }
   let gaps = 0;
   let depthMsgs = 0;
   const attach = (sock) => {
-    let prevType = null;
     let lastDepth = null;
+    let runDepth = null;
     let prevSeq = null;
     return (msg, t) => {
       if (msg.type === "market_depth") {
@@ -93,12 +121,14 @@ function makeTracker() {
       } else if (msg.type === "order") {
         const id = String(msg.order_id);
         if (!first.has(id)) {
-          const usable = prevType === "market_depth" && lastDepth && !lastDepth.used && msg.status !== "cancelled";
-          first.set(id, { t, status: msg.status, tDepth: usable ? lastDepth.t : null });
-          if (usable) lastDepth.used = true;
+          // The depth message that opened this run of order events is the book after this order's
+          // command (one command, or the whole batch it came in).
+          const usable = runDepth && msg.status !== "cancelled";
+          first.set(id, { t, status: msg.status, tDepth: usable ? runDepth.t : null });
         }
       }
-      prevType = msg.type;
+      if (msg.type === "market_depth") runDepth = lastDepth;
+      else if (msg.type !== "order") runDepth = null;
     };
   };
   return { first, attach, stats: () => ({ gaps, depthMsgs }) };
@@ -138,7 +168,7 @@ async function ledgerCatchUp(client, tokens, capMs = 60_000) {
   return null;
 }
 
-async function runPhase({ name, client, tokens, pairs, concurrency, orders, capMs, seed, tracker, server }) {
+async function runPhase({ name, client, tokens, pairs, concurrency, orders, capMs, seed, tracker, server, batch = 0 }) {
   const perPair = Math.ceil(orders / pairs.length);
   const results = [];
   const deadline = now() + capMs;
@@ -146,8 +176,20 @@ async function runPhase({ name, client, tokens, pairs, concurrency, orders, capM
   const tStart = now();
   await Promise.all(
     pairs.map(async (pair, pi) => {
-      const next = orderStream(pair, seed * 1000 + pi);
       let issued = 0;
+      if (batch > 0) {
+        const nextBatch = batchStream(pair, seed * 1000 + pi, batch);
+        await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            while (issued < perPair && now() < deadline) {
+              issued += batch;
+              results.push(...(await submitBatch(client, tokens, pair, nextBatch())));
+            }
+          }),
+        );
+        return;
+      }
+      const next = orderStream(pair, seed * 1000 + pi);
       await Promise.all(
         Array.from({ length: concurrency }, async () => {
           while (issued < perPair && now() < deadline) {
@@ -186,6 +228,7 @@ async function runPhase({ name, client, tokens, pairs, concurrency, orders, capM
   return {
     phase: name,
     pairs: pairs.map((p) => p.name).join(" + "),
+    ordersPerRequest: batch || 1,
     concurrencyPerPair: concurrency,
     concurrencyTotal: concurrency * pairs.length,
     submitted: results.length,
@@ -328,18 +371,27 @@ export async function main(options = {}) {
       phases.push({ name: `${k} pair${k > 1 ? "s" : ""} at once`, pairs: PAIRS.slice(0, k), concurrency: o.concurrency, orders: Math.round(o.phaseOrders[k] * (o.scale ?? 1)) });
     }
     if (o.scale && o.scale !== 1) for (const p of phases) p.orders = Math.max(50, Math.round(p.orders * (p.name.includes("concurrency") ? o.scale : 1)));
+    for (const b of o.batch) {
+      phases.push({ name: `1 pair, batches of ${b}`, pairs: PAIRS.slice(0, 1), concurrency: o.batchConcurrency, orders: Math.round(o.batchOrders * (o.scale ?? 1)), batch: b });
+    }
+    if (o.batch.length > 0) {
+      const b = Math.max(...o.batch);
+      for (const k of [2, 4]) {
+        phases.push({ name: `${k} pairs, batches of ${b}`, pairs: PAIRS.slice(0, k), concurrency: o.batchConcurrency, orders: Math.round(o.batchOrders * (o.scale ?? 1)), batch: b });
+      }
+    }
     if (o.subscribers > 0) {
       phases.push({ name: `1 pair + ${o.subscribers} depth subscribers`, pairs: PAIRS.slice(0, 1), concurrency: o.concurrency, orders: Math.round(o.phaseOrders[1] * (o.scale ?? 1)), subscribers: o.subscribers });
     }
     let seed = o.seed;
-    for (const ph of phases) {
+    for (const ph of o.onlyBatch ? phases.filter((p) => p.batch) : phases) {
       if ((now() - tAll) / 1000 > o.totalSeconds) {
         say(`time budget used: skipping "${ph.name}"`);
         continue;
       }
       say(`phase: ${ph.name} (${ph.orders} orders, cap ${o.phaseSeconds} s)`);
       let stopProfile = null;
-      if (o.cpuProfile && ph.name === "1 pair at once") {
+      if (o.cpuProfile && ph.name === (o.cpuProfilePhase ?? "1 pair at once")) {
         const insp = await findInspector(server.pid);
         if (!insp) say("cpu profile: runtime inspector not found");
         else {
@@ -437,6 +489,10 @@ function parseArgs(argv) {
     const v = () => argv[++i];
     if (a === "--concurrency") o.concurrency = Number(v());
     else if (a === "--sweep") o.sweep = v().split(",").filter(Boolean).map(Number);
+    else if (a === "--batch") o.batch = v().split(",").filter(Boolean).map(Number);
+    else if (a === "--batch-concurrency") o.batchConcurrency = Number(v());
+    else if (a === "--batch-orders") o.batchOrders = Number(v());
+    else if (a === "--only-batch") o.onlyBatch = true;
     else if (a === "--scale") o.scale = Number(v());
     else if (a === "--no-profile") o.profile = false;
     else if (a === "--root") o.root = path.resolve(v());
@@ -444,6 +500,7 @@ function parseArgs(argv) {
     else if (a === "--seed") o.seed = Number(v());
     else if (a === "--phase-seconds") o.phaseSeconds = Number(v());
     else if (a === "--cpu-profile") o.cpuProfile = true;
+    else if (a === "--cpu-profile-phase") o.cpuProfilePhase = v();
     else if (a === "--subscribers") o.subscribers = Number(v());
     else throw new Error(`unknown option ${a}`);
   }

@@ -31,6 +31,8 @@ import { createPairProtocol, type PairSocketState } from "./protocol.ts";
 
 const SYSTEM_FEES = 0;
 const DRAIN_BATCH = 50;
+/** Trades per INSERT statement in a drain (12 bound values each; D1 allows 100 per statement). */
+const TRADES_PER_INSERT = 8;
 const RECENT_DEALS = 20;
 
 /** What the Worker sends to book an order (already validated and frozen in D1). */
@@ -89,6 +91,8 @@ interface OutboxPayload {
     sellOrderId: number;
     buyerFee: string;
     sellerFee: string;
+    /** When the trade happened (rows written before drain batches carry only the row's `at`). */
+    at?: number;
   }[];
 }
 
@@ -97,6 +101,21 @@ export interface Deal {
   direction: "buy" | "sell";
   price: string;
   amount: string;
+}
+
+/** The output of the commands of one transaction, before flush() writes it. */
+interface Pending {
+  at: number;
+  entries: OutboxPayload["entries"];
+  orders: OutboxPayload["orders"];
+  trades: OutboxPayload["trades"];
+  bars: Map<string, Candle>;
+  counters: boolean;
+  depthChanged: boolean;
+}
+
+function emptyPending(): Pending {
+  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false, depthChanged: false };
 }
 
 const MIGRATIONS: { id: number; sql: string }[] = [
@@ -127,6 +146,15 @@ const MIGRATIONS: { id: number; sql: string }[] = [
     sql: `ALTER TABLE outbox ADD COLUMN drained_at INTEGER;
           CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(drained_at, id);`,
   },
+  {
+    // Drain batches: the rows of one drain are fixed (batch number) before D1 hears of them and
+    // applied as one movement keyed by that number. Rows written before this migration were
+    // drained one movement per row; the first drain checks those keys (legacy_outbox_max).
+    id: 3,
+    sql: `ALTER TABLE outbox ADD COLUMN batch INTEGER;
+          CREATE INDEX IF NOT EXISTS outbox_batch ON outbox(batch);
+          INSERT OR REPLACE INTO meta (key, value) SELECT 'legacy_outbox_max', COALESCE(MAX(id), 0) FROM outbox;`,
+  },
 ];
 
 export class PairDurableObject extends DurableObject<Env> {
@@ -136,6 +164,10 @@ export class PairDurableObject extends DurableObject<Env> {
   private klines = new KlineAggregator();
   private arrival = 0;
   private depthSeq = 0;
+  /** What the commands of the current transaction produced, written by flush() at its end. */
+  private pending: Pending = emptyPending();
+  /** Engine results of the current transaction, published once it has committed. */
+  private published: Extract<CommandResult, { ok: true }>[] = [];
   private protocol = createPairProtocol(this);
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -259,27 +291,58 @@ export class PairDurableObject extends DurableObject<Env> {
   /** Books an order whose funds are already frozen in D1. */
   async place(input: PlaceInput): Promise<PlaceResult> {
     const engine = await this.ensure(input.pairId);
-    return this.placeOne(engine, input);
+    return this.commit(() => [this.placeOne(engine, input)])[0]!;
   }
 
   /**
-   * Books several orders of one request (the batch endpoint) in their given order: one call into
-   * the object instead of one per order; each order is still its own command, journal row and
-   * outbox row, exactly as if they had arrived one after the other.
+   * Books several orders of one request (the batch endpoint) in their given order, in one call and
+   * one storage transaction: each order is still its own engine command and journal row, but the
+   * batch shares one outbox row, one write of the counters and candles, and one alarm.
    */
   async placeMany(inputs: PlaceInput[]): Promise<PlaceResult[]> {
     if (inputs.length === 0) return [];
-    const engine = await this.ensure(inputs[0]!.pairId);
-    return inputs.map((input) => {
-      if (input.pairId !== inputs[0]!.pairId) throw new Error("placeMany: orders of different pairs");
-      return this.placeOne(engine, input);
-    });
+    const pairId = inputs[0]!.pairId;
+    if (inputs.some((i) => i.pairId !== pairId)) throw new Error("placeMany: orders of different pairs");
+    const engine = await this.ensure(pairId);
+    return this.commit(() => inputs.map((input) => this.placeOne(engine, input)));
+  }
+
+  /** Cancels a user's open order; the release reaches D1 through the outbox. */
+  async cancel(pairId: number, orderId: number, userId: number): Promise<{ ok: boolean; code?: string }> {
+    const engine = await this.ensure(pairId);
+    return this.commit(() => [this.cancelOne(engine, orderId, userId)])[0]!;
   }
 
   /** Cancels several of one user's orders; returns, per id, whether it was open and is now cancelled. */
   async cancelMany(pairId: number, orderIds: number[], userId: number): Promise<boolean[]> {
     const engine = await this.ensure(pairId);
-    return orderIds.map((id) => this.cancelOne(engine, id, userId).ok);
+    return this.commit(() => orderIds.map((id) => this.cancelOne(engine, id, userId))).map((r) => r.ok);
+  }
+
+  /**
+   * Runs commands and writes all they produced in one synchronous transaction, then pushes their
+   * realtime messages in order. If the storage write fails, the in-memory book (already changed
+   * by the engine) is dropped and rebuilt from storage on the next call, so memory never runs
+   * ahead of what is durable.
+   */
+  private commit<T>(run: () => T[]): T[] {
+    let out: T[] = [];
+    try {
+      this.ctx.storage.transactionSync(() => {
+        this.published = [];
+        out = run();
+        this.flush();
+      });
+    } catch (err) {
+      this.engine = null;
+      this.pending = emptyPending();
+      this.published = [];
+      throw err;
+    }
+    const results = this.published;
+    this.published = [];
+    this.protocol.publish(results);
+    return out;
   }
 
   private placeOne(engine: SpotEngine, input: PlaceInput): PlaceResult {
@@ -293,42 +356,27 @@ export class PairDurableObject extends DurableObject<Env> {
     const cmd = { type: "limit" as const, id: input.orderId, owner: input.userId, side: input.side, price: input.price, qty: input.qty, tif: input.tif };
     const result = engine.execute(cmd);
     const now = Date.now();
-    let placeResult: PlaceResult;
-    this.ctx.storage.transactionSync(() => {
-      if (!result.ok) {
-        // Refused by the engine: record it so a retry gives the same answer, and release the hold.
-        this.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", -input.orderId, input.orderId, JSON.stringify({ ...cmd, rejected: result.code }), now);
-        const currency = input.side === "buy" ? this.info!.legalId : this.info!.currencyId;
-        const units = input.reservedUnits;
-        this.enqueue({
-          at: now,
-          entries: [[input.userId, currency, units, (-BigInt(units)).toString()]],
-          orders: [[input.orderId, 0, 4, result.code]],
-          trades: [],
-        });
-        placeResult = { ok: false, code: result.code, filled: 0, remaining: 0, status: "rejected" };
-        this.ctx.storage.setAlarm(now);
-        return;
-      }
-      this.persist(cmd.id, JSON.stringify(cmd), result, now);
-      placeResult = summarise(result, input.orderId);
-    });
-    this.afterCommand(result);
-    return placeResult!;
-  }
-
-  /** Cancels a user's open order; the release reaches D1 through the outbox. */
-  async cancel(pairId: number, orderId: number, userId: number): Promise<{ ok: boolean; code?: string }> {
-    const engine = await this.ensure(pairId);
-    return this.cancelOne(engine, orderId, userId);
+    if (!result.ok) {
+      // Refused by the engine: record it so a retry gives the same answer, and release the hold.
+      this.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", -input.orderId, input.orderId, JSON.stringify({ ...cmd, rejected: result.code }), now);
+      const currency = input.side === "buy" ? this.info!.legalId : this.info!.currencyId;
+      const units = input.reservedUnits;
+      this.pending.at = now;
+      this.pending.entries.push([input.userId, currency, units, (-BigInt(units)).toString()]);
+      this.pending.orders.push([input.orderId, 0, 4, result.code]);
+      return { ok: false, code: result.code, filled: 0, remaining: 0, status: "rejected" };
+    }
+    this.persist(cmd.id, JSON.stringify(cmd), result, now);
+    this.published.push(result);
+    return summarise(result, input.orderId);
   }
 
   private cancelOne(engine: SpotEngine, orderId: number, userId: number): { ok: boolean; code?: string } {
     const cmd = { type: "cancel" as const, id: orderId, owner: userId };
     const result = engine.execute(cmd);
     if (!result.ok) return { ok: false, code: result.code };
-    this.ctx.storage.transactionSync(() => this.persist(null, JSON.stringify(cmd), result, Date.now()));
-    this.afterCommand(result);
+    this.persist(null, JSON.stringify(cmd), result, Date.now());
+    this.published.push(result);
     return { ok: true };
   }
 
@@ -388,33 +436,60 @@ export class PairDurableObject extends DurableObject<Env> {
     return this.dayMarketOut(Date.now());
   }
 
-  /** Applies the outbox to D1 now (the alarm does the same); returns how many rows were applied. */
+  /**
+   * Applies the outbox to D1 now (the alarm does the same); returns how many rows were applied.
+   * Up to DRAIN_BATCH rows go as one movement (ledger deltas summed per account, one update per
+   * order, the trades): the batch's members are written down in the object before the D1 call, so
+   * a drain that runs again — after a crash, or twice — re-sends exactly the same rows under the
+   * same key, and D1 refuses the second copy whole.
+   */
   async drain(): Promise<number> {
     let applied = 0;
     for (;;) {
-      const rows = this.sql.exec("SELECT id, payload FROM outbox WHERE drained_at IS NULL ORDER BY id LIMIT ?", DRAIN_BATCH).toArray();
-      if (rows.length === 0) return applied;
-      const batch = rows.map((r) => ({ id: Number(r.id), payload: JSON.parse(String(r.payload)) as OutboxPayload }));
-      try {
-        await this.env.DB.batch(batch.flatMap((b) => this.drainStatements(b.id, b.payload)));
-      } catch (err) {
-        if (!/UNIQUE constraint failed: movements\.key/.test(String(err))) throw err;
-        // Some rows reached D1 before (a drain that died after committing): apply one by one.
-        for (const b of batch) {
-          try {
-            await this.env.DB.batch(this.drainStatements(b.id, b.payload));
-          } catch (e) {
-            if (!/UNIQUE constraint failed: movements\.key/.test(String(e))) throw e;
-          }
+      const head = this.sqlOne<{ id: number; batch: number | null }>("SELECT id, batch FROM outbox WHERE drained_at IS NULL ORDER BY id LIMIT 1");
+      if (!head) return applied;
+      let batchNo = head.batch;
+      if (batchNo === null) {
+        batchNo = Number(this.meta("drain_batch") ?? 0) + 1;
+        const last = this.sql
+          .exec("SELECT id FROM outbox WHERE drained_at IS NULL AND batch IS NULL ORDER BY id LIMIT 1 OFFSET ?", DRAIN_BATCH - 1)
+          .toArray()[0];
+        const upTo = last ? Number(last.id) : Number.MAX_SAFE_INTEGER;
+        this.ctx.storage.transactionSync(() => {
+          this.setMeta("drain_batch", batchNo!);
+          this.sql.exec("UPDATE outbox SET batch = ? WHERE drained_at IS NULL AND batch IS NULL AND id <= ?", batchNo, upTo);
+        });
+      }
+      let rows = this.sql.exec("SELECT id, payload FROM outbox WHERE batch = ? AND drained_at IS NULL ORDER BY id", batchNo).toArray();
+      rows = await this.withoutLegacyApplied(rows);
+      if (rows.length > 0) {
+        const payloads = rows.map((r) => JSON.parse(String(r.payload)) as OutboxPayload);
+        try {
+          await this.env.DB.batch(this.drainStatements(batchNo, payloads));
+        } catch (err) {
+          // Already applied by a drain whose note did not survive: nothing to do twice.
+          if (!/UNIQUE constraint failed: movements\.key/.test(String(err))) throw err;
         }
       }
-      const lastId = batch[batch.length - 1]!.id;
       const now = Date.now();
-      this.sql.exec("UPDATE outbox SET drained_at = ? WHERE drained_at IS NULL AND id <= ?", now, lastId);
+      this.sql.exec("UPDATE outbox SET drained_at = ? WHERE batch = ? AND drained_at IS NULL", now, batchNo);
       this.sql.exec("DELETE FROM outbox WHERE drained_at < ?", now - 3600_000);
-      applied += batch.length;
+      applied += rows.length;
       await this.publishTicker();
     }
+  }
+
+  /** Rows from before drain batches that a per-row drain may already have applied (key spot:{pair}:{id}). */
+  private async withoutLegacyApplied(rows: Record<string, SqlStorageValue>[]) {
+    const legacyMax = Number(this.meta("legacy_outbox_max") ?? 0);
+    const legacy = rows.filter((r) => Number(r.id) <= legacyMax);
+    if (legacy.length === 0) return rows;
+    const keys = legacy.map((r) => `spot:${this.info!.pairId}:${Number(r.id)}`);
+    const { results } = await this.env.DB.prepare(`SELECT key FROM movements WHERE key IN (${keys.map(() => "?").join(", ")})`)
+      .bind(...keys)
+      .all<{ key: string }>();
+    const done = new Set(results.map((r) => r.key));
+    return rows.filter((r) => !done.has(`spot:${this.info!.pairId}:${Number(r.id)}`));
   }
 
   override async alarm(): Promise<void> {
@@ -423,8 +498,27 @@ export class PairDurableObject extends DurableObject<Env> {
 
   // ---------------------------------------------------------------- persistence
 
-  private enqueue(payload: OutboxPayload) {
-    this.sql.exec("INSERT INTO outbox (payload) VALUES (?)", JSON.stringify(payload));
+  /**
+   * Writes what the transaction's commands left pending: one outbox row with all their ledger
+   * deltas, order updates and trades; the counters; every candle they touched; and the alarm that
+   * drains the outbox once this output is durable (a crash before that leaves the alarm set).
+   */
+  private flush() {
+    const p = this.pending;
+    this.pending = emptyPending();
+    if (p.orders.length > 0 || p.entries.length > 0 || p.trades.length > 0) {
+      const payload: OutboxPayload = { at: p.at, entries: p.entries, orders: p.orders, trades: p.trades };
+      this.sql.exec("INSERT INTO outbox (payload) VALUES (?)", JSON.stringify(payload));
+      this.ctx.storage.setAlarm(p.at);
+    }
+    // One depth update per transaction: a batch publishes the book once, as it stands after it.
+    if (p.depthChanged) this.depthSeq++;
+    if (p.counters) {
+      this.setMeta("seq", this.engine!.seq);
+      this.setMeta("tradeSeq", this.engine!.tradeSeq);
+      this.setMeta("depthSeq", this.depthSeq);
+    }
+    for (const bar of p.bars.values()) this.saveBar(bar);
   }
 
   /**
@@ -478,7 +572,7 @@ export class PairDurableObject extends DurableObject<Env> {
           sellerFee: ev.sellerFee.toString(),
         });
         this.sql.exec("INSERT INTO trades (trade_id, price, qty, taker_side, at) VALUES (?, ?, ?, ?, ?)", ev.tradeId, ev.price, ev.qty, ev.takerSide, now);
-        for (const bar of this.klines.addTrade({ time: now, price: ev.price, qty: ev.qty })) this.saveBar(bar);
+        for (const bar of this.klines.addTrade({ time: now, price: ev.price, qty: ev.qty })) this.pending.bars.set(`${bar.period}:${bar.openTime}`, bar);
       } else if (ev.type === "booked") {
         touch(Number(ev.id))[2] = 1;
       } else if (ev.type === "done") {
@@ -496,17 +590,13 @@ export class PairDurableObject extends DurableObject<Env> {
       else this.sql.exec("INSERT INTO book (id, owner, side, price, remaining, arrival) VALUES (?, ?, ?, ?, ?, ?)", id, Number(open.owner), open.side, open.price, open.remaining, ++this.arrival);
     }
     this.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", result.seq, orderId, cmdJson, now);
-    this.setMeta("seq", engine.seq);
-    this.setMeta("tradeSeq", engine.tradeSeq);
-    if (result.depth.length > 0) this.setMeta("depthSeq", ++this.depthSeq);
-    this.enqueue({
-      at: now,
-      entries: [...deltas.values()].map(([u, c, a, f]) => [u, c, a.toString(), f.toString()]),
-      orders: [...orders.values()],
-      trades,
-    });
-    // The drain runs as soon as this output is durable; a crash before it leaves the alarm set.
-    this.ctx.storage.setAlarm(now);
+    const p = this.pending;
+    if (result.depth.length > 0) p.depthChanged = true;
+    p.at = now;
+    p.counters = true;
+    for (const [u, c, a, f] of deltas.values()) p.entries.push([u, c, a.toString(), f.toString()]);
+    p.orders.push(...orders.values());
+    for (const t of trades) p.trades.push({ ...t, at: now });
   }
 
   private saveBar(bar: Candle) {
@@ -528,39 +618,67 @@ export class PairDurableObject extends DurableObject<Env> {
     );
   }
 
-  /** D1 statements for one outbox row: movement + ledger rows, order updates, trade rows. */
-  private drainStatements(id: number, p: OutboxPayload): D1PreparedStatement[] {
+  /**
+   * D1 statements for one drain batch: one movement, its ledger rows summed per (user, currency),
+   * one update per order with its fills summed, and the trades (each with its own time), several
+   * per INSERT. Per-trade detail lives in spot_trades; the ledger carries the net of the batch.
+   */
+  private drainStatements(batchNo: number, ps: OutboxPayload[]): D1PreparedStatement[] {
     const db = this.env.DB;
     const info = this.info!;
-    const key = `spot:${info.pairId}:${id}`;
-    const stmts = [db.prepare("INSERT INTO movements (key, kind, created_at) VALUES (?, 'spot', ?)").bind(key, p.at)];
-    for (const [userId, currencyId, dAvail, dFrozen] of p.entries) {
+    const key = `spot:${info.pairId}:b${batchNo}`;
+    const at = ps[ps.length - 1]!.at;
+    const stmts = [db.prepare("INSERT INTO movements (key, kind, created_at) VALUES (?, 'spot', ?)").bind(key, at)];
+    const sums = new Map<string, [number, number, bigint, bigint]>();
+    const orders = new Map<number, [filled: number, status: number, reason: string | null]>();
+    const trades: (OutboxPayload["trades"][number] & { at: number })[] = [];
+    for (const p of ps) {
+      for (const [userId, currencyId, dAvail, dFrozen] of p.entries) {
+        const k = `${userId}:${currencyId}`;
+        const cur = sums.get(k) ?? [userId, currencyId, 0n, 0n];
+        cur[2] += BigInt(dAvail);
+        cur[3] += BigInt(dFrozen);
+        sums.set(k, cur);
+      }
+      for (const [orderId, filled, status, reason] of p.orders) {
+        const o = orders.get(orderId) ?? [0, 0, null];
+        o[0] += filled;
+        // 0 = unchanged; "open" never overrides a finished status seen earlier in the batch.
+        if (status !== 0 && !(status === 1 && o[1] > 1)) o[1] = status;
+        if (reason !== null) o[2] = reason;
+        orders.set(orderId, o);
+      }
+      for (const t of p.trades) trades.push({ ...t, at: t.at ?? p.at });
+    }
+    for (const [userId, currencyId, dAvail, dFrozen] of sums.values()) {
+      if (dAvail === 0n && dFrozen === 0n) continue;
       stmts.push(
         db
           .prepare(
             "INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at) VALUES (?, ?, ?, 'change', ?, ?, 'spot', ?, ?)",
           )
-          .bind(key, userId, currencyId, dAvail, dFrozen, info.symbol, p.at),
+          .bind(key, userId, currencyId, dAvail.toString(), dFrozen.toString(), info.symbol, at),
       );
     }
-    for (const [orderId, filled, status, reason] of p.orders) {
+    for (const [orderId, [filled, status, reason]] of orders) {
       stmts.push(
         db
           .prepare(
             `UPDATE spot_orders SET filled = filled + ?, status = CASE WHEN ? = 0 THEN status WHEN ? = 1 AND status > 1 THEN status ELSE ? END,
                done_reason = COALESCE(?, done_reason), updated_at = ? WHERE id = ?`,
           )
-          .bind(filled, status, status, status, reason, p.at, orderId),
+          .bind(filled, status, status, status, reason, at, orderId),
       );
     }
-    for (const t of p.trades) {
+    for (let i = 0; i < trades.length; i += TRADES_PER_INSERT) {
+      const chunk = trades.slice(i, i + TRADES_PER_INSERT);
       stmts.push(
         db
           .prepare(
-            `INSERT INTO spot_trades (pair_id, trade_id, price, qty, taker_side, buyer_id, seller_id, buy_order_id, sell_order_id, buyer_fee, seller_fee, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+            `INSERT INTO spot_trades (pair_id, trade_id, price, qty, taker_side, buyer_id, seller_id, buy_order_id, sell_order_id, buyer_fee, seller_fee, created_at) VALUES ` +
+              chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", "),
           )
-          .bind(info.pairId, t.tradeId, t.price, t.qty, t.takerSide, t.buyerId, t.sellerId, t.buyOrderId, t.sellOrderId, t.buyerFee, t.sellerFee, p.at),
+          .bind(...chunk.flatMap((t) => [info.pairId, t.tradeId, t.price, t.qty, t.takerSide, t.buyerId, t.sellerId, t.buyOrderId, t.sellOrderId, t.buyerFee, t.sellerFee, t.at])),
       );
     }
     return stmts;
@@ -649,12 +767,6 @@ export class PairDurableObject extends DurableObject<Env> {
 
   get book(): SpotEngine | null {
     return this.engine;
-  }
-
-  /** Pushes depth, deals, candles and private order events after a command. */
-  private afterCommand(result: CommandResult) {
-    if (!result.ok) return;
-    this.protocol.publish(result);
   }
 
   // ---------------------------------------------------------------- WebSocket (hibernation API)

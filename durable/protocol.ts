@@ -108,24 +108,32 @@ export function createPairProtocol(host: PairHost) {
       }
     },
 
-    /** Fans out what one command changed. */
-    publish(result: Extract<CommandResult, { ok: true }>) {
+    /**
+     * Fans out what the commands of one committed transaction changed (one command, or a batch):
+     * one depth message with the book as it now stands, the new deals, the current candles and day
+     * market, then each owner's order events in the order they happened. Candles and the day
+     * market are only built when some socket follows them.
+     */
+    publish(results: Extract<CommandResult, { ok: true }>[]) {
       const info = host.pairInfo;
       const engine = host.book;
-      if (!info || !engine) return;
+      if (!info || !engine || results.length === 0) return;
       const sockets = host.sockets();
       if (sockets.length === 0) return;
       const t = topicsOf(info);
       const now = Date.now();
-      const fills = result.events.filter((e) => e.type === "fill");
-      const depth = result.depth.length > 0 ? host.depthMessage(engine) : null;
+      const events = results.flatMap((r) => r.events);
+      const fills = events.filter((e) => e.type === "fill");
+      const depth = results.some((r) => r.depth.length > 0) ? host.depthMessage(engine) : null;
       const deals = fills.map((f) => ({ time: now, direction: f.takerSide, price: host.price(f.price), amount: host.qty(f.qty) })).reverse();
-      const bars = fills.length > 0 ? host.currentBars() : [];
-      const day = fills.length > 0 ? host.dayMarketOut(now) : null;
+      let barsMemo: ReturnType<PairHost["currentBars"]> | undefined;
+      const bars = () => (barsMemo ??= fills.length > 0 ? host.currentBars() : []);
+      let dayMemo: ReturnType<PairHost["dayMarketOut"]> | null | undefined;
+      const day = () => (dayMemo === undefined ? (dayMemo = fills.length > 0 ? host.dayMarketOut(now) : null) : dayMemo);
       // Private order updates, per owner.
       const privateByUser = new Map<number, ServerMessage[]>();
       const filledBy = new Map<number, number>();
-      for (const e of result.events) {
+      for (const e of events) {
         if (e.type === "fill") {
           filledBy.set(Number(e.takerId), (filledBy.get(Number(e.takerId)) ?? 0) + e.qty);
           filledBy.set(Number(e.makerId), (filledBy.get(Number(e.makerId)) ?? 0) + e.qty);
@@ -157,11 +165,12 @@ export function createPairProtocol(host: PairHost) {
             send(ws, { type: "market_depth", topic, snapshot: false, seq: depth.seq, currency_id: info.currencyId, legal_id: info.legalId, bids: depth.bids, asks: depth.asks });
           } else if (deals.length > 0 && topic === t.detail) {
             send(ws, { type: "market_detail", topic, snapshot: false, data: deals });
-          } else if (day && topic === t.day) {
-            send(ws, { type: "daymarket", topic, snapshot: false, currency_id: info.currencyId, legal_id: info.legalId, data: day });
-          } else if (bars.length > 0 && topic.startsWith(t.kline)) {
+          } else if (topic === t.day && fills.length > 0) {
+            const data = day();
+            if (data) send(ws, { type: "daymarket", topic, snapshot: false, currency_id: info.currencyId, legal_id: info.legalId, data });
+          } else if (fills.length > 0 && topic.startsWith(t.kline)) {
             const period = topic.slice(t.kline.length) as KlinePeriod;
-            const bar = bars.find((b) => b.period === period)?.bar;
+            const bar = bars().find((b) => b.period === period)?.bar;
             if (bar) send(ws, { type: "kline", topic, snapshot: false, period, bar });
           }
         }

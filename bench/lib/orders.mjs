@@ -58,3 +58,32 @@ export function warmupOrders(pair) {
   }
   return out;
 }
+
+/**
+ * The same mix in batches for POST /api/transaction/batch: each batch belongs to one account
+ * (cycling mm, demo1, mm, demo2, mm), mm's are makers, the demo accounts' are takers.
+ */
+export function batchStream(pair, seed, size) {
+  const rnd = prng(seed);
+  let i = 0;
+  return () => {
+    const who = CYCLE[i++ % CYCLE.length];
+    const taker = who !== "mm";
+    const orders = [];
+    for (let n = 0; n < size; n++) {
+      const side = rnd() < 0.5 ? "buy" : "sell";
+      const k = taker ? CROSS : 1 + Math.floor(rnd() * LEVELS);
+      const price = side === "buy" ? pair.mid + (taker ? k : -k) * pair.step : pair.mid + (taker ? -k : k) * pair.step;
+      orders.push({ who, side, taker, price: fmt(price, pair.pd), num: fmt(pair.qty, pair.qd) });
+    }
+    return { who, orders };
+  };
+}
+
+/** The request of one batch of limit orders of one account. */
+export function batchRequest(pair, orders) {
+  return {
+    path: "/api/transaction/batch",
+    body: { currency_id: pair.currencyId, legal_id: 3, orders: orders.map((o) => ({ side: o.side, mode: 2, price: o.price, num: o.num })) },
+  };
+}

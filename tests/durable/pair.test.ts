@@ -56,6 +56,60 @@ describe("crash safety", () => {
     expect(await balance(taker.id, BTC)).toEqual(takerBefore);
   });
 
+  it("drains waiting outbox rows as one movement whose ledger rows net each account", async () => {
+    await drainPair(pair);
+    const a = await trader("0", "0");
+    const b = await trader("0", "0");
+    await env.DB.batch(movementStatements(env.DB, `fund:${a.id}`, "test", [
+      { userId: a.id, currencyId: USDT, account: "change", dAvailable: units("5"), dFrozen: 0n },
+      { userId: -1, currencyId: USDT, account: "change", dAvailable: -units("5"), dFrozen: 0n },
+    ]));
+    const before = (await env.DB.prepare("SELECT count(*) n FROM movements WHERE key LIKE 'spot:%'").first<{ n: number }>())!.n;
+    // Three commands' rows waiting together (written in one callback: no alarm runs in between).
+    await runInDurableObject(pairStub(), async (_obj: PairDurableObject, state) => {
+      const move = (from: number, to: number, n: string) =>
+        state.storage.sql.exec("INSERT INTO outbox (payload) VALUES (?)", JSON.stringify({ at: Date.now(), entries: [[from, USDT, `-${units(n)}`, "0"], [to, USDT, `${units(n)}`, "0"]], orders: [], trades: [] }));
+      move(a.id, b.id, "1");
+      move(a.id, b.id, "2");
+      move(b.id, a.id, "0.5");
+    });
+    await drainPair(pair);
+    const movements = await env.DB.prepare("SELECT key FROM movements WHERE key LIKE 'spot:%' ORDER BY rowid DESC").all<{ key: string }>();
+    expect(movements.results.length).toBe(before + 1);
+    const rows = await env.DB.prepare("SELECT user_id, d_available FROM ledger WHERE movement_key = ? ORDER BY user_id").bind(movements.results[0]!.key).all<{ user_id: number; d_available: number }>();
+    expect(rows.results).toEqual([
+      { user_id: a.id, d_available: -Number(units("2.5")) },
+      { user_id: b.id, d_available: Number(units("2.5")) },
+    ]);
+    expect(await balance(a.id, USDT)).toEqual([units("2.5"), 0n]);
+    expect(await balance(b.id, USDT)).toEqual([units("2.5"), 0n]);
+  });
+
+  it("does not apply again an outbox row that a drain from before drain batches had already applied", async () => {
+    const from = await trader("0", "0");
+    const to = await trader("0", "0");
+    await env.DB.batch(movementStatements(env.DB, `fund:${from.id}`, "test", [
+      { userId: from.id, currencyId: USDT, account: "change", dAvailable: units("5"), dFrozen: 0n },
+      { userId: -1, currencyId: USDT, account: "change", dAvailable: -units("5"), dFrozen: 0n },
+    ]));
+    const ids = await runInDurableObject(pairStub(), async (_obj: PairDurableObject, state) => {
+      const sql = state.storage.sql;
+      const payload = (n: string) => JSON.stringify({ at: Date.now(), entries: [[from.id, USDT, `-${n}`, "0"], [to.id, USDT, n, "0"]], orders: [], trades: [] });
+      const a = Number(sql.exec("INSERT INTO outbox (payload) VALUES (?) RETURNING id", payload(units("1").toString())).one().id);
+      const b = Number(sql.exec("INSERT INTO outbox (payload) VALUES (?) RETURNING id", payload(units("2").toString())).one().id);
+      sql.exec("INSERT OR REPLACE INTO meta (key, value) VALUES ('legacy_outbox_max', ?)", String(b));
+      return [a, b];
+    });
+    // A per-row drain applied row a (its key is in D1) and died before noting it.
+    await env.DB.batch(movementStatements(env.DB, `spot:${pair}:${ids[0]}`, "spot", [
+      { userId: from.id, currencyId: USDT, account: "change", dAvailable: -units("1"), dFrozen: 0n },
+      { userId: to.id, currencyId: USDT, account: "change", dAvailable: units("1"), dFrozen: 0n },
+    ]));
+    await drainPair(pair);
+    expect(await balance(to.id, USDT)).toEqual([units("3"), 0n]); // 1 once, then 2
+    expect(await balance(from.id, USDT)).toEqual([units("2"), 0n]);
+  });
+
   it("releases the hold of an order that never reached the book, and the book refuses it afterwards", async () => {
     const u = await trader();
     const orderId = 999_000_001;
@@ -197,6 +251,34 @@ describe("realtime", () => {
     await buy(u.token, { price: "111", num: "0.5" });
     expect((await s.next((m) => m.type === "market_depth" && !m.snapshot)).bids[0]).toEqual(["111.00", "0.500000"]);
     await s.next((m) => m.type === "order");
+    s.ws.close();
+  });
+
+  it("publishes a batch as one depth update with the next sequence number, then every order event in order", async () => {
+    await clearBook();
+    const u = await trader();
+    const s = await socket();
+    s.ws.send(JSON.stringify({ type: "login", token: u.token }));
+    await s.next((m) => m.type === "logged_in");
+    s.ws.send(JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
+    const snapshot = await s.next((m) => m.type === "market_depth" && m.snapshot);
+    const r = await api("/transaction/batch", {
+      token: u.token,
+      body: { currency_id: BTC, legal_id: USDT, orders: [
+        { side: "buy", mode: 2, price: "120", num: "0.1" },
+        { side: "buy", mode: 2, price: "121", num: "0.2" },
+        { side: "sell", mode: 2, price: "90000", num: "0.3" },
+      ] },
+    });
+    const ids = r.body.message.orders.map((o: { order_id: string }) => Number(o.order_id));
+    const update = await s.next((m) => m.type === "market_depth" && !m.snapshot);
+    expect(update.seq).toBe(snapshot.seq + 1);
+    expect(update.bids.slice(0, 2)).toEqual([["121.00", "0.200000"], ["120.00", "0.100000"]]);
+    expect(update.asks[0]).toEqual(["90000.00", "0.300000"]);
+    for (const id of ids) expect(await s.next((m) => m.type === "order")).toMatchObject({ order_id: id, status: "open" });
+    await new Promise((res) => setTimeout(res, 50));
+    // next() took the update off the list: no second depth update followed for the same batch.
+    expect(s.messages.filter((m) => m.type === "market_depth" && !m.snapshot)).toEqual([]);
     s.ws.close();
   });
 
