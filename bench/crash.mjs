@@ -30,6 +30,8 @@ export const DEFAULTS = {
   maxRunMs: 2500,
   concurrency: 12, // requests in flight (over both pairs)
   cancelShare: 0.25, // share of actions that cancel an open order instead of placing one
+  batchShare: 0.3, // share of placing actions that send a batch (POST /api/transaction/batch) instead of one order
+  batchSize: 5,
   graceMs: 61_000, // the reconciler releases holds of orders older than 60 s
   pairs: 2,
   root: null,
@@ -61,7 +63,7 @@ export async function main(options = {}) {
   const cancels = []; // { orderId, who, result: "cancelled" | "not_found" | "unknown" | code }
   const openByWho = { mm: [], demo1: [], demo2: [] };
   let oidCounter = 0;
-  const stats = { placed: 0, acked: 0, refused: {}, unknown: 0, cancelsSent: 0, cancelsAcked: 0, retries: 0, replays: 0 };
+  const stats = { placed: 0, acked: 0, refused: {}, unknown: 0, cancelsSent: 0, cancelsAcked: 0, retries: 0, replays: 0, batches: 0 };
 
   const recordAck = (rec, msg) => {
     rec.acks.push({ orderId: msg.order_id, status: msg.status, replayed: !!msg.replayed });
@@ -119,6 +121,43 @@ export async function main(options = {}) {
           await sendCancel(who, entry);
           continue;
         }
+      }
+      if (rnd() < o.batchShare) {
+        // A batch of one account's orders, each with its own client id: after a cut, each is
+        // re-sent alone through the single-order path with the same id (ids are shared).
+        const recs = [];
+        for (let n = 0; n < o.batchSize; n++) {
+          const ord = { ...streams[pi](), ...(recs[0] ? { who: recs[0].who } : {}) };
+          const clientOid = `s${o.seed}-${++oidCounter}`;
+          const rec = { clientOid, who: ord.who, pair: pair.pairId, req: orderRequest(pair, ord, clientOid), acks: [], errors: [], unknown: false, viaBatch: true };
+          orders.set(clientOid, rec);
+          recs.push(rec);
+          stats.placed++;
+        }
+        const body = { currency_id: pair.currencyId, legal_id: 3, orders: recs.map((r) => ({ side: r.req.path.endsWith("walletIn") ? "buy" : "sell", mode: 2, price: r.req.body.price, num: r.req.body.num, client_oid: r.clientOid })) };
+        stats.batches++;
+        const r = await client.request("POST", "/api/transaction/batch", { token: tokens[recs[0].who], body });
+        if (r.status === 200 && r.body?.type === "ok") {
+          recs.forEach((rec, k) => {
+            const item = r.body.message.orders[k];
+            if (item?.order_id) {
+              recordAck(rec, item);
+              stats.acked++;
+            } else {
+              rec.refused = `batch ${item?.code}`;
+              stats.refused[rec.refused] = (stats.refused[rec.refused] ?? 0) + 1;
+            }
+          });
+        } else if (r.status === 0 || r.status >= 500) {
+          for (const rec of recs) {
+            rec.unknown = true;
+            rec.errors.push(r.status === 0 ? `net:${r.error?.code ?? r.error?.message}` : `${r.status} ${r.body?.code ?? ""}`);
+          }
+          await sleep(20);
+        } else {
+          throw new Error(`batch refused whole: ${r.status} ${JSON.stringify(r.body)}`);
+        }
+        continue;
       }
       const ord = streams[pi]();
       const clientOid = `s${o.seed}-${++oidCounter}`;
@@ -226,7 +265,7 @@ export async function main(options = {}) {
   };
   if (!o.quiet) {
     console.log(`\nCrash points: ${o.crashes} (kill -9 of wrangler host + workerd, restart on the same state)`);
-    console.log(`Orders: ${stats.placed} placed (${stats.acked} acked at first try, ${stats.retries} re-sends, ${stats.replays} replayed by client_oid), refused ${JSON.stringify(stats.refused)}`);
+    console.log(`Orders: ${stats.placed} placed (${stats.batches} batches of ${o.batchSize}; ${stats.acked} acked at first try, ${stats.retries} re-sends, ${stats.replays} replayed by client_oid), refused ${JSON.stringify(stats.refused)}`);
     console.log(`Cancels: ${stats.cancelsSent} sent ${JSON.stringify(report.stats.cancelResults)}`);
     console.log(`Orders in D1: ${windows.orderStatuses}`);
     console.log(

@@ -5,7 +5,7 @@
  * bounded closed-loop client (fixed order counts and a time cap per phase; it stops by itself).
  *
  *   node bench/e2e-load.mjs [--concurrency 16] [--sweep 1,16,64] [--scale 1] [--no-profile]
- *                           [--batch 10,20] [--batch-concurrency 4] [--batch-orders 8000] [--only-batch]
+ *                           [--batch 10,20] [--batch-concurrency 2] [--batch-orders 8000] [--only-batch]
  *                           [--subscribers 200] [--phase-seconds 15] [--cpu-profile]
  *                           [--root DIR] [--json FILE] [--seed 7]
  *
@@ -43,12 +43,12 @@ export const DEFAULTS = {
   sweep: [1, 16, 64], // concurrency levels tried on one pair
   sweepOrders: 800,
   batch: [10, 20], // orders per request of the batch phases (POST /api/transaction/batch); [] = skip them
-  batchConcurrency: 4, // batches in flight per pair
+  batchConcurrency: 2, // batches in flight per pair
   batchOrders: 8000, // orders per batch phase on one pair
   phaseOrders: { 1: 6000, 2: 6000, 4: 8000 }, // orders per phase (split evenly over its pairs)
   phaseSeconds: 15, // time cap of each phase
   subscribers: 200, // extra depth-only WebSockets on pair 1 for the fan-out phase (0 = skip it)
-  totalSeconds: 170, // the load stops starting phases after this
+  totalSeconds: 240, // the load stops starting phases after this
   profile: true,
   profileRequests: 1000,
   seed: 7,
