@@ -342,7 +342,7 @@ describe("money in and out", () => {
     await page.click('[data-testid="convert-swap"]');
     await page.waitForFunction(() => document.querySelector('[data-testid="convert-available"]')?.textContent === "Available: 0.004990 BTC");
     await page.click('[data-testid="convert-all"]');
-    expect(await page.inputValue('[data-testid="convert-amount"]')).toBe("0.00499");
+    await expect.poll(() => page.inputValue('[data-testid="convert-amount"]')).toBe("0.00499");
     expect(await text(page, '[data-testid="convert-rate"]')).toBe("1 BTC = 60000.00000000 USDT");
     expect(await text(page, '[data-testid="convert-receive"]')).toBe(`≈ ${formatUnits(received2, 8, 5).replace(/\.?0+$/, "")}`);
     await snap(page, "money-convert-btc-usdt");
@@ -358,7 +358,7 @@ describe("money in and out", () => {
 
     // ── 8. Bank card (Luhn-checked, bank name filled in on blur) and fund password ──
     await go(page, "/bank", '[data-testid="bank-form"]');
-    expect(await page.inputValue('[data-testid="bank-real-name"]')).toBe("Test User");
+    await expect.poll(() => page.inputValue('[data-testid="bank-real-name"]')).toBe("Test User");
     const card = luhnCard("622202");
     await page.fill('[data-testid="bank-card"]', `${card.slice(0, -1)}${(Number(card.slice(-1)) + 1) % 10}`);
     await page.locator('[data-testid="bank-card"]').blur();
@@ -579,7 +579,7 @@ describe("money in and out", () => {
     await go(page, "/withdrawal", '[data-testid="withdraw-totp"]');
     await page.click('[data-testid="open-address-book"]');
     await page.locator('[data-testid="saved-address"]').getByText("Ledger1").click();
-    expect(await page.inputValue('[data-testid="withdraw-address"]')).toBe("TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE");
+    await expect.poll(() => page.inputValue('[data-testid="withdraw-address"]')).toBe("TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE");
     expect(await page.locator('[data-testid="network-TRC20"]').getAttribute("aria-checked")).toBe("true");
     await snap(page, "money-withdraw-totp");
 

@@ -144,7 +144,7 @@ describe("spot trading between two traders", () => {
     expect((await ask.textContent())?.replace(/\s+/g, " ")).toContain("0.010000");
     await snap(b, "spot-exchange-live-ask-en");
     await ask.click();
-    expect(await b.inputValue('[data-testid="order-price"]')).toBe("70000.00");
+    await expect.poll(() => b.inputValue('[data-testid="order-price"]')).toBe("70000.00");
     await b.fill('[data-testid="order-qty"]', "0.01");
     await b.click('[data-testid="order-submit"]');
     await b.getByText("Filled 0.010000 BTC").waitFor();
@@ -293,7 +293,7 @@ describe("spot trading between two traders", () => {
     await p.locator('[data-testid="order-slider"] ~ .order-slider-labels button').nth(2).click();
     const half = (BigInt(bal.user_currency.replace(".", "")) * 50n) / 100n / 1000n; // 8 → 5 decimals
     const halfText = `${half / 100000n}.${(half % 100000n).toString().padStart(5, "0")}`;
-    expect(await p.inputValue('[data-testid="order-qty"]')).toBe(halfText);
+    await expect.poll(() => p.inputValue('[data-testid="order-qty"]')).toBe(halfText);
     // Market mode: read-only price with the best-price text.
     await p.click('[data-testid="order-mode-market"]');
     expect(await p.locator('[data-testid="order-price-market"]').getAttribute("readonly")).not.toBeNull();
