@@ -35,12 +35,17 @@ export const emailSchema = z
   .regex(EMAIL_RE, { message: "email_required" })
   .transform(normaliseAccount);
 
-/** New passwords: 6-16 characters combining letters and digits (spec §5). */
+/**
+ * New passwords: 8-64 characters with at least one letter and one digit; any other printable
+ * characters (spaces, symbols, any script) are allowed. The worker also refuses the most common
+ * leaked passwords (worker/lib/password-policy.ts). Existing shorter passwords still sign in.
+ */
+export const NEW_PASSWORD_MIN = 8;
+export const NEW_PASSWORD_MAX = 64;
 export const newPasswordSchema = z
   .string({ message: "password_rule" })
-  .min(6, { message: "password_rule" })
-  .max(16, { message: "password_rule" })
-  .refine((p) => /[A-Za-z]/.test(p) && /\d/.test(p) && /^[\x21-\x7e]+$/.test(p), { message: "password_rule" });
+  .refine((p) => [...p].length >= NEW_PASSWORD_MIN && [...p].length <= NEW_PASSWORD_MAX, { message: "password_rule" })
+  .refine((p) => /\p{L}/u.test(p) && /\d/.test(p) && !/\p{Cc}/u.test(p), { message: "password_rule" });
 
 /** Login passwords: only the minimum length is checked before the hash comparison. */
 export const loginPasswordSchema = z

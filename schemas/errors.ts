@@ -26,7 +26,7 @@ const en = {
   login_locked: "Too many failed attempts. Try again in {minutes} min",
   account_locked: "This account is locked, please contact the administrator",
   password_short: "The password must be at least 6 characters",
-  password_rule: "The password must be 6-16 characters and combine letters and digits",
+  password_rule: "The password must be 8-64 characters and contain letters and digits",
   password_mismatch: "The two passwords do not match",
   old_password_wrong: "The current password is wrong",
   captcha_required: "Please enter the image code",
@@ -93,6 +93,11 @@ const en = {
   totp_required: "Please enter the authenticator code",
   reason_required: "Please give a reason",
   pending_limit: "Too many requests are waiting for review; please wait for them first",
+  password_common: "This password is one of the most common leaked passwords; choose another",
+  server_busy: "The server is busy, please try again in a moment",
+  own_record: "Operators cannot review or decide anything about their own account",
+  operator_money_off: "Operator accounts cannot trade, deposit or withdraw",
+  second_approval_pending: "Approved once: a second, different operator must approve this deposit",
 };
 
 export type ErrorKey = keyof typeof en;
@@ -118,7 +123,7 @@ const zh: Catalogue = {
   login_locked: "失败次数过多，请 {minutes} 分钟后再试",
   account_locked: "账号已锁定，请联系管理员",
   password_short: "密码至少 6 位",
-  password_rule: "密码须为 6-16 位，且包含字母和数字",
+  password_rule: "密码须为 8-64 位，且包含字母和数字",
   password_mismatch: "两次输入的密码不一致",
   old_password_wrong: "原密码错误",
   captcha_required: "请输入图形验证码",
@@ -185,6 +190,11 @@ const zh: Catalogue = {
   totp_required: "请输入谷歌验证码",
   reason_required: "请填写原因",
   pending_limit: "待审核的申请过多，请等待处理后再提交",
+  password_common: "该密码属于最常见的泄露密码，请换一个",
+  server_busy: "服务器繁忙，请稍后再试",
+  own_record: "操作员不能审核或处理与自己账户有关的任何事项",
+  operator_money_off: "操作员账户不能交易、充值或提现",
+  second_approval_pending: "已初审：该充值需由另一位操作员再次审批",
 };
 
 const hk: Catalogue = {
@@ -207,7 +217,7 @@ const hk: Catalogue = {
   login_locked: "失敗次數過多，請 {minutes} 分鐘後再試",
   account_locked: "帳號已鎖定，請聯繫管理員",
   password_short: "密碼至少 6 位",
-  password_rule: "密碼須為 6-16 位，且包含字母和數字",
+  password_rule: "密碼須為 8-64 位，且包含字母和數字",
   password_mismatch: "兩次輸入的密碼不一致",
   old_password_wrong: "原密碼錯誤",
   captcha_required: "請輸入圖形驗證碼",
@@ -274,6 +284,11 @@ const hk: Catalogue = {
   totp_required: "請輸入谷歌驗證碼",
   reason_required: "請填寫原因",
   pending_limit: "待審核的申請過多，請等待處理後再提交",
+  password_common: "該密碼屬於最常見的洩露密碼，請換一個",
+  server_busy: "伺服器繁忙，請稍後再試",
+  own_record: "操作員不能審核或處理與自己帳戶有關的任何事項",
+  operator_money_off: "操作員帳戶不能交易、充值或提現",
+  second_approval_pending: "已初審：該充值需由另一位操作員再次審批",
 };
 
 const kr: Catalogue = {
@@ -296,7 +311,7 @@ const kr: Catalogue = {
   login_locked: "실패 횟수가 너무 많습니다. {minutes}분 후 다시 시도해 주세요",
   account_locked: "계정이 잠겼습니다. 관리자에게 문의해 주세요",
   password_short: "비밀번호는 6자 이상이어야 합니다",
-  password_rule: "비밀번호는 6-16자이며 영문과 숫자를 함께 포함해야 합니다",
+  password_rule: "비밀번호는 8-64자이며 영문과 숫자를 포함해야 합니다",
   password_mismatch: "두 비밀번호가 일치하지 않습니다",
   old_password_wrong: "현재 비밀번호가 올바르지 않습니다",
   captcha_required: "이미지 코드를 입력해 주세요",
@@ -363,6 +378,11 @@ const kr: Catalogue = {
   totp_required: "인증 앱 코드를 입력해 주세요",
   reason_required: "사유를 입력해 주세요",
   pending_limit: "심사 대기 중인 요청이 너무 많습니다. 처리된 후 다시 시도해 주세요",
+  password_common: "가장 흔한 유출 비밀번호 중 하나입니다. 다른 비밀번호를 선택해 주세요",
+  server_busy: "서버가 혼잡합니다. 잠시 후 다시 시도해 주세요",
+  own_record: "운영자는 자신의 계정에 관한 어떤 건도 심사하거나 처리할 수 없습니다",
+  operator_money_off: "운영자 계정은 거래, 입금, 출금을 할 수 없습니다",
+  second_approval_pending: "1차 승인됨: 다른 운영자가 이 입금을 한 번 더 승인해야 합니다",
 };
 
 const jp: Catalogue = {
@@ -385,7 +405,7 @@ const jp: Catalogue = {
   login_locked: "失敗回数が多すぎます。{minutes} 分後にお試しください",
   account_locked: "アカウントはロックされています。管理者にお問い合わせください",
   password_short: "パスワードは6文字以上にしてください",
-  password_rule: "パスワードは6〜16文字で、英字と数字を組み合わせてください",
+  password_rule: "パスワードは8～64文字で、英字と数字を含めてください",
   password_mismatch: "2つのパスワードが一致しません",
   old_password_wrong: "現在のパスワードが正しくありません",
   captcha_required: "画像コードを入力してください",
@@ -452,6 +472,11 @@ const jp: Catalogue = {
   totp_required: "認証アプリのコードを入力してください",
   reason_required: "理由を入力してください",
   pending_limit: "審査待ちの申請が多すぎます。処理されるまでお待ちください",
+  password_common: "最もよく漏洩しているパスワードの一つです。別のパスワードを選んでください",
+  server_busy: "サーバーが混み合っています。しばらくしてからお試しください",
+  own_record: "オペレーターは自分のアカウントに関する審査や処理を行えません",
+  operator_money_off: "オペレーターのアカウントは取引・入金・出金ができません",
+  second_approval_pending: "一次承認済み：別のオペレーターによる二次承認が必要です",
 };
 
 const es: Catalogue = {
@@ -474,7 +499,7 @@ const es: Catalogue = {
   login_locked: "Demasiados intentos fallidos. Inténtelo de nuevo en {minutes} min",
   account_locked: "La cuenta está bloqueada, contacte con el administrador",
   password_short: "La contraseña debe tener al menos 6 caracteres",
-  password_rule: "La contraseña debe tener de 6 a 16 caracteres y combinar letras y dígitos",
+  password_rule: "La contraseña debe tener de 8 a 64 caracteres y combinar letras y dígitos",
   password_mismatch: "Las dos contraseñas no coinciden",
   old_password_wrong: "La contraseña actual es incorrecta",
   captcha_required: "Introduzca el código de la imagen",
@@ -541,6 +566,11 @@ const es: Catalogue = {
   totp_required: "Introduzca el código del autenticador",
   reason_required: "Indique un motivo",
   pending_limit: "Hay demasiadas solicitudes en revisión; espere a que se resuelvan",
+  password_common: "Esta contraseña es una de las filtradas más comunes; elija otra",
+  server_busy: "El servidor está ocupado, inténtelo de nuevo en un momento",
+  own_record: "Un operador no puede revisar ni decidir nada sobre su propia cuenta",
+  operator_money_off: "Las cuentas de operador no pueden operar, depositar ni retirar",
+  second_approval_pending: "Aprobado una vez: un segundo operador distinto debe aprobar este depósito",
 };
 
 export const errorCatalogue: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };

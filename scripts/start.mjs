@@ -116,6 +116,8 @@ function startWorker() {
     HOST,
     "--var",
     "DEV_OUTBOX:on",
+    "--var",
+    "TRUST_CF_CONNECTING_IP:off",
     "--test-scheduled",
     "--show-interactive-dev-session=false",
     ...persistArgs,

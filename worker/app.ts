@@ -25,6 +25,11 @@ base.use("*", async (c, next) => {
   c.set("locale", parseLocale(c.req.header("lang") ?? c.req.query("lang")));
   await next();
   c.header("x-request-id", c.get("requestId"));
+  // API answers carry balances, orders and identities: never stored by a browser or a proxy.
+  // A route that serves something public and cacheable sets its own Cache-Control.
+  if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "no-store");
+  c.header("X-Content-Type-Options", "nosniff");
+  c.header("Referrer-Policy", "strict-origin-when-cross-origin");
 });
 
 base.use("*", async (c, next) => {

@@ -381,7 +381,7 @@ export const articles = [
       en: {
         title: "Keeping your account safe",
         content:
-          "<ul><li>Use a password of 6 to 16 characters that mixes letters and digits and that you use nowhere else.</li>" +
+          "<ul><li>Use a password of 8 to 64 characters that mixes letters and digits and that you use nowhere else.</li>" +
           "<li>Never share your password, fund password or verification codes. Our staff will never ask for them.</li>" +
           "<li>Contact support only through the customer-service link inside the app.</li>" +
           "<li>Check the address bar before you log in, and open the site from a bookmark.</li>" +
@@ -391,7 +391,7 @@ export const articles = [
       zh: {
         title: "保护好您的账户",
         content:
-          "<ul><li>使用 6 到 16 位、同时包含字母和数字、且没有在其他地方用过的密码。</li>" +
+          "<ul><li>使用 8 到 64 位、同时包含字母和数字、且没有在其他地方用过的密码。</li>" +
           "<li>不要把登录密码、资金密码或验证码告诉任何人。我们的工作人员绝不会索取这些信息。</li>" +
           "<li>只通过应用内的客服入口联系我们。</li>" +
           "<li>登录前检查地址栏，并通过书签打开网站。</li>" +
@@ -401,7 +401,7 @@ export const articles = [
       hk: {
         title: "保護好您的帳戶",
         content:
-          "<ul><li>使用 6 到 16 位、同時包含字母和數字、且沒有在其他地方用過的密碼。</li>" +
+          "<ul><li>使用 8 到 64 位、同時包含字母和數字、且沒有在其他地方用過的密碼。</li>" +
           "<li>不要把登入密碼、資金密碼或驗證碼告訴任何人。我們的工作人員絕不會索取這些資料。</li>" +
           "<li>只透過應用程式內的客服入口聯絡我們。</li>" +
           "<li>登入前檢查網址列，並透過書籤開啟網站。</li>" +
@@ -411,7 +411,7 @@ export const articles = [
       kr: {
         title: "계정을 안전하게 지키는 방법",
         content:
-          "<ul><li>영문과 숫자를 섞은 6~16자의 비밀번호를 쓰고, 다른 곳에서는 쓰지 마세요.</li>" +
+          "<ul><li>영문과 숫자를 섞은 8~64자의 비밀번호를 쓰고, 다른 곳에서는 쓰지 마세요.</li>" +
           "<li>비밀번호, 자금 비밀번호, 인증 코드는 누구에게도 알려 주지 마세요. 저희 직원은 절대 요구하지 않습니다.</li>" +
           "<li>고객센터는 앱 안의 고객센터 링크로만 연락하세요.</li>" +
           "<li>로그인 전에 주소창을 확인하고, 북마크로 사이트를 여세요.</li>" +
@@ -421,7 +421,7 @@ export const articles = [
       jp: {
         title: "アカウントを安全に保つために",
         content:
-          "<ul><li>英字と数字を組み合わせた 6〜16 文字の、ほかでは使っていないパスワードを使ってください。</li>" +
+          "<ul><li>英字と数字を組み合わせた 8〜64 文字の、ほかでは使っていないパスワードを使ってください。</li>" +
           "<li>パスワード、資金パスワード、認証コードは誰にも教えないでください。当社のスタッフが尋ねることはありません。</li>" +
           "<li>お問い合わせはアプリ内のカスタマーサービスのリンクからのみ行ってください。</li>" +
           "<li>ログインの前にアドレスバーを確認し、ブックマークからサイトを開いてください。</li>" +
@@ -431,7 +431,7 @@ export const articles = [
       es: {
         title: "Cómo mantener segura su cuenta",
         content:
-          "<ul><li>Use una contraseña de 6 a 16 caracteres que combine letras y dígitos y que no use en ningún otro sitio.</li>" +
+          "<ul><li>Use una contraseña de 8 a 64 caracteres que combine letras y dígitos y que no use en ningún otro sitio.</li>" +
           "<li>No comparta nunca su contraseña, su contraseña de fondos ni sus códigos de verificación. Nuestro personal nunca se los pedirá.</li>" +
           "<li>Contacte con soporte solo a través del enlace de atención al cliente de la aplicación.</li>" +
           "<li>Compruebe la barra de direcciones antes de iniciar sesión y abra el sitio desde un marcador.</li>" +

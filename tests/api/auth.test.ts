@@ -8,7 +8,7 @@ import { api, dbFingerprint, makeUser, solvedCaptcha, uniqueEmail } from "./help
 async function register(account = uniqueEmail(), extra: Record<string, unknown> = {}) {
   const captcha = await solvedCaptcha();
   return api("/user/register", {
-    body: { type: 1, user_string: account, password: "Abc12345", re_password: "Abc12345", country_code: "86", ...captcha, ...extra },
+    body: { type: 1, user_string: account, password: "Fresh2026pass", re_password: "Fresh2026pass", country_code: "86", ...captcha, ...extra },
   });
 }
 
@@ -35,7 +35,7 @@ describe("captcha", () => {
 
   it("works once: a second registration with the same captcha is refused", async () => {
     const captcha = await solvedCaptcha();
-    const body = { user_string: uniqueEmail(), password: "Abc12345", re_password: "Abc12345", ...captcha };
+    const body = { user_string: uniqueEmail(), password: "Fresh2026pass", re_password: "Fresh2026pass", ...captcha };
     expect((await api("/user/register", { body })).body.type).toBe("ok");
     const again = await api("/user/register", { body: { ...body, user_string: uniqueEmail() } });
     expect(again.status).toBe(400);
@@ -69,7 +69,7 @@ describe("registration", () => {
 
   it("answers the /api/new/register form with status 1", async () => {
     const captcha = await solvedCaptcha();
-    const r = await api("/new/register", { body: { user_string: "8613800138000", password: "Abc12345", re_password: "Abc12345", ...captcha } });
+    const r = await api("/new/register", { body: { user_string: "8613800138000", password: "Fresh2026pass", re_password: "Fresh2026pass", ...captcha } });
     expect(r.body.status).toBe(1);
     expect(r.body.data.token).toBeTruthy();
   });
@@ -102,9 +102,10 @@ describe("registration", () => {
 
   it.each([
     ["a password without digits", { password: "abcdefgh", re_password: "abcdefgh" }, "password_rule"],
-    ["a password shorter than 6", { password: "ab1", re_password: "ab1" }, "password_rule"],
-    ["a password longer than 16", { password: "abcdefgh12345678x", re_password: "abcdefgh12345678x" }, "password_rule"],
-    ["passwords that differ", { re_password: "Abc123456" }, "password_mismatch"],
+    ["a password shorter than 8", { password: "abcde12", re_password: "abcde12" }, "password_rule"],
+    ["a password longer than 64", { password: `a1${"x".repeat(63)}`, re_password: `a1${"x".repeat(63)}` }, "password_rule"],
+    ["one of the most common leaked passwords", { password: "Password123", re_password: "Password123" }, "password_common"],
+    ["passwords that differ", { re_password: "Fresh2026passX" }, "password_mismatch"],
     ["an account that is neither e-mail nor digits", { user_string: "bob" }, "account_format"],
     ["an SQL-like account", { user_string: "x'; DROP TABLE users;--" }, "account_format"],
     ["an overlong account", { user_string: `${"a".repeat(300)}@x.com` }, "account_format"],
@@ -288,10 +289,24 @@ describe("password hashing", () => {
 });
 
 describe("dev outbox", () => {
-  it("is readable when local configuration turns it on", async () => {
-    const r = await api("/dev/outbox");
+  it("is readable when local configuration turns it on, one recipient at a time", async () => {
+    const u = await makeUser();
+    await api("/sms_mail", { body: { user_string: u.account, type: "forget" } });
+    const r = await api(`/dev/outbox?to=${encodeURIComponent(u.account)}`);
     expect(r.status).toBe(200);
-    expect(Array.isArray(r.body.message)).toBe(true);
+    expect(r.body.message).toHaveLength(1);
+    expect(r.body.message[0]).toMatchObject({ channel: "email", recipient: u.account });
+  });
+
+  it("refuses to list the whole outbox when no recipient is named", async () => {
+    const u = await makeUser();
+    await api("/sms_mail", { body: { user_string: u.account, type: "forget" } });
+    for (const path of ["/dev/outbox", "/dev/outbox?to=", "/dev/outbox?to=%20"]) {
+      const r = await api(path);
+      expect(r.status).toBe(400);
+      expect(r.body.code).toBe("missing_field");
+      expect(JSON.stringify(r.body)).not.toContain(u.account);
+    }
   });
 
   it("does not exist in a production configuration, and nothing is written to it", async () => {

@@ -78,14 +78,17 @@ export async function makeUser(
   const account = overrides.account ?? uniqueEmail();
   const password = overrides.password ?? "Passw0rd1";
   seq += 1;
+  // Taken before any await: users made in parallel must not share a code.
+  const code = `T${Date.now().toString(36).toUpperCase().slice(-4)}${seq}`.slice(0, 12);
+  const hash = await hashPassword(password, env.PEPPER);
   const row = await env.DB.prepare(
     `INSERT INTO users (account, account_type, password_hash, extension_code, role, review_status, real_name, created_at)
      VALUES (?, 1, ?, ?, ?, ?, ?, ?) RETURNING id`,
   )
     .bind(
       account,
-      await hashPassword(password, env.PEPPER),
-      `T${Date.now().toString(36).toUpperCase().slice(-4)}${seq}`.slice(0, 12),
+      hash,
+      code,
       overrides.role ?? "user",
       overrides.verified ?? 0,
       overrides.realName ?? null,

@@ -59,6 +59,8 @@ class Model {
 }
 
 let operator: TestUser;
+/** Deposits above the two-operator limit are credited on a second, different operator's approval. */
+let secondOperator: TestUser;
 /** How often each successful path ran: the property is only worth something if they all do. */
 const counts = new Map<string, number>();
 const tally = (what: string) => void counts.set(what, (counts.get(what) ?? 0) + 1);
@@ -69,6 +71,7 @@ beforeAll(async () => {
   await fundTreasury(USDT, u8("50000000"));
   await fundTreasury(BTC, u8("2000"));
   operator = await makeOperator();
+  secondOperator = await makeOperator();
 });
 
 async function run(user: TestUser, pic: string, model: Model, o: Op) {
@@ -79,6 +82,11 @@ async function run(user: TestUser, pic: string, model: Model, o: Op) {
     const id = claim.body.message.id;
     const d = await api(`/admin/deposits/${id}/${o.approve ? "approve" : "reject"}`, { token: operator.token, body: { reason: "property test" } });
     expect(d.body.type).toBe("ok");
+    if (d.body.message.awaiting_second_approval) {
+      const second = await api(`/admin/deposits/${id}/approve`, { token: secondOperator.token, body: { reason: "property test" } });
+      expect(second.body.message).toMatchObject({ status: 1 });
+      tally("deposit approved by two operators");
+    }
     if (o.approve) model.add(o.currency, "change", o.units, 0n);
     return tally(`deposit ${o.approve ? "approved" : "rejected"}`);
   }

@@ -173,7 +173,7 @@ describe("balance adjustments", () => {
     const a = await makeOperator();
     const r = await adjust(a, { user_id: a.id, amount: "10" });
     expect(r.status).toBe(403);
-    expect(r.body.code).toBe("no_permission");
+    expect(r.body.code).toBe("own_record");
   });
 
   it.each([

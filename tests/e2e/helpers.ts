@@ -11,21 +11,18 @@ export interface OutboxRow {
   code: string | null;
 }
 
-async function outbox(baseUrl: string, to?: string): Promise<OutboxRow[]> {
+async function outbox(baseUrl: string, to: string): Promise<OutboxRow[]> {
   const url = new URL("/api/dev/outbox", baseUrl);
-  if (to) url.searchParams.set("to", to);
+  url.searchParams.set("to", to);
   const res = await fetch(url);
   const json = (await res.json()) as { type: string; message: OutboxRow[] };
   if (json.type !== "ok") throw new Error(`outbox: ${JSON.stringify(json)}`);
   return json.message;
 }
 
-/**
- * The answer of a captcha. Captcha ids are mixed-case base64url, so they are looked up in the
- * unfiltered outbox (the newest 50 rows) rather than through ?to=, which lower-cases its value.
- */
+/** The answer of a captcha (?to= keeps a captcha id's case: only e-mail accounts are lower-cased). */
 export async function captchaAnswer(baseUrl: string, codeId: string): Promise<string> {
-  const row = (await outbox(baseUrl)).find((r) => r.channel === "captcha" && r.recipient === codeId);
+  const row = (await outbox(baseUrl, codeId)).find((r) => r.channel === "captcha" && r.recipient === codeId);
   if (!row?.code) throw new Error(`no captcha answer for ${codeId}`);
   return row.code;
 }

@@ -54,6 +54,7 @@ export async function startServer(): Promise<TestServer> {
     build: { nodejsCompatMode: "v2" },
     bindings: {
       DEV_OUTBOX: { type: "plain_text", value: "on" },
+      TRUST_CF_CONNECTING_IP: { type: "plain_text", value: "off" },
       PEPPER: { type: "secret_text", value: TEST_PEPPER },
     },
     dev: {

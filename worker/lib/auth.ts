@@ -6,6 +6,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv, SessionUser } from "./context.ts";
 import { sha256Hex, randomToken } from "./crypto.ts";
+import { auditStatement } from "./guarded.ts";
 import { ApiError, loginRequired, verifyRequired } from "./errors.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
@@ -50,6 +51,19 @@ export const requireVerified = createMiddleware<AppEnv>(async (c, next) => {
 /** Requires the operator role. Use after requireUser. */
 export const requireOperator = createMiddleware<AppEnv>(async (c, next) => {
   if (c.get("user").role !== "operator") throw new ApiError("no_permission", 403);
+  await next();
+});
+
+/**
+ * Operator accounts do not trade, deposit or withdraw unless the deployment allows it
+ * (OPERATOR_MONEY = "on"); every refusal is audited. Use after requireUser on money-moving routes.
+ */
+export const refuseOperatorMoney = createMiddleware<AppEnv>(async (c, next) => {
+  const user = c.get("user");
+  if (user.role === "operator" && c.env.OPERATOR_MONEY !== "on") {
+    await auditStatement(c.env.DB, { operatorId: user.id, action: "operator.money.refused", targetType: "route", targetId: `${c.req.method} ${c.req.routePath}`, reason: "operator_money_off" }).run();
+    throw new ApiError("operator_money_off", 403);
+  }
   await next();
 });
 

@@ -23,6 +23,7 @@ export async function runGuarded(db: D1Database, stmts: D1PreparedStatement[]): 
     return await db.batch(stmts);
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);
+    if (msg.includes("own_record")) throw new ApiError("own_record", 403);
     if (msg.includes("self_review")) throw new ApiError("self_review", 409);
     if (msg.includes("state_conflict")) throw new ApiError("state_conflict", 409);
     if (msg.includes("treasury_overdraft")) throw new ApiError("treasury_insufficient", 409);
@@ -48,4 +49,15 @@ export function auditStatement(db: D1Database, e: AuditEntry, now = Date.now()):
   return db
     .prepare("INSERT INTO audit_log (operator_id, action, target_type, target_id, reason, detail, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)")
     .bind(e.operatorId, e.action, e.targetType, String(e.targetId), e.reason ?? "", e.detail === undefined ? "" : JSON.stringify(e.detail), now);
+}
+
+/**
+ * Refuses an operator decision about the operator's own account: writes the refusal to the audit
+ * log (action `{action}.refused`), then throws own_record. The database refuses the same decision
+ * (migrations/0007_operator_guards.sql) should any path reach it.
+ */
+export async function refuseOwnRecord(db: D1Database, operatorId: number, ownerId: number, e: Omit<AuditEntry, "operatorId">): Promise<void> {
+  if (operatorId !== ownerId) return;
+  await auditStatement(db, { ...e, operatorId, action: `${e.action}.refused`, reason: "own_record" }).run();
+  throw new ApiError("own_record", 403);
 }

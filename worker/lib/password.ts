@@ -5,13 +5,31 @@
  * Stored as `scrypt$N$r$p$saltB64$hashB64` so parameters can be raised later per user.
  */
 import { createHmac, randomBytes, scrypt as scryptCb, timingSafeEqual } from "node:crypto";
+import { ApiError } from "./errors.ts";
+import { Semaphore } from "./semaphore.ts";
 
 export const SCRYPT_PARAMS = { N: 16384, r: 8, p: 5, keyLength: 32, saltLength: 16 } as const;
 
-function scrypt(password: Buffer, salt: Buffer, N: number, r: number, p: number, len: number): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scryptCb(password, salt, len, { N, r, p, maxmem: 256 * N * r }, (err, key) => (err ? reject(err) : resolve(key))),
-  );
+/**
+ * Hashes at once per isolate. Each scrypt needs 128·N·r = 16 MiB; an isolate has 128 MB, and thirty
+ * at once restarted the worker mid-request. Two run together; up to 200 more wait their turn (at
+ * most 10 s), and beyond that a request gets a clear "busy, try again" (429), never a crash.
+ */
+export const HASH_LIMITS = { concurrent: 2, queued: 200, waitMs: 10_000 } as const;
+const hashing = new Semaphore(HASH_LIMITS.concurrent, HASH_LIMITS.queued, HASH_LIMITS.waitMs);
+
+async function scrypt(password: Buffer, salt: Buffer, N: number, r: number, p: number, len: number): Promise<Buffer> {
+  if (N > SCRYPT_PARAMS.N || r > SCRYPT_PARAMS.r || p > SCRYPT_PARAMS.p) throw new Error("scrypt parameters above the pinned ones");
+  const release = await hashing.acquire().catch(() => {
+    throw new ApiError("server_busy", 429);
+  });
+  try {
+    return await new Promise<Buffer>((resolve, reject) =>
+      scryptCb(password, salt, len, { N, r, p, maxmem: 256 * N * r }, (err, key) => (err ? reject(err) : resolve(key))),
+    );
+  } finally {
+    release();
+  }
 }
 
 function peppered(password: string, pepper: string): Buffer {

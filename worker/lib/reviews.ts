@@ -4,21 +4,60 @@
  * anything but a pending → decided edge), the ledger movement when money moves (keyed by the
  * record, so it can apply once) and the audit row with the operator and the reason.
  */
-import { big } from "./currency.ts";
+import { parseUnits } from "../../schemas/money.ts";
+import { USDT_ID } from "../../schemas/wallet.ts";
+import { big, getCurrency } from "./currency.ts";
 import { ApiError, notFound } from "./errors.ts";
-import { auditStatement, runGuarded, TREASURY } from "./guarded.ts";
+import { auditStatement, refuseOwnRecord, runGuarded, TREASURY } from "./guarded.ts";
+import { mulPrice, usdtPrice } from "./prices.ts";
 import { movementStatements, SYSTEM, type LedgerEntry, type WalletAccount } from "./ledger.ts";
 
-/** Deposit claim: 0 applying → 1 credited (SYSTEM.deposits → user) or 2 rejected (reason). */
-export async function decideDeposit(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string) {
+/** Whether a deposit claim's value needs a second operator (unknown value: yes). */
+export async function depositNeedsSecond(db: D1Database, currencyId: number, amount: bigint, thresholdUsdt: string): Promise<boolean> {
+  const usdt = await getCurrency(db, USDT_ID);
+  const threshold = parseUnits(thresholdUsdt.trim() || "10000", usdt.scale);
+  if (threshold === null) return true;
+  if (currencyId === USDT_ID) return amount > threshold;
+  const cur = await getCurrency(db, currencyId);
+  const price = await usdtPrice(db, currencyId);
+  if (!price) return true;
+  return mulPrice(amount, cur.scale, price, usdt.scale) > threshold;
+}
+
+/**
+ * Deposit claim: 0 applying → 1 credited (SYSTEM.deposits → user) or 2 rejected (reason). A claim
+ * worth more than the threshold (USDT at the last price) is credited only when a second, different
+ * operator approves after the first: the first approval is recorded and the claim stays 0,
+ * "awaiting second approval". No operator decides on a claim of their own account.
+ */
+export async function decideDeposit(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string, thresholdUsdt: string) {
   const d = await db
-    .prepare("SELECT id, user_id, currency_id, amount, status FROM deposits WHERE id = ?")
+    .prepare("SELECT id, user_id, currency_id, amount, status, needs_second, first_approved_by FROM deposits WHERE id = ?")
     .bind(id)
-    .first<{ id: number; user_id: number; currency_id: number; amount: number; status: number }>();
+    .first<{ id: number; user_id: number; currency_id: number; amount: number; status: number; needs_second: number; first_approved_by: number | null }>();
   if (!d) throw notFound();
+  const action = approve ? "deposit.approve" : "deposit.reject";
+  await refuseOwnRecord(db, operatorId, d.user_id, { action, targetType: "deposit", targetId: d.id, detail: { user_id: d.user_id } });
   if (!approve && !reason) throw new ApiError("reason_required");
   const now = Date.now();
   const amount = big(d.amount);
+  const detail = { user_id: d.user_id, currency_id: d.currency_id, amount: amount.toString() };
+  if (approve && d.status === 0 && d.first_approved_by === null) {
+    const needsSecond = d.needs_second === 1 || (await depositNeedsSecond(db, d.currency_id, amount, thresholdUsdt));
+    if (needsSecond) {
+      await runGuarded(db, [
+        db
+          .prepare("UPDATE deposits SET needs_second = 1, first_approved_by = ?, first_approved_at = ? WHERE id = ? AND status = 0 AND first_approved_by IS NULL")
+          .bind(operatorId, now, d.id),
+        auditStatement(db, { operatorId, action: "deposit.approve_first", targetType: "deposit", targetId: d.id, reason, detail }, now),
+      ]);
+      return { id: d.id, status: 0, awaiting_second_approval: true };
+    }
+  }
+  if (approve && d.first_approved_by === operatorId) {
+    await auditStatement(db, { operatorId, action: "deposit.approve.refused", targetType: "deposit", targetId: d.id, reason: "self_review", detail }).run();
+    throw new ApiError("self_review", 409);
+  }
   const stmts: D1PreparedStatement[] = approve
     ? movementStatements(
         db,
@@ -34,10 +73,10 @@ export async function decideDeposit(db: D1Database, operatorId: number, id: numb
   const status = approve ? 1 : 2;
   stmts.push(
     db.prepare("UPDATE deposits SET status = ?, reason = ?, reviewed_by = ?, reviewed_at = ? WHERE id = ?").bind(status, reason, operatorId, now, d.id),
-    auditStatement(db, { operatorId, action: approve ? "deposit.approve" : "deposit.reject", targetType: "deposit", targetId: d.id, reason, detail: { user_id: d.user_id, currency_id: d.currency_id, amount: amount.toString() } }, now),
+    auditStatement(db, { operatorId, action, targetType: "deposit", targetId: d.id, reason, detail: { ...detail, first_approved_by: d.first_approved_by ?? undefined } }, now),
   );
   await runGuarded(db, stmts);
-  return { id: d.id, status };
+  return { id: d.id, status, awaiting_second_approval: false };
 }
 
 /**
@@ -51,6 +90,7 @@ export async function decideKyc(db: D1Database, operatorId: number, id: number, 
     .bind(id)
     .first<{ id: number; user_id: number; level: number; name: string | null; status: number }>();
   if (!k) throw notFound();
+  await refuseOwnRecord(db, operatorId, k.user_id, { action: approve ? "kyc.approve" : "kyc.reject", targetType: "kyc", targetId: k.id, detail: { user_id: k.user_id } });
   if (!approve && !reason) throw new ApiError("reason_required");
   const now = Date.now();
   const status = approve ? 2 : 3;
@@ -94,6 +134,7 @@ export async function decideAdjustment(db: D1Database, operatorId: number, id: n
     .bind(id)
     .first<AdjustmentRow>();
   if (!a) throw notFound();
+  await refuseOwnRecord(db, operatorId, a.user_id, { action: approve ? "adjustment.approve" : "adjustment.reject", targetType: "adjustment", targetId: a.id, detail: { user_id: a.user_id } });
   if (approve && a.requested_by === operatorId) throw new ApiError("self_review", 409);
   if (!approve && !reason) throw new ApiError("reason_required");
   const now = Date.now();

@@ -14,7 +14,7 @@
 import type { Currency } from "./currency.ts";
 import { big } from "./currency.ts";
 import { ApiError, notFound } from "./errors.ts";
-import { auditStatement, runGuarded } from "./guarded.ts";
+import { auditStatement, refuseOwnRecord, runGuarded } from "./guarded.ts";
 import { movementStatements, SYSTEM, type LedgerEntry } from "./ledger.ts";
 import { parseUnits } from "../../schemas/money.ts";
 
@@ -83,6 +83,7 @@ export async function transitionWithdrawal(
     .bind(id)
     .first<WithdrawalRow>();
   if (!w) throw notFound();
+  await refuseOwnRecord(db, operatorId, w.user_id, { action: `withdrawal.${action}`, targetType: "withdrawal", targetId: w.id, detail: { user_id: w.user_id } });
   if ((action === "reject" || action === "chain_failure") && !reason) throw new ApiError("reason_required");
   const status = TARGET[action];
   const now = Date.now();

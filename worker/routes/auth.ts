@@ -22,7 +22,8 @@ import { deliver } from "../lib/delivery.ts";
 import { ApiError } from "../lib/errors.ts";
 import { createSession, requireUser } from "../lib/auth.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "../lib/password.ts";
-import { clientIp, rateLimit } from "../lib/ratelimit.ts";
+import { assertUncommonPassword } from "../lib/password-policy.ts";
+import { clientIp, failLoginAttempt, rateLimit, reserveLoginAttempt } from "../lib/ratelimit.ts";
 import { ok, okNew } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { eq } from "drizzle-orm";
@@ -32,6 +33,8 @@ const MINUTE = 60_000;
 /** Failed logins per (account, address) before that address is locked out of that account. */
 export const LOGIN_MAX_FAILURES = 5;
 export const LOGIN_LOCK_MS = 15 * MINUTE;
+/** Login requests per address per 10 minutes, across accounts (credential stuffing). */
+export const LOGIN_PER_ADDRESS = 100;
 export const CODE_TTL_MS = 10 * MINUTE;
 export const CODE_RESEND_MS = 60_000;
 export const CODE_MAX_ATTEMPTS = 5;
@@ -62,8 +65,10 @@ function pepper(c: Context<AppEnv>) {
 /** Shared by /api/user/register and /api/new/register; returns the session token. */
 async function register(c: Context<AppEnv>, input: ReturnType<typeof registerSchema.parse>) {
   const db = c.env.DB;
-  const ip = clientIp(c.req.raw);
+  const ip = clientIp(c.req.raw, c.env);
   await rateLimit(db, `register:${ip}`, 10, 10 * MINUTE);
+  // Before the captcha is spent: a refused password must not cost the user a new image code.
+  assertUncommonPassword(input.password);
   if (!(await consumeCaptcha(db, input.code_id, input.code))) throw new ApiError("captcha_wrong");
   const mode = accountMode(input.user_string);
   if (!mode) throw new ApiError("account_format");
@@ -97,13 +102,13 @@ async function register(c: Context<AppEnv>, input: ReturnType<typeof registerSch
 
 export const authRoutes = new Hono<AppEnv>()
   .post("/login/smscode", async (c) => {
-    await rateLimit(c.env.DB, `captcha:${clientIp(c.req.raw)}`, 30, MINUTE);
+    await rateLimit(c.env.DB, `captcha:${clientIp(c.req.raw, c.env)}`, 30, MINUTE);
     const captcha = await createCaptcha(c.env.DB);
     await deliver(c.env, { channel: "captcha", recipient: captcha.id, subject: "captcha", body: "", code: captcha.answer });
     return ok(c, { code: captcha.image, code_id: captcha.id });
   })
   .post("/new/check/account", jsonBody(checkAccountSchema), async (c) => {
-    await rateLimit(c.env.DB, `check:${clientIp(c.req.raw)}`, 60, MINUTE);
+    await rateLimit(c.env.DB, `check:${clientIp(c.req.raw, c.env)}`, 60, MINUTE);
     const { account } = c.req.valid("json");
     if (await findUser(c.env.DB, account)) throw new ApiError("account_exists", 409);
     return okNew(c, { mode: accountMode(account) });
@@ -112,31 +117,19 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/new/register", jsonBody(registerSchema), async (c) => okNew(c, await register(c, c.req.valid("json"))))
   .post("/user/login", jsonBody(loginSchema), async (c) => {
     const db = c.env.DB;
-    const ip = clientIp(c.req.raw);
+    const ip = clientIp(c.req.raw, c.env);
     const { user_string: account, password } = c.req.valid("json");
-    await rateLimit(db, `login:${ip}`, 30, 10 * MINUTE);
+    await rateLimit(db, `login:${ip}`, LOGIN_PER_ADDRESS, 10 * MINUTE);
     const now = Date.now();
-    // Lockouts are per (account, address): an attacker elsewhere cannot lock the owner out.
+    // Lockouts are per (account, address): an attacker elsewhere cannot lock the owner out. The
+    // guess is counted before the password is compared, so parallel guesses cannot outrun it.
     const failKey = `${account}|${ip}`;
-    const fail = await db
-      .prepare("SELECT failures, locked_until FROM login_failures WHERE key = ?")
-      .bind(failKey)
-      .first<{ failures: number; locked_until: number }>();
-    if (fail && fail.locked_until > now) {
-      throw new ApiError("login_locked", 429, { minutes: Math.ceil((fail.locked_until - now) / MINUTE) });
-    }
+    const refused = await reserveLoginAttempt(db, failKey, LOGIN_MAX_FAILURES, LOGIN_LOCK_MS, now);
+    if (refused) throw refused;
     const user = await findUser(db, account);
     const good = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH, pepper(c));
     if (!user || !good) {
-      const failures = (fail && fail.locked_until <= now && fail.failures >= LOGIN_MAX_FAILURES ? 0 : (fail?.failures ?? 0)) + 1;
-      const lockedUntil = failures >= LOGIN_MAX_FAILURES ? now + LOGIN_LOCK_MS : 0;
-      await db
-        .prepare(
-          `INSERT INTO login_failures (key, failures, locked_until, updated_at) VALUES (?1, ?2, ?3, ?4)
-           ON CONFLICT (key) DO UPDATE SET failures = ?2, locked_until = ?3, updated_at = ?4`,
-        )
-        .bind(failKey, failures, lockedUntil, now)
-        .run();
+      await failLoginAttempt(db, failKey, LOGIN_MAX_FAILURES, LOGIN_LOCK_MS, now);
       throw new ApiError("login_failed", 400);
     }
     if (user.locked) throw new ApiError("account_locked", 403);
@@ -177,7 +170,7 @@ export const authRoutes = new Hono<AppEnv>()
   .post("/sms_mail", jsonBody(sendCodeSchema), async (c) => {
     const db = c.env.DB;
     const { user_string: account } = c.req.valid("json");
-    await rateLimit(db, `code-ip:${clientIp(c.req.raw)}`, 10, 60 * MINUTE);
+    await rateLimit(db, `code-ip:${clientIp(c.req.raw, c.env)}`, 10, 60 * MINUTE);
     if (!(await findUser(db, account))) throw new ApiError("account_not_found", 404);
     const now = Date.now();
     const last = await db
@@ -203,14 +196,15 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/user/check_email", jsonBody(checkEmailSchema), async (c) => {
     const { user_string: account, email_code } = c.req.valid("json");
-    await rateLimit(c.env.DB, `code-check:${clientIp(c.req.raw)}`, 30, 10 * MINUTE);
+    await rateLimit(c.env.DB, `code-check:${clientIp(c.req.raw, c.env)}`, 30, 10 * MINUTE);
     await checkCode(c.env.DB, account, email_code);
     return ok(c, "ok");
   })
   .post("/user/forget", jsonBody(forgetSchema), async (c) => {
     const db = c.env.DB;
     const { account, password, code } = c.req.valid("json");
-    await rateLimit(db, `code-check:${clientIp(c.req.raw)}`, 30, 10 * MINUTE);
+    await rateLimit(db, `code-check:${clientIp(c.req.raw, c.env)}`, 30, 10 * MINUTE);
+    assertUncommonPassword(password);
     const codeId = await checkCode(db, account, code);
     const user = await findUser(db, account);
     if (!user) throw new ApiError("account_not_found", 404);
@@ -219,7 +213,8 @@ export const authRoutes = new Hono<AppEnv>()
       db.prepare("UPDATE verification_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(now, codeId),
       db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(password, pepper(c)), user.id),
       db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, user.id),
-      db.prepare("DELETE FROM login_failures WHERE key LIKE ?").bind(`${account}|%`),
+      // Every address's failures for this account (a range on the key: no LIKE pattern to escape).
+      db.prepare("DELETE FROM login_failures WHERE key >= ?1 AND key < ?1 || char(1114111)").bind(`${account}|`),
     ]);
     return ok(c, "reset");
   })
@@ -228,6 +223,7 @@ export const authRoutes = new Hono<AppEnv>()
     const user = c.get("user");
     const { oldpwd, newpwd } = c.req.valid("json");
     await rateLimit(db, `pwd:${user.id}`, 10, 10 * MINUTE);
+    assertUncommonPassword(newpwd);
     const row = await db.prepare("SELECT password_hash FROM users WHERE id = ?").bind(user.id).first<{ password_hash: string }>();
     if (!row || !(await verifyPassword(oldpwd, row.password_hash, pepper(c)))) throw new ApiError("old_password_wrong");
     const now = Date.now();

@@ -6,7 +6,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../lib/context.ts";
 import { devOutboxEnabled } from "../lib/delivery.ts";
-import { notFound } from "../lib/errors.ts";
+import { ApiError, notFound } from "../lib/errors.ts";
 import { ok } from "../lib/respond.ts";
 
 export const devRoutes = new Hono<AppEnv>()
@@ -15,11 +15,13 @@ export const devRoutes = new Hono<AppEnv>()
     await next();
   })
   .get("/dev/outbox", async (c) => {
-    const to = c.req.query("to");
-    const stmt = to
-      ? // Accounts are stored lower-cased; captcha ids are case-sensitive tokens.
-        c.env.DB.prepare("SELECT * FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT 50").bind(to.includes("@") ? to.toLowerCase() : to)
-      : c.env.DB.prepare("SELECT * FROM dev_outbox ORDER BY id DESC LIMIT 50");
-    const { results } = await stmt.all();
+    // Only one recipient's messages, never the whole outbox: a captcha id or an account must be named.
+    const to = c.req.query("to")?.trim();
+    if (!to) throw new ApiError("missing_field", 400, { field: "to" });
+    if (to.length > 254) throw new ApiError("too_long", 400, { field: "to" });
+    // Accounts are stored lower-cased; captcha ids are case-sensitive tokens.
+    const { results } = await c.env.DB.prepare("SELECT * FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT 50")
+      .bind(to.includes("@") ? to.toLowerCase() : to)
+      .all();
     return ok(c, results);
   });

@@ -20,7 +20,7 @@ import { requireOperator, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { big, getCurrency, timeFormat } from "../lib/currency.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
-import { auditStatement, runGuarded, SYSTEM_ACCOUNTS, TREASURY } from "../lib/guarded.ts";
+import { auditStatement, refuseOwnRecord, runGuarded, SYSTEM_ACCOUNTS, TREASURY } from "../lib/guarded.ts";
 import { kycState, maskCard } from "../lib/kyc.ts";
 import { reconcileAndRecord } from "../lib/reconcile.ts";
 import { ok } from "../lib/respond.ts";
@@ -61,7 +61,7 @@ export const operatorRoutes = new Hono<AppEnv>()
         )
         .bind(status ?? null, user_id ?? null, limit, (p - 1) * limit),
     ]);
-    type Row = { id: number; user_id: number; account: string; currency_id: number; currency_name: string; scale: number; amount: number; address: string; network: string; tx_hash: string; pic: string; status: 0 | 1 | 2; reason: string; reviewed_by: number | null; reviewed_at: number | null; created_at: number };
+    type Row = { id: number; user_id: number; account: string; currency_id: number; currency_name: string; scale: number; amount: number; address: string; network: string; tx_hash: string; pic: string; status: 0 | 1 | 2; reason: string; reviewed_by: number | null; reviewed_at: number | null; needs_second: number; first_approved_by: number | null; created_at: number };
     return ok(c, {
       total: count(total),
       lists: page<Row>(rows).map((r) => ({
@@ -80,15 +80,19 @@ export const operatorRoutes = new Hono<AppEnv>()
         reason: r.reason,
         reviewed_by: r.reviewed_by,
         reviewed_at: r.reviewed_at ? timeFormat(r.reviewed_at) : null,
+        needs_second: r.needs_second === 1,
+        first_approved_by: r.first_approved_by,
+        awaiting_second_approval: r.status === 0 && r.first_approved_by !== null,
+        own: r.user_id === c.get("user").id,
         time_format: timeFormat(r.created_at),
       })),
     });
   })
   .post("/admin/deposits/:id/approve", params(idParamSchema), jsonBody(decisionSchema), async (c) =>
-    ok(c, await decideDeposit(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
+    ok(c, await decideDeposit(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason, c.env.DEPOSIT_SECOND_APPROVAL_USDT)),
   )
   .post("/admin/deposits/:id/reject", params(idParamSchema), jsonBody(decisionSchema), async (c) =>
-    ok(c, await decideDeposit(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
+    ok(c, await decideDeposit(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason, c.env.DEPOSIT_SECOND_APPROVAL_USDT)),
   )
 
   // ── Withdrawals ─────────────────────────────────────────────────────────────────────────────
@@ -127,6 +131,7 @@ export const operatorRoutes = new Hono<AppEnv>()
         txid: r.txid,
         reviewed_by: r.reviewed_by,
         settled_by: r.settled_by,
+        own: r.user_id === c.get("user").id,
         time_format: timeFormat(r.created_at),
       })),
     });
@@ -169,6 +174,7 @@ export const operatorRoutes = new Hono<AppEnv>()
         status: r.status,
         reason: r.reason,
         reviewed_by: r.reviewed_by,
+        own: r.user_id === c.get("user").id,
         time_format: timeFormat(r.created_at),
       })),
     });
@@ -185,13 +191,15 @@ export const operatorRoutes = new Hono<AppEnv>()
     const db = c.env.DB;
     const { q, page: p, limit } = c.req.valid("query");
     const id = /^\d{1,12}$/.test(q) ? Number(q) : null;
-    const like = q ? `${q.toLowerCase().replace(/[%_\\]/g, "\\$&")}%` : "%";
-    const where = "(u.id = ?1 OR u.account LIKE ?2 ESCAPE '\\')";
+    // An exact id, or accounts starting with q. A prefix compare, not LIKE: D1 refuses LIKE patterns
+    // over 50 bytes ("pattern too complex"), and wildcards in q are then plain characters.
+    const prefix = q.toLowerCase();
+    const where = "(u.id = ?1 OR substr(u.account, 1, length(?2)) = ?2)";
     const [total, rows] = await db.batch([
-      db.prepare(`SELECT count(*) AS n FROM users u WHERE ${where}`).bind(id, like),
+      db.prepare(`SELECT count(*) AS n FROM users u WHERE ${where}`).bind(id, prefix),
       db
         .prepare(`SELECT u.id, u.account, u.role, u.review_status, u.real_name, u.locked, u.created_at FROM users u WHERE ${where} ORDER BY u.id LIMIT ?3 OFFSET ?4`)
-        .bind(id, like, limit, (p - 1) * limit),
+        .bind(id, prefix, limit, (p - 1) * limit),
     ]);
     type Row = { id: number; account: string; role: string; review_status: number; real_name: string | null; locked: number; created_at: number };
     return ok(c, { total: count(total), lists: page<Row>(rows).map((r) => ({ ...r, created_at: timeFormat(r.created_at) })) });
@@ -308,7 +316,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     } else {
       if (b.user_id <= 0) throw new ApiError("invalid_field", 400, { field: "user_id" });
       // No operator adjusts their own balance, even with a second approval.
-      if (b.user_id === op) throw new ApiError("no_permission", 403);
+      await refuseOwnRecord(db, op, b.user_id, { action: "adjustment.request", targetType: "user", targetId: b.user_id, detail: { currency_id: b.currency_id } });
       const target = await db.prepare("SELECT id FROM users WHERE id = ?").bind(b.user_id).first();
       if (!target) throw notFound();
     }

@@ -8,7 +8,7 @@ import { Hono, type Context } from "hono";
 import { parseUnits, formatUnits } from "../../schemas/money.ts";
 import { cancelBatchSchema, cancelOrderSchema, openOrdersQuerySchema, spotBatchSchema, pairQuerySchema, spotOrderSchema, timesharQuerySchema, type SpotOpenOrder, type SpotRecord } from "../../schemas/spot.ts";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
-import { requireUser, requireVerified } from "../lib/auth.ts";
+import { refuseOperatorMoney, requireUser, requireVerified } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { randomInt } from "../lib/crypto.ts";
 import { ApiError } from "../lib/errors.ts";
@@ -353,9 +353,9 @@ async function replay(c: Context<AppEnv>, prior: PriorOrder, side: "buy" | "sell
 }
 
 export const spotRoutes = new Hono<AppEnv>()
-  .post("/transaction/walletIn", requireUser, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "buy", c.req.valid("json"))))
-  .post("/transaction/walletOut", requireUser, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "sell", c.req.valid("json"))))
-  .post("/transaction/batch", requireUser, requireVerified, jsonBody(spotBatchSchema), async (c) => ok(c, await placeBatch(c, c.req.valid("json"))))
+  .post("/transaction/walletIn", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "buy", c.req.valid("json"))))
+  .post("/transaction/walletOut", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "sell", c.req.valid("json"))))
+  .post("/transaction/batch", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotBatchSchema), async (c) => ok(c, await placeBatch(c, c.req.valid("json"))))
   .post("/transaction_del/batch", requireUser, jsonBody(cancelBatchSchema), async (c) => {
     const user = c.get("user");
     const ids = [...new Set(c.req.valid("json").ids)];

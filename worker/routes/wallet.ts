@@ -22,7 +22,8 @@ import {
   withdrawalSchema,
   withdrawalStatusLabels,
 } from "../../schemas/wallet.ts";
-import { requireUser } from "../lib/auth.ts";
+import { refuseOperatorMoney, requireUser } from "../lib/auth.ts";
+import { depositNeedsSecond } from "../lib/reviews.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { conversionDirection, conversionSettings, quote } from "../lib/conversion.ts";
 import { amountOrThrow, big, getCurrency, listCurrencies, setting, timeFormat } from "../lib/currency.ts";
@@ -136,7 +137,7 @@ export const walletRoutes = new Hono<AppEnv>()
       })),
     );
   })
-  .post("/user/shandui_sub", requireUser, jsonBody(conversionSchema), async (c) => {
+  .post("/user/shandui_sub", requireUser, refuseOperatorMoney, jsonBody(conversionSchema), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const b = c.req.valid("json");
@@ -294,7 +295,7 @@ export const walletRoutes = new Hono<AppEnv>()
     const internal = { address: own, qrcode: await qrPngDataUrl(own), tips: inSiteTexts[c.get("locale")].tips };
     return ok(c, { list, userchongbi_type: type, tips: await setting(db, "deposit_tips", ""), internal });
   })
-  .post("/wallet/charge_req", requireUser, jsonBody(depositRequestSchema), async (c) => {
+  .post("/wallet/charge_req", requireUser, refuseOperatorMoney, jsonBody(depositRequestSchema), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const b = c.req.valid("json");
@@ -309,9 +310,11 @@ export const walletRoutes = new Hono<AppEnv>()
     await rateLimit(db, `deposit:${user.id}`, 20, 60 * MINUTE);
     const pending = await db.prepare("SELECT count(*) AS n FROM deposits WHERE user_id = ? AND status = 0").bind(user.id).first<{ n: number }>();
     if ((pending?.n ?? 0) >= MAX_PENDING_DEPOSITS) throw new ApiError("pending_limit", 429);
+    // Large claims are marked for two operators at once (the first approval checks again at its price).
+    const needsSecond = await depositNeedsSecond(db, cur.id, amount, c.env.DEPOSIT_SECOND_APPROVAL_USDT);
     const row = await db
-      .prepare("INSERT INTO deposits (user_id, currency_id, amount, address, network, tx_hash, pic, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
-      .bind(user.id, cur.id, amount.toString(), address.address, b.type || address.network, b.hash, pic, Date.now())
+      .prepare("INSERT INTO deposits (user_id, currency_id, amount, address, network, tx_hash, pic, needs_second, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
+      .bind(user.id, cur.id, amount.toString(), address.address, b.type || address.network, b.hash, pic, needsSecond ? 1 : 0, Date.now())
       .first<{ id: number }>();
     return ok(c, { id: row!.id, status: 0, status_text: depositStatusLabels[c.get("locale")][0] });
   })
@@ -414,7 +417,7 @@ export const walletRoutes = new Hono<AppEnv>()
       has_receiving_info: security?.bank === 1,
     });
   })
-  .post("/wallet/out", requireUser, jsonBody(withdrawalSchema), async (c) => {
+  .post("/wallet/out", requireUser, refuseOperatorMoney, jsonBody(withdrawalSchema), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const b = c.req.valid("json");

@@ -29,10 +29,14 @@ export interface AdminDeposit {
   reason: string;
   reviewed_by: number | null;
   reviewed_at: string | null;
+  needs_second: boolean;
+  first_approved_by: number | null;
+  awaiting_second_approval: boolean;
+  own: boolean;
   time_format: string;
 }
 export const fetchDeposits = (page: number, status: number | undefined, signal?: AbortSignal) => list<AdminDeposit>("/api/admin/deposits", { page, status }, signal);
-export const decideDeposit = (id: number, action: "approve" | "reject", reason: string) => api.post<{ id: number; status: number }>(`/api/admin/deposits/${id}/${action}`, { reason });
+export const decideDeposit = (id: number, action: "approve" | "reject", reason: string) => api.post<{ id: number; status: number; awaiting_second_approval?: boolean }>(`/api/admin/deposits/${id}/${action}`, { reason });
 
 // ── withdrawals ──────────────────────────────────────────────────────────────────────────────
 export interface AdminWithdrawal {
@@ -54,6 +58,7 @@ export interface AdminWithdrawal {
   txid: string;
   reviewed_by: number | null;
   settled_by: number | null;
+  own: boolean;
   time_format: string;
 }
 export type WithdrawalAction = "approve" | "reject" | "chain-success" | "chain-failure";
@@ -78,6 +83,7 @@ export interface AdminKyc {
   status: number;
   reason: string;
   reviewed_by: number | null;
+  own: boolean;
   time_format: string;
 }
 export const fetchKyc = (page: number, status: number | undefined, signal?: AbortSignal) => list<AdminKyc>("/api/admin/kyc", { page, status }, signal);

@@ -22,8 +22,8 @@ export function DepositsQueue() {
       danger: !approve,
       summary: <p className="dialog-summary">{m.op_deposit_summary({ amount: `${showExact(d.amount)} ${d.currency_name}`, user: userLabel(d.account, d.user_id) })}</p>,
       run: async (reason) => {
-        await decideDeposit(d.id, approve ? "approve" : "reject", reason);
-        toast.success(approve ? m.op_deposit_approved() : m.op_rejected());
+        const r = await decideDeposit(d.id, approve ? "approve" : "reject", reason);
+        toast.success(!approve ? m.op_rejected() : r.awaiting_second_approval ? m.op_deposit_first_done() : m.op_deposit_approved());
       },
     });
 
@@ -51,7 +51,9 @@ export function DepositsQueue() {
             <li key={d.id} className="record-card" data-testid="admin-deposit" data-id={d.id} data-user={d.account}>
               <div className="record-head">
                 <span className="record-title">#{d.id} · {userLabel(d.account, d.user_id)}</span>
-                <span className={`badge badge-${d.status === 1 ? "ok" : d.status === 2 ? "bad" : "pending"}`}>{d.status_text}</span>
+                <span className={`badge badge-${d.status === 1 ? "ok" : d.status === 2 ? "bad" : "pending"}`} data-testid="admin-deposit-status">
+                  {d.awaiting_second_approval ? m.op_awaiting_second() : d.status_text}
+                </span>
               </div>
               <div className="record-body">
                 <dl className="kv">
@@ -61,10 +63,13 @@ export function DepositsQueue() {
                   {d.hash && <Kv label={m.wallet_hash()} mono>{d.hash}</Kv>}
                   <Kv label={m.wallet_time()}>{d.time_format}</Kv>
                   {d.reason && <Kv label={m.op_reason()} mono>{d.reason}</Kv>}
+                  {d.first_approved_by !== null && <Kv label={m.op_awaiting_second()}>#{d.first_approved_by}</Kv>}
                 </dl>
+                {d.status === 0 && d.needs_second && !d.awaiting_second_approval && <p className="form-note">{m.op_deposit_needs_second()}</p>}
                 <AuthImage src={d.pic} alt={m.wallet_proof()} className="record-pic" testId="admin-deposit-pic" />
               </div>
-              {d.status === 0 && (
+              {d.status === 0 && d.own && <p className="form-note" data-testid="admin-deposit-own">{m.op_own_record()}</p>}
+              {d.status === 0 && !d.own && (
                 <div className="btn-row">
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(d, false)} data-testid="deposit-reject">{m.op_reject()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(d, true)} data-testid="deposit-approve">{m.op_approve()}</button>

@@ -72,7 +72,8 @@ export function KycQueue() {
                   {k.asset_pic && <figure><AuthImage src={k.asset_pic} alt={m.kyc_asset()} testId="kyc-pic" /><figcaption>{m.kyc_asset()}</figcaption></figure>}
                 </div>
               )}
-              {k.status === 1 && (
+              {k.status === 1 && k.own && <p className="form-note">{m.op_own_record()}</p>}
+              {k.status === 1 && !k.own && (
                 <div className="btn-row">
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(k, false)} data-testid="kyc-reject">{m.op_reject()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(k, true)} data-testid="kyc-approve">{m.op_approve()}</button>

@@ -82,13 +82,14 @@ export function WithdrawalsQueue() {
                 {w.reason && <Kv label={m.op_reason()} mono>{w.reason}</Kv>}
                 <Kv label={m.wallet_time()}>{w.time_format}</Kv>
               </dl>
-              {w.status === 0 && (
+              {(w.status === 0 || w.status === 1) && w.own && <p className="form-note">{m.op_own_record()}</p>}
+              {w.status === 0 && !w.own && (
                 <div className="btn-row">
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "reject")} data-testid="withdrawal-reject">{m.op_reject()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "approve")} data-testid="withdrawal-approve">{m.op_approve()}</button>
                 </div>
               )}
-              {w.status === 1 && (
+              {w.status === 1 && !w.own && (
                 <div className="btn-row">
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "chain-failure")} data-testid="withdrawal-chain-failure">{m.op_chain_failure()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "chain-success")} data-testid="withdrawal-chain-success">{m.op_chain_success()}</button>

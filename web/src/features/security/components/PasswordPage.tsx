@@ -1,5 +1,5 @@
 /**
- * Change password (spec §2, §5: 6-16 characters combining letters and digits). A change ends
+ * Change password (spec §2, §5: 8-64 characters with letters and digits). A change ends
  * every session, this one included, so the app forgets the login and asks to sign in again.
  */
 import { useState, type FormEvent } from "react";
