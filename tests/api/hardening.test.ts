@@ -6,6 +6,7 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index.ts";
+import { HASH_LIMITS, SCRYPT_PARAMS } from "../../worker/lib/password.ts";
 import { api, dbFingerprint, makeUser, type TestUser } from "./helpers.ts";
 import { bal, expectBooksBalanced, FUND_PASSWORD, makeOperator, makeWithdrawer, seedWalletCurrencies, setPrice, u8, uploadImage, USDT, BTC } from "./wallet-fixtures.ts";
 
@@ -247,6 +248,13 @@ describe("counters that parallel requests cannot outrun", () => {
 });
 
 describe("password hashing under concurrency", () => {
+  it("keeps the hash parameters pinned, and the hashes at once within a third of the isolate's memory", () => {
+    expect(SCRYPT_PARAMS).toEqual({ N: 16384, r: 8, p: 5, keyLength: 32, saltLength: 16 });
+    const perHash = 128 * SCRYPT_PARAMS.N * SCRYPT_PARAMS.r; // 16 MiB
+    expect(HASH_LIMITS.concurrent * perHash).toBeLessThanOrEqual((128 * 2 ** 20) / 3);
+    expect(HASH_LIMITS.waitMs).toBeLessThanOrEqual(10_000);
+  });
+
   it("answers 60 parallel logins without a single 5xx", async () => {
     const users = await Promise.all(Array.from({ length: 12 }, () => makeUser({ password: "Owner1234" })));
     const results = await Promise.all(

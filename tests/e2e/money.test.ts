@@ -620,7 +620,12 @@ describe("money in and out", () => {
     await page.fill('[data-testid="pwd-newpwd"]', "onlyletters");
     await page.fill('[data-testid="pwd-repwd"]', "onlyletters");
     await page.click('[data-testid="pwd-submit"]');
-    await page.getByText("The password must be 6-16 characters and combine letters and digits").waitFor();
+    await page.getByText("The password must be 8-64 characters and contain letters and digits").waitFor();
+    // One of the most common leaked passwords: the server refuses it and says why.
+    await page.fill('[data-testid="pwd-newpwd"]', "Password123");
+    await page.fill('[data-testid="pwd-repwd"]', "Password123");
+    await page.click('[data-testid="pwd-submit"]');
+    await page.getByText("This password is one of the most common leaked passwords; choose another").waitFor();
     await page.fill('[data-testid="pwd-newpwd"]', "After2024x");
     await page.fill('[data-testid="pwd-repwd"]', "After2024x");
     await snap(page, "money-password");

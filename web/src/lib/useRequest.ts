@@ -1,7 +1,7 @@
 /**
  * Loads data for a screen: loading → data | error, a reload() for the retry button, and optional
  * polling that keeps showing the last good data while refreshing (a failed background refresh
- * keeps the old rows rather than blanking the screen).
+ * keeps the old rows rather than blanking the screen; with no rows, it shows the newest error).
  */
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiFailure } from "./api.ts";
@@ -25,6 +25,8 @@ export function useRequest<T>(
   const [attempt, setAttempt] = useState(0);
   const loadRef = useRef(load);
   loadRef.current = load;
+  const hasData = useRef(false);
+  hasData.current = data !== undefined;
 
   useEffect(() => {
     if (!enabled) return;
@@ -57,8 +59,10 @@ export function useRequest<T>(
               setError(null);
             }
           })
-          .catch(() => {
-            // keep the last good data; the next tick tries again
+          .catch((err: unknown) => {
+            // Keep the last good data (the next tick tries again). A screen that has no data shows
+            // the newest reason instead, not the one from a load that is long over.
+            if (alive && !hasData.current) setError(err instanceof ApiFailure ? err : new ApiFailure("error", String(err)));
           });
       }, refreshMs);
     }
