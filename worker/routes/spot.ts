@@ -14,6 +14,7 @@ import { randomInt } from "../lib/crypto.ts";
 import { ApiError } from "../lib/errors.ts";
 import { errorText } from "../../schemas/errors.ts";
 import type { PlaceInput, PlaceResult } from "../../durable/pair.ts";
+import { lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../durable/engine/units.ts";
 import { balanceOf, classifyBatchError, movementStatements } from "../lib/ledger.ts";
 import { pairBySymbol, pairFor, pairStub, type PairRow } from "../lib/pairs.ts";
 import { ok, okNew } from "../lib/respond.ts";
@@ -72,7 +73,7 @@ async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderField
   }
   const notional = price * qty;
   if (notional > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
-  if (notional * pair.quotePerTickLot < pair.minNotional) {
+  if (notionalToQuoteUnits(notional, pair.quotePerTickLot) < pair.minNotional) {
     throw new ApiError("min_notional", 400, { min: formatUnits(pair.minNotional, pair.quoteScale, 2) });
   }
   return {
@@ -81,7 +82,7 @@ async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderField
     price,
     qty,
     tif,
-    reserved: side === "buy" ? notional * pair.quotePerTickLot : qty * pair.basePerLot,
+    reserved: side === "buy" ? notionalToQuoteUnits(notional, pair.quotePerTickLot) : lotsToBaseUnits(qty, pair.basePerLot),
     reservedCurrency: side === "buy" ? pair.legalId : pair.currencyId,
     clientOid: input.client_oid ?? null,
   };
@@ -427,7 +428,7 @@ export const spotRoutes = new Hono<AppEnv>()
       const pd = Number(r.price_decimals);
       const qd = Number(r.qty_decimals);
       const quoteScale = Number(r.quote_scale);
-      const notional = BigInt(r.price as number) * BigInt(r.qty as number) * 10n ** BigInt(quoteScale - pd - qd);
+      const notional = notionalToQuoteUnits(BigInt(r.price as number) * BigInt(r.qty as number), quoteUnitsPerTickLot({ quoteScale, priceDecimals: pd, qtyDecimals: qd }));
       return {
         time_format: formatShanghai(Number(r.created_at)),
         currency_name: String(r.base),
