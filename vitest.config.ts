@@ -23,6 +23,8 @@ export default defineConfig(async () => {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
                   DEV_OUTBOX: "on",
+                  // Every answer is parsed with the schema its route declares (worker/lib/respond.ts).
+                  CONTRACT_CHECK: "on",
                   PEPPER: "test-pepper-not-secret",
                 },
               },

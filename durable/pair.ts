@@ -26,6 +26,7 @@ import {
   type PairConfig,
   type SnapshotOrder,
 } from "./engine/index.ts";
+import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from "./engine/units.ts";
 import { formatUnits } from "../schemas/money.ts";
 import { createPairProtocol, type PairSocketState } from "./protocol.ts";
 
@@ -213,12 +214,12 @@ export class PairDurableObject extends DurableObject<Env> {
       symbol: info.symbol,
       tickSize: 1,
       lotSize: 1,
-      minNotional: Math.ceil(info.minNotional / 10 ** (info.quoteScale - info.priceDecimals - info.qtyDecimals)),
+      minNotional: Number(quoteUnitsToNotionalCeil(BigInt(info.minNotional), quoteUnitsPerTickLot(info))),
       makerFeeBps: info.makerFeeBps,
       takerFeeBps: info.takerFeeBps,
       feeAccount: SYSTEM_FEES,
-      baseUnitsPerLot: 10n ** BigInt(info.baseScale - info.qtyDecimals),
-      quoteUnitsPerTickLot: 10n ** BigInt(info.quoteScale - info.priceDecimals - info.qtyDecimals),
+      baseUnitsPerLot: baseUnitsPerLot(info),
+      quoteUnitsPerTickLot: quoteUnitsPerTickLot(info),
     };
   }
 

@@ -136,3 +136,16 @@ export type UserInfo = z.infer<typeof userInfoSchema>;
 /** Login and register answers. */
 export const sessionSchema = z.object({ token: z.string(), lastTime: z.number().nullable() });
 export type Session = z.infer<typeof sessionSchema>;
+
+/** POST /api/login/smscode: a captcha image (`code`, a data: URL of an SVG) and its id. */
+export const captchaSchema = z.object({ code: z.string(), code_id: z.string() });
+export type Captcha = z.infer<typeof captchaSchema>;
+
+/** POST /api/new/check/account: the account is free; `mode` is 1 e-mail, 2 phone. */
+export const accountCheckSchema = z.object({ mode: z.union([z.literal(1), z.literal(2)]).nullable() });
+export type AccountCheck = z.infer<typeof accountCheckSchema>;
+
+/** The one-word answers of logout ("ok"), code sending ("sent"), code check ("ok") and reset ("reset"). */
+export const okWordSchema = z.literal("ok");
+export const codeSentSchema = z.literal("sent");
+export const passwordResetSchema = z.literal("reset");

@@ -91,6 +91,9 @@ export const quotationGroupSchema = z.object({
 });
 export type QuotationGroup = z.infer<typeof quotationGroupSchema>;
 
+/** GET /api/currency/quotation_new */
+export const quotationListSchema = z.array(quotationGroupSchema);
+
 export const homeUserSchema = z.object({ review_status: z.number().int(), name: z.string().nullable() });
 
 /** GET /api/new/home/index */
@@ -131,6 +134,7 @@ export type CurrencyList = z.infer<typeof currencyListSchema>;
 /** GET /api/currency/user_currency_list: `wallet` is not filled by this endpoint yet (always null). */
 export const userCurrencySchema = currencySchema.extend({ wallet: z.null() });
 export type UserCurrency = z.infer<typeof userCurrencySchema>;
+export const userCurrencyListSchema = z.array(userCurrencySchema);
 
 /** GET /api/country/list */
 export const countrySchema = z.object({
@@ -140,3 +144,4 @@ export const countrySchema = z.object({
   name_en: z.string(),
 });
 export type Country = z.infer<typeof countrySchema>;
+export const countryListSchema = z.array(countrySchema);

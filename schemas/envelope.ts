@@ -13,6 +13,8 @@ export type SpecialType = (typeof specialTypes)[keyof typeof specialTypes];
 
 export const classicOkSchema = <T extends z.ZodType>(message: T) => z.object({ type: z.literal("ok"), message });
 export const newOkSchema = <T extends z.ZodType>(data: T) => z.object({ status: z.literal(1), data });
+/** The few answers that keep a shape of their own (candles: `{ code: 1, data }`) are their schema. */
+export const bareOkSchema = <T extends z.ZodType>(body: T) => body;
 
 export const errorEnvelopeSchema = z.object({
   type: z.enum(["error", "997", "998", "999"]),

@@ -101,3 +101,50 @@ export const totpCodeSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/
 export const bankNameQuerySchema = z.object({
   card: z.string().transform((v) => v.replace(/[\s-]/g, "")).pipe(z.string().regex(/^\d{6,19}$/, { message: "card_invalid" })),
 });
+
+/** The receiving bank card as shown back (card number masked). */
+export const bankCardViewSchema = z.object({ real_name: z.string(), bank_account: z.string(), bank_name: z.string(), bank_branch: z.string() });
+export type BankCardView = z.infer<typeof bankCardViewSchema>;
+
+/** GET /api/user/center: profile, identity state (card number masked) and security flags. */
+export const userCenterSchema = z.object({
+  id: z.number().int(),
+  account: z.string(),
+  extension_code: z.string(),
+  is_seller: z.number().int(),
+  /** 0 none, 1 under review, 2 approved, 3 rejected (spec §4). */
+  review_status: z.number().int(),
+  /** Highest approved level (0-3). */
+  level: z.number().int(),
+  /** The level of the submission waiting for review, if any. */
+  pending_level: z.number().int().nullable(),
+  /** Only once verified (review_status 2). */
+  name: z.string().nullable(),
+  /** 1 ID card, 2 driver licence, 3 passport. */
+  type: z.number().int().nullable(),
+  card_id: z.string().nullable(),
+  rejection_reason: z.string().nullable(),
+  bank: bankCardViewSchema.nullable(),
+  has_fund_password: z.boolean(),
+  totp_enabled: z.boolean(),
+  created_at: z.string(),
+});
+export type UserCenter = z.infer<typeof userCenterSchema>;
+
+/** POST /api/user/real_name */
+export const identitySubmittedSchema = z.object({ level: z.number().int(), review_status: z.number().int(), submitted: z.literal(true) });
+export type IdentitySubmitted = z.infer<typeof identitySubmittedSchema>;
+
+/** GET /api/user/bank_name: the bank a card number belongs to, when known. */
+export const bankLookupSchema = z.object({ bank_name: z.string().nullable(), valid: z.boolean() });
+export type BankLookup = z.infer<typeof bankLookupSchema>;
+
+/** POST /api/user/fund_password */
+export const fundPasswordSetSchema = z.object({ has_fund_password: z.literal(true) });
+
+/** POST /api/user/totp/enrol: the secret, its otpauth URI and a QR code (PNG data URL) of it. */
+export const totpEnrolmentSchema = z.object({ secret: z.string(), uri: z.string(), qrcode: z.string() });
+export type TotpEnrolment = z.infer<typeof totpEnrolmentSchema>;
+
+/** POST /api/user/totp/confirm and /disable */
+export const totpStateSchema = z.object({ totp_enabled: z.boolean() });

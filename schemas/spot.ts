@@ -1,7 +1,8 @@
 /** Spot trading contracts (spec §3 spot fields, §5 spot order rules, §7 calls). */
 import { z } from "zod";
 import { decimalStringSchema } from "./money.ts";
-import { klinePeriodSchema } from "./realtime.ts";
+import { pageSchema } from "./envelope.ts";
+import { barSchema, dealSchema, klinePeriodSchema } from "./realtime.ts";
 
 const id = z.coerce.number({ message: "invalid_param" }).int().positive().max(2 ** 31);
 
@@ -70,28 +71,88 @@ export const timesharQuerySchema = z.object({
 });
 
 /** An open order (spec §3 "Spot open order"). */
-export interface SpotOpenOrder {
-  id: string;
-  time_format: string;
-  currency_name: string;
-  legal_name: string;
-  direction: "buy" | "sell";
-  mode: 1 | 2;
-  number: string;
-  filled: string;
-  price: string;
-  status: number;
-}
+export const spotOpenOrderSchema = z.object({
+  id: z.string(),
+  time_format: z.string(),
+  currency_name: z.string(),
+  legal_name: z.string(),
+  direction: z.enum(["buy", "sell"]),
+  /** 1 market, 2 limit */
+  mode: z.union([z.literal(1), z.literal(2)]),
+  number: z.string(),
+  filled: z.string(),
+  price: z.string(),
+  /** 0 submitted, 1 open */
+  status: z.number().int(),
+});
+export type SpotOpenOrder = z.infer<typeof spotOpenOrderSchema>;
+/** GET /api/new/transaction/index: the caller's open orders (at most 100, newest first). */
+export const spotOpenOrderPageSchema = pageSchema(spotOpenOrderSchema);
 
 /** A trade of the user (spec §3 "Exchange record"): way 2 = buy, 1 = sell. */
-export interface SpotRecord {
-  time_format: string;
-  currency_name: string;
-  legal_name: string;
-  way: 1 | 2;
-  direction: "buy" | "sell";
-  number: string;
-  price: string;
-  amount: string;
-  fee: string;
-}
+export const spotRecordSchema = z.object({
+  time_format: z.string(),
+  currency_name: z.string(),
+  legal_name: z.string(),
+  way: z.union([z.literal(1), z.literal(2)]),
+  direction: z.enum(["buy", "sell"]),
+  number: z.string(),
+  price: z.string(),
+  amount: z.string(),
+  /** amount and currency, e.g. "0.001 BTC" */
+  fee: z.string(),
+});
+export type SpotRecord = z.infer<typeof spotRecordSchema>;
+/** GET /api/new/transaction/lists */
+export const spotRecordPageSchema = pageSchema(spotRecordSchema);
+
+/** An accepted order: what the book did with it at once. `replayed` marks a repeated client_oid. */
+export const placedOrderSchema = z.object({
+  order_id: z.string(),
+  status: z.enum(["submitted", "open", "filled", "cancelled", "rejected"]),
+  filled: z.string(),
+  remaining: z.string(),
+  replayed: z.literal(true).optional(),
+});
+export type PlacedOrder = z.infer<typeof placedOrderSchema>;
+
+/** One order of a batch refused on its own: the catalogue key and its translated text. */
+export const refusedOrderSchema = z.object({ code: z.string(), message: z.string() });
+
+/** POST /api/transaction/batch: one result per order, in the order sent. */
+export const batchPlacedSchema = z.object({ orders: z.array(z.union([placedOrderSchema, refusedOrderSchema])) });
+export type BatchPlaced = z.infer<typeof batchPlacedSchema>;
+
+/** POST /api/transaction_del/batch */
+export const batchCancelledSchema = z.object({ cancelled: z.array(z.string()), not_found: z.array(z.string()) });
+
+/** POST /api/transaction_del */
+export const orderCancelledSchema = z.literal("cancelled");
+
+/** GET /api/transaction/balance: the caller's spot balances for one pair, with the pair's precision. */
+export const spotBalanceSchema = z.object({
+  user_currency: z.string(),
+  user_legal: z.string(),
+  lock_currency: z.string(),
+  lock_legal: z.string(),
+  /** No fiat reference price is published: always null. */
+  cny_price: z.null(),
+  price_decimals: z.number().int(),
+  qty_decimals: z.number().int(),
+  min_notional: z.string(),
+});
+export type SpotBalance = z.infer<typeof spotBalanceSchema>;
+
+/** GET /api/currency/depth: 6 levels a side, [price, quantity]; `seq` as on the socket. */
+export const depthSnapshotSchema = z.object({
+  seq: z.number().int(),
+  bids: z.array(z.tuple([z.string(), z.string()])),
+  asks: z.array(z.tuple([z.string(), z.string()])),
+});
+export type DepthSnapshot = z.infer<typeof depthSnapshotSchema>;
+
+/** GET /api/currency/new_tradehistory: newest deals first. */
+export const dealListSchema = z.array(dealSchema);
+
+/** GET /api/currency/new_timeshar: candles oldest first, in the charting library's own shape. */
+export const barsAnswerSchema = z.object({ code: z.literal(1), data: z.array(barSchema) });

@@ -8,7 +8,7 @@ import { HTTPException } from "hono/http-exception";
 import { parseLocale } from "../schemas/locale.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { ApiError } from "./lib/errors.ts";
-import { errorResponse } from "./lib/respond.ts";
+import { answersFile, errorResponse } from "./lib/respond.ts";
 import { pairById, pairStub } from "./lib/pairs.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { contentRoutes } from "./routes/content.ts";
@@ -17,6 +17,7 @@ import { spotRoutes } from "./routes/spot.ts";
 import { walletRoutes } from "./routes/wallet.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { operatorRoutes } from "./routes/operator.ts";
+import { docsRoutes } from "./routes/docs.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -50,7 +51,7 @@ base.onError((err, c) => {
 });
 
 // One socket per pair: /ws?pair={pairId} is handed to that pair's Durable Object (DESIGN §5).
-base.get("/ws", async (c) => {
+base.get("/ws", answersFile({ summary: "WebSocket upgrade to a pair's object: /ws?pair={id}; messages in schemas/realtime.ts" }, []), async (c) => {
   const pairId = Number(c.req.query("pair") ?? "1");
   if (!Number.isSafeInteger(pairId) || pairId <= 0 || !(await pairById(c.env.DB, pairId))) throw new ApiError("pair_closed");
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new ApiError("invalid_param", 400);
@@ -68,6 +69,7 @@ export const app = base
   .route("/api", walletRoutes)
   .route("/api", accountRoutes)
   .route("/api", operatorRoutes)
-  .route("/api", devRoutes);
+  .route("/api", devRoutes)
+  .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));
 
 export type AppType = typeof app;

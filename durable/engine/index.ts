@@ -14,12 +14,11 @@ export {
   reservationFor,
   fillFees,
   feeOf,
-  baseUnits,
-  quoteUnits,
   type AccountDelta,
   type BalanceChange,
   type FillSettlement,
   type Reservation,
 } from "./settlement.ts";
+export * from "./units.ts";
 export { Fnv1a64, fnv1a64Utf8 } from "./hash.ts";
 export * from "./klines.ts";

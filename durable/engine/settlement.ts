@@ -18,6 +18,7 @@ import type {
   ReservationAsset,
   Side,
 } from "./types.ts";
+import { baseUnits, quoteUnits } from "./units.ts";
 
 /** Change of one balance (available and frozen) in minimal units. */
 export interface BalanceChange {
@@ -54,16 +55,6 @@ type Fees = Pick<PairConfig, "makerFeeBps" | "takerFeeBps">;
 /** floor(amount · bps / 10000) for a non-negative amount. */
 export function feeOf(amount: bigint, bps: number): bigint {
   return (amount * BigInt(bps)) / 10000n;
-}
-
-/** Quantity units → base minimal units. */
-export function baseUnits(pair: Units, qty: number): bigint {
-  return BigInt(qty) * BigInt(pair.baseUnitsPerLot);
-}
-
-/** Notional (tick·lot) units → quote minimal units. */
-export function quoteUnits(pair: Units, notional: number): bigint {
-  return BigInt(notional) * BigInt(pair.quoteUnitsPerTickLot);
 }
 
 /** Fees of one trade: the buyer's in base units, the seller's in quote units. */

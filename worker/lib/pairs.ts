@@ -1,4 +1,5 @@
-/** Pair configuration from D1, and the unit conversions the order path needs. */
+/** Pair configuration from D1, with the unit factors the order path needs (durable/engine/units.ts). */
+import { baseUnitsPerLot, quoteUnitsPerTickLot } from "../../durable/engine/units.ts";
 import { ApiError } from "./errors.ts";
 
 export interface PairRow {
@@ -40,8 +41,8 @@ function toPair(r: Record<string, number | string>): PairRow {
     quoteScale,
     minNotional: BigInt(r.min_notional as number),
     open: Number(r.open) === 1,
-    quotePerTickLot: 10n ** BigInt(quoteScale - priceDecimals - qtyDecimals),
-    basePerLot: 10n ** BigInt(baseScale - qtyDecimals),
+    quotePerTickLot: quoteUnitsPerTickLot({ quoteScale, priceDecimals, qtyDecimals }),
+    basePerLot: baseUnitsPerLot({ baseScale, qtyDecimals }),
   };
 }
 

@@ -3,6 +3,7 @@
  * A buy keeps limit price × unfilled quantity of quote (price improvement is released per fill);
  * a sell keeps its unfilled quantity of base. Both are converted to minimal units per pair.
  */
+import { baseUnitsPerLot, lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../durable/engine/units.ts";
 import type { Hold, HoldSource } from "./reconcile.ts";
 
 export const spotOrderHolds: HoldSource = {
@@ -20,11 +21,11 @@ export const spotOrderHolds: HoldSource = {
     const holds: Hold[] = [];
     for (const r of results) {
       if (r.side === "buy") {
-        const factor = 10n ** BigInt(r.quote_scale - r.price_decimals - r.qty_decimals);
-        holds.push({ userId: r.user_id, currencyId: r.legal_id, account: "change", units: BigInt(r.notional) * factor });
+        const perTickLot = quoteUnitsPerTickLot({ quoteScale: r.quote_scale, priceDecimals: r.price_decimals, qtyDecimals: r.qty_decimals });
+        holds.push({ userId: r.user_id, currencyId: r.legal_id, account: "change", units: notionalToQuoteUnits(BigInt(r.notional), perTickLot) });
       } else {
-        const factor = 10n ** BigInt(r.base_scale - r.qty_decimals);
-        holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "change", units: BigInt(r.qty) * factor });
+        const perLot = baseUnitsPerLot({ baseScale: r.base_scale, qtyDecimals: r.qty_decimals });
+        holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "change", units: lotsToBaseUnits(BigInt(r.qty), perLot) });
       }
     }
     return holds;

@@ -2,7 +2,9 @@
  * zod validation at the edge. Every route declares the shape of its body or query; a failure
  * becomes a translated ApiError naming the field, and the handler never runs.
  */
-import { validator } from "hono/validator";
+import type { MiddlewareHandler } from "hono";
+import { validator, type InferInput } from "hono/validator";
+import { resolver, uniqueSymbol } from "hono-openapi";
 import type { z } from "zod";
 import { isErrorKey } from "../../schemas/errors.ts";
 import { MAX_BATCH_ORDERS } from "../../schemas/spot.ts";
@@ -41,14 +43,26 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown): z.
   return r.data;
 }
 
+/**
+ * What a validator tells the typed client (`in`: what to send, as the schema's input) and the
+ * handler (`out`: the parsed value). Query and path values travel as strings.
+ */
+type Validated<T extends "json" | "query" | "param", S extends z.ZodType> = {
+  in: { [K in T]: K extends "json" ? z.input<S> : InferInput<z.input<S>, K> };
+  out: { [K in T]: z.output<S> };
+};
+
+/** A validator that also documents its target in the OpenAPI document (hono-openapi reads the mark). */
+function documented<T extends "json" | "query" | "param", S extends z.ZodType>(target: T, schema: S): MiddlewareHandler<any, string, Validated<T, S>> {
+  const middleware = validator(target, (value) => parseOrThrow(schema, value)) as MiddlewareHandler<any, string, Validated<T, S>>;
+  return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });
+}
+
 /** A JSON body validated by `schema`; read it with `c.req.valid("json")`. */
-export const jsonBody = <S extends z.ZodType>(schema: S) =>
-  validator("json", (value) => parseOrThrow(schema, value));
+export const jsonBody = <S extends z.ZodType>(schema: S) => documented("json", schema);
 
 /** A query string validated by `schema`; read it with `c.req.valid("query")`. */
-export const query = <S extends z.ZodType>(schema: S) =>
-  validator("query", (value) => parseOrThrow(schema, value));
+export const query = <S extends z.ZodType>(schema: S) => documented("query", schema);
 
 /** Path parameters validated by `schema`; read them with `c.req.valid("param")`. */
-export const params = <S extends z.ZodType>(schema: S) =>
-  validator("param", (value) => parseOrThrow(schema, value));
+export const params = <S extends z.ZodType>(schema: S) => documented("param", schema);

@@ -5,7 +5,21 @@
  */
 import { Hono } from "hono";
 import { parseUnits, formatUnits } from "../../schemas/money.ts";
-import { bankCardSchema, bankNameQuerySchema, fundPasswordSchema, identityFormSchema, luhnValid, totpCodeSchema } from "../../schemas/kyc.ts";
+import {
+  bankCardSchema,
+  bankCardViewSchema,
+  bankLookupSchema,
+  bankNameQuerySchema,
+  fundPasswordSchema,
+  fundPasswordSetSchema,
+  identityFormSchema,
+  identitySubmittedSchema,
+  luhnValid,
+  totpCodeSchema,
+  totpEnrolmentSchema,
+  totpStateSchema,
+  userCenterSchema,
+} from "../../schemas/kyc.ts";
 import { addressBookAddSchema, addressListQuerySchema, idBodySchema, networkNames } from "../../schemas/wallet.ts";
 import { requireUser } from "../lib/auth.ts";
 import { bankNameFor } from "../lib/banks.ts";
@@ -17,7 +31,8 @@ import { hashPassword, verifyPassword } from "../lib/password.ts";
 import { holdingsInBtc, usdtPrices } from "../lib/prices.ts";
 import { qrPngDataUrl } from "../lib/qr.ts";
 import { rateLimit } from "../lib/ratelimit.ts";
-import { ok } from "../lib/respond.ts";
+import { answers, ok } from "../lib/respond.ts";
+import { addressAddedSchema, addressDeletedSchema, savedAddressListSchema } from "../../schemas/address-book.ts";
 import { checkFundPassword, checkTotpIfEnabled } from "../lib/security.ts";
 import { consumeCode, encryptSecret, newSecret, otpauthUri } from "../lib/totp.ts";
 import { ownUpload } from "../lib/uploads.ts";
@@ -29,7 +44,7 @@ export const MAX_ADDRESSES = 50;
 
 export const accountRoutes = new Hono<AppEnv>()
   // ── Identity verification ───────────────────────────────────────────────────────────────────
-  .post("/user/real_name", requireUser, jsonBody(identityFormSchema), async (c) => {
+  .post("/user/real_name", requireUser, jsonBody(identityFormSchema), answers(identitySubmittedSchema, { summary: "Submit identity verification (levels 1-3) for review", auth: true }), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const f = c.req.valid("json");
@@ -100,9 +115,9 @@ export const accountRoutes = new Hono<AppEnv>()
       throw err;
     }
     const status = await db.prepare("SELECT review_status FROM users WHERE id = ?").bind(user.id).first<{ review_status: number }>();
-    return ok(c, { level, review_status: status?.review_status ?? 1, submitted: true });
+    return ok(c, { level, review_status: status?.review_status ?? 1, submitted: true as const });
   })
-  .get("/user/center", requireUser, async (c) => {
+  .get("/user/center", requireUser, answers(userCenterSchema, { summary: "Profile, identity state and security flags", auth: true }), async (c) => {
     const db = c.env.DB;
     const uid = c.get("user").id;
     const [u, bank, totp, state] = await Promise.all([
@@ -137,11 +152,11 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   // ── Receiving bank card ─────────────────────────────────────────────────────────────────────
-  .get("/user/bank_name", requireUser, query(bankNameQuerySchema), async (c) => {
+  .get("/user/bank_name", requireUser, query(bankNameQuerySchema), answers(bankLookupSchema, { summary: "The bank of a card number (6+ digits)", auth: true }), async (c) => {
     const card = c.req.valid("query").card;
     return ok(c, { bank_name: bankNameFor(card, c.get("locale")), valid: card.length >= 12 && luhnValid(card) });
   })
-  .post("/user/cash_save", requireUser, jsonBody(bankCardSchema), async (c) => {
+  .post("/user/cash_save", requireUser, jsonBody(bankCardSchema), answers(bankCardViewSchema, { summary: "Save the receiving bank card", auth: true }), async (c) => {
     const db = c.env.DB;
     const uid = c.get("user").id;
     await rateLimit(db, `bank:${uid}`, 20, 60 * MINUTE);
@@ -160,7 +175,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   // ── Fund password ───────────────────────────────────────────────────────────────────────────
-  .post("/user/fund_password", requireUser, jsonBody(fundPasswordSchema), async (c) => {
+  .post("/user/fund_password", requireUser, jsonBody(fundPasswordSchema), answers(fundPasswordSetSchema, { summary: "Set or change the 6-digit fund password", auth: true }), async (c) => {
     const db = c.env.DB;
     const uid = c.get("user").id;
     await rateLimit(db, `fundpw-set:${uid}`, 10, 10 * MINUTE);
@@ -174,11 +189,11 @@ export const accountRoutes = new Hono<AppEnv>()
       if (!(await verifyPassword(b.login_password, row.password_hash, c.env.PEPPER))) throw new ApiError("old_password_wrong");
     }
     await db.prepare("UPDATE users SET fund_password_hash = ? WHERE id = ?").bind(await hashPassword(b.fund_password, c.env.PEPPER), uid).run();
-    return ok(c, { has_fund_password: true });
+    return ok(c, { has_fund_password: true as const });
   })
 
   // ── Authenticator app (TOTP) ────────────────────────────────────────────────────────────────
-  .post("/user/totp/enrol", requireUser, async (c) => {
+  .post("/user/totp/enrol", requireUser, answers(totpEnrolmentSchema, { summary: "Start authenticator enrolment", auth: true }), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     await rateLimit(db, `totp-enrol:${user.id}`, 10, 10 * MINUTE);
@@ -195,7 +210,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const uri = otpauthUri(secret, user.account, c.env.BRAND || "Exchange");
     return ok(c, { secret, uri, qrcode: await qrPngDataUrl(uri) });
   })
-  .post("/user/totp/confirm", requireUser, jsonBody(totpCodeSchema), async (c) => {
+  .post("/user/totp/confirm", requireUser, jsonBody(totpCodeSchema), answers(totpStateSchema, { summary: "Confirm the authenticator with a code", auth: true }), async (c) => {
     const db = c.env.DB;
     const uid = c.get("user").id;
     await rateLimit(db, `totp-confirm:${uid}`, 10, 10 * MINUTE);
@@ -206,7 +221,7 @@ export const accountRoutes = new Hono<AppEnv>()
     await db.prepare("UPDATE totp_secrets SET enabled = 1, enabled_at = ? WHERE user_id = ?").bind(Date.now(), uid).run();
     return ok(c, { totp_enabled: true });
   })
-  .post("/user/totp/disable", requireUser, jsonBody(totpCodeSchema), async (c) => {
+  .post("/user/totp/disable", requireUser, jsonBody(totpCodeSchema), answers(totpStateSchema, { summary: "Turn the authenticator off with a code", auth: true }), async (c) => {
     const db = c.env.DB;
     const uid = c.get("user").id;
     const row = await db.prepare("SELECT 1 FROM totp_secrets WHERE user_id = ? AND enabled = 1").bind(uid).first();
@@ -217,7 +232,7 @@ export const accountRoutes = new Hono<AppEnv>()
   })
 
   // ── Withdrawal address book ─────────────────────────────────────────────────────────────────
-  .get("/user/addresses", requireUser, query(addressListQuerySchema), async (c) => {
+  .get("/user/addresses", requireUser, query(addressListQuerySchema), answers(savedAddressListSchema, { summary: "One's withdrawal address book", auth: true }), async (c) => {
     const currency = c.req.valid("query").currency;
     const { results } = await c.env.DB.prepare(
       `SELECT a.id, a.currency_id, c.name AS currency_name, a.network, a.address, a.label, a.memo, a.created_at
@@ -231,7 +246,7 @@ export const accountRoutes = new Hono<AppEnv>()
       results.map((r) => ({ ...r, network_name: networkNames[r.network] ?? "", created_at: timeFormat(r.created_at) })),
     );
   })
-  .post("/user/addresses", requireUser, jsonBody(addressBookAddSchema), async (c) => {
+  .post("/user/addresses", requireUser, jsonBody(addressBookAddSchema), answers(addressAddedSchema, { summary: "Add an address to the book", auth: true }), async (c) => {
     const db = c.env.DB;
     const uid = c.get("user").id;
     const b = c.req.valid("json");
@@ -251,10 +266,10 @@ export const accountRoutes = new Hono<AppEnv>()
       throw err;
     }
   })
-  .post("/user/addresses/delete", requireUser, jsonBody(idBodySchema), async (c) => {
+  .post("/user/addresses/delete", requireUser, jsonBody(idBodySchema), answers(addressDeletedSchema, { summary: "Delete an address of one's book", auth: true }), async (c) => {
     const r = await c.env.DB.prepare("DELETE FROM withdraw_addresses WHERE id = ? AND user_id = ?").bind(c.req.valid("json").id, c.get("user").id).run();
     // Someone else's address answers exactly like a missing one.
     if (r.meta.changes !== 1) throw notFound();
-    return ok(c, { deleted: true });
+    return ok(c, { deleted: true as const });
   });
 

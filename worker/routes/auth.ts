@@ -6,7 +6,14 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import {
+  accountCheckSchema,
   accountMode,
+  captchaSchema,
+  codeSentSchema,
+  okWordSchema,
+  passwordResetSchema,
+  sessionSchema,
+  userInfoSchema,
   checkAccountSchema,
   checkEmailSchema,
   forgetSchema,
@@ -24,7 +31,7 @@ import { createSession, requireUser } from "../lib/auth.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "../lib/password.ts";
 import { assertUncommonPassword } from "../lib/password-policy.ts";
 import { clientIp, failLoginAttempt, rateLimit, reserveLoginAttempt } from "../lib/ratelimit.ts";
-import { ok, okNew } from "../lib/respond.ts";
+import { answers, answersNew, ok, okNew } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { eq } from "drizzle-orm";
 import { getDb, schema } from "../db/client.ts";
@@ -58,12 +65,12 @@ async function newExtensionCode(db: D1Database): Promise<string> {
   }
 }
 
-function pepper(c: Context<AppEnv>) {
+function pepper<E extends AppEnv>(c: Context<E>) {
   return c.env.PEPPER;
 }
 
 /** Shared by /api/user/register and /api/new/register; returns the session token. */
-async function register(c: Context<AppEnv>, input: ReturnType<typeof registerSchema.parse>) {
+async function register<E extends AppEnv>(c: Context<E>, input: ReturnType<typeof registerSchema.parse>) {
   const db = c.env.DB;
   const ip = clientIp(c.req.raw, c.env);
   await rateLimit(db, `register:${ip}`, 10, 10 * MINUTE);
@@ -101,21 +108,21 @@ async function register(c: Context<AppEnv>, input: ReturnType<typeof registerSch
 }
 
 export const authRoutes = new Hono<AppEnv>()
-  .post("/login/smscode", async (c) => {
+  .post("/login/smscode", answers(captchaSchema, { summary: "A new image captcha" }), async (c) => {
     await rateLimit(c.env.DB, `captcha:${clientIp(c.req.raw, c.env)}`, 30, MINUTE);
     const captcha = await createCaptcha(c.env.DB);
     await deliver(c.env, { channel: "captcha", recipient: captcha.id, subject: "captcha", body: "", code: captcha.answer });
     return ok(c, { code: captcha.image, code_id: captcha.id });
   })
-  .post("/new/check/account", jsonBody(checkAccountSchema), async (c) => {
+  .post("/new/check/account", jsonBody(checkAccountSchema), answersNew(accountCheckSchema, { summary: "Is the account free to register?" }), async (c) => {
     await rateLimit(c.env.DB, `check:${clientIp(c.req.raw, c.env)}`, 60, MINUTE);
     const { account } = c.req.valid("json");
     if (await findUser(c.env.DB, account)) throw new ApiError("account_exists", 409);
     return okNew(c, { mode: accountMode(account) });
   })
-  .post("/user/register", jsonBody(registerSchema), async (c) => ok(c, await register(c, c.req.valid("json"))))
-  .post("/new/register", jsonBody(registerSchema), async (c) => okNew(c, await register(c, c.req.valid("json"))))
-  .post("/user/login", jsonBody(loginSchema), async (c) => {
+  .post("/user/register", jsonBody(registerSchema), answers(sessionSchema, { summary: "Register and log in" }), async (c) => ok(c, await register(c, c.req.valid("json"))))
+  .post("/new/register", jsonBody(registerSchema), answersNew(sessionSchema, { summary: "Register and log in" }), async (c) => okNew(c, await register(c, c.req.valid("json"))))
+  .post("/user/login", jsonBody(loginSchema), answers(sessionSchema, { summary: "Log in: a session token for the Authorization header" }), async (c) => {
     const db = c.env.DB;
     const ip = clientIp(c.req.raw, c.env);
     const { user_string: account, password } = c.req.valid("json");
@@ -137,7 +144,7 @@ export const authRoutes = new Hono<AppEnv>()
     await db.prepare("DELETE FROM login_failures WHERE key = ?").bind(failKey).run();
     return ok(c, { token, lastTime: user.last_login_at });
   })
-  .get("/user/info", requireUser, async (c) => {
+  .get("/user/info", requireUser, answers(userInfoSchema, { summary: "The logged-in user", auth: true }), async (c) => {
     const u = schema.users;
     const [row] = await getDb(c.env.DB)
       .select({
@@ -163,11 +170,11 @@ export const authRoutes = new Hono<AppEnv>()
       role: row.role,
     });
   })
-  .post("/user/logout", requireUser, async (c) => {
+  .post("/user/logout", requireUser, answers(okWordSchema, { summary: "End this session", auth: true }), async (c) => {
     await getDb(c.env.DB).update(schema.sessions).set({ revokedAt: Date.now() }).where(eq(schema.sessions.id, c.get("user").sessionId));
     return ok(c, "ok");
   })
-  .post("/sms_mail", jsonBody(sendCodeSchema), async (c) => {
+  .post("/sms_mail", jsonBody(sendCodeSchema), answers(codeSentSchema, { summary: "E-mail a password reset code" }), async (c) => {
     const db = c.env.DB;
     const { user_string: account } = c.req.valid("json");
     await rateLimit(db, `code-ip:${clientIp(c.req.raw, c.env)}`, 10, 60 * MINUTE);
@@ -194,13 +201,13 @@ export const authRoutes = new Hono<AppEnv>()
     });
     return ok(c, "sent");
   })
-  .post("/user/check_email", jsonBody(checkEmailSchema), async (c) => {
+  .post("/user/check_email", jsonBody(checkEmailSchema), answers(okWordSchema, { summary: "Check a reset code" }), async (c) => {
     const { user_string: account, email_code } = c.req.valid("json");
     await rateLimit(c.env.DB, `code-check:${clientIp(c.req.raw, c.env)}`, 30, 10 * MINUTE);
     await checkCode(c.env.DB, account, email_code);
     return ok(c, "ok");
   })
-  .post("/user/forget", jsonBody(forgetSchema), async (c) => {
+  .post("/user/forget", jsonBody(forgetSchema), answers(passwordResetSchema, { summary: "Reset the password with the code" }), async (c) => {
     const db = c.env.DB;
     const { account, password, code } = c.req.valid("json");
     await rateLimit(db, `code-check:${clientIp(c.req.raw, c.env)}`, 30, 10 * MINUTE);
@@ -218,7 +225,7 @@ export const authRoutes = new Hono<AppEnv>()
     ]);
     return ok(c, "reset");
   })
-  .post("/new/users/update-password", requireUser, jsonBody(updatePasswordSchema), async (c) => {
+  .post("/new/users/update-password", requireUser, jsonBody(updatePasswordSchema), answersNew(okWordSchema, { summary: "Change the password (ends every session)", auth: true }), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const { oldpwd, newpwd } = c.req.valid("json");

@@ -10,6 +10,15 @@
  */
 import { Hono } from "hono";
 import {
+  agreementSchema,
+  countryListSchema,
+  currencyListSchema,
+  homeIndexSchema,
+  kefuSchema,
+  newsDetailSchema,
+  newsPageSchema,
+  quotationListSchema,
+  userCurrencyListSchema,
   HOME_NOTICE_LIMIT,
   NEWS_PAGE_SIZE,
   newsIdParamSchema,
@@ -32,7 +41,7 @@ import type { Locale } from "../../schemas/locale.ts";
 import { sessionUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { notFound } from "../lib/errors.ts";
-import { ok, okNew } from "../lib/respond.ts";
+import { answers, answersNew, ok, okNew } from "../lib/respond.ts";
 import { params, query } from "../lib/validate.ts";
 import { formatShanghai } from "../lib/time.ts";
 import { alias } from "drizzle-orm/sqlite-core";
@@ -176,7 +185,7 @@ async function shownCurrencies(d1: D1Database): Promise<Currency[]> {
 }
 
 export const contentRoutes = new Hono<AppEnv>()
-  .get("/new/home/index", async (c) => {
+  .get("/new/home/index", answersNew(homeIndexSchema, { summary: "Home page: banners, notices, quotations, service link, the caller's verification" }), async (c) => {
     const db = c.env.DB;
     const locale = c.get("locale");
     const session = await sessionUser(db, c.req.raw);
@@ -199,7 +208,7 @@ export const contentRoutes = new Hono<AppEnv>()
     return okNew(c, data);
   })
 
-  .get("/new/home/agreement", async (c) => {
+  .get("/new/home/agreement", answersNew(agreementSchema, { summary: "User agreement (HTML)" }), async (c) => {
     const a = schema.agreements;
     const locale = c.get("locale");
     const [row] = await getDb(c.env.DB)
@@ -213,17 +222,17 @@ export const contentRoutes = new Hono<AppEnv>()
     return okNew(c, data);
   })
 
-  .get("/new/news/index", query(newsPageQuerySchema), async (c) => {
+  .get("/new/news/index", query(newsPageQuerySchema), answersNew(newsPageSchema, { summary: "News, 10 a page" }), async (c) => {
     const { page } = c.req.valid("query");
     return okNew(c, await newsPage(c.env.DB, c.get("locale"), "news", page ?? 1));
   })
 
-  .get("/new/news/newsHelp", query(newsPageQuerySchema), async (c) => {
+  .get("/new/news/newsHelp", query(newsPageQuerySchema), answersNew(newsPageSchema, { summary: "Help articles, 10 a page" }), async (c) => {
     const { page } = c.req.valid("query");
     return okNew(c, await newsPage(c.env.DB, c.get("locale"), "help", page ?? 1));
   })
 
-  .get("/new/news/show/:id", params(newsIdParamSchema), async (c) => {
+  .get("/new/news/show/:id", params(newsIdParamSchema), answersNew(newsDetailSchema, { summary: "One article (HTML), in the reader's language when translated" }), async (c) => {
     const { id } = c.req.valid("param");
     const locale = c.get("locale");
     const db = c.env.DB;
@@ -249,25 +258,24 @@ export const contentRoutes = new Hono<AppEnv>()
     return okNew(c, data);
   })
 
-  .get("/cfg/kefu", async (c) => {
-    const data: Kefu = { mobile: await kefuLink(c.env.DB) };
-    return ok(c, data);
+  .get("/cfg/kefu", answers(kefuSchema, { summary: "Customer-service link" }), async (c) => {
+    return ok(c, { mobile: await kefuLink(c.env.DB) });
   })
 
-  .get("/currency/list", async (c) => {
+  .get("/currency/list", answers(currencyListSchema, { summary: "Shown currencies, and the legal (quote) ones" }), async (c) => {
     const currencies = await shownCurrencies(c.env.DB);
     const data: CurrencyList = { legal: currencies.filter((x) => x.is_legal === 1), currencies };
     return ok(c, data);
   })
 
-  .get("/currency/quotation_new", async (c) => ok(c, await quotationGroups(c.env.DB)))
+  .get("/currency/quotation_new", answers(quotationListSchema, { summary: "Open pairs with 24 h tickers from executed trades, by quote currency" }), async (c) => ok(c, await quotationGroups(c.env.DB)))
 
-  .get("/currency/user_currency_list", async (c) => {
+  .get("/currency/user_currency_list", answers(userCurrencyListSchema, { summary: "Shown currencies (wallet not filled)" }), async (c) => {
     const data: UserCurrency[] = (await shownCurrencies(c.env.DB)).map((x) => ({ ...x, wallet: null }));
     return ok(c, data);
   })
 
-  .get("/country/list", async (c) => {
+  .get("/country/list", answers(countryListSchema, { summary: "Countries and calling codes" }), async (c) => {
     const k = schema.countries;
     const data: Country[] = await getDb(c.env.DB)
       .select({ country_id: k.countryId, area_code: k.areaCode, name_cn: k.nameCn, name_en: k.nameEn })

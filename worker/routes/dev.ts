@@ -7,14 +7,15 @@ import { Hono } from "hono";
 import type { AppEnv } from "../lib/context.ts";
 import { devOutboxEnabled } from "../lib/delivery.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
-import { ok } from "../lib/respond.ts";
+import { answers, ok } from "../lib/respond.ts";
+import { devOutboxSchema } from "../../schemas/dev-outbox.ts";
 
 export const devRoutes = new Hono<AppEnv>()
   .use("/dev/*", async (c, next) => {
     if (!devOutboxEnabled(c.env)) throw notFound();
     await next();
   })
-  .get("/dev/outbox", async (c) => {
+  .get("/dev/outbox", answers(devOutboxSchema, { summary: "Local only (DEV_OUTBOX=on): one recipient's newest e-mails, codes and captcha answers (?to= required)" }), async (c) => {
     // Only one recipient's messages, never the whole outbox: a captcha id or an account must be named.
     const to = c.req.query("to")?.trim();
     if (!to) throw new ApiError("missing_field", 400, { field: "to" });

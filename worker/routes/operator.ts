@@ -8,6 +8,20 @@
 import { Hono } from "hono";
 import { formatUnits } from "../../schemas/money.ts";
 import {
+  adjustmentPageSchema,
+  adjustmentRequestedSchema,
+  adminDepositPageSchema,
+  adminKycPageSchema,
+  adminUserDetailSchema,
+  adminUserPageSchema,
+  adminWithdrawalPageSchema,
+  auditPageSchema,
+  decisionResultSchema,
+  depositDecisionSchema,
+  ledgerPageSchema,
+  reconcileReportPageSchema,
+  reconcileResultSchema,
+  treasurySchema,
   adjustmentRequestSchema,
   adminListQuerySchema,
   auditQuerySchema,
@@ -23,7 +37,7 @@ import { ApiError, notFound } from "../lib/errors.ts";
 import { auditStatement, refuseOwnRecord, runGuarded, SYSTEM_ACCOUNTS, TREASURY } from "../lib/guarded.ts";
 import { kycState, maskCard } from "../lib/kyc.ts";
 import { reconcileAndRecord } from "../lib/reconcile.ts";
-import { ok } from "../lib/respond.ts";
+import { answers, ok } from "../lib/respond.ts";
 import { decideAdjustment, decideDeposit, decideKyc } from "../lib/reviews.ts";
 import { uploadUrl } from "../lib/uploads.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
@@ -32,6 +46,12 @@ import { transitionWithdrawal, type WithdrawalAction } from "../lib/withdrawals.
 const fmt = (units: number | string | bigint, scale: number) => formatUnits(big(units), scale);
 const pic = (id: string | null) => (id ? uploadUrl(id) : null);
 const count = (r: D1Result | undefined) => (r?.results?.[0] as { n: number } | undefined)?.n ?? 0;
+
+/** The user row without its fund-password flag column (answered as has_fund_password). */
+function withoutFp<T extends { fp: number }>(row: T): Omit<T, "fp"> {
+  const { fp: _fp, ...rest } = row;
+  return rest;
+}
 
 function page<T>(r: D1Result | undefined) {
   return (r?.results ?? []) as T[];
@@ -48,7 +68,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   .use("/admin/*", requireUser, requireOperator)
 
   // ── Deposits ────────────────────────────────────────────────────────────────────────────────
-  .get("/admin/deposits", query(adminListQuerySchema), async (c) => {
+  .get("/admin/deposits", query(adminListQuerySchema), answers(adminDepositPageSchema, { summary: "Deposit claims (filter by status, user)", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page: p, limit, status, user_id } = c.req.valid("query");
     const where = "(?1 IS NULL OR d.status = ?1) AND (?2 IS NULL OR d.user_id = ?2)";
@@ -88,15 +108,15 @@ export const operatorRoutes = new Hono<AppEnv>()
       })),
     });
   })
-  .post("/admin/deposits/:id/approve", params(idParamSchema), jsonBody(decisionSchema), async (c) =>
+  .post("/admin/deposits/:id/approve", params(idParamSchema), jsonBody(decisionSchema), answers(depositDecisionSchema, { summary: "Credit a deposit claim", auth: true }), async (c) =>
     ok(c, await decideDeposit(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason, c.env.DEPOSIT_SECOND_APPROVAL_USDT)),
   )
-  .post("/admin/deposits/:id/reject", params(idParamSchema), jsonBody(decisionSchema), async (c) =>
+  .post("/admin/deposits/:id/reject", params(idParamSchema), jsonBody(decisionSchema), answers(depositDecisionSchema, { summary: "Reject a deposit claim (reason required)", auth: true }), async (c) =>
     ok(c, await decideDeposit(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason, c.env.DEPOSIT_SECOND_APPROVAL_USDT)),
   )
 
   // ── Withdrawals ─────────────────────────────────────────────────────────────────────────────
-  .get("/admin/withdrawals", query(adminListQuerySchema), async (c) => {
+  .get("/admin/withdrawals", query(adminListQuerySchema), answers(adminWithdrawalPageSchema, { summary: "Withdrawals (filter by status, user)", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page: p, limit, status, user_id } = c.req.valid("query");
     const where = "(?1 IS NULL OR w.status = ?1) AND (?2 IS NULL OR w.user_id = ?2)";
@@ -136,7 +156,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       })),
     });
   })
-  .post("/admin/withdrawals/:id/:action{approve|reject|chain-success|chain-failure}", jsonBody(decisionSchema), async (c) => {
+  .post("/admin/withdrawals/:id/:action{approve|reject|chain-success|chain-failure}", jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Approve, reject, or record the chain result of a withdrawal", auth: true }), async (c) => {
     const id = Number(c.req.param("id"));
     if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("invalid_param");
     const action = withdrawalActions[c.req.param("action")]!;
@@ -145,7 +165,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
 
   // ── Identity reviews ────────────────────────────────────────────────────────────────────────
-  .get("/admin/kyc", query(adminListQuerySchema), async (c) => {
+  .get("/admin/kyc", query(adminListQuerySchema), answers(adminKycPageSchema, { summary: "Identity submissions (filter by status, user)", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page: p, limit, status, user_id } = c.req.valid("query");
     const where = "(?1 IS NULL OR k.status = ?1) AND (?2 IS NULL OR k.user_id = ?2)";
@@ -179,15 +199,15 @@ export const operatorRoutes = new Hono<AppEnv>()
       })),
     });
   })
-  .post("/admin/kyc/:id/approve", params(idParamSchema), jsonBody(decisionSchema), async (c) =>
+  .post("/admin/kyc/:id/approve", params(idParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Approve an identity submission", auth: true }), async (c) =>
     ok(c, await decideKyc(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
   )
-  .post("/admin/kyc/:id/reject", params(idParamSchema), jsonBody(decisionSchema), async (c) =>
+  .post("/admin/kyc/:id/reject", params(idParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Reject an identity submission (reason required)", auth: true }), async (c) =>
     ok(c, await decideKyc(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
   )
 
   // ── Users, balances and ledger ──────────────────────────────────────────────────────────────
-  .get("/admin/users", query(userSearchQuerySchema), async (c) => {
+  .get("/admin/users", query(userSearchQuerySchema), answers(adminUserPageSchema, { summary: "Find users by id or account prefix", auth: true }), async (c) => {
     const db = c.env.DB;
     const { q, page: p, limit } = c.req.valid("query");
     const id = /^\d{1,12}$/.test(q) ? Number(q) : null;
@@ -204,7 +224,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     type Row = { id: number; account: string; role: string; review_status: number; real_name: string | null; locked: number; created_at: number };
     return ok(c, { total: count(total), lists: page<Row>(rows).map((r) => ({ ...r, created_at: timeFormat(r.created_at) })) });
   })
-  .get("/admin/users/:id", params(idParamSchema), async (c) => {
+  .get("/admin/users/:id", params(idParamSchema), answers(adminUserDetailSchema, { summary: "A user's profile, bank card and balances (audited)", auth: true }), async (c) => {
     const db = c.env.DB;
     const id = c.req.valid("param").id;
     const u = await db
@@ -223,12 +243,12 @@ export const operatorRoutes = new Hono<AppEnv>()
     // Looking at a customer's money is an operator action too.
     await auditStatement(db, { operatorId: c.get("user").id, action: "user.view", targetType: "user", targetId: id }).run();
     return ok(c, {
-      user: { ...u, has_fund_password: u.fp === 1, fp: undefined, created_at: timeFormat(u.created_at), kyc_level: state.approvedLevel },
+      user: { ...withoutFp(u), has_fund_password: u.fp === 1, created_at: timeFormat(u.created_at), kyc_level: state.approvedLevel },
       bank: bank ? { ...bank, bank_account: maskCard(bank.bank_account) } : null,
       balances: balances.results.map((r) => ({ currency_id: r.currency_id, currency_name: r.name, account: r.account, available: fmt(r.a, r.scale), frozen: fmt(r.f, r.scale) })),
     });
   })
-  .get("/admin/users/:id/ledger", params(idParamSchema), query(adminListQuerySchema), async (c) => {
+  .get("/admin/users/:id/ledger", params(idParamSchema), query(adminListQuerySchema), answers(ledgerPageSchema, { summary: "A user's ledger rows, newest first", auth: true }), async (c) => {
     const db = c.env.DB;
     const id = c.req.valid("param").id;
     const { page: p, limit } = c.req.valid("query");
@@ -258,7 +278,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       })),
     });
   })
-  .get("/admin/treasury", async (c) => {
+  .get("/admin/treasury", answers(treasurySchema, { summary: "Balances of the system accounts", auth: true }), async (c) => {
     const { results } = await c.env.DB.prepare(
       "SELECT b.user_id, b.currency_id, c.name, c.scale, b.account, CAST(b.available AS TEXT) AS a, CAST(b.frozen AS TEXT) AS f FROM balances b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id <= 0 ORDER BY b.user_id DESC, b.currency_id",
     ).all<{ user_id: number; currency_id: number; name: string; scale: number; account: string; a: string; f: string }>();
@@ -269,7 +289,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
 
   // ── Balance adjustments (four eyes) ─────────────────────────────────────────────────────────
-  .get("/admin/adjustments", query(adminListQuerySchema), async (c) => {
+  .get("/admin/adjustments", query(adminListQuerySchema), answers(adjustmentPageSchema, { summary: "Balance adjustments (filter by status, user)", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page: p, limit, status, user_id } = c.req.valid("query");
     const where = "(?1 IS NULL OR a.status = ?1) AND (?2 IS NULL OR a.user_id = ?2)";
@@ -304,7 +324,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       })),
     });
   })
-  .post("/admin/adjustments", jsonBody(adjustmentRequestSchema), async (c) => {
+  .post("/admin/adjustments", jsonBody(adjustmentRequestSchema), answers(adjustmentRequestedSchema, { summary: "Request a balance adjustment (a second operator approves)", auth: true }), async (c) => {
     const db = c.env.DB;
     const op = c.get("user").id;
     const b = c.req.valid("json");
@@ -334,15 +354,15 @@ export const operatorRoutes = new Hono<AppEnv>()
     const id = (inserted?.results?.[0] as { id: number } | undefined)?.id ?? 0;
     return ok(c, { id, status: 0, amount: formatUnits(check.units, cur.scale) });
   })
-  .post("/admin/adjustments/:id/approve", params(idParamSchema), jsonBody(decisionSchema), async (c) =>
+  .post("/admin/adjustments/:id/approve", params(idParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Approve another operator's adjustment", auth: true }), async (c) =>
     ok(c, await decideAdjustment(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
   )
-  .post("/admin/adjustments/:id/reject", params(idParamSchema), jsonBody(decisionSchema), async (c) =>
+  .post("/admin/adjustments/:id/reject", params(idParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Reject an adjustment", auth: true }), async (c) =>
     ok(c, await decideAdjustment(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
   )
 
   // ── Audit log and reconciliation ────────────────────────────────────────────────────────────
-  .get("/admin/audit", query(auditQuerySchema), async (c) => {
+  .get("/admin/audit", query(auditQuerySchema), answers(auditPageSchema, { summary: "The audit log, newest first", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page: p, limit, operator_id, action, target_type, target_id } = c.req.valid("query");
     const where = "(?1 IS NULL OR a.operator_id = ?1) AND (?2 IS NULL OR a.action = ?2) AND (?3 IS NULL OR a.target_type = ?3) AND (?4 IS NULL OR a.target_id = ?4)";
@@ -359,12 +379,12 @@ export const operatorRoutes = new Hono<AppEnv>()
       lists: page<Row>(rows).map((r) => ({ ...r, detail: r.detail ? (JSON.parse(r.detail) as unknown) : null, time_format: timeFormat(r.created_at) })),
     });
   })
-  .get("/admin/reconcile", async (c) => {
+  .get("/admin/reconcile", answers(reconcileResultSchema, { summary: "Run the reconciliation now (recorded as a report)", auth: true }), async (c) => {
     const result = await reconcileAndRecord(c.env.DB, "operator");
     await auditStatement(c.env.DB, { operatorId: c.get("user").id, action: "reconcile.run", targetType: "reconciliation", targetId: result.report_id, detail: { ok: result.ok, differences: result.differences.length } }).run();
     return ok(c, result);
   })
-  .get("/admin/reconcile/reports", query(adminListQuerySchema), async (c) => {
+  .get("/admin/reconcile/reports", query(adminListQuerySchema), answers(reconcileReportPageSchema, { summary: "Past reconciliation reports", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page: p, limit } = c.req.valid("query");
     const [total, rows] = await db.batch([

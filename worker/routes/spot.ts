@@ -6,7 +6,29 @@
  */
 import { Hono, type Context } from "hono";
 import { parseUnits, formatUnits } from "../../schemas/money.ts";
-import { cancelBatchSchema, cancelOrderSchema, openOrdersQuerySchema, spotBatchSchema, pairQuerySchema, spotOrderSchema, timesharQuerySchema, type SpotOpenOrder, type SpotRecord } from "../../schemas/spot.ts";
+import {
+  barsAnswerSchema,
+  batchCancelledSchema,
+  batchPlacedSchema,
+  cancelBatchSchema,
+  cancelOrderSchema,
+  dealListSchema,
+  depthSnapshotSchema,
+  openOrdersQuerySchema,
+  orderCancelledSchema,
+  pairQuerySchema,
+  placedOrderSchema,
+  spotBalanceSchema,
+  spotBatchSchema,
+  spotOpenOrderPageSchema,
+  spotOrderSchema,
+  spotRecordPageSchema,
+  timesharQuerySchema,
+  type DepthSnapshot,
+  type SpotOpenOrder,
+  type SpotRecord,
+} from "../../schemas/spot.ts";
+import { dayMarketSchema } from "../../schemas/realtime.ts";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
 import { refuseOperatorMoney, requireUser, requireVerified } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
@@ -14,9 +36,10 @@ import { randomInt } from "../lib/crypto.ts";
 import { ApiError } from "../lib/errors.ts";
 import { errorText } from "../../schemas/errors.ts";
 import type { PlaceInput, PlaceResult } from "../../durable/pair.ts";
+import { lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../durable/engine/units.ts";
 import { balanceOf, classifyBatchError, movementStatements } from "../lib/ledger.ts";
 import { pairBySymbol, pairFor, pairStub, type PairRow } from "../lib/pairs.ts";
-import { ok, okNew } from "../lib/respond.ts";
+import { answers, answersBare, answersNew, bare, ok, okNew } from "../lib/respond.ts";
 import { formatShanghai } from "../lib/time.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import type { z } from "zod";
@@ -72,7 +95,7 @@ async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderField
   }
   const notional = price * qty;
   if (notional > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
-  if (notional * pair.quotePerTickLot < pair.minNotional) {
+  if (notionalToQuoteUnits(notional, pair.quotePerTickLot) < pair.minNotional) {
     throw new ApiError("min_notional", 400, { min: formatUnits(pair.minNotional, pair.quoteScale, 2) });
   }
   return {
@@ -81,7 +104,7 @@ async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderField
     price,
     qty,
     tif,
-    reserved: side === "buy" ? notional * pair.quotePerTickLot : qty * pair.basePerLot,
+    reserved: side === "buy" ? notionalToQuoteUnits(notional, pair.quotePerTickLot) : lotsToBaseUnits(qty, pair.basePerLot),
     reservedCurrency: side === "buy" ? pair.legalId : pair.currencyId,
     clientOid: input.client_oid ?? null,
   };
@@ -112,7 +135,7 @@ function placedOut(pair: PairRow, orderId: number, result: PlaceResult) {
 const isClientOidTaken = (err: unknown) => /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err));
 const isOrderIdTaken = (err: unknown) => classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: spot_orders\.id/.test(String(err));
 
-async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: OrderInput) {
+async function placeOrder<E extends AppEnv>(c: Context<E>, side: "buy" | "sell", input: OrderInput) {
   const db = c.env.DB;
   const user = c.get("user");
   const pair = await pairFor(db, input.currency_id, input.legal_id);
@@ -127,7 +150,7 @@ async function placeOrder(c: Context<AppEnv>, side: "buy" | "sell", input: Order
 }
 
 /** Freezes one priced order's funds with its order row in one D1 batch, then books it. */
-async function bookOne(c: Context<AppEnv>, pair: PairRow, priced: PricedOrder, input: OrderFields) {
+async function bookOne<E extends AppEnv>(c: Context<E>, pair: PairRow, priced: PricedOrder, input: OrderFields) {
   const db = c.env.DB;
   const user = c.get("user");
   const now = Date.now();
@@ -171,7 +194,7 @@ type BatchItemResult = ReturnType<typeof placedOut> | Awaited<ReturnType<typeof 
  * earlier orders of the batch reserve, does not cover it. Funds an earlier order of the same batch
  * frees or earns by trading are not counted for the later ones: they are reserved up front.
  */
-async function placeBatch(c: Context<AppEnv>, input: z.output<typeof spotBatchSchema>) {
+async function placeBatch<E extends AppEnv>(c: Context<E>, input: z.output<typeof spotBatchSchema>) {
   const db = c.env.DB;
   const user = c.get("user");
   const locale = c.get("locale") ?? "en";
@@ -317,7 +340,7 @@ const STATUS_TEXT = ["submitted", "open", "filled", "cancelled", "rejected"] as 
  * is sent to the book again: the pair object's journal and tombstones make that idempotent, so
  * the answer is the truth — booked now, or refused because the reconciler already released it.
  */
-async function replay(c: Context<AppEnv>, prior: PriorOrder, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
+async function replay<E extends AppEnv>(c: Context<E>, prior: PriorOrder, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
   const qty = parseUnits(input.num, pair.qtyDecimals);
   const same =
     prior.side === side &&
@@ -348,15 +371,15 @@ async function replay(c: Context<AppEnv>, prior: PriorOrder, side: "buy" | "sell
     status: STATUS_TEXT[row.status] ?? "submitted",
     filled: formatUnits(BigInt(row.filled), pair.qtyDecimals),
     remaining: formatUnits(BigInt(row.qty - row.filled), pair.qtyDecimals),
-    replayed: true,
+    replayed: true as const,
   };
 }
 
 export const spotRoutes = new Hono<AppEnv>()
-  .post("/transaction/walletIn", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "buy", c.req.valid("json"))))
-  .post("/transaction/walletOut", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotOrderSchema), async (c) => ok(c, await placeOrder(c, "sell", c.req.valid("json"))))
-  .post("/transaction/batch", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotBatchSchema), async (c) => ok(c, await placeBatch(c, c.req.valid("json"))))
-  .post("/transaction_del/batch", requireUser, jsonBody(cancelBatchSchema), async (c) => {
+  .post("/transaction/walletIn", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Buy (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(c, "buy", c.req.valid("json"))))
+  .post("/transaction/walletOut", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Sell (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(c, "sell", c.req.valid("json"))))
+  .post("/transaction/batch", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotBatchSchema), answers(batchPlacedSchema, { summary: "Up to 20 orders of one pair; one result per order", auth: true }), async (c) => ok(c, await placeBatch(c, c.req.valid("json"))))
+  .post("/transaction_del/batch", requireUser, jsonBody(cancelBatchSchema), answers(batchCancelledSchema, { summary: "Cancel up to 20 of one's own orders", auth: true }), async (c) => {
     const user = c.get("user");
     const ids = [...new Set(c.req.valid("json").ids)];
     // Scoped to the caller: another user's order id is indistinguishable from an unknown one.
@@ -374,7 +397,7 @@ export const spotRoutes = new Hono<AppEnv>()
     }
     return ok(c, { cancelled: ids.filter((id) => cancelled.has(id)).map(String), not_found: ids.filter((id) => !cancelled.has(id)).map(String) });
   })
-  .post("/transaction_del", requireUser, jsonBody(cancelOrderSchema), async (c) => {
+  .post("/transaction_del", requireUser, jsonBody(cancelOrderSchema), answers(orderCancelledSchema, { summary: "Cancel one of one's own open orders", auth: true }), async (c) => {
     const user = c.get("user");
     const { id } = c.req.valid("json");
     // Scoped to the caller: another user's order id is indistinguishable from an unknown one.
@@ -384,7 +407,7 @@ export const spotRoutes = new Hono<AppEnv>()
     if (!r.ok) throw new ApiError("order_not_found", 404);
     return ok(c, "cancelled");
   })
-  .get("/new/transaction/index", requireUser, query(openOrdersQuerySchema), async (c) => {
+  .get("/new/transaction/index", requireUser, query(openOrdersQuerySchema), answersNew(spotOpenOrderPageSchema, { summary: "One's open orders (at most 100)", auth: true }), async (c) => {
     const user = c.get("user");
     const { currency_id } = c.req.valid("query");
     const { results } = await c.env.DB.prepare(
@@ -408,7 +431,7 @@ export const spotRoutes = new Hono<AppEnv>()
     }));
     return okNew(c, { total: lists.length, lists });
   })
-  .get("/new/transaction/lists", requireUser, query(pageQuerySchema), async (c) => {
+  .get("/new/transaction/lists", requireUser, query(pageQuerySchema), answersNew(spotRecordPageSchema, { summary: "One's trades, newest first", auth: true }), async (c) => {
     const user = c.get("user");
     const { page, limit } = c.req.valid("query");
     const db = c.env.DB;
@@ -427,7 +450,7 @@ export const spotRoutes = new Hono<AppEnv>()
       const pd = Number(r.price_decimals);
       const qd = Number(r.qty_decimals);
       const quoteScale = Number(r.quote_scale);
-      const notional = BigInt(r.price as number) * BigInt(r.qty as number) * 10n ** BigInt(quoteScale - pd - qd);
+      const notional = notionalToQuoteUnits(BigInt(r.price as number) * BigInt(r.qty as number), quoteUnitsPerTickLot({ quoteScale, priceDecimals: pd, qtyDecimals: qd }));
       return {
         time_format: formatShanghai(Number(r.created_at)),
         currency_name: String(r.base),
@@ -444,7 +467,7 @@ export const spotRoutes = new Hono<AppEnv>()
     });
     return okNew(c, { total: total?.n ?? 0, lists });
   })
-  .get("/transaction/balance", requireUser, query(pairQuerySchema), async (c) => {
+  .get("/transaction/balance", requireUser, query(pairQuerySchema), answers(spotBalanceSchema, { summary: "One's spot balances for a pair, with its precision", auth: true }), async (c) => {
     const { currency_id, legal_id } = c.req.valid("query");
     const pair = await pairFor(c.env.DB, currency_id, legal_id);
     const user = c.get("user");
@@ -462,26 +485,28 @@ export const spotRoutes = new Hono<AppEnv>()
       min_notional: formatUnits(pair.minNotional, pair.quoteScale, 2),
     });
   })
-  .get("/currency/new_tradehistory", query(pairQuerySchema), async (c) => {
+  .get("/currency/new_tradehistory", query(pairQuerySchema), answers(dealListSchema, { summary: "Newest 20 deals of a pair" }), async (c) => {
     const { currency_id, legal_id } = c.req.valid("query");
     const pair = await pairFor(c.env.DB, currency_id, legal_id);
     return ok(c, await pairStub(c.env, pair.id).deals(pair.id, 20));
   })
-  .get("/currency/depth", query(pairQuerySchema), async (c) => {
+  .get("/currency/depth", query(pairQuerySchema), answers(depthSnapshotSchema, { summary: "Order book, 6 levels a side" }), async (c) => {
     const { currency_id, legal_id } = c.req.valid("query");
     const pair = await pairFor(c.env.DB, currency_id, legal_id);
-    return ok(c, await pairStub(c.env, pair.id).depth(pair.id, 6));
+    const d = await pairStub(c.env, pair.id).depth(pair.id, 6);
+    // The RPC stub's type widens [price, qty] tuples to string[]; the object sends pairs.
+    return ok(c, { seq: d.seq, bids: d.bids as [string, string][], asks: d.asks as [string, string][] } satisfies DepthSnapshot);
   })
-  .get("/currency/day_market", query(pairQuerySchema), async (c) => {
+  .get("/currency/day_market", query(pairQuerySchema), answers(dayMarketSchema, { summary: "24 h open/high/low/close/volume/change from real trades" }), async (c) => {
     const { currency_id, legal_id } = c.req.valid("query");
     const pair = await pairFor(c.env.DB, currency_id, legal_id);
     return ok(c, await pairStub(c.env, pair.id).dayMarket(pair.id));
   })
-  .get("/currency/new_timeshar", query(timesharQuerySchema), async (c) => {
+  .get("/currency/new_timeshar", query(timesharQuerySchema), answersBare(barsAnswerSchema, { summary: "Candles of a period between two times (s or ms)" }), async (c) => {
     const { symbol, period, from, to } = c.req.valid("query");
     const pair = await pairBySymbol(c.env.DB, symbol);
     // Charting libraries send seconds; accept milliseconds too.
     const ms = (v: number | undefined, dflt: number) => (v === undefined ? dflt : v < 1e12 ? v * 1000 : v);
     const bars = await pairStub(c.env, pair.id).bars(pair.id, period, ms(from, 0), ms(to, Date.now() + 60_000), 1000);
-    return c.json({ code: 1, data: bars });
+    return bare(c, { code: 1, data: bars });
   });

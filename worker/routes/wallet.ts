@@ -33,7 +33,12 @@ import { applyMovement, balanceOf, movementStatements, SYSTEM, type LedgerEntry 
 import { usdtPrice, usdtPrices, usdtValue } from "../lib/prices.ts";
 import { qrPngDataUrl } from "../lib/qr.ts";
 import { rateLimit } from "../lib/ratelimit.ts";
-import { ok, okNew } from "../lib/respond.ts";
+import { answers, answersFile, answersNew, ok, okNew } from "../lib/respond.ts";
+import { transferDoneSchema, userWalletSchema, walletListSchema, type WalletRow } from "../../schemas/assets.ts";
+import { conversionDoneSchema, conversionLogSchema, conversionSettingsSchema } from "../../schemas/conversion.ts";
+import { depositAddressesSchema, depositClaimedSchema, depositRecordPageSchema } from "../../schemas/deposit.ts";
+import { uploadSchema } from "../../schemas/upload.ts";
+import { feeTableSchema, withdrawalRecordPageSchema, withdrawalSubmittedSchema, withdrawInfoSchema, type FeeRow } from "../../schemas/withdrawal.ts";
 import { checkFundPassword, checkTotpIfEnabled, requireReceivingInfo } from "../lib/security.ts";
 import { decodeBase64Image, MAX_UPLOAD_BYTES, ownUpload, readUpload, storeUpload, uploadUrl } from "../lib/uploads.ts";
 import { jsonBody, query } from "../lib/validate.ts";
@@ -50,7 +55,7 @@ const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
 
 export const walletRoutes = new Hono<AppEnv>()
   // ── Asset centre ────────────────────────────────────────────────────────────────────────────
-  .post("/wallet/list", requireUser, async (c) => {
+  .post("/wallet/list", requireUser, answers(walletListSchema, { summary: "The three accounts per currency, valued in USDT at last traded prices", auth: true }), async (c) => {
     const db = c.env.DB;
     const [currencies, prices, rows] = await Promise.all([
       listCurrencies(db, true),
@@ -62,12 +67,13 @@ export const walletRoutes = new Hono<AppEnv>()
     ]);
     const held = new Map(rows.results.map((r) => [`${r.currency_id}|${r.account}`, { a: BigInt(r.a), f: BigInt(r.f) }]));
     let grand = 0n;
-    const wallet = (account: (typeof walletAccounts)[number]) => {
+    const wallet = <A extends (typeof walletAccounts)[number]>(account: A) => {
       let total = 0n;
       const balance = currencies.map((cur) => {
         const b = held.get(`${cur.id}|${account}`) ?? { a: 0n, f: 0n };
         const value = usdtValue(cur.id, b.a + b.f, cur.scale, prices, USDT_SCALE);
         total += value ?? 0n;
+        // Computed keys type as an index signature; the row schema names them per account.
         return {
           currency: cur.id,
           currency_name: cur.name,
@@ -76,7 +82,7 @@ export const walletRoutes = new Hono<AppEnv>()
           [`lock_${account}_balance`]: fmt(b.f, cur.scale),
           usdt_totle: formatUnits(value ?? 0n, USDT_SCALE, 2),
           usdt_price: cur.id === USDT_ID ? "1" : (prices.get(cur.id)?.text ?? null),
-        };
+        } as WalletRow<A>;
       });
       grand += total;
       return { usdt_totle: formatUnits(total, USDT_SCALE, 2), balance };
@@ -95,7 +101,7 @@ export const walletRoutes = new Hono<AppEnv>()
   })
 
   // ── Transfers between own accounts ──────────────────────────────────────────────────────────
-  .post("/wallet/change", requireUser, jsonBody(transferSchema), async (c) => {
+  .post("/wallet/change", requireUser, jsonBody(transferSchema), answers(transferDoneSchema, { summary: "Transfer between one's own accounts", auth: true }), async (c) => {
     const b = c.req.valid("json");
     const user = c.get("user");
     const cur = await getCurrency(c.env.DB, b.currency_id);
@@ -108,7 +114,7 @@ export const walletRoutes = new Hono<AppEnv>()
   })
 
   // ── Flash exchange (coin ↔ USDT against the treasury at the last traded price) ─────────────
-  .get("/user/shandui_set", requireUser, async (c) => {
+  .get("/user/shandui_set", requireUser, answers(conversionSettingsSchema, { summary: "Flash exchange settings and each coin's price", auth: true }), async (c) => {
     const s = await conversionSettings(c.env.DB);
     const prices = await usdtPrices(c.env.DB);
     const currencies = await listCurrencies(c.env.DB, true);
@@ -118,7 +124,7 @@ export const walletRoutes = new Hono<AppEnv>()
       prices: currencies.filter((cur) => cur.id !== USDT_ID).map((cur) => ({ currency_id: cur.id, currency_name: cur.name, price: prices.get(cur.id)?.text ?? null })),
     });
   })
-  .get("/user/user_wallet", requireUser, async (c) => {
+  .get("/user/user_wallet", requireUser, answers(userWalletSchema, { summary: "Spot-account balance of every shown currency, with its scale", auth: true }), async (c) => {
     const db = c.env.DB;
     const currencies = await listCurrencies(db, true);
     const { results } = await db
@@ -137,7 +143,7 @@ export const walletRoutes = new Hono<AppEnv>()
       })),
     );
   })
-  .post("/user/shandui_sub", requireUser, refuseOperatorMoney, jsonBody(conversionSchema), async (c) => {
+  .post("/user/shandui_sub", requireUser, refuseOperatorMoney, jsonBody(conversionSchema), answers(conversionDoneSchema, { summary: "Flash exchange coin ↔ USDT against the treasury", auth: true }), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const b = c.req.valid("json");
@@ -205,7 +211,7 @@ export const walletRoutes = new Hono<AppEnv>()
       usdt_value: fmt(q.usdtValue, usdt.scale),
     });
   })
-  .get("/user/shandui_log", requireUser, query(pageQuerySchema), async (c) => {
+  .get("/user/shandui_log", requireUser, query(pageQuerySchema), answers(conversionLogSchema, { summary: "One's flash exchanges, newest first", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page, limit } = c.req.valid("query");
     const uid = c.get("user").id;
@@ -240,7 +246,7 @@ export const walletRoutes = new Hono<AppEnv>()
   })
 
   // ── Uploads ─────────────────────────────────────────────────────────────────────────────────
-  .post("/new/upload", requireUser, async (c) => {
+  .post("/new/upload", requireUser, answersNew(uploadSchema, { summary: "Upload a JPEG or PNG (multipart field `file`, at most 4 MB)", auth: true }), async (c) => {
     const user = c.get("user");
     await rateLimit(c.env.DB, `upload:${user.id}`, 60, 10 * MINUTE);
     const length = Number(c.req.header("content-length") ?? "0");
@@ -259,7 +265,7 @@ export const walletRoutes = new Hono<AppEnv>()
     const info = await storeUpload(c.env, user.id, new Uint8Array(await file.arrayBuffer()), scene, { name: file.name, mime: file.type });
     return okNew(c, info);
   })
-  .post("/new/upload/base64", requireUser, jsonBody(uploadBase64Schema), async (c) => {
+  .post("/new/upload/base64", requireUser, jsonBody(uploadBase64Schema), answersNew(uploadSchema, { summary: "Upload a JPEG or PNG as base64", auth: true }), async (c) => {
     const user = c.get("user");
     await rateLimit(c.env.DB, `upload:${user.id}`, 60, 10 * MINUTE);
     const b = c.req.valid("json");
@@ -267,10 +273,10 @@ export const walletRoutes = new Hono<AppEnv>()
     const info = await storeUpload(c.env, user.id, bytes, b.scene, { name: b.name, mime });
     return okNew(c, info);
   })
-  .get("/new/upload/file/:id", requireUser, async (c) => readUpload(c.env, c.get("user"), c.req.param("id")))
+  .get("/new/upload/file/:id", requireUser, answersFile({ summary: "One's own upload (operators: any)", auth: true }), async (c) => readUpload(c.env, c.get("user"), c.req.param("id")))
 
   // ── Deposits ────────────────────────────────────────────────────────────────────────────────
-  .post("/wallet/get_in_address", requireUser, jsonBody(currencyBodySchema), async (c) => {
+  .post("/wallet/get_in_address", requireUser, jsonBody(currencyBodySchema), answers(depositAddressesSchema, { summary: "Deposit addresses of a currency, and one's in-site address", auth: true }), async (c) => {
     const db = c.env.DB;
     const cur = await getCurrency(db, c.req.valid("json").currency);
     const { results } = await db
@@ -295,7 +301,7 @@ export const walletRoutes = new Hono<AppEnv>()
     const internal = { address: own, qrcode: await qrPngDataUrl(own), tips: inSiteTexts[c.get("locale")].tips };
     return ok(c, { list, userchongbi_type: type, tips: await setting(db, "deposit_tips", ""), internal });
   })
-  .post("/wallet/charge_req", requireUser, refuseOperatorMoney, jsonBody(depositRequestSchema), async (c) => {
+  .post("/wallet/charge_req", requireUser, refuseOperatorMoney, jsonBody(depositRequestSchema), answers(depositClaimedSchema, { summary: "Claim a deposit with a proof picture (an operator credits it)", auth: true }), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const b = c.req.valid("json");
@@ -318,7 +324,7 @@ export const walletRoutes = new Hono<AppEnv>()
       .first<{ id: number }>();
     return ok(c, { id: row!.id, status: 0, status_text: depositStatusLabels[c.get("locale")][0] });
   })
-  .get("/new/users/rechargeLog", requireUser, query(pageQuerySchema), async (c) => {
+  .get("/new/users/rechargeLog", requireUser, query(pageQuerySchema), answersNew(depositRecordPageSchema, { summary: "One's deposit claims and in-site transfers received", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page, limit } = c.req.valid("query");
     const uid = c.get("user").id;
@@ -364,10 +370,10 @@ export const walletRoutes = new Hono<AppEnv>()
   })
 
   // ── Withdrawals ─────────────────────────────────────────────────────────────────────────────
-  .get("/wallet/fees", async (c) => {
+  .get("/wallet/fees", answers(feeTableSchema, { summary: "The published withdrawal fee table: fee, min and max per currency and network" }), async (c) => {
     const db = c.env.DB;
     const currencies = await listCurrencies(db);
-    const out: { currency_id: number; currency: string; network: number; network_name: string; fee: string; min: string; max: string }[] = [];
+    const out: FeeRow[] = [];
     for (const cur of currencies) {
       const rows = await feeRows(db, cur);
       for (const r of rows) {
@@ -377,7 +383,7 @@ export const walletRoutes = new Hono<AppEnv>()
     }
     return ok(c, out);
   })
-  .post("/wallet/get_info", requireUser, jsonBody(currencyBodySchema), async (c) => {
+  .post("/wallet/get_info", requireUser, jsonBody(currencyBodySchema), answers(withdrawInfoSchema, { summary: "Withdrawal terms of a currency and what the form needs", auth: true }), async (c) => {
     const db = c.env.DB;
     const uid = c.get("user").id;
     const cur = await getCurrency(db, c.req.valid("json").currency);
@@ -417,7 +423,7 @@ export const walletRoutes = new Hono<AppEnv>()
       has_receiving_info: security?.bank === 1,
     });
   })
-  .post("/wallet/out", requireUser, refuseOperatorMoney, jsonBody(withdrawalSchema), async (c) => {
+  .post("/wallet/out", requireUser, refuseOperatorMoney, jsonBody(withdrawalSchema), answers(withdrawalSubmittedSchema, { summary: "Withdraw (an internal address is an instant, free in-site transfer); 997 without receiving account", auth: true }), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const b = c.req.valid("json");
@@ -488,7 +494,7 @@ export const walletRoutes = new Hono<AppEnv>()
       total: fmt(total, cur.scale),
     });
   })
-  .get("/new/users/withdrawalLog", requireUser, query(pageQuerySchema), async (c) => {
+  .get("/new/users/withdrawalLog", requireUser, query(pageQuerySchema), answersNew(withdrawalRecordPageSchema, { summary: "One's withdrawals, newest first", auth: true }), async (c) => {
     const db = c.env.DB;
     const { page, limit } = c.req.valid("query");
     const uid = c.get("user").id;

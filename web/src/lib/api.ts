@@ -1,19 +1,28 @@
 /**
- * The API client: same-origin fetch with the `lang` and `Authorization` headers, a 5 s timeout
- * (30 s for uploads), and the spec's §8 reaction rules applied in one place:
+ * The API client: Hono's typed client (`hc<AppType>`) over same-origin fetch, so every path, input
+ * and answer is typed by the Worker's own routes and their zod schemas (schemas/): a changed field
+ * fails `npm run typecheck`. Calls carry the `lang` and `Authorization` headers, a 5 s timeout
+ * (30 s for uploads, lib/upload.ts), and the spec's §8 reaction rules are applied in one place:
  * - `type: "ok"` or `status: 1` is success and resolves with `message` / `data`;
  * - "999": toast "Please login" in the current language, forget the login, go to /login after 0.5 s;
  * - "998": confirm dialog (title "Reminder") leading to /verifyed; "997": the same leading to /bank;
  * - any other failure: an error toast with the server's (already translated) message, unless the
  *   caller asked to handle it itself (`notify: false`); network errors and timeouts likewise.
  * Failures reject with an ApiFailure so callers can show inline error states.
+ *
+ * Only types come from the Worker (`import type`): no zod and no Worker code reach the bundle.
+ * The types are emitted by `npm run typecheck` (worker/tsconfig.client.json) into dist/api-types.
  */
-import { errorEnvelopeSchema } from "../../../schemas/envelope.ts";
+import { hc, type ClientResponse } from "hono/client";
+import type { ExtractSchema } from "hono/types";
+import type { app } from "../../../dist/api-types/worker/app.d.ts";
 import { getAppLocale, m } from "../i18n/index.ts";
 import { clearLogin, getToken } from "./session.ts";
 import { $confirm, openConfirm } from "./dialog.ts";
 import { currentPath, navigateTo } from "./nav.ts";
 import { toast } from "./toast.ts";
+
+type AppType = typeof app;
 
 export type FailureKind = "error" | "997" | "998" | "999" | "network" | "timeout" | "bad_response";
 
@@ -30,9 +39,7 @@ export class ApiFailure extends Error {
   }
 }
 
-export interface RequestOptions {
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
+export interface CallOptions {
   /** Show the error toast for plain errors (default true). 997/998/999 are always handled. */
   notify?: boolean;
   /** Apply the 997/998/999 reactions (default true); logout turns it off for an already dead session. */
@@ -45,14 +52,6 @@ const DEFAULT_TIMEOUT_MS = 5000;
 export const UPLOAD_TIMEOUT_MS = 30_000;
 
 let loggingOut = false;
-
-function buildUrl(path: string, query?: RequestOptions["query"]): string {
-  const url = new URL(path, window.location.origin);
-  if (query) {
-    for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
-  }
-  return url.pathname + url.search;
-}
 
 function handleLoginRequired() {
   toast.error(m.please_login());
@@ -85,24 +84,50 @@ function handleJump(message: string, to: "/verifyed" | "/bank") {
   });
 }
 
-/** Sends a request and unwraps the envelope; rejects with ApiFailure after applying the §8 rules. */
-export async function request<T>(method: "GET" | "POST", path: string, opts: RequestOptions = {}): Promise<T> {
+/**
+ * hc drops a final `/index` from every path (its alias for "/"), but three spec paths really end
+ * in /index. The list is checked against the routes: a new /index route fails the typecheck
+ * until it is added here.
+ */
+type RoutePath = keyof ExtractSchema<AppType>;
+const INDEX_PATHS = ["/api/new/home/index", "/api/new/news/index", "/api/new/transaction/index"] as const satisfies readonly Extract<RoutePath, `${string}/index`>[];
+type Unlisted = Exclude<Extract<RoutePath, `${string}/index`>, (typeof INDEX_PATHS)[number]>;
+const allIndexPathsListed: [Unlisted] extends [never] ? true : Unlisted = true;
+void allIndexPathsListed;
+const indexParents = new Set<string>(INDEX_PATHS.map((p) => p.slice(0, -"/index".length)));
+
+function withIndex(url: string): string {
+  const q = url.indexOf("?");
+  const path = q < 0 ? url : url.slice(0, q);
+  return indexParents.has(path) ? `${path}/index${q < 0 ? "" : url.slice(q)}` : url;
+}
+
+/** The typed client. Use it through `call`, which adds the timeout and the §8 rules. */
+export const client = hc<AppType>("/", {
+  headers: () => {
+    const headers: Record<string, string> = { lang: getAppLocale(), accept: "application/json" };
+    const token = getToken();
+    if (token) headers.Authorization = token;
+    return headers;
+  },
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(typeof input === "string" ? withIndex(input) : input, { ...init, cache: "no-store" }),
+});
+
+/** What a request of the client resolves to, unwrapped from its envelope. */
+export type Payload<R> = R extends { type: "ok"; message: infer M } ? M : R extends { status: 1; data: infer D } ? D : R;
+/** The payload of a client method, e.g. `Answer<typeof client.api.user.info.$get>`. */
+export type Answer<F extends (...args: any[]) => Promise<ClientResponse<any>>> = Payload<Awaited<ReturnType<F>> extends ClientResponse<infer R> ? R : never>;
+
+/** The per-request options handed to a client method: the abort signal of the timeout. */
+export type Send<R> = (options: { init: RequestInit }) => Promise<ClientResponse<R>>;
+
+/**
+ * Sends one request of the typed client and unwraps the envelope; rejects with ApiFailure after
+ * applying the §8 rules. `send` is the client call: `(o) => client.api.user.info.$get({}, o)`.
+ */
+export async function call<R>(send: Send<R>, opts: CallOptions = {}): Promise<Payload<R>> {
   const notify = opts.notify ?? true;
   const special = opts.special ?? true;
-  const headers: Record<string, string> = { lang: getAppLocale(), accept: "application/json" };
-  const token = getToken();
-  if (token) headers.Authorization = token;
-
-  let body: BodyInit | undefined;
-  if (opts.body instanceof FormData) {
-    body = opts.body;
-  } else if (opts.body !== undefined) {
-    headers["content-type"] = "application/json";
-    body = JSON.stringify(opts.body);
-  } else if (method === "POST") {
-    headers["content-type"] = "application/json";
-    body = "{}";
-  }
 
   const controller = new AbortController();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
@@ -114,9 +139,9 @@ export async function request<T>(method: "GET" | "POST", path: string, opts: Req
   const onOuterAbort = () => controller.abort();
   opts.signal?.addEventListener("abort", onOuterAbort);
 
-  let res: Response;
+  let res: ClientResponse<R>;
   try {
-    res = await fetch(buildUrl(path, opts.query), { method, headers, body, signal: controller.signal, cache: "no-store" });
+    res = await send({ init: { signal: controller.signal } });
   } catch (err) {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onOuterAbort);
@@ -140,14 +165,14 @@ export async function request<T>(method: "GET" | "POST", path: string, opts: Req
 
   if (json && typeof json === "object") {
     const env = json as Record<string, unknown>;
-    if (env.type === "ok") return env.message as T;
-    if (env.status === 1) return (env.data ?? env.message) as T;
+    if (env.type === "ok") return env.message as Payload<R>;
+    if (env.status === 1) return (env.data ?? env.message) as Payload<R>;
+    if (env.code === 1 && "data" in env && !("type" in env)) return json as Payload<R>; // candles: { code: 1, data }
 
-    const parsed = errorEnvelopeSchema.safeParse(json);
-    const type = parsed.success ? parsed.data.type : typeof env.type === "string" ? env.type : "error";
-    const message =
-      parsed.success ? parsed.data.message : typeof env.message === "string" && env.message ? env.message : m.request_failed();
-    const code = parsed.success ? parsed.data.code : undefined;
+    // The error envelope (schemas/envelope.ts): { type, code, message }, plus status 0 under /api/new/.
+    const type = typeof env.type === "string" ? env.type : "error";
+    const message = typeof env.message === "string" && env.message ? env.message : m.request_failed();
+    const code = typeof env.code === "string" ? env.code : undefined;
 
     if (type === "999" && special) {
       handleLoginRequired();
@@ -170,8 +195,3 @@ export async function request<T>(method: "GET" | "POST", path: string, opts: Req
   if (notify) toast.error(failure.message);
   throw failure;
 }
-
-export const api = {
-  get: <T>(path: string, opts?: Omit<RequestOptions, "body">) => request<T>("GET", path, opts),
-  post: <T>(path: string, body?: unknown, opts?: Omit<RequestOptions, "body">) => request<T>("POST", path, { ...opts, body }),
-};

@@ -3,20 +3,11 @@
  * "current currency" the chart and trading screens open with (spec §3 currentCurrencyID,
  * currentCurrency). Shared by the home and quotations features.
  */
+import type { Quotation } from "../../../schemas/content.ts";
 import { patchSession } from "./session.ts";
 
-export interface QuotationRow {
-  id: number;
-  currency_id: number;
-  currency_name: string;
-  legal_name: string;
-  now_price: string;
-  change: string;
-  volume: string;
-  high?: string;
-  low?: string;
-  logo?: string | null;
-}
+/** One pair of the quotation list (schemas/content.ts). */
+export type QuotationRow = Quotation;
 
 /** Remembers the pair the user tapped; the chart page reads it. */
 export function selectCurrency(row: Pick<QuotationRow, "currency_id" | "currency_name" | "legal_name">) {

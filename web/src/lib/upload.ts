@@ -5,6 +5,7 @@
  * screen can show progress, with the 30 s upload timeout and the same 999 rule as lib/api.ts.
  */
 import { getAppLocale, m } from "../i18n/index.ts";
+import type { Upload } from "../../../schemas/upload.ts";
 import { ApiFailure, UPLOAD_TIMEOUT_MS } from "./api.ts";
 import { clearLogin, getToken } from "./session.ts";
 import { currentPath, navigateTo } from "./nav.ts";
@@ -14,15 +15,8 @@ export const MAX_IMAGE_BYTES = 4 * 1024 * 1024;
 export const MAX_IMAGE_SIDE = 1080;
 export const JPEG_QUALITY = 0.5;
 
-export interface UploadInfo {
-  id: string;
-  url: string;
-  path: string;
-  type: "png" | "jpg";
-  width: number;
-  height: number;
-  size: number;
-}
+/** What the upload endpoints answer (schemas/upload.ts). */
+export type UploadInfo = Upload;
 
 export type ImageKind = "png" | "jpg";
 

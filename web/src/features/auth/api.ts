@@ -1,48 +1,27 @@
 /** Calls of the account area (spec §7) and the login bookkeeping around them. */
-import type { Session, UserInfo } from "../../../../schemas/auth.ts";
-import { api } from "../../lib/api.ts";
+import type { Captcha, RegisterInput, Session, UserInfo } from "../../../../schemas/auth.ts";
+import type { Country } from "../../../../schemas/content.ts";
+import { call, client } from "../../lib/api.ts";
 import { clearLogin, patchSession } from "../../lib/session.ts";
 import { getAppLocale } from "../../i18n/index.ts";
 
-export interface Captcha {
-  /** A data: URL of the captcha image. */
-  code: string;
-  code_id: string;
-}
+export type { Captcha, Country };
+export type RegisterPayload = RegisterInput & { type: 1 | 2 };
 
-export interface Country {
-  country_id: number;
-  area_code: string;
-  name_cn: string;
-  name_en: string;
-}
+export const fetchCaptcha = () => call((o) => client.api.login.smscode.$post({}, o), { notify: false });
 
-export interface RegisterPayload {
-  type: 1 | 2;
-  user_string: string;
-  password: string;
-  re_password: string;
-  country_code: string;
-  code_id: string;
-  code: string;
-  extension_code?: string;
-}
-
-export const fetchCaptcha = () => api.post<Captcha>("/api/login/smscode", undefined, { notify: false });
-
-export const fetchCountries = (signal?: AbortSignal) =>
-  api.get<Country[]>("/api/country/list", { notify: false, ...(signal ? { signal } : {}) });
+export const fetchCountries = (signal?: AbortSignal) => call((o) => client.api.country.list.$get({}, o), { notify: false, signal });
 
 /** Resolves when the account is free to register; rejects (toast shown) when it is taken. */
-export const checkAccount = (mode: 1 | 2, account: string) => api.post<unknown>("/api/new/check/account", { mode, account });
+export const checkAccount = (mode: 1 | 2, account: string) => call((o) => client.api.new.check.account.$post({ json: { mode, account } }, o));
 
 /** Register failures are announced by the page with the "Tip:" prefix (spec §8), so no toast here. */
-export const register = (payload: RegisterPayload) => api.post<Session>("/api/user/register", payload, { notify: false });
+export const register = (payload: RegisterPayload) => call((o) => client.api.user.register.$post({ json: payload }, o), { notify: false });
 
 export const login = (user_string: string, password: string, type: 1 | 2) =>
-  api.post<Session>("/api/user/login", { user_string, password, type });
+  call((o) => client.api.user.login.$post({ json: { user_string, password, type } }, o));
 
-export const fetchUserInfo = () => api.get<UserInfo>("/api/user/info", { notify: false });
+export const fetchUserInfo = () => call((o) => client.api.user.info.$get({}, o), { notify: false });
 
 /** Loads the profile and caches it in the session (user id, account, verification, real name). */
 export async function refreshUserInfo(): Promise<UserInfo> {
@@ -69,10 +48,13 @@ export async function completeLogin(session: Session, account: string): Promise<
   }
 }
 
+/** Ends the session on the server (best effort). */
+export const endSession = () => call((o) => client.api.user.logout.$post({}, o), { notify: false, special: false });
+
 /** Ends the session on the server (best effort) and forgets it locally. */
 export async function logout(): Promise<void> {
   try {
-    await api.post<unknown>("/api/user/logout", undefined, { notify: false, special: false });
+    await endSession();
   } catch {
     // already expired or offline: forgetting it locally is what matters
   }
@@ -80,10 +62,10 @@ export async function logout(): Promise<void> {
 }
 
 export const sendForgetCode = (user_string: string) =>
-  api.post<unknown>("/api/sms_mail", { user_string, type: "forget", lang: getAppLocale() });
+  call((o) => client.api.sms_mail.$post({ json: { user_string, type: "forget", lang: getAppLocale() } }, o));
 
 export const checkEmailCode = (user_string: string, email_code: string) =>
-  api.post<unknown>("/api/user/check_email", { user_string, email_code });
+  call((o) => client.api.user.check_email.$post({ json: { user_string, email_code } }, o));
 
 export const resetPassword = (body: { account: string; password: string; repassword: string; code: string }) =>
-  api.post<unknown>("/api/user/forget", body);
+  call((o) => client.api.user.forget.$post({ json: body }, o));

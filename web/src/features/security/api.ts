@@ -1,44 +1,29 @@
 /** Account security calls (spec §7 update-password; fund password, authenticator, address book). */
-import { api } from "../../lib/api.ts";
+import type { SavedAddress } from "../../../../schemas/address-book.ts";
+import type { UserCenter } from "../../../../schemas/kyc.ts";
+import type { FeeRow } from "../../../../schemas/withdrawal.ts";
+import { call, client } from "../../lib/api.ts";
 
-export interface SecurityState {
-  id: number;
-  account: string;
-  has_fund_password: boolean;
-  totp_enabled: boolean;
-}
-export const fetchSecurity = (signal?: AbortSignal) => api.get<SecurityState>("/api/user/center", { notify: false, signal });
+export type { FeeRow, SavedAddress };
+export type SecurityState = UserCenter;
 
-export const changePassword = (body: { oldpwd: string; newpwd: string; repwd: string }) => api.post<unknown>("/api/new/users/update-password", body);
+export const fetchSecurity = (signal?: AbortSignal) => call((o) => client.api.user.center.$get({}, o), { notify: false, signal });
+
+export const changePassword = (body: { oldpwd: string; newpwd: string; repwd: string }) =>
+  call((o) => client.api.new.users["update-password"].$post({ json: body }, o));
 
 export const setFundPassword = (body: { fund_password: string; re_fund_password: string; login_password?: string; old_fund_password?: string }) =>
-  api.post<{ has_fund_password: boolean }>("/api/user/fund_password", body);
+  call((o) => client.api.user.fund_password.$post({ json: body }, o));
 
-export const totpEnrol = () => api.post<{ secret: string; uri: string; qrcode: string }>("/api/user/totp/enrol");
-export const totpConfirm = (code: string) => api.post<{ totp_enabled: boolean }>("/api/user/totp/confirm", { code });
-export const totpDisable = (code: string) => api.post<{ totp_enabled: boolean }>("/api/user/totp/disable", { code });
+export const totpEnrol = () => call((o) => client.api.user.totp.enrol.$post({}, o));
+export const totpConfirm = (code: string) => call((o) => client.api.user.totp.confirm.$post({ json: { code } }, o));
+export const totpDisable = (code: string) => call((o) => client.api.user.totp.disable.$post({ json: { code } }, o));
 
-export interface SavedAddress {
-  id: number;
-  currency_id: number;
-  currency_name: string | null;
-  network: number;
-  network_name: string;
-  address: string;
-  label: string;
-  memo: string;
-  created_at: string;
-}
-export const fetchAddresses = (signal?: AbortSignal) => api.get<SavedAddress[]>("/api/user/addresses", { notify: false, signal });
+export const fetchAddresses = (signal?: AbortSignal) => call((o) => client.api.user.addresses.$get({ query: {} }, o), { notify: false, signal });
+/** `type` is a network of the server's fee table (0 ERC20, 1 TRC20); the server checks it. */
 export const addAddress = (body: { currency: number; address: string; label?: string; memo?: string; type?: number }) =>
-  api.post<{ id: number }>("/api/user/addresses", body);
-export const deleteAddress = (id: number) => api.post<{ deleted: boolean }>("/api/user/addresses/delete", { id });
+  call((o) => client.api.user.addresses.$post({ json: { ...body, type: body.type as 0 | 1 | undefined } }, o));
+export const deleteAddress = (id: number) => call((o) => client.api.user.addresses.delete.$post({ json: { id } }, o));
 
 /** The public fee table: which currencies can be withdrawn, and on which networks. */
-export interface FeeRow {
-  currency_id: number;
-  currency: string;
-  network: number;
-  network_name: string;
-}
-export const fetchFeeTable = (signal?: AbortSignal) => api.get<FeeRow[]>("/api/wallet/fees", { notify: false, signal });
+export const fetchFeeTable = (signal?: AbortSignal) => call((o) => client.api.wallet.fees.$get({}, o), { notify: false, signal });

@@ -1,7 +1,7 @@
 /** The customer-service link from configuration (spec §7 GET /api/cfg/kefu). */
-import { api } from "../../lib/api.ts";
+import { call, client } from "../../lib/api.ts";
 
-export const fetchKefu = (signal: AbortSignal) => api.get<{ mobile?: string | null }>("/api/cfg/kefu", { notify: false, signal });
+export const fetchKefu = (signal: AbortSignal) => call((o) => client.api.cfg.kefu.$get({}, o), { notify: false, signal });
 
 export type ServiceLink = { kind: "frame"; url: string } | { kind: "internal"; path: string } | { kind: "mail"; url: string; address: string } | { kind: "other"; url: string } | { kind: "none" };
 

@@ -129,7 +129,7 @@ function IdentityForm({ center, onDone }: { center: Center; onDone: () => void }
       const id = cardIdSchema.safeParse(cardId);
       if (!id.success) next.card_id = errText(id.error.issues[0]?.message ?? "card_id_invalid");
       body.name = name.trim();
-      body.type = type;
+      body.type = type as 1 | 2 | 3; // one of DOC_TYPES
       body.card_id = cardId.trim();
     }
     if (needs2) {

@@ -113,7 +113,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
   const [treasury, setTreasury] = useState(false);
   const [userId, setUserId] = useState(params.get("user") ?? "");
   const [currency, setCurrency] = useState(3);
-  const [account, setAccount] = useState("change");
+  const [account, setAccount] = useState<"change" | "micro" | "legal">("change");
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -163,7 +163,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
           <label className="field">
             <span className="field-label">{m.op_account()}</span>
             <div className="select-wrap">
-              <select className="input" value={account} onChange={(e) => setAccount(e.target.value)} data-testid="adj-account">
+              <select className="input" value={account} onChange={(e) => setAccount(e.target.value as "change" | "micro" | "legal")} data-testid="adj-account">
                 <option value="change">{m.assets_acct_change()}</option>
                 <option value="micro">{m.assets_acct_micro()}</option>
                 <option value="legal">{m.assets_acct_legal()}</option>

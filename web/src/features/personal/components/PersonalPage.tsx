@@ -10,12 +10,11 @@ import { m } from "../../../i18n/index.ts";
 import { showAmount } from "../../../lib/amount.ts";
 import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
 import { clearLogin, useSession } from "../../../lib/session.ts";
-import { api } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { fetchCenter, fetchTotals, greetingPart, type WalletTotals } from "../api.ts";
+import { endSession, fetchCenter, fetchTotals, greetingPart, type WalletTotals } from "../api.ts";
 import "../../../styles/account.css";
 
 type Account = "change" | "micro" | "legal";
@@ -54,7 +53,7 @@ export default function PersonalPage() {
   const logout = async () => {
     setBusy(true);
     try {
-      await api.post<unknown>("/api/user/logout", undefined, { notify: false, special: false });
+      await endSession();
     } catch {
       // an expired session is already logged out on the server
     }
