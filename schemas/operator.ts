@@ -69,6 +69,8 @@ export const adminDepositSchema = z.object({
   needs_second: z.boolean(),
   first_approved_by: operatorId,
   awaiting_second_approval: z.boolean(),
+  /** The viewing operator gave the first approval: the second must come from someone else. */
+  approved_first_by_you: z.boolean(),
   /** The claim is the viewing operator's own: they may not decide it. */
   own: z.boolean(),
   time_format: z.string(),

@@ -137,7 +137,9 @@ describe("no operator credits themselves", () => {
     expect(first.body.message).toEqual({ id, status: 0, awaiting_second_approval: true });
     expect(await bal(user.id, USDT)).toEqual([0n, 0n]);
     const listed = await api("/admin/deposits?status=0", { token: b.token });
-    expect(listed.body.message.lists.find((d: any) => d.id === id)).toMatchObject({ needs_second: true, awaiting_second_approval: true, first_approved_by: a.id });
+    expect(listed.body.message.lists.find((d: any) => d.id === id)).toMatchObject({ needs_second: true, awaiting_second_approval: true, first_approved_by: a.id, approved_first_by_you: false });
+    const mine = await api("/admin/deposits?status=0", { token: a.token });
+    expect(mine.body.message.lists.find((d: any) => d.id === id)).toMatchObject({ approved_first_by_you: true });
 
     const again = await api(`/admin/deposits/${id}/approve`, { token: a.token, body: {} });
     expect(again.status).toBe(409);

@@ -103,6 +103,7 @@ export const operatorRoutes = new Hono<AppEnv>()
         needs_second: r.needs_second === 1,
         first_approved_by: r.first_approved_by,
         awaiting_second_approval: r.status === 0 && r.first_approved_by !== null,
+        approved_first_by_you: r.status === 0 && r.first_approved_by === c.get("user").id,
         own: r.user_id === c.get("user").id,
         time_format: timeFormat(r.created_at),
       })),

@@ -63,13 +63,14 @@ export function DepositsQueue() {
                   {d.hash && <Kv label={m.wallet_hash()} mono>{d.hash}</Kv>}
                   <Kv label={m.wallet_time()}>{d.time_format}</Kv>
                   {d.reason && <Kv label={m.op_reason()} mono>{d.reason}</Kv>}
-                  {d.first_approved_by !== null && <Kv label={m.op_awaiting_second()}>#{d.first_approved_by}</Kv>}
+                  {d.first_approved_by !== null && <Kv label={m.op_first_approved_by()}>#{d.first_approved_by}</Kv>}
                 </dl>
                 {d.status === 0 && d.needs_second && !d.awaiting_second_approval && <p className="form-note">{m.op_deposit_needs_second()}</p>}
                 <AuthImage src={d.pic} alt={m.wallet_proof()} className="record-pic" testId="admin-deposit-pic" />
               </div>
               {d.status === 0 && d.own && <p className="form-note" data-testid="admin-deposit-own">{m.op_own_record()}</p>}
-              {d.status === 0 && !d.own && (
+              {d.approved_first_by_you && <p className="form-note" data-testid="admin-deposit-first-mine">{m.op_you_approved_first()}</p>}
+              {d.status === 0 && !d.own && !d.approved_first_by_you && (
                 <div className="btn-row">
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(d, false)} data-testid="deposit-reject">{m.op_reject()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(d, true)} data-testid="deposit-approve">{m.op_approve()}</button>
