@@ -33,9 +33,13 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: await packaged.executablePath(), headless: true, args: [...packaged.args, ...extra] });
 }
 
-/** A phone-sized page context (390×844, touch, 2× pixels) in a fresh profile. */
-export function newPhoneContext(browser: Browser): Promise<BrowserContext> {
-  return browser.newContext({
+/**
+ * A phone-sized page context (390×844, touch, 2× pixels) in a fresh profile. Waits for state are
+ * bounded at two minutes, not Playwright's 30 s: the bound only catches a hang, and a loaded
+ * machine can take far longer than an idle one to reach the same state.
+ */
+export async function newPhoneContext(browser: Browser): Promise<BrowserContext> {
+  const context = await browser.newContext({
     viewport: VIEWPORT,
     deviceScaleFactor: 2,
     isMobile: true,
@@ -43,6 +47,8 @@ export function newPhoneContext(browser: Browser): Promise<BrowserContext> {
     locale: "en-US",
     colorScheme: "dark",
   });
+  context.setDefaultTimeout(120_000);
+  return context;
 }
 
 /** Saves a full-page screenshot as test-results/<name>.png. */

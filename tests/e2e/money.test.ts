@@ -302,7 +302,7 @@ describe("money in and out", () => {
     await call("/api/transaction/walletOut", { token: demo1, body: { currency_id: 1, legal_id: 3, price: "60000", num: "0.01", mode: 2 } });
     await call("/api/transaction/walletIn", { token: demo2, body: { currency_id: 1, legal_id: 3, price: "60000", num: "0.01", mode: 2 } });
     await expect
-      .poll(async () => (await call<{ prices: { currency_id: number; price: string | null }[] }>("/api/user/shandui_set", { token: demo1 })).prices.find((p) => p.currency_id === 1)?.price, { timeout: 20_000 })
+      .poll(async () => (await call<{ prices: { currency_id: number; price: string | null }[] }>("/api/user/shandui_set", { token: demo1 })).prices.find((p) => p.currency_id === 1)?.price, { timeout: 120_000 })
       .toBe("60000.00");
 
     await go(opPage, "/admin/adjustments", '[data-testid="adjustment-form"]');

@@ -168,10 +168,10 @@ describe("home and session behaviour", () => {
     // screen, and the dialog the user just dismissed does not come back. Wait for that refresh
     // (whenever it comes), then retry by hand: the retry's answer arrives after the refresh's, so
     // once the screen shows the error again both were handled, and neither reopened the dialog.
-    await expect.poll(() => homeCalls, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(() => homeCalls, { timeout: 120_000, interval: 200 }).toBeGreaterThanOrEqual(2);
     const callsBeforeRetry = homeCalls;
     await screenError.getByRole("button", { name: "Retry" }).click();
-    await expect.poll(() => homeCalls, { timeout: 60_000, interval: 200 }).toBeGreaterThan(callsBeforeRetry);
+    await expect.poll(() => homeCalls, { timeout: 120_000, interval: 200 }).toBeGreaterThan(callsBeforeRetry);
     await screenError.waitFor();
     expect(await dialog.count()).toBe(0);
     await page.unroute("**/api/new/home/index*");

@@ -109,7 +109,7 @@ async function expectBalances(page: Page, b: { coin: string; coinFrozen: string;
     .waitForFunction(
       (w) => Object.entries(w).every(([id, v]) => document.querySelector(`[data-testid="${id}"]`)?.textContent?.trim() === v),
       want,
-      { timeout: 10_000 },
+      { timeout: 120_000 },
     )
     .catch(() => undefined);
   for (const [id, v] of Object.entries(want)) expect(await text(page, id), id).toBe(v);
@@ -139,7 +139,7 @@ describe("spot trading between two traders", () => {
     // demo2 sees it in the book without reloading, taps it: the price is filled in.
     const b = buyer.page;
     const ask = b.locator('[data-testid="book-ask"][data-price="70000.00"]');
-    await ask.waitFor({ timeout: 10_000 });
+    await ask.waitFor({ timeout: 120_000 });
     expect((await ask.textContent())?.replace(/\s+/g, " ")).toContain("70,000.00");
     expect((await ask.textContent())?.replace(/\s+/g, " ")).toContain("0.010000");
     await snap(b, "spot-exchange-live-ask-en");
@@ -151,7 +151,7 @@ describe("spot trading between two traders", () => {
 
     // Both screens: the ask is gone from the book and the deal is in market trades, live.
     for (const p of [s, b]) {
-      await p.locator('[data-testid="book-ask"][data-price="70000.00"]').waitFor({ state: "detached", timeout: 10_000 });
+      await p.locator('[data-testid="book-ask"][data-price="70000.00"]').waitFor({ state: "detached", timeout: 120_000 });
       await p.click('[data-testid="tab-trades"]');
       const deal = p.locator('[data-testid="deal-row"]').first();
       await deal.waitFor();
@@ -163,7 +163,7 @@ describe("spot trading between two traders", () => {
     }
     // The seller's open order left the list on its own (the fill event), nothing was reloaded.
     await s.click('[data-testid="tab-orders"]');
-    await s.getByText("No open orders").waitFor({ timeout: 10_000 });
+    await s.getByText("No open orders").waitFor({ timeout: 120_000 });
 
     // Exact balances. Seller (maker): +700 USDT − floor(700 × 10 / 10000) = 0.7 fee; −0.01 BTC.
     // Buyer (taker): −700 USDT; +0.01 BTC − floor(0.01 × 10 / 10000) = 0.00001 fee.
