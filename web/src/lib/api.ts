@@ -117,7 +117,7 @@ export async function request<T>(method: "GET" | "POST", path: string, opts: Req
   let res: Response;
   try {
     res = await fetch(buildUrl(path, opts.query), { method, headers, body, signal: controller.signal, cache: "no-store" });
-  } catch (err) {
+  } catch {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onOuterAbort);
     if (opts.signal?.aborted) throw new ApiFailure("network", "aborted");
