@@ -1,7 +1,7 @@
 // Three projects side by side: pure Node (engine, schemas), workerd (API and Durable Objects
 // through the real Worker) and browser end-to-end (Chromium against a locally started Worker).
 import { defineConfig } from "vitest/config";
-import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-pool-workers";
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");

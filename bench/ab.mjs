@@ -39,7 +39,7 @@ function patchedTree(src, patches) {
     try {
       execFileSync("git", ["apply", "--whitespace=nowarn", path.resolve(patch)], { cwd: dst, stdio: "pipe" });
     } catch (err) {
-      throw new Error(`${patch} does not apply to the working tree (or to the patches before it): ${String(err.stderr ?? err.message).trim()}`);
+      throw new Error(`${patch} does not apply to the working tree (or to the patches before it): ${String(err.stderr ?? err.message).trim()}`, { cause: err });
     }
   }
   return dst;

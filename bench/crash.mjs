@@ -233,7 +233,7 @@ export async function main(options = {}) {
     await wake();
     await sleep(Math.min(5000, Math.max(0, o.graceMs - (now() - lastSubmit))));
   }
-  let submitted = null;
+  let submitted;
   for (let round = 0; round < 8; round++) {
     await wake();
     await client.request("GET", "/__scheduled?cron=*+*+*+*+*");

@@ -18,6 +18,8 @@ export const realNameSchema = z
   .trim()
   .min(1, { message: "missing_field" })
   .max(64)
+  // Control characters are matched on purpose: a name must not contain them.
+  // eslint-disable-next-line no-control-regex
   .regex(/^[^\d\uff10-\uff19\u0000-\u001f\u007f]+$/, { message: "name_no_digits" });
 
 /** A document number: letters, digits and dashes; hence no Chinese characters (spec §5). */

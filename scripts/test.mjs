@@ -30,7 +30,10 @@ if (existsSync(join(root, "web/index.html"))) {
 // A JSON report next to the console one, so the run can end with one plain summary line.
 mkdirSync(join(root, "test-results"), { recursive: true });
 const report = join(root, "test-results", "vitest.json");
-const r = spawnSync("npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
+// vitest's own entry under this process's Node (`npm test` runs on the pinned Node 24 from
+// node_modules/.bin), rather than `npx`, which would start on whatever Node runs npm itself.
+const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
+const r = spawnSync(process.execPath, [vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${report}`, ...process.argv.slice(2)], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },

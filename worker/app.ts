@@ -70,6 +70,7 @@ export const app = base
   .route("/api", accountRoutes)
   .route("/api", operatorRoutes)
   .route("/api", devRoutes)
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));
 
 export type AppType = typeof app;

@@ -35,7 +35,8 @@ function cdp(url) {
     if (msg.id && pending.has(msg.id)) {
       const { res, rej } = pending.get(msg.id);
       pending.delete(msg.id);
-      msg.error ? rej(new Error(msg.error.message)) : res(msg.result);
+      if (msg.error) rej(new Error(msg.error.message));
+      else res(msg.result);
     }
   });
   const open = new Promise((res, rej) => {

@@ -1,11 +1,8 @@
-import { env, runInDurableObject, SELF } from "cloudflare:test";
+import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PairDurableObject } from "../../durable/pair.ts";
-import { reconcileSpotOrders } from "../../worker/jobs/spot-reconcile.ts";
-import { movementStatements } from "../../worker/lib/ledger.ts";
 import { reconcile } from "../../worker/lib/reconcile.ts";
 import { api, balance, dbFingerprint, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
-import { BTC, PAIR, USDT, buy, clearBook, pairStub, sell, trader } from "./spot-fixtures.ts";
+import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
 
 const pair = PAIR;
 

@@ -196,7 +196,9 @@ describe("realtime", () => {
     const ws = res.webSocket!;
     ws.accept();
     const messages: any[] = [];
-    ws.addEventListener("message", (e) => messages.push(JSON.parse(String(e.data))));
+    ws.addEventListener("message", (e) => {
+      messages.push(JSON.parse(String(e.data)));
+    });
     const next = async (pred: (m: any) => boolean) => {
       for (let i = 0; i < 100; i++) {
         const idx = messages.findIndex(pred);

@@ -91,18 +91,21 @@ function check(c: Context, slot: string, value: unknown) {
 }
 
 /** `{ type: "ok", message }` for the classic endpoints; `message` must match the declared schema. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
 export function ok<C extends Context<any, any, any>>(c: C, message: z.output<Declared<C, "answer">>): Json<{ type: "ok"; message: z.output<Declared<C, "answer">> }> {
   check(c, "answer", message);
   return c.json({ type: "ok" as const, message }) as never;
 }
 
 /** `{ status: 1, data }` for the /api/new/ endpoints; `data` must match the declared schema. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
 export function okNew<C extends Context<any, any, any>>(c: C, data: z.output<Declared<C, "answerNew">>): Json<{ status: 1; data: z.output<Declared<C, "answerNew">> }> {
   check(c, "answerNew", data);
   return c.json({ status: 1 as const, data }) as never;
 }
 
 /** An answer without envelope; `body` must match the declared schema. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
 export function bare<C extends Context<any, any, any>>(c: C, body: z.output<Declared<C, "answerBare">>): Json<z.output<Declared<C, "answerBare">>> {
   check(c, "answerBare", body);
   return c.json(body as object) as never;

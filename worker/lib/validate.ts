@@ -53,7 +53,9 @@ type Validated<T extends "json" | "query" | "param", S extends z.ZodType> = {
 };
 
 /** A validator that also documents its target in the OpenAPI document (hono-openapi reads the mark). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
 function documented<T extends "json" | "query" | "param", S extends z.ZodType>(target: T, schema: S): MiddlewareHandler<any, string, Validated<T, S>> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   const middleware = validator(target, (value) => parseOrThrow(schema, value)) as MiddlewareHandler<any, string, Validated<T, S>>;
   return Object.assign(middleware, { [uniqueSymbol]: { target, ...resolver(schema) } });
 }

@@ -29,7 +29,6 @@ import {
   type Currency,
   type CurrencyList,
   type HomeIndex,
-  type Kefu,
   type NewsCategory,
   type NewsDetail,
   type NewsPage,

@@ -32,6 +32,7 @@ const documentation = {
 let cached: Promise<Spec> | undefined;
 
 /** The OpenAPI document of `app` (every documented route; error answers on all of them). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
 export function openApiDocument(app: Hono<AppEnv, any, any>): Promise<Spec> {
   cached ??= generateSpecs(app, {
     documentation,
@@ -120,6 +121,7 @@ section{border-top:1px solid #d0d7de;padding:.75rem 0}nav ul{columns:2;padding-l
 @media (prefers-color-scheme:dark){body{background:#0d1117;color:#e6edf3}section{border-color:#30363d}.auth{background:#3b2e00}a{color:#58a6ff}}`;
 
 /** Mounted last under /api; `app` is the whole application (read at request time). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
 export const docsRoutes = (app: () => Hono<AppEnv, any, any>) =>
   new Hono<AppEnv>()
     .get("/openapi.json", answersFile({ summary: "This document (OpenAPI 3.1)" }, ["application/json"]), async (c) => c.json((await openApiDocument(app())) as Record<string, unknown>))

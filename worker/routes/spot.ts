@@ -154,7 +154,7 @@ async function bookOne<E extends AppEnv>(c: Context<E>, pair: PairRow, priced: P
   const db = c.env.DB;
   const user = c.get("user");
   const now = Date.now();
-  let orderId = 0;
+  let orderId: number;
   for (let attempt = 0; ; attempt++) {
     // Ids are time-ordered with 12 random bits: two orders in the same millisecond can collide.
     // The batch then fails on a key and writes nothing, so drawing a new id is safe.

@@ -116,6 +116,7 @@ export const client = hc<AppType>("/", {
 /** What a request of the client resolves to, unwrapped from its envelope. */
 export type Payload<R> = R extends { type: "ok"; message: infer M } ? M : R extends { status: 1; data: infer D } ? D : R;
 /** The payload of a client method, e.g. `Answer<typeof client.api.user.info.$get>`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
 export type Answer<F extends (...args: any[]) => Promise<ClientResponse<any>>> = Payload<Awaited<ReturnType<F>> extends ClientResponse<infer R> ? R : never>;
 
 /** The per-request options handed to a client method: the abort signal of the timeout. */
@@ -142,7 +143,7 @@ export async function call<R>(send: Send<R>, opts: CallOptions = {}): Promise<Pa
   let res: ClientResponse<R>;
   try {
     res = await send({ init: { signal: controller.signal } });
-  } catch (err) {
+  } catch {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onOuterAbort);
     if (opts.signal?.aborted) throw new ApiFailure("network", "aborted");

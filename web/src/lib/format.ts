@@ -72,7 +72,7 @@ export function formatChange(change: string | number | null | undefined): string
 /** Dates from the API come as "YYYY-MM-DD HH:mm:ss" strings or epoch numbers (s or ms). */
 export function formatDateTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === "") return "";
-  let date: Date | null = null;
+  let date: Date;
   if (typeof value === "number" || /^\d+$/.test(value)) {
     const n = Number(value);
     date = new Date(n < 1e12 ? n * 1000 : n);

@@ -62,7 +62,7 @@ export async function prepareImage(file: File): Promise<{ blob: Blob; name: stri
   if (problem) throw new ApiFailure("error", errorMessage(problem), problem);
   const head = new Uint8Array(await file.slice(0, 8).arrayBuffer());
   const kind = sniffImage(head) ?? "jpg";
-  let img: HTMLImageElement | null = null;
+  let img: HTMLImageElement;
   try {
     img = await loadBitmap(file);
   } catch {
@@ -123,7 +123,7 @@ export function uploadImage(blob: Blob, name: string, onProgress?: (fraction: nu
     xhr.ontimeout = () => fail(new ApiFailure("timeout", m.request_timeout()));
     xhr.onabort = () => fail(new ApiFailure("network", "aborted"), false);
     xhr.onload = () => {
-      let json: Record<string, unknown> | null = null;
+      let json: Record<string, unknown> | null;
       try {
         json = JSON.parse(xhr.responseText) as Record<string, unknown>;
       } catch {
