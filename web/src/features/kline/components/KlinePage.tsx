@@ -7,23 +7,21 @@
  */
 import { Suspense, useCallback, useEffect, useState, type ComponentType } from "react";
 import { useNavigate } from "react-router";
-import type { DayMarket, Deal } from "../../../../../schemas/realtime.ts";
+import type { Deal } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
 import { formatChange, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { selectCurrency } from "../../../lib/market.ts";
-import { topics, usePairTopic } from "../../../lib/realtime.ts";
+import { useDeals, useTicker } from "../../../lib/market/index.ts";
 import { useSession } from "../../../lib/session.ts";
 import { EmptyState, ErrorState, PageSpinner, SkeletonList } from "../../../components/States.tsx";
 import { ApiFailure } from "../../../lib/api.ts";
-import { LEGAL_ID, fetchChartPairs, fetchDayMarket, fetchRecentDeals, type ChartPair } from "../api.ts";
+import { fetchChartPairs, type ChartPair } from "../api.ts";
 import { INTERVALS, type Interval } from "../chartData.ts";
 import { PriceChart } from "./PriceChart.tsx";
 import "./kline.css";
 
 /** The order dialog a trading feature provides for this page (spot: buy/sell). */
 export type OrderSheetComponent = ComponentType<{ side: "buy" | "sell"; onClose: () => void }>;
-
-const DEALS_KEPT = 20;
 
 function intervalLabel(i: Interval): string {
   switch (i) {
@@ -82,31 +80,12 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
   const navigate = useNavigate();
   const session = useSession();
   const [interval, setActiveInterval] = useState<Interval>("15min");
-  const [day, setDay] = useState<DayMarket | null>(null);
-  const [deals, setDeals] = useState<Deal[] | null>(null);
+  const day = useTicker(pair);
+  const deals = useDeals(pair);
   const [sheet, setSheet] = useState<"buy" | "sell" | null>(null);
   const c = pair.currency_id;
   const coin = pair.currency_name;
   const quote = pair.legal_name || "USDT";
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchDayMarket(c, controller.signal)
-      .then((d) => setDay((cur) => cur ?? d))
-      .catch(() => undefined);
-    fetchRecentDeals(c, controller.signal)
-      .then((d) => setDeals((cur) => cur ?? d.slice(0, DEALS_KEPT)))
-      .catch(() => setDeals((cur) => cur ?? []));
-    return () => controller.abort();
-  }, [c]);
-
-  usePairTopic(pair.id, topics.day(c, LEGAL_ID), (msg) => {
-    if (msg.type === "daymarket") setDay(msg.data);
-  });
-  usePairTopic(pair.id, topics.deals(c, LEGAL_ID), (msg) => {
-    if (msg.type !== "market_detail") return;
-    setDeals((cur) => (msg.snapshot ? msg.data : [...msg.data, ...(cur ?? [])]).slice(0, DEALS_KEPT));
-  });
 
   const last = day ? day.close : isZeroDecimal(pair.now_price) ? null : pair.now_price;
   // No trade yet: no change to speak of ("--"), rather than a made-up 0.00 %.
@@ -160,7 +139,7 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
         ))}
       </div>
 
-      <PriceChart pairId={pair.id} currencyId={c} symbol={`${coin}/${quote}`} interval={interval} />
+      <PriceChart pair={pair} symbol={`${coin}/${quote}`} interval={interval} />
       <p className="kline-tz muted">{m.kline_timezone_note()}</p>
 
       <section className="kline-deals">

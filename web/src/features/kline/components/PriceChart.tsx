@@ -16,11 +16,12 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from "lightweight-charts";
-import type { KlinePeriodName } from "../../../../../schemas/realtime.ts";
+import type { Bar, KlinePeriodName } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
-import { topics, usePairTopic, useSocketStatus } from "../../../lib/realtime.ts";
+import { marketOf, type MarketPair } from "../../../lib/market/index.ts";
+import { useSocketStatus } from "../../../lib/realtime.ts";
 import { Spinner } from "../../../components/States.tsx";
-import { LEGAL_ID, fetchBars } from "../api.ts";
+import { fetchBars } from "../api.ts";
 import {
   BARS_WANTED,
   MA_WINDOWS,
@@ -51,7 +52,7 @@ interface SeriesSet {
 
 const ts = (seconds: number) => seconds as UTCTimestamp;
 
-export function PriceChart({ pairId, currencyId, symbol, interval }: { pairId: number; currencyId: number; symbol: string; interval: Interval }) {
+export function PriceChart({ pair, symbol, interval }: { pair: MarketPair; symbol: string; interval: Interval }) {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<SeriesSet | null>(null);
@@ -190,16 +191,17 @@ export function PriceChart({ pairId, currencyId, symbol, interval }: { pairId: n
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [symbol, period, interval, attempt]);
 
-  usePairTopic(pairId, topics.kline(currencyId, LEGAL_ID, period), (msg) => {
-    if (msg.type !== "kline" || !msg.bar) return;
-    const bar = toChartBar(msg.bar);
+  // The open bar from the pair's market store; every bar it sets is drawn.
+  const onBar = useRef<(raw: Bar) => void>(() => undefined);
+  onBar.current = (raw) => {
+    const bar = toChartBar(raw);
     if (!loaded.current) {
       early.current = bar;
       return;
     }
     if (!upsertBar(bars.current, bar)) return;
     if (bars.current.length === 1) {
-      const p = decimalsOf(msg.bar.close);
+      const p = decimalsOf(raw.close);
       setPrecision(p);
       applyPrecision(p);
       drawAll();
@@ -207,9 +209,17 @@ export function PriceChart({ pairId, currencyId, symbol, interval }: { pairId: n
     } else {
       drawLast();
     }
-  });
+  };
+  const $candle = marketOf(pair).candle(period);
+  useEffect(
+    () =>
+      $candle.listen((raw) => {
+        if (raw) onBar.current(raw);
+      }),
+    [$candle],
+  );
 
-  useSocketStatus(pairId, () => setAttempt((a) => a + 1));
+  useSocketStatus(pair.id, () => setAttempt((a) => a + 1));
 
   return (
     <div className="kline-chart-wrap">

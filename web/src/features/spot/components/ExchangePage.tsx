@@ -4,14 +4,15 @@
  * balances of both currencies. Book, last price, deals and the user's own orders follow the
  * pair's socket; balances and open orders reload after each own order event.
  */
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { formatChange, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
+import { bestPrices, useBook, useDeals, useTicker } from "../../../lib/market/index.ts";
 import type { PairRow, SpotBalance } from "../api.ts";
-import { useAccount, useBestPrices, useCurrentPair, useDayMarket, useDeals, useDepth, useLiveStatus } from "../hooks.ts";
+import { useAccount, useCurrentPair, useLiveStatus } from "../hooks.ts";
 import { MarketTrades } from "./MarketTrades.tsx";
 import { OpenOrders } from "./OpenOrders.tsx";
 import { OrderBook } from "./OrderBook.tsx";
@@ -45,12 +46,12 @@ export default function ExchangePage() {
 }
 
 function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () => void }) {
-  const { depth, failed } = useDepth(pair);
-  const day = useDayMarket(pair);
+  const { book: depth, failed } = useBook(pair);
+  const day = useTicker(pair);
   const deals = useDeals(pair);
   const account = useAccount(pair);
   const status = useLiveStatus(pair, account.refresh);
-  const { bestBid, bestAsk } = useBestPrices(depth);
+  const { bestBid, bestAsk } = useMemo(() => bestPrices(depth), [depth]);
   const [pick, setPick] = useState<PricePick | null>(null);
   const [tab, setTab] = useState<"orders" | "trades">("orders");
 

@@ -4,12 +4,13 @@
  * pair's book for its prices and closes once an order has been accepted. The app composes it into
  * the chart page (features never import each other).
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, PageSpinner } from "../../../components/States.tsx";
+import { bestPrices, useBook } from "../../../lib/market/index.ts";
 import type { PairRow, Side } from "../api.ts";
-import { useAccount, useBestPrices, useCurrentPair, useDepth } from "../hooks.ts";
+import { useAccount, useCurrentPair } from "../hooks.ts";
 import { OrderForm } from "./OrderForm.tsx";
 import "./spot.css";
 
@@ -63,9 +64,9 @@ export default function OrderSheet({ side, onClose }: OrderSheetProps) {
 }
 
 function SheetForm({ pair, side, onSide, onDone }: { pair: PairRow; side: Side; onSide: (s: Side) => void; onDone: () => void }) {
-  const { depth } = useDepth(pair);
+  const { book } = useBook(pair);
   const account = useAccount(pair);
-  const { bestBid, bestAsk } = useBestPrices(depth);
+  const { bestBid, bestAsk } = useMemo(() => bestPrices(book), [book]);
   return (
     <div className="sheet-body">
       <OrderForm
