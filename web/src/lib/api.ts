@@ -8,12 +8,25 @@
  *   caller asked to handle it itself (`notify: false`); network errors and timeouts likewise.
  * Failures reject with an ApiFailure so callers can show inline error states.
  */
-import { errorEnvelopeSchema } from "../../../schemas/envelope.ts";
+import type { ErrorEnvelope } from "../../../schemas/envelope.ts";
 import { getAppLocale, m } from "../i18n/index.ts";
 import { clearLogin, getToken } from "./session.ts";
 import { $confirm, openConfirm } from "./dialog.ts";
 import { currentPath, navigateTo } from "./nav.ts";
 import { toast } from "./toast.ts";
+
+/**
+ * schemas/envelope.ts errorEnvelopeSchema, checked by hand: every screen loads this client at
+ * start-up, and zod would add 25 KB (gzip) to that for one object check.
+ */
+function asErrorEnvelope(json: unknown): ErrorEnvelope | null {
+  if (typeof json !== "object" || json === null) return null;
+  const e = json as Record<string, unknown>;
+  const typeOk = e.type === "error" || e.type === "997" || e.type === "998" || e.type === "999";
+  if (!typeOk || typeof e.message !== "string" || typeof e.code !== "string") return null;
+  if (e.status !== undefined && e.status !== 0) return null;
+  return e as ErrorEnvelope;
+}
 
 export type FailureKind = "error" | "997" | "998" | "999" | "network" | "timeout" | "bad_response";
 
@@ -143,11 +156,10 @@ export async function request<T>(method: "GET" | "POST", path: string, opts: Req
     if (env.type === "ok") return env.message as T;
     if (env.status === 1) return (env.data ?? env.message) as T;
 
-    const parsed = errorEnvelopeSchema.safeParse(json);
-    const type = parsed.success ? parsed.data.type : typeof env.type === "string" ? env.type : "error";
-    const message =
-      parsed.success ? parsed.data.message : typeof env.message === "string" && env.message ? env.message : m.request_failed();
-    const code = parsed.success ? parsed.data.code : undefined;
+    const parsed = asErrorEnvelope(json);
+    const type = parsed ? parsed.type : typeof env.type === "string" ? env.type : "error";
+    const message = parsed ? parsed.message : typeof env.message === "string" && env.message ? env.message : m.request_failed();
+    const code = parsed ? parsed.code : undefined;
 
     if (type === "999" && special) {
       handleLoginRequired();

@@ -7,7 +7,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { emailSchema, forgetSchema, codeSchema } from "../../../../../schemas/auth.ts";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useCountdown } from "../../../lib/useRequest.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";

@@ -7,7 +7,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { accountMode, registerSchema } from "../../../../../schemas/auth.ts";
-import { errText, getAppLocale, m } from "../../../i18n/index.ts";
+import { getAppLocale, m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";

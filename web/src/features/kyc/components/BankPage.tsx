@@ -4,7 +4,8 @@
  * name and branch. Withdrawals and fiat orders need it (the server answers 997 otherwise).
  */
 import { useRef, useState, type FormEvent } from "react";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
 import { luhnValid, realNameSchema } from "../../../../../schemas/kyc.ts";

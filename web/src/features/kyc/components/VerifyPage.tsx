@@ -6,7 +6,8 @@
  * rejection shows the operator's reason and the form opens again.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { patchSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";

@@ -5,7 +5,8 @@
  */
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { usePaged } from "../../../lib/usePaged.ts";

@@ -4,7 +4,8 @@
  * digits only (spec §5).
  */
 import { useMemo, useState, type FormEvent } from "react";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";

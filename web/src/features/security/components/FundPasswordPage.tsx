@@ -4,7 +4,8 @@
  */
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";

@@ -6,14 +6,14 @@ import "./settings.css";
 export default function LangPage() {
   const current = useLocale();
   const choose = (l: Locale) => {
-    if (l !== current) setAppLocale(l);
+    if (l !== current) void setAppLocale(l);
   };
   return (
     <div className="page-pad">
       <p className="lang-hint muted">{m.lang_hint()}</p>
       <ul className="lang-list" role="radiogroup" aria-label={m.title_lang()}>
         {locales.map((l) => (
-          <li key={l}>
+          <li key={l} role="none">
             <button
               type="button"
               role="radio"

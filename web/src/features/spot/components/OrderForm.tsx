@@ -7,7 +7,8 @@
  * same order is retried, so a double tap or a retry after a timeout never places it twice.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";

@@ -6,7 +6,8 @@
  */
 import { useMemo, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { balanceDecimals, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";

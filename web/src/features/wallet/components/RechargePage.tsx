@@ -6,7 +6,8 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { errText, getAppLocale, m } from "../../../i18n/index.ts";
+import { getAppLocale, m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { copyText } from "../../../lib/clipboard.ts";
 import { toast } from "../../../lib/toast.ts";

@@ -5,7 +5,8 @@
  */
 import { useMemo, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { compareDecimal, decimalsOf, sanitizeAmountInput, showAmount, balanceDecimals } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";

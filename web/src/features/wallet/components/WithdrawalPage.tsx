@@ -7,7 +7,8 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { decimalsOf, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
