@@ -232,7 +232,8 @@ export function PriceChart({ pair, symbol, interval }: { pair: MarketPair; symbo
           ))}
         </div>
       )}
-      <div className="kline-chart" ref={host} data-testid="kline-chart" data-bars={count} data-status={status} role="img" aria-label={m.kline_chart_label()} />
+      {/* A figure, not an img: the chart library puts its attribution link inside, and an img may hold nothing interactive. */}
+      <div className="kline-chart" ref={host} data-testid="kline-chart" data-bars={count} data-status={status} role="figure" aria-label={m.kline_chart_label()} />
       {status === "loading" && (
         <div className="kline-chart-overlay">
           <Spinner size={24} />

@@ -118,14 +118,17 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
       </div>
 
       <section className="ex-lists">
-        <div className="ex-tabs" role="tablist">
-          <button type="button" role="tab" aria-selected={tab === "orders"} className={tab === "orders" ? "active" : ""} onClick={() => setTab("orders")} data-testid="tab-orders">
-            {m.spot_open_orders()}
-            {orderCount > 0 && <span className="ex-tab-count num">{orderCount}</span>}
-          </button>
-          <button type="button" role="tab" aria-selected={tab === "trades"} className={tab === "trades" ? "active" : ""} onClick={() => setTab("trades")} data-testid="tab-trades">
-            {m.spot_market_trades()}
-          </button>
+        <div className="ex-tabs">
+          {/* Only tabs inside the tablist; the history link sits beside it. */}
+          <div className="ex-tablist" role="tablist">
+            <button type="button" role="tab" aria-selected={tab === "orders"} className={tab === "orders" ? "active" : ""} onClick={() => setTab("orders")} data-testid="tab-orders">
+              {m.spot_open_orders()}
+              {orderCount > 0 && <span className="ex-tab-count num">{orderCount}</span>}
+            </button>
+            <button type="button" role="tab" aria-selected={tab === "trades"} className={tab === "trades" ? "active" : ""} onClick={() => setTab("trades")} data-testid="tab-trades">
+              {m.spot_market_trades()}
+            </button>
+          </div>
           <Link to="/exchange/lists" className="ex-tabs-more">
             {m.spot_history()}
             <Icon name="chevron" size={14} />
