@@ -95,6 +95,9 @@ export default defineConfig({
   root: webRoot,
   base: "/",
   plugins: [react(), firstRoutePreload()],
+  // Feature styles are CSS modules next to their components (Foo.module.css, read as s.fooBar);
+  // only tokens and base styles are global. Class names keep their source name for debugging.
+  css: { modules: { localsConvention: "camelCaseOnly", generateScopedName: "[local]_[hash:base64:5]" } },
   build: {
     outDir: `${repoRoot}dist/web`,
     emptyOutDir: true,

@@ -8,7 +8,6 @@ import { createRoot } from "react-dom/client";
 import "./styles/tokens.css";
 import "./styles/base.css";
 import "./styles/components.css";
-import "./styles/shell.css";
 import { $locale, loadLocale } from "./i18n/index.ts";
 import { App } from "./app/App.tsx";
 

@@ -9,6 +9,7 @@ import { Spinner } from "../../../components/States.tsx";
 import { completeLogin, login } from "../api.ts";
 import { withoutError, type FieldErrors } from "../fieldState.ts";
 import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+import s from "./auth.module.css";
 
 /** The form check, fetched once the user starts typing (see loginCheck.ts). */
 const loadCheck = () => import("../loginCheck.ts");

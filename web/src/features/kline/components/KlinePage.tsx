@@ -18,7 +18,7 @@ import { ApiFailure } from "../../../lib/api.ts";
 import { fetchChartPairs, type ChartPair } from "../api.ts";
 import { INTERVALS, type Interval } from "../chartData.ts";
 import { PriceChart } from "./PriceChart.tsx";
-import "./kline.css";
+import s from "./kline.module.css";
 
 /** The order dialog a trading feature provides for this page (spot: buy/sell). */
 export type OrderSheetComponent = ComponentType<{ side: "buy" | "sell"; onClose: () => void }>;
@@ -105,17 +105,17 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
   const closeSheet = useCallback(() => setSheet(null), []);
 
   return (
-    <div className="kline" data-testid="kline">
-      <section className="kline-stats">
-        <div className="kline-last">
-          <span className={`kline-price num ${trend}`} data-testid="kline-last">
+    <div className={s.kline} data-testid="kline">
+      <section className={s.klineStats}>
+        <div className={s.klineLast}>
+          <span className={`${s.klinePrice} num ${trend}`} data-testid="kline-last">
             {formatPrice(last)}
           </span>
-          <span className={`kline-change num ${trend}`} data-testid="kline-change">
+          <span className={`${s.klineChange} num ${trend}`} data-testid="kline-change">
             {formatChange(change)}
           </span>
         </div>
-        <dl className="kline-facts">
+        <dl className={s.klineFacts}>
           <div>
             <dt>{m.kline_high()}</dt>
             <dd className="num">{formatPrice(day?.high)}</dd>
@@ -131,7 +131,7 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
         </dl>
       </section>
 
-      <div className="kline-intervals" role="tablist" aria-label={m.kline_interval_label()}>
+      <div className={s.klineIntervals} role="tablist" aria-label={m.kline_interval_label()}>
         {INTERVALS.map((i) => (
           <button key={i} type="button" role="tab" aria-selected={interval === i} className={interval === i ? "active" : ""} onClick={() => setActiveInterval(i)} data-testid={`interval-${i}`}>
             {intervalLabel(i)}
@@ -140,18 +140,18 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
       </div>
 
       <PriceChart pair={pair} symbol={`${coin}/${quote}`} interval={interval} />
-      <p className="kline-tz muted">{m.kline_timezone_note()}</p>
+      <p className={`${s.klineTz} muted`}>{m.kline_timezone_note()}</p>
 
-      <section className="kline-deals">
-        <h2 className="kline-section-title">{m.kline_recent_deals()}</h2>
+      <section className={s.klineDeals}>
+        <h2 className={s.klineSectionTitle}>{m.kline_recent_deals()}</h2>
         <DealsTable deals={deals} coin={coin} quote={quote} />
       </section>
 
-      <div className="kline-actions">
-        <button type="button" className="btn kline-buy" onClick={() => openSheet("buy")} data-testid="kline-buy">
+      <div className={s.klineActions}>
+        <button type="button" className={`btn ${s.klineBuy}`} onClick={() => openSheet("buy")} data-testid="kline-buy">
           {m.kline_buy()}
         </button>
-        <button type="button" className="btn kline-sell" onClick={() => openSheet("sell")} data-testid="kline-sell">
+        <button type="button" className={`btn ${s.klineSell}`} onClick={() => openSheet("sell")} data-testid="kline-sell">
           {m.kline_sell()}
         </button>
       </div>
@@ -170,7 +170,7 @@ function DealsTable({ deals, coin, quote }: { deals: Deal[] | null; coin: string
   if (deals === null) return <SkeletonList rows={4} />;
   if (deals.length === 0) return <EmptyState text={m.kline_no_deals()} />;
   return (
-    <table className="kline-deals-table" data-testid="kline-deals">
+    <table className={s.klineDealsTable} data-testid="kline-deals">
       <thead>
         <tr>
           <th scope="col">{m.kline_col_time()}</th>

@@ -36,6 +36,7 @@ import {
   type ChartBar,
   type Interval,
 } from "../chartData.ts";
+import s from "./kline.module.css";
 
 const UP = "#2ebd85";
 const DOWN = "#f6465d";
@@ -222,9 +223,9 @@ export function PriceChart({ pair, symbol, interval }: { pair: MarketPair; symbo
   useSocketStatus(pair.id, () => setAttempt((a) => a + 1));
 
   return (
-    <div className="kline-chart-wrap">
+    <div className={s.klineChartWrap}>
       {candles && (
-        <div className="kline-legend num" aria-hidden={status !== "ready"}>
+        <div className={`${s.klineLegend} num`} aria-hidden={status !== "ready"}>
           {MA_WINDOWS.map((n, i) => (
             <span key={n} style={{ color: MA_COLORS[i] }}>
               MA{n}: {legend[i] != null ? (legend[i] as number).toFixed(precision) : "--"}
@@ -233,19 +234,19 @@ export function PriceChart({ pair, symbol, interval }: { pair: MarketPair; symbo
         </div>
       )}
       {/* A figure, not an img: the chart library puts its attribution link inside, and an img may hold nothing interactive. */}
-      <div className="kline-chart" ref={host} data-testid="kline-chart" data-bars={count} data-status={status} role="figure" aria-label={m.kline_chart_label()} />
+      <div className={s.klineChart} ref={host} data-testid="kline-chart" data-bars={count} data-status={status} role="figure" aria-label={m.kline_chart_label()} />
       {status === "loading" && (
-        <div className="kline-chart-overlay">
+        <div className={s.klineChartOverlay}>
           <Spinner size={24} />
         </div>
       )}
       {status === "empty" && (
-        <div className="kline-chart-overlay" data-testid="kline-empty">
+        <div className={s.klineChartOverlay} data-testid="kline-empty">
           <p>{m.kline_no_trades()}</p>
         </div>
       )}
       {status === "error" && (
-        <div className="kline-chart-overlay">
+        <div className={s.klineChartOverlay}>
           <p>{m.load_failed()}</p>
           <button type="button" className="btn btn-outline btn-small" onClick={() => setAttempt((a) => a + 1)}>
             {m.retry()}

@@ -18,7 +18,7 @@ import { OpenOrders } from "./OpenOrders.tsx";
 import { OrderBook } from "./OrderBook.tsx";
 import { OrderForm, type PricePick } from "./OrderForm.tsx";
 import { PairDrawer } from "./PairDrawer.tsx";
-import "./spot.css";
+import s from "./spot.module.css";
 
 export default function ExchangePage() {
   const { pairs, pair, error, reload, choose } = useCurrentPair();
@@ -65,21 +65,21 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
   const orderCount = account.orders?.length ?? 0;
 
   return (
-    <div className="exchange" data-testid="exchange">
-      <div className="ex-head">
-        <button type="button" className="ex-pair" onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
-          <span className="ex-pair-name">
+    <div className={s.exchange} data-testid="exchange">
+      <div className={s.exHead}>
+        <button type="button" className={s.exPair} onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
+          <span className={s.exPairName}>
             {coin}/{quote}
           </span>
           <Icon name="chevronDown" size={18} />
         </button>
-        <span className={`change-pill num ex-change ${trend}`} data-testid="header-change">
+        <span className={`change-pill num ${s.exChange} ${trend}`} data-testid="header-change">
           {formatChange(change)}
         </span>
-        <span className={`live-dot ${status}`} title={status === "open" ? m.spot_live() : m.spot_reconnecting()} data-testid="live-status" data-status={status}>
+        <span className={`${s.liveDot} ${s[status] ?? ""}`} title={status === "open" ? m.spot_live() : m.spot_reconnecting()} data-testid="live-status" data-status={status}>
           <span className="visually-hidden">{status === "open" ? m.spot_live() : m.spot_reconnecting()}</span>
         </span>
-        <span className="ex-head-links">
+        <span className={s.exHeadLinks}>
           <Link to="/kline?from=exchange" className="icon-btn" aria-label={m.spot_chart()} data-testid="kline-link">
             <Icon name="markets" size={20} />
           </Link>
@@ -88,16 +88,16 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
           </Link>
         </span>
       </div>
-      <div className="ex-price-row">
-        <span className={`ex-last num ${trend}`} data-testid="header-last">
+      <div className={s.exPriceRow}>
+        <span className={`${s.exLast} num ${trend}`} data-testid="header-last">
           {formatPrice(lastPrice)}
         </span>
-        <span className="ex-stats muted num">
+        <span className={`${s.exStats} muted num`}>
           {m.spot_high()} {formatPrice(day?.high)} · {m.spot_low()} {formatPrice(day?.low)}
         </span>
       </div>
 
-      <div className="ex-main">
+      <div className={s.exMain}>
         <OrderForm
           pair={pair}
           balance={account.balance}
@@ -117,19 +117,19 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
         />
       </div>
 
-      <section className="ex-lists">
-        <div className="ex-tabs">
+      <section className={s.exLists}>
+        <div className={s.exTabs}>
           {/* Only tabs inside the tablist; the history link sits beside it. */}
-          <div className="ex-tablist" role="tablist">
+          <div className={s.exTablist} role="tablist">
             <button type="button" role="tab" aria-selected={tab === "orders"} className={tab === "orders" ? "active" : ""} onClick={() => setTab("orders")} data-testid="tab-orders">
               {m.spot_open_orders()}
-              {orderCount > 0 && <span className="ex-tab-count num">{orderCount}</span>}
+              {orderCount > 0 && <span className={`${s.exTabCount} num`}>{orderCount}</span>}
             </button>
             <button type="button" role="tab" aria-selected={tab === "trades"} className={tab === "trades" ? "active" : ""} onClick={() => setTab("trades")} data-testid="tab-trades">
               {m.spot_market_trades()}
             </button>
           </div>
-          <Link to="/exchange/lists" className="ex-tabs-more">
+          <Link to="/exchange/lists" className={s.exTabsMore}>
             {m.spot_history()}
             <Icon name="chevron" size={14} />
           </Link>
@@ -157,12 +157,12 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
 /** Both currencies of the pair, available and held by open orders, to the last decimal the ledger keeps. */
 function Balances({ balance, coin, quote, error, onRetry }: { balance: SpotBalance | null; coin: string; quote: string; error: boolean; onRetry: () => void }) {
   return (
-    <section className="ex-balances" aria-label={m.spot_assets()} data-testid="balances">
-      <h2 className="ex-section-title">{m.spot_assets()}</h2>
+    <section className={s.exBalances} aria-label={m.spot_assets()} data-testid="balances">
+      <h2 className={s.exSectionTitle}>{m.spot_assets()}</h2>
       {!balance && error ? (
         <ErrorState onRetry={onRetry} />
       ) : (
-        <table className="ex-balance-table">
+        <table className={s.exBalanceTable}>
           <thead>
             <tr>
               <th scope="col">{m.spot_asset_col()}</th>

@@ -8,6 +8,7 @@ import { m } from "../../../i18n/index.ts";
 import { formatPrice, trendOf } from "../../../lib/format.ts";
 import { depthRows, type Book, type DepthRow as Row } from "../../../lib/market/index.ts";
 import { upTo } from "../display.ts";
+import s from "./spot.module.css";
 
 const LEVELS = 6;
 
@@ -39,34 +40,34 @@ export function OrderBook({
   const line = (row: Row | null, side: "ask" | "bid", i: number) =>
     row ? (
       <li key={`${side}-${i}`}>
-        <button type="button" className={`book-row ${side}`} onClick={() => onPick(row.price)} data-testid={`book-${side}`} data-price={row.price}>
+        <button type="button" className={`${s.bookRow} ${s[side]}`} onClick={() => onPick(row.price)} data-testid={`book-${side}`} data-price={row.price}>
           {/* A transform, not a width: resizing the bar never lays the row out again. */}
-          <span className="book-bar" style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />
-          <span className="book-price num">{formatPrice(row.price)}</span>
-          <span className="book-amount num">{upTo(row.amount, 6)}</span>
+          <span className={s.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />
+          <span className={`${s.bookPrice} num`}>{formatPrice(row.price)}</span>
+          <span className={`${s.bookAmount} num`}>{upTo(row.amount, 6)}</span>
         </button>
       </li>
     ) : (
       <li key={`${side}-empty-${i}`}>
-        <span className={`book-row ${side} empty`}>
-          <span className="book-price num">{loading ? "" : "--"}</span>
-          <span className="book-amount num">{loading ? "" : "--"}</span>
+        <span className={`${s.bookRow} ${s[side]} ${s.empty}`}>
+          <span className={`${s.bookPrice} num`}>{loading ? "" : "--"}</span>
+          <span className={`${s.bookAmount} num`}>{loading ? "" : "--"}</span>
         </span>
       </li>
     );
 
   return (
-    <section className="book" aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
-      <div className="book-head">
+    <section className={s.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
+      <div className={s.bookHead}>
         <span>{m.spot_book_price({ quote })}</span>
         <span>{m.spot_book_amount({ coin })}</span>
       </div>
-      <ul className="book-side asks">{askRows.map((r, i) => line(r, "ask", i))}</ul>
-      <div className={`book-last num ${trend}`} data-testid="book-last">
+      <ul className={`${s.bookSide} asks`}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
+      <div className={`${s.bookLast} num ${trend}`} data-testid="book-last">
         {formatPrice(lastPrice)}
       </div>
-      <ul className="book-side bids">{bidRows.map((r, i) => line(r, "bid", i))}</ul>
-      {failed && depth === null && <p className="book-failed">{m.load_failed()}</p>}
+      <ul className={`${s.bookSide} bids`}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
+      {failed && depth === null && <p className={s.bookFailed}>{m.load_failed()}</p>}
     </section>
   );
 }
