@@ -143,7 +143,7 @@ function run(cmd, args, what) {
 }
 
 /** A fresh local database with migrations and the demo seed, and the Worker serving dist/web. */
-async function startWorker() {
+export async function startWorker() {
   Object.assign(process.env, OFFLINE_ENV);
   const persist = mkdtempSync(path.join(tmpdir(), "exchange-bench-web-"));
   const wrangler = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -173,7 +173,7 @@ async function startWorker() {
  * they show in use: a book, deals, and green and red change figures. Resolves once a pair has
  * traded twice at different prices (a change other than 0), or after 60 s.
  */
-async function startMarketMaker(base) {
+export async function startMarketMaker(base) {
   const child = spawn(process.execPath, [path.join(ROOT, "scripts", "market-maker.mjs"), "--url", base, "--interval", "400"], { cwd: ROOT, stdio: "ignore" });
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
