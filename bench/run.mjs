@@ -5,6 +5,7 @@
 //   npm run bench                                  # every section with defaults
 //   npm run bench -- --only engine --ops 1000000 --runs 3
 //   npm run bench -- --only engine --full          # also the full SpotEngine.execute path
+//   npm run bench -- --only web [--size-only]      # SPA first load, Lighthouse, axe (bench/web.mjs)
 //
 // Options for the engine section (passed through to the shared harness):
 //   --ops N --runs N --warmup N --seed N --heap MB --json FILE   (harness defaults: 1M / 3 / 1M / 42)
@@ -71,8 +72,14 @@ async function crashBench() {
   return result?.passed ? 0 : 1;
 }
 
+/** Web: first-load size, Lighthouse and axe against a local Worker (bench/web.mjs). */
+async function webSection(opts) {
+  const { webBench } = await import("./web.mjs");
+  return webBench(opts);
+}
+
 /** Benchmark sections by name, in run order. */
-export const sections = { engine: engineBench, e2e: e2eBench, crash: crashBench };
+export const sections = { engine: engineBench, e2e: e2eBench, crash: crashBench, web: webSection };
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));

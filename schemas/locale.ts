@@ -2,7 +2,8 @@
 import { z } from "zod";
 
 export const locales = ["en", "zh", "hk", "kr", "jp", "es"] as const;
-export const localeSchema = z.enum(locales);
+// Pure: a bundle that needs only the list (the web app's start-up) leaves zod out.
+export const localeSchema = /* @__PURE__ */ z.enum(locales);
 export type Locale = z.infer<typeof localeSchema>;
 export const defaultLocale: Locale = "en";
 

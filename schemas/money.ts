@@ -9,11 +9,16 @@ export const MAX_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
 
 const DECIMAL_RE = /^(\d{1,20})(?:\.(\d{1,30}))?$/;
 
-/** A non-negative decimal string such as "12.5"; no sign, no exponent, no spaces. */
-export const decimalStringSchema = z
-  .union([z.string(), z.number()], { message: "invalid_amount" })
-  .transform((v) => (typeof v === "number" ? numberToPlainString(v) : v.trim()))
-  .pipe(z.string().regex(DECIMAL_RE, { message: "invalid_amount" }));
+/**
+ * A non-negative decimal string such as "12.5"; no sign, no exponent, no spaces. Built in a pure
+ * call, so a bundle that needs only the bigint helpers below (the web app's formatting) leaves
+ * zod out.
+ */
+export const decimalStringSchema = /* @__PURE__ */ (() =>
+  z
+    .union([z.string(), z.number()], { message: "invalid_amount" })
+    .transform((v) => (typeof v === "number" ? numberToPlainString(v) : v.trim()))
+    .pipe(z.string().regex(DECIMAL_RE, { message: "invalid_amount" })))();
 
 function numberToPlainString(n: number): string {
   // Clients may send JSON numbers; accept only those that print exactly as plain decimals.

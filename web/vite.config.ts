@@ -1,20 +1,117 @@
 /**
  * Builds the SPA into dist/web (served by the Worker's [assets]). Paraglide messages are compiled
- * by the CLI before this runs (`npm run i18n`); its Vite plugin is not used because it can hang
- * after a clean build (TOOLCHAIN.md). In `serve` mode /api and /ws are proxied to a local worker.
+ * by the CLI before this runs (`npm run i18n`, one module per locale); its Vite plugin is not used
+ * because it can hang after a clean build (TOOLCHAIN.md). In `serve` mode /api and /ws are proxied
+ * to a local worker.
+ *
+ * Start-up loads only the entry (React, router, shell), the active language's messages and the
+ * first screen's chunk; index.html starts fetching the last two at once (firstRoutePreload)
+ * instead of after the entry has run.
  */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+import type { OutputBundle, OutputChunk } from "rolldown";
 import react from "@vitejs/plugin-react";
 
 const webRoot = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const apiTarget = process.env.API_TARGET ?? "http://127.0.0.1:8795";
 
+/**
+ * Likely first screens (hash path → page module under web/src, and whether it needs a login: a
+ * visitor without a session token lands on /login instead). Keep in step with app/routes.tsx.
+ */
+const FIRST_ROUTES: Record<string, [string, boolean]> = {
+  "/": ["features/home/components/HomePage.tsx", true],
+  "/login": ["features/auth/components/LoginPage.tsx", false],
+  "/register": ["features/auth/components/RegisterPage.tsx", false],
+  "/quotations": ["features/quotations/components/QuotationsPage.tsx", false],
+  "/news/list": ["features/news/components/NewsListPage.tsx", false],
+  "/news/detail": ["features/news/components/NewsDetailPage.tsx", false],
+  "/kline": ["features/kline/components/KlinePage.tsx", false],
+  "/lang": ["features/settings/components/LangPage.tsx", false],
+  "/exchange": ["features/spot/components/ExchangePage.tsx", true],
+  "/assets": ["features/assets/components/AssetsPage.tsx", true],
+  "/personal": ["features/personal/components/PersonalPage.tsx", true],
+};
+const LOCALES = ["en", "zh", "hk", "kr", "jp", "es"];
+
+/**
+ * Writes a small inline script into index.html that preloads, before the entry runs, the
+ * messages of the stored (or the browser's) language and the chunk and CSS of the screen in the
+ * URL. Without it the browser learns about both only after the entry has downloaded and run,
+ * which is most of the time to the first screen on a phone.
+ */
+function firstRoutePreload(): Plugin {
+  let inline = "";
+  return {
+    name: "first-route-preload",
+    apply: "build",
+    // The Content-Security-Policy (web/public/_headers) allows scripts from our origin only; this
+    // one inline script is allowed by its SHA-256, written into the built _headers.
+    closeBundle() {
+      const file = `${repoRoot}dist/web/_headers`;
+      if (!inline || !existsSync(file)) return;
+      const hash = createHash("sha256").update(inline, "utf8").digest("base64");
+      const text = readFileSync(file, "utf8");
+      if (!text.includes("script-src 'self';")) throw new Error("_headers: no script-src 'self'; to extend");
+      writeFileSync(file, text.replace("script-src 'self';", `script-src 'self' 'sha256-${hash}';`));
+    },
+    transformIndexHtml: {
+      order: "post",
+      handler(_html, ctx) {
+        const bundle = ctx.bundle as OutputBundle | undefined;
+        if (!bundle) return;
+        const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const closure = (start: OutputChunk, into = new Set<string>()) => {
+          if (into.has(start.fileName)) return into;
+          into.add(start.fileName);
+          for (const f of start.imports) {
+            const c = byFile.get(f);
+            if (c) closure(c, into);
+          }
+          return into;
+        };
+        const entry = chunks.find((c) => c.isEntry);
+        const atStart = entry ? closure(entry) : new Set<string>();
+        const files = (moduleEnd: string): string[] | null => {
+          const chunk = chunks.find((c) => c.facadeModuleId?.replaceAll("\\", "/").endsWith(`/src/${moduleEnd}`));
+          if (!chunk) return null;
+          const out: string[] = [];
+          for (const f of closure(chunk)) {
+            if (atStart.has(f)) continue;
+            out.push(`/${f}`);
+            const css = (byFile.get(f) as OutputChunk & { viteMetadata?: { importedCss: Set<string> } })?.viteMetadata?.importedCss;
+            for (const c of css ?? []) out.push(`/${c}`);
+          }
+          return out;
+        };
+        const map = { l: {} as Record<string, string[]>, r: {} as Record<string, { f: string[]; a: boolean }> };
+        for (const l of LOCALES) map.l[l] = files(`paraglide/messages/${l}.js`) ?? [];
+        for (const [path, [mod, auth]] of Object.entries(FIRST_ROUTES)) {
+          const f = files(mod);
+          if (f) map.r[path] = { f, a: auth };
+        }
+        // Language as i18n/index.ts picks it: the stored one, else the browser's (approximately;
+        // a wrong guess costs one unused preload).
+        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,l=s.getItem("lang");if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p];if(r&&r.a&&!s.getItem("token"))r=M.r["/login"];(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u))e.rel="stylesheet";else{e.rel="modulepreload";e.crossOrigin=""}e.href=u;document.head.appendChild(e)})}catch(e){}})();`;
+        inline = code;
+        return [{ tag: "script", children: code, injectTo: "head" }];
+      },
+    },
+  };
+}
+
 export default defineConfig({
   root: webRoot,
   base: "/",
-  plugins: [react()],
+  plugins: [react(), firstRoutePreload()],
+  // Feature styles are CSS modules next to their components (Foo.module.css, read as s.fooBar);
+  // only tokens and base styles are global. Class names keep their source name for debugging.
+  css: { modules: { localsConvention: "camelCaseOnly", generateScopedName: "[local]_[hash:base64:5]" } },
   build: {
     outDir: `${repoRoot}dist/web`,
     emptyOutDir: true,
@@ -22,14 +119,11 @@ export default defineConfig({
     chunkSizeWarningLimit: 800,
     rolldownOptions: {
       output: {
-        // Long-lived vendor chunks: a release that only changes screens keeps these cached.
+        // React and the router change seldom: their own long-lived chunk survives releases that
+        // only change screens. Messages, schemas and zod are left to the bundler, so each lands
+        // with the screens that use it (and messages per language) instead of at start-up.
         codeSplitting: {
-          groups: [
-            { name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/ },
-            { name: "zod", test: /node_modules[\\/]zod[\\/]/ },
-            { name: "messages", test: /src[\\/]paraglide[\\/]/ },
-            { name: "schemas", test: /[\\/]schemas[\\/]/ },
-          ],
+          groups: [{ name: "react", test: /node_modules[\\/](react|react-dom|scheduler|react-router|cookie|set-cookie-parser)[\\/]/ }],
         },
       },
     },

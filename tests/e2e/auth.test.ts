@@ -100,7 +100,7 @@ describe("account journeys", () => {
     await waitForRoute(page, /^#\/lang$/);
     await page.evaluate(() => ((window as unknown as { __noReload: boolean }).__noReload = true));
     await page.click('[data-testid="lang-kr"]');
-    await page.locator(".app-header h1").getByText("언어").waitFor();
+    await page.locator('[data-testid="page-title"]').getByText("언어").waitFor();
     expect(await page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     expect(await page.evaluate(() => localStorage.getItem("lang"))).toBe("kr");
     expect(await page.evaluate(() => document.documentElement.lang)).toBe("ko");
@@ -108,7 +108,7 @@ describe("account journeys", () => {
 
     await page.click('[data-testid="back-button"]');
     await waitForRoute(page, /^#\/$/);
-    await page.locator(".tabbar").getByText("홈").waitFor();
+    await page.locator('[data-testid="tabbar"]').getByText("홈").waitFor();
     await page.getByText("시세", { exact: true }).first().waitFor();
     await snap(page, "home-kr");
 
@@ -124,14 +124,14 @@ describe("account journeys", () => {
 
     // Home is an auth route: going there now redirects to login with the target remembered.
     await page.goto(`${server.baseUrl}/#/quotations`);
-    await page.click(".tabbar a[href='#/']");
+    await page.click('[data-testid="tabbar"] a[href="#/"]');
     await waitForRoute(page, /^#\/login\?redirect=%2F$/);
 
     // Log in again, still in Korean after the reloads.
     await fillLogin(page, account, password);
     await waitForRoute(page, /^#\/$/);
     await page.waitForSelector('[data-testid="home"]');
-    await page.locator(".tabbar").getByText("홈").waitFor();
+    await page.locator('[data-testid="tabbar"]').getByText("홈").waitFor();
     await snap(page, "home-after-login-kr");
     await context.close();
   });

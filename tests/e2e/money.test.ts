@@ -235,7 +235,7 @@ describe("money in and out", () => {
     const op = await openPhone(op1);
     const opPage = op.page;
     await go(opPage, "/admin", '[data-testid="admin-overview"]');
-    await opPage.waitForFunction(() => document.querySelector('[data-testid="tile-kyc"] .tile-count')?.textContent?.match(/^\d+$/));
+    await opPage.waitForFunction(() => document.querySelector('[data-testid="tile-kyc"] [data-testid="tile-count"]')?.textContent?.match(/^\d+$/));
     await snap(opPage, "money-admin-overview");
     await go(opPage, "/admin/kyc", '[data-testid="admin-kyc"]');
     const kycItem = opPage.locator(`[data-testid="admin-kyc-item"][data-user="${account}"]`);
@@ -270,7 +270,7 @@ describe("money in and out", () => {
     await page.click('[data-testid="deposit-submit"]');
     await waitForRoute(page, /^#\/recharge\/log$/);
     await page.waitForSelector('[data-testid="deposit-record"][data-status="0"]');
-    await page.waitForSelector('[data-testid="deposit-record"] .auth-image img');
+    await page.waitForSelector('[data-testid="deposit-record"] [data-testid="deposit-proof"] img');
     await snap(page, "money-deposit-records");
 
     await go(opPage, "/admin/deposits", '[data-testid="admin-deposits"]');
@@ -370,7 +370,7 @@ describe("money in and out", () => {
     await snap(page, "money-bank-form");
     await page.click('[data-testid="bank-submit"]');
     await page.waitForSelector('[data-testid="bank-current"]');
-    expect(await text(page, ".bank-card-number")).toBe(`**** **** **** ${card.slice(-4)}`);
+    expect(await text(page, '[data-testid="bank-card-number"]')).toBe(`**** **** **** ${card.slice(-4)}`);
     await snap(page, "money-bank-saved");
 
     await go(page, "/security", '[data-testid="sec-fund"]');
@@ -448,7 +448,7 @@ describe("money in and out", () => {
     expect(await btcRow.locator('[data-testid="coin-available"]').textContent()).toBe("0.000000");
     expect(await btcRow.locator('[data-testid="coin-value"]').textContent()).toBe("0.00");
     expect(await text(page, '[data-testid="account-total"]')).toBe(`${fmt(spotUsdt, 2)} USDT`);
-    await usdtRow.locator(".coin-row-main").click();
+    await usdtRow.locator('[data-testid="coin-row-main"]').click();
     expect(await text(page, '[data-testid="coin-detail"] dd')).toBe(fmt(spotUsdt).replace(/0+$/, ""));
     await snap(page, "money-assets-final");
     await page.click('[data-testid="asset-tab-micro"]');
@@ -510,10 +510,10 @@ describe("money in and out", () => {
       ["/password", '[data-testid="pwd-submit"]', "password"],
     ] as const) {
       await go(page, route, ready);
-      expect(await page.locator(".app-header h1").textContent()).not.toBe("");
+      expect(await page.locator('[data-testid="page-title"]').textContent()).not.toBe("");
       await snap(page, `money-zh-${name}`);
     }
-    expect(await text(page, ".app-header h1")).toBe("修改密码");
+    expect(await text(page, '[data-testid="page-title"]')).toBe("修改密码");
     await setLang(page, "jp");
     await go(page, "/withdrawal", '[data-testid="withdraw-summary"]');
     await snap(page, "money-jp-withdraw");
@@ -538,13 +538,13 @@ describe("money in and out", () => {
     await go(page, "/assets", '[data-testid="assets-page"]');
     await page.click('[data-testid="menu-button"]');
     await page.waitForSelector('[data-testid="drawer-user"]');
-    expect(await page.locator('.drawer-menu a[href="#/admin"]').count()).toBe(0);
-    expect(await page.locator('.drawer-menu a[href="#/security"]').count()).toBe(1);
+    expect(await page.locator('[data-testid="drawer-menu"] a[href="#/admin"]').count()).toBe(0);
+    expect(await page.locator('[data-testid="drawer-menu"] a[href="#/security"]').count()).toBe(1);
 
     const op = await openPhone(await login("operator@exchange.test", "Operator1234"));
     await go(op.page, "/assets", '[data-testid="assets-page"]');
     await op.page.click('[data-testid="menu-button"]');
-    await op.page.locator('.drawer-menu a[href="#/admin"]').waitFor();
+    await op.page.locator('[data-testid="drawer-menu"] a[href="#/admin"]').waitFor();
   });
 
   it("turns the authenticator on with a code from the app, and the address book fills the withdrawal form", async () => {

@@ -71,7 +71,7 @@ const screens: { name: string; path: string; title: string; ready: string }[] = 
   { name: "news-detail", path: "/news/detail?id=ARTICLE", title: "title_news_detail", ready: '[data-testid="article"]' },
   { name: "help", path: "/help/center", title: "title_help", ready: '[data-testid="article-list"]' },
   { name: "agreement", path: "/agreement", title: "title_agreement", ready: '[data-testid="agreement"]' },
-  { name: "customer", path: "/customer", title: "title_customer", ready: ".app-main > *" },
+  { name: "customer", path: "/customer", title: "title_customer", ready: "main > *" },
   { name: "lang", path: "/lang", title: "title_lang", ready: '[data-testid="lang-en"]' },
   { name: "login", path: "/login", title: "title_login", ready: '[data-testid="login-submit"]' },
   { name: "register", path: "/register", title: "title_register", ready: '[data-testid="captcha-image"] img' },
@@ -87,7 +87,7 @@ describe("screens", () => {
       for (const s of screens) {
         await page.goto(`${server.baseUrl}/#${s.path.replace("ARTICLE", String(articleId))}`);
         await page.waitForSelector(s.ready);
-        const title = (await page.locator(".app-header h1").textContent())?.trim();
+        const title = (await page.locator('[data-testid="page-title"]').textContent())?.trim();
         expect(title, `${s.name} title`).toBe(messages[locale][s.title]);
         expect(await page.title()).toBe(`${messages[locale][s.title]} - Honest Exchange`);
         expect(await page.locator(".state-error").count(), `${s.name} shows an error`).toBe(0);
@@ -124,7 +124,7 @@ describe("home and session behaviour", () => {
     // A pair that has not traded shows "--", never a made-up number.
     const first = rows[0];
     if (first && /^0*(\.0*)?$/.test(first.now_price)) {
-      expect((await page.locator('[data-testid="market-row"] .market-price').first().textContent())?.trim()).toBe("--");
+      expect((await page.locator('[data-testid="market-row"] [data-testid="market-price"]').first().textContent())?.trim()).toBe("--");
     }
     await page.locator('[data-testid="market-row"]').nth(1).click();
     await waitForRoute(page, /^#\/kline$/);
@@ -150,7 +150,7 @@ describe("home and session behaviour", () => {
     await dialog.getByRole("button", { name: "Confirm" }).click();
     await waitForRoute(page, /^#\/verifyed$/);
     // The identity screen itself, not only its address: until it renders, home is still mounted.
-    await page.locator(".app-header h1", { hasText: messages.en.title_verifyed }).waitFor();
+    await page.locator('[data-testid="verify-page"]').waitFor();
     await page.unroute("**/api/new/home/index*");
 
     let homeCalls = 0;

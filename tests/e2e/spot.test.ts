@@ -187,7 +187,7 @@ describe("spot trading between two traders", () => {
     expect(Number(await b.getAttribute('[data-testid="kline-chart"]', "data-bars"))).toBeGreaterThanOrEqual(1);
     expect(await text(b, "kline-last")).toBe("70,000.00");
     expect((await b.locator('[data-testid="kline-deal"]').first().textContent())?.replace(/\s+/g, " ")).toContain("70,000.00");
-    expect(await b.locator(".app-header h1").textContent()).toBe("BTC/USDT");
+    expect(await b.locator('[data-testid="page-title"]').textContent()).toBe("BTC/USDT");
     await b.waitForTimeout(300);
     await snap(b, "spot-kline-en");
 
@@ -195,7 +195,7 @@ describe("spot trading between two traders", () => {
     await b.goto(`${server.baseUrl}/#/exchange/lists`);
     const record = b.locator('[data-testid="record-row"]').first();
     await record.waitFor();
-    expect(await record.locator(".side-tag.buy").textContent()).toBe("Buy");
+    expect(await record.locator('[data-testid="side-tag"][data-side="buy"]').textContent()).toBe("Buy");
     expect(await record.locator('[data-testid="record-qty"]').textContent()).toBe("0.010000");
     expect(await record.locator('[data-testid="record-price"]').textContent()).toBe("70,000.00");
     expect(await record.locator('[data-testid="record-amount"]').textContent()).toBe("700.00000000");
@@ -214,7 +214,7 @@ describe("spot trading between two traders", () => {
     await snap(zh.page, "spot-kline-zh");
     await zh.page.goto(`${server.baseUrl}/#/exchange/lists`);
     await zh.page.locator('[data-testid="record-row"]').first().waitFor();
-    expect(await zh.page.locator('[data-testid="record-row"] .side-tag').first().textContent()).toBe("卖出");
+    expect(await zh.page.locator('[data-testid="record-row"] [data-testid="side-tag"]').first().textContent()).toBe("卖出");
     await snap(zh.page, "spot-lists-zh");
 
     for (const o of [seller, buyer, zh]) {
@@ -235,7 +235,7 @@ describe("spot trading between two traders", () => {
     await p.click('[data-testid="order-submit"]');
     await p.getByText("Order placed").waitFor();
     // Other tests' orders may rest too: this one is the buy at 1,000.00.
-    const order = p.locator('[data-testid="open-order"]').filter({ hasText: "1,000.00" }).filter({ has: p.locator(".side-tag.buy") });
+    const order = p.locator('[data-testid="open-order"]').filter({ hasText: "1,000.00" }).filter({ has: p.locator('[data-testid="side-tag"][data-side="buy"]') });
     await order.first().waitFor();
     expect(await order.count()).toBe(1);
     const held = (units: string, delta: bigint) => {
@@ -290,7 +290,7 @@ describe("spot trading between two traders", () => {
     expect(await text(p, "order-error")).toBe("The price must be greater than 0");
     // The slider: 50 % of the coin, to 5 decimals (the pair allows 6, the form shows at most 5).
     const bal = await balanceOf(tokens.demo2);
-    await p.locator('[data-testid="order-slider"] ~ .order-slider-labels button').nth(2).click();
+    await p.click('[data-testid="order-slider-50"]');
     const half = (BigInt(bal.user_currency.replace(".", "")) * 50n) / 100n / 1000n; // 8 → 5 decimals
     const halfText = `${half / 100000n}.${(half % 100000n).toString().padStart(5, "0")}`;
     await expect.poll(() => p.inputValue('[data-testid="order-qty"]')).toBe(halfText);
@@ -312,7 +312,7 @@ describe("chart page", () => {
     await o.page.waitForSelector('[data-testid="kline-empty"]');
     expect(await o.page.getAttribute('[data-testid="kline-chart"]', "data-bars")).toBe("0");
     expect(await text(o.page, "kline-last")).toBe("--");
-    expect(await o.page.locator(".app-header h1").textContent()).toBe("ETH/USDT");
+    expect(await o.page.locator('[data-testid="page-title"]').textContent()).toBe("ETH/USDT");
     await o.page.click('[data-testid="interval-1day"]');
     await o.page.waitForSelector('[data-testid="kline-empty"]');
     await snap(o.page, "spot-kline-empty-en");

@@ -9,6 +9,8 @@ import { useSession } from "../lib/session.ts";
 import { toast } from "../lib/toast.ts";
 import { Icon, LogoMark, type IconName } from "../components/Icon.tsx";
 import { logout } from "../features/auth/api.ts";
+import d from "../components/drawer.module.css";
+import s from "./shell.module.css";
 
 function verifyLabel(status: string): { text: string; tone: string } {
   switch (status) {
@@ -74,11 +76,11 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
   };
 
   return (
-    <div className={`drawer-root ${open ? "open" : ""}`} aria-hidden={!open}>
-      <div className="drawer-backdrop" onClick={onClose} />
-      <aside className="drawer" ref={panelRef} tabIndex={-1} role="dialog" aria-modal="true" aria-label={m.menu_title()} inert={!open}>
-        <div className="drawer-head">
-          <div className="drawer-brand">
+    <div className={`${d.drawerRoot} ${open ? d.open : ""}`} aria-hidden={!open}>
+      <div className={d.drawerBackdrop} onClick={onClose} />
+      <aside className={d.drawer} ref={panelRef} tabIndex={-1} role="dialog" aria-modal="true" aria-label={m.menu_title()} inert={!open}>
+        <div className={d.drawerHead}>
+          <div className={s.drawerBrand}>
             <LogoMark size={26} />
             <span>Honest Exchange</span>
           </div>
@@ -88,27 +90,27 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
         </div>
 
         {loggedIn ? (
-          <div className="drawer-user" data-testid="drawer-user">
-            <div className="drawer-avatar">
+          <div className={s.drawerUser} data-testid="drawer-user">
+            <div className={s.drawerAvatar}>
               <Icon name="user" size={26} />
             </div>
-            <div className="drawer-user-text">
-              <div className="drawer-account">{session.accountNum || "—"}</div>
-              <div className="drawer-uid num">
+            <div className={s.drawerUserText}>
+              <div className={s.drawerAccount}>{session.accountNum || "—"}</div>
+              <div className={`${s.drawerUid} num`}>
                 {m.user_id_label()}: {session.user_id}
               </div>
               {session.verified === "2" && session.true_name && (
-                <div className="drawer-name">
+                <div className={s.drawerName}>
                   {m.real_name_label()}: {session.true_name}
                 </div>
               )}
             </div>
           </div>
         ) : (
-          <div className="drawer-guest">
-            <p className="drawer-guest-title">{m.drawer_welcome()}</p>
+          <div className={s.drawerGuest}>
+            <p className={s.drawerGuestTitle}>{m.drawer_welcome()}</p>
             <p className="muted">{m.drawer_login_prompt()}</p>
-            <div className="drawer-guest-actions">
+            <div className={s.drawerGuestActions}>
               <Link to="/login" className="btn btn-primary btn-small">
                 {m.login()}
               </Link>
@@ -119,21 +121,21 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
           </div>
         )}
 
-        <nav className="drawer-menu">
+        <nav className={s.drawerMenu} data-testid="drawer-menu">
           {entries
             .filter((e) => (loggedIn || !e.auth) && (!e.operator || session.role === "operator"))
             .map((e) => (
-              <Link key={e.to} to={e.to} className="drawer-item">
+              <Link key={e.to} to={e.to} className={s.drawerItem}>
                 <Icon name={e.icon} size={20} />
-                <span className="drawer-item-label">{e.label()}</span>
+                <span className={s.drawerItemLabel}>{e.label()}</span>
                 {e.to === "/verifyed" && <span className={`badge badge-${status.tone}`}>{status.text}</span>}
-                <Icon name="chevron" size={16} className="drawer-chevron" />
+                <Icon name="chevron" size={16} className={s.drawerChevron} />
               </Link>
             ))}
         </nav>
 
         {loggedIn && (
-          <button type="button" className="drawer-logout" onClick={doLogout} disabled={busy} data-testid="logout-button">
+          <button type="button" className={s.drawerLogout} onClick={doLogout} disabled={busy} data-testid="logout-button">
             <Icon name="logout" size={20} />
             {m.logout()}
           </button>

@@ -2,6 +2,7 @@
 import { Link, useRouteError } from "react-router";
 import { m, useLocale } from "../i18n/index.ts";
 import { Icon } from "../components/Icon.tsx";
+import "./shell.module.css";
 
 export function RouteError() {
   useLocale();

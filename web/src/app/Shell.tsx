@@ -14,6 +14,7 @@ import { Drawer } from "./Drawer.tsx";
 import { TabBar } from "./TabBar.tsx";
 import type { RouteMeta } from "./routes.tsx";
 import { refreshUserInfo } from "../features/auth/api.ts";
+import s from "./shell.module.css";
 
 export const BRAND = "Honest Exchange";
 
@@ -63,9 +64,9 @@ export function Shell() {
   };
 
   return (
-    <div className={`app ${isTab ? "has-tabbar" : ""}`}>
-      <header className="app-header">
-        <div className="app-header-side">
+    <div className={`${s.app} ${isTab ? s.hasTabbar : ""}`}>
+      <header className={s.appHeader}>
+        <div className={s.appHeaderSide}>
           {isTab ? (
             <button type="button" className="icon-btn" onClick={() => setDrawerOpen(true)} aria-label={m.open_menu()} data-testid="menu-button">
               <Icon name="menu" />
@@ -76,20 +77,20 @@ export function Shell() {
             </button>
           )}
         </div>
-        <div className="app-header-title">
-          <Link to="/" className="app-logo" aria-label={BRAND}>
+        <div className={s.appHeaderTitle}>
+          <Link to="/" className={s.appLogo} aria-label={BRAND}>
             <LogoMark size={22} />
           </Link>
-          <h1>{title}</h1>
+          <h1 data-testid="page-title">{title}</h1>
         </div>
-        <div className="app-header-side app-header-end">
+        <div className={`${s.appHeaderSide} ${s.appHeaderEnd}`}>
           <Link to="/lang" className="icon-btn" aria-label={m.change_language()} data-testid="lang-button">
             <Icon name="globe" />
           </Link>
         </div>
       </header>
 
-      <main className="app-main" key={locale}>
+      <main className={s.appMain} key={locale}>
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>

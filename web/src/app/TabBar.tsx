@@ -2,6 +2,7 @@
 import { NavLink } from "react-router";
 import { m } from "../i18n/index.ts";
 import { Icon, type IconName } from "../components/Icon.tsx";
+import s from "./shell.module.css";
 
 const tabs: { to: string; icon: IconName; label: () => string }[] = [
   { to: "/", icon: "home", label: m.tab_home },
@@ -13,9 +14,9 @@ const tabs: { to: string; icon: IconName; label: () => string }[] = [
 
 export function TabBar() {
   return (
-    <nav className="tabbar" aria-label={m.main_navigation()}>
+    <nav className={s.tabbar} data-testid="tabbar" aria-label={m.main_navigation()}>
       {tabs.map((t) => (
-        <NavLink key={t.to} to={t.to} end className={({ isActive }) => `tab ${isActive ? "active" : ""}`}>
+        <NavLink key={t.to} to={t.to} end className={({ isActive }) => `${s.tab} ${isActive ? "active" : ""}`}>
           <Icon name={t.icon} size={22} />
           <span>{t.label()}</span>
         </NavLink>

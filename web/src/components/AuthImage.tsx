@@ -8,7 +8,7 @@ import { m, useLocale } from "../i18n/index.ts";
 import { fetchImageUrl } from "../lib/upload.ts";
 import { Icon } from "./Icon.tsx";
 import { Spinner } from "./States.tsx";
-import "./AuthImage.css";
+import s from "./AuthImage.module.css";
 
 /** Accepts an upload url ("/api/new/upload/file/<id>") or a bare upload id. */
 function fileUrl(src: string): string {
@@ -44,14 +44,14 @@ export function AuthImage({ src, alt, className = "", testId }: { src: string | 
 
   if (!src) {
     return (
-      <div className={`auth-image auth-image-empty ${className}`}>
+      <div className={`${s.authImage} auth-image-empty ${className}`}>
         <Icon name="empty" size={22} />
       </div>
     );
   }
   if (failed) {
     return (
-      <button type="button" className={`auth-image auth-image-failed ${className}`} onClick={() => setAttempt((a) => a + 1)} aria-label={m.retry()}>
+      <button type="button" className={`${s.authImage} ${s.authImageFailed} ${className}`} onClick={() => setAttempt((a) => a + 1)} aria-label={m.retry()}>
         <Icon name="refresh" size={18} />
         <span>{m.load_failed()}</span>
       </button>
@@ -59,20 +59,20 @@ export function AuthImage({ src, alt, className = "", testId }: { src: string | 
   }
   if (!url) {
     return (
-      <div className={`auth-image auth-image-loading ${className}`}>
+      <div className={`${s.authImage} auth-image-loading ${className}`}>
         <Spinner size={18} />
       </div>
     );
   }
   return (
     <>
-      <button type="button" className={`auth-image ${className}`} onClick={() => setZoom(true)} aria-label={alt} data-testid={testId}>
+      <button type="button" className={`${s.authImage} ${className}`} onClick={() => setZoom(true)} aria-label={alt} data-testid={testId}>
         <img src={url} alt={alt} />
       </button>
       {zoom && (
-        <div className="image-zoom" role="dialog" aria-modal="true" aria-label={alt} onClick={() => setZoom(false)}>
+        <div className={s.imageZoom} role="dialog" aria-modal="true" aria-label={alt} onClick={() => setZoom(false)}>
           <img src={url} alt={alt} />
-          <button type="button" className="icon-btn image-zoom-close" aria-label={m.close()} onClick={() => setZoom(false)}>
+          <button type="button" className={`icon-btn ${s.imageZoomClose}`} aria-label={m.close()} onClick={() => setZoom(false)}>
             <Icon name="close" />
           </button>
         </div>

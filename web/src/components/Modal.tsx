@@ -4,7 +4,7 @@
  * backdrop close it unless it is busy.
  */
 import { useEffect, useRef, type ReactNode } from "react";
-import "./Modal.css";
+import s from "./Modal.module.css";
 
 export function Modal({
   title,
@@ -33,7 +33,7 @@ export function Modal({
   return (
     <div className="modal-backdrop" onClick={() => !busy && onClose()}>
       <div
-        className="dialog dialog-wide"
+        className={`dialog ${s.dialogWide}`}
         role="dialog"
         aria-modal="true"
         aria-label={title}
@@ -43,7 +43,7 @@ export function Modal({
         data-testid={testId}
       >
         <h2 className="dialog-title">{title}</h2>
-        <div className="dialog-content">{children}</div>
+        <div className={s.dialogContent}>{children}</div>
         <div className="dialog-actions">{actions}</div>
       </div>
     </div>

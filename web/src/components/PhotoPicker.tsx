@@ -8,7 +8,7 @@ import { m, useLocale } from "../i18n/index.ts";
 import { ApiFailure } from "../lib/api.ts";
 import { prepareImage, uploadImage, type UploadInfo } from "../lib/upload.ts";
 import { Icon } from "./Icon.tsx";
-import "./PhotoPicker.css";
+import s from "./PhotoPicker.module.css";
 
 type State =
   | { kind: "empty" }
@@ -89,10 +89,10 @@ export function PhotoPicker({
 
   const preview = state.kind === "empty" ? null : state.preview;
   return (
-    <div className={`photo-picker ${invalid ? "invalid" : ""}`} data-testid={testId} data-state={state.kind}>
+    <div className={`${s.photoPicker} ${invalid ? s.invalid : ""}`} data-testid={testId} data-state={state.kind}>
       <span className="field-label">{label}</span>
-      <div className="photo-body">
-        <label className={`photo-slot ${disabled ? "disabled" : ""}`}>
+      <div className={s.photoBody}>
+        <label className={`${s.photoSlot} ${disabled ? s.disabled : ""}`}>
           <input
             ref={inputRef}
             type="file"
@@ -107,18 +107,18 @@ export function PhotoPicker({
             aria-label={label}
           />
           {preview ? <img src={preview} alt="" /> : (
-            <span className="photo-placeholder">
+            <span className={s.photoPlaceholder}>
               <Icon name="deposit" size={22} />
               <span>{m.wallet_upload_choose()}</span>
             </span>
           )}
           {state.kind === "uploading" && (
-            <span className="photo-progress" role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(state.progress * 100)}>
+            <span className={s.photoProgress} role="progressbar" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(state.progress * 100)}>
               <span style={{ width: `${Math.round(state.progress * 100)}%` }} />
             </span>
           )}
         </label>
-        <div className="photo-status">
+        <div className={s.photoStatus}>
           {state.kind === "empty" && <span className="muted">{hint ?? m.wallet_upload_hint()}</span>}
           {state.kind === "uploading" && <span className="muted">{m.wallet_upload_progress({ percent: Math.round(state.progress * 100) })}</span>}
           {state.kind === "done" && (
@@ -127,14 +127,14 @@ export function PhotoPicker({
             </span>
           )}
           {state.kind === "failed" && <span className="field-error">{state.message}</span>}
-          <div className="photo-actions">
+          <div className={s.photoActions}>
             {state.kind === "failed" && state.file && (
               <button type="button" className="text-btn" onClick={() => state.file && void start(state.file)}>
                 {m.retry()}
               </button>
             )}
             {state.kind !== "empty" && !disabled && (
-              <button type="button" className="text-btn muted-btn" onClick={clear}>
+              <button type="button" className={`text-btn ${s.mutedBtn}`} onClick={clear}>
                 {m.wallet_upload_remove()}
               </button>
             )}

@@ -1,6 +1,6 @@
 /** Form helpers shared by the account screens: zod issues as one translated message per field. */
 import type { z } from "zod";
-import { errText } from "../i18n/index.ts";
+import { errText } from "../i18n/errors.ts";
 
 export type FieldErrors = Partial<Record<string, string>>;
 

@@ -5,9 +5,10 @@
  * socket opens, so a dropped connection resumes with fresh snapshots. Messages are parsed with
  * the shared zod schemas and anything else is ignored.
  *
- * Depth updates carry a rising `seq`: a jump means updates were missed, so the channel asks for
- * a fresh snapshot. Private order events go to the `onPrivate` listeners. A channel closes a few
- * seconds after its last subscriber leaves, so moving between the exchange and the chart keeps it.
+ * What a topic's messages mean (snapshots, `seq` gaps) is the market store's business
+ * (./market/); it asks for a fresh snapshot with `requestSnapshot`. Private order events go to the
+ * `onOrder` listeners. A channel closes a few seconds after its last subscriber leaves, so moving
+ * between the exchange and the chart keeps it.
  */
 import { useEffect, useRef, useState } from "react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
@@ -35,7 +36,6 @@ class PairChannel {
   private readonly topics = new Map<string, Set<TopicHandler>>();
   private readonly orderHandlers = new Set<OrderHandler>();
   private readonly statusHandlers = new Set<StatusHandler>();
-  private readonly depthSeq = new Map<string, number>();
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private lingerTimer: ReturnType<typeof setTimeout> | undefined;
   private unwatchSession: (() => void) | undefined;
@@ -72,7 +72,6 @@ class PairChannel {
     });
     ws.addEventListener("open", () => {
       this.opens += 1;
-      this.depthSeq.clear();
       if (this.token) this.login(this.token);
       else this.subscribeAll();
       this.setStatus("open", this.opens > 1);
@@ -151,14 +150,6 @@ class PairChannel {
       return;
     }
     if (msg.type === "pong" || msg.type === "error") return;
-    if (msg.type === "market_depth") {
-      const last = this.depthSeq.get(msg.topic);
-      if (!msg.snapshot && last !== undefined) {
-        if (msg.seq <= last) return; // stale: an older state than the one shown
-        if (msg.seq > last + 1) this.send({ type: "sub", topic: msg.topic }); // gap: ask for a snapshot
-      }
-      this.depthSeq.set(msg.topic, msg.seq);
-    }
     const handlers = this.topics.get(msg.topic);
     if (handlers) for (const h of [...handlers]) h(msg);
   }
@@ -194,11 +185,15 @@ class PairChannel {
       current?.delete(handler);
       if (current && current.size === 0) {
         this.topics.delete(topic);
-        this.depthSeq.delete(topic);
         this.send({ type: "unsub", topic });
       }
       this.release();
     };
+  }
+
+  /** Asks again for a topic someone listens to; the server answers with a fresh snapshot. */
+  resubscribe(topic: string) {
+    if (this.topics.has(topic) && !this.loginPending) this.send({ type: "sub", topic });
   }
 
   onOrder(handler: OrderHandler): () => void {
@@ -244,6 +239,11 @@ export const topics = {
 /** Subscribes to a topic of a pair (imperative form, for non-React code). */
 export function subscribeTopic(pairId: number, topic: string, handler: TopicHandler): () => void {
   return channel(pairId).subscribe(topic, handler);
+}
+
+/** Asks a pair's socket for a fresh snapshot of a topic (after a gap in its `seq`). */
+export function requestSnapshot(pairId: number, topic: string): void {
+  channels.get(pairId)?.resubscribe(topic);
 }
 
 /**

@@ -1,8 +1,9 @@
 /** Turns a zod result from schemas/auth.ts into one translated message per field. */
 import type { z } from "zod";
-import { errText } from "../../i18n/index.ts";
+import { errText } from "../../i18n/errors.ts";
+import type { FieldErrors } from "./fieldState.ts";
 
-export type FieldErrors = Partial<Record<string, string>>;
+export { withoutError, type FieldErrors } from "./fieldState.ts";
 
 export function fieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {};
@@ -11,12 +12,4 @@ export function fieldErrors(error: z.ZodError): FieldErrors {
     if (out[field] === undefined) out[field] = errText(issue.message);
   }
   return out;
-}
-
-/** Drops one field's message once the user edits that field. */
-export function withoutError(errors: FieldErrors, field: string): FieldErrors {
-  if (errors[field] === undefined) return errors;
-  const next = { ...errors };
-  delete next[field];
-  return next;
 }

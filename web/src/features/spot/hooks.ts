@@ -1,29 +1,15 @@
 /**
- * Live pair data for the spot screens: the pair list, the order book, recent deals and the day
- * market load once over HTTP and then follow the pair's socket; the user's balances and open
- * orders reload whenever one of the user's own order events arrives (and after a reconnect).
+ * The spot screens' own data: the pair list and the user's balances and open orders, which reload
+ * whenever one of the user's own order events arrives (and after a reconnect). Book, day market
+ * and deals are the shared market store's (lib/market).
  */
-import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { useCallback, useEffect, useRef, useState } from "react";
 import type { SpotOpenOrder } from "../../../../schemas/spot.ts";
-import type { DayMarket, Deal } from "../../../../schemas/realtime.ts";
 import { ApiFailure } from "../../lib/api.ts";
-import { topics, useOrderEvents, usePairTopic, useSocketStatus, type SocketStatus } from "../../lib/realtime.ts";
+import { useOrderEvents, useSocketStatus, type SocketStatus } from "../../lib/realtime.ts";
 import { useSession } from "../../lib/session.ts";
 import { selectCurrency } from "../../lib/market.ts";
-import {
-  LEGAL_ID,
-  fetchBalance,
-  fetchDayMarket,
-  fetchDeals,
-  fetchDepth,
-  fetchOpenOrders,
-  fetchPairs,
-  type DepthSnapshot,
-  type PairRow,
-  type SpotBalance,
-} from "./api.ts";
-
-const DEALS_KEPT = 20;
+import { fetchBalance, fetchOpenOrders, fetchPairs, type PairRow, type SpotBalance } from "./api.ts";
 
 function asFailure(err: unknown): ApiFailure {
   return err instanceof ApiFailure ? err : new ApiFailure("error", String(err));
@@ -56,72 +42,6 @@ export function useCurrentPair() {
     if (pairs && pairs.length > 0 && !pair && pairs[0]) selectCurrency(pairs[0]);
   }, [pairs, pair]);
   return { pairs, pair, currencyId, error, reload, choose };
-}
-
-/** The book, 6 levels a side: snapshot over HTTP, then socket updates (newest `seq` wins). */
-export function useDepth(pair: PairRow | null) {
-  const [depth, setDepth] = useState<DepthSnapshot | null>(null);
-  const [failed, setFailed] = useState(false);
-  const currencyId = pair?.currency_id ?? null;
-
-  useEffect(() => {
-    setDepth(null);
-    setFailed(false);
-    if (currencyId === null) return;
-    const controller = new AbortController();
-    fetchDepth(currencyId, controller.signal)
-      .then((d) => setDepth((cur) => (cur && cur.seq >= d.seq ? cur : d)))
-      .catch(() => {
-        if (!controller.signal.aborted) setFailed(true);
-      });
-    return () => controller.abort();
-  }, [currencyId]);
-
-  usePairTopic(pair?.id ?? null, currencyId === null ? null : topics.depth(currencyId, LEGAL_ID), (msg) => {
-    if (msg.type !== "market_depth") return;
-    setFailed(false);
-    setDepth((cur) => (cur && !msg.snapshot && cur.seq > msg.seq ? cur : { seq: msg.seq, bids: msg.bids, asks: msg.asks }));
-  });
-  return { depth, failed };
-}
-
-/** 24 h statistics (open, high, low, last, volume, change) from real trades only. */
-export function useDayMarket(pair: PairRow | null) {
-  const [day, setDay] = useState<DayMarket | null>(null);
-  const currencyId = pair?.currency_id ?? null;
-  useEffect(() => {
-    setDay(null);
-    if (currencyId === null) return;
-    const controller = new AbortController();
-    fetchDayMarket(currencyId, controller.signal)
-      .then((d) => setDay((cur) => cur ?? d))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [currencyId]);
-  usePairTopic(pair?.id ?? null, currencyId === null ? null : topics.day(currencyId, LEGAL_ID), (msg) => {
-    if (msg.type === "daymarket") setDay(msg.data);
-  });
-  return day;
-}
-
-/** The newest 20 deals of the pair, newest first. */
-export function useDeals(pair: PairRow | null) {
-  const [deals, setDeals] = useState<Deal[] | null>(null);
-  const currencyId = pair?.currency_id ?? null;
-  useEffect(() => {
-    setDeals(null);
-    if (currencyId === null) return;
-    const controller = new AbortController();
-    fetchDeals(currencyId, controller.signal)
-      .then((d) => setDeals((cur) => cur ?? d.slice(0, DEALS_KEPT)))
-      .catch(() => setDeals((cur) => cur ?? []));
-    return () => controller.abort();
-  }, [currencyId]);
-  usePairTopic(pair?.id ?? null, currencyId === null ? null : topics.deals(currencyId, LEGAL_ID), (msg) => {
-    if (msg.type !== "market_detail") return;
-    setDeals((cur) => (msg.snapshot ? msg.data : [...msg.data, ...(cur ?? [])]).slice(0, DEALS_KEPT));
-  });
-  return deals;
 }
 
 /** Refetch delays after an own order event: the fill reaches the ledger a moment after the event. */
@@ -227,12 +147,4 @@ export function useAccount(pair: PairRow | null, enabled = true) {
 /** The pair's socket state; anything pushed while it was down is fetched again on reconnect. */
 export function useLiveStatus(pair: PairRow | null, onReopen: () => void): SocketStatus {
   return useSocketStatus(pair?.id ?? null, onReopen);
-}
-
-/** Best bid and best ask of a book (null when that side is empty). */
-export function useBestPrices(depth: DepthSnapshot | null) {
-  return useMemo(
-    () => ({ bestBid: depth?.bids[0]?.[0] ?? null, bestAsk: depth?.asks[0]?.[0] ?? null }),
-    [depth],
-  );
 }

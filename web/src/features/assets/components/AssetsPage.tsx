@@ -15,7 +15,7 @@ import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
 import { ACCOUNTS, amountsOf, fetchWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 const accountLabel: Record<AccountName, () => string> = {
   change: m.assets_acct_change,
@@ -34,43 +34,43 @@ export default function AssetsPage() {
   const rows = wallet ? wallet.balance.filter((r) => Number(r.show) === 1) : [];
 
   return (
-    <div className="acct-page" data-testid="assets-page">
-      <section className="hero-card">
-        <div className="hero-top">
-          <span className="hero-label">{m.assets_total_label()}</span>
-          <button type="button" className="icon-btn hero-eye" onClick={toggleHideTotals} aria-pressed={hidden} aria-label={hidden ? m.assets_show_totals() : m.assets_hide_totals()} data-testid="hide-totals">
+    <div className={acct.acctPage} data-testid="assets-page">
+      <section className={acct.heroCard}>
+        <div className={acct.heroTop}>
+          <span className={acct.heroLabel}>{m.assets_total_label()}</span>
+          <button type="button" className={`icon-btn ${acct.heroEye}`} onClick={toggleHideTotals} aria-pressed={hidden} aria-label={hidden ? m.assets_show_totals() : m.assets_hide_totals()} data-testid="hide-totals">
             <Icon name={hidden ? "eyeOff" : "eye"} size={18} />
           </button>
         </div>
         {loading && !data ? (
-          <div className="skeleton hero-skeleton" />
+          <div className={`skeleton ${acct.heroSkeleton}`} />
         ) : (
-          <div className="hero-value num" data-testid="asset-total" data-value={data?.total_usdt ?? ""}>
+          <div className={`${acct.heroValue} num`} data-testid="asset-total" data-value={data?.total_usdt ?? ""}>
             {data ? mask(showAmount(data.total_usdt, 2)) : "--"}
-            <span className="hero-unit">USDT</span>
+            <span className={acct.heroUnit}>USDT</span>
           </div>
         )}
-        <nav className="hero-actions" aria-label={m.assets_actions()}>
-          <Link to="/recharge" className="hero-action" data-testid="asset-deposit">
+        <nav className={acct.heroActions} aria-label={m.assets_actions()}>
+          <Link to="/recharge" className={acct.heroAction} data-testid="asset-deposit">
             <Icon name="deposit" size={20} />
             <span>{m.assets_deposit()}</span>
           </Link>
-          <Link to="/withdrawal" className="hero-action" data-testid="asset-withdraw">
+          <Link to="/withdrawal" className={acct.heroAction} data-testid="asset-withdraw">
             <Icon name="withdraw" size={20} />
             <span>{m.assets_withdraw()}</span>
           </Link>
-          <Link to="/transfer" className="hero-action" data-testid="asset-transfer">
+          <Link to="/transfer" className={acct.heroAction} data-testid="asset-transfer">
             <Icon name="transfer" size={20} />
             <span>{m.assets_transfer()}</span>
           </Link>
-          <Link to="/excharge" className="hero-action" data-testid="asset-convert">
+          <Link to="/excharge" className={acct.heroAction} data-testid="asset-convert">
             <Icon name="exchange" size={20} />
             <span>{m.assets_convert()}</span>
           </Link>
         </nav>
       </section>
 
-      <div className="tabs" role="tablist" aria-label={m.assets_accounts()}>
+      <div className={acct.tabs} role="tablist" aria-label={m.assets_accounts()}>
         {ACCOUNTS.map((a) => (
           <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)} data-testid={`asset-tab-${a}`}>
             {accountLabel[a]()}
@@ -87,7 +87,7 @@ export default function AssetsPage() {
         </>
       ) : wallet ? (
         <>
-          <div className="account-sum">
+          <div className={acct.accountSum}>
             <span className="muted">{m.assets_account_total({ account: accountLabel[tab]() })}</span>
             <span className="num" data-testid="account-total" data-value={wallet.usdt_totle}>
               {mask(showAmount(wallet.usdt_totle, 2))} USDT
@@ -96,14 +96,14 @@ export default function AssetsPage() {
           {rows.length === 0 ? (
             <EmptyState text={m.assets_no_coins()} />
           ) : (
-            <ul className="coin-list" data-testid="coin-list">
+            <ul className={acct.coinList} data-testid="coin-list">
               {rows.map((row) => (
                 <CoinRow key={row.currency} row={row} account={tab} hidden={hidden} open={open === row.currency} onToggle={() => setOpen(open === row.currency ? null : row.currency)} />
               ))}
             </ul>
           )}
-          <p className="form-note center">{m.assets_price_note()}</p>
-          <div className="link-row">
+          <p className={`form-note ${acct.center}`}>{m.assets_price_note()}</p>
+          <div className={acct.linkRow}>
             <Link to="/recharge/log" className="btn btn-outline btn-small">
               <Icon name="records" size={16} />
               {m.assets_records()}
@@ -124,39 +124,39 @@ function CoinRow({ row, account, hidden, open, onToggle }: { row: WalletRow; acc
   const dec = balanceDecimals(row.currency_name);
   const mask = (s: string) => (hidden ? MASK : s);
   return (
-    <li className={`coin-row ${open ? "open" : ""}`} data-testid={`asset-row-${row.currency_name}`} data-available={available} data-frozen={frozen} data-value={row.usdt_totle}>
-      <button type="button" className="coin-row-main" onClick={onToggle} aria-expanded={open}>
-        <div className="coin-row-head">
+    <li className={`${acct.coinRow} ${open ? acct.open : ""}`} data-testid={`asset-row-${row.currency_name}`} data-available={available} data-frozen={frozen} data-value={row.usdt_totle}>
+      <button type="button" className={acct.coinRowMain} data-testid="coin-row-main" onClick={onToggle} aria-expanded={open}>
+        <div className={acct.coinRowHead}>
           <CoinAvatar symbol={row.currency_name} size={28} />
-          <span className="coin-name">{row.currency_name}</span>
-          <Icon name="chevronDown" size={16} className="coin-caret" />
+          <span className={acct.coinName}>{row.currency_name}</span>
+          <Icon name="chevronDown" size={16} className={acct.coinCaret} />
         </div>
-        <div className="coin-cols">
+        <div className={acct.coinCols}>
           <div>
-            <span className="coin-col-label">{m.assets_available()}</span>
+            <span className={acct.coinColLabel}>{m.assets_available()}</span>
             <span className="num" data-testid="coin-available">{mask(showAmount(available, dec))}</span>
           </div>
           <div>
-            <span className="coin-col-label">{m.assets_frozen()}</span>
+            <span className={acct.coinColLabel}>{m.assets_frozen()}</span>
             <span className="num" data-testid="coin-frozen">{mask(showAmount(frozen, dec))}</span>
           </div>
           <div className="right">
-            <span className="coin-col-label">{m.assets_value_usdt()}</span>
+            <span className={acct.coinColLabel}>{m.assets_value_usdt()}</span>
             <span className="num" data-testid="coin-value">{mask(showAmount(row.usdt_totle, 2))}</span>
           </div>
         </div>
       </button>
       {open && (
-        <dl className="kv coin-detail" data-testid="coin-detail">
-          <div className="kv-row">
+        <dl className={`${acct.kv} ${acct.coinDetail}`} data-testid="coin-detail">
+          <div className={acct.kvRow}>
             <dt>{m.assets_exact_available()}</dt>
             <dd className="num">{mask(showExact(available))}</dd>
           </div>
-          <div className="kv-row">
+          <div className={acct.kvRow}>
             <dt>{m.assets_exact_frozen()}</dt>
             <dd className="num">{mask(showExact(frozen))}</dd>
           </div>
-          <div className="kv-row">
+          <div className={acct.kvRow}>
             <dt>{m.assets_last_price()}</dt>
             <dd className="num">{row.usdt_price === null ? m.assets_no_price() : `${showExact(row.usdt_price)} USDT`}</dd>
           </div>

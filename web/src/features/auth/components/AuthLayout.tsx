@@ -1,15 +1,15 @@
 /** The brand block and card shared by login, register and password recovery. */
 import type { ReactNode } from "react";
 import { LogoMark } from "../../../components/Icon.tsx";
-import "./auth.css";
+import s from "./auth.module.css";
 
 export function AuthLayout({ heading, sub, children }: { heading: string; sub?: string; children: ReactNode }) {
   return (
-    <div className="auth">
-      <div className="auth-hero">
+    <div className={s.auth}>
+      <div className={s.authHero}>
         <LogoMark size={44} />
-        <h2 className="auth-heading">{heading}</h2>
-        {sub && <p className="auth-sub">{sub}</p>}
+        <h2 className={s.authHeading}>{heading}</h2>
+        {sub && <p className={s.authSub}>{sub}</p>}
       </div>
       {children}
     </div>

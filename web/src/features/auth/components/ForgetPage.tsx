@@ -7,7 +7,8 @@
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { emailSchema, forgetSchema, codeSchema } from "../../../../../schemas/auth.ts";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useCountdown } from "../../../lib/useRequest.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
@@ -15,6 +16,7 @@ import { Spinner } from "../../../components/States.tsx";
 import { checkEmailCode, resetPassword, sendForgetCode } from "../api.ts";
 import { fieldErrors, withoutError, type FieldErrors } from "../validation.ts";
 import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+import s from "./auth.module.css";
 
 const RESEND_SECONDS = 60;
 
@@ -106,13 +108,13 @@ export default function ForgetPage() {
 
   return (
     <AuthLayout heading={m.forget_heading()} sub={step === 1 ? m.forget_sub_step1() : m.forget_sub_step2()}>
-      <ol className="steps" aria-label={m.forget_heading()}>
-        <li className={step === 1 ? "active" : "done"}>
-          <span className="step-dot">1</span>
+      <ol className={s.steps} aria-label={m.forget_heading()}>
+        <li className={step === 1 ? "active" : s.done}>
+          <span className={s.stepDot}>1</span>
           {m.step_verify()}
         </li>
         <li className={step === 2 ? "active" : ""}>
-          <span className="step-dot">2</span>
+          <span className={s.stepDot}>2</span>
           {m.step_reset()}
         </li>
       </ol>

@@ -1,15 +1,18 @@
 /** Login (spec §2, §5): account, password with show/hide, forgot and register links. */
 import { useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { accountMode, loginSchema } from "../../../../../schemas/auth.ts";
 import { m } from "../../../i18n/index.ts";
 import { safeRedirect } from "../../../lib/nav.ts";
 import { toast } from "../../../lib/toast.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { completeLogin, login } from "../api.ts";
-import { fieldErrors, withoutError, type FieldErrors } from "../validation.ts";
+import { withoutError, type FieldErrors } from "../fieldState.ts";
 import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+import "./auth.module.css";
+
+/** The form check, fetched once the user starts typing (see loginCheck.ts). */
+const loadCheck = () => import("../loginCheck.ts");
 
 export default function LoginPage() {
   const navigate = useNavigate();
@@ -23,17 +26,16 @@ export default function LoginPage() {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
-    const parsed = loginSchema.safeParse({ user_string: account, password });
-    if (!parsed.success) {
-      setErrors(fieldErrors(parsed.error));
-      return;
-    }
-    setErrors({});
     setBusy(true);
     try {
-      const mode = accountMode(parsed.data.user_string) ?? 1;
-      const session = await login(parsed.data.user_string, parsed.data.password, mode);
-      await completeLogin(session, parsed.data.user_string);
+      const checked = (await loadCheck()).checkLogin(account, password);
+      if (!checked.ok) {
+        setErrors(checked.errors);
+        return;
+      }
+      setErrors({});
+      const session = await login(checked.account, checked.password, checked.mode ?? 1);
+      await completeLogin(session, checked.account);
       toast.success(m.login_success());
       navigate(redirect, { replace: true });
     } catch {
@@ -45,7 +47,7 @@ export default function LoginPage() {
 
   return (
     <AuthLayout heading={m.login_heading()} sub={m.login_sub()}>
-      <form className="form" onSubmit={submit} noValidate>
+      <form className="form" onSubmit={submit} onFocus={() => void loadCheck()} noValidate>
         <label className="field">
           <span className="field-label">{m.label_account()}</span>
           <input

@@ -7,7 +7,8 @@
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { accountMode, registerSchema } from "../../../../../schemas/auth.ts";
-import { errText, getAppLocale, m } from "../../../i18n/index.ts";
+import { getAppLocale, m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
@@ -16,6 +17,7 @@ import { Spinner } from "../../../components/States.tsx";
 import { checkAccount, completeLogin, fetchCaptcha, fetchCountries, register, type Captcha, type Country } from "../api.ts";
 import { fieldErrors, withoutError, type FieldErrors } from "../validation.ts";
 import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+import s from "./auth.module.css";
 
 const DEFAULT_COUNTRY = "86";
 
@@ -219,7 +221,7 @@ export default function RegisterPage() {
             />
             <button
               type="button"
-              className="captcha"
+              className={s.captcha}
               onClick={() => void loadCaptcha()}
               aria-label={m.captcha_refresh()}
               title={m.captcha_refresh()}
@@ -230,7 +232,7 @@ export default function RegisterPage() {
               ) : captchaState === "loading" ? (
                 <Spinner size={16} />
               ) : (
-                <span className="captcha-retry">
+                <span className={s.captchaRetry}>
                   <Icon name="refresh" size={16} /> {m.retry()}
                 </span>
               )}

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import type { Banner } from "../api.ts";
+import s from "./home.module.css";
 
 const INTERVAL_MS = 4000;
 
@@ -27,7 +28,7 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
 
   return (
     <section
-      className="banner"
+      className={s.banner}
       aria-roledescription="carousel"
       aria-label={m.home_banners()}
       onTouchStart={(e) => {
@@ -44,12 +45,12 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
         if (Math.abs(dx) > 40) setIndex((i) => (i + (dx < 0 ? 1 : count - 1)) % count);
       }}
     >
-      <div className="banner-track" style={{ transform: `translateX(-${index * 100}%)` }}>
+      <div className={s.bannerTrack} style={{ transform: `translateX(-${index * 100}%)` }}>
         {banners.map((b, i) => (
           <button
             type="button"
             key={b.id}
-            className="banner-slide"
+            className={s.bannerSlide}
             onClick={() => navigate(`/news/detail?id=${b.id}`)}
             aria-hidden={i !== index}
             tabIndex={i === index ? 0 : -1}
@@ -60,12 +61,12 @@ export function BannerCarousel({ banners }: { banners: Banner[] }) {
         ))}
       </div>
       {count > 1 && (
-        <div className="banner-dots">
+        <div className={s.bannerDots}>
           {banners.map((b, i) => (
             <button
               type="button"
               key={b.id}
-              className={`banner-dot ${i === index ? "active" : ""}`}
+              className={`${s.bannerDot} ${i === index ? "active" : ""}`}
               onClick={() => setIndex(i)}
               aria-label={`${i + 1} / ${count}`}
               aria-current={i === index}

@@ -13,7 +13,7 @@ import { MarketList } from "./MarketList.tsx";
 import { NoticeTicker } from "./NoticeTicker.tsx";
 import { PriceStrip } from "./PriceStrip.tsx";
 import { Shortcuts } from "./Shortcuts.tsx";
-import "./home.css";
+import s from "./home.module.css";
 
 const REFRESH_MS = 10_000;
 
@@ -23,7 +23,7 @@ export default function HomePage() {
 
   if (loading && !data) {
     return (
-      <div className="home page-pad" data-testid="home-loading">
+      <div className={`${s.home} page-pad`} data-testid="home-loading">
         <SkeletonBlock height={140} />
         <SkeletonBlock height={64} />
         <SkeletonList rows={5} avatar />
@@ -40,7 +40,7 @@ export default function HomePage() {
   };
 
   return (
-    <div className="home page-pad" data-testid="home">
+    <div className={`${s.home} page-pad`} data-testid="home">
       <BannerCarousel banners={data.banner_list ?? []} />
       <NoticeTicker notices={data.notice_list ?? []} />
       <PriceStrip rows={rows} onOpen={open} />

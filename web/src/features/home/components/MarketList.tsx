@@ -6,6 +6,7 @@ import type { QuotationRow } from "../../../lib/market.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { EmptyState } from "../../../components/States.tsx";
 import { Icon } from "../../../components/Icon.tsx";
+import s from "./home.module.css";
 
 const COLLAPSED_ROWS = 5;
 
@@ -14,13 +15,13 @@ export function MarketList({ rows, onOpen }: { rows: QuotationRow[]; onOpen: (ro
   const visible = expanded ? rows : rows.slice(0, COLLAPSED_ROWS);
 
   return (
-    <section className="card market">
+    <section className={`card ${s.market}`}>
       <h2 className="section-title">{m.home_markets()}</h2>
       {rows.length === 0 ? (
         <EmptyState />
       ) : (
         <>
-          <div className="market-head">
+          <div className={s.marketHead}>
             <span>{m.col_pair_volume()}</span>
             <span className="right">{m.col_last_price()}</span>
             <span className="right">{m.col_change()}</span>
@@ -30,20 +31,20 @@ export function MarketList({ rows, onOpen }: { rows: QuotationRow[]; onOpen: (ro
               const trend = trendOf(r.change);
               return (
                 <li key={r.id}>
-                  <button type="button" className="market-row" onClick={() => onOpen(r)} data-testid="market-row">
-                    <span className="market-pair">
+                  <button type="button" className={s.marketRow} onClick={() => onOpen(r)} data-testid="market-row">
+                    <span className={s.marketPair}>
                       <CoinAvatar symbol={r.currency_name} logo={r.logo ?? null} size={26} />
                       <span>
-                        <span className="market-sym">
+                        <span className={s.marketSym}>
                           {r.currency_name}
                           <span className="muted">/{r.legal_name}</span>
                         </span>
-                        <span className="market-vol num">
+                        <span className={`${s.marketVol} num`}>
                           {m.vol_short()} {formatThousands(r.volume)}K
                         </span>
                       </span>
                     </span>
-                    <span className="market-price num right">{formatPrice(r.now_price)}</span>
+                    <span className={`${s.marketPrice} num right`} data-testid="market-price">{formatPrice(r.now_price)}</span>
                     <span className="right">
                       <span className={`change-pill num ${trend}`}>{formatChange(r.change)}</span>
                     </span>
@@ -53,7 +54,7 @@ export function MarketList({ rows, onOpen }: { rows: QuotationRow[]; onOpen: (ro
             })}
           </ul>
           {rows.length > COLLAPSED_ROWS && (
-            <button type="button" className="view-more" onClick={() => setExpanded((v) => !v)} aria-expanded={expanded}>
+            <button type="button" className={s.viewMore} onClick={() => setExpanded((v) => !v)} aria-expanded={expanded}>
               {expanded ? m.view_less() : m.view_more()}
               <Icon name="chevronDown" size={16} style={{ transform: expanded ? "rotate(180deg)" : undefined }} />
             </button>

@@ -5,6 +5,7 @@ import { m } from "../../../i18n/index.ts";
 import { formatShortDate } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import type { Notice } from "../api.ts";
+import s from "./home.module.css";
 
 const ROTATE_MS = 5000;
 
@@ -23,15 +24,15 @@ export function NoticeTicker({ notices }: { notices: Notice[] }) {
   if (!current) return null;
 
   return (
-    <section className="notice" aria-label={m.home_notices()}>
-      <Icon name="notice" size={18} className="notice-icon" />
-      <button type="button" className="notice-body" onClick={() => navigate(`/news/detail?id=${current.id}`)} data-testid="notice">
-        <span className="notice-title" key={current.id}>
+    <section className={s.notice} aria-label={m.home_notices()}>
+      <Icon name="notice" size={18} className={s.noticeIcon} />
+      <button type="button" className={s.noticeBody} onClick={() => navigate(`/news/detail?id=${current.id}`)} data-testid="notice">
+        <span className={s.noticeTitle} key={current.id}>
           {current.title}
         </span>
-        <span className="notice-time num">{formatShortDate(current.create_time)}</span>
+        <span className={`${s.noticeTime} num`}>{formatShortDate(current.create_time)}</span>
       </button>
-      <Link to="/news/list" className="notice-more" aria-label={m.title_news()}>
+      <Link to="/news/list" className={s.noticeMore} aria-label={m.title_news()}>
         <Icon name="chevron" size={16} />
       </Link>
     </section>

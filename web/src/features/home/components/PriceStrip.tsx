@@ -1,6 +1,7 @@
 /** BTC, DOGE and ETH at a glance (spec §9). Only prices the API returned; "--" before any trade. */
 import { formatChange, formatPrice, trendOf } from "../../../lib/format.ts";
 import type { QuotationRow } from "../../../lib/market.ts";
+import s from "./home.module.css";
 
 const STRIP = ["BTC", "DOGE", "ETH"];
 
@@ -10,17 +11,17 @@ export function PriceStrip({ rows, onOpen }: { rows: QuotationRow[]; onOpen: (ro
   );
   if (picked.length === 0) return null;
   return (
-    <section className="strip">
+    <section className={s.strip}>
       {picked.map((r) => {
         const trend = trendOf(r.change);
         return (
-          <button type="button" key={r.id} className="strip-cell" onClick={() => onOpen(r)}>
-            <span className="strip-pair">
+          <button type="button" key={r.id} className={s.stripCell} onClick={() => onOpen(r)}>
+            <span className={s.stripPair}>
               {r.currency_name}
               <span className="muted">/{r.legal_name}</span>
             </span>
-            <span className={`strip-price num ${trend}`}>{formatPrice(r.now_price)}</span>
-            <span className={`strip-change num ${trend}`}>{formatChange(r.change)}</span>
+            <span className={`${s.stripPrice} num ${trend}`}>{formatPrice(r.now_price)}</span>
+            <span className={`${s.stripChange} num ${trend}`}>{formatChange(r.change)}</span>
           </button>
         );
       })}

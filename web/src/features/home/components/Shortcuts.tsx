@@ -2,6 +2,7 @@
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
+import s from "./home.module.css";
 
 const items: { to: string; icon: IconName; label: () => string }[] = [
   { to: "/legal/index", icon: "c2c", label: m.home_shortcut_c2c },
@@ -12,13 +13,13 @@ const items: { to: string; icon: IconName; label: () => string }[] = [
 
 export function Shortcuts() {
   return (
-    <nav className="shortcuts" aria-label={m.home_shortcuts()}>
+    <nav className={s.shortcuts} aria-label={m.home_shortcuts()}>
       {items.map((it) => (
-        <Link key={it.to} to={it.to} className="shortcut">
-          <span className="shortcut-icon">
+        <Link key={it.to} to={it.to} className={s.shortcut}>
+          <span className={s.shortcutIcon}>
             <Icon name={it.icon} size={22} />
           </span>
-          <span className="shortcut-label">{it.label()}</span>
+          <span className={s.shortcutLabel}>{it.label()}</span>
         </Link>
       ))}
     </nav>

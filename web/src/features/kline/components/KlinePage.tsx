@@ -7,23 +7,21 @@
  */
 import { Suspense, useCallback, useEffect, useState, type ComponentType } from "react";
 import { useNavigate } from "react-router";
-import type { DayMarket, Deal } from "../../../../../schemas/realtime.ts";
+import type { Deal } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
 import { formatChange, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { selectCurrency } from "../../../lib/market.ts";
-import { topics, usePairTopic } from "../../../lib/realtime.ts";
+import { useDeals, useTicker } from "../../../lib/market/index.ts";
 import { useSession } from "../../../lib/session.ts";
 import { EmptyState, ErrorState, PageSpinner, SkeletonList } from "../../../components/States.tsx";
 import { ApiFailure } from "../../../lib/api.ts";
-import { LEGAL_ID, fetchChartPairs, fetchDayMarket, fetchRecentDeals, type ChartPair } from "../api.ts";
+import { fetchChartPairs, type ChartPair } from "../api.ts";
 import { INTERVALS, type Interval } from "../chartData.ts";
 import { PriceChart } from "./PriceChart.tsx";
-import "./kline.css";
+import s from "./kline.module.css";
 
 /** The order dialog a trading feature provides for this page (spot: buy/sell). */
 export type OrderSheetComponent = ComponentType<{ side: "buy" | "sell"; onClose: () => void }>;
-
-const DEALS_KEPT = 20;
 
 function intervalLabel(i: Interval): string {
   switch (i) {
@@ -82,31 +80,11 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
   const navigate = useNavigate();
   const session = useSession();
   const [interval, setActiveInterval] = useState<Interval>("15min");
-  const [day, setDay] = useState<DayMarket | null>(null);
-  const [deals, setDeals] = useState<Deal[] | null>(null);
+  const day = useTicker(pair);
+  const deals = useDeals(pair);
   const [sheet, setSheet] = useState<"buy" | "sell" | null>(null);
-  const c = pair.currency_id;
   const coin = pair.currency_name;
   const quote = pair.legal_name || "USDT";
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetchDayMarket(c, controller.signal)
-      .then((d) => setDay((cur) => cur ?? d))
-      .catch(() => undefined);
-    fetchRecentDeals(c, controller.signal)
-      .then((d) => setDeals((cur) => cur ?? d.slice(0, DEALS_KEPT)))
-      .catch(() => setDeals((cur) => cur ?? []));
-    return () => controller.abort();
-  }, [c]);
-
-  usePairTopic(pair.id, topics.day(c, LEGAL_ID), (msg) => {
-    if (msg.type === "daymarket") setDay(msg.data);
-  });
-  usePairTopic(pair.id, topics.deals(c, LEGAL_ID), (msg) => {
-    if (msg.type !== "market_detail") return;
-    setDeals((cur) => (msg.snapshot ? msg.data : [...msg.data, ...(cur ?? [])]).slice(0, DEALS_KEPT));
-  });
 
   const last = day ? day.close : isZeroDecimal(pair.now_price) ? null : pair.now_price;
   // No trade yet: no change to speak of ("--"), rather than a made-up 0.00 %.
@@ -126,17 +104,17 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
   const closeSheet = useCallback(() => setSheet(null), []);
 
   return (
-    <div className="kline" data-testid="kline">
-      <section className="kline-stats">
-        <div className="kline-last">
-          <span className={`kline-price num ${trend}`} data-testid="kline-last">
+    <div className={s.kline} data-testid="kline">
+      <section className={s.klineStats}>
+        <div className={s.klineLast}>
+          <span className={`${s.klinePrice} num ${trend}`} data-testid="kline-last">
             {formatPrice(last)}
           </span>
-          <span className={`kline-change num ${trend}`} data-testid="kline-change">
+          <span className={`${s.klineChange} num ${trend}`} data-testid="kline-change">
             {formatChange(change)}
           </span>
         </div>
-        <dl className="kline-facts">
+        <dl className={s.klineFacts}>
           <div>
             <dt>{m.kline_high()}</dt>
             <dd className="num">{formatPrice(day?.high)}</dd>
@@ -152,7 +130,7 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
         </dl>
       </section>
 
-      <div className="kline-intervals" role="tablist" aria-label={m.kline_interval_label()}>
+      <div className={s.klineIntervals} role="tablist" aria-label={m.kline_interval_label()}>
         {INTERVALS.map((i) => (
           <button key={i} type="button" role="tab" aria-selected={interval === i} className={interval === i ? "active" : ""} onClick={() => setActiveInterval(i)} data-testid={`interval-${i}`}>
             {intervalLabel(i)}
@@ -160,19 +138,19 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
         ))}
       </div>
 
-      <PriceChart pairId={pair.id} currencyId={c} symbol={`${coin}/${quote}`} interval={interval} />
-      <p className="kline-tz muted">{m.kline_timezone_note()}</p>
+      <PriceChart pair={pair} symbol={`${coin}/${quote}`} interval={interval} />
+      <p className={`${s.klineTz} muted`}>{m.kline_timezone_note()}</p>
 
-      <section className="kline-deals">
-        <h2 className="kline-section-title">{m.kline_recent_deals()}</h2>
+      <section className={s.klineDeals}>
+        <h2 className={s.klineSectionTitle}>{m.kline_recent_deals()}</h2>
         <DealsTable deals={deals} coin={coin} quote={quote} />
       </section>
 
-      <div className="kline-actions">
-        <button type="button" className="btn kline-buy" onClick={() => openSheet("buy")} data-testid="kline-buy">
+      <div className={s.klineActions}>
+        <button type="button" className={`btn ${s.klineBuy}`} onClick={() => openSheet("buy")} data-testid="kline-buy">
           {m.kline_buy()}
         </button>
-        <button type="button" className="btn kline-sell" onClick={() => openSheet("sell")} data-testid="kline-sell">
+        <button type="button" className={`btn ${s.klineSell}`} onClick={() => openSheet("sell")} data-testid="kline-sell">
           {m.kline_sell()}
         </button>
       </div>
@@ -191,7 +169,7 @@ function DealsTable({ deals, coin, quote }: { deals: Deal[] | null; coin: string
   if (deals === null) return <SkeletonList rows={4} />;
   if (deals.length === 0) return <EmptyState text={m.kline_no_deals()} />;
   return (
-    <table className="kline-deals-table" data-testid="kline-deals">
+    <table className={s.klineDealsTable} data-testid="kline-deals">
       <thead>
         <tr>
           <th scope="col">{m.kline_col_time()}</th>

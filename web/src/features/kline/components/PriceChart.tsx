@@ -16,11 +16,12 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from "lightweight-charts";
-import type { KlinePeriodName } from "../../../../../schemas/realtime.ts";
+import type { Bar, KlinePeriodName } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
-import { topics, usePairTopic, useSocketStatus } from "../../../lib/realtime.ts";
+import { marketOf, type MarketPair } from "../../../lib/market/index.ts";
+import { useSocketStatus } from "../../../lib/realtime.ts";
 import { Spinner } from "../../../components/States.tsx";
-import { LEGAL_ID, fetchBars } from "../api.ts";
+import { fetchBars } from "../api.ts";
 import {
   BARS_WANTED,
   MA_WINDOWS,
@@ -35,6 +36,7 @@ import {
   type ChartBar,
   type Interval,
 } from "../chartData.ts";
+import s from "./kline.module.css";
 
 const UP = "#2ebd85";
 const DOWN = "#f6465d";
@@ -51,7 +53,7 @@ interface SeriesSet {
 
 const ts = (seconds: number) => seconds as UTCTimestamp;
 
-export function PriceChart({ pairId, currencyId, symbol, interval }: { pairId: number; currencyId: number; symbol: string; interval: Interval }) {
+export function PriceChart({ pair, symbol, interval }: { pair: MarketPair; symbol: string; interval: Interval }) {
   const host = useRef<HTMLDivElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<SeriesSet | null>(null);
@@ -190,16 +192,17 @@ export function PriceChart({ pairId, currencyId, symbol, interval }: { pairId: n
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [symbol, period, interval, attempt]);
 
-  usePairTopic(pairId, topics.kline(currencyId, LEGAL_ID, period), (msg) => {
-    if (msg.type !== "kline" || !msg.bar) return;
-    const bar = toChartBar(msg.bar);
+  // The open bar from the pair's market store; every bar it sets is drawn.
+  const onBar = useRef<(raw: Bar) => void>(() => undefined);
+  onBar.current = (raw) => {
+    const bar = toChartBar(raw);
     if (!loaded.current) {
       early.current = bar;
       return;
     }
     if (!upsertBar(bars.current, bar)) return;
     if (bars.current.length === 1) {
-      const p = decimalsOf(msg.bar.close);
+      const p = decimalsOf(raw.close);
       setPrecision(p);
       applyPrecision(p);
       drawAll();
@@ -207,14 +210,22 @@ export function PriceChart({ pairId, currencyId, symbol, interval }: { pairId: n
     } else {
       drawLast();
     }
-  });
+  };
+  const $candle = marketOf(pair).candle(period);
+  useEffect(
+    () =>
+      $candle.listen((raw) => {
+        if (raw) onBar.current(raw);
+      }),
+    [$candle],
+  );
 
-  useSocketStatus(pairId, () => setAttempt((a) => a + 1));
+  useSocketStatus(pair.id, () => setAttempt((a) => a + 1));
 
   return (
-    <div className="kline-chart-wrap">
+    <div className={s.klineChartWrap}>
       {candles && (
-        <div className="kline-legend num" aria-hidden={status !== "ready"}>
+        <div className={`${s.klineLegend} num`} aria-hidden={status !== "ready"}>
           {MA_WINDOWS.map((n, i) => (
             <span key={n} style={{ color: MA_COLORS[i] }}>
               MA{n}: {legend[i] != null ? (legend[i] as number).toFixed(precision) : "--"}
@@ -222,19 +233,20 @@ export function PriceChart({ pairId, currencyId, symbol, interval }: { pairId: n
           ))}
         </div>
       )}
-      <div className="kline-chart" ref={host} data-testid="kline-chart" data-bars={count} data-status={status} role="img" aria-label={m.kline_chart_label()} />
+      {/* A figure, not an img: the chart library puts its attribution link inside, and an img may hold nothing interactive. */}
+      <div className={s.klineChart} ref={host} data-testid="kline-chart" data-bars={count} data-status={status} role="figure" aria-label={m.kline_chart_label()} />
       {status === "loading" && (
-        <div className="kline-chart-overlay">
+        <div className={s.klineChartOverlay}>
           <Spinner size={24} />
         </div>
       )}
       {status === "empty" && (
-        <div className="kline-chart-overlay" data-testid="kline-empty">
+        <div className={s.klineChartOverlay} data-testid="kline-empty">
           <p>{m.kline_no_trades()}</p>
         </div>
       )}
       {status === "error" && (
-        <div className="kline-chart-overlay">
+        <div className={s.klineChartOverlay}>
           <p>{m.load_failed()}</p>
           <button type="button" className="btn btn-outline btn-small" onClick={() => setAttempt((a) => a + 1)}>
             {m.retry()}

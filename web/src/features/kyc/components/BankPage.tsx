@@ -4,14 +4,15 @@
  * name and branch. Withdrawals and fiat orders need it (the server answers 997 otherwise).
  */
 import { useRef, useState, type FormEvent } from "react";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
 import { luhnValid, realNameSchema } from "../../../../../schemas/kyc.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { fetchCenter, lookupBank, saveBankCard } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 /** Digits in groups of four, as printed on a card. */
 const groupCard = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, "$1 ");
@@ -22,21 +23,21 @@ export default function BankPage() {
   const [editing, setEditing] = useState(false);
 
   if (center.error && !c) return <ErrorState message={center.error.message} onRetry={center.reload} />;
-  if (!c) return <div className="acct-page"><SkeletonBlock height={300} /></div>;
+  if (!c) return <div className={acct.acctPage}><SkeletonBlock height={300} /></div>;
 
   return (
-    <div className="acct-page" data-testid="bank-page">
+    <div className={acct.acctPage} data-testid="bank-page">
       {c.bank && !editing ? (
         <>
-          <section className="bank-card-view" data-testid="bank-current">
-            <div className="bank-card-top">
+          <section className={acct.bankCardView} data-testid="bank-current">
+            <div className={acct.bankCardTop}>
               <Icon name="bank" size={22} />
               <span>{c.bank.bank_name}</span>
             </div>
-            <div className="bank-card-number num" title={c.bank.bank_account}>
+            <div className={`${acct.bankCardNumber} num`} data-testid="bank-card-number" title={c.bank.bank_account}>
               **** **** **** {c.bank.bank_account.slice(-4)}
             </div>
-            <div className="bank-card-bottom">
+            <div className={acct.bankCardBottom}>
               <span>{c.bank.real_name}</span>
               <span className="muted">{c.bank.bank_branch}</span>
             </div>
@@ -55,7 +56,7 @@ export default function BankPage() {
           }}
         />
       )}
-      <p className="form-note center">{m.kyc_bank_note()}</p>
+      <p className={`form-note ${acct.center}`}>{m.kyc_bank_note()}</p>
     </div>
   );
 }
@@ -141,7 +142,7 @@ function BankForm({ defaultName, onCancel, onSaved }: { defaultName: string; onC
             aria-invalid={!!errors.card}
             data-testid="bank-card"
           />
-          {looking && <span className="input-addon input-unit"><Spinner size={16} /></span>}
+          {looking && <span className={`input-addon ${acct.inputUnit}`}><Spinner size={16} /></span>}
         </div>
         {errors.card && <span className="field-error" data-testid="bank-card-error">{errors.card}</span>}
       </label>

@@ -6,7 +6,8 @@
  * rejection shows the operator's reason and the form opens again.
  */
 import { useEffect, useState, type FormEvent } from "react";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { patchSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
@@ -16,7 +17,7 @@ import { Icon } from "../../../components/Icon.tsx";
 import { PhotoPicker } from "../../../components/PhotoPicker.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { fetchCenter, submitIdentity, type Center, type IdentitySubmission } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 type Level = 1 | 2 | 3;
 type Pics = { front: UploadInfo | null; reverse: UploadInfo | null; hand: UploadInfo | null; asset: UploadInfo | null };
@@ -26,6 +27,9 @@ const docTypes: { value: number; label: () => string }[] = [
   { value: 2, label: m.kyc_type_licence },
   { value: 3, label: m.kyc_type_passport },
 ];
+
+/** The level row's border and number colour by state. */
+const toneClass: Partial<Record<string, string>> = { ok: acct.toneOk, pending: acct.tonePending, bad: acct.toneBad };
 
 function levelState(c: Center, n: Level): { text: string; tone: string } {
   if (c.level >= n) return { text: m.verify_status_2(), tone: "ok" };
@@ -44,20 +48,20 @@ export default function VerifyPage() {
   }, [c]);
 
   if (center.error && !c) return <ErrorState message={center.error.message} onRetry={center.reload} />;
-  if (!c) return <div className="acct-page"><SkeletonBlock height={160} /><SkeletonBlock height={320} /></div>;
+  if (!c) return <div className={acct.acctPage}><SkeletonBlock height={160} /><SkeletonBlock height={320} /></div>;
 
   const pending = c.pending_level !== null;
   const complete = c.level >= 3;
 
   return (
-    <div className="acct-page" data-testid="verify-page">
-      <ol className="level-list">
+    <div className={acct.acctPage} data-testid="verify-page">
+      <ol className={acct.levelList}>
         {([1, 2, 3] as const).map((n) => {
           const st = levelState(c, n);
           return (
-            <li key={n} className={`level-item tone-${st.tone}`} data-testid={`kyc-level-${n}`} data-state={st.tone}>
-              <span className="level-num">{n}</span>
-              <span className="level-text">
+            <li key={n} className={`${acct.levelItem} ${toneClass[st.tone] ?? ""}`} data-testid={`kyc-level-${n}`} data-state={st.tone}>
+              <span className={acct.levelNum}>{n}</span>
+              <span className={acct.levelText}>
                 <strong>{m.kyc_level({ level: n })}</strong>
                 <span className="muted">{n === 1 ? m.kyc_level1_desc() : n === 2 ? m.kyc_level2_desc() : m.kyc_level3_desc()}</span>
               </span>
@@ -69,29 +73,29 @@ export default function VerifyPage() {
 
       {c.level >= 1 && c.name && (
         <section className="card identity-card" data-testid="kyc-identity">
-          <dl className="kv">
-            <div className="kv-row"><dt>{m.kyc_name()}</dt><dd>{c.name}</dd></div>
-            {c.type !== null && <div className="kv-row"><dt>{m.kyc_doc_type()}</dt><dd>{docTypes.find((d) => d.value === c.type)?.label() ?? "--"}</dd></div>}
-            {c.card_id && <div className="kv-row"><dt>{m.kyc_doc_number()}</dt><dd className="num">{c.card_id}</dd></div>}
+          <dl className={acct.kv}>
+            <div className={acct.kvRow}><dt>{m.kyc_name()}</dt><dd>{c.name}</dd></div>
+            {c.type !== null && <div className={acct.kvRow}><dt>{m.kyc_doc_type()}</dt><dd>{docTypes.find((d) => d.value === c.type)?.label() ?? "--"}</dd></div>}
+            {c.card_id && <div className={acct.kvRow}><dt>{m.kyc_doc_number()}</dt><dd className="num">{c.card_id}</dd></div>}
           </dl>
         </section>
       )}
 
       {pending ? (
-        <div className="lock-panel" data-testid="kyc-locked">
+        <div className={acct.lockPanel} data-testid="kyc-locked">
           <Icon name="trade" size={28} />
           <strong>{m.kyc_locked_review({ level: c.pending_level ?? 1 })}</strong>
           <span className="muted">{m.kyc_locked_review_note()}</span>
         </div>
       ) : complete ? (
-        <div className="lock-panel ok" data-testid="kyc-locked">
+        <div className={`${acct.lockPanel} ${acct.ok}`} data-testid="kyc-locked">
           <Icon name="shield" size={28} />
           <strong>{m.kyc_locked_done()}</strong>
         </div>
       ) : (
         <>
           {c.review_status === 3 && c.rejection_reason && (
-            <p className="notice notice-bad" data-testid="kyc-rejected">{m.kyc_rejected({ reason: c.rejection_reason })}</p>
+            <p className={`${acct.notice} ${acct.noticeBad}`} data-testid="kyc-rejected">{m.kyc_rejected({ reason: c.rejection_reason })}</p>
           )}
           <IdentityForm center={c} onDone={center.reload} />
         </>
@@ -164,7 +168,7 @@ function IdentityForm({ center, onDone }: { center: Center; onDone: () => void }
     <form className="form" onSubmit={submit} noValidate data-testid="kyc-form">
       <div className="field">
         <span className="field-label">{m.kyc_apply_for()}</span>
-        <div className="chips" role="radiogroup" aria-label={m.kyc_apply_for()}>
+        <div className={acct.chips} role="radiogroup" aria-label={m.kyc_apply_for()}>
           {levels.map((n) => (
             <button key={n} type="button" role="radio" aria-checked={target === n} className={target === n ? "active" : ""} onClick={() => setTarget(n)} data-testid={`kyc-target-${n}`}>
               {m.kyc_level({ level: n })}
@@ -183,7 +187,7 @@ function IdentityForm({ center, onDone }: { center: Center; onDone: () => void }
           </label>
           <div className="field">
             <span className="field-label">{m.kyc_doc_type()}</span>
-            <div className="chips" role="radiogroup" aria-label={m.kyc_doc_type()}>
+            <div className={acct.chips} role="radiogroup" aria-label={m.kyc_doc_type()}>
               {docTypes.map((d) => (
                 <button key={d.value} type="button" role="radio" aria-checked={type === d.value} className={type === d.value ? "active" : ""} onClick={() => setType(d.value)} data-testid={`kyc-type-${d.value}`}>
                   {d.label()}
@@ -225,7 +229,7 @@ function IdentityForm({ center, onDone }: { center: Center; onDone: () => void }
         {busy && <Spinner size={16} />}
         {m.kyc_submit({ level: target })}
       </button>
-      <p className="form-note center">{m.kyc_privacy_note()}</p>
+      <p className={`form-note ${acct.center}`}>{m.kyc_privacy_note()}</p>
     </form>
   );
 }

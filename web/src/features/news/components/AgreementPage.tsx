@@ -3,7 +3,7 @@ import { useRequest } from "../../../lib/useRequest.ts";
 import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { fetchAgreement } from "../api.ts";
 import { ArticleBody } from "./ArticleBody.tsx";
-import "./news.css";
+import s from "./news.module.css";
 
 export default function AgreementPage() {
   const { data, error, loading, reload } = useRequest(fetchAgreement, []);
@@ -19,7 +19,7 @@ export default function AgreementPage() {
   if (!data || !data.content) return <EmptyState />;
   return (
     <article className="article page-pad" data-testid="agreement">
-      {data.title && <h2 className="article-heading">{data.title}</h2>}
+      {data.title && <h2 className={s.articleHeading}>{data.title}</h2>}
       <ArticleBody html={data.content} />
     </article>
   );

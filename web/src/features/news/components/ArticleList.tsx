@@ -6,7 +6,7 @@ import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../componen
 import { Icon } from "../../../components/Icon.tsx";
 import type { ArticlePage } from "../api.ts";
 import { usePaged } from "../../../lib/usePaged.ts";
-import "./news.css";
+import s from "./news.module.css";
 
 export function ArticleList({ fetchPage, variant }: { fetchPage: (page: number, signal?: AbortSignal) => Promise<ArticlePage>; variant: "news" | "help" }) {
   const list = usePaged(fetchPage);
@@ -17,21 +17,21 @@ export function ArticleList({ fetchPage, variant }: { fetchPage: (page: number, 
 
   return (
     <div className="articles">
-      <ul className={`article-list ${variant}`} data-testid="article-list">
+      <ul className={`${s.articleList} ${variant}`} data-testid="article-list">
         {list.items.map((a) => (
           <li key={a.id}>
-            <Link to={`/news/detail?id=${a.id}`} className="article-row">
-              {variant === "news" && a.cover ? <img className="article-cover" src={a.cover} alt="" loading="lazy" /> : null}
-              <span className="article-text">
-                <span className="article-title">{a.title}</span>
-                <span className="article-time num">{formatDateTime(a.create_time)}</span>
+            <Link to={`/news/detail?id=${a.id}`} className={s.articleRow}>
+              {variant === "news" && a.cover ? <img className={s.articleCover} src={a.cover} alt="" loading="lazy" /> : null}
+              <span className={s.articleText}>
+                <span className={s.articleTitle}>{a.title}</span>
+                <span className={`${s.articleTime} num`}>{formatDateTime(a.create_time)}</span>
               </span>
               {variant === "help" && <Icon name="chevron" size={16} className="muted" />}
             </Link>
           </li>
         ))}
       </ul>
-      <div className="list-foot">
+      <div className={s.listFoot}>
         {list.hasMore ? (
           <button type="button" className="btn btn-ghost btn-small" onClick={() => void list.loadMore()} disabled={list.loadingMore}>
             {list.loadingMore ? <Spinner size={14} /> : null}

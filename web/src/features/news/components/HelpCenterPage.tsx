@@ -3,11 +3,12 @@ import { m } from "../../../i18n/index.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { fetchHelpPage } from "../api.ts";
 import { ArticleList } from "./ArticleList.tsx";
+import s from "./news.module.css";
 
 export default function HelpCenterPage() {
   return (
     <div>
-      <div className="help-hero">
+      <div className={s.helpHero}>
         <Icon name="help" size={28} />
         <div>
           <h2>{m.help_heading()}</h2>

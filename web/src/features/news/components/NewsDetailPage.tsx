@@ -6,7 +6,7 @@ import { useRequest } from "../../../lib/useRequest.ts";
 import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { fetchArticle } from "../api.ts";
 import { ArticleBody } from "./ArticleBody.tsx";
-import "./news.css";
+import s from "./news.module.css";
 
 export default function NewsDetailPage() {
   const [params] = useSearchParams();
@@ -32,9 +32,9 @@ export default function NewsDetailPage() {
 
   return (
     <article className="article page-pad" data-testid="article">
-      <h2 className="article-heading">{vo.title}</h2>
-      <p className="article-meta num">{formatDateTime(vo.create_time)}</p>
-      {vo.cover ? <img className="article-hero" src={vo.cover} alt="" /> : null}
+      <h2 className={s.articleHeading}>{vo.title}</h2>
+      <p className={`${s.articleMeta} num`}>{formatDateTime(vo.create_time)}</p>
+      {vo.cover ? <img className={s.articleHero} src={vo.cover} alt="" /> : null}
       <ArticleBody html={vo.content ?? ""} />
     </article>
   );

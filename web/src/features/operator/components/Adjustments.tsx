@@ -5,7 +5,8 @@
  */
 import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { usePaged } from "../../../lib/usePaged.ts";
@@ -15,6 +16,8 @@ import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { decideAdjustment, fetchAdjustments, fetchCurrencies, requestAdjustment, type Adjustment } from "../api.ts";
 import { accountText, DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 const TREASURY = -3;
 
@@ -29,7 +32,7 @@ export function AdjustmentsSection({ me }: { me: number }) {
       confirmText: approve ? m.op_approve() : m.op_reject(),
       reasonRequired: !approve,
       danger: !approve,
-      summary: <p className="dialog-summary">{m.op_adj_summary({ amount: `${showExact(a.amount)} ${a.currency_name}`, user: userLabel(a.user_account, a.user_id), reason: a.reason })}</p>,
+      summary: <p className={s.dialogSummary}>{m.op_adj_summary({ amount: `${showExact(a.amount)} ${a.currency_name}`, user: userLabel(a.user_account, a.user_id), reason: a.reason })}</p>,
       run: async (reason) => {
         await decideAdjustment(a.id, approve ? "approve" : "reject", reason);
         toast.success(approve ? m.op_adj_applied() : m.op_rejected());
@@ -39,7 +42,7 @@ export function AdjustmentsSection({ me }: { me: number }) {
   return (
     <section data-testid="admin-adjustments">
       <RequestForm onDone={list.reload} />
-      <h3 className="admin-subtitle">{m.op_adj_list()}</h3>
+      <h3 className={s.adminSubtitle}>{m.op_adj_list()}</h3>
       <StatusFilter
         value={status}
         onChange={setStatus}
@@ -57,18 +60,18 @@ export function AdjustmentsSection({ me }: { me: number }) {
       ) : list.items.length === 0 ? (
         <EmptyState text={m.op_queue_empty()} />
       ) : (
-        <ul className="record-list">
+        <ul className={acct.recordList}>
           {list.items.map((a) => {
             const mine = a.requested_by === me;
             return (
-              <li key={a.id} className="record-card" data-testid="adjustment-row" data-id={a.id}>
-                <div className="record-head">
-                  <span className="record-title">#{a.id} · {userLabel(a.user_account, a.user_id)}</span>
+              <li key={a.id} className={acct.recordCard} data-testid="adjustment-row" data-id={a.id}>
+                <div className={acct.recordHead}>
+                  <span className={acct.recordTitle}>#{a.id} · {userLabel(a.user_account, a.user_id)}</span>
                   <span className={`badge badge-${a.status === 1 ? "ok" : a.status === 2 ? "bad" : "pending"}`}>
                     {a.status === 1 ? m.op_status_applied() : a.status === 2 ? m.op_status_rejected() : m.op_status_pending()}
                   </span>
                 </div>
-                <dl className="kv">
+                <dl className={acct.kv}>
                   <Kv label={m.wallet_amount()}>
                     <span className={a.amount.startsWith("-") ? "down" : "up"}>{a.amount.startsWith("-") ? "" : "+"}{showExact(a.amount)} {a.currency_name}</span>
                   </Kv>
@@ -81,7 +84,7 @@ export function AdjustmentsSection({ me }: { me: number }) {
                 {a.status === 0 && (
                   <>
                     {mine && <p className="form-note">{m.op_adj_needs_second()}</p>}
-                    <div className="btn-row">
+                    <div className={acct.btnRow}>
                       <button type="button" className="btn btn-outline btn-small" onClick={() => ask(a, false)} data-testid="adjustment-reject">{m.op_reject()}</button>
                       <button type="button" className="btn btn-primary btn-small" onClick={() => ask(a, true)} disabled={mine} data-testid="adjustment-approve">{m.op_approve()}</button>
                     </div>
@@ -154,7 +157,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
         <span>{m.op_adj_treasury()}</span>
       </label>
       {!treasury && (
-        <div className="form-grid">
+        <div className={acct.formGrid}>
           <label className="field">
             <span className="field-label">{m.op_user_id()}</span>
             <input className="input" inputMode="numeric" value={userId} onChange={(e) => { setUserId(e.target.value.replace(/\D/g, "")); setErrors((er) => ({ ...er, user: "" })); }} aria-invalid={!!errors.user} data-testid="adj-user" />
@@ -173,7 +176,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
           </label>
         </div>
       )}
-      <div className="form-grid">
+      <div className={acct.formGrid}>
         <label className="field">
           <span className="field-label">{m.wallet_currency()}</span>
           <div className="select-wrap">
@@ -193,7 +196,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
       </div>
       <label className="field">
         <span className="field-label">{m.op_reason()}</span>
-        <textarea className="input textarea" rows={2} maxLength={500} value={reason} onChange={(e) => { setReason(e.target.value); setErrors((er) => ({ ...er, reason: "" })); }} aria-invalid={!!errors.reason} data-testid="adj-reason" />
+        <textarea className={`input ${acct.textarea}`} rows={2} maxLength={500} value={reason} onChange={(e) => { setReason(e.target.value); setErrors((er) => ({ ...er, reason: "" })); }} aria-invalid={!!errors.reason} data-testid="adj-reason" />
         {errors.reason && <span className="field-error">{errors.reason}</span>}
       </label>
       <p className="form-note">{m.op_adj_note()}</p>

@@ -20,8 +20,8 @@ import { UsersSection, UserDetail } from "./Users.tsx";
 import { AdjustmentsSection } from "./Adjustments.tsx";
 import { AuditSection } from "./Audit.tsx";
 import { ReconcileSection } from "./Reconcile.tsx";
-import "../../../styles/account.css";
-import "./operator.css";
+import "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 const sections: { to: string; label: () => string }[] = [
   { to: "/admin", label: m.op_nav_overview },
@@ -81,15 +81,15 @@ export default function AdminPage() {
   })();
 
   return (
-    <div className="admin" data-testid="admin-page">
-      <nav className="admin-nav" aria-label={m.op_title()}>
+    <div className={s.admin} data-testid="admin-page">
+      <nav className={s.adminNav} aria-label={m.op_title()}>
         {sections.map((s) => (
           <NavLink key={s.to} to={s.to} end replace className={({ isActive }) => (isActive || (s.to === "/admin/users" && pathname === "/admin/user") ? "active" : "")} data-testid={`admin-nav-${s.to.split("/")[2] ?? "overview"}`}>
             {s.label()}
           </NavLink>
         ))}
       </nav>
-      <div className="admin-body">{section}</div>
+      <div className={s.adminBody}>{section}</div>
     </div>
   );
 }

@@ -4,6 +4,8 @@ import { usePaged } from "../../../lib/usePaged.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { fetchAudit, type AuditRow } from "../api.ts";
 import { ListFooter, userLabel } from "./common.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 export function AuditSection() {
   const list = usePaged<AuditRow>((page, signal) => fetchAudit(page, signal));
@@ -16,18 +18,18 @@ export function AuditSection() {
       ) : list.items.length === 0 ? (
         <EmptyState />
       ) : (
-        <ul className="record-list">
+        <ul className={acct.recordList}>
           {list.items.map((a) => (
-            <li key={a.id} className="record-card audit-row" data-testid="audit-row" data-action={a.action}>
-              <div className="record-head">
-                <span className="record-title mono">{a.action}</span>
-                <span className="muted num small">{a.time_format}</span>
+            <li key={a.id} className={`${acct.recordCard} audit-row`} data-testid="audit-row" data-action={a.action}>
+              <div className={acct.recordHead}>
+                <span className={`${acct.recordTitle} ${acct.mono}`}>{a.action}</span>
+                <span className={`muted num ${acct.small}`}>{a.time_format}</span>
               </div>
-              <div className="small">
+              <div className={acct.small}>
                 {m.op_audit_by({ operator: userLabel(a.operator_account, a.operator_id) })} · {a.target_type} #{a.target_id}
               </div>
-              {a.reason && <div className="small">{m.op_reason()}: {a.reason}</div>}
-              {a.detail !== null && a.detail !== undefined && <pre className="audit-detail">{JSON.stringify(a.detail)}</pre>}
+              {a.reason && <div className={acct.small}>{m.op_reason()}: {a.reason}</div>}
+              {a.detail !== null && a.detail !== undefined && <pre className={s.auditDetail}>{JSON.stringify(a.detail)}</pre>}
             </li>
           ))}
         </ul>

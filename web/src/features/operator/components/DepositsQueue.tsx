@@ -8,6 +8,8 @@ import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { decideDeposit, fetchDeposits, type AdminDeposit } from "../api.ts";
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 export function DepositsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
@@ -20,7 +22,7 @@ export function DepositsQueue() {
       confirmText: approve ? m.op_approve() : m.op_reject(),
       reasonRequired: !approve,
       danger: !approve,
-      summary: <p className="dialog-summary">{m.op_deposit_summary({ amount: `${showExact(d.amount)} ${d.currency_name}`, user: userLabel(d.account, d.user_id) })}</p>,
+      summary: <p className={s.dialogSummary}>{m.op_deposit_summary({ amount: `${showExact(d.amount)} ${d.currency_name}`, user: userLabel(d.account, d.user_id) })}</p>,
       run: async (reason) => {
         const r = await decideDeposit(d.id, approve ? "approve" : "reject", reason);
         toast.success(!approve ? m.op_rejected() : r.awaiting_second_approval ? m.op_deposit_first_done() : m.op_deposit_approved());
@@ -46,17 +48,17 @@ export function DepositsQueue() {
       ) : list.items.length === 0 ? (
         <EmptyState text={m.op_queue_empty()} />
       ) : (
-        <ul className="record-list">
+        <ul className={acct.recordList}>
           {list.items.map((d) => (
-            <li key={d.id} className="record-card" data-testid="admin-deposit" data-id={d.id} data-user={d.account}>
-              <div className="record-head">
-                <span className="record-title">#{d.id} · {userLabel(d.account, d.user_id)}</span>
+            <li key={d.id} className={acct.recordCard} data-testid="admin-deposit" data-id={d.id} data-user={d.account}>
+              <div className={acct.recordHead}>
+                <span className={acct.recordTitle}>#{d.id} · {userLabel(d.account, d.user_id)}</span>
                 <span className={`badge badge-${d.status === 1 ? "ok" : d.status === 2 ? "bad" : "pending"}`} data-testid="admin-deposit-status">
                   {d.awaiting_second_approval ? m.op_awaiting_second() : d.status_text}
                 </span>
               </div>
-              <div className="record-body">
-                <dl className="kv">
+              <div className={acct.recordBody}>
+                <dl className={acct.kv}>
                   <Kv label={m.wallet_amount()} testId="admin-deposit-amount">{showExact(d.amount)} {d.currency_name}</Kv>
                   <Kv label={m.wallet_network()}>{d.network || "—"}</Kv>
                   <Kv label={m.wallet_address()} mono>{d.address}</Kv>
@@ -66,12 +68,12 @@ export function DepositsQueue() {
                   {d.first_approved_by !== null && <Kv label={m.op_first_approved_by()}>#{d.first_approved_by}</Kv>}
                 </dl>
                 {d.status === 0 && d.needs_second && !d.awaiting_second_approval && <p className="form-note">{m.op_deposit_needs_second()}</p>}
-                <AuthImage src={d.pic} alt={m.wallet_proof()} className="record-pic" testId="admin-deposit-pic" />
+                <AuthImage src={d.pic} alt={m.wallet_proof()} className={acct.recordPic} testId="admin-deposit-pic" />
               </div>
               {d.status === 0 && d.own && <p className="form-note" data-testid="admin-deposit-own">{m.op_own_record()}</p>}
               {d.approved_first_by_you && <p className="form-note" data-testid="admin-deposit-first-mine">{m.op_you_approved_first()}</p>}
               {d.status === 0 && !d.own && !d.approved_first_by_you && (
-                <div className="btn-row">
+                <div className={acct.btnRow}>
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(d, false)} data-testid="deposit-reject">{m.op_reject()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(d, true)} data-testid="deposit-approve">{m.op_approve()}</button>
                 </div>

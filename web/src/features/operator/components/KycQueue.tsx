@@ -7,6 +7,8 @@ import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { decideKyc, fetchKyc, type AdminKyc } from "../api.ts";
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 const docType = (t: number | null) => (t === 1 ? m.kyc_type_id() : t === 2 ? m.kyc_type_licence() : t === 3 ? m.kyc_type_passport() : "—");
 
@@ -21,7 +23,7 @@ export function KycQueue() {
       confirmText: approve ? m.op_approve() : m.op_reject(),
       reasonRequired: !approve,
       danger: !approve,
-      summary: <p className="dialog-summary">{userLabel(k.account, k.user_id)}</p>,
+      summary: <p className={s.dialogSummary}>{userLabel(k.account, k.user_id)}</p>,
       run: async (reason) => {
         await decideKyc(k.id, approve ? "approve" : "reject", reason);
         toast.success(approve ? m.op_kyc_approved() : m.op_rejected());
@@ -47,16 +49,16 @@ export function KycQueue() {
       ) : list.items.length === 0 ? (
         <EmptyState text={m.op_queue_empty()} />
       ) : (
-        <ul className="record-list">
+        <ul className={acct.recordList}>
           {list.items.map((k) => (
-            <li key={k.id} className="record-card" data-testid="admin-kyc-item" data-id={k.id} data-user={k.account}>
-              <div className="record-head">
-                <span className="record-title">#{k.id} · {userLabel(k.account, k.user_id)}</span>
+            <li key={k.id} className={acct.recordCard} data-testid="admin-kyc-item" data-id={k.id} data-user={k.account}>
+              <div className={acct.recordHead}>
+                <span className={acct.recordTitle}>#{k.id} · {userLabel(k.account, k.user_id)}</span>
                 <span className={`badge badge-${k.status === 2 ? "ok" : k.status === 3 ? "bad" : "pending"}`}>
                   {m.kyc_level({ level: k.level })} · {k.status === 2 ? m.verify_status_2() : k.status === 3 ? m.verify_status_3() : m.verify_status_1()}
                 </span>
               </div>
-              <dl className="kv">
+              <dl className={acct.kv}>
                 {k.name && <Kv label={m.kyc_name()}>{k.name}</Kv>}
                 {k.type !== null && <Kv label={m.kyc_doc_type()}>{docType(k.type)}</Kv>}
                 {k.card_id && <Kv label={m.kyc_doc_number()} mono>{k.card_id}</Kv>}
@@ -65,16 +67,16 @@ export function KycQueue() {
                 {k.reason && <Kv label={m.op_reason()} mono>{k.reason}</Kv>}
               </dl>
               {(k.front_pic || k.reverse_pic || k.hand_pic || k.asset_pic) && (
-                <div className="pic-grid">
-                  {k.front_pic && <figure><AuthImage src={k.front_pic} alt={m.kyc_front()} testId="kyc-pic" /><figcaption>{m.kyc_front()}</figcaption></figure>}
-                  {k.reverse_pic && <figure><AuthImage src={k.reverse_pic} alt={m.kyc_back()} testId="kyc-pic" /><figcaption>{m.kyc_back()}</figcaption></figure>}
-                  {k.hand_pic && <figure><AuthImage src={k.hand_pic} alt={m.kyc_hand()} testId="kyc-pic" /><figcaption>{m.kyc_hand()}</figcaption></figure>}
-                  {k.asset_pic && <figure><AuthImage src={k.asset_pic} alt={m.kyc_asset()} testId="kyc-pic" /><figcaption>{m.kyc_asset()}</figcaption></figure>}
+                <div className={s.picGrid}>
+                  {k.front_pic && <figure><AuthImage src={k.front_pic} alt={m.kyc_front()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_front()}</figcaption></figure>}
+                  {k.reverse_pic && <figure><AuthImage src={k.reverse_pic} alt={m.kyc_back()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_back()}</figcaption></figure>}
+                  {k.hand_pic && <figure><AuthImage src={k.hand_pic} alt={m.kyc_hand()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_hand()}</figcaption></figure>}
+                  {k.asset_pic && <figure><AuthImage src={k.asset_pic} alt={m.kyc_asset()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_asset()}</figcaption></figure>}
                 </div>
               )}
               {k.status === 1 && k.own && <p className="form-note">{m.op_own_record()}</p>}
               {k.status === 1 && !k.own && (
-                <div className="btn-row">
+                <div className={acct.btnRow}>
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(k, false)} data-testid="kyc-reject">{m.op_reject()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(k, true)} data-testid="kyc-approve">{m.op_approve()}</button>
                 </div>

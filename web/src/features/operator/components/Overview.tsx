@@ -4,6 +4,8 @@ import { m } from "../../../i18n/index.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { queueCount } from "../api.ts";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 export function Overview() {
   const counts = useRequest(
@@ -30,22 +32,22 @@ export function Overview() {
   ];
   return (
     <section data-testid="admin-overview">
-      <p className="notice notice-info">{m.op_intro()}</p>
-      <div className="tile-grid">
+      <p className={`${acct.notice} ${acct.noticeInfo}`}>{m.op_intro()}</p>
+      <div className={s.tileGrid}>
         {tiles.map((t) => (
-          <Link key={t.testId} to={t.to} className="tile" data-testid={t.testId}>
+          <Link key={t.testId} to={t.to} className={s.tile} data-testid={t.testId}>
             <Icon name={t.icon} size={20} />
-            <span className="tile-count num">{t.count ?? (counts.error ? "!" : "…")}</span>
-            <span className="tile-label">{t.label}</span>
+            <span className={`${s.tileCount} num`} data-testid="tile-count">{t.count ?? (counts.error ? "!" : "…")}</span>
+            <span className={s.tileLabel}>{t.label}</span>
           </Link>
         ))}
-        <Link to="/admin/reconcile" className="tile" data-testid="tile-reconcile">
+        <Link to="/admin/reconcile" className={s.tile} data-testid="tile-reconcile">
           <Icon name="check" size={20} />
-          <span className="tile-label">{m.op_nav_reconcile()}</span>
+          <span className={s.tileLabel}>{m.op_nav_reconcile()}</span>
         </Link>
-        <Link to="/admin/audit" className="tile">
+        <Link to="/admin/audit" className={s.tile}>
           <Icon name="records" size={20} />
-          <span className="tile-label">{m.op_nav_audit()}</span>
+          <span className={s.tileLabel}>{m.op_nav_audit()}</span>
         </Link>
       </div>
     </section>

@@ -9,6 +9,8 @@ import { ApiFailure } from "../../../lib/api.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, Spinner } from "../../../components/States.tsx";
 import { runReconcile, type ReconcileResult } from "../api.ts";
+import acct from "../../../components/account.module.css";
+import "./operator.module.css";
 
 export function ReconcileSection() {
   const [result, setResult] = useState<ReconcileResult | null>(null);
@@ -34,25 +36,25 @@ export function ReconcileSection() {
       </button>
       {error && <ErrorState message={error} onRetry={run} />}
       {result && (
-        <div className={`lock-panel ${result.ok ? "ok" : "bad"}`} data-testid="reconcile-result" data-ok={result.ok ? "1" : "0"}>
+        <div className={`${acct.lockPanel} ${result.ok ? acct.ok : acct.bad}`} data-testid="reconcile-result" data-ok={result.ok ? "1" : "0"}>
           <Icon name={result.ok ? "check" : "alert"} size={28} />
           <strong>{result.ok ? m.op_reconcile_ok() : m.op_reconcile_bad({ count: result.differences.length })}</strong>
-          <span className="muted small">
+          <span className={`muted ${acct.small}`}>
             {m.op_reconcile_stats({ rows: result.stats.ledger_rows, movements: result.stats.movements, balances: result.stats.balance_rows, holds: result.stats.open_holds })}
           </span>
-          <span className="muted small">{m.op_reconcile_report({ id: result.report_id })}</span>
+          <span className={`muted ${acct.small}`}>{m.op_reconcile_report({ id: result.report_id })}</span>
         </div>
       )}
       {result && !result.ok && (
-        <ul className="record-list" data-testid="reconcile-differences">
+        <ul className={acct.recordList} data-testid="reconcile-differences">
           {result.differences.map((d, i) => (
-            <li key={i} className="record-card">
-              <strong className="mono">{d.check}</strong>
-              <dl className="kv">
+            <li key={i} className={acct.recordCard}>
+              <strong className={acct.mono}>{d.check}</strong>
+              <dl className={acct.kv}>
                 {Object.entries(d)
                   .filter(([k]) => k !== "check")
                   .map(([k, v]) => (
-                    <div className="kv-row" key={k}>
+                    <div className={acct.kvRow} key={k}>
                       <dt>{k}</dt>
                       <dd className="num">{String(v)}</dd>
                     </div>

@@ -10,6 +10,8 @@ import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
 import { fetchLedger, fetchUser, searchUsers, type AdminUserRow, type LedgerRow } from "../api.ts";
 import { accountText, Kv, ListFooter } from "./common.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 const reviewText = (s: number) => (s === 2 ? m.verify_status_2() : s === 1 ? m.verify_status_1() : s === 3 ? m.verify_status_3() : m.verify_status_0());
 
@@ -24,7 +26,7 @@ export function UsersSection() {
   };
   return (
     <section data-testid="admin-users">
-      <form className="search-row" onSubmit={submit} role="search">
+      <form className={s.searchRow} onSubmit={submit} role="search">
         <input className="input" type="search" value={text} placeholder={m.op_user_search_placeholder()} onChange={(e) => setText(e.target.value)} aria-label={m.op_user_search_placeholder()} data-testid="user-search" />
         <button type="submit" className="btn btn-primary" data-testid="user-search-go">{m.op_search()}</button>
       </form>
@@ -35,17 +37,17 @@ export function UsersSection() {
       ) : list.items.length === 0 ? (
         <EmptyState text={m.op_no_users()} />
       ) : (
-        <ul className="menu-list">
+        <ul className={acct.menuList}>
           {list.items.map((u) => (
             <li key={u.id}>
-              <Link to={`/admin/user?id=${u.id}`} className="menu-item tall" data-testid="user-row">
+              <Link to={`/admin/user?id=${u.id}`} className={`${acct.menuItem} tall`} data-testid="user-row">
                 <Icon name="user" size={20} />
-                <span className="menu-item-label">
+                <span className={acct.menuItemLabel}>
                   {u.account}
                   <small className="muted">ID {u.id} · {u.role} · {u.created_at}</small>
                 </span>
                 <span className={`badge badge-${u.review_status === 2 ? "ok" : u.review_status === 1 ? "pending" : u.review_status === 3 ? "bad" : "none"}`}>{reviewText(u.review_status)}</span>
-                <Icon name="chevron" size={16} className="menu-chevron" />
+                <Icon name="chevron" size={16} className={acct.menuChevron} />
               </Link>
             </li>
           ))}
@@ -70,7 +72,7 @@ export function UserDetail() {
     <section data-testid="admin-user">
       <div className="card">
         <h2 className="section-title">{user.account}</h2>
-        <dl className="kv">
+        <dl className={acct.kv}>
           <Kv label={m.user_id_label()}>{user.id}</Kv>
           <Kv label={m.op_role()}>{user.role}</Kv>
           <Kv label={m.menu_verify()}>{reviewText(user.review_status)} · {m.kyc_level({ level: user.kyc_level })}</Kv>
@@ -83,11 +85,11 @@ export function UserDetail() {
           {m.op_request_adjustment()}
         </Link>
       </div>
-      <h3 className="admin-subtitle">{m.op_balances()}</h3>
+      <h3 className={s.adminSubtitle}>{m.op_balances()}</h3>
       {held.length === 0 ? (
         <EmptyState text={m.op_no_balances()} />
       ) : (
-        <table className="fee-table admin-table" data-testid="user-balances">
+        <table className={`${acct.feeTable} ${s.adminTable}`} data-testid="user-balances">
           <thead>
             <tr>
               <th>{m.wallet_currency()}</th>
@@ -108,7 +110,7 @@ export function UserDetail() {
           </tbody>
         </table>
       )}
-      <h3 className="admin-subtitle">{m.op_ledger()}</h3>
+      <h3 className={s.adminSubtitle}>{m.op_ledger()}</h3>
       {ledger.loading ? (
         <SkeletonList rows={3} />
       ) : ledger.error ? (
@@ -116,16 +118,16 @@ export function UserDetail() {
       ) : ledger.items.length === 0 ? (
         <EmptyState />
       ) : (
-        <ul className="ledger-list" data-testid="user-ledger">
+        <ul className={s.ledgerList} data-testid="user-ledger">
           {ledger.items.map((l) => (
-            <li key={l.id} className="ledger-row">
+            <li key={l.id} className={s.ledgerRow}>
               <div>
                 <strong>{l.kind}</strong> <span className="muted">{accountText(l.account)}</span>
-                <div className="muted small">{l.time_format} · {l.movement_key}</div>
+                <div className={`muted ${acct.small}`}>{l.time_format} · {l.movement_key}</div>
               </div>
               <div className="right num">
                 <div className={l.d_available.startsWith("-") ? "down" : isZeroDecimal(l.d_available) ? "muted" : "up"}>{showExact(l.d_available)} {l.currency_name}</div>
-                {!isZeroDecimal(l.d_frozen) && <div className="muted small">{m.assets_frozen()} {showExact(l.d_frozen)}</div>}
+                {!isZeroDecimal(l.d_frozen) && <div className={`muted ${acct.small}`}>{m.assets_frozen()} {showExact(l.d_frozen)}</div>}
               </div>
             </li>
           ))}

@@ -11,6 +11,8 @@ import { usePaged } from "../../../lib/usePaged.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { decideWithdrawal, fetchWithdrawals, type AdminWithdrawal, type WithdrawalAction } from "../api.ts";
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 export function WithdrawalsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
@@ -32,7 +34,7 @@ export function WithdrawalsQueue() {
       danger: bad,
       txid: action === "chain-success",
       summary: (
-        <p className="dialog-summary">
+        <p className={s.dialogSummary}>
           {m.op_wd_summary({ amount: `${showExact(w.number)} ${w.currency_name}`, fee: `${showExact(w.charge)} ${w.currency_name}`, user: userLabel(w.account, w.user_id) })}
           {bad && <><br />{m.op_wd_refund_note({ total: `${showExact(w.total)} ${w.currency_name}` })}</>}
         </p>
@@ -65,14 +67,14 @@ export function WithdrawalsQueue() {
       ) : list.items.length === 0 ? (
         <EmptyState text={m.op_queue_empty()} />
       ) : (
-        <ul className="record-list">
+        <ul className={acct.recordList}>
           {list.items.map((w) => (
-            <li key={w.id} className="record-card" data-testid="admin-withdrawal" data-id={w.id} data-user={w.account}>
-              <div className="record-head">
-                <span className="record-title">#{w.id} · {userLabel(w.account, w.user_id)}</span>
+            <li key={w.id} className={acct.recordCard} data-testid="admin-withdrawal" data-id={w.id} data-user={w.account}>
+              <div className={acct.recordHead}>
+                <span className={acct.recordTitle}>#{w.id} · {userLabel(w.account, w.user_id)}</span>
                 <span className={`badge badge-${w.status === 2 || w.status === 5 ? "ok" : w.status === 3 || w.status === 4 ? "bad" : "pending"}`}>{w.status_text}</span>
               </div>
-              <dl className="kv">
+              <dl className={acct.kv}>
                 <Kv label={m.wallet_amount()}>{showExact(w.number)} {w.currency_name}</Kv>
                 <Kv label={m.wallet_fee()}>{showExact(w.charge)} {w.currency_name}</Kv>
                 <Kv label={m.wallet_total_frozen()}>{showExact(w.total)} {w.currency_name}</Kv>
@@ -84,13 +86,13 @@ export function WithdrawalsQueue() {
               </dl>
               {(w.status === 0 || w.status === 1) && w.own && <p className="form-note">{m.op_own_record()}</p>}
               {w.status === 0 && !w.own && (
-                <div className="btn-row">
+                <div className={acct.btnRow}>
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "reject")} data-testid="withdrawal-reject">{m.op_reject()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "approve")} data-testid="withdrawal-approve">{m.op_approve()}</button>
                 </div>
               )}
               {w.status === 1 && !w.own && (
-                <div className="btn-row">
+                <div className={acct.btnRow}>
                   <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "chain-failure")} data-testid="withdrawal-chain-failure">{m.op_chain_failure()}</button>
                   <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "chain-success")} data-testid="withdrawal-chain-success">{m.op_chain_success()}</button>
                 </div>

@@ -4,10 +4,12 @@ import { m } from "../../../i18n/index.ts";
 import { useSentinel } from "../../../lib/usePaged.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
 
 export function StatusFilter<T extends number | undefined>({ value, options, onChange }: { value: T; options: { value: T; label: string }[]; onChange: (v: T) => void }) {
   return (
-    <div className="chips admin-filter" role="radiogroup" aria-label={m.op_filter()}>
+    <div className={`${acct.chips} ${s.adminFilter}`} role="radiogroup" aria-label={m.op_filter()}>
       {options.map((o) => (
         <button key={String(o.value)} type="button" role="radio" aria-checked={value === o.value} className={value === o.value ? "active" : ""} onClick={() => onChange(o.value)} data-testid={`filter-${String(o.value ?? "all")}`}>
           {o.label}
@@ -65,7 +67,7 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
             {m.cancel()}
           </button>
-          <button type="button" className={`btn ${decision.danger ? "btn-danger" : "btn-primary"}`} onClick={go} disabled={busy} data-testid="decision-confirm">
+          <button type="button" className={`btn ${decision.danger ? acct.btnDanger : "btn-primary"}`} onClick={go} disabled={busy} data-testid="decision-confirm">
             {busy && <Spinner size={16} />}
             {decision.confirmText}
           </button>
@@ -74,16 +76,16 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
     >
       {decision.summary}
       {decision.txid && (
-        <label className="field">
+        <label className={`field ${s.decisionField}`}>
           <span className="field-label">{m.op_txid()} <span className="muted">({m.wallet_optional()})</span></span>
           <input className="input" value={txid} onChange={(e) => { setTxid(e.target.value.trim()); setError(""); }} autoCapitalize="off" spellCheck={false} data-testid="decision-txid" />
         </label>
       )}
-      <label className="field">
+      <label className={`field ${s.decisionField}`}>
         <span className="field-label">
           {m.op_reason()} {!decision.reasonRequired && <span className="muted">({m.wallet_optional()})</span>}
         </span>
-        <textarea className="input textarea" rows={3} maxLength={500} value={reason} onChange={(e) => { setReason(e.target.value); setError(""); }} aria-invalid={!!error} data-testid="decision-reason" />
+        <textarea className={`input ${acct.textarea}`} rows={3} maxLength={500} value={reason} onChange={(e) => { setReason(e.target.value); setError(""); }} aria-invalid={!!error} data-testid="decision-reason" />
       </label>
       {error && <p className="field-error">{error}</p>}
       <p className="form-note">{m.op_audit_note()}</p>
@@ -95,7 +97,7 @@ export function ListFooter({ hasMore, loadingMore, moreError, onMore, count }: {
   const ref = useSentinel(onMore, hasMore && !moreError);
   if (count === 0) return null;
   return (
-    <div className="list-footer" ref={ref}>
+    <div className={acct.listFooter} ref={ref}>
       {loadingMore ? (
         <Spinner size={18} />
       ) : moreError ? (
@@ -111,9 +113,9 @@ export function ListFooter({ hasMore, loadingMore, moreError, onMore, count }: {
 
 export function Kv({ label, children, mono = false, testId }: { label: string; children: ReactNode; mono?: boolean; testId?: string }) {
   return (
-    <div className="kv-row">
+    <div className={acct.kvRow}>
       <dt>{label}</dt>
-      <dd className={mono ? "mono-break" : "num"} data-testid={testId}>{children}</dd>
+      <dd className={mono ? acct.monoBreak : "num"} data-testid={testId}>{children}</dd>
     </div>
   );
 }

@@ -15,7 +15,7 @@ import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { endSession, fetchCenter, fetchTotals, greetingPart, type WalletTotals } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 type Account = "change" | "micro" | "legal";
 const accountLabel: Record<Account, () => string> = {
@@ -78,22 +78,22 @@ export default function PersonalPage() {
   if (session.role === "operator") menu.push({ to: "/admin", icon: "shield", label: m.op_title(), testId: "menu-admin" });
 
   return (
-    <div className="acct-page" data-testid="personal-page">
+    <div className={acct.acctPage} data-testid="personal-page">
       {center.error && !c ? (
         <ErrorState message={center.error.message} onRetry={center.reload} />
       ) : !c ? (
         <SkeletonBlock height={96} />
       ) : (
-        <section className="profile-card">
-          <div className="profile-avatar">
+        <section className={acct.profileCard}>
+          <div className={acct.profileAvatar}>
             <Icon name="user" size={28} />
           </div>
-          <div className="profile-text">
-            <div className="profile-greeting" data-testid="greeting">
+          <div className={acct.profileText}>
+            <div className={acct.profileGreeting} data-testid="greeting">
               {c.review_status === 2 && c.name ? m.assets_greeting_named({ greeting: greeting(), name: c.name }) : greeting()}
             </div>
-            <div className="profile-account">{c.account}</div>
-            <div className="profile-meta">
+            <div className={acct.profileAccount}>{c.account}</div>
+            <div className={acct.profileMeta}>
               <span className="num" data-testid="user-id">
                 {m.user_id_label()}: {c.id}
               </span>
@@ -103,10 +103,10 @@ export default function PersonalPage() {
         </section>
       )}
 
-      <section className="hero-card compact">
-        <div className="hero-top">
-          <span className="hero-label">{m.assets_total_label()}</span>
-          <button type="button" className="icon-btn hero-eye" onClick={toggleHideTotals} aria-pressed={hidden} aria-label={hidden ? m.assets_show_totals() : m.assets_hide_totals()} data-testid="hide-totals">
+      <section className={`${acct.heroCard} ${acct.compact}`}>
+        <div className={acct.heroTop}>
+          <span className={acct.heroLabel}>{m.assets_total_label()}</span>
+          <button type="button" className={`icon-btn ${acct.heroEye}`} onClick={toggleHideTotals} aria-pressed={hidden} aria-label={hidden ? m.assets_show_totals() : m.assets_hide_totals()} data-testid="hide-totals">
             <Icon name={hidden ? "eyeOff" : "eye"} size={18} />
           </button>
         </div>
@@ -115,58 +115,58 @@ export default function PersonalPage() {
             {m.load_failed()} · {m.retry()}
           </button>
         ) : !totals.data ? (
-          <div className="skeleton hero-skeleton" />
+          <div className={`skeleton ${acct.heroSkeleton}`} />
         ) : (
           <>
-            <div className="hero-value num" data-testid="personal-total">
+            <div className={`${acct.heroValue} num`} data-testid="personal-total">
               {mask(showAmount(totals.data.total_usdt, 2))}
-              <span className="hero-unit">USDT</span>
+              <span className={acct.heroUnit}>USDT</span>
             </div>
-            <div className="mini-tabs" role="tablist" aria-label={m.assets_accounts()}>
+            <div className={acct.miniTabs} role="tablist" aria-label={m.assets_accounts()}>
               {(["change", "micro", "legal"] as const).map((a) => (
                 <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)}>
                   {accountLabel[a]()}
                 </button>
               ))}
             </div>
-            <div className="mini-tab-value num" data-testid="personal-account-total">
+            <div className={`${acct.miniTabValue} num`} data-testid="personal-account-total">
               {mask(showAmount(accountTotal(totals.data, tab), 2))} USDT
             </div>
           </>
         )}
       </section>
 
-      <nav className="shortcut-grid" aria-label={m.assets_shortcuts()}>
-        <Link to="/recharge" className="shortcut">
-          <span className="shortcut-icon"><Icon name="deposit" /></span>
+      <nav className={acct.shortcutGrid} aria-label={m.assets_shortcuts()}>
+        <Link to="/recharge" className={acct.shortcut}>
+          <span className={acct.shortcutIcon}><Icon name="deposit" /></span>
           <span>{m.assets_deposit()}</span>
         </Link>
-        <Link to="/withdrawal" className="shortcut">
-          <span className="shortcut-icon"><Icon name="withdraw" /></span>
+        <Link to="/withdrawal" className={acct.shortcut}>
+          <span className={acct.shortcutIcon}><Icon name="withdraw" /></span>
           <span>{m.assets_withdraw()}</span>
         </Link>
-        <Link to="/assets" className="shortcut">
-          <span className="shortcut-icon"><Icon name="wallet" /></span>
+        <Link to="/assets" className={acct.shortcut}>
+          <span className={acct.shortcutIcon}><Icon name="wallet" /></span>
           <span>{m.tab_assets()}</span>
         </Link>
-        <Link to="/transfer" className="shortcut">
-          <span className="shortcut-icon"><Icon name="transfer" /></span>
+        <Link to="/transfer" className={acct.shortcut}>
+          <span className={acct.shortcutIcon}><Icon name="transfer" /></span>
           <span>{m.assets_transfer()}</span>
         </Link>
       </nav>
 
-      <nav className="menu-list">
+      <nav className={acct.menuList}>
         {menu.map((item) => (
-          <Link key={item.to} to={item.to} className="menu-item" data-testid={item.testId}>
+          <Link key={item.to} to={item.to} className={acct.menuItem} data-testid={item.testId}>
             <Icon name={item.icon} size={20} />
-            <span className="menu-item-label">{item.label}</span>
+            <span className={acct.menuItemLabel}>{item.label}</span>
             {item.badge && <span className={`badge badge-${item.badge.tone}`}>{item.badge.text}</span>}
-            <Icon name="chevron" size={16} className="menu-chevron" />
+            <Icon name="chevron" size={16} className={acct.menuChevron} />
           </Link>
         ))}
       </nav>
 
-      <button type="button" className="btn btn-ghost btn-block btn-large logout-btn" onClick={logout} disabled={busy} data-testid="personal-logout">
+      <button type="button" className={`btn btn-ghost btn-block btn-large ${acct.logoutBtn}`} onClick={logout} disabled={busy} data-testid="personal-logout">
         {busy ? <Spinner size={16} /> : <Icon name="logout" size={18} />}
         {m.logout()}
       </button>

@@ -11,7 +11,7 @@ import { useRequest } from "../../../lib/useRequest.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { fetchQuotations } from "../api.ts";
-import "./quotations.css";
+import s from "./QuotationsPage.module.css";
 
 const REFRESH_MS = 10_000;
 
@@ -52,7 +52,7 @@ export default function QuotationsPage() {
       {rows.length === 0 ? (
         <EmptyState />
       ) : (
-        <table className="quote-table">
+        <table className={s.quoteTable}>
           <thead>
             <tr>
               <th scope="col">{m.col_pair_volume()}</th>
@@ -70,20 +70,20 @@ export default function QuotationsPage() {
               return (
                 <tr key={r.id} onClick={() => open(r)} data-testid="quote-row">
                   <td>
-                    <button type="button" className="quote-pair" onClick={(e) => { e.stopPropagation(); open(r); }}>
+                    <button type="button" className={s.quotePair} onClick={(e) => { e.stopPropagation(); open(r); }}>
                       <CoinAvatar symbol={r.currency_name} logo={r.logo ?? null} size={30} />
                       <span>
-                        <span className="quote-sym">
+                        <span className={s.quoteSym}>
                           {r.currency_name}
                           <span className="muted">/{r.legal_name}</span>
                         </span>
-                        <span className="quote-vol num">
+                        <span className={`${s.quoteVol} num`}>
                           {m.vol_24h()} {formatThousands(r.volume)}K
                         </span>
                       </span>
                     </button>
                   </td>
-                  <td className="right num quote-price">{formatPrice(r.now_price)}</td>
+                  <td className={`right num ${s.quotePrice}`}>{formatPrice(r.now_price)}</td>
                   <td className="right">
                     <span className={`change-pill num ${trend}`}>{formatChange(r.change)}</span>
                   </td>
@@ -93,7 +93,7 @@ export default function QuotationsPage() {
           </tbody>
         </table>
       )}
-      <p className="quote-note muted">{m.quotes_note()}</p>
+      <p className={`${s.quoteNote} muted`}>{m.quotes_note()}</p>
     </div>
   );
 }

@@ -4,14 +4,15 @@
  * digits only (spec §5).
  */
 import { useMemo, useState, type FormEvent } from "react";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { addAddress, deleteAddress, fetchAddresses, fetchFeeTable } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 const LABEL_RE = /^[A-Za-z0-9]*$/;
 
@@ -37,7 +38,7 @@ export default function AddressesPage() {
     });
 
   return (
-    <div className="acct-page" data-testid="addresses-page">
+    <div className={acct.acctPage} data-testid="addresses-page">
       {adding ? (
         <AddForm
           fees={fees.data ?? []}
@@ -59,19 +60,19 @@ export default function AddressesPage() {
       ) : list.data.length === 0 ? (
         <EmptyState text={m.wallet_no_saved_addresses()} />
       ) : (
-        <ul className="record-list">
+        <ul className={acct.recordList}>
           {list.data.map((a) => (
-            <li key={a.id} className="record-card" data-testid="address-row">
-              <div className="record-head">
-                <span className="record-title">
+            <li key={a.id} className={acct.recordCard} data-testid="address-row">
+              <div className={acct.recordHead}>
+                <span className={acct.recordTitle}>
                   {a.label || m.wallet_unnamed()} · {a.currency_name ?? a.currency_id}
                   {a.network_name && <span className="badge badge-none">{a.network_name}</span>}
                 </span>
-                <button type="button" className="icon-btn danger" onClick={() => remove(a.id, a.address)} aria-label={m.sec_address_delete()} data-testid="address-delete">
+                <button type="button" className={`icon-btn ${acct.danger}`} onClick={() => remove(a.id, a.address)} aria-label={m.sec_address_delete()} data-testid="address-delete">
                   <Icon name="close" size={18} />
                 </button>
               </div>
-              <code className="mono-break">{a.address}</code>
+              <code className={acct.monoBreak}>{a.address}</code>
               {a.memo && <span className="muted">{m.sec_memo()}: {a.memo}</span>}
             </li>
           ))}
@@ -134,7 +135,7 @@ function AddForm({ fees, onCancel, onAdded }: { fees: { currency_id: number; cur
       {networks.length > 0 && (
         <div className="field">
           <span className="field-label">{m.wallet_network()}</span>
-          <div className="chips chips-2" role="radiogroup" aria-label={m.wallet_network()}>
+          <div className={`${acct.chips} ${acct.chips2}`} role="radiogroup" aria-label={m.wallet_network()}>
             {networks.map((n) => (
               <button key={n.network} type="button" role="radio" aria-checked={network === n.network} className={network === n.network ? "active" : ""} onClick={() => setNetwork(n.network)} data-testid={`address-network-${n.network_name}`}>
                 {n.network_name}
@@ -158,7 +159,7 @@ function AddForm({ fees, onCancel, onAdded }: { fees: { currency_id: number; cur
         <input className="input" maxLength={32} value={memo} placeholder={m.sec_memo_placeholder()} onChange={(e) => { setMemo(e.target.value); setErrors((er) => ({ ...er, memo: "" })); }} aria-invalid={!!errors.memo} data-testid="address-memo" />
         {errors.memo && <span className="field-error">{errors.memo}</span>}
       </label>
-      <div className="btn-row">
+      <div className={acct.btnRow}>
         <button type="button" className="btn btn-ghost" onClick={onCancel}>{m.cancel()}</button>
         <button type="submit" className="btn btn-primary" disabled={busy} data-testid="address-save">
           {busy && <Spinner size={16} />}

@@ -4,13 +4,14 @@
  */
 import { useState, type ChangeEvent, type FormEvent } from "react";
 import { useNavigate } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { fetchSecurity, setFundPassword } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 const SIX = /^\d{6}$/;
 
@@ -25,7 +26,7 @@ export default function FundPasswordPage() {
   const [busy, setBusy] = useState(false);
 
   if (state.error && !state.data) return <ErrorState message={state.error.message} onRetry={state.reload} />;
-  if (!state.data) return <div className="acct-page"><SkeletonBlock height={280} /></div>;
+  if (!state.data) return <div className={acct.acctPage}><SkeletonBlock height={280} /></div>;
   const changing = state.data.has_fund_password;
   const useFund = changing && via === "fund";
 
@@ -56,11 +57,11 @@ export default function FundPasswordPage() {
   };
 
   return (
-    <div className="acct-page" data-testid="fund-password-page">
-      <p className="notice notice-info">{changing ? m.sec_fund_change_intro() : m.sec_fund_set_intro()}</p>
+    <div className={acct.acctPage} data-testid="fund-password-page">
+      <p className={`${acct.notice} ${acct.noticeInfo}`}>{changing ? m.sec_fund_change_intro() : m.sec_fund_set_intro()}</p>
       <form className="form" onSubmit={submit} noValidate>
         {changing && (
-          <div className="chips chips-2" role="radiogroup" aria-label={m.sec_verify_with()}>
+          <div className={`${acct.chips} ${acct.chips2}`} role="radiogroup" aria-label={m.sec_verify_with()}>
             <button type="button" role="radio" aria-checked={via === "fund"} className={via === "fund" ? "active" : ""} onClick={() => { setVia("fund"); setProof(""); }}>
               {m.sec_verify_fund()}
             </button>

@@ -12,7 +12,7 @@ import { updatePasswordSchema } from "../../../../../schemas/auth.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { changePassword } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 export default function PasswordPage() {
   const navigate = useNavigate();
@@ -64,7 +64,7 @@ export default function PasswordPage() {
   );
 
   return (
-    <div className="acct-page" data-testid="password-page">
+    <div className={acct.acctPage} data-testid="password-page">
       <form className="form" onSubmit={submit} noValidate>
         {field("oldpwd", m.sec_current_password(), oldpwd, setOld, m.sec_current_password_placeholder(), "current-password")}
         {field("newpwd", m.sec_new_password(), newpwd, setNew, m.new_password_placeholder(), "new-password")}

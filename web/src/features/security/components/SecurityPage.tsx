@@ -8,7 +8,7 @@ import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { fetchSecurity } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 export default function SecurityPage() {
   const s = useRequest((sig) => fetchSecurity(sig), []);
@@ -36,17 +36,17 @@ export default function SecurityPage() {
     { to: "/password", icon: "key", label: m.menu_password(), desc: m.sec_password_desc(), testId: "sec-password" },
   ];
   return (
-    <div className="acct-page" data-testid="security-page">
-      <nav className="menu-list">
+    <div className={acct.acctPage} data-testid="security-page">
+      <nav className={acct.menuList}>
         {items.map((i) => (
-          <Link key={i.to} to={i.to} className="menu-item tall" data-testid={i.testId}>
+          <Link key={i.to} to={i.to} className={`${acct.menuItem} tall`} data-testid={i.testId}>
             <Icon name={i.icon} size={20} />
-            <span className="menu-item-label">
+            <span className={acct.menuItemLabel}>
               {i.label}
               <small className="muted">{i.desc}</small>
             </span>
             {i.badge && <span className={`badge badge-${i.badge.tone}`}>{i.badge.text}</span>}
-            <Icon name="chevron" size={16} className="menu-chevron" />
+            <Icon name="chevron" size={16} className={acct.menuChevron} />
           </Link>
         ))}
       </nav>

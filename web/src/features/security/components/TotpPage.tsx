@@ -10,7 +10,7 @@ import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { fetchSecurity, totpConfirm, totpDisable, totpEnrol } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 export default function TotpPage() {
   const state = useRequest((s) => fetchSecurity(s), []);
@@ -20,7 +20,7 @@ export default function TotpPage() {
   const [busy, setBusy] = useState(false);
 
   if (state.error && !state.data) return <ErrorState message={state.error.message} onRetry={state.reload} />;
-  if (!state.data) return <div className="acct-page"><SkeletonBlock height={280} /></div>;
+  if (!state.data) return <div className={acct.acctPage}><SkeletonBlock height={280} /></div>;
   const enabled = state.data.totp_enabled;
 
   const start = async () => {
@@ -84,8 +84,8 @@ export default function TotpPage() {
   );
 
   return (
-    <div className="acct-page" data-testid="totp-page">
-      <div className={`lock-panel ${enabled ? "ok" : ""}`}>
+    <div className={acct.acctPage} data-testid="totp-page">
+      <div className={`${acct.lockPanel} ${enabled ? acct.ok : ""}`}>
         <Icon name="shield" size={28} />
         <strong data-testid="totp-state">{enabled ? m.sec_totp_on_title() : m.sec_totp_off_title()}</strong>
         <span className="muted">{enabled ? m.sec_totp_on_note() : m.sec_totp_off_note()}</span>
@@ -101,15 +101,15 @@ export default function TotpPage() {
         </form>
       ) : enrolment ? (
         <form className="form card" onSubmit={submit} noValidate data-testid="totp-enrol">
-          <ol className="steps-list">
+          <ol className={acct.stepsList}>
             <li>{m.sec_totp_step1()}</li>
             <li>{m.sec_totp_step2()}</li>
           </ol>
-          <div className="qr-box center-block">
+          <div className={`${acct.qrBox} ${acct.centerBlock}`}>
             <img src={enrolment.qrcode} alt={m.sec_totp_qr_alt()} width={180} height={180} data-testid="totp-qr" />
           </div>
-          <div className="address-box">
-            <code className="address-text" data-testid="totp-secret">{enrolment.secret}</code>
+          <div className={acct.addressBox}>
+            <code className={acct.addressText} data-testid="totp-secret">{enrolment.secret}</code>
             <button type="button" className="btn btn-outline btn-small" onClick={async () => ((await copyText(enrolment.secret)) ? toast.success(m.wallet_copied()) : toast.error(m.wallet_copy_failed()))}>
               {m.wallet_copy()}
             </button>

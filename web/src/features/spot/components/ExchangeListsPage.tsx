@@ -12,7 +12,7 @@ import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../componen
 import { upTo } from "../display.ts";
 import { clampDecimals } from "../orderMath.ts";
 import { useRecords } from "../useRecords.ts";
-import "./spot.css";
+import s from "./spot.module.css";
 
 export default function ExchangeListsPage() {
   const { items, loading, loadingMore, error, moreError, hasMore, loadMore, reload } = useRecords();
@@ -34,8 +34,8 @@ export default function ExchangeListsPage() {
 
   return (
     <div className="records" data-testid="spot-records">
-      <div className="records-bar">
-        <button type="button" className="text-btn records-refresh" onClick={reload} data-testid="records-refresh">
+      <div className={s.recordsBar}>
+        <button type="button" className={`text-btn ${s.recordsRefresh}`} onClick={reload} data-testid="records-refresh">
           <Icon name="refresh" size={16} />
           {m.spot_refresh()}
         </button>
@@ -47,15 +47,15 @@ export default function ExchangeListsPage() {
           {items.map((r, i) => {
             const buy = r.way === 2;
             return (
-              <li key={`${r.time_format}-${i}`} className="record" data-testid="record-row">
-                <div className="record-head">
-                  <span className={`side-tag ${buy ? "buy" : "sell"}`}>{buy ? m.spot_buy() : m.spot_sell()}</span>
-                  <span className="record-pair">
+              <li key={`${r.time_format}-${i}`} className={s.record} data-testid="record-row">
+                <div className={s.recordHead}>
+                  <span className={`${s.sideTag} ${buy ? s.buy : s.sell}`} data-testid="side-tag" data-side={buy ? "buy" : "sell"}>{buy ? m.spot_buy() : m.spot_sell()}</span>
+                  <span className={s.recordPair}>
                     {r.currency_name}/{r.legal_name}
                   </span>
-                  <span className="record-time muted num">{r.time_format}</span>
+                  <span className={`${s.recordTime} muted num`}>{r.time_format}</span>
                 </div>
-                <dl className="record-grid">
+                <dl className={s.recordGrid}>
                   <div>
                     <dt>{m.spot_col_amount({ coin: r.currency_name })}</dt>
                     <dd className="num" data-testid="record-qty">
@@ -84,7 +84,7 @@ export default function ExchangeListsPage() {
           })}
         </ul>
       )}
-      <div ref={sentinel} className="records-foot muted">
+      <div ref={sentinel} className={`${s.recordsFoot} muted`}>
         {loadingMore ? (
           <Spinner size={18} />
         ) : moreError ? (

@@ -4,20 +4,21 @@
  * balances of both currencies. Book, last price, deals and the user's own orders follow the
  * pair's socket; balances and open orders reload after each own order event.
  */
-import { useCallback, useState } from "react";
+import { useCallback, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { formatChange, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
+import { bestPrices, useBook, useDeals, useTicker } from "../../../lib/market/index.ts";
 import type { PairRow, SpotBalance } from "../api.ts";
-import { useAccount, useBestPrices, useCurrentPair, useDayMarket, useDeals, useDepth, useLiveStatus } from "../hooks.ts";
+import { useAccount, useCurrentPair, useLiveStatus } from "../hooks.ts";
 import { MarketTrades } from "./MarketTrades.tsx";
 import { OpenOrders } from "./OpenOrders.tsx";
 import { OrderBook } from "./OrderBook.tsx";
 import { OrderForm, type PricePick } from "./OrderForm.tsx";
 import { PairDrawer } from "./PairDrawer.tsx";
-import "./spot.css";
+import s from "./spot.module.css";
 
 export default function ExchangePage() {
   const { pairs, pair, error, reload, choose } = useCurrentPair();
@@ -45,12 +46,12 @@ export default function ExchangePage() {
 }
 
 function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () => void }) {
-  const { depth, failed } = useDepth(pair);
-  const day = useDayMarket(pair);
+  const { book: depth, failed } = useBook(pair);
+  const day = useTicker(pair);
   const deals = useDeals(pair);
   const account = useAccount(pair);
   const status = useLiveStatus(pair, account.refresh);
-  const { bestBid, bestAsk } = useBestPrices(depth);
+  const { bestBid, bestAsk } = useMemo(() => bestPrices(depth), [depth]);
   const [pick, setPick] = useState<PricePick | null>(null);
   const [tab, setTab] = useState<"orders" | "trades">("orders");
 
@@ -64,21 +65,21 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
   const orderCount = account.orders?.length ?? 0;
 
   return (
-    <div className="exchange" data-testid="exchange">
-      <div className="ex-head">
-        <button type="button" className="ex-pair" onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
-          <span className="ex-pair-name">
+    <div className={s.exchange} data-testid="exchange">
+      <div className={s.exHead}>
+        <button type="button" className={s.exPair} onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
+          <span className={s.exPairName}>
             {coin}/{quote}
           </span>
           <Icon name="chevronDown" size={18} />
         </button>
-        <span className={`change-pill num ex-change ${trend}`} data-testid="header-change">
+        <span className={`change-pill num ${s.exChange} ${trend}`} data-testid="header-change">
           {formatChange(change)}
         </span>
-        <span className={`live-dot ${status}`} title={status === "open" ? m.spot_live() : m.spot_reconnecting()} data-testid="live-status" data-status={status}>
+        <span className={`${s.liveDot} ${s[status] ?? ""}`} title={status === "open" ? m.spot_live() : m.spot_reconnecting()} data-testid="live-status" data-status={status}>
           <span className="visually-hidden">{status === "open" ? m.spot_live() : m.spot_reconnecting()}</span>
         </span>
-        <span className="ex-head-links">
+        <span className={s.exHeadLinks}>
           <Link to="/kline?from=exchange" className="icon-btn" aria-label={m.spot_chart()} data-testid="kline-link">
             <Icon name="markets" size={20} />
           </Link>
@@ -87,16 +88,16 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
           </Link>
         </span>
       </div>
-      <div className="ex-price-row">
-        <span className={`ex-last num ${trend}`} data-testid="header-last">
+      <div className={s.exPriceRow}>
+        <span className={`${s.exLast} num ${trend}`} data-testid="header-last">
           {formatPrice(lastPrice)}
         </span>
-        <span className="ex-stats muted num">
+        <span className={`${s.exStats} muted num`}>
           {m.spot_high()} {formatPrice(day?.high)} · {m.spot_low()} {formatPrice(day?.low)}
         </span>
       </div>
 
-      <div className="ex-main">
+      <div className={s.exMain}>
         <OrderForm
           pair={pair}
           balance={account.balance}
@@ -116,16 +117,19 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
         />
       </div>
 
-      <section className="ex-lists">
-        <div className="ex-tabs" role="tablist">
-          <button type="button" role="tab" aria-selected={tab === "orders"} className={tab === "orders" ? "active" : ""} onClick={() => setTab("orders")} data-testid="tab-orders">
-            {m.spot_open_orders()}
-            {orderCount > 0 && <span className="ex-tab-count num">{orderCount}</span>}
-          </button>
-          <button type="button" role="tab" aria-selected={tab === "trades"} className={tab === "trades" ? "active" : ""} onClick={() => setTab("trades")} data-testid="tab-trades">
-            {m.spot_market_trades()}
-          </button>
-          <Link to="/exchange/lists" className="ex-tabs-more">
+      <section className={s.exLists}>
+        <div className={s.exTabs}>
+          {/* Only tabs inside the tablist; the history link sits beside it. */}
+          <div className={s.exTablist} role="tablist">
+            <button type="button" role="tab" aria-selected={tab === "orders"} className={tab === "orders" ? "active" : ""} onClick={() => setTab("orders")} data-testid="tab-orders">
+              {m.spot_open_orders()}
+              {orderCount > 0 && <span className={`${s.exTabCount} num`}>{orderCount}</span>}
+            </button>
+            <button type="button" role="tab" aria-selected={tab === "trades"} className={tab === "trades" ? "active" : ""} onClick={() => setTab("trades")} data-testid="tab-trades">
+              {m.spot_market_trades()}
+            </button>
+          </div>
+          <Link to="/exchange/lists" className={s.exTabsMore}>
             {m.spot_history()}
             <Icon name="chevron" size={14} />
           </Link>
@@ -153,12 +157,12 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
 /** Both currencies of the pair, available and held by open orders, to the last decimal the ledger keeps. */
 function Balances({ balance, coin, quote, error, onRetry }: { balance: SpotBalance | null; coin: string; quote: string; error: boolean; onRetry: () => void }) {
   return (
-    <section className="ex-balances" aria-label={m.spot_assets()} data-testid="balances">
-      <h2 className="ex-section-title">{m.spot_assets()}</h2>
+    <section className={s.exBalances} aria-label={m.spot_assets()} data-testid="balances">
+      <h2 className={s.exSectionTitle}>{m.spot_assets()}</h2>
       {!balance && error ? (
         <ErrorState onRetry={onRetry} />
       ) : (
-        <table className="ex-balance-table">
+        <table className={s.exBalanceTable}>
           <thead>
             <tr>
               <th scope="col">{m.spot_asset_col()}</th>

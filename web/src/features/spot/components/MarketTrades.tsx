@@ -4,12 +4,13 @@ import { m } from "../../../i18n/index.ts";
 import { formatPrice } from "../../../lib/format.ts";
 import { EmptyState, SkeletonList } from "../../../components/States.tsx";
 import { clockTime, upTo } from "../display.ts";
+import s from "./spot.module.css";
 
 export function MarketTrades({ deals, coin, quote }: { deals: Deal[] | null; coin: string; quote: string }) {
   if (deals === null) return <SkeletonList rows={3} />;
   if (deals.length === 0) return <EmptyState text={m.spot_no_deals()} />;
   return (
-    <table className="deals-table" data-testid="market-trades">
+    <table className={s.dealsTable} data-testid="market-trades">
       <thead>
         <tr>
           <th scope="col">{m.spot_col_time()}</th>

@@ -13,6 +13,7 @@ import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { cancelOrder } from "../api.ts";
 import { upTo } from "../display.ts";
+import s from "./spot.module.css";
 
 export function OpenOrders({
   orders,
@@ -64,16 +65,16 @@ export function OpenOrders({
   return (
     <ul className="open-orders" data-testid="open-orders">
       {orders.map((o) => (
-        <li key={o.id} className="open-order" data-testid="open-order" data-order-id={o.id}>
-          <div className="open-order-head">
-            <span className={`side-tag ${o.direction}`}>{o.direction === "buy" ? m.spot_buy() : m.spot_sell()}</span>
-            <span className="open-order-pair">
+        <li key={o.id} className={s.openOrder} data-testid="open-order" data-order-id={o.id}>
+          <div className={s.openOrderHead}>
+            <span className={`${s.sideTag} ${s[o.direction]}`} data-testid="side-tag" data-side={o.direction}>{o.direction === "buy" ? m.spot_buy() : m.spot_sell()}</span>
+            <span className={s.openOrderPair}>
               {o.currency_name}/{o.legal_name}
             </span>
-            <span className="open-order-kind muted">{o.mode === 1 ? m.spot_market() : m.spot_limit()}</span>
-            <span className="open-order-time muted num">{o.time_format}</span>
+            <span className={`${s.openOrderKind} muted`}>{o.mode === 1 ? m.spot_market() : m.spot_limit()}</span>
+            <span className={`${s.openOrderTime} muted num`}>{o.time_format}</span>
           </div>
-          <div className="open-order-body">
+          <div className={s.openOrderBody}>
             <dl>
               <div>
                 <dt>{m.spot_col_price({ quote: o.legal_name })}</dt>
@@ -88,7 +89,7 @@ export function OpenOrders({
                 <dd className="num">{upTo(o.filled, 6)}</dd>
               </div>
             </dl>
-            <button type="button" className="btn btn-outline btn-small open-order-cancel" onClick={() => cancel(o)} disabled={busy.has(o.id)} data-testid="cancel-order">
+            <button type="button" className={`btn btn-outline btn-small ${s.openOrderCancel}`} onClick={() => cancel(o)} disabled={busy.has(o.id)} data-testid="cancel-order">
               {busy.has(o.id) ? <Spinner size={14} /> : m.spot_cancel()}
             </button>
           </div>

@@ -1,30 +1,16 @@
 /**
  * The order book (spec §2): six ask levels above (red, best ask nearest the middle), the last
- * price between, six bid levels below (green). Each row has a depth bar sized by the cumulative
+ * price between, six bid levels below (green). Each row has a depth bar scaled by the cumulative
  * amount from the best price; tapping a level hands its price to the order form. Empty levels
  * show "--": nothing is ever invented to fill the book.
  */
 import { m } from "../../../i18n/index.ts";
 import { formatPrice, trendOf } from "../../../lib/format.ts";
-import type { DepthSnapshot } from "../api.ts";
+import { depthRows, type Book, type DepthRow as Row } from "../../../lib/market/index.ts";
 import { upTo } from "../display.ts";
+import s from "./spot.module.css";
 
 const LEVELS = 6;
-
-interface Row {
-  price: string;
-  amount: string;
-  /** Bar width in percent (drawing only). */
-  bar: number;
-}
-
-function rowsOf(levels: [string, string][]): Row[] {
-  const top = levels.slice(0, LEVELS);
-  let cum = 0;
-  const cums = top.map(([, a]) => (cum += Number(a)));
-  const max = cums[cums.length - 1] ?? 0;
-  return top.map(([price, amount], i) => ({ price, amount, bar: max > 0 ? ((cums[i] ?? 0) / max) * 100 : 0 }));
-}
 
 export function OrderBook({
   depth,
@@ -35,7 +21,7 @@ export function OrderBook({
   onPick,
   failed,
 }: {
-  depth: DepthSnapshot | null;
+  depth: Book | null;
   lastPrice: string | null;
   change: string | null;
   coin: string;
@@ -43,8 +29,8 @@ export function OrderBook({
   onPick: (price: string) => void;
   failed?: boolean;
 }) {
-  const asks = rowsOf(depth?.asks ?? []);
-  const bids = rowsOf(depth?.bids ?? []);
+  const asks = depthRows(depth?.asks ?? [], LEVELS);
+  const bids = depthRows(depth?.bids ?? [], LEVELS);
   // Asks are drawn highest first so the best ask sits right above the last price.
   const askRows: (Row | null)[] = [...Array.from({ length: LEVELS - asks.length }, () => null), ...[...asks].reverse()];
   const bidRows: (Row | null)[] = [...bids, ...Array.from({ length: LEVELS - bids.length }, () => null)];
@@ -54,33 +40,34 @@ export function OrderBook({
   const line = (row: Row | null, side: "ask" | "bid", i: number) =>
     row ? (
       <li key={`${side}-${i}`}>
-        <button type="button" className={`book-row ${side}`} onClick={() => onPick(row.price)} data-testid={`book-${side}`} data-price={row.price}>
-          <span className="book-bar" style={{ width: `${row.bar}%` }} aria-hidden="true" />
-          <span className="book-price num">{formatPrice(row.price)}</span>
-          <span className="book-amount num">{upTo(row.amount, 6)}</span>
+        <button type="button" className={`${s.bookRow} ${s[side]}`} onClick={() => onPick(row.price)} data-testid={`book-${side}`} data-price={row.price}>
+          {/* A transform, not a width: resizing the bar never lays the row out again. */}
+          <span className={s.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />
+          <span className={`${s.bookPrice} num`}>{formatPrice(row.price)}</span>
+          <span className={`${s.bookAmount} num`}>{upTo(row.amount, 6)}</span>
         </button>
       </li>
     ) : (
       <li key={`${side}-empty-${i}`}>
-        <span className={`book-row ${side} empty`}>
-          <span className="book-price num">{loading ? "" : "--"}</span>
-          <span className="book-amount num">{loading ? "" : "--"}</span>
+        <span className={`${s.bookRow} ${s[side]} ${s.empty}`}>
+          <span className={`${s.bookPrice} num`}>{loading ? "" : "--"}</span>
+          <span className={`${s.bookAmount} num`}>{loading ? "" : "--"}</span>
         </span>
       </li>
     );
 
   return (
-    <section className="book" aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
-      <div className="book-head">
+    <section className={s.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
+      <div className={s.bookHead}>
         <span>{m.spot_book_price({ quote })}</span>
         <span>{m.spot_book_amount({ coin })}</span>
       </div>
-      <ul className="book-side asks">{askRows.map((r, i) => line(r, "ask", i))}</ul>
-      <div className={`book-last num ${trend}`} data-testid="book-last">
+      <ul className={`${s.bookSide} asks`}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
+      <div className={`${s.bookLast} num ${trend}`} data-testid="book-last">
         {formatPrice(lastPrice)}
       </div>
-      <ul className="book-side bids">{bidRows.map((r, i) => line(r, "bid", i))}</ul>
-      {failed && depth === null && <p className="book-failed">{m.load_failed()}</p>}
+      <ul className={`${s.bookSide} bids`}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
+      {failed && depth === null && <p className={s.bookFailed}>{m.load_failed()}</p>}
     </section>
   );
 }

@@ -7,7 +7,8 @@
  * same order is retried, so a double tap or a retry after a timeout never places it twice.
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
@@ -27,6 +28,7 @@ import {
   toUnits,
 } from "../orderMath.ts";
 import { formatPrice, isZeroDecimal } from "../../../lib/format.ts";
+import s from "./spot.module.css";
 
 export interface PricePick {
   price: string;
@@ -237,17 +239,17 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
   const bestText = bestOpposite && !isZeroDecimal(bestOpposite) ? m.spot_best_price({ price: formatPrice(bestOpposite) }) : m.spot_best_price_none();
 
   return (
-    <form className={`order-form side-${side}`} onSubmit={submit} noValidate data-testid={tid("form")}>
-      <div className="side-toggle" role="tablist" aria-label={m.spot_side_label()}>
-        <button type="button" role="tab" aria-selected={side === "buy"} className={side === "buy" ? "active buy" : ""} onClick={() => changeSide("buy")} data-testid={tid("side-buy")}>
+    <form className={`${s.orderForm} ${side === "sell" ? s.sideSell : ""}`} onSubmit={submit} noValidate data-testid={tid("form")}>
+      <div className={s.sideToggle} role="tablist" aria-label={m.spot_side_label()}>
+        <button type="button" role="tab" aria-selected={side === "buy"} className={side === "buy" ? `active ${s.buy}` : ""} onClick={() => changeSide("buy")} data-testid={tid("side-buy")}>
           {m.spot_buy()}
         </button>
-        <button type="button" role="tab" aria-selected={side === "sell"} className={side === "sell" ? "active sell" : ""} onClick={() => changeSide("sell")} data-testid={tid("side-sell")}>
+        <button type="button" role="tab" aria-selected={side === "sell"} className={side === "sell" ? `active ${s.sell}` : ""} onClick={() => changeSide("sell")} data-testid={tid("side-sell")}>
           {m.spot_sell()}
         </button>
       </div>
 
-      <div className="mode-toggle" role="radiogroup" aria-label={m.spot_mode_label()}>
+      <div className={s.modeToggle} role="radiogroup" aria-label={m.spot_mode_label()}>
         <button type="button" role="radio" aria-checked={mode === 2} className={mode === 2 ? "active" : ""} onClick={() => changeMode(2)} data-testid={tid("mode-limit")}>
           {m.spot_limit()}
         </button>
@@ -257,10 +259,10 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
       </div>
 
       {mode === 2 ? (
-        <label className="order-field">
+        <label className={s.orderField}>
           <span className="visually-hidden">{m.spot_price()}</span>
           <input
-            className="input order-input num"
+            className={`input ${s.orderInput} num`}
             inputMode="decimal"
             autoComplete="off"
             placeholder={m.spot_price()}
@@ -268,23 +270,23 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
             onChange={(e) => onPriceInput(e.target.value)}
             data-testid={tid("price")}
           />
-          <span className="order-unit">{quote}</span>
+          <span className={s.orderUnit}>{quote}</span>
         </label>
       ) : (
-        <div className="order-field">
-          <input className="input order-input readonly" readOnly value={m.spot_market_price()} aria-label={m.spot_price()} data-testid={tid("price-market")} tabIndex={-1} />
+        <div className={s.orderField}>
+          <input className={`input ${s.orderInput} ${s.readonly}`} readOnly value={m.spot_market_price()} aria-label={m.spot_price()} data-testid={tid("price-market")} tabIndex={-1} />
         </div>
       )}
       {mode === 1 && (
-        <p className="order-best num" data-testid={tid("best-price")}>
+        <p className={`${s.orderBest} num`} data-testid={tid("best-price")}>
           {bestText}
         </p>
       )}
 
-      <label className="order-field">
+      <label className={s.orderField}>
         <span className="visually-hidden">{m.spot_quantity()}</span>
         <input
-          className="input order-input num"
+          className={`input ${s.orderInput} num`}
           inputMode="decimal"
           autoComplete="off"
           placeholder={m.spot_quantity()}
@@ -292,14 +294,14 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
           onChange={(e) => onQtyInput(e.target.value)}
           data-testid={tid("qty")}
         />
-        <span className="order-unit">{coin}</span>
+        <span className={s.orderUnit}>{coin}</span>
       </label>
 
-      <div className="order-slider" style={{ ["--pct" as string]: `${shownPercent}%` }}>
-        <div className="order-slider-track" aria-hidden="true">
-          <span className="order-slider-fill" />
-          {SLIDER_STEPS.map((s) => (
-            <span key={s} className={`order-slider-dot ${shownPercent >= s ? "on" : ""}`} style={{ left: `${s}%` }} />
+      <div className={s.orderSlider} style={{ ["--pct" as string]: `${shownPercent}%` }}>
+        <div className={s.orderSliderTrack} aria-hidden="true">
+          <span className={s.orderSliderFill} />
+          {SLIDER_STEPS.map((step) => (
+            <span key={step} className={`${s.orderSliderDot} ${shownPercent >= step ? s.on : ""}`} style={{ left: `${step}%` }} />
           ))}
         </div>
         <input
@@ -314,16 +316,16 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
           disabled={!balance}
           data-testid={tid("slider")}
         />
-        <div className="order-slider-labels" aria-hidden="true">
-          {SLIDER_STEPS.map((s) => (
-            <button type="button" tabIndex={-1} key={s} onClick={() => applyPercent(s)} className={percent === s && s > 0 ? "on" : ""}>
-              {s}%
+        <div className={s.orderSliderLabels} aria-hidden="true">
+          {SLIDER_STEPS.map((step) => (
+            <button type="button" tabIndex={-1} key={step} onClick={() => applyPercent(step)} className={percent === step && step > 0 ? s.on : ""} data-testid={tid(`slider-${step}`)}>
+              {step}%
             </button>
           ))}
         </div>
       </div>
 
-      <dl className="order-facts">
+      <dl className={s.orderFacts}>
         <div>
           <dt>{m.spot_total()}</dt>
           <dd className="num" data-testid={tid("total")}>
@@ -337,14 +339,14 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
           </dd>
         </div>
       </dl>
-      {mode === 1 && <p className="order-note">{marketHold ? m.spot_market_hold({ amount: fixed(marketHold, 2), quote }) : m.spot_market_note()}</p>}
+      {mode === 1 && <p className={s.orderNote}>{marketHold ? m.spot_market_hold({ amount: fixed(marketHold, 2), quote }) : m.spot_market_note()}</p>}
       {problem && (
         <p className="field-error" role="alert" data-testid={tid("error")}>
           {problem}
         </p>
       )}
 
-      <button type="submit" className={`btn btn-block order-submit ${side}`} disabled={submitting || !balance} aria-busy={submitting} data-testid={tid("submit")}>
+      <button type="submit" className={`btn btn-block ${s.orderSubmit} ${s[side]}`} disabled={submitting || !balance} aria-busy={submitting} data-testid={tid("submit")}>
         {submitting && <Spinner size={16} />}
         {side === "buy" ? m.spot_buy_coin({ coin }) : m.spot_sell_coin({ coin })}
       </button>

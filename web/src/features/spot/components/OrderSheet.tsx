@@ -4,14 +4,15 @@
  * pair's book for its prices and closes once an order has been accepted. The app composes it into
  * the chart page (features never import each other).
  */
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, PageSpinner } from "../../../components/States.tsx";
+import { bestPrices, useBook } from "../../../lib/market/index.ts";
 import type { PairRow, Side } from "../api.ts";
-import { useAccount, useBestPrices, useCurrentPair, useDepth } from "../hooks.ts";
+import { useAccount, useCurrentPair } from "../hooks.ts";
 import { OrderForm } from "./OrderForm.tsx";
-import "./spot.css";
+import s from "./spot.module.css";
 
 export interface OrderSheetProps {
   side: Side;
@@ -31,9 +32,9 @@ export default function OrderSheet({ side, onClose }: OrderSheetProps) {
   }, [onClose]);
 
   return (
-    <div className="sheet-backdrop" onClick={onClose}>
+    <div className={s.sheetBackdrop} onClick={onClose}>
       <div
-        className="sheet"
+        className={s.sheet}
         role="dialog"
         aria-modal="true"
         aria-labelledby="order-sheet-title"
@@ -42,7 +43,7 @@ export default function OrderSheet({ side, onClose }: OrderSheetProps) {
         onClick={(e) => e.stopPropagation()}
         data-testid="order-sheet"
       >
-        <div className="sheet-head">
+        <div className={s.sheetHead}>
           <h2 id="order-sheet-title" className={current === "buy" ? "up" : "down"}>
             {current === "buy" ? m.spot_buy() : m.spot_sell()} {pair ? `${pair.currency_name}/${pair.legal_name}` : ""}
           </h2>
@@ -63,11 +64,11 @@ export default function OrderSheet({ side, onClose }: OrderSheetProps) {
 }
 
 function SheetForm({ pair, side, onSide, onDone }: { pair: PairRow; side: Side; onSide: (s: Side) => void; onDone: () => void }) {
-  const { depth } = useDepth(pair);
+  const { book } = useBook(pair);
   const account = useAccount(pair);
-  const { bestBid, bestAsk } = useBestPrices(depth);
+  const { bestBid, bestAsk } = useMemo(() => bestPrices(book), [book]);
   return (
-    <div className="sheet-body">
+    <div className={s.sheetBody}>
       <OrderForm
         pair={pair}
         balance={account.balance}

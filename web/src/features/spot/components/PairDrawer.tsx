@@ -6,6 +6,8 @@ import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState } from "../../../components/States.tsx";
 import type { PairRow } from "../api.ts";
+import d from "../../../components/drawer.module.css";
+import s from "./spot.module.css";
 
 export function PairDrawer({
   open,
@@ -30,16 +32,16 @@ export function PairDrawer({
   }, [open, onClose]);
 
   return (
-    <div className={`drawer-root ${open ? "open" : ""}`} aria-hidden={!open}>
-      <div className="drawer-backdrop" onClick={onClose} />
-      <aside className="drawer pair-drawer" ref={panel} tabIndex={-1} role="dialog" aria-modal="true" aria-label={m.spot_pairs_title()} inert={!open} data-testid="pair-drawer">
-        <div className="drawer-head">
-          <h2 className="pair-drawer-title">{m.spot_pairs_title()}</h2>
+    <div className={`${d.drawerRoot} ${open ? d.open : ""}`} aria-hidden={!open}>
+      <div className={d.drawerBackdrop} onClick={onClose} />
+      <aside className={d.drawer} ref={panel} tabIndex={-1} role="dialog" aria-modal="true" aria-label={m.spot_pairs_title()} inert={!open} data-testid="pair-drawer">
+        <div className={d.drawerHead}>
+          <h2 className={s.pairDrawerTitle}>{m.spot_pairs_title()}</h2>
           <button type="button" className="icon-btn" onClick={onClose} aria-label={m.close()}>
             <Icon name="close" />
           </button>
         </div>
-        <div className="pair-drawer-cols muted">
+        <div className={`${s.pairDrawerCols} muted`}>
           <span>{m.spot_pairs_col_pair()}</span>
           <span>{m.spot_pairs_col_price()}</span>
           <span>{m.spot_pairs_col_change()}</span>
@@ -54,12 +56,12 @@ export function PairDrawer({
                 <li key={p.id}>
                   <button
                     type="button"
-                    className={`pair-drawer-row ${p.id === currentId ? "current" : ""}`}
+                    className={`${s.pairDrawerRow} ${p.id === currentId ? s.current : ""}`}
                     onClick={() => onPick(p)}
                     aria-current={p.id === currentId}
                     data-testid="pair-row"
                   >
-                    <span className="pair-drawer-sym">
+                    <span className={s.pairDrawerSym}>
                       <CoinAvatar symbol={p.currency_name} logo={p.logo ?? null} size={22} />
                       <span>
                         {p.currency_name}

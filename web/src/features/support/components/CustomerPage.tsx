@@ -9,7 +9,7 @@ import { useRequest } from "../../../lib/useRequest.ts";
 import { EmptyState, ErrorState, PageSpinner, Spinner } from "../../../components/States.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { classifyLink, fetchKefu } from "../api.ts";
-import "./support.css";
+import s from "./CustomerPage.module.css";
 
 export default function CustomerPage() {
   const { data, error, loading, reload } = useRequest(fetchKefu, []);
@@ -23,21 +23,21 @@ export default function CustomerPage() {
 
   if (link.kind === "frame") {
     return (
-      <div className="service-frame-wrap">
+      <div className={s.serviceFrameWrap}>
         {!frameLoaded && (
-          <div className="service-frame-loading">
+          <div className={s.serviceFrameLoading}>
             <Spinner size={24} />
           </div>
         )}
         <iframe
-          className="service-frame"
+          className={s.serviceFrame}
           src={link.url}
           title={m.title_customer()}
           onLoad={() => setFrameLoaded(true)}
           sandbox="allow-scripts allow-same-origin allow-forms allow-popups"
           referrerPolicy="no-referrer"
         />
-        <a className="service-external" href={link.url} target="_blank" rel="noopener noreferrer">
+        <a className={s.serviceExternal} href={link.url} target="_blank" rel="noopener noreferrer">
           <Icon name="external" size={16} />
           {m.customer_open()}
         </a>
@@ -47,8 +47,8 @@ export default function CustomerPage() {
 
   if (link.kind === "internal") {
     return (
-      <div className="service-card page-pad" data-testid="customer">
-        <div className="service-icon">
+      <div className={`${s.serviceCard} page-pad`} data-testid="customer">
+        <div className={s.serviceIcon}>
           <Icon name="service" size={34} />
         </div>
         <h2>{m.customer_heading()}</h2>
@@ -61,13 +61,13 @@ export default function CustomerPage() {
   }
 
   return (
-    <div className="service-card page-pad" data-testid="customer">
-      <div className="service-icon">
+    <div className={`${s.serviceCard} page-pad`} data-testid="customer">
+      <div className={s.serviceIcon}>
         <Icon name={link.kind === "mail" ? "mail" : "service"} size={34} />
       </div>
       <h2>{m.customer_heading()}</h2>
       <p className="muted">{m.customer_mail_body()}</p>
-      {link.kind === "mail" && <p className="service-address">{link.address}</p>}
+      {link.kind === "mail" && <p className={s.serviceAddress}>{link.address}</p>}
       <a className="btn btn-primary btn-block btn-large" href={link.url}>
         {link.kind === "mail" ? m.customer_email() : m.customer_contact()}
       </a>

@@ -6,7 +6,8 @@
  */
 import { useMemo, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { balanceDecimals, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
@@ -17,7 +18,7 @@ import { Modal } from "../../../components/Modal.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { convert, fetchConversionSettings, fetchUserWallet, USDT_ID, type ConversionResult } from "../api.ts";
 import { conversionQuote, trimZeros } from "../math.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 type Direction = "coin_to_usdt" | "usdt_to_coin";
 
@@ -111,10 +112,10 @@ export default function ExchargePage() {
   if ((settings.error && !s) || (wallet.error && !w)) {
     return <ErrorState message={(settings.error ?? wallet.error)?.message} onRetry={() => { settings.reload(); wallet.reload(); }} />;
   }
-  if (!s || !w) return <div className="acct-page"><SkeletonBlock height={420} /></div>;
+  if (!s || !w) return <div className={acct.acctPage}><SkeletonBlock height={420} /></div>;
 
   const coinSelect = (
-    <div className="select-wrap convert-select">
+    <div className={`select-wrap ${acct.convertSelect}`}>
       <select
         className="input"
         value={coinId ?? ""}
@@ -137,19 +138,19 @@ export default function ExchargePage() {
     </div>
   );
   const usdtBox = (
-    <div className="convert-fixed">
+    <div className={acct.convertFixed}>
       <CoinAvatar symbol="USDT" size={22} /> USDT
     </div>
   );
 
   return (
-    <div className="acct-page" data-testid="excharge-page">
+    <div className={acct.acctPage} data-testid="excharge-page">
       <form className="form" onSubmit={onSubmit} noValidate>
-        <section className="card convert-card">
-          <div className="convert-side">
-            <div className="field-label field-label-row">
+        <section className={`card ${acct.convertCard}`}>
+          <div className={acct.convertSide}>
+            <div className={`field-label ${acct.fieldLabelRow}`}>
               <span>{m.wallet_from()}</span>
-              <span className="label-actions">
+              <span className={acct.labelActions}>
                 <span className="muted num" data-testid="convert-available">
                   {m.wallet_available({ amount: `${showAmount(available, balanceDecimals(fromName))} ${fromName}` })}
                 </span>
@@ -158,10 +159,10 @@ export default function ExchargePage() {
                 </button>
               </span>
             </div>
-            <div className="convert-row">
+            <div className={acct.convertRow}>
               {direction === "coin_to_usdt" ? coinSelect : usdtBox}
               <input
-                className="input convert-amount"
+                className={`input ${acct.convertAmount}`}
                 inputMode="decimal"
                 autoComplete="off"
                 placeholder={m.wallet_amount_placeholder()}
@@ -179,7 +180,7 @@ export default function ExchargePage() {
           </div>
           <button
             type="button"
-            className="swap-btn"
+            className={acct.swapBtn}
             onClick={() => {
               setDirection(direction === "coin_to_usdt" ? "usdt_to_coin" : "coin_to_usdt");
               setAmount("");
@@ -191,11 +192,11 @@ export default function ExchargePage() {
           >
             <Icon name="exchange" size={18} />
           </button>
-          <div className="convert-side">
+          <div className={acct.convertSide}>
             <div className="field-label">{m.wallet_to()}</div>
-            <div className="convert-row">
+            <div className={acct.convertRow}>
               {direction === "coin_to_usdt" ? usdtBox : coinSelect}
-              <div className="convert-receive num" data-testid="convert-receive">
+              <div className={`${acct.convertReceive} num`} data-testid="convert-receive">
                 {quote && amount ? `≈ ${showExact(quote.receivedDisplay)}` : "0"}
               </div>
             </div>
@@ -203,32 +204,32 @@ export default function ExchargePage() {
         </section>
         {error && <p className="field-error" data-testid="convert-error">{error}</p>}
         {!error && quote?.problem && amount && <p className="field-error">{problemText()}</p>}
-        {coinRow && coinRow.price === null && <p className="notice notice-warn">{errText("no_price", { currency: coinRow.currency_name })}</p>}
+        {coinRow && coinRow.price === null && <p className={`${acct.notice} ${acct.noticeWarn}`}>{errText("no_price", { currency: coinRow.currency_name })}</p>}
 
-        <section className="summary" data-testid="convert-summary">
-          <div className="kv-row">
+        <section className={acct.summary} data-testid="convert-summary">
+          <div className={acct.kvRow}>
             <span>{m.wallet_rate()}</span>
             <span className="num" data-testid="convert-rate">
               {quote && quote.rate !== "--" ? `1 ${fromName} = ${quote.rate} ${toName}` : "--"}
             </span>
           </div>
-          <div className="kv-row">
+          <div className={acct.kvRow}>
             <span>{m.wallet_last_price()}</span>
             <span className="num">{coinRow?.price ? `${showExact(coinRow.price)} USDT` : m.wallet_no_price_short()}</span>
           </div>
-          <div className="kv-row">
+          <div className={acct.kvRow}>
             <span>{m.wallet_fee_tier()}</span>
             <span className="num" data-testid="convert-tier">
               {m.wallet_fee_tiers({ low: s.shandui_sxf1, high: s.shandui_sxf2, threshold: showExact(s.shandui_sxf_money) })}
             </span>
           </div>
-          <div className="kv-row">
+          <div className={acct.kvRow}>
             <span>{m.wallet_fee()}</span>
             <span className="num" data-testid="convert-fee">
               {quote && amount ? `${showExact(quote.fee)} USDT (${quote.feePercent}%)` : "--"}
             </span>
           </div>
-          <div className="kv-row muted">
+          <div className={`${acct.kvRow} muted`}>
             <span>{m.wallet_convert_limits()}</span>
             <span className="num">{showExact(s.shanduiMin)} – {showExact(s.shanduiMax)} USDT</span>
           </div>
@@ -239,19 +240,19 @@ export default function ExchargePage() {
         <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy || !coinRow?.price} data-testid="convert-submit">
           {m.wallet_convert_button()}
         </button>
-        <Link to="/excharge/log" className="text-btn center-btn" data-testid="convert-records">
+        <Link to="/excharge/log" className={`text-btn ${acct.centerBtn}`} data-testid="convert-records">
           {m.wallet_convert_records()}
         </Link>
       </form>
 
       {result && (
-        <section className="card result-card" data-testid="convert-result">
+        <section className={`card ${acct.resultCard}`} data-testid="convert-result">
           <h2 className="section-title">{m.wallet_convert_result()}</h2>
-          <dl className="kv">
-            <div className="kv-row"><dt>{m.wallet_paid()}</dt><dd className="num">{showExact(result.money)} {result.from}</dd></div>
-            <div className="kv-row"><dt>{m.wallet_received()}</dt><dd className="num" data-testid="result-received">{showExact(result.money2)} {result.to}</dd></div>
-            <div className="kv-row"><dt>{m.wallet_rate()}</dt><dd className="num">{result.huilv}</dd></div>
-            <div className="kv-row"><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(result.sxf)} USDT ({result.fee_percent}%)</dd></div>
+          <dl className={acct.kv}>
+            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{showExact(result.money)} {result.from}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="result-received">{showExact(result.money2)} {result.to}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{result.huilv}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(result.sxf)} USDT ({result.fee_percent}%)</dd></div>
           </dl>
         </section>
       )}
@@ -272,11 +273,11 @@ export default function ExchargePage() {
             </>
           }
         >
-          <dl className="kv">
-            <div className="kv-row"><dt>{m.wallet_paid()}</dt><dd className="num">{amount} {fromName}</dd></div>
-            <div className="kv-row"><dt>{m.wallet_rate()}</dt><dd className="num">{quote.rate}</dd></div>
-            <div className="kv-row"><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(quote.fee)} USDT ({quote.feePercent}%)</dd></div>
-            <div className="kv-row strong"><dt>{m.wallet_received()}</dt><dd className="num">≈ {showExact(quote.receivedDisplay)} {toName}</dd></div>
+          <dl className={acct.kv}>
+            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{amount} {fromName}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{quote.rate}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(quote.fee)} USDT ({quote.feePercent}%)</dd></div>
+            <div className={`${acct.kvRow} ${acct.strong}`}><dt>{m.wallet_received()}</dt><dd className="num">≈ {showExact(quote.receivedDisplay)} {toName}</dd></div>
           </dl>
           <p className="form-note">{m.wallet_convert_confirm_note()}</p>
         </Modal>

@@ -1,5 +1,6 @@
 /** A QR code: the PNG the server drew, or one drawn here from the text when the server sent none. */
 import { useEffect, useState } from "react";
+import acct from "../../../components/account.module.css";
 
 export function QrImage({ dataUrl, text, alt, size = 180 }: { dataUrl: string | null | undefined; text: string; alt: string; size?: number }) {
   const [local, setLocal] = useState<string | null>(null);
@@ -16,7 +17,7 @@ export function QrImage({ dataUrl, text, alt, size = 180 }: { dataUrl: string | 
   }, [dataUrl, text, size]);
   const src = dataUrl && dataUrl.startsWith("data:image/") ? dataUrl : local;
   return (
-    <div className="qr-box" style={{ width: size, height: size }}>
+    <div className={acct.qrBox} style={{ width: size, height: size }}>
       {src ? <img src={src} alt={alt} width={size} height={size} data-testid="qr-image" /> : <span className="spinner" style={{ width: 24, height: 24 }} />}
     </div>
   );

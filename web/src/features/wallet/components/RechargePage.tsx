@@ -6,7 +6,8 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
-import { errText, getAppLocale, m } from "../../../i18n/index.ts";
+import { getAppLocale, m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { copyText } from "../../../lib/clipboard.ts";
 import { toast } from "../../../lib/toast.ts";
@@ -18,7 +19,7 @@ import { PhotoPicker } from "../../../components/PhotoPicker.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { fetchDepositAddresses, fetchUserWallet, submitDeposit, USDT_ID, type DepositAddress } from "../api.ts";
 import { QrImage } from "./QrImage.tsx";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 export default function RechargePage() {
   const navigate = useNavigate();
@@ -77,7 +78,7 @@ export default function RechargePage() {
   };
 
   return (
-    <div className="acct-page" data-testid="recharge-page">
+    <div className={acct.acctPage} data-testid="recharge-page">
       <label className="field">
         <span className="field-label">{m.wallet_currency()}</span>
         <div className="select-wrap">
@@ -101,7 +102,7 @@ export default function RechargePage() {
           {addresses.data.list.length > 1 || addresses.data.userchongbi_type === 2 ? (
             <div className="field">
               <span className="field-label">{m.wallet_deposit_network()}</span>
-              <div className="chips" role="radiogroup" aria-label={m.wallet_deposit_network()}>
+              <div className={acct.chips} role="radiogroup" aria-label={m.wallet_deposit_network()}>
                 {addresses.data.list.map((a) => (
                   <button
                     key={a.address}
@@ -119,38 +120,38 @@ export default function RechargePage() {
             </div>
           ) : null}
 
-          {addresses.data.userchongbi_type === 2 && addresses.data.tips && <p className="notice notice-info">{addresses.data.tips}</p>}
+          {addresses.data.userchongbi_type === 2 && addresses.data.tips && <p className={`${acct.notice} ${acct.noticeInfo}`}>{addresses.data.tips}</p>}
 
           {selected ? (
-            <section className="card qr-card" data-testid="deposit-address-card">
+            <section className={`card ${acct.qrCard}`} data-testid="deposit-address-card">
               <QrImage dataUrl={selected.qrcode} text={selected.address} alt={m.wallet_qr_alt({ currency: selected.currency })} />
-              <div className="qr-network">
+              <div className={acct.qrNetwork}>
                 {selected.currency}
                 {selected.network ? ` · ${selected.network}` : ""}
               </div>
-              <div className="address-box">
-                <code className="address-text" data-testid="deposit-address">{selected.address}</code>
+              <div className={acct.addressBox}>
+                <code className={acct.addressText} data-testid="deposit-address">{selected.address}</code>
                 <button type="button" className="btn btn-outline btn-small" onClick={() => copy()} data-testid="copy-address">
                   {m.wallet_copy()}
                 </button>
               </div>
-              {selected.tips && <p className="notice notice-warn">{selected.tips}</p>}
+              {selected.tips && <p className={`${acct.notice} ${acct.noticeWarn}`}>{selected.tips}</p>}
             </section>
           ) : (
-            <p className="notice notice-info">{m.wallet_pick_address()}</p>
+            <p className={`${acct.notice} ${acct.noticeInfo}`}>{m.wallet_pick_address()}</p>
           )}
 
           {addresses.data.internal && (
-            <section className="card qr-card" data-testid="internal-address-card">
+            <section className={`card ${acct.qrCard}`} data-testid="internal-address-card">
               <h2 className="section-title">{m.wallet_internal_title()}</h2>
               <QrImage dataUrl={addresses.data.internal.qrcode} text={addresses.data.internal.address} alt={m.wallet_internal_title()} />
-              <div className="address-box">
-                <code className="address-text" data-testid="internal-address">{addresses.data.internal.address}</code>
+              <div className={acct.addressBox}>
+                <code className={acct.addressText} data-testid="internal-address">{addresses.data.internal.address}</code>
                 <button type="button" className="btn btn-outline btn-small" onClick={() => copy(addresses.data?.internal?.address)} data-testid="copy-internal-address">
                   {m.wallet_copy()}
                 </button>
               </div>
-              <p className="notice notice-info">{addresses.data.internal.tips}</p>
+              <p className={`${acct.notice} ${acct.noticeInfo}`}>{addresses.data.internal.tips}</p>
               <p className="form-note">{m.wallet_internal_note()}</p>
             </section>
           )}
@@ -174,7 +175,7 @@ export default function RechargePage() {
                   aria-invalid={!!errors.amount}
                   data-testid="deposit-amount"
                 />
-                <span className="input-addon input-unit">{currencyName}</span>
+                <span className={`input-addon ${acct.inputUnit}`}>{currencyName}</span>
               </div>
               {errors.amount && <span className="field-error">{errors.amount}</span>}
             </label>
@@ -213,7 +214,7 @@ export default function RechargePage() {
               {busy && <Spinner size={16} />}
               {m.wallet_submit()}
             </button>
-            <button type="button" className="text-btn center-btn" onClick={() => navigate("/recharge/log")}>
+            <button type="button" className={`text-btn ${acct.centerBtn}`} onClick={() => navigate("/recharge/log")}>
               {m.wallet_view_records()}
             </button>
           </form>

@@ -11,14 +11,14 @@ import { usePaged, useSentinel } from "../../../lib/usePaged.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { fetchDepositLog, fetchWithdrawalLog, type DepositRecord, type WithdrawalRecord } from "../api.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 export default function RecordsPage() {
   const { pathname } = useLocation();
   const kind = pathname.startsWith("/withdrawal") ? "withdrawal" : "deposit";
   return (
-    <div className="acct-page records-page" data-testid={`records-${kind}`}>
-      <nav className="tabs" aria-label={m.menu_records()}>
+    <div className={`${acct.acctPage} ${acct.recordsPage}`} data-testid={`records-${kind}`}>
+      <nav className={acct.tabs} aria-label={m.menu_records()}>
         <NavLink to="/recharge/log" replace className={({ isActive }) => (isActive ? "active" : "")} data-testid="records-tab-deposit">
           {m.wallet_records_deposit()}
         </NavLink>
@@ -41,7 +41,7 @@ function ListFooter({ hasMore, loadingMore, moreError, onMore, count }: { hasMor
   const sentinel = useSentinel(onMore, hasMore && !moreError);
   if (count === 0) return null;
   return (
-    <div className="list-footer" ref={sentinel}>
+    <div className={acct.listFooter} ref={sentinel}>
       {loadingMore ? (
         <Spinner size={18} />
       ) : moreError ? (
@@ -66,11 +66,11 @@ function DepositList() {
   if (list.items.length === 0) return <EmptyState text={m.wallet_no_deposits()} />;
   return (
     <>
-      <ul className="record-list">
+      <ul className={acct.recordList}>
         {list.items.map((r) => (
-          <li key={`${r.kind ?? "chain"}-${r.id}`} className="record-card" data-testid="deposit-record" data-status={r.status}>
-            <div className="record-head">
-              <span className="record-title">
+          <li key={`${r.kind ?? "chain"}-${r.id}`} className={acct.recordCard} data-testid="deposit-record" data-status={r.status}>
+            <div className={acct.recordHead}>
+              <span className={acct.recordTitle}>
                 {m.wallet_records_deposit()} · {r.currency_name}
                 {r.network ? <span className="muted"> ({r.network})</span> : null}
               </span>
@@ -78,27 +78,27 @@ function DepositList() {
                 {r.status_text}
               </span>
             </div>
-            <div className="record-body">
-              <dl className="kv">
-                <div className="kv-row">
+            <div className={acct.recordBody}>
+              <dl className={acct.kv}>
+                <div className={acct.kvRow}>
                   <dt>{m.wallet_amount()}</dt>
                   <dd className="num" data-testid="record-amount">{showExact(r.amount)} {r.currency_name}</dd>
                 </div>
-                <div className="kv-row">
+                <div className={acct.kvRow}>
                   <dt>{m.wallet_time()}</dt>
                   <dd className="num">{r.time_format}</dd>
                 </div>
                 {r.hash && (
-                  <div className="kv-row">
+                  <div className={acct.kvRow}>
                     <dt>{m.wallet_hash()}</dt>
-                    <dd className="mono-break">{r.hash}</dd>
+                    <dd className={acct.monoBreak}>{r.hash}</dd>
                   </div>
                 )}
               </dl>
-              {r.pic && <AuthImage src={r.pic} alt={m.wallet_proof()} className="record-pic" />}
+              {r.pic && <AuthImage src={r.pic} alt={m.wallet_proof()} className={acct.recordPic} testId="deposit-proof" />}
             </div>
             {r.note && <p className="form-note" data-testid="record-note">{r.note}</p>}
-            {r.status === 2 && r.reason && <p className="notice notice-bad">{m.wallet_reason({ reason: r.reason })}</p>}
+            {r.status === 2 && r.reason && <p className={`${acct.notice} ${acct.noticeBad}`}>{m.wallet_reason({ reason: r.reason })}</p>}
           </li>
         ))}
       </ul>
@@ -114,11 +114,11 @@ function WithdrawalList() {
   if (list.items.length === 0) return <EmptyState text={m.wallet_no_withdrawals()} />;
   return (
     <>
-      <ul className="record-list">
+      <ul className={acct.recordList}>
         {list.items.map((r) => (
-          <li key={r.id} className="record-card" data-testid="withdrawal-record" data-status={r.status}>
-            <div className="record-head">
-              <span className="record-title">
+          <li key={r.id} className={acct.recordCard} data-testid="withdrawal-record" data-status={r.status}>
+            <div className={acct.recordHead}>
+              <span className={acct.recordTitle}>
                 {m.wallet_records_withdrawal()} · {r.currency_name}
                 {r.network_name ? <span className="muted"> ({r.network_name})</span> : null}
               </span>
@@ -126,35 +126,35 @@ function WithdrawalList() {
                 {r.status_text}
               </span>
             </div>
-            <dl className="kv">
-              <div className="kv-row">
+            <dl className={acct.kv}>
+              <div className={acct.kvRow}>
                 <dt>{m.wallet_received()}</dt>
                 <dd className="num" data-testid="record-amount">{showExact(r.real_number)} {r.currency_name}</dd>
               </div>
-              <div className="kv-row">
+              <div className={acct.kvRow}>
                 <dt>{m.wallet_fee()}</dt>
                 <dd className="num">{showExact(r.charge)} {r.currency_name}</dd>
               </div>
-              <div className="kv-row">
+              <div className={acct.kvRow}>
                 <dt>{m.wallet_total_debit()}</dt>
                 <dd className="num">{showExact(r.total)} {r.currency_name}</dd>
               </div>
-              <div className="kv-row">
+              <div className={acct.kvRow}>
                 <dt>{m.wallet_address()}</dt>
-                <dd className="mono-break">{r.address}</dd>
+                <dd className={acct.monoBreak}>{r.address}</dd>
               </div>
               {r.txid && (
-                <div className="kv-row">
+                <div className={acct.kvRow}>
                   <dt>{m.wallet_txid()}</dt>
-                  <dd className="mono-break">{r.txid}</dd>
+                  <dd className={acct.monoBreak}>{r.txid}</dd>
                 </div>
               )}
-              <div className="kv-row">
+              <div className={acct.kvRow}>
                 <dt>{m.wallet_time()}</dt>
                 <dd className="num">{r.time_format}</dd>
               </div>
             </dl>
-            {(r.status === 3 || r.status === 4) && r.reason && <p className="notice notice-bad">{m.wallet_reason({ reason: r.reason })}</p>}
+            {(r.status === 3 || r.status === 4) && r.reason && <p className={`${acct.notice} ${acct.noticeBad}`}>{m.wallet_reason({ reason: r.reason })}</p>}
             {(r.status === 3 || r.status === 4) && <p className="form-note">{m.wallet_refunded_note()}</p>}
           </li>
         ))}

@@ -5,7 +5,8 @@
  */
 import { useMemo, useState, type FormEvent } from "react";
 import { Link } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { compareDecimal, decimalsOf, sanitizeAmountInput, showAmount, balanceDecimals } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useRequest } from "../../../lib/useRequest.ts";
@@ -15,7 +16,7 @@ import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { ACCOUNTS, availableIn, fetchUserWallet, fetchWalletList, transfer, USDT_ID, type AccountName } from "../api.ts";
 import { trimZeros } from "../math.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 const accountLabel: Record<AccountName, () => string> = {
   change: m.assets_acct_change,
@@ -28,8 +29,8 @@ export default function TransferPage() {
   if (!session.token) {
     // The route carries no auth flag (spec §2); without a login there is nothing to move.
     return (
-      <div className="acct-page">
-        <div className="notice notice-info notice-action">
+      <div className={acct.acctPage}>
+        <div className={`${acct.notice} ${acct.noticeInfo} ${acct.noticeAction}`}>
           <span>{m.wallet_login_to_transfer()}</span>
           <Link to="/login?redirect=%2Ftransfer" className="btn btn-primary btn-small">{m.login()}</Link>
         </div>
@@ -91,14 +92,14 @@ function TransferForm() {
   };
 
   if (list.error && !list.data) return <ErrorState message={list.error.message} onRetry={list.reload} />;
-  if (!list.data) return <div className="acct-page"><SkeletonBlock height={360} /></div>;
+  if (!list.data) return <div className={acct.acctPage}><SkeletonBlock height={360} /></div>;
 
   return (
-    <div className="acct-page" data-testid="transfer-page">
+    <div className={acct.acctPage} data-testid="transfer-page">
       <form className="form" onSubmit={submit} noValidate>
-        <section className="card transfer-card">
-          <div className="transfer-sides">
-            <label className="transfer-side">
+        <section className={`card ${acct.transferCard}`}>
+          <div className={acct.transferSides}>
+            <label className={acct.transferSide}>
               <span className="field-label">{m.wallet_from()}</span>
               <div className="select-wrap">
                 <select className="input" value={from} onChange={(e) => { setFrom(e.target.value as AccountName); setError(""); }} data-testid="transfer-from">
@@ -109,7 +110,7 @@ function TransferForm() {
                 <Icon name="chevronDown" size={18} className="select-caret" />
               </div>
             </label>
-            <label className="transfer-side">
+            <label className={acct.transferSide}>
               <span className="field-label">{m.wallet_to()}</span>
               <div className="select-wrap">
                 <select className="input" value={to} onChange={(e) => { setTo(e.target.value as AccountName); setError(""); }} data-testid="transfer-to">
@@ -121,7 +122,7 @@ function TransferForm() {
               </div>
             </label>
           </div>
-          <button type="button" className="swap-btn" onClick={swap} aria-label={m.wallet_swap()} data-testid="transfer-swap">
+          <button type="button" className={acct.swapBtn} onClick={swap} aria-label={m.wallet_swap()} data-testid="transfer-swap">
             <Icon name="transfer" size={18} />
           </button>
         </section>
@@ -140,7 +141,7 @@ function TransferForm() {
         </label>
 
         <label className="field">
-          <span className="field-label field-label-row">
+          <span className={`field-label ${acct.fieldLabelRow}`}>
             <span>{m.wallet_amount()}</span>
             <span className="muted num" data-testid="transfer-available">
               {m.wallet_available({ amount: `${showAmount(available, balanceDecimals(name))} ${name}` })}
@@ -160,8 +161,8 @@ function TransferForm() {
               aria-invalid={!!error}
               data-testid="transfer-amount"
             />
-            <span className="input-addon input-addon-row">
-              <span className="input-unit">{name}</span>
+            <span className={`input-addon ${acct.inputAddonRow}`}>
+              <span className={acct.inputUnit}>{name}</span>
               <button type="button" className="text-btn" onClick={() => { setAmount(trimZeros(available)); setError(""); }} data-testid="transfer-all">
                 {m.wallet_all()}
               </button>
@@ -174,7 +175,7 @@ function TransferForm() {
           {busy && <Spinner size={16} />}
           {m.wallet_transfer_button()}
         </button>
-        <p className="form-note center">{m.wallet_transfer_note()}</p>
+        <p className={`form-note ${acct.center}`}>{m.wallet_transfer_note()}</p>
       </form>
     </div>
   );

@@ -7,7 +7,8 @@
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
-import { errText, m } from "../../../i18n/index.ts";
+import { m } from "../../../i18n/index.ts";
+import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { decimalsOf, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
@@ -19,7 +20,7 @@ import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../compone
 import { fetchSavedAddresses, fetchWithdrawInfo, submitWithdrawal, USDT_ID, type SavedAddress } from "../api.ts";
 import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
 import { INTERNAL_ADDRESS_RE } from "../../../../../schemas/wallet.ts";
-import "../../../styles/account.css";
+import acct from "../../../components/account.module.css";
 
 type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>>;
 
@@ -117,18 +118,18 @@ export default function WithdrawalPage() {
   };
 
   if (info.error && !d) return <ErrorState message={info.error.message} onRetry={info.reload} />;
-  if (!d || !terms || !preview) return <div className="acct-page"><SkeletonBlock height={420} /></div>;
+  if (!d || !terms || !preview) return <div className={acct.acctPage}><SkeletonBlock height={420} /></div>;
 
   return (
-    <div className="acct-page" data-testid="withdrawal-page">
+    <div className={acct.acctPage} data-testid="withdrawal-page">
       {!d.has_receiving_info && (
-        <div className="notice notice-warn notice-action">
+        <div className={`${acct.notice} ${acct.noticeWarn} ${acct.noticeAction}`}>
           <span>{m.wallet_need_bank()}</span>
           <Link to="/bank" className="btn btn-primary btn-small">{m.wallet_go_bank()}</Link>
         </div>
       )}
       {!d.has_fund_password && (
-        <div className="notice notice-warn notice-action" data-testid="need-fund-password">
+        <div className={`${acct.notice} ${acct.noticeWarn} ${acct.noticeAction}`} data-testid="need-fund-password">
           <span>{m.wallet_need_fund_password()}</span>
           <Link to="/security/fund-password" className="btn btn-primary btn-small">{m.wallet_go_set()}</Link>
         </div>
@@ -137,7 +138,7 @@ export default function WithdrawalPage() {
       <form className="form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <span className="field-label">{m.wallet_currency()}</span>
-          <div className="coin-fixed">
+          <div className={acct.coinFixed}>
             <strong>{unit}</strong>
             <span className="muted">{m.wallet_withdraw_only_usdt()}</span>
           </div>
@@ -146,7 +147,7 @@ export default function WithdrawalPage() {
         {d.networks.length > 0 && (
           <div className="field">
             <span className="field-label">{m.wallet_network()}</span>
-            <div className="chips chips-2" role="radiogroup" aria-label={m.wallet_network()}>
+            <div className={`${acct.chips} ${acct.chips2}`} role="radiogroup" aria-label={m.wallet_network()}>
               {d.networks.map((n) => {
                 const t = withdrawalTerms(d, n.type);
                 return (
@@ -191,14 +192,14 @@ export default function WithdrawalPage() {
           </div>
           {errors.address && <span className="field-error">{errors.address}</span>}
           {inSite && !errors.address && (
-            <span className="notice notice-info" data-testid="in-site-notice">
+            <span className={`${acct.notice} ${acct.noticeInfo}`} data-testid="in-site-notice">
               {m.wallet_in_site_notice()}
             </span>
           )}
         </label>
 
         <label className="field">
-          <span className="field-label field-label-row">
+          <span className={`field-label ${acct.fieldLabelRow}`}>
             <span>{m.wallet_amount()}</span>
             <span className="muted num" data-testid="withdraw-available">
               {m.wallet_available({ amount: `${showAmount(d.change_balance, 2)} ${unit}` })}
@@ -218,8 +219,8 @@ export default function WithdrawalPage() {
               aria-invalid={!!errors.amount}
               data-testid="withdraw-amount"
             />
-            <span className="input-addon input-addon-row">
-              <span className="input-unit">{unit}</span>
+            <span className={`input-addon ${acct.inputAddonRow}`}>
+              <span className={acct.inputUnit}>{unit}</span>
               <button type="button" className="text-btn" onClick={() => { setAmount(withdrawAll(d.change_balance, terms, scale)); clearError("amount"); }} data-testid="withdraw-all">
                 {m.wallet_all()}
               </button>
@@ -228,29 +229,29 @@ export default function WithdrawalPage() {
           {errors.amount && <span className="field-error">{errors.amount}</span>}
         </label>
 
-        <section className="summary" aria-live="polite" data-testid="withdraw-summary">
-          <div className="kv-row">
+        <section className={acct.summary} aria-live="polite" data-testid="withdraw-summary">
+          <div className={acct.kvRow}>
             <span>{m.wallet_fee()}</span>
             <span className="num" data-testid="withdraw-fee">{showExact(preview.fee)} {unit}</span>
           </div>
-          <div className="kv-row">
+          <div className={acct.kvRow}>
             <span>{m.wallet_received()}</span>
             <span className="num" data-testid="withdraw-received">{showExact(preview.received)} {unit}</span>
           </div>
-          <div className="kv-row strong">
+          <div className={`${acct.kvRow} ${acct.strong}`}>
             <span>{m.wallet_total_frozen()}</span>
             <span className="num" data-testid="withdraw-total">{showExact(preview.total)} {unit}</span>
           </div>
-          <div className="kv-row muted">
+          <div className={`${acct.kvRow} muted`}>
             <span>{m.wallet_limits()}</span>
             <span className="num" data-testid="withdraw-limits">{showExact(terms.min)} – {showExact(terms.max)} {unit}</span>
           </div>
           <p className="form-note">{m.wallet_fee_note()}</p>
-          <button type="button" className="text-btn table-toggle" onClick={() => setShowTable((v) => !v)} aria-expanded={showTable} data-testid="fee-table-toggle">
+          <button type="button" className={`text-btn ${acct.tableToggle}`} onClick={() => setShowTable((v) => !v)} aria-expanded={showTable} data-testid="fee-table-toggle">
             {m.wallet_fee_table()} <Icon name="chevronDown" size={14} />
           </button>
           {showTable && (
-            <table className="fee-table" data-testid="fee-table">
+            <table className={acct.feeTable} data-testid="fee-table">
               <thead>
                 <tr>
                   <th>{m.wallet_network()}</th>
@@ -316,7 +317,7 @@ export default function WithdrawalPage() {
         <button type="submit" className="btn btn-primary btn-block btn-large" disabled={!ready || busy} data-testid="withdraw-submit">
           {m.wallet_withdraw_button()}
         </button>
-        <Link to="/withdrawal/log" className="text-btn center-btn">
+        <Link to="/withdrawal/log" className={`text-btn ${acct.centerBtn}`}>
           {m.wallet_view_records()}
         </Link>
       </form>
@@ -339,31 +340,31 @@ export default function WithdrawalPage() {
             </>
           }
         >
-          <dl className="kv">
+          <dl className={acct.kv}>
             {d.networks.length > 0 && (
-              <div className="kv-row">
+              <div className={acct.kvRow}>
                 <dt>{m.wallet_network()}</dt>
                 <dd>{d.networks.find((n) => n.type === network)?.network_name}</dd>
               </div>
             )}
-            <div className="kv-row">
+            <div className={acct.kvRow}>
               <dt>{m.wallet_address()}</dt>
-              <dd className="mono-break">{address}</dd>
+              <dd className={acct.monoBreak}>{address}</dd>
             </div>
-            <div className="kv-row">
+            <div className={acct.kvRow}>
               <dt>{m.wallet_received()}</dt>
               <dd className="num">{showExact(preview.received)} {unit}</dd>
             </div>
-            <div className="kv-row">
+            <div className={acct.kvRow}>
               <dt>{m.wallet_fee()}</dt>
               <dd className="num">{showExact(preview.fee)} {unit}</dd>
             </div>
-            <div className="kv-row strong">
+            <div className={`${acct.kvRow} ${acct.strong}`}>
               <dt>{m.wallet_total_frozen()}</dt>
               <dd className="num" data-testid="confirm-total">{showExact(preview.total)} {unit}</dd>
             </div>
           </dl>
-          {inSite && <p className="notice notice-info" data-testid="confirm-in-site">{m.wallet_in_site_notice()}</p>}
+          {inSite && <p className={`${acct.notice} ${acct.noticeInfo}`} data-testid="confirm-in-site">{m.wallet_in_site_notice()}</p>}
           <p className="form-note">{m.wallet_confirm_note()}</p>
         </Modal>
       )}
@@ -410,14 +411,14 @@ function AddressBook({ network, onClose, onPick }: { network: number | null; onC
       ) : rows.length === 0 ? (
         <EmptyState text={m.wallet_no_saved_addresses()} />
       ) : (
-        <ul className="pick-list">
+        <ul className={acct.pickList}>
           {rows.map((a) => (
             <li key={a.id}>
-              <button type="button" className={`pick-item ${network !== null && a.network !== network ? "dim" : ""}`} onClick={() => onPick(a)} data-testid="saved-address">
-                <span className="pick-title">
+              <button type="button" className={`${acct.pickItem} ${network !== null && a.network !== network ? acct.dim : ""}`} onClick={() => onPick(a)} data-testid="saved-address">
+                <span className={acct.pickTitle}>
                   {a.label || m.wallet_unnamed()} {a.network_name && <span className="badge badge-none">{a.network_name}</span>}
                 </span>
-                <span className="mono-break muted">{a.address}</span>
+                <span className={`${acct.monoBreak} muted`}>{a.address}</span>
               </button>
             </li>
           ))}
