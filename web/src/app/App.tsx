@@ -1,8 +1,9 @@
-/** Providers and the hash router. Global overlays (toasts, confirm dialog) sit beside the router. */
+/** Providers (server state) and the hash router. Global overlays (toasts, confirm dialog) sit beside the router. */
 import { createHashRouter, RouterProvider } from "react-router";
 import { ConfirmHost } from "../components/ConfirmHost.tsx";
 import { Toaster } from "../components/Toaster.tsx";
 import { registerNavigate } from "../lib/nav.ts";
+import { QueryProvider } from "./queryClient.tsx";
 import { routes } from "./routes.tsx";
 
 export const router = createHashRouter(routes);
@@ -10,10 +11,10 @@ registerNavigate((to, opts) => void router.navigate(to, opts));
 
 export function App() {
   return (
-    <>
+    <QueryProvider>
       <RouterProvider router={router} />
       <Toaster />
       <ConfirmHost />
-    </>
+    </QueryProvider>
   );
 }

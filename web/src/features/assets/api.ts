@@ -1,6 +1,7 @@
 /** The asset centre's one call (spec §7 POST /api/wallet/list): three accounts valued in USDT. */
 import type { WalletList } from "../../../../schemas/assets.ts";
 import { call, client } from "../../lib/api.ts";
+import { sharedKeys, useScreenQuery } from "../../lib/query.ts";
 
 export type { WalletList };
 export type AccountName = "change" | "micro" | "legal";
@@ -23,3 +24,7 @@ export function amountsOf(row: WalletRow, account: AccountName): { available: st
   const frozen = fields[`lock_${account}_balance`];
   return { available: typeof available === "string" ? available : "0", frozen: typeof frozen === "string" ? frozen : "0" };
 }
+
+/** The asset centre refreshes every 15 s while open. */
+export const useWallets = () =>
+  useScreenQuery({ queryKey: [...sharedKeys.balances, "wallets"], queryFn: ({ signal }) => fetchWallets(signal), refetchInterval: 15_000 });

@@ -6,6 +6,9 @@
  */
 import type { AdminDeposit, AdminKyc, AdminUserRow, Adjustment, AuditRow, LedgerRow, ReconcileResult } from "../../../../schemas/operator.ts";
 import { call, client } from "../../lib/api.ts";
+import type { AdminWithdrawal } from "../../../../schemas/operator.ts";
+import { pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
+import { patchSession } from "../../lib/session.ts";
 
 export type { AdminDeposit, AdminKyc, AdminUserRow, Adjustment, AuditRow, LedgerRow, ReconcileResult };
 export type { AdminUserDetail, AdminWithdrawal } from "../../../../schemas/operator.ts";
@@ -73,3 +76,60 @@ export async function queueCount(path: "/api/admin/deposits" | "/api/admin/withd
       return (await call((o) => admin.adjustments.$get({ query }, o), opts)).total;
   }
 }
+
+// ── queries and mutations ────────────────────────────────────────────────────────────────────
+
+/** Everything the console shows lives under this root; a decision invalidates the lot. */
+const OP = "operator";
+
+/** Who is signed in; the role is remembered in the session so the console link shows at once next time. */
+export const useRole = () =>
+  useScreenQuery({
+    queryKey: [OP, "role"],
+    queryFn: async ({ signal }) => {
+      const info = await fetchRole(signal);
+      patchSession({ role: info.role });
+      return info;
+    },
+  });
+
+/** The waiting count of each queue, refreshed every 15 s while the overview is open. */
+export const useQueueCounts = () =>
+  useScreenQuery({
+    queryKey: [OP, "counts"],
+    queryFn: async ({ signal }) => {
+      const [deposits, withdrawals, chain, kyc, adjustments] = await Promise.all([
+        queueCount("/api/admin/deposits", 0, signal),
+        queueCount("/api/admin/withdrawals", 0, signal),
+        queueCount("/api/admin/withdrawals", 1, signal),
+        queueCount("/api/admin/kyc", 1, signal),
+        queueCount("/api/admin/adjustments", 0, signal),
+      ]);
+      return { deposits, withdrawals, chain, kyc, adjustments };
+    },
+    refetchInterval: 15_000,
+  });
+export const useDepositQueue = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "deposits", status ?? "all"], fetchPage: (page, signal) => fetchDeposits(page, status, signal), view: pagesById<AdminDeposit> });
+export const useWithdrawalQueue = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "withdrawals", status ?? "all"], fetchPage: (page, signal) => fetchWithdrawals(page, status, signal), view: pagesById<AdminWithdrawal> });
+export const useKycQueue = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "kyc", status ?? "all"], fetchPage: (page, signal) => fetchKyc(page, status, signal), view: pagesById<AdminKyc> });
+export const useAdjustments = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "adjustments", status ?? "all"], fetchPage: (page, signal) => fetchAdjustments(page, status, signal), view: pagesById<Adjustment> });
+export const useAudit = () => usePagedQuery({ queryKey: [OP, "audit"], fetchPage: fetchAudit, view: pagesById<AuditRow> });
+export const useUserSearch = (search: string) =>
+  usePagedQuery({ queryKey: [OP, "users", search], fetchPage: (page, signal) => searchUsers(page, search, signal), view: pagesById<AdminUserRow> });
+export const useUserDetail = (id: number, enabled: boolean) =>
+  useScreenQuery({ queryKey: [OP, "user", id], queryFn: ({ signal }) => fetchUser(id, signal), enabled });
+export const useLedger = (id: number) =>
+  usePagedQuery({ queryKey: [OP, "ledger", id], fetchPage: (page, signal) => fetchLedger(id, page, signal), view: pagesById<LedgerRow> });
+/** A decision changes what the console shows (queues, counts, the user's balances and ledger). */
+const decided = [[OP]] as const;
+export const useDecideDeposit = () => useCallMutation(decideDeposit, decided);
+export const useDecideWithdrawal = () => useCallMutation(decideWithdrawal, decided);
+export const useDecideKyc = () => useCallMutation(decideKyc, decided);
+export const useDecideAdjustment = () => useCallMutation(decideAdjustment, decided);
+export const useRequestAdjustment = () => useCallMutation(requestAdjustment, decided);
+
+export const useCurrencies = () => useScreenQuery({ queryKey: [OP, "currencies"], queryFn: ({ signal }) => fetchCurrencies(signal), staleTime: 60_000 });

@@ -1,6 +1,7 @@
 /** Calls of the personal centre (spec §7): the profile with identity and security flags, and wallet totals. */
 import type { WalletList } from "../../../../schemas/assets.ts";
 import { call, client } from "../../lib/api.ts";
+import { sharedKeys, useScreenQuery } from "../../lib/query.ts";
 
 export type WalletTotals = WalletList;
 
@@ -15,3 +16,6 @@ export function greetingPart(hour: number): "morning" | "afternoon" | "evening" 
   if (hour >= 12 && hour < 18) return "afternoon";
   return "evening";
 }
+
+export const useCenter = () => useScreenQuery({ queryKey: sharedKeys.center, queryFn: ({ signal }) => fetchCenter(signal) });
+export const useTotals = () => useScreenQuery({ queryKey: [...sharedKeys.balances, "wallets"], queryFn: ({ signal }) => fetchTotals(signal) });

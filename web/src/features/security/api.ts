@@ -3,6 +3,7 @@ import type { SavedAddress } from "../../../../schemas/address-book.ts";
 import type { UserCenter } from "../../../../schemas/kyc.ts";
 import type { FeeRow } from "../../../../schemas/withdrawal.ts";
 import { call, client } from "../../lib/api.ts";
+import { sharedKeys, useCallMutation, useScreenQuery } from "../../lib/query.ts";
 
 export type { FeeRow, SavedAddress };
 export type SecurityState = UserCenter;
@@ -27,3 +28,12 @@ export const deleteAddress = (id: number) => call((o) => client.api.user.address
 
 /** The public fee table: which currencies can be withdrawn, and on which networks. */
 export const fetchFeeTable = (signal?: AbortSignal) => call((o) => client.api.wallet.fees.$get({}, o), { notify: false, signal });
+
+/** The same user centre answer the other screens read (review status, security flags). */
+export const useSecurity = () => useScreenQuery({ queryKey: sharedKeys.center, queryFn: ({ signal }) => fetchSecurity(signal) });
+/** Every saved address; the withdrawal screen reads them per currency under the same root. */
+export const useAddresses = () => useScreenQuery({ queryKey: [...sharedKeys.addresses], queryFn: ({ signal }) => fetchAddresses(signal) });
+export const useFeeTable = () => useScreenQuery({ queryKey: ["fees"], queryFn: ({ signal }) => fetchFeeTable(signal), staleTime: 60_000 });
+
+export const useAddAddress = () => useCallMutation(addAddress, [sharedKeys.addresses]);
+export const useDeleteAddress = () => useCallMutation(deleteAddress, [sharedKeys.addresses]);

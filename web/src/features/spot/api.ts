@@ -1,7 +1,9 @@
-/** Spot trading calls (spec §7): balances, book, orders, records. Amounts stay decimal strings. */
+/** Spot trading calls (spec §7): balances, book, orders, records, with their queries and mutations. Amounts stay decimal strings. */
 import type { Quotation } from "../../../../schemas/content.ts";
-import type { DepthSnapshot, PlacedOrder, SpotBalance } from "../../../../schemas/spot.ts";
+import type { DepthSnapshot, PlacedOrder, SpotBalance, SpotRecord } from "../../../../schemas/spot.ts";
 import { call, client } from "../../lib/api.ts";
+import { sharedKeys, useCallMutation, usePagedQuery } from "../../lib/query.ts";
+import { shiftingPagesView } from "./paging.ts";
 
 export type { DepthSnapshot, PlacedOrder, SpotBalance };
 
@@ -57,3 +59,22 @@ export const placeOrder = (side: Side, body: OrderRequest) =>
 
 export const cancelOrder = (id: string, side: Side) =>
   call((o) => client.api.transaction_del.$post({ json: { id, type: side === "buy" ? "in" : "out" } }, o), { notify: false });
+
+// ── queries and mutations ────────────────────────────────────────────────────────────────────
+
+export const spotKeys = {
+  /** Under the shared balances root: a transfer or deposit elsewhere makes it stale too. */
+  balance: (currencyId: number | null) => [...sharedKeys.balances, "spot", currencyId] as const,
+  openOrders: (currencyId: number | null) => ["spot", "openOrders", currencyId] as const,
+  records: ["spot", "records"] as const,
+};
+
+const recordsView = (pages: readonly { total: number; lists: SpotRecord[] }[]) => shiftingPagesView(pages, PAGE_SIZE);
+
+/** The user's trades, newest first, page by page (rows have no id: overlap is worked out from the totals). */
+export const useSpotRecords = () => usePagedQuery({ queryKey: spotKeys.records, fetchPage: fetchRecords, view: recordsView });
+
+/** What an order changes: every balance, the open orders and the trade history. */
+const ordered = [sharedKeys.balances, ["spot"]] as const;
+export const usePlaceOrder = () => useCallMutation(placeOrder, ordered);
+export const useCancelOrder = () => useCallMutation(cancelOrder, ordered);

@@ -1,15 +1,16 @@
 /**
- * The spot screens' own data: the pair list and the user's balances and open orders, which reload
- * whenever one of the user's own order events arrives (and after a reconnect). Book, day market
- * and deals are the shared market store's (lib/market).
+ * The spot screens' own data: the pair list, and the user's balances and open orders as queries
+ * that reload whenever one of the user's own order events arrives (and after a reconnect). Book,
+ * day market and deals are the shared market store's (lib/market).
  */
-import { useCallback, useEffect, useRef, useState } from "react";
-import type { SpotOpenOrder } from "../../../../schemas/spot.ts";
+import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiFailure } from "../../lib/api.ts";
 import { useOrderEvents, useSocketStatus, type SocketStatus } from "../../lib/realtime.ts";
 import { useSession } from "../../lib/session.ts";
 import { selectCurrency } from "../../lib/market.ts";
-import { fetchBalance, fetchOpenOrders, fetchPairs, type PairRow, type SpotBalance } from "./api.ts";
+import { useQueryClient } from "@tanstack/react-query";
+import { useScreenQuery } from "../../lib/query.ts";
+import { fetchBalance, fetchOpenOrders, fetchPairs, spotKeys, type PairRow } from "./api.ts";
 
 function asFailure(err: unknown): ApiFailure {
   return err instanceof ApiFailure ? err : new ApiFailure("error", String(err));
@@ -50,54 +51,35 @@ const SETTLE_DELAYS_MS = [500, 1500, 3500];
 const BURST_MS = 400;
 
 /**
- * The user's balances and open orders on a pair. Both reload after the user's own order events
- * (fills and cancels push through the socket), after a reconnect, and on request.
+ * The user's balances and open orders on a pair (queries under `spotKeys`, so placing or
+ * cancelling an order elsewhere invalidates them too). Both reload after the user's own order
+ * events (fills and cancels push through the socket), after a reconnect, and on request; a reload
+ * supersedes one still running, so a slow stale reply never wins.
  */
 export function useAccount(pair: PairRow | null, enabled = true) {
-  const [balance, setBalance] = useState<SpotBalance | null>(null);
-  const [orders, setOrders] = useState<SpotOpenOrder[] | null>(null);
-  const [balanceError, setBalanceError] = useState<ApiFailure | null>(null);
-  const [ordersError, setOrdersError] = useState<ApiFailure | null>(null);
-  /** Orders known to be finished: a reload that races the ledger must not bring them back. */
-  const done = useRef(new Set<string>());
-  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  const client = useQueryClient();
   const currencyId = pair?.currency_id ?? null;
-  /** Request counters: only the newest answer is applied, so a slow stale reply never wins. */
-  const balanceSeq = useRef(0);
-  const ordersSeq = useRef(0);
-
-  const loadBalance = useCallback(() => {
-    if (currencyId === null || !enabled) return;
-    const seq = ++balanceSeq.current;
-    fetchBalance(currencyId)
-      .then((b) => {
-        if (seq !== balanceSeq.current) return;
-        setBalance(b);
-        setBalanceError(null);
-      })
-      .catch((err: unknown) => {
-        if (seq === balanceSeq.current) setBalanceError(asFailure(err));
-      });
-  }, [currencyId, enabled]);
-
-  const loadOrders = useCallback(() => {
-    if (currencyId === null || !enabled) return;
-    const seq = ++ordersSeq.current;
-    fetchOpenOrders(currencyId)
-      .then((r) => {
-        if (seq !== ordersSeq.current) return;
-        setOrders((r.lists ?? []).filter((o) => !done.current.has(o.id)));
-        setOrdersError(null);
-      })
-      .catch((err: unknown) => {
-        if (seq === ordersSeq.current) setOrdersError(asFailure(err));
-      });
-  }, [currencyId, enabled]);
+  const live = enabled && currencyId !== null;
+  const balanceQ = useScreenQuery({
+    queryKey: spotKeys.balance(currencyId),
+    queryFn: ({ signal }) => fetchBalance(currencyId ?? 0, signal),
+    enabled: live,
+  });
+  const ordersQ = useScreenQuery({
+    queryKey: spotKeys.openOrders(currencyId),
+    queryFn: async ({ signal }) => (await fetchOpenOrders(currencyId ?? 0, signal)).lists ?? [],
+    enabled: live,
+  });
+  /** Orders known to be finished (per pair): a reload that races the ledger must not bring them back. */
+  const [done, setDone] = useState<{ currencyId: number | null; ids: ReadonlySet<string> }>({ currencyId, ids: new Set() });
+  const doneIds = done.currencyId === currencyId ? done.ids : null;
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
 
   const refresh = useCallback(() => {
-    loadBalance();
-    loadOrders();
-  }, [loadBalance, loadOrders]);
+    if (!live) return;
+    void client.refetchQueries({ queryKey: spotKeys.balance(currencyId), exact: true });
+    void client.refetchQueries({ queryKey: spotKeys.openOrders(currencyId), exact: true });
+  }, [client, currencyId, live]);
 
   const lastImmediate = useRef(0);
   /**
@@ -115,33 +97,40 @@ export function useAccount(pair: PairRow | null, enabled = true) {
     timers.current = SETTLE_DELAYS_MS.map((ms) => setTimeout(refresh, ms));
   }, [refresh]);
 
-  useEffect(() => {
-    setBalance(null);
-    setOrders(null);
-    setBalanceError(null);
-    setOrdersError(null);
-    done.current.clear();
-    refresh();
-    return () => {
+  useEffect(
+    () => () => {
       for (const t of timers.current) clearTimeout(t);
-    };
-  }, [refresh]);
+    },
+    [refresh],
+  );
+
+  const markDone = useCallback(
+    (id: string) =>
+      setDone((cur) => {
+        const ids = new Set(cur.currencyId === currencyId ? cur.ids : []);
+        ids.add(id);
+        return { currencyId, ids };
+      }),
+    [currencyId],
+  );
 
   useOrderEvents(enabled ? (pair?.id ?? null) : null, (ev) => {
-    const id = String(ev.order_id);
-    if (ev.status === "filled" || ev.status === "cancelled") {
-      done.current.add(id);
-      setOrders((cur) => cur?.filter((o) => o.id !== id) ?? cur);
-    }
+    if (ev.status === "filled" || ev.status === "cancelled") markDone(String(ev.order_id));
     refreshSettled();
   });
 
-  const markDone = useCallback((id: string) => {
-    done.current.add(id);
-    setOrders((cur) => cur?.filter((o) => o.id !== id) ?? cur);
-  }, []);
+  const orderRows = ordersQ.data;
+  const orders = useMemo(() => (orderRows ? orderRows.filter((o) => !doneIds?.has(o.id)) : null), [orderRows, doneIds]);
 
-  return { balance, orders, balanceError, ordersError, refresh, refreshSettled, markDone };
+  return {
+    balance: balanceQ.data ?? null,
+    orders,
+    balanceError: balanceQ.error,
+    ordersError: ordersQ.error,
+    refresh,
+    refreshSettled,
+    markDone,
+  };
 }
 
 /** The pair's socket state; anything pushed while it was down is fetched again on reconnect. */

@@ -9,6 +9,7 @@ import type { ConversionDone, ConversionRecord, ConversionSettings } from "../..
 import type { DepositAddress, DepositAddresses, DepositRecord } from "../../../../schemas/deposit.ts";
 import type { FeeRow, NetworkTerms, WithdrawalRecord, WithdrawInfo } from "../../../../schemas/withdrawal.ts";
 import { call, client } from "../../lib/api.ts";
+import { pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 
 export type { ConversionRecord, ConversionSettings, DepositAddress, DepositAddresses, DepositRecord, FeeRow, NetworkTerms, SavedAddress, UserWalletRow, WalletList, WithdrawalRecord, WithdrawInfo };
 export type ConversionResult = ConversionDone;
@@ -86,3 +87,31 @@ export const fetchConversionLog = async (page: number, signal?: AbortSignal): Pr
   const res = await call((o) => client.api.user.shandui_log.$get({ query: { page: String(page), limit: "20" } }, o), { notify: false, signal });
   return { total: res.lists.count, lists: res.lists.data };
 };
+
+// ── queries and mutations ────────────────────────────────────────────────────────────────────
+
+const balances = sharedKeys.balances;
+
+export const useUserWallet = () => useScreenQuery({ queryKey: [...balances, "userWallet"], queryFn: ({ signal }) => fetchUserWallet(signal) });
+export const useWalletList = () => useScreenQuery({ queryKey: [...balances, "wallets"], queryFn: ({ signal }) => fetchWalletList(signal) });
+export const useDepositAddresses = (currency: number, lang: string) =>
+  useScreenQuery({ queryKey: ["depositAddresses", currency, lang], queryFn: ({ signal }) => fetchDepositAddresses(currency, lang, signal) });
+/** Limits, fee terms and the available balance of a currency: a balance, so money moves invalidate it. */
+export const useWithdrawInfo = (currency: number) =>
+  useScreenQuery({ queryKey: [...balances, "withdrawInfo", currency], queryFn: ({ signal }) => fetchWithdrawInfo(currency, signal) });
+export const useSavedAddresses = (currency: number) =>
+  useScreenQuery({ queryKey: [...sharedKeys.addresses, currency], queryFn: ({ signal }) => fetchSavedAddresses(currency, signal) });
+/** Rates move: the flash-exchange terms refresh every 10 s while the screen is open. */
+export const useConversionSettings = () =>
+  useScreenQuery({ queryKey: ["conversionSettings"], queryFn: ({ signal }) => fetchConversionSettings(signal), refetchInterval: 10_000 });
+
+export const useDepositLog = () => usePagedQuery({ queryKey: ["records", "deposits"], fetchPage: fetchDepositLog, view: pagesById<DepositRecord> });
+export const useWithdrawalLog = () => usePagedQuery({ queryKey: ["records", "withdrawals"], fetchPage: fetchWithdrawalLog, view: pagesById<WithdrawalRecord> });
+export const useConversionLog = () => usePagedQuery({ queryKey: ["records", "conversions"], fetchPage: fetchConversionLog, view: pagesById<ConversionRecord> });
+
+/** Moving money changes every balance and the record lists. */
+const moneyMoved = [balances, ["records"]] as const;
+export const useTransfer = () => useCallMutation(transfer, moneyMoved);
+export const useConvert = () => useCallMutation(convert, moneyMoved);
+export const useSubmitWithdrawal = () => useCallMutation(submitWithdrawal, moneyMoved);
+export const useSubmitDeposit = () => useCallMutation(submitDeposit, moneyMoved);

@@ -10,11 +10,10 @@ import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { balanceDecimals, showAmount, showExact } from "../../../lib/amount.ts";
 import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
-import { ACCOUNTS, amountsOf, fetchWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
+import { ACCOUNTS, amountsOf, useWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 const accountLabel: Record<AccountName, () => string> = {
@@ -27,7 +26,7 @@ export default function AssetsPage() {
   const hidden = useHideTotals();
   const [tab, setTab] = useState<AccountName>("change");
   const [open, setOpen] = useState<number | null>(null);
-  const { data, error, loading, reload } = useRequest((signal) => fetchWallets(signal), [], { refreshMs: 15_000 });
+  const { data, error, loading, reload } = useWallets();
 
   const mask = (s: string) => (hidden ? MASK : s);
   const wallet = data ? walletOf(data, tab) : null;

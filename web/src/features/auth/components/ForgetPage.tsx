@@ -10,7 +10,7 @@ import { emailSchema, forgetSchema, codeSchema } from "../../../../../schemas/au
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useCountdown } from "../../../lib/useRequest.ts";
+import { useCountdown } from "../../../lib/useCountdown.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { checkEmailCode, resetPassword, sendForgetCode } from "../api.ts";

@@ -4,10 +4,9 @@
  * DESIGN §1). Tapping a market opens the chart for it.
  */
 import { useNavigate } from "react-router";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { selectCurrency, type QuotationRow } from "../../../lib/market.ts";
 import { ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
-import { fetchHome } from "../api.ts";
+import { useHome } from "../api.ts";
 import { BannerCarousel } from "./BannerCarousel.tsx";
 import { MarketList } from "./MarketList.tsx";
 import { NoticeTicker } from "./NoticeTicker.tsx";
@@ -15,11 +14,9 @@ import { PriceStrip } from "./PriceStrip.tsx";
 import { Shortcuts } from "./Shortcuts.tsx";
 import s from "./home.module.css";
 
-const REFRESH_MS = 10_000;
-
 export default function HomePage() {
   const navigate = useNavigate();
-  const { data, error, loading, reload } = useRequest(fetchHome, [], { refreshMs: REFRESH_MS });
+  const { data, error, loading, reload } = useHome();
 
   if (loading && !data) {
     return (

@@ -7,18 +7,17 @@ import { useRef, useState, type FormEvent } from "react";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { luhnValid, realNameSchema } from "../../../../../schemas/kyc.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { fetchCenter, lookupBank, saveBankCard } from "../api.ts";
+import { lookupBank, useCenter, useSaveBankCard } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 /** Digits in groups of four, as printed on a card. */
 const groupCard = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, "$1 ");
 
 export default function BankPage() {
-  const center = useRequest((s) => fetchCenter(s), []);
+  const center = useCenter();
   const c = center.data;
   const [editing, setEditing] = useState(false);
 
@@ -62,6 +61,7 @@ export default function BankPage() {
 }
 
 function BankForm({ defaultName, onCancel, onSaved }: { defaultName: string; onCancel?: () => void; onSaved: () => void }) {
+  const saveBankCard = useSaveBankCard();
   const [realName, setRealName] = useState(defaultName);
   const [card, setCard] = useState("");
   const [bankName, setBankName] = useState("");

@@ -10,13 +10,12 @@ import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { patchSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import type { UploadInfo } from "../../../lib/upload.ts";
 import { cardIdSchema, realNameSchema } from "../../../../../schemas/kyc.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { PhotoPicker } from "../../../components/PhotoPicker.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { fetchCenter, submitIdentity, type Center, type IdentitySubmission } from "../api.ts";
+import { useCenter, useSubmitIdentity, type Center, type IdentitySubmission } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 type Level = 1 | 2 | 3;
@@ -39,7 +38,7 @@ function levelState(c: Center, n: Level): { text: string; tone: string } {
 }
 
 export default function VerifyPage() {
-  const center = useRequest((s) => fetchCenter(s), []);
+  const center = useCenter();
   const c = center.data;
 
   // Keep the drawer's badge in step with what the server says.
@@ -105,6 +104,7 @@ export default function VerifyPage() {
 }
 
 function IdentityForm({ center, onDone }: { center: Center; onDone: () => void }) {
+  const submitIdentity = useSubmitIdentity();
   const first = (center.level + 1) as Level;
   const [target, setTarget] = useState<Level>(first);
   const [name, setName] = useState("");

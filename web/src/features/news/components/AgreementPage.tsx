@@ -1,12 +1,11 @@
 /** The user agreement in the current language. */
-import { useRequest } from "../../../lib/useRequest.ts";
 import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
-import { fetchAgreement } from "../api.ts";
+import { useAgreement } from "../api.ts";
 import { ArticleBody } from "./ArticleBody.tsx";
 import s from "./news.module.css";
 
 export default function AgreementPage() {
-  const { data, error, loading, reload } = useRequest(fetchAgreement, []);
+  const { data, error, loading, reload } = useAgreement();
   if (loading) {
     return (
       <div className="article page-pad">

@@ -4,12 +4,11 @@ import { m } from "../../../i18n/index.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { Icon } from "../../../components/Icon.tsx";
-import type { ArticlePage } from "../api.ts";
-import { usePaged } from "../../../lib/usePaged.ts";
+import { useArticlePages } from "../api.ts";
 import s from "./news.module.css";
 
-export function ArticleList({ fetchPage, variant }: { fetchPage: (page: number, signal?: AbortSignal) => Promise<ArticlePage>; variant: "news" | "help" }) {
-  const list = usePaged(fetchPage);
+export function ArticleList({ variant }: { variant: "news" | "help" }) {
+  const list = useArticlePages(variant);
 
   if (list.loading) return <SkeletonList rows={6} />;
   if (list.error) return <ErrorState message={list.error.message} onRetry={list.reload} />;

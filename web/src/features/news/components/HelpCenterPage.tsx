@@ -1,7 +1,6 @@
 /** Help centre (spec §2): a list of help articles; each opens the article page. */
 import { m } from "../../../i18n/index.ts";
 import { Icon } from "../../../components/Icon.tsx";
-import { fetchHelpPage } from "../api.ts";
 import { ArticleList } from "./ArticleList.tsx";
 import s from "./news.module.css";
 
@@ -15,7 +14,7 @@ export default function HelpCenterPage() {
           <p className="muted">{m.help_sub()}</p>
         </div>
       </div>
-      <ArticleList fetchPage={fetchHelpPage} variant="help" />
+      <ArticleList variant="help" />
     </div>
   );
 }

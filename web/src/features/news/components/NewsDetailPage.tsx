@@ -2,9 +2,8 @@
 import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime } from "../../../lib/format.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
-import { fetchArticle } from "../api.ts";
+import { useArticle } from "../api.ts";
 import { ArticleBody } from "./ArticleBody.tsx";
 import s from "./news.module.css";
 
@@ -12,7 +11,7 @@ export default function NewsDetailPage() {
   const [params] = useSearchParams();
   const id = params.get("id") ?? "";
   const valid = /^\d+$/.test(id);
-  const { data, error, loading, reload } = useRequest((signal) => fetchArticle(id, signal), [id], { enabled: valid });
+  const { data, error, loading, reload } = useArticle(id, valid);
 
   if (!valid) return <EmptyState text={m.article_missing()} />;
   if (loading) {

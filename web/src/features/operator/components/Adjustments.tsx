@@ -9,12 +9,10 @@ import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
-import { usePaged } from "../../../lib/usePaged.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
-import { decideAdjustment, fetchAdjustments, fetchCurrencies, requestAdjustment, type Adjustment } from "../api.ts";
+import { useAdjustments, useCurrencies, useDecideAdjustment, useRequestAdjustment, type Adjustment } from "../api.ts";
 import { accountText, DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
@@ -23,7 +21,8 @@ const TREASURY = -3;
 
 export function AdjustmentsSection({ me }: { me: number }) {
   const [status, setStatus] = useState<number | undefined>(0);
-  const list = usePaged<Adjustment>((page, signal) => fetchAdjustments(page, status, signal), [status]);
+  const list = useAdjustments(status);
+  const decideAdjustment = useDecideAdjustment();
   const [decision, setDecision] = useState<Decision | null>(null);
 
   const ask = (a: Adjustment, approve: boolean) =>
@@ -112,7 +111,8 @@ export function AdjustmentsSection({ me }: { me: number }) {
 
 function RequestForm({ onDone }: { onDone: () => void }) {
   const [params] = useSearchParams();
-  const currencies = useRequest((s) => fetchCurrencies(s), []);
+  const currencies = useCurrencies();
+  const requestAdjustment = useRequestAdjustment();
   const [treasury, setTreasury] = useState(false);
   const [userId, setUserId] = useState(params.get("user") ?? "");
   const [currency, setCurrency] = useState(3);

@@ -7,11 +7,10 @@
  */
 import { NavLink, useLocation } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { $session, patchSession } from "../../../lib/session.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
+import { $session } from "../../../lib/session.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, PageSpinner } from "../../../components/States.tsx";
-import { fetchRole } from "../api.ts";
+import { useRole } from "../api.ts";
 import { Overview } from "./Overview.tsx";
 import { DepositsQueue } from "./DepositsQueue.tsx";
 import { WithdrawalsQueue } from "./WithdrawalsQueue.tsx";
@@ -36,11 +35,7 @@ const sections: { to: string; label: () => string }[] = [
 
 export default function AdminPage() {
   const { pathname } = useLocation();
-  const role = useRequest(async (s) => {
-    const info = await fetchRole(s);
-    patchSession({ role: info.role });
-    return info;
-  }, []);
+  const role = useRole();
 
   // Moving between sections re-mounts the page: trust the cached role while the server confirms it.
   const cached = $session.get().role === "operator" ? { id: Number($session.get().user_id), role: "operator" } : null;

@@ -1,14 +1,13 @@
 /** The audit log: every operator action with who, when, the target and the reason. */
 import { m } from "../../../i18n/index.ts";
-import { usePaged } from "../../../lib/usePaged.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { fetchAudit, type AuditRow } from "../api.ts";
+import { useAudit, type AuditRow } from "../api.ts";
 import { ListFooter, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
 export function AuditSection() {
-  const list = usePaged<AuditRow>((page, signal) => fetchAudit(page, signal));
+  const list = useAudit();
   return (
     <section data-testid="admin-audit">
       {list.loading ? (

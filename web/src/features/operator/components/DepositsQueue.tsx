@@ -3,17 +3,17 @@ import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
-import { usePaged } from "../../../lib/usePaged.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { decideDeposit, fetchDeposits, type AdminDeposit } from "../api.ts";
+import { useDecideDeposit, useDepositQueue, type AdminDeposit } from "../api.ts";
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
 export function DepositsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
-  const list = usePaged<AdminDeposit>((page, signal) => fetchDeposits(page, status, signal), [status]);
+  const list = useDepositQueue(status);
+  const decideDeposit = useDecideDeposit();
   const [decision, setDecision] = useState<Decision | null>(null);
 
   const ask = (d: AdminDeposit, approve: boolean) =>

@@ -2,10 +2,9 @@
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { toast } from "../../../lib/toast.ts";
-import { usePaged } from "../../../lib/usePaged.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { decideKyc, fetchKyc, type AdminKyc } from "../api.ts";
+import { useDecideKyc, useKycQueue, type AdminKyc } from "../api.ts";
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
@@ -14,7 +13,8 @@ const docType = (t: number | null) => (t === 1 ? m.kyc_type_id() : t === 2 ? m.k
 
 export function KycQueue() {
   const [status, setStatus] = useState<number | undefined>(1);
-  const list = usePaged<AdminKyc>((page, signal) => fetchKyc(page, status, signal), [status]);
+  const list = useKycQueue(status);
+  const decideKyc = useDecideKyc();
   const [decision, setDecision] = useState<Decision | null>(null);
 
   const ask = (k: AdminKyc, approve: boolean) =>

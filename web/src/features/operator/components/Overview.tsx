@@ -1,27 +1,13 @@
 /** The console's front page: how many items wait in each queue, with links. */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
-import { queueCount } from "../api.ts";
+import { useQueueCounts } from "../api.ts";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
 export function Overview() {
-  const counts = useRequest(
-    async (s) => {
-      const [deposits, withdrawals, chain, kyc, adjustments] = await Promise.all([
-        queueCount("/api/admin/deposits", 0, s),
-        queueCount("/api/admin/withdrawals", 0, s),
-        queueCount("/api/admin/withdrawals", 1, s),
-        queueCount("/api/admin/kyc", 1, s),
-        queueCount("/api/admin/adjustments", 0, s),
-      ]);
-      return { deposits, withdrawals, chain, kyc, adjustments };
-    },
-    [],
-    { refreshMs: 15_000 },
-  );
+  const counts = useQueueCounts();
   const c = counts.data;
   const tiles: { to: string; icon: IconName; label: string; count: number | undefined; testId: string }[] = [
     { to: "/admin/deposits", icon: "deposit", label: m.op_tile_deposits(), count: c?.deposits, testId: "tile-deposits" },

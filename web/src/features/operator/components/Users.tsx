@@ -4,11 +4,9 @@ import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { showExact } from "../../../lib/amount.ts";
 import { isZeroDecimal } from "../../../lib/format.ts";
-import { usePaged } from "../../../lib/usePaged.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
-import { fetchLedger, fetchUser, searchUsers, type AdminUserRow, type LedgerRow } from "../api.ts";
+import { useLedger, useUserDetail, useUserSearch, type AdminUserRow, type LedgerRow } from "../api.ts";
 import { accountText, Kv, ListFooter } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
@@ -19,7 +17,7 @@ export function UsersSection() {
   const [params, setParams] = useSearchParams();
   const q = params.get("q") ?? "";
   const [text, setText] = useState(q);
-  const list = usePaged<AdminUserRow>((page, signal) => searchUsers(page, q, signal), [q]);
+  const list = useUserSearch(q);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setParams(text.trim() ? { q: text.trim() } : {}, { replace: true });
@@ -61,8 +59,8 @@ export function UsersSection() {
 export function UserDetail() {
   const [params] = useSearchParams();
   const id = Number(params.get("id"));
-  const detail = useRequest((s) => fetchUser(id, s), [id], { enabled: Number.isSafeInteger(id) && id > 0 });
-  const ledger = usePaged<LedgerRow>((page, signal) => fetchLedger(id, page, signal), [id]);
+  const detail = useUserDetail(id, Number.isSafeInteger(id) && id > 0);
+  const ledger = useLedger(id);
   if (!Number.isSafeInteger(id) || id <= 0) return <EmptyState text={m.op_no_users()} />;
   if (detail.error && !detail.data) return <ErrorState message={detail.error.message} onRetry={detail.reload} />;
   if (!detail.data) return <SkeletonBlock height={300} />;

@@ -7,16 +7,16 @@ import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
-import { usePaged } from "../../../lib/usePaged.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { decideWithdrawal, fetchWithdrawals, type AdminWithdrawal, type WithdrawalAction } from "../api.ts";
+import { useDecideWithdrawal, useWithdrawalQueue, type AdminWithdrawal, type WithdrawalAction } from "../api.ts";
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
 export function WithdrawalsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
-  const list = usePaged<AdminWithdrawal>((page, signal) => fetchWithdrawals(page, status, signal), [status]);
+  const list = useWithdrawalQueue(status);
+  const decideWithdrawal = useDecideWithdrawal();
   const [decision, setDecision] = useState<Decision | null>(null);
 
   const ask = (w: AdminWithdrawal, action: WithdrawalAction) => {

@@ -1,7 +1,7 @@
 /** Pieces shared by the console sections: status filter chips, the decision dialog, list footers. */
 import { useState, type ReactNode } from "react";
 import { m } from "../../../i18n/index.ts";
-import { useSentinel } from "../../../lib/usePaged.ts";
+import { useSentinel } from "../../../lib/useSentinel.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import acct from "../../../components/account.module.css";

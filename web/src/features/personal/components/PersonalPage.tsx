@@ -11,10 +11,9 @@ import { showAmount } from "../../../lib/amount.ts";
 import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
 import { clearLogin, useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { endSession, fetchCenter, fetchTotals, greetingPart, type WalletTotals } from "../api.ts";
+import { endSession, greetingPart, useCenter, useTotals, type WalletTotals } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 type Account = "change" | "micro" | "legal";
@@ -46,8 +45,8 @@ export default function PersonalPage() {
   const hidden = useHideTotals();
   const [tab, setTab] = useState<Account>("change");
   const [busy, setBusy] = useState(false);
-  const center = useRequest((s) => fetchCenter(s), []);
-  const totals = useRequest((s) => fetchTotals(s), []);
+  const center = useCenter();
+  const totals = useTotals();
   const mask = (s: string) => (hidden ? MASK : s);
 
   const logout = async () => {

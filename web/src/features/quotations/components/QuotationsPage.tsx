@@ -7,17 +7,14 @@ import { useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { formatChange, formatPrice, formatThousands, trendOf } from "../../../lib/format.ts";
 import { selectCurrency, type QuotationRow } from "../../../lib/market.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { fetchQuotations } from "../api.ts";
+import { useQuotations } from "../api.ts";
 import s from "./QuotationsPage.module.css";
-
-const REFRESH_MS = 10_000;
 
 export default function QuotationsPage() {
   const navigate = useNavigate();
-  const { data, error, loading, reload } = useRequest(fetchQuotations, [], { refreshMs: REFRESH_MS });
+  const { data, error, loading, reload } = useQuotations();
   const [groupId, setGroupId] = useState<number | null>(null);
 
   if (loading && !data) return <SkeletonList rows={8} avatar />;

@@ -8,17 +8,17 @@ import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
-import { addAddress, deleteAddress, fetchAddresses, fetchFeeTable } from "../api.ts";
+import { useAddAddress, useAddresses, useDeleteAddress, useFeeTable } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 const LABEL_RE = /^[A-Za-z0-9]*$/;
 
 export default function AddressesPage() {
-  const list = useRequest((s) => fetchAddresses(s), []);
-  const fees = useRequest((s) => fetchFeeTable(s), []);
+  const list = useAddresses();
+  const deleteAddress = useDeleteAddress();
+  const fees = useFeeTable();
   const [adding, setAdding] = useState(false);
 
   const remove = (id: number, address: string) =>
@@ -83,6 +83,7 @@ export default function AddressesPage() {
 }
 
 function AddForm({ fees, onCancel, onAdded }: { fees: { currency_id: number; currency: string; network: number; network_name: string }[]; onCancel: () => void; onAdded: () => void }) {
+  const addAddress = useAddAddress();
   const currencies = useMemo(() => {
     const seen = new Map<number, string>();
     for (const f of fees) if (!seen.has(f.currency_id)) seen.set(f.currency_id, f.currency);

@@ -7,17 +7,16 @@ import { useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { fetchSecurity, setFundPassword } from "../api.ts";
+import { useSecurity, setFundPassword } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 const SIX = /^\d{6}$/;
 
 export default function FundPasswordPage() {
   const navigate = useNavigate();
-  const state = useRequest((s) => fetchSecurity(s), []);
+  const state = useSecurity();
   const [fund, setFund] = useState("");
   const [again, setAgain] = useState("");
   const [proof, setProof] = useState("");

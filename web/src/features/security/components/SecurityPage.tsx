@@ -4,14 +4,13 @@
  */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { fetchSecurity } from "../api.ts";
+import { useSecurity } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 export default function SecurityPage() {
-  const s = useRequest((sig) => fetchSecurity(sig), []);
+  const s = useSecurity();
   if (s.error && !s.data) return <ErrorState message={s.error.message} onRetry={s.reload} />;
   if (!s.data) return <SkeletonList rows={4} />;
   const d = s.data;

@@ -6,14 +6,13 @@ import { useState, type FormEvent } from "react";
 import { m } from "../../../i18n/index.ts";
 import { copyText } from "../../../lib/clipboard.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { fetchSecurity, totpConfirm, totpDisable, totpEnrol } from "../api.ts";
+import { useSecurity, totpConfirm, totpDisable, totpEnrol } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 export default function TotpPage() {
-  const state = useRequest((s) => fetchSecurity(s), []);
+  const state = useSecurity();
   const [enrolment, setEnrolment] = useState<{ secret: string; uri: string; qrcode: string } | null>(null);
   const [code, setCode] = useState("");
   const [error, setError] = useState("");

@@ -9,13 +9,13 @@ import { m } from "../../../i18n/index.ts";
 import { formatPrice } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { useSpotRecords } from "../api.ts";
 import { upTo } from "../display.ts";
 import { clampDecimals } from "../orderMath.ts";
-import { useRecords } from "../useRecords.ts";
 import s from "./spot.module.css";
 
 export default function ExchangeListsPage() {
-  const { items, loading, loadingMore, error, moreError, hasMore, loadMore, reload } = useRecords();
+  const { items, loading, loadingMore, error, moreError, hasMore, loadMore, reload } = useSpotRecords();
   const sentinel = useRef<HTMLDivElement>(null);
 
   // Load the next page when the end of the list comes near the viewport.

@@ -11,7 +11,7 @@ import { openConfirm } from "../../../lib/dialog.ts";
 import { formatPrice } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
-import { cancelOrder } from "../api.ts";
+import { useCancelOrder } from "../api.ts";
 import { upTo } from "../display.ts";
 import s from "./spot.module.css";
 
@@ -28,6 +28,7 @@ export function OpenOrders({
   onCancelled: (id: string | null) => void;
 }) {
   const [busy, setBusy] = useState<Set<string>>(new Set());
+  const cancelOrder = useCancelOrder();
 
   if (orders === null) {
     if (error) return <ErrorState message={error.message} onRetry={onRetry} />;

@@ -13,7 +13,7 @@ import { ApiFailure } from "../../../lib/api.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Spinner } from "../../../components/States.tsx";
-import { LEGAL_ID, placeOrder, type OrderMode, type PairRow, type PlacedOrder, type Side, type SpotBalance } from "../api.ts";
+import { LEGAL_ID, usePlaceOrder, type OrderMode, type PairRow, type PlacedOrder, type Side, type SpotBalance } from "../api.ts";
 import { fixed, newClientOrderId } from "../display.ts";
 import {
   SLIDER_STEPS,
@@ -74,6 +74,7 @@ function resultMessage(r: PlacedOrder, coin: string): { text: string; kind: "suc
 }
 
 export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy", pick, onSent, onSideChange, testIdPrefix = "order" }: OrderFormProps) {
+  const placeOrder = usePlaceOrder();
   const [side, setSide] = useState<Side>(initialSide);
   const [mode, setMode] = useState<OrderMode>(2);
   const [price, setPrice] = useState("");

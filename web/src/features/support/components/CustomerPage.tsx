@@ -5,14 +5,13 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { EmptyState, ErrorState, PageSpinner, Spinner } from "../../../components/States.tsx";
 import { Icon } from "../../../components/Icon.tsx";
-import { classifyLink, fetchKefu } from "../api.ts";
+import { classifyLink, useKefu } from "../api.ts";
 import s from "./CustomerPage.module.css";
 
 export default function CustomerPage() {
-  const { data, error, loading, reload } = useRequest(fetchKefu, []);
+  const { data, error, loading, reload } = useKefu();
   const [frameLoaded, setFrameLoaded] = useState(false);
 
   if (loading) return <PageSpinner />;

@@ -1,13 +1,13 @@
 /** Flash-exchange records (spec §2 /excharge/log): what was paid, received, the rate, the fee and when. */
 import { m } from "../../../i18n/index.ts";
 import { showExact } from "../../../lib/amount.ts";
-import { usePaged, useSentinel } from "../../../lib/usePaged.ts";
+import { useSentinel } from "../../../lib/useSentinel.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
-import { fetchConversionLog, type ConversionRecord } from "../api.ts";
+import { useConversionLog } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 export default function ExchargeLogPage() {
-  const list = usePaged<ConversionRecord>((page, signal) => fetchConversionLog(page, signal));
+  const list = useConversionLog();
   const sentinel = useSentinel(list.loadMore, list.hasMore && !list.moreError);
   return (
     <div className={acct.acctPage} data-testid="excharge-log">

@@ -11,20 +11,20 @@ import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { balanceDecimals, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { convert, fetchConversionSettings, fetchUserWallet, USDT_ID, type ConversionResult } from "../api.ts";
+import { USDT_ID, useConversionSettings, useConvert, useUserWallet, type ConversionResult } from "../api.ts";
 import { conversionQuote, trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
 
 type Direction = "coin_to_usdt" | "usdt_to_coin";
 
 export default function ExchargePage() {
-  const settings = useRequest((s) => fetchConversionSettings(s), [], { refreshMs: 10_000 });
-  const wallet = useRequest((s) => fetchUserWallet(s), []);
+  const settings = useConversionSettings();
+  const wallet = useUserWallet();
+  const convert = useConvert();
   const [direction, setDirection] = useState<Direction>("coin_to_usdt");
   const [coin, setCoin] = useState<number | null>(null);
   const [amount, setAmount] = useState("");

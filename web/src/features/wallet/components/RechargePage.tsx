@@ -11,13 +11,12 @@ import { errText } from "../../../i18n/errors.ts";
 import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { copyText } from "../../../lib/clipboard.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import type { UploadInfo } from "../../../lib/upload.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { PhotoPicker } from "../../../components/PhotoPicker.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { fetchDepositAddresses, fetchUserWallet, submitDeposit, USDT_ID, type DepositAddress } from "../api.ts";
+import { USDT_ID, useDepositAddresses, useSubmitDeposit, useUserWallet, type DepositAddress } from "../api.ts";
 import { QrImage } from "./QrImage.tsx";
 import acct from "../../../components/account.module.css";
 
@@ -25,8 +24,9 @@ export default function RechargePage() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const currency = Number(params.get("currency")) || USDT_ID;
-  const wallets = useRequest((s) => fetchUserWallet(s), []);
-  const addresses = useRequest((s) => fetchDepositAddresses(currency, getAppLocale(), s), [currency]);
+  const wallets = useUserWallet();
+  const submitDeposit = useSubmitDeposit();
+  const addresses = useDepositAddresses(currency, getAppLocale());
   const [selected, setSelected] = useState<DepositAddress | null>(null);
   const [amount, setAmount] = useState("");
   const [hash, setHash] = useState("");

@@ -7,10 +7,10 @@
 import { NavLink, useLocation } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { showExact } from "../../../lib/amount.ts";
-import { usePaged, useSentinel } from "../../../lib/usePaged.ts";
+import { useSentinel } from "../../../lib/useSentinel.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
-import { fetchDepositLog, fetchWithdrawalLog, type DepositRecord, type WithdrawalRecord } from "../api.ts";
+import { useDepositLog, useWithdrawalLog, type DepositRecord, type WithdrawalRecord } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 export default function RecordsPage() {
@@ -60,7 +60,7 @@ function ListFooter({ hasMore, loadingMore, moreError, onMore, count }: { hasMor
 }
 
 function DepositList() {
-  const list = usePaged<DepositRecord>((page, signal) => fetchDepositLog(page, signal));
+  const list = useDepositLog();
   if (list.loading) return <SkeletonList rows={4} />;
   if (list.error) return <ErrorState message={list.error.message} onRetry={list.reload} />;
   if (list.items.length === 0) return <EmptyState text={m.wallet_no_deposits()} />;
@@ -108,7 +108,7 @@ function DepositList() {
 }
 
 function WithdrawalList() {
-  const list = usePaged<WithdrawalRecord>((page, signal) => fetchWithdrawalLog(page, signal));
+  const list = useWithdrawalLog();
   if (list.loading) return <SkeletonList rows={4} />;
   if (list.error) return <ErrorState message={list.error.message} onRetry={list.reload} />;
   if (list.items.length === 0) return <EmptyState text={m.wallet_no_withdrawals()} />;

@@ -9,12 +9,11 @@ import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { compareDecimal, decimalsOf, sanitizeAmountInput, showAmount, balanceDecimals } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { useSession } from "../../../lib/session.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { ACCOUNTS, availableIn, fetchUserWallet, fetchWalletList, transfer, USDT_ID, type AccountName } from "../api.ts";
+import { ACCOUNTS, availableIn, USDT_ID, useTransfer, useUserWallet, useWalletList, type AccountName } from "../api.ts";
 import { trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
 
@@ -41,8 +40,9 @@ export default function TransferPage() {
 }
 
 function TransferForm() {
-  const list = useRequest((s) => fetchWalletList(s), []);
-  const currencies = useRequest((s) => fetchUserWallet(s), []);
+  const list = useWalletList();
+  const currencies = useUserWallet();
+  const transfer = useTransfer();
   const [from, setFrom] = useState<AccountName>("change");
   const [to, setTo] = useState<AccountName>("micro");
   const [currency, setCurrency] = useState<number>(USDT_ID);

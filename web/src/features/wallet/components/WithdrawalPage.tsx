@@ -12,12 +12,11 @@ import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { decimalsOf, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useRequest } from "../../../lib/useRequest.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { fetchSavedAddresses, fetchWithdrawInfo, submitWithdrawal, USDT_ID, type SavedAddress } from "../api.ts";
+import { USDT_ID, useSavedAddresses, useSubmitWithdrawal, useWithdrawInfo, type SavedAddress } from "../api.ts";
 import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
 import { INTERNAL_ADDRESS_RE } from "../../../../../schemas/wallet.ts";
 import acct from "../../../components/account.module.css";
@@ -26,7 +25,8 @@ type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>
 
 export default function WithdrawalPage() {
   const navigate = useNavigate();
-  const info = useRequest((s) => fetchWithdrawInfo(USDT_ID, s), []);
+  const info = useWithdrawInfo(USDT_ID);
+  const submitWithdrawal = useSubmitWithdrawal();
   const [network, setNetwork] = useState<number | null>(null);
   const [address, setAddress] = useState("");
   const [amount, setAmount] = useState("");
@@ -386,7 +386,7 @@ export default function WithdrawalPage() {
 }
 
 function AddressBook({ network, onClose, onPick }: { network: number | null; onClose: () => void; onPick: (a: SavedAddress) => void }) {
-  const list = useRequest((s) => fetchSavedAddresses(USDT_ID, s), []);
+  const list = useSavedAddresses(USDT_ID);
   const rows = list.data ?? [];
   return (
     <Modal
