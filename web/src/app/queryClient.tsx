@@ -5,6 +5,12 @@
  * shows the network error, as every call does), and stale at once unless a query says otherwise
  * (each feature's api.ts sets staleTime and refetchInterval per query).
  *
+ * gcTime 0: an answer is kept while a screen shows it, not after. Balances, records and review
+ * states also change elsewhere (an operator, a fill, another device), so a screen opened again
+ * loads afresh behind its skeleton, as it always has, rather than showing an old balance first.
+ * Published content (home, quotations, articles, fee table) opts into a cache (lib/query.ts
+ * `cachedFor`).
+ *
  * A different login or language makes every cached answer wrong (balances are per user, server
  * texts per language), so either change resets the cache and refetches what is on screen.
  */
@@ -22,6 +28,7 @@ export const queryClient = new QueryClient({
       refetchOnWindowFocus: false,
       networkMode: "always",
       staleTime: 0,
+      gcTime: 0,
     },
     mutations: {
       retry: false,

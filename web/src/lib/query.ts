@@ -37,6 +37,15 @@ export const sharedKeys = {
   addresses: ["addresses"] as const,
 };
 
+/**
+ * Cache options for published content that is the same for everyone and may be shown again while
+ * it is refetched: fresh for `staleMs`, kept 5 minutes after its screen closes. Anything per user
+ * keeps the client's default (dropped when its screen closes, app/queryClient.tsx).
+ */
+export function cachedFor(staleMs: number) {
+  return { staleTime: staleMs, gcTime: Math.max(staleMs, 5 * 60_000) };
+}
+
 /** At most this many automatic retries, and only of failures that never reached the server. */
 const MAX_RETRIES = 2;
 
@@ -155,8 +164,9 @@ export interface PagedOptions<T, P> {
 }
 
 /**
- * An infinite list. Its cache is dropped when the screen closes (gcTime 0): opening the list
- * again starts from page 1, as a refresh does, rather than refetching every page scrolled before.
+ * An infinite list. Like every per-user query its cache is dropped when the screen closes
+ * (gcTime 0, also for a list of published articles): opening the list again starts from page 1,
+ * as a refresh does, rather than refetching every page scrolled before.
  * `reload` resets it to page 1; a mutation that invalidates it refetches the pages in place.
  */
 export function usePagedQuery<T, P>({ queryKey, fetchPage, view }: PagedOptions<T, P>): PagedList<T> {

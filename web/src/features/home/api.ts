@@ -1,7 +1,7 @@
 /** The home screen's one call (spec §7 GET /api/new/home/index). */
 import type { Banner, HomeIndex, NoticeItem } from "../../../../schemas/content.ts";
 import { call, client } from "../../lib/api.ts";
-import { useScreenQuery } from "../../lib/query.ts";
+import { cachedFor, useScreenQuery } from "../../lib/query.ts";
 
 export type { Banner, HomeIndex as HomeData };
 export type Notice = NoticeItem;
@@ -14,4 +14,4 @@ export const HOME_REFRESH_MS = 10_000;
 
 /** The home answer, polled every 10 s (kept on screen when a refresh fails). */
 export const useHome = () =>
-  useScreenQuery({ queryKey: ["home"], queryFn: ({ signal }) => fetchHome(signal), refetchInterval: HOME_REFRESH_MS, staleTime: HOME_REFRESH_MS });
+  useScreenQuery({ queryKey: ["home"], queryFn: ({ signal }) => fetchHome(signal), refetchInterval: HOME_REFRESH_MS, ...cachedFor(HOME_REFRESH_MS) });

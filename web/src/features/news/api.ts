@@ -1,7 +1,7 @@
 /** News, help articles and the user agreement (spec §7). Content comes in the request's language. */
 import type { NewsPage } from "../../../../schemas/content.ts";
 import { call, client } from "../../lib/api.ts";
-import { pagesById, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
+import { cachedFor, pagesById, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 
 export type ArticlePage = NewsPage;
 
@@ -25,7 +25,7 @@ export const useArticlePages = (kind: "news" | "help") =>
   usePagedQuery({ queryKey: ["news", kind], fetchPage: kind === "news" ? fetchNewsPage : fetchHelpPage, view: pagesById<ArticleRow> });
 
 export const useArticle = (id: string, enabled: boolean) =>
-  useScreenQuery({ queryKey: ["news", "article", id], queryFn: ({ signal }) => fetchArticle(id, signal), enabled, staleTime: CONTENT_STALE_MS });
+  useScreenQuery({ queryKey: ["news", "article", id], queryFn: ({ signal }) => fetchArticle(id, signal), enabled, ...cachedFor(CONTENT_STALE_MS) });
 
 export const useAgreement = () =>
-  useScreenQuery({ queryKey: ["agreement"], queryFn: ({ signal }) => fetchAgreement(signal), staleTime: CONTENT_STALE_MS });
+  useScreenQuery({ queryKey: ["agreement"], queryFn: ({ signal }) => fetchAgreement(signal), ...cachedFor(CONTENT_STALE_MS) });

@@ -1,7 +1,7 @@
 /** All quoted pairs, grouped by quote currency (spec §7 GET /api/currency/quotation_new). */
 import type { QuotationGroup } from "../../../../schemas/content.ts";
 import { call, client } from "../../lib/api.ts";
-import { useScreenQuery } from "../../lib/query.ts";
+import { cachedFor, useScreenQuery } from "../../lib/query.ts";
 
 export type { QuotationGroup };
 
@@ -12,4 +12,4 @@ export const fetchQuotations = (signal: AbortSignal) =>
 export const QUOTATIONS_REFRESH_MS = 10_000;
 
 export const useQuotations = () =>
-  useScreenQuery({ queryKey: ["quotations"], queryFn: ({ signal }) => fetchQuotations(signal), refetchInterval: QUOTATIONS_REFRESH_MS, staleTime: QUOTATIONS_REFRESH_MS });
+  useScreenQuery({ queryKey: ["quotations"], queryFn: ({ signal }) => fetchQuotations(signal), refetchInterval: QUOTATIONS_REFRESH_MS, ...cachedFor(QUOTATIONS_REFRESH_MS) });

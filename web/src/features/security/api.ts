@@ -3,7 +3,7 @@ import type { SavedAddress } from "../../../../schemas/address-book.ts";
 import type { UserCenter } from "../../../../schemas/kyc.ts";
 import type { FeeRow } from "../../../../schemas/withdrawal.ts";
 import { call, client } from "../../lib/api.ts";
-import { sharedKeys, useCallMutation, useScreenQuery } from "../../lib/query.ts";
+import { cachedFor, sharedKeys, useCallMutation, useScreenQuery } from "../../lib/query.ts";
 
 export type { FeeRow, SavedAddress };
 export type SecurityState = UserCenter;
@@ -33,7 +33,7 @@ export const fetchFeeTable = (signal?: AbortSignal) => call((o) => client.api.wa
 export const useSecurity = () => useScreenQuery({ queryKey: sharedKeys.center, queryFn: ({ signal }) => fetchSecurity(signal) });
 /** Every saved address; the withdrawal screen reads them per currency under the same root. */
 export const useAddresses = () => useScreenQuery({ queryKey: [...sharedKeys.addresses], queryFn: ({ signal }) => fetchAddresses(signal) });
-export const useFeeTable = () => useScreenQuery({ queryKey: ["fees"], queryFn: ({ signal }) => fetchFeeTable(signal), staleTime: 60_000 });
+export const useFeeTable = () => useScreenQuery({ queryKey: ["fees"], queryFn: ({ signal }) => fetchFeeTable(signal), ...cachedFor(60_000) });
 
 export const useAddAddress = () => useCallMutation(addAddress, [sharedKeys.addresses]);
 export const useDeleteAddress = () => useCallMutation(deleteAddress, [sharedKeys.addresses]);

@@ -1,6 +1,6 @@
 /** The customer-service link from configuration (spec §7 GET /api/cfg/kefu). */
 import { call, client } from "../../lib/api.ts";
-import { useScreenQuery } from "../../lib/query.ts";
+import { cachedFor, useScreenQuery } from "../../lib/query.ts";
 
 export const fetchKefu = (signal: AbortSignal) => call((o) => client.api.cfg.kefu.$get({}, o), { notify: false, signal });
 
@@ -23,4 +23,4 @@ export function classifyLink(raw: string | null | undefined): ServiceLink {
 }
 
 /** The configured link rarely changes: reused for 5 minutes. */
-export const useKefu = () => useScreenQuery({ queryKey: ["kefu"], queryFn: ({ signal }) => fetchKefu(signal), staleTime: 5 * 60_000 });
+export const useKefu = () => useScreenQuery({ queryKey: ["kefu"], queryFn: ({ signal }) => fetchKefu(signal), ...cachedFor(5 * 60_000) });
