@@ -65,11 +65,6 @@ export function retryDelay(attempt: number): number {
   return Math.min(500 * 2 ** attempt, 4000);
 }
 
-/** Anything thrown as an ApiFailure, so screens read `error.message` and `error.kind`. */
-export function asFailure(err: unknown): ApiFailure {
-  return err instanceof ApiFailure ? err : new ApiFailure("error", String(err));
-}
-
 export interface ScreenQuery<T> {
   data: T | undefined;
   error: ApiFailure | null;
@@ -112,12 +107,6 @@ export function useCallMutation<A extends unknown[], R>(action: (...args: A) => 
   return useCallback((...args: A) => mutateAsync(args), [mutateAsync]);
 }
 
-/** The spec's page answer (schemas/envelope.ts `pageSchema`). */
-export interface PageAnswer<T> {
-  total: number;
-  lists: T[];
-}
-
 /** What the loaded pages show: the rows, and how many rows the list has in all. */
 export interface PageView<T> {
   items: T[];
@@ -128,7 +117,7 @@ export interface PageView<T> {
  * Pages of rows with an id, de-duplicated (a row that moved to a later page while the user
  * scrolled is shown once). A page that brings nothing new ends the list: the server has no more.
  */
-export function pagesById<T extends { id: number | string }>(pages: readonly PageAnswer<T>[]): PageView<T> {
+export function pagesById<T extends { id: number | string }>(pages: readonly { total: number; lists: T[] }[]): PageView<T> {
   const items: T[] = [];
   const seen = new Set<T["id"]>();
   let total = 0;
