@@ -1,7 +1,7 @@
 /** The audit log: every operator action with who, when, the target and the reason. */
 import { m } from "../../../i18n/index.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { useAudit, type AuditRow } from "../api.ts";
+import { useAudit } from "../api.ts";
 import { ListFooter, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";

@@ -6,7 +6,7 @@ import { showExact } from "../../../lib/amount.ts";
 import { isZeroDecimal } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
-import { useLedger, useUserDetail, useUserSearch, type AdminUserRow, type LedgerRow } from "../api.ts";
+import { useLedger, useUserDetail, useUserSearch } from "../api.ts";
 import { accountText, Kv, ListFooter } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";

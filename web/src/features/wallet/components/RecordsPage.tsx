@@ -10,7 +10,7 @@ import { showExact } from "../../../lib/amount.ts";
 import { useSentinel } from "../../../lib/useSentinel.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
-import { useDepositLog, useWithdrawalLog, type DepositRecord, type WithdrawalRecord } from "../api.ts";
+import { useDepositLog, useWithdrawalLog } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 export default function RecordsPage() {
