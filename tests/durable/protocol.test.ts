@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createPairProtocol, type PairHost, type PairSocketState } from "../../durable/protocol.ts";
+import { createFanout, type FanoutHost, type PairSocketState } from "../../durable/pair/fanout.ts";
 
 /** A socket double with the hibernation API's attachment calls. */
 function fakeSocket() {
@@ -24,14 +24,14 @@ function slowHost() {
       prepare: () => ({ bind: () => ({ first: async () => (await gate, { user_id: 42 }) }) }),
     },
     sockets: () => [],
-  } as unknown as PairHost;
+  } as unknown as FanoutHost;
   return { host, release };
 }
 
 describe("pair socket protocol", () => {
   it("keeps a subscription that arrives while a login is still being checked", async () => {
     const { host, release } = slowHost();
-    const protocol = createPairProtocol(host);
+    const protocol = createFanout(host);
     const ws = fakeSocket();
     const login = protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "login", token: "t".repeat(43) }));
     await protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
@@ -42,7 +42,7 @@ describe("pair socket protocol", () => {
   });
 
   it("refuses more than 16 topics on one socket", async () => {
-    const protocol = createPairProtocol(slowHost().host);
+    const protocol = createFanout(slowHost().host);
     const ws = fakeSocket();
     for (let i = 0; i < 17; i++) await protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "sub", topic: `kline_${i}_3_1min` }));
     expect((ws.deserializeAttachment() as PairSocketState).topics).toHaveLength(16);
