@@ -6,7 +6,7 @@
  *
  *   node bench/e2e-load.mjs [--concurrency 16] [--sweep 1,16,64] [--scale 1] [--no-profile]
  *                           [--batch 10,20] [--batch-concurrency 2] [--batch-orders 8000] [--only-batch]
- *                           [--subscribers 200] [--phase-seconds 15] [--cpu-profile]
+ *                           [--subscribers 200] [--pair-phases 1,2,4] [--phase-seconds 15] [--cpu-profile]
  *                           [--root DIR] [--json FILE] [--seed 7]
  *
  * Phases: an endpoint profile (what one HTTP hop, one D1 read and one DO call cost), a concurrency
@@ -46,6 +46,7 @@ export const DEFAULTS = {
   batchConcurrency: 2, // batches in flight per pair
   batchOrders: 8000, // orders per batch phase on one pair
   phaseOrders: { 1: 6000, 2: 6000, 4: 8000 }, // orders per phase (split evenly over its pairs)
+  pairPhases: [1, 2, 4], // the "k pairs at once" phases to run ([] = none)
   phaseSeconds: 15, // time cap of each phase
   subscribers: 200, // extra depth-only WebSockets on pair 1 for the fan-out phase (0 = skip it)
   totalSeconds: 240, // the load stops starting phases after this
@@ -367,7 +368,7 @@ export async function main(options = {}) {
 
     const phases = [];
     for (const c of o.sweep) phases.push({ name: `1 pair, concurrency ${c}`, pairs: PAIRS.slice(0, 1), concurrency: c, orders: o.sweepOrders });
-    for (const k of [1, 2, 4]) {
+    for (const k of o.pairPhases) {
       phases.push({ name: `${k} pair${k > 1 ? "s" : ""} at once`, pairs: PAIRS.slice(0, k), concurrency: o.concurrency, orders: Math.round(o.phaseOrders[k] * (o.scale ?? 1)) });
     }
     if (o.scale && o.scale !== 1) for (const p of phases) p.orders = Math.max(50, Math.round(p.orders * (p.name.includes("concurrency") ? o.scale : 1)));
@@ -502,6 +503,7 @@ function parseArgs(argv) {
     else if (a === "--cpu-profile") o.cpuProfile = true;
     else if (a === "--cpu-profile-phase") o.cpuProfilePhase = v();
     else if (a === "--subscribers") o.subscribers = Number(v());
+    else if (a === "--pair-phases") o.pairPhases = v().split(",").filter(Boolean).map(Number);
     else throw new Error(`unknown option ${a}`);
   }
   return o;

@@ -1,10 +1,12 @@
 /**
  * The realtime protocol (DESIGN §5) as zod discriminated unions on `type`, parsed at both ends.
  * A socket at /ws?pair={pairId} talks to that pair's Durable Object. Topics:
- *   market_depth_{c}_{l}   6 levels per side; snapshot first, then updates with a rising `seq`
+ *   market_depth_{c}_{l}   6 levels per side; snapshot first, then updates with a rising `seq`,
+ *                          at most one per 100 ms (latest state wins)
  *   market_detail_{c}_{l}  newest deals (snapshot of 20, then each new batch)
  *   kline_{c}_{l}_{period} the open bar of a period (snapshot, then each change)
- *   daymarket_{c}_{l}      24 h open/high/low/close/change/volume from real trades
+ *   daymarket_{c}_{l}      24 h open/high/low/close/change/volume from real trades; conflated
+ *                          like depth, with its own rising `seq`
  * `login` with a session token attaches the socket to the user's private events (own orders).
  */
 import { z } from "zod";
@@ -54,7 +56,16 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
   }),
   z.object({ type: z.literal("market_detail"), topic: z.string(), snapshot: z.boolean(), data: z.array(dealSchema) }),
   z.object({ type: z.literal("kline"), topic: z.string(), snapshot: z.boolean(), period: klinePeriodSchema, bar: barSchema.nullable() }),
-  z.object({ type: z.literal("daymarket"), topic: z.string(), snapshot: z.boolean(), currency_id: z.number(), legal_id: z.number(), data: dayMarketSchema }),
+  z.object({
+    type: z.literal("daymarket"),
+    topic: z.string(),
+    snapshot: z.boolean(),
+    /** Rising per message (updates are conflated to at most one per 100 ms). */
+    seq: z.number().optional(),
+    currency_id: z.number(),
+    legal_id: z.number(),
+    data: dayMarketSchema,
+  }),
   z.object({
     type: z.literal("order"),
     order_id: z.number(),

@@ -5,7 +5,7 @@
 import { app } from "./app.ts";
 import { runScheduled } from "./scheduled.ts";
 
-export { PairDurableObject } from "../durable/pair.ts";
+export { PairDurableObject } from "../durable/pair/object.ts";
 
 export default {
   fetch: app.fetch,

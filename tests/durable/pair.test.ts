@@ -1,6 +1,6 @@
 import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import type { PairDurableObject } from "../../durable/pair.ts";
+import type { PairDurableObject } from "../../durable/pair/object.ts";
 import { reconcileSpotOrders } from "../../worker/jobs/spot-reconcile.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
 import { api, balance, drainPair, seedSpotPair, units } from "../api/helpers.ts";

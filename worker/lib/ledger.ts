@@ -51,6 +51,16 @@ export function movementStatements(
   return stmts;
 }
 
+/** Which of these movement keys were applied already (for callers that must not send one twice). */
+export async function appliedMovementKeys(db: D1Database, keys: string[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const { results } = await db
+    .prepare(`SELECT key FROM movements WHERE key IN (${keys.map(() => "?").join(", ")})`)
+    .bind(...keys)
+    .all<{ key: string }>();
+  return new Set(results.map((r) => r.key));
+}
+
 export type BatchFailure = "duplicate" | "insufficient" | "other";
 
 /** Classifies a failed D1 batch by the constraint that stopped it. */

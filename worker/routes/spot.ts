@@ -35,7 +35,7 @@ import type { AppEnv } from "../lib/context.ts";
 import { randomInt } from "../lib/crypto.ts";
 import { ApiError } from "../lib/errors.ts";
 import { errorText } from "../../schemas/errors.ts";
-import type { PlaceInput, PlaceResult } from "../../durable/pair.ts";
+import type { PlaceInput, PlaceResult } from "../../durable/pair/object.ts";
 import { lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../durable/engine/units.ts";
 import { balanceOf, classifyBatchError, movementStatements } from "../lib/ledger.ts";
 import { pairBySymbol, pairFor, pairStub, type PairRow } from "../lib/pairs.ts";

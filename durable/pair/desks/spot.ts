@@ -1,0 +1,450 @@
+/**
+ * The spot desk: the pair's limit order book. It runs commands through the pure engine
+ * (durable/engine/), mirrors the book, journal, trades and candles into the object's SQLite, and
+ * turns each transaction's results into one typed outbox entry (ledger deltas, order updates,
+ * trades). It never touches D1's ledger: the outbox drain does, through the ledger module.
+ */
+import {
+  KlineAggregator,
+  KLINE_PERIODS,
+  SpotEngine,
+  releaseDelta,
+  settleFill,
+  type AccountDelta,
+  type Candle,
+  type CommandResult,
+  type EngineSnapshot,
+  type KlinePeriod,
+  type PairConfig,
+} from "../../engine/index.ts";
+import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from "../../engine/units.ts";
+import { formatUnits } from "../../../schemas/money.ts";
+import type { SpotCommandEntry, SpotTrade } from "../outbox.ts";
+import { rowToCandle, rowToSnapshotOrder, saveCandle, type PairStorage } from "../storage.ts";
+
+const SYSTEM_FEES = 0;
+export const RECENT_DEALS = 20;
+
+/** What the Worker sends to book an order (already validated and frozen in D1). */
+export interface PlaceInput {
+  pairId: number;
+  orderId: number;
+  userId: number;
+  side: "buy" | "sell";
+  /** Limit price in price units; for a market order the protective limit (the order is IOC). */
+  price: number;
+  qty: number;
+  tif: "GTC" | "IOC";
+  /** Minimal units the Worker froze for this order, released in full if the engine refuses it. */
+  reservedUnits: string;
+}
+
+export interface PlaceResult {
+  ok: boolean;
+  code?: string;
+  /** Quantity filled by this command. */
+  filled: number;
+  /** Still resting in the book. */
+  remaining: number;
+  status: "open" | "filled" | "cancelled" | "rejected";
+}
+
+export interface PairInfo {
+  pairId: number;
+  currencyId: number;
+  legalId: number;
+  symbol: string;
+  priceDecimals: number;
+  qtyDecimals: number;
+  baseScale: number;
+  quoteScale: number;
+  minNotional: number;
+  makerFeeBps: number;
+  takerFeeBps: number;
+}
+
+export interface Deal {
+  time: number;
+  direction: "buy" | "sell";
+  price: string;
+  amount: string;
+}
+
+export type AppliedResult = Extract<CommandResult, { ok: true }>;
+
+export interface Bar {
+  time: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+}
+
+export interface DayMarketOut {
+  open: string | null;
+  high: string | null;
+  low: string | null;
+  close: string | null;
+  volume: string;
+  change: string;
+}
+
+/** The output of the commands of one transaction, before finish() writes it. */
+interface Pending {
+  at: number;
+  entries: SpotCommandEntry["entries"];
+  orders: SpotCommandEntry["orders"];
+  trades: SpotTrade[];
+  bars: Map<string, Candle>;
+  counters: boolean;
+}
+
+function emptyPending(): Pending {
+  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false };
+}
+
+/** Reads the pair's row from D1 (the object learns which pair it is on first use). */
+export async function loadPairInfo(db: D1Database, pairId: number): Promise<PairInfo> {
+  const row = await db
+    .prepare(
+      `SELECT p.id, p.currency_id, p.legal_id, p.price_decimals, p.qty_decimals, p.min_notional, p.maker_fee_bps, p.taker_fee_bps,
+              b.name AS base, b.scale AS base_scale, q.name AS quote, q.scale AS quote_scale
+       FROM pairs p JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id WHERE p.id = ?`,
+    )
+    .bind(pairId)
+    .first<Record<string, number | string>>();
+  if (!row) throw new Error(`unknown pair ${pairId}`);
+  return {
+    pairId,
+    currencyId: Number(row.currency_id),
+    legalId: Number(row.legal_id),
+    symbol: `${row.base}/${row.quote}`,
+    priceDecimals: Number(row.price_decimals),
+    qtyDecimals: Number(row.qty_decimals),
+    baseScale: Number(row.base_scale),
+    quoteScale: Number(row.quote_scale),
+    minNotional: Number(row.min_notional),
+    makerFeeBps: Number(row.maker_fee_bps),
+    takerFeeBps: Number(row.taker_fee_bps),
+  };
+}
+
+/** The engine's configuration for this pair, derived from the D1 pair row. */
+function pairConfig(info: PairInfo): PairConfig {
+  return {
+    symbol: info.symbol,
+    tickSize: 1,
+    lotSize: 1,
+    minNotional: Number(quoteUnitsToNotionalCeil(BigInt(info.minNotional), quoteUnitsPerTickLot(info))),
+    makerFeeBps: info.makerFeeBps,
+    takerFeeBps: info.takerFeeBps,
+    feeAccount: SYSTEM_FEES,
+    baseUnitsPerLot: baseUnitsPerLot(info),
+    quoteUnitsPerTickLot: quoteUnitsPerTickLot(info),
+  };
+}
+
+export class SpotDesk {
+  info: PairInfo | null = null;
+  engine: SpotEngine | null = null;
+  private klines = new KlineAggregator();
+  private arrival = 0;
+  /** What the commands of the current transaction produced, written by finish() at its end. */
+  private pending: Pending = emptyPending();
+  /** Engine results of the current transaction, published once it has committed. */
+  private published: AppliedResult[] = [];
+
+  constructor(private readonly store: PairStorage) {}
+
+  /** Rebuilds the book, counters and candles from SQLite. */
+  load(info: PairInfo): void {
+    const sql = this.store.sql;
+    this.info = info;
+    const rows = (side: "buy" | "sell") =>
+      sql
+        .exec(`SELECT id, owner, price, remaining FROM book WHERE side = ? ORDER BY price ${side === "buy" ? "DESC" : "ASC"}, arrival ASC`, side)
+        .toArray()
+        .map(rowToSnapshotOrder);
+    const snap: EngineSnapshot = {
+      version: 1,
+      seq: Number(this.store.meta("seq") ?? 0),
+      tradeSeq: Number(this.store.meta("tradeSeq") ?? 0),
+      bids: rows("buy"),
+      asks: rows("sell"),
+    };
+    this.engine = SpotEngine.restore(pairConfig(info), snap);
+    this.arrival = Number(this.store.one<{ a: number | null }>("SELECT max(arrival) AS a FROM book")?.a ?? 0);
+    this.klines = new KlineAggregator();
+    for (const period of KLINE_PERIODS) {
+      const bars = sql
+        .exec("SELECT * FROM klines WHERE period = ? ORDER BY open_time DESC LIMIT 1500", period)
+        .toArray()
+        .reverse()
+        .map((r) => rowToCandle(period, r));
+      this.klines.load(period, bars);
+    }
+  }
+
+  /** Starts a transaction's worth of commands. */
+  begin(): void {
+    this.pending = emptyPending();
+    this.published = [];
+  }
+
+  /**
+   * After a failed storage write: the in-memory book (already changed by the engine) is dropped
+   * and rebuilt from storage on the next call, so memory never runs ahead of what is durable.
+   */
+  drop(): void {
+    this.engine = null;
+    this.pending = emptyPending();
+    this.published = [];
+  }
+
+  /** The results to fan out once the transaction has committed. */
+  takePublished(): AppliedResult[] {
+    const out = this.published;
+    this.published = [];
+    return out;
+  }
+
+  placeOne(input: PlaceInput): PlaceResult {
+    const engine = this.engine!;
+    const info = this.info!;
+    if (this.store.one("SELECT 1 AS x FROM tombstones WHERE order_id = ?", input.orderId)) {
+      // The reconciler already released this order's hold: it must never trade.
+      return { ok: false, code: "TOMBSTONED", filled: 0, remaining: 0, status: "rejected" };
+    }
+    if (this.known(input.orderId)) return this.replayResult(input.orderId);
+    const cmd = { type: "limit" as const, id: input.orderId, owner: input.userId, side: input.side, price: input.price, qty: input.qty, tif: input.tif };
+    const result = engine.execute(cmd);
+    const now = Date.now();
+    if (!result.ok) {
+      // Refused by the engine: record it so a retry gives the same answer, and release the hold.
+      this.store.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", -input.orderId, input.orderId, JSON.stringify({ ...cmd, rejected: result.code }), now);
+      const currency = input.side === "buy" ? info.legalId : info.currencyId;
+      const units = input.reservedUnits;
+      this.pending.at = now;
+      this.pending.entries.push([input.userId, currency, units, (-BigInt(units)).toString()]);
+      this.pending.orders.push([input.orderId, 0, 4, result.code]);
+      return { ok: false, code: result.code, filled: 0, remaining: 0, status: "rejected" };
+    }
+    this.persist(cmd.id, JSON.stringify(cmd), result, now);
+    this.published.push(result);
+    return summarise(result, input.orderId);
+  }
+
+  cancelOne(orderId: number, userId: number): { ok: boolean; code?: string } {
+    const cmd = { type: "cancel" as const, id: orderId, owner: userId };
+    const result = this.engine!.execute(cmd);
+    if (!result.ok) return { ok: false, code: result.code };
+    this.persist(null, JSON.stringify(cmd), result, Date.now());
+    this.published.push(result);
+    return { ok: true };
+  }
+
+  /** Whether the journal has seen this order. */
+  known(orderId: number): boolean {
+    return this.store.one("SELECT 1 AS x FROM journal WHERE order_id = ?", orderId) !== undefined;
+  }
+
+  /** Records that an order must never be booked (the reconciler released its hold). */
+  tombstone(orderId: number): void {
+    this.store.sql.exec("INSERT INTO tombstones (order_id, at) VALUES (?, ?) ON CONFLICT DO NOTHING", orderId, Date.now());
+  }
+
+  /**
+   * Writes what the transaction's commands left pending (the counters and every candle they
+   * touched) and returns the outbox entry with their ledger deltas, order updates and trades, or
+   * null when D1 has nothing to learn.
+   */
+  finish(): SpotCommandEntry | null {
+    const p = this.pending;
+    this.pending = emptyPending();
+    if (p.counters) {
+      this.store.setMeta("seq", this.engine!.seq);
+      this.store.setMeta("tradeSeq", this.engine!.tradeSeq);
+    }
+    for (const bar of p.bars.values()) saveCandle(this.store.sql, bar);
+    if (p.orders.length === 0 && p.entries.length === 0 && p.trades.length === 0) return null;
+    return { kind: "spot", at: p.at, entries: p.entries, orders: p.orders, trades: p.trades };
+  }
+
+  /**
+   * Writes one applied command: book rows of every order it touched, the journal row, candles and
+   * trades, and adds its ledger deltas to the pending outbox entry. Runs inside transactionSync.
+   */
+  private persist(orderId: number | null, cmdJson: string, result: AppliedResult, now: number) {
+    const engine = this.engine!;
+    const sql = this.store.sql;
+    const pair = engine.pair;
+    const info = this.info!;
+    const deltas = new Map<string, [number, number, bigint, bigint]>();
+    const add = (d: AccountDelta) => {
+      for (const [currency, change] of [
+        [info.currencyId, d.base],
+        [info.legalId, d.quote],
+      ] as const) {
+        if (change.available === 0n && change.frozen === 0n) continue;
+        const key = `${d.account}:${currency}`;
+        const cur = deltas.get(key) ?? [Number(d.account), currency, 0n, 0n];
+        cur[2] += change.available;
+        cur[3] += change.frozen;
+        deltas.set(key, cur);
+      }
+    };
+    const orders = new Map<number, [number, number, number, string | null]>();
+    const touch = (id: number) => {
+      let o = orders.get(id);
+      if (!o) orders.set(id, (o = [id, 0, 0, null]));
+      return o;
+    };
+    const p = this.pending;
+    for (const ev of result.events) {
+      if (ev.type === "fill") {
+        const s = settleFill(pair, ev);
+        add(s.buyer);
+        add(s.seller);
+        add(s.fee);
+        touch(Number(ev.takerId))[1] += ev.qty;
+        touch(Number(ev.makerId))[1] += ev.qty;
+        const buyerIsTaker = ev.takerSide === "buy";
+        p.trades.push({
+          tradeId: ev.tradeId,
+          price: ev.price,
+          qty: ev.qty,
+          takerSide: ev.takerSide,
+          buyerId: Number(buyerIsTaker ? ev.takerOwner : ev.makerOwner),
+          sellerId: Number(buyerIsTaker ? ev.makerOwner : ev.takerOwner),
+          buyOrderId: Number(buyerIsTaker ? ev.takerId : ev.makerId),
+          sellOrderId: Number(buyerIsTaker ? ev.makerId : ev.takerId),
+          buyerFee: ev.buyerFee.toString(),
+          sellerFee: ev.sellerFee.toString(),
+          at: now,
+        });
+        sql.exec("INSERT INTO trades (trade_id, price, qty, taker_side, at) VALUES (?, ?, ?, ?, ?)", ev.tradeId, ev.price, ev.qty, ev.takerSide, now);
+        for (const bar of this.klines.addTrade({ time: now, price: ev.price, qty: ev.qty })) p.bars.set(`${bar.period}:${bar.openTime}`, bar);
+      } else if (ev.type === "booked") {
+        touch(Number(ev.id))[2] = 1;
+      } else if (ev.type === "done") {
+        add(releaseDelta(pair, ev));
+        const o = touch(Number(ev.id));
+        o[2] = ev.reason === "filled" ? 2 : 3;
+        o[3] = ev.reason;
+      }
+    }
+    // Mirror the book rows of every order the command touched.
+    for (const id of orders.keys()) {
+      const open = engine.order(id);
+      if (!open) sql.exec("DELETE FROM book WHERE id = ?", id);
+      else if (this.store.one("SELECT 1 AS x FROM book WHERE id = ?", id)) sql.exec("UPDATE book SET remaining = ? WHERE id = ?", open.remaining, id);
+      else sql.exec("INSERT INTO book (id, owner, side, price, remaining, arrival) VALUES (?, ?, ?, ?, ?, ?)", id, Number(open.owner), open.side, open.price, open.remaining, ++this.arrival);
+    }
+    sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", result.seq, orderId, cmdJson, now);
+    p.at = now;
+    p.counters = true;
+    for (const [u, c, a, f] of deltas.values()) p.entries.push([u, c, a.toString(), f.toString()]);
+    p.orders.push(...orders.values());
+  }
+
+  /** A repeated place(): the truth from the journal — resting, refused, or finished (D1 has the detail). */
+  private replayResult(orderId: number): PlaceResult {
+    const open = this.engine!.order(orderId);
+    if (open) return { ok: true, filled: 0, remaining: open.remaining, status: "open" };
+    const rejected = this.store.one("SELECT 1 AS x FROM journal WHERE order_id = ? AND seq < 0", orderId);
+    return rejected
+      ? { ok: false, code: "REJECTED", filled: 0, remaining: 0, status: "rejected" }
+      : { ok: true, filled: 0, remaining: 0, status: "filled" };
+  }
+
+  // ---------------------------------------------------------------- reads and formatting
+
+  /** Best prices and the last trade price, in price units. */
+  top(): { bestBid: number | null; bestAsk: number | null; last: number | null } {
+    const engine = this.engine!;
+    const last = this.store.one<{ price: number }>("SELECT price FROM trades ORDER BY trade_id DESC LIMIT 1");
+    return { bestBid: engine.bestBid(), bestAsk: engine.bestAsk(), last: last ? Number(last.price) : null };
+  }
+
+  price(units: number): string {
+    return formatUnits(BigInt(units), this.info!.priceDecimals);
+  }
+
+  qty(units: number): string {
+    return formatUnits(BigInt(units), this.info!.qtyDecimals);
+  }
+
+  /** `levels` per side as decimal strings. */
+  depthLevels(levels = 6): { bids: [string, string][]; asks: [string, string][] } {
+    const d = this.engine!.depth(levels);
+    return {
+      bids: d.bids.map(([p, q]) => [this.price(p), this.qty(q)] as [string, string]),
+      asks: d.asks.map(([p, q]) => [this.price(p), this.qty(q)] as [string, string]),
+    };
+  }
+
+  /** Newest deals, newest first. */
+  deals(limit = RECENT_DEALS): Deal[] {
+    return this.store.sql
+      .exec("SELECT price, qty, taker_side, at FROM trades ORDER BY trade_id DESC LIMIT ?", limit)
+      .toArray()
+      .map((r) => ({ time: Number(r.at), direction: r.taker_side as "buy" | "sell", price: this.price(Number(r.price)), amount: this.qty(Number(r.qty)) }));
+  }
+
+  /** Candles of one period between two times (ms), oldest first. */
+  bars(period: KlinePeriod, from: number, to: number, limit = 500): Bar[] {
+    return this.store.sql
+      .exec("SELECT * FROM klines WHERE period = ? AND open_time >= ? AND open_time <= ? ORDER BY open_time DESC LIMIT ?", period, from, to, limit)
+      .toArray()
+      .reverse()
+      .map((r) => this.barOut(rowToCandle(period, r)));
+  }
+
+  barOut(c: Candle): Bar {
+    return { time: c.openTime, open: this.price(c.open), high: this.price(c.high), low: this.price(c.low), close: this.price(c.close), volume: this.qty(c.volume) };
+  }
+
+  /** 24-hour statistics from real trades only. */
+  dayMarket(now: number): DayMarketOut {
+    const s = this.klines.dayMarket(now);
+    const p = (v: number | null) => (v === null ? null : this.price(v));
+    return { open: p(s.open), high: p(s.high), low: p(s.low), close: p(s.last), volume: this.qty(s.volume), change: s.change };
+  }
+
+  currentBars(): { period: KlinePeriod; bar: Bar }[] {
+    const out: { period: KlinePeriod; bar: Bar }[] = [];
+    for (const period of KLINE_PERIODS) {
+      const c = this.klines.current(period);
+      if (c) out.push({ period, bar: this.barOut(c) });
+    }
+    return out;
+  }
+
+  /** Writes the pair's 24 h statistics to D1 for the quotation endpoints. */
+  async publishTicker(db: D1Database): Promise<void> {
+    const dm = this.dayMarket(Date.now());
+    if (dm.close === null) return;
+    await db
+      .prepare(
+        `INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, change_24h, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (pair_id) DO UPDATE SET last_price = excluded.last_price, open_24h = excluded.open_24h, high_24h = excluded.high_24h,
+           low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, change_24h = excluded.change_24h, updated_at = excluded.updated_at`,
+      )
+      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.change, Date.now())
+      .run();
+  }
+}
+
+function summarise(result: AppliedResult, orderId: number): PlaceResult {
+  let filled = 0;
+  let remaining = 0;
+  let status: PlaceResult["status"] = "open";
+  for (const ev of result.events) {
+    if (ev.type === "fill" && Number(ev.takerId) === orderId) filled += ev.qty;
+    if (ev.type === "booked" && Number(ev.id) === orderId) remaining = ev.remaining;
+    if (ev.type === "done" && Number(ev.id) === orderId) status = ev.reason === "filled" ? "filled" : "cancelled";
+  }
+  return { ok: true, filled, remaining, status };
+}

@@ -1,0 +1,255 @@
+/**
+ * WebSocket fan-out of a pair object: subscriptions kept in each socket's attachment (so they
+ * survive hibernation), socket login, snapshots on subscribe, and publication after every command.
+ *
+ * Public state topics (depth, day market) are conflated: at most one message per topic every
+ * CONFLATE_MS, carrying the latest state and a rising `seq` (persisted, so it keeps rising across
+ * restarts). The first change after a quiet spell goes out at once; later ones wait for the window
+ * in an in-memory timer, which never touches the object's alarm (if the object is evicted with a
+ * timer pending, no seq was spent, so clients see no gap, only the next change). A socket that
+ * subscribes while a conflated message is pending gets that message as its snapshot. Deals and
+ * candles go out with every command (nothing dropped), private order events only to the sockets
+ * logged in as their owner.
+ */
+import { clientMessageSchema, type ServerMessage } from "../../schemas/realtime.ts";
+import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
+import type { AppliedResult, Bar, DayMarketOut, Deal, PairInfo } from "./desks/spot.ts";
+
+export interface PairSocketState {
+  topics: string[];
+  userId: number | null;
+}
+
+/** What the fan-out needs from the object (kept narrow so it is testable on its own). */
+export interface FanoutHost {
+  readonly pairInfo: PairInfo | null;
+  readonly book: SpotEngine | null;
+  readonly database: D1Database;
+  sockets(): WebSocket[];
+  depthLevels(levels?: number): { bids: [string, string][]; asks: [string, string][] };
+  deals(limit?: number): Deal[];
+  dayMarket(now: number): DayMarketOut;
+  currentBars(): { period: KlinePeriod; bar: Bar }[];
+  price(units: number): string;
+  qty(units: number): string;
+  /** Persisted counters (the topics' seq). */
+  counter(key: string): number;
+  setCounter(key: string, value: number): void;
+}
+
+const MAX_TOPICS = 16;
+export const CONFLATE_MS = 100;
+
+type Conflated = "depth" | "day";
+/** Meta keys of the conflated topics' seq ("depthSeq" is the key the object used before the split). */
+const SEQ_KEY: Record<Conflated, string> = { depth: "depthSeq", day: "daySeq" };
+
+function send(ws: WebSocket, msg: ServerMessage) {
+  try {
+    ws.send(JSON.stringify(msg));
+  } catch {
+    // A socket closing under us is not an error of the command that triggered the send.
+  }
+}
+
+async function sha256Hex(value: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function topicsOf(info: PairInfo) {
+  const s = `${info.currencyId}_${info.legalId}`;
+  return { depth: `market_depth_${s}`, detail: `market_detail_${s}`, day: `daymarket_${s}`, kline: `kline_${s}_` };
+}
+
+const stateOf = (ws: WebSocket) => ws.deserializeAttachment() as PairSocketState | null;
+
+export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
+  const conflation: Record<Conflated, { lastSent: number; timer: ReturnType<typeof setTimeout> | null; awaiting: Set<WebSocket> }> = {
+    depth: { lastSent: 0, timer: null, awaiting: new Set() },
+    day: { lastSent: 0, timer: null, awaiting: new Set() },
+  };
+
+  /** The conflated message of `kind` as the state stands now. */
+  function stateMessage(kind: Conflated, info: PairInfo, seq: number, snapshot: boolean): ServerMessage {
+    const t = topicsOf(info);
+    if (kind === "depth") {
+      const d = host.depthLevels();
+      return { type: "market_depth", topic: t.depth, snapshot, seq, currency_id: info.currencyId, legal_id: info.legalId, bids: d.bids, asks: d.asks };
+    }
+    return { type: "daymarket", topic: t.day, snapshot, seq, currency_id: info.currencyId, legal_id: info.legalId, data: host.dayMarket(clock()) };
+  }
+
+  /** Sends the latest state of `kind` to its subscribers under the next seq. */
+  function emit(kind: Conflated) {
+    const c = conflation[kind];
+    c.lastSent = clock();
+    const info = host.pairInfo;
+    if (!info || !host.book) return;
+    const topic = kind === "depth" ? topicsOf(info).depth : topicsOf(info).day;
+    const subscribers = host.sockets().filter((ws) => stateOf(ws)?.topics.includes(topic));
+    const awaiting = c.awaiting;
+    c.awaiting = new Set();
+    if (subscribers.length === 0) return;
+    const seq = host.counter(SEQ_KEY[kind]) + 1;
+    host.setCounter(SEQ_KEY[kind], seq);
+    let update: string | undefined;
+    let snapshot: string | undefined;
+    for (const ws of subscribers) {
+      // Serialised once per kind of message, whatever the number of subscribers.
+      const text = awaiting.has(ws) ? (snapshot ??= JSON.stringify(stateMessage(kind, info, seq, true))) : (update ??= JSON.stringify(stateMessage(kind, info, seq, false)));
+      try {
+        ws.send(text);
+      } catch {
+        // closing socket
+      }
+    }
+  }
+
+  /** Notes that `kind` changed: sent now after a quiet spell, otherwise once the window ends. */
+  function changed(kind: Conflated) {
+    const c = conflation[kind];
+    if (c.timer !== null) return;
+    const wait = c.lastSent + CONFLATE_MS - clock();
+    if (wait <= 0) return emit(kind);
+    c.timer = setTimeout(() => {
+      c.timer = null;
+      emit(kind);
+    }, wait);
+  }
+
+  async function snapshot(ws: WebSocket, topic: string) {
+    const info = host.pairInfo;
+    if (!info || !host.book) return;
+    const t = topicsOf(info);
+    const kind: Conflated | null = topic === t.depth ? "depth" : topic === t.day ? "day" : null;
+    if (kind) {
+      // A pending message carries newer state than now-minus-nothing: it doubles as the snapshot.
+      if (conflation[kind].timer !== null) conflation[kind].awaiting.add(ws);
+      else send(ws, stateMessage(kind, info, host.counter(SEQ_KEY[kind]), true));
+    } else if (topic === t.detail) {
+      send(ws, { type: "market_detail", topic, snapshot: true, data: host.deals(20) });
+    } else if (topic.startsWith(t.kline)) {
+      const period = topic.slice(t.kline.length) as KlinePeriod;
+      const bar = host.currentBars().find((b) => b.period === period)?.bar ?? null;
+      send(ws, { type: "kline", topic, snapshot: true, period, bar });
+    }
+  }
+
+  return {
+    /** The depth topic's current seq (the REST depth answer carries it too). */
+    depthSeq(): number {
+      return host.counter(SEQ_KEY.depth);
+    },
+
+    async onMessage(ws: WebSocket, raw: string | ArrayBuffer) {
+      if (typeof raw !== "string" || raw.length > 1024) return send(ws, { type: "error", message: "bad message" });
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(raw);
+      } catch {
+        return send(ws, { type: "error", message: "bad json" });
+      }
+      const r = clientMessageSchema.safeParse(parsed);
+      if (!r.success) return send(ws, { type: "error", message: "bad message" });
+      const msg = r.data;
+      const state = stateOf(ws) ?? { topics: [], userId: null };
+      if (msg.type === "ping") return send(ws, { type: "pong" });
+      if (msg.type === "sub") {
+        if (!state.topics.includes(msg.topic)) {
+          if (state.topics.length >= MAX_TOPICS) return send(ws, { type: "error", message: "too many topics" });
+          state.topics.push(msg.topic);
+          ws.serializeAttachment(state);
+        }
+        return snapshot(ws, msg.topic);
+      }
+      if (msg.type === "unsub") {
+        state.topics = state.topics.filter((t) => t !== msg.topic);
+        ws.serializeAttachment(state);
+        return;
+      }
+      if (msg.type === "login") {
+        const row = await host.database
+          .prepare("SELECT user_id FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?")
+          .bind(await sha256Hex(msg.token), Date.now())
+          .first<{ user_id: number }>();
+        if (!row) return send(ws, { type: "error", message: "login failed" });
+        // Re-read after the await: a "sub" handled meanwhile must not be overwritten by a stale copy.
+        const fresh = stateOf(ws) ?? { topics: [], userId: null };
+        fresh.userId = row.user_id;
+        ws.serializeAttachment(fresh);
+        return send(ws, { type: "logged_in", user_id: row.user_id });
+      }
+    },
+
+    /**
+     * Fans out what the commands of one committed transaction changed (one command, or a batch):
+     * the conflated depth and day market, the new deals, the current candles, then each owner's
+     * order events in the order they happened. Candles are only built when some socket follows them.
+     */
+    publish(results: AppliedResult[]) {
+      const info = host.pairInfo;
+      if (!info || !host.book || results.length === 0) return;
+      const events = results.flatMap((r) => r.events);
+      const fills = events.filter((e) => e.type === "fill");
+      if (results.some((r) => r.depth.length > 0)) changed("depth");
+      if (fills.length > 0) changed("day");
+      const sockets = host.sockets();
+      if (sockets.length === 0) return;
+      const t = topicsOf(info);
+      const now = clock();
+      const deals = fills.map((f) => ({ time: now, direction: f.takerSide, price: host.price(f.price), amount: host.qty(f.qty) })).reverse();
+      let barsMemo: ReturnType<FanoutHost["currentBars"]> | undefined;
+      const bars = () => (barsMemo ??= fills.length > 0 ? host.currentBars() : []);
+      // Private order updates, per owner.
+      const privateByUser = new Map<number, ServerMessage[]>();
+      const filledBy = new Map<number, number>();
+      for (const e of events) {
+        if (e.type === "fill") {
+          filledBy.set(Number(e.takerId), (filledBy.get(Number(e.takerId)) ?? 0) + e.qty);
+          filledBy.set(Number(e.makerId), (filledBy.get(Number(e.makerId)) ?? 0) + e.qty);
+          const push = (owner: number, id: number, remaining: number) => {
+            const list = privateByUser.get(owner) ?? [];
+            list.push({ type: "order", order_id: id, status: remaining === 0 ? "filled" : "partial", filled: host.qty(e.qty), price: host.price(e.price) });
+            privateByUser.set(owner, list);
+          };
+          push(Number(e.makerOwner), Number(e.makerId), e.makerRemaining);
+          push(Number(e.takerOwner), Number(e.takerId), e.takerRemaining);
+        } else if (e.type === "booked" || (e.type === "done" && e.reason !== "filled")) {
+          const owner = Number(e.owner);
+          const list = privateByUser.get(owner) ?? [];
+          list.push({
+            type: "order",
+            order_id: Number(e.id),
+            status: e.type === "booked" ? "open" : "cancelled",
+            filled: host.qty(filledBy.get(Number(e.id)) ?? 0),
+            price: e.type === "booked" ? host.price(e.price) : null,
+          });
+          privateByUser.set(owner, list);
+        }
+      }
+      if (fills.length === 0 && privateByUser.size === 0) return;
+      const dealsText = deals.length > 0 ? JSON.stringify({ type: "market_detail", topic: t.detail, snapshot: false, data: deals } satisfies ServerMessage) : null;
+      for (const ws of sockets) {
+        const state = stateOf(ws);
+        if (!state) continue;
+        if (fills.length > 0) {
+          for (const topic of state.topics) {
+            if (dealsText && topic === t.detail) {
+              try {
+                ws.send(dealsText);
+              } catch {
+                // closing socket
+              }
+            } else if (topic.startsWith(t.kline)) {
+              const period = topic.slice(t.kline.length) as KlinePeriod;
+              const bar = bars().find((b) => b.period === period)?.bar;
+              if (bar) send(ws, { type: "kline", topic, snapshot: false, period, bar });
+            }
+          }
+        }
+        if (state.userId !== null) for (const m of privateByUser.get(state.userId) ?? []) send(ws, m);
+      }
+    },
+  };
+}

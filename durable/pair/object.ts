@@ -1,0 +1,238 @@
+/**
+ * PairDurableObject: one instance per trading pair (named `pair:{pairId}`).
+ *
+ * One instance owns everything that must be serial for a pair: its desks (spot order book now;
+ * seconds contracts and leverage next), their SQLite, the typed outbox towards D1, the single
+ * alarm, and the WebSocket fan-out of the pair's topics. One instance is enough because a book is
+ * a single serial sequence of commands: the object's single-threaded execution is exactly the
+ * ordering a matching engine needs, and one pair's traffic fits one object (see bench/README.md).
+ *
+ * This class is a thin shell: RPC methods, the alarm and the socket hooks, composing `storage`,
+ * `scheduler`, `outbox`, `fanout` and the desks. Money never lives here: the Worker freezes funds
+ * in D1 first; each command's state, journal, outbox entry and alarm are written in ONE
+ * synchronous transaction, and the scheduler's drain applies the outbox to D1 through the ledger
+ * module in batches keyed by (pair, batch), so an alarm that fires twice applies nothing twice.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
+import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
+import { createFanout, type PairSocketState } from "./fanout.ts";
+import { Outbox } from "./outbox.ts";
+import { Scheduler } from "./scheduler.ts";
+import { PairStorage } from "./storage.ts";
+
+export type { Deal, PairInfo, PlaceInput, PlaceResult } from "./desks/spot.ts";
+
+export class PairDurableObject extends DurableObject<Env> {
+  private readonly store: PairStorage;
+  private readonly scheduler: Scheduler;
+  private readonly outbox: Outbox;
+  private readonly spot: SpotDesk;
+  private readonly fanout: ReturnType<typeof createFanout>;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.store = new PairStorage(ctx.storage);
+    this.scheduler = new Scheduler(this.store);
+    this.outbox = new Outbox(this.store, env.DB);
+    this.spot = new SpotDesk(this.store);
+    const { spot, store } = this;
+    this.fanout = createFanout({
+      get pairInfo() {
+        return spot.info;
+      },
+      get book() {
+        return spot.engine;
+      },
+      database: env.DB,
+      sockets: () => ctx.getWebSockets(),
+      depthLevels: (levels) => spot.depthLevels(levels),
+      deals: (limit) => spot.deals(limit),
+      dayMarket: (now) => spot.dayMarket(now),
+      currentBars: () => spot.currentBars(),
+      price: (u) => spot.price(u),
+      qty: (u) => spot.qty(u),
+      counter: (key) => Number(store.meta(key) ?? 0),
+      setCounter: (key, value) => store.setMeta(key, value),
+    });
+    this.scheduler.handle("drain", () => this.drain().then(() => undefined));
+    ctx.blockConcurrencyWhile(async () => {
+      this.store.migrate();
+      const stored = this.store.meta("info");
+      if (stored) this.load(JSON.parse(stored) as PairInfo);
+    });
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /** Rebuilds the desks' in-memory state from SQLite (as after an eviction). */
+  private load(info: PairInfo) {
+    this.spot.load(info);
+  }
+
+  /** Loads the pair from D1 on first use (the object learns which pair it is). */
+  private async ensure(pairId: number): Promise<SpotDesk> {
+    const info = this.spot.info;
+    if (info && info.pairId !== pairId) throw new Error(`pair object ${info.pairId} asked for pair ${pairId}`);
+    if (this.spot.engine) return this.spot;
+    if (info) {
+      this.load(info);
+      return this.spot;
+    }
+    const loaded = await loadPairInfo(this.env.DB, pairId);
+    if (!this.spot.engine) {
+      this.store.setMeta("info", JSON.stringify(loaded));
+      this.load(loaded);
+    }
+    return this.spot;
+  }
+
+  // ---------------------------------------------------------------- commands (RPC)
+
+  /** Books an order whose funds are already frozen in D1. */
+  async place(input: PlaceInput): Promise<PlaceResult> {
+    const spot = await this.ensure(input.pairId);
+    return this.commit(() => [spot.placeOne(input)])[0]!;
+  }
+
+  /**
+   * Books several orders of one request (the batch endpoint) in their given order, in one call and
+   * one storage transaction: each order is still its own engine command and journal row, but the
+   * batch shares one outbox entry, one write of the counters and candles, and one alarm.
+   */
+  async placeMany(inputs: PlaceInput[]): Promise<PlaceResult[]> {
+    if (inputs.length === 0) return [];
+    const pairId = inputs[0]!.pairId;
+    if (inputs.some((i) => i.pairId !== pairId)) throw new Error("placeMany: orders of different pairs");
+    const spot = await this.ensure(pairId);
+    return this.commit(() => inputs.map((input) => spot.placeOne(input)));
+  }
+
+  /** Cancels a user's open order; the release reaches D1 through the outbox. */
+  async cancel(pairId: number, orderId: number, userId: number): Promise<{ ok: boolean; code?: string }> {
+    const spot = await this.ensure(pairId);
+    return this.commit(() => [spot.cancelOne(orderId, userId)])[0]!;
+  }
+
+  /** Cancels several of one user's orders; returns, per id, whether it was open and is now cancelled. */
+  async cancelMany(pairId: number, orderIds: number[], userId: number): Promise<boolean[]> {
+    const spot = await this.ensure(pairId);
+    return this.commit(() => orderIds.map((id) => spot.cancelOne(id, userId))).map((r) => r.ok);
+  }
+
+  /**
+   * Runs spot commands and writes all they produced in one synchronous transaction (book, journal,
+   * candles, the outbox entry and the drain's due time), then fans out their messages in order.
+   * If the storage write fails, the desk drops its in-memory book, rebuilt from storage next call.
+   */
+  private commit<T>(run: () => T[]): T[] {
+    let out: T[] = [];
+    try {
+      this.store.transaction(() => {
+        this.spot.begin();
+        out = run();
+        const entry = this.spot.finish();
+        if (entry) {
+          this.outbox.append(entry);
+          this.scheduler.at("drain", entry.at);
+        }
+      });
+    } catch (err) {
+      this.spot.drop();
+      this.scheduler.forget();
+      throw err;
+    }
+    this.fanout.publish(this.spot.takePublished());
+    return out;
+  }
+
+  /**
+   * Asked by the reconciler about an order that D1 still shows as submitted: "known" when the
+   * object has seen it (the outbox will settle it), otherwise a tombstone is written so the order
+   * can never be booked later, and the caller may release the hold.
+   */
+  async tombstone(pairId: number, orderId: number): Promise<"known" | "tombstoned"> {
+    const spot = await this.ensure(pairId);
+    if (spot.known(orderId)) return "known";
+    spot.tombstone(orderId);
+    return "tombstoned";
+  }
+
+  /** Best prices, for market orders' protective limits and the order form. */
+  async top(pairId: number): Promise<{ bestBid: number | null; bestAsk: number | null; last: number | null }> {
+    return (await this.ensure(pairId)).top();
+  }
+
+  /** Order book of `levels` per side as decimal strings, with the depth topic's sequence number. */
+  async depth(pairId: number, levels = 6): Promise<{ seq: number; bids: [string, string][]; asks: [string, string][] }> {
+    const spot = await this.ensure(pairId);
+    return { seq: this.fanout.depthSeq(), ...spot.depthLevels(levels) };
+  }
+
+  /** Newest deals, newest first. */
+  async deals(pairId: number, limit = RECENT_DEALS): Promise<Deal[]> {
+    return (await this.ensure(pairId)).deals(limit);
+  }
+
+  /** Candles of one period between two times (ms), oldest first. */
+  async bars(pairId: number, period: KlinePeriod, from: number, to: number, limit = 500) {
+    return (await this.ensure(pairId)).bars(period, from, to, limit);
+  }
+
+  /** 24-hour statistics from real trades only. */
+  async dayMarket(pairId: number) {
+    return (await this.ensure(pairId)).dayMarket(Date.now());
+  }
+
+  /**
+   * Applies the outbox to D1 now (the alarm does the same when the drain is due); returns how many
+   * rows were applied. See outbox.ts for the batching and its exactly-once key.
+   */
+  async drain(): Promise<number> {
+    const info = this.spot.info;
+    if (!info) return 0;
+    const applied = await this.outbox.drain(info);
+    if (applied > 0) await this.spot.publishTicker(this.env.DB);
+    return applied;
+  }
+
+  /** The one alarm: runs every kind of work that is due (drain now; expiries and sweeps later). */
+  override async alarm(): Promise<void> {
+    await this.scheduler.run();
+  }
+
+  // ---------------------------------------------------------------- read-only views (tests, tools)
+
+  get pairInfo(): PairInfo | null {
+    return this.spot.info;
+  }
+
+  get book(): SpotEngine | null {
+    return this.spot.engine;
+  }
+
+  /** When the alarm should fire, per kind of due work. */
+  dueTimes() {
+    return { next: this.scheduler.next(), ...this.scheduler.dues() };
+  }
+
+  // ---------------------------------------------------------------- WebSocket (hibernation API)
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    await this.ensure(Number(url.searchParams.get("pair")));
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected websocket", { status: 426 });
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ topics: [], userId: null } satisfies PairSocketState);
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    await this.fanout.onMessage(ws, message);
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    // 1005/1006 cannot be echoed (InvalidAccessError): answer a normal closure.
+    ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
+  }
+}

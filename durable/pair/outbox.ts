@@ -1,0 +1,195 @@
+/**
+ * The pair's typed outbox: everything D1 must learn from the object's commands, written in the
+ * command's own transaction and drained later by the scheduler. Entries are a discriminated union
+ * on `kind` (spot command output now; contract settlements join it as their desks land). A drain
+ * fixes up to DRAIN_BATCH rows as batch n before D1 hears of them and applies them as ONE ledger
+ * movement keyed `spot:{pair}:b{n}` through worker/lib/ledger.ts (balanced per currency, or it
+ * throws), plus the desks' own rows (order updates, trades) in the same D1 batch. A drain that runs
+ * again re-sends the same rows under the same key and D1 refuses the copy whole.
+ */
+import { appliedMovementKeys, classifyBatchError, movementStatements, type LedgerEntry, type WalletAccount } from "../../worker/lib/ledger.ts";
+import type { PairStorage } from "./storage.ts";
+
+const DRAIN_BATCH = 50;
+/** Trades per INSERT statement in a drain (12 bound values each; D1 allows 100 per statement). */
+const TRADES_PER_INSERT = 8;
+/** How long drained rows are kept for inspection and replay. */
+const KEEP_DRAINED_MS = 3600_000;
+
+export interface SpotTrade {
+  tradeId: number;
+  price: number;
+  qty: number;
+  takerSide: "buy" | "sell";
+  buyerId: number;
+  sellerId: number;
+  buyOrderId: number;
+  sellOrderId: number;
+  buyerFee: string;
+  sellerFee: string;
+  /** When the trade happened (rows written before drain batches carry only the row's `at`). */
+  at?: number;
+}
+
+/** What one spot transaction (a command, or a batch of them) tells D1. Stored rows without `kind` are this. */
+export interface SpotCommandEntry {
+  kind: "spot";
+  at: number;
+  /** [userId, currencyId, dAvailable, dFrozen] aggregated per account of the spot wallet, minimal units as strings. */
+  entries: [number, number, string, string][];
+  /** [orderId, filledDelta, newStatus (1 open, 2 filled, 3 cancelled, 4 rejected) or 0 = unchanged, reason]. */
+  orders: [number, number, number, string | null][];
+  trades: SpotTrade[];
+}
+
+/** Every kind of outbox entry. A new desk adds its kind here and its case in `application()`. */
+export type OutboxEntry = SpotCommandEntry;
+
+/** Reads a stored row (rows from before the typed outbox have no `kind`: they are spot). */
+export function parseOutboxEntry(json: string): OutboxEntry {
+  const raw = JSON.parse(json) as Omit<OutboxEntry, "kind"> & { kind?: OutboxEntry["kind"] };
+  return { ...raw, kind: raw.kind ?? "spot" } as OutboxEntry;
+}
+
+/** What the drain needs to know about the pair. */
+export interface OutboxPair {
+  pairId: number;
+  symbol: string;
+}
+
+/** One drain batch in D1 terms: the ledger entries of its movement and the desks' other statements. */
+interface Application {
+  ledger: LedgerEntry[];
+  extra: D1PreparedStatement[];
+}
+
+const SPOT_ACCOUNT: WalletAccount = "change";
+
+/**
+ * The D1 side of a batch of spot entries: ledger deltas summed per account (a ledger row carries
+ * the net of the batch; per-trade detail lives in spot_trades), one update per order with its fills
+ * summed, and the trades, several per INSERT.
+ */
+function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandEntry[], at: number): Application {
+  const sums = new Map<string, [number, number, bigint, bigint]>();
+  const orders = new Map<number, [filled: number, status: number, reason: string | null]>();
+  const trades: (SpotTrade & { at: number })[] = [];
+  for (const p of entries) {
+    for (const [userId, currencyId, dAvail, dFrozen] of p.entries) {
+      const k = `${userId}:${currencyId}`;
+      const cur = sums.get(k) ?? [userId, currencyId, 0n, 0n];
+      cur[2] += BigInt(dAvail);
+      cur[3] += BigInt(dFrozen);
+      sums.set(k, cur);
+    }
+    for (const [orderId, filled, status, reason] of p.orders) {
+      const o = orders.get(orderId) ?? [0, 0, null];
+      o[0] += filled;
+      // 0 = unchanged; "open" never overrides a finished status seen earlier in the batch.
+      if (status !== 0 && !(status === 1 && o[1] > 1)) o[1] = status;
+      if (reason !== null) o[2] = reason;
+      orders.set(orderId, o);
+    }
+    for (const t of p.trades) trades.push({ ...t, at: t.at ?? p.at });
+  }
+  const ledger: LedgerEntry[] = [...sums.values()].map(([userId, currencyId, dAvailable, dFrozen]) => ({
+    userId,
+    currencyId,
+    account: SPOT_ACCOUNT,
+    dAvailable,
+    dFrozen,
+    memo: pair.symbol,
+  }));
+  const extra: D1PreparedStatement[] = [];
+  for (const [orderId, [filled, status, reason]] of orders) {
+    extra.push(
+      db
+        .prepare(
+          `UPDATE spot_orders SET filled = filled + ?, status = CASE WHEN ? = 0 THEN status WHEN ? = 1 AND status > 1 THEN status ELSE ? END,
+             done_reason = COALESCE(?, done_reason), updated_at = ? WHERE id = ?`,
+        )
+        .bind(filled, status, status, status, reason, at, orderId),
+    );
+  }
+  for (let i = 0; i < trades.length; i += TRADES_PER_INSERT) {
+    const chunk = trades.slice(i, i + TRADES_PER_INSERT);
+    extra.push(
+      db
+        .prepare(
+          `INSERT INTO spot_trades (pair_id, trade_id, price, qty, taker_side, buyer_id, seller_id, buy_order_id, sell_order_id, buyer_fee, seller_fee, created_at) VALUES ` +
+            chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", "),
+        )
+        .bind(...chunk.flatMap((t) => [pair.pairId, t.tradeId, t.price, t.qty, t.takerSide, t.buyerId, t.sellerId, t.buyOrderId, t.sellOrderId, t.buyerFee, t.sellerFee, t.at])),
+    );
+  }
+  return { ledger, extra };
+}
+
+export class Outbox {
+  constructor(
+    private readonly store: PairStorage,
+    private readonly db: D1Database,
+  ) {}
+
+  /** Adds an entry; call inside the transaction that made it (and register a drain with it). */
+  append(entry: OutboxEntry): void {
+    this.store.sql.exec("INSERT INTO outbox (payload) VALUES (?)", JSON.stringify(entry));
+  }
+
+  /** Whether any entry still waits for D1. */
+  pending(): boolean {
+    return this.store.one("SELECT 1 AS x FROM outbox WHERE drained_at IS NULL LIMIT 1") !== undefined;
+  }
+
+  /** Applies every waiting entry to D1, batch by batch; returns how many rows were applied. */
+  async drain(pair: OutboxPair): Promise<number> {
+    let applied = 0;
+    for (;;) {
+      const head = this.store.one<{ id: number; batch: number | null }>("SELECT id, batch FROM outbox WHERE drained_at IS NULL ORDER BY id LIMIT 1");
+      if (!head) return applied;
+      const batchNo = head.batch ?? this.fixNextBatch();
+      let rows = this.store.sql.exec("SELECT id, payload FROM outbox WHERE batch = ? AND drained_at IS NULL ORDER BY id", batchNo).toArray();
+      rows = await this.withoutLegacyApplied(pair, rows);
+      if (rows.length > 0) {
+        const entries = rows.map((r) => parseOutboxEntry(String(r.payload)));
+        const at = entries[entries.length - 1]!.at;
+        const { ledger, extra } = spotApplication(this.db, pair, entries.filter((e) => e.kind === "spot"), at);
+        try {
+          // movementStatements checks the movement is balanced per currency before anything is sent.
+          await this.db.batch([...movementStatements(this.db, `spot:${pair.pairId}:b${batchNo}`, "spot", ledger, at), ...extra]);
+        } catch (err) {
+          // Already applied by a drain whose note did not survive: nothing to do twice.
+          if (classifyBatchError(err) !== "duplicate") throw err;
+        }
+      }
+      const now = Date.now();
+      this.store.sql.exec("UPDATE outbox SET drained_at = ? WHERE batch = ? AND drained_at IS NULL", now, batchNo);
+      this.store.sql.exec("DELETE FROM outbox WHERE drained_at < ?", now - KEEP_DRAINED_MS);
+      applied += rows.length;
+    }
+  }
+
+  /** Writes down the members of the next batch before D1 hears of them. */
+  private fixNextBatch(): number {
+    const batchNo = Number(this.store.meta("drain_batch") ?? 0) + 1;
+    const last = this.store.sql
+      .exec("SELECT id FROM outbox WHERE drained_at IS NULL AND batch IS NULL ORDER BY id LIMIT 1 OFFSET ?", DRAIN_BATCH - 1)
+      .toArray()[0];
+    const upTo = last ? Number(last.id) : Number.MAX_SAFE_INTEGER;
+    this.store.transaction(() => {
+      this.store.setMeta("drain_batch", batchNo);
+      this.store.sql.exec("UPDATE outbox SET batch = ? WHERE drained_at IS NULL AND batch IS NULL AND id <= ?", batchNo, upTo);
+    });
+    return batchNo;
+  }
+
+  /** Rows from before drain batches that a per-row drain may already have applied (key spot:{pair}:{id}). */
+  private async withoutLegacyApplied(pair: OutboxPair, rows: Record<string, SqlStorageValue>[]) {
+    const legacyMax = Number(this.store.meta("legacy_outbox_max") ?? 0);
+    const keyOf = (r: Record<string, SqlStorageValue>) => `spot:${pair.pairId}:${Number(r.id)}`;
+    const legacy = rows.filter((r) => Number(r.id) <= legacyMax);
+    if (legacy.length === 0) return rows;
+    const done = await appliedMovementKeys(this.db, legacy.map(keyOf));
+    return rows.filter((r) => !done.has(keyOf(r)));
+  }
+}

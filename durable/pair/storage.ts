@@ -1,0 +1,133 @@
+/**
+ * The pair object's own SQLite: its ordered migrations, the `meta` key/value rows and the row
+ * mappers. Migrations are `{ id, sql }` run in order under blockConcurrencyWhile; ids 1-3 are the
+ * ones objects created before the split already ran (kept byte for byte, so their data survives).
+ */
+import type { Candle, KlinePeriod, SnapshotOrder } from "../engine/index.ts";
+
+export const MIGRATIONS: readonly { id: number; sql: string }[] = [
+  {
+    id: 1,
+    sql: `
+      CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS book (
+        id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, side TEXT NOT NULL,
+        price INTEGER NOT NULL, remaining INTEGER NOT NULL, arrival INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS book_priority ON book(side, price, arrival);
+      CREATE TABLE IF NOT EXISTS journal (seq INTEGER PRIMARY KEY, order_id INTEGER, cmd TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS journal_order ON journal(order_id);
+      CREATE TABLE IF NOT EXISTS outbox (id INTEGER PRIMARY KEY AUTOINCREMENT, payload TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS tombstones (order_id INTEGER PRIMARY KEY, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS trades (trade_id INTEGER PRIMARY KEY, price INTEGER NOT NULL, qty INTEGER NOT NULL, taker_side TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS klines (
+        period TEXT NOT NULL, open_time INTEGER NOT NULL, close_time INTEGER NOT NULL,
+        open INTEGER NOT NULL, high INTEGER NOT NULL, low INTEGER NOT NULL, close INTEGER NOT NULL,
+        volume INTEGER NOT NULL, quote_volume TEXT NOT NULL, trades INTEGER NOT NULL,
+        PRIMARY KEY (period, open_time));
+    `,
+  },
+  {
+    // Drained rows are kept for an hour (marked, not deleted) so a lost or repeated drain can be
+    // replayed and inspected; the movement key in D1 still makes a replay apply nothing.
+    id: 2,
+    sql: `ALTER TABLE outbox ADD COLUMN drained_at INTEGER;
+          CREATE INDEX IF NOT EXISTS outbox_pending ON outbox(drained_at, id);`,
+  },
+  {
+    // Drain batches: the rows of one drain are fixed (batch number) before D1 hears of them and
+    // applied as one movement keyed by that number. Rows written before this migration were
+    // drained one movement per row; the first drain checks those keys (legacy_outbox_max).
+    id: 3,
+    sql: `ALTER TABLE outbox ADD COLUMN batch INTEGER;
+          CREATE INDEX IF NOT EXISTS outbox_batch ON outbox(batch);
+          INSERT OR REPLACE INTO meta (key, value) SELECT 'legacy_outbox_max', COALESCE(MAX(id), 0) FROM outbox;`,
+  },
+  {
+    // The scheduler's due times, one row per kind of work (drain, expiry, sweep). The one alarm is
+    // always the earliest of them; `rev` tells a finished run whether the row was moved meanwhile.
+    // Objects from before the scheduler may have outbox rows waiting: they are due now.
+    id: 4,
+    sql: `CREATE TABLE IF NOT EXISTS schedule (kind TEXT PRIMARY KEY, due INTEGER NOT NULL, rev INTEGER NOT NULL DEFAULT 0);
+          INSERT OR IGNORE INTO schedule (kind, due) SELECT 'drain', 0 WHERE EXISTS (SELECT 1 FROM outbox WHERE drained_at IS NULL);`,
+  },
+];
+
+/** Synchronous access to the object's SQLite, with the meta rows and transactions. */
+export class PairStorage {
+  readonly sql: SqlStorage;
+
+  constructor(readonly storage: DurableObjectStorage) {
+    this.sql = storage.sql;
+  }
+
+  /** Runs the migrations not yet applied (PRAGMA user_version is not allowed in a DO: meta keeps it). */
+  migrate(migrations: readonly { id: number; sql: string }[] = MIGRATIONS): void {
+    this.sql.exec("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+    const done = Number(this.meta("schema_version") ?? 0);
+    for (const m of migrations) {
+      if (m.id <= done) continue;
+      this.storage.transactionSync(() => {
+        this.sql.exec(m.sql);
+        this.setMeta("schema_version", m.id);
+      });
+    }
+  }
+
+  /** Runs `fn` as one synchronous transaction: everything it writes commits together or not at all. */
+  transaction<T>(fn: () => T): T {
+    return this.storage.transactionSync(fn);
+  }
+
+  one<T>(query: string, ...args: SqlStorageValue[]): T | undefined {
+    return this.sql.exec(query, ...args).toArray()[0] as T | undefined;
+  }
+
+  meta(key: string): string | undefined {
+    return this.one<{ value: string }>("SELECT value FROM meta WHERE key = ?", key)?.value;
+  }
+
+  setMeta(key: string, value: string | number): void {
+    this.sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, String(value));
+  }
+}
+
+/** A `klines` row as the engine's candle. */
+export function rowToCandle(period: KlinePeriod, r: Record<string, SqlStorageValue>): Candle {
+  return {
+    period,
+    openTime: Number(r.open_time),
+    closeTime: Number(r.close_time),
+    open: Number(r.open),
+    high: Number(r.high),
+    low: Number(r.low),
+    close: Number(r.close),
+    volume: Number(r.volume),
+    quoteVolume: BigInt(String(r.quote_volume)),
+    trades: Number(r.trades),
+  } as Candle;
+}
+
+/** A `book` row as a snapshot order. */
+export function rowToSnapshotOrder(r: Record<string, SqlStorageValue>): SnapshotOrder {
+  return [Number(r.id), Number(r.owner), Number(r.price), Number(r.remaining)] as SnapshotOrder;
+}
+
+/** Upserts one candle (ON CONFLICT keeps its open). */
+export function saveCandle(sql: SqlStorage, bar: Candle): void {
+  sql.exec(
+    `INSERT INTO klines (period, open_time, close_time, open, high, low, close, volume, quote_volume, trades)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (period, open_time) DO UPDATE SET high = excluded.high, low = excluded.low, close = excluded.close,
+       volume = excluded.volume, quote_volume = excluded.quote_volume, trades = excluded.trades`,
+    bar.period,
+    bar.openTime,
+    bar.closeTime,
+    bar.open,
+    bar.high,
+    bar.low,
+    bar.close,
+    bar.volume,
+    bar.quoteVolume.toString(),
+    bar.trades,
+  );
+}

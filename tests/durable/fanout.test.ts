@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import type { CommandResult } from "../../durable/engine/index.ts";
+import { createFanout, type FanoutHost, type PairSocketState } from "../../durable/pair/fanout.ts";
+
+/** A socket double with the hibernation API's attachment calls. */
+function fakeSocket(topics: string[] = []) {
+  let attachment: unknown = { topics, userId: null } satisfies PairSocketState;
+  const sent: any[] = [];
+  return {
+    sent,
+    serializeAttachment: (v: unknown) => (attachment = structuredClone(v)),
+    deserializeAttachment: () => structuredClone(attachment),
+    send: (m: string) => sent.push(JSON.parse(m)),
+  };
+}
+
+/** A host whose session lookup waits until the test releases it. */
+function slowHost() {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  const host = {
+    pairInfo: null,
+    book: null,
+    database: {
+      prepare: () => ({ bind: () => ({ first: async () => (await gate, { user_id: 42 }) }) }),
+    },
+    sockets: () => [],
+  } as unknown as FanoutHost;
+  return { host, release };
+}
+
+describe("pair socket protocol", () => {
+  it("keeps a subscription that arrives while a login is still being checked", async () => {
+    const { host, release } = slowHost();
+    const protocol = createFanout(host);
+    const ws = fakeSocket();
+    const login = protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "login", token: "t".repeat(43) }));
+    await protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
+    release();
+    await login;
+    expect(ws.deserializeAttachment()).toEqual({ topics: ["market_depth_1_3"], userId: 42 });
+    expect(ws.sent).toContainEqual({ type: "logged_in", user_id: 42 });
+  });
+
+  it("refuses more than 16 topics on one socket", async () => {
+    const protocol = createFanout(slowHost().host);
+    const ws = fakeSocket();
+    for (let i = 0; i < 17; i++) await protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "sub", topic: `kline_${i}_3_1min` }));
+    expect((ws.deserializeAttachment() as PairSocketState).topics).toHaveLength(16);
+    expect(ws.sent.at(-1)).toEqual({ type: "error", message: "too many topics" });
+  });
+});
+
+/** A pair whose best bid the test sets; counters live in a map like the object's meta rows. */
+function market() {
+  const book = { bid: "100.00" };
+  const counters = new Map<string, number>();
+  const sockets: ReturnType<typeof fakeSocket>[] = [];
+  const host = {
+    pairInfo: { pairId: 1, currencyId: 1, legalId: 3 },
+    book: {},
+    database: {},
+    sockets: () => sockets,
+    depthLevels: () => ({ bids: [[book.bid, "1.000000"]], asks: [] }),
+    deals: () => [],
+    dayMarket: () => ({ open: "1", high: "1", low: "1", close: book.bid, volume: "1", change: "0" }),
+    currentBars: () => [],
+    price: (u: number) => String(u),
+    qty: (u: number) => String(u),
+    counter: (k: string) => counters.get(k) ?? 0,
+    setCounter: (k: string, v: number) => void counters.set(k, v),
+  } as unknown as FanoutHost;
+  return { book, sockets, host };
+}
+
+/** What the engine reports for a command that changed the book (and, optionally, traded). */
+const bookChanged = (fill = false) =>
+  [
+    {
+      ok: true,
+      seq: 1,
+      depth: [{ side: "buy", price: 1, qty: 1 }],
+      events: fill ? [{ type: "fill", tradeId: 1, price: 10000, qty: 5, takerSide: "buy", takerId: 1, makerId: 2, takerOwner: 1, makerOwner: 2, takerRemaining: 0, makerRemaining: 0 }] : [],
+    },
+  ] as unknown as Extract<CommandResult, { ok: true }>[];
+
+async function until<T>(read: () => T | undefined): Promise<T> {
+  for (let i = 0; i < 200; i++) {
+    const v = read();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error("state never reached");
+}
+
+describe("pair fan-out conflation", () => {
+  it("sends the first depth change at once, then at most one update per window with the latest book and the next seq", async () => {
+    const m = market();
+    const now = 1_000_000;
+    const fanout = createFanout(m.host, () => now);
+    const ws = fakeSocket(["market_depth_1_3"]);
+    m.sockets.push(ws);
+    fanout.publish(bookChanged());
+    expect(ws.sent).toEqual([expect.objectContaining({ type: "market_depth", snapshot: false, seq: 1, bids: [["100.00", "1.000000"]] })]);
+    // Three more changes inside the window: nothing yet, then one message with the last state.
+    for (const bid of ["101.00", "102.00", "103.00"]) {
+      m.book.bid = bid;
+      fanout.publish(bookChanged());
+    }
+    expect(ws.sent).toHaveLength(1);
+    const update = await until(() => ws.sent[1]);
+    expect(update).toMatchObject({ type: "market_depth", snapshot: false, seq: 2, bids: [["103.00", "1.000000"]] });
+    await new Promise((r) => setTimeout(r, 150));
+    expect(ws.sent).toHaveLength(2);
+    expect(fanout.depthSeq()).toBe(2);
+  });
+
+  it("gives a socket that subscribes while an update is pending that update as its snapshot, and nothing older", async () => {
+    const m = market();
+    const fanout = createFanout(m.host, () => 5_000);
+    const first = fakeSocket(["market_depth_1_3"]);
+    m.sockets.push(first);
+    fanout.publish(bookChanged());
+    m.book.bid = "99.00";
+    fanout.publish(bookChanged());
+    const late = fakeSocket();
+    m.sockets.push(late);
+    await fanout.onMessage(late as unknown as WebSocket, JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
+    expect(late.sent).toEqual([]);
+    const snap = await until(() => late.sent[0]);
+    expect(snap).toMatchObject({ type: "market_depth", snapshot: true, seq: 2, bids: [["99.00", "1.000000"]] });
+    expect(first.sent.at(-1)).toMatchObject({ snapshot: false, seq: 2 });
+  });
+
+  it("sends every batch of deals while the day market is conflated", async () => {
+    const m = market();
+    const fanout = createFanout(m.host, () => 9_000);
+    const ws = fakeSocket(["market_detail_1_3", "daymarket_1_3"]);
+    m.sockets.push(ws);
+    for (let i = 0; i < 4; i++) fanout.publish(bookChanged(true));
+    expect(ws.sent.filter((x) => x.type === "market_detail")).toHaveLength(4);
+    expect(ws.sent.filter((x) => x.type === "daymarket")).toEqual([expect.objectContaining({ seq: 1, snapshot: false })]);
+    await until(() => ws.sent.find((x) => x.type === "daymarket" && x.seq === 2));
+    expect(ws.sent.filter((x) => x.type === "daymarket")).toHaveLength(2);
+  });
+});
