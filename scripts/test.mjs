@@ -2,7 +2,7 @@
 // `npm test`: compiles the messages, builds the SPA when it is missing or stale (the browser tests
 // serve it), then runs every vitest project: unit (Node), workers (workerd), e2e (Chromium).
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, statSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 
 const root = new URL("..", import.meta.url).pathname;
@@ -30,6 +30,8 @@ if (existsSync(join(root, "web/index.html"))) {
 // A JSON report next to the console one, so the run can end with one plain summary line.
 mkdirSync(join(root, "test-results"), { recursive: true });
 const report = join(root, "test-results", "vitest.json");
+// A report left by an earlier run must never be summarised as this one's (a killed run writes none).
+rmSync(report, { force: true });
 // vitest's own entry under this process's Node (`npm test` runs on the pinned Node 24 from
 // node_modules/.bin), rather than `npx`, which would start on whatever Node runs npm itself.
 const vitest = join(root, "node_modules", "vitest", "vitest.mjs");
