@@ -78,6 +78,8 @@ export const quotationSchema = z.object({
   change: z.string(),
   /** 24 h base-currency volume */
   volume: z.string(),
+  /** 24 h volume in the quote currency (USDT), two decimals: what screens show */
+  quote_volume: z.string(),
   high: z.string(),
   low: z.string(),
 });

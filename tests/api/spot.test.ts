@@ -61,6 +61,14 @@ describe("placing orders", () => {
     expect(bars.body.data.at(-1)).toMatchObject({ open: "50000.00", close: "50000.00", volume: "0.100000" });
   });
 
+  it("publishes the 24 h volume in USDT next to the base volume: 0.1 BTC at 50000 is 5000 USDT", async () => {
+    const q = await api("/currency/quotation_new");
+    const btc = q.body.message[0].quotation.find((r: { id: number }) => r.id === pair);
+    expect(btc).toMatchObject({ volume: "0.100000", quote_volume: "5000.00" });
+    const day = await api("/currency/day_market?currency_id=1&legal_id=3");
+    expect(day.body.message).toMatchObject({ volume: "0.100000", quote_volume: "5000.00" });
+  });
+
   it("refuses an order the balance cannot cover and changes nothing", async () => {
     const u = await trader("10", "0");
     const before = await dbFingerprint();

@@ -117,6 +117,7 @@ interface QuotationRow {
   last_price: string | null;
   change_24h: string | null;
   volume_24h: string | null;
+  quote_volume_24h: string | null;
   high_24h: string | null;
   low_24h: string | null;
 }
@@ -136,6 +137,7 @@ async function quotationGroups(d1: D1Database): Promise<QuotationGroup[]> {
       last_price: tickers.lastPrice,
       change_24h: tickers.change24h,
       volume_24h: tickers.volume24h,
+      quote_volume_24h: tickers.quoteVolume24h,
       high_24h: tickers.high24h,
       low_24h: tickers.low24h,
     })
@@ -162,6 +164,7 @@ async function quotationGroups(d1: D1Database): Promise<QuotationGroup[]> {
       now_price: r.last_price ?? "0",
       change: r.change_24h ?? "0.00",
       volume: r.volume_24h ?? "0",
+      quote_volume: r.quote_volume_24h ?? "0",
       high: r.high_24h ?? "0",
       low: r.low_24h ?? "0",
     });

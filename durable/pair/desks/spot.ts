@@ -87,6 +87,8 @@ export interface DayMarketOut {
   low: string | null;
   close: string | null;
   volume: string;
+  /** 24 h volume in the quote currency (USDT), two decimals */
+  quote_volume: string;
   change: string;
 }
 
@@ -375,6 +377,11 @@ export class SpotDesk {
     return formatUnits(BigInt(units), this.info!.qtyDecimals);
   }
 
+  /** A notional in tick·lot units (price × qty) as a quote-currency amount with two decimals (cut). */
+  quoteAmount(notional: bigint): string {
+    return formatUnits(notional, this.info!.priceDecimals + this.info!.qtyDecimals, 2);
+  }
+
   /** `levels` per side as decimal strings. */
   depthLevels(levels = 6): { bids: [string, string][]; asks: [string, string][] } {
     const d = this.engine!.depth(levels);
@@ -409,7 +416,7 @@ export class SpotDesk {
   dayMarket(now: number): DayMarketOut {
     const s = this.klines.dayMarket(now);
     const p = (v: number | null) => (v === null ? null : this.price(v));
-    return { open: p(s.open), high: p(s.high), low: p(s.low), close: p(s.last), volume: this.qty(s.volume), change: s.change };
+    return { open: p(s.open), high: p(s.high), low: p(s.low), close: p(s.last), volume: this.qty(s.volume), quote_volume: this.quoteAmount(s.quoteVolume), change: s.change };
   }
 
   currentBars(): { period: KlinePeriod; bar: Bar }[] {
@@ -427,12 +434,13 @@ export class SpotDesk {
     if (dm.close === null) return;
     await db
       .prepare(
-        `INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, change_24h, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, quote_volume_24h, change_24h, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (pair_id) DO UPDATE SET last_price = excluded.last_price, open_24h = excluded.open_24h, high_24h = excluded.high_24h,
-           low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, change_24h = excluded.change_24h, updated_at = excluded.updated_at`,
+           low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, quote_volume_24h = excluded.quote_volume_24h,
+           change_24h = excluded.change_24h, updated_at = excluded.updated_at`,
       )
-      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.change, Date.now())
+      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.quote_volume, dm.change, Date.now())
       .run();
   }
 }
