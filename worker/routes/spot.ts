@@ -15,17 +15,21 @@ import {
   dealListSchema,
   depthSnapshotSchema,
   openOrdersQuerySchema,
+  orderHistoryQuerySchema,
   orderCancelledSchema,
   pairQuerySchema,
   placedOrderSchema,
   spotBalanceSchema,
   spotBatchSchema,
   spotOpenOrderPageSchema,
+  spotOrderRecordPageSchema,
   spotOrderSchema,
   spotRecordPageSchema,
   timesharQuerySchema,
   type DepthSnapshot,
+  type OrderState,
   type SpotOpenOrder,
+  type SpotOrderRecord,
   type SpotRecord,
 } from "../../schemas/spot.ts";
 import { dayMarketSchema } from "../../schemas/realtime.ts";
@@ -43,6 +47,22 @@ import { answers, answersBare, answersNew, bare, ok, okNew } from "../lib/respon
 import { formatShanghai } from "../lib/time.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import type { z } from "zod";
+
+/** Order history states as SQL over spot_orders (status 0 submitted, 1 open, 2 filled, 3 cancelled, 4 rejected). */
+const STATE_SQL: Record<OrderState, string> = {
+  open: "o.status IN (0, 1)",
+  filled: "o.status = 2",
+  partial: "o.status = 3 AND o.filled > 0",
+  cancelled: "o.status = 3 AND o.filled = 0",
+  rejected: "o.status = 4",
+};
+
+function stateOf(status: number, filled: number): OrderState {
+  if (status <= 1) return "open";
+  if (status === 2) return "filled";
+  if (status === 4) return "rejected";
+  return filled > 0 ? "partial" : "cancelled";
+}
 
 /** Market orders execute immediately within this band around the best opposite price. */
 export const MARKET_BAND_PERCENT = 10;
@@ -463,6 +483,63 @@ export const spotRoutes = new Hono<AppEnv>()
         fee: buy
           ? `${formatUnits(BigInt(r.buyer_fee as number), Number(r.base_scale))} ${r.base}`
           : `${formatUnits(BigInt(r.seller_fee as number), quoteScale)} ${r.quote}`,
+      };
+    });
+    return okNew(c, { total: total?.n ?? 0, lists });
+  })
+  .get("/new/transaction/orders", requireUser, query(orderHistoryQuerySchema), answersNew(spotOrderRecordPageSchema, { summary: "One's orders with their final state, newest first; by pair and state", auth: true }), async (c) => {
+    const user = c.get("user");
+    const { page, limit, currency_id, status } = c.req.valid("query");
+    const db = c.env.DB;
+    // Scoped to the caller; the state condition comes from a fixed table, never from input text.
+    const where = `FROM spot_orders o JOIN pairs p ON p.id = o.pair_id
+       WHERE o.user_id = ?1 AND (?2 IS NULL OR p.currency_id = ?2)${status ? ` AND ${STATE_SQL[status]}` : ""}`;
+    const total = await db.prepare(`SELECT count(*) AS n ${where}`).bind(user.id, currency_id ?? null).first<{ n: number }>();
+    const { results } = await db
+      .prepare(
+        `SELECT o.id, o.side, o.kind, o.price, o.qty, o.filled, o.status, o.created_at, o.updated_at, p.price_decimals, p.qty_decimals,
+           (SELECT name FROM currencies WHERE id = p.currency_id) AS base, (SELECT name FROM currencies WHERE id = p.legal_id) AS quote
+         ${where} ORDER BY o.id DESC LIMIT ?3 OFFSET ?4`,
+      )
+      .bind(user.id, currency_id ?? null, limit, (page - 1) * limit)
+      .all<Record<string, number | string>>();
+    // Average fill prices from the trades of these orders, summed in bigint (price × qty can pass 2^53).
+    const fills = new Map<number, { notional: bigint; qty: bigint }>();
+    const ids = results.map((r) => Number(r.id));
+    if (ids.length > 0) {
+      const marks = ids.map(() => "?").join(", ");
+      const { results: trades } = await db
+        .prepare(`SELECT buy_order_id, sell_order_id, price, qty FROM spot_trades WHERE buy_order_id IN (${marks}) OR sell_order_id IN (${marks})`)
+        .bind(...ids, ...ids)
+        .all<{ buy_order_id: number; sell_order_id: number; price: number; qty: number }>();
+      const mine = new Set(ids);
+      for (const t of trades) {
+        for (const orderId of [t.buy_order_id, t.sell_order_id]) {
+          if (!mine.has(orderId)) continue;
+          const f = fills.get(orderId) ?? { notional: 0n, qty: 0n };
+          f.notional += BigInt(t.price) * BigInt(t.qty);
+          f.qty += BigInt(t.qty);
+          fills.set(orderId, f);
+        }
+      }
+    }
+    const lists: SpotOrderRecord[] = results.map((r) => {
+      const pd = Number(r.price_decimals);
+      const qd = Number(r.qty_decimals);
+      const f = fills.get(Number(r.id));
+      return {
+        id: String(r.id),
+        time_format: formatShanghai(Number(r.created_at)),
+        update_format: formatShanghai(Number(r.updated_at)),
+        currency_name: String(r.base),
+        legal_name: String(r.quote),
+        direction: r.side as "buy" | "sell",
+        mode: r.kind === "market" ? 1 : 2,
+        price: r.kind === "market" ? null : formatUnits(BigInt(r.price as number), pd),
+        number: formatUnits(BigInt(r.qty as number), qd),
+        filled: formatUnits(BigInt(r.filled as number), qd),
+        avg_price: f && f.qty > 0n ? formatUnits(f.notional / f.qty, pd) : null,
+        state: stateOf(Number(r.status), Number(r.filled)),
       };
     });
     return okNew(c, { total: total?.n ?? 0, lists });
