@@ -11,7 +11,10 @@ export const spotOrderSchema = z.object({
   currency_id: id,
   legal_id: id.default(3),
   price: decimalStringSchema.optional(),
-  num: decimalStringSchema,
+  /** Quantity in the base currency; required unless `total` is given. */
+  num: decimalStringSchema.optional(),
+  /** Market buy only, instead of `num`: the USDT to spend (at most; what cannot fill is released). */
+  total: decimalStringSchema.optional(),
   mode: z.coerce.number().int().min(1).max(2),
   /** Optional idempotency key: a replay returns the first result. */
   client_oid: z.string().max(36).regex(/^[A-Za-z0-9_-]+$/, { message: "invalid_field" }).optional(),

@@ -20,7 +20,9 @@ export interface OrderRequest {
   currency_id: number;
   legal_id: number;
   price?: string;
-  num: string;
+  /** base quantity; or `total` (USDT to spend) for a market buy */
+  num?: string;
+  total?: string;
   mode: OrderMode;
   client_oid: string;
 }
