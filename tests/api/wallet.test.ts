@@ -159,6 +159,45 @@ describe("flash exchange", () => {
     expect((await bal(TREASURY, BTC))[0] - tBtc).toBe(u8("0.1"));
   });
 
+  it("executes exactly a confirmed quote even after the price moved, and only once", async () => {
+    const user = await makeUser({ balances: [{ currencyId: BTC, units: u8("1") }] });
+    const q = await api("/user/shandui_quote", { token: user.token, body: { from_currency: BTC, to_currency: USDT, money: "0.1" } });
+    expect(q.body.message).toMatchObject({ money: "0.10000000", money2: "2994.00000000", huilv: "30000.00000000", ttl_seconds: 10 });
+    expect(q.body.message.quote_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(q.body.message.expires_at).toBeGreaterThan(Date.now());
+    // Nothing moves at quote time.
+    expect(await bal(user.id, BTC)).toEqual([u8("1"), 0n]);
+    await setPrice(BTC, "31000");
+    try {
+      const r = await api("/user/shandui_sub", { token: user.token, body: { quote_id: q.body.message.quote_id } });
+      expect(r.body.message).toMatchObject({ money2: "2994.00000000", huilv: "30000.00000000", price: "30000" });
+      expect(await bal(user.id, USDT)).toEqual([u8("2994"), 0n]);
+      const again = await api("/user/shandui_sub", { token: user.token, body: { quote_id: q.body.message.quote_id } });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe("quote_expired");
+      expect(await bal(user.id, BTC)).toEqual([u8("0.9"), 0n]);
+    } finally {
+      await setPrice(BTC, "30000");
+    }
+  });
+
+  it("refuses an expired quote, or another user's, with a translated message and moves nothing", async () => {
+    const user = await makeUser({ balances: [{ currencyId: BTC, units: u8("1") }] });
+    const other = await makeUser({ balances: [{ currencyId: BTC, units: u8("1") }] });
+    const q = await api("/user/shandui_quote", { token: user.token, body: { from_currency: BTC, to_currency: USDT, money: "0.1" } });
+    const id = q.body.message.quote_id;
+    const before = await walletFingerprint();
+    const stolen = await api("/user/shandui_sub", { token: other.token, body: { quote_id: id } });
+    expect(stolen.body.code).toBe("quote_expired");
+    await env.DB.prepare("UPDATE conversion_quotes SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, id).run();
+    const late = await api("/user/shandui_sub", { token: user.token, body: { quote_id: id }, lang: "zh" });
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe("报价已过期，请重新获取报价");
+    expect(await walletFingerprint()).toBe(before);
+    const bad = await api("/user/shandui_sub", { token: user.token, body: { quote_id: "nope" } });
+    expect(bad.status).toBe(400);
+  });
+
   it("converts USDT to a coin and rounds the coin down to its minimal unit", async () => {
     await setPrice(ETH, "1999.99");
     try {

@@ -336,6 +336,9 @@ describe("money in and out", () => {
     expect(await text(page, '[data-testid="convert-fee"]')).toBe(`${fmt(fee1).replace(/\.?0+$/, "")} USDT (0.2%)`);
     await snap(page, "money-convert-usdt-btc");
     await page.click('[data-testid="convert-submit"]');
+    // The server's quote, held for 10 s with a countdown: confirming executes exactly it.
+    await page.waitForSelector('[data-testid="quote-countdown"]');
+    expect(await text(page, '[data-testid="quote-received"]')).toBe(`${fmt(btc).replace(/\.?0+$/, "")} BTC`);
     await page.click('[data-testid="convert-confirm-button"]');
     expect(await (await page.waitForSelector('[data-testid="result-received"]')).textContent()).toBe(`${fmt(btc).replace(/\.?0+$/, "")} BTC`);
 

@@ -79,8 +79,12 @@ export const fetchSavedAddresses = (currency: number, signal?: AbortSignal) =>
 
 export const fetchConversionSettings = (signal?: AbortSignal) => call((o) => client.api.user.shandui_set.$get({}, o), { notify: false, signal });
 
-export const convert = (body: { from_currency: number; to_currency: number; money: string }) =>
-  call((o) => client.api.user.shandui_sub.$post({ json: body }, o), { notify: false });
+/** Prices a conversion and holds that price for a few seconds (its quote_id executes it). */
+export const requestQuote = (body: { from_currency: number; to_currency: number; money: string }) =>
+  call((o) => client.api.user.shandui_quote.$post({ json: body }, o), { notify: false });
+
+/** Executes exactly a quote, or fails with quote_expired. */
+export const convert = (body: { quote_id: string }) => call((o) => client.api.user.shandui_sub.$post({ json: body }, o), { notify: false });
 
 /** The spec's own page shape (`lists.count`, `lists.data`) as the usual `{ total, lists }`. */
 export const fetchConversionLog = async (page: number, signal?: AbortSignal): Promise<{ total: number; lists: ConversionRecord[] }> => {
