@@ -394,6 +394,8 @@ describe("money in and out", () => {
 
     // ── 9. Withdraw 500 USDT over TRC20: fee, amount received and total frozen before submitting ──
     await go(page, "/withdrawal", '[data-testid="withdraw-summary"]');
+    // The cheaper network is pre-selected: TRC20 (1 USDT) before ERC20 (5 USDT).
+    await page.waitForSelector('[data-testid="network-TRC20"][aria-checked="true"]');
     await page.click('[data-testid="network-TRC20"]');
     await page.fill('[data-testid="withdraw-address"]', "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE extra");
     await page.fill('[data-testid="withdraw-amount"]', "500");

@@ -40,10 +40,10 @@ import { QUOTE_TTL_SECONDS, conversionDoneSchema, conversionLogSchema, conversio
 import { depositAddressesSchema, depositClaimedSchema, depositRecordPageSchema } from "../../schemas/deposit.ts";
 import { uploadSchema } from "../../schemas/upload.ts";
 import { feeTableSchema, withdrawalRecordPageSchema, withdrawalSubmittedSchema, withdrawInfoSchema, type FeeRow } from "../../schemas/withdrawal.ts";
-import { checkFundPassword, checkTotpIfEnabled, requireReceivingInfo } from "../lib/security.ts";
+import { checkFundPassword, checkTotpIfEnabled } from "../lib/security.ts";
 import { decodeBase64Image, MAX_UPLOAD_BYTES, ownUpload, readUpload, storeUpload, uploadUrl } from "../lib/uploads.ts";
 import { jsonBody, query } from "../lib/validate.ts";
-import { feeRows, hasNetworks, termsFor } from "../lib/withdrawals.ts";
+import { cheaperFirst, feeRows, hasNetworks, termsFor } from "../lib/withdrawals.ts";
 import { inSiteWithdrawal, internalAddressOf, internalAddressOwner, maskAccount } from "../lib/internal-addresses.ts";
 
 const MINUTE = 60_000;
@@ -429,7 +429,8 @@ export const walletRoutes = new Hono<AppEnv>()
       trc_rate: trc ? fmt(trc.fee, cur.scale) : "0",
       min: fmt(general.min, cur.scale),
       max: fmt(general.max, cur.scale),
-      networks: hasNetworks(rows) ? rows.filter((r) => r.network !== -1).map((r) => terms(r.network)) : [],
+      // The cheaper network first (the form pre-selects it); equal fees keep the table's order.
+      networks: hasNetworks(rows) ? cheaperFirst(rows.filter((r) => r.network !== -1)).map((r) => terms(r.network)) : [],
       fees: [terms(-1), ...rows.filter((r) => r.network !== -1).map((r) => terms(r.network))],
       has_fund_password: security?.fp === 1,
       totp_enabled: security?.totp === 1,
@@ -472,7 +473,7 @@ export const walletRoutes = new Hono<AppEnv>()
       const units = parseUnits(shown, cur.scale);
       if (units === null || units !== fee) throw new ApiError("fee_mismatch", 409, { fee: `${fmt(fee, cur.scale)} ${cur.name}` });
     }
-    await requireReceivingInfo(db, user.id);
+    // A coin withdrawal needs no bank card: the receiving-account gate (997) is for fiat (C2C).
     await checkFundPassword(c.env, user.id, b.password);
     await checkTotpIfEnabled(c.env, user.id, b.totp_code);
     if (recipientId !== null && internal) {

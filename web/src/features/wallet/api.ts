@@ -103,6 +103,8 @@ export const useDepositAddresses = (currency: number, lang: string) =>
 /** Limits, fee terms and the available balance of a currency: a balance, so money moves invalidate it. */
 export const useWithdrawInfo = (currency: number) =>
   useScreenQuery({ queryKey: [...balances, "withdrawInfo", currency], queryFn: ({ signal }) => fetchWithdrawInfo(currency, signal) });
+/** The published withdrawal fee table (every coin and network). */
+export const useFeeTable = () => useScreenQuery({ queryKey: ["feeTable"], queryFn: ({ signal }) => fetchFeeTable(signal) });
 export const useSavedAddresses = (currency: number) =>
   useScreenQuery({ queryKey: [...sharedKeys.addresses, currency], queryFn: ({ signal }) => fetchSavedAddresses(currency, signal) });
 /** Rates move: the flash-exchange terms refresh every 10 s while the screen is open. */
