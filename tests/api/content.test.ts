@@ -342,12 +342,12 @@ describe("customer-service link", () => {
     const res = await get("/api/cfg/kefu", lang);
     expect(res.status).toBe(200);
     expect(res.body.type).toBe("ok");
-    expect(kefuSchema.parse(res.body.message)).toEqual({ mobile: "mailto:support@exchange.test" });
+    expect(kefuSchema.parse(res.body.message)).toEqual({ mobile: "mailto:support@exchange.test", products: { seconds: true, lever: true, c2c: true } });
   });
 
   it("returns an empty link when none is configured", async () => {
     const res = await get("/api/cfg/kefu", "en");
-    expect(res.body.message).toEqual({ mobile: "" });
+    expect(res.body.message).toMatchObject({ mobile: "" });
   });
 });
 

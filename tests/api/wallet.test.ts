@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { SYSTEM } from "../../worker/lib/ledger.ts";
+import { app } from "../../worker/app.ts";
 import { api, makeUser } from "./helpers.ts";
 import { bal, BTC, clearPrice, DOGE, ETH, expectBooksBalanced, fundTreasury, seedWalletCurrencies, setPrice, u8, USDT, walletFingerprint, XRP } from "./wallet-fixtures.ts";
 
@@ -66,6 +67,22 @@ describe("wallet list", () => {
 });
 
 describe("transfers between own accounts", () => {
+  it("refuses an account of a product switched off in this deployment, and says so in the config", async () => {
+    const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("100") }] });
+    const off = { ...env, PRODUCT_SECONDS: "off" };
+    const call = async (path: string, init: RequestInit = {}): Promise<any> => {
+      const res = await app.request(`/api${path}`, { ...init, headers: { authorization: user.token, lang: "en", "content-type": "application/json", "cf-connecting-ip": "198.18.9.9" } }, off);
+      return res.json();
+    };
+    expect((await call("/cfg/kefu")).message.products).toEqual({ seconds: false, lever: true, c2c: true });
+    const before = await walletFingerprint();
+    const r = await call("/wallet/change", { method: "POST", body: JSON.stringify({ number: "10", from_field: "change", to_field: "micro", currency_id: USDT }) });
+    expect(r).toMatchObject({ type: "error", code: "feature_off", message: "This feature is not open" });
+    expect(await walletFingerprint()).toBe(before);
+    const toLegal = await call("/wallet/change", { method: "POST", body: JSON.stringify({ number: "10", from_field: "change", to_field: "legal", currency_id: USDT }) });
+    expect(toLegal.type).toBe("ok");
+  });
+
   it("moves funds from change to micro in one balanced movement", async () => {
     const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("10") }] });
     const before = await ledgerCount();

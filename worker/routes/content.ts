@@ -8,6 +8,7 @@
  * executed trades: a pair that has not traded shows "0", never an invented price.
  * Ordering: `sort` is a priority (higher first), then newest first.
  */
+import { productsOf } from "../lib/products.ts";
 import { Hono } from "hono";
 import {
   agreementSchema,
@@ -260,8 +261,8 @@ export const contentRoutes = new Hono<AppEnv>()
     return okNew(c, data);
   })
 
-  .get("/cfg/kefu", answers(kefuSchema, { summary: "Customer-service link" }), async (c) => {
-    return ok(c, { mobile: await kefuLink(c.env.DB) });
+  .get("/cfg/kefu", answers(kefuSchema, { summary: "Customer-service link and the product switches of this deployment" }), async (c) => {
+    return ok(c, { mobile: await kefuLink(c.env.DB), products: productsOf(c.env) });
   })
 
   .get("/currency/list", answers(currencyListSchema, { summary: "Shown currencies, and the legal (quote) ones" }), async (c) => {

@@ -4,6 +4,7 @@
  * treasury, uploads, deposit claims and withdrawals with the published fee table.
  * Every balance change is one ledger movement (worker/lib/ledger.ts); amounts are decimal strings.
  */
+import { accountOn, productsOf } from "../lib/products.ts";
 import { Hono } from "hono";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
 import { formatUnits, parseUnits } from "../../schemas/money.ts";
@@ -105,6 +106,9 @@ export const walletRoutes = new Hono<AppEnv>()
   .post("/wallet/change", requireUser, jsonBody(transferSchema), answers(transferDoneSchema, { summary: "Transfer between one's own accounts", auth: true }), async (c) => {
     const b = c.req.valid("json");
     const user = c.get("user");
+    // An account of a product switched off in this deployment takes and gives nothing.
+    const products = productsOf(c.env);
+    if (!accountOn(products, b.from_field) || !accountOn(products, b.to_field)) throw new ApiError("feature_off", 403);
     const cur = await getCurrency(c.env.DB, b.currency_id);
     const units = amountOrThrow(b.number, cur.scale);
     await applyMovement(c.env.DB, `transfer:${user.id}:${crypto.randomUUID()}`, "transfer", [
