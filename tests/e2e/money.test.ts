@@ -635,10 +635,17 @@ describe("money in and out", () => {
     await page.fill('[data-testid="pwd-repwd"]', "After2024x");
     await snap(page, "money-password");
     await page.click('[data-testid="pwd-submit"]');
-    await waitForRoute(page, /^#\/login/);
+    await waitForRoute(page, /^#\/login\?redirect=%2F$/);
     await page.getByText("Password changed. Please log in again.").waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    // The session ends as the password screen closes (just after the route changes).
+    await page.waitForFunction(() => localStorage.getItem("token") === null);
     // The old session is dead on the server too.
     await expect(call("/api/user/info", { token })).rejects.toThrow(/999/);
+    // Logging in again with the new password lands on home, not back on the password screen.
+    await page.fill('input[name="account"]', account);
+    await page.fill('input[name="password"]', "After2024x");
+    await page.click('[data-testid="login-submit"]');
+    await waitForRoute(page, /^#\/$/);
+    await page.waitForSelector('[data-testid="home"]');
   });
 });
