@@ -78,6 +78,8 @@ export const quotationSchema = z.object({
   change: z.string(),
   /** 24 h base-currency volume */
   volume: z.string(),
+  /** 24 h volume in the quote currency (USDT), two decimals: what screens show */
+  quote_volume: z.string(),
   high: z.string(),
   low: z.string(),
 });
@@ -111,7 +113,11 @@ export const agreementSchema = z.object({ title: z.string(), content: z.string()
 export type Agreement = z.infer<typeof agreementSchema>;
 
 /** GET /api/cfg/kefu: the customer-service link (settings key `kefu_link`). */
-export const kefuSchema = z.object({ mobile: z.string() });
+/** GET /api/cfg/kefu: the service link, and which product areas this deployment has switched on. */
+export const kefuSchema = z.object({
+  mobile: z.string(),
+  products: z.object({ seconds: z.boolean(), lever: z.boolean(), c2c: z.boolean() }),
+});
 export type Kefu = z.infer<typeof kefuSchema>;
 
 export const currencySchema = z.object({

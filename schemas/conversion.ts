@@ -30,6 +30,17 @@ export const conversionDoneSchema = z.object({
 });
 export type ConversionDone = z.infer<typeof conversionDoneSchema>;
 
+/** How long a flash-exchange quote holds, in seconds. */
+export const QUOTE_TTL_SECONDS = 10;
+
+/** POST /api/user/shandui_quote: the conversion as it will execute, until `expires_at` (ms since epoch). */
+export const conversionQuoteSchema = conversionDoneSchema.extend({
+  quote_id: z.string(),
+  expires_at: z.number().int(),
+  ttl_seconds: z.number().int(),
+});
+export type ConversionQuote = z.infer<typeof conversionQuoteSchema>;
+
 export const conversionRecordSchema = z.object({
   id: z.number().int(),
   money: z.string(),

@@ -39,6 +39,8 @@ export const dayMarketSchema = z.object({
   low: z.string().nullable(),
   close: z.string().nullable(),
   volume: z.string(),
+  /** 24 h volume in the quote currency (USDT), two decimals */
+  quote_volume: z.string(),
   change: z.string(),
 });
 export type DayMarket = z.infer<typeof dayMarketSchema>;

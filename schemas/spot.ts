@@ -11,7 +11,10 @@ export const spotOrderSchema = z.object({
   currency_id: id,
   legal_id: id.default(3),
   price: decimalStringSchema.optional(),
-  num: decimalStringSchema,
+  /** Quantity in the base currency; required unless `total` is given. */
+  num: decimalStringSchema.optional(),
+  /** Market buy only, instead of `num`: the USDT to spend (at most; what cannot fill is released). */
+  total: decimalStringSchema.optional(),
   mode: z.coerce.number().int().min(1).max(2),
   /** Optional idempotency key: a replay returns the first result. */
   client_oid: z.string().max(36).regex(/^[A-Za-z0-9_-]+$/, { message: "invalid_field" }).optional(),
@@ -105,6 +108,44 @@ export const spotRecordSchema = z.object({
 export type SpotRecord = z.infer<typeof spotRecordSchema>;
 /** GET /api/new/transaction/lists */
 export const spotRecordPageSchema = pageSchema(spotRecordSchema);
+
+/**
+ * Where an order ended up (or is): open (resting, possibly partly filled), filled, partial (partly
+ * filled, then cancelled or expired), cancelled (nothing filled), rejected (refused by the book).
+ */
+export const orderStateSchema = z.enum(["open", "filled", "partial", "cancelled", "rejected"]);
+export type OrderState = z.infer<typeof orderStateSchema>;
+
+/** GET /api/new/transaction/orders: page through one's orders, optionally by pair and state. */
+export const orderHistoryQuerySchema = z.object({
+  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
+  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100).default(20),
+  currency_id: id.optional(),
+  status: orderStateSchema.optional(),
+});
+
+/** One of the user's orders with its final (or current) state. */
+export const spotOrderRecordSchema = z.object({
+  id: z.string(),
+  time_format: z.string(),
+  /** when the state last changed */
+  update_format: z.string(),
+  currency_name: z.string(),
+  legal_name: z.string(),
+  direction: z.enum(["buy", "sell"]),
+  /** 1 market, 2 limit */
+  mode: z.union([z.literal(1), z.literal(2)]),
+  /** the limit price; null for a market order */
+  price: z.string().nullable(),
+  number: z.string(),
+  filled: z.string(),
+  /** volume-weighted price of its fills; null when nothing filled */
+  avg_price: z.string().nullable(),
+  state: orderStateSchema,
+});
+export type SpotOrderRecord = z.infer<typeof spotOrderRecordSchema>;
+/** GET /api/new/transaction/orders */
+export const spotOrderRecordPageSchema = pageSchema(spotOrderRecordSchema);
 
 /** An accepted order: what the book did with it at once. `replayed` marks a repeated client_oid. */
 export const placedOrderSchema = z.object({

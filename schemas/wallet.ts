@@ -75,11 +75,25 @@ export const transferSchema = z
   .refine((b) => b.from_field !== b.to_field, { message: "same_account", path: ["to_field"] });
 export type TransferInput = z.infer<typeof transferSchema>;
 
+/** POST /api/user/shandui_quote: price a conversion and hold that price for a few seconds. */
 export const conversionSchema = z.object({
   from_currency: currencyIdSchema,
   to_currency: currencyIdSchema,
   money: amountInputSchema,
 });
+
+/**
+ * POST /api/user/shandui_sub: `quote_id` executes exactly that quote (or refuses it once
+ * expired); without one, the spec's fields convert at the current price.
+ */
+export const conversionSubSchema = z
+  .object({
+    quote_id: z.string().regex(/^[0-9a-f]{32}$/, { message: "invalid_param" }).optional(),
+    from_currency: currencyIdSchema.optional(),
+    to_currency: currencyIdSchema.optional(),
+    money: amountInputSchema.optional(),
+  })
+  .refine((b) => b.quote_id !== undefined || (b.from_currency !== undefined && b.to_currency !== undefined && b.money !== undefined), { message: "invalid_param" });
 
 export const currencyBodySchema = z.object({ currency: currencyIdSchema, lang: z.string().optional() });
 

@@ -104,12 +104,12 @@ async function makeMarket(bases: { id: number; name: string; open?: number }[]) 
   }
 }
 
-async function makeTicker(pairId: number, t: { last: string; open: string; high: string; low: string; volume: string; change: string }) {
+async function makeTicker(pairId: number, t: { last: string; open: string; high: string; low: string; volume: string; quoteVolume?: string; change: string }) {
   await db()
     .prepare(
-      "INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, change_24h, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, quote_volume_24h, change_24h, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     )
-    .bind(pairId, t.last, t.open, t.high, t.low, t.volume, t.change, Date.now())
+    .bind(pairId, t.last, t.open, t.high, t.low, t.volume, t.quoteVolume ?? "0", t.change, Date.now())
     .run();
 }
 
@@ -342,12 +342,12 @@ describe("customer-service link", () => {
     const res = await get("/api/cfg/kefu", lang);
     expect(res.status).toBe(200);
     expect(res.body.type).toBe("ok");
-    expect(kefuSchema.parse(res.body.message)).toEqual({ mobile: "mailto:support@exchange.test" });
+    expect(kefuSchema.parse(res.body.message)).toEqual({ mobile: "mailto:support@exchange.test", products: { seconds: true, lever: true, c2c: true } });
   });
 
   it("returns an empty link when none is configured", async () => {
     const res = await get("/api/cfg/kefu", "en");
-    expect(res.body.message).toEqual({ mobile: "" });
+    expect(res.body.message).toMatchObject({ mobile: "" });
   });
 });
 
@@ -378,7 +378,7 @@ describe("currencies", () => {
 describe("quotations", () => {
   it.each(["en", "kr"])("shows stored ticker values and zeros, never invented prices, for a pair without trades (lang %s)", async (lang) => {
     await makeMarket([{ id: 1, name: "BTC" }, { id: 11, name: "DOGE" }, { id: 6, name: "LTC", open: 0 }]);
-    await makeTicker(1, { last: "64123.45", open: "63000.00", high: "65000.00", low: "62500.10", volume: "12.345678", change: "1.78" });
+    await makeTicker(1, { last: "64123.45", open: "63000.00", high: "65000.00", low: "62500.10", volume: "12.345678", quoteVolume: "791633.42", change: "1.78" });
 
     const res = await get("/api/currency/quotation_new", lang);
     expect(res.body.type).toBe("ok");
@@ -397,10 +397,11 @@ describe("quotations", () => {
       now_price: "64123.45",
       change: "1.78",
       volume: "12.345678",
+      quote_volume: "791633.42",
       high: "65000.00",
       low: "62500.10",
     });
-    expect(rows[1]).toMatchObject({ id: 11, now_price: "0", change: "0.00", volume: "0", high: "0", low: "0" });
+    expect(rows[1]).toMatchObject({ id: 11, now_price: "0", change: "0.00", volume: "0", quote_volume: "0", high: "0", low: "0" });
   });
 
   it("puts the same quotations on the home page", async () => {

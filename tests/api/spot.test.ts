@@ -61,6 +61,14 @@ describe("placing orders", () => {
     expect(bars.body.data.at(-1)).toMatchObject({ open: "50000.00", close: "50000.00", volume: "0.100000" });
   });
 
+  it("publishes the 24 h volume in USDT next to the base volume: 0.1 BTC at 50000 is 5000 USDT", async () => {
+    const q = await api("/currency/quotation_new");
+    const btc = q.body.message[0].quotation.find((r: { id: number }) => r.id === pair);
+    expect(btc).toMatchObject({ volume: "0.100000", quote_volume: "5000.00" });
+    const day = await api("/currency/day_market?currency_id=1&legal_id=3");
+    expect(day.body.message).toMatchObject({ volume: "0.100000", quote_volume: "5000.00" });
+  });
+
   it("refuses an order the balance cannot cover and changes nothing", async () => {
     const u = await trader("10", "0");
     const before = await dbFingerprint();
@@ -106,6 +114,67 @@ describe("placing orders", () => {
     expect(r.body.message).toMatchObject({ filled: "0.050000", status: "cancelled" });
     await drainPair(pair);
     expect(await balance(taker.id, USDT)).toEqual([units("10000") - units("2000"), 0n]);
+  });
+
+  it("spends exactly the total of a market buy by total: 500 USDT buys 0.0125 BTC at 40000", async () => {
+    await clearBook();
+    const maker = await trader();
+    const taker = await trader();
+    await sell(maker.token, { price: "40000", num: "0.05" });
+    const r = await buy(taker.token, { mode: 1, total: "500" });
+    expect(r.body.message).toMatchObject({ filled: "0.012500", status: "filled" });
+    await drainPair(pair);
+    expect(await balance(taker.id, USDT)).toEqual([units("9500"), 0n]);
+    // 0.0125 BTC less the 20 bps taker fee
+    expect(await balance(taker.id, BTC)).toEqual([units("1.012475"), 0n]);
+    const history = await api("/new/transaction/orders", { token: taker.token });
+    expect(history.body.data.lists[0]).toMatchObject({ state: "filled", mode: 1, price: null, filled: "0.012500", avg_price: "40000.00" });
+  });
+
+  it("never fills a market buy by total above the 10% band, and releases what it could not spend", async () => {
+    await clearBook();
+    const maker = await trader();
+    const taker = await trader();
+    await sell(maker.token, { price: "40000", num: "0.001" });
+    await sell(maker.token, { price: "45000", num: "0.1" }); // above 40000 + 10 %
+    const r = await buy(taker.token, { mode: 1, total: "500" });
+    expect(r.body.message).toMatchObject({ filled: "0.001000", status: "cancelled" });
+    await drainPair(pair);
+    expect(await balance(taker.id, USDT)).toEqual([units("9960"), 0n]);
+  });
+
+  it.each([
+    ["an amount and a total", { mode: 1, num: "0.01", total: "500" }, "buy", "qty_or_total"],
+    ["a total on a limit buy", { mode: 2, price: "40000", total: "500" }, "buy", "total_market_buy_only"],
+    ["a total on a sell", { mode: 1, total: "500" }, "sell", "total_market_buy_only"],
+    ["a zero total", { mode: 1, total: "0" }, "buy", "buy_total_positive"],
+    ["a total below the minimum order value", { mode: 1, total: "0.01" }, "buy", "min_notional"],
+    ["neither amount nor total", { mode: 1 }, "buy", "buy_qty_positive"],
+  ])("refuses %s and changes nothing", async (_name, body, side, code) => {
+    await clearBook();
+    const maker = await trader();
+    await sell(maker.token, { price: "40000", num: "0.05" });
+    await drainPair(pair);
+    const u = await trader();
+    const before = await dbFingerprint();
+    const r = await (side === "buy" ? buy : sell)(u.token, body);
+    expect(r.status).toBe(400);
+    expect(r.body.code).toBe(code);
+    expect(await dbFingerprint()).toBe(before);
+  });
+
+  it("replays a market buy by total under its client order id, and refuses another total under it", async () => {
+    await clearBook();
+    const maker = await trader();
+    const u = await trader();
+    await sell(maker.token, { price: "40000", num: "0.05" });
+    const first = await buy(u.token, { mode: 1, total: "400", client_oid: "tot-1" });
+    const again = await buy(u.token, { mode: 1, total: "400", client_oid: "tot-1" });
+    expect(again.body.message).toMatchObject({ order_id: first.body.message.order_id, replayed: true });
+    await drainPair(pair);
+    expect(await balance(u.id, USDT)).toEqual([units("9600"), 0n]);
+    const other = await buy(u.token, { mode: 1, total: "401", client_oid: "tot-1" });
+    expect(other.body.code).toBe("duplicate_client_id");
   });
 
   it("replays a repeated client order id without freezing twice, and refuses it for a different order", async () => {

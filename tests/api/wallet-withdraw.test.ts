@@ -55,7 +55,8 @@ describe("the published fee table", () => {
       has_receiving_info: true,
       totp_enabled: false,
     });
-    expect(r.body.message.networks.map((n: any) => n.network_name)).toEqual(["ERC20", "TRC20"]);
+    // The cheaper network first: TRC20 (1 USDT) before ERC20 (5 USDT).
+    expect(r.body.message.networks.map((n: any) => n.network_name)).toEqual(["TRC20", "ERC20"]);
   });
 
   it("uses the general rate for a network whose own fee is zero", async () => {
@@ -106,14 +107,22 @@ describe("a withdrawal request", () => {
     expect(r.body.message).toMatchObject({ charge: "5.00000000", total: "25.00000000" });
   });
 
-  it("answers 997 when the user has no receiving information, and changes nothing", async () => {
+  it("withdraws a coin without any bank card (the receiving-account gate is for fiat only)", async () => {
     const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("100") }] });
-    await api("/user/fund_password", { token: user.token, body: { fund_password: FUND_PASSWORD, login_password: user.password } });
-    const before = await walletFingerprint();
+    await api("/user/fund_password", { token: user.token, body: { fund_password: FUND_PASSWORD, re_fund_password: FUND_PASSWORD, login_password: user.password } });
     const r = await withdraw(user);
-    expect(r.status).toBe(403);
-    expect(r.body).toMatchObject({ type: "997", code: "bank_required", message: "Please add your receiving account first" });
-    expect(await walletFingerprint()).toBe(before);
+    expect(r.body.type).toBe("ok");
+    expect(r.body.message).toMatchObject({ status: 0, charge: "1.00000000", total: "51.00000000" });
+    expect(await bal(user.id, USDT)).toEqual([u8("49"), u8("51")]);
+  });
+
+  it("withdraws every listed coin on its own chain, not only USDT: BTC with the BTC fee", async () => {
+    const user = await makeWithdrawer([{ currencyId: BTC, units: u8("1") }]);
+    const info = await api("/wallet/get_info", { token: user.token, body: { currency: BTC } });
+    expect(info.body.message).toMatchObject({ currency_name: "BTC", rate: "0.00050000", networks: [] });
+    const r = await api("/wallet/out", { token: user.token, body: { currency: BTC, address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", number: "0.1", password: FUND_PASSWORD } });
+    expect(r.body.message).toMatchObject({ charge: "0.00050000", total: "0.10050000" });
+    expect(await bal(user.id, BTC)).toEqual([u8("0.8995"), u8("0.1005")]);
   });
 
   it("needs a fund password: fund_password_required when none is set, fund_password_wrong for a wrong one", async () => {

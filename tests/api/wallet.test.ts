@@ -2,6 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { SYSTEM } from "../../worker/lib/ledger.ts";
+import { app } from "../../worker/app.ts";
 import { api, makeUser } from "./helpers.ts";
 import { bal, BTC, clearPrice, DOGE, ETH, expectBooksBalanced, fundTreasury, seedWalletCurrencies, setPrice, u8, USDT, walletFingerprint, XRP } from "./wallet-fixtures.ts";
 
@@ -66,6 +67,22 @@ describe("wallet list", () => {
 });
 
 describe("transfers between own accounts", () => {
+  it("refuses an account of a product switched off in this deployment, and says so in the config", async () => {
+    const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("100") }] });
+    const off = { ...env, PRODUCT_SECONDS: "off" };
+    const call = async (path: string, init: RequestInit = {}): Promise<any> => {
+      const res = await app.request(`/api${path}`, { ...init, headers: { authorization: user.token, lang: "en", "content-type": "application/json", "cf-connecting-ip": "198.18.9.9" } }, off);
+      return res.json();
+    };
+    expect((await call("/cfg/kefu")).message.products).toEqual({ seconds: false, lever: true, c2c: true });
+    const before = await walletFingerprint();
+    const r = await call("/wallet/change", { method: "POST", body: JSON.stringify({ number: "10", from_field: "change", to_field: "micro", currency_id: USDT }) });
+    expect(r).toMatchObject({ type: "error", code: "feature_off", message: "This feature is not open" });
+    expect(await walletFingerprint()).toBe(before);
+    const toLegal = await call("/wallet/change", { method: "POST", body: JSON.stringify({ number: "10", from_field: "change", to_field: "legal", currency_id: USDT }) });
+    expect(toLegal.type).toBe("ok");
+  });
+
   it("moves funds from change to micro in one balanced movement", async () => {
     const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("10") }] });
     const before = await ledgerCount();
@@ -157,6 +174,45 @@ describe("flash exchange", () => {
     expect((await bal(SYSTEM.fees, USDT))[0] - feesBefore).toBe(u8("6"));
     expect((await bal(TREASURY, USDT))[0] - tUsdt).toBe(-u8("3000"));
     expect((await bal(TREASURY, BTC))[0] - tBtc).toBe(u8("0.1"));
+  });
+
+  it("executes exactly a confirmed quote even after the price moved, and only once", async () => {
+    const user = await makeUser({ balances: [{ currencyId: BTC, units: u8("1") }] });
+    const q = await api("/user/shandui_quote", { token: user.token, body: { from_currency: BTC, to_currency: USDT, money: "0.1" } });
+    expect(q.body.message).toMatchObject({ money: "0.10000000", money2: "2994.00000000", huilv: "30000.00000000", ttl_seconds: 10 });
+    expect(q.body.message.quote_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(q.body.message.expires_at).toBeGreaterThan(Date.now());
+    // Nothing moves at quote time.
+    expect(await bal(user.id, BTC)).toEqual([u8("1"), 0n]);
+    await setPrice(BTC, "31000");
+    try {
+      const r = await api("/user/shandui_sub", { token: user.token, body: { quote_id: q.body.message.quote_id } });
+      expect(r.body.message).toMatchObject({ money2: "2994.00000000", huilv: "30000.00000000", price: "30000" });
+      expect(await bal(user.id, USDT)).toEqual([u8("2994"), 0n]);
+      const again = await api("/user/shandui_sub", { token: user.token, body: { quote_id: q.body.message.quote_id } });
+      expect(again.status).toBe(409);
+      expect(again.body.code).toBe("quote_expired");
+      expect(await bal(user.id, BTC)).toEqual([u8("0.9"), 0n]);
+    } finally {
+      await setPrice(BTC, "30000");
+    }
+  });
+
+  it("refuses an expired quote, or another user's, with a translated message and moves nothing", async () => {
+    const user = await makeUser({ balances: [{ currencyId: BTC, units: u8("1") }] });
+    const other = await makeUser({ balances: [{ currencyId: BTC, units: u8("1") }] });
+    const q = await api("/user/shandui_quote", { token: user.token, body: { from_currency: BTC, to_currency: USDT, money: "0.1" } });
+    const id = q.body.message.quote_id;
+    const before = await walletFingerprint();
+    const stolen = await api("/user/shandui_sub", { token: other.token, body: { quote_id: id } });
+    expect(stolen.body.code).toBe("quote_expired");
+    await env.DB.prepare("UPDATE conversion_quotes SET expires_at = ? WHERE id = ?").bind(Date.now() - 1, id).run();
+    const late = await api("/user/shandui_sub", { token: user.token, body: { quote_id: id }, lang: "zh" });
+    expect(late.status).toBe(409);
+    expect(late.body.message).toBe("报价已过期，请重新获取报价");
+    expect(await walletFingerprint()).toBe(before);
+    const bad = await api("/user/shandui_sub", { token: user.token, body: { quote_id: "nope" } });
+    expect(bad.status).toBe(400);
   });
 
   it("converts USDT to a coin and rounds the coin down to its minimal unit", async () => {

@@ -136,6 +136,25 @@ describe("account journeys", () => {
     await context.close();
   });
 
+  it("goes back from the login screen to the last screen that needs no login", async () => {
+    const { context, page } = await openPage();
+    await page.goto(`${server.baseUrl}/#/quotations`);
+    await page.waitForSelector('[data-testid="quotations"]');
+    // Assets need a login: the guard sends the visitor to log in, remembering the target.
+    await page.click('[data-testid="tabbar"] a[href="#/assets"]');
+    await waitForRoute(page, /^#\/login\?redirect=%2Fassets$/);
+    await page.click('[data-testid="back-button"]');
+    await waitForRoute(page, /^#\/quotations$/);
+    await page.waitForSelector('[data-testid="quotations"]');
+    // Opened straight on the login screen (no history in the app): back still leads somewhere open.
+    await page.goto(`${server.baseUrl}/#/login?redirect=%2Fexchange`);
+    await page.reload();
+    await page.waitForSelector('[data-testid="login-submit"]');
+    await page.click('[data-testid="back-button"]');
+    await waitForRoute(page, /^#\/quotations$/);
+    await context.close();
+  });
+
   it("recovers a password with the e-mailed code and logs in with the new one", async () => {
     const account = uniqueEmail("forget");
     const oldPassword = "Before2024a";

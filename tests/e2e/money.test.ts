@@ -336,6 +336,9 @@ describe("money in and out", () => {
     expect(await text(page, '[data-testid="convert-fee"]')).toBe(`${fmt(fee1).replace(/\.?0+$/, "")} USDT (0.2%)`);
     await snap(page, "money-convert-usdt-btc");
     await page.click('[data-testid="convert-submit"]');
+    // The server's quote, held for 10 s with a countdown: confirming executes exactly it.
+    await page.waitForSelector('[data-testid="quote-countdown"]');
+    expect(await text(page, '[data-testid="quote-received"]')).toBe(`${fmt(btc).replace(/\.?0+$/, "")} BTC`);
     await page.click('[data-testid="convert-confirm-button"]');
     expect(await (await page.waitForSelector('[data-testid="result-received"]')).textContent()).toBe(`${fmt(btc).replace(/\.?0+$/, "")} BTC`);
 
@@ -391,6 +394,8 @@ describe("money in and out", () => {
 
     // ── 9. Withdraw 500 USDT over TRC20: fee, amount received and total frozen before submitting ──
     await go(page, "/withdrawal", '[data-testid="withdraw-summary"]');
+    // The cheaper network is pre-selected: TRC20 (1 USDT) before ERC20 (5 USDT).
+    await page.waitForSelector('[data-testid="network-TRC20"][aria-checked="true"]');
     await page.click('[data-testid="network-TRC20"]');
     await page.fill('[data-testid="withdraw-address"]', "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE extra");
     await page.fill('[data-testid="withdraw-amount"]', "500");
@@ -630,10 +635,17 @@ describe("money in and out", () => {
     await page.fill('[data-testid="pwd-repwd"]', "After2024x");
     await snap(page, "money-password");
     await page.click('[data-testid="pwd-submit"]');
-    await waitForRoute(page, /^#\/login/);
+    await waitForRoute(page, /^#\/login\?redirect=%2F$/);
     await page.getByText("Password changed. Please log in again.").waitFor();
-    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    // The session ends as the password screen closes (just after the route changes).
+    await page.waitForFunction(() => localStorage.getItem("token") === null);
     // The old session is dead on the server too.
     await expect(call("/api/user/info", { token })).rejects.toThrow(/999/);
+    // Logging in again with the new password lands on home, not back on the password screen.
+    await page.fill('input[name="account"]', account);
+    await page.fill('input[name="password"]', "After2024x");
+    await page.click('[data-testid="login-submit"]');
+    await waitForRoute(page, /^#\/$/);
+    await page.waitForSelector('[data-testid="home"]');
   });
 });

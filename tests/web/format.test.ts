@@ -3,7 +3,7 @@
  * never rounded up, and a price of zero is shown as "--" (no trade yet) rather than a number.
  */
 import { describe, expect, it } from "vitest";
-import { formatChange, formatPrice, formatShortDate, formatThousands, groupThousands, trendOf } from "../../web/src/lib/format.ts";
+import { formatChange, formatCompact, formatPrice, formatShortDate, formatThousands, groupThousands, trendOf } from "../../web/src/lib/format.ts";
 
 describe("formatPrice", () => {
   it("shows the API's own digits with thousands separators", () => {
@@ -52,5 +52,18 @@ describe("small helpers", () => {
   });
   it("shortens server times to month-day", () => {
     expect(formatShortDate("2026-11-21 11:59:51")).toBe("11-21");
+  });
+});
+
+describe("formatCompact (24 h volume in USDT)", () => {
+  it("shortens with K, M and B, cutting to two decimals, never rounding up", () => {
+    expect(formatCompact("596.02")).toBe("596.02");
+    expect(formatCompact("999.999")).toBe("999.99");
+    expect(formatCompact("1000")).toBe("1.00K");
+    expect(formatCompact("123456.78")).toBe("123.45K");
+    expect(formatCompact("9876543.21")).toBe("9.87M");
+    expect(formatCompact("1234567890123.45")).toBe("1,234.56B");
+    expect(formatCompact("0")).toBe("0.00");
+    expect(formatCompact(null)).toBe("--");
   });
 });

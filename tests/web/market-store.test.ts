@@ -18,7 +18,7 @@ function deal(price: string, time = 1): Deal {
   return { time, direction: "buy", price, amount: "0.1" };
 }
 
-const ticker = (close: string): DayMarket => ({ open: "1", high: "2", low: "0.5", close, volume: "10", change: "1.00" });
+const ticker = (close: string): DayMarket => ({ open: "1", high: "2", low: "0.5", close, volume: "10", quote_volume: "15.00", change: "1.00" });
 
 describe("book reducer", () => {
   it("shows a snapshot, then each next update", () => {

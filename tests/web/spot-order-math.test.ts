@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   checkOrder,
+  checkTotal,
   clampDecimals,
   compareDecimals,
   farFromMarket,
@@ -14,6 +15,7 @@ import {
   qtyDecimalsFor,
   sanitizeDecimalInput,
   sliderQuantity,
+  sliderTotal,
 } from "../../web/src/features/spot/orderMath.ts";
 import type { SpotBalance } from "../../web/src/features/spot/api.ts";
 
@@ -134,5 +136,24 @@ describe("checks before sending", () => {
     expect(checkOrder({ ...base, mode: 1, price: "", bestOpposite: null }).problem?.key).toBe("no_liquidity");
     // A market buy holds up to the protective limit: 0.13 × 77000 = 10010 > 10000.
     expect(checkOrder({ ...base, mode: 1, price: "", qty: "0.13" }).problem?.key).toBe("insufficient_balance");
+  });
+});
+
+describe("a market buy by total", () => {
+  it("sets the total from the slider as that share of the available USDT, cut to cents", () => {
+    expect(sliderTotal(25, "10000.00000000")).toBe("2500.00");
+    expect(sliderTotal(50, "0.01999999")).toBe("0.00");
+    expect(sliderTotal(100, "123.456789")).toBe("123.45");
+    expect(sliderTotal(0, "100")).toBe("");
+  });
+
+  it("checks the total as the server does before sending", () => {
+    const balance = makeBalance();
+    expect(checkTotal({ total: "500", bestAsk: "40000.00", balance }).problem).toBeNull();
+    expect(checkTotal({ total: "0", bestAsk: "40000.00", balance }).problem?.key).toBe("buy_total_positive");
+    expect(checkTotal({ total: "1.001", bestAsk: "40000.00", balance }).problem?.key).toBe("too_many_decimals");
+    expect(checkTotal({ total: "500", bestAsk: null, balance }).problem?.key).toBe("no_liquidity");
+    expect(checkTotal({ total: "4.99", bestAsk: "40000.00", balance }).problem?.key).toBe("min_notional");
+    expect(checkTotal({ total: "10000.01", bestAsk: "40000.00", balance }).problem?.key).toBe("insufficient_balance");
   });
 });

@@ -188,6 +188,8 @@ export const tickers = sqliteTable("tickers", {
   high24h: text("high_24h").notNull(),
   low24h: text("low_24h").notNull(),
   volume24h: text("volume_24h").notNull(),
+  /** 24 h volume in the quote currency (USDT), decimal string */
+  quoteVolume24h: text("quote_volume_24h").notNull(),
   change24h: text("change_24h").notNull(),
   updatedAt: integer("updated_at").notNull(),
 });

@@ -40,6 +40,12 @@ export async function feeRows(db: D1Database, currency: Currency): Promise<FeeRo
   });
 }
 
+/** Network rows by their effective fee, lowest first (the table's order for equal fees). */
+export function cheaperFirst(rows: FeeRow[]): FeeRow[] {
+  const fee = (r: FeeRow) => termsFor(rows.concat(), r.network)?.fee ?? r.fee;
+  return [...rows].sort((a, b) => (fee(a) < fee(b) ? -1 : fee(a) > fee(b) ? 1 : a.network - b.network));
+}
+
 /** Whether a currency is withdrawn on one of several networks (USDT: ERC20 / TRC20). */
 export const hasNetworks = (rows: FeeRow[]) => rows.some((r) => r.network !== -1);
 

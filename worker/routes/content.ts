@@ -8,6 +8,7 @@
  * executed trades: a pair that has not traded shows "0", never an invented price.
  * Ordering: `sort` is a priority (higher first), then newest first.
  */
+import { productsOf } from "../lib/products.ts";
 import { Hono } from "hono";
 import {
   agreementSchema,
@@ -117,6 +118,7 @@ interface QuotationRow {
   last_price: string | null;
   change_24h: string | null;
   volume_24h: string | null;
+  quote_volume_24h: string | null;
   high_24h: string | null;
   low_24h: string | null;
 }
@@ -136,6 +138,7 @@ async function quotationGroups(d1: D1Database): Promise<QuotationGroup[]> {
       last_price: tickers.lastPrice,
       change_24h: tickers.change24h,
       volume_24h: tickers.volume24h,
+      quote_volume_24h: tickers.quoteVolume24h,
       high_24h: tickers.high24h,
       low_24h: tickers.low24h,
     })
@@ -162,6 +165,7 @@ async function quotationGroups(d1: D1Database): Promise<QuotationGroup[]> {
       now_price: r.last_price ?? "0",
       change: r.change_24h ?? "0.00",
       volume: r.volume_24h ?? "0",
+      quote_volume: r.quote_volume_24h ?? "0",
       high: r.high_24h ?? "0",
       low: r.low_24h ?? "0",
     });
@@ -257,8 +261,8 @@ export const contentRoutes = new Hono<AppEnv>()
     return okNew(c, data);
   })
 
-  .get("/cfg/kefu", answers(kefuSchema, { summary: "Customer-service link" }), async (c) => {
-    return ok(c, { mobile: await kefuLink(c.env.DB) });
+  .get("/cfg/kefu", answers(kefuSchema, { summary: "Customer-service link and the product switches of this deployment" }), async (c) => {
+    return ok(c, { mobile: await kefuLink(c.env.DB), products: productsOf(c.env) });
   })
 
   .get("/currency/list", answers(currencyListSchema, { summary: "Shown currencies, and the legal (quote) ones" }), async (c) => {

@@ -15,17 +15,21 @@ import {
   dealListSchema,
   depthSnapshotSchema,
   openOrdersQuerySchema,
+  orderHistoryQuerySchema,
   orderCancelledSchema,
   pairQuerySchema,
   placedOrderSchema,
   spotBalanceSchema,
   spotBatchSchema,
   spotOpenOrderPageSchema,
+  spotOrderRecordPageSchema,
   spotOrderSchema,
   spotRecordPageSchema,
   timesharQuerySchema,
   type DepthSnapshot,
+  type OrderState,
   type SpotOpenOrder,
+  type SpotOrderRecord,
   type SpotRecord,
 } from "../../schemas/spot.ts";
 import { dayMarketSchema } from "../../schemas/realtime.ts";
@@ -44,6 +48,22 @@ import { formatShanghai } from "../lib/time.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import type { z } from "zod";
 
+/** Order history states as SQL over spot_orders (status 0 submitted, 1 open, 2 filled, 3 cancelled, 4 rejected). */
+const STATE_SQL: Record<OrderState, string> = {
+  open: "o.status IN (0, 1)",
+  filled: "o.status = 2",
+  partial: "o.status = 3 AND o.filled > 0",
+  cancelled: "o.status = 3 AND o.filled = 0",
+  rejected: "o.status = 4",
+};
+
+function stateOf(status: number, filled: number): OrderState {
+  if (status <= 1) return "open";
+  if (status === 2) return "filled";
+  if (status === 4) return "rejected";
+  return filled > 0 ? "partial" : "cancelled";
+}
+
 /** Market orders execute immediately within this band around the best opposite price. */
 export const MARKET_BAND_PERCENT = 10;
 const ID_EPOCH = Date.UTC(2026, 0, 1);
@@ -54,7 +74,7 @@ function newOrderId(now: number) {
 }
 
 type OrderInput = z.output<typeof spotOrderSchema>;
-type OrderFields = Pick<OrderInput, "price" | "num" | "mode" | "client_oid">;
+type OrderFields = Pick<OrderInput, "price" | "num" | "total" | "mode" | "client_oid">;
 type Top = { bestBid: number | null; bestAsk: number | null };
 
 /** An order checked against the pair's rules, with what it must freeze. */
@@ -67,10 +87,49 @@ interface PricedOrder {
   reserved: bigint;
   reservedCurrency: number;
   clientOid: string | null;
+  /** Market buy by total: the most to spend, in price × quantity units; else null. */
+  budget: bigint | null;
+}
+
+/**
+ * A market buy by total ("spend 500 USDT"): the budget is frozen whole; the pair object buys
+ * best-first, never above the market band, until the budget or the asks within the band run
+ * out, and releases the rest. `qty` is only an upper bound (the budget at the best ask).
+ */
+async function priceBudgetBuy(pair: PairRow, input: OrderFields & { total: string }, top: () => Promise<Top>): Promise<PricedOrder> {
+  const decimals = pair.priceDecimals + pair.qtyDecimals;
+  const budget = parseUnits(input.total, decimals);
+  if (budget === null) throw new ApiError("too_many_decimals", 400, { decimals });
+  if (budget <= 0n) throw new ApiError("buy_total_positive");
+  if (budget > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
+  const reserved = notionalToQuoteUnits(budget, pair.quotePerTickLot);
+  const tooSmall = () => new ApiError("min_notional", 400, { min: formatUnits(pair.minNotional, pair.quoteScale, 2) });
+  if (reserved < pair.minNotional) throw tooSmall();
+  const best = (await top()).bestAsk;
+  if (best === null) throw new ApiError("no_liquidity", 409);
+  const qty = budget / BigInt(best);
+  if (qty <= 0n) throw tooSmall();
+  return {
+    side: "buy",
+    kind: "market",
+    price: BigInt(best + Math.floor((best * MARKET_BAND_PERCENT) / 100)),
+    qty,
+    tif: "IOC",
+    reserved,
+    reservedCurrency: pair.legalId,
+    clientOid: input.client_oid ?? null,
+    budget,
+  };
 }
 
 /** Applies the spot order rules (spec §5) to one order; throws the ApiError a user should see. */
 async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderFields, top: () => Promise<Top>): Promise<PricedOrder> {
+  if (input.total !== undefined) {
+    if (input.num !== undefined) throw new ApiError("qty_or_total");
+    if (side !== "buy" || input.mode !== 1) throw new ApiError("total_market_buy_only");
+    return priceBudgetBuy(pair, { ...input, total: input.total }, top);
+  }
+  if (input.num === undefined) throw new ApiError(side === "buy" ? "buy_qty_positive" : "sell_qty_positive");
   const qty = parseUnits(input.num, pair.qtyDecimals);
   if (qty === null) throw new ApiError("too_many_decimals", 400, { decimals: pair.qtyDecimals });
   if (qty <= 0n) throw new ApiError(side === "buy" ? "buy_qty_positive" : "sell_qty_positive");
@@ -107,20 +166,31 @@ async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderField
     reserved: side === "buy" ? notionalToQuoteUnits(notional, pair.quotePerTickLot) : lotsToBaseUnits(qty, pair.basePerLot),
     reservedCurrency: side === "buy" ? pair.legalId : pair.currencyId,
     clientOid: input.client_oid ?? null,
+    budget: null,
   };
 }
 
 function orderInsert(db: D1Database, id: number, userId: number, pair: PairRow, o: PricedOrder, now: number) {
   return db
     .prepare(
-      `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+      `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, budget, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
     )
-    .bind(id, userId, pair.id, o.side, o.kind, o.price.toString(), o.qty.toString(), o.reserved.toString(), o.reservedCurrency, o.clientOid, now, now);
+    .bind(id, userId, pair.id, o.side, o.kind, o.price.toString(), o.qty.toString(), o.reserved.toString(), o.reservedCurrency, o.clientOid, o.budget === null ? null : o.budget.toString(), now, now);
 }
 
 function placeInput(pair: PairRow, userId: number, orderId: number, o: PricedOrder): PlaceInput {
-  return { pairId: pair.id, orderId, userId, side: o.side, price: Number(o.price), qty: Number(o.qty), tif: o.tif, reservedUnits: o.reserved.toString() };
+  return {
+    pairId: pair.id,
+    orderId,
+    userId,
+    side: o.side,
+    price: Number(o.price),
+    qty: Number(o.qty),
+    tif: o.tif,
+    reservedUnits: o.reserved.toString(),
+    ...(o.budget === null ? {} : { budget: Number(o.budget) }),
+  };
 }
 
 function placedOut(pair: PairRow, orderId: number, result: PlaceResult) {
@@ -312,11 +382,12 @@ interface PriorOrder {
   status: number;
   pair_id: number;
   reserved_units: number;
+  budget: number | null;
 }
 
 async function priorOrder(db: D1Database, userId: number, clientOid: string) {
   return db
-    .prepare("SELECT id, side, kind, price, qty, filled, status, pair_id, reserved_units FROM spot_orders WHERE user_id = ? AND client_oid = ?")
+    .prepare("SELECT id, side, kind, price, qty, filled, status, pair_id, reserved_units, budget FROM spot_orders WHERE user_id = ? AND client_oid = ?")
     .bind(userId, clientOid)
     .first<PriorOrder>();
 }
@@ -324,7 +395,7 @@ async function priorOrder(db: D1Database, userId: number, clientOid: string) {
 async function priorOrders(db: D1Database, userId: number, clientOids: string[]) {
   const { results } = await db
     .prepare(
-      `SELECT id, side, kind, price, qty, filled, status, pair_id, reserved_units, client_oid FROM spot_orders
+      `SELECT id, side, kind, price, qty, filled, status, pair_id, reserved_units, budget, client_oid FROM spot_orders
         WHERE user_id = ? AND client_oid IN (${clientOids.map(() => "?").join(", ")})`,
     )
     .bind(userId, ...clientOids)
@@ -341,13 +412,16 @@ const STATUS_TEXT = ["submitted", "open", "filled", "cancelled", "rejected"] as 
  * the answer is the truth — booked now, or refused because the reconciler already released it.
  */
 async function replay<E extends AppEnv>(c: Context<E>, prior: PriorOrder, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
-  const qty = parseUnits(input.num, pair.qtyDecimals);
+  // The same order again: same side, pair, kind, and the same quantity (or budget) and price.
+  const sameSize =
+    prior.budget !== null
+      ? input.total !== undefined && parseUnits(input.total, pair.priceDecimals + pair.qtyDecimals) === BigInt(prior.budget)
+      : input.num !== undefined && parseUnits(input.num, pair.qtyDecimals) === BigInt(prior.qty);
   const same =
     prior.side === side &&
     prior.pair_id === pair.id &&
     prior.kind === (input.mode === 1 ? "market" : "limit") &&
-    qty !== null &&
-    BigInt(prior.qty) === qty &&
+    sameSize &&
     (input.mode === 1 || (input.price !== undefined && parseUnits(input.price, pair.priceDecimals) === BigInt(prior.price)));
   if (!same) throw new ApiError("duplicate_client_id", 409);
   let row = prior;
@@ -362,6 +436,7 @@ async function replay<E extends AppEnv>(c: Context<E>, prior: PriorOrder, side: 
       qty: prior.qty,
       tif: prior.kind === "market" ? "IOC" : "GTC",
       reservedUnits: String(prior.reserved_units),
+      ...(prior.budget === null ? {} : { budget: prior.budget }),
     });
     await stub.drain();
     row = (await priorOrder(c.env.DB, c.get("user").id, input.client_oid!)) ?? prior;
@@ -463,6 +538,63 @@ export const spotRoutes = new Hono<AppEnv>()
         fee: buy
           ? `${formatUnits(BigInt(r.buyer_fee as number), Number(r.base_scale))} ${r.base}`
           : `${formatUnits(BigInt(r.seller_fee as number), quoteScale)} ${r.quote}`,
+      };
+    });
+    return okNew(c, { total: total?.n ?? 0, lists });
+  })
+  .get("/new/transaction/orders", requireUser, query(orderHistoryQuerySchema), answersNew(spotOrderRecordPageSchema, { summary: "One's orders with their final state, newest first; by pair and state", auth: true }), async (c) => {
+    const user = c.get("user");
+    const { page, limit, currency_id, status } = c.req.valid("query");
+    const db = c.env.DB;
+    // Scoped to the caller; the state condition comes from a fixed table, never from input text.
+    const where = `FROM spot_orders o JOIN pairs p ON p.id = o.pair_id
+       WHERE o.user_id = ?1 AND (?2 IS NULL OR p.currency_id = ?2)${status ? ` AND ${STATE_SQL[status]}` : ""}`;
+    const total = await db.prepare(`SELECT count(*) AS n ${where}`).bind(user.id, currency_id ?? null).first<{ n: number }>();
+    const { results } = await db
+      .prepare(
+        `SELECT o.id, o.side, o.kind, o.price, o.qty, o.filled, o.status, o.created_at, o.updated_at, p.price_decimals, p.qty_decimals,
+           (SELECT name FROM currencies WHERE id = p.currency_id) AS base, (SELECT name FROM currencies WHERE id = p.legal_id) AS quote
+         ${where} ORDER BY o.id DESC LIMIT ?3 OFFSET ?4`,
+      )
+      .bind(user.id, currency_id ?? null, limit, (page - 1) * limit)
+      .all<Record<string, number | string>>();
+    // Average fill prices from the trades of these orders, summed in bigint (price × qty can pass 2^53).
+    const fills = new Map<number, { notional: bigint; qty: bigint }>();
+    const ids = results.map((r) => Number(r.id));
+    if (ids.length > 0) {
+      const marks = ids.map(() => "?").join(", ");
+      const { results: trades } = await db
+        .prepare(`SELECT buy_order_id, sell_order_id, price, qty FROM spot_trades WHERE buy_order_id IN (${marks}) OR sell_order_id IN (${marks})`)
+        .bind(...ids, ...ids)
+        .all<{ buy_order_id: number; sell_order_id: number; price: number; qty: number }>();
+      const mine = new Set(ids);
+      for (const t of trades) {
+        for (const orderId of [t.buy_order_id, t.sell_order_id]) {
+          if (!mine.has(orderId)) continue;
+          const f = fills.get(orderId) ?? { notional: 0n, qty: 0n };
+          f.notional += BigInt(t.price) * BigInt(t.qty);
+          f.qty += BigInt(t.qty);
+          fills.set(orderId, f);
+        }
+      }
+    }
+    const lists: SpotOrderRecord[] = results.map((r) => {
+      const pd = Number(r.price_decimals);
+      const qd = Number(r.qty_decimals);
+      const f = fills.get(Number(r.id));
+      return {
+        id: String(r.id),
+        time_format: formatShanghai(Number(r.created_at)),
+        update_format: formatShanghai(Number(r.updated_at)),
+        currency_name: String(r.base),
+        legal_name: String(r.quote),
+        direction: r.side as "buy" | "sell",
+        mode: r.kind === "market" ? 1 : 2,
+        price: r.kind === "market" ? null : formatUnits(BigInt(r.price as number), pd),
+        number: formatUnits(BigInt(r.qty as number), qd),
+        filled: formatUnits(BigInt(r.filled as number), qd),
+        avg_price: f && f.qty > 0n ? formatUnits(f.notional / f.qty, pd) : null,
+        state: stateOf(Number(r.status), Number(r.filled)),
       };
     });
     return okNew(c, { total: total?.n ?? 0, lists });

@@ -4,11 +4,13 @@
  * treasury, uploads, deposit claims and withdrawals with the published fee table.
  * Every balance change is one ledger movement (worker/lib/ledger.ts); amounts are decimal strings.
  */
+import { accountOn, productsOf } from "../lib/products.ts";
 import { Hono } from "hono";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
 import { formatUnits, parseUnits } from "../../schemas/money.ts";
 import {
   conversionSchema,
+  conversionSubSchema,
   currencyBodySchema,
   depositRequestSchema,
   depositStatusLabels,
@@ -35,14 +37,14 @@ import { qrPngDataUrl } from "../lib/qr.ts";
 import { rateLimit } from "../lib/ratelimit.ts";
 import { answers, answersFile, answersNew, ok, okNew } from "../lib/respond.ts";
 import { transferDoneSchema, userWalletSchema, walletListSchema, type WalletRow } from "../../schemas/assets.ts";
-import { conversionDoneSchema, conversionLogSchema, conversionSettingsSchema } from "../../schemas/conversion.ts";
+import { QUOTE_TTL_SECONDS, conversionDoneSchema, conversionLogSchema, conversionQuoteSchema, conversionSettingsSchema } from "../../schemas/conversion.ts";
 import { depositAddressesSchema, depositClaimedSchema, depositRecordPageSchema } from "../../schemas/deposit.ts";
 import { uploadSchema } from "../../schemas/upload.ts";
 import { feeTableSchema, withdrawalRecordPageSchema, withdrawalSubmittedSchema, withdrawInfoSchema, type FeeRow } from "../../schemas/withdrawal.ts";
-import { checkFundPassword, checkTotpIfEnabled, requireReceivingInfo } from "../lib/security.ts";
+import { checkFundPassword, checkTotpIfEnabled } from "../lib/security.ts";
 import { decodeBase64Image, MAX_UPLOAD_BYTES, ownUpload, readUpload, storeUpload, uploadUrl } from "../lib/uploads.ts";
 import { jsonBody, query } from "../lib/validate.ts";
-import { feeRows, hasNetworks, termsFor } from "../lib/withdrawals.ts";
+import { cheaperFirst, feeRows, hasNetworks, termsFor } from "../lib/withdrawals.ts";
 import { inSiteWithdrawal, internalAddressOf, internalAddressOwner, maskAccount } from "../lib/internal-addresses.ts";
 
 const MINUTE = 60_000;
@@ -104,6 +106,9 @@ export const walletRoutes = new Hono<AppEnv>()
   .post("/wallet/change", requireUser, jsonBody(transferSchema), answers(transferDoneSchema, { summary: "Transfer between one's own accounts", auth: true }), async (c) => {
     const b = c.req.valid("json");
     const user = c.get("user");
+    // An account of a product switched off in this deployment takes and gives nothing.
+    const products = productsOf(c.env);
+    if (!accountOn(products, b.from_field) || !accountOn(products, b.to_field)) throw new ApiError("feature_off", 403);
     const cur = await getCurrency(c.env.DB, b.currency_id);
     const units = amountOrThrow(b.number, cur.scale);
     await applyMovement(c.env.DB, `transfer:${user.id}:${crypto.randomUUID()}`, "transfer", [
@@ -143,34 +148,54 @@ export const walletRoutes = new Hono<AppEnv>()
       })),
     );
   })
-  .post("/user/shandui_sub", requireUser, refuseOperatorMoney, jsonBody(conversionSchema), answers(conversionDoneSchema, { summary: "Flash exchange coin ↔ USDT against the treasury", auth: true }), async (c) => {
+  .post("/user/shandui_quote", requireUser, refuseOperatorMoney, jsonBody(conversionSchema), answers(conversionQuoteSchema, { summary: "Price a flash exchange and hold it for 10 s", auth: true }), async (c) => {
+    const db = c.env.DB;
+    const user = c.get("user");
+    const now = Date.now();
+    const p = await priceConversion(db, user.id, c.req.valid("json"), now);
+    const id = [...crypto.getRandomValues(new Uint8Array(16))].map((x) => x.toString(16).padStart(2, "0")).join("");
+    const expiresAt = now + QUOTE_TTL_SECONDS * 1000;
+    await db
+      .prepare(
+        `INSERT INTO conversion_quotes (id, user_id, from_currency, to_currency, money, money2, treasury_out, fee, fee_percent, usdt_value, price, rate, expires_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(id, user.id, p.from.id, p.to.id, p.money.toString(), p.q.received.toString(), p.q.treasuryOut.toString(), p.q.fee.toString(), p.q.feePercent, p.q.usdtValue.toString(), p.price, p.rate, expiresAt, now)
+      .run();
+    return ok(c, { ...conversionOut(p), quote_id: id, expires_at: expiresAt, ttl_seconds: QUOTE_TTL_SECONDS });
+  })
+  .post("/user/shandui_sub", requireUser, refuseOperatorMoney, jsonBody(conversionSubSchema), answers(conversionDoneSchema, { summary: "Flash exchange coin ↔ USDT against the treasury: a quote exactly, or at the current price", auth: true }), async (c) => {
     const db = c.env.DB;
     const user = c.get("user");
     const b = c.req.valid("json");
-    const direction = conversionDirection(b.from_currency, b.to_currency);
-    if (!direction) throw new ApiError("conversion_pair");
-    const [from, to] = await Promise.all([getCurrency(db, b.from_currency), getCurrency(db, b.to_currency)]);
-    const coin = direction === "coin_to_usdt" ? from : to;
-    const usdt = direction === "coin_to_usdt" ? to : from;
-    const money = amountOrThrow(b.money, from.scale);
-    const price = await usdtPrice(db, coin.id);
-    if (!price) throw new ApiError("no_price", 409, { currency: coin.name });
-    const s = await conversionSettings(db);
-    const usdtUnits = (d: string) => {
-      const u = parseUnits(d, usdt.scale);
-      if (u === null) throw new Error(`bad USDT setting ${d}`);
-      return u;
-    };
     const now = Date.now();
-    const waitMinutes = Number(s.shandui_time) || 0;
-    if (waitMinutes > 0) {
-      const last = await db.prepare("SELECT max(created_at) AS t FROM conversions WHERE user_id = ?").bind(user.id).first<{ t: number | null }>();
-      if (last?.t && now - last.t < waitMinutes * MINUTE) throw new ApiError("conversion_wait", 429, { minutes: waitMinutes });
+    let p: PricedConversion;
+    let key: string;
+    if (b.quote_id !== undefined) {
+      // Exactly what the user confirmed, or nothing: scoped to the caller, refused once expired,
+      // and keyed by the quote so that it executes at most once.
+      const row = await db.prepare("SELECT * FROM conversion_quotes WHERE id = ? AND user_id = ?").bind(b.quote_id, user.id).first<QuoteRow>();
+      if (!row || row.expires_at <= now) throw new ApiError("quote_expired", 409);
+      await checkConversionWait(db, user.id, now);
+      const [from, to] = await Promise.all([getCurrency(db, row.from_currency), getCurrency(db, row.to_currency)]);
+      const direction = conversionDirection(from.id, to.id)!;
+      p = {
+        direction,
+        from,
+        to,
+        coin: direction === "coin_to_usdt" ? from : to,
+        usdt: direction === "coin_to_usdt" ? to : from,
+        money: BigInt(row.money),
+        price: row.price,
+        rate: row.rate,
+        q: { received: BigInt(row.money2), treasuryOut: BigInt(row.treasury_out), fee: BigInt(row.fee), feePercent: row.fee_percent, usdtValue: BigInt(row.usdt_value), rate8: 0n },
+      };
+      key = `conversion:q:${row.id}`;
+    } else {
+      p = await priceConversion(db, user.id, { from_currency: b.from_currency!, to_currency: b.to_currency!, money: b.money! }, now);
+      key = `conversion:${user.id}:${crypto.randomUUID()}`;
     }
-    const q = quote(direction, money, price, coin.scale, usdt.scale, s, usdtUnits);
-    if (q.usdtValue < usdtUnits(s.shanduiMin) || q.received <= 0n) throw new ApiError("below_min", 400, { min: `${s.shanduiMin} USDT` });
-    if (q.usdtValue > usdtUnits(s.shanduiMax)) throw new ApiError("above_max", 400, { max: `${s.shanduiMax} USDT` });
-    const key = `conversion:${user.id}:${crypto.randomUUID()}`;
+    const { direction, from, to, coin, usdt, money, q } = p;
     const e = (userId: number, currencyId: number, d: bigint, memo = ""): LedgerEntry => ({ userId, currencyId, account: "change", dAvailable: d, dFrozen: 0n, memo });
     const entries =
       direction === "coin_to_usdt"
@@ -188,7 +213,6 @@ export const walletRoutes = new Hono<AppEnv>()
             e(TREASURY, coin.id, -q.treasuryOut),
             e(user.id, coin.id, q.received),
           ];
-    const rate = formatUnits(q.rate8, 8);
     await runGuarded(db, [
       ...movementStatements(db, key, "conversion", entries, now),
       db
@@ -196,20 +220,13 @@ export const walletRoutes = new Hono<AppEnv>()
           `INSERT INTO conversions (user_id, from_currency, to_currency, money, money2, price, rate, fee, fee_percent, usdt_value, movement_key, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .bind(user.id, from.id, to.id, money.toString(), q.received.toString(), price.text, rate, q.fee.toString(), q.feePercent, q.usdtValue.toString(), key, now),
-    ]);
-    return ok(c, {
-      from: from.name,
-      to: to.name,
-      money: fmt(money, from.scale),
-      money2: fmt(q.received, to.scale),
-      money2_display: formatUnits(q.received, to.scale, 5),
-      huilv: rate,
-      price: price.text,
-      sxf: fmt(q.fee, usdt.scale),
-      fee_percent: q.feePercent,
-      usdt_value: fmt(q.usdtValue, usdt.scale),
+        .bind(user.id, from.id, to.id, money.toString(), q.received.toString(), p.price, p.rate, q.fee.toString(), q.feePercent, q.usdtValue.toString(), key, now),
+    ]).catch((err: unknown) => {
+      // The quote's movement key already exists: it was executed before.
+      if (err instanceof ApiError && err.key === "state_conflict" && b.quote_id !== undefined) throw new ApiError("quote_expired", 409);
+      throw err;
     });
+    return ok(c, conversionOut(p));
   })
   .get("/user/shandui_log", requireUser, query(pageQuerySchema), answers(conversionLogSchema, { summary: "One's flash exchanges, newest first", auth: true }), async (c) => {
     const db = c.env.DB;
@@ -416,7 +433,8 @@ export const walletRoutes = new Hono<AppEnv>()
       trc_rate: trc ? fmt(trc.fee, cur.scale) : "0",
       min: fmt(general.min, cur.scale),
       max: fmt(general.max, cur.scale),
-      networks: hasNetworks(rows) ? rows.filter((r) => r.network !== -1).map((r) => terms(r.network)) : [],
+      // The cheaper network first (the form pre-selects it); equal fees keep the table's order.
+      networks: hasNetworks(rows) ? cheaperFirst(rows.filter((r) => r.network !== -1)).map((r) => terms(r.network)) : [],
       fees: [terms(-1), ...rows.filter((r) => r.network !== -1).map((r) => terms(r.network))],
       has_fund_password: security?.fp === 1,
       totp_enabled: security?.totp === 1,
@@ -459,7 +477,7 @@ export const walletRoutes = new Hono<AppEnv>()
       const units = parseUnits(shown, cur.scale);
       if (units === null || units !== fee) throw new ApiError("fee_mismatch", 409, { fee: `${fmt(fee, cur.scale)} ${cur.name}` });
     }
-    await requireReceivingInfo(db, user.id);
+    // A coin withdrawal needs no bank card: the receiving-account gate (997) is for fiat (C2C).
     await checkFundPassword(c.env, user.id, b.password);
     await checkTotpIfEnabled(c.env, user.id, b.totp_code);
     if (recipientId !== null && internal) {
@@ -533,3 +551,66 @@ export const walletRoutes = new Hono<AppEnv>()
       })),
     });
   });
+
+interface QuoteRow {
+  id: string;
+  from_currency: number;
+  to_currency: number;
+  money: string;
+  money2: string;
+  treasury_out: string;
+  fee: string;
+  fee_percent: string;
+  usdt_value: string;
+  price: string;
+  rate: string;
+  expires_at: number;
+}
+
+type PricedConversion = Awaited<ReturnType<typeof priceConversion>>;
+
+async function checkConversionWait(db: D1Database, userId: number, now: number) {
+  const s = await conversionSettings(db);
+  const waitMinutes = Number(s.shandui_time) || 0;
+  if (waitMinutes <= 0) return;
+  const last = await db.prepare("SELECT max(created_at) AS t FROM conversions WHERE user_id = ?").bind(userId).first<{ t: number | null }>();
+  if (last?.t && now - last.t < waitMinutes * MINUTE) throw new ApiError("conversion_wait", 429, { minutes: waitMinutes });
+}
+
+/** Prices a conversion at the coin's last traded price with the published fee and bounds (spec §5). */
+async function priceConversion(db: D1Database, userId: number, b: { from_currency: number; to_currency: number; money: string }, now: number) {
+  const direction = conversionDirection(b.from_currency, b.to_currency);
+  if (!direction) throw new ApiError("conversion_pair");
+  const [from, to] = await Promise.all([getCurrency(db, b.from_currency), getCurrency(db, b.to_currency)]);
+  const coin = direction === "coin_to_usdt" ? from : to;
+  const usdt = direction === "coin_to_usdt" ? to : from;
+  const money = amountOrThrow(b.money, from.scale);
+  const price = await usdtPrice(db, coin.id);
+  if (!price) throw new ApiError("no_price", 409, { currency: coin.name });
+  const s = await conversionSettings(db);
+  const usdtUnits = (d: string) => {
+    const u = parseUnits(d, usdt.scale);
+    if (u === null) throw new Error(`bad USDT setting ${d}`);
+    return u;
+  };
+  await checkConversionWait(db, userId, now);
+  const q = quote(direction, money, price, coin.scale, usdt.scale, s, usdtUnits);
+  if (q.usdtValue < usdtUnits(s.shanduiMin) || q.received <= 0n) throw new ApiError("below_min", 400, { min: `${s.shanduiMin} USDT` });
+  if (q.usdtValue > usdtUnits(s.shanduiMax)) throw new ApiError("above_max", 400, { max: `${s.shanduiMax} USDT` });
+  return { direction, from, to, coin, usdt, money, price: price.text, rate: formatUnits(q.rate8, 8), q };
+}
+
+function conversionOut(p: PricedConversion) {
+  return {
+    from: p.from.name,
+    to: p.to.name,
+    money: fmt(p.money, p.from.scale),
+    money2: fmt(p.q.received, p.to.scale),
+    money2_display: formatUnits(p.q.received, p.to.scale, 5),
+    huilv: p.rate,
+    price: p.price,
+    sxf: fmt(p.q.fee, p.usdt.scale),
+    fee_percent: p.q.feePercent,
+    usdt_value: fmt(p.q.usdtValue, p.usdt.scale),
+  };
+}

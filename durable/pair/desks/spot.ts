@@ -12,6 +12,7 @@ import {
   settleFill,
   type AccountDelta,
   type Candle,
+  type Command,
   type CommandResult,
   type EngineSnapshot,
   type KlinePeriod,
@@ -37,6 +38,11 @@ export interface PlaceInput {
   tif: "GTC" | "IOC";
   /** Minimal units the Worker froze for this order, released in full if the engine refuses it. */
   reservedUnits: string;
+  /**
+   * Market buy by total: the most to spend in price × quantity units. The order then buys
+   * best-first up to `price` (the band) and at most `qty` lots, until the budget runs out.
+   */
+  budget?: number;
 }
 
 export interface PlaceResult {
@@ -87,6 +93,8 @@ export interface DayMarketOut {
   low: string | null;
   close: string | null;
   volume: string;
+  /** 24 h volume in the quote currency (USDT), two decimals */
+  quote_volume: string;
   change: string;
 }
 
@@ -217,22 +225,49 @@ export class SpotDesk {
       return { ok: false, code: "TOMBSTONED", filled: 0, remaining: 0, status: "rejected" };
     }
     if (this.known(input.orderId)) return this.replayResult(input.orderId);
-    const cmd = { type: "limit" as const, id: input.orderId, owner: input.userId, side: input.side, price: input.price, qty: input.qty, tif: input.tif };
-    const result = engine.execute(cmd);
+    const cmd = this.commandFor(engine, input);
     const now = Date.now();
-    if (!result.ok) {
-      // Refused by the engine: record it so a retry gives the same answer, and release the hold.
-      this.store.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", -input.orderId, input.orderId, JSON.stringify({ ...cmd, rejected: result.code }), now);
-      const currency = input.side === "buy" ? info.legalId : info.currencyId;
-      const units = input.reservedUnits;
-      this.pending.at = now;
-      this.pending.entries.push([input.userId, currency, units, (-BigInt(units)).toString()]);
-      this.pending.orders.push([input.orderId, 0, 4, result.code]);
-      return { ok: false, code: result.code, filled: 0, remaining: 0, status: "rejected" };
+    if (cmd === null) return this.refuse(info, input, { ...input, rejected: "NO_LIQUIDITY" }, "NO_LIQUIDITY", now);
+    const result = engine.execute(cmd);
+    if (!result.ok) return this.refuse(info, input, { ...cmd, rejected: result.code }, result.code, now);
+    if (cmd.type === "market" && cmd.qty < input.qty) {
+      // Capped at the asks within the band: taking all of them leaves budget unspent, so the
+      // order ended because the band ran out (expired), not because it got what it asked for.
+      for (const ev of result.events) if (ev.type === "done" && ev.id === input.orderId && ev.reason === "filled") ev.reason = "expired";
     }
-    this.persist(cmd.id, JSON.stringify(cmd), result, now);
+    this.persist(input.orderId, JSON.stringify(cmd), result, now);
     this.published.push(result);
     return summarise(result, input.orderId);
+  }
+
+  /** Refused (by the engine, or no ask within the band): recorded so a retry gives the same answer; the hold is released. */
+  private refuse(info: PairInfo, input: PlaceInput, journal: object, code: string, now: number): PlaceResult {
+    this.store.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", -input.orderId, input.orderId, JSON.stringify(journal), now);
+    const currency = input.side === "buy" ? info.legalId : info.currencyId;
+    const units = input.reservedUnits;
+    this.pending.at = now;
+    this.pending.entries.push([input.userId, currency, units, (-BigInt(units)).toString()]);
+    this.pending.orders.push([input.orderId, 0, 4, code]);
+    return { ok: false, code, filled: 0, remaining: 0, status: "rejected" };
+  }
+
+  /**
+   * The engine command for an order. A market buy by total becomes the engine's budgeted market
+   * order, capped at the quantity resting at or below the band price: the engine's market order
+   * has no price limit of its own, and in this synchronous call nothing else can reach the book,
+   * so it can never fill above the band. Null when no ask sits within the band.
+   */
+  private commandFor(engine: SpotEngine, input: PlaceInput): Command | null {
+    if (input.budget === undefined) {
+      return { type: "limit", id: input.orderId, owner: input.userId, side: input.side, price: input.price, qty: input.qty, tif: input.tif };
+    }
+    let within = 0;
+    for (const [price, qty] of engine.depth(1000).asks) {
+      if (price > input.price) break;
+      within += qty;
+    }
+    const qty = Math.min(within, input.qty);
+    return qty > 0 ? { type: "market", id: input.orderId, owner: input.userId, side: "buy", qty, budget: input.budget } : null;
   }
 
   cancelOne(orderId: number, userId: number): { ok: boolean; code?: string } {
@@ -330,7 +365,7 @@ export class SpotDesk {
       } else if (ev.type === "done") {
         add(releaseDelta(pair, ev));
         const o = touch(Number(ev.id));
-        o[2] = ev.reason === "filled" ? 2 : 3;
+        o[2] = ev.reason === "filled" || ev.reason === "budget" ? 2 : 3; // a market buy by total is done when its budget is spent
         o[3] = ev.reason;
       }
     }
@@ -375,6 +410,11 @@ export class SpotDesk {
     return formatUnits(BigInt(units), this.info!.qtyDecimals);
   }
 
+  /** A notional in tick·lot units (price × qty) as a quote-currency amount with two decimals (cut). */
+  quoteAmount(notional: bigint): string {
+    return formatUnits(notional, this.info!.priceDecimals + this.info!.qtyDecimals, 2);
+  }
+
   /** `levels` per side as decimal strings. */
   depthLevels(levels = 6): { bids: [string, string][]; asks: [string, string][] } {
     const d = this.engine!.depth(levels);
@@ -409,7 +449,7 @@ export class SpotDesk {
   dayMarket(now: number): DayMarketOut {
     const s = this.klines.dayMarket(now);
     const p = (v: number | null) => (v === null ? null : this.price(v));
-    return { open: p(s.open), high: p(s.high), low: p(s.low), close: p(s.last), volume: this.qty(s.volume), change: s.change };
+    return { open: p(s.open), high: p(s.high), low: p(s.low), close: p(s.last), volume: this.qty(s.volume), quote_volume: this.quoteAmount(s.quoteVolume), change: s.change };
   }
 
   currentBars(): { period: KlinePeriod; bar: Bar }[] {
@@ -427,12 +467,13 @@ export class SpotDesk {
     if (dm.close === null) return;
     await db
       .prepare(
-        `INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, change_24h, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, quote_volume_24h, change_24h, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (pair_id) DO UPDATE SET last_price = excluded.last_price, open_24h = excluded.open_24h, high_24h = excluded.high_24h,
-           low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, change_24h = excluded.change_24h, updated_at = excluded.updated_at`,
+           low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, quote_volume_24h = excluded.quote_volume_24h,
+           change_24h = excluded.change_24h, updated_at = excluded.updated_at`,
       )
-      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.change, Date.now())
+      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.quote_volume, dm.change, Date.now())
       .run();
   }
 }
@@ -444,7 +485,7 @@ function summarise(result: AppliedResult, orderId: number): PlaceResult {
   for (const ev of result.events) {
     if (ev.type === "fill" && Number(ev.takerId) === orderId) filled += ev.qty;
     if (ev.type === "booked" && Number(ev.id) === orderId) remaining = ev.remaining;
-    if (ev.type === "done" && Number(ev.id) === orderId) status = ev.reason === "filled" ? "filled" : "cancelled";
+    if (ev.type === "done" && Number(ev.id) === orderId) status = ev.reason === "filled" || ev.reason === "budget" ? "filled" : "cancelled";
   }
   return { ok: true, filled, remaining, status };
 }

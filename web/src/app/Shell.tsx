@@ -4,7 +4,7 @@
  * sets the document title and re-mounts the screen when the language changes so every text
  * and every server-translated payload follows the new locale.
  */
-import { Suspense, useEffect, useState } from "react";
+import { Suspense, useEffect, useRef, useState } from "react";
 import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router";
 import { m, useLocale } from "../i18n/index.ts";
 import { useSession } from "../lib/session.ts";
@@ -50,6 +50,14 @@ export function Shell() {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
+  // The last screen a logged-out visitor could see, for the back arrow of the login screens:
+  // going back to the page that sent them to log in would only send them here again.
+  const lastOpen = useRef<string | null>(null);
+  const onAuthScreen = /^\/(login|register|forget)$/.test(location.pathname);
+  useEffect(() => {
+    if (!onAuthScreen && (!meta?.auth || loggedIn)) lastOpen.current = location.pathname + location.search;
+  }, [location.pathname, location.search, onAuthScreen, meta, loggedIn]);
+
   if (meta?.auth && !loggedIn) {
     const target = location.pathname + location.search;
     return <Navigate to={`/login?redirect=${encodeURIComponent(target)}`} replace />;
@@ -57,6 +65,11 @@ export function Shell() {
 
   const isTab = meta?.tab ?? false;
   const goBack = () => {
+    if (onAuthScreen && !loggedIn) {
+      // Back from logging in: to the last screen that needs no login, else the public quotations.
+      navigate(lastOpen.current ?? "/quotations", { replace: true });
+      return;
+    }
     // history.state.idx is React Router's position in this tab's history; 0 means we came from outside.
     const idx = (window.history.state as { idx?: number } | null)?.idx ?? 0;
     if (idx > 0) navigate(-1);

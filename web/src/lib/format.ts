@@ -15,6 +15,17 @@ function asDecimalString(value: string | number | null | undefined): string | nu
   return DECIMAL_RE.test(s) ? s : null;
 }
 
+/** A decimal string (or number) as sign, magnitude in units and its scale; null when not decimal. */
+function decimalParts(value: string | number | null | undefined): { neg: boolean; units: bigint; scale: number } | null {
+  const s = asDecimalString(value);
+  if (s === null) return null;
+  const neg = s.startsWith("-");
+  const abs = neg ? s.slice(1) : s;
+  const scale = abs.includes(".") ? (abs.split(".")[1] ?? "").length : 0;
+  const units = parseUnits(abs, scale);
+  return units === null ? null : { neg, units, scale };
+}
+
 export function isZeroDecimal(value: string): boolean {
   return /^-?0*(\.0*)?$/.test(value);
 }
@@ -37,14 +48,28 @@ export function formatPrice(value: string | number | null | undefined): string {
 
 /** A quantity divided by 1000 with two decimals (truncated), e.g. "123456.7" → "123.45". */
 export function formatThousands(value: string | number | null | undefined): string {
-  const s = asDecimalString(value);
-  if (s === null) return PLACEHOLDER;
-  const neg = s.startsWith("-");
-  const abs = neg ? s.slice(1) : s;
-  const scale = abs.includes(".") ? (abs.split(".")[1] ?? "").length : 0;
-  const units = parseUnits(abs, scale);
-  if (units === null) return PLACEHOLDER;
+  const d = decimalParts(value);
+  if (d === null) return PLACEHOLDER;
+  const { neg, units, scale } = d;
   return (neg ? "-" : "") + groupThousands(formatUnits(units, scale + 3, 2));
+}
+
+/**
+ * An amount shortened with K (thousand), M (million) or B (billion) and two decimals, cut not
+ * rounded, e.g. "1234567.8" → "1.23M", "999.999" → "999.99", "0" → "0.00". Exact: no number.
+ */
+export function formatCompact(value: string | number | null | undefined): string {
+  const d = decimalParts(value);
+  if (d === null) return PLACEHOLDER;
+  const { neg, units, scale } = d;
+  const whole = units / 10n ** BigInt(scale);
+  const steps: [bigint, number, string][] = [
+    [1_000_000_000n, 9, "B"],
+    [1_000_000n, 6, "M"],
+    [1_000n, 3, "K"],
+  ];
+  const [, shift, suffix] = steps.find(([min]) => whole >= min) ?? [0n, 0, ""];
+  return (neg ? "-" : "") + groupThousands(formatUnits(units, scale + shift, 2)) + suffix;
 }
 
 export type Trend = "up" | "down" | "flat";
@@ -57,13 +82,9 @@ export function trendOf(change: string | number | null | undefined): Trend {
 
 /** A percent change with an explicit sign and two decimals, e.g. "+1.25%", "-0.40%", "0.00%". */
 export function formatChange(change: string | number | null | undefined): string {
-  const s = asDecimalString(change);
-  if (s === null) return PLACEHOLDER;
-  const neg = s.startsWith("-");
-  const abs = neg ? s.slice(1) : s;
-  const scale = abs.includes(".") ? (abs.split(".")[1] ?? "").length : 0;
-  const units = parseUnits(abs, scale);
-  if (units === null) return PLACEHOLDER;
+  const d = decimalParts(change);
+  if (d === null) return PLACEHOLDER;
+  const { neg, units, scale } = d;
   const fixed = formatUnits(units, scale, 2);
   if (isZeroDecimal(fixed)) return "0.00%";
   return `${neg ? "-" : "+"}${fixed}%`;

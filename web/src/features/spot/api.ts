@@ -1,8 +1,8 @@
 /** Spot trading calls (spec §7): balances, book, orders, records, with their queries and mutations. Amounts stay decimal strings. */
 import type { Quotation } from "../../../../schemas/content.ts";
-import type { DepthSnapshot, PlacedOrder, SpotBalance, SpotRecord } from "../../../../schemas/spot.ts";
+import type { DepthSnapshot, OrderState, PlacedOrder, SpotBalance, SpotRecord } from "../../../../schemas/spot.ts";
 import { call, client } from "../../lib/api.ts";
-import { sharedKeys, useCallMutation, usePagedQuery } from "../../lib/query.ts";
+import { pagesById, sharedKeys, useCallMutation, usePagedQuery } from "../../lib/query.ts";
 import { shiftingPagesView } from "./paging.ts";
 
 export type { DepthSnapshot, PlacedOrder, SpotBalance };
@@ -20,7 +20,9 @@ export interface OrderRequest {
   currency_id: number;
   legal_id: number;
   price?: string;
-  num: string;
+  /** base quantity; or `total` (USDT to spend) for a market buy */
+  num?: string;
+  total?: string;
   mode: OrderMode;
   client_oid: string;
 }
@@ -53,6 +55,24 @@ export const PAGE_SIZE = 15;
 export const fetchRecords = (page: number, signal?: AbortSignal) =>
   call((o) => client.api.new.transaction.lists.$get({ query: { page: String(page), limit: String(PAGE_SIZE) } }, o), { notify: false, signal });
 
+/** One's orders with their final state, newest first; `currencyId`/`state` null = all. */
+export const fetchOrderHistory = (page: number, filter: { currencyId: number | null; state: OrderState | null }, signal?: AbortSignal) =>
+  call(
+    (o) =>
+      client.api.new.transaction.orders.$get(
+        {
+          query: {
+            page: String(page),
+            limit: String(PAGE_SIZE),
+            ...(filter.currencyId !== null ? { currency_id: String(filter.currencyId) } : {}),
+            ...(filter.state !== null ? { status: filter.state } : {}),
+          },
+        },
+        o,
+      ),
+    { notify: false, signal },
+  );
+
 /** walletIn (buy) / walletOut (sell). The API client shows the server's message on failure. */
 export const placeOrder = (side: Side, body: OrderRequest) =>
   call((o) => (side === "buy" ? client.api.transaction.walletIn.$post({ json: body }, o) : client.api.transaction.walletOut.$post({ json: body }, o)));
@@ -67,11 +87,16 @@ export const spotKeys = {
   balance: (currencyId: number | null) => [...sharedKeys.balances, "spot", currencyId] as const,
   openOrders: (currencyId: number | null) => ["spot", "openOrders", currencyId] as const,
   records: ["spot", "records"] as const,
+  orders: (currencyId: number | null, state: OrderState | null) => ["spot", "orders", currencyId, state] as const,
 };
 
 const recordsView = (pages: readonly { total: number; lists: SpotRecord[] }[]) => shiftingPagesView(pages, PAGE_SIZE);
 
 /** The user's trades, newest first, page by page (rows have no id: overlap is worked out from the totals). */
+/** One's orders with their final state, by pair and state (ids are unique: rows never repeat). */
+export const useOrderHistory = (currencyId: number | null, state: OrderState | null) =>
+  usePagedQuery({ queryKey: spotKeys.orders(currencyId, state), fetchPage: (page, signal) => fetchOrderHistory(page, { currencyId, state }, signal), view: pagesById });
+
 export const useSpotRecords = () => usePagedQuery({ queryKey: spotKeys.records, fetchPage: fetchRecords, view: recordsView });
 
 /** What an order changes: every balance, the open orders and the trade history. */

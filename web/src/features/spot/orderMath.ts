@@ -135,7 +135,7 @@ export interface OrderCheckInput {
 }
 
 export interface OrderProblem {
-  key: "price_positive" | "buy_qty_positive" | "sell_qty_positive" | "too_many_decimals" | "min_notional" | "no_liquidity" | "insufficient_balance";
+  key: "price_positive" | "buy_qty_positive" | "sell_qty_positive" | "buy_total_positive" | "too_many_decimals" | "min_notional" | "no_liquidity" | "insufficient_balance";
   params?: Record<string, string | number>;
 }
 
@@ -194,4 +194,26 @@ export function clampDecimals(value: string, max: number): string {
   const u = toUnits(value);
   if (!u || u.scale <= max) return value;
   return formatUnits(u.units, u.scale, max);
+}
+
+/** A market buy by total is entered in USDT with this many decimals. */
+export const TOTAL_DECIMALS = 2;
+
+/** The slider for a market buy by total: that share of the available USDT, cut to 2 decimals. */
+export function sliderTotal(percent: number, availableLegal: string): string {
+  const pct = BigInt(Math.max(0, Math.min(100, Math.round(percent))));
+  const a = toUnits(availableLegal);
+  if (pct === 0n || !a) return "";
+  return formatUnits((a.units * pct * pow10(TOTAL_DECIMALS)) / (pow10(a.scale) * 100n), TOTAL_DECIMALS);
+}
+
+/** The same rules as the server's for a market buy by total (spend `total` USDT). */
+export function checkTotal(input: { total: string; bestAsk: string | null; balance: SpotBalance }): { problem: OrderProblem | null } {
+  const { total, balance } = input;
+  if (!isPositive(total)) return { problem: { key: "buy_total_positive" } };
+  if (parseUnits(total, TOTAL_DECIMALS) === null) return { problem: { key: "too_many_decimals", params: { decimals: TOTAL_DECIMALS } } };
+  if (!input.bestAsk || !isPositive(input.bestAsk)) return { problem: { key: "no_liquidity" } };
+  if (compareDecimals(total, balance.min_notional) === -1) return { problem: { key: "min_notional", params: { min: balance.min_notional } } };
+  if (compareDecimals(total, balance.user_legal) === 1) return { problem: { key: "insufficient_balance" } };
+  return { problem: null };
 }

@@ -79,8 +79,12 @@ export const fetchSavedAddresses = (currency: number, signal?: AbortSignal) =>
 
 export const fetchConversionSettings = (signal?: AbortSignal) => call((o) => client.api.user.shandui_set.$get({}, o), { notify: false, signal });
 
-export const convert = (body: { from_currency: number; to_currency: number; money: string }) =>
-  call((o) => client.api.user.shandui_sub.$post({ json: body }, o), { notify: false });
+/** Prices a conversion and holds that price for a few seconds (its quote_id executes it). */
+export const requestQuote = (body: { from_currency: number; to_currency: number; money: string }) =>
+  call((o) => client.api.user.shandui_quote.$post({ json: body }, o), { notify: false });
+
+/** Executes exactly a quote, or fails with quote_expired. */
+export const convert = (body: { quote_id: string }) => call((o) => client.api.user.shandui_sub.$post({ json: body }, o), { notify: false });
 
 /** The spec's own page shape (`lists.count`, `lists.data`) as the usual `{ total, lists }`. */
 export const fetchConversionLog = async (page: number, signal?: AbortSignal): Promise<{ total: number; lists: ConversionRecord[] }> => {
@@ -99,6 +103,8 @@ export const useDepositAddresses = (currency: number, lang: string) =>
 /** Limits, fee terms and the available balance of a currency: a balance, so money moves invalidate it. */
 export const useWithdrawInfo = (currency: number) =>
   useScreenQuery({ queryKey: [...balances, "withdrawInfo", currency], queryFn: ({ signal }) => fetchWithdrawInfo(currency, signal) });
+/** The published withdrawal fee table (every coin and network). */
+export const useFeeTable = () => useScreenQuery({ queryKey: ["feeTable"], queryFn: ({ signal }) => fetchFeeTable(signal) });
 export const useSavedAddresses = (currency: number) =>
   useScreenQuery({ queryKey: [...sharedKeys.addresses, currency], queryFn: ({ signal }) => fetchSavedAddresses(currency, signal) });
 /** Rates move: the flash-exchange terms refresh every 10 s while the screen is open. */

@@ -13,6 +13,7 @@ import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.t
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
+import { accountsOn, useProducts } from "../../../lib/products.ts";
 import { ACCOUNTS, amountsOf, useWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
@@ -24,7 +25,10 @@ const accountLabel: Record<AccountName, () => string> = {
 
 export default function AssetsPage() {
   const hidden = useHideTotals();
-  const [tab, setTab] = useState<AccountName>("change");
+  const [chosen, setTab] = useState<AccountName>("change");
+  // Accounts of products switched off in this deployment are not shown.
+  const accounts = accountsOn(ACCOUNTS, useProducts());
+  const tab = accounts.includes(chosen) ? chosen : "change";
   const [open, setOpen] = useState<number | null>(null);
   const { data, error, loading, reload } = useWallets();
 
@@ -70,7 +74,7 @@ export default function AssetsPage() {
       </section>
 
       <div className={acct.tabs} role="tablist" aria-label={m.assets_accounts()}>
-        {ACCOUNTS.map((a) => (
+        {accounts.map((a) => (
           <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)} data-testid={`asset-tab-${a}`}>
             {accountLabel[a]()}
           </button>

@@ -1,7 +1,7 @@
 /** The home market list: pair, last price, 24 h volume in K, change %; five rows until "view more". */
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatPrice, formatThousands, trendOf } from "../../../lib/format.ts";
+import { formatChange, formatCompact, formatPrice, trendOf } from "../../../lib/format.ts";
 import type { QuotationRow } from "../../../lib/market.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { EmptyState } from "../../../components/States.tsx";
@@ -40,7 +40,7 @@ export function MarketList({ rows, onOpen }: { rows: QuotationRow[]; onOpen: (ro
                           <span className="muted">/{r.legal_name}</span>
                         </span>
                         <span className={`${s.marketVol} num`}>
-                          {m.vol_short()} {formatThousands(r.volume)}K
+                          {m.vol_short()} {formatCompact(r.quote_volume)}
                         </span>
                       </span>
                     </span>

@@ -9,7 +9,7 @@ import { Suspense, useCallback, useEffect, useState, type ComponentType } from "
 import { useNavigate } from "react-router";
 import type { Deal } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
+import { formatChange, formatCompact, formatPrice, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { selectCurrency } from "../../../lib/market.ts";
 import { useDeals, useTicker } from "../../../lib/market/index.ts";
 import { useSession } from "../../../lib/session.ts";
@@ -124,8 +124,8 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
             <dd className="num">{formatPrice(day?.low)}</dd>
           </div>
           <div>
-            <dt>{m.kline_volume({ coin })}</dt>
-            <dd className="num">{day ? groupThousands(day.volume) : "--"}</dd>
+            <dt>{m.kline_volume({ coin: quote })}</dt>
+            <dd className="num" data-testid="kline-volume">{formatCompact(day ? day.quote_volume : pair.quote_volume)}</dd>
           </div>
         </dl>
       </section>

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatPrice, formatThousands, trendOf } from "../../../lib/format.ts";
+import { formatChange, formatCompact, formatPrice, trendOf } from "../../../lib/format.ts";
 import { selectCurrency, type QuotationRow } from "../../../lib/market.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
@@ -75,7 +75,7 @@ export default function QuotationsPage() {
                           <span className="muted">/{r.legal_name}</span>
                         </span>
                         <span className={`${s.quoteVol} num`}>
-                          {m.vol_24h()} {formatThousands(r.volume)}K
+                          {m.vol_24h()} {formatCompact(r.quote_volume)}
                         </span>
                       </span>
                     </button>

@@ -2,7 +2,7 @@
  * Change password (spec §2, §5: 8-64 characters with letters and digits). A change ends
  * every session, this one included, so the app forgets the login and asks to sign in again.
  */
-import { useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { zodFieldErrors, dropError, type FieldErrors } from "../../../lib/forms.ts";
@@ -22,6 +22,11 @@ export default function PasswordPage() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [busy, setBusy] = useState(false);
 
+  const leaving = useRef(false);
+  useEffect(() => () => {
+    if (leaving.current) clearLogin();
+  }, []);
+
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (busy) return;
@@ -34,9 +39,12 @@ export default function PasswordPage() {
     setBusy(true);
     try {
       await changePassword(parsed.data);
-      clearLogin();
+      // Leave this screen first and end the session as it unmounts: ending it here would let the
+      // auth guard send the user to /login?redirect=/password (router navigations are transitions,
+      // the session store is not), and logging in again would land on this screen, not home.
+      leaving.current = true;
+      navigate(`/login?redirect=${encodeURIComponent("/")}`, { replace: true });
       toast.success(m.sec_password_changed());
-      navigate("/login", { replace: true });
     } catch {
       // the API client showed the server's message (e.g. the current password is wrong)
     } finally {

@@ -1,33 +1,45 @@
 /**
- * Spot history (spec §2 /exchange/lists): the user's trades, newest first, loading the next page
+ * Spot history (spec §2 /exchange/lists), two tabs: the user's orders with their final state
+ * (OrderHistory) and the user's trades, newest first, loading the next page
  * as the end of the list scrolls into view until every trade is in. Each row: time, pair,
  * direction (way 2 buy in green, otherwise sell in red), quantity, price (at most 5 decimals),
  * traded amount and fee.
  */
-import { useEffect, useRef } from "react";
+import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { formatPrice } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
-import { useSpotRecords } from "../api.ts";
+import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { upTo } from "../display.ts";
 import { clampDecimals } from "../orderMath.ts";
+import { useSpotRecords } from "../api.ts";
+import { OrderHistory } from "./OrderHistory.tsx";
 import s from "./spot.module.css";
 
 export default function ExchangeListsPage() {
-  const { items, loading, loadingMore, error, moreError, hasMore, loadMore, reload } = useSpotRecords();
-  const sentinel = useRef<HTMLDivElement>(null);
+  const [params, setParams] = useSearchParams();
+  const tab = params.get("tab") === "orders" ? "orders" : "trades";
+  const tabs = [
+    ["trades", m.spot_tab_trades()],
+    ["orders", m.spot_tab_orders()],
+  ] as const;
+  return (
+    <>
+      <div className="segmented" role="tablist" aria-label={m.spot_history()}>
+        {tabs.map(([key, label]) => (
+          <button key={key} type="button" role="tab" aria-selected={tab === key} className={tab === key ? "active" : ""} onClick={() => setParams(key === "orders" ? { tab: key } : {}, { replace: true })} data-testid={`history-tab-${key}`}>
+            {label}
+          </button>
+        ))}
+      </div>
+      {tab === "orders" ? <OrderHistory /> : <TradeHistory />}
+    </>
+  );
+}
 
-  // Load the next page when the end of the list comes near the viewport.
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || !hasMore || moreError) return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) void loadMore();
-    }, { rootMargin: "200px 0px" });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [hasMore, loadMore, moreError, items.length]);
+function TradeHistory() {
+  const { items, loading, loadingMore, error, moreError, hasMore, loadMore, reload } = useSpotRecords();
 
   if (loading) return <SkeletonList rows={6} />;
   if (error) return <ErrorState message={error.message} onRetry={reload} />;
@@ -84,21 +96,7 @@ export default function ExchangeListsPage() {
           })}
         </ul>
       )}
-      <div ref={sentinel} className={`${s.recordsFoot} muted`}>
-        {loadingMore ? (
-          <Spinner size={18} />
-        ) : moreError ? (
-          <button type="button" className="text-btn" onClick={() => void loadMore()}>
-            {m.retry()}
-          </button>
-        ) : hasMore ? (
-          <button type="button" className="text-btn" onClick={() => void loadMore()}>
-            {m.load_more()}
-          </button>
-        ) : items.length > 0 ? (
-          m.no_more()
-        ) : null}
-      </div>
+      <LoadMoreFoot count={items.length} hasMore={hasMore} loadingMore={loadingMore} moreError={moreError} loadMore={loadMore} />
     </div>
   );
 }

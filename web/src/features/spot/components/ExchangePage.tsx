@@ -7,7 +7,7 @@
 import { useCallback, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
+import { formatChange, formatCompact, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
 import { bestPrices, useBook, useDeals, useTicker } from "../../../lib/market/index.ts";
@@ -93,7 +93,8 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
           {formatPrice(lastPrice)}
         </span>
         <span className={`${s.exStats} muted num`}>
-          {m.spot_high()} {formatPrice(day?.high)} · {m.spot_low()} {formatPrice(day?.low)}
+          {m.spot_high()} {formatPrice(day?.high)} · {m.spot_low()} {formatPrice(day?.low)} · {m.vol_short()}{" "}
+          <span data-testid="header-volume">{day ? formatCompact(day.quote_volume) : formatCompact(pair.quote_volume)}</span>
         </span>
       </div>
 

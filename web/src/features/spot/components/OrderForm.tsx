@@ -18,6 +18,7 @@ import { fixed, newClientOrderId } from "../display.ts";
 import {
   SLIDER_STEPS,
   checkOrder,
+  checkTotal,
   farFromMarket,
   isPositive,
   marketLimitPrice,
@@ -25,7 +26,9 @@ import {
   qtyDecimalsFor,
   sanitizeDecimalInput,
   sliderQuantity,
+  sliderTotal,
   toUnits,
+  TOTAL_DECIMALS,
 } from "../orderMath.ts";
 import { formatPrice, isZeroDecimal } from "../../../lib/format.ts";
 import s from "./spot.module.css";
@@ -80,6 +83,9 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
   const [price, setPrice] = useState("");
   const [priceEdited, setPriceEdited] = useState(false);
   const [qty, setQty] = useState("");
+  /** A market buy may be entered as the USDT to spend instead of a quantity. */
+  const [byTotal, setByTotal] = useState(false);
+  const [spend, setSpend] = useState("");
   const [percent, setPercent] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
@@ -93,11 +99,12 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
   const bestOpposite = side === "buy" ? bestAsk : bestBid;
   const bestSame = side === "buy" ? bestBid : bestAsk;
   const tid = (s: string) => `${testIdPrefix}-${s}`;
+  const totalMode = mode === 1 && side === "buy" && byTotal;
 
   // Any change of what would be sent makes it a different order (a new client order id).
   useEffect(() => {
     pendingOid.current = null;
-  }, [side, mode, price, qty]);
+  }, [side, mode, price, qty, byTotal, spend]);
 
   // Until the user edits it, a limit price follows the best bid (buying) or best ask (selling).
   useEffect(() => {
@@ -131,6 +138,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
     setPercent(pct);
     setProblem(null);
     if (!balance) return;
+    if (totalMode) return setSpend(sliderTotal(pct, balance.user_legal));
     setQty(
       sliderQuantity({
         side,
@@ -153,7 +161,8 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
   };
 
   const onQtyInput = (raw: string) => {
-    setQty(sanitizeDecimalInput(raw, qtyDecimals));
+    if (totalMode) setSpend(sanitizeDecimalInput(raw, TOTAL_DECIMALS));
+    else setQty(sanitizeDecimalInput(raw, qtyDecimals));
     setPercent(0);
     setProblem(null);
   };
@@ -166,6 +175,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
 
   // Where the slider thumb sits for a typed quantity (drawing only).
   const shownPercent = (() => {
+    if (totalMode) return percent > 0 || !balance || !isPositive(spend) ? percent : Math.min(100, (Number(spend) / Math.max(Number(balance.user_legal), 1e-9)) * 100);
     if (percent > 0 || !balance || !isPositive(qty)) return percent;
     const max = sliderQuantity({ side, percent: 100, price: pricingPrice, availableLegal: balance.user_legal, availableCurrency: balance.user_currency, decimals: qtyDecimals });
     const q = Number(qty);
@@ -186,7 +196,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
         currency_id: pair.currency_id,
         legal_id: LEGAL_ID,
         price: mode === 2 ? price : undefined,
-        num: qty,
+        ...(totalMode ? { total: spend } : { num: qty }),
         mode,
         client_oid: oid,
       });
@@ -194,6 +204,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
       const msg = resultMessage(result, coin);
       toast[msg.kind](msg.text);
       setQty("");
+      setSpend("");
       setPercent(0);
       onSent?.(result);
     } catch (err) {
@@ -212,7 +223,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (submitting || !balance) return;
-    const check = checkOrder({ side, mode, price, qty, bestOpposite, balance });
+    const check = totalMode ? checkTotal({ total: spend, bestAsk, balance }) : checkOrder({ side, mode, price, qty, bestOpposite, balance });
     if (check.problem) {
       const text = errText(check.problem.key, check.problem.params);
       setProblem(text);
@@ -284,18 +295,29 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
         </p>
       )}
 
+      {mode === 1 && side === "buy" && (
+        <div className={`${s.modeToggle} ${s.byToggle}`} role="radiogroup" aria-label={m.spot_by_label()}>
+          <button type="button" role="radio" aria-checked={!byTotal} className={!byTotal ? "active" : ""} onClick={() => { setByTotal(false); setPercent(0); }} data-testid={tid("by-qty")}>
+            {m.spot_by_amount({ coin })}
+          </button>
+          <button type="button" role="radio" aria-checked={byTotal} className={byTotal ? "active" : ""} onClick={() => { setByTotal(true); setPercent(0); }} data-testid={tid("by-total")}>
+            {m.spot_by_total({ quote })}
+          </button>
+        </div>
+      )}
+
       <label className={s.orderField}>
-        <span className="visually-hidden">{m.spot_quantity()}</span>
+        <span className="visually-hidden">{totalMode ? m.spot_total_spend() : m.spot_quantity()}</span>
         <input
           className={`input ${s.orderInput} num`}
           inputMode="decimal"
           autoComplete="off"
-          placeholder={m.spot_quantity()}
-          value={qty}
+          placeholder={totalMode ? m.spot_total_spend() : m.spot_quantity()}
+          value={totalMode ? spend : qty}
           onChange={(e) => onQtyInput(e.target.value)}
-          data-testid={tid("qty")}
+          data-testid={tid(totalMode ? "spend" : "qty")}
         />
-        <span className={s.orderUnit}>{coin}</span>
+        <span className={s.orderUnit}>{totalMode ? quote : coin}</span>
       </label>
 
       <div className={s.orderSlider} style={{ ["--pct" as string]: `${shownPercent}%` }}>
@@ -330,7 +352,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
         <div>
           <dt>{m.spot_total()}</dt>
           <dd className="num" data-testid={tid("total")}>
-            {total ? `${mode === 1 ? "≈ " : ""}${fixed(total, 2)} ${quote}` : `-- ${quote}`}
+            {totalMode ? (isPositive(spend) ? `${fixed(spend, 2)} ${quote}` : `-- ${quote}`) : total ? `${mode === 1 ? "≈ " : ""}${fixed(total, 2)} ${quote}` : `-- ${quote}`}
           </dd>
         </div>
         <div>
@@ -340,7 +362,9 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
           </dd>
         </div>
       </dl>
-      {mode === 1 && <p className={s.orderNote}>{marketHold ? m.spot_market_hold({ amount: fixed(marketHold, 2), quote }) : m.spot_market_note()}</p>}
+      {totalMode ? (
+        <p className={s.orderNote} data-testid={tid("total-note")}>{m.spot_total_note({ amount: isPositive(spend) ? fixed(spend, 2) : "--", quote })}</p>
+      ) : mode === 1 && <p className={s.orderNote}>{marketHold ? m.spot_market_hold({ amount: fixed(marketHold, 2), quote }) : m.spot_market_note()}</p>}
       {problem && (
         <p className="field-error" role="alert" data-testid={tid("error")}>
           {problem}

@@ -2,9 +2,11 @@
  * Flash exchange (spec §2 Conversion, §5): a coin to USDT or USDT to a coin, against the
  * exchange at the coin's last traded price (a coin that never traded cannot be converted).
  * The rate (8 decimals), the fee tier and fee, the amount received (5 decimals) and the
- * USDT min / max are computed live exactly as the server will, and confirmed before sending.
+ * USDT min / max are computed live exactly as the server will. Exchanging asks the server for a
+ * quote that holds for 10 s: the dialog shows it with a countdown, and confirming executes exactly
+ * that quote, or the server refuses it once expired (then a new quote can be asked for).
  */
-import { useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
@@ -15,7 +17,7 @@ import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { USDT_ID, useConversionSettings, useConvert, useUserWallet, type ConversionResult } from "../api.ts";
+import { requestQuote, USDT_ID, useConversionSettings, useConvert, useUserWallet, type ConversionResult } from "../api.ts";
 import { conversionQuote, trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
 
@@ -32,6 +34,15 @@ export default function ExchargePage() {
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
   const [result, setResult] = useState<ConversionResult | null>(null);
+  /** The server's quote being confirmed, and when (by this clock) it stops holding. */
+  const [held, setHeld] = useState<{ quote: Awaited<ReturnType<typeof requestQuote>>; until: number } | null>(null);
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (!held) return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [held]);
+  const secondsLeft = held ? Math.max(0, Math.ceil((held.until - now) / 1000)) : 0;
 
   const s = settings.data;
   const w = wallet.data;
@@ -84,26 +95,49 @@ export default function ExchargePage() {
       setError(problemText());
       return;
     }
-    setConfirming(true);
+    void fetchQuote();
   };
 
-  const send = async () => {
+  const fetchQuote = async () => {
     if (fromId === null || toId === null || busy) return;
     setBusy(true);
     try {
-      const res = await convert({ from_currency: fromId, to_currency: toId, money: amount });
+      const q = await requestQuote({ from_currency: fromId, to_currency: toId, money: amount });
+      // Count down from receipt, half a second early, so the server never sees it late.
+      setHeld({ quote: q, until: Date.now() + q.ttl_seconds * 1000 - 500 });
+      setNow(Date.now());
+      setConfirming(true);
+    } catch (err) {
+      showFailure(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  /** A refusal under the form (997/998/999 are handled by the API client's dialogs). */
+  const showFailure = (err: unknown) => {
+    const f = err instanceof ApiFailure ? err : null;
+    if (f && (f.kind === "997" || f.kind === "998" || f.kind === "999")) return;
+    setError(f?.message ?? m.request_failed());
+    settings.reload();
+  };
+
+  const send = async () => {
+    if (!held || busy) return;
+    setBusy(true);
+    try {
+      const res = await convert({ quote_id: held.quote.quote_id });
       setResult(res);
       setConfirming(false);
+      setHeld(null);
       setAmount("");
       toast.success(m.wallet_convert_done());
       wallet.reload();
       settings.reload();
     } catch (err) {
       setConfirming(false);
-      const f = err instanceof ApiFailure ? err : null;
-      if (f && (f.kind === "997" || f.kind === "998" || f.kind === "999")) return;
-      setError(f?.message ?? m.request_failed());
-      settings.reload();
+      setHeld(null);
+      showFailure(err);
     } finally {
       setBusy(false);
     }
@@ -257,29 +291,38 @@ export default function ExchargePage() {
         </section>
       )}
 
-      {confirming && quote && (
+      {confirming && held && (
         <Modal
           title={m.wallet_confirm_convert()}
-          onClose={() => setConfirming(false)}
+          onClose={() => { setConfirming(false); setHeld(null); }}
           busy={busy}
           testId="convert-confirm"
           actions={
             <>
-              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)} disabled={busy}>{m.cancel()}</button>
-              <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="convert-confirm-button">
-                {busy && <Spinner size={16} />}
-                {m.confirm()}
-              </button>
+              <button type="button" className="btn btn-ghost" onClick={() => { setConfirming(false); setHeld(null); }} disabled={busy}>{m.cancel()}</button>
+              {secondsLeft > 0 ? (
+                <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="convert-confirm-button">
+                  {busy && <Spinner size={16} />}
+                  {m.confirm()} ({secondsLeft})
+                </button>
+              ) : (
+                <button type="button" className="btn btn-primary" onClick={() => void fetchQuote()} disabled={busy} data-testid="convert-requote">
+                  {busy && <Spinner size={16} />}
+                  {m.wallet_quote_refresh()}
+                </button>
+              )}
             </>
           }
         >
           <dl className={acct.kv}>
-            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{amount} {fromName}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{quote.rate}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(quote.fee)} USDT ({quote.feePercent}%)</dd></div>
-            <div className={`${acct.kvRow} ${acct.strong}`}><dt>{m.wallet_received()}</dt><dd className="num">≈ {showExact(quote.receivedDisplay)} {toName}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{showExact(held.quote.money)} {held.quote.from}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{held.quote.huilv}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(held.quote.sxf)} USDT ({held.quote.fee_percent}%)</dd></div>
+            <div className={`${acct.kvRow} ${acct.strong}`}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="quote-received">{showExact(held.quote.money2)} {held.quote.to}</dd></div>
           </dl>
-          <p className="form-note">{m.wallet_convert_confirm_note()}</p>
+          <p className={secondsLeft > 0 ? "form-note" : "field-error"} role="status" data-testid="quote-countdown">
+            {secondsLeft > 0 ? m.wallet_quote_holds({ seconds: secondsLeft }) : m.wallet_quote_expired()}
+          </p>
         </Modal>
       )}
     </div>

@@ -3,7 +3,7 @@
  * button, the currency, the amount with what is available in the source account, and the
  * same-account message. Money only moves between the user's own accounts, one ledger movement.
  */
-import { useMemo, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
@@ -13,6 +13,7 @@ import { useSession } from "../../../lib/session.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
+import { accountsOn, useProducts } from "../../../lib/products.ts";
 import { ACCOUNTS, availableIn, USDT_ID, useTransfer, useUserWallet, useWalletList, type AccountName } from "../api.ts";
 import { trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
@@ -45,6 +46,15 @@ function TransferForm() {
   const transfer = useTransfer();
   const [from, setFrom] = useState<AccountName>("change");
   const [to, setTo] = useState<AccountName>("micro");
+  // Only accounts of products that are switched on; the target falls back to another one of them.
+  const products = useProducts();
+  const accounts = accountsOn(ACCOUNTS, products);
+  useEffect(() => {
+    if (!products) return; // still loading: keep the choice
+    const on = accountsOn(ACCOUNTS, products);
+    if (!on.includes(from)) setFrom("change");
+    if (!on.includes(to)) setTo(on.find((a) => a !== "change") ?? "change");
+  }, [products, from, to]);
   const [currency, setCurrency] = useState<number>(USDT_ID);
   const [amount, setAmount] = useState("");
   const [error, setError] = useState("");
@@ -103,7 +113,7 @@ function TransferForm() {
               <span className="field-label">{m.wallet_from()}</span>
               <div className="select-wrap">
                 <select className="input" value={from} onChange={(e) => { setFrom(e.target.value as AccountName); setError(""); }} data-testid="transfer-from">
-                  {ACCOUNTS.map((a) => (
+                  {accounts.map((a) => (
                     <option key={a} value={a}>{accountLabel[a]()}</option>
                   ))}
                 </select>
@@ -114,7 +124,7 @@ function TransferForm() {
               <span className="field-label">{m.wallet_to()}</span>
               <div className="select-wrap">
                 <select className="input" value={to} onChange={(e) => { setTo(e.target.value as AccountName); setError(""); }} data-testid="transfer-to">
-                  {ACCOUNTS.map((a) => (
+                  {accounts.map((a) => (
                     <option key={a} value={a}>{accountLabel[a]()}</option>
                   ))}
                 </select>

@@ -1,5 +1,6 @@
 /**
- * Withdrawal (spec §2, §4, §5; DESIGN §1): USDT with the ERC20 / TRC20 toggle. The fee, the
+ * Withdrawal (spec §2, §4, §5; DESIGN §1): every coin of the published fee table, on its networks
+ * (USDT: ERC20 / TRC20, the cheaper one pre-selected; no bank card needed for a coin). The fee, the
  * amount received, the total that is frozen and the network's min / max come from the one
  * published fee table and are shown live, before anything is sent; a confirm dialog repeats
  * them. No other deduction exists. The fund password (and the authenticator code once
@@ -16,7 +17,7 @@ import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { USDT_ID, useSavedAddresses, useSubmitWithdrawal, useWithdrawInfo, type SavedAddress } from "../api.ts";
+import { USDT_ID, useFeeTable, useSavedAddresses, useSubmitWithdrawal, useWithdrawInfo, type SavedAddress } from "../api.ts";
 import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
 import { INTERNAL_ADDRESS_RE } from "../../../../../schemas/wallet.ts";
 import acct from "../../../components/account.module.css";
@@ -25,7 +26,9 @@ type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>
 
 export default function WithdrawalPage() {
   const navigate = useNavigate();
-  const info = useWithdrawInfo(USDT_ID);
+  const feeTable = useFeeTable();
+  const [currency, setCurrency] = useState<number>(USDT_ID);
+  const info = useWithdrawInfo(currency);
   const submitWithdrawal = useSubmitWithdrawal();
   const [network, setNetwork] = useState<number | null>(null);
   const [address, setAddress] = useState("");
@@ -38,11 +41,21 @@ export default function WithdrawalPage() {
   const [book, setBook] = useState(false);
   const [showTable, setShowTable] = useState(false);
 
-  const d = info.data;
-  // Default to the first network of the table (ERC20, spec §9 order) once the info arrives.
+  // The info of the coin chosen (the previous coin's stays in `info.data` while the next loads).
+  const d = info.data?.currency === currency ? info.data : undefined;
+  /** Every coin that the fee table lists, once each, in its order. */
+  const coins = useMemo(() => [...new Map((feeTable.data ?? []).map((r) => [r.currency_id, r.currency])).entries()], [feeTable.data]);
+  // Default to the first network of the answer: the server lists the cheaper one first.
   useEffect(() => {
     if (d && network === null && d.networks.length > 0) setNetwork(d.networks[0]?.type ?? null);
   }, [d, network]);
+  const chooseCoin = (id: number) => {
+    setCurrency(id);
+    setNetwork(null);
+    setAddress("");
+    setAmount("");
+    setErrors({});
+  };
 
   const scale = d ? decimalsOf(d.change_balance) : 8;
   // An in-site address ('HX' + 30 hex): no chain, no fee (the fee table is for chain withdrawals).
@@ -55,7 +68,7 @@ export default function WithdrawalPage() {
   }, [d, network, inSite]);
   const preview = d && terms ? withdrawalPreview(amount, terms, d.change_balance, scale) : null;
   const unit = d?.currency_name ?? "USDT";
-  const ready = !!d && d.has_fund_password && d.has_receiving_info;
+  const ready = !!d && d.has_fund_password;
 
   const clearError = (k: keyof Errors) => setErrors((e) => ({ ...e, [k]: undefined }));
 
@@ -122,12 +135,6 @@ export default function WithdrawalPage() {
 
   return (
     <div className={acct.acctPage} data-testid="withdrawal-page">
-      {!d.has_receiving_info && (
-        <div className={`${acct.notice} ${acct.noticeWarn} ${acct.noticeAction}`}>
-          <span>{m.wallet_need_bank()}</span>
-          <Link to="/bank" className="btn btn-primary btn-small">{m.wallet_go_bank()}</Link>
-        </div>
-      )}
       {!d.has_fund_password && (
         <div className={`${acct.notice} ${acct.noticeWarn} ${acct.noticeAction}`} data-testid="need-fund-password">
           <span>{m.wallet_need_fund_password()}</span>
@@ -138,9 +145,15 @@ export default function WithdrawalPage() {
       <form className="form" onSubmit={onSubmit} noValidate>
         <div className="field">
           <span className="field-label">{m.wallet_currency()}</span>
-          <div className={acct.coinFixed}>
-            <strong>{unit}</strong>
-            <span className="muted">{m.wallet_withdraw_only_usdt()}</span>
+          <div className="select-wrap">
+            <select className="input" value={currency} onChange={(e) => chooseCoin(Number(e.target.value))} aria-label={m.wallet_currency()} data-testid="withdraw-coin">
+              {(coins.length > 0 ? coins : [[currency, unit] as const]).map(([id, name]) => (
+                <option key={id} value={id}>
+                  {name}
+                </option>
+              ))}
+            </select>
+            <Icon name="chevronDown" size={18} className="select-caret" />
           </div>
         </div>
 
@@ -371,6 +384,7 @@ export default function WithdrawalPage() {
 
       {book && (
         <AddressBook
+          currency={currency}
           network={d.networks.length > 0 ? network : null}
           onClose={() => setBook(false)}
           onPick={(a) => {
@@ -385,8 +399,8 @@ export default function WithdrawalPage() {
   );
 }
 
-function AddressBook({ network, onClose, onPick }: { network: number | null; onClose: () => void; onPick: (a: SavedAddress) => void }) {
-  const list = useSavedAddresses(USDT_ID);
+function AddressBook({ currency, network, onClose, onPick }: { currency: number; network: number | null; onClose: () => void; onPick: (a: SavedAddress) => void }) {
+  const list = useSavedAddresses(currency);
   const rows = list.data ?? [];
   return (
     <Modal
