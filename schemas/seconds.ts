@@ -1,0 +1,135 @@
+/**
+ * Seconds contracts (spec §3 seconds fields, §4 states, §7 /api/microtrade/*; DESIGN §7).
+ *
+ * The house (treasury) is the counterparty. At acceptance the stake is frozen from the user's
+ * micro account, the fee is booked, and the maximum payout is held from the house. The result is a
+ * pure function of (direction, entry tick, exit tick, ratio, stake): entry = the pair's latest index
+ * tick at acceptance, exit = the last index tick at or before expiry. Up wins only when exit > entry;
+ * down wins when exit ≤ entry. Every tick is public: GET /api/microtrade/ticks.
+ *
+ * Amounts are decimal strings in the payable currency; prices are decimal strings in the pair's
+ * quote currency; times are ms since the epoch unless named `*_format`.
+ */
+import { z } from "zod";
+import { decimalStringSchema } from "./money.ts";
+import { pageSchema } from "./envelope.ts";
+
+/** The fee of a seconds contract, in percent of the stake (spec §9: 2%). Charged once, at acceptance, on top of the stake. */
+export const SECONDS_FEE_PERCENT = "2";
+/** The duration chosen when the user has not chosen one (spec §9). */
+export const DEFAULT_SECONDS = 60;
+
+/** 1 up, 2 down */
+export const secondsDirectionSchema = z.union([z.literal(1), z.literal(2)]);
+/** 1 trading (counting down), 2 settling, 3 settled; 4 revoked (refused after its money was held, all of it returned) */
+export const secondsStatusSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4)]);
+
+/** GET /api/microtrade/seconds: one duration option. `profit_ratio` is the win in percent of the stake, e.g. "85". */
+export const secondsOptionSchema = z.object({
+  seconds: z.number().int(),
+  profit_ratio: z.string(),
+  /** 1 offered, 0 withdrawn by an operator (only status 1 may be chosen) */
+  status: z.number().int(),
+});
+export type SecondsOption = z.infer<typeof secondsOptionSchema>;
+export const secondsOptionListSchema = z.array(secondsOptionSchema);
+
+/** GET /api/microtrade/payable_currencies: a coin a contract may be paid in, with the user's micro balance. */
+export const payableCurrencySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  /** null when not logged in */
+  user_wallet: z.object({ micro_balance: z.string(), currency_name: z.string() }).nullable(),
+  /** the amount choices offered on the form */
+  micro_numbers: z.array(z.string()),
+  /** the smallest and largest stake accepted */
+  min_number: z.string(),
+  max_number: z.string(),
+  /** the fee in percent of the stake, charged on top at acceptance */
+  fee_percent: z.string(),
+});
+export type PayableCurrency = z.infer<typeof payableCurrencySchema>;
+export const payableCurrencyListSchema = z.array(payableCurrencySchema);
+
+/** POST /api/microtrade/submit */
+export const secondsSubmitSchema = z.object({
+  match_id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
+  currency_id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
+  type: z.coerce.number({ message: "invalid_param" }).pipe(secondsDirectionSchema),
+  seconds: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
+  number: decimalStringSchema,
+  /** optional idempotency key: a repeated submit with the same key answers the first order */
+  client_oid: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { message: "invalid_param" }).optional(),
+});
+export type SecondsSubmit = z.infer<typeof secondsSubmitSchema>;
+
+/** One seconds contract (spec §3 fields, plus the ticks and money that make it checkable). */
+export const secondsOrderSchema = z.object({
+  id: z.number().int(),
+  type: secondsDirectionSchema,
+  /** pair, e.g. "BTC/USDT" */
+  symbol_name: z.string(),
+  /** the payable currency of stake and result */
+  currency_name: z.string(),
+  currency_id: z.number().int(),
+  match_id: z.number().int(),
+  /** entry index price */
+  open_price: z.string(),
+  /** exit index price; null until settled */
+  end_price: z.string().nullable(),
+  /** stake */
+  number: z.string(),
+  fee: z.string(),
+  seconds: z.number().int(),
+  profit_ratio: z.string(),
+  /** the result: + number × ratio% on a win, − number on a loss; null until settled */
+  fact_profits: z.string().nullable(),
+  status: secondsStatusSchema,
+  /** ms since epoch */
+  created_at: z.number().int(),
+  create_time_format: z.string(),
+  /** when the contract expires, ms since epoch */
+  end_at: z.number().int(),
+  /** ms left until expiry (0 once expired) */
+  remain_milli_seconds: z.number().int(),
+  /** the public ticks the result was computed from (exit null until settled) */
+  open_tick_id: z.number().int(),
+  end_tick_id: z.number().int().nullable(),
+});
+export type SecondsOrder = z.infer<typeof secondsOrderSchema>;
+
+/** GET /api/microtrade/lists: the user's running (and just settled) contracts. */
+export const secondsOrderListSchema = z.array(secondsOrderSchema);
+
+/** GET /api/new/microtrade/lists query: page through one's contracts, optionally by status. */
+export const secondsHistoryQuerySchema = z.object({
+  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
+  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100).default(20),
+  status: z.coerce.number({ message: "invalid_param" }).pipe(secondsStatusSchema).optional(),
+});
+/** GET /api/new/microtrade/lists */
+export const secondsOrderPageSchema = pageSchema(secondsOrderSchema);
+
+/** One public index tick of a pair. */
+export const indexTickSchema = z.object({
+  id: z.number().int(),
+  match_id: z.number().int(),
+  price: z.string(),
+  /** ms since epoch */
+  at: z.number().int(),
+});
+export type IndexTick = z.infer<typeof indexTickSchema>;
+
+/** GET /api/microtrade/ticks query: ticks of one pair between two times (ms, inclusive), oldest first. */
+export const tickQuerySchema = z.object({
+  match_id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
+  from: z.coerce.number({ message: "invalid_param" }).int().min(0).optional(),
+  to: z.coerce.number({ message: "invalid_param" }).int().min(0).optional(),
+  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
+  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(1000).default(200),
+});
+/** GET /api/microtrade/ticks: `{ total, lists }`, oldest first. */
+export const tickPageSchema = pageSchema(indexTickSchema);
+
+/** The private socket event sent to the owner when a contract settles (spec §4 `closed_microorder`). */
+export const closedMicroorderEventSchema = z.object({ type: z.literal("closed_microorder"), data: secondsOrderSchema });
