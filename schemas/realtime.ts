@@ -10,6 +10,7 @@
  * `login` with a session token attaches the socket to the user's private events (own orders).
  */
 import { z } from "zod";
+import { closedMicroorderEventSchema } from "./seconds.ts";
 
 export const klinePeriods = ["1min", "5min", "15min", "30min", "60min", "1day", "1week", "1mon"] as const;
 export const klinePeriodSchema = z.enum(klinePeriods);
@@ -80,3 +81,43 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("pong") }),
 ]);
 export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+// ---------------------------------------------------------------- the user's own channel
+
+/**
+ * The private channel: one socket per tab at /ws/user, served by the user's own Durable Object
+ * (durable/user.ts), authenticated with the session token at the upgrade. The server only pushes;
+ * the client sends nothing but `{"type":"ping"}` (answered `{"type":"pong"}`). Everything below
+ * reaches only the sockets of the user it concerns, never a broadcast.
+ */
+
+/** One of the user's spot orders changed (booked, filled in part or whole, cancelled) on a pair. */
+export const orderEventSchema = z.object({
+  type: z.literal("order"),
+  /** the pair the order is on (the channel carries every pair's orders) */
+  pair_id: z.number().int(),
+  order_id: z.number().int(),
+  status: z.enum(["open", "partial", "filled", "cancelled"]),
+  /** for partial/filled: this fill's quantity; for open/cancelled: filled so far */
+  filled: z.string(),
+  price: z.string().nullable(),
+});
+export type OrderEvent = z.infer<typeof orderEventSchema>;
+
+/** One of the user's C2C orders changed state (`is_sure`: 0 awaiting payment, 3 paid, 1 finished, 2 cancelled). */
+export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: z.number().int(), is_sure: z.number().int().min(0).max(3) });
+/** A new chat message (or proof) on one of the user's C2C orders: fetch the conversation again. */
+export const c2cMessageEventSchema = z.object({ type: z.literal("c2c_message"), order_id: z.number().int() });
+
+/** Every private event `notifyUser` (worker/lib/notify.ts) may send. A new kind is added here. */
+export const userEventSchema = z.discriminatedUnion("type", [orderEventSchema, closedMicroorderEventSchema, c2cOrderEventSchema, c2cMessageEventSchema]);
+export type UserEvent = z.infer<typeof userEventSchema>;
+export type UserEventType = UserEvent["type"];
+
+/** What the user's channel sends: the private events, and `pong` for a ping. */
+export const userServerMessageSchema = z.discriminatedUnion("type", [...userEventSchema.options, z.object({ type: z.literal("pong") })]);
+export type UserServerMessage = z.infer<typeof userServerMessageSchema>;
+
+/** The Sec-WebSocket-Protocol the user channel speaks; the session token travels as a second value, `bearer.{token}`. */
+export const USER_CHANNEL_PROTOCOL = "exchange-user.v1";
+export const USER_CHANNEL_TOKEN_PREFIX = "bearer.";

@@ -6,6 +6,7 @@ import { app } from "./app.ts";
 import { runScheduled } from "./scheduled.ts";
 
 export { PairDurableObject } from "../durable/pair/object.ts";
+export { UserDurableObject } from "../durable/user.ts";
 
 export default {
   fetch: app.fetch,

@@ -21,14 +21,29 @@ function bearer(req: Request): string | null {
 /** Resolves the session of a request, or null. */
 export async function sessionUser(db: D1Database, req: Request, now = Date.now()): Promise<SessionUser | null> {
   const token = bearer(req);
-  if (!token) return null;
+  return token ? sessionOfToken(db, token, now) : null;
+}
+
+/** Resolves a session token from elsewhere than the Authorization header (the user channel's upgrade), or null. */
+export async function sessionOfToken(db: D1Database, token: string, now = Date.now()): Promise<SessionUser | null> {
+  if (token.length < 20 || token.length > 200) return null;
+  return sessionOfTokenHash(db, await sha256Hex(token), now);
+}
+
+/**
+ * The one query that decides whether a session is live: known, not revoked (logout, password
+ * change), not expired, and its user not locked. Takes the token's SHA-256 (what the sessions table
+ * stores), so a holder of the hash alone, like the user channel re-checking an open socket before
+ * each push, never needs to keep the token itself.
+ */
+export async function sessionOfTokenHash(db: D1Database, tokenHash: string, now = Date.now()): Promise<SessionUser | null> {
   const row = await db
     .prepare(
       `SELECT s.id AS session_id, u.id, u.account, u.role, u.review_status, u.locked
        FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?`,
     )
-    .bind(await sha256Hex(token), now)
+    .bind(tokenHash, now)
     .first<{ session_id: number; id: number; account: string; role: SessionUser["role"]; review_status: number; locked: number }>();
   if (!row || row.locked) return null;
   return { id: row.id, account: row.account, role: row.role, reviewStatus: row.review_status, sessionId: row.session_id };

@@ -1,0 +1,136 @@
+/**
+ * UserDurableObject: one instance per user (named `user:{userId}`), that user's private channel
+ * (DESIGN §2, §5): order changes, `closed_microorder`, C2C changes.
+ *
+ * One instance owns the user's open sockets (one per tab or device), each remembering the session
+ * it was opened with, and nothing else: no storage of its own, no money, no history (a client that
+ * was offline refetches over the API). One instance is enough because a user's private traffic is
+ * tiny next to what one object serves (their own orders and contracts, a few tabs), and users are
+ * independent of each other: the channel grows with the number of users, one object each, and no
+ * event ever needs ordering across users. Being one object per user is also what makes "only that
+ * user's sockets" structural: an event is pushed to the user's object, which holds no one else's.
+ *
+ * Sockets are hibernatable (`ctx.acceptWebSocket`; the session rides in the attachment) and pings
+ * are answered by the runtime (`setWebSocketAutoResponse`) without waking the object. The Worker
+ * authenticates the upgrade with the API's own session code (worker/lib/user-channel.ts) before it
+ * reaches this object; every push re-checks each socket's session with that same code, so a
+ * session ended since (logout, password change, a locked account, expiry) gets nothing more: its
+ * socket is closed with USER_CHANNEL_SESSION_ENDED instead.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { userEventSchema, type UserEvent } from "../schemas/realtime.ts";
+import { sessionOfTokenHash } from "../worker/lib/auth.ts";
+
+/** What the Worker tells the object about a socket it has authenticated (internal headers). */
+export const USER_SOCKET_HEADERS = { userId: "x-user-id", sessionId: "x-session-id", tokenHash: "x-session-token-hash", protocol: "x-channel-protocol" } as const;
+
+/** Close code of a socket whose session is unknown, revoked or expired (4000–4999: application codes). */
+export const USER_CHANNEL_SESSION_ENDED = 4001;
+/** Close code of the oldest socket when a user opens more than MAX_SOCKETS. */
+export const USER_CHANNEL_TOO_MANY = 4008;
+/** Sockets per user (tabs, devices); the oldest gives way to a new one. */
+const MAX_SOCKETS = 16;
+
+interface UserSocketState {
+  userId: number;
+  sessionId: number;
+  /** SHA-256 of the session token (what D1 stores): enough to re-check, useless to replay. */
+  tokenHash: string;
+  openedAt: number;
+}
+
+const stateOf = (ws: WebSocket) => ws.deserializeAttachment() as UserSocketState | null;
+
+function closeQuietly(ws: WebSocket, code: number, reason: string) {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // already closing
+  }
+}
+
+export class UserDurableObject extends DurableObject<Env> {
+  /** Pushes run one after another, so events reach a socket in the order they were pushed. */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair('{"type":"ping"}', '{"type":"pong"}'));
+  }
+
+  /**
+   * Accepts a socket the Worker has already authenticated (only the Worker can reach this object:
+   * its headers are the Worker's word for who the socket belongs to).
+   */
+  override async fetch(request: Request): Promise<Response> {
+    if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected websocket", { status: 426 });
+    const h = USER_SOCKET_HEADERS;
+    const userId = Number(request.headers.get(h.userId));
+    const sessionId = Number(request.headers.get(h.sessionId));
+    const tokenHash = request.headers.get(h.tokenHash) ?? "";
+    if (!Number.isSafeInteger(userId) || userId <= 0 || !Number.isSafeInteger(sessionId) || !/^[0-9a-f]{64}$/.test(tokenHash)) {
+      return new Response("bad socket request", { status: 400 });
+    }
+    const open = this.ctx.getWebSockets();
+    if (open.length >= MAX_SOCKETS) {
+      const oldest = [...open].sort((a, b) => (stateOf(a)?.openedAt ?? 0) - (stateOf(b)?.openedAt ?? 0));
+      for (const ws of oldest.slice(0, open.length - MAX_SOCKETS + 1)) closeQuietly(ws, USER_CHANNEL_TOO_MANY, "too many sockets");
+    }
+    const { 0: client, 1: server } = new WebSocketPair();
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ userId, sessionId, tokenHash, openedAt: Date.now() } satisfies UserSocketState);
+    const protocol = request.headers.get(h.protocol);
+    return new Response(null, { status: 101, webSocket: client, headers: protocol ? { "Sec-WebSocket-Protocol": protocol } : {} });
+  }
+
+  /**
+   * Sends private events to every socket of this user whose session is still live, in order; a
+   * socket whose session has ended is closed and gets none of them. Returns how many sockets got
+   * the events. Throws on an event outside the protocol (a bug in the caller) or when the sessions
+   * cannot be checked (then nothing is sent).
+   */
+  async push(events: UserEvent | UserEvent[]): Promise<number> {
+    const list = (Array.isArray(events) ? events : [events]).map((e) => userEventSchema.parse(e));
+    const run = this.queue.then(() => this.deliver(list));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  /** How many sockets this user has open (tests, tools). */
+  async socketCount(): Promise<number> {
+    return this.ctx.getWebSockets().length;
+  }
+
+  private async deliver(events: UserEvent[]): Promise<number> {
+    const sockets = this.ctx.getWebSockets();
+    if (sockets.length === 0 || events.length === 0) return 0;
+    // One check per distinct session (tabs of one browser share a token), through the API's code.
+    const hashes = new Set(sockets.map((ws) => stateOf(ws)?.tokenHash).filter((x): x is string => !!x));
+    const liveUser = new Map<string, number | null>();
+    await Promise.all([...hashes].map(async (hash) => liveUser.set(hash, (await sessionOfTokenHash(this.env.DB, hash))?.id ?? null)));
+    const texts = events.map((e) => JSON.stringify(e));
+    let delivered = 0;
+    for (const ws of sockets) {
+      const state = stateOf(ws);
+      if (!state || liveUser.get(state.tokenHash) !== state.userId) {
+        closeQuietly(ws, USER_CHANNEL_SESSION_ENDED, "session ended");
+        continue;
+      }
+      try {
+        for (const text of texts) ws.send(text);
+        delivered += 1;
+      } catch {
+        // closing under us: the client refetches when it reconnects
+      }
+    }
+    return delivered;
+  }
+
+  /** The client only pings (answered by the runtime without waking us); anything else is ignored. */
+  override async webSocketMessage(): Promise<void> {}
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    // 1005/1006 cannot be echoed (InvalidAccessError): answer a normal closure.
+    closeQuietly(ws, code === 1005 || code === 1006 ? 1000 : code, "bye");
+  }
+}
