@@ -41,3 +41,11 @@ export async function deliver(env: Env, msg: Message): Promise<void> {
   });
   if (!res.ok) throw new ApiError("delivery_failed", 503);
 }
+
+/** The dev outbox of one recipient, newest first (at most 50). Accounts are stored lower-cased; captcha ids are case-sensitive tokens. */
+export async function devOutboxFor(db: D1Database, to: string) {
+  const { results } = await db.prepare("SELECT * FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT 50")
+    .bind(to.includes("@") ? to.toLowerCase() : to)
+    .all();
+  return results;
+}

@@ -5,7 +5,7 @@
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../lib/context.ts";
-import { devOutboxEnabled } from "../lib/delivery.ts";
+import { devOutboxEnabled, devOutboxFor } from "../lib/delivery.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { devOutboxSchema } from "../../schemas/dev-outbox.ts";
@@ -20,9 +20,5 @@ export const devRoutes = new Hono<AppEnv>()
     const to = c.req.query("to")?.trim();
     if (!to) throw new ApiError("missing_field", 400, { field: "to" });
     if (to.length > 254) throw new ApiError("too_long", 400, { field: "to" });
-    // Accounts are stored lower-cased; captcha ids are case-sensitive tokens.
-    const { results } = await c.env.DB.prepare("SELECT * FROM dev_outbox WHERE recipient = ? ORDER BY id DESC LIMIT 50")
-      .bind(to.includes("@") ? to.toLowerCase() : to)
-      .all();
-    return ok(c, results);
+    return ok(c, await devOutboxFor(c.env.DB, to));
   });
