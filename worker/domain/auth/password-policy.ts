@@ -5,7 +5,7 @@
  * only in the Worker: the web app shows the server's translated refusal.
  */
 import { dictionary } from "@zxcvbn-ts/language-common";
-import { ApiError } from "./errors.ts";
+import { ApiError } from "../../lib/errors.ts";
 
 let common: Set<string> | null = null;
 

@@ -3,7 +3,7 @@
  * so the answer is not in the markup), with noise lines over a 150×50 canvas. The answer is
  * stored hashed with a 2-minute expiry and is deleted on its first check, right or wrong.
  */
-import { randomInt, randomString, randomToken, sha256Hex } from "./crypto.ts";
+import { randomInt, randomString, randomToken, sha256Hex } from "../../lib/crypto.ts";
 
 export const CAPTCHA_TTL_MS = 2 * 60 * 1000;
 const ALPHABET = "2345678ACEFHKLMNPRTUVWXYZ";
