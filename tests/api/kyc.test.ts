@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { imageSize } from "image-size";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { currentCode } from "../../worker/lib/totp.ts";
+import { currentCode } from "../../worker/domain/account/totp.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
 import { ABC_CARD, BTC, ETH, expectBooksBalanced, makeOperator, seedWalletCurrencies, setPrice, u8, uploadImage, USDT, walletFingerprint } from "./wallet-fixtures.ts";
 

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "../../worker/lib/ledger.ts";
-import { currentCode } from "../../worker/lib/totp.ts";
+import { currentCode } from "../../worker/domain/account/totp.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
 import {
   bal,

@@ -35,11 +35,11 @@ import type { AppEnv } from "../lib/context.ts";
 import { big, getCurrency, timeFormat } from "../lib/currency.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { auditStatement, refuseOwnRecord, runGuarded, SYSTEM_ACCOUNTS, TREASURY } from "../lib/guarded.ts";
-import { kycState, maskCard } from "../lib/kyc.ts";
+import { kycState, maskCard } from "../domain/kyc/state.ts";
 import { reconcileAndRecord } from "../lib/reconcile.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { decideAdjustment, decideDeposit, decideKyc } from "../lib/reviews.ts";
-import { uploadUrl } from "../lib/uploads.ts";
+import { uploadUrl } from "../domain/uploads/uploads.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
 import { transitionWithdrawal, type WithdrawalAction } from "../lib/withdrawals.ts";
 

@@ -41,8 +41,8 @@ import { QUOTE_TTL_SECONDS, conversionDoneSchema, conversionLogSchema, conversio
 import { depositAddressesSchema, depositClaimedSchema, depositRecordPageSchema } from "../../schemas/deposit.ts";
 import { uploadSchema } from "../../schemas/upload.ts";
 import { feeTableSchema, withdrawalRecordPageSchema, withdrawalSubmittedSchema, withdrawInfoSchema, type FeeRow } from "../../schemas/withdrawal.ts";
-import { checkFundPassword, checkTotpIfEnabled } from "../lib/security.ts";
-import { decodeBase64Image, MAX_UPLOAD_BYTES, ownUpload, readUpload, storeUpload, uploadUrl } from "../lib/uploads.ts";
+import { checkFundPassword, checkTotpIfEnabled } from "../domain/account/security.ts";
+import { decodeBase64Image, MAX_UPLOAD_BYTES, ownUpload, readUpload, storeUpload, uploadUrl } from "../domain/uploads/uploads.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { cheaperFirst, feeRows, hasNetworks, termsFor } from "../lib/withdrawals.ts";
 import { inSiteWithdrawal, internalAddressOf, internalAddressOwner, maskAccount } from "../lib/internal-addresses.ts";

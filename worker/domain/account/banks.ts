@@ -3,7 +3,7 @@
  * table of well-known issuer prefixes (BINs) of the large Chinese retail banks. Unknown prefixes
  * return null and the user types the name. The Luhn check lives in schemas/kyc.ts (shared with web).
  */
-import type { Locale } from "../../schemas/locale.ts";
+import type { Locale } from "../../../schemas/locale.ts";
 
 interface Bank {
   zh: string;

@@ -5,9 +5,9 @@
  * owner, recorded in D1, and served only to the owner and to operators (anyone else: 404).
  */
 import { imageSize } from "image-size";
-import type { SessionUser } from "./context.ts";
-import { randomToken } from "./crypto.ts";
-import { ApiError } from "./errors.ts";
+import type { SessionUser } from "../../lib/context.ts";
+import { randomToken } from "../../lib/crypto.ts";
+import { ApiError } from "../../lib/errors.ts";
 
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
 const MAX_DIMENSION = 20_000;

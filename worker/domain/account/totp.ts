@@ -5,7 +5,7 @@
  * only a later step passes, in a conditional UPDATE that two racing requests cannot both win.
  */
 import * as OTPAuth from "otpauth";
-import { base64url } from "./crypto.ts";
+import { base64url } from "../../lib/crypto.ts";
 
 const PERIOD = 30;
 const enc = new TextEncoder();

@@ -1,0 +1,84 @@
+/**
+ * Identity verification submissions (spec §2 Verification): three levels, each needing the fields
+ * of every level between the approved one and the one applied for; level 3 needs assets above a
+ * published threshold, valued in BTC at real last prices. One submission under review at a time.
+ */
+import type { z } from "zod";
+import { formatUnits, parseUnits } from "../../../schemas/money.ts";
+import type { identityFormSchema } from "../../../schemas/kyc.ts";
+import { setting } from "../../lib/currency.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { holdingsInBtc, usdtPrices } from "../../lib/prices.ts";
+import { ownUpload } from "../uploads/uploads.ts";
+import { kycState } from "./state.ts";
+
+/** Records a submission for review; answers the level applied for and the user's review status. */
+export async function submitIdentity(db: D1Database, userId: number, f: z.output<typeof identityFormSchema>) {
+  const state = await kycState(db, userId);
+  if (state.pending) throw new ApiError("kyc_under_review", 409);
+  const hasPics = Boolean(f.front_pic || f.reverse_pic || f.hand_pic);
+  const level = f.level ?? (f.asset_pic ? 3 : hasPics ? 2 : 1);
+  if (level <= state.approvedLevel) throw new ApiError("kyc_approved", 409);
+
+  // The fields of every level between the approved one and the one applied for are required.
+  const needs1 = state.approvedLevel < 1;
+  const needs2 = level >= 2 && state.approvedLevel < 2;
+  const needs3 = level === 3;
+  const has1 = f.name !== undefined || f.type !== undefined || f.card_id !== undefined;
+  if (needs1 && level > 1 && !has1) throw new ApiError("kyc_level_order", 400, { level: 1 });
+  if (needs2 && level > 2 && !hasPics) throw new ApiError("kyc_level_order", 400, { level: 2 });
+  const row = {
+    name: null as string | null,
+    type: null as number | null,
+    card_id: null as string | null,
+    front_pic: null as string | null,
+    reverse_pic: null as string | null,
+    hand_pic: null as string | null,
+    asset_pic: null as string | null,
+    asset_btc: null as string | null,
+  };
+  if (needs1) {
+    if (f.name === undefined) throw new ApiError("missing_field", 400, { field: "name" });
+    if (f.type === undefined) throw new ApiError("missing_field", 400, { field: "type" });
+    if (f.card_id === undefined) throw new ApiError("missing_field", 400, { field: "card_id" });
+    Object.assign(row, { name: f.name, type: f.type, card_id: f.card_id.toUpperCase() });
+  }
+  if (needs2) {
+    row.front_pic = await ownUpload(db, userId, f.front_pic, "front_pic");
+    row.reverse_pic = await ownUpload(db, userId, f.reverse_pic, "reverse_pic");
+    row.hand_pic = await ownUpload(db, userId, f.hand_pic, "hand_pic");
+  }
+  if (needs3) {
+    row.asset_pic = await ownUpload(db, userId, f.asset_pic, "asset_pic");
+    // Level 3 needs assets above the threshold, valued in BTC at real last prices.
+    const minText = await setting(db, "kyc_level3_min_btc", "20");
+    const min = parseUnits(minText, 8) ?? 20n * 10n ** 8n;
+    const { results } = await db
+      .prepare("SELECT b.currency_id, CAST(b.available + b.frozen AS TEXT) AS u, c.scale FROM balances b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id = ?")
+      .bind(userId)
+      .all<{ currency_id: number; u: string; scale: number }>();
+    const btc = holdingsInBtc(
+      results.map((r) => ({ currencyId: r.currency_id, units: BigInt(r.u), scale: r.scale })),
+      await usdtPrices(db),
+    );
+    if (btc <= min) throw new ApiError("kyc_assets_low", 400, { min: minText, value: formatUnits(btc, 8) });
+    row.asset_btc = formatUnits(btc, 8);
+  }
+  const now = Date.now();
+  try {
+    await db.batch([
+      db
+        .prepare(
+          `INSERT INTO kyc_submissions (user_id, level, name, type, card_id, front_pic, reverse_pic, hand_pic, asset_pic, asset_btc, status, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+        )
+        .bind(userId, level, row.name, row.type, row.card_id, row.front_pic, row.reverse_pic, row.hand_pic, row.asset_pic, row.asset_btc, now),
+      db.prepare("UPDATE users SET review_status = CASE WHEN review_status = 2 THEN 2 ELSE 1 END WHERE id = ?").bind(userId),
+    ]);
+  } catch (err) {
+    if (/UNIQUE constraint failed/i.test(String(err))) throw new ApiError("kyc_under_review", 409);
+    throw err;
+  }
+  const status = await db.prepare("SELECT review_status FROM users WHERE id = ?").bind(userId).first<{ review_status: number }>();
+  return { level, review_status: status?.review_status ?? 1, submitted: true as const };
+}
