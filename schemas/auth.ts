@@ -38,7 +38,7 @@ export const emailSchema = z
 /**
  * New passwords: 8-64 characters with at least one letter and one digit; any other printable
  * characters (spaces, symbols, any script) are allowed. The worker also refuses the most common
- * leaked passwords (worker/lib/password-policy.ts). Existing shorter passwords still sign in.
+ * leaked passwords (worker/domain/auth/password-policy.ts). Existing shorter passwords still sign in.
  */
 export const NEW_PASSWORD_MIN = 8;
 export const NEW_PASSWORD_MAX = 64;

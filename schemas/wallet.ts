@@ -184,7 +184,7 @@ export const withdrawalStatusLabels: Record<Locale, readonly [string, string, st
 export const addressListQuerySchema = z.object({ currency: currencyIdSchema.optional() });
 
 /**
- * Internal (in-site) addresses: 'HX' + 30 hex characters (worker/lib/internal-addresses.ts).
+ * Internal (in-site) addresses: 'HX' + 30 hex characters (worker/domain/wallet/internal-addresses.ts).
  * The web app uses the pattern to announce an in-site transfer before submit; the server decides.
  */
 export const INTERNAL_ADDRESS_RE = /^HX[0-9a-f]{30}$/i;

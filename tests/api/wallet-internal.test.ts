@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { deriveInternalAddress, inSiteWithdrawal, maskAccount } from "../../worker/lib/internal-addresses.ts";
+import { deriveInternalAddress, inSiteWithdrawal, maskAccount } from "../../worker/domain/wallet/internal-addresses.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
 import { bal, expectBooksBalanced, FUND_PASSWORD, makeWithdrawer, seedWalletCurrencies, u8, USDT, walletFingerprint } from "./wallet-fixtures.ts";
 

@@ -2,7 +2,7 @@
  * The numbers the money screens show before anything is sent (web/src/features/wallet/math.ts,
  * web/src/lib/amount.ts): the withdrawal fee / received / total from the published table, the
  * flash-exchange quote, and display truncation. They must equal what the server computes
- * (worker/lib/conversion.ts, worker/routes/wallet.ts), exactly, with no float anywhere.
+ * (worker/domain/conversion/quote.ts and conversions.ts), exactly, with no float anywhere.
  */
 import { describe, expect, it } from "vitest";
 import { compareDecimal, sanitizeAmountInput, showAmount, showExact, truncate } from "../../web/src/lib/amount.ts";

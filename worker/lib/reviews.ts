@@ -6,10 +6,10 @@
  */
 import { parseUnits } from "../../schemas/money.ts";
 import { USDT_ID } from "../../schemas/wallet.ts";
-import { big, getCurrency } from "./currency.ts";
+import { big, getCurrency } from "../domain/wallet/currency.ts";
 import { ApiError, notFound } from "./errors.ts";
 import { auditStatement, refuseOwnRecord, runGuarded, TREASURY } from "./guarded.ts";
-import { mulPrice, usdtPrice } from "./prices.ts";
+import { mulPrice, usdtPrice } from "../domain/spot/prices.ts";
 import { movementStatements, SYSTEM, type LedgerEntry, type WalletAccount } from "./ledger.ts";
 
 /** Whether a deposit claim's value needs a second operator (unknown value: yes). */

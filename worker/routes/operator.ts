@@ -32,7 +32,7 @@ import {
 import { checkAmount, depositStatusLabels, networkNames, withdrawalStatusLabels } from "../../schemas/wallet.ts";
 import { requireOperator, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
-import { big, getCurrency, timeFormat } from "../lib/currency.ts";
+import { big, getCurrency, timeFormat } from "../domain/wallet/currency.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { auditStatement, refuseOwnRecord, runGuarded, SYSTEM_ACCOUNTS, TREASURY } from "../lib/guarded.ts";
 import { kycState, maskCard } from "../domain/kyc/state.ts";
@@ -41,7 +41,7 @@ import { answers, ok } from "../lib/respond.ts";
 import { decideAdjustment, decideDeposit, decideKyc } from "../lib/reviews.ts";
 import { uploadUrl } from "../domain/uploads/uploads.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
-import { transitionWithdrawal, type WithdrawalAction } from "../lib/withdrawals.ts";
+import { transitionWithdrawal, type WithdrawalAction } from "../domain/withdrawals/withdrawals.ts";
 
 const fmt = (units: number | string | bigint, scale: number) => formatUnits(big(units), scale);
 const pic = (id: string | null) => (id ? uploadUrl(id) : null);

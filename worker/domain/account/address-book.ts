@@ -1,9 +1,9 @@
 /** The withdrawal address book: at most MAX_ADDRESSES per user, each scoped to its owner. */
 import type { z } from "zod";
 import { networkNames, type addressBookAddSchema } from "../../../schemas/wallet.ts";
-import { getCurrency, timeFormat } from "../../lib/currency.ts";
+import { getCurrency, timeFormat } from "../wallet/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
-import { feeRows, hasNetworks } from "../../lib/withdrawals.ts";
+import { feeRows, hasNetworks } from "../withdrawals/withdrawals.ts";
 
 export const MAX_ADDRESSES = 50;
 

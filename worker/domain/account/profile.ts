@@ -1,5 +1,5 @@
 /** The personal centre (spec §2 Personal): profile, identity state, bank card and security flags. */
-import { timeFormat } from "../../lib/currency.ts";
+import { timeFormat } from "../wallet/currency.ts";
 import { notFound } from "../../lib/errors.ts";
 import { kycState, maskCard, maskId } from "../kyc/state.ts";
 

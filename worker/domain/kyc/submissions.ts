@@ -6,9 +6,9 @@
 import type { z } from "zod";
 import { formatUnits, parseUnits } from "../../../schemas/money.ts";
 import type { identityFormSchema } from "../../../schemas/kyc.ts";
-import { setting } from "../../lib/currency.ts";
+import { setting } from "../wallet/currency.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { holdingsInBtc, usdtPrices } from "../../lib/prices.ts";
+import { holdingsInBtc, usdtPrices } from "../spot/prices.ts";
 import { ownUpload } from "../uploads/uploads.ts";
 import { kycState } from "./state.ts";
 

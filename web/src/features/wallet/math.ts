@@ -130,7 +130,7 @@ export interface ConversionQuote {
 }
 
 /**
- * The quote the server will make (worker/lib/conversion.ts) for `money` of the source currency:
+ * The quote the server will make (worker/domain/conversion/quote.ts) for `money` of the source currency:
  * coin → USDT: value = amount × price, fee = value × tier %, received = value − fee;
  * USDT → coin: fee = amount × tier %, received = (amount − fee) ÷ price. Everything rounds down.
  */

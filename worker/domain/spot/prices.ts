@@ -3,7 +3,7 @@
  * engine writes from executed trades. A coin without a ticker row has no price: its value is
  * reported as unknown (shown as "0.00"), never invented. All maths is bigint, rounded down.
  */
-import { BTC_ID, USDT_ID } from "../../schemas/wallet.ts";
+import { BTC_ID, USDT_ID } from "../../../schemas/wallet.ts";
 
 /** A price as an exact fraction: num / 10^dec. */
 export interface Price {

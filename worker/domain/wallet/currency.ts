@@ -2,8 +2,8 @@
  * Currencies as the wallet sees them, amount parsing at a currency's scale (schemas/wallet.ts rule
  * turned into ApiErrors), and the record time format of the spec (Asia/Shanghai, like the charts).
  */
-import { checkAmount } from "../../schemas/wallet.ts";
-import { ApiError } from "./errors.ts";
+import { checkAmount } from "../../../schemas/wallet.ts";
+import { ApiError } from "../../lib/errors.ts";
 
 export interface Currency {
   id: number;

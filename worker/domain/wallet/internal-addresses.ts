@@ -12,8 +12,8 @@
  * withdrawal row inserted as status 5 with recipient_user_id. Nothing is frozen, so there is no
  * hold for the reconciliation to explain; an overdraft aborts the whole batch (insufficient_balance).
  */
-import { ApiError } from "./errors.ts";
-import { classifyBatchError, movementStatements } from "./ledger.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 
 const encoder = new TextEncoder();
 

@@ -12,9 +12,9 @@
  * - the value checked against min/max and the fee tier is the USDT value BEFORE the fee
  *   (for a coin source: amount × last price).
  */
-import { USDT_ID } from "../../schemas/wallet.ts";
-import { divPrice, mulPrice, type Price } from "./prices.ts";
-import { settings } from "./currency.ts";
+import { USDT_ID } from "../../../schemas/wallet.ts";
+import { divPrice, mulPrice, type Price } from "../spot/prices.ts";
+import { settings } from "../wallet/currency.ts";
 
 export const CONVERSION_DEFAULTS = {
   shandui_sxf1: "0.2",

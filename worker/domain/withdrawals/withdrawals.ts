@@ -5,18 +5,18 @@
  *   0 applying ──approve──▶ 1 approved, awaiting chain ──chain success──▶ 2 (frozen → withdrawals + fees)
  *       │                                              └─chain failure──▶ 3 (frozen → available)
  *       └──reject──▶ 4 rejected (frozen → available)
- *   5 in-site success: inserted settled, never reached by a transition (worker/lib/internal-addresses.ts).
+ *   5 in-site success: inserted settled, never reached by a transition (worker/domain/wallet/internal-addresses.ts).
  *
  * The request freezes amount + fee (available → frozen) in one movement. Every terminal transition
  * is one movement keyed `withdrawal-final:{id}`, in the same batch as the status change (guarded by
  * the migration's trigger) and the audit row, so no withdrawal can settle twice.
  */
-import type { Currency } from "./currency.ts";
-import { big } from "./currency.ts";
-import { ApiError, notFound } from "./errors.ts";
-import { auditStatement, refuseOwnRecord, runGuarded } from "./guarded.ts";
-import { movementStatements, SYSTEM, type LedgerEntry } from "./ledger.ts";
-import { parseUnits } from "../../schemas/money.ts";
+import type { Currency } from "../wallet/currency.ts";
+import { big } from "../wallet/currency.ts";
+import { ApiError, notFound } from "../../lib/errors.ts";
+import { auditStatement, refuseOwnRecord, runGuarded } from "../../lib/guarded.ts";
+import { movementStatements, SYSTEM, type LedgerEntry } from "../../lib/ledger.ts";
+import { parseUnits } from "../../../schemas/money.ts";
 
 export interface FeeRow {
   network: -1 | 0 | 1;

@@ -1,0 +1,76 @@
+/**
+ * Balance views: the three accounts per currency valued in USDT at last traded prices (spec §2
+ * Assets), and the spot account of every shown currency. Reads only; balances change only through
+ * the ledger (worker/lib/ledger.ts).
+ */
+import { formatUnits } from "../../../schemas/money.ts";
+import { USDT_ID, walletAccounts } from "../../../schemas/wallet.ts";
+import type { WalletRow } from "../../../schemas/assets.ts";
+import { usdtPrices, usdtValue } from "../spot/prices.ts";
+import { big, listCurrencies } from "./currency.ts";
+
+/** Display precision of USDT values (spec §9: assets 2 decimals). */
+const USDT_SCALE = 8;
+const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
+
+/** Every shown currency in each of the three accounts, valued in USDT, with the totals. */
+export async function walletList(db: D1Database, userId: number) {
+  const [currencies, prices, rows] = await Promise.all([
+    listCurrencies(db, true),
+    usdtPrices(db),
+    db
+      .prepare("SELECT currency_id, account, CAST(available AS TEXT) AS a, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ?")
+      .bind(userId)
+      .all<{ currency_id: number; account: string; a: string; f: string }>(),
+  ]);
+  const held = new Map(rows.results.map((r) => [`${r.currency_id}|${r.account}`, { a: BigInt(r.a), f: BigInt(r.f) }]));
+  let grand = 0n;
+  const wallet = <A extends (typeof walletAccounts)[number]>(account: A) => {
+    let total = 0n;
+    const balance = currencies.map((cur) => {
+      const b = held.get(`${cur.id}|${account}`) ?? { a: 0n, f: 0n };
+      const value = usdtValue(cur.id, b.a + b.f, cur.scale, prices, USDT_SCALE);
+      total += value ?? 0n;
+      // Computed keys type as an index signature; the row schema names them per account.
+      return {
+        currency: cur.id,
+        currency_name: cur.name,
+        show: 1,
+        [`${account}_balance`]: fmt(b.a, cur.scale),
+        [`lock_${account}_balance`]: fmt(b.f, cur.scale),
+        usdt_totle: formatUnits(value ?? 0n, USDT_SCALE, 2),
+        usdt_price: cur.id === USDT_ID ? "1" : (prices.get(cur.id)?.text ?? null),
+      } as WalletRow<A>;
+    });
+    grand += total;
+    return { usdt_totle: formatUnits(total, USDT_SCALE, 2), balance };
+  };
+  const change_wallet = wallet("change");
+  const micro_wallet = wallet("micro");
+  const legal_wallet = wallet("legal");
+  return {
+    change_wallet,
+    micro_wallet,
+    legal_wallet,
+    total_usdt: formatUnits(grand, USDT_SCALE, 2),
+    // Realised profit is not tracked by the wallet; reported as zero rather than invented.
+    totalProfits: "0.00",
+  };
+}
+
+/** The spot ("change") account of every shown currency, with its scale. */
+export async function spotWallet(db: D1Database, userId: number) {
+  const currencies = await listCurrencies(db, true);
+  const { results } = await db
+    .prepare("SELECT currency_id, CAST(available AS TEXT) AS a, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ? AND account = 'change'")
+    .bind(userId)
+    .all<{ currency_id: number; a: string; f: string }>();
+  const held = new Map(results.map((r) => [r.currency_id, r]));
+  return currencies.map((cur) => ({
+    currency: cur.id,
+    currency_name: cur.name,
+    change_balance: fmt(big(held.get(cur.id)?.a), cur.scale),
+    lock_change_balance: fmt(big(held.get(cur.id)?.f), cur.scale),
+    decimals: cur.scale,
+  }));
+}

@@ -1,0 +1,183 @@
+/**
+ * Withdrawal requests (spec §2 Withdrawal): the published fee table, the terms a form shows, a
+ * request (fund password and authenticator checked; amount + fee frozen with the withdrawal row in
+ * one batch; an internal address is an instant, free in-site transfer), and one's record.
+ * What happens after the request is in ./withdrawals.ts.
+ */
+import type { z } from "zod";
+import { formatUnits, parseUnits } from "../../../schemas/money.ts";
+import type { Locale } from "../../../schemas/locale.ts";
+import { inSiteTexts, networkNames, normalizeInternalAddress, withdrawalStatusLabels, type withdrawalSchema } from "../../../schemas/wallet.ts";
+import type { FeeRow as PublishedFee, WithdrawalSubmitted } from "../../../schemas/withdrawal.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { runGuarded } from "../../lib/guarded.ts";
+import { balanceOf, movementStatements } from "../../lib/ledger.ts";
+import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
+import { inSiteWithdrawal, internalAddressOwner } from "../wallet/internal-addresses.ts";
+import { amountOrThrow, big, getCurrency, listCurrencies, timeFormat } from "../wallet/currency.ts";
+import { cheaperFirst, feeRows, hasNetworks, termsFor } from "./withdrawals.ts";
+
+const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
+
+/** The published fee table: fee, min and max per currency and network. */
+export async function feeTable(db: D1Database): Promise<PublishedFee[]> {
+  const currencies = await listCurrencies(db);
+  const out: PublishedFee[] = [];
+  for (const cur of currencies) {
+    const rows = await feeRows(db, cur);
+    for (const r of rows) {
+      const t = termsFor(rows, r.network);
+      if (t) out.push({ currency_id: cur.id, currency: cur.name, network: r.network, network_name: networkNames[r.network] ?? "", fee: fmt(t.fee, cur.scale), min: fmt(t.min, cur.scale), max: fmt(t.max, cur.scale) });
+    }
+  }
+  return out;
+}
+
+/** The withdrawal terms of a currency and what the form needs (balance, second factors). */
+export async function withdrawInfo(db: D1Database, uid: number, currencyId: number) {
+  const cur = await getCurrency(db, currencyId);
+  const rows = await feeRows(db, cur);
+  const general = termsFor(rows, -1);
+  if (!general) throw new ApiError("currency_unsupported");
+  const erc = termsFor(rows, 0);
+  const trc = termsFor(rows, 1);
+  const [bal, security] = await Promise.all([
+    balanceOf(db, uid, cur.id, "change"),
+    db
+      .prepare(
+        `SELECT u.fund_password_hash IS NOT NULL AS fp, EXISTS (SELECT 1 FROM totp_secrets t WHERE t.user_id = u.id AND t.enabled = 1) AS totp,
+                EXISTS (SELECT 1 FROM bank_cards b WHERE b.user_id = u.id) AS bank FROM users u WHERE u.id = ?`,
+      )
+      .bind(uid)
+      .first<{ fp: number; totp: number; bank: number }>(),
+  ]);
+  const terms = (network: -1 | 0 | 1) => {
+    const t = termsFor(rows, network)!;
+    return { type: network, network_name: networkNames[network] ?? "", fee: fmt(t.fee, cur.scale), min: fmt(t.min, cur.scale), max: fmt(t.max, cur.scale) };
+  };
+  return {
+    currency: cur.id,
+    currency_name: cur.name,
+    change_balance: fmt(bal.available, cur.scale),
+    lock_change_balance: fmt(bal.frozen, cur.scale),
+    rate: fmt(general.fee, cur.scale),
+    erc_rate: erc ? fmt(erc.fee, cur.scale) : "0",
+    trc_rate: trc ? fmt(trc.fee, cur.scale) : "0",
+    min: fmt(general.min, cur.scale),
+    max: fmt(general.max, cur.scale),
+    // The cheaper network first (the form pre-selects it); equal fees keep the table's order.
+    networks: hasNetworks(rows) ? cheaperFirst(rows.filter((r) => r.network !== -1)).map((r) => terms(r.network)) : [],
+    fees: [terms(-1), ...rows.filter((r) => r.network !== -1).map((r) => terms(r.network))],
+    has_fund_password: security?.fp === 1,
+    totp_enabled: security?.totp === 1,
+    has_receiving_info: security?.bank === 1,
+  };
+}
+
+/** Requests a withdrawal, or settles it in-site when the address is another user's internal one. */
+export async function requestWithdrawal(env: Env, userId: number, b: z.output<typeof withdrawalSchema>, locale: Locale): Promise<WithdrawalSubmitted> {
+  const db = env.DB;
+  const cur = await getCurrency(db, b.currency);
+  const rows = await feeRows(db, cur);
+  if (rows.length === 0) throw new ApiError("currency_unsupported");
+  // An internal address ('HX' + 30 hex) is settled in-site: another user's address is a free,
+  // instant transfer (status 5); one's own is refused; an address that resolves to nobody is
+  // refused as invalid (it is not a chain address of any supported coin, so it is never sent).
+  const internal = normalizeInternalAddress(b.address);
+  let recipientId: number | null = null;
+  if (internal) {
+    recipientId = await internalAddressOwner(db, internal);
+    if (recipientId === null) throw new ApiError("address_invalid");
+    if (recipientId === userId) throw new ApiError("self_transfer");
+  }
+  let network: -1 | 0 | 1 = -1;
+  if (hasNetworks(rows)) {
+    if (b.type !== undefined) network = b.type as 0 | 1;
+    else if (recipientId === null) throw new ApiError("missing_field", 400, { field: "type" });
+  }
+  const terms = termsFor(rows, network);
+  if (!terms) throw new ApiError("currency_unsupported");
+  // The published fee table applies to chain withdrawals only; in-site transfers cost nothing.
+  const fee = recipientId === null ? terms.fee : 0n;
+  const amount = amountOrThrow(b.number, cur.scale);
+  if (amount < terms.min) throw new ApiError("below_min", 400, { min: `${fmt(terms.min, cur.scale)} ${cur.name}` });
+  if (amount > terms.max) throw new ApiError("above_max", 400, { max: `${fmt(terms.max, cur.scale)} ${cur.name}` });
+  // The client's charge/rate are only a confirmation of what it showed; the table decides.
+  for (const shown of [b.charge, b.rate]) {
+    if (shown === undefined) continue;
+    const units = parseUnits(shown, cur.scale);
+    if (units === null || units !== fee) throw new ApiError("fee_mismatch", 409, { fee: `${fmt(fee, cur.scale)} ${cur.name}` });
+  }
+  // A coin withdrawal needs no bank card: the receiving-account gate (997) is for fiat (C2C).
+  await checkFundPassword(env, userId, b.password);
+  await checkTotpIfEnabled(env, userId, b.totp_code);
+  if (recipientId !== null && internal) {
+    const id = await inSiteWithdrawal(db, { senderId: userId, recipientId, currencyId: cur.id, network: -1, address: internal, memo: b.memo, amount });
+    return {
+      id,
+      status: 5,
+      status_text: withdrawalStatusLabels[locale][5],
+      in_site: true,
+      number: fmt(amount, cur.scale),
+      charge: fmt(0n, cur.scale),
+      total: fmt(amount, cur.scale),
+      note: inSiteTexts[locale].note,
+    };
+  }
+  const total = amount + terms.fee;
+  const now = Date.now();
+  const key = `withdrawal-freeze:${userId}:${crypto.randomUUID()}`;
+  const results = await runGuarded(db, [
+    ...movementStatements(db, key, "withdrawal_freeze", [{ userId, currencyId: cur.id, account: "change", dAvailable: -total, dFrozen: total }], now),
+    db
+      .prepare("INSERT INTO withdrawals (user_id, currency_id, network, address, memo, amount, fee, freeze_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
+      .bind(userId, cur.id, network, b.address, b.memo, amount.toString(), terms.fee.toString(), key, now),
+  ]);
+  const id = (results.at(-1)?.results?.[0] as { id: number } | undefined)?.id ?? 0;
+  return {
+    id,
+    status: 0,
+    status_text: withdrawalStatusLabels[locale][0],
+    number: fmt(amount, cur.scale),
+    charge: fmt(terms.fee, cur.scale),
+    total: fmt(total, cur.scale),
+  };
+}
+
+/** One's withdrawals, newest first. */
+export async function withdrawalRecords(db: D1Database, uid: number, page: number, limit: number, locale: Locale) {
+  const labels = withdrawalStatusLabels[locale];
+  const [count, rows] = await db.batch([
+    db.prepare("SELECT count(*) AS n FROM withdrawals WHERE user_id = ?").bind(uid),
+    db
+      .prepare(
+        `SELECT w.id, w.currency_id, w.network, w.address, w.memo, w.amount, w.fee, w.status, w.reason, w.txid, w.created_at, w.recipient_user_id, c.name, c.scale
+           FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE w.user_id = ? ORDER BY w.id DESC LIMIT ? OFFSET ?`,
+      )
+      .bind(uid, limit, (page - 1) * limit),
+  ]);
+  type Row = { id: number; currency_id: number; network: number; address: string; memo: string; amount: number; fee: number; status: 0 | 1 | 2 | 3 | 4 | 5; reason: string; txid: string; created_at: number; recipient_user_id: number | null; name: string; scale: number };
+  return {
+    total: (count!.results?.[0] as { n: number } | undefined)?.n ?? 0,
+    lists: ((rows!.results ?? []) as Row[]).map((r) => ({
+      id: r.id,
+      currency_id: r.currency_id,
+      currency_name: r.name,
+      network: r.network,
+      network_name: networkNames[r.network] ?? "",
+      address: r.address,
+      memo: r.memo,
+      number: fmt(big(r.amount), r.scale),
+      rate: fmt(big(r.fee), r.scale),
+      charge: fmt(big(r.fee), r.scale),
+      real_number: fmt(big(r.amount), r.scale),
+      total: fmt(big(r.amount) + big(r.fee), r.scale),
+      status: r.status,
+      status_text: labels[r.status],
+      in_site: r.recipient_user_id !== null,
+      reason: r.reason,
+      txid: r.txid,
+      time_format: timeFormat(r.created_at),
+    })),
+  };
+}
