@@ -8,7 +8,7 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { reconcile } from "../../worker/lib/reconcile.ts";
+import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { formatUnits } from "../../schemas/money.ts";
 import { api, type TestUser } from "./helpers.ts";
 import { BTC, FUND_PASSWORD, fundTreasury, makeOperator, makeWithdrawer, seedWalletCurrencies, setPrice, u8, uploadImage, USDT } from "./wallet-fixtures.ts";

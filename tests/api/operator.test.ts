@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { reconcileJob } from "../../worker/jobs/reconcile.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
-import { reconcile } from "../../worker/lib/reconcile.ts";
+import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { operatorRoutes } from "../../worker/routes/operator.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
 import { bal, BTC, expectBooksBalanced, makeOperator, seedWalletCurrencies, u8, USDT, walletFingerprint } from "./wallet-fixtures.ts";

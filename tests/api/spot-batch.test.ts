@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_BATCH_ORDERS } from "../../schemas/spot.ts";
-import { reconcile } from "../../worker/lib/reconcile.ts";
+import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { api, balance, dbFingerprint, drainPair, seedSpotPair, units } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
 

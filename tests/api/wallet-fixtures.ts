@@ -7,7 +7,7 @@ import { env, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
-import { reconcile } from "../../worker/lib/reconcile.ts";
+import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { api, dbFingerprint, makeUser, seedCurrencies, type TestUser } from "./helpers.ts";
 
 export const BTC = 1;

@@ -1,9 +1,9 @@
 /**
- * Cron entry of the ledger reconciliation (worker/lib/reconcile.ts). The every-minute trigger runs
+ * Cron entry of the ledger reconciliation (worker/domain/ledger/reconcile.ts). The every-minute trigger runs
  * it every tenth minute (it scans the whole ledger); the daily trigger always runs it. A failure of
  * the job itself is logged loudly and never stops the other cron jobs.
  */
-import { reconcileAndRecord } from "../lib/reconcile.ts";
+import { reconcileAndRecord } from "../domain/ledger/reconcile.ts";
 
 export const RECONCILE_EVERY_MINUTES = 10;
 

@@ -10,7 +10,7 @@ import type { Locale } from "../../../schemas/locale.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { qrPngDataUrl } from "../../lib/qr.ts";
 import { rateLimit } from "../../lib/ratelimit.ts";
-import { depositNeedsSecond } from "../../lib/reviews.ts";
+import { depositNeedsSecond } from "../operator/reviews.ts";
 import { ownUpload, uploadUrl } from "../uploads/uploads.ts";
 import { amountOrThrow, big, getCurrency, setting, timeFormat } from "./currency.ts";
 import { internalAddressOf, maskAccount } from "./internal-addresses.ts";

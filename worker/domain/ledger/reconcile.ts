@@ -10,9 +10,9 @@
  *     explains — or a hold without the frozen money behind it — is reported.
  * Differences are returned, written to `reconciliation_reports` and logged with console.error.
  */
-import type { WalletAccount } from "./ledger.ts";
-import { TREASURY } from "./guarded.ts";
-import { spotOrderHolds } from "./spot-holds.ts";
+import type { WalletAccount } from "../../lib/ledger.ts";
+import { TREASURY } from "../../lib/guarded.ts";
+import { spotOrderHolds } from "../spot/holds.ts";
 
 export interface Hold {
   userId: number;

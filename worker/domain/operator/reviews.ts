@@ -4,13 +4,13 @@
  * anything but a pending → decided edge), the ledger movement when money moves (keyed by the
  * record, so it can apply once) and the audit row with the operator and the reason.
  */
-import { parseUnits } from "../../schemas/money.ts";
-import { USDT_ID } from "../../schemas/wallet.ts";
-import { big, getCurrency } from "../domain/wallet/currency.ts";
-import { ApiError, notFound } from "./errors.ts";
-import { auditStatement, refuseOwnRecord, runGuarded, TREASURY } from "./guarded.ts";
-import { mulPrice, usdtPrice } from "../domain/spot/prices.ts";
-import { movementStatements, SYSTEM, type LedgerEntry, type WalletAccount } from "./ledger.ts";
+import { parseUnits } from "../../../schemas/money.ts";
+import { USDT_ID } from "../../../schemas/wallet.ts";
+import { big, getCurrency } from "../wallet/currency.ts";
+import { ApiError, notFound } from "../../lib/errors.ts";
+import { auditStatement, refuseOwnRecord, runGuarded, TREASURY } from "../../lib/guarded.ts";
+import { mulPrice, usdtPrice } from "../spot/prices.ts";
+import { movementStatements, SYSTEM, type LedgerEntry, type WalletAccount } from "../../lib/ledger.ts";
 
 /** Whether a deposit claim's value needs a second operator (unknown value: yes). */
 export async function depositNeedsSecond(db: D1Database, currencyId: number, amount: bigint, thresholdUsdt: string): Promise<boolean> {

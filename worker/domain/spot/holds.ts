@@ -3,8 +3,8 @@
  * A buy keeps limit price × unfilled quantity of quote (price improvement is released per fill);
  * a sell keeps its unfilled quantity of base. Both are converted to minimal units per pair.
  */
-import { baseUnitsPerLot, lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../durable/engine/units.ts";
-import type { Hold, HoldSource } from "./reconcile.ts";
+import { baseUnitsPerLot, lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
+import type { Hold, HoldSource } from "../ledger/reconcile.ts";
 
 export const spotOrderHolds: HoldSource = {
   name: "spot_orders",
