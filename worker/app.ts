@@ -9,7 +9,7 @@ import { parseLocale } from "../schemas/locale.ts";
 import type { AppEnv } from "./lib/context.ts";
 import { ApiError } from "./lib/errors.ts";
 import { answersFile, errorResponse } from "./lib/respond.ts";
-import { pairById, pairStub } from "./lib/pairs.ts";
+import { pairById, pairStub } from "./domain/spot/pairs.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { contentRoutes } from "./routes/content.ts";
 import { devRoutes } from "./routes/dev.ts";

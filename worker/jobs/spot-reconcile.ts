@@ -6,7 +6,7 @@
  * released here, once, under a unique movement key.
  */
 import { movementStatements } from "../lib/ledger.ts";
-import { pairStub } from "../lib/pairs.ts";
+import { pairStub } from "../domain/spot/pairs.ts";
 
 export const ORPHAN_GRACE_MS = 60_000;
 

@@ -1,6 +1,6 @@
 /** Pair configuration from D1, with the unit factors the order path needs (durable/engine/units.ts). */
-import { baseUnitsPerLot, quoteUnitsPerTickLot } from "../../durable/engine/units.ts";
-import { ApiError } from "./errors.ts";
+import { baseUnitsPerLot, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
+import { ApiError } from "../../lib/errors.ts";
 
 export interface PairRow {
   id: number;

@@ -1,0 +1,433 @@
+/**
+ * Spot orders (spec §5, §7): the order rules (limit, market within a band, market buy by total),
+ * placement (funds frozen with the order row in one D1 batch, then booked in the pair's Durable
+ * Object; fills and releases come back through the object's outbox), batches for bots, replays of
+ * a client order id, and cancels. Every query is scoped to the trader's own orders.
+ */
+import type { z } from "zod";
+import { formatUnits, parseUnits } from "../../../schemas/money.ts";
+import type { spotBatchSchema, spotOrderSchema } from "../../../schemas/spot.ts";
+import type { Locale } from "../../../schemas/locale.ts";
+import { errorText } from "../../../schemas/errors.ts";
+import type { PlaceInput, PlaceResult } from "../../../durable/pair/object.ts";
+import { lotsToBaseUnits, notionalToQuoteUnits } from "../../../durable/engine/units.ts";
+import { randomInt } from "../../lib/crypto.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { pairFor, pairStub, type PairRow } from "./pairs.ts";
+
+/** Who places or cancels: the Worker's bindings, the session's user and the answer's language. */
+export interface Trader {
+  env: Env;
+  userId: number;
+  locale: Locale;
+}
+
+/** Market orders execute immediately within this band around the best opposite price. */
+export const MARKET_BAND_PERCENT = 10;
+const ID_EPOCH = Date.UTC(2026, 0, 1);
+
+/** Time-ordered order ids: milliseconds since 2026 × 4096 + random; safe integers for ~69 years. */
+function newOrderId(now: number) {
+  return (now - ID_EPOCH) * 4096 + randomInt(4096);
+}
+
+type OrderInput = z.output<typeof spotOrderSchema>;
+type OrderFields = Pick<OrderInput, "price" | "num" | "total" | "mode" | "client_oid">;
+type Top = { bestBid: number | null; bestAsk: number | null };
+
+/** An order checked against the pair's rules, with what it must freeze. */
+interface PricedOrder {
+  side: "buy" | "sell";
+  kind: "market" | "limit";
+  price: bigint;
+  qty: bigint;
+  tif: "GTC" | "IOC";
+  reserved: bigint;
+  reservedCurrency: number;
+  clientOid: string | null;
+  /** Market buy by total: the most to spend, in price × quantity units; else null. */
+  budget: bigint | null;
+}
+
+/**
+ * A market buy by total ("spend 500 USDT"): the budget is frozen whole; the pair object buys
+ * best-first, never above the market band, until the budget or the asks within the band run
+ * out, and releases the rest. `qty` is only an upper bound (the budget at the best ask).
+ */
+async function priceBudgetBuy(pair: PairRow, input: OrderFields & { total: string }, top: () => Promise<Top>): Promise<PricedOrder> {
+  const decimals = pair.priceDecimals + pair.qtyDecimals;
+  const budget = parseUnits(input.total, decimals);
+  if (budget === null) throw new ApiError("too_many_decimals", 400, { decimals });
+  if (budget <= 0n) throw new ApiError("buy_total_positive");
+  if (budget > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
+  const reserved = notionalToQuoteUnits(budget, pair.quotePerTickLot);
+  const tooSmall = () => new ApiError("min_notional", 400, { min: formatUnits(pair.minNotional, pair.quoteScale, 2) });
+  if (reserved < pair.minNotional) throw tooSmall();
+  const best = (await top()).bestAsk;
+  if (best === null) throw new ApiError("no_liquidity", 409);
+  const qty = budget / BigInt(best);
+  if (qty <= 0n) throw tooSmall();
+  return {
+    side: "buy",
+    kind: "market",
+    price: BigInt(best + Math.floor((best * MARKET_BAND_PERCENT) / 100)),
+    qty,
+    tif: "IOC",
+    reserved,
+    reservedCurrency: pair.legalId,
+    clientOid: input.client_oid ?? null,
+    budget,
+  };
+}
+
+/** Applies the spot order rules (spec §5) to one order; throws the ApiError a user should see. */
+async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderFields, top: () => Promise<Top>): Promise<PricedOrder> {
+  if (input.total !== undefined) {
+    if (input.num !== undefined) throw new ApiError("qty_or_total");
+    if (side !== "buy" || input.mode !== 1) throw new ApiError("total_market_buy_only");
+    return priceBudgetBuy(pair, { ...input, total: input.total }, top);
+  }
+  if (input.num === undefined) throw new ApiError(side === "buy" ? "buy_qty_positive" : "sell_qty_positive");
+  const qty = parseUnits(input.num, pair.qtyDecimals);
+  if (qty === null) throw new ApiError("too_many_decimals", 400, { decimals: pair.qtyDecimals });
+  if (qty <= 0n) throw new ApiError(side === "buy" ? "buy_qty_positive" : "sell_qty_positive");
+
+  let price: bigint;
+  let tif: "GTC" | "IOC" = "GTC";
+  if (input.mode === 2) {
+    if (input.price === undefined) throw new ApiError("price_positive");
+    const p = parseUnits(input.price, pair.priceDecimals);
+    if (p === null) throw new ApiError("too_many_decimals", 400, { decimals: pair.priceDecimals });
+    if (p <= 0n) throw new ApiError("price_positive");
+    price = p;
+  } else {
+    // A market order is an immediate-or-cancel order limited to a band around the best price,
+    // so a thin book can never fill it at an absurd price. What it does not fill is released.
+    const t = await top();
+    const best = side === "buy" ? t.bestAsk : t.bestBid;
+    if (best === null) throw new ApiError("no_liquidity", 409);
+    const band = Math.floor((best * MARKET_BAND_PERCENT) / 100);
+    price = BigInt(side === "buy" ? best + band : Math.max(1, best - band));
+    tif = "IOC";
+  }
+  const notional = price * qty;
+  if (notional > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
+  if (notionalToQuoteUnits(notional, pair.quotePerTickLot) < pair.minNotional) {
+    throw new ApiError("min_notional", 400, { min: formatUnits(pair.minNotional, pair.quoteScale, 2) });
+  }
+  return {
+    side,
+    kind: input.mode === 1 ? "market" : "limit",
+    price,
+    qty,
+    tif,
+    reserved: side === "buy" ? notionalToQuoteUnits(notional, pair.quotePerTickLot) : lotsToBaseUnits(qty, pair.basePerLot),
+    reservedCurrency: side === "buy" ? pair.legalId : pair.currencyId,
+    clientOid: input.client_oid ?? null,
+    budget: null,
+  };
+}
+
+function orderInsert(db: D1Database, id: number, userId: number, pair: PairRow, o: PricedOrder, now: number) {
+  return db
+    .prepare(
+      `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, budget, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+    )
+    .bind(id, userId, pair.id, o.side, o.kind, o.price.toString(), o.qty.toString(), o.reserved.toString(), o.reservedCurrency, o.clientOid, o.budget === null ? null : o.budget.toString(), now, now);
+}
+
+function placeInput(pair: PairRow, userId: number, orderId: number, o: PricedOrder): PlaceInput {
+  return {
+    pairId: pair.id,
+    orderId,
+    userId,
+    side: o.side,
+    price: Number(o.price),
+    qty: Number(o.qty),
+    tif: o.tif,
+    reservedUnits: o.reserved.toString(),
+    ...(o.budget === null ? {} : { budget: Number(o.budget) }),
+  };
+}
+
+function placedOut(pair: PairRow, orderId: number, result: PlaceResult) {
+  return {
+    order_id: String(orderId),
+    status: result.status,
+    filled: formatUnits(BigInt(result.filled), pair.qtyDecimals),
+    remaining: formatUnits(BigInt(result.remaining), pair.qtyDecimals),
+  };
+}
+
+const isClientOidTaken = (err: unknown) => /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err));
+const isOrderIdTaken = (err: unknown) => classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: spot_orders\.id/.test(String(err));
+
+export async function placeOrder(t: Trader, side: "buy" | "sell", input: OrderInput) {
+  const db = t.env.DB;
+  const pair = await pairFor(db, input.currency_id, input.legal_id);
+
+  if (input.client_oid) {
+    const prior = await priorOrder(db, t.userId, input.client_oid);
+    if (prior) return replay(t, prior, side, input, pair);
+  }
+  const stub = pairStub(t.env, pair.id);
+  const priced = await priceOrder(pair, side, input, () => stub.top(pair.id));
+  return bookOne(t, pair, priced, input);
+}
+
+/** Freezes one priced order's funds with its order row in one D1 batch, then books it. */
+async function bookOne(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
+  const db = t.env.DB;
+  const now = Date.now();
+  let orderId: number;
+  for (let attempt = 0; ; attempt++) {
+    // Ids are time-ordered with 12 random bits: two orders in the same millisecond can collide.
+    // The batch then fails on a key and writes nothing, so drawing a new id is safe.
+    orderId = newOrderId(now);
+    const stmts = [
+      ...movementStatements(db, `spot-freeze:${orderId}`, "spot_freeze", [
+        { userId: t.userId, currencyId: priced.reservedCurrency, account: "change", dAvailable: -priced.reserved, dFrozen: priced.reserved, memo: `${pair.base}/${pair.quote}` },
+      ]),
+      orderInsert(db, orderId, t.userId, pair, priced, now),
+    ];
+    try {
+      await db.batch(stmts);
+      break;
+    } catch (err) {
+      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (priced.clientOid && isClientOidTaken(err)) {
+        const prior = await priorOrder(db, t.userId, priced.clientOid);
+        if (prior) return replay(t, prior, priced.side, input, pair);
+      }
+      if (!isOrderIdTaken(err) || attempt >= 4) throw err;
+    }
+  }
+  // Funds are frozen and the order is recorded: now the book. If this call fails, the order stays
+  // "submitted" and the reconciler either finds it booked or tombstones it and releases the hold.
+  const result = await pairStub(t.env, pair.id).place(placeInput(pair, t.userId, orderId, priced));
+  return placedOut(pair, orderId, result);
+}
+
+type BatchItemResult = ReturnType<typeof placedOut> | Awaited<ReturnType<typeof replay>> | { code: string; message: string };
+
+/**
+ * Up to MAX_BATCH_ORDERS orders on one pair in one request (for bots and market makers): one
+ * balance read, one D1 batch that freezes the funds of every accepted order with their order rows
+ * (one movement, a ledger row per currency), one call into the pair's object. The orders are
+ * matched one after the other in the given order, each checked on its own: an order is refused
+ * (insufficient_balance, the others go through) when the balance at arrival, less what the
+ * earlier orders of the batch reserve, does not cover it. Funds an earlier order of the same batch
+ * frees or earns by trading are not counted for the later ones: they are reserved up front.
+ */
+export async function placeBatch(t: Trader, input: z.output<typeof spotBatchSchema>) {
+  const db = t.env.DB;
+  const locale = t.locale ?? "en";
+  const pair = await pairFor(db, input.currency_id, input.legal_id);
+  const stub = pairStub(t.env, pair.id);
+  let topOnce: Promise<Top> | undefined;
+  const top = () => (topOnce ??= stub.top(pair.id));
+  const refused = (err: ApiError) => ({ code: err.key, message: errorText(locale, err.key, err.params) });
+  const results: (BatchItemResult | null)[] = input.orders.map(() => null);
+
+  const oids = input.orders.flatMap((o) => (o.client_oid ? [o.client_oid] : []));
+  const priors = oids.length > 0 ? await priorOrders(db, t.userId, oids) : new Map<string, PriorOrder>();
+  const fresh: { index: number; priced: PricedOrder; input: OrderFields }[] = [];
+  for (const [index, o] of input.orders.entries()) {
+    try {
+      const prior = o.client_oid ? priors.get(o.client_oid) : undefined;
+      if (prior) results[index] = await replay(t, prior, o.side, o, pair);
+      else fresh.push({ index, priced: await priceOrder(pair, o.side, o, top), input: o });
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      results[index] = refused(err);
+    }
+  }
+
+  // Accept orders in their given order while the balance covers them.
+  const available = await changeAvailable(db, t.userId, [pair.currencyId, pair.legalId]);
+  const accepted: typeof fresh = [];
+  for (const f of fresh) {
+    const left = available.get(f.priced.reservedCurrency) ?? 0n;
+    if (f.priced.reserved > left) {
+      results[f.index] = refused(new ApiError("insufficient_balance", 409));
+      continue;
+    }
+    available.set(f.priced.reservedCurrency, left - f.priced.reserved);
+    accepted.push(f);
+  }
+
+  if (accepted.length > 0) {
+    const ids = await freezeMany(db, t.userId, pair, accepted.map((a) => a.priced));
+    if (ids) {
+      const placed = await stub.placeMany(accepted.map((a, k) => placeInput(pair, t.userId, ids[k]!, a.priced)));
+      accepted.forEach((a, k) => (results[a.index] = placedOut(pair, ids[k]!, placed[k]!)));
+    } else {
+      // The balance changed under us (another request spent it) or a client id was taken
+      // meanwhile: fall back to the single-order path, which decides each order exactly.
+      for (const a of accepted) {
+        try {
+          results[a.index] = await bookOne(t, pair, a.priced, a.input);
+        } catch (err) {
+          if (!(err instanceof ApiError)) throw err;
+          results[a.index] = refused(err);
+        }
+      }
+    }
+  }
+  return { orders: results as BatchItemResult[] };
+}
+
+/** Available change-account balances of some currencies (absent rows are zero). */
+async function changeAvailable(db: D1Database, userId: number, currencies: number[]) {
+  const { results } = await db
+    .prepare(`SELECT currency_id, available FROM balances WHERE user_id = ? AND account = 'change' AND currency_id IN (${currencies.map(() => "?").join(", ")})`)
+    .bind(userId, ...currencies)
+    .all<{ currency_id: number; available: number }>();
+  return new Map(results.map((r) => [r.currency_id, BigInt(r.available)]));
+}
+
+/**
+ * One D1 batch: a freeze movement with a ledger row per currency, and every order row. Returns
+ * the order ids, or null when the batch was refused for a reason the single path must sort out
+ * (an overdraft after all, or a client id used meanwhile); nothing was written in that case.
+ */
+async function freezeMany(db: D1Database, userId: number, pair: PairRow, orders: PricedOrder[]): Promise<number[] | null> {
+  const totals = new Map<number, bigint>();
+  for (const o of orders) totals.set(o.reservedCurrency, (totals.get(o.reservedCurrency) ?? 0n) + o.reserved);
+  const now = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    // Consecutive ids after a fresh time-ordered one; a collision aborts the batch, so retry.
+    const first = newOrderId(now);
+    const ids = orders.map((_, k) => first + k);
+    const stmts = [
+      ...movementStatements(
+        db,
+        `spot-freeze:${first}`,
+        "spot_freeze",
+        [...totals].map(([currencyId, units]) => ({
+          userId,
+          currencyId,
+          account: "change" as const,
+          dAvailable: -units,
+          dFrozen: units,
+          memo: `${pair.base}/${pair.quote} ×${orders.length}`,
+        })),
+        now,
+      ),
+      ...orders.map((o, k) => orderInsert(db, ids[k]!, userId, pair, o, now)),
+    ];
+    try {
+      await db.batch(stmts);
+      return ids;
+    } catch (err) {
+      if (classifyBatchError(err) === "insufficient" || isClientOidTaken(err)) return null;
+      if (!isOrderIdTaken(err) || attempt >= 4) throw err;
+    }
+  }
+}
+
+interface PriorOrder {
+  id: number;
+  side: string;
+  kind: string;
+  price: number;
+  qty: number;
+  filled: number;
+  status: number;
+  pair_id: number;
+  reserved_units: number;
+  budget: number | null;
+}
+
+async function priorOrder(db: D1Database, userId: number, clientOid: string) {
+  return db
+    .prepare("SELECT id, side, kind, price, qty, filled, status, pair_id, reserved_units, budget FROM spot_orders WHERE user_id = ? AND client_oid = ?")
+    .bind(userId, clientOid)
+    .first<PriorOrder>();
+}
+
+async function priorOrders(db: D1Database, userId: number, clientOids: string[]) {
+  const { results } = await db
+    .prepare(
+      `SELECT id, side, kind, price, qty, filled, status, pair_id, reserved_units, budget, client_oid FROM spot_orders
+        WHERE user_id = ? AND client_oid IN (${clientOids.map(() => "?").join(", ")})`,
+    )
+    .bind(userId, ...clientOids)
+    .all<PriorOrder & { client_oid: string }>();
+  return new Map(results.map((r) => [r.client_oid, r]));
+}
+
+const STATUS_TEXT = ["submitted", "open", "filled", "cancelled", "rejected"] as const;
+
+/**
+ * A repeated client order id: the same order again returns the first result; anything else is
+ * refused. An order still "submitted" (its first request died between the freeze and the book)
+ * is sent to the book again: the pair object's journal and tombstones make that idempotent, so
+ * the answer is the truth — booked now, or refused because the reconciler already released it.
+ */
+async function replay(t: Trader, prior: PriorOrder, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
+  // The same order again: same side, pair, kind, and the same quantity (or budget) and price.
+  const sameSize =
+    prior.budget !== null
+      ? input.total !== undefined && parseUnits(input.total, pair.priceDecimals + pair.qtyDecimals) === BigInt(prior.budget)
+      : input.num !== undefined && parseUnits(input.num, pair.qtyDecimals) === BigInt(prior.qty);
+  const same =
+    prior.side === side &&
+    prior.pair_id === pair.id &&
+    prior.kind === (input.mode === 1 ? "market" : "limit") &&
+    sameSize &&
+    (input.mode === 1 || (input.price !== undefined && parseUnits(input.price, pair.priceDecimals) === BigInt(prior.price)));
+  if (!same) throw new ApiError("duplicate_client_id", 409);
+  let row = prior;
+  if (prior.status === 0) {
+    const stub = pairStub(t.env, pair.id);
+    await stub.place({
+      pairId: pair.id,
+      orderId: prior.id,
+      userId: t.userId,
+      side,
+      price: prior.price,
+      qty: prior.qty,
+      tif: prior.kind === "market" ? "IOC" : "GTC",
+      reservedUnits: String(prior.reserved_units),
+      ...(prior.budget === null ? {} : { budget: prior.budget }),
+    });
+    await stub.drain();
+    row = (await priorOrder(t.env.DB, t.userId, input.client_oid!)) ?? prior;
+  }
+  return {
+    order_id: String(row.id),
+    status: STATUS_TEXT[row.status] ?? "submitted",
+    filled: formatUnits(BigInt(row.filled), pair.qtyDecimals),
+    remaining: formatUnits(BigInt(row.qty - row.filled), pair.qtyDecimals),
+    replayed: true as const,
+  };
+}
+
+/** Cancels one of one's own open orders; another user's order id answers like an unknown one. */
+export async function cancelOrder(t: Trader, id: number): Promise<void> {
+  const order = await t.env.DB.prepare("SELECT pair_id, status FROM spot_orders WHERE id = ? AND user_id = ?").bind(id, t.userId).first<{ pair_id: number; status: number }>();
+  if (!order || order.status > 1) throw new ApiError("order_not_found", 404);
+  const r = await pairStub(t.env, order.pair_id).cancel(order.pair_id, id, t.userId);
+  if (!r.ok) throw new ApiError("order_not_found", 404);
+}
+
+/** Cancels up to MAX_BATCH_ORDERS of one's own orders; says which were not open (or not one's own). */
+export async function cancelBatch(t: Trader, requested: number[]) {
+  const ids = [...new Set(requested)];
+  const { results: rows } = await t.env.DB.prepare(
+    `SELECT id, pair_id FROM spot_orders WHERE user_id = ? AND status IN (0, 1) AND id IN (${ids.map(() => "?").join(", ")})`,
+  )
+    .bind(t.userId, ...ids)
+    .all<{ id: number; pair_id: number }>();
+  const byPair = new Map<number, number[]>();
+  for (const r of rows) byPair.set(r.pair_id, [...(byPair.get(r.pair_id) ?? []), r.id]);
+  const cancelled = new Set<number>();
+  for (const [pairId, pairIds] of byPair) {
+    const done = await pairStub(t.env, pairId).cancelMany(pairId, pairIds, t.userId);
+    pairIds.forEach((id, k) => done[k] && cancelled.add(id));
+  }
+  return { cancelled: ids.filter((id) => cancelled.has(id)).map(String), not_found: ids.filter((id) => !cancelled.has(id)).map(String) };
+}
