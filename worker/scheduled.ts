@@ -1,16 +1,36 @@
-/** Cron jobs (wrangler.toml [triggers]). Each job is idempotent: a cron that fires twice is harmless. */
-import { reconcileSpotOrders } from "./jobs/spot-reconcile.ts";
+/**
+ * Cron jobs (wrangler.toml [triggers]), looked up by cron expression. Each job is one file in
+ * worker/jobs/ exporting a `Job`; it is idempotent (a cron that fires twice is harmless). A cron's
+ * jobs run one after the other in the listed order, all with the same "now"; a job that fails is
+ * logged and does not stop the jobs after it. To add a job, add it to its cron's line.
+ */
+import type { Job } from "./jobs/job.ts";
+import { pruneJob } from "./jobs/prune.ts";
+import { ledgerReconcileJob } from "./jobs/reconcile.ts";
+import { spotOrphansJob } from "./jobs/spot-reconcile.ts";
 
-export async function runScheduled(cron: string, env: Env): Promise<void> {
-  const now = Date.now();
-  // Expired captchas and old rate-limit windows are useless; keep the tables small.
-  await env.DB.batch([
-    env.DB.prepare("DELETE FROM captchas WHERE expires_at < ?").bind(now),
-    env.DB.prepare("DELETE FROM rate_limits WHERE window_start < ?").bind(now - 24 * 3600 * 1000),
-  ]);
-  if (cron === "* * * * *") {
-    const spot = await reconcileSpotOrders(env, now);
-    if (spot.released > 0) console.warn(JSON.stringify({ level: "warn", event: "spot_orphans_released", ...spot }));
+export const JOBS: Readonly<Record<string, readonly Job[]>> = {
+  // Every minute; the ledger reconciliation itself runs only every tenth minute.
+  "* * * * *": [pruneJob, spotOrphansJob, ledgerReconcileJob],
+  // 00:00 UTC = 08:00 Beijing time.
+  "0 0 * * *": [pruneJob, ledgerReconcileJob],
+};
+
+export async function runScheduled(cron: string, env: Env, now = Date.now()): Promise<void> {
+  const jobs = JOBS[cron];
+  if (!jobs) {
+    console.error(JSON.stringify({ level: "error", event: "cron_unknown", cron }));
+    return;
   }
-  await (await import("./jobs/reconcile.ts")).reconcileJob(cron, env);
+  const failed: unknown[] = [];
+  for (const job of jobs) {
+    try {
+      await job.run(env, { cron, now });
+    } catch (err) {
+      failed.push(err);
+      console.error(JSON.stringify({ level: "error", event: "cron_job_failed", cron, job: job.name, error: String(err), stack: (err as Error)?.stack }));
+    }
+  }
+  // The invocation still reports failure (the runtime logs the rejected waitUntil).
+  if (failed.length > 0) throw new AggregateError(failed, `${failed.length} cron job(s) failed`);
 }

@@ -1,43 +1,16 @@
 /**
- * Orphaned holds: an order whose funds were frozen in D1 but that never reached its pair object
- * (the Worker died between the two steps). After a grace period the object is asked about it:
- * if it knows the order, its outbox will settle it (we only nudge the drain); if not, the object
- * writes a tombstone first — so the order can never be booked later — and then the hold is
- * released here, once, under a unique movement key.
+ * Cron entry of the orphaned-hold reconciler (worker/domain/spot/orphans.ts): spot orders whose
+ * funds were frozen but that never reached their pair object are tombstoned and released.
  */
-import { movementStatements } from "../lib/ledger.ts";
-import { pairStub } from "../domain/spot/pairs.ts";
+import { reconcileSpotOrders } from "../domain/spot/orphans.ts";
+import type { Job } from "./job.ts";
 
-export const ORPHAN_GRACE_MS = 60_000;
+export { ORPHAN_GRACE_MS, reconcileSpotOrders } from "../domain/spot/orphans.ts";
 
-export async function reconcileSpotOrders(env: Env, now = Date.now(), graceMs = ORPHAN_GRACE_MS) {
-  const { results } = await env.DB.prepare(
-    "SELECT id, user_id, pair_id, reserved_units, reserved_currency FROM spot_orders WHERE status = 0 AND created_at < ? ORDER BY id LIMIT 200",
-  )
-    .bind(now - graceMs)
-    .all<{ id: number; user_id: number; pair_id: number; reserved_units: number; reserved_currency: number }>();
-  let released = 0;
-  const nudged = new Set<number>();
-  for (const o of results) {
-    const stub = pairStub(env, o.pair_id);
-    const verdict = await stub.tombstone(o.pair_id, o.id);
-    if (verdict === "known") {
-      if (!nudged.has(o.pair_id)) await stub.drain();
-      nudged.add(o.pair_id);
-      continue;
-    }
-    const units = BigInt(o.reserved_units);
-    try {
-      await env.DB.batch([
-        ...movementStatements(env.DB, `spot-orphan:${o.id}`, "spot_release", [
-          { userId: o.user_id, currencyId: o.reserved_currency, account: "change", dAvailable: units, dFrozen: -units, memo: "order never booked" },
-        ]),
-        env.DB.prepare("UPDATE spot_orders SET status = 4, done_reason = 'orphaned', updated_at = ? WHERE id = ? AND status = 0").bind(now, o.id),
-      ]);
-      released += 1;
-    } catch (err) {
-      if (!/UNIQUE constraint failed: movements\.key/.test(String(err))) throw err;
-    }
-  }
-  return { checked: results.length, released };
-}
+export const spotOrphansJob: Job = {
+  name: "spot-orphans",
+  async run(env, { now }) {
+    const spot = await reconcileSpotOrders(env, now);
+    if (spot.released > 0) console.warn(JSON.stringify({ level: "warn", event: "spot_orphans_released", ...spot }));
+  },
+};

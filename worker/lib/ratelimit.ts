@@ -96,3 +96,8 @@ export function clientIp(req: Request, env: Pick<Env, "TRUST_CF_CONNECTING_IP">)
   if (env.TRUST_CF_CONNECTING_IP !== "on") return "local";
   return req.headers.get("cf-connecting-ip")?.trim() || "unknown";
 }
+
+/** Deletes counters whose window started over a day ago (the cron's housekeeping; no window here is longer). */
+export function pruneRateLimitsStatement(db: D1Database, now: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM rate_limits WHERE window_start < ?").bind(now - 24 * 3600 * 1000);
+}

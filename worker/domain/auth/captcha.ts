@@ -101,3 +101,8 @@ export async function consumeCaptcha(db: D1Database, id: string, answer: string,
   if (!row || row.expires_at < now) return false;
   return row.answer_hash === (await sha256Hex(`${id}:${normalise(answer)}`));
 }
+
+/** Deletes expired captchas (the cron's housekeeping; an expired answer is useless). */
+export function pruneCaptchasStatement(db: D1Database, now: number): D1PreparedStatement {
+  return db.prepare("DELETE FROM captchas WHERE expires_at < ?").bind(now);
+}
