@@ -78,6 +78,16 @@ export default tseslint.config(
               message: "The Worker and Durable Objects never import the web app, tests or tools.",
             },
             {
+              target: ["./worker/lib", "./worker/db"],
+              from: ["./worker/domain", "./worker/routes", "./worker/jobs"],
+              message: "worker/lib is infrastructure (middleware, errors, answers, crypto, the ledger): it never imports the domain, routes or jobs.",
+            },
+            {
+              target: "./worker/domain",
+              from: ["./worker/routes", "./worker/jobs", "./worker/app.ts", "./worker/index.ts", "./worker/scheduled.ts"],
+              message: "worker/domain is called by routes and jobs, never the other way round.",
+            },
+            {
               target: "./durable/engine",
               from: ".",
               except: ["./durable/engine", "./schemas"],
@@ -114,6 +124,28 @@ export default tseslint.config(
               regex: "^(cloudflare|node):",
               message: "durable/engine runs in plain Node and workerd, schemas/ in the browser too: no runtime-specific imports.",
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // Routes parse, authorise, call worker/domain/ and answer: no SQL (STYLE.md "worker/routes/").
+    files: ["worker/routes/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "CallExpression[callee.property.name=/^(prepare|batch|exec)$/]",
+          message: "No SQL in a route file: move the query into worker/domain/<area>/ and call it.",
+        },
+      ],
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["drizzle-orm", "drizzle-orm/*"], message: "No SQL in a route file: queries live in worker/domain/<area>/." },
+            { regex: "/db/", message: "No SQL in a route file: the database client is for worker/domain/<area>/." },
           ],
         },
       ],

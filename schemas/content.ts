@@ -1,7 +1,8 @@
 /**
  * Public content and reference data (spec §2 Home, News, Help, customer service, quotations;
- * §3 Home data, News, Quotation, User currency, Country entry). Shared by the worker routes
- * (worker/routes/content.ts) and the web app. Query messages are catalogue keys (schemas/errors.ts).
+ * §3 Home data, News, Quotation, User currency, Country entry). Shared by the worker
+ * (worker/routes/content.ts, worker/domain/content/) and the web app. Query messages are catalogue
+ * keys (schemas/errors.ts).
  */
 import { z } from "zod";
 import { pageSchema } from "./envelope.ts";
