@@ -13,7 +13,6 @@ import {
   fundPasswordSetSchema,
   identityFormSchema,
   identitySubmittedSchema,
-  luhnValid,
   totpCodeSchema,
   totpEnrolmentSchema,
   totpStateSchema,
@@ -27,7 +26,7 @@ import { answers, ok } from "../lib/respond.ts";
 import { addressAddedSchema, addressDeletedSchema, savedAddressListSchema } from "../../schemas/address-book.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { addAddress, deleteAddress, listAddresses } from "../domain/account/address-book.ts";
-import { bankNameFor } from "../domain/account/banks.ts";
+import { bankLookup } from "../domain/account/banks.ts";
 import { saveBankCard } from "../domain/account/bank-cards.ts";
 import { userCenter } from "../domain/account/profile.ts";
 import { confirmTotp, disableTotp, enrolTotp, setFundPassword } from "../domain/account/security.ts";
@@ -46,8 +45,7 @@ export const accountRoutes = new Hono<AppEnv>()
 
   // ── Receiving bank card ─────────────────────────────────────────────────────────────────────
   .get("/user/bank_name", requireUser, query(bankNameQuerySchema), answers(bankLookupSchema, { summary: "The bank of a card number (6+ digits)", auth: true }), async (c) => {
-    const card = c.req.valid("query").card;
-    return ok(c, { bank_name: bankNameFor(card, c.get("locale")), valid: card.length >= 12 && luhnValid(card) });
+    return ok(c, bankLookup(c.req.valid("query").card, c.get("locale")));
   })
   .post("/user/cash_save", requireUser, jsonBody(bankCardSchema), answers(bankCardViewSchema, { summary: "Save the receiving bank card", auth: true }), async (c) => {
     const uid = c.get("user").id;

@@ -4,6 +4,7 @@
  * return null and the user types the name. The Luhn check lives in schemas/kyc.ts (shared with web).
  */
 import type { Locale } from "../../../schemas/locale.ts";
+import { luhnValid } from "../../../schemas/kyc.ts";
 
 interface Bank {
   zh: string;
@@ -46,4 +47,9 @@ export function bankNameFor(card: string, locale: Locale): string | null {
   if (!best) return null;
   const bank = best[1];
   return locale === "zh" ? bank.zh : locale === "hk" ? bank.hk : bank.en;
+}
+
+/** What the bank-card form shows while typing: the issuer when known, and whether the number can be complete. */
+export function bankLookup(card: string, locale: Locale): { bank_name: string | null; valid: boolean } {
+  return { bank_name: bankNameFor(card, locale), valid: card.length >= 12 && luhnValid(card) };
 }
