@@ -90,7 +90,11 @@ export class UserDurableObject extends DurableObject<Env> {
    * cannot be checked (then nothing is sent).
    */
   async push(events: UserEvent | UserEvent[]): Promise<number> {
-    const list = (Array.isArray(events) ? events : [events]).map((e) => userEventSchema.parse(e));
+    const list = (Array.isArray(events) ? events : [events]).map((e) => {
+      const r = userEventSchema.safeParse(e);
+      if (!r.success) throw new Error(`not a user event: ${JSON.stringify(r.error.issues).slice(0, 300)}`);
+      return r.data;
+    });
     const run = this.queue.then(() => this.deliver(list));
     this.queue = run.catch(() => undefined);
     return run;

@@ -7,7 +7,8 @@
  *   kline_{c}_{l}_{period} the open bar of a period (snapshot, then each change)
  *   daymarket_{c}_{l}      24 h open/high/low/close/change/volume from real trades; conflated
  *                          like depth, with its own rising `seq`
- * `login` with a session token attaches the socket to the user's private events (own orders).
+ * A pair socket is public: it has no login and carries nobody's private events. Those (own orders,
+ * `closed_microorder`, C2C changes) travel on the user's own channel at /ws/user (below).
  */
 import { z } from "zod";
 import { closedMicroorderEventSchema } from "./seconds.ts";
@@ -24,7 +25,6 @@ export const topicSchema = z
 export const clientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("sub"), topic: topicSchema }),
   z.object({ type: z.literal("unsub"), topic: topicSchema }),
-  z.object({ type: z.literal("login"), token: z.string().min(20).max(200) }),
   z.object({ type: z.literal("ping") }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
@@ -69,14 +69,6 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
     legal_id: z.number(),
     data: dayMarketSchema,
   }),
-  z.object({
-    type: z.literal("order"),
-    order_id: z.number(),
-    status: z.enum(["open", "partial", "filled", "cancelled"]),
-    filled: z.string(),
-    price: z.string().nullable(),
-  }),
-  z.object({ type: z.literal("logged_in"), user_id: z.number() }),
   z.object({ type: z.literal("error"), message: z.string() }),
   z.object({ type: z.literal("pong") }),
 ]);
@@ -98,7 +90,7 @@ export const orderEventSchema = z.object({
   pair_id: z.number().int(),
   order_id: z.number().int(),
   status: z.enum(["open", "partial", "filled", "cancelled"]),
-  /** for partial/filled: this fill's quantity; for open/cancelled: filled so far */
+  /** partial/filled: this fill's quantity; open/cancelled: what the same command filled before it rested or ended */
   filled: z.string(),
   price: z.string().nullable(),
 });
