@@ -15,7 +15,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
-import { notifyUser } from "../../worker/lib/notify.ts";
+import { userNotifier } from "../../worker/lib/notify.ts";
 import { RECENT_DEALS, SpotDesk, loadPairInfo, type AppliedResult, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { createFanout, type PairSocketState } from "./fanout.ts";
 import { byUser, orderNotices } from "./notices.ts";
@@ -36,9 +36,12 @@ export class PairDurableObject extends DurableObject<Env> {
     super(ctx, env);
     this.store = new PairStorage(ctx.storage);
     this.scheduler = new Scheduler(this.store);
-    // Each drained batch's private events go to their owners' channels (one push per user, in order).
-    this.outbox = new Outbox(this.store, env.DB, async (notices) => {
-      await Promise.all([...byUser(notices)].map(([userId, events]) => notifyUser(env, userId, events)));
+    // Each drained batch's private events go to their owners' channels, one push per user. Not
+    // awaited: the drain (and so the ledger) never waits on a user's channel, which may live far
+    // away; the notifier's one stub per user keeps each user's events in order.
+    const notify = userNotifier(env);
+    this.outbox = new Outbox(this.store, env.DB, (notices) => {
+      for (const [userId, events] of byUser(notices)) void notify(userId, events);
     });
     this.spot = new SpotDesk(this.store);
     const { spot, store } = this;

@@ -51,8 +51,8 @@ export interface UserNotice {
   event: UserEvent;
 }
 
-/** Hands a drained batch's notices on (best effort: it must not throw). */
-export type NoticeSink = (notices: UserNotice[]) => Promise<void>;
+/** Hands a drained batch's notices on (best effort: it must neither throw nor hold the drain up). */
+export type NoticeSink = (notices: UserNotice[]) => void;
 
 /** Every kind of outbox entry. A new desk adds its kind here and its case in `application()`. */
 export type OutboxEntry = SpotCommandEntry;
@@ -141,7 +141,7 @@ export class Outbox {
   constructor(
     private readonly store: PairStorage,
     private readonly db: D1Database,
-    private readonly deliver: NoticeSink = async () => {},
+    private readonly deliver: NoticeSink = () => {},
   ) {}
 
   /** Adds an entry; call inside the transaction that made it (and register a drain with it). */
@@ -182,7 +182,7 @@ export class Outbox {
       this.store.sql.exec("DELETE FROM outbox WHERE drained_at < ?", now - KEEP_DRAINED_MS);
       applied += rows.length;
       // Only now, with the batch in D1 and marked: at most once, and never before a refetch shows it.
-      if (notices.length > 0) await this.deliver(notices);
+      if (notices.length > 0) this.deliver(notices);
     }
   }
 

@@ -188,15 +188,16 @@ describe("user channel: spot orders", () => {
     // Sent after the drain: what the client refetches on this event already shows the fill.
     const row = await env.DB.prepare("SELECT status, filled FROM spot_orders WHERE id = ?").bind(buyId).first<{ status: number; filled: number }>();
     expect(row?.status).toBe(2);
-    // The drain has handed out everything; the bystander's own event comes first in line.
-    await notifyUser(env, bystander.id, c2c(7));
-    expect(await b.next(() => true)).toEqual(c2c(7));
-    expect(b.messages).toEqual([]);
-    expect(t.messages).toEqual([]);
+    // Each user's events leave the pair in order: had the bystander's (or the taker's) channel been
+    // sent anything of the trade, it would come before their own order's "open" below.
+    const own = await order(bystander, "buy", "10", "0.5");
+    const takerOwn = await order(taker, "buy", "11", "0.5");
     const cancelled = await api("/transaction_del", { token: maker.token, body: { id: String(sellId) } });
-    expect(cancelled.body.type).toBe("ok");
+    expect([own.body.type, takerOwn.body.type, cancelled.body.type]).toEqual(["ok", "ok", "ok"]);
     await drainPair(PAIR);
-    expect(await m.next((x) => x.type === "order")).toMatchObject({ order_id: sellId, status: "cancelled" });
+    expect(await b.next(() => true)).toMatchObject({ type: "order", order_id: Number(own.body.message.order_id), status: "open" });
+    expect(await t.next(() => true)).toMatchObject({ type: "order", order_id: Number(takerOwn.body.message.order_id), status: "open" });
+    expect(await m.next(() => true)).toMatchObject({ type: "order", order_id: sellId, status: "cancelled", filled: "0.000000" });
     for (const s of [m, t, b]) s.ws.close();
   });
 
