@@ -88,6 +88,19 @@ describe("user channel: who gets what", () => {
     }
   });
 
+  it("keeps the newest 16 sockets of a user: the oldest gives way to a new one", async () => {
+    const u = await makeUser();
+    const first = await userSocket(u.token);
+    const rest = [];
+    for (let i = 0; i < 16; i++) rest.push(await userSocket(u.token));
+    expect(await first.closed).toBe(4008);
+    await notifyUser(env, u.id, c2c(5));
+    for (const s of rest) {
+      expect(await s.next(() => true)).toEqual(c2c(5));
+      s.ws.close();
+    }
+  });
+
   it("answers its pings without waking anyone", async () => {
     const u = await makeUser();
     const s = await userSocket(u.token);

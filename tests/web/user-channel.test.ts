@@ -111,6 +111,14 @@ describe("user channel client", () => {
     expect(reopened).toBe(1);
   });
 
+  it("does not fight back when a newer tab pushed it out (no reconnect that would push out another)", () => {
+    const { sockets, channel } = setup(TOKEN_A);
+    expect(sockets[0]!.retry(4008)).toBe(false);
+    sockets[0]!.drop(4008);
+    expect(channel.$status.get()).toBe("ended");
+    expect(sockets).toHaveLength(1);
+  });
+
   it("gives up on a session the server ended, until a new login", () => {
     const { session, sockets, channel } = setup(TOKEN_A);
     const s = sockets[0]!;

@@ -9,7 +9,8 @@
  * Worker itself, held open for the socket's life, or a shared lobby object), which is exactly the
  * state the Worker must not hold and the one-object-per-user split avoids. So an unauthenticated
  * socket never exists: the upgrade is answered only after the token is resolved, with the API's
- * own session code (sessionOfTokenHash in auth.ts).
+ * own session code (sessionOfTokenHash in auth.ts). The token is no cookie, so a page on another
+ * site cannot open someone's channel from their browser (no cross-site WebSocket hijacking).
  *
  * A missing, unknown, revoked or expired token still gets its upgrade, closed at once with
  * USER_CHANNEL_SESSION_ENDED, so a browser (which sees no HTTP status on a failed upgrade) learns

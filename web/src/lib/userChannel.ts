@@ -6,7 +6,8 @@
  * in the URL (see worker/lib/user-channel.ts for why the server wants it at the upgrade). The
  * channel follows the session: a login opens it, another account's login reopens it with the new
  * token, a logout closes it. A socket the server closes as "session ended" (4001: logged out
- * elsewhere, password changed, expired) is not retried with the same token. Messages are parsed
+ * elsewhere, password changed, expired), or pushed out by too many newer ones (4008), is not
+ * retried with the same token. Messages are parsed
  * with the shared schema; anything else is ignored. Screens listen with `onUserEvent(type, …)` /
  * `useUserEvent`, and refetch on `reopened` (events sent while the socket was down are lost).
  */
@@ -17,12 +18,19 @@ import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { USER_CHANNEL_PROTOCOL, USER_CHANNEL_TOKEN_PREFIX, userServerMessageSchema, type UserEvent, type UserEventType } from "../../../schemas/realtime.ts";
 import { $session } from "./session.ts";
 
-/** off: not logged in; ended: the server refused or ended this session (waits for a new login). */
+/**
+ * off: not logged in; ended: the server ended this socket for good, because the session is over
+ * or the user opened too many sockets elsewhere (waits for a new login).
+ */
 export type UserChannelStatus = "off" | "connecting" | "open" | "ended";
 export type UserEventOf<T extends UserEventType> = Extract<UserEvent, { type: T }>;
 
 /** The close code the server uses for a session that is unknown, revoked or expired. */
 export const SESSION_ENDED_CODE = 4001;
+/** The close code of the oldest socket when the user opens more than the server keeps. */
+export const REPLACED_CODE = 4008;
+/** Retrying after these would fail again, or push another tab out in turn. */
+const FINAL_CODES = new Set([SESSION_ENDED_CODE, REPLACED_CODE]);
 const PING_MS = 30_000;
 
 /** The subprotocols a socket offers for a token: the channel's own, then the token. */
@@ -122,7 +130,7 @@ export class UserChannel {
     const ws = this.createSocket(
       this.url(),
       () => (this.token ? channelProtocols(this.token) : null),
-      (code) => code !== SESSION_ENDED_CODE,
+      (code) => !FINAL_CODES.has(code),
     );
     ws.addEventListener("open", () => {
       if (this.socket !== ws) return;
@@ -132,7 +140,7 @@ export class UserChannel {
     });
     ws.addEventListener("close", (e) => {
       if (this.socket !== ws) return;
-      if (e.code === SESSION_ENDED_CODE) {
+      if (FINAL_CODES.has(e.code)) {
         // Not retried with this token: a new login (a new token) opens the channel again.
         this.disconnect();
         this.$status.set("ended");
