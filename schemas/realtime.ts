@@ -11,6 +11,7 @@
  * `closed_microorder`, C2C changes) travel on the user's own channel at /ws/user (below).
  */
 import { z } from "zod";
+import { isSureSchema } from "./c2c.ts";
 import { closedMicroorderEventSchema } from "./seconds.ts";
 
 export const klinePeriods = ["1min", "5min", "15min", "30min", "60min", "1day", "1week", "1mon"] as const;
@@ -97,7 +98,7 @@ export const orderEventSchema = z.object({
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 
 /** One of the user's C2C orders changed state (`is_sure`: 0 awaiting payment, 3 paid, 1 finished, 2 cancelled). */
-export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: z.number().int(), is_sure: z.number().int().min(0).max(3) });
+export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: z.number().int(), is_sure: isSureSchema });
 /** A new chat message (or proof) on one of the user's C2C orders: fetch the conversation again. */
 export const c2cMessageEventSchema = z.object({ type: z.literal("c2c_message"), order_id: z.number().int() });
 
