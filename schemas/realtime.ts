@@ -11,7 +11,6 @@
  * `closed_microorder`, C2C changes) travel on the user's own channel at /ws/user (below).
  */
 import { z } from "zod";
-import { isSureSchema } from "./c2c.ts";
 import { closedMicroorderEventSchema } from "./seconds.ts";
 
 export const klinePeriods = ["1min", "5min", "15min", "30min", "60min", "1day", "1week", "1mon"] as const;
@@ -97,8 +96,12 @@ export const orderEventSchema = z.object({
 });
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 
-/** One of the user's C2C orders changed state (`is_sure`: 0 awaiting payment, 3 paid, 1 finished, 2 cancelled). */
-export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: z.number().int(), is_sure: isSureSchema });
+/**
+ * One of the user's C2C orders changed state (`is_sure`: 0 awaiting payment, 3 paid, 1 finished,
+ * 2 cancelled: the values of `isSureSchema` in c2c.ts, repeated because importing c2c.ts would put
+ * the whole C2C contract into every screen's first bundle, this file being on the socket's path).
+ */
+export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: z.number().int(), is_sure: z.union([z.literal(0), z.literal(3), z.literal(1), z.literal(2)]) });
 /** A new chat message (or proof) on one of the user's C2C orders: fetch the conversation again. */
 export const c2cMessageEventSchema = z.object({ type: z.literal("c2c_message"), order_id: z.number().int() });
 
