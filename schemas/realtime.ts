@@ -117,3 +117,9 @@ export type UserServerMessage = z.infer<typeof userServerMessageSchema>;
 /** The Sec-WebSocket-Protocol the user channel speaks; the session token travels as a second value, `bearer.{token}`. */
 export const USER_CHANNEL_PROTOCOL = "exchange-user.v1";
 export const USER_CHANNEL_TOKEN_PREFIX = "bearer.";
+/**
+ * Close codes of the user channel (4000–4999 are the application's). Neither is worth a retry with
+ * the same token: the session is unknown, revoked or expired; or a newer socket of the user pushed
+ * this one out (reconnecting would push out another in turn).
+ */
+export const USER_CHANNEL_CLOSE = { sessionEnded: 4001, replaced: 4008 } as const;

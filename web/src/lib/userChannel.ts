@@ -15,7 +15,7 @@ import { useEffect, useRef } from "react";
 import { atom } from "nanostores";
 import { useStore } from "@nanostores/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
-import { USER_CHANNEL_PROTOCOL, USER_CHANNEL_TOKEN_PREFIX, userServerMessageSchema, type UserEvent, type UserEventType } from "../../../schemas/realtime.ts";
+import { USER_CHANNEL_CLOSE, USER_CHANNEL_PROTOCOL, USER_CHANNEL_TOKEN_PREFIX, userServerMessageSchema, type UserEvent, type UserEventType } from "../../../schemas/realtime.ts";
 import { $session } from "./session.ts";
 
 /**
@@ -25,12 +25,8 @@ import { $session } from "./session.ts";
 export type UserChannelStatus = "off" | "connecting" | "open" | "ended";
 export type UserEventOf<T extends UserEventType> = Extract<UserEvent, { type: T }>;
 
-/** The close code the server uses for a session that is unknown, revoked or expired. */
-export const SESSION_ENDED_CODE = 4001;
-/** The close code of the oldest socket when the user opens more than the server keeps. */
-export const REPLACED_CODE = 4008;
 /** Retrying after these would fail again, or push another tab out in turn. */
-const FINAL_CODES = new Set([SESSION_ENDED_CODE, REPLACED_CODE]);
+const FINAL_CODES = new Set<number>([USER_CHANNEL_CLOSE.sessionEnded, USER_CHANNEL_CLOSE.replaced]);
 const PING_MS = 30_000;
 
 /** The subprotocols a socket offers for a token: the channel's own, then the token. */
