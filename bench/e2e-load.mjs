@@ -15,13 +15,14 @@
  * submit→ack p50/p99, submit→depth-update p50/p99 (see "Matching depth updates to orders"
  * below), how long the ledger (D1) takes to catch up afterwards, and the CPU time of each process.
  *
- * Matching depth updates to orders: one WebSocket per (pair, account) logs in with that account's
- * session and subscribes to market_depth. After every command the pair object sends, on each
- * socket, first the depth update and then that socket's user's private order events — in one
- * synchronous loop, so on a socket the depth message that immediately precedes the first private
- * event of order X is the update produced by X's own command. An order whose first event is
- * "cancelled" (self-trade expiry) changed no depth and is not counted. Depth `seq` gaps on a
- * socket are counted too (there should be none).
+ * Matching depth updates to orders: one WebSocket per (pair, account) subscribes to market_depth,
+ * beside that account's private channel (/ws/user), both feeding one handler. The depth message
+ * that precedes the first private event of order X (in arrival order) is taken as X's update. Since
+ * the user channel (issue #9 §2) order events leave only after the outbox drain has applied them
+ * to D1, and depth is conflated to 100 ms, that pairing is approximate: it is the latest depth
+ * the client saw before hearing of X, not necessarily X's own update. An order whose
+ * first event is "cancelled" (self-trade expiry) changed no depth and is not counted. Depth `seq`
+ * gaps on a socket are counted too (there should be none).
  *
  * Order stream per pair (seeded PRNG): accounts cycle mm, demo1, mm, demo2, mm. mm places
  * non-crossing makers at mid ± 1..20 steps; demo1/demo2 place crossing limits at mid ± 25 steps

@@ -13,21 +13,22 @@
  * Sockets are hibernatable (`ctx.acceptWebSocket`; the session rides in the attachment) and pings
  * are answered by the runtime (`setWebSocketAutoResponse`) without waking the object. The Worker
  * authenticates the upgrade with the API's own session code (worker/lib/user-channel.ts) before it
- * reaches this object; every push re-checks each socket's session with that same code, so a
+ * reaches this object; every push re-checks each socket's session with that same code (one D1
+ * read per distinct session among the open sockets, none when the user has no socket open), so a
  * session ended since (logout, password change, a locked account, expiry) gets nothing more: its
  * socket is closed with USER_CHANNEL_SESSION_ENDED instead.
  */
 import { DurableObject } from "cloudflare:workers";
-import { userEventSchema, type UserEvent } from "../schemas/realtime.ts";
+import { USER_CHANNEL_CLOSE, userEventSchema, type UserEvent } from "../schemas/realtime.ts";
 import { sessionOfTokenHash } from "../worker/lib/auth.ts";
 
 /** What the Worker tells the object about a socket it has authenticated (internal headers). */
 export const USER_SOCKET_HEADERS = { userId: "x-user-id", sessionId: "x-session-id", tokenHash: "x-session-token-hash", protocol: "x-channel-protocol" } as const;
 
-/** Close code of a socket whose session is unknown, revoked or expired (4000–4999: application codes). */
-export const USER_CHANNEL_SESSION_ENDED = 4001;
+/** Close code of a socket whose session is unknown, revoked or expired. */
+export const USER_CHANNEL_SESSION_ENDED = USER_CHANNEL_CLOSE.sessionEnded;
 /** Close code of the oldest socket when a user opens more than MAX_SOCKETS. */
-export const USER_CHANNEL_TOO_MANY = 4008;
+export const USER_CHANNEL_TOO_MANY = USER_CHANNEL_CLOSE.replaced;
 /** Sockets per user (tabs, devices); the oldest gives way to a new one. */
 const MAX_SOCKETS = 16;
 
@@ -90,7 +91,11 @@ export class UserDurableObject extends DurableObject<Env> {
    * cannot be checked (then nothing is sent).
    */
   async push(events: UserEvent | UserEvent[]): Promise<number> {
-    const list = (Array.isArray(events) ? events : [events]).map((e) => userEventSchema.parse(e));
+    const list = (Array.isArray(events) ? events : [events]).map((e) => {
+      const r = userEventSchema.safeParse(e);
+      if (!r.success) throw new Error(`not a user event: ${JSON.stringify(r.error.issues).slice(0, 300)}`);
+      return r.data;
+    });
     const run = this.queue.then(() => this.deliver(list));
     this.queue = run.catch(() => undefined);
     return run;

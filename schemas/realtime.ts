@@ -7,7 +7,8 @@
  *   kline_{c}_{l}_{period} the open bar of a period (snapshot, then each change)
  *   daymarket_{c}_{l}      24 h open/high/low/close/change/volume from real trades; conflated
  *                          like depth, with its own rising `seq`
- * `login` with a session token attaches the socket to the user's private events (own orders).
+ * A pair socket is public: it has no login and carries nobody's private events. Those (own orders,
+ * `closed_microorder`, C2C changes) travel on the user's own channel at /ws/user (below).
  */
 import { z } from "zod";
 import { closedMicroorderEventSchema } from "./seconds.ts";
@@ -24,7 +25,6 @@ export const topicSchema = z
 export const clientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("sub"), topic: topicSchema }),
   z.object({ type: z.literal("unsub"), topic: topicSchema }),
-  z.object({ type: z.literal("login"), token: z.string().min(20).max(200) }),
   z.object({ type: z.literal("ping") }),
 ]);
 export type ClientMessage = z.infer<typeof clientMessageSchema>;
@@ -69,14 +69,6 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
     legal_id: z.number(),
     data: dayMarketSchema,
   }),
-  z.object({
-    type: z.literal("order"),
-    order_id: z.number(),
-    status: z.enum(["open", "partial", "filled", "cancelled"]),
-    filled: z.string(),
-    price: z.string().nullable(),
-  }),
-  z.object({ type: z.literal("logged_in"), user_id: z.number() }),
   z.object({ type: z.literal("error"), message: z.string() }),
   z.object({ type: z.literal("pong") }),
 ]);
@@ -98,14 +90,18 @@ export const orderEventSchema = z.object({
   pair_id: z.number().int(),
   order_id: z.number().int(),
   status: z.enum(["open", "partial", "filled", "cancelled"]),
-  /** for partial/filled: this fill's quantity; for open/cancelled: filled so far */
+  /** partial/filled: this fill's quantity; open/cancelled: what the same command filled before it rested or ended */
   filled: z.string(),
   price: z.string().nullable(),
 });
 export type OrderEvent = z.infer<typeof orderEventSchema>;
 
-/** One of the user's C2C orders changed state (`is_sure`: 0 awaiting payment, 3 paid, 1 finished, 2 cancelled). */
-export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: z.number().int(), is_sure: z.number().int().min(0).max(3) });
+/**
+ * One of the user's C2C orders changed state (`is_sure`: 0 awaiting payment, 3 paid, 1 finished,
+ * 2 cancelled: the values of `isSureSchema` in c2c.ts, repeated because importing c2c.ts would put
+ * the whole C2C contract into every screen's first bundle, this file being on the socket's path).
+ */
+export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: z.number().int(), is_sure: z.union([z.literal(0), z.literal(3), z.literal(1), z.literal(2)]) });
 /** A new chat message (or proof) on one of the user's C2C orders: fetch the conversation again. */
 export const c2cMessageEventSchema = z.object({ type: z.literal("c2c_message"), order_id: z.number().int() });
 
@@ -121,3 +117,9 @@ export type UserServerMessage = z.infer<typeof userServerMessageSchema>;
 /** The Sec-WebSocket-Protocol the user channel speaks; the session token travels as a second value, `bearer.{token}`. */
 export const USER_CHANNEL_PROTOCOL = "exchange-user.v1";
 export const USER_CHANNEL_TOKEN_PREFIX = "bearer.";
+/**
+ * Close codes of the user channel (4000–4999 are the application's). Neither is worth a retry with
+ * the same token: the session is unknown, revoked or expired; or a newer socket of the user pushed
+ * this one out (reconnecting would push out another in turn).
+ */
+export const USER_CHANNEL_CLOSE = { sessionEnded: 4001, replaced: 4008 } as const;

@@ -10,6 +10,7 @@ import type { AppEnv } from "./lib/context.ts";
 import { ApiError } from "./lib/errors.ts";
 import { answersFile, errorResponse } from "./lib/respond.ts";
 import { pairById, pairStub } from "./domain/spot/pairs.ts";
+import { openUserChannel } from "./lib/user-channel.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { contentRoutes } from "./routes/content.ts";
 import { devRoutes } from "./routes/dev.ts";
@@ -58,6 +59,12 @@ base.get("/ws", answersFile({ summary: "WebSocket upgrade to a pair's object: /w
   const url = new URL(c.req.url);
   url.searchParams.set("pair", String(pairId));
   return pairStub(c.env, pairId).fetch(new Request(url, c.req.raw));
+});
+
+// The signed-in user's private channel: /ws/user, token as a Sec-WebSocket-Protocol value (worker/lib/user-channel.ts).
+base.get("/ws/user", answersFile({ summary: "WebSocket upgrade to the user's private channel; messages in schemas/realtime.ts (userServerMessageSchema)" }, []), async (c) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") throw new ApiError("invalid_param", 400);
+  return openUserChannel(c.env, c.req.raw);
 });
 
 base.notFound((c) => errorResponse(c, new ApiError("not_found", 404)));

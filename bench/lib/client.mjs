@@ -1,6 +1,6 @@
 // HTTP and WebSocket client helpers for the end-to-end benchmarks: keep-alive HTTP over loopback
-// with per-request timing, logins, decimal helpers, and a depth-subscribed WebSocket that records
-// every message with its arrival time.
+// with per-request timing, logins, decimal helpers, and a depth-subscribed WebSocket (plus the
+// user's private channel) that records every message with its arrival time.
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -77,59 +77,76 @@ export function fmt(units, d) {
 }
 
 /**
- * A WebSocket on /ws?pair=ID, logged in with `token` (so it also receives that user's private
- * order events) and subscribed to market_depth of the pair. Every message is kept with its
- * arrival time in `messages` (and handed to `onMessage`).
+ * A WebSocket on /ws?pair=ID subscribed to market_depth of the pair and, with `token`, a second one
+ * on that user's private channel /ws/user (the user's order events, sent once the pair's outbox
+ * has reached D1). Every message of both is kept with its arrival time in `messages` (and handed
+ * to `onMessage`).
  */
 export function depthSocket(baseUrl, { pairId, currencyId, legalId = 3, token, onMessage, countOnly = false }) {
   const wsUrl = baseUrl.replace(/^http/, "ws") + `/ws?pair=${pairId}`;
   const ws = new WebSocket(wsUrl, { perMessageDeflate: false });
+  // The session token travels as a subprotocol value, as the web client sends it (never in the URL).
+  const user = token ? new WebSocket(baseUrl.replace(/^http/, "ws") + "/ws/user", ["exchange-user.v1", `bearer.${token}`], { perMessageDeflate: false }) : null;
   const topic = `market_depth_${currencyId}_${legalId}`;
   // countOnly: after the snapshot, messages are only counted (cheap viewers for fan-out load).
-  const state = { ws, topic, messages: [], count: 0, snapshotSeq: null, loggedIn: false };
-  const ready = new Promise((resolve, reject) => {
-    ws.on("error", reject);
-    ws.on("open", () => {
-      if (token) ws.send(JSON.stringify({ type: "login", token }));
-      else ws.send(JSON.stringify({ type: "sub", topic }));
+  const state = { ws, user, topic, messages: [], count: 0, snapshotSeq: null, loggedIn: false };
+  const keep = (msg) => {
+    const t = now();
+    state.messages.push({ t, msg });
+    onMessage?.(msg, t);
+  };
+  const userReady = new Promise((resolve, reject) => {
+    if (!user) return resolve();
+    user.on("error", reject);
+    user.on("open", () => {
+      state.loggedIn = true;
+      resolve();
     });
+    user.on("close", (code) => {
+      if (!state.loggedIn || code === 4001) reject(new Error(`user channel closed: ${code}`));
+    });
+    user.on("message", (data) => {
+      try {
+        keep(JSON.parse(String(data)));
+      } catch {
+        // not JSON: ignored
+      }
+    });
+  });
+  const depthReady = new Promise((resolve, reject) => {
+    ws.on("error", reject);
+    ws.on("open", () => ws.send(JSON.stringify({ type: "sub", topic })));
     ws.on("message", (data) => {
       if (countOnly && state.snapshotSeq !== null) {
         state.count++;
         return;
       }
-      const t = now();
       let msg;
       try {
         msg = JSON.parse(String(data));
       } catch {
         return;
       }
-      if (msg.type === "logged_in") {
-        state.loggedIn = true;
-        ws.send(JSON.stringify({ type: "sub", topic }));
-        return;
-      }
       if (msg.type === "error") return reject(new Error(`ws error: ${msg.message}`));
       if (msg.type === "market_depth" && msg.snapshot) {
         state.snapshotSeq = msg.seq;
-        resolve(state);
+        resolve();
         return;
       }
-      state.messages.push({ t, msg });
-      onMessage?.(msg, t);
+      keep(msg);
     });
   });
-  state.ready = ready;
-  state.close = () => new Promise((res) => {
-    if (ws.readyState === WebSocket.CLOSED) return res();
-    ws.once("close", res);
-    ws.close();
+  state.ready = Promise.all([depthReady, userReady]).then(() => state);
+  const closeOne = (sock) => new Promise((res) => {
+    if (!sock || sock.readyState === WebSocket.CLOSED) return res();
+    sock.once("close", res);
+    sock.close();
     setTimeout(() => {
-      ws.terminate();
+      sock.terminate();
       res();
     }, 1000);
   });
+  state.close = () => Promise.all([closeOne(ws), closeOne(user)]).then(() => undefined);
   return state;
 }
 

@@ -1,6 +1,8 @@
 /**
  * WebSocket fan-out of a pair object: subscriptions kept in each socket's attachment (so they
- * survive hibernation), socket login, snapshots on subscribe, and publication after every command.
+ * survive hibernation), snapshots on subscribe, and publication after every command. Public topics
+ * only: a pair socket knows no user. Owners' order events leave through the outbox to each user's
+ * own channel (notices.ts, durable/user.ts).
  *
  * Public state topics (depth, day market) are conflated: at most one message per topic every
  * CONFLATE_MS, carrying the latest state and a rising `seq` (persisted, so it keeps rising across
@@ -8,8 +10,7 @@
  * in an in-memory timer, which never touches the object's alarm (if the object is evicted with a
  * timer pending, no seq was spent, so clients see no gap, only the next change). A socket that
  * subscribes while a conflated message is pending gets that message as its snapshot. Deals and
- * candles go out with every command (nothing dropped), private order events only to the sockets
- * logged in as their owner.
+ * candles go out with every command (nothing dropped).
  */
 import { clientMessageSchema, type ServerMessage } from "../../schemas/realtime.ts";
 import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
@@ -17,14 +18,12 @@ import type { AppliedResult, Bar, DayMarketOut, Deal, PairInfo } from "./desks/s
 
 export interface PairSocketState {
   topics: string[];
-  userId: number | null;
 }
 
 /** What the fan-out needs from the object (kept narrow so it is testable on its own). */
 export interface FanoutHost {
   readonly pairInfo: PairInfo | null;
   readonly book: SpotEngine | null;
-  readonly database: D1Database;
   sockets(): WebSocket[];
   depthLevels(levels?: number): { bids: [string, string][]; asks: [string, string][] };
   deals(limit?: number): Deal[];
@@ -50,11 +49,6 @@ function send(ws: WebSocket, msg: ServerMessage) {
   } catch {
     // A socket closing under us is not an error of the command that triggered the send.
   }
-}
-
-async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(value));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 export function topicsOf(info: PairInfo) {
@@ -153,7 +147,7 @@ export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
       const r = clientMessageSchema.safeParse(parsed);
       if (!r.success) return send(ws, { type: "error", message: "bad message" });
       const msg = r.data;
-      const state = stateOf(ws) ?? { topics: [], userId: null };
+      const state = stateOf(ws) ?? { topics: [] };
       if (msg.type === "ping") return send(ws, { type: "pong" });
       if (msg.type === "sub") {
         if (!state.topics.includes(msg.topic)) {
@@ -168,24 +162,12 @@ export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
         ws.serializeAttachment(state);
         return;
       }
-      if (msg.type === "login") {
-        const row = await host.database
-          .prepare("SELECT user_id FROM sessions WHERE token_hash = ? AND revoked_at IS NULL AND expires_at > ?")
-          .bind(await sha256Hex(msg.token), Date.now())
-          .first<{ user_id: number }>();
-        if (!row) return send(ws, { type: "error", message: "login failed" });
-        // Re-read after the await: a "sub" handled meanwhile must not be overwritten by a stale copy.
-        const fresh = stateOf(ws) ?? { topics: [], userId: null };
-        fresh.userId = row.user_id;
-        ws.serializeAttachment(fresh);
-        return send(ws, { type: "logged_in", user_id: row.user_id });
-      }
     },
 
     /**
      * Fans out what the commands of one committed transaction changed (one command, or a batch):
-     * the conflated depth and day market, the new deals, the current candles, then each owner's
-     * order events in the order they happened. Candles are only built when some socket follows them.
+     * the conflated depth and day market, the new deals and the current candles. Candles are only
+     * built when some socket follows them.
      */
     publish(results: AppliedResult[]) {
       const info = host.pairInfo;
@@ -194,61 +176,31 @@ export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
       const fills = events.filter((e) => e.type === "fill");
       if (results.some((r) => r.depth.length > 0)) changed("depth");
       if (fills.length > 0) changed("day");
+      if (fills.length === 0) return;
       const sockets = host.sockets();
       if (sockets.length === 0) return;
       const t = topicsOf(info);
       const now = clock();
       const deals = fills.map((f) => ({ time: now, direction: f.takerSide, price: host.price(f.price), amount: host.qty(f.qty) })).reverse();
       let barsMemo: ReturnType<FanoutHost["currentBars"]> | undefined;
-      const bars = () => (barsMemo ??= fills.length > 0 ? host.currentBars() : []);
-      // Private order updates, per owner.
-      const privateByUser = new Map<number, ServerMessage[]>();
-      const filledBy = new Map<number, number>();
-      for (const e of events) {
-        if (e.type === "fill") {
-          filledBy.set(Number(e.takerId), (filledBy.get(Number(e.takerId)) ?? 0) + e.qty);
-          filledBy.set(Number(e.makerId), (filledBy.get(Number(e.makerId)) ?? 0) + e.qty);
-          const push = (owner: number, id: number, remaining: number) => {
-            const list = privateByUser.get(owner) ?? [];
-            list.push({ type: "order", order_id: id, status: remaining === 0 ? "filled" : "partial", filled: host.qty(e.qty), price: host.price(e.price) });
-            privateByUser.set(owner, list);
-          };
-          push(Number(e.makerOwner), Number(e.makerId), e.makerRemaining);
-          push(Number(e.takerOwner), Number(e.takerId), e.takerRemaining);
-        } else if (e.type === "booked" || (e.type === "done" && e.reason !== "filled")) {
-          const owner = Number(e.owner);
-          const list = privateByUser.get(owner) ?? [];
-          list.push({
-            type: "order",
-            order_id: Number(e.id),
-            status: e.type === "booked" ? "open" : "cancelled",
-            filled: host.qty(filledBy.get(Number(e.id)) ?? 0),
-            price: e.type === "booked" ? host.price(e.price) : null,
-          });
-          privateByUser.set(owner, list);
-        }
-      }
-      if (fills.length === 0 && privateByUser.size === 0) return;
-      const dealsText = deals.length > 0 ? JSON.stringify({ type: "market_detail", topic: t.detail, snapshot: false, data: deals } satisfies ServerMessage) : null;
+      const bars = () => (barsMemo ??= host.currentBars());
+      const dealsText = JSON.stringify({ type: "market_detail", topic: t.detail, snapshot: false, data: deals } satisfies ServerMessage);
       for (const ws of sockets) {
         const state = stateOf(ws);
         if (!state) continue;
-        if (fills.length > 0) {
-          for (const topic of state.topics) {
-            if (dealsText && topic === t.detail) {
-              try {
-                ws.send(dealsText);
-              } catch {
-                // closing socket
-              }
-            } else if (topic.startsWith(t.kline)) {
-              const period = topic.slice(t.kline.length) as KlinePeriod;
-              const bar = bars().find((b) => b.period === period)?.bar;
-              if (bar) send(ws, { type: "kline", topic, snapshot: false, period, bar });
+        for (const topic of state.topics) {
+          if (topic === t.detail) {
+            try {
+              ws.send(dealsText);
+            } catch {
+              // closing socket
             }
+          } else if (topic.startsWith(t.kline)) {
+            const period = topic.slice(t.kline.length) as KlinePeriod;
+            const bar = bars().find((b) => b.period === period)?.bar;
+            if (bar) send(ws, { type: "kline", topic, snapshot: false, period, bar });
           }
         }
-        if (state.userId !== null) for (const m of privateByUser.get(state.userId) ?? []) send(ws, m);
       }
     },
   };

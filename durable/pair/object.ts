@@ -15,8 +15,10 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
-import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
+import { userNotifier } from "../../worker/lib/notify.ts";
+import { RECENT_DEALS, SpotDesk, loadPairInfo, type AppliedResult, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { createFanout, type PairSocketState } from "./fanout.ts";
+import { byUser, orderNotices } from "./notices.ts";
 import { Outbox } from "./outbox.ts";
 import { Scheduler } from "./scheduler.ts";
 import { PairStorage } from "./storage.ts";
@@ -34,7 +36,13 @@ export class PairDurableObject extends DurableObject<Env> {
     super(ctx, env);
     this.store = new PairStorage(ctx.storage);
     this.scheduler = new Scheduler(this.store);
-    this.outbox = new Outbox(this.store, env.DB);
+    // Each drained batch's private events go to their owners' channels, one push per user. Not
+    // awaited: the drain (and so the ledger) never waits on a user's channel, which may live far
+    // away; the notifier's one stub per user keeps each user's events in order.
+    const notify = userNotifier(env);
+    this.outbox = new Outbox(this.store, env.DB, (notices) => {
+      for (const [userId, events] of byUser(notices)) void notify(userId, events);
+    });
     this.spot = new SpotDesk(this.store);
     const { spot, store } = this;
     this.fanout = createFanout({
@@ -44,7 +52,6 @@ export class PairDurableObject extends DurableObject<Env> {
       get book() {
         return spot.engine;
       },
-      database: env.DB,
       sockets: () => ctx.getWebSockets(),
       depthLevels: (levels) => spot.depthLevels(levels),
       deals: (limit) => spot.deals(limit),
@@ -121,18 +128,23 @@ export class PairDurableObject extends DurableObject<Env> {
 
   /**
    * Runs spot commands and writes all they produced in one synchronous transaction (book, journal,
-   * candles, the outbox entry and the drain's due time), then fans out their messages in order.
-   * If the storage write fails, the desk drops its in-memory book, rebuilt from storage next call.
+   * candles, the outbox entry with the owners' order events, and the drain's due time), then fans
+   * out the public messages. If the storage write fails, the desk drops its in-memory book, rebuilt
+   * from storage next call.
    */
   private commit<T>(run: () => T[]): T[] {
     let out: T[] = [];
+    let published: AppliedResult[] = [];
     try {
       this.store.transaction(() => {
         this.spot.begin();
         out = run();
+        published = this.spot.takePublished();
         const entry = this.spot.finish();
         if (entry) {
-          this.outbox.append(entry);
+          const spot = this.spot;
+          const notices = orderNotices(published, { pairId: spot.info!.pairId, price: (u) => spot.price(u), qty: (u) => spot.qty(u) });
+          this.outbox.append(notices.length > 0 ? { ...entry, notices } : entry);
           this.scheduler.at("drain", entry.at);
         }
       });
@@ -141,7 +153,7 @@ export class PairDurableObject extends DurableObject<Env> {
       this.scheduler.forget();
       throw err;
     }
-    this.fanout.publish(this.spot.takePublished());
+    this.fanout.publish(published);
     return out;
   }
 
@@ -223,7 +235,7 @@ export class PairDurableObject extends DurableObject<Env> {
     if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected websocket", { status: 426 });
     const { 0: client, 1: server } = new WebSocketPair();
     this.ctx.acceptWebSocket(server);
-    server.serializeAttachment({ topics: [], userId: null } satisfies PairSocketState);
+    server.serializeAttachment({ topics: [] } satisfies PairSocketState);
     return new Response(null, { status: 101, webSocket: client });
   }
 

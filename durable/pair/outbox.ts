@@ -8,6 +8,7 @@
  * again re-sends the same rows under the same key and D1 refuses the copy whole.
  */
 import { appliedMovementKeys, classifyBatchError, movementStatements, type LedgerEntry, type WalletAccount } from "../../worker/lib/ledger.ts";
+import type { UserEvent } from "../../schemas/realtime.ts";
 import type { PairStorage } from "./storage.ts";
 
 const DRAIN_BATCH = 50;
@@ -40,7 +41,18 @@ export interface SpotCommandEntry {
   /** [orderId, filledDelta, newStatus (1 open, 2 filled, 3 cancelled, 4 rejected) or 0 = unchanged, reason]. */
   orders: [number, number, number, string | null][];
   trades: SpotTrade[];
+  /** Private events for their owners, sent once this entry is in D1 (durable/pair/notices.ts). */
+  notices?: UserNotice[];
 }
+
+/** One private event of an entry and the user it is for. */
+export interface UserNotice {
+  userId: number;
+  event: UserEvent;
+}
+
+/** Hands a drained batch's notices on (best effort: it must neither throw nor hold the drain up). */
+export type NoticeSink = (notices: UserNotice[]) => void;
 
 /** Every kind of outbox entry. A new desk adds its kind here and its case in `application()`. */
 export type OutboxEntry = SpotCommandEntry;
@@ -129,6 +141,7 @@ export class Outbox {
   constructor(
     private readonly store: PairStorage,
     private readonly db: D1Database,
+    private readonly deliver: NoticeSink = () => {},
   ) {}
 
   /** Adds an entry; call inside the transaction that made it (and register a drain with it). */
@@ -150,8 +163,10 @@ export class Outbox {
       const batchNo = head.batch ?? this.fixNextBatch();
       let rows = this.store.sql.exec("SELECT id, payload FROM outbox WHERE batch = ? AND drained_at IS NULL ORDER BY id", batchNo).toArray();
       rows = await this.withoutLegacyApplied(pair, rows);
+      let notices: UserNotice[] = [];
       if (rows.length > 0) {
         const entries = rows.map((r) => parseOutboxEntry(String(r.payload)));
+        notices = entries.flatMap((e) => ("notices" in e && e.notices) || []);
         const at = entries[entries.length - 1]!.at;
         const { ledger, extra } = spotApplication(this.db, pair, entries.filter((e) => e.kind === "spot"), at);
         try {
@@ -166,6 +181,8 @@ export class Outbox {
       this.store.sql.exec("UPDATE outbox SET drained_at = ? WHERE batch = ? AND drained_at IS NULL", now, batchNo);
       this.store.sql.exec("DELETE FROM outbox WHERE drained_at < ?", now - KEEP_DRAINED_MS);
       applied += rows.length;
+      // Only now, with the batch in D1 and marked: at most once, and never before a refetch shows it.
+      if (notices.length > 0) this.deliver(notices);
     }
   }
 

@@ -4,7 +4,7 @@ import { createFanout, type FanoutHost, type PairSocketState } from "../../durab
 
 /** A socket double with the hibernation API's attachment calls. */
 function fakeSocket(topics: string[] = []) {
-  let attachment: unknown = { topics, userId: null } satisfies PairSocketState;
+  let attachment: unknown = { topics } satisfies PairSocketState;
   const sent: any[] = [];
   return {
     sent,
@@ -14,36 +14,20 @@ function fakeSocket(topics: string[] = []) {
   };
 }
 
-/** A host whose session lookup waits until the test releases it. */
-function slowHost() {
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  const host = {
-    pairInfo: null,
-    book: null,
-    database: {
-      prepare: () => ({ bind: () => ({ first: async () => (await gate, { user_id: 42 }) }) }),
-    },
-    sockets: () => [],
-  } as unknown as FanoutHost;
-  return { host, release };
-}
+/** A host with no pair loaded yet (the protocol's bookkeeping needs none). */
+const emptyHost = () => ({ pairInfo: null, book: null, sockets: () => [] }) as unknown as FanoutHost;
 
 describe("pair socket protocol", () => {
-  it("keeps a subscription that arrives while a login is still being checked", async () => {
-    const { host, release } = slowHost();
-    const protocol = createFanout(host);
+  it("has no login: a pair socket stays public", async () => {
+    const protocol = createFanout(emptyHost());
     const ws = fakeSocket();
-    const login = protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "login", token: "t".repeat(43) }));
-    await protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
-    release();
-    await login;
-    expect(ws.deserializeAttachment()).toEqual({ topics: ["market_depth_1_3"], userId: 42 });
-    expect(ws.sent).toContainEqual({ type: "logged_in", user_id: 42 });
+    await protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "login", token: "t".repeat(43) }));
+    expect(ws.sent).toEqual([{ type: "error", message: "bad message" }]);
+    expect(ws.deserializeAttachment()).toEqual({ topics: [] });
   });
 
   it("refuses more than 16 topics on one socket", async () => {
-    const protocol = createFanout(slowHost().host);
+    const protocol = createFanout(emptyHost());
     const ws = fakeSocket();
     for (let i = 0; i < 17; i++) await protocol.onMessage(ws as unknown as WebSocket, JSON.stringify({ type: "sub", topic: `kline_${i}_3_1min` }));
     expect((ws.deserializeAttachment() as PairSocketState).topics).toHaveLength(16);
@@ -59,7 +43,6 @@ function market() {
   const host = {
     pairInfo: { pairId: 1, currencyId: 1, legalId: 3 },
     book: {},
-    database: {},
     sockets: () => sockets,
     depthLevels: () => ({ bids: [[book.bid, "1.000000"]], asks: [] }),
     deals: () => [],

@@ -15,6 +15,13 @@ export function userStub(env: Pick<Env, "USER">, userId: number) {
   return env.USER.get(env.USER.idFromName(`user:${userId}`));
 }
 
+type UserStub = ReturnType<typeof userStub>;
+
+function logFailure(userId: number, event: UserEvent | UserEvent[], err: unknown) {
+  const types = (Array.isArray(event) ? event : [event]).map((e) => e.type);
+  console.error(JSON.stringify({ level: "warn", msg: "notifyUser failed", userId, types, error: String(err) }));
+}
+
 /**
  * Sends one event, or several in order, to a user's open sockets. Resolves once they were handed
  * to the sockets (or dropped because the user has none open); never rejects.
@@ -24,7 +31,41 @@ export async function notifyUser(env: Pick<Env, "USER">, userId: number, event: 
   try {
     await userStub(env, userId).push(event);
   } catch (err) {
-    const types = (Array.isArray(event) ? event : [event]).map((e) => e.type);
-    console.error(JSON.stringify({ level: "warn", msg: "notifyUser failed", userId, types, error: String(err) }));
+    logFailure(userId, event, err);
   }
+}
+
+/**
+ * `notifyUser` for a long-lived sender that must not wait for each push (a pair object's drain):
+ * it keeps one stub per user, because calls made through one stub reach the object in the order
+ * they were made (there is no order across stubs), so a user's events stay in order without the
+ * sender awaiting them. A stub that failed is replaced (a broken stub fails every later call).
+ * The returned promise never rejects.
+ */
+export function userNotifier(env: Pick<Env, "USER">, maxStubs = 10_000) {
+  const stubs = new Map<number, UserStub>();
+  return (userId: number, events: UserEvent[]): Promise<void> => {
+    if (events.length === 0) return Promise.resolve();
+    let stub = stubs.get(userId);
+    if (!stub) {
+      stub = userStub(env, userId);
+      stubs.set(userId, stub);
+      // Forget the oldest (insertion order): only order within a burst matters, and a new stub still works.
+      if (stubs.size > maxStubs) stubs.delete(stubs.keys().next().value!);
+    }
+    const used = stub;
+    let sent: Promise<unknown>;
+    try {
+      sent = used.push(events);
+    } catch (err) {
+      sent = Promise.reject(err);
+    }
+    return sent.then(
+      () => undefined,
+      (err: unknown) => {
+        if (stubs.get(userId) === used) stubs.delete(userId);
+        logFailure(userId, events, err);
+      },
+    );
+  };
 }

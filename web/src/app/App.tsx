@@ -8,6 +8,9 @@ import { routes } from "./routes.tsx";
 
 export const router = createHashRouter(routes);
 registerNavigate((to, opts) => void router.navigate(to, opts));
+// One private channel per tab while logged in (lib/userChannel.ts follows the session). Loaded
+// after start-up: its socket code and schemas stay out of the first screen's bundle.
+void import("../lib/userChannel.ts").then((channel) => channel.startUserChannel());
 
 export function App() {
   return (

@@ -1,26 +1,23 @@
 /**
  * The realtime socket (DESIGN §5): one reconnecting WebSocket per trading pair at /ws?pair={id},
  * shared by every screen that listens to that pair. Subscribers register a topic and a handler;
- * the channel (re)subscribes every topic and logs in with the session token each time the
- * socket opens, so a dropped connection resumes with fresh snapshots. Messages are parsed with
- * the shared zod schemas and anything else is ignored.
+ * the channel (re)subscribes every topic each time the socket opens, so a dropped connection
+ * resumes with fresh snapshots. Messages are parsed with the shared zod schemas and anything else
+ * is ignored. A pair socket is public: the user's own order events come on the user's channel
+ * (./userChannel.ts).
  *
  * What a topic's messages mean (snapshots, `seq` gaps) is the market store's business
- * (./market/); it asks for a fresh snapshot with `requestSnapshot`. Private order events go to the
- * `onOrder` listeners. A channel closes a few seconds after its last subscriber leaves, so moving
- * between the exchange and the chart keeps it.
+ * (./market/); it asks for a fresh snapshot with `requestSnapshot`. A channel closes a few seconds
+ * after its last subscriber leaves, so moving between the exchange and the chart keeps it.
  */
 import { useEffect, useRef, useState } from "react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { serverMessageSchema, type ServerMessage } from "../../../schemas/realtime.ts";
-import { $session } from "./session.ts";
 
 export type SocketStatus = "connecting" | "open" | "closed";
-export type TopicMessage = Exclude<ServerMessage, { type: "order" | "logged_in" | "error" | "pong" }>;
-export type OrderEvent = Extract<ServerMessage, { type: "order" }>;
+export type TopicMessage = Exclude<ServerMessage, { type: "error" | "pong" }>;
 
 type TopicHandler = (msg: TopicMessage) => void;
-type OrderHandler = (msg: OrderEvent) => void;
 type StatusHandler = (status: SocketStatus, reopened: boolean) => void;
 
 const PING_MS = 30_000;
@@ -34,20 +31,10 @@ function socketUrl(pairId: number): string {
 class PairChannel {
   private ws: ReconnectingWebSocket | null = null;
   private readonly topics = new Map<string, Set<TopicHandler>>();
-  private readonly orderHandlers = new Set<OrderHandler>();
   private readonly statusHandlers = new Set<StatusHandler>();
   private pingTimer: ReturnType<typeof setInterval> | undefined;
   private lingerTimer: ReturnType<typeof setTimeout> | undefined;
-  private unwatchSession: (() => void) | undefined;
-  private token = "";
   private opens = 0;
-  /**
-   * A login is on its way. The server records a socket's topics and its user in one attachment,
-   * and a login answered after a subscription would write back the topics it read before; so
-   * topics are (re)subscribed only once the login has been answered.
-   */
-  private loginPending = false;
-  private loginTimer: ReturnType<typeof setTimeout> | undefined;
   status: SocketStatus = "connecting";
 
   constructor(
@@ -56,7 +43,7 @@ class PairChannel {
   ) {}
 
   private get users(): number {
-    let n = this.orderHandlers.size + this.statusHandlers.size;
+    let n = this.statusHandlers.size;
     for (const set of this.topics.values()) n += set.size;
     return n;
   }
@@ -64,7 +51,6 @@ class PairChannel {
   private connect() {
     if (this.ws) return;
     this.opens = 0;
-    this.token = $session.get().token;
     const ws = new ReconnectingWebSocket(socketUrl(this.pairId), [], {
       minReconnectionDelay: 500,
       maxReconnectionDelay: 10_000,
@@ -72,38 +58,13 @@ class PairChannel {
     });
     ws.addEventListener("open", () => {
       this.opens += 1;
-      if (this.token) this.login(this.token);
-      else this.subscribeAll();
+      this.subscribeAll();
       this.setStatus("open", this.opens > 1);
     });
     ws.addEventListener("close", () => this.setStatus(this.ws ? "connecting" : "closed", false));
     ws.addEventListener("message", (e: MessageEvent) => this.receive(e.data));
     this.ws = ws;
     this.pingTimer = setInterval(() => this.send({ type: "ping" }), PING_MS);
-    // A login or logout elsewhere in the app: attach the new user's private channel, or drop
-    // the old one by reconnecting (the server has no "logout" message).
-    this.unwatchSession = $session.subscribe((s) => {
-      if (s.token === this.token) return;
-      const previous = this.token;
-      this.token = s.token;
-      if (previous && this.ws) this.ws.reconnect();
-      else if (s.token && this.ws?.readyState === 1) this.login(s.token);
-    });
-  }
-
-  private login(token: string) {
-    this.loginPending = true;
-    this.send({ type: "login", token });
-    clearTimeout(this.loginTimer);
-    // No answer (an old server, a lost frame): subscribe anyway rather than show nothing.
-    this.loginTimer = setTimeout(() => this.loginAnswered(), 4000);
-  }
-
-  private loginAnswered() {
-    if (!this.loginPending) return;
-    this.loginPending = false;
-    clearTimeout(this.loginTimer);
-    this.subscribeAll();
   }
 
   private subscribeAll() {
@@ -112,9 +73,6 @@ class PairChannel {
 
   private disconnect() {
     clearInterval(this.pingTimer);
-    clearTimeout(this.loginTimer);
-    this.loginPending = false;
-    this.unwatchSession?.();
     const ws = this.ws;
     this.ws = null;
     ws?.close(1000, "idle");
@@ -141,14 +99,6 @@ class PairChannel {
     const parsed = serverMessageSchema.safeParse(json);
     if (!parsed.success) return;
     const msg = parsed.data;
-    if (msg.type === "order") {
-      for (const h of [...this.orderHandlers]) h(msg);
-      return;
-    }
-    if (msg.type === "logged_in" || (msg.type === "error" && this.loginPending)) {
-      this.loginAnswered();
-      return;
-    }
     if (msg.type === "pong" || msg.type === "error") return;
     const handlers = this.topics.get(msg.topic);
     if (handlers) for (const h of [...handlers]) h(msg);
@@ -176,9 +126,8 @@ class PairChannel {
       set = new Set();
       this.topics.set(topic, set);
     }
-    // A new listener gets a fresh snapshot (the server answers every sub); while a login is
-    // pending, every topic is subscribed once it is answered.
-    if (!this.loginPending) this.send({ type: "sub", topic });
+    // A new listener gets a fresh snapshot (the server answers every sub).
+    this.send({ type: "sub", topic });
     set.add(handler);
     return () => {
       const current = this.topics.get(topic);
@@ -193,16 +142,7 @@ class PairChannel {
 
   /** Asks again for a topic someone listens to; the server answers with a fresh snapshot. */
   resubscribe(topic: string) {
-    if (this.topics.has(topic) && !this.loginPending) this.send({ type: "sub", topic });
-  }
-
-  onOrder(handler: OrderHandler): () => void {
-    this.retain();
-    this.orderHandlers.add(handler);
-    return () => {
-      this.orderHandlers.delete(handler);
-      this.release();
-    };
+    if (this.topics.has(topic)) this.send({ type: "sub", topic });
   }
 
   onStatus(handler: StatusHandler): () => void {
@@ -257,16 +197,6 @@ export function usePairTopic(pairId: number | null, topic: string | null, handle
     if (pairId === null || topic === null) return;
     return channel(pairId).subscribe(topic, (msg) => ref.current(msg));
   }, [pairId, topic]);
-}
-
-/** The signed-in user's own order events on a pair (sent only to that user's sockets). */
-export function useOrderEvents(pairId: number | null, handler: OrderHandler): void {
-  const ref = useRef(handler);
-  ref.current = handler;
-  useEffect(() => {
-    if (pairId === null) return;
-    return channel(pairId).onOrder((msg) => ref.current(msg));
-  }, [pairId]);
 }
 
 /**

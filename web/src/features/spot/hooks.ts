@@ -1,11 +1,12 @@
 /**
  * The spot screens' own data: the pair list, and the user's balances and open orders as queries
- * that reload whenever one of the user's own order events arrives (and after a reconnect). Book,
- * day market and deals are the shared market store's (lib/market).
+ * that reload whenever one of the user's own order events arrives on the user's channel (and after
+ * a reconnect). Book, day market and deals are the shared market store's (lib/market).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { ApiFailure } from "../../lib/api.ts";
-import { useOrderEvents, useSocketStatus, type SocketStatus } from "../../lib/realtime.ts";
+import { useSocketStatus, type SocketStatus } from "../../lib/realtime.ts";
+import { useUserEvent } from "../../lib/userChannel.ts";
 import { useSession } from "../../lib/session.ts";
 import { selectCurrency } from "../../lib/market.ts";
 import { useQueryClient } from "@tanstack/react-query";
@@ -45,7 +46,10 @@ export function useCurrentPair() {
   return { pairs, pair, currencyId, error, reload, choose };
 }
 
-/** Refetch delays after an own order event: the fill reaches the ledger a moment after the event. */
+/**
+ * Refetch delays after submitting an order or an own order event: an order's fills reach the
+ * ledger a moment after the answer (the channel's events themselves come once they are there).
+ */
 const SETTLE_DELAYS_MS = [500, 1500, 3500];
 /** Events closer together than this belong to one burst. */
 const BURST_MS = 400;
@@ -53,7 +57,8 @@ const BURST_MS = 400;
 /**
  * The user's balances and open orders on a pair (queries under `spotKeys`, so placing or
  * cancelling an order elsewhere invalidates them too). Both reload after the user's own order
- * events (fills and cancels push through the socket), after a reconnect, and on request; a reload
+ * events on this pair (fills and cancels push through the user's channel), after either socket
+ * reconnects, and on request; a reload
  * supersedes one still running, so a slow stale reply never wins.
  */
 export function useAccount(pair: PairRow | null, enabled = true) {
@@ -114,10 +119,16 @@ export function useAccount(pair: PairRow | null, enabled = true) {
     [currencyId],
   );
 
-  useOrderEvents(enabled ? (pair?.id ?? null) : null, (ev) => {
-    if (ev.status === "filled" || ev.status === "cancelled") markDone(String(ev.order_id));
-    refreshSettled();
-  });
+  const pairId = pair?.id ?? null;
+  useUserEvent(
+    enabled && pairId !== null ? "order" : null,
+    (ev) => {
+      if (ev.pair_id !== pairId) return;
+      if (ev.status === "filled" || ev.status === "cancelled") markDone(String(ev.order_id));
+      refreshSettled();
+    },
+    refresh,
+  );
 
   const orderRows = ordersQ.data;
   const orders = useMemo(() => (orderRows ? orderRows.filter((o) => !doneIds?.has(o.id)) : null), [orderRows, doneIds]);
