@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * Crash safety of the spot path: load (orders with client ids, cancels, crossing trades on two
- * pairs) against the real Worker, `kill -9` of the whole server process group (wrangler host and
+ * Crash safety of the spot path and of seconds contracts: load (orders with client ids, cancels,
+ * crossing trades on two pairs, and seconds contracts of 1-3 s so settlements run all the time)
+ * against the real Worker, `kill -9` of the whole server process group (wrangler host and
  * every workerd) at random moments, restart on the same --persist-to folder, N times; then drain
  * (wake the pair objects, wait out the reconciler's 60 s grace, fire the cron) and check the money
  * invariants by reading D1 (`wrangler d1 execute --json`) and, when the `sqlite3` tool exists,
@@ -12,7 +13,9 @@
  *
  * Orders whose HTTP exchange was cut by a kill have an unknown outcome; after each restart the
  * client sends them again with the same client_oid (which must return the first order, never a
- * second one), and once more at the end.
+ * second one), and once more at the end. Contracts the same way; at the end every contract must be
+ * settled exactly once (one settle movement, the result the tie rule gives from its stored ticks)
+ * or revoked with exactly one refund, and the house must hold nothing any more.
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -32,6 +35,8 @@ export const DEFAULTS = {
   cancelShare: 0.25, // share of actions that cancel an open order instead of placing one
   batchShare: 0.3, // share of placing actions that send a batch (POST /api/transaction/batch) instead of one order
   batchSize: 5,
+  secondsShare: 0.2, // share of actions that open a seconds contract (1-3 s) instead
+  secondsDurations: [1, 2, 3],
   graceMs: 61_000, // the reconciler releases holds of orders older than 60 s
   pairs: 2,
   root: null,
@@ -51,11 +56,17 @@ export async function main(options = {}) {
   const pairs = PAIRS.slice(0, o.pairs);
   say(`preparing state in ${dir}`);
   await prepareState({ root, dir, pepper });
+  // Short durations, so contracts expire (and settle) between the kills.
+  await d1(root, dir, `INSERT INTO seconds_options (seconds, profit_ratio_bps, status) VALUES ${o.secondsDurations.map((d) => `(${d}, 8000, 1)`).join(", ")} ON CONFLICT (seconds) DO NOTHING;`);
   const port = await freePort();
   let server = await startServer({ root, dir, port, pepper });
   let client = httpClient(server.url, { timeoutMs: 20_000 });
   const tokens = {};
   for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
+  for (const who of ["demo1", "demo2"]) {
+    const r = await client.request("POST", "/api/wallet/change", { token: tokens[who], body: { number: "20000", from_field: "change", to_field: "micro", currency_id: 3 } });
+    if (r.body?.type !== "ok") throw new Error(`micro transfer failed: ${JSON.stringify(r.body)}`);
+  }
 
   // ---------------------------------------------------------------- client-side record
   /** clientOid -> { who, pair, req, acks: [{order_id, status, replayed}], errors: [...], unknown } */
@@ -63,7 +74,26 @@ export async function main(options = {}) {
   const cancels = []; // { orderId, who, result: "cancelled" | "not_found" | "unknown" | code }
   const openByWho = { mm: [], demo1: [], demo2: [] };
   let oidCounter = 0;
-  const stats = { placed: 0, acked: 0, refused: {}, unknown: 0, cancelsSent: 0, cancelsAcked: 0, retries: 0, replays: 0, batches: 0 };
+  const stats = { placed: 0, acked: 0, refused: {}, unknown: 0, cancelsSent: 0, cancelsAcked: 0, retries: 0, replays: 0, batches: 0, contracts: 0, contractsAcked: 0, contractsRefused: {} };
+  /** clientOid -> { who, body, ids: Set, unknown, refused } */
+  const contracts = new Map();
+
+  async function sendContract(rec) {
+    const r = await client.request("POST", "/api/microtrade/submit", { token: tokens[rec.who], body: rec.body });
+    if (r.status === 200 && r.body?.type === "ok") {
+      rec.unknown = false;
+      rec.ids.add(String(r.body.message.id));
+      return "ok";
+    }
+    if (r.status === 0 || r.status >= 500) {
+      rec.unknown = true;
+      return "unknown";
+    }
+    rec.unknown = false;
+    rec.refused = r.body?.code ?? String(r.status);
+    stats.contractsRefused[rec.refused] = (stats.contractsRefused[rec.refused] ?? 0) + 1;
+    return "refused";
+  }
 
   const recordAck = (rec, msg) => {
     rec.acks.push({ orderId: msg.order_id, status: msg.status, replayed: !!msg.replayed });
@@ -113,6 +143,17 @@ export async function main(options = {}) {
       }
       const pi = k++ % pairs.length;
       const pair = pairs[pi];
+      if (rnd() < o.secondsShare) {
+        const clientOid = `c${o.seed}-${++oidCounter}`;
+        const body = { match_id: pair.pairId, currency_id: 3, type: rnd() < 0.5 ? 1 : 2, seconds: o.secondsDurations[Math.floor(rnd() * o.secondsDurations.length)], number: "1", client_oid: clientOid };
+        const rec = { clientOid, who: rnd() < 0.5 ? "demo1" : "demo2", body, ids: new Set(), unknown: false, refused: null };
+        contracts.set(clientOid, rec);
+        stats.contracts++;
+        const res = await sendContract(rec);
+        if (res === "ok") stats.contractsAcked++;
+        if (res === "unknown") await sleep(20);
+        continue;
+      }
       if (rnd() < o.cancelShare) {
         const who = ["mm", "demo1", "demo2"][Math.floor(rnd() * 3)];
         const list = openByWho[who];
@@ -185,7 +226,12 @@ export async function main(options = {}) {
       stats.retries++;
       await sendOrder(rec);
     }
-    return pending.length;
+    const pendingContracts = [...contracts.values()].filter((r) => r.unknown);
+    for (const rec of pendingContracts) {
+      stats.retries++;
+      await sendContract(rec);
+    }
+    return pending.length + pendingContracts.length;
   }
 
   // Warm books so the first takers trade.
@@ -239,7 +285,7 @@ export async function main(options = {}) {
     await client.request("GET", "/__scheduled?cron=*+*+*+*+*");
     await sleep(1500);
     await wake();
-    [[submitted]] = await d1(root, dir, "SELECT count(*) AS n FROM spot_orders WHERE status = 0");
+    [[submitted]] = await d1(root, dir, "SELECT (SELECT count(*) FROM spot_orders WHERE status = 0) + (SELECT count(*) FROM micro_orders WHERE status IN (0, 1, 2)) AS n");
     if (submitted.n === 0) break;
   }
   // Give the last alarm a moment, then stop cleanly and read the files.
@@ -250,7 +296,7 @@ export async function main(options = {}) {
 
   // ---------------------------------------------------------------- checks
   say("checking invariants");
-  const checks = await checkInvariants({ root, dir, orders, cancels, pairs });
+  const checks = await checkInvariants({ root, dir, orders, cancels, pairs, contracts });
   const failed = checks.filter((c) => !c.ok);
   const windows = checks.info;
   const report = {
@@ -267,6 +313,7 @@ export async function main(options = {}) {
     console.log(`\nCrash points: ${o.crashes} (kill -9 of wrangler host + workerd, restart on the same state)`);
     console.log(`Orders: ${stats.placed} placed (${stats.batches} batches of ${o.batchSize}; ${stats.acked} acked at first try, ${stats.retries} re-sends, ${stats.replays} replayed by client_oid), refused ${JSON.stringify(stats.refused)}`);
     console.log(`Cancels: ${stats.cancelsSent} sent ${JSON.stringify(report.stats.cancelResults)}`);
+    console.log(`Seconds contracts: ${stats.contracts} sent (${stats.contractsAcked} acked at first try), refused ${JSON.stringify(stats.contractsRefused)}; in D1: ${windows.contractStatuses}`);
     console.log(`Orders in D1: ${windows.orderStatuses}`);
     console.log(
       `Cut by a kill: ${windows.cutByKill} order requests (${windows.cutButAlreadyInD1} had reached D1 and were answered by replay, ` +
@@ -288,8 +335,8 @@ export async function main(options = {}) {
 const countBy = (xs) => xs.reduce((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {});
 
 /** Reads D1 (and the pair objects' SQLite files when possible) and checks the invariants. */
-export async function checkInvariants({ root, dir, orders, cancels, pairs }) {
-  const [balances, ledgerByAccount, unbalancedMovements, spotOrders, trades, pairRows, currencies, systemAccounts, outcomes] = await d1(
+export async function checkInvariants({ root, dir, orders, cancels, pairs, contracts = new Map() }) {
+  const [balances, ledgerByAccount, unbalancedMovements, spotOrders, trades, pairRows, currencies, systemAccounts, outcomes, microOrders, microMoves] = await d1(
     root,
     dir,
     `SELECT user_id, currency_id, account, available, frozen FROM balances;
@@ -300,7 +347,9 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs }) {
      SELECT id, currency_id, legal_id, price_decimals, qty_decimals FROM pairs;
      SELECT id, scale FROM currencies;
      SELECT DISTINCT user_id FROM balances WHERE user_id <= 0;
-     SELECT status, coalesce(done_reason, '') AS reason, count(*) AS n FROM spot_orders GROUP BY 1, 2 ORDER BY 1, 2;`,
+     SELECT status, coalesce(done_reason, '') AS reason, count(*) AS n FROM spot_orders GROUP BY 1, 2 ORDER BY 1, 2;
+     SELECT id, user_id, currency_id, type, CAST(stake AS TEXT) AS stake, CAST(fee AS TEXT) AS fee, CAST(hold AS TEXT) AS hold, profit_ratio_bps, open_tick_id, open_price, end_tick_id, end_price, CAST(result AS TEXT) AS result, status, client_oid FROM micro_orders;
+     SELECT key FROM movements WHERE key LIKE 'micro:%';`,
   );
   const checks = [];
   const check = (name, ok, detail = "") => checks.push({ name, ok, detail: ok ? detail : detail.slice(0, 2000) });
@@ -425,9 +474,15 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs }) {
     if (ids[0] !== 1 || ids[ids.length - 1] !== ids.length) bad5c.push({ pair: pid, count: ids.length, first: ids[0], last: ids[ids.length - 1] });
   }
   check("trade ids per pair are 1..n with no gap (no fill lost or applied twice)", bad5c.length === 0, JSON.stringify(bad5c));
+  // Seconds contracts book their fee at acceptance; a refund takes it back.
+  for (const m of microOrders) if (m.status !== 4) feeSum.set(m.currency_id, (feeSum.get(m.currency_id) ?? 0n) + big(m.fee));
   const fees = new Map(balances.filter((b) => b.user_id === 0 && b.account === "change").map((b) => [b.currency_id, big(b.available) + big(b.frozen)]));
   const bad5d = [...new Set([...fees.keys(), ...feeSum.keys()])].filter((c) => (fees.get(c) ?? 0n) !== (feeSum.get(c) ?? 0n)).map((c) => ({ currency: c, feeAccount: String(fees.get(c) ?? 0n), tradeFees: String(feeSum.get(c) ?? 0n) }));
-  check("the fee account holds exactly the fees of the recorded trades", bad5d.length === 0, JSON.stringify(bad5d));
+  check("the fee account holds exactly the fees of the recorded trades and seconds contracts", bad5d.length === 0, JSON.stringify(bad5d));
+
+  // 5b. Seconds contracts: each settled exactly once by the tie rule from its stored prices, or
+  //     revoked with exactly one refund; nothing left running; the house holds nothing.
+  checks.push(...checkContracts({ microOrders, microMoves, balances, contracts }));
 
   // 6. The pair objects' own state (needs the sqlite3 tool; skipped otherwise).
   checks.push(...checkObjects({ dir, spotOrders, trades, pairs }));
@@ -435,6 +490,7 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs }) {
   // Which crash windows the run hit (informational).
   const unknownFirst = [...orders.values()].filter((r) => r.errors.length > 0);
   const info = {
+    contractStatuses: JSON.stringify(countBy(microOrders.map((m) => ["held", "trading", "settling", "settled", "revoked"][m.status]))),
     orderStatuses: outcomes.map((r) => `${["submitted", "open", "filled", "cancelled", "rejected"][r.status]}${r.reason ? `/${r.reason}` : ""}: ${r.n}`).join(", "),
     cutByKill: unknownFirst.length,
     cutButAlreadyInD1: unknownFirst.filter((r) => r.acks.some((a) => a.replayed)).length,
@@ -450,6 +506,38 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs }) {
   };
   checks.info = info;
   return checks;
+}
+
+function checkContracts({ microOrders, microMoves, balances, contracts }) {
+  const out = [];
+  const check = (name, ok, detail = "") => out.push({ name, ok, detail: ok ? detail : detail.slice(0, 2000) });
+  const big = (v) => BigInt(v ?? 0);
+  const keys = new Map();
+  for (const { key } of microMoves) keys.set(key, (keys.get(key) ?? 0) + 1);
+  const bad = [];
+  for (const m of microOrders) {
+    const has = (step) => keys.has(`micro:${m.id}:${step}`);
+    if (!has("open")) bad.push({ id: m.id, problem: "no open movement" });
+    if (m.status === 3 && (!has("settle") || has("refund"))) bad.push({ id: m.id, problem: "settled without exactly one settle movement", settle: has("settle"), refund: has("refund") });
+    if (m.status === 4 && (has("settle") || !has("refund"))) bad.push({ id: m.id, problem: "revoked without exactly one refund", settle: has("settle"), refund: has("refund") });
+    if (m.status < 3) bad.push({ id: m.id, problem: "still running after the drain", status: m.status });
+    if (m.status === 3) {
+      const won = m.type === 1 ? m.end_price > m.open_price : m.end_price <= m.open_price;
+      const expect = won ? (big(m.stake) * big(m.profit_ratio_bps)) / 10000n : -big(m.stake);
+      if (m.end_tick_id === null || m.open_tick_id === null || big(m.result) !== expect) bad.push({ id: m.id, problem: "result is not the rule's", result: m.result, expect: String(expect) });
+    }
+  }
+  check("every contract settled exactly once by the tie rule from its stored ticks, or revoked with exactly one refund", bad.length === 0, bad.length ? JSON.stringify(bad.slice(0, 20)) : `${microOrders.length} contracts`);
+  // Movement keys are unique in D1; this re-checks the client's view: no client id answered with two contracts.
+  const byOid = new Map();
+  for (const m of microOrders) if (m.client_oid) byOid.set(`${m.user_id}:${m.client_oid}`, (byOid.get(`${m.user_id}:${m.client_oid}`) ?? 0) + 1);
+  const twice = [...contracts.values()].filter((c) => c.ids.size > 1);
+  check("no contract client id answered with two contracts", twice.length === 0 && [...byOid.values()].every((n) => n === 1), JSON.stringify(twice.slice(0, 10).map((c) => ({ oid: c.clientOid, ids: [...c.ids] }))));
+  const lost = [...contracts.values()].filter((c) => c.ids.size === 1 && !microOrders.some((m) => String(m.id) === [...c.ids][0]));
+  check("every acknowledged contract exists in D1", lost.length === 0, JSON.stringify(lost.slice(0, 10).map((c) => c.clientOid)));
+  const frozen = balances.filter((b) => (b.account === "micro" && b.user_id > 0 && big(b.frozen) !== 0n) || (b.user_id === -3 && big(b.frozen) !== 0n));
+  check("no stake and no house hold left frozen once every contract is settled or revoked", frozen.length === 0, JSON.stringify(frozen));
+  return out;
 }
 
 function sqlite(file, sql) {
@@ -494,6 +582,9 @@ function checkObjects({ dir, spotOrders, trades, pairs }) {
       d1Open.delete(String(b.id));
     }
     for (const [id] of d1Open) bad.push({ pair: pairId, problem: "open in D1 but not in the book", id });
+    const hasContracts = sqlite(file, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'contracts'")[0].n > 0;
+    const running = hasContracts ? sqlite(file, "SELECT count(*) AS n FROM contracts WHERE status IN (1, 2)")[0].n : 0;
+    if (running !== 0) bad.push({ pair: pairId, problem: "contracts still trading or settling in the object", running });
     const doTrades = sqlite(file, "SELECT count(*) AS n FROM trades")[0].n;
     const d1Trades = trades.filter((t) => t.pair_id === pairId).length;
     if (doTrades !== d1Trades) bad.push({ pair: pairId, problem: "trade count differs", object: doTrades, d1: d1Trades });
@@ -508,7 +599,7 @@ function checkObjects({ dir, spotOrders, trades, pairs }) {
 
 function parseArgs(argv) {
   const o = {};
-  const num = { "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency", "--grace-ms": "graceMs", "--pairs": "pairs" };
+  const num = { "--seconds-share": "secondsShare", "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency", "--grace-ms": "graceMs", "--pairs": "pairs" };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (num[a]) o[num[a]] = Number(argv[++i]);

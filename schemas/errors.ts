@@ -102,6 +102,13 @@ const en = {
   own_record: "Operators cannot review or decide anything about their own account",
   operator_money_off: "Operator accounts cannot trade, deposit or withdraw",
   second_approval_pending: "Approved once: a second, different operator must approve this deposit",
+  // seconds contracts
+  no_market_price: "There is no market price for this pair right now, so no contract can be opened",
+  seconds_unavailable: "This duration is not offered",
+  stake_range: "The amount must be between {min} and {max} {currency}",
+  exposure_pair: "This pair has reached its limit of open contracts; please try again later or a smaller amount",
+  exposure_user: "You have reached your limit of open contracts on this pair; wait for some to settle or use a smaller amount",
+  house_cannot_cover: "The exchange cannot cover the payout of this contract right now; please try a smaller amount",
 };
 
 export type ErrorKey = keyof typeof en;
@@ -203,6 +210,12 @@ const zh: Catalogue = {
   own_record: "操作员不能审核或处理与自己账户有关的任何事项",
   operator_money_off: "操作员账户不能交易、充值或提现",
   second_approval_pending: "已初审：该充值需由另一位操作员再次审批",
+  no_market_price: "该交易对当前没有市场价格，暂时无法下单",
+  seconds_unavailable: "该时长暂不提供",
+  stake_range: "金额须在 {min} 至 {max} {currency} 之间",
+  exposure_pair: "该交易对的持仓合约已达上限，请稍后再试或减少金额",
+  exposure_user: "您在该交易对的持仓合约已达上限，请等待部分结算或减少金额",
+  house_cannot_cover: "平台暂时无法承担该合约的赔付，请尝试较小的金额",
 };
 
 const hk: Catalogue = {
@@ -301,6 +314,12 @@ const hk: Catalogue = {
   own_record: "操作員不能審核或處理與自己帳戶有關的任何事項",
   operator_money_off: "操作員帳戶不能交易、充值或提現",
   second_approval_pending: "已初審：該充值需由另一位操作員再次審批",
+  no_market_price: "該交易對目前沒有市場價格，暫時無法下單",
+  seconds_unavailable: "該時長暫不提供",
+  stake_range: "金額須在 {min} 至 {max} {currency} 之間",
+  exposure_pair: "該交易對的持倉合約已達上限，請稍後再試或減少金額",
+  exposure_user: "您在該交易對的持倉合約已達上限，請等待部分結算或減少金額",
+  house_cannot_cover: "平台暫時無法承擔該合約的賠付，請嘗試較小的金額",
 };
 
 const kr: Catalogue = {
@@ -399,6 +418,12 @@ const kr: Catalogue = {
   own_record: "운영자는 자신의 계정에 관한 어떤 건도 심사하거나 처리할 수 없습니다",
   operator_money_off: "운영자 계정은 거래, 입금, 출금을 할 수 없습니다",
   second_approval_pending: "1차 승인됨: 다른 운영자가 이 입금을 한 번 더 승인해야 합니다",
+  no_market_price: "현재 이 거래쌍의 시장 가격이 없어 계약을 열 수 없습니다",
+  seconds_unavailable: "이 기간은 제공되지 않습니다",
+  stake_range: "금액은 {min}에서 {max} {currency} 사이여야 합니다",
+  exposure_pair: "이 거래쌍의 미결 계약이 한도에 도달했습니다. 나중에 다시 시도하거나 금액을 줄여 주세요",
+  exposure_user: "이 거래쌍의 미결 계약 한도에 도달했습니다. 일부가 정산될 때까지 기다리거나 금액을 줄여 주세요",
+  house_cannot_cover: "지금은 거래소가 이 계약의 지급액을 감당할 수 없습니다. 더 적은 금액으로 시도해 주세요",
 };
 
 const jp: Catalogue = {
@@ -497,6 +522,12 @@ const jp: Catalogue = {
   own_record: "オペレーターは自分のアカウントに関する審査や処理を行えません",
   operator_money_off: "オペレーターのアカウントは取引・入金・出金ができません",
   second_approval_pending: "一次承認済み：別のオペレーターによる二次承認が必要です",
+  no_market_price: "現在この取引ペアには市場価格がないため、契約を開始できません",
+  seconds_unavailable: "この期間は提供されていません",
+  stake_range: "金額は {min} から {max} {currency} の間で入力してください",
+  exposure_pair: "この取引ペアの未決済契約が上限に達しました。後でもう一度お試しいただくか、金額を減らしてください",
+  exposure_user: "この取引ペアでの未決済契約の上限に達しました。決済を待つか、金額を減らしてください",
+  house_cannot_cover: "現在、取引所はこの契約の支払いを保証できません。少ない金額でお試しください",
 };
 
 const es: Catalogue = {
@@ -595,6 +626,12 @@ const es: Catalogue = {
   own_record: "Un operador no puede revisar ni decidir nada sobre su propia cuenta",
   operator_money_off: "Las cuentas de operador no pueden operar, depositar ni retirar",
   second_approval_pending: "Aprobado una vez: un segundo operador distinto debe aprobar este depósito",
+  no_market_price: "Este par no tiene precio de mercado en este momento, por lo que no se puede abrir un contrato",
+  seconds_unavailable: "Esta duración no está disponible",
+  stake_range: "El importe debe estar entre {min} y {max} {currency}",
+  exposure_pair: "Este par ha alcanzado su límite de contratos abiertos; inténtelo más tarde o con un importe menor",
+  exposure_user: "Ha alcanzado su límite de contratos abiertos en este par; espere a que se liquiden algunos o use un importe menor",
+  house_cannot_cover: "La plataforma no puede cubrir ahora el pago de este contrato; pruebe con un importe menor",
 };
 
 export const errorCatalogue: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };

@@ -8,10 +8,11 @@ import type { Job } from "./jobs/job.ts";
 import { pruneJob } from "./jobs/prune.ts";
 import { ledgerReconcileJob } from "./jobs/reconcile.ts";
 import { spotOrphansJob } from "./jobs/spot-reconcile.ts";
+import { secondsHeldJob } from "./jobs/seconds-reconcile.ts";
 
 export const JOBS: Readonly<Record<string, readonly Job[]>> = {
   // Every minute; the ledger reconciliation itself runs only every tenth minute.
-  "* * * * *": [pruneJob, spotOrphansJob, ledgerReconcileJob],
+  "* * * * *": [pruneJob, spotOrphansJob, secondsHeldJob, ledgerReconcileJob],
   // 00:00 UTC = 08:00 Beijing time.
   "0 0 * * *": [pruneJob, ledgerReconcileJob],
 };

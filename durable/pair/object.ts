@@ -1,9 +1,9 @@
 /**
  * PairDurableObject: one instance per trading pair (named `pair:{pairId}`).
  *
- * One instance owns everything that must be serial for a pair: its desks (spot order book now;
- * seconds contracts and leverage next), their SQLite, the typed outbox towards D1, the single
- * alarm, and the WebSocket fan-out of the pair's topics. One instance is enough because a book is
+ * One instance owns everything that must be serial for a pair: its desks (spot order book,
+ * seconds contracts with the index ticks; leverage next), their SQLite, the typed outbox towards
+ * D1, the single alarm, and the WebSocket fan-out of the pair's topics. One instance is enough because a book is
  * a single serial sequence of commands: the object's single-threaded execution is exactly the
  * ordering a matching engine needs, and one pair's traffic fits one object (see bench/README.md).
  *
@@ -17,6 +17,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
 import { userNotifier } from "../../worker/lib/notify.ts";
 import { RECENT_DEALS, SpotDesk, loadPairInfo, type AppliedResult, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
+import { SecondsDesk, type AcceptInput, type AcceptResult, type ContractVerdict } from "./desks/seconds.ts";
 import { createFanout, type PairSocketState } from "./fanout.ts";
 import { byUser, orderNotices } from "./notices.ts";
 import { Outbox } from "./outbox.ts";
@@ -30,6 +31,7 @@ export class PairDurableObject extends DurableObject<Env> {
   private readonly scheduler: Scheduler;
   private readonly outbox: Outbox;
   private readonly spot: SpotDesk;
+  private readonly seconds: SecondsDesk;
   private readonly fanout: ReturnType<typeof createFanout>;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -44,27 +46,12 @@ export class PairDurableObject extends DurableObject<Env> {
       for (const [userId, events] of byUser(notices)) void notify(userId, events);
     });
     this.spot = new SpotDesk(this.store);
-    const { spot, store } = this;
-    this.fanout = createFanout({
-      get pairInfo() {
-        return spot.info;
-      },
-      get book() {
-        return spot.engine;
-      },
-      sockets: () => ctx.getWebSockets(),
-      depthLevels: (levels) => spot.depthLevels(levels),
-      deals: (limit) => spot.deals(limit),
-      dayMarket: (now) => spot.dayMarket(now),
-      currentBars: () => spot.currentBars(),
-      price: (u) => spot.price(u),
-      qty: (u) => spot.qty(u),
-      counter: (key) => Number(store.meta(key) ?? 0),
-      setCounter: (key, value) => store.setMeta(key, value),
-    });
+    this.seconds = new SecondsDesk(this.store, this.scheduler, this.outbox, this.spot, () => this.drain());
+    this.fanout = createFanout(this.spot.fanoutHost(() => ctx.getWebSockets()));
     this.scheduler.handle("drain", () => this.drain().then(() => undefined));
     ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
+      this.scheduler.resume();
       const stored = this.store.meta("info");
       if (stored) this.load(JSON.parse(stored) as PairInfo);
     });
@@ -128,9 +115,9 @@ export class PairDurableObject extends DurableObject<Env> {
 
   /**
    * Runs spot commands and writes all they produced in one synchronous transaction (book, journal,
-   * candles, the outbox entry with the owners' order events, and the drain's due time), then fans
-   * out the public messages. If the storage write fails, the desk drops its in-memory book, rebuilt
-   * from storage next call.
+   * candles, the outbox entry with the owners' order events, the drain's due time, an index tick),
+   * then fans out the public messages. If the storage write fails, the desk drops its in-memory
+   * book, rebuilt from storage next call.
    */
   private commit<T>(run: () => T[]): T[] {
     let out: T[] = [];
@@ -147,6 +134,7 @@ export class PairDurableObject extends DurableObject<Env> {
           this.outbox.append(notices.length > 0 ? { ...entry, notices } : entry);
           this.scheduler.at("drain", entry.at);
         }
+        this.seconds.tick(this.spot.top(), Date.now());
       });
     } catch (err) {
       this.spot.drop();
@@ -167,6 +155,18 @@ export class PairDurableObject extends DurableObject<Env> {
     if (spot.known(orderId)) return "known";
     spot.tombstone(orderId);
     return "tombstoned";
+  }
+
+  // Seconds contracts (desks/seconds.ts, which registers its own tick and expiry work): accept one whose
+  // money D1 already holds; tell the reconciler whether a held one is known (else tombstone it); ticks.
+  acceptSeconds(input: AcceptInput): Promise<AcceptResult> {
+    return this.ensure(input.pairId).then(() => this.seconds.acceptNow(input, Date.now()));
+  }
+  secondsVerdict(pairId: number, orderId: number): Promise<ContractVerdict> {
+    return this.ensure(pairId).then(() => this.seconds.verdictNow(orderId, Date.now()));
+  }
+  ticks(pairId: number, from: number, to: number, page: number, limit: number) {
+    return this.ensure(pairId).then(() => this.seconds.ticks(from, to, page, limit));
   }
 
   /** Best prices, for market orders' protective limits and the order form. */
@@ -207,7 +207,7 @@ export class PairDurableObject extends DurableObject<Env> {
     return applied;
   }
 
-  /** The one alarm: runs every kind of work that is due (drain now; expiries and sweeps later). */
+  /** The one alarm: runs every kind of work that is due (drain, index heartbeat, contract expiries). */
   override async alarm(): Promise<void> {
     await this.scheduler.run();
   }

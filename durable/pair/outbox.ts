@@ -1,19 +1,24 @@
 /**
  * The pair's typed outbox: everything D1 must learn from the object's commands, written in the
  * command's own transaction and drained later by the scheduler. Entries are a discriminated union
- * on `kind` (spot command output now; contract settlements join it as their desks land). A drain
- * fixes up to DRAIN_BATCH rows as batch n before D1 hears of them and applies them as ONE ledger
- * movement keyed `spot:{pair}:b{n}` through worker/lib/ledger.ts (balanced per currency, or it
- * throws), plus the desks' own rows (order updates, trades) in the same D1 batch. A drain that runs
- * again re-sends the same rows under the same key and D1 refuses the copy whole.
+ * on `kind` (spot command output; seconds contract settlements). A drain fixes up to DRAIN_BATCH
+ * rows as batch n before D1 hears of them and applies them in ONE D1 batch through
+ * worker/lib/ledger.ts (every movement balanced per currency, or it throws): the spot rows as one
+ * movement keyed `spot:{pair}:b{n}`, each settlement as its own movement keyed by its contract,
+ * plus the desks' own rows (order updates, trades, contract rows). A drain that runs again
+ * re-sends the same rows under the same keys and D1 refuses the copy whole.
  */
-import { appliedMovementKeys, classifyBatchError, movementStatements, type LedgerEntry, type WalletAccount } from "../../worker/lib/ledger.ts";
+import { appliedMovementKeys, classifyBatchError, movementStatements, movementsStatements, type LedgerEntry, type WalletAccount } from "../../worker/lib/ledger.ts";
+import { secondsEntries, secondsKeys } from "../../worker/domain/seconds/ledger.ts";
+import { settleLegs } from "../engine/seconds.ts";
 import type { UserEvent } from "../../schemas/realtime.ts";
 import type { PairStorage } from "./storage.ts";
 
 const DRAIN_BATCH = 50;
 /** Trades per INSERT statement in a drain (12 bound values each; D1 allows 100 per statement). */
 const TRADES_PER_INSERT = 8;
+/** Contracts per UPDATE of a drain (7 bound values each, plus one). */
+const SETTLEMENTS_PER_UPDATE = 14;
 /** How long drained rows are kept for inspection and replay. */
 const KEEP_DRAINED_MS = 3600_000;
 
@@ -54,8 +59,35 @@ export interface UserNotice {
 /** Hands a drained batch's notices on (best effort: it must neither throw nor hold the drain up). */
 export type NoticeSink = (notices: UserNotice[]) => void;
 
+/** One settled seconds contract: what D1 must book (amounts in minimal units as strings). */
+export interface SecondsSettlement {
+  orderId: number;
+  userId: number;
+  currencyId: number;
+  stake: string;
+  fee: string;
+  hold: string;
+  /** + win / − stake */
+  result: string;
+  openTickId: number;
+  openPrice: number;
+  endTickId: number;
+  endPrice: number;
+  endAt: number;
+  settledAt: number;
+}
+
+/** A seconds contract settled by the desk (one entry per contract, so a drain batch stays small). */
+export interface SecondsSettleEntry {
+  kind: "seconds";
+  at: number;
+  settlement: SecondsSettlement;
+  /** The owner's `closed_microorder`, sent once the settlement is in D1. */
+  notices?: UserNotice[];
+}
+
 /** Every kind of outbox entry. A new desk adds its kind here and its case in `application()`. */
-export type OutboxEntry = SpotCommandEntry;
+export type OutboxEntry = SpotCommandEntry | SecondsSettleEntry;
 
 /** Reads a stored row (rows from before the typed outbox have no `kind`: they are spot). */
 export function parseOutboxEntry(json: string): OutboxEntry {
@@ -137,12 +169,62 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
   return { ledger, extra };
 }
 
+/**
+ * The D1 side of settled seconds contracts: per contract ONE movement keyed `micro:{id}:settle`
+ * that releases the user's frozen stake and the house's hold and pays the result, and the
+ * contract's row (status 3 with its exit tick and result, settled_at = when D1 got it; entry fields
+ * filled if the acceptance note never reached D1). The movement's time is when the result was
+ * fixed. The key means no path can apply a settlement twice.
+ */
+function secondsApplication(db: D1Database, pair: OutboxPair, entries: SecondsSettleEntry[], appliedAt: number): { movements: D1PreparedStatement[]; extra: D1PreparedStatement[] } {
+  const settlements = entries.map((e) => e.settlement);
+  const movements = movementsStatements(
+    db,
+    settlements.map((s) => ({
+      key: secondsKeys.settle(s.orderId),
+      kind: "micro_settle",
+      entries: secondsEntries(
+        settleLegs({ stake: BigInt(s.stake), fee: BigInt(s.fee), hold: BigInt(s.hold) }, { won: BigInt(s.result) > 0n, result: BigInt(s.result) }),
+        s.userId,
+        s.currencyId,
+        `${pair.symbol} #${s.orderId}`,
+      ),
+      now: s.settledAt,
+    })),
+  );
+  const extra: D1PreparedStatement[] = [];
+  for (let i = 0; i < settlements.length; i += SETTLEMENTS_PER_UPDATE) {
+    const chunk = settlements.slice(i, i + SETTLEMENTS_PER_UPDATE);
+    extra.push(
+      db
+        .prepare(
+          `UPDATE micro_orders SET status = 3, end_tick_id = v.column2, end_price = v.column3, result = v.column4, settled_at = ?,
+             open_tick_id = COALESCE(open_tick_id, v.column5), open_price = COALESCE(open_price, v.column6), end_at = COALESCE(end_at, v.column7)
+           FROM (VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")}) AS v
+           WHERE micro_orders.id = v.column1 AND micro_orders.status < 3`,
+        )
+        .bind(appliedAt, ...chunk.flatMap((s) => [s.orderId, s.endTickId, s.endPrice, s.result, s.openTickId, s.openPrice, s.endAt])),
+    );
+  }
+  return { movements, extra };
+}
+
+/** Told, after a drain batch reached D1 (or was found there already), which entries it held. */
+export type AppliedHook = (entries: OutboxEntry[]) => void;
+
 export class Outbox {
   constructor(
     private readonly store: PairStorage,
     private readonly db: D1Database,
     private readonly deliver: NoticeSink = () => {},
   ) {}
+
+  private appliedHooks: AppliedHook[] = [];
+
+  /** Calls `hook` with each drain batch's entries once they are in D1, in the transaction that marks them drained. */
+  whenApplied(hook: AppliedHook): void {
+    this.appliedHooks.push(hook);
+  }
 
   /** Adds an entry; call inside the transaction that made it (and register a drain with it). */
   append(entry: OutboxEntry): void {
@@ -164,21 +246,27 @@ export class Outbox {
       let rows = this.store.sql.exec("SELECT id, payload FROM outbox WHERE batch = ? AND drained_at IS NULL ORDER BY id", batchNo).toArray();
       rows = await this.withoutLegacyApplied(pair, rows);
       let notices: UserNotice[] = [];
+      const entries = rows.map((r) => parseOutboxEntry(String(r.payload)));
       if (rows.length > 0) {
-        const entries = rows.map((r) => parseOutboxEntry(String(r.payload)));
         notices = entries.flatMap((e) => ("notices" in e && e.notices) || []);
         const at = entries[entries.length - 1]!.at;
-        const { ledger, extra } = spotApplication(this.db, pair, entries.filter((e) => e.kind === "spot"), at);
+        const spot = entries.filter((e) => e.kind === "spot");
+        const seconds = secondsApplication(this.db, pair, entries.filter((e) => e.kind === "seconds"), Date.now());
+        const { ledger, extra } = spotApplication(this.db, pair, spot, at);
+        // movementStatements checks each movement is balanced per currency before anything is sent.
+        const spotMovement = spot.length > 0 ? movementStatements(this.db, `spot:${pair.pairId}:b${batchNo}`, "spot", ledger, at) : [];
         try {
-          // movementStatements checks the movement is balanced per currency before anything is sent.
-          await this.db.batch([...movementStatements(this.db, `spot:${pair.pairId}:b${batchNo}`, "spot", ledger, at), ...extra]);
+          await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra]);
         } catch (err) {
           // Already applied by a drain whose note did not survive: nothing to do twice.
           if (classifyBatchError(err) !== "duplicate") throw err;
         }
       }
       const now = Date.now();
-      this.store.sql.exec("UPDATE outbox SET drained_at = ? WHERE batch = ? AND drained_at IS NULL", now, batchNo);
+      this.store.transaction(() => {
+        if (entries.length > 0) for (const hook of this.appliedHooks) hook(entries);
+        this.store.sql.exec("UPDATE outbox SET drained_at = ? WHERE batch = ? AND drained_at IS NULL", now, batchNo);
+      });
       this.store.sql.exec("DELETE FROM outbox WHERE drained_at < ?", now - KEEP_DRAINED_MS);
       applied += rows.length;
       // Only now, with the batch in D1 and marked: at most once, and never before a refetch shows it.

@@ -8,10 +8,19 @@
  */
 import type { PairStorage } from "./storage.ts";
 
-export type DueKind = "drain" | "expiry" | "sweep";
+export type DueKind = "drain" | "expiry" | "sweep" | "tick";
 
-/** Runs one kind's due work; throwing leaves it due, and the runtime retries the alarm. */
-export type DueHandler = (now: number) => Promise<void>;
+/**
+ * Runs one kind's due work; throwing leaves it due, and the runtime retries the alarm. It may
+ * answer when its kind is next due (a heartbeat, the next contract expiry); null or nothing = not.
+ */
+export type DueHandler = (now: number) => Promise<number | null | void>;
+
+/**
+ * While a kind runs, its row is moved this far ahead: a crash in the middle leaves it due again
+ * soon (the handler is idempotent), and a registration made during the run keeps its own time.
+ */
+const CLAIM_MS = 2000;
 
 export class Scheduler {
   /** The alarm time last set by this instance; undefined = unknown (new instance, or after a run). */
@@ -54,6 +63,12 @@ export class Scheduler {
     return out;
   }
 
+  /** Arms the alarm for what the table says is due (on start: a lost alarm never strands due work). */
+  resume(): void {
+    this.armed = undefined;
+    this.arm();
+  }
+
   /** Forgets what it believes the alarm is (after a rolled-back transaction). */
   forget(): void {
     this.armed = undefined;
@@ -67,14 +82,27 @@ export class Scheduler {
     // The runtime cleared the alarm that brought us here.
     this.armed = undefined;
     const due = this.store.sql
-      .exec("SELECT kind, rev FROM schedule WHERE due <= ? ORDER BY due, kind", now)
+      .exec("SELECT kind, due, rev FROM schedule WHERE due <= ? ORDER BY due, kind", now)
       .toArray()
-      .map((r) => ({ kind: r.kind as DueKind, rev: Number(r.rev) }));
-    for (const { kind, rev } of due) {
-      // A throw leaves this kind (and the ones after it) due: the runtime retries the alarm with
-      // backoff, and the next registration re-arms it in any case.
-      await this.handlers[kind]?.(now);
-      this.store.sql.exec("DELETE FROM schedule WHERE kind = ? AND rev = ?", kind, rev);
+      .map((r) => ({ kind: r.kind as DueKind, due: Number(r.due), rev: Number(r.rev) }));
+    for (const { kind, due: was, rev } of due) {
+      // Claimed: a registration made while the handler awaits lowers the due time and moves rev.
+      this.store.sql.exec("UPDATE schedule SET due = ?, rev = ? WHERE kind = ? AND rev = ?", now + CLAIM_MS, rev + 1, kind, rev);
+      let next: number | null | void;
+      try {
+        next = await this.handlers[kind]?.(now);
+      } catch (err) {
+        // A throw leaves this kind (and the ones after it) due: the runtime retries the alarm with
+        // backoff, and the next registration re-arms it in any case.
+        this.store.sql.exec("UPDATE schedule SET due = min(due, ?) WHERE kind = ?", was, kind);
+        this.arm();
+        throw err;
+      }
+      if (typeof next === "number") {
+        this.store.sql.exec("UPDATE schedule SET due = CASE WHEN rev = ? THEN ? ELSE min(due, ?) END WHERE kind = ?", rev + 1, next, next, kind);
+      } else {
+        this.store.sql.exec("DELETE FROM schedule WHERE kind = ? AND rev = ?", kind, rev + 1);
+      }
     }
     this.arm();
     return due.map((d) => d.kind);
@@ -84,7 +112,8 @@ export class Scheduler {
     const next = this.next();
     if (next === this.armed) return;
     if (next === null) void this.store.storage.deleteAlarm();
-    else void this.store.storage.setAlarm(next);
+    // A due time of 0 means "now"; the runtime refuses times <= 0, and any past time fires at once.
+    else void this.store.storage.setAlarm(Math.max(1, next));
     this.armed = next;
   }
 }

@@ -50,6 +50,23 @@ export const MIGRATIONS: readonly { id: number; sql: string }[] = [
     sql: `CREATE TABLE IF NOT EXISTS schedule (kind TEXT PRIMARY KEY, due INTEGER NOT NULL, rev INTEGER NOT NULL DEFAULT 0);
           INSERT OR IGNORE INTO schedule (kind, due) SELECT 'drain', 0 WHERE EXISTS (SELECT 1 FROM outbox WHERE drained_at IS NULL);`,
   },
+  {
+    // Seconds contracts (desks/seconds.ts): the public index ticks (kept at least 90 days), the
+    // contracts this pair accepted (status 1 trading, 2 settling: result written and sent to the
+    // outbox, 3 settled: D1 applied it), and tombstones of contracts the reconciler refunded.
+    id: 5,
+    sql: `CREATE TABLE IF NOT EXISTS ticks (id INTEGER PRIMARY KEY AUTOINCREMENT, price INTEGER NOT NULL, at INTEGER NOT NULL);
+          CREATE INDEX IF NOT EXISTS ticks_at ON ticks(at);
+          CREATE TABLE IF NOT EXISTS contracts (
+            id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, currency_id INTEGER NOT NULL, currency_name TEXT NOT NULL,
+            currency_scale INTEGER NOT NULL, type INTEGER NOT NULL, stake INTEGER NOT NULL, fee INTEGER NOT NULL, hold INTEGER NOT NULL,
+            ratio_bps INTEGER NOT NULL, seconds INTEGER NOT NULL, open_tick_id INTEGER NOT NULL, open_price INTEGER NOT NULL,
+            created_at INTEGER NOT NULL, end_at INTEGER NOT NULL, status INTEGER NOT NULL,
+            end_tick_id INTEGER, end_price INTEGER, result INTEGER);
+          CREATE INDEX IF NOT EXISTS contracts_due ON contracts(status, end_at);
+          CREATE INDEX IF NOT EXISTS contracts_user ON contracts(user_id, status);
+          CREATE TABLE IF NOT EXISTS contract_tombstones (id INTEGER PRIMARY KEY, at INTEGER NOT NULL);`,
+  },
 ];
 
 /** Synchronous access to the object's SQLite, with the meta rows and transactions. */

@@ -20,6 +20,7 @@ import {
 } from "../../engine/index.ts";
 import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from "../../engine/units.ts";
 import { formatUnits } from "../../../schemas/money.ts";
+import type { FanoutHost } from "../fanout.ts";
 import type { SpotCommandEntry, SpotTrade } from "../outbox.ts";
 import { rowToCandle, rowToSnapshotOrder, saveCandle, type PairStorage } from "../storage.ts";
 
@@ -459,6 +460,29 @@ export class SpotDesk {
       if (c) out.push({ period, bar: this.barOut(c) });
     }
     return out;
+  }
+
+  /** What the fan-out reads from this desk; the object adds its sockets. */
+  fanoutHost(sockets: () => WebSocket[]): FanoutHost {
+    const info = () => this.info;
+    const engine = () => this.engine;
+    return {
+      get pairInfo() {
+        return info();
+      },
+      get book() {
+        return engine();
+      },
+      sockets,
+      depthLevels: (levels) => this.depthLevels(levels),
+      deals: (limit) => this.deals(limit),
+      dayMarket: (now) => this.dayMarket(now),
+      currentBars: () => this.currentBars(),
+      price: (u) => this.price(u),
+      qty: (u) => this.qty(u),
+      counter: (key) => Number(this.store.meta(key) ?? 0),
+      setCounter: (key, value) => this.store.setMeta(key, value),
+    };
   }
 
   /** Writes the pair's 24 h statistics to D1 for the quotation endpoints. */

@@ -4,7 +4,8 @@
  *  1. per currency, the ledger sums to zero across every account (users and system accounts);
  *  2. every balance row equals the sum of its ledger rows (and no ledger group lacks its row);
  *  3. every movement nets to zero per currency;
- *  4. no user balance and no treasury balance is negative; system accounts hold nothing frozen;
+ *  4. no user balance and no treasury balance is negative; system accounts hold nothing frozen
+ *     (except the treasury: the house's holds for open seconds contracts, checked in 5);
  *  5. frozen funds equal the open holds that explain them. Each feature that freezes funds
  *     registers a HoldSource (withdrawals are registered here); frozen money that no source
  *     explains — or a hold without the frozen money behind it — is reported.
@@ -13,6 +14,7 @@
 import type { WalletAccount } from "../../lib/ledger.ts";
 import { TREASURY } from "../../lib/guarded.ts";
 import { spotOrderHolds } from "../spot/holds.ts";
+import { secondsHolds } from "../seconds/orders.ts";
 
 export interface Hold {
   userId: number;
@@ -53,7 +55,7 @@ export const withdrawalHolds: HoldSource = {
   },
 };
 
-const holdSources: HoldSource[] = [withdrawalHolds, spotOrderHolds];
+const holdSources: HoldSource[] = [withdrawalHolds, spotOrderHolds, secondsHolds];
 
 /**
  * The hook for other features that freeze funds (spot orders, C2C, seconds contracts): register
@@ -94,7 +96,7 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
           WHERE (user_id > 0 OR user_id = ?) AND (available < 0 OR frozen < 0) LIMIT ${LIMIT}`,
       )
       .bind(TREASURY),
-    db.prepare(`SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id <= 0 AND frozen != 0 LIMIT ${LIMIT}`),
+    db.prepare(`SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id <= 0 AND user_id != ? AND frozen != 0 LIMIT ${LIMIT}`).bind(TREASURY),
     db.prepare("SELECT (SELECT count(*) FROM ledger) AS l, (SELECT count(*) FROM movements) AS m, (SELECT count(*) FROM balances) AS b"),
   ]);
 
@@ -123,7 +125,8 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
     }
   }
   const { results: frozenRows } = await db
-    .prepare("SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id > 0 AND frozen != 0")
+    .prepare("SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE (user_id > 0 OR user_id = ?) AND frozen != 0")
+    .bind(TREASURY)
     .all<{ user_id: number; currency_id: number; account: string; f: string }>();
   const frozen = new Map<string, bigint>(frozenRows.map((r) => [`${r.user_id}|${r.currency_id}|${r.account}`, BigInt(r.f)]));
   for (const k of new Set([...holds.keys(), ...frozen.keys()])) {

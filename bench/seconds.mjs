@@ -1,0 +1,153 @@
+#!/usr/bin/env node
+/**
+ * Seconds contracts at expiry: N contracts on BTC/USDT that all expire in the same second, settled
+ * while spot orders keep flowing on the same pair, against the real Worker (local workerd, fresh
+ * --persist-to state). Each contract's duration is chosen so that it ends in the target second
+ * (durations 1..600 s are added to the options for the run). Reports, per contract:
+ *   - fix lag:  when the pair object fixed the result (the settle movement's time) − end_at
+ *   - paid lag: when D1 applied it (micro_orders.settled_at) − end_at
+ * as p50/p99/max, and checks afterwards that every contract has exactly one settle movement, that
+ * the house holds nothing any more, and that the reconciliation finds no difference.
+ *
+ *   node bench/seconds.mjs [--contracts 10000] [--concurrency 16] [--spot-concurrency 2] [--json FILE]
+ */
+import fs from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
+import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { httpClient, login, pct } from "./lib/client.mjs";
+import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
+
+export const DEFAULTS = { contracts: 10_000, concurrency: 16, spotConcurrency: 2, stake: "1", json: null, quiet: false };
+
+const args = (argv) => {
+  const o = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const k = argv[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    o[k] = k === "json" ? argv[i + 1] : Number(argv[i + 1]);
+  }
+  return o;
+};
+
+export async function main(options = {}) {
+  const o = { ...DEFAULTS, ...options };
+  const say = o.quiet ? () => {} : log;
+  const root = snapshotTree(ROOT);
+  const dir = tempDir("exchange-seconds-state-");
+  const pepper = randomPepper();
+  const pair = PAIRS[0];
+  say(`preparing state in ${dir}`);
+  await prepareState({ root, dir, pepper });
+  // Durations 1..600 s so each contract can end in the target second; limits wide enough for the run.
+  const durations = Array.from({ length: 600 }, (_, k) => `(${k + 1}, 8000, 1)`).join(", ");
+  await d1(root, dir, `INSERT INTO seconds_options (seconds, profit_ratio_bps, status) VALUES ${durations} ON CONFLICT (seconds) DO NOTHING;
+    UPDATE micro_currencies SET pair_exposure = '10000000', user_exposure = '10000000' WHERE currency_id = 3;`);
+  const port = await freePort();
+  const server = await startServer({ root, dir, port, pepper });
+  const client = httpClient(server.url, { timeoutMs: 30_000 });
+  const tokens = {};
+  for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
+  const players = ["demo1", "demo2"];
+  for (const who of players) {
+    const r = await client.request("POST", "/api/wallet/change", { token: tokens[who], body: { number: "50000", from_field: "change", to_field: "micro", currency_id: 3 } });
+    if (r.body?.type !== "ok") throw new Error(`transfer failed: ${JSON.stringify(r.body)}`);
+  }
+  for (const w of warmupOrders(pair)) await client.request("POST", orderRequest(pair, w).path, { token: tokens.mm, body: orderRequest(pair, w).body });
+
+  // Spot orders flow on the same pair for the whole run.
+  let spotOn = true;
+  let spotSent = 0;
+  const next = orderStream(pair, 7);
+  const spot = Array.from({ length: o.spotConcurrency }, async () => {
+    while (spotOn) {
+      const w = next();
+      const req = orderRequest(pair, w);
+      await client.request("POST", req.path, { token: tokens[w.who], body: req.body });
+      spotSent++;
+    }
+  });
+
+  // Calibrate the submit rate, then aim every contract at one second far enough ahead.
+  const t0 = Date.now();
+  const submitOne = async (who, seconds) =>
+    client.request("POST", "/api/microtrade/submit", { token: tokens[who], body: { match_id: pair.pairId, currency_id: 3, type: 1 + (Math.random() < 0.5 ? 1 : 0), seconds, number: o.stake } });
+  const probe = await Promise.all(Array.from({ length: 64 }, (_, k) => submitOne(players[k % 2], 5)));
+  const rate = 64 / ((Date.now() - t0) / 1000);
+  // The rate under load varies: aim with a wide margin (at most 600 s ahead, the longest duration).
+  const target = Math.ceil(Math.min(Date.now() + 590_000, Date.now() + (o.contracts / rate) * 1000 * 3 + 10_000) / 1000) * 1000;
+  say(`submit rate ≈ ${rate.toFixed(0)}/s; target second ${new Date(target).toISOString()}`);
+  if (probe.some((r) => r.body?.type !== "ok")) throw new Error(`probe refused: ${JSON.stringify(probe.find((r) => r.body?.type !== "ok").body)}`);
+  const ids = [];
+  const refused = {};
+  let sent = 0;
+  const sub = Array.from({ length: o.concurrency }, async (_, w) => {
+    while (sent < o.contracts) {
+      sent++;
+      const seconds = Math.ceil((target - Date.now()) / 1000);
+      if (seconds > 600) throw new Error(`target second ${seconds} s away: more than the longest duration`);
+      if (seconds < 2) {
+        // Submitting more slowly than calibrated: stop here (reported), the rest could not end in the target second.
+        sent = o.contracts;
+        break;
+      }
+      const r = await submitOne(players[w % 2], seconds);
+      if (r.body?.type === "ok") ids.push(r.body.message.id);
+      else refused[r.body?.code ?? r.status] = (refused[r.body?.code ?? r.status] ?? 0) + 1;
+    }
+  });
+  await Promise.all(sub);
+  const submitted = Date.now();
+  say(`${ids.length} contracts accepted in ${((submitted - t0) / 1000).toFixed(1)} s (refused: ${JSON.stringify(refused)}); waiting for the target second`);
+
+  // Wait for state: every contract settled in D1 (counted through the API), or give up after 10 minutes.
+  const settledCount = async () => {
+    let n = 0;
+    for (const who of players) n += (await client.request("GET", "/api/new/microtrade/lists?status=3&limit=1", { token: tokens[who] })).body?.data?.total ?? 0;
+    return n;
+  };
+  let done = 0;
+  const deadline = target + 600_000;
+  const expected = ids.length + probe.length;
+  while (Date.now() < deadline && (done = await settledCount()) < expected) await sleep(250);
+  spotOn = false;
+  await Promise.all(spot);
+  await server.stop();
+
+  const rows = (await d1(root, dir, `SELECT o.end_at, o.settled_at, m.created_at AS fixed_at, o.seconds FROM micro_orders o JOIN movements m ON m.key = 'micro:' || o.id || ':settle';
+      SELECT count(*) AS n FROM movements WHERE key LIKE 'micro:%:settle';
+      SELECT count(*) AS n FROM micro_orders WHERE status = 3;
+      SELECT CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = -3 AND currency_id = 3 AND account = 'change';
+      SELECT count(*) AS n FROM (SELECT movement_key FROM ledger WHERE movement_key LIKE 'micro:%:settle' GROUP BY movement_key HAVING SUM(d_available + d_frozen) != 0);`));
+  const [lagRows, [settleMoves], [settledRows], houseFrozen, [unbalanced]] = rows;
+  const targetRows = lagRows.filter((r) => r.end_at >= target && r.end_at < target + 2000);
+  const fix = targetRows.map((r) => r.fixed_at - r.end_at).sort((a, b) => a - b);
+  const paid = targetRows.map((r) => r.settled_at - r.end_at).sort((a, b) => a - b);
+  const result = {
+    contracts: ids.length,
+    requested: o.contracts,
+    in_target_second: targetRows.length,
+    submit_rate_per_s: Math.round(ids.length / ((submitted - t0) / 1000)),
+    spot_orders_during_run: spotSent,
+    fix_lag_ms: { p50: pct(fix, 50), p99: pct(fix, 99), max: fix.at(-1) },
+    paid_lag_ms: { p50: pct(paid, 50), p99: pct(paid, 99), max: paid.at(-1) },
+    settled_via_api: done,
+    settle_movements: settleMoves.n,
+    settled_rows: settledRows.n,
+    house_frozen_after: houseFrozen[0]?.f ?? "0",
+    unbalanced_settle_movements: unbalanced.n,
+  };
+  result.ok = result.settle_movements === expected && result.settled_rows === expected && result.unbalanced_settle_movements === 0 && result.house_frozen_after === "0";
+  say(JSON.stringify(result, null, 2));
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(result, null, 2));
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(args(process.argv.slice(2))).then(
+    (r) => process.exit(r.ok ? 0 : 1),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,308 @@
+/**
+ * The seconds desk (DESIGN §7): the pair's public index ticks and its seconds contracts.
+ *
+ * Ticks: after every spot commit and on a heartbeat (the scheduler's "tick" kind, due one second
+ * after the newest tick while the book is two-sided), the index is read from the `IndexSource`
+ * (the book's median by default) and a tick is recorded when its value changed or the newest one
+ * is a second old. Ticks are kept for at least 90 days and readable by anyone.
+ *
+ * Contracts arrive with their money already held in D1. Acceptance fixes the entry tick (the
+ * newest, refused when there is none or it is older than STALE_TICK_MS) and checks the exposure
+ * limits against the house's holds of the open contracts, all in one synchronous transaction with
+ * the expiry registration. At expiry the exit tick is the last one at or before `end_at`; the
+ * result comes from durable/engine/seconds.ts and nothing else, written with status 2 and an
+ * outbox entry in one transaction (so a second alarm or a restart finds status 2 and does nothing
+ * again); the drain applies it to D1 as one movement keyed by the contract, then status 3.
+ */
+import { formatUnits } from "../../../schemas/money.ts";
+import type { SecondsOrder } from "../../../schemas/seconds.ts";
+import { bpsToPercent, settleSeconds, type SecondsDirection } from "../../engine/seconds.ts";
+import { bookIndexSource, tickDue, type BookTop, type IndexSource } from "../../engine/index-price.ts";
+import { formatShanghai } from "../../../worker/lib/time.ts";
+import type { Outbox, SecondsSettleEntry, SecondsSettlement } from "../outbox.ts";
+import type { Scheduler } from "../scheduler.ts";
+import type { PairStorage } from "../storage.ts";
+import type { SpotDesk } from "./spot.ts";
+
+export const TICK_EVERY_MS = 1000;
+/** An entry tick older than this is not a price to contract on. */
+export const STALE_TICK_MS = 5000;
+/** Ticks older than this are pruned (the promise is "at least 90 days"). */
+export const TICK_KEEP_MS = 91 * 86_400_000;
+const PRUNE_EVERY_MS = 3_600_000;
+const SETTLED_KEEP_MS = 7 * 86_400_000;
+/** Contracts settled per storage transaction (a due wave of thousands is settled in chunks). */
+const SETTLE_CHUNK = 250;
+
+/** A contract the Worker has already paid for in D1 (amounts in minimal units of the currency, as strings). */
+export interface AcceptInput {
+  pairId: number;
+  orderId: number;
+  userId: number;
+  currencyId: number;
+  currencyName: string;
+  currencyScale: number;
+  type: SecondsDirection;
+  stake: string;
+  fee: string;
+  hold: string;
+  ratioBps: number;
+  seconds: number;
+  /** The most the house may hold for this pair's open contracts in this currency, and for one user's on this pair. */
+  pairExposure: string;
+  userExposure: string;
+}
+
+export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned";
+
+export type AcceptResult =
+  | { ok: true; openTickId: number; openPrice: number; createdAt: number; endAt: number }
+  | { ok: false; code: AcceptRefusal };
+
+/** What the reconciler learns about a contract D1 still shows as held. */
+export type ContractVerdict = { verdict: "tombstoned" } | { verdict: "known"; status: number; openTickId: number; openPrice: number; endAt: number };
+
+export interface TickRow {
+  id: number;
+  price: number;
+  at: number;
+}
+
+type Row = Record<string, SqlStorageValue>;
+
+export class SecondsDesk {
+  /**
+   * Registers the desk's scheduler kinds ("tick": the heartbeat; "expiry": settlements, then the
+   * drain) and marks settled contracts status 3 once their drain batch is in D1.
+   */
+  constructor(
+    private readonly store: PairStorage,
+    private readonly scheduler: Scheduler,
+    private readonly outbox: Outbox,
+    private readonly spot: SpotDesk,
+    drain: () => Promise<unknown>,
+    private readonly index: IndexSource = bookIndexSource,
+  ) {
+    scheduler.handle("tick", async (now) => this.heartbeat(spot.engine ? spot.top() : null, now));
+    scheduler.handle("expiry", (now) => this.expire(now, drain));
+    outbox.whenApplied((entries) => this.settled(entries.flatMap((e) => (e.kind === "seconds" ? [e.settlement.orderId] : []))));
+  }
+
+  // ---------------------------------------------------------------- ticks
+
+  lastTick(): TickRow | null {
+    const r = this.store.one<Row>("SELECT id, price, at FROM ticks ORDER BY id DESC LIMIT 1");
+    return r ? { id: Number(r.id), price: Number(r.price), at: Number(r.at) } : null;
+  }
+
+  /**
+   * Records a tick if one is due and keeps the heartbeat registered while there is an index.
+   * Call inside the transaction of the command that may have moved the book. Returns the index.
+   */
+  tick(top: BookTop, now: number): number | null {
+    const ix = this.index.read(top);
+    let last = this.lastTick();
+    if (tickDue(last, ix, now, TICK_EVERY_MS)) {
+      const id = Number(this.store.one<Row>("INSERT INTO ticks (price, at) VALUES (?, ?) RETURNING id", ix, now)!.id);
+      last = { id, price: ix!, at: now };
+    }
+    if (ix !== null && last) this.scheduler.at("tick", last.at + TICK_EVERY_MS);
+    return ix;
+  }
+
+  /** The heartbeat: a tick at least every second while the book is two-sided; old ticks and contracts pruned hourly. */
+  heartbeat(top: BookTop | null, now: number): number | null {
+    if (!top) return null;
+    const ix = this.store.transaction(() => this.tick(top, now));
+    if (now - Number(this.store.meta("ticks_pruned") ?? 0) >= PRUNE_EVERY_MS) {
+      this.store.sql.exec("DELETE FROM ticks WHERE at < ?", now - TICK_KEEP_MS);
+      // Settled contracts live on in D1 (the record); the desk keeps a week of them for replays.
+      this.store.sql.exec("DELETE FROM contracts WHERE status = 3 AND end_at < ?", now - SETTLED_KEEP_MS);
+      this.store.setMeta("ticks_pruned", now);
+    }
+    const last = this.lastTick();
+    return ix === null || !last ? null : Math.max(last.at + TICK_EVERY_MS, now + 1);
+  }
+
+  /** Ticks between two times (inclusive), oldest first, paged, prices as decimal strings. */
+  ticks(from: number, to: number, page: number, limit: number): { total: number; lists: { id: number; match_id: number; price: string; at: number }[] } {
+    const { total, lists } = this.tickRows(from, to, page, limit);
+    const pairId = this.spot.info!.pairId;
+    return { total, lists: lists.map((t) => ({ id: t.id, match_id: pairId, price: this.spot.price(t.price), at: t.at })) };
+  }
+
+  private tickRows(from: number, to: number, page: number, limit: number): { total: number; lists: TickRow[] } {
+    const total = Number(this.store.one<Row>("SELECT count(*) AS n FROM ticks WHERE at BETWEEN ? AND ?", from, to)?.n ?? 0);
+    const lists = this.store.sql
+      .exec("SELECT id, price, at FROM ticks WHERE at BETWEEN ? AND ? ORDER BY at, id LIMIT ? OFFSET ?", from, to, limit, (page - 1) * limit)
+      .toArray()
+      .map((r) => ({ id: Number(r.id), price: Number(r.price), at: Number(r.at) }));
+    return { total, lists };
+  }
+
+  // ---------------------------------------------------------------- contracts
+
+  /** Accepts a contract in its own storage transaction, against the book as it is now. */
+  acceptNow(input: AcceptInput, now: number): AcceptResult {
+    return this.store.transaction(() => this.accept(input, this.spot.top(), now));
+  }
+
+  /** The reconciler's question, answered (and a tombstone written when unknown) in one transaction. */
+  verdictNow(orderId: number, now: number): ContractVerdict {
+    return this.store.transaction(() => this.verdict(orderId, now));
+  }
+
+  /**
+   * Accepts a contract (call inside a storage transaction; `top` is the book now). A contract seen
+   * before answers what it was accepted with; a tombstoned one is refused for good.
+   */
+  accept(input: AcceptInput, top: BookTop, now: number): AcceptResult {
+    if (this.store.one("SELECT 1 AS x FROM contract_tombstones WHERE id = ?", input.orderId)) return { ok: false, code: "tombstoned" };
+    const seen = this.store.one<Row>("SELECT open_tick_id, open_price, created_at, end_at FROM contracts WHERE id = ?", input.orderId);
+    if (seen) return { ok: true, openTickId: Number(seen.open_tick_id), openPrice: Number(seen.open_price), createdAt: Number(seen.created_at), endAt: Number(seen.end_at) };
+    // The index right now (recorded if due): the entry is the newest tick, never an older price.
+    if (this.tick(top, now) === null) return { ok: false, code: "no_market_price" };
+    const entry = this.lastTick();
+    if (!entry || now - entry.at > STALE_TICK_MS) return { ok: false, code: "no_market_price" };
+    const held = (userId: number | null) =>
+      BigInt(
+        String(
+          this.store.one<Row>(
+            "SELECT CAST(COALESCE(SUM(hold), 0) AS TEXT) AS h FROM contracts WHERE status IN (1, 2) AND currency_id = ? AND (?2 IS NULL OR user_id = ?2)",
+            input.currencyId,
+            userId,
+          )!.h,
+        ),
+      );
+    const hold = BigInt(input.hold);
+    if (held(null) + hold > BigInt(input.pairExposure)) return { ok: false, code: "pair_exposure" };
+    if (held(input.userId) + hold > BigInt(input.userExposure)) return { ok: false, code: "user_exposure" };
+    const endAt = now + input.seconds * 1000;
+    this.store.sql.exec(
+      `INSERT INTO contracts (id, user_id, currency_id, currency_name, currency_scale, type, stake, fee, hold, ratio_bps, seconds, open_tick_id, open_price, created_at, end_at, status)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+      input.orderId,
+      input.userId,
+      input.currencyId,
+      input.currencyName,
+      input.currencyScale,
+      input.type,
+      input.stake,
+      input.fee,
+      input.hold,
+      input.ratioBps,
+      input.seconds,
+      entry.id,
+      entry.price,
+      now,
+      endAt,
+    );
+    // Settled strictly after end_at: any tick recorded later carries a later time.
+    this.scheduler.at("expiry", endAt + 1);
+    return { ok: true, openTickId: entry.id, openPrice: entry.price, createdAt: now, endAt };
+  }
+
+  /**
+   * Settles every contract whose expiry has passed, chunk by chunk, each chunk one transaction
+   * (results, status 2, outbox entries, drain). Returns when the next expiry is due, if any.
+   */
+  settleDue(now: number): { settled: number; next: number | null } {
+    let settled = 0;
+    for (;;) {
+      const rows = this.store.sql
+        .exec("SELECT * FROM contracts WHERE status = 1 AND end_at < ? ORDER BY end_at, id LIMIT ?", now, SETTLE_CHUNK)
+        .toArray();
+      if (rows.length === 0) break;
+      this.store.transaction(() => {
+        for (const r of rows) this.outbox.append(this.settleOne(r, now));
+        this.scheduler.at("drain", now);
+      });
+      settled += rows.length;
+    }
+    const next = this.store.one<Row>("SELECT min(end_at) AS e FROM contracts WHERE status = 1")?.e;
+    return { settled, next: next === null || next === undefined ? null : Number(next) + 1 };
+  }
+
+  /** The expiry handler: settles what is due, drains the results to D1 at once, answers the next expiry. */
+  async expire(now: number, drain: () => Promise<unknown>): Promise<number | null> {
+    if (!this.spot.info) return null;
+    const { settled, next } = this.settleDue(now);
+    if (settled > 0) await drain();
+    return next;
+  }
+
+  /**
+   * One contract's result from its entry and exit ticks (status 1 → 2), as its outbox entry with
+   * the owner's `closed_microorder` (sent once the drain has put the settlement in D1).
+   */
+  private settleOne(r: Row, now: number): SecondsSettleEntry {
+    const endAt = Number(r.end_at);
+    const exit = this.store.one<Row>("SELECT id, price FROM ticks WHERE at <= ? ORDER BY at DESC, id DESC LIMIT 1", endAt)!;
+    const type = Number(r.type) as SecondsDirection;
+    const { result } = settleSeconds(type, Number(r.open_price), Number(exit.price), Number(r.ratio_bps), BigInt(r.stake as number));
+    this.store.sql.exec("UPDATE contracts SET status = 2, end_tick_id = ?, end_price = ?, result = ? WHERE id = ? AND status = 1", exit.id, exit.price, result.toString(), r.id);
+    const settlement: SecondsSettlement = {
+      orderId: Number(r.id),
+      userId: Number(r.user_id),
+      currencyId: Number(r.currency_id),
+      stake: String(r.stake),
+      fee: String(r.fee),
+      hold: String(r.hold),
+      result: result.toString(),
+      openTickId: Number(r.open_tick_id),
+      openPrice: Number(r.open_price),
+      endTickId: Number(exit.id),
+      endPrice: Number(exit.price),
+      endAt,
+      settledAt: now,
+    };
+    const data = { ...this.view(settlement.orderId, now)!, status: 3 as const };
+    return { kind: "seconds", at: now, settlement, notices: [{ userId: settlement.userId, event: { type: "closed_microorder", data } }] };
+  }
+
+  /** After D1 applied these settlements: status 3. */
+  settled(orderIds: number[]): void {
+    for (const id of orderIds) this.store.sql.exec("UPDATE contracts SET status = 3 WHERE id = ? AND status = 2", id);
+  }
+
+  /** For the reconciler: what the desk knows of a contract, or a tombstone so it is never accepted later. */
+  verdict(orderId: number, now: number): ContractVerdict {
+    const r = this.store.one<Row>("SELECT status, open_tick_id, open_price, end_at FROM contracts WHERE id = ?", orderId);
+    if (r) return { verdict: "known", status: Number(r.status), openTickId: Number(r.open_tick_id), openPrice: Number(r.open_price), endAt: Number(r.end_at) };
+    this.store.sql.exec("INSERT INTO contract_tombstones (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING", orderId, now);
+    return { verdict: "tombstoned" };
+  }
+
+  /** A contract as the API shows it (for the owner's `closed_microorder` event). */
+  view(orderId: number, now: number): SecondsOrder | null {
+    const pair = this.spot.info!;
+    const r = this.store.one<Row>("SELECT * FROM contracts WHERE id = ?", orderId);
+    if (!r) return null;
+    const scale = Number(r.currency_scale);
+    const money = (v: SqlStorageValue | undefined) => formatUnits(BigInt(v as number), scale);
+    const price = (v: SqlStorageValue | undefined) => formatUnits(BigInt(v as number), pair.priceDecimals);
+    const settled = r.result !== null;
+    return {
+      id: Number(r.id),
+      type: Number(r.type) as SecondsDirection,
+      symbol_name: pair.symbol,
+      currency_name: String(r.currency_name),
+      currency_id: Number(r.currency_id),
+      match_id: pair.pairId,
+      open_price: price(r.open_price),
+      end_price: settled ? price(r.end_price) : null,
+      number: money(r.stake),
+      fee: money(r.fee),
+      seconds: Number(r.seconds),
+      profit_ratio: bpsToPercent(Number(r.ratio_bps)),
+      fact_profits: settled ? money(r.result) : null,
+      status: Number(r.status) as 1 | 2 | 3,
+      created_at: Number(r.created_at),
+      create_time_format: formatShanghai(Number(r.created_at)),
+      end_at: Number(r.end_at),
+      remain_milli_seconds: Math.max(0, Number(r.end_at) - now),
+      open_tick_id: Number(r.open_tick_id),
+      end_tick_id: settled ? Number(r.end_tick_id) : null,
+    };
+  }
+}

@@ -1,0 +1,286 @@
+/**
+ * Seconds contracts in D1 (DESIGN §7). Submitting one holds its money FIRST, in one ledger movement
+ * keyed by the order (`micro:{id}:open`: the user's stake frozen and fee booked from the micro
+ * account, the house's maximum payout frozen in the treasury, whose trigger refuses an overdraft),
+ * together with the order row (status 0, held). THEN the pair object accepts it (entry tick,
+ * exposure limits, expiry). If the object refuses, everything is returned in one movement keyed
+ * `micro:{id}:refund` (status 4). If the Worker dies between the two steps, the reconciler
+ * (reconcileHeldContracts) asks the object: known → status 1, unknown → tombstone, then refund.
+ * Settlement reaches D1 from the pair object's outbox (durable/pair/outbox.ts).
+ */
+import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money.ts";
+import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
+import { acceptanceMoney, bpsToPercent, openLegs, refundLegs, type SecondsDirection, type SecondsMoney } from "../../../durable/engine/seconds.ts";
+import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
+import { randomInt } from "../../lib/crypto.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
+import type { Hold, HoldSource } from "../ledger/reconcile.ts";
+import { TREASURY } from "../../lib/guarded.ts";
+import { formatShanghai } from "../../lib/time.ts";
+import { offeredOption, payable, type PayableRow } from "./config.ts";
+import { HOUSE_ACCOUNT, secondsEntries, secondsKeys } from "./ledger.ts";
+
+const ID_EPOCH = Date.UTC(2026, 0, 1);
+/** Time-ordered contract ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
+const newContractId = (now: number) => (now - ID_EPOCH) * 4096 + randomInt(4096);
+
+/** Settled contracts stay in the running list this long, so the screen can show the result. */
+export const RECENTLY_SETTLED_MS = 60_000;
+/** A held contract the object has not confirmed after this long is asked about by the reconciler. */
+export const HELD_GRACE_MS = 30_000;
+
+const ORDER_SELECT = `SELECT o.*, p.price_decimals, b.name AS base, q.name AS quote, c.name AS currency_name, c.scale
+  FROM micro_orders o JOIN pairs p ON p.id = o.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
+  JOIN currencies c ON c.id = o.currency_id`;
+
+type OrderRow = Record<string, number | string | null>;
+
+/** A D1 contract row as the API answers it. Status 1 past its expiry reads as 2 (settling). */
+export function orderOut(r: OrderRow, now: number): SecondsOrder {
+  const scale = Number(r.scale);
+  const pd = Number(r.price_decimals);
+  const money = (v: number | string | null | undefined) => formatUnits(BigInt(v ?? 0), scale);
+  const endAt = r.end_at === null ? Number(r.created_at) + Number(r.seconds) * 1000 : Number(r.end_at);
+  const status = Number(r.status);
+  const settled = status === 3;
+  return {
+    id: Number(r.id),
+    type: Number(r.type) as SecondsDirection,
+    symbol_name: `${r.base}/${r.quote}`,
+    currency_name: String(r.currency_name),
+    currency_id: Number(r.currency_id),
+    match_id: Number(r.pair_id),
+    // A contract revoked before it had an entry tick shows 0 (it never traded).
+    open_price: formatUnits(BigInt(r.open_price ?? 0), pd),
+    end_price: settled ? formatUnits(BigInt(r.end_price ?? 0), pd) : null,
+    number: money(r.stake),
+    fee: money(r.fee),
+    seconds: Number(r.seconds),
+    profit_ratio: bpsToPercent(Number(r.profit_ratio_bps)),
+    fact_profits: settled ? money(r.result) : null,
+    status: (status <= 1 ? (now >= endAt ? 2 : 1) : status) as SecondsOrder["status"],
+    created_at: Number(r.created_at),
+    create_time_format: formatShanghai(Number(r.created_at)),
+    end_at: endAt,
+    remain_milli_seconds: status <= 1 ? Math.max(0, endAt - now) : 0,
+    open_tick_id: Number(r.open_tick_id ?? 0),
+    end_tick_id: settled ? Number(r.end_tick_id) : null,
+  };
+}
+
+async function orderById(db: D1Database, userId: number, id: number): Promise<OrderRow | null> {
+  return db.prepare(`${ORDER_SELECT} WHERE o.id = ? AND o.user_id = ?`).bind(id, userId).first<OrderRow>();
+}
+
+/** The stake of a submit in minimal units, checked against the currency's bounds. */
+export function stakeOf(number: string, cur: PayableRow): bigint {
+  const stake = parseUnits(number, cur.scale);
+  if (stake === null) throw new ApiError("too_many_decimals", 400, { decimals: cur.scale });
+  if (stake <= 0n || stake < cur.min || stake > cur.max) {
+    throw new ApiError("stake_range", 400, { min: formatUnitsTrim(cur.min, cur.scale), max: formatUnitsTrim(cur.max, cur.scale), currency: cur.name });
+  }
+  return stake;
+}
+
+const refusalError = { no_market_price: "no_market_price", pair_exposure: "exposure_pair", user_exposure: "exposure_user", tombstoned: "try_again" } as const;
+
+/** Submits a contract: hold in D1, then the pair object; refund if the object refuses. */
+export async function submitContract(env: Env, userId: number, input: SecondsSubmit, now = Date.now()): Promise<SecondsOrder> {
+  const db = env.DB;
+  if (input.client_oid) {
+    const prior = await db.prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND o.client_oid = ?`).bind(userId, input.client_oid).first<OrderRow>();
+    if (prior) return replay(env, userId, prior, input);
+  }
+  const pair = await pairById(db, input.match_id);
+  if (!pair || !pair.open) throw new ApiError("pair_closed");
+  const option = await offeredOption(db, input.seconds);
+  const cur = await payable(db, input.currency_id);
+  const stake = stakeOf(input.number, cur);
+  const money = acceptanceMoney(stake, option.ratioBps, cur.feeBps);
+  const memo = `${pair.base}/${pair.quote} ${input.type === 1 ? "up" : "down"} ${option.seconds}s`;
+
+  let id: number;
+  for (let attempt = 0; ; attempt++) {
+    id = newContractId(now);
+    try {
+      await db.batch([
+        ...movementStatements(db, secondsKeys.open(id), "micro_open", secondsEntries(openLegs(money), userId, cur.currencyId, memo), now),
+        db
+          .prepare(
+            `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+          )
+          .bind(id, userId, pair.id, cur.currencyId, input.type, stake.toString(), money.fee.toString(), money.hold.toString(), option.seconds, option.ratioBps, input.client_oid ?? null, now),
+      ]);
+      break;
+    } catch (err) {
+      const msg = String(err);
+      if (msg.includes("treasury_overdraft")) throw new ApiError("house_cannot_cover", 409);
+      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (input.client_oid && /UNIQUE constraint failed: micro_orders\.user_id/.test(msg)) {
+        const prior = await db.prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND o.client_oid = ?`).bind(userId, input.client_oid).first<OrderRow>();
+        if (prior) return replay(env, userId, prior, input);
+      }
+      // Two contracts drew the same id in the same millisecond: the batch wrote nothing, draw again.
+      const taken = classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: micro_orders\.id/.test(msg);
+      if (!taken || attempt >= 4) throw err;
+    }
+  }
+  return accept(env, userId, pair, cur, { id, type: input.type, money, ratioBps: option.ratioBps, seconds: option.seconds }, now);
+}
+
+interface Held {
+  id: number;
+  type: SecondsDirection;
+  money: SecondsMoney;
+  ratioBps: number;
+  seconds: number;
+}
+
+/** The second step: the pair object accepts (→ status 1) or refuses (→ refund, status 4, the error). */
+async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, h: Held, now: number): Promise<SecondsOrder> {
+  const db = env.DB;
+  const input: AcceptInput = {
+    pairId: pair.id,
+    orderId: h.id,
+    userId,
+    currencyId: cur.currencyId,
+    currencyName: cur.name,
+    currencyScale: cur.scale,
+    type: h.type,
+    stake: h.money.stake.toString(),
+    fee: h.money.fee.toString(),
+    hold: h.money.hold.toString(),
+    ratioBps: h.ratioBps,
+    seconds: h.seconds,
+    pairExposure: cur.pairExposure.toString(),
+    userExposure: cur.userExposure.toString(),
+  };
+  const r = await pairStub(env, pair.id).acceptSeconds(input);
+  if (r.ok) {
+    await db
+      .prepare("UPDATE micro_orders SET status = 1, open_tick_id = ?, open_price = ?, end_at = ? WHERE id = ? AND status = 0")
+      .bind(r.openTickId, r.openPrice, r.endAt, h.id)
+      .run();
+  } else {
+    await refund(db, h.id, userId, cur.currencyId, h.money, now);
+    if (r.code !== "tombstoned") throw new ApiError(refusalError[r.code], 409);
+  }
+  const row = await orderById(db, userId, h.id);
+  return orderOut(row!, Date.now());
+}
+
+/** Returns everything a refused contract held, once (`micro:{id}:refund`), and marks it revoked. */
+async function refund(db: D1Database, id: number, userId: number, currencyId: number, money: SecondsMoney, now: number): Promise<boolean> {
+  try {
+    await db.batch([
+      ...movementStatements(db, secondsKeys.refund(id), "micro_refund", secondsEntries(refundLegs(money), userId, currencyId, `refund #${id}`), now),
+      db.prepare("UPDATE micro_orders SET status = 4, settled_at = ? WHERE id = ? AND status = 0").bind(now, id),
+    ]);
+    return true;
+  } catch (err) {
+    if (classifyBatchError(err) === "duplicate") return false;
+    throw err;
+  }
+}
+
+/** The same client order id again: the same contract answers its current state; different terms are refused. */
+async function replay(env: Env, userId: number, prior: OrderRow, input: SecondsSubmit): Promise<SecondsOrder> {
+  const same =
+    Number(prior.pair_id) === input.match_id &&
+    Number(prior.currency_id) === input.currency_id &&
+    Number(prior.type) === input.type &&
+    Number(prior.seconds) === input.seconds &&
+    parseUnits(input.number, Number(prior.scale)) === BigInt(prior.stake ?? 0);
+  if (!same) throw new ApiError("duplicate_client_id", 409);
+  if (Number(prior.status) === 0) {
+    // The first request died between the hold and the object: finish it now (the object's
+    // record and tombstones make this idempotent).
+    const pair = await pairById(env.DB, Number(prior.pair_id));
+    const cur = await payable(env.DB, Number(prior.currency_id));
+    const money = { stake: BigInt(prior.stake ?? 0), fee: BigInt(prior.fee ?? 0), hold: BigInt(prior.hold ?? 0) };
+    return accept(env, userId, pair!, cur, { id: Number(prior.id), type: Number(prior.type) as SecondsDirection, money, ratioBps: Number(prior.profit_ratio_bps), seconds: Number(prior.seconds) }, Date.now());
+  }
+  return orderOut(prior, Date.now());
+}
+
+/** The user's running contracts and those settled in the last minute, newest first. */
+export async function runningContracts(db: D1Database, userId: number, now = Date.now()): Promise<SecondsOrder[]> {
+  const { results } = await db
+    .prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND (o.status IN (1, 2) OR (o.status = 3 AND o.settled_at >= ?)) ORDER BY o.id DESC LIMIT 100`)
+    .bind(userId, now - RECENTLY_SETTLED_MS)
+    .all<OrderRow>();
+  return results.map((r) => orderOut(r, now));
+}
+
+/** The user's contracts, newest first, paged; a status filter of 2 means "past expiry, not yet settled". */
+export async function contractHistory(db: D1Database, userId: number, q: { page: number; limit: number; status?: number }, now = Date.now()) {
+  const conds: Record<number, [string, number[]]> = {
+    1: ["o.status = 1 AND o.end_at > ?", [now]],
+    2: ["(o.status = 2 OR (o.status = 1 AND o.end_at <= ?))", [now]],
+    3: ["o.status = 3", []],
+    4: ["o.status = 4", []],
+  };
+  const [cond, args] = q.status === undefined ? ["o.status > 0", []] : conds[q.status]!;
+  const where = `WHERE o.user_id = ? AND ${cond}`;
+  const [total, rows] = await db.batch([
+    db.prepare(`SELECT count(*) AS n FROM micro_orders o ${where}`).bind(userId, ...args),
+    db.prepare(`${ORDER_SELECT} ${where} ORDER BY o.id DESC LIMIT ? OFFSET ?`).bind(userId, ...args, q.limit, (q.page - 1) * q.limit),
+  ]);
+  return {
+    total: Number((total?.results?.[0] as { n: number } | undefined)?.n ?? 0),
+    lists: ((rows?.results ?? []) as OrderRow[]).map((r) => orderOut(r, now)),
+  };
+}
+
+/**
+ * Contracts whose money was held but that the pair object never confirmed (the Worker died in
+ * between): known to the object → status 1 with its entry; unknown → the object tombstones it
+ * first (so it can never be accepted later), then the hold is refunded here, once.
+ */
+export async function reconcileHeldContracts(env: Env, now = Date.now(), graceMs = HELD_GRACE_MS) {
+  const { results } = await env.DB.prepare(
+    "SELECT id, user_id, pair_id, currency_id, stake, fee, hold FROM micro_orders WHERE status = 0 AND created_at < ? ORDER BY id LIMIT 200",
+  )
+    .bind(now - graceMs)
+    .all<{ id: number; user_id: number; pair_id: number; currency_id: number; stake: number; fee: number; hold: number }>();
+  let refunded = 0;
+  let confirmed = 0;
+  for (const o of results) {
+    const v = await pairStub(env, o.pair_id).secondsVerdict(o.pair_id, o.id);
+    if (v.verdict === "known") {
+      await env.DB.prepare("UPDATE micro_orders SET status = 1, open_tick_id = ?, open_price = ?, end_at = ? WHERE id = ? AND status = 0")
+        .bind(v.openTickId, v.openPrice, v.endAt, o.id)
+        .run();
+      confirmed++;
+      continue;
+    }
+    const money = { stake: BigInt(o.stake), fee: BigInt(o.fee), hold: BigInt(o.hold) };
+    if (await refund(env.DB, o.id, o.user_id, o.currency_id, money, now)) refunded++;
+  }
+  return { checked: results.length, confirmed, refunded };
+}
+
+/**
+ * Reconciliation hold source: every contract not yet settled or refunded keeps its stake frozen
+ * in the user's micro account and its maximum payout frozen in the house (treasury).
+ */
+export const secondsHolds: HoldSource = {
+  name: "micro_orders",
+  async load(db) {
+    const { results } = await db
+      .prepare(
+        `SELECT user_id, currency_id, CAST(SUM(stake) AS TEXT) AS stake, CAST(SUM(hold) AS TEXT) AS hold FROM micro_orders
+          WHERE status IN (0, 1, 2) GROUP BY user_id, currency_id`,
+      )
+      .all<{ user_id: number; currency_id: number; stake: string; hold: string }>();
+    const holds: Hold[] = [];
+    for (const r of results) {
+      holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "micro", units: BigInt(r.stake) });
+      holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
+    }
+    return holds;
+  },
+};
