@@ -2,43 +2,23 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
-import { TREASURY } from "../../worker/lib/guarded.ts";
-import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { sha256Hex } from "../../worker/lib/crypto.ts";
 import { USER_SOCKET_HEADERS } from "../../durable/user.ts";
 import { api, makeUser, units, type TestUser } from "./helpers.ts";
 import { USDT, buy, sell, trader } from "./spot-fixtures.ts";
-
-let seq = 0;
+import { fundTreasury } from "./wallet-fixtures.ts";
 
 /** Credits the house (treasury) through a ledger movement against external deposits, as the seed does. */
-export async function fundHouse(currencyId: number, amount: bigint): Promise<void> {
-  seq += 1;
-  await env.DB.batch(
-    movementStatements(env.DB, `test-house:${currencyId}:${seq}:${Date.now()}`, "treasury_funding", [
-      { userId: TREASURY, currencyId, account: "change", dAvailable: amount, dFrozen: 0n },
-      { userId: SYSTEM.deposits, currencyId, account: "change", dAvailable: -amount, dFrozen: 0n },
-    ]),
-  );
-}
+export const fundHouse = fundTreasury;
 
 /** A verified user with USDT in the micro account. */
 export const bettor = (usdt = "1000", currencyId = USDT) => makeUser({ verified: 2, balances: [{ currencyId, units: units(usdt), account: "micro" }] });
 
-/** Rests a bid and an ask on the pair so it has an index (mid of the two while nothing traded). */
-export async function twoSidedBook(bid = "100", ask = "102", pair: { currency_id?: number } = {}) {
+/** Rests a bid and an ask on BTC/USDT so it has an index (the mid of the two while nothing traded). */
+export async function twoSidedBook(bid = "100", ask = "102") {
   const mm = await trader("100000", "100");
-  const extra = pair.currency_id ? { currency_id: pair.currency_id } : {};
-  if (pair.currency_id) {
-    await env.DB.batch(
-      movementStatements(env.DB, `test-mm:${mm.id}:${pair.currency_id}`, "deposit", [
-        { userId: mm.id, currencyId: pair.currency_id, account: "change", dAvailable: units("100"), dFrozen: 0n },
-        { userId: SYSTEM.deposits, currencyId: pair.currency_id, account: "change", dAvailable: -units("100"), dFrozen: 0n },
-      ]),
-    );
-  }
-  expect((await buy(mm.token, { price: bid, num: "0.1", ...extra })).body.type).toBe("ok");
-  expect((await sell(mm.token, { price: ask, num: "0.1", ...extra })).body.type).toBe("ok");
+  expect((await buy(mm.token, { price: bid, num: "0.1" })).body.type).toBe("ok");
+  expect((await sell(mm.token, { price: ask, num: "0.1" })).body.type).toBe("ok");
   return mm;
 }
 
