@@ -11,8 +11,8 @@ import type { PairStorage } from "./storage.ts";
 export type DueKind = "drain" | "expiry" | "sweep" | "tick";
 
 /**
- * Runs one kind's due work; throwing leaves it due, and the runtime retries the alarm. It may
- * answer when its kind is next due (a heartbeat, the next contract expiry); null or nothing = not.
+ * Runs one kind's due work; throwing leaves it due again RETRY_MS later (logged). It may answer
+ * when its kind is next due (a heartbeat, the next contract expiry); null or nothing = not.
  */
 export type DueHandler = (now: number) => Promise<number | null | void>;
 
@@ -21,6 +21,11 @@ export type DueHandler = (now: number) => Promise<number | null | void>;
  * soon (the handler is idempotent), and a registration made during the run keeps its own time.
  */
 const CLAIM_MS = 2000;
+/**
+ * A kind that failed is due again this much later. The alarm itself never fails: a runtime stops
+ * retrying an alarm that keeps failing, and then nothing would wake the object for its due work.
+ */
+const RETRY_MS = 1000;
 
 export class Scheduler {
   /** The alarm time last set by this instance; undefined = unknown (new instance, or after a run). */
@@ -82,21 +87,19 @@ export class Scheduler {
     // The runtime cleared the alarm that brought us here.
     this.armed = undefined;
     const due = this.store.sql
-      .exec("SELECT kind, due, rev FROM schedule WHERE due <= ? ORDER BY due, kind", now)
+      .exec("SELECT kind, rev FROM schedule WHERE due <= ? ORDER BY due, kind", now)
       .toArray()
-      .map((r) => ({ kind: r.kind as DueKind, due: Number(r.due), rev: Number(r.rev) }));
-    for (const { kind, due: was, rev } of due) {
+      .map((r) => ({ kind: r.kind as DueKind, rev: Number(r.rev) }));
+    for (const { kind, rev } of due) {
       // Claimed: a registration made while the handler awaits lowers the due time and moves rev.
       this.store.sql.exec("UPDATE schedule SET due = ?, rev = ? WHERE kind = ? AND rev = ?", now + CLAIM_MS, rev + 1, kind, rev);
       let next: number | null | void;
       try {
         next = await this.handlers[kind]?.(now);
       } catch (err) {
-        // A throw leaves this kind (and the ones after it) due: the runtime retries the alarm with
-        // backoff, and the next registration re-arms it in any case.
-        this.store.sql.exec("UPDATE schedule SET due = min(due, ?) WHERE kind = ?", was, kind);
-        this.arm();
-        throw err;
+        this.store.sql.exec("UPDATE schedule SET due = min(due, ?) WHERE kind = ?", now + RETRY_MS, kind);
+        console.error(JSON.stringify({ level: "error", event: "scheduled_work_failed", kind, error: String(err) }));
+        continue;
       }
       if (typeof next === "number") {
         this.store.sql.exec("UPDATE schedule SET due = CASE WHEN rev = ? THEN ? ELSE min(due, ?) END WHERE kind = ?", rev + 1, next, next, kind);
@@ -104,16 +107,20 @@ export class Scheduler {
         this.store.sql.exec("DELETE FROM schedule WHERE kind = ? AND rev = ?", kind, rev + 1);
       }
     }
-    this.arm();
+    // The runtime deletes the alarm after a run unless it was moved from the time that fired, so
+    // work due at or before `now` (registered during the run) is armed for just after it.
+    this.armed = undefined;
+    this.arm(now + 1);
     return due.map((d) => d.kind);
   }
 
-  private arm(): void {
+  /** Sets the alarm to the earliest due time (not before `floor`). */
+  private arm(floor = 1): void {
     const next = this.next();
     if (next === this.armed) return;
     if (next === null) void this.store.storage.deleteAlarm();
     // A due time of 0 means "now"; the runtime refuses times <= 0, and any past time fires at once.
-    else void this.store.storage.setAlarm(Math.max(1, next));
+    else void this.store.storage.setAlarm(Math.max(floor, next));
     this.armed = next;
   }
 }
