@@ -123,6 +123,7 @@ const entries: Entry[] = [
   { path: "/admin/adjustments", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/audit", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/reconcile", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/seconds", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal },
   { path: "/legal/order", title: m.title_legal_order, auth: true },
   { path: "/legal/show", title: m.title_legal_show, auth: true },

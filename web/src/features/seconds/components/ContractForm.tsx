@@ -11,9 +11,10 @@ import { Link } from "react-router";
 import { DEFAULT_SECONDS, SECONDS_FEE_PERCENT } from "../../../../../schemas/seconds.ts";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { decimalsOf, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
+import { balanceDecimals, decimalsOf, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
 import { formatPrice } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
+import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { useOptions, usePayable, useScales, useSubmit, type PairRow, type PayableCurrency, type SecondsOrder } from "../api.ts";
@@ -163,13 +164,16 @@ export function ContractForm({
 
       <label className={s.field}>
         <span className={s.fieldLabel}>{m.sec_pay_with()}</span>
-        <select className={`input ${s.select}`} value={currency?.id ?? ""} onChange={(e) => { setCurrencyId(Number(e.target.value)); setAmount(""); }} data-testid={tid("currency")}>
-          {currencies.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
-        </select>
+        <span className={`select-wrap ${s.selectBox}`}>
+          <select className={`input ${s.select}`} value={currency?.id ?? ""} onChange={(e) => { setCurrencyId(Number(e.target.value)); setAmount(""); }} data-testid={tid("currency")}>
+            {currencies.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+          <Icon name="chevronDown" size={18} className="select-caret" />
+        </span>
       </label>
 
       <div className={s.field}>
@@ -200,7 +204,7 @@ export function ContractForm({
           <span className={s.unit}>{name}</span>
         </span>
         <span className={s.available}>
-          {m.sec_available()} <span className="num" data-testid={tid("available")}>{balance === null ? "--" : showAmount(balance, Math.min(scale, 8))}</span> {name}
+          {m.sec_available()} <span className="num" data-testid={tid("available")}>{balance === null ? "--" : showAmount(balance, balanceDecimals(name))}</span> {name}
           {short && (
             <Link to="/transfer" className={s.transferLink} data-testid={tid("transfer-link")}>
               {m.sec_transfer_in()}
