@@ -123,6 +123,7 @@ describe("seconds contracts", () => {
     expect(units(before)).toBe(units("100"));
 
     // 2. The contract screen: index from the live book, the balance just moved, the terms before confirming.
+    await p.goto(`${server.baseUrl}/#/`);
     await p.click('[data-testid="tabbar"] a[href="#/trade"]');
     await waitForRoute(p, /^#\/trade$/);
     await p.waitForSelector('[data-testid="sec-form"]');

@@ -174,6 +174,12 @@ describe("countdown and status", () => {
     expect(phaseOf(makeOrder({ status: 4 }), T0)).toEqual({ phase: "revoked", remainMs: 0 });
   });
 
+  it("never shows more time left than the contract's duration, even when the clock estimate runs early", () => {
+    // answered at the server's T0, read 150 ms "before" it (a stale local clock): still 60, not 61
+    expect(phaseOf(makeOrder(), T0 - 150)).toEqual({ phase: "running", remainMs: 60_000 });
+    expect(secondsLeft(phaseOf(makeOrder(), T0 - 150).remainMs)).toBe(60);
+  });
+
   it("fills the ring by the share of time left", () => {
     expect(remainingShare(makeOrder(), 30_000)).toBe(0.5);
     expect(remainingShare(makeOrder(), 90_000)).toBe(1);

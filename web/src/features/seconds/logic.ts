@@ -151,8 +151,9 @@ export type Phase = "running" | "settling" | "settled" | "revoked";
  * status 1 counts down and becomes "settling" once its time is up (spec §4: the local countdown
  * ending means settling), status 2 is settling, 3 settled, 4 revoked.
  */
-export function phaseOf(order: Pick<SecondsOrder, "status" | "end_at">, serverNow: number): { phase: Phase; remainMs: number } {
-  const remainMs = Math.max(0, order.end_at - serverNow);
+export function phaseOf(order: Pick<SecondsOrder, "status" | "end_at" | "seconds">, serverNow: number): { phase: Phase; remainMs: number } {
+  // Never more than the contract's own duration: the clock estimate may be a few ms ahead of the server's.
+  const remainMs = Math.min(order.seconds * 1000, Math.max(0, order.end_at - serverNow));
   switch (order.status) {
     case 1:
       return { phase: remainMs > 0 ? "running" : "settling", remainMs };
