@@ -43,7 +43,7 @@ async function login(account: string): Promise<string> {
 async function api<T>(token: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(`${server.baseUrl}${path}`, {
     method: body === undefined ? "GET" : "POST",
-    headers: { Authorization: token, "content-type": "application/json" },
+    headers: { ...(token ? { Authorization: token } : {}), "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const json = (await res.json()) as { type?: string; status?: number; message?: T; data?: T };
@@ -204,10 +204,11 @@ describe("seconds contracts", () => {
     const exitHref = (await p.locator('[data-testid="exit-tick-link"]').getAttribute("href")) ?? "";
     const entryId = Number(((await text(p, "entry-tick-link")) ?? "").slice(1));
     const exitId = Number(((await text(p, "exit-tick-link")) ?? "").slice(1));
-    const entryTicks = (await (await fetch(`${server.baseUrl}${entryHref}&limit=1000`)).json()) as { status: number; data: { lists: Tick[] } };
-    const exitTicks = (await (await fetch(`${server.baseUrl}${exitHref}&limit=1000`)).json()) as { status: number; data: { lists: Tick[] } };
-    const entry = entryTicks.data.lists.find((t) => t.id === entryId);
-    const exit = exitTicks.data.lists.find((t) => t.id === exitId);
+    // Public: read without a login.
+    const entryTicks = await api<{ lists: Tick[] }>("", `${entryHref}&limit=1000`);
+    const exitTicks = await api<{ lists: Tick[] }>("", `${exitHref}&limit=1000`);
+    const entry = entryTicks.lists.find((t) => t.id === entryId);
+    const exit = exitTicks.lists.find((t) => t.id === exitId);
     expect(entry?.price).toBe("60500.00");
     expect(exit?.price).toBe("60500.00");
     await p.click('[data-testid="order-modal-close"]');

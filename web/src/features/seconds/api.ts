@@ -35,7 +35,7 @@ interface MicroRoutes {
       payable_currencies: { $get: Get<Ok<PayableCurrency[]>> };
       submit: { $post: Post<Ok<SecondsOrder>, SubmitBody> };
       lists: { $get: Get<Ok<SecondsOrder[]>> };
-      ticks: { $get: Get<NewOk<Page<IndexTick>>, Record<string, string>> };
+      ticks: { $get: Get<Ok<Page<IndexTick>>, Record<string, string>> };
     };
     new: { microtrade: { lists: { $get: Get<NewOk<Page<SecondsOrder>>, Record<string, string>> } } };
   };
