@@ -266,6 +266,41 @@ describe("seconds contracts", () => {
     }
   });
 
+  it("refuses before sending on a pair with no two-sided book, and sends a 998 answer to identity verification", async () => {
+    await api(tokens.demo2, "/api/wallet/change", { number: "20", from_field: "change", to_field: "micro", currency_id: 3 });
+    const o = await openAs("en", tokens.demo2);
+    const p = o.page;
+    await p.goto(`${server.baseUrl}/#/trade`);
+    await p.waitForSelector('[data-testid="sec-form"]');
+    // ETH/USDT has no orders here: no index, so no contract (the server would refuse it the same way).
+    await p.click('[data-testid="pair-button"]');
+    await p.locator('[data-testid="pair-row"]').filter({ hasText: "ETH" }).click();
+    await p.waitForSelector('[data-testid="no-index"]');
+    await p.fill('[data-testid="sec-amount"]', "10");
+    await p.click('[data-testid="sec-submit"]');
+    expect(await text(p, "sec-error")).toBe("No market price: the book needs bids and asks before a contract can start.");
+    expect(await p.locator('[data-testid="risk-dialog"]').count()).toBe(0);
+
+    // Back on BTC/USDT, the server answers 998 (identity not verified): the reminder leads to /verifyed.
+    await o.context.route("**/api/microtrade/submit", (route) =>
+      route.fulfill({ status: 403, contentType: "application/json", body: JSON.stringify({ type: "998", code: "kyc_required", message: "Please complete identity verification first" }) }),
+    );
+    await p.click('[data-testid="pair-button"]');
+    await p.locator('[data-testid="pair-row"]').filter({ hasText: "BTC" }).click();
+    await p.waitForFunction(() => document.querySelector('[data-testid="index-price"]')?.textContent === "60,500.00");
+    await p.fill('[data-testid="sec-amount"]', "10");
+    await p.click('[data-testid="sec-submit"]');
+    await p.locator('[data-testid="risk-tick"]').check({ force: true });
+    await p.click('[data-testid="risk-accept"]');
+    await p.click('[data-testid="sec-confirm-go"]');
+    const reminder = p.locator('[role="alertdialog"]');
+    await reminder.getByText("Please complete identity verification first").waitFor();
+    await reminder.getByRole("button", { name: "Confirm" }).click();
+    await waitForRoute(p, /^#\/verifyed$/);
+    expect(o.errors).toEqual([]);
+    await o.context.close();
+  });
+
   it("hides the contract tab and the home shortcut, and says not open on /trade, when seconds contracts are switched off", async () => {
     const o = await openAs("en", tokens.demo1);
     // The deployment's switches as GET /api/cfg/kefu publishes them with PRODUCT_SECONDS=off (the

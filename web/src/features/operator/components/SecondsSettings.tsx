@@ -78,7 +78,7 @@ export function SecondsSettings() {
               .sort((a, b) => a.seconds - b.seconds)
               .map((o) => (
                 <tr key={o.seconds} data-testid="sec-option-row">
-                  <td className="num">{o.seconds} s</td>
+                  <td className="num">{m.sec_seconds_short({ seconds: o.seconds })}</td>
                   <td className="right num">{o.profit_ratio}%</td>
                   <td>
                     <span className={`badge ${o.status === 1 ? "badge-ok" : "badge-none"}`}>{o.status === 1 ? m.op_sec_on() : m.op_sec_off()}</span>
