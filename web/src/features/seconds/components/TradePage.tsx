@@ -60,11 +60,12 @@ function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairR
   const { index, last, change } = useIndexPrice(pair);
   const running = useRunningOrders();
   const status = useSocketStatus(pair.id, running.reload);
-  const [openId, setOpenId] = useState<number | null>(null);
+  // The tapped contract; the modal follows its latest record, and keeps the last one it had if the list lets it go.
+  const [tapped, setTapped] = useState<SecondsOrder | null>(null);
   const trend = trendOf(change);
   const coin = pair.currency_name;
   const quote = pair.legal_name || "USDT";
-  const opened: SecondsOrder | null = openId === null ? null : running.find(openId);
+  const opened: SecondsOrder | null = tapped === null ? null : (running.find(tapped.id) ?? tapped);
 
   return (
     <div className={s.trade} data-testid="trade">
@@ -104,9 +105,9 @@ function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairR
         <Book book={book} failed={failed} index={index} coin={coin} quote={quote} />
       </div>
 
-      <RunningOrders orders={running.view} pairs={pairs} serverNow={running.serverNow} error={running.error} loading={running.loading} onRetry={running.reload} onOpen={setOpenId} />
+      <RunningOrders orders={running.view} pairs={pairs} serverNow={running.serverNow} error={running.error} loading={running.loading} onRetry={running.reload} onOpen={(id) => setTapped(running.view.find((o) => o.id === id) ?? null)} />
 
-      {opened && <OrderModal order={opened} pairs={pairs} serverNow={running.serverNow} onClose={() => setOpenId(null)} />}
+      {opened && <OrderModal order={opened} pairs={pairs} serverNow={running.serverNow} onClose={() => setTapped(null)} />}
     </div>
   );
 }
