@@ -29,11 +29,11 @@ interface Tick {
   at: number;
 }
 
-async function login(account: string): Promise<string> {
+async function login(account: string, password = "Demo1234"): Promise<string> {
   const res = await fetch(`${server.baseUrl}/api/user/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ user_string: account, password: "Demo1234", type: 1 }),
+    body: JSON.stringify({ user_string: account, password, type: 1 }),
   });
   const json = (await res.json()) as { type: string; message: { token: string } };
   if (json.type !== "ok") throw new Error(`login ${account}: ${JSON.stringify(json)}`);
@@ -323,5 +323,41 @@ describe("seconds contracts", () => {
     await snap(p, "seconds-off-en");
     expect(o.errors).toEqual([]);
     await o.context.close();
+  });
+
+  it("lets an operator add a duration (with a reason) that users then see with its ratio, and withdraw it again", async () => {
+    const operator = await login("operator@exchange.test", "Operator1234");
+    const op = await openAs("en", operator);
+    await op.page.goto(`${server.baseUrl}/#/admin/seconds`);
+    await op.page.waitForSelector('[data-testid="sec-option-row"]');
+    await op.page.click('[data-testid="sec-option-add"]');
+    await op.page.fill('[data-testid="sec-option-seconds"]', "45");
+    await op.page.fill('[data-testid="sec-option-ratio"]', "81.5");
+    await op.page.click('[data-testid="sec-option-save"]');
+    expect((await op.page.locator('[data-testid="sec-option-dialog"] [role="alert"]').textContent())?.trim()).toBe("Please give a reason");
+    await op.page.fill('[data-testid="sec-option-reason"]', "e2e: a 45 s duration");
+    await op.page.click('[data-testid="sec-option-save"]');
+    await op.page.locator('[data-testid="sec-option-row"]').filter({ hasText: "45 s" }).waitFor();
+    await snap(op.page, "seconds-admin-en");
+
+    const user = await openAs("en", tokens.demo2);
+    await user.page.goto(`${server.baseUrl}/#/trade`);
+    const option = user.page.locator('[data-testid="sec-duration"][data-seconds="45"]');
+    await option.waitFor();
+    expect((await option.textContent())?.replace(/\s+/g, " ").trim()).toBe("45 s pays 81.5%");
+
+    // Withdrawn: no longer offered to users.
+    await op.page.locator('[data-testid="sec-option-row"]').filter({ hasText: "45 s" }).locator('[data-testid="sec-option-edit"]').click();
+    await op.page.locator('[data-testid="sec-option-on"]').uncheck({ force: true });
+    await op.page.fill('[data-testid="sec-option-reason"]', "e2e: withdrawn");
+    await op.page.click('[data-testid="sec-option-save"]');
+    await op.page.locator('[data-testid="sec-option-row"]').filter({ hasText: "45 s" }).getByText("Withdrawn").waitFor();
+    await user.page.reload();
+    await user.page.waitForSelector('[data-testid="sec-duration"][data-seconds="60"]');
+    expect(await user.page.locator('[data-testid="sec-duration"][data-seconds="45"]').count()).toBe(0);
+    for (const x of [op, user]) {
+      expect(x.errors).toEqual([]);
+      await x.context.close();
+    }
   });
 });
