@@ -223,7 +223,7 @@ export function ContractForm({
           <div className={s.durations} role="radiogroup" aria-labelledby={tid("duration-label")}>
             {active.map((o) => (
               <button key={o.seconds} type="button" role="radio" aria-checked={option?.seconds === o.seconds} className={option?.seconds === o.seconds ? "active" : ""} onClick={() => setSeconds(o.seconds)} data-testid={tid("duration")} data-seconds={o.seconds}>
-                <span className="num">{m.sec_seconds_short({ seconds: o.seconds })}</span>
+                <span className="num">{m.sec_seconds_short({ seconds: o.seconds })}</span>{" "}
                 <small className="num">{m.sec_ratio({ ratio: o.profit_ratio })}</small>
               </button>
             ))}
