@@ -110,6 +110,19 @@ describe("seconds contracts", () => {
   it("moves USDT to the micro account, buys up 60 s, counts down, settles by the tie rule from the public ticks and books exactly result and fee", async () => {
     const o = await openAs("en", tokens.demo1);
     const p = o.page;
+    // `closed_microorder` frames on this tab's private channel (/ws/user), by contract id.
+    const closedEvents: number[] = [];
+    p.on("websocket", (ws) => {
+      if (!ws.url().endsWith("/ws/user")) return;
+      ws.on("framereceived", (f) => {
+        try {
+          const msg = JSON.parse(String(f.payload)) as { type?: string; data?: { id?: number } };
+          if (msg.type === "closed_microorder" && typeof msg.data?.id === "number") closedEvents.push(msg.data.id);
+        } catch {
+          // not JSON: not ours
+        }
+      });
+    });
 
     // 1. Spot → micro: 100 USDT on the transfer screen.
     await p.goto(`${server.baseUrl}/#/transfer`);
@@ -198,6 +211,8 @@ describe("seconds contracts", () => {
     expect(await text(p, "order-modal-result")).toBe("-10 USDT");
     expect(await p.locator('[data-testid="order-modal-result"]').getAttribute("class")).toContain("down");
     await snap(p, "seconds-modal-settled-en");
+    // The owner got `closed_microorder` for this contract on the private channel.
+    await expect.poll(() => closedEvents, { timeout: 120_000 }).toContain(id);
 
     // 6. The public tick log has the two ticks the modal links to, and they give this result.
     const entryHref = (await p.locator('[data-testid="entry-tick-link"]').getAttribute("href")) ?? "";

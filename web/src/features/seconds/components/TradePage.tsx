@@ -12,6 +12,7 @@ import { formatChange, formatPrice, trendOf } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { useBook } from "../../../lib/market/index.ts";
 import { useSocketStatus } from "../../../lib/realtime.ts";
+import { useUserEvent } from "../../../lib/userChannel.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
 import type { PairRow, SecondsOrder } from "../api.ts";
@@ -60,6 +61,9 @@ function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairR
   const { index, last, change } = useIndexPrice(pair);
   const running = useRunningOrders();
   const status = useSocketStatus(pair.id, running.reload);
+  // The owner's private channel: a settled contract replaces the running one at once; after a
+  // reconnect (events sent meanwhile are lost) the list is fetched again.
+  useUserEvent("closed_microorder", (e) => running.onClosedEvent(e.data), running.reload);
   // The tapped contract; the modal follows its latest record, and keeps the last one it had if the list lets it go.
   const [tapped, setTapped] = useState<SecondsOrder | null>(null);
   const trend = trendOf(change);
