@@ -2,6 +2,7 @@
 import { NavLink } from "react-router";
 import { m } from "../i18n/index.ts";
 import { Icon, type IconName } from "../components/Icon.tsx";
+import { useProducts } from "../lib/products.ts";
 import s from "./shell.module.css";
 
 const tabs: { to: string; icon: IconName; label: () => string }[] = [
@@ -13,9 +14,12 @@ const tabs: { to: string; icon: IconName; label: () => string }[] = [
 ];
 
 export function TabBar() {
+  // The contract tab only when seconds contracts are on here (hidden while the switches load).
+  const products = useProducts();
+  const shown = tabs.filter((t) => t.to !== "/trade" || products?.seconds === true);
   return (
-    <nav className={s.tabbar} data-testid="tabbar" aria-label={m.main_navigation()}>
-      {tabs.map((t) => (
+    <nav className={s.tabbar} style={{ gridTemplateColumns: `repeat(${shown.length}, 1fr)` }} data-testid="tabbar" aria-label={m.main_navigation()}>
+      {shown.map((t) => (
         <NavLink key={t.to} to={t.to} end className={({ isActive }) => `${s.tab} ${isActive ? "active" : ""}`}>
           <Icon name={t.icon} size={22} />
           <span>{t.label()}</span>

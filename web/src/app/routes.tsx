@@ -4,7 +4,7 @@
  * with a placeholder; replace `placeholder(...)` with the real page when it lands.
  */
 import { lazy, type ComponentType, type LazyExoticComponent } from "react";
-import type { RouteObject } from "react-router";
+import { useSearchParams, type RouteObject } from "react-router";
 import { m } from "../i18n/index.ts";
 import { $session } from "../lib/session.ts";
 import { ComingSoon } from "../components/ComingSoon.tsx";
@@ -41,8 +41,16 @@ const ExchangePage = page(() => import("../features/spot/components/ExchangePage
 const ExchangeListsPage = page(() => import("../features/spot/components/ExchangeListsPage.tsx"));
 const KlinePage = lazy(() => import("../features/kline/components/KlinePage.tsx"));
 const SpotOrderSheet = lazy(() => import("../features/spot/components/OrderSheet.tsx"));
-/** The chart page with the spot order dialog plugged in (features never import each other). */
-const KlineRoute = () => <KlinePage OrderSheet={SpotOrderSheet} />;
+const ContractSheet = lazy(() => import("../features/seconds/components/OrderSheet.tsx"));
+/**
+ * The chart page with the order dialog of where it was opened from plugged in (features never
+ * import each other): /kline?from=trade (with mode=seconds) has up/down and the contract form,
+ * otherwise buy/sell and the spot form.
+ */
+function KlineRoute() {
+  const [params] = useSearchParams();
+  return params.get("from") === "trade" ? <KlinePage OrderSheet={ContractSheet} trade /> : <KlinePage OrderSheet={SpotOrderSheet} />;
+}
 // Money in and out, the account area and the operator console.
 const AssetsPage = page(() => import("../features/assets/components/AssetsPage.tsx"));
 const PersonalPage = page(() => import("../features/personal/components/PersonalPage.tsx"));
@@ -60,6 +68,8 @@ const FundPasswordPage = page(() => import("../features/security/components/Fund
 const TotpPage = page(() => import("../features/security/components/TotpPage.tsx"));
 const AddressesPage = page(() => import("../features/security/components/AddressesPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
+const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
+const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
 
 interface Entry {
   path: string;
@@ -91,8 +101,8 @@ const entries: Entry[] = [
   { path: "/exchange/lists", title: m.title_exchange_lists, auth: true, Component: ExchangeListsPage },
   { path: "/assets", title: m.title_assets, auth: true, tab: true, Component: AssetsPage },
   { path: "/personal", title: m.title_personal, auth: true, Component: PersonalPage },
-  { path: "/trade", title: m.title_trade, auth: true, tab: true },
-  { path: "/trade/lists", title: m.title_trade_lists, auth: true },
+  { path: "/trade", title: m.title_trade, auth: true, tab: true, Component: TradePage },
+  { path: "/trade/lists", title: m.title_trade_lists, auth: true, Component: TradeListsPage },
   { path: "/recharge", title: m.title_recharge, auth: true, Component: RechargePage },
   { path: "/recharge/log", title: m.title_recharge_log, auth: true, Component: RecordsPage },
   { path: "/withdrawal", title: m.title_withdrawal, auth: true, Component: WithdrawalPage },
@@ -113,6 +123,7 @@ const entries: Entry[] = [
   { path: "/admin/adjustments", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/audit", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/reconcile", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/seconds", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal },
   { path: "/legal/order", title: m.title_legal_order, auth: true },
   { path: "/legal/show", title: m.title_legal_show, auth: true },

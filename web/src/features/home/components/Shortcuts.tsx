@@ -1,7 +1,8 @@
-/** Shortcuts to C2C, customer service, the help centre and news. */
+/** Shortcuts to C2C, seconds contracts (when on here), customer service, the help centre and news. */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
+import { useProducts } from "../../../lib/products.ts";
 import s from "./home.module.css";
 
 const items: { to: string; icon: IconName; label: () => string }[] = [
@@ -11,10 +12,14 @@ const items: { to: string; icon: IconName; label: () => string }[] = [
   { to: "/news/list", icon: "news", label: m.home_shortcut_news },
 ];
 
+const trade: (typeof items)[number] = { to: "/trade", icon: "trade", label: m.home_shortcut_trade };
+
 export function Shortcuts() {
+  const products = useProducts();
+  const shown = products?.seconds ? [items[0], trade, ...items.slice(1)].filter((it) => it !== undefined) : items;
   return (
-    <nav className={s.shortcuts} aria-label={m.home_shortcuts()}>
-      {items.map((it) => (
+    <nav className={s.shortcuts} style={{ gridTemplateColumns: `repeat(${shown.length}, 1fr)` }} aria-label={m.home_shortcuts()}>
+      {shown.map((it) => (
         <Link key={it.to} to={it.to} className={s.shortcut}>
           <span className={s.shortcutIcon}>
             <Icon name={it.icon} size={22} />

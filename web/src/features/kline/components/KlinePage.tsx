@@ -46,7 +46,11 @@ function intervalLabel(i: Interval): string {
   }
 }
 
-export default function KlinePage({ OrderSheet }: { OrderSheet?: OrderSheetComponent }) {
+/**
+ * `trade`: opened from the seconds-contract screen (/kline?from=trade): the buttons read up and
+ * down and open the contract dialog on that direction ("buy" = up, "sell" = down).
+ */
+export default function KlinePage({ OrderSheet, trade = false }: { OrderSheet?: OrderSheetComponent; trade?: boolean }) {
   const session = useSession();
   const currencyId = Number(session.currentCurrencyID) || 1;
   const [pairs, setPairs] = useState<ChartPair[] | null>(null);
@@ -73,10 +77,10 @@ export default function KlinePage({ OrderSheet }: { OrderSheet?: OrderSheetCompo
   if (!pairs) return error ? <ErrorState message={error.message} onRetry={() => setAttempt((a) => a + 1)} /> : <PageSpinner />;
   if (pairs.length === 0) return <EmptyState />;
   if (!pair) return <PageSpinner />;
-  return <KlineScreen key={pair.id} pair={pair} OrderSheet={OrderSheet} />;
+  return <KlineScreen key={pair.id} pair={pair} OrderSheet={OrderSheet} trade={trade} />;
 }
 
-function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: OrderSheetComponent }) {
+function KlineScreen({ pair, OrderSheet, trade }: { pair: ChartPair; OrderSheet?: OrderSheetComponent; trade: boolean }) {
   const navigate = useNavigate();
   const session = useSession();
   const [interval, setActiveInterval] = useState<Interval>("15min");
@@ -94,12 +98,12 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
   const openSheet = useCallback(
     (side: "buy" | "sell") => {
       if (!session.token) {
-        navigate(`/login?redirect=${encodeURIComponent("/kline")}`);
+        navigate(`/login?redirect=${encodeURIComponent(trade ? "/kline?from=trade&mode=seconds" : "/kline")}`);
         return;
       }
       setSheet(side);
     },
-    [navigate, session.token],
+    [navigate, session.token, trade],
   );
   const closeSheet = useCallback(() => setSheet(null), []);
 
@@ -148,10 +152,10 @@ function KlineScreen({ pair, OrderSheet }: { pair: ChartPair; OrderSheet?: Order
 
       <div className={s.klineActions}>
         <button type="button" className={`btn ${s.klineBuy}`} onClick={() => openSheet("buy")} data-testid="kline-buy">
-          {m.kline_buy()}
+          {trade ? m.kline_up() : m.kline_buy()}
         </button>
         <button type="button" className={`btn ${s.klineSell}`} onClick={() => openSheet("sell")} data-testid="kline-sell">
-          {m.kline_sell()}
+          {trade ? m.kline_down() : m.kline_sell()}
         </button>
       </div>
       {sheet && OrderSheet && (

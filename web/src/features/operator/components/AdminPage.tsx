@@ -3,7 +3,8 @@
  * checks the role on every call as well); everyone else sees "no permission". Sections:
  * overview, queues for deposits, withdrawals and identity reviews (approve, or reject with a
  * reason), user search with balances and ledger, balance adjustments (request; a second,
- * different operator approves), the audit log and the ledger reconciliation.
+ * different operator approves), the audit log, the ledger reconciliation and the seconds-contract
+ * settings (durations, payable currencies).
  */
 import { NavLink, useLocation } from "react-router";
 import { m } from "../../../i18n/index.ts";
@@ -19,6 +20,7 @@ import { UsersSection, UserDetail } from "./Users.tsx";
 import { AdjustmentsSection } from "./Adjustments.tsx";
 import { AuditSection } from "./Audit.tsx";
 import { ReconcileSection } from "./Reconcile.tsx";
+import { SecondsSettings } from "./SecondsSettings.tsx";
 import "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -31,6 +33,7 @@ const sections: { to: string; label: () => string }[] = [
   { to: "/admin/adjustments", label: m.op_nav_adjustments },
   { to: "/admin/audit", label: m.op_nav_audit },
   { to: "/admin/reconcile", label: m.op_nav_reconcile },
+  { to: "/admin/seconds", label: m.op_nav_seconds },
 ];
 
 export default function AdminPage() {
@@ -70,6 +73,8 @@ export default function AdminPage() {
         return <AuditSection />;
       case "/admin/reconcile":
         return <ReconcileSection />;
+      case "/admin/seconds":
+        return <SecondsSettings />;
       default:
         return <Overview />;
     }

@@ -1,0 +1,111 @@
+/**
+ * Seconds-contract calls (spec §7 /api/microtrade/*, the contract in schemas/seconds.ts), with
+ * their queries and mutations. Amounts stay decimal strings.
+ *
+ * The routes are not on main yet, so the typed client does not know them: `micro` is the same
+ * client (hc is a proxy: any path works at run time) seen through the shapes of schemas/seconds.ts.
+ * Once the routes land, `micro` becomes `client` and the compiler checks these calls against them.
+ */
+import type { ClientResponse } from "hono/client";
+import type { Quotation } from "../../../../schemas/content.ts";
+import type { IndexTick, PayableCurrency, SecondsOption, SecondsOrder } from "../../../../schemas/seconds.ts";
+import { call, client } from "../../lib/api.ts";
+import { pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
+import { clockOffset } from "./logic.ts";
+
+export type { IndexTick, PayableCurrency, SecondsOption, SecondsOrder };
+export type PairRow = Quotation;
+
+/** USDT: the quote currency of every pair (spec §9 legal currency id 3). */
+export const LEGAL_ID = 3;
+export const PAGE_SIZE = 15;
+
+type Ok<T> = { type: "ok"; message: T };
+type NewOk<T> = { status: 1; data: T };
+type Opts = { init: RequestInit };
+type Get<R, Q = undefined> = (args: Q extends undefined ? object : { query: Q }, o: Opts) => Promise<ClientResponse<R>>;
+type Post<R, J> = (args: { json: J }, o: Opts) => Promise<ClientResponse<R>>;
+type Page<T> = { total: number; lists: T[] };
+
+/** The seconds routes as schemas/seconds.ts declares them (until the Worker's own types carry them). */
+interface MicroRoutes {
+  api: {
+    microtrade: {
+      seconds: { $get: Get<Ok<SecondsOption[]>> };
+      payable_currencies: { $get: Get<Ok<PayableCurrency[]>> };
+      submit: { $post: Post<Ok<SecondsOrder>, SubmitBody> };
+      lists: { $get: Get<Ok<SecondsOrder[]>> };
+      ticks: { $get: Get<Ok<Page<IndexTick>>, Record<string, string>> };
+    };
+    new: { microtrade: { lists: { $get: Get<NewOk<Page<SecondsOrder>>, Record<string, string>> } } };
+  };
+}
+const micro = client as unknown as MicroRoutes;
+
+export interface SubmitBody {
+  match_id: number;
+  currency_id: number;
+  type: 1 | 2;
+  seconds: number;
+  number: string;
+  client_oid: string;
+}
+
+/** Every open USDT pair: the drawer, and the pair id (match_id) of a contract. */
+export async function fetchPairs(signal?: AbortSignal): Promise<PairRow[]> {
+  const groups = await call((o) => client.api.currency.quotation_new.$get({}, o), { notify: false, signal });
+  return groups.flatMap((g) => g.quotation).filter((p) => p.legal_id === LEGAL_ID);
+}
+
+export const fetchOptions = (signal?: AbortSignal) => call((o) => micro.api.microtrade.seconds.$get({}, o), { notify: false, signal });
+export const fetchPayable = (signal?: AbortSignal) => call((o) => micro.api.microtrade.payable_currencies.$get({}, o), { notify: false, signal });
+/** Every shown currency with its scale (decimals): the stake's decimals. */
+export const fetchScales = (signal?: AbortSignal) => call((o) => client.api.user.user_wallet.$get({}, o), { notify: false, signal });
+
+/** The running (and just settled) contracts, with the server's clock offset measured on the way. */
+export async function fetchRunning(signal?: AbortSignal): Promise<{ rows: SecondsOrder[]; offset: number | null }> {
+  const rows = await call((o) => micro.api.microtrade.lists.$get({}, o), { notify: false, signal });
+  return { rows, offset: clockOffset(rows, Date.now()) };
+}
+
+export const fetchHistory = (page: number, signal?: AbortSignal) =>
+  call((o) => micro.api.new.microtrade.lists.$get({ query: { page: String(page), limit: String(PAGE_SIZE) } }, o), { notify: false, signal });
+
+/**
+ * Buys a contract. Failures are shown by the screen (spec §8: the "apitip" prefix and the
+ * server's translated message); 998 still opens the verification dialog here.
+ */
+export const submitContract = (body: SubmitBody) => call((o) => micro.api.microtrade.submit.$post({ json: body }, o), { notify: false });
+
+/** The public tick log of a pair around a time (the entry or exit tick of a contract). */
+export const tickLogUrl = (matchId: number, from: number, to: number) => `/api/microtrade/ticks?match_id=${matchId}&from=${from}&to=${to}`;
+
+// ── queries and mutations ────────────────────────────────────────────────────────────────────
+
+export const secondsKeys = {
+  pairs: ["seconds", "pairs"] as const,
+  options: ["seconds", "options"] as const,
+  /** Under the shared balances root: a transfer to the micro account makes it stale. */
+  payable: [...sharedKeys.balances, "seconds", "payable"] as const,
+  scales: ["seconds", "scales"] as const,
+  running: ["seconds", "running"] as const,
+  history: ["seconds", "history"] as const,
+};
+
+export const usePairs = () => useScreenQuery({ queryKey: secondsKeys.pairs, queryFn: ({ signal }) => fetchPairs(signal), refetchInterval: 10_000 });
+export const useOptions = () => useScreenQuery({ queryKey: secondsKeys.options, queryFn: ({ signal }) => fetchOptions(signal), staleTime: 30_000 });
+export const usePayable = () => useScreenQuery({ queryKey: secondsKeys.payable, queryFn: ({ signal }) => fetchPayable(signal) });
+export const useScales = () => useScreenQuery({ queryKey: secondsKeys.scales, queryFn: ({ signal }) => fetchScales(signal), staleTime: 60_000 });
+
+/**
+ * The running list. While a contract waits for its result it is asked for every second (spec §4
+ * says "wait 8 s"; we wait for the state instead: the event or the record, whichever is first);
+ * otherwise every 15 s.
+ */
+export const useRunning = (waiting: boolean) =>
+  useScreenQuery({ queryKey: secondsKeys.running, queryFn: ({ signal }) => fetchRunning(signal), refetchInterval: waiting ? 1000 : 15_000 });
+
+export const useHistory = () => usePagedQuery({ queryKey: secondsKeys.history, fetchPage: fetchHistory, view: pagesById<SecondsOrder> });
+
+/** A contract changes the micro balance, the running list and the history. */
+export const useSubmit = () => useCallMutation(submitContract, [sharedKeys.balances, secondsKeys.running, secondsKeys.history]);

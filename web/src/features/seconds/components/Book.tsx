@@ -1,0 +1,42 @@
+/**
+ * The six-level book beside the contract form (spec §2 /trade): asks above (best ask nearest the
+ * middle), the index price between, bids below, each with a depth bar. Display only: a contract
+ * has no price to pick. Empty levels show "--"; nothing is invented to fill the book.
+ */
+import { m } from "../../../i18n/index.ts";
+import { formatPrice } from "../../../lib/format.ts";
+import { depthRows, type Book as BookData, type DepthRow } from "../../../lib/market/index.ts";
+import { decimalsOf, showExact, truncate } from "../../../lib/amount.ts";
+import s from "./seconds.module.css";
+
+const LEVELS = 6;
+
+export function Book({ book, failed, index, coin, quote }: { book: BookData | null; failed: boolean; index: string | null; coin: string; quote: string }) {
+  const asks = depthRows(book?.asks ?? [], LEVELS);
+  const bids = depthRows(book?.bids ?? [], LEVELS);
+  const askRows: (DepthRow | null)[] = [...Array.from({ length: LEVELS - asks.length }, () => null), ...[...asks].reverse()];
+  const bidRows: (DepthRow | null)[] = [...bids, ...Array.from({ length: LEVELS - bids.length }, () => null)];
+  const loading = book === null && !failed;
+  const line = (row: DepthRow | null, side: "ask" | "bid", i: number) => (
+    <li key={`${side}-${i}`} className={`${s.bookRow} ${s[side]}`} data-testid={row ? `book-${side}` : undefined}>
+      {row && <span className={s.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />}
+      <span className={`${s.bookPrice} num`}>{row ? formatPrice(row.price) : loading ? "" : "--"}</span>
+      <span className={`${s.bookAmount} num`}>{row ? showExact(truncate(row.amount, Math.min(decimalsOf(row.amount), 6))) : loading ? "" : "--"}</span>
+    </li>
+  );
+  return (
+    <section className={s.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
+      <div className={s.bookHead}>
+        <span>{m.spot_book_price({ quote })}</span>
+        <span>{m.spot_book_amount({ coin })}</span>
+      </div>
+      <ul className={s.bookSide}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
+      <div className={`${s.bookIndex} num`} data-testid="book-index" title={m.sec_index_label()}>
+        {formatPrice(index)}
+      </div>
+      <ul className={s.bookSide}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
+      {failed && book === null && <p className={s.bookFailed}>{m.load_failed()}</p>}
+      {!loading && index === null && <p className={s.bookFailed} data-testid="no-index">{m.sec_no_index()}</p>}
+    </section>
+  );
+}

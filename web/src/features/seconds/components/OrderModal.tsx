@@ -1,0 +1,146 @@
+/**
+ * One contract (spec §2 /trade order modal): a circular countdown while it runs (status 1),
+ * "settling" once its time is up until the final record arrives (status 2), then the result with
+ * "settlement finished" (status 3). Below: direction, amount, open price, the expected gain or
+ * loss at the current index (or the result), and links to the entry and exit ticks in the public
+ * tick log, from which anyone can check the result.
+ */
+import { m } from "../../../i18n/index.ts";
+import { decimalsOf, showExact } from "../../../lib/amount.ts";
+import { formatPrice } from "../../../lib/format.ts";
+import { Modal } from "../../../components/Modal.tsx";
+import { Spinner } from "../../../components/States.tsx";
+import { tickLogUrl, type PairRow, type SecondsOrder } from "../api.ts";
+import { useIndexPrice } from "../hooks.ts";
+import { liveResult, phaseOf, remainingShare, secondsLeft } from "../logic.ts";
+import { signedResult } from "../display.ts";
+import s from "./seconds.module.css";
+
+/** Ticks are looked up in a window ending at the contract's acceptance or expiry. */
+const TICK_WINDOW_MS = 10_000;
+
+export function OrderModal({ order, pairs, serverNow, onClose }: { order: SecondsOrder; pairs: PairRow[]; serverNow: number; onClose: () => void }) {
+  const pair = pairs.find((p) => p.id === order.match_id) ?? null;
+  const { index } = useIndexPrice(pair);
+  const { phase, remainMs } = phaseOf(order, serverNow);
+  const up = order.type === 1;
+  const live = phase === "running" || phase === "settling" ? liveResult(order, index, decimalsOf(order.number)) : null;
+  const final = phase === "settled" ? signedResult(order.fact_profits) : null;
+  const expected = live ? signedResult(live.amount) : signedResult(null);
+  const left = secondsLeft(remainMs);
+  const share = remainingShare(order, remainMs);
+  const R = 44;
+  const C = 2 * Math.PI * R;
+
+  return (
+    <Modal
+      title={`${order.symbol_name} · ${up ? m.sec_up() : m.sec_down()}`}
+      onClose={onClose}
+      testId="order-modal"
+      actions={
+        <button type="button" className="btn btn-primary" onClick={onClose} data-testid="order-modal-close">
+          {m.close()}
+        </button>
+      }
+    >
+      <div className={s.modalTop} data-testid="order-modal-state" data-phase={phase}>
+        {phase === "running" ? (
+          <div className={s.ring} role="timer" aria-label={m.sec_seconds_left({ seconds: left })}>
+            <svg viewBox="0 0 100 100" width="112" height="112" aria-hidden="true">
+              <circle cx="50" cy="50" r={R} className={s.ringTrack} />
+              <circle cx="50" cy="50" r={R} className={s.ringFill} strokeDasharray={C} strokeDashoffset={C * (1 - share)} transform="rotate(-90 50 50)" />
+            </svg>
+            <span className={`${s.ringText} num`} data-testid="order-modal-countdown">
+              {left}
+              <small>s</small>
+            </span>
+          </div>
+        ) : phase === "settling" ? (
+          <div className={s.modalSettling} role="status">
+            <Spinner size={28} />
+            <p>{m.sec_settling()}</p>
+          </div>
+        ) : phase === "settled" && final ? (
+          <div className={s.modalFinal} role="status">
+            <span className={`${s.finalAmount} num ${final.tone}`} data-testid="order-modal-result">
+              {final.text} {order.currency_name}
+            </span>
+            <p>{m.sec_settled()}</p>
+          </div>
+        ) : (
+          <div className={s.modalFinal} role="status">
+            <p>{m.sec_revoked_body()}</p>
+          </div>
+        )}
+      </div>
+      <dl className={s.confirmFacts}>
+        <div>
+          <dt>{m.sec_col_direction()}</dt>
+          <dd className={up ? "up" : "down"}>{up ? m.sec_up() : m.sec_down()}</dd>
+        </div>
+        <div>
+          <dt>{m.sec_amount()}</dt>
+          <dd className="num">
+            {showExact(order.number)} {order.currency_name}
+          </dd>
+        </div>
+        <div>
+          <dt>{m.spot_col_fee()}</dt>
+          <dd className="num">
+            {showExact(order.fee)} {order.currency_name}
+          </dd>
+        </div>
+        <div>
+          <dt>{m.sec_duration()}</dt>
+          <dd className="num">
+            {m.sec_seconds_short({ seconds: order.seconds })} · {m.sec_ratio({ ratio: order.profit_ratio })}
+          </dd>
+        </div>
+        <div>
+          <dt>{m.sec_open_price()}</dt>
+          <dd className="num" data-testid="order-modal-open">{formatPrice(order.open_price)}</dd>
+        </div>
+        {phase === "settled" ? (
+          <div>
+            <dt>{m.sec_close_price()}</dt>
+            <dd className="num" data-testid="order-modal-close-price">{formatPrice(order.end_price)}</dd>
+          </div>
+        ) : (
+          <div>
+            <dt>{m.sec_current_price()}</dt>
+            <dd className="num">{formatPrice(index)}</dd>
+          </div>
+        )}
+        {phase !== "settled" && phase !== "revoked" && (
+          <div>
+            <dt>{m.sec_expected()}</dt>
+            <dd className={`num ${expected.tone}`} data-testid="order-modal-expected">
+              {expected.text} {order.currency_name}
+            </dd>
+          </div>
+        )}
+        <div>
+          <dt>{m.sec_entry_tick()}</dt>
+          <dd>
+            <a href={tickLogUrl(order.match_id, order.created_at - TICK_WINDOW_MS, order.created_at)} target="_blank" rel="noopener noreferrer" data-testid="entry-tick-link">
+              #{order.open_tick_id}
+            </a>
+          </dd>
+        </div>
+        <div>
+          <dt>{m.sec_exit_tick()}</dt>
+          <dd>
+            {order.end_tick_id === null ? (
+              <span className="muted">{m.sec_exit_tick_pending()}</span>
+            ) : (
+              <a href={tickLogUrl(order.match_id, order.end_at - TICK_WINDOW_MS, order.end_at)} target="_blank" rel="noopener noreferrer" data-testid="exit-tick-link">
+                #{order.end_tick_id}
+              </a>
+            )}
+          </dd>
+        </div>
+      </dl>
+      <p className={s.note}>{m.sec_tie_rule()}</p>
+    </Modal>
+  );
+}

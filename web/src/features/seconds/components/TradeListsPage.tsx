@@ -1,0 +1,101 @@
+/**
+ * Contract history (spec §2 /trade/lists): every contract, newest first, loading the next page as
+ * the end of the list scrolls into view. Each row: direction, date, symbol, open price, amount,
+ * close price, seconds, profit or loss (green above zero, red otherwise) and the status label.
+ */
+import { m } from "../../../i18n/index.ts";
+import { showExact } from "../../../lib/amount.ts";
+import { formatPrice } from "../../../lib/format.ts";
+import { useProducts } from "../../../lib/products.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
+import { EmptyState, ErrorState, PageSpinner, SkeletonList } from "../../../components/States.tsx";
+import { useHistory, type SecondsOrder } from "../api.ts";
+import { signedResult } from "../display.ts";
+import { NotOpen } from "./NotOpen.tsx";
+import s from "./seconds.module.css";
+
+export function statusLabel(status: SecondsOrder["status"]): string {
+  switch (status) {
+    case 1:
+      return m.sec_status_1();
+    case 2:
+      return m.sec_status_2();
+    case 3:
+      return m.sec_status_3();
+    default:
+      return m.sec_status_4();
+  }
+}
+
+export default function TradeListsPage() {
+  const products = useProducts();
+  if (!products) return <PageSpinner />;
+  if (!products.seconds) return <NotOpen />;
+  return <History />;
+}
+
+function History() {
+  const { items, loading, loadingMore, error, moreError, hasMore, loadMore, reload } = useHistory();
+  if (loading) return <SkeletonList rows={6} />;
+  if (error) return <ErrorState message={error.message} onRetry={reload} />;
+  return (
+    <div className="records" data-testid="seconds-history">
+      <div className={s.historyBar}>
+        <button type="button" className="text-btn" onClick={reload} data-testid="history-refresh">
+          <Icon name="refresh" size={16} />
+          {m.spot_refresh()}
+        </button>
+      </div>
+      {items.length === 0 ? (
+        <EmptyState text={m.sec_no_history()} />
+      ) : (
+        <ul className="record-list">
+          {items.map((o) => {
+            const up = o.type === 1;
+            const result = o.status === 3 ? signedResult(o.fact_profits) : signedResult(null);
+            return (
+              <li key={o.id} className={s.record} data-testid="history-row" data-id={o.id}>
+                <div className={s.recordHead}>
+                  <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
+                  <span className={s.rowSymbol}>{o.symbol_name}</span>
+                  <span className="muted num">{o.create_time_format}</span>
+                  <span className={`badge ${o.status === 3 ? "badge-ok" : o.status === 4 ? "badge-none" : "badge-pending"} ${s.recordStatus}`} data-testid="history-status">
+                    {statusLabel(o.status)}
+                  </span>
+                </div>
+                <dl className={s.recordGrid}>
+                  <div>
+                    <dt>{m.sec_open_price()}</dt>
+                    <dd className="num">{formatPrice(o.open_price)}</dd>
+                  </div>
+                  <div>
+                    <dt>{m.sec_close_price()}</dt>
+                    <dd className="num">{formatPrice(o.end_price)}</dd>
+                  </div>
+                  <div>
+                    <dt>{m.sec_amount()}</dt>
+                    <dd className="num">
+                      {showExact(o.number)} {o.currency_name}
+                    </dd>
+                  </div>
+                  <div>
+                    <dt>{m.sec_seconds()}</dt>
+                    <dd className="num">{m.sec_seconds_short({ seconds: o.seconds })}</dd>
+                  </div>
+                  <div>
+                    <dt>{m.sec_result()}</dt>
+                    <dd className={`num ${result.tone}`} data-testid="history-result">
+                      {result.text}
+                    </dd>
+                  </div>
+                </dl>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <LoadMoreFoot count={items.length} hasMore={hasMore} loadingMore={loadingMore} moreError={moreError} loadMore={loadMore} />
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+/**
+ * Seconds-contract trade (spec §2 /trade): the selected pair with its index price and change, the
+ * drawer of all pairs, the chart link (/kline?from=trade&mode=seconds), the contract form beside
+ * the six-level book, and the running contracts with countdown and live result; tapping one opens
+ * its modal. The book and prices come from the shared market store (the pair's one socket); the
+ * result of every contract is computed by the server from its public entry and exit ticks.
+ */
+import { useCallback, useState } from "react";
+import { Link } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { formatChange, formatPrice, trendOf } from "../../../lib/format.ts";
+import { useProducts } from "../../../lib/products.ts";
+import { useBook } from "../../../lib/market/index.ts";
+import { useSocketStatus } from "../../../lib/realtime.ts";
+import { useUserEvent } from "../../../lib/userChannel.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
+import type { PairRow, SecondsOrder } from "../api.ts";
+import { useCurrentPair, useIndexPrice, useRunningOrders } from "../hooks.ts";
+import { Book } from "./Book.tsx";
+import { ContractForm } from "./ContractForm.tsx";
+import { NotOpen } from "./NotOpen.tsx";
+import { OrderModal } from "./OrderModal.tsx";
+import { PairDrawer } from "./PairDrawer.tsx";
+import { RunningOrders } from "./RunningOrders.tsx";
+import s from "./seconds.module.css";
+
+export default function TradePage() {
+  const products = useProducts();
+  if (!products) return <PageSpinner />;
+  if (!products.seconds) return <NotOpen />;
+  return <Trade />;
+}
+
+function Trade() {
+  const { pairs, pair, error, reload, choose } = useCurrentPair();
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  if (!pairs) return error ? <ErrorState message={error.message} onRetry={reload} /> : <PageSpinner />;
+  if (pairs.length === 0) return <EmptyState />;
+  if (!pair) return <PageSpinner />;
+  return (
+    <>
+      <TradeScreen key={pair.id} pair={pair} pairs={pairs} onOpenPairs={() => setDrawerOpen(true)} />
+      <PairDrawer
+        open={drawerOpen}
+        pairs={pairs}
+        currentId={pair.id}
+        onClose={closeDrawer}
+        onPick={(row) => {
+          choose(row);
+          setDrawerOpen(false);
+        }}
+      />
+    </>
+  );
+}
+
+function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairRow[]; onOpenPairs: () => void }) {
+  const { book, failed } = useBook(pair);
+  const { index, last, change } = useIndexPrice(pair);
+  const running = useRunningOrders();
+  const status = useSocketStatus(pair.id, running.reload);
+  // The owner's private channel: a settled contract replaces the running one at once; after a
+  // reconnect (events sent meanwhile are lost) the list is fetched again.
+  useUserEvent("closed_microorder", (e) => running.onClosedEvent(e.data), running.reload);
+  // The tapped contract; the modal follows its latest record, and keeps the last one it had if the list lets it go.
+  const [tapped, setTapped] = useState<SecondsOrder | null>(null);
+  const trend = trendOf(change);
+  const coin = pair.currency_name;
+  const quote = pair.legal_name || "USDT";
+  const opened: SecondsOrder | null = tapped === null ? null : (running.find(tapped.id) ?? tapped);
+
+  return (
+    <div className={s.trade} data-testid="trade">
+      <div className={s.head}>
+        <button type="button" className={s.pairBtn} onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
+          <span className={s.pairName}>
+            {coin}/{quote}
+          </span>
+          <Icon name="chevronDown" size={18} />
+        </button>
+        <span className={`change-pill num ${s.changePill} ${trend}`} data-testid="header-change">
+          {formatChange(change)}
+        </span>
+        <span className={`${s.liveDot} ${s[status] ?? ""}`} title={status === "open" ? m.spot_live() : m.spot_reconnecting()} data-testid="live-status" data-status={status}>
+          <span className="visually-hidden">{status === "open" ? m.spot_live() : m.spot_reconnecting()}</span>
+        </span>
+        <span className={s.headLinks}>
+          <Link to="/kline?from=trade&mode=seconds" className="icon-btn" aria-label={m.spot_chart()} data-testid="kline-link">
+            <Icon name="markets" size={20} />
+          </Link>
+          <Link to="/trade/lists" className="icon-btn" aria-label={m.sec_history()} data-testid="history-link">
+            <Icon name="records" size={20} />
+          </Link>
+        </span>
+      </div>
+      <div className={s.priceRow}>
+        <span className={`${s.index} num ${trend}`} data-testid="index-price">
+          {formatPrice(index)}
+        </span>
+        <span className={`${s.priceNote} muted`}>
+          {m.sec_index_label()} · {m.sec_last_label()} <span className="num">{formatPrice(last)}</span>
+        </span>
+      </div>
+
+      <div className={s.main}>
+        <ContractForm pair={pair} index={index} onPlaced={running.add} />
+        <Book book={book} failed={failed} index={index} coin={coin} quote={quote} />
+      </div>
+
+      <RunningOrders orders={running.view} pairs={pairs} serverNow={running.serverNow} error={running.error} loading={running.loading} onRetry={running.reload} onOpen={(id) => setTapped(running.view.find((o) => o.id === id) ?? null)} />
+
+      {opened && <OrderModal order={opened} pairs={pairs} serverNow={running.serverNow} onClose={() => setTapped(null)} />}
+    </div>
+  );
+}
