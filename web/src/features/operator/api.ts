@@ -5,7 +5,8 @@
  * balance directly.
  */
 import type { AdminDeposit, AdminKyc, AdminUserRow, Adjustment, AuditRow, LedgerRow, ReconcileResult } from "../../../../schemas/operator.ts";
-import type { ClientResponse } from "hono/client";
+import type { z } from "zod";
+import type { adminPayableCurrencySchema, adminSecondsOptionListSchema, payableCurrencyEditSchema, secondsOptionEditSchema } from "../../../../schemas/seconds-admin.ts";
 import { call, client } from "../../lib/api.ts";
 import type { AdminWithdrawal } from "../../../../schemas/operator.ts";
 import { pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
@@ -136,52 +137,13 @@ export const useRequestAdjustment = () => useCallMutation(requestAdjustment, dec
 export const useCurrencies = () => useScreenQuery({ queryKey: [OP, "currencies"], queryFn: ({ signal }) => fetchCurrencies(signal), staleTime: 60_000 });
 
 // ── seconds contracts: duration options and payable currencies ───────────────────────────────
-// The routes (/api/admin/seconds/*, worker/routes/operator-seconds.ts) and their schemas
-// (schemas/seconds-admin.ts) are on the back end's branch, not on main yet: the client is seen
-// through these shapes until they land, then `secondsAdmin` becomes `admin.seconds`.
+// /api/admin/seconds/* (worker/routes/operator-seconds.ts); shapes from schemas/seconds-admin.ts.
 
-export interface AdminSecondsOption {
-  seconds: number;
-  profit_ratio: string;
-  status: number;
-  updated_at: number;
-}
-export interface AdminPayableCurrency {
-  id: number;
-  name: string;
-  micro_numbers: string[];
-  min_number: string;
-  max_number: string;
-  fee_percent: string;
-  pair_exposure: string;
-  user_exposure: string;
-  status: number;
-  updated_at: number;
-}
-export interface SecondsOptionEdit {
-  seconds: number;
-  profit_ratio: string;
-  status: 0 | 1;
-  reason: string;
-}
-export interface PayableCurrencyEdit {
-  currency_id: number;
-  micro_numbers: string[];
-  min_number: string;
-  max_number: string;
-  fee_percent: string;
-  pair_exposure: string;
-  user_exposure: string;
-  status: 0 | 1;
-  reason: string;
-}
-type Ok<T> = { type: "ok"; message: T };
-type Sent<R> = Promise<ClientResponse<R>>;
-interface SecondsAdminRoutes {
-  options: { $get: (a: object, o: { init: RequestInit }) => Sent<Ok<AdminSecondsOption[]>>; $post: (a: { json: SecondsOptionEdit }, o: { init: RequestInit }) => Sent<Ok<AdminSecondsOption[]>> };
-  currencies: { $get: (a: object, o: { init: RequestInit }) => Sent<Ok<AdminPayableCurrency[]>>; $post: (a: { json: PayableCurrencyEdit }, o: { init: RequestInit }) => Sent<Ok<AdminPayableCurrency[]>> };
-}
-const secondsAdmin = (admin as unknown as { seconds: SecondsAdminRoutes }).seconds;
+export type AdminSecondsOption = z.infer<typeof adminSecondsOptionListSchema>[number];
+export type AdminPayableCurrency = z.infer<typeof adminPayableCurrencySchema>;
+export type SecondsOptionEdit = z.input<typeof secondsOptionEditSchema>;
+export type PayableCurrencyEdit = z.input<typeof payableCurrencyEditSchema>;
+const secondsAdmin = admin.seconds;
 
 export const fetchSecondsOptions = (signal?: AbortSignal) => call((o) => secondsAdmin.options.$get({}, o), { notify: false, signal });
 export const fetchSecondsCurrencies = (signal?: AbortSignal) => call((o) => secondsAdmin.currencies.$get({}, o), { notify: false, signal });

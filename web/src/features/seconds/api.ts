@@ -2,11 +2,8 @@
  * Seconds-contract calls (spec §7 /api/microtrade/*, the contract in schemas/seconds.ts), with
  * their queries and mutations. Amounts stay decimal strings.
  *
- * The routes are not on main yet, so the typed client does not know them: `micro` is the same
- * client (hc is a proxy: any path works at run time) seen through the shapes of schemas/seconds.ts.
- * Once the routes land, `micro` becomes `client` and the compiler checks these calls against them.
+ * Typed by the Worker's own routes (worker/routes/microtrade.ts) through `hc<AppType>`.
  */
-import type { ClientResponse } from "hono/client";
 import type { Quotation } from "../../../../schemas/content.ts";
 import type { IndexTick, PayableCurrency, SecondsOption, SecondsOrder } from "../../../../schemas/seconds.ts";
 import { call, client } from "../../lib/api.ts";
@@ -20,27 +17,7 @@ export type PairRow = Quotation;
 export const LEGAL_ID = 3;
 export const PAGE_SIZE = 15;
 
-type Ok<T> = { type: "ok"; message: T };
-type NewOk<T> = { status: 1; data: T };
-type Opts = { init: RequestInit };
-type Get<R, Q = undefined> = (args: Q extends undefined ? object : { query: Q }, o: Opts) => Promise<ClientResponse<R>>;
-type Post<R, J> = (args: { json: J }, o: Opts) => Promise<ClientResponse<R>>;
-type Page<T> = { total: number; lists: T[] };
-
-/** The seconds routes as schemas/seconds.ts declares them (until the Worker's own types carry them). */
-interface MicroRoutes {
-  api: {
-    microtrade: {
-      seconds: { $get: Get<Ok<SecondsOption[]>> };
-      payable_currencies: { $get: Get<Ok<PayableCurrency[]>> };
-      submit: { $post: Post<Ok<SecondsOrder>, SubmitBody> };
-      lists: { $get: Get<Ok<SecondsOrder[]>> };
-      ticks: { $get: Get<Ok<Page<IndexTick>>, Record<string, string>> };
-    };
-    new: { microtrade: { lists: { $get: Get<NewOk<Page<SecondsOrder>>, Record<string, string>> } } };
-  };
-}
-const micro = client as unknown as MicroRoutes;
+const micro = client;
 
 export interface SubmitBody {
   match_id: number;
