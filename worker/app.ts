@@ -18,6 +18,8 @@ import { spotRoutes } from "./routes/spot.ts";
 import { walletRoutes } from "./routes/wallet.ts";
 import { accountRoutes } from "./routes/account.ts";
 import { operatorRoutes } from "./routes/operator.ts";
+import { c2cRoutes } from "./routes/c2c.ts";
+import { operatorC2cRoutes } from "./routes/operator-c2c.ts";
 import { docsRoutes } from "./routes/docs.ts";
 
 const base = new Hono<AppEnv>();
@@ -76,6 +78,8 @@ export const app = base
   .route("/api", walletRoutes)
   .route("/api", accountRoutes)
   .route("/api", operatorRoutes)
+  .route("/api", c2cRoutes)
+  .route("/api", operatorC2cRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));
