@@ -131,7 +131,7 @@ const en = {
   c2c_abnormal_refused: "The advert cannot be marked abnormal in its current state",
   c2c_frozen_insufficient: "The merchant's frozen funds do not cover the remaining amount",
   c2c_order_created: "Order placed: please complete it in time",
-  c2c_limits: "The per-order limits must be above 0, the minimum not above the maximum, and the maximum within the advert's total",
+  c2c_limits: "The per-order limits must be above 0, with the minimum not above the maximum nor above the advert's total value",
   c2c_proof_required: "Please upload the payment voucher",
 };
 
@@ -263,7 +263,7 @@ const zh: Catalogue = {
   c2c_abnormal_refused: "当前状态不能标记为异常",
   c2c_frozen_insufficient: "商家冻结资金不足",
   c2c_order_created: "下单成功，请及时处理",
-  c2c_limits: "单笔限额须大于 0，最小值不得大于最大值，最大值不得超过广告总额",
+  c2c_limits: "单笔限额须大于 0，最小值不得大于最大值或广告总额",
   c2c_proof_required: "请上传付款凭证",
 };
 
@@ -392,7 +392,7 @@ const hk: Catalogue = {
   c2c_abnormal_refused: "當前狀態不能標記為異常",
   c2c_frozen_insufficient: "商家凍結資金不足",
   c2c_order_created: "下單成功，請及時處理",
-  c2c_limits: "單筆限額須大於 0，最小值不得大於最大值，最大值不得超過廣告總額",
+  c2c_limits: "單筆限額須大於 0，最小值不得大於最大值或廣告總額",
   c2c_proof_required: "請上傳付款憑證",
 };
 
@@ -521,7 +521,7 @@ const kr: Catalogue = {
   c2c_abnormal_refused: "현재 상태에서는 비정상으로 표시할 수 없습니다",
   c2c_frozen_insufficient: "판매자의 동결 자금이 남은 수량에 부족합니다",
   c2c_order_created: "주문이 생성되었습니다. 제때 완료하세요",
-  c2c_limits: "주문당 한도는 0보다 커야 하며, 최소는 최대 이하, 최대는 광고 총액 이내여야 합니다",
+  c2c_limits: "주문당 한도는 0보다 커야 하며, 최소는 최대와 광고 총액 이하여야 합니다",
   c2c_proof_required: "결제 증빙을 업로드하세요",
 };
 
@@ -650,7 +650,7 @@ const jp: Catalogue = {
   c2c_abnormal_refused: "現在の状態では異常にできません",
   c2c_frozen_insufficient: "加盟店の凍結資金が残数量に足りません",
   c2c_order_created: "注文しました。期限内に完了してください",
-  c2c_limits: "1 注文の限度は 0 より大きく、最小は最大以下、最大は広告の総額以内にしてください",
+  c2c_limits: "1 注文の限度は 0 より大きく、最小は最大および広告の総額以下にしてください",
   c2c_proof_required: "支払証明をアップロードしてください",
 };
 
@@ -779,7 +779,7 @@ const es: Catalogue = {
   c2c_abnormal_refused: "El anuncio no puede marcarse como anómalo en su estado actual",
   c2c_frozen_insufficient: "Los fondos congelados del comerciante no cubren lo restante",
   c2c_order_created: "Pedido creado: complételo a tiempo",
-  c2c_limits: "Los límites por pedido deben ser mayores que 0, el mínimo no mayor que el máximo y el máximo dentro del total",
+  c2c_limits: "Los límites por pedido deben ser mayores que 0 y el mínimo no mayor que el máximo ni que el total del anuncio",
   c2c_proof_required: "Suba el comprobante de pago",
 };
 

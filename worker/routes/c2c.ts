@@ -216,7 +216,8 @@ export const c2cRoutes = new Hono<AppEnv>()
     const maxMoney = parseCents(b.max_money);
     if (minMoney === null) throw new ApiError("invalid_field", 400, { field: "min_money" });
     if (maxMoney === null) throw new ApiError("invalid_field", 400, { field: "max_money" });
-    if (minMoney <= 0n || maxMoney < minMoney || maxMoney > dealMoneyCents(total, currency.scale, price)) throw new ApiError("c2c_limits", 400);
+    // The maximum may exceed what the advert holds (orders are capped by what remains); the minimum may not.
+    if (minMoney <= 0n || maxMoney < minMoney || minMoney > dealMoneyCents(total, currency.scale, price)) throw new ApiError("c2c_limits", 400);
     return ok(c, await createAdvert(c.env.DB, uid, { type: b.type, currency, price, total, minMoney, maxMoney, payKinds: b.pay_kinds, remark: b.remark }));
   })
   .post("/c2c/adverts/:id/:action{off|on|withdraw}", c2cOn, requireUser, answers(c2cAdvertSchema, { summary: "Take an advert off the shelf, put it back, or withdraw it (off and idle; escrow returned)", auth: true }), async (c) => {
