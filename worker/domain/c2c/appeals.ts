@@ -36,7 +36,7 @@ export async function createAppeal(env: Env, r: OrderRow, userId: number, reason
       .bind(r.id, userId, role, reason, JSON.stringify(ids), now, now - afterMs),
     guard(db, `appeal of order ${r.id}`),
   ]);
-  await notifyUsers(env, [r.buyer_id, r.seller_id].filter((u) => u !== userId), { type: "c2c_order", data: { id: r.id, is_sure: r.is_sure } });
+  await notifyUsers(env, [r.buyer_id, r.seller_id].filter((u) => u !== userId), { type: "c2c_order", id: r.id, is_sure: r.is_sure });
 }
 
 type AppealRow = { id: number; order_id: number; by_user_id: number; status: number };

@@ -47,7 +47,7 @@ export async function sendMessage(env: Env, r: OrderRow, userId: number, body: {
   ]);
   const row = res?.results?.[0] as MsgRow | undefined;
   if (!row) throw new ApiError("try_again", 500);
-  await notifyUsers(env, [r.buyer_id, r.seller_id].filter((u) => u !== userId), { type: "c2c_message", data: { order_id: r.id } });
+  await notifyUsers(env, [r.buyer_id, r.seller_id].filter((u) => u !== userId), { type: "c2c_message", order_id: r.id });
   return messageView(row, userId);
 }
 

@@ -263,7 +263,7 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
     guard(db, `advert ${a.id} take`),
   );
   await runC2c(db, stmts);
-  await notifyUsers(env, [a.user_id], { type: "c2c_order", data: { id, is_sure: 0 } });
+  await notifyUsers(env, [a.user_id], { type: "c2c_order", id, is_sure: 0 });
   return { id, is_sure: 0 };
 }
 
@@ -343,7 +343,7 @@ export async function transitionOrder(env: Env, r: OrderRow, action: OrderAction
   }
   await runC2c(db, stmts);
   const others = [r.buyer_id, r.seller_id].filter((u) => u !== actorId);
-  await notifyUsers(env, others, { type: "c2c_order", data: { id: r.id, is_sure: t.to } });
+  await notifyUsers(env, others, { type: "c2c_order", id: r.id, is_sure: t.to });
   return t.to;
 }
 
