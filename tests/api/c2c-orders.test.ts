@@ -267,7 +267,7 @@ describe("chat and appeals", () => {
   });
 
   it("refuses an operator deciding an appeal on their own order (audited), and the database refuses it too", async () => {
-    const { merchant, ad } = await market();
+    const { ad } = await market();
     const buyer = await makeTaker();
     const id = await placeOrder(buyer, ad.id, "100");
     await pay(buyer, id);
