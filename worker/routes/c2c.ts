@@ -27,16 +27,13 @@ import {
   C2C_FIAT,
   C2C_MAX_CANCELS_PER_DAY,
   C2C_MAX_UNFINISHED,
-  C2C_QTY_DECIMALS,
   chatQuerySchema,
   chatSendSchema,
-  dealMoneyCents,
   doLegalDealSchema,
   legalUserDealQuerySchema,
   merchantApplySchema,
   merchantSchema,
   myAdvertPageSchema,
-  parseCents,
   payMethodDeletedSchema,
   payMethodInputSchema,
   payMethodListSchema,
@@ -45,7 +42,6 @@ import {
 } from "../../schemas/c2c.ts";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
 import { errorText } from "../../schemas/errors.ts";
-import { checkAmount } from "../../schemas/wallet.ts";
 import { refuseOperatorMoney, requireUser, requireVerified, sessionUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { getCurrency } from "../lib/currency.ts";
@@ -55,7 +51,7 @@ import { rateLimit } from "../lib/ratelimit.ts";
 import { answers, answersFile, answersNew, ok, okNew } from "../lib/respond.ts";
 import { ownUpload } from "../lib/uploads.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
-import { createAdvert, marketAdverts, merchantAdvertAction, myAdverts, qtyStep } from "../domain/c2c/adverts.ts";
+import { advertInput, createAdvert, marketAdverts, merchantAdvertAction, myAdverts } from "../domain/c2c/adverts.ts";
 import { createAppeal } from "../domain/c2c/appeals.ts";
 import { listMessages, orderFile, sendMessage } from "../domain/c2c/chat.ts";
 import { applyMerchant, leaveMerchant, merchantView } from "../domain/c2c/merchants.ts";
@@ -204,21 +200,8 @@ export const c2cRoutes = new Hono<AppEnv>()
   .post("/c2c/adverts", c2cOn, requireUser, requireVerified, refuseOperatorMoney, jsonBody(advertCreateSchema), answers(c2cAdvertSchema, { summary: "Post an advert on the shelf (merchants; a sell advert escrows its total)", auth: true }), async (c) => {
     const uid = c.get("user").id;
     await rateLimit(c.env.DB, `c2c-advert:${uid}`, 30, 60 * MINUTE);
-    const b = c.req.valid("json");
-    const currency = await getCurrency(c.env.DB, b.currency_id);
-    const price = parseCents(b.price);
-    if (price === null) throw new ApiError("invalid_field", 400, { field: "price" });
-    if (price <= 0n || price > 100_000_000n) throw new ApiError("price_positive", 400);
-    const qty = checkAmount(b.total_number, Math.min(C2C_QTY_DECIMALS, currency.scale));
-    if (!qty.ok) throw new ApiError(qty.key, 400, qty.params);
-    const total = qty.units * qtyStep(currency.scale);
-    const minMoney = parseCents(b.min_money);
-    const maxMoney = parseCents(b.max_money);
-    if (minMoney === null) throw new ApiError("invalid_field", 400, { field: "min_money" });
-    if (maxMoney === null) throw new ApiError("invalid_field", 400, { field: "max_money" });
-    // The maximum may exceed what the advert holds (orders are capped by what remains); the minimum may not.
-    if (minMoney <= 0n || maxMoney < minMoney || minMoney > dealMoneyCents(total, currency.scale, price)) throw new ApiError("c2c_limits", 400);
-    return ok(c, await createAdvert(c.env.DB, uid, { type: b.type, currency, price, total, minMoney, maxMoney, payKinds: b.pay_kinds, remark: b.remark }));
+    const input = await advertInput(c.env.DB, c.req.valid("json"));
+    return ok(c, await createAdvert(c.env.DB, uid, input));
   })
   .post("/c2c/adverts/:id/:action{off|on|withdraw}", c2cOn, requireUser, answers(c2cAdvertSchema, { summary: "Take an advert off the shelf, put it back, or withdraw it (off and idle; escrow returned)", auth: true }), async (c) => {
     const id = Number(c.req.param("id"));

@@ -17,52 +17,20 @@ import {
   c2cDecisionSchema,
   c2cIdParamSchema,
 } from "../../schemas/c2c.ts";
-import { formatUnits } from "../../schemas/money.ts";
 import { requireOperator, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
-import { big, timeFormat } from "../lib/currency.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
 import { adminAdverts, markAdvertAbnormal } from "../domain/c2c/adverts.ts";
 import { adminAppealDetail, adminAppeals, decideAppeal } from "../domain/c2c/appeals.ts";
-import { decideMerchantApplication } from "../domain/c2c/merchants.ts";
+import { adminMerchants, decideMerchantApplication } from "../domain/c2c/merchants.ts";
 import { c2cOn } from "./c2c.ts";
 
 export const operatorC2cRoutes = new Hono<AppEnv>()
   .use("/admin/c2c/*", requireUser, requireOperator, c2cOn)
   .get("/admin/c2c/merchants", query(adminC2cListQuerySchema), answers(adminMerchantPageSchema, { summary: "Merchant applications (filter by status, user)", auth: true }), async (c) => {
-    const db = c.env.DB;
     const { page, limit, status, user_id } = c.req.valid("query");
-    const where = "(?1 IS NULL OR m.status = ?1) AND (?2 IS NULL OR m.user_id = ?2)";
-    const [total, rows] = await db.batch([
-      db.prepare(`SELECT count(*) AS n FROM c2c_merchants m WHERE ${where}`).bind(status ?? null, user_id ?? null),
-      db
-        .prepare(
-          `SELECT m.*, u.account, u.real_name, c.name AS currency_name, c.scale FROM c2c_merchants m JOIN users u ON u.id = m.user_id JOIN currencies c ON c.id = m.currency_id
-            WHERE ${where} ORDER BY m.status = 0 DESC, m.created_at DESC LIMIT ?3 OFFSET ?4`,
-        )
-        .bind(status ?? null, user_id ?? null, limit, (page - 1) * limit),
-    ]);
-    type Row = { id: number; user_id: number; account: string; real_name: string | null; name: string; status: 0 | 1 | 2 | 3; deposit: number; currency_name: string; scale: number; reason: string; decided_by: number | null; created_at: number };
-    const me = c.get("user").id;
-    return ok(c, {
-      total: (total?.results?.[0] as { n: number } | undefined)?.n ?? 0,
-      lists: ((rows?.results ?? []) as Row[]).map((r) => ({
-        id: r.id,
-        user_id: r.user_id,
-        account: r.account,
-        real_name: r.real_name,
-        name: r.name,
-        status: r.status,
-        deposit: formatUnits(big(r.deposit), r.scale),
-        deposit_currency: r.currency_name,
-        reason: r.reason,
-        decided_by: r.decided_by,
-        apply_time: r.created_at,
-        format_apply_time: timeFormat(r.created_at),
-        own: r.user_id === me,
-      })),
-    });
+    return ok(c, await adminMerchants(c.env.DB, c.get("user").id, status, user_id, page, limit));
   })
   .post("/admin/c2c/merchants/:id/approve", params(c2cIdParamSchema), jsonBody(c2cDecisionSchema), answers(c2cDecisionResultSchema, { summary: "Approve a merchant application (reason required; audited)", auth: true }), async (c) =>
     ok(c, await decideMerchantApplication(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),

@@ -5,9 +5,10 @@
  * withdrawn (only once off and idle) it returns what remains (c2c:advert:{id}:withdraw); an
  * operator may mark it abnormal (idle, escrow intact; audited), after which only withdrawal is left.
  */
-import { C2C_FIAT, C2C_QTY_DECIMALS, formatCents, type C2cAdvert, type C2cType, type PayKind } from "../../../schemas/c2c.ts";
+import { C2C_FIAT, C2C_QTY_DECIMALS, dealMoneyCents, formatCents, parseCents, type C2cAdvert, type C2cType, type PayKind } from "../../../schemas/c2c.ts";
+import { checkAmount } from "../../../schemas/wallet.ts";
 import { formatUnits } from "../../../schemas/money.ts";
-import { timeFormat, big, type Currency } from "../../lib/currency.ts";
+import { timeFormat, big, getCurrency, type Currency } from "../../lib/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { balanceOf, movementStatements } from "../../lib/ledger.ts";
@@ -130,6 +131,33 @@ export interface AdvertInput {
   maxMoney: bigint;
   payKinds: PayKind[];
   remark: string;
+}
+
+/** The highest price an advert may ask, in cents (1,000,000.00 CNY per coin). */
+const MAX_PRICE_CENTS = 100_000_000n;
+
+/**
+ * Turns a validated advert body (decimal strings) into units and cents: price > 0 with 2
+ * decimals; total at C2C_QTY_DECIMALS; per-order limits > 0, min ≤ max and min ≤ the advert's
+ * value (the max may exceed it: orders are capped by what remains).
+ */
+export async function advertInput(
+  db: D1Database,
+  b: { type: C2cType; currency_id: number; price: string; total_number: string; min_money: string; max_money: string; pay_kinds: PayKind[]; remark: string },
+): Promise<AdvertInput> {
+  const currency = await getCurrency(db, b.currency_id);
+  const price = parseCents(b.price);
+  if (price === null) throw new ApiError("invalid_field", 400, { field: "price" });
+  if (price <= 0n || price > MAX_PRICE_CENTS) throw new ApiError("price_positive", 400);
+  const qty = checkAmount(b.total_number, Math.min(C2C_QTY_DECIMALS, currency.scale));
+  if (!qty.ok) throw new ApiError(qty.key, 400, qty.params);
+  const total = qty.units * qtyStep(currency.scale);
+  const minMoney = parseCents(b.min_money);
+  const maxMoney = parseCents(b.max_money);
+  if (minMoney === null) throw new ApiError("invalid_field", 400, { field: "min_money" });
+  if (maxMoney === null) throw new ApiError("invalid_field", 400, { field: "max_money" });
+  if (minMoney <= 0n || maxMoney < minMoney || minMoney > dealMoneyCents(total, currency.scale, price)) throw new ApiError("c2c_limits", 400);
+  return { type: b.type, currency, price, total, minMoney, maxMoney, payKinds: b.pay_kinds, remark: b.remark };
 }
 
 /** Posts an advert on the shelf; a sell advert escrows its total in the same batch. */

@@ -7,7 +7,7 @@
  */
 import { formatUnits, parseUnits } from "../../../schemas/money.ts";
 import type { Merchant, MerchantStatus } from "../../../schemas/c2c.ts";
-import { big, getCurrency } from "../../lib/currency.ts";
+import { big, getCurrency, timeFormat } from "../../lib/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
@@ -112,4 +112,37 @@ export async function decideMerchantApplication(db: D1Database, operatorId: numb
   stmts.push(auditStatement(db, { operatorId, action: `c2c.merchant.${action}`, targetType: "c2c_merchant", targetId: m.id, reason, detail: { user_id: m.user_id, name: m.name, deposit: String(m.deposit) } }, now));
   await runC2c(db, stmts);
   return { id: m.id, status: approve ? 1 : 2 };
+}
+
+/** Operator list of applications, pending first. `own` marks the viewing operator's own (they may not decide it). */
+export async function adminMerchants(db: D1Database, operatorId: number, status: number | undefined, userId: number | undefined, page: number, limit: number) {
+  const where = "(?1 IS NULL OR m.status = ?1) AND (?2 IS NULL OR m.user_id = ?2)";
+  const [total, rows] = await db.batch([
+    db.prepare(`SELECT count(*) AS n FROM c2c_merchants m WHERE ${where}`).bind(status ?? null, userId ?? null),
+    db
+      .prepare(
+        `SELECT m.*, u.account, u.real_name, c.name AS currency_name, c.scale FROM c2c_merchants m JOIN users u ON u.id = m.user_id JOIN currencies c ON c.id = m.currency_id
+          WHERE ${where} ORDER BY m.status = 0 DESC, m.created_at DESC LIMIT ?3 OFFSET ?4`,
+      )
+      .bind(status ?? null, userId ?? null, limit, (page - 1) * limit),
+  ]);
+  type Row = MerchantRow & { account: string; real_name: string | null; currency_name: string; scale: number };
+  return {
+    total: (total?.results?.[0] as { n: number } | undefined)?.n ?? 0,
+    lists: ((rows?.results ?? []) as Row[]).map((r) => ({
+      id: r.id,
+      user_id: r.user_id,
+      account: r.account,
+      real_name: r.real_name,
+      name: r.name,
+      status: r.status,
+      deposit: formatUnits(big(r.deposit), r.scale),
+      deposit_currency: r.currency_name,
+      reason: r.reason,
+      decided_by: r.decided_by,
+      apply_time: r.created_at,
+      format_apply_time: timeFormat(r.created_at),
+      own: r.user_id === operatorId,
+    })),
+  };
 }
