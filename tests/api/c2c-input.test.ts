@@ -93,6 +93,7 @@ describe("visitors and other users", () => {
       ["POST", "/admin/c2c/adverts/1/abnormal"],
       ["GET", "/admin/c2c/appeals"],
       ["GET", "/admin/c2c/appeals/1"],
+      ["POST", "/admin/c2c/appeals/1/messages"],
       ["POST", "/admin/c2c/appeals/1/release"],
       ["POST", "/admin/c2c/appeals/1/return"],
     ]) {
@@ -156,6 +157,8 @@ describe("bad input", () => {
       ["POST", "/admin/c2c/merchants/abc/approve", { reason: "x" }, "invalid_param"],
       ["POST", "/admin/c2c/appeals/1/release", {}, "reason_required"],
       ["POST", "/admin/c2c/appeals/1/release", { reason: "x" }, "not_found"],
+      ["POST", "/admin/c2c/appeals/1/messages", { text: "" }, "c2c_message_empty"],
+      ["POST", "/admin/c2c/appeals/1/messages", { text: "hello" }, "not_found"],
       ["POST", "/admin/c2c/adverts/1/abnormal", { reason: "x" }, "not_found"],
       ["GET", "/admin/c2c/appeals?status=9", undefined, "invalid_param"],
     ] as const) {

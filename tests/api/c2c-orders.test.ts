@@ -206,6 +206,9 @@ describe("chat and appeals", () => {
     expect((await api(`/c2c/orders/${id}/messages`, { token: stranger.token })).status).toBe(404);
     expect((await api(`/c2c/orders/${id}/messages`, { token: stranger.token, body: { text: "hi" } })).status).toBe(404);
     expect((await api(`/c2c/orders/${id}/files/${pic}`, { token: stranger.token })).status).toBe(404);
+    // Operators see an order's pictures only once it is under appeal.
+    const op = await makeOperator();
+    expect((await api(`/c2c/orders/${id}/files/${pic}`, { token: op.token })).status).toBe(404);
     const other = await uploadImage(stranger);
     expect((await api(`/c2c/orders/${id}/messages`, { token: buyer.token, body: { image: other } })).body.code).toBe("picture_required");
     expect((await api(`/c2c/orders/${id}/messages`, { token: buyer.token, body: {} })).body.code).toBe("c2c_message_empty");
@@ -238,6 +241,10 @@ describe("chat and appeals", () => {
     expect(detail.body.message.order.pay_orders_img).toMatch(/^\/api\/c2c\/orders\//);
     const proof = await api(detail.body.message.order.pay_orders_img.replace(/^\/api/, ""), { token: op.token });
     expect(proof.status).toBe(200);
+    const said = await api(`/admin/c2c/appeals/${appeal.id}/messages`, { token: op.token, body: { text: "Please both upload your bank statements" } });
+    expect(said.body.message).toMatchObject({ sender: "operator", text: "Please both upload your bank statements" });
+    const chat = await api(`/c2c/orders/${id}/messages`, { token: merchant.token });
+    expect(chat.body.message.lists.map((m: { sender: string }) => m.sender)).toEqual(["counterparty", "operator"]);
     expect((await api(`/admin/c2c/appeals/${appeal.id}/release`, { token: op.token, body: {} })).body.code).toBe("reason_required");
     const decided = await api(`/admin/c2c/appeals/${appeal.id}/release`, { token: op.token, body: { reason: "bank statement shows the payment" } });
     expect(decided.body.message).toEqual({ id: appeal.id, status: 1 });

@@ -12,6 +12,7 @@ import { timeFormat, big, getCurrency, type Currency } from "../../lib/currency.
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { balanceOf, movementStatements } from "../../lib/ledger.ts";
+import { c2cHeldBy } from "./holds.ts";
 import { decideAdvert, type AdvertAction, type AdvertState } from "./machine.ts";
 import { isMerchant } from "./merchants.ts";
 import { payKindsOf } from "./pay-methods.ts";
@@ -241,8 +242,9 @@ export async function markAdvertAbnormal(db: D1Database, operatorId: number, id:
   const d = decideAdvert(r.status, "abnormal", r.running);
   if (!d.ok) throw new ApiError(d.reason === "running" ? "c2c_trade_running" : "c2c_abnormal_refused", 409);
   if (r.type === "sell") {
+    // "Remaining sufficient": the merchant's frozen funds still cover every C2C hold, this advert's escrow included.
     const frozen = (await balanceOf(db, r.user_id, r.currency_id, "legal")).frozen;
-    if (frozen < big(r.remaining)) throw new ApiError("c2c_frozen_insufficient", 409);
+    if (frozen < (await c2cHeldBy(db, r.user_id, r.currency_id))) throw new ApiError("c2c_frozen_insufficient", 409);
   }
   const stmts = advertStatements(db, r, "abnormal", now, { reason, operatorId });
   stmts.push(auditStatement(db, { operatorId, action: "c2c.advert.abnormal", targetType: "c2c_advert", targetId: r.id, reason, detail: { user_id: r.user_id, remaining: String(r.remaining), type: r.type } }, now));

@@ -3,12 +3,13 @@
  * picture) belong to the order: its two parties read and write them; operators read them in the
  * appeal detail and write only on an appealed order (the database refuses anyone else). Pictures
  * of an order (proof, chat images, evidence, the seller's payment codes) are served to its parties
- * and to operators through the order, never by upload id alone.
+ * and, once it is under appeal, to operators, through the order, never by upload id alone.
  */
 import type { C2cMessage } from "../../../schemas/c2c.ts";
 import type { SessionUser } from "../../lib/context.ts";
 import { timeFormat } from "../../lib/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
+import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { ownUpload } from "../../lib/uploads.ts";
 import { notifyUsers } from "./notify.ts";
 import { orderFileUrl, orderRow, type OrderRow } from "./orders.ts";
@@ -52,6 +53,30 @@ export async function sendMessage(env: Env, r: OrderRow, userId: number, body: {
 }
 
 /**
+ * An operator writes in the chat of an appealed order (never one of their own; audited). Both
+ * parties are told.
+ */
+export async function sendOperatorMessage(env: Env, operatorId: number, appealId: number, text: string, now = Date.now()) {
+  const db = env.DB;
+  const p = await db.prepare("SELECT order_id FROM c2c_appeals WHERE id = ?").bind(appealId).first<{ order_id: number }>();
+  const r = p ? await orderRow(db, p.order_id) : null;
+  if (!r) throw notFound();
+  for (const party of new Set([r.buyer_id, r.seller_id, r.merchant_id])) {
+    await refuseOwnRecord(db, operatorId, party, { action: "c2c.appeal.message", targetType: "c2c_order", targetId: r.id, detail: { appeal_id: appealId } });
+  }
+  const [res] = await runC2c(db, [
+    db
+      .prepare("INSERT INTO c2c_messages (order_id, sender_id, sender_role, kind, body, created_at) VALUES (?, ?, 'operator', 'text', ?, ?) RETURNING *")
+      .bind(r.id, operatorId, text, now),
+    auditStatement(db, { operatorId, action: "c2c.appeal.message", targetType: "c2c_order", targetId: r.id, detail: { appeal_id: appealId } }, now),
+  ]);
+  const row = res?.results?.[0] as MsgRow | undefined;
+  if (!row) throw new ApiError("try_again", 500);
+  await notifyUsers(env, [r.buyer_id, r.seller_id], { type: "c2c_message", order_id: r.id });
+  return messageView(row, operatorId);
+}
+
+/**
  * A picture of an order, for its parties and operators: the proof, a chat image, appeal evidence
  * or a payment code recorded in the order. Anything else answers the same 404 as a missing file.
  */
@@ -59,7 +84,8 @@ export async function orderFile(env: Env, viewer: SessionUser, orderId: number, 
   const db = env.DB;
   const r = await orderRow(db, orderId);
   const party = r && (r.buyer_id === viewer.id || r.seller_id === viewer.id);
-  if (!r || (!party && viewer.role !== "operator")) throw notFound();
+  // Operators see an order's pictures only once it is under appeal.
+  if (!r || (!party && !(viewer.role === "operator" && r.appeal_id !== null))) throw notFound();
   const snapshot = JSON.parse(r.pay_methods) as { qr_code: string | null }[];
   const evidence = JSON.parse(r.appeal_evidence ?? "[]") as string[];
   let belongs = r.pay_orders_img === uploadId || snapshot.some((s) => s.qr_code === uploadId) || evidence.includes(uploadId);

@@ -21,3 +21,17 @@ export const c2cHolds: HoldSource = {
     return results.map((r): Hold => ({ userId: r.user_id, currencyId: r.currency_id, account: "legal", units: BigInt(r.units) }));
   },
 };
+
+/** What C2C holds frozen in one user's legal account of one coin (deposit, sell-advert escrow, running orders as seller). */
+export async function c2cHeldBy(db: D1Database, userId: number, currencyId: number): Promise<bigint> {
+  const r = await db
+    .prepare(
+      `SELECT CAST(
+         COALESCE((SELECT SUM(deposit) FROM c2c_merchants WHERE user_id = ?1 AND currency_id = ?2 AND status IN (0, 1)), 0)
+       + COALESCE((SELECT SUM(remaining) FROM c2c_adverts WHERE user_id = ?1 AND currency_id = ?2 AND type = 'sell' AND status IN (1, 2, 4)), 0)
+       + COALESCE((SELECT SUM(amount) FROM c2c_orders WHERE seller_id = ?1 AND currency_id = ?2 AND is_sure IN (0, 3)), 0) AS TEXT) AS units`,
+    )
+    .bind(userId, currencyId)
+    .first<{ units: string }>();
+  return BigInt(r?.units ?? "0");
+}
