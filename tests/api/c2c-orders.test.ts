@@ -274,6 +274,20 @@ describe("chat and appeals", () => {
     expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.code).toBe("c2c_order_handled");
   });
 
+  it("closes an open appeal when the seller confirms after all, leaving the operator nothing to decide", async () => {
+    const { merchant, ad } = await market();
+    const buyer = await makeTaker();
+    const id = await placeOrder(buyer, ad.id, "20");
+    await pay(buyer, id);
+    const r = (await orderRow(env.DB, id))!;
+    await createAppeal(env, r, buyer.id, "waiting", [], r.paid_at! + WINDOW_MS);
+    expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.message).toMatchObject({ is_sure: 1, appeal: { status: 3 } });
+    const appealId = (await env.DB.prepare("SELECT id FROM c2c_appeals WHERE order_id = ?").bind(id).first<{ id: number }>())!.id;
+    const op = await makeOperator();
+    expect((await api(`/admin/c2c/appeals/${appealId}/return`, { token: op.token, body: { reason: "late" } })).body.code).toBe("c2c_order_handled");
+    expect(await legal(buyer.id)).toEqual([u8("20"), 0n]);
+  });
+
   it("refuses an operator deciding an appeal on their own order (audited), and the database refuses it too", async () => {
     const { ad } = await market();
     const buyer = await makeTaker();

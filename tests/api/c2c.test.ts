@@ -203,6 +203,7 @@ describe("orders", () => {
     const ad = await postAdvert(merchant, { type: "buy", price: "7.05", total_number: "500", pay_kinds: ["alipay"] });
     expect(await legal(merchant.id)).toEqual([0n, u8("1000")]);
     const seller = await makeTaker("300");
+    expect((await api("/do_legal_deal", { token: seller.token, body: { id: ad.id, value: "400" } })).body.code).toBe("insufficient_balance");
     const id = await placeOrder(seller, ad.id, "200");
     expect(await legal(seller.id)).toEqual([u8("100"), u8("200")]);
     const view = await api(`/legal_deal?id=${id}`, { token: seller.token });
