@@ -51,7 +51,7 @@ describe("merchants", () => {
     const view = await api("/c2c/merchant", { token: user.token });
     expect(view.body.message).toMatchObject({ status: 2, reason: "name misleading", is_seller: 0 });
     const again = await api(`/admin/c2c/merchants/${app!.id}/approve`, { token: op.token, body: { reason: "changed my mind" } });
-    expect(again.body.code).toBe("c2c_order_handled");
+    expect(again.body.code).toBe("state_conflict");
   });
 
   it("refuses an application without the deposit, a taken name, and a second application", async () => {

@@ -186,7 +186,7 @@ export async function createAdvert(db: D1Database, userId: number, a: AdvertInpu
       )
       .bind(id, userId, a.type, a.currency.id, a.price.toString(), a.total.toString(), a.total.toString(), a.minMoney.toString(), a.maxMoney.toString(), kinds.join(","), a.remark, now, now),
   );
-  await runC2c(db, stmts);
+  await runC2c(db, stmts, "state_conflict");
   const row = await advertRow(db, id);
   const sellable = (await balanceOf(db, userId, a.currency.id, "legal")).available;
   return advertView(row!, { id: userId, sellable });
@@ -226,7 +226,7 @@ export async function merchantAdvertAction(db: D1Database, userId: number, id: n
   const r = await advertRow(db, id);
   if (!r || r.user_id !== userId) throw notFound();
   if (action === "on" && !(await isMerchant(db, userId))) throw new ApiError("c2c_not_merchant", 403);
-  await runC2c(db, advertStatements(db, r, action, now));
+  await runC2c(db, advertStatements(db, r, action, now), "c2c_advert_state");
   const after = await advertRow(db, id);
   return advertView(after!, { id: userId, sellable: (await balanceOf(db, userId, r.currency_id, "legal")).available });
 }
@@ -248,7 +248,7 @@ export async function markAdvertAbnormal(db: D1Database, operatorId: number, id:
   }
   const stmts = advertStatements(db, r, "abnormal", now, { reason, operatorId });
   stmts.push(auditStatement(db, { operatorId, action: "c2c.advert.abnormal", targetType: "c2c_advert", targetId: r.id, reason, detail: { user_id: r.user_id, remaining: String(r.remaining), type: r.type } }, now));
-  await runC2c(db, stmts);
+  await runC2c(db, stmts, "c2c_abnormal_refused");
   return { id: r.id, status: 4 };
 }
 

@@ -35,7 +35,7 @@ export async function createAppeal(env: Env, r: OrderRow, userId: number, reason
       )
       .bind(r.id, userId, role, reason, JSON.stringify(ids), now, now - afterMs),
     guard(db, `appeal of order ${r.id}`),
-  ]);
+  ], "c2c_appeal_state");
   await notifyUsers(env, [r.buyer_id, r.seller_id].filter((u) => u !== userId), { type: "c2c_order", id: r.id, is_sure: r.is_sure });
 }
 

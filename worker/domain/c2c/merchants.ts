@@ -69,7 +69,7 @@ export async function applyMerchant(env: Env, userId: number, name: string, now 
   stmts.push(
     db.prepare("INSERT INTO c2c_merchants (id, user_id, name, status, currency_id, deposit, created_at) VALUES (?, ?, ?, 0, ?, ?, ?)").bind(id, userId, name, cur.id, deposit.toString(), now),
   );
-  await runC2c(db, stmts);
+  await runC2c(db, stmts, "state_conflict");
   return merchantView(db, userId);
 }
 
@@ -79,13 +79,13 @@ export async function leaveMerchant(db: D1Database, userId: number, now = Date.n
   if (!m) throw new ApiError("c2c_not_merchant", 403);
   const open = await db.prepare("SELECT 1 AS x FROM c2c_adverts WHERE user_id = ? AND status IN (1, 2, 4) LIMIT 1").bind(userId).first();
   if (open) throw new ApiError("c2c_adverts_open", 409);
-  await runC2c(db, transitionStatements(db, m, "leave", { now, actorId: userId, reason: "" }));
+  await runC2c(db, transitionStatements(db, m, "leave", { now, actorId: userId, reason: "" }), "state_conflict");
   return merchantView(db, userId);
 }
 
 function transitionStatements(db: D1Database, m: MerchantRow, action: MerchantAction, o: { now: number; actorId: number; reason: string }): D1PreparedStatement[] {
   const d = decideMerchant(m.status, action);
-  if (!d.ok) throw new ApiError("c2c_order_handled", 409);
+  if (!d.ok) throw new ApiError("state_conflict", 409);
   const deposit = big(m.deposit);
   const stmts = d.transition.releasesDeposit && deposit > 0n
     ? movementStatements(db, `c2c:merchant:${m.id}:release`, "c2c_deposit_release", [
@@ -110,7 +110,7 @@ export async function decideMerchantApplication(db: D1Database, operatorId: numb
   await refuseOwnRecord(db, operatorId, m.user_id, { action: `c2c.merchant.${action}`, targetType: "c2c_merchant", targetId: m.id, detail: { user_id: m.user_id } });
   const stmts = transitionStatements(db, m, action, { now, actorId: operatorId, reason });
   stmts.push(auditStatement(db, { operatorId, action: `c2c.merchant.${action}`, targetType: "c2c_merchant", targetId: m.id, reason, detail: { user_id: m.user_id, name: m.name, deposit: String(m.deposit) } }, now));
-  await runC2c(db, stmts);
+  await runC2c(db, stmts, "state_conflict");
   return { id: m.id, status: approve ? 1 : 2 };
 }
 

@@ -262,7 +262,7 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
     db.prepare("UPDATE c2c_adverts SET remaining = remaining - ?, updated_at = ? WHERE id = ? AND status = 1").bind(units.toString(), now, a.id),
     guard(db, `advert ${a.id} take`),
   );
-  await runC2c(db, stmts);
+  await runC2c(db, stmts, "c2c_advert_closed");
   await notifyUsers(env, [a.user_id], { type: "c2c_order", id, is_sure: 0 });
   return { id, is_sure: 0 };
 }

@@ -4,6 +4,7 @@
  * refusals (triggers, CHECKs, movement keys) into translated errors, so a refused batch changes
  * nothing and says why.
  */
+import type { ErrorKey } from "../../../schemas/errors.ts";
 import { USDT_ID } from "../../../schemas/wallet.ts";
 import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -73,10 +74,11 @@ const TRIGGER_PARAMS: Partial<Record<(typeof TRIGGER_KEYS)[number], Record<strin
 };
 
 /**
- * Runs a C2C batch. Refusals become ApiErrors: a lost race on an order (guard, event, movement
- * key) is `c2c_order_handled`, an overdraft `insufficient_balance`, a trigger its own key.
+ * Runs a C2C batch. Refusals become ApiErrors: a lost race (guard, event, movement key) is
+ * `conflict` (for orders `c2c_order_handled`), an overdraft `insufficient_balance`, a trigger its
+ * own key.
  */
-export async function runC2c(db: D1Database, stmts: D1PreparedStatement[]): Promise<D1Result[]> {
+export async function runC2c(db: D1Database, stmts: D1PreparedStatement[], conflict: ErrorKey = "c2c_order_handled"): Promise<D1Result[]> {
   try {
     return await db.batch(stmts);
   } catch (err) {
@@ -86,9 +88,9 @@ export async function runC2c(db: D1Database, stmts: D1PreparedStatement[]): Prom
     if (msg.includes("no_permission")) throw new ApiError("no_permission", 403);
     if (msg.includes("c2c_merchants_live_name")) throw new ApiError("c2c_name_exists", 409);
     if (msg.includes("c2c_merchants.user_id")) throw new ApiError("c2c_already_merchant", 409);
-    if (msg.includes("state_conflict") || /UNIQUE constraint failed: c2c_/.test(msg)) throw new ApiError("c2c_order_handled", 409);
+    if (msg.includes("state_conflict") || /UNIQUE constraint failed: c2c_/.test(msg)) throw new ApiError(conflict, 409);
     const kind = classifyBatchError(err);
-    if (kind === "duplicate") throw new ApiError("c2c_order_handled", 409);
+    if (kind === "duplicate") throw new ApiError(conflict, 409);
     if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
     throw err;
   }
