@@ -173,9 +173,17 @@ describe("limits", () => {
     for (let i = 0; i < 3; i++) ids.push(await placeOrder(buyer, ad.id, "20"));
     const fourth = await api("/do_legal_deal", { token: buyer.token, body: { id: ad.id, value: "20" } });
     expect(fourth.body).toMatchObject({ code: "c2c_unfinished_limit", message: "You have 3 unfinished orders: finish them before placing another" });
+    // The database refuses it too, whatever statement reaches it.
+    const copy = (from: number, now: number) =>
+      env.DB.prepare(
+        `INSERT INTO c2c_orders (id, advert_id, type, merchant_id, taker_id, buyer_id, seller_id, currency_id, amount, price, deal_money, is_sure, pay_deadline, pay_methods, created_at)
+         SELECT id + 1, advert_id, type, merchant_id, taker_id, buyer_id, seller_id, currency_id, amount, price, deal_money, 0, ?2 + 900000, pay_methods, ?2 FROM c2c_orders WHERE id = ?1`,
+      ).bind(from, now).run();
+    await expect(copy(ids[0]!, Date.now())).rejects.toThrow(/c2c_unfinished_limit/);
     for (const id of ids) expect((await api("/legal_deal_cancel_order", { token: buyer.token, body: { id } })).body.message.is_sure).toBe(2);
     const restricted = await api("/do_legal_deal", { token: buyer.token, body: { id: ad.id, value: "20" }, lang: "zh" });
     expect(restricted.body).toMatchObject({ code: "c2c_cancel_limit", message: "今日已取消 3 次，法币交易限制至明日" });
+    await expect(copy(ids[2]!, Date.now())).rejects.toThrow(/c2c_cancel_limit/);
     const cfg = await api("/c2c/config", { token: buyer.token });
     expect(cfg.body.message).toMatchObject({ cancels_today: 3, restricted_until_tomorrow: true, pay_window_seconds: 900 });
     // The database refuses it too, whatever reaches it: the next Beijing day is open again.
