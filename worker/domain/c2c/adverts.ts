@@ -8,7 +8,7 @@
 import { C2C_FIAT, C2C_QTY_DECIMALS, dealMoneyCents, formatCents, parseCents, type C2cAdvert, type C2cType, type PayKind } from "../../../schemas/c2c.ts";
 import { checkAmount } from "../../../schemas/wallet.ts";
 import { formatUnits } from "../../../schemas/money.ts";
-import { timeFormat, big, getCurrency, type Currency } from "../../lib/currency.ts";
+import { timeFormat, big, getCurrency, type Currency } from "../wallet/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { balanceOf, movementStatements } from "../../lib/ledger.ts";

@@ -6,10 +6,10 @@
  * as the movement. No operator decides an order they are a party of (refused and audited; the
  * database refuses it too). Nothing else an operator does can move escrow.
  */
-import { timeFormat } from "../../lib/currency.ts";
+import { timeFormat } from "../wallet/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { refuseOwnRecord } from "../../lib/guarded.ts";
-import { ownUpload } from "../../lib/uploads.ts";
+import { ownUpload } from "../uploads/uploads.ts";
 import { canAppeal } from "./machine.ts";
 import { notifyUsers } from "./notify.ts";
 import { adminOrderView, ORDER_SELECT, orderFileUrl, orderRow, transitionOrder, type OrderRow } from "./orders.ts";

@@ -7,10 +7,10 @@
  */
 import type { C2cMessage } from "../../../schemas/c2c.ts";
 import type { SessionUser } from "../../lib/context.ts";
-import { timeFormat } from "../../lib/currency.ts";
+import { timeFormat } from "../wallet/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
-import { ownUpload } from "../../lib/uploads.ts";
+import { ownUpload } from "../uploads/uploads.ts";
 import { notifyUsers } from "./notify.ts";
 import { orderFileUrl, orderRow, type OrderRow } from "./orders.ts";
 import { runC2c } from "./shared.ts";

@@ -7,7 +7,7 @@
  */
 import { formatUnits, parseUnits } from "../../../schemas/money.ts";
 import type { Merchant, MerchantStatus } from "../../../schemas/c2c.ts";
-import { big, getCurrency, timeFormat } from "../../lib/currency.ts";
+import { big, getCurrency, timeFormat } from "../wallet/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";

@@ -24,7 +24,7 @@ import {
 } from "../../../schemas/c2c.ts";
 import { formatUnits } from "../../../schemas/money.ts";
 import { checkAmount } from "../../../schemas/wallet.ts";
-import { big, timeFormat } from "../../lib/currency.ts";
+import { big, timeFormat } from "../wallet/currency.ts";
 import { ApiError, bankRequired, notFound } from "../../lib/errors.ts";
 import { auditStatement } from "../../lib/guarded.ts";
 import { movementStatements, type LedgerEntry } from "../../lib/ledger.ts";

@@ -6,8 +6,8 @@
  */
 import type { PayKind, PayMethod, PaySnapshot } from "../../../schemas/c2c.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
-import { maskCard } from "../../lib/kyc.ts";
-import { ownUpload, uploadUrl } from "../../lib/uploads.ts";
+import { maskCard } from "../kyc/state.ts";
+import { ownUpload, uploadUrl } from "../uploads/uploads.ts";
 import { c2cSettings, runC2c } from "./shared.ts";
 
 type MethodRow = { id: number; user_id: number; kind: "alipay" | "wechat" | "other"; holder_name: string; account: string; label: string; qr_code: string | null; created_at: number };
