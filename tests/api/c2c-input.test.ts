@@ -136,7 +136,7 @@ describe("bad input", () => {
       ["POST", "/c2c/pay_methods", { kind: "alipay", account: "a1" }, "picture_required"],
       ["POST", "/c2c/pay_methods", { kind: "other", account: "a1" }, "missing_field"],
       ["POST", "/c2c/pay_methods/abc/delete", {}, "invalid_param"],
-      ["POST", "/c2c/adverts/abc/off", {}, "invalid_field"],
+      ["POST", "/c2c/adverts/abc/off", {}, "invalid_param"],
       ["POST", "/c2c/adverts", { type: "sell" }, "invalid_amount"],
       ["GET", "/c2c/orders/1/messages?after_id=-1", undefined, "invalid_param"],
       ["POST", "/c2c/orders/1/messages", { text: "x".repeat(501) }, "too_long"],

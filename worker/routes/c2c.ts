@@ -72,6 +72,8 @@ const fileParamSchema = z.object({
   upload: z.string().regex(/^[A-Za-z0-9_-]{22}$/, { message: "not_found" }),
 });
 
+const advertActionParamSchema = c2cIdParamSchema.extend({ action: z.enum(["off", "on", "withdraw"], { message: "invalid_param" }) });
+
 /** The order as its party sees it now. */
 async function viewFor(env: Env, id: number, userId: number) {
   const r = await orderRow(env.DB, id);
@@ -203,10 +205,8 @@ export const c2cRoutes = new Hono<AppEnv>()
     const input = await advertInput(c.env.DB, c.req.valid("json"));
     return ok(c, await createAdvert(c.env.DB, uid, input));
   })
-  .post("/c2c/adverts/:id/:action{off|on|withdraw}", c2cOn, requireUser, answers(c2cAdvertSchema, { summary: "Take an advert off the shelf, put it back, or withdraw it (off and idle; escrow returned)", auth: true }), async (c) => {
-    const id = Number(c.req.param("id"));
-    if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("invalid_field", 400, { field: "id" });
-    const action = c.req.param("action") as "off" | "on" | "withdraw";
+  .post("/c2c/adverts/:id/:action{off|on|withdraw}", c2cOn, requireUser, params(advertActionParamSchema), answers(c2cAdvertSchema, { summary: "Take an advert off the shelf, put it back, or withdraw it (off and idle; escrow returned)", auth: true }), async (c) => {
+    const { id, action } = c.req.valid("param");
     return ok(c, await merchantAdvertAction(c.env.DB, c.get("user").id, id, action));
   })
   .get("/c2c/merchant/orders", c2cOn, requireUser, query(legalUserDealQuerySchema), answers(c2cOrderPageSchema, { summary: "Orders on one's adverts, newest first", auth: true }), async (c) => {
