@@ -15,7 +15,8 @@
  *  7. forwards Ctrl+C / SIGTERM to wrangler and exits cleanly.
  *
  * State lives in .wrangler/state (or --persist-to DIR), so data survives restarts.
- * Environment: PORT, MARKET_MAKER=off to keep the demo market maker from starting.
+ * Environment: PORT, MARKET_MAKER=off to keep the demo market maker from starting,
+ * C2C_PAY_WINDOW_SECONDS / C2C_APPEAL_AFTER_SECONDS to shorten the C2C payment window and appeal delay.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -105,6 +106,21 @@ function assertPortFree() {
   });
 }
 
+/**
+ * C2C timings from the environment override wrangler.toml [vars], so the payment window and the
+ * appeal delay can be tried shortened: `C2C_PAY_WINDOW_SECONDS=120 npm start`.
+ */
+function c2cVarArgs() {
+  const out = [];
+  for (const name of ["C2C_PAY_WINDOW_SECONDS", "C2C_APPEAL_AFTER_SECONDS"]) {
+    const value = process.env[name]?.trim();
+    if (!value) continue;
+    if (!/^\d{1,7}$/.test(value)) fail(`${name} must be a whole number of seconds (got "${value}")`);
+    out.push("--var", `${name}:${value}`);
+  }
+  return out;
+}
+
 // 5. the worker
 function startWorker() {
   const args = [
@@ -120,6 +136,7 @@ function startWorker() {
     "TRUST_CF_CONNECTING_IP:off",
     "--test-scheduled",
     "--show-interactive-dev-session=false",
+    ...c2cVarArgs(),
     ...persistArgs,
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: WRANGLER_ENV, stdio: ["ignore", "inherit", "inherit"] });

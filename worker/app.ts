@@ -20,6 +20,8 @@ import { accountRoutes } from "./routes/account.ts";
 import { operatorRoutes } from "./routes/operator.ts";
 import { microtradeRoutes } from "./routes/microtrade.ts";
 import { operatorSecondsRoutes } from "./routes/operator-seconds.ts";
+import { c2cRoutes } from "./routes/c2c.ts";
+import { operatorC2cRoutes } from "./routes/operator-c2c.ts";
 import { docsRoutes } from "./routes/docs.ts";
 
 const base = new Hono<AppEnv>();
@@ -80,6 +82,8 @@ export const app = base
   .route("/api", operatorRoutes)
   .route("/api", microtradeRoutes)
   .route("/api", operatorSecondsRoutes)
+  .route("/api", c2cRoutes)
+  .route("/api", operatorC2cRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

@@ -9,10 +9,12 @@ import { pruneJob } from "./jobs/prune.ts";
 import { ledgerReconcileJob } from "./jobs/reconcile.ts";
 import { spotOrphansJob } from "./jobs/spot-reconcile.ts";
 import { secondsHeldJob } from "./jobs/seconds-reconcile.ts";
+import { c2cExpiry } from "./jobs/c2c-expiry.ts";
 
 export const JOBS: Readonly<Record<string, readonly Job[]>> = {
-  // Every minute; the ledger reconciliation itself runs only every tenth minute.
-  "* * * * *": [pruneJob, spotOrphansJob, secondsHeldJob, ledgerReconcileJob],
+  // Every minute (C2C: unpaid orders cancelled within 60 s of their window's end); the ledger
+  // reconciliation itself runs only every tenth minute.
+  "* * * * *": [pruneJob, c2cExpiry, spotOrphansJob, secondsHeldJob, ledgerReconcileJob],
   // 00:00 UTC = 08:00 Beijing time.
   "0 0 * * *": [pruneJob, ledgerReconcileJob],
 };

@@ -61,4 +61,16 @@ export const demoAccounts = [
     extensionCode: "MMAKE2",
     credits: { USDT: "1000000", BTC: "20", ETH: "300", XRP: "500000", LTC: "5000", BCH: "1000", DOGE: "2000000" },
   },
+  {
+    // The demo C2C merchant (issue #10): approved, deposit paid, USDT in the legal account, a bank
+    // card and Alipay, one sell and one buy advert for USDT/CNY on the shelf (scripts/seed.mjs c2cSql).
+    key: "merchant",
+    account: "merchant@exchange.test",
+    password: "Merchant1234",
+    role: "user",
+    reviewStatus: 2,
+    realName: "Demo Merchant",
+    extensionCode: "MERCH1",
+    credits: { USDT: "1000" },
+  },
 ];

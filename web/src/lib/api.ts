@@ -85,12 +85,12 @@ function handleJump(message: string, to: "/verifyed" | "/bank") {
 }
 
 /**
- * hc drops a final `/index` from every path (its alias for "/"), but three spec paths really end
+ * hc drops a final `/index` from every path (its alias for "/"), but four spec paths really end
  * in /index. The list is checked against the routes: a new /index route fails the typecheck
  * until it is added here.
  */
 type RoutePath = keyof ExtractSchema<AppType>;
-const INDEX_PATHS = ["/api/new/home/index", "/api/new/news/index", "/api/new/transaction/index"] as const satisfies readonly Extract<RoutePath, `${string}/index`>[];
+const INDEX_PATHS = ["/api/new/home/index", "/api/new/news/index", "/api/new/transaction/index", "/api/new/legal_deal/index"] as const satisfies readonly Extract<RoutePath, `${string}/index`>[];
 type Unlisted = Exclude<Extract<RoutePath, `${string}/index`>, (typeof INDEX_PATHS)[number]>;
 const allIndexPathsListed: [Unlisted] extends [never] ? true : Unlisted = true;
 void allIndexPathsListed;

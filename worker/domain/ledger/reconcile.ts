@@ -7,7 +7,8 @@
  *  4. no user balance and no treasury balance is negative; system accounts hold nothing frozen
  *     (except the treasury: the house's holds for open seconds contracts, checked in 5);
  *  5. frozen funds equal the open holds that explain them. Each feature that freezes funds
- *     registers a HoldSource (withdrawals are registered here); frozen money that no source
+ *     registers a HoldSource (withdrawals, spot orders and C2C escrow — merchant deposits, sell
+ *     adverts, running orders — are registered here); frozen money that no source
  *     explains — or a hold without the frozen money behind it — is reported.
  * Differences are returned, written to `reconciliation_reports` and logged with console.error.
  */
@@ -15,6 +16,7 @@ import type { WalletAccount } from "../../lib/ledger.ts";
 import { TREASURY } from "../../lib/guarded.ts";
 import { spotOrderHolds } from "../spot/holds.ts";
 import { secondsHolds } from "../seconds/orders.ts";
+import { c2cHolds } from "../c2c/holds.ts";
 
 export interface Hold {
   userId: number;
@@ -55,7 +57,7 @@ export const withdrawalHolds: HoldSource = {
   },
 };
 
-const holdSources: HoldSource[] = [withdrawalHolds, spotOrderHolds, secondsHolds];
+const holdSources: HoldSource[] = [withdrawalHolds, spotOrderHolds, secondsHolds, c2cHolds];
 
 /**
  * The hook for other features that freeze funds (spot orders, C2C, seconds contracts): register

@@ -1,0 +1,37 @@
+/**
+ * C2C escrow as a reconciliation hold source (worker/lib/reconcile.ts): the frozen funds of a
+ * user's legal account are explained by their merchant deposit (application applying or
+ * approved), the remaining escrow of their sell adverts (on shelf, off shelf, abnormal) and the
+ * coins of the running orders (unpaid or paid) in which they are the seller.
+ */
+import type { Hold, HoldSource } from "../ledger/reconcile.ts";
+
+export const c2cHolds: HoldSource = {
+  name: "c2c",
+  async load(db) {
+    const { results } = await db
+      .prepare(
+        `SELECT user_id, currency_id, CAST(SUM(units) AS TEXT) AS units FROM (
+           SELECT user_id, currency_id, deposit AS units FROM c2c_merchants WHERE status IN (0, 1)
+           UNION ALL SELECT user_id, currency_id, remaining FROM c2c_adverts WHERE type = 'sell' AND status IN (1, 2, 4)
+           UNION ALL SELECT seller_id, currency_id, amount FROM c2c_orders WHERE is_sure IN (0, 3)
+         ) GROUP BY user_id, currency_id HAVING SUM(units) != 0`,
+      )
+      .all<{ user_id: number; currency_id: number; units: string }>();
+    return results.map((r): Hold => ({ userId: r.user_id, currencyId: r.currency_id, account: "legal", units: BigInt(r.units) }));
+  },
+};
+
+/** What C2C holds frozen in one user's legal account of one coin (deposit, sell-advert escrow, running orders as seller). */
+export async function c2cHeldBy(db: D1Database, userId: number, currencyId: number): Promise<bigint> {
+  const r = await db
+    .prepare(
+      `SELECT CAST(
+         COALESCE((SELECT SUM(deposit) FROM c2c_merchants WHERE user_id = ?1 AND currency_id = ?2 AND status IN (0, 1)), 0)
+       + COALESCE((SELECT SUM(remaining) FROM c2c_adverts WHERE user_id = ?1 AND currency_id = ?2 AND type = 'sell' AND status IN (1, 2, 4)), 0)
+       + COALESCE((SELECT SUM(amount) FROM c2c_orders WHERE seller_id = ?1 AND currency_id = ?2 AND is_sure IN (0, 3)), 0) AS TEXT) AS units`,
+    )
+    .bind(userId, currencyId)
+    .first<{ units: string }>();
+  return BigInt(r?.units ?? "0");
+}
