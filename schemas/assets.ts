@@ -27,6 +27,8 @@ export const walletListSchema = z.object({
   change_wallet: walletSchema("change"),
   micro_wallet: walletSchema("micro"),
   legal_wallet: walletSchema("legal"),
+  /** The leveraged-contract account (isolated margin; frozen = margin of open positions). */
+  lever_wallet: walletSchema("lever"),
   total_usdt: z.string(),
   /** Realised profit is not tracked: always "0.00". */
   totalProfits: z.string(),

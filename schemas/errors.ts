@@ -140,6 +140,18 @@ const en = {
   c2c_order_created: "Order placed: please complete it in time",
   c2c_limits: "The per-order limits must be above 0, with the minimum not above the maximum nor above the advert's total value",
   c2c_proof_required: "Please upload the payment voucher",
+  lever_pair_off: "Leveraged contracts are not open on this pair",
+  lever_lots: "The number of lots must be a whole number from {min} to {max}",
+  lever_multiple: "Choose one of the offered leverages: {multiples}",
+  lever_limit_price: "A limit long must be below the current price {price}, a limit short above it",
+  lever_stop_profit: "The take-profit must be above {price} for a long and below it for a short",
+  lever_stop_loss: "The stop-loss must be below {price} for a long and above it for a short",
+  lever_too_many: "You already have {max} open positions and pending orders on this pair",
+  lever_closing: "This position is already being closed",
+  lever_not_trading: "This position is not trading: a pending order can only be cancelled",
+  lever_cancel_failed: "Only a pending order can be cancelled",
+  lever_exposure: "The exchange cannot take more positions on this pair right now; please try fewer lots or later",
+  lever_margin_in_use: "Margin of open leveraged positions cannot be transferred out; close them first",
 };
 
 export type ErrorKey = keyof typeof en;
@@ -278,6 +290,18 @@ const zh: Catalogue = {
   c2c_order_created: "下单成功，请及时处理",
   c2c_limits: "单笔限额须大于 0，最小值不得大于最大值或广告总额",
   c2c_proof_required: "请上传付款凭证",
+  lever_pair_off: "该交易对未开放杠杆合约",
+  lever_lots: "手数须为 {min} 至 {max} 之间的整数",
+  lever_multiple: "请选择提供的杠杆倍数：{multiples}",
+  lever_limit_price: "限价做多须低于当前价格 {price}，限价做空须高于该价格",
+  lever_stop_profit: "做多时止盈价须高于 {price}，做空时须低于该价格",
+  lever_stop_loss: "做多时止损价须低于 {price}，做空时须高于该价格",
+  lever_too_many: "您在该交易对已有 {max} 个持仓和挂单",
+  lever_closing: "该持仓正在平仓中",
+  lever_not_trading: "该持仓不在交易中：挂单只能撤销",
+  lever_cancel_failed: "只有挂单可以撤销",
+  lever_exposure: "平台暂时无法在该交易对承接更多持仓，请减少手数或稍后再试",
+  lever_margin_in_use: "杠杆持仓占用的保证金不能转出，请先平仓",
 };
 
 const hk: Catalogue = {
@@ -413,6 +437,18 @@ const hk: Catalogue = {
   c2c_order_created: "下單成功，請及時處理",
   c2c_limits: "單筆限額須大於 0，最小值不得大於最大值或廣告總額",
   c2c_proof_required: "請上傳付款憑證",
+  lever_pair_off: "該交易對未開放槓桿合約",
+  lever_lots: "手數須為 {min} 至 {max} 之間的整數",
+  lever_multiple: "請選擇提供的槓桿倍數：{multiples}",
+  lever_limit_price: "限價做多須低於當前價格 {price}，限價做空須高於該價格",
+  lever_stop_profit: "做多時止盈價須高於 {price}，做空時須低於該價格",
+  lever_stop_loss: "做多時止損價須低於 {price}，做空時須高於該價格",
+  lever_too_many: "您在該交易對已有 {max} 個持倉和掛單",
+  lever_closing: "該持倉正在平倉中",
+  lever_not_trading: "該持倉不在交易中：掛單只能撤銷",
+  lever_cancel_failed: "只有掛單可以撤銷",
+  lever_exposure: "平台暫時無法在該交易對承接更多持倉，請減少手數或稍後再試",
+  lever_margin_in_use: "槓桿持倉佔用的保證金不能轉出，請先平倉",
 };
 
 const kr: Catalogue = {
@@ -548,6 +584,18 @@ const kr: Catalogue = {
   c2c_order_created: "주문이 생성되었습니다. 제때 완료하세요",
   c2c_limits: "주문당 한도는 0보다 커야 하며, 최소는 최대와 광고 총액 이하여야 합니다",
   c2c_proof_required: "결제 증빙을 업로드하세요",
+  lever_pair_off: "이 거래쌍에서는 레버리지 계약이 열려 있지 않습니다",
+  lever_lots: "랏 수는 {min}에서 {max} 사이의 정수여야 합니다",
+  lever_multiple: "제공되는 레버리지 중에서 선택하세요: {multiples}",
+  lever_limit_price: "지정가 롱은 현재 가격 {price}보다 낮아야 하고, 지정가 숏은 높아야 합니다",
+  lever_stop_profit: "이익 실현가는 롱이면 {price}보다 높고, 숏이면 낮아야 합니다",
+  lever_stop_loss: "손절가는 롱이면 {price}보다 낮고, 숏이면 높아야 합니다",
+  lever_too_many: "이 거래쌍에 이미 {max}개의 포지션과 대기 주문이 있습니다",
+  lever_closing: "이 포지션은 이미 청산 중입니다",
+  lever_not_trading: "이 포지션은 거래 중이 아닙니다: 대기 주문은 취소만 할 수 있습니다",
+  lever_cancel_failed: "대기 중인 주문만 취소할 수 있습니다",
+  lever_exposure: "지금은 거래소가 이 거래쌍에서 더 많은 포지션을 받을 수 없습니다. 랏 수를 줄이거나 나중에 시도하세요",
+  lever_margin_in_use: "열린 레버리지 포지션의 증거금은 이체할 수 없습니다. 먼저 포지션을 종료하세요",
 };
 
 const jp: Catalogue = {
@@ -683,6 +731,18 @@ const jp: Catalogue = {
   c2c_order_created: "注文しました。期限内に完了してください",
   c2c_limits: "1 注文の限度は 0 より大きく、最小は最大および広告の総額以下にしてください",
   c2c_proof_required: "支払証明をアップロードしてください",
+  lever_pair_off: "この取引ペアではレバレッジ契約が開かれていません",
+  lever_lots: "ロット数は {min} から {max} までの整数にしてください",
+  lever_multiple: "提供されているレバレッジから選んでください：{multiples}",
+  lever_limit_price: "指値ロングは現在価格 {price} より低く、指値ショートは高くしてください",
+  lever_stop_profit: "利確価格はロングなら {price} より高く、ショートなら低くしてください",
+  lever_stop_loss: "損切り価格はロングなら {price} より低く、ショートなら高くしてください",
+  lever_too_many: "この取引ペアには既に {max} 件のポジションと待機注文があります",
+  lever_closing: "このポジションは既に決済中です",
+  lever_not_trading: "このポジションは取引中ではありません：待機注文は取消のみできます",
+  lever_cancel_failed: "取消できるのは待機中の注文だけです",
+  lever_exposure: "現在、取引所はこの取引ペアでこれ以上のポジションを引き受けられません。ロット数を減らすか後でお試しください",
+  lever_margin_in_use: "保有中のレバレッジポジションの証拠金は振替できません。先に決済してください",
 };
 
 const es: Catalogue = {
@@ -818,6 +878,18 @@ const es: Catalogue = {
   c2c_order_created: "Pedido creado: complételo a tiempo",
   c2c_limits: "Los límites por pedido deben ser mayores que 0 y el mínimo no mayor que el máximo ni que el total del anuncio",
   c2c_proof_required: "Suba el comprobante de pago",
+  lever_pair_off: "Los contratos apalancados no están abiertos en este par",
+  lever_lots: "El número de lotes debe ser un entero entre {min} y {max}",
+  lever_multiple: "Elija uno de los apalancamientos ofrecidos: {multiples}",
+  lever_limit_price: "Un largo limitado debe estar por debajo del precio actual {price} y un corto limitado por encima",
+  lever_stop_profit: "La toma de ganancias debe estar por encima de {price} en un largo y por debajo en un corto",
+  lever_stop_loss: "El stop-loss debe estar por debajo de {price} en un largo y por encima en un corto",
+  lever_too_many: "Ya tiene {max} posiciones abiertas y órdenes pendientes en este par",
+  lever_closing: "Esta posición ya se está cerrando",
+  lever_not_trading: "Esta posición no está operando: una orden pendiente solo se puede cancelar",
+  lever_cancel_failed: "Solo se puede cancelar una orden pendiente",
+  lever_exposure: "La plataforma no puede asumir más posiciones en este par ahora; pruebe con menos lotes o más tarde",
+  lever_margin_in_use: "El margen de las posiciones apalancadas abiertas no se puede transferir; ciérrelas primero",
 };
 
 export const errorCatalogue: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };

@@ -7,7 +7,7 @@ import { z } from "zod";
 import type { Locale } from "./locale.ts";
 import { MAX_UNITS } from "./money.ts";
 
-export const walletAccounts = ["change", "micro", "legal"] as const;
+export const walletAccounts = ["change", "micro", "legal", "lever"] as const;
 export type WalletAccountName = (typeof walletAccounts)[number];
 export const walletAccountSchema = z.enum(walletAccounts, { message: "invalid_param" });
 

@@ -22,6 +22,8 @@ import { microtradeRoutes } from "./routes/microtrade.ts";
 import { operatorSecondsRoutes } from "./routes/operator-seconds.ts";
 import { c2cRoutes } from "./routes/c2c.ts";
 import { operatorC2cRoutes } from "./routes/operator-c2c.ts";
+import { leverRoutes } from "./routes/lever.ts";
+import { operatorLeverRoutes } from "./routes/operator-lever.ts";
 import { docsRoutes } from "./routes/docs.ts";
 
 const base = new Hono<AppEnv>();
@@ -84,6 +86,8 @@ export const app = base
   .route("/api", operatorSecondsRoutes)
   .route("/api", c2cRoutes)
   .route("/api", operatorC2cRoutes)
+  .route("/api", leverRoutes)
+  .route("/api", operatorLeverRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

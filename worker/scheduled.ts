@@ -10,13 +10,14 @@ import { ledgerReconcileJob } from "./jobs/reconcile.ts";
 import { spotOrphansJob } from "./jobs/spot-reconcile.ts";
 import { secondsHeldJob } from "./jobs/seconds-reconcile.ts";
 import { c2cExpiry } from "./jobs/c2c-expiry.ts";
+import { leverHeldJob, leverOvernightJob } from "./jobs/lever.ts";
 
 export const JOBS: Readonly<Record<string, readonly Job[]>> = {
   // Every minute (C2C: unpaid orders cancelled within 60 s of their window's end); the ledger
   // reconciliation itself runs only every tenth minute.
-  "* * * * *": [pruneJob, c2cExpiry, spotOrphansJob, secondsHeldJob, ledgerReconcileJob],
+  "* * * * *": [pruneJob, c2cExpiry, spotOrphansJob, secondsHeldJob, leverHeldJob, ledgerReconcileJob],
   // 00:00 UTC = 08:00 Beijing time.
-  "0 0 * * *": [pruneJob, ledgerReconcileJob],
+  "0 0 * * *": [pruneJob, leverOvernightJob, ledgerReconcileJob],
 };
 
 export async function runScheduled(cron: string, env: Env, now = Date.now()): Promise<void> {

@@ -2,7 +2,7 @@
  * PairDurableObject: one instance per trading pair (named `pair:{pairId}`).
  *
  * One instance owns everything that must be serial for a pair: its desks (spot order book,
- * seconds contracts with the index ticks; leverage next), their SQLite, the typed outbox towards
+ * seconds contracts with the index ticks, leveraged positions), their SQLite, the typed outbox towards
  * D1, the single alarm, and the WebSocket fan-out of the pair's topics. One instance is enough because a book is
  * a single serial sequence of commands: the object's single-threaded execution is exactly the
  * ordering a matching engine needs, and one pair's traffic fits one object (see bench/README.md).
@@ -18,6 +18,7 @@ import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
 import { userNotifier } from "../../worker/lib/notify.ts";
 import { RECENT_DEALS, SpotDesk, loadPairInfo, type AppliedResult, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { SecondsDesk, type AcceptInput, type AcceptResult, type ContractVerdict } from "./desks/seconds.ts";
+import { LeverDesk, type LeverAcceptInput, type LeverAcceptResult, type LeverCommandResult, type LeverVerdict } from "./desks/lever.ts";
 import { createFanout, type PairSocketState } from "./fanout.ts";
 import { byUser, orderNotices } from "./notices.ts";
 import { Outbox } from "./outbox.ts";
@@ -32,6 +33,7 @@ export class PairDurableObject extends DurableObject<Env> {
   private readonly outbox: Outbox;
   private readonly spot: SpotDesk;
   private readonly seconds: SecondsDesk;
+  private readonly lever: LeverDesk;
   private readonly fanout: ReturnType<typeof createFanout>;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -47,6 +49,12 @@ export class PairDurableObject extends DurableObject<Env> {
     });
     this.spot = new SpotDesk(this.store);
     this.seconds = new SecondsDesk(this.store, this.scheduler, this.outbox, this.spot, () => this.drain());
+    this.lever = new LeverDesk(this.store, this.scheduler, this.outbox, this.seconds, () => this.spot.info);
+    this.scheduler.handle("sweep", (now) => this.lever.sweepDue(this.spot.engine ? this.spot.top() : null, now, () => this.drain()));
+    this.outbox.whenApplied((entries) => {
+      const lever = entries.flatMap((e) => (e.kind === "lever" ? [e] : []));
+      this.lever.applied(lever);
+    });
     this.fanout = createFanout(this.spot.fanoutHost(() => ctx.getWebSockets()));
     this.scheduler.handle("drain", () => this.drain().then(() => undefined));
     ctx.blockConcurrencyWhile(async () => {
@@ -167,6 +175,64 @@ export class PairDurableObject extends DurableObject<Env> {
   }
   ticks(pairId: number, from: number, to: number, page: number, limit: number) {
     return this.ensure(pairId).then(() => this.seconds.ticks(from, to, page, limit));
+  }
+
+  // ---------------------------------------------------------------- lever desk
+
+  /** The index now (recorded as a tick if due), for pricing a position's hold; null = no market price. */
+  async leverQuote(pairId: number): Promise<{ tickId: number; price: number } | null> {
+    const spot = await this.ensure(pairId);
+    return this.store.transaction(() => this.lever.quote(spot.engine ? spot.top() : null, Date.now()));
+  }
+
+  /** Accepts a position whose money is already held in D1 (index, exposure, count, then pending or trading). */
+  async acceptLever(input: LeverAcceptInput): Promise<LeverAcceptResult> {
+    const spot = await this.ensure(input.pairId);
+    return this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now()));
+  }
+
+  /** Asked by the reconciler about a position D1 still shows as held: known, or tombstoned now. */
+  async leverVerdict(pairId: number, positionId: number): Promise<LeverVerdict> {
+    await this.ensure(pairId);
+    return this.store.transaction(() => this.lever.verdict(positionId, Date.now()));
+  }
+
+  /** The owner closes a trading position at the index; the close reaches D1 before this answers. */
+  async leverClose(pairId: number, positionId: number, userId: number): Promise<LeverCommandResult> {
+    const spot = await this.ensure(pairId);
+    const r = this.store.transaction(() => this.lever.close(positionId, userId, spot.top(), Date.now()));
+    if (r.ok) await this.drain();
+    return r;
+  }
+
+  /** The owner cancels a pending limit open (revoked); the refund reaches D1 before this answers. */
+  async leverCancel(pairId: number, positionId: number, userId: number): Promise<LeverCommandResult> {
+    await this.ensure(pairId);
+    const r = this.store.transaction(() => this.lever.cancel(positionId, userId, Date.now()));
+    if (r.ok) await this.drain();
+    return r;
+  }
+
+  /** The owner sets a position's take-profit and stop-loss (prices in ticks; null clears). */
+  async leverSetStops(pairId: number, positionId: number, userId: number, stopProfit: number | null, stopLoss: number | null): Promise<LeverCommandResult> {
+    const spot = await this.ensure(pairId);
+    const r = this.store.transaction(() => this.lever.setStops(positionId, userId, stopProfit, stopLoss, spot.top(), Date.now()));
+    if (r.ok) await this.drain();
+    return r;
+  }
+
+  /** Takes the overnight fee of `day` (days since the epoch, UTC) from every position held over it, once. */
+  async leverOvernight(pairId: number, day: number): Promise<number> {
+    await this.ensure(pairId);
+    const n = this.lever.overnight(day, Date.now());
+    if (n > 0) await this.drain();
+    return n;
+  }
+
+  /** A position's status in the object (tests and tools). */
+  async leverStatus(pairId: number, positionId: number): Promise<number | null> {
+    await this.ensure(pairId);
+    return this.lever.status(positionId);
   }
 
   /** Best prices, for market orders' protective limits and the order form. */

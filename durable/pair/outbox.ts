@@ -1,17 +1,20 @@
 /**
  * The pair's typed outbox: everything D1 must learn from the object's commands, written in the
  * command's own transaction and drained later by the scheduler. Entries are a discriminated union
- * on `kind` (spot command output; seconds contract settlements). A drain fixes up to DRAIN_BATCH
- * rows as batch n before D1 hears of them and applies them in ONE D1 batch through
- * worker/lib/ledger.ts (every movement balanced per currency, or it throws): the spot rows as one
- * movement keyed `spot:{pair}:b{n}`, each settlement as its own movement keyed by its contract,
- * plus the desks' own rows (order updates, trades, contract rows). A drain that runs again
- * re-sends the same rows under the same keys and D1 refuses the copy whole.
+ * on `kind` (spot command output; seconds contract settlements; lever position events). A drain
+ * fixes up to DRAIN_BATCH rows as batch n before D1 hears of them and applies them in ONE D1 batch
+ * through worker/lib/ledger.ts (every movement balanced per currency, or it throws): the spot rows
+ * as one movement keyed `spot:{pair}:b{n}`, each settlement or lever money event as its own
+ * movement keyed by its contract or position, plus the desks' own rows (order updates, trades,
+ * contract and position rows). A drain that runs again re-sends the same rows under the same keys
+ * and D1 refuses the copy whole.
  */
 import { appliedMovementKeys, classifyBatchError, movementStatements, movementsStatements, type LedgerEntry, type WalletAccount } from "../../worker/lib/ledger.ts";
 import { secondsEntries, secondsKeys } from "../../worker/domain/seconds/ledger.ts";
 import { settleLegs } from "../engine/seconds.ts";
 import type { UserEvent } from "../../schemas/realtime.ts";
+import { closeLegs, overnightLegs, refundLegs, type LeverDirection } from "../engine/margin.ts";
+import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import type { PairStorage } from "./storage.ts";
 
 const DRAIN_BATCH = 50;
@@ -86,8 +89,46 @@ export interface SecondsSettleEntry {
   notices?: UserNotice[];
 }
 
+/** What the lever desk tells D1 about one position (money in minimal units as strings, prices in ticks). */
+export type LeverEvent =
+  /** a pending limit open reached by the index */
+  | { type: "open"; positionId: number; userId: number; openPrice: number; openTickId: number; openAt: number }
+  /** closed at the index: collateral and the house's hold released, P/L and close fee paid (`lever:{id}:close`) */
+  | {
+      type: "close";
+      positionId: number;
+      userId: number;
+      currencyId: number;
+      margin: string;
+      hold: string;
+      overnight: string;
+      pnl: string;
+      fee: string;
+      payout: string;
+      openPrice: number;
+      openTickId: number;
+      openAt: number;
+      closePrice: number;
+      closeTickId: number;
+      reason: "user" | "profit" | "loss" | "liquidation" | "cap";
+      closedAt: number;
+    }
+  /** a pending order cancelled by its owner: all it held goes back (`lever:{id}:close`, so never both) */
+  | { type: "revoke"; positionId: number; userId: number; currencyId: number; margin: string; fee: string; hold: string; closedAt: number }
+  /** one day's overnight fee taken from the margin (`lever:{id}:night:{day}`) */
+  | { type: "night"; positionId: number; userId: number; currencyId: number; day: number; fee: string }
+  /** new take-profit / stop-loss (no money) */
+  | { type: "stops"; positionId: number; userId: number; stopProfit: number | null; stopLoss: number | null };
+
+/** One lever desk event (one entry per position and event). */
+export interface LeverEntry {
+  kind: "lever";
+  at: number;
+  event: LeverEvent;
+}
+
 /** Every kind of outbox entry. A new desk adds its kind here and its case in `application()`. */
-export type OutboxEntry = SpotCommandEntry | SecondsSettleEntry;
+export type OutboxEntry = SpotCommandEntry | SecondsSettleEntry | LeverEntry;
 
 /** Reads a stored row (rows from before the typed outbox have no `kind`: they are spot). */
 export function parseOutboxEntry(json: string): OutboxEntry {
@@ -209,6 +250,45 @@ function secondsApplication(db: D1Database, pair: OutboxPair, entries: SecondsSe
   return { movements, extra };
 }
 
+/**
+ * The D1 side of lever events, in the order they happened (a position's open, nights and close may
+ * share a batch): each money event is ONE movement keyed by the position and step, with the
+ * position's row; the row's status can only move forward (migrations/0015_lever.sql triggers).
+ */
+function leverApplication(db: D1Database, pair: OutboxPair, entries: LeverEntry[]): D1PreparedStatement[] {
+  const out: D1PreparedStatement[] = [];
+  for (const { event: e } of entries) {
+    const memo = `${pair.symbol} #${e.positionId}`;
+    if (e.type === "open") {
+      out.push(db.prepare("UPDATE lever_positions SET status = 2, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status IN (0, 1)").bind(e.openPrice, e.openTickId, e.openAt, e.positionId));
+    } else if (e.type === "stops") {
+      out.push(db.prepare("UPDATE lever_positions SET stop_profit = ?, stop_loss = ? WHERE id = ? AND status < 4").bind(e.stopProfit, e.stopLoss, e.positionId));
+    } else if (e.type === "night") {
+      out.push(...movementStatements(db, leverKeys.night(e.positionId, e.day), "lever_overnight", leverEntries(overnightLegs(BigInt(e.fee)), e.userId, e.currencyId, memo)));
+      out.push(db.prepare("UPDATE lever_positions SET overnight = overnight + ? WHERE id = ?").bind(e.fee, e.positionId));
+    } else if (e.type === "revoke") {
+      const m = { margin: BigInt(e.margin), fee: BigInt(e.fee), hold: BigInt(e.hold) };
+      out.push(...movementStatements(db, leverKeys.close(e.positionId), "lever_revoke", leverEntries(refundLegs(m), e.userId, e.currencyId, memo), e.closedAt));
+      out.push(db.prepare("UPDATE lever_positions SET status = 5, close_reason = 'revoked', closed_at = ? WHERE id = ? AND status IN (0, 1)").bind(e.closedAt, e.positionId));
+    } else {
+      // The direction does not change the legs: they are the released holds and the outcome.
+      const p = { direction: 1 as LeverDirection, openPrice: 0n, lots: 1n, margin: BigInt(e.margin), hold: BigInt(e.hold), overnight: BigInt(e.overnight) };
+      const o = { pnl: BigInt(e.pnl), fee: BigInt(e.fee), payout: BigInt(e.payout) };
+      out.push(...movementStatements(db, leverKeys.close(e.positionId), `lever_${e.reason === "user" ? "close" : e.reason}`, leverEntries(closeLegs(p, o), e.userId, e.currencyId, memo), e.closedAt));
+      out.push(
+        db
+          .prepare(
+            `UPDATE lever_positions SET status = 4, close_price = ?, close_tick_id = ?, close_fee = ?, profit = ?, close_reason = ?, closed_at = ?,
+               open_price = COALESCE(open_price, ?), open_tick_id = COALESCE(open_tick_id, ?), open_at = COALESCE(open_at, ?)
+             WHERE id = ? AND status < 4`,
+          )
+          .bind(e.closePrice, e.closeTickId, e.fee, e.pnl, e.reason, e.closedAt, e.openPrice, e.openTickId, e.openAt, e.positionId),
+      );
+    }
+  }
+  return out;
+}
+
 /** Told, after a drain batch reached D1 (or was found there already), which entries it held. */
 export type AppliedHook = (entries: OutboxEntry[]) => void;
 
@@ -256,7 +336,8 @@ export class Outbox {
         // movementStatements checks each movement is balanced per currency before anything is sent.
         const spotMovement = spot.length > 0 ? movementStatements(this.db, `spot:${pair.pairId}:b${batchNo}`, "spot", ledger, at) : [];
         try {
-          await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra]);
+          const lever = leverApplication(this.db, pair, entries.filter((e) => e.kind === "lever"));
+          await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever]);
         } catch (err) {
           // Already applied by a drain whose note did not survive: nothing to do twice.
           if (classifyBatchError(err) !== "duplicate") throw err;

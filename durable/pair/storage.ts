@@ -67,6 +67,23 @@ export const MIGRATIONS: readonly { id: number; sql: string }[] = [
           CREATE INDEX IF NOT EXISTS contracts_user ON contracts(user_id, status);
           CREATE TABLE IF NOT EXISTS contract_tombstones (id INTEGER PRIMARY KEY, at INTEGER NOT NULL);`,
   },
+  {
+    // Leveraged positions (desks/lever.ts): status 1 pending, 2 trading, 3 closing (closed here,
+    // on its way to D1), 4 closed, 5 revoked. liq_price / cap_price are kept so the sweep selects
+    // only positions the index may trigger; night_day is the last day an overnight fee was taken.
+    id: 6,
+    sql: `CREATE TABLE IF NOT EXISTS lever_positions (
+            id INTEGER PRIMARY KEY, user_id INTEGER NOT NULL, currency_id INTEGER NOT NULL, type INTEGER NOT NULL,
+            lots INTEGER NOT NULL, size_units INTEGER NOT NULL, margin INTEGER NOT NULL, fee INTEGER NOT NULL, hold INTEGER NOT NULL,
+            fee_bps INTEGER NOT NULL, overnight_bps INTEGER NOT NULL, maintenance_bps INTEGER NOT NULL,
+            target_price INTEGER, stop_profit INTEGER, stop_loss INTEGER, open_price INTEGER, open_tick_id INTEGER,
+            overnight INTEGER NOT NULL DEFAULT 0, night_day INTEGER, liq_price INTEGER, cap_price INTEGER,
+            status INTEGER NOT NULL, close_price INTEGER, close_tick_id INTEGER, close_fee INTEGER, profit INTEGER, payout INTEGER,
+            close_reason TEXT, created_at INTEGER NOT NULL, open_at INTEGER, closed_at INTEGER);
+          CREATE INDEX IF NOT EXISTS lever_live ON lever_positions(status, id);
+          CREATE INDEX IF NOT EXISTS lever_user ON lever_positions(user_id, status);
+          CREATE TABLE IF NOT EXISTS lever_tombstones (id INTEGER PRIMARY KEY, at INTEGER NOT NULL);`,
+  },
 ];
 
 /** Synchronous access to the object's SQLite, with the meta rows and transactions. */

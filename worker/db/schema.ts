@@ -111,7 +111,7 @@ export const balances = sqliteTable(
   {
     userId: integer("user_id").notNull(),
     currencyId: integer("currency_id").notNull(),
-    account: text("account", { enum: ["change", "micro", "legal"] }).notNull(),
+    account: text("account", { enum: ["change", "micro", "legal", "lever"] }).notNull(),
     available: integer("available").notNull().default(0),
     frozen: integer("frozen").notNull().default(0),
   },

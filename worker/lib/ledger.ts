@@ -5,7 +5,7 @@
  */
 import { ApiError } from "./errors.ts";
 
-export type WalletAccount = "change" | "micro" | "legal";
+export type WalletAccount = "change" | "micro" | "legal" | "lever";
 
 /** System accounts (user ids ≤ 0) may go negative; they are the other side of external flows. */
 export const SYSTEM = { fees: 0, deposits: -1, withdrawals: -2 } as const;

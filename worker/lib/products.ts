@@ -17,6 +17,7 @@ export function productsOf(env: { PRODUCT_SECONDS?: string; PRODUCT_LEVER?: stri
 }
 
 /** Whether a wallet account belongs to a product that is on: spot (change) always is. */
-export function accountOn(products: Products, account: "change" | "micro" | "legal"): boolean {
-  return account === "change" || (account === "micro" ? products.seconds : products.c2c);
+export function accountOn(products: Products, account: "change" | "micro" | "legal" | "lever"): boolean {
+  if (account === "change") return true;
+  return account === "micro" ? products.seconds : account === "lever" ? products.lever : products.c2c;
 }

@@ -5,7 +5,7 @@
  *  2. every balance row equals the sum of its ledger rows (and no ledger group lacks its row);
  *  3. every movement nets to zero per currency;
  *  4. no user balance and no treasury balance is negative; system accounts hold nothing frozen
- *     (except the treasury: the house's holds for open seconds contracts, checked in 5);
+ *     (except the treasury: the house's holds for open seconds contracts and leveraged positions, checked in 5);
  *  5. frozen funds equal the open holds that explain them. Each feature that freezes funds
  *     registers a HoldSource (withdrawals, spot orders and C2C escrow — merchant deposits, sell
  *     adverts, running orders — are registered here); frozen money that no source
@@ -17,6 +17,7 @@ import { TREASURY } from "../../lib/guarded.ts";
 import { spotOrderHolds } from "../spot/holds.ts";
 import { secondsHolds } from "../seconds/orders.ts";
 import { c2cHolds } from "../c2c/holds.ts";
+import { leverHolds } from "../lever/positions.ts";
 
 export interface Hold {
   userId: number;
@@ -57,7 +58,7 @@ export const withdrawalHolds: HoldSource = {
   },
 };
 
-const holdSources: HoldSource[] = [withdrawalHolds, spotOrderHolds, secondsHolds, c2cHolds];
+const holdSources: HoldSource[] = [withdrawalHolds, spotOrderHolds, secondsHolds, c2cHolds, leverHolds];
 
 /**
  * The hook for other features that freeze funds (spot orders, C2C, seconds contracts): register

@@ -48,10 +48,12 @@ export async function walletList(db: D1Database, userId: number) {
   const change_wallet = wallet("change");
   const micro_wallet = wallet("micro");
   const legal_wallet = wallet("legal");
+  const lever_wallet = wallet("lever");
   return {
     change_wallet,
     micro_wallet,
     legal_wallet,
+    lever_wallet,
     total_usdt: formatUnits(grand, USDT_SCALE, 2),
     // Realised profit is not tracked by the wallet; reported as zero rather than invented.
     totalProfits: "0.00",

@@ -1,7 +1,7 @@
-/** Transfers between one's own accounts (spot, seconds, legal): one ledger movement, never across users. */
+/** Transfers between one's own accounts (spot, seconds, legal, lever): one ledger movement, never across users. */
 import { formatUnits } from "../../../schemas/money.ts";
 import type { WalletAccount } from "../../lib/ledger.ts";
-import { applyMovement } from "../../lib/ledger.ts";
+import { applyMovement, balanceOf } from "../../lib/ledger.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { accountOn, type Products } from "../../lib/products.ts";
 import { amountOrThrow, getCurrency } from "./currency.ts";
@@ -14,6 +14,13 @@ export async function transferOwn(db: D1Database, products: Products, userId: nu
   await applyMovement(db, `transfer:${userId}:${crypto.randomUUID()}`, "transfer", [
     { userId, currencyId: cur.id, account: b.from_field, dAvailable: -units, dFrozen: 0n, memo: `to ${b.to_field}` },
     { userId, currencyId: cur.id, account: b.to_field, dAvailable: units, dFrozen: 0n, memo: `from ${b.from_field}` },
-  ]);
+  ]).catch(async (err: unknown) => {
+    // The lever account's frozen funds are the margin of open positions (spec §8: "cannot
+    // withdraw while leveraged trades open" — for that account's used margin only).
+    if (err instanceof ApiError && err.key === "insufficient_balance" && b.from_field === "lever" && (await balanceOf(db, userId, cur.id, "lever")).frozen > 0n) {
+      throw new ApiError("lever_margin_in_use", 409);
+    }
+    throw err;
+  });
   return { currency_id: cur.id, from_field: b.from_field, to_field: b.to_field, number: formatUnits(units, cur.scale) };
 }

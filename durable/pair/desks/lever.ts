@@ -1,0 +1,410 @@
+/**
+ * The lever desk (DESIGN §9): the pair's leveraged positions, with the house as counterparty at
+ * the pair's index (the seconds desk's public ticks).
+ *
+ * Positions arrive with their money already held in D1 (margin frozen, open fee booked, the
+ * house's hold frozen). Acceptance checks the index (fresh, else "no market price"), the pair's
+ * house exposure and the user's count of positions, and records the position as pending (a limit
+ * open the index has not reached) or trading (opened at the index now), in one synchronous
+ * transaction with the sweep's registration.
+ *
+ * The sweep (the scheduler's "sweep" kind, due every second while anything is pending or trading)
+ * reads the index and, per position, opens reached limits and closes what liquidation, the gain
+ * cap, take-profit or stop-loss asks for — all at the index, never at a last trade. Each close
+ * writes status 3 and ONE typed outbox entry in the same transaction, so an alarm fired twice or a
+ * restart mid-sweep finds status 3 and does nothing again; the drain applies it to D1 as one
+ * movement keyed `lever:{id}:close`. Overnight fees (cron, once per position and day) and stops
+ * reach D1 the same way.
+ */
+import {
+  capPrice,
+  closeAt,
+  contractUnits,
+  limitReached,
+  liquidationPrice,
+  overnightFee,
+  stopValid,
+  sweepVerdict,
+  type CloseReason,
+  type ContractUnits,
+  type LeverDirection,
+  type Position,
+} from "../../engine/margin.ts";
+import type { BookTop } from "../../engine/index-price.ts";
+import type { LeverEntry, Outbox } from "../outbox.ts";
+import type { Scheduler } from "../scheduler.ts";
+import type { PairStorage } from "../storage.ts";
+import { STALE_TICK_MS, type SecondsDesk } from "./seconds.ts";
+import type { PairInfo } from "./spot.ts";
+
+/** The sweep runs at least this often while a position is pending or trading. */
+export const SWEEP_EVERY_MS = 1000;
+/** Positions handled per storage transaction (a wave of thousands is closed in chunks). */
+const SWEEP_CHUNK = 500;
+
+/** A position the Worker has already paid for in D1 (money in USDT minimal units and prices in ticks, as strings/numbers). */
+export interface LeverAcceptInput {
+  pairId: number;
+  positionId: number;
+  userId: number;
+  currencyId: number;
+  type: LeverDirection;
+  lots: number;
+  sizeUnits: string;
+  margin: string;
+  fee: string;
+  hold: string;
+  feeBps: number;
+  overnightBps: number;
+  maintenanceBps: number;
+  /** a limit open's price in ticks; null = at market */
+  targetPrice: number | null;
+  stopProfit: number | null;
+  stopLoss: number | null;
+  /** the most the house may hold for this pair's open positions (USDT minimal units) */
+  pairExposure: string;
+  maxPositions: number;
+}
+
+export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned";
+
+/** The desk's state of one position, as the Worker mirrors it in D1. */
+export interface LeverState {
+  status: 1 | 2 | 3 | 4 | 5;
+  openPrice: number | null;
+  openTickId: number | null;
+  openAt: number | null;
+}
+
+export type LeverAcceptResult = ({ ok: true } & LeverState) | { ok: false; code: LeverRefusal };
+
+/** What the reconciler learns about a position D1 still shows as held. */
+export type LeverVerdict = { verdict: "tombstoned" } | ({ verdict: "known" } & LeverState);
+
+export type LeverCommandResult = { ok: true } | { ok: false; code: "not_found" | "closing" | "not_trading" | "cancel_failed" | "no_market_price" | "stop_profit" | "stop_loss"; price?: number };
+
+type Row = Record<string, SqlStorageValue>;
+
+const big = (v: SqlStorageValue | undefined): bigint => BigInt((v as number | null) ?? 0);
+const bigOrNull = (v: SqlStorageValue | undefined): bigint | null => (v === null || v === undefined ? null : BigInt(v as number));
+
+export class LeverDesk {
+  constructor(
+    private readonly store: PairStorage,
+    private readonly scheduler: Scheduler,
+    private readonly outbox: Outbox,
+    private readonly index: SecondsDesk,
+    private readonly info: () => PairInfo | null,
+  ) {}
+
+  private units(r: Row): ContractUnits {
+    const info = this.info();
+    if (!info) throw new Error("lever desk used before the pair is known");
+    return contractUnits(info, big(r.size_units));
+  }
+
+  private position(r: Row): Position & { stopProfit: bigint | null; stopLoss: bigint | null } {
+    return {
+      direction: Number(r.type) as LeverDirection,
+      openPrice: big(r.open_price),
+      lots: big(r.lots),
+      margin: big(r.margin),
+      hold: big(r.hold),
+      overnight: big(r.overnight),
+      stopProfit: bigOrNull(r.stop_profit),
+      stopLoss: bigOrNull(r.stop_loss),
+    };
+  }
+
+  /** The index now, recorded as a tick if due; null when there is none or it is stale. */
+  private indexNow(top: BookTop | null, now: number): { id: number; price: number } | null {
+    // With the book at hand its index now decides (none when one-sided); the newest tick is its record.
+    if (top && this.index.tick(top, now) === null) return null;
+    const last = this.index.lastTick();
+    if (!last || now - last.at > STALE_TICK_MS) return null;
+    return { id: last.id, price: last.price };
+  }
+
+  /** The index for a quote (the Worker prices the hold with it). */
+  quote(top: BookTop | null, now: number): { tickId: number; price: number } | null {
+    const ix = this.indexNow(top, now);
+    return ix ? { tickId: ix.id, price: ix.price } : null;
+  }
+
+  private state(r: Row): LeverState {
+    const n = (v: SqlStorageValue | undefined) => (v === null || v === undefined ? null : Number(v));
+    return { status: Number(r.status) as LeverState["status"], openPrice: n(r.open_price), openTickId: n(r.open_tick_id), openAt: n(r.open_at) };
+  }
+
+  /** Liquidation and cap prices kept on the row, so the sweep selects only positions the index may trigger. */
+  private triggers(r: Row): { liq: number | null; cap: number | null } {
+    const c = this.units(r);
+    const p = this.position(r);
+    const liq = liquidationPrice(c, p, Number(r.maintenance_bps));
+    const cap = capPrice(c, p);
+    const num = (v: bigint | null) => (v === null ? null : v > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(v));
+    return { liq: num(liq), cap: num(cap) };
+  }
+
+  private refreshTriggers(id: number): void {
+    const r = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ?", id)!;
+    const t = this.triggers(r);
+    this.store.sql.exec("UPDATE lever_positions SET liq_price = ?, cap_price = ? WHERE id = ?", t.liq, t.cap, id);
+  }
+
+  /** Accepts a position (call inside a storage transaction). One seen before answers its state; a tombstoned one is refused. */
+  accept(input: LeverAcceptInput, top: BookTop | null, now: number): LeverAcceptResult {
+    if (this.store.one("SELECT 1 AS x FROM lever_tombstones WHERE id = ?", input.positionId)) return { ok: false, code: "tombstoned" };
+    const seen = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ?", input.positionId);
+    if (seen) return { ok: true, ...this.state(seen) };
+    const ix = this.indexNow(top, now);
+    if (!ix) return { ok: false, code: "no_market_price" };
+    const held = BigInt(String(this.store.one<Row>("SELECT CAST(COALESCE(SUM(hold), 0) AS TEXT) AS h FROM lever_positions WHERE status IN (1, 2, 3)")!.h));
+    if (held + BigInt(input.hold) > BigInt(input.pairExposure)) return { ok: false, code: "exposure" };
+    const mine = Number(this.store.one<Row>("SELECT count(*) AS n FROM lever_positions WHERE user_id = ? AND status IN (1, 2)", input.userId)!.n);
+    if (mine >= input.maxPositions) return { ok: false, code: "too_many" };
+    const pending = input.targetPrice !== null && !limitReached(input.type, BigInt(input.targetPrice), BigInt(ix.price));
+    this.store.sql.exec(
+      `INSERT INTO lever_positions (id, user_id, currency_id, type, lots, size_units, margin, fee, hold, fee_bps, overnight_bps, maintenance_bps,
+         target_price, stop_profit, stop_loss, open_price, open_tick_id, overnight, status, created_at, open_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+      input.positionId,
+      input.userId,
+      input.currencyId,
+      input.type,
+      input.lots,
+      Number(input.sizeUnits),
+      Number(input.margin),
+      Number(input.fee),
+      Number(input.hold),
+      input.feeBps,
+      input.overnightBps,
+      input.maintenanceBps,
+      input.targetPrice,
+      input.stopProfit,
+      input.stopLoss,
+      pending ? null : ix.price,
+      pending ? null : ix.id,
+      pending ? 1 : 2,
+      now,
+      pending ? null : now,
+    );
+    if (!pending) this.refreshTriggers(input.positionId);
+    this.scheduler.at("sweep", now + SWEEP_EVERY_MS);
+    return { ok: true, status: pending ? 1 : 2, openPrice: pending ? null : ix.price, openTickId: pending ? null : ix.id, openAt: pending ? null : now };
+  }
+
+  /** For the reconciler: what the desk knows of a position, or a tombstone so it is never accepted later. */
+  verdict(positionId: number, now: number): LeverVerdict {
+    const r = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ?", positionId);
+    if (r) return { verdict: "known", ...this.state(r) };
+    this.store.sql.exec("INSERT INTO lever_tombstones (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING", positionId, now);
+    return { verdict: "tombstoned" };
+  }
+
+  /** Closes a trading position at the index (status 2 → 3 with its outbox entry). Call inside a transaction. */
+  private closeOne(r: Row, ix: { id: number; price: number }, reason: CloseReason, now: number): LeverEntry {
+    const c = this.units(r);
+    const p = this.position(r);
+    const o = closeAt(c, p, BigInt(ix.price), Number(r.fee_bps));
+    this.store.sql.exec(
+      "UPDATE lever_positions SET status = 3, close_price = ?, close_tick_id = ?, close_fee = ?, profit = ?, payout = ?, close_reason = ?, closed_at = ? WHERE id = ? AND status = 2",
+      ix.price,
+      ix.id,
+      Number(o.fee),
+      Number(o.pnl),
+      Number(o.payout),
+      reason,
+      now,
+      r.id,
+    );
+    const entry: LeverEntry = {
+      kind: "lever",
+      at: now,
+      event: {
+        type: "close",
+        positionId: Number(r.id),
+        userId: Number(r.user_id),
+        currencyId: Number(r.currency_id),
+        margin: String(r.margin),
+        hold: String(r.hold),
+        overnight: String(r.overnight),
+        pnl: o.pnl.toString(),
+        fee: o.fee.toString(),
+        payout: o.payout.toString(),
+        openPrice: Number(r.open_price),
+        openTickId: Number(r.open_tick_id),
+        openAt: Number(r.open_at),
+        closePrice: ix.price,
+        closeTickId: ix.id,
+        reason,
+        closedAt: now,
+      },
+    };
+    this.outbox.append(entry);
+    return entry;
+  }
+
+  /**
+   * The sweep: opens reached limits, closes what the index triggers, in chunks, each chunk one
+   * transaction (state, outbox entries, drain registration). Returns what it did and when it is next due.
+   */
+  sweep(top: BookTop | null, now: number): { opened: number; closed: number; next: number | null } {
+    let opened = 0;
+    let closed = 0;
+    const live = () => this.store.one<Row>("SELECT 1 AS x FROM lever_positions WHERE status IN (1, 2) LIMIT 1") !== undefined;
+    const ix = this.store.transaction(() => this.indexNow(top, now));
+    if (!ix) return { opened, closed, next: live() ? now + SWEEP_EVERY_MS : null };
+    const price = ix.price;
+    // Pending limits the index reached: a long's when the index is at or below its price, a short's at or above.
+    for (;;) {
+      const rows = this.store.sql
+        .exec("SELECT * FROM lever_positions WHERE status = 1 AND ((type = 1 AND target_price >= ?) OR (type = 2 AND target_price <= ?)) ORDER BY id LIMIT ?", price, price, SWEEP_CHUNK)
+        .toArray();
+      if (rows.length === 0) break;
+      this.store.transaction(() => {
+        for (const r of rows) {
+          this.store.sql.exec("UPDATE lever_positions SET status = 2, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 1", price, ix.id, now, r.id);
+          this.refreshTriggers(Number(r.id));
+          this.outbox.append({ kind: "lever", at: now, event: { type: "open", positionId: Number(r.id), userId: Number(r.user_id), openPrice: price, openTickId: ix.id, openAt: now } });
+        }
+        this.scheduler.at("drain", now);
+      });
+      opened += rows.length;
+    }
+    // Trading positions the index may trigger (the rule itself is decided by durable/engine/margin.ts).
+    let after = 0;
+    for (;;) {
+      const rows = this.store.sql
+        .exec(
+          `SELECT * FROM lever_positions WHERE status = 2 AND id > ?1 AND (
+             (type = 1 AND (?2 <= liq_price OR ?2 >= cap_price OR ?2 >= stop_profit OR ?2 <= stop_loss)) OR
+             (type = 2 AND (?2 >= liq_price OR ?2 <= stop_profit OR ?2 >= stop_loss))) ORDER BY id LIMIT ?3`,
+          after,
+          price,
+          SWEEP_CHUNK,
+        )
+        .toArray();
+      if (rows.length === 0) break;
+      after = Number(rows[rows.length - 1]!.id);
+      this.store.transaction(() => {
+        for (const r of rows) {
+          const reason = sweepVerdict(this.units(r), this.position(r), BigInt(price), Number(r.maintenance_bps));
+          if (!reason) continue;
+          this.closeOne(r, ix, reason, now);
+          closed++;
+        }
+        this.scheduler.at("drain", now);
+      });
+    }
+    return { opened, closed, next: live() ? now + SWEEP_EVERY_MS : null };
+  }
+
+  /** The sweep handler: sweeps, drains what it closed at once, answers when it is next due. */
+  async sweepDue(top: BookTop | null, now: number, drain: () => Promise<unknown>): Promise<number | null> {
+    const r = this.sweep(top, now);
+    if (r.opened + r.closed > 0) await drain();
+    return r.next;
+  }
+
+  /** The owner closes a trading position at the index now. Call inside a transaction. */
+  close(positionId: number, userId: number, top: BookTop | null, now: number): LeverCommandResult {
+    const r = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ? AND user_id = ?", positionId, userId);
+    if (!r) return { ok: false, code: "not_found" };
+    const status = Number(r.status);
+    if (status === 3) return { ok: false, code: "closing" };
+    if (status === 1) return { ok: false, code: "not_trading" };
+    if (status !== 2) return { ok: false, code: "not_found" };
+    const ix = this.indexNow(top, now);
+    if (!ix) return { ok: false, code: "no_market_price" };
+    this.closeOne(r, ix, "user", now);
+    this.scheduler.at("drain", now);
+    return { ok: true };
+  }
+
+  /** The owner cancels a pending limit open: revoked, everything it held goes back (one movement). */
+  cancel(positionId: number, userId: number, now: number): LeverCommandResult {
+    const r = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ? AND user_id = ?", positionId, userId);
+    if (!r) return { ok: false, code: "not_found" };
+    if (Number(r.status) !== 1) return { ok: false, code: "cancel_failed" };
+    this.store.sql.exec("UPDATE lever_positions SET status = 3, close_reason = 'revoked', closed_at = ? WHERE id = ? AND status = 1", now, positionId);
+    this.outbox.append({
+      kind: "lever",
+      at: now,
+      event: { type: "revoke", positionId, userId, currencyId: Number(r.currency_id), margin: String(r.margin), fee: String(r.fee), hold: String(r.hold), closedAt: now },
+    });
+    this.scheduler.at("drain", now);
+    return { ok: true };
+  }
+
+  /**
+   * Sets both stops of a pending or trading position (null clears one), checked against the
+   * reference: the limit price while pending, the index while trading (spec §5).
+   */
+  setStops(positionId: number, userId: number, stopProfit: number | null, stopLoss: number | null, top: BookTop | null, now: number): LeverCommandResult {
+    const r = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ? AND user_id = ?", positionId, userId);
+    if (!r) return { ok: false, code: "not_found" };
+    const status = Number(r.status);
+    if (status === 3) return { ok: false, code: "closing" };
+    if (status !== 1 && status !== 2) return { ok: false, code: "not_found" };
+    let reference: number;
+    if (status === 1) reference = Number(r.target_price);
+    else {
+      const ix = this.indexNow(top, now);
+      if (!ix) return { ok: false, code: "no_market_price" };
+      reference = ix.price;
+    }
+    const dir = Number(r.type) as LeverDirection;
+    const ref = BigInt(reference);
+    if (!stopValid(dir, "profit", stopProfit === null ? null : BigInt(stopProfit), ref)) return { ok: false, code: "stop_profit", price: reference };
+    if (!stopValid(dir, "loss", stopLoss === null ? null : BigInt(stopLoss), ref)) return { ok: false, code: "stop_loss", price: reference };
+    this.store.sql.exec("UPDATE lever_positions SET stop_profit = ?, stop_loss = ? WHERE id = ?", stopProfit, stopLoss, positionId);
+    this.outbox.append({ kind: "lever", at: now, event: { type: "stops", positionId, userId, stopProfit, stopLoss } });
+    this.scheduler.at("drain", now);
+    this.scheduler.at("sweep", now + SWEEP_EVERY_MS);
+    return { ok: true };
+  }
+
+  /**
+   * Overnight fees for `day` (days since the epoch, UTC): once per trading position opened before
+   * the day began and not yet charged for it, taken from its margin (so its liquidation price moves).
+   */
+  overnight(day: number, now: number): number {
+    const dayStart = day * 86_400_000;
+    let charged = 0;
+    for (;;) {
+      const rows = this.store.sql
+        .exec("SELECT * FROM lever_positions WHERE status = 2 AND open_at < ? AND (night_day IS NULL OR night_day < ?) ORDER BY id LIMIT ?", dayStart, day, SWEEP_CHUNK)
+        .toArray();
+      if (rows.length === 0) break;
+      this.store.transaction(() => {
+        for (const r of rows) {
+          const fee = overnightFee(this.units(r), this.position(r), Number(r.overnight_bps));
+          this.store.sql.exec("UPDATE lever_positions SET overnight = overnight + ?, night_day = ? WHERE id = ?", Number(fee), day, r.id);
+          this.refreshTriggers(Number(r.id));
+          if (fee > 0n) {
+            this.outbox.append({ kind: "lever", at: now, event: { type: "night", positionId: Number(r.id), userId: Number(r.user_id), currencyId: Number(r.currency_id), day, fee: fee.toString() } });
+          }
+        }
+        this.scheduler.at("drain", now);
+        this.scheduler.at("sweep", now);
+      });
+      charged += rows.length;
+    }
+    return charged;
+  }
+
+  /** After D1 applied these entries: closing → closed, revoking → revoked. */
+  applied(entries: LeverEntry[]): void {
+    for (const e of entries) {
+      if (e.event.type === "close") this.store.sql.exec("UPDATE lever_positions SET status = 4 WHERE id = ? AND status = 3", e.event.positionId);
+      if (e.event.type === "revoke") this.store.sql.exec("UPDATE lever_positions SET status = 5 WHERE id = ? AND status = 3", e.event.positionId);
+    }
+  }
+
+  /** Status of one position (tests and tools). */
+  status(positionId: number): number | null {
+    const r = this.store.one<Row>("SELECT status FROM lever_positions WHERE id = ?", positionId);
+    return r ? Number(r.status) : null;
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * Leveraged contracts (spec §3 contract order fields, §4 contract states, §5 contract rules,
+ * §7 /api/lever/my_trade; DESIGN §9).
+ *
+ * The house (treasury) is the counterparty at the pair's index price (the seconds desk's public
+ * ticks). A position's margin = price × lots × lot size / leverage is frozen in the user's `lever`
+ * account with the open fee booked at once; TP/SL, limit opens and liquidation are checked only
+ * against the index. A loss never exceeds the margin; a gain is capped at the position's value at
+ * open (the house holds that much for it). Amounts are decimal strings in USDT; prices decimal
+ * strings in the pair's quote; times ms since the epoch unless named `*_format`.
+ */
+import { z } from "zod";
+import { decimalStringSchema } from "./money.ts";
+
+/** 1 long, 2 short */
+export const leverDirectionSchema = z.union([z.literal(1), z.literal(2)]);
+/** 1 pending (a limit open waiting for the index), 2 trading, 3 closing, 4 closed, 5 revoked */
+export const leverStatusSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.literal(4), z.literal(5)]);
+export const leverStatusNames = { 1: "pending", 2: "trading", 3: "closing", 4: "closed", 5: "revoked" } as const;
+/** Why a position closed: by its owner, take-profit, stop-loss, forced liquidation, the gain cap; or a revoked order. */
+export const leverCloseReasonSchema = z.enum(["user", "profit", "loss", "liquidation", "cap", "revoked"]);
+export type LeverCloseReason = z.infer<typeof leverCloseReasonSchema>;
+
+const id = z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" });
+/** An optional price: absent, null, "" or "0" mean "not set" for TP/SL. */
+const optionalPrice = z.union([decimalStringSchema, z.literal(""), z.null()]).optional();
+
+/** POST /api/lever/submit */
+export const leverSubmitSchema = z.object({
+  currency_id: id,
+  legal_id: id.default(3),
+  type: z.coerce.number({ message: "invalid_param" }).pipe(leverDirectionSchema),
+  /** lots: a whole number within the pair's min and max (checked with a message naming them) */
+  share: z.coerce.number({ message: "invalid_param" }),
+  /** leverage: one of the pair's multiples */
+  multiple: z.coerce.number({ message: "invalid_param" }),
+  /** a limit open's price; absent = at market (the index now) */
+  target_price: optionalPrice,
+  stop_profit: optionalPrice,
+  stop_loss: optionalPrice,
+});
+export type LeverSubmit = z.infer<typeof leverSubmitSchema>;
+
+/** POST /api/lever/close, /api/lever/cancel */
+export const leverIdSchema = z.object({ id });
+/** POST /api/lever/batch_close: every trading position of the caller, optionally of one pair. */
+export const leverBatchCloseSchema = z.object({ currency_id: id.optional(), legal_id: id.default(3) });
+export type LeverBatchClose = z.infer<typeof leverBatchCloseSchema>;
+/** POST /api/lever/setstop: both stops at once; null / "" / "0" clears one. */
+export const leverSetStopSchema = z.object({ id, stop_profit: optionalPrice, stop_loss: optionalPrice });
+
+/** POST /api/lever/my_trade query (spec §7: status, legal_id=3, currency_id, page, limit=100). */
+export const leverMyTradeQuerySchema = z.object({
+  status: z.coerce.number({ message: "invalid_param" }).pipe(leverStatusSchema).optional(),
+  legal_id: id.default(3),
+  currency_id: id.optional(),
+  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
+  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100).default(100),
+});
+
+/** GET /api/lever/deal query */
+export const leverDealQuerySchema = z.object({ currency_id: id.default(1), legal_id: id.default(3) });
+
+/** One position (spec §3 contract order: lots, leverage, margin, fee, overnight fee, TP, SL, times, liquidation price, risk rate). */
+export const leverPositionSchema = z.object({
+  id: z.number().int(),
+  type: leverDirectionSchema,
+  /** e.g. "BTC/USDT" */
+  symbol_name: z.string(),
+  match_id: z.number().int(),
+  currency_id: z.number().int(),
+  legal_id: z.number().int(),
+  status: leverStatusSchema,
+  status_name: z.enum(["pending", "trading", "closing", "closed", "revoked"]),
+  /** lots */
+  share: z.number().int(),
+  /** coin per lot */
+  lever_share_num: z.string(),
+  multiple: z.number().int(),
+  /** a limit open's price (null at market) */
+  target_price: z.string().nullable(),
+  /** the index the position opened at (null while pending) */
+  open_price: z.string().nullable(),
+  close_price: z.string().nullable(),
+  /** the index now (trading positions; null when the pair has no index) */
+  index_price: z.string().nullable(),
+  margin: z.string(),
+  /** open fee */
+  trade_fee: z.string(),
+  /** overnight fees taken from the margin so far */
+  overnight_fee: z.string(),
+  close_fee: z.string().nullable(),
+  stop_profit: z.string().nullable(),
+  stop_loss: z.string().nullable(),
+  /** P/L: realised once closed, at the index while trading, null otherwise */
+  profit: z.string().nullable(),
+  /** equity / margin in percent, 2 decimals (trading only) */
+  risk_rate: z.string().nullable(),
+  /** the forced-liquidation price (trading only; null when no price liquidates) */
+  force_price: z.string().nullable(),
+  close_reason: leverCloseReasonSchema.nullable(),
+  create_time: z.number().int(),
+  create_time_format: z.string(),
+  open_time: z.number().int().nullable(),
+  /** close or revoke time */
+  close_time: z.number().int().nullable(),
+});
+export type LeverPosition = z.infer<typeof leverPositionSchema>;
+
+/** POST /api/lever/my_trade: `message.message.data` (spec §7). */
+export const leverMyTradeSchema = z.object({
+  message: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), data: z.array(leverPositionSchema) }),
+});
+
+/** POST /api/lever/batch_close */
+export const leverBatchClosedSchema = z.object({ closed: z.array(leverPositionSchema), failed: z.array(z.object({ id: z.number().int(), message: z.string() })) });
+
+/** A pair's contract settings as users see them (quotation fields lever_trade_fee, lever_share_num). */
+export const leverPairSettingsSchema = z.object({
+  match_id: z.number().int(),
+  currency_id: z.number().int(),
+  legal_id: z.number().int(),
+  symbol_name: z.string(),
+  /** coin per lot */
+  lever_share_num: z.string(),
+  /** fee per open and per close, percent of the position's value */
+  lever_trade_fee: z.string(),
+  /** overnight fee per day, percent of the value at open, taken from the margin */
+  overnight_fee: z.string(),
+  /** liquidation when equity falls to this percent of the margin */
+  maintenance_rate: z.string(),
+  multiples: z.array(z.number().int()),
+  min_share: z.number().int(),
+  max_share: z.number().int(),
+  max_positions: z.number().int(),
+  status: z.number().int(),
+});
+export type LeverPairSettings = z.infer<typeof leverPairSettingsSchema>;
+
+/** GET /api/lever/deal: the pair's settings, the index and (logged in) one's lever balance. */
+export const leverDealSchema = leverPairSettingsSchema.extend({
+  index_price: z.string().nullable(),
+  /** null when not logged in */
+  lever_balance: z.string().nullable(),
+  lock_lever_balance: z.string().nullable(),
+});
+
+/** Operator console: a pair's settings with the exposure limit, and the edit body. */
+export const adminLeverPairSchema = leverPairSettingsSchema.extend({ pair_exposure: z.string(), updated_at: z.number().int() });
+export const adminLeverPairListSchema = z.array(adminLeverPairSchema);
+const percent = z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, { message: "invalid_param" });
+export const leverPairEditSchema = z.object({
+  match_id: id,
+  lever_share_num: decimalStringSchema,
+  multiples: z.array(z.number().int().min(1).max(125)).min(1).max(20),
+  min_share: z.number().int().min(1).max(1_000_000),
+  max_share: z.number().int().min(1).max(1_000_000),
+  lever_trade_fee: percent,
+  overnight_fee: percent,
+  maintenance_rate: percent,
+  pair_exposure: decimalStringSchema,
+  max_positions: z.number().int().min(1).max(1000),
+  status: z.union([z.literal(0), z.literal(1)]),
+  reason: z.string().trim().min(1, { message: "missing_field" }).max(500),
+});
+export type LeverPairEdit = z.infer<typeof leverPairEditSchema>;
+
+/** The private socket event sent to a position's owner whenever it changes state (schemas/realtime.ts). */
+export const leverPositionEventSchema = z.object({ type: z.literal("lever_position"), data: leverPositionSchema });

@@ -1,0 +1,458 @@
+/**
+ * Leveraged positions in D1 (DESIGN §9). Submitting one holds its money FIRST, in one ledger
+ * movement keyed by the position (`lever:{id}:open`: margin frozen and the open fee booked from the
+ * user's lever account, the house's hold — the most it can pay — frozen in the treasury, whose
+ * trigger refuses an overdraft), together with the position's row (status 0, held). THEN the pair
+ * object accepts it (index, exposure, count → pending or trading). If the object refuses,
+ * everything is returned in one movement keyed `lever:{id}:refund` (status 5). If the Worker dies
+ * in between, the reconciler (reconcileHeldPositions) asks the object: known → its state; unknown
+ * → the object tombstones it first, then the refund. Opens of limits, closes, revokes, overnight
+ * fees and stops reach D1 from the pair object's outbox (durable/pair/outbox.ts).
+ */
+import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money.ts";
+import { leverStatusNames, type LeverBatchClose, type LeverPosition, type LeverSubmit } from "../../../schemas/lever.ts";
+import {
+  contractUnits,
+  limitValid,
+  liquidationPrice,
+  openLegs,
+  openMoney,
+  pnlAt,
+  refundLegs,
+  riskRateBps,
+  stopValid,
+  type LeverDirection,
+  type PositionMoney,
+} from "../../../durable/engine/margin.ts";
+import type { LeverAcceptInput, LeverCommandResult } from "../../../durable/pair/desks/lever.ts";
+import { randomInt } from "../../lib/crypto.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { TREASURY } from "../../lib/guarded.ts";
+import { balanceOf, classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
+import type { Hold, HoldSource } from "../ledger/reconcile.ts";
+import { formatShanghai } from "../../lib/time.ts";
+import { allLeverSettings, openLeverSettings, settingsOut, type LeverSettings } from "./config.ts";
+import { LEVER_HOUSE_ACCOUNT, leverEntries, leverKeys } from "./ledger.ts";
+
+const ID_EPOCH = Date.UTC(2026, 0, 1);
+/** Time-ordered position ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
+const newPositionId = (now: number) => (now - ID_EPOCH) * 4096 + randomInt(4096);
+/** A held position the object has not confirmed after this long is asked about by the reconciler. */
+export const HELD_GRACE_MS = 30_000;
+
+const SELECT = `SELECT l.*, p.price_decimals, p.currency_id AS coin_id, p.legal_id, b.name AS base, b.scale AS base_scale, q.name AS quote, q.scale AS quote_scale
+  FROM lever_positions l JOIN pairs p ON p.id = l.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id`;
+
+type Row = Record<string, number | string | null>;
+
+const n = (v: number | string | null | undefined): number | null => (v === null || v === undefined ? null : Number(v));
+const b = (v: number | string | null | undefined): bigint => BigInt(v ?? 0);
+
+/** A D1 row as the API shows it; `index` (ticks) gives a trading position its live P/L, risk rate and liquidation price. */
+export function positionOut(r: Row, index: number | null): LeverPosition {
+  const pd = Number(r.price_decimals);
+  const qs = Number(r.quote_scale);
+  const price = (v: number | string | null | undefined) => (v === null || v === undefined ? null : formatUnits(BigInt(v), pd));
+  const money = (v: number | string | bigint | null | undefined) => formatUnits(typeof v === "bigint" ? v : b(v), qs);
+  const dbStatus = Number(r.status);
+  // Held (0) reads as pending: the object has not answered yet; closing (3) only exists in the object.
+  const status = (dbStatus === 0 ? 1 : dbStatus) as LeverPosition["status"];
+  const c = contractUnits({ priceDecimals: pd, baseScale: Number(r.base_scale), quoteScale: qs }, b(r.share_units));
+  const p = {
+    direction: Number(r.type) as LeverDirection,
+    openPrice: b(r.open_price),
+    lots: b(r.lots),
+    margin: b(r.margin),
+    hold: b(r.hold),
+    overnight: b(r.overnight),
+  };
+  const live = status === 2 && r.open_price !== null;
+  const ix = live && index !== null ? BigInt(index) : null;
+  let profit: string | null = null;
+  if (status === 4) profit = money(r.profit);
+  else if (ix !== null) profit = money(pnlAt(c, p, ix));
+  const liq = live ? liquidationPrice(c, p, Number(r.maintenance_bps)) : null;
+  return {
+    id: Number(r.id),
+    type: p.direction,
+    symbol_name: `${r.base}/${r.quote}`,
+    match_id: Number(r.pair_id),
+    currency_id: Number(r.coin_id),
+    legal_id: Number(r.legal_id),
+    status,
+    status_name: leverStatusNames[status],
+    share: Number(r.lots),
+    lever_share_num: formatUnitsTrim(b(r.share_units), Number(r.base_scale)),
+    multiple: Number(r.multiple),
+    target_price: price(r.target_price),
+    open_price: price(r.open_price),
+    close_price: price(r.close_price),
+    index_price: live && index !== null ? formatUnits(BigInt(index), pd) : null,
+    margin: money(r.margin),
+    trade_fee: money(r.fee),
+    overnight_fee: money(r.overnight),
+    close_fee: r.close_fee === null ? null : money(r.close_fee),
+    stop_profit: price(r.stop_profit),
+    stop_loss: price(r.stop_loss),
+    profit,
+    risk_rate: ix !== null ? formatUnits(riskRateBps(c, p, ix), 2) : null,
+    force_price: liq === null ? null : formatUnits(liq, pd),
+    close_reason: (r.close_reason as LeverPosition["close_reason"]) ?? null,
+    create_time: Number(r.created_at),
+    create_time_format: formatShanghai(Number(r.created_at)),
+    open_time: n(r.open_at),
+    close_time: n(r.closed_at),
+  };
+}
+
+/** A price typed by a user, in the pair's ticks: null when absent, "" or 0 (allowed only where `optional`). */
+function ticksOf(v: string | null | undefined, pair: PairRow, field: string): number | null {
+  if (v === undefined || v === null || v.trim() === "") return null;
+  const t = parseUnits(v, pair.priceDecimals);
+  if (t === null) throw new ApiError("price_tick", 400, { tick: formatUnits(1n, pair.priceDecimals) });
+  if (t === 0n) return null;
+  if (t < 0n || t > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("invalid_field", 400, { field });
+  return Number(t);
+}
+
+/** The index of a pair now, in ticks, or no_market_price. */
+async function indexOf(env: Env, pair: PairRow): Promise<{ tickId: number; price: number }> {
+  const q = await pairStub(env, pair.id).leverQuote(pair.id);
+  if (!q) throw new ApiError("no_market_price", 409);
+  return q;
+}
+
+/** Checks lots and leverage against the pair's settings (spec §5), with messages naming the bounds. */
+function checkTerms(s: LeverSettings, share: number, multiple: number): void {
+  if (!Number.isSafeInteger(share) || share < s.minLots || share > s.maxLots) throw new ApiError("lever_lots", 400, { min: s.minLots, max: s.maxLots });
+  if (!Number.isSafeInteger(multiple) || !s.multiples.includes(multiple)) throw new ApiError("lever_multiple", 400, { multiples: s.multiples.join(", ") });
+}
+
+/** Checks a position's stops against a reference price (the index, or the limit price while pending). */
+function checkStops(pair: PairRow, direction: LeverDirection, stopProfit: number | null, stopLoss: number | null, reference: number): void {
+  const ref = BigInt(reference);
+  const shown = formatUnits(ref, pair.priceDecimals);
+  if (!stopValid(direction, "profit", stopProfit === null ? null : BigInt(stopProfit), ref)) throw new ApiError("lever_stop_profit", 400, { price: shown });
+  if (!stopValid(direction, "loss", stopLoss === null ? null : BigInt(stopLoss), ref)) throw new ApiError("lever_stop_loss", 400, { price: shown });
+}
+
+async function rowById(db: D1Database, userId: number, id: number): Promise<Row | null> {
+  return db.prepare(`${SELECT} WHERE l.id = ? AND l.user_id = ?`).bind(id, userId).first<Row>();
+}
+
+/** One of the caller's positions as shown now (with the index for a trading one). */
+async function shown(env: Env, userId: number, id: number): Promise<LeverPosition> {
+  const r = await rowById(env.DB, userId, id);
+  if (!r) throw new ApiError("order_not_found", 404);
+  let index: number | null = null;
+  if (Number(r.status) === 2) index = (await pairStub(env, Number(r.pair_id)).leverQuote(Number(r.pair_id)))?.price ?? null;
+  return positionOut(r, index);
+}
+
+const refusalError = { no_market_price: "no_market_price", exposure: "lever_exposure", too_many: "lever_too_many", tombstoned: "try_again" } as const;
+
+/** Opens a position: validate, hold in D1, then the pair object; refund if the object refuses. */
+export async function submitPosition(env: Env, userId: number, input: LeverSubmit, now = Date.now()): Promise<LeverPosition> {
+  const db = env.DB;
+  const pair = await pairFor(db, input.currency_id, input.legal_id).catch(() => {
+    throw new ApiError("lever_pair_off");
+  });
+  const s = await openLeverSettings(db, pair);
+  checkTerms(s, input.share, input.multiple);
+  const direction = input.type;
+  const target = ticksOf(input.target_price, pair, "target_price");
+  const stopProfit = ticksOf(input.stop_profit, pair, "stop_profit");
+  const stopLoss = ticksOf(input.stop_loss, pair, "stop_loss");
+  const index = await indexOf(env, pair);
+  if (target !== null && !limitValid(direction, BigInt(target), BigInt(index.price))) {
+    throw new ApiError("lever_limit_price", 400, { price: formatUnits(BigInt(index.price), pair.priceDecimals) });
+  }
+  const price = target ?? index.price;
+  checkStops(pair, direction, stopProfit, stopLoss, price);
+  const c = contractUnits(pair, s.sizeUnits);
+  const money = openMoney(c, BigInt(price), BigInt(input.share), input.multiple, s.feeBps);
+  if (money.margin > BigInt(Number.MAX_SAFE_INTEGER) || money.hold > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
+  if (money.hold > s.pairExposure) throw new ApiError("lever_exposure", 409);
+  const memo = `${pair.base}/${pair.quote} ${direction === 1 ? "long" : "short"} ${input.share}×${input.multiple}`;
+
+  let id: number;
+  for (let attempt = 0; ; attempt++) {
+    id = newPositionId(now);
+    try {
+      await db.batch([
+        ...movementStatements(db, leverKeys.open(id), "lever_open", leverEntries(openLegs(money), userId, pair.legalId, memo), now),
+        db
+          .prepare(
+            `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
+               fee_bps, overnight_bps, maintenance_bps, stop_profit, stop_loss, status, created_at)
+             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+          )
+          .bind(
+            id,
+            userId,
+            pair.id,
+            pair.legalId,
+            direction,
+            input.share,
+            input.multiple,
+            s.sizeUnits.toString(),
+            price,
+            target,
+            money.margin.toString(),
+            money.fee.toString(),
+            money.hold.toString(),
+            s.feeBps,
+            s.overnightBps,
+            s.maintenanceBps,
+            stopProfit,
+            stopLoss,
+            now,
+          ),
+      ]);
+      break;
+    } catch (err) {
+      const msg = String(err);
+      if (msg.includes("treasury_overdraft")) throw new ApiError("house_cannot_cover", 409);
+      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+      // Two positions drew the same id in the same millisecond: the batch wrote nothing, draw again.
+      const taken = classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: lever_positions\.id/.test(msg);
+      if (!taken || attempt >= 4) throw err;
+    }
+  }
+  const accept: LeverAcceptInput = {
+    pairId: pair.id,
+    positionId: id,
+    userId,
+    currencyId: pair.legalId,
+    type: direction,
+    lots: input.share,
+    sizeUnits: s.sizeUnits.toString(),
+    margin: money.margin.toString(),
+    fee: money.fee.toString(),
+    hold: money.hold.toString(),
+    feeBps: s.feeBps,
+    overnightBps: s.overnightBps,
+    maintenanceBps: s.maintenanceBps,
+    targetPrice: target,
+    stopProfit,
+    stopLoss,
+    pairExposure: s.pairExposure.toString(),
+    maxPositions: s.maxPositions,
+  };
+  const r = await pairStub(env, pair.id).acceptLever(accept);
+  if (r.ok) {
+    await db
+      .prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
+      .bind(r.status, r.openPrice, r.openTickId, r.openAt, id)
+      .run();
+  } else {
+    await refund(db, id, userId, pair.legalId, money, now);
+    if (r.code === "too_many") throw new ApiError("lever_too_many", 409, { max: s.maxPositions });
+    throw new ApiError(refusalError[r.code], 409);
+  }
+  return shown(env, userId, id);
+}
+
+/** Returns everything a refused open held, once (`lever:{id}:refund`), and marks it revoked. */
+async function refund(db: D1Database, id: number, userId: number, currencyId: number, money: PositionMoney, now: number): Promise<boolean> {
+  try {
+    await db.batch([
+      ...movementStatements(db, leverKeys.refund(id), "lever_refund", leverEntries(refundLegs(money), userId, currencyId, `refund #${id}`), now),
+      db.prepare("UPDATE lever_positions SET status = 5, close_reason = 'revoked', closed_at = ? WHERE id = ? AND status = 0").bind(now, id),
+    ]);
+    return true;
+  } catch (err) {
+    if (classifyBatchError(err) === "duplicate") return false;
+    throw err;
+  }
+}
+
+/** Maps the object's answer to a command into the API's error (or nothing on success). */
+function commandError(r: LeverCommandResult, pair: PairRow): ApiError | null {
+  if (r.ok) return null;
+  const price = r.price === undefined ? "" : formatUnits(BigInt(r.price), pair.priceDecimals);
+  switch (r.code) {
+    case "not_found":
+      return new ApiError("order_not_found", 404);
+    case "closing":
+      return new ApiError("lever_closing", 409);
+    case "not_trading":
+      return new ApiError("lever_not_trading", 409);
+    case "cancel_failed":
+      return new ApiError("lever_cancel_failed", 409);
+    case "no_market_price":
+      return new ApiError("no_market_price", 409);
+    case "stop_profit":
+      return new ApiError("lever_stop_profit", 400, { price });
+    case "stop_loss":
+      return new ApiError("lever_stop_loss", 400, { price });
+  }
+}
+
+/** The caller's position and its pair, or order_not_found (another user's id reads as not found). */
+async function ownPosition(env: Env, userId: number, id: number): Promise<{ row: Row; pair: PairRow }> {
+  const row = await rowById(env.DB, userId, id);
+  if (!row) throw new ApiError("order_not_found", 404);
+  const pair = await pairById(env.DB, Number(row.pair_id));
+  if (!pair) throw new ApiError("order_not_found", 404);
+  return { row, pair };
+}
+
+/** The owner closes a trading position at the index now. */
+export async function closePosition(env: Env, userId: number, id: number): Promise<LeverPosition> {
+  const { row, pair } = await ownPosition(env, userId, id);
+  if (Number(row.status) >= 4) throw new ApiError("order_not_found", 404);
+  const err = commandError(await pairStub(env, pair.id).leverClose(pair.id, id, userId), pair);
+  if (err) throw err;
+  return shown(env, userId, id);
+}
+
+/** Closes every trading position of the caller (optionally of one coin), each at the index now. */
+export async function batchClose(env: Env, userId: number, q: LeverBatchClose, explain: (err: ApiError) => string) {
+  const { results } = await env.DB.prepare(
+    "SELECT l.id FROM lever_positions l JOIN pairs p ON p.id = l.pair_id WHERE l.user_id = ?1 AND l.status = 2 AND p.legal_id = ?2 AND (?3 IS NULL OR p.currency_id = ?3) ORDER BY l.id LIMIT 200",
+  )
+    .bind(userId, q.legal_id, q.currency_id ?? null)
+    .all<{ id: number }>();
+  const closed: LeverPosition[] = [];
+  const failed: { id: number; message: string }[] = [];
+  for (const { id } of results) {
+    try {
+      closed.push(await closePosition(env, userId, id));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      failed.push({ id, message: explain(err) });
+    }
+  }
+  return { closed, failed };
+}
+
+/** The owner cancels a pending limit open: revoked, everything it held returned. */
+export async function cancelPosition(env: Env, userId: number, id: number): Promise<LeverPosition> {
+  const { row, pair } = await ownPosition(env, userId, id);
+  if (Number(row.status) >= 4) throw new ApiError("lever_cancel_failed", 409);
+  const err = commandError(await pairStub(env, pair.id).leverCancel(pair.id, id, userId), pair);
+  if (err) throw err;
+  return shown(env, userId, id);
+}
+
+/** The owner sets both stops (absent / "" / 0 clears one), checked against the index or the limit price. */
+export async function setStops(env: Env, userId: number, id: number, stopProfitText: string | null | undefined, stopLossText: string | null | undefined): Promise<LeverPosition> {
+  const { row, pair } = await ownPosition(env, userId, id);
+  const stopProfit = ticksOf(stopProfitText, pair, "stop_profit");
+  const stopLoss = ticksOf(stopLossText, pair, "stop_loss");
+  if (Number(row.status) >= 4) throw new ApiError("order_not_found", 404);
+  const err = commandError(await pairStub(env, pair.id).leverSetStops(pair.id, id, userId, stopProfit, stopLoss), pair);
+  if (err) throw err;
+  return shown(env, userId, id);
+}
+
+/** POST /api/lever/my_trade: the caller's positions, newest first, with live P/L for trading ones. */
+export async function myTrades(env: Env, userId: number, q: { status?: number; legal_id: number; currency_id?: number; page: number; limit: number }) {
+  const conds = ["l.user_id = ?", "p.legal_id = ?"];
+  const args: (number | string)[] = [userId, q.legal_id];
+  if (q.currency_id !== undefined) {
+    conds.push("p.currency_id = ?");
+    args.push(q.currency_id);
+  }
+  if (q.status !== undefined) {
+    conds.push(q.status === 1 ? "l.status IN (0, 1)" : "l.status = ?");
+    if (q.status !== 1) args.push(q.status);
+  }
+  const where = `WHERE ${conds.join(" AND ")}`;
+  const [total, rows] = await env.DB.batch([
+    env.DB.prepare(`SELECT count(*) AS n FROM lever_positions l JOIN pairs p ON p.id = l.pair_id ${where}`).bind(...args),
+    env.DB.prepare(`${SELECT} ${where} ORDER BY l.id DESC LIMIT ? OFFSET ?`).bind(...args, q.limit, (q.page - 1) * q.limit),
+  ]);
+  const list = (rows?.results ?? []) as Row[];
+  const indexes = new Map<number, number | null>();
+  for (const r of list) {
+    const pid = Number(r.pair_id);
+    if (Number(r.status) === 2 && !indexes.has(pid)) indexes.set(pid, (await pairStub(env, pid).leverQuote(pid))?.price ?? null);
+  }
+  return {
+    message: {
+      total: Number((total?.results?.[0] as { n: number } | undefined)?.n ?? 0),
+      page: q.page,
+      limit: q.limit,
+      data: list.map((r) => positionOut(r, indexes.get(Number(r.pair_id)) ?? null)),
+    },
+  };
+}
+
+/** GET /api/lever/deal: a pair's settings, its index and the caller's lever balance. */
+export async function deal(env: Env, userId: number | null, currencyId: number, legalId: number) {
+  const pair = await pairFor(env.DB, currencyId, legalId).catch(() => {
+    throw new ApiError("lever_pair_off");
+  });
+  const s = await openLeverSettings(env.DB, pair);
+  const q = await pairStub(env, pair.id).leverQuote(pair.id);
+  const bal = userId === null ? null : await balanceOf(env.DB, userId, pair.legalId, "lever");
+  return {
+    ...settingsOut(pair, s),
+    index_price: q ? formatUnits(BigInt(q.price), pair.priceDecimals) : null,
+    lever_balance: bal ? formatUnits(bal.available, pair.quoteScale) : null,
+    lock_lever_balance: bal ? formatUnits(bal.frozen, pair.quoteScale) : null,
+  };
+}
+
+/**
+ * Positions whose money was held but that the pair object never confirmed (the Worker died in
+ * between): known to the object → its state; unknown → the object tombstones it first (so it can
+ * never be accepted later), then the hold is refunded here, once.
+ */
+export async function reconcileHeldPositions(env: Env, now = Date.now(), graceMs = HELD_GRACE_MS) {
+  const { results } = await env.DB.prepare("SELECT id, user_id, pair_id, currency_id, margin, fee, hold FROM lever_positions WHERE status = 0 AND created_at < ? ORDER BY id LIMIT 200")
+    .bind(now - graceMs)
+    .all<{ id: number; user_id: number; pair_id: number; currency_id: number; margin: number; fee: number; hold: number }>();
+  let refunded = 0;
+  let confirmed = 0;
+  for (const o of results) {
+    const v = await pairStub(env, o.pair_id).leverVerdict(o.pair_id, o.id);
+    if (v.verdict === "known") {
+      // A later state (closed, revoked) reaches D1 through the outbox; here only the open is noted.
+      if (v.status === 1 || v.status === 2) {
+        await env.DB.prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
+          .bind(v.status, v.openPrice, v.openTickId, v.openAt, o.id)
+          .run();
+      }
+      confirmed++;
+      continue;
+    }
+    const money = { margin: BigInt(o.margin), fee: BigInt(o.fee), hold: BigInt(o.hold) };
+    if (await refund(env.DB, o.id, o.user_id, o.currency_id, money, now)) refunded++;
+  }
+  return { checked: results.length, confirmed, refunded };
+}
+
+/** Overnight fees of today (UTC day) for every pair with settings: once per position and day (cron). */
+export async function chargeOvernight(env: Env, now = Date.now()): Promise<number> {
+  const day = Math.floor(now / 86_400_000);
+  let charged = 0;
+  for (const { pair } of await allLeverSettings(env.DB)) charged += await pairStub(env, pair.id).leverOvernight(pair.id, day);
+  return charged;
+}
+
+/**
+ * Reconciliation hold source: every position not yet closed or revoked keeps its collateral
+ * (margin − overnight fees taken) frozen in the user's lever account and the house's hold frozen
+ * in the treasury.
+ */
+export const leverHolds: HoldSource = {
+  name: "lever_positions",
+  async load(db) {
+    const { results } = await db
+      .prepare(
+        `SELECT user_id, currency_id, CAST(SUM(margin - overnight) AS TEXT) AS margin, CAST(SUM(hold) AS TEXT) AS hold FROM lever_positions
+          WHERE status IN (0, 1, 2, 3) GROUP BY user_id, currency_id`,
+      )
+      .all<{ user_id: number; currency_id: number; margin: string; hold: string }>();
+    const holds: Hold[] = [];
+    for (const r of results) {
+      holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "lever", units: BigInt(r.margin) });
+      holds.push({ userId: TREASURY, currencyId: r.currency_id, account: LEVER_HOUSE_ACCOUNT, units: BigInt(r.hold) });
+    }
+    return holds;
+  },
+};
