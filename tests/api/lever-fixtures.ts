@@ -38,7 +38,7 @@ export async function setIndex(price: string, pairId = 1, currencyId = BTC): Pro
 /** Makes the pair's sweep due now and runs its alarm (as the scheduler would within a second). */
 export async function sweepNow(pairId = 1): Promise<void> {
   await runInDurableObject(stubOf(pairId), async (_obj: PairDurableObject, state) => {
-    state.storage.sql.exec("INSERT INTO schedule (kind, due, rev) VALUES ('sweep', 0, 0) ON CONFLICT (kind) DO UPDATE SET due = 0, rev = rev + 1");
+    state.storage.sql.exec("INSERT INTO schedule (kind, due, rev) VALUES ('sweep', 1, 0) ON CONFLICT (kind) DO UPDATE SET due = 1, rev = rev + 1");
   });
   await runDurableObjectAlarm(stubOf(pairId));
 }
