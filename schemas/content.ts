@@ -83,6 +83,9 @@ export const quotationSchema = z.object({
   quote_volume: z.string(),
   high: z.string(),
   low: z.string(),
+  /** leveraged contracts: fee per open and per close in percent, and coin per lot; null when the pair offers none */
+  lever_trade_fee: z.string().nullable().optional(),
+  lever_share_num: z.string().nullable().optional(),
 });
 export type Quotation = z.infer<typeof quotationSchema>;
 

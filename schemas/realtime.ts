@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { closedMicroorderEventSchema } from "./seconds.ts";
+import { leverPositionEventSchema } from "./lever.ts";
 
 export const klinePeriods = ["1min", "5min", "15min", "30min", "60min", "1day", "1week", "1mon"] as const;
 export const klinePeriodSchema = z.enum(klinePeriods);
@@ -106,7 +107,7 @@ export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: 
 export const c2cMessageEventSchema = z.object({ type: z.literal("c2c_message"), order_id: z.number().int() });
 
 /** Every private event `notifyUser` (worker/lib/notify.ts) may send. A new kind is added here. */
-export const userEventSchema = z.discriminatedUnion("type", [orderEventSchema, closedMicroorderEventSchema, c2cOrderEventSchema, c2cMessageEventSchema]);
+export const userEventSchema = z.discriminatedUnion("type", [orderEventSchema, closedMicroorderEventSchema, c2cOrderEventSchema, c2cMessageEventSchema, leverPositionEventSchema]);
 export type UserEvent = z.infer<typeof userEventSchema>;
 export type UserEventType = UserEvent["type"];
 

@@ -23,6 +23,9 @@ import { createFanout, type PairSocketState } from "./fanout.ts";
 import { byUser, orderNotices } from "./notices.ts";
 import { Outbox } from "./outbox.ts";
 import { Scheduler } from "./scheduler.ts";
+import { notifyUser } from "../../worker/lib/notify.ts";
+import { positionsForEvents } from "../../worker/domain/lever/positions.ts";
+import type { UserEvent } from "../../schemas/realtime.ts";
 import { PairStorage } from "./storage.ts";
 
 export type { Deal, PairInfo, PlaceInput, PlaceResult } from "./desks/spot.ts";
@@ -54,6 +57,8 @@ export class PairDurableObject extends DurableObject<Env> {
     this.outbox.whenApplied((entries) => {
       const lever = entries.flatMap((e) => (e.kind === "lever" ? [e] : []));
       this.lever.applied(lever);
+      // The owners hear of it once D1 has it (best effort, after this transaction).
+      if (lever.length > 0) void this.announceLever(lever.map((e) => e.event.positionId));
     });
     this.fanout = createFanout(this.spot.fanoutHost(() => ctx.getWebSockets()));
     this.scheduler.handle("drain", () => this.drain().then(() => undefined));
@@ -227,6 +232,19 @@ export class PairDurableObject extends DurableObject<Env> {
     const n = this.lever.overnight(day, Date.now());
     if (n > 0) await this.drain();
     return n;
+  }
+
+  /** Sends each changed position to its owner's channel as D1 now shows it (never throws). */
+  private async announceLever(ids: number[]): Promise<void> {
+    try {
+      const byUser = new Map<number, UserEvent[]>();
+      for (const { userId, position } of await positionsForEvents(this.env.DB, [...new Set(ids)])) {
+        byUser.set(userId, [...(byUser.get(userId) ?? []), { type: "lever_position", data: position }]);
+      }
+      await Promise.all([...byUser].map(([userId, events]) => notifyUser(this.env, userId, events)));
+    } catch (err) {
+      console.error(JSON.stringify({ level: "warn", msg: "lever_position events not sent", error: String(err) }));
+    }
   }
 
   /** A position's status in the object (tests and tools). */

@@ -16,7 +16,7 @@ import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import { openLegs } from "../../durable/engine/margin.ts";
 import { api, dbFingerprint, makeUser, seedSpotPair, units } from "./helpers.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
-import { fundHouse } from "./seconds-fixtures.ts";
+import { fundHouse, userSocket } from "./seconds-fixtures.ts";
 import { lever, leverUser, open, positionRow, setIndex, stubOf, sweepNow } from "./lever-fixtures.ts";
 
 /** ETH/USDT: lever settings seeded by the migration, but its book stays empty (no index). */
@@ -125,6 +125,9 @@ describe("settings", () => {
       lock_lever_balance: "0.00000000",
     });
     expect((await api(`/lever/deal?currency_id=${BTC}`)).body.message.lever_balance).toBeNull();
+    const quotes = (await api("/currency/quotation_new")).body.message[0].quotation;
+    expect(quotes.find((q: { id: number }) => q.id === 1)).toMatchObject({ lever_trade_fee: "0.05", lever_share_num: "0.01" });
+    expect(quotes.find((q: { id: number }) => q.id === XRP_PAIR)).toMatchObject({ lever_trade_fee: "0.1", lever_share_num: "1" });
     expect((await api(`/lever/deal?currency_id=${EMPTY_PAIR}`)).body.message.index_price).toBeNull();
     expect((await api(`/lever/deal?currency_id=999`)).body.code).toBe("lever_pair_off");
     expect((await api(`/lever/deal?currency_id=abc`)).body.code).toBe("invalid_param");
@@ -170,14 +173,22 @@ describe("opening and closing", () => {
     expect((await reconcile(env.DB)).differences).toEqual([]);
   });
 
-  it("opens a short and takes its profit when the INDEX falls to the take-profit, once", async () => {
+  it("opens a short and takes its profit when the INDEX falls to the take-profit, once, telling its owner only", async () => {
     await setIndex("101.00");
     const u = await leverUser("100");
+    const other = await leverUser("100");
     const p = (await open(u.token, { type: 2, stop_profit: "95" })).body.message;
+    const mine = await userSocket(u);
+    const theirs = await userSocket(other);
     await setIndex("95.00");
     await sweepNow();
     const row = await positionRow(p.id);
     expect(row).toMatchObject({ status: 4, close_reason: "profit", close_price: 9500, profit: Number(u8("0.6")) });
+    for (let i = 0; i < 500 && mine.messages.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(mine.messages).toEqual([{ type: "lever_position", data: expect.objectContaining({ id: p.id, status: 4, close_reason: "profit", profit: "0.60000000", close_price: "95.00" }) }]);
+    expect(theirs.messages).toEqual([]);
+    mine.ws.close();
+    theirs.ws.close();
     const after = await lever(u.id);
     await sweepNow();
     expect(await lever(u.id)).toEqual(after);

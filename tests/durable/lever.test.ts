@@ -8,7 +8,7 @@ import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test"
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
-import { reconcile } from "../../worker/lib/reconcile.ts";
+import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { api, drainPair, seedSpotPair, units } from "../api/helpers.ts";
 import { fundHouse } from "../api/seconds-fixtures.ts";
 import { USDT, buy, sell, trader } from "../api/spot-fixtures.ts";

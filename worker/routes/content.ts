@@ -41,7 +41,7 @@ export const contentRoutes = new Hono<AppEnv>()
     const [banner_list, notice_list, quotation_new, kefu, user] = await Promise.all([
       banners(db, locale),
       notices(db, locale),
-      quotationGroups(db),
+      quotationGroups(db, productsOf(c.env).lever),
       kefuLink(db),
       session ? homeUser(db, session.id) : Promise.resolve(null),
     ]);
@@ -78,7 +78,7 @@ export const contentRoutes = new Hono<AppEnv>()
     return ok(c, data);
   })
 
-  .get("/currency/quotation_new", answers(quotationListSchema, { summary: "Open pairs with 24 h tickers from executed trades, by quote currency" }), async (c) => ok(c, await quotationGroups(c.env.DB)))
+  .get("/currency/quotation_new", answers(quotationListSchema, { summary: "Open pairs with 24 h tickers from executed trades, by quote currency" }), async (c) => ok(c, await quotationGroups(c.env.DB, productsOf(c.env).lever)))
 
   .get("/currency/user_currency_list", answers(userCurrencyListSchema, { summary: "Shown currencies (wallet not filled)" }), async (c) => {
     const data: UserCurrency[] = (await shownCurrencies(c.env.DB)).map((x) => ({ ...x, wallet: null }));

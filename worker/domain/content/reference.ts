@@ -7,6 +7,7 @@ import type { Country, Currency, HomeIndex, QuotationGroup } from "../../../sche
 import { alias } from "drizzle-orm/sqlite-core";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client.ts";
+import { quotationLeverFields } from "../lever/config.ts";
 
 interface QuotationRow {
   id: number;
@@ -24,7 +25,9 @@ interface QuotationRow {
 }
 
 /** Open pairs grouped by quote currency, with the stored 24 h ticker or zeros when none exists. */
-export async function quotationGroups(d1: D1Database): Promise<QuotationGroup[]> {
+export async function quotationGroups(d1: D1Database, leverOn = false): Promise<QuotationGroup[]> {
+  // Leveraged-contract fields (lever_trade_fee, lever_share_num) for pairs that offer them.
+  const lever = leverOn ? await quotationLeverFields(d1) : new Map<number, { lever_trade_fee: string; lever_share_num: string }>();
   const { pairs, currencies, tickers } = schema;
   const legal = alias(currencies, "l");
   const results: QuotationRow[] = await getDb(d1)
@@ -68,6 +71,8 @@ export async function quotationGroups(d1: D1Database): Promise<QuotationGroup[]>
       quote_volume: r.quote_volume_24h ?? "0",
       high: r.high_24h ?? "0",
       low: r.low_24h ?? "0",
+      lever_trade_fee: lever.get(r.id)?.lever_trade_fee ?? null,
+      lever_share_num: lever.get(r.id)?.lever_share_num ?? null,
     });
   }
   return groups;

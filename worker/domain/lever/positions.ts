@@ -268,6 +268,16 @@ async function refund(db: D1Database, id: number, userId: number, currencyId: nu
   }
 }
 
+/**
+ * Positions by id as the owner's `lever_position` event shows them (no index: live P/L fields are
+ * null), with their owner. Read from D1 after the change was applied there.
+ */
+export async function positionsForEvents(db: D1Database, ids: number[]): Promise<{ userId: number; position: LeverPosition }[]> {
+  if (ids.length === 0) return [];
+  const { results } = await db.prepare(`${SELECT} WHERE l.id IN (${ids.map(() => "?").join(", ")})`).bind(...ids).all<Row>();
+  return results.map((r) => ({ userId: Number(r.user_id), position: positionOut(r, null) }));
+}
+
 /** Maps the object's answer to a command into the API's error (or nothing on success). */
 function commandError(r: LeverCommandResult, pair: PairRow): ApiError | null {
   if (r.ok) return null;
