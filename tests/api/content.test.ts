@@ -400,8 +400,11 @@ describe("quotations", () => {
       quote_volume: "791633.42",
       high: "65000.00",
       low: "62500.10",
+      // BTC/USDT offers leveraged contracts (migration 0015 settings); DOGE does not.
+      lever_trade_fee: "0.05",
+      lever_share_num: "0.01",
     });
-    expect(rows[1]).toMatchObject({ id: 11, now_price: "0", change: "0.00", volume: "0", quote_volume: "0", high: "0", low: "0" });
+    expect(rows[1]).toMatchObject({ id: 11, now_price: "0", change: "0.00", volume: "0", quote_volume: "0", high: "0", low: "0", lever_trade_fee: null, lever_share_num: null });
   });
 
   it("puts the same quotations on the home page", async () => {

@@ -12,6 +12,13 @@ describe("accounts of switched-on products", () => {
     expect(accountsOn(ALL, { seconds: true, lever: false, c2c: false })).toEqual(["change", "micro"]);
   });
 
+  it("offers the lever account only with leveraged contracts on", () => {
+    const all = ["change", "micro", "legal", "lever"] as const;
+    expect(accountsOn(all, { seconds: true, lever: true, c2c: true })).toEqual(["change", "micro", "legal", "lever"]);
+    expect(accountsOn(all, { seconds: true, lever: false, c2c: true })).toEqual(["change", "micro", "legal"]);
+    expect(accountsOn(all, null)).toEqual(["change"]);
+  });
+
   it("offers only the spot account while the switches are still loading", () => {
     expect(accountsOn(ALL, null)).toEqual(["change"]);
   });

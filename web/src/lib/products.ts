@@ -35,7 +35,7 @@ export function useProducts(): Products | null {
   return products;
 }
 
-/** Wallet accounts of products that are on: spot ("change") always; micro = seconds; legal = C2C. */
-export function accountsOn<A extends "change" | "micro" | "legal">(all: readonly A[], products: Products | null): A[] {
-  return all.filter((a) => a === "change" || (a === "micro" ? products?.seconds === true : products?.c2c === true));
+/** Wallet accounts of products that are on: spot ("change") always; micro = seconds; legal = C2C; lever = leveraged contracts. */
+export function accountsOn<A extends "change" | "micro" | "legal" | "lever">(all: readonly A[], products: Products | null): A[] {
+  return all.filter((a) => a === "change" || (a === "micro" ? products?.seconds === true : a === "lever" ? products?.lever === true : products?.c2c === true));
 }

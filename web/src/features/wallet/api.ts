@@ -15,8 +15,8 @@ export type { ConversionRecord, ConversionSettings, DepositAddress, DepositAddre
 export type ConversionResult = ConversionDone;
 
 export const USDT_ID = 3;
-export type AccountName = "change" | "micro" | "legal";
-export const ACCOUNTS: readonly AccountName[] = ["change", "micro", "legal"];
+export type AccountName = "change" | "micro" | "legal" | "lever";
+export const ACCOUNTS: readonly AccountName[] = ["change", "micro", "legal", "lever"];
 
 // ── currencies and balances ──────────────────────────────────────────────────────────────────
 
@@ -27,7 +27,7 @@ export const fetchWalletList = (signal?: AbortSignal) => call((o) => client.api.
 
 /** The available balance of one currency in one account, from the wallet list. */
 export function availableIn(list: WalletList, account: AccountName, currency: number): string {
-  const wallet = account === "change" ? list.change_wallet : account === "micro" ? list.micro_wallet : list.legal_wallet;
+  const wallet = account === "change" ? list.change_wallet : account === "micro" ? list.micro_wallet : account === "lever" ? list.lever_wallet : list.legal_wallet;
   const row = (wallet.balance as Record<string, unknown>[]).find((r) => r.currency === currency);
   const v = row?.[`${account}_balance`];
   return typeof v === "string" ? v : "0";

@@ -16,11 +16,12 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { endSession, greetingPart, useCenter, useTotals, type WalletTotals } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
-type Account = "change" | "micro" | "legal";
+type Account = "change" | "micro" | "legal" | "lever";
 const accountLabel: Record<Account, () => string> = {
   change: m.assets_acct_change,
   micro: m.assets_acct_micro,
   legal: m.assets_acct_legal,
+  lever: m.assets_acct_lever,
 };
 
 function verifyBadge(status: number): { text: string; tone: string } {
@@ -36,7 +37,7 @@ function greeting(): string {
 }
 
 function accountTotal(t: WalletTotals, a: Account): string {
-  return a === "change" ? t.change_wallet.usdt_totle : a === "micro" ? t.micro_wallet.usdt_totle : t.legal_wallet.usdt_totle;
+  return a === "change" ? t.change_wallet.usdt_totle : a === "micro" ? t.micro_wallet.usdt_totle : a === "lever" ? t.lever_wallet.usdt_totle : t.legal_wallet.usdt_totle;
 }
 
 export default function PersonalPage() {

@@ -22,6 +22,7 @@ const accountLabel: Record<AccountName, () => string> = {
   change: m.assets_acct_change,
   micro: m.assets_acct_micro,
   legal: m.assets_acct_legal,
+  lever: m.assets_acct_lever,
 };
 
 export default function TransferPage() {
