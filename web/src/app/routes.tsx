@@ -42,6 +42,7 @@ const ExchangeListsPage = page(() => import("../features/spot/components/Exchang
 const KlinePage = lazy(() => import("../features/kline/components/KlinePage.tsx"));
 const SpotOrderSheet = lazy(() => import("../features/spot/components/OrderSheet.tsx"));
 const ContractSheet = lazy(() => import("../features/seconds/components/OrderSheet.tsx"));
+const LeverPage = lazy(() => import("../features/lever/components/LeverPage.tsx"));
 /**
  * The chart page with the order dialog of where it was opened from plugged in (features never
  * import each other): /kline?from=trade (with mode=seconds) has up/down and the contract form,
@@ -103,6 +104,7 @@ const entries: Entry[] = [
   { path: "/personal", title: m.title_personal, auth: true, Component: PersonalPage },
   { path: "/trade", title: m.title_trade, auth: true, tab: true, Component: TradePage },
   { path: "/trade/lists", title: m.title_trade_lists, auth: true, Component: TradeListsPage },
+  { path: "/lever", title: m.title_lever, auth: true, Component: LeverPage },
   { path: "/recharge", title: m.title_recharge, auth: true, Component: RechargePage },
   { path: "/recharge/log", title: m.title_recharge_log, auth: true, Component: RecordsPage },
   { path: "/withdrawal", title: m.title_withdrawal, auth: true, Component: WithdrawalPage },
