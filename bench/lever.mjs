@@ -1,0 +1,181 @@
+#!/usr/bin/env node
+/**
+ * Leveraged positions at a liquidation wave (issue #11 §3): N open positions on BTC/USDT, of which
+ * `cross` are 100× longs whose liquidation price lies about 0.8 % under the index; the rest are 10×
+ * longs (liquidation about 8 % under) and 100× shorts (above). Then the index is dropped about 2 %
+ * in one step (a large sell through the bids, and a bid under it), crossing exactly the `cross`
+ * liquidation prices at once, while spot orders and seconds contracts keep flowing on the pair,
+ * against the real Worker (local workerd, fresh --persist-to state). Reports:
+ *   - fix lag:  when the pair object closed each position (lever_positions.closed_at) − the drop
+ *   - seen lag: when the API first listed all of them as closed − the drop
+ * and checks afterwards that exactly the crossed positions were liquidated, each with exactly one
+ * close movement, every movement balanced.
+ *
+ *   node bench/lever.mjs [--positions 10000] [--cross 1000] [--concurrency 16] [--json FILE]
+ *
+ * The run widens BTC/USDT's settings (positions per user, house exposure) and funds the treasury
+ * for the holds, in its own throw-away state only.
+ */
+import fs from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
+import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { httpClient, login, pct } from "./lib/client.mjs";
+import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
+
+export const DEFAULTS = { positions: 10_000, cross: 1_000, concurrency: 16, json: null, quiet: false };
+
+const args = (argv) => {
+  const o = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const k = argv[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+    o[k] = k === "json" ? argv[i + 1] : Number(argv[i + 1]);
+  }
+  return o;
+};
+
+export async function main(options = {}) {
+  const o = { ...DEFAULTS, ...options };
+  const say = o.quiet ? () => {} : log;
+  const root = snapshotTree(ROOT);
+  const dir = tempDir("exchange-lever-state-");
+  const pepper = randomPepper();
+  const pair = PAIRS[0];
+  const now = Date.now();
+  say(`preparing state in ${dir}`);
+  await prepareState({ root, dir, pepper });
+  // One lot = 0.01 BTC ≈ 600 USDT of value at 60000: the house holds that much per position.
+  const treasury = BigInt(o.positions) * 1000n * 10n ** 8n;
+  await d1(
+    root,
+    dir,
+    `UPDATE lever_pairs SET max_positions = ${Math.ceil(o.positions / 2) + 10}, pair_exposure = '${BigInt(o.positions) * 1000n}' WHERE pair_id = 1;
+     INSERT INTO movements (key, kind, created_at) VALUES ('bench-lever-house', 'treasury_funding', ${now});
+     INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at) VALUES
+       ('bench-lever-house', -3, 3, 'change', ${treasury}, 0, 'treasury_funding', 'bench', ${now}),
+       ('bench-lever-house', -1, 3, 'change', ${-treasury}, 0, 'treasury_funding', 'bench', ${now});`,
+  );
+  const port = await freePort();
+  const server = await startServer({ root, dir, port, pepper });
+  const client = httpClient(server.url, { timeoutMs: 30_000 });
+  const tokens = {};
+  for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
+  const players = ["demo1", "demo2"];
+  for (const who of players) {
+    for (const [to, number] of [["lever", "200000"], ["micro", "10000"]]) {
+      const r = await client.request("POST", "/api/wallet/change", { token: tokens[who], body: { number, from_field: "change", to_field: to, currency_id: 3 } });
+      if (r.body?.type !== "ok") throw new Error(`transfer failed: ${JSON.stringify(r.body)}`);
+    }
+  }
+  for (const w of warmupOrders(pair)) await client.request("POST", orderRequest(pair, w).path, { token: tokens.mm, body: orderRequest(pair, w).body });
+
+  // Open the positions: `cross` 100× longs first, then 10× longs and 100× shorts alternately.
+  const t0 = Date.now();
+  const kinds = (i) => (i < o.cross ? { type: 1, multiple: 100, wave: true } : i % 2 ? { type: 1, multiple: 10, wave: false } : { type: 2, multiple: 100, wave: false });
+  const waveIds = [];
+  const otherIds = [];
+  const refused = {};
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: o.concurrency }, async (_, w) => {
+      while (next < o.positions) {
+        const i = next++;
+        const k = kinds(i);
+        const r = await client.request("POST", "/api/lever/submit", { token: tokens[players[w % 2]], body: { currency_id: 1, legal_id: 3, type: k.type, share: 1, multiple: k.multiple } });
+        if (r.body?.type === "ok") (k.wave ? waveIds : otherIds).push(r.body.message.id);
+        else refused[r.body?.code ?? r.status] = (refused[r.body?.code ?? r.status] ?? 0) + 1;
+      }
+    }),
+  );
+  const opened = Date.now();
+  say(`${waveIds.length + otherIds.length} positions open in ${((opened - t0) / 1000).toFixed(1)} s (refused: ${JSON.stringify(refused)})`);
+
+  // Spot orders and seconds contracts flow on the pair for the rest of the run.
+  let flowing = true;
+  let spotSent = 0;
+  let secondsSent = 0;
+  const stream = orderStream(pair, 11);
+  const spot = Array.from({ length: 2 }, async () => {
+    while (flowing) {
+      const w = stream();
+      const req = orderRequest(pair, w);
+      await client.request("POST", req.path, { token: tokens[w.who], body: req.body });
+      spotSent++;
+    }
+  });
+  const seconds = (async () => {
+    while (flowing) {
+      await client.request("POST", "/api/microtrade/submit", { token: tokens.demo2, body: { match_id: 1, currency_id: 3, type: 1, seconds: 30, number: "1" } });
+      secondsSent++;
+    }
+  })();
+  await sleep(2000);
+
+  // The drop: demo1 sells 5 BTC at −2 % through every bid (the rest rests as the best ask), then bids just under it.
+  const drop = (pair.mid * 98) / 100;
+  const price = (ticks) => (ticks / 10 ** pair.pd).toFixed(pair.pd);
+  const sold = await client.request("POST", "/api/transaction/walletOut", { token: tokens.demo1, body: { currency_id: 1, legal_id: 3, price: price(drop), num: "5", mode: 2 } });
+  const bid = await client.request("POST", "/api/transaction/walletIn", { token: tokens.demo2, body: { currency_id: 1, legal_id: 3, price: price(drop - 10 * pair.step), num: "0.01", mode: 2 } });
+  const crossedAt = Date.now();
+  if (sold.body?.type !== "ok" || bid.body?.type !== "ok") throw new Error(`drop refused: ${JSON.stringify([sold.body, bid.body])}`);
+  say(`index dropped to ≈ ${price(drop)} at ${new Date(crossedAt).toISOString()}`);
+
+  // Wait for state: every wave position listed as closed through the API, or give up after 2 minutes.
+  const closedCount = async () => {
+    let n = 0;
+    for (const who of players) n += (await client.request("POST", "/api/lever/my_trade?status=4&limit=1", { token: tokens[who] })).body?.message?.message?.total ?? 0;
+    return n;
+  };
+  let seenAt = null;
+  while (Date.now() < crossedAt + 120_000) {
+    if ((await closedCount()) >= waveIds.length) {
+      seenAt = Date.now();
+      break;
+    }
+    await sleep(100);
+  }
+  flowing = false;
+  await Promise.all([...spot, seconds]);
+  await server.stop();
+
+  const [rows, [moves], [unbalanced], [others]] = await d1(
+    root,
+    dir,
+    `SELECT id, closed_at, close_reason FROM lever_positions WHERE status = 4;
+     SELECT count(*) AS n FROM movements WHERE key LIKE 'lever:%:close';
+     SELECT count(*) AS n FROM (SELECT movement_key FROM ledger WHERE movement_key LIKE 'lever:%' GROUP BY movement_key, currency_id HAVING SUM(d_available + d_frozen) != 0);
+     SELECT count(*) AS n FROM lever_positions WHERE status = 2;`,
+  );
+  const wave = new Set(waveIds);
+  const liquidated = rows.filter((r) => wave.has(r.id) && r.close_reason === "liquidation");
+  const fix = liquidated.map((r) => r.closed_at - crossedAt).sort((a, b) => a - b);
+  const result = {
+    positions: waveIds.length + otherIds.length,
+    wave: waveIds.length,
+    open_rate_per_s: Math.round((waveIds.length + otherIds.length) / ((opened - t0) / 1000)),
+    liquidated: liquidated.length,
+    closed_outside_wave: rows.filter((r) => !wave.has(r.id)).length,
+    still_trading: others.n,
+    fix_lag_ms: { p50: pct(fix, 50), p99: pct(fix, 99), max: fix.at(-1) ?? null },
+    seen_lag_ms: seenAt === null ? null : seenAt - crossedAt,
+    close_movements: moves.n,
+    unbalanced_lever_movements: unbalanced.n,
+    spot_orders_during_run: spotSent,
+    seconds_contracts_during_run: secondsSent,
+  };
+  result.ok =
+    result.liquidated === result.wave && result.closed_outside_wave === 0 && result.close_movements === result.wave && result.unbalanced_lever_movements === 0 && (fix.at(-1) ?? Infinity) <= 1000;
+  say(JSON.stringify(result, null, 2));
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(result, null, 2));
+  return result;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main(args(process.argv.slice(2))).then(
+    (r) => process.exit(r.ok ? 0 : 1),
+    (err) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
