@@ -49,20 +49,39 @@ export async function main(options = {}) {
   await d1(
     root,
     dir,
-    `UPDATE lever_pairs SET max_positions = ${Math.ceil(o.positions / 2) + 10}, pair_exposure = '${BigInt(o.positions) * 1000n}' WHERE pair_id = 1;
+    `UPDATE lever_pairs SET max_positions = 1000, pair_exposure = '${BigInt(o.positions) * 1000n}' WHERE pair_id = 1;
      INSERT INTO movements (key, kind, created_at) VALUES ('bench-lever-house', 'treasury_funding', ${now});
      INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at) VALUES
        ('bench-lever-house', -3, 3, 'change', ${treasury}, 0, 'treasury_funding', 'bench', ${now}),
        ('bench-lever-house', -1, 3, 'change', ${-treasury}, 0, 'treasury_funding', 'bench', ${now});`,
+  );
+  // A user may hold 1,000 positions per pair: the positions are spread over verified bench users
+  // (demo1's password), each with 100,000 USDT in the lever account.
+  const holders = Array.from({ length: Math.ceil(o.positions / 1000) }, (_, k) => `bench${k + 1}@exchange.test`);
+  const perHolder = 100_000n * 10n ** 8n;
+  await d1(
+    root,
+    dir,
+    holders
+      .map(
+        (a, k) => `INSERT INTO users (account, account_type, password_hash, extension_code, role, review_status, created_at)
+          SELECT '${a}', 1, password_hash, 'BENCHLV${k + 1}', 'user', 2, ${now} FROM users WHERE account = 'demo1@exchange.test';
+        INSERT INTO movements (key, kind, created_at) VALUES ('bench-lever-fund:${k}', 'deposit', ${now});
+        INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at) VALUES
+          ('bench-lever-fund:${k}', (SELECT id FROM users WHERE account = '${a}'), 3, 'lever', ${perHolder}, 0, 'deposit', 'bench', ${now}),
+          ('bench-lever-fund:${k}', -1, 3, 'change', ${-perHolder}, 0, 'deposit', 'bench', ${now});`,
+      )
+      .join("\n"),
   );
   const port = await freePort();
   const server = await startServer({ root, dir, port, pepper });
   const client = httpClient(server.url, { timeoutMs: 30_000 });
   const tokens = {};
   for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
+  for (const a of holders) tokens[a] = await login(client, a, ACCOUNTS.demo1.password);
   const players = ["demo1", "demo2"];
   for (const who of players) {
-    for (const [to, number] of [["lever", "200000"], ["micro", "10000"]]) {
+    for (const [to, number] of [["micro", "10000"]]) {
       const r = await client.request("POST", "/api/wallet/change", { token: tokens[who], body: { number, from_field: "change", to_field: to, currency_id: 3 } });
       if (r.body?.type !== "ok") throw new Error(`transfer failed: ${JSON.stringify(r.body)}`);
     }
@@ -77,11 +96,11 @@ export async function main(options = {}) {
   const refused = {};
   let next = 0;
   await Promise.all(
-    Array.from({ length: o.concurrency }, async (_, w) => {
+    Array.from({ length: o.concurrency }, async () => {
       while (next < o.positions) {
         const i = next++;
         const k = kinds(i);
-        const r = await client.request("POST", "/api/lever/submit", { token: tokens[players[w % 2]], body: { currency_id: 1, legal_id: 3, type: k.type, share: 1, multiple: k.multiple } });
+        const r = await client.request("POST", "/api/lever/submit", { token: tokens[holders[i % holders.length]], body: { currency_id: 1, legal_id: 3, type: k.type, share: 1, multiple: k.multiple } });
         if (r.body?.type === "ok") (k.wave ? waveIds : otherIds).push(r.body.message.id);
         else refused[r.body?.code ?? r.status] = (refused[r.body?.code ?? r.status] ?? 0) + 1;
       }
@@ -123,7 +142,7 @@ export async function main(options = {}) {
   // Wait for state: every wave position listed as closed through the API, or give up after 2 minutes.
   const closedCount = async () => {
     let n = 0;
-    for (const who of players) n += (await client.request("POST", "/api/lever/my_trade?status=4&limit=1", { token: tokens[who] })).body?.message?.message?.total ?? 0;
+    for (const who of holders) n += (await client.request("POST", "/api/lever/my_trade?status=4&limit=1", { token: tokens[who] })).body?.message?.message?.total ?? 0;
     return n;
   };
   let seenAt = null;

@@ -8,6 +8,12 @@
  * in between, the reconciler (reconcileHeldPositions) asks the object: known → its state; unknown
  * → the object tombstones it first, then the refund. Opens of limits, closes, revokes, overnight
  * fees and stops reach D1 from the pair object's outbox (durable/pair/outbox.ts).
+ *
+ * A market open's money (margin, fee, the house's hold) is priced at the index the object quoted
+ * just before the hold; the position opens at the index when the object accepts it, a moment
+ * later (a limit open's money is priced at its limit price and it opens at the index that reached
+ * it). Every later figure — P/L, risk rate, liquidation price — uses the margin actually held and
+ * the open price actually recorded, so the maths stays exact whichever way the index moved.
  */
 import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money.ts";
 import { leverStatusNames, type LeverBatchClose, type LeverPosition, type LeverSubmit } from "../../../schemas/lever.ts";
