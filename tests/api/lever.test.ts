@@ -17,6 +17,7 @@ import { openLegs } from "../../durable/engine/margin.ts";
 import { api, dbFingerprint, makeUser, seedSpotPair, units } from "./helpers.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
 import { fundHouse, userSocket } from "./seconds-fixtures.ts";
+import { FUND_PASSWORD, makeWithdrawer, seedWalletCurrencies } from "./wallet-fixtures.ts";
 import { lever, leverUser, open, positionRow, setIndex, stubOf, sweepNow } from "./lever-fixtures.ts";
 
 /** ETH/USDT: lever settings seeded by the migration, but its book stays empty (no index). */
@@ -103,6 +104,23 @@ describe("the lever account", () => {
     expect((await t({ number: "18.98495", from_field: "lever", to_field: "change" })).body.type).toBe("ok");
     // The spot account stays free to withdraw: its balance is untouched by the position.
     expect((await api("/lever/close", { token: u.token, body: { id: p.id } })).body.type).toBe("ok");
+  });
+});
+
+describe("withdrawals", () => {
+  it("leave the spot account free to withdraw while leveraged positions are open", async () => {
+    await seedWalletCurrencies();
+    await setIndex("101.00");
+    const u = await makeWithdrawer([{ currencyId: USDT, units: u8("200") }]);
+    await env.DB.prepare("UPDATE users SET review_status = 2 WHERE id = ?").bind(u.id).run();
+    expect((await api("/wallet/change", { token: u.token, body: { currency_id: USDT, number: "100", from_field: "change", to_field: "lever" } })).body.type).toBe("ok");
+    const p = (await open(u.token, {})).body.message;
+    expect(p.status).toBe(2);
+    const w = await api("/wallet/out", { token: u.token, body: { currency: USDT, address: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE", number: "50", type: 1, password: FUND_PASSWORD } });
+    expect(w.body.type, JSON.stringify(w.body)).toBe("ok");
+    // Only the lever account's used margin is held back.
+    expect((await api("/wallet/change", { token: u.token, body: { currency_id: USDT, number: "100", from_field: "lever", to_field: "change" } })).body.code).toBe("lever_margin_in_use");
+    await api("/lever/close", { token: u.token, body: { id: p.id } });
   });
 });
 
