@@ -11,6 +11,17 @@ import { call, client } from "../../lib/api.ts";
 import type { AdminWithdrawal } from "../../../../schemas/operator.ts";
 import { pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 import { patchSession } from "../../lib/session.ts";
+import { sendPath } from "../../lib/api.ts";
+import type {
+  adminAdvertPageSchema,
+  adminAdvertSchema,
+  adminAppealDetailSchema,
+  adminAppealPageSchema,
+  adminAppealSchema,
+  adminMerchantPageSchema,
+  adminMerchantSchema,
+  c2cDecisionResultSchema,
+} from "../../../../schemas/c2c.ts";
 
 export type { AdminDeposit, AdminKyc, AdminUserRow, Adjustment, AuditRow, LedgerRow, ReconcileResult };
 export type { AdminUserDetail, AdminWithdrawal } from "../../../../schemas/operator.ts";
@@ -154,3 +165,36 @@ export const useSecondsOptions = () => useScreenQuery({ queryKey: [OP, "seconds"
 export const useSecondsCurrencies = () => useScreenQuery({ queryKey: [OP, "seconds", "currencies"], queryFn: ({ signal }) => fetchSecondsCurrencies(signal) });
 export const useSaveSecondsOption = () => useCallMutation(saveSecondsOption, decided);
 export const useSaveSecondsCurrency = () => useCallMutation(saveSecondsCurrency, decided);
+// ── C2C: merchant applications, adverts, appeals (schemas/c2c.ts) ───────────────────────────
+// The routes are on branch c2c; until they are merged they are called by path (lib/api.ts sendPath).
+
+type Classic<S extends z.ZodType> = { type: "ok"; message: z.output<S> };
+export type AdminMerchant = z.output<typeof adminMerchantSchema>;
+export type AdminAdvert = z.output<typeof adminAdvertSchema>;
+export type AdminAppeal = z.output<typeof adminAppealSchema>;
+export type AdminAppealDetail = z.output<typeof adminAppealDetailSchema>;
+export type C2cListKind = "merchants" | "adverts" | "appeals";
+
+export const fetchC2cMerchants = (page: number, status: number | undefined, signal?: AbortSignal) =>
+  call(sendPath<Classic<typeof adminMerchantPageSchema>>("GET", "/api/admin/c2c/merchants", { query: { page, status } }), { notify: false, signal });
+export const fetchC2cAdverts = (page: number, status: number | undefined, signal?: AbortSignal) =>
+  call(sendPath<Classic<typeof adminAdvertPageSchema>>("GET", "/api/admin/c2c/adverts", { query: { page, status } }), { notify: false, signal });
+export const fetchC2cAppeals = (page: number, status: number | undefined, signal?: AbortSignal) =>
+  call(sendPath<Classic<typeof adminAppealPageSchema>>("GET", "/api/admin/c2c/appeals", { query: { page, status } }), { notify: false, signal });
+export const fetchC2cAppeal = (id: number, signal?: AbortSignal) =>
+  call(sendPath<Classic<typeof adminAppealDetailSchema>>("GET", `/api/admin/c2c/appeals/${id}`), { notify: false, signal });
+/** approve / reject a merchant application, mark an advert abnormal, release / return an appeal's coins. */
+export type C2cDecision = "merchants/approve" | "merchants/reject" | "adverts/abnormal" | "appeals/release" | "appeals/return";
+export const decideC2c = (id: number, decision: C2cDecision, reason: string) => {
+  const [kind, action] = decision.split("/") as [string, string];
+  return call(sendPath<Classic<typeof c2cDecisionResultSchema>>("POST", `/api/admin/c2c/${kind}/${id}/${action}`, { json: { reason } }));
+};
+
+export const useC2cMerchants = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "c2cMerchants", status ?? "all"], fetchPage: (page, signal) => fetchC2cMerchants(page, status, signal), view: pagesById<AdminMerchant> });
+export const useC2cAdverts = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "c2cAdverts", status ?? "all"], fetchPage: (page, signal) => fetchC2cAdverts(page, status, signal), view: pagesById<AdminAdvert> });
+export const useC2cAppeals = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "c2cAppeals", status ?? "all"], fetchPage: (page, signal) => fetchC2cAppeals(page, status, signal), view: pagesById<AdminAppeal> });
+export const useC2cAppeal = (id: number) => useScreenQuery({ queryKey: [OP, "c2cAppeal", id], queryFn: ({ signal }) => fetchC2cAppeal(id, signal) });
+export const useDecideC2c = () => useCallMutation(decideC2c, decided);
