@@ -123,13 +123,3 @@ export function orderLink(order: Pick<C2cOrder, "id" | "role" | "is_sure">): str
 export function canAppeal(order: Pick<C2cOrder, "is_sure" | "appeal_from" | "appeal">, nowMs: number): boolean {
   return order.is_sure === 3 && order.appeal === null && order.appeal_from !== null && nowMs >= order.appeal_from;
 }
-
-/** An "all-in" style cap: the smaller of two decimal strings (for display of limits). */
-export function minDecimal(a: string, b: string): string {
-  const scale = Math.max(a.split(".")[1]?.length ?? 0, b.split(".")[1]?.length ?? 0);
-  const x = parseUnits(a, scale);
-  const y = parseUnits(b, scale);
-  if (x === null) return b;
-  if (y === null) return a;
-  return x <= y ? a : b;
-}

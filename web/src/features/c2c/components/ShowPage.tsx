@@ -97,7 +97,7 @@ function Detail({ order: o }: { order: C2cOrder }) {
         {o.end_time !== null && <Row label={o.is_sure === 1 ? m.c2c_finished_at() : m.c2c_cancelled_at()}><span className="num">{formatDateTime(o.end_time)}</span></Row>}
       </dl>
 
-      {(o.is_sure === 0 || o.is_sure === 3) && o.pay_methods.length > 0 && (
+      {o.is_sure === 0 && o.pay_methods.length > 0 && (
         <>
           <h2 className={s.sectionTitle}>{buyer ? m.c2c_pay_to() : m.c2c_your_accounts()}</h2>
           {o.pay_methods.map((pm, i) => <PayMethodCard key={`${pm.kind}-${i}`} method={pm} orderId={o.id} />)}

@@ -207,7 +207,7 @@ export function C2cNav({ here }: { here: "market" | "orders" | "merchant" | "pay
     { key: "payment", to: "/legal/payment", label: m.c2c_nav_payment(), icon: "bank" },
   ];
   return (
-    <nav className={s.c2cNav} aria-label={m.title_legal()}>
+    <nav className={s.areaNav} aria-label={m.title_legal()}>
       {links.map((l) => (
         <Link key={l.key} to={l.to} replace={here !== "market"} className={l.key === here ? "active" : ""} aria-current={l.key === here ? "page" : undefined} data-testid={`c2c-nav-${l.key}`}>
           <Icon name={l.icon} size={18} />

@@ -85,11 +85,11 @@ export default function AdminPage() {
       case "/admin/seconds":
         return <SecondsSettings />;
       case "/admin/c2c-merchants":
-        return products?.c2c ? <C2cMerchantsQueue /> : <Overview />;
+        return products === null ? <PageSpinner /> : products.c2c ? <C2cMerchantsQueue /> : <Overview />;
       case "/admin/c2c-adverts":
-        return products?.c2c ? <C2cAdvertsQueue /> : <Overview />;
+        return products === null ? <PageSpinner /> : products.c2c ? <C2cAdvertsQueue /> : <Overview />;
       case "/admin/c2c-appeals":
-        return products?.c2c ? <C2cAppealsQueue /> : <Overview />;
+        return products === null ? <PageSpinner /> : products.c2c ? <C2cAppealsQueue /> : <Overview />;
       default:
         return <Overview />;
     }

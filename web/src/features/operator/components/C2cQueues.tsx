@@ -211,9 +211,9 @@ function AppealCard({ appeal: a, open, onToggle }: { appeal: AdminAppeal; open: 
         <Kv label={m.op_c2c_seller()}>{userLabel(o.seller_account, o.seller_id)}</Kv>
         <Kv label={m.c2c_amount()}>{showExact(o.number)} {o.currency_name}</Kv>
         <Kv label={m.op_c2c_by()}>{a.by === "buyer" ? m.op_c2c_buyer() : m.op_c2c_seller()}</Kv>
-        <Kv label={m.c2c_appeal_reason()} mono>{a.reason}</Kv>
-        {a.decision_reason && <Kv label={m.c2c_decision()} mono>{a.decision_reason}</Kv>}
       </dl>
+      <p className="form-note"><span className="muted">{m.c2c_appeal_reason()}:</span> {a.reason}</p>
+      {a.decision_reason && <p className="form-note"><span className="muted">{m.c2c_decision()}:</span> {a.decision_reason}</p>}
       <button type="button" className="text-btn" onClick={onToggle} aria-expanded={open} data-testid="c2c-appeal-open">
         {open ? m.op_c2c_hide_detail() : m.op_c2c_show_detail()}
       </button>
@@ -231,9 +231,9 @@ function AppealDetail({ id }: { id: number }) {
   const o = d.order;
   const amount = `${showExact(o.number)} ${o.currency_name}`;
   return (
-    <div className={s.c2cDetail} data-testid="c2c-appeal-detail">
+    <div className={s.appealDetail} data-testid="c2c-appeal-detail">
       <h3 className={s.adminSubtitle}>{m.c2c_proof()}</h3>
-      {o.pay_orders_img ? <AuthImage src={o.pay_orders_img} alt={m.c2c_proof()} className={s.c2cProof} testId="c2c-appeal-proof" /> : <p className="muted">—</p>}
+      {o.pay_orders_img ? <AuthImage src={o.pay_orders_img} alt={m.c2c_proof()} className={s.appealProof} testId="c2c-appeal-proof" /> : <p className="muted">—</p>}
       {d.evidence.length > 0 && (
         <>
           <h3 className={s.adminSubtitle}>{m.op_c2c_evidence()}</h3>
@@ -246,17 +246,17 @@ function AppealDetail({ id }: { id: number }) {
       {d.messages.length === 0 ? (
         <p className="muted">{m.c2c_chat_empty()}</p>
       ) : (
-        <ol className={s.c2cChat} data-testid="c2c-appeal-chat">
+        <ol className={s.appealChat} data-testid="c2c-appeal-chat">
           {d.messages.map((msg) => (
             <li key={msg.id}>
               <span className="muted">{msg.format_create_time.slice(5, 16)} · {msg.sender === "buyer" ? m.op_c2c_buyer() : msg.sender === "seller" ? m.op_c2c_seller() : m.c2c_operator()}</span>
-              {msg.kind === "image" ? <AuthImage src={msg.image} alt={m.c2c_chat_image()} className={s.c2cChatImage} /> : <p>{msg.text}</p>}
+              {msg.kind === "image" ? <AuthImage src={msg.image} alt={m.c2c_chat_image()} className={s.appealChatImage} /> : <p>{msg.text}</p>}
             </li>
           ))}
         </ol>
       )}
       <h3 className={s.adminSubtitle}>{m.op_c2c_history()}</h3>
-      <ol className={s.c2cEvents}>
+      <ol className={s.appealEvents}>
         {d.events.map((e, i) => (
           <li key={i}><span className="num">{e.format_time}</span> {e.action} {e.actor_id !== null ? `(#${e.actor_id})` : ""}</li>
         ))}
