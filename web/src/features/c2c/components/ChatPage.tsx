@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
+import { formatDateTime } from "../../../lib/format.ts";
 import { prepareImage, uploadImage } from "../../../lib/upload.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
@@ -75,7 +76,7 @@ function Bubble({ msg }: { msg: C2cMessage }) {
     <div className={`${s.bubble} ${cls}`} data-testid="chat-message" data-sender={msg.sender}>
       {msg.sender === "operator" && <small className={s.bubbleWho}>{m.c2c_operator()}</small>}
       {msg.kind === "image" ? <AuthImage src={msg.image} alt={m.c2c_chat_image()} className={s.bubbleImage} /> : <p>{msg.text}</p>}
-      <time className={s.bubbleTime}>{msg.format_create_time.slice(11, 16)}</time>
+      <time className={s.bubbleTime}>{formatDateTime(msg.create_time).slice(11)}</time>
     </div>
   );
 }

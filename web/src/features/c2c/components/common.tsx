@@ -8,7 +8,7 @@ import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { copyText } from "../../../lib/clipboard.ts";
 import { showExact } from "../../../lib/amount.ts";
-import { groupThousands } from "../../../lib/format.ts";
+import { formatDateTime, groupThousands } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
@@ -136,7 +136,7 @@ export function OrderCard({ order }: { order: C2cOrder }) {
         </dl>
         <div className={`${s.orderFoot} muted`}>
           <span>{order.counterparty_name}</span>
-          <span className="num">{order.format_create_time}</span>
+          <span className="num">{formatDateTime(order.create_time)}</span>
         </div>
       </Link>
     </li>
