@@ -9,6 +9,11 @@
  * the proof and confirms receipt through the confirmation step. Both fiat accounts then hold
  * exactly what bigint arithmetic says, and the reconciliation finds no difference.
  *
+ * With a 20-second payment window and appeals allowed 5 seconds after payment, an unpaid order
+ * cancels itself when its countdown ends on the pay page (the coins go back to the advert), and a
+ * paid order the seller does not confirm is appealed with a reason and evidence and released to
+ * the buyer by an operator who sees the order, the proof and the chat.
+ *
  * Identity verification and the starting funds are set up through the API (their screens have
  * their own browser tests in money.test.ts).
  */
@@ -134,17 +139,22 @@ async function makeImage(page: Page, label: string): Promise<Buffer> {
 }
 
 beforeAll(async () => {
-  server = await startServer();
   browser = await launchBrowser();
 });
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
-  await server?.dispose();
 });
 
 describe("C2C between two people", () => {
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
   it("a merchant approved by an operator sells USDT to a buyer who chats, pays with a proof, and is released exactly that amount", async () => {
     const op = await login("operator@exchange.test", "Operator1234");
     const seller = await makeVerifiedUser("merchant", "Zhang Wei", "3000", op);
@@ -287,6 +297,79 @@ describe("C2C between two people", () => {
     expect(reconcile.ok).toBe(true);
 
     expect(m.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+    expect(o.errors).toEqual([]);
+  });
+});
+
+describe("C2C's clock and appeals", () => {
+  beforeAll(async () => {
+    server = await startServer({ C2C_PAY_WINDOW_SECONDS: "20", C2C_APPEAL_AFTER_SECONDS: "5" });
+  });
+  afterAll(async () => {
+    await server?.dispose();
+  });
+
+  it("an unpaid order cancels itself when the window ends, and an appealed one is released by an operator", async () => {
+    const op = await login("operator@exchange.test", "Operator1234");
+    const buyer = await makeVerifiedUser("appeal", "Chen Jie", "0", op);
+    await call("/api/user/cash_save", { token: buyer.token, body: { real_name: "Chen Jie", bank_account: "6228480402564890018", bank_name: "", bank_branch: "Main" } });
+    const market = await call<{ lists: { id: number; surplus_number: string; seller_name: string }[] }>("/api/new/legal_deal/index?type=sell");
+    const advert = market.lists[0]!;
+    const surplus = async () => (await call<{ lists: { id: number; surplus_number: string }[] }>("/api/new/legal_deal/index?type=sell")).lists.find((a) => a.id === advert.id)!.surplus_number;
+    const before = await surplus();
+
+    // ── 1. Left unpaid: the pay page counts down from 20 s and the order cancels itself ──
+    const b = await openPhone(buyer.token);
+    await go(b.page, "/legal/index", `[data-testid="c2c-advert"][data-id="${advert.id}"]`);
+    await b.page.locator(`[data-testid="c2c-advert"][data-id="${advert.id}"] [data-testid="advert-take"]`).click();
+    await b.page.fill('[data-testid="dialog-input"]', "20");
+    await b.page.click('[data-testid="c2c-order-submit"]');
+    await b.page.waitForSelector('[data-testid="c2c-pay"]');
+    expect(await b.page.locator('[data-testid="pay-countdown"]').textContent()).toMatch(/^00:[012]\d$/);
+    expect(await surplus()).toBe(usdt(u(before) - u("20")));
+    await b.page.waitForSelector('[data-testid="c2c-show"][data-state="2"]', { timeout: 120_000 });
+    await b.page.locator('[data-testid="show-note"]').getByText("the payment time ran out").waitFor();
+    await snap(b.page, "c2c-expired");
+    expect(await surplus()).toBe(before);
+
+    // ── 2. Paid but not confirmed: after 5 s the buyer appeals with a reason and evidence ──
+    const placed = await call<{ data: { id: number } }>("/api/do_legal_deal", { token: buyer.token, body: { id: advert.id, value: "15" } });
+    const orderId = placed.data.id;
+    await call(`/api/c2c/orders/${orderId}/messages`, { token: buyer.token, body: { text: "I paid, please release" } });
+    await call("/api/user_legal_pay", { token: buyer.token, body: { id: orderId, pay_orders_img: await upload(buyer.token) } });
+    await go(b.page, `/legal/show?id=${orderId}`, '[data-testid="c2c-show"][data-state="3"]');
+    await b.page.click('[data-testid="show-appeal-link"]'); // appears by itself once the 5 s have passed
+    await b.page.waitForSelector('[data-testid="c2c-appeal"]');
+    await b.page.click('[data-testid="appeal-submit"]');
+    await b.page.getByText("Say what went wrong").waitFor();
+    await b.page.fill('[data-testid="appeal-reason"]', "I paid 108.00 CNY by bank transfer, the seller does not answer");
+    await b.page.setInputFiles('[data-testid="appeal-evidence-0-input"]', { name: "bank.jpg", mimeType: "image/jpeg", buffer: await makeImage(b.page, "BANK 108.00") });
+    await b.page.waitForSelector('[data-testid="appeal-evidence-0-done"]');
+    await snap(b.page, "c2c-appeal");
+    await b.page.click('[data-testid="appeal-submit"]');
+    await b.page.waitForSelector('[data-testid="show-appeal"]');
+    expect(await b.page.locator('[data-testid="order-state"]').textContent()).toBe("Under appeal");
+
+    // ── 3. The operator reads the order, the proof and the chat, and releases to the buyer ──
+    const o = await openPhone(op);
+    await go(o.page, "/admin/c2c-appeals", '[data-testid="admin-c2c-appeals"]');
+    const item = o.page.locator(`[data-testid="admin-c2c-appeal"][data-order="${orderId}"]`);
+    await item.waitFor();
+    await item.locator('[data-testid="c2c-appeal-open"]').click();
+    await item.locator('[data-testid="c2c-appeal-proof"] img').waitFor();
+    await item.locator('[data-testid="c2c-appeal-chat"]').getByText("I paid, please release").waitFor();
+    await snap(o.page, "c2c-admin-appeal");
+    await item.locator('[data-testid="c2c-appeal-release"]').click();
+    await o.page.fill('[data-testid="decision-reason"]', "Bank transfer confirmed by the statement");
+    await o.page.click('[data-testid="decision-confirm"]');
+    await o.page.locator('[data-testid="decision-dialog"]').waitFor({ state: "detached" });
+
+    await b.page.waitForSelector('[data-testid="c2c-show"][data-state="1"]');
+    await b.page.locator('[data-testid="show-appeal"]').getByText("Bank transfer confirmed by the statement").waitFor();
+    expect(await legalUsdt(buyer.token)).toEqual({ available: usdt(u("15")), frozen: usdt(0n) });
+    expect(await surplus()).toBe(usdt(u(before) - u("15")));
+    expect((await call<{ ok: boolean }>("/api/admin/reconcile", { token: op })).ok).toBe(true);
     expect(b.errors).toEqual([]);
     expect(o.errors).toEqual([]);
   });

@@ -8,7 +8,7 @@
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { showExact } from "../../../lib/amount.ts";
-import { groupThousands } from "../../../lib/format.ts";
+import { formatDateTime, groupThousands } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
@@ -249,7 +249,7 @@ function AppealDetail({ id }: { id: number }) {
         <ol className={s.appealChat} data-testid="c2c-appeal-chat">
           {d.messages.map((msg) => (
             <li key={msg.id}>
-              <span className="muted">{msg.format_create_time.slice(5, 16)} · {msg.sender === "buyer" ? m.op_c2c_buyer() : msg.sender === "seller" ? m.op_c2c_seller() : m.c2c_operator()}</span>
+              <span className="muted">{formatDateTime(msg.create_time).slice(5)} · {msg.sender === "buyer" ? m.op_c2c_buyer() : msg.sender === "seller" ? m.op_c2c_seller() : m.c2c_operator()}</span>
               {msg.kind === "image" ? <AuthImage src={msg.image} alt={m.c2c_chat_image()} className={s.appealChatImage} /> : <p>{msg.text}</p>}
             </li>
           ))}
