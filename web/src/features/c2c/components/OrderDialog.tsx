@@ -5,7 +5,7 @@
  * amount and (selling) the user's balance before it is sent. The dialog closes itself after 60 s
  * (the price may be stale by then). A new order leads to its pay page (buying) or its detail.
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router";
 import { C2C_DIALOG_SECONDS } from "../../../../../schemas/c2c.ts";
 import { m } from "../../../i18n/index.ts";
@@ -49,16 +49,19 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   const [left, setLeft] = useState(C2C_DIALOG_SECONDS);
+  // The parent's onClose may be a new function on every render: the countdown must not restart.
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
 
   useEffect(() => {
     if (busy) return;
     if (left <= 0) {
-      onClose();
+      closeRef.current();
       return;
     }
     const t = setTimeout(() => setLeft((n) => n - 1), 1000);
     return () => clearTimeout(t);
-  }, [left, busy, onClose]);
+  }, [left, busy]);
 
   // The amount that is sent, whichever field the user types in.
   const qty = by === "number" ? number : (numberForTotal(total, advert.price, scale) ?? "");
