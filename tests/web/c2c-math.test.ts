@@ -5,6 +5,7 @@
  * where an order in the list leads. Exact, with no float anywhere.
  */
 import { describe, expect, it } from "vitest";
+import { hasUnread } from "../../web/src/features/c2c/readMarks.ts";
 import { allInNumber, canAppeal, checkOrder, formatCountdown, numberForTotal, orderLink, qtyDecimals, secondsLeft, totalOf } from "../../web/src/features/c2c/math.ts";
 
 /** A sell advert (the merchant sells, the user buys) at 7.20 CNY, 100–7,200 CNY per order. */
@@ -125,5 +126,15 @@ describe("where an order leads", () => {
     expect(canAppeal(paid, 1_000)).toBe(true);
     expect(canAppeal({ ...paid, is_sure: 1 }, 5_000)).toBe(false);
     expect(canAppeal({ ...paid, appeal_from: null }, 5_000)).toBe(false);
+  });
+});
+
+describe("the new-message badge", () => {
+  it("shows while an order has a message newer than the last one read, and goes once it is read", () => {
+    expect(hasUnread({}, 7, 0)).toBe(false); // no messages at all
+    expect(hasUnread({}, 7, 3)).toBe(true);
+    expect(hasUnread({ 7: 3 }, 7, 3)).toBe(false);
+    expect(hasUnread({ 7: 3 }, 7, 4)).toBe(true); // a new message after reading
+    expect(hasUnread({ 8: 9 }, 7, 1)).toBe(true); // another order's reading does not count
   });
 });
