@@ -204,6 +204,12 @@ describe.skipIf(!backEnd)("C2C between two people", () => {
     await m.page.waitForSelector('[data-testid="pm-qr-done"]');
     await m.page.click('[data-testid="pm-save"]');
     await m.page.waitForSelector('[data-testid="pm-item"][data-kind="alipay"]');
+    // A typo in the account is corrected in place; the payment code is kept.
+    await m.page.click('[data-testid="pm-edit"]');
+    await m.page.fill('[data-testid="pm-account"]', "zhang.wei@alipay.test");
+    await m.page.click('[data-testid="pm-save"]');
+    await m.page.locator('[data-testid="pm-item"][data-kind="alipay"]').getByText("zhang.wei@alipay.test").waitFor();
+    await m.page.locator('[data-testid="pm-item"][data-kind="alipay"] img').waitFor();
     await snap(m.page, "c2c-payment-settings");
 
     await go(m.page, "/legal/merchant", '[data-testid="merchant-approved"]');
@@ -250,7 +256,7 @@ describe.skipIf(!backEnd)("C2C between two people", () => {
     const cents = dealMoneyCents(parseUnits("14", 6)!, 6, 715n);
     expect(await b.page.locator('[data-testid="pay-total"]').textContent()).toBe(`¥${formatCents(cents)}`);
     expect(await b.page.locator('[data-testid="pay-countdown"]').textContent()).toMatch(/^1[45]:\d\d$/);
-    await b.page.locator('[data-testid="pay-method"][data-kind="alipay"] [data-testid="pay-method-account"]').getByText("zhangwei@alipay.test").waitFor();
+    await b.page.locator('[data-testid="pay-method"][data-kind="alipay"] [data-testid="pay-method-account"]').getByText("zhang.wei@alipay.test").waitFor();
     await b.page.locator('[data-testid="pay-method"] img').first().waitFor(); // the payment code, fetched with the session
     await snap(b.page, "c2c-pay");
 

@@ -1,7 +1,8 @@
 /**
  * /legal/payment, payment settings (spec §5 "payment settings need real name and at least one
  * method"): the receiving methods buyers pay the user to. The bank card is the one of /bank; here
- * the user adds Alipay, WeChat (each with its payment-code picture) or another service. The holder
+ * the user adds Alipay, WeChat (each with its payment-code picture) or another service, edits or
+ * deletes them. The holder
  * is always the verified real name (the server fills it in), and there is a configured maximum.
  */
 import { useState, type FormEvent } from "react";
@@ -30,6 +31,7 @@ function Payment() {
   const methods = usePayMethods();
   const remove = useDeletePayMethod();
   const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<PayMethod | null>(null);
   const list = methods.data?.lists ?? [];
   const own = list.filter((p) => p.kind !== "bank");
   const bank = list.find((p) => p.kind === "bank");
@@ -81,6 +83,9 @@ function Payment() {
                   <small className="muted">{p.holder_name}</small>
                 </span>
                 {p.qr_code && <AuthImage src={p.qr_code} alt={m.c2c_pay_code()} className={s.pmQr} />}
+                <button type="button" className="text-btn" onClick={() => { setAdding(false); setEditing(p); }} aria-label={`${m.c2c_pm_edit()} ${payKindText(p.kind)}`} data-testid="pm-edit">
+                  {m.c2c_pm_edit()}
+                </button>
                 <button type="button" className="icon-btn" aria-label={`${m.c2c_pm_delete()} ${payKindText(p.kind)}`} onClick={() => askDelete(p)} data-testid="pm-delete">
                   <Icon name="close" size={18} />
                 </button>
@@ -88,7 +93,9 @@ function Payment() {
             ))}
           </ul>
           <p className="form-note muted" data-testid="pm-count">{m.c2c_pm_count({ count: own.length, max: methods.data.max })}</p>
-          {adding ? (
+          {editing ? (
+            <AddMethod key={editing.id} initial={editing} onDone={() => setEditing(null)} />
+          ) : adding ? (
             <AddMethod onDone={() => setAdding(false)} />
           ) : (
             <button type="button" className="btn btn-primary btn-block" disabled={full} onClick={() => setAdding(true)} data-testid="pm-add">
@@ -101,11 +108,12 @@ function Payment() {
   );
 }
 
-function AddMethod({ onDone }: { onDone: () => void }) {
+/** Adds a method, or replaces `initial` (its payment code is kept unless a new one is chosen). */
+function AddMethod({ initial, onDone }: { initial?: PayMethod; onDone: () => void }) {
   const save = useSavePayMethod();
-  const [kind, setKind] = useState<PayMethodInput["kind"]>("alipay");
-  const [account, setAccount] = useState("");
-  const [label, setLabel] = useState("");
+  const [kind, setKind] = useState<PayMethodInput["kind"]>(initial && initial.kind !== "bank" ? initial.kind : "alipay");
+  const [account, setAccount] = useState(initial?.account ?? "");
+  const [label, setLabel] = useState(initial?.label ?? "");
   const [qr, setQr] = useState<UploadInfo | null>(null);
   const [errors, setErrors] = useState<Partial<Record<"account" | "label" | "qr", string>>>({});
   const [busy, setBusy] = useState(false);
@@ -118,12 +126,14 @@ function AddMethod({ onDone }: { onDone: () => void }) {
     if (!account.trim()) next.account = m.c2c_pm_account_required();
     else if (!/^[\x21-\x7e]{1,64}$/.test(account.trim())) next.account = m.c2c_pm_account_rule();
     if (kind === "other" && !label.trim()) next.label = m.c2c_pm_label_required();
-    if (needsQr && !qr) next.qr = m.c2c_pm_qr_required();
+    const keptQr = initial?.kind === kind ? initial.qr_code : null;
+    if (needsQr && !qr && !keptQr) next.qr = m.c2c_pm_qr_required();
     setErrors(next);
     if (Object.keys(next).length > 0) return;
     setBusy(true);
     try {
-      await save({ kind, account: account.trim(), label: kind === "other" ? label.trim() : "", ...(qr ? { qr_code: qr.id } : {}) });
+      const qrCode = qr ? qr.id : keptQr;
+      await save({ kind, account: account.trim(), label: kind === "other" ? label.trim() : "", ...(qrCode ? { qr_code: qrCode } : {}) }, initial?.id);
       toast.success(m.c2c_pm_saved());
       onDone();
     } catch {
@@ -135,6 +145,13 @@ function AddMethod({ onDone }: { onDone: () => void }) {
 
   return (
     <form className="form card" onSubmit={submit} noValidate data-testid="pm-form">
+      {initial && <h2 className={s.sectionTitle}>{m.c2c_pm_edit_title({ kind: payKindText(initial.kind) })}</h2>}
+      {initial?.qr_code && initial.kind === kind && !qr && (
+        <div className={s.pmKept}>
+          <AuthImage src={initial.qr_code} alt={m.c2c_pay_code()} className={s.pmQr} />
+          <span className="form-note">{m.c2c_pm_qr_kept()}</span>
+        </div>
+      )}
       <div className={s.chips} role="radiogroup" aria-label={m.c2c_pm_kind()}>
         {(["alipay", "wechat", "other"] as const).map((k) => (
           <button key={k} type="button" role="radio" aria-checked={kind === k} className={kind === k ? "active" : ""} onClick={() => { setKind(k); setErrors({}); }} data-testid={`pm-kind-${k}`}>
