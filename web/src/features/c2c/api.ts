@@ -32,6 +32,8 @@ import type {
 import type { C2cAdvert, C2cMessage, C2cOrder, Merchant, PayMethod, PaySnapshot, C2cConfig } from "../../../../schemas/c2c.ts";
 import { call, client, sendPath as route, type CallOptions } from "../../lib/api.ts";
 import { cachedFor, pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
+import { $userChannelStatus, useUserEvent } from "../../lib/userChannel.ts";
+import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 
 export type { C2cAdvert, C2cConfig, C2cMessage, C2cOrder, C2cType, IsSure, Merchant, PayKind, PayMethod, PaySnapshot };
 export type AdvertInput = z.input<typeof advertCreateSchema>;
@@ -126,11 +128,22 @@ const C2C = "c2c";
 const moved = [[C2C], sharedKeys.balances] as const;
 
 /**
- * How often screens ask again while the per-user channel (branch `userchan`) is not on main:
- * an order waiting for the other party, and the chat, are polled.
+ * Order changes and chat messages arrive on the user's private channel (lib/userChannel.ts, events
+ * `c2c_order` and `c2c_message`) and refetch what they change. An order waiting for someone and
+ * an open chat are also asked again now and then: often while the channel is down, rarely while
+ * it is up (an event lost in a reconnect is fetched again on reopen anyway).
  */
-export const ORDER_POLL_MS = 5_000;
-export const CHAT_POLL_MS = 4_000;
+const whileWaiting = () => ($userChannelStatus.get() === "open" ? 30_000 : 5_000);
+
+/** Keeps every C2C screen current: refetches on the private channel's C2C events and after it reconnects. */
+export function useC2cLive(): void {
+  const client = useQueryClient();
+  const refetch = (...keys: QueryKey[]) => {
+    for (const queryKey of keys) void client.invalidateQueries({ queryKey });
+  };
+  useUserEvent("c2c_order", () => refetch([C2C], sharedKeys.balances), () => refetch([C2C]));
+  useUserEvent("c2c_message", (e) => refetch([C2C, "messages", e.order_id], [C2C, "order", e.order_id], [C2C, "orders"], [C2C, "merchantOrders"]));
+}
 
 export const useLegalCoins = () => useScreenQuery({ queryKey: [C2C, "coins"], queryFn: ({ signal }) => fetchLegalCoins(signal), ...cachedFor(60_000) });
 export const useC2cConfig = () => useScreenQuery({ queryKey: [C2C, "config"], queryFn: ({ signal }) => fetchConfig(signal) });
@@ -148,11 +161,11 @@ export const useOrder = (id: number) =>
     enabled: id > 0,
     refetchInterval: (q) => {
       const o = q.state.data;
-      return o && (o.is_sure === 0 || o.is_sure === 3) ? ORDER_POLL_MS : false;
+      return o && (o.is_sure === 0 || o.is_sure === 3) ? whileWaiting() : false;
     },
   });
 export const useMessages = (orderId: number) =>
-  useScreenQuery({ queryKey: [C2C, "messages", orderId], queryFn: ({ signal }) => fetchMessages(orderId, signal), enabled: orderId > 0, refetchInterval: CHAT_POLL_MS });
+  useScreenQuery({ queryKey: [C2C, "messages", orderId], queryFn: ({ signal }) => fetchMessages(orderId, signal), enabled: orderId > 0, refetchInterval: whileWaiting });
 export const useMerchant = () => useScreenQuery({ queryKey: [C2C, "merchant"], queryFn: ({ signal }) => fetchMerchant(signal) });
 export const useMyAdverts = () => usePagedQuery({ queryKey: [C2C, "myAdverts"], fetchPage: fetchMyAdverts, view: pagesById<C2cAdvert> });
 export const usePayMethods = () => useScreenQuery({ queryKey: [C2C, "payMethods"], queryFn: ({ signal }) => fetchPayMethods(signal) });

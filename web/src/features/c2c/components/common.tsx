@@ -14,14 +14,18 @@ import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { PageSpinner } from "../../../components/States.tsx";
-import type { C2cOrder, IsSure, PayKind, PaySnapshot } from "../api.ts";
+import { useC2cLive, type C2cOrder, type IsSure, type PayKind, type PaySnapshot } from "../api.ts";
 import { orderLink } from "../math.ts";
 import { hasUnread, useReadMarks } from "../readMarks.ts";
 import s from "./c2c.module.css";
 
-/** Shows C2C screens only where the deployment has C2C switched on (GET /api/cfg/kefu products). */
+/**
+ * Shows C2C screens only where the deployment has C2C switched on (GET /api/cfg/kefu products),
+ * and keeps them current from the private channel's C2C events.
+ */
 export function C2cGate({ children }: { children: ReactNode }) {
   const products = useProducts();
+  useC2cLive();
   if (products === null) return <PageSpinner />;
   if (!products.c2c) {
     return (
