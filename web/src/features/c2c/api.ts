@@ -153,7 +153,7 @@ export const useMyOrders = (filter: OrderFilter) =>
   usePagedQuery({ queryKey: [C2C, "orders", filter], fetchPage: (page, signal) => fetchMyOrders(filter, page, signal), view: pagesById<C2cOrder> });
 export const useMerchantOrders = (filter: OrderFilter) =>
   usePagedQuery({ queryKey: [C2C, "merchantOrders", filter], fetchPage: (page, signal) => fetchMerchantOrders(filter, page, signal), view: pagesById<C2cOrder> });
-/** One order, asked again every few seconds while it waits for someone. */
+/** One order; while it waits for someone it is also asked again now and then (whileWaiting). */
 export const useOrder = (id: number) =>
   useScreenQuery({
     queryKey: [C2C, "order", id],

@@ -1,7 +1,8 @@
 /**
  * /legal/chat?id=: the conversation of one order between its two parties (and an operator on
  * appeal): text and pictures, oldest first, kept with the order. Opening it marks every message
- * read (the badge elsewhere goes away). New messages arrive by asking again every few seconds.
+ * read (the badge elsewhere goes away). New messages arrive through the private channel's
+ * `c2c_message` event (and a slow poll as a safety net).
  */
 import { useEffect, useRef, useState, type FormEvent } from "react";
 import { Link } from "react-router";

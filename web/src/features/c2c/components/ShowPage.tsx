@@ -3,8 +3,8 @@
  * receiving account the buyer pays to, the payment proof, the chat, and the actions the viewer has
  * now: the buyer of an unpaid order goes to pay; the seller of a paid order confirms the money
  * arrived (after a confirmation step: it releases the coins and cannot be undone); either party
- * may appeal once the seller's time to confirm is over. The order is asked again every few seconds
- * while it waits for someone.
+ * may appeal once the seller's time to confirm is over. Changes by the other party arrive through
+ * the private channel's `c2c_order` event.
  */
 import { useState } from "react";
 import { Link } from "react-router";
