@@ -17,21 +17,13 @@
  * Identity verification and the starting funds are set up through the API (their screens have
  * their own browser tests in money.test.ts).
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { dealMoneyCents, formatCents } from "../../schemas/c2c.ts";
 import { formatUnits, parseUnits } from "../../schemas/money.ts";
 import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
 import { registerViaApi, uniqueEmail } from "./helpers.ts";
-import { ROOT, startServer, type TestServer } from "./server.ts";
-
-/**
- * The C2C back end (branch c2c) and these screens land separately: until its routes are in the
- * tree there is nothing to drive, and the suite says so instead of failing on a 404.
- */
-const backEnd = existsSync(join(ROOT, "worker", "routes", "c2c.ts"));
+import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -147,7 +139,7 @@ async function makeImage(page: Page, label: string): Promise<Buffer> {
 }
 
 beforeAll(async () => {
-  if (backEnd) browser = await launchBrowser();
+  browser = await launchBrowser();
 });
 
 afterAll(async () => {
@@ -155,7 +147,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe.skipIf(!backEnd)("C2C between two people", () => {
+describe("C2C between two people", () => {
   beforeAll(async () => {
     server = await startServer();
   });
@@ -316,7 +308,7 @@ describe.skipIf(!backEnd)("C2C between two people", () => {
   });
 });
 
-describe.skipIf(!backEnd)("C2C's clock and appeals", () => {
+describe("C2C's clock and appeals", () => {
   beforeAll(async () => {
     server = await startServer({ C2C_PAY_WINDOW_SECONDS: "20", C2C_APPEAL_AFTER_SECONDS: "5" });
   });

@@ -196,24 +196,3 @@ export async function call<R>(send: Send<R>, opts: CallOptions = {}): Promise<Pa
   if (notify) toast.error(failure.message);
   throw failure;
 }
-
-/**
- * A request by path for a route the typed client does not know yet (built on another branch and
- * not merged): the client's headers (lang, Authorization), handed to `call` like a client call.
- * `R` is the envelope the route's schema (schemas/) promises. Replace each use with the typed
- * `client.api…` call once the route is on main.
- */
-export function sendPath<R>(method: "GET" | "POST", path: string, body?: { query?: Record<string, string | number | undefined>; json?: unknown }): Send<R> {
-  return ({ init }) => {
-    const headers: Record<string, string> = { lang: getAppLocale(), accept: "application/json" };
-    const token = getToken();
-    if (token) headers.Authorization = token;
-    let url = path;
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(body?.query ?? {})) if (v !== undefined && v !== "") params.set(k, String(v));
-    if (params.size > 0) url += `?${params.toString()}`;
-    if (body?.json !== undefined) headers["content-type"] = "application/json";
-    const request = fetch(url, { ...init, method, headers, cache: "no-store", body: body?.json === undefined ? undefined : JSON.stringify(body.json) });
-    return request as unknown as Promise<ClientResponse<R>>;
-  };
-}

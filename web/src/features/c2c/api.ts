@@ -2,35 +2,11 @@
  * C2C calls (schemas/c2c.ts is the contract): the advert market, orders and their actions, chat,
  * appeals, the merchant centre and receiving methods. Everything goes through `call` (lib/api.ts),
  * so the envelope, the 997/998/999 reactions and the error toasts are the app's usual ones.
- *
- * The C2C routes are built on another branch; until they are merged the typed client does not
- * know them, so `route` (lib/api.ts sendPath) sends the request by path with the client's headers
- * and the answer is typed by the contract's schemas. When the routes land, each function becomes
- * the matching `client.api...` call without changing its signature.
+ * Every call is the typed client's (`hc<AppType>`), so a changed route or field fails the typecheck.
  */
 import type { z } from "zod";
-import type {
-  advertCreateSchema,
-  c2cAdvertPageSchema,
-  c2cConfigSchema,
-  c2cMessageListSchema,
-  c2cMessageSchema,
-  c2cOrderCreatedSchema,
-  c2cOrderListSchema,
-  c2cOrderPageSchema,
-  c2cOrderSchema,
-  c2cAdvertSchema,
-  merchantSchema,
-  myAdvertPageSchema,
-  payMethodDeletedSchema,
-  payMethodListSchema,
-  payMethodSchema,
-  C2cType,
-  IsSure,
-  PayKind,
-} from "../../../../schemas/c2c.ts";
-import type { C2cAdvert, C2cMessage, C2cOrder, Merchant, PayMethod, PaySnapshot, C2cConfig } from "../../../../schemas/c2c.ts";
-import { call, client, sendPath as route, type CallOptions } from "../../lib/api.ts";
+import type { advertCreateSchema, C2cAdvert, C2cConfig, C2cMessage, C2cOrder, C2cType, IsSure, Merchant, PayKind, PayMethod, PaySnapshot } from "../../../../schemas/c2c.ts";
+import { call, client, type CallOptions } from "../../lib/api.ts";
 import { cachedFor, pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 import { $userChannelStatus, useUserEvent } from "../../lib/userChannel.ts";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
@@ -38,25 +14,28 @@ import { useQueryClient, type QueryKey } from "@tanstack/react-query";
 export type { C2cAdvert, C2cConfig, C2cMessage, C2cOrder, C2cType, IsSure, Merchant, PayKind, PayMethod, PaySnapshot };
 export type AdvertInput = z.input<typeof advertCreateSchema>;
 
-type Classic<S extends z.ZodType> = { type: "ok"; message: z.output<S> };
-type Fresh<S extends z.ZodType> = { status: 1; data: z.output<S> };
 const quiet = (signal?: AbortSignal): CallOptions => ({ notify: false, signal });
 
 // ── the market ───────────────────────────────────────────────────────────────────────────────
 
+/** Query values travel as strings; an absent filter is left out. */
+const q = (values: Record<string, number | string | undefined>) =>
+  Object.fromEntries(Object.entries(values).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]]))) as Record<string, string>;
+const api = client.api;
+
 /** The coins adverts may be in (is_legal), USDT first. */
 export const fetchLegalCoins = async (signal?: AbortSignal) => {
-  const list = await call((o) => client.api.currency.list.$get({}, o), quiet(signal));
+  const list = await call((o) => api.currency.list.$get({}, o), quiet(signal));
   return [...list.legal].sort((a, b) => (a.name === "USDT" ? -1 : b.name === "USDT" ? 1 : a.id - b.id));
 };
 
-export const fetchConfig = (signal?: AbortSignal) => call(route<Classic<typeof c2cConfigSchema>>("GET", "/api/c2c/config"), quiet(signal));
+export const fetchConfig = (signal?: AbortSignal) => call((o) => api.c2c.config.$get({}, o), quiet(signal));
 
 export const fetchAdverts = (type: C2cType, currencyId: number, page: number, signal?: AbortSignal) =>
-  call(route<Fresh<typeof c2cAdvertPageSchema>>("GET", "/api/new/legal_deal/index", { query: { type, currency_id: currencyId, page } }), quiet(signal));
+  call((o) => api.new.legal_deal.index.$get({ query: { type, currency_id: String(currencyId), page: String(page) } }, o), quiet(signal));
 
 /** Takes an advert: `value` is the coin quantity. 998 and 997 open the app's reminder dialogs. */
-export const placeOrder = (id: number, value: string) => call(route<Classic<typeof c2cOrderCreatedSchema>>("POST", "/api/do_legal_deal", { json: { id, value } }));
+export const placeOrder = (id: number, value: string) => call((o) => api.do_legal_deal.$post({ json: { id, value } }, o));
 
 // ── orders ───────────────────────────────────────────────────────────────────────────────────
 
@@ -68,45 +47,43 @@ export interface OrderFilter {
 
 /** My orders (either side), as the usual `{ total, lists }` page. */
 export const fetchMyOrders = async (filter: OrderFilter, page: number, signal?: AbortSignal) => {
-  const r = await call(route<Classic<typeof c2cOrderListSchema>>("GET", "/api/legal_user_deal", { query: { page, ...filter } }), quiet(signal));
+  const r = await call((o) => api.legal_user_deal.$get({ query: q({ page, ...filter }) }, o), quiet(signal));
   return { total: r.total, lists: r.data };
 };
 export const fetchMerchantOrders = (filter: OrderFilter, page: number, signal?: AbortSignal) =>
-  call(route<Classic<typeof c2cOrderPageSchema>>("GET", "/api/c2c/merchant/orders", { query: { page, ...filter } }), quiet(signal));
-export const fetchOrder = (id: number, signal?: AbortSignal) => call(route<Classic<typeof c2cOrderSchema>>("GET", "/api/legal_deal", { query: { id } }), quiet(signal));
+  call((o) => api.c2c.merchant.orders.$get({ query: q({ page, ...filter }) }, o), quiet(signal));
+export const fetchOrder = (id: number, signal?: AbortSignal) => call((o) => api.legal_deal.$get({ query: { id: String(id) } }, o), quiet(signal));
 
-type OrderAction = "/api/legal_deal_user_sure" | "/api/user_legal_pay_cancel" | "/api/handle_one";
-const orderAction = (path: OrderAction, id: number, opts?: CallOptions) => call(route<Classic<typeof c2cOrderSchema>>("POST", path, { json: { id } }), opts);
 /** The seller confirms the fiat arrived: the coins go to the buyer. */
-export const confirmReceived = (id: number) => orderAction("/api/legal_deal_user_sure", id);
+export const confirmReceived = (id: number) => call((o) => api.legal_deal_user_sure.$post({ json: { id } }, o));
 /** The buyer cancels while unpaid. */
-export const cancelOrder = (id: number) => orderAction("/api/user_legal_pay_cancel", id);
+export const cancelOrder = (id: number) => call((o) => api.user_legal_pay_cancel.$post({ json: { id } }, o));
 /** At countdown zero: the server decides (idempotent), so no toast for a refusal. */
-export const handleExpired = (id: number) => orderAction("/api/handle_one", id, { notify: false });
+export const handleExpired = (id: number) => call((o) => api.handle_one.$post({ json: { id } }, o), { notify: false });
 /** The buyer marks the order paid with a proof picture (an upload id). */
-export const markPaid = (id: number, proof: string) => call(route<Classic<typeof c2cOrderSchema>>("POST", "/api/user_legal_pay", { json: { id, pay_orders_img: proof } }));
+export const markPaid = (id: number, proof: string) => call((o) => api.user_legal_pay.$post({ json: { id, pay_orders_img: proof } }, o));
 
 // ── chat and appeals ─────────────────────────────────────────────────────────────────────────
 
+const order = (id: number) => ({ id: String(id) });
 export const fetchMessages = (orderId: number, signal?: AbortSignal) =>
-  call(route<Classic<typeof c2cMessageListSchema>>("GET", `/api/c2c/orders/${orderId}/messages`, { query: { after_id: 0, limit: 200 } }), quiet(signal));
+  call((o) => api.c2c.orders[":id"].messages.$get({ param: order(orderId), query: { after_id: "0", limit: "200" } }, o), quiet(signal));
 export const sendMessage = (orderId: number, body: { text: string } | { image: string }) =>
-  call(route<Classic<typeof c2cMessageSchema>>("POST", `/api/c2c/orders/${orderId}/messages`, { json: body }));
+  call((o) => api.c2c.orders[":id"].messages.$post({ param: order(orderId), json: body }, o));
 export const appeal = (orderId: number, reason: string, evidence: string[]) =>
-  call(route<Classic<typeof c2cOrderSchema>>("POST", `/api/c2c/orders/${orderId}/appeal`, { json: { reason, evidence } }));
+  call((o) => api.c2c.orders[":id"].appeal.$post({ param: order(orderId), json: { reason, evidence } }, o));
 
 // ── merchant centre ──────────────────────────────────────────────────────────────────────────
 
-export const fetchMerchant = (signal?: AbortSignal) => call(route<Classic<typeof merchantSchema>>("GET", "/api/c2c/merchant"), quiet(signal));
-export const applyMerchant = (name: string) => call(route<Classic<typeof merchantSchema>>("POST", "/api/c2c/merchant/apply", { json: { name } }));
-export const leaveMerchant = () => call(route<Classic<typeof merchantSchema>>("POST", "/api/c2c/merchant/leave", { json: {} }));
+export const fetchMerchant = (signal?: AbortSignal) => call((o) => api.c2c.merchant.$get({}, o), quiet(signal));
+export const applyMerchant = (name: string) => call((o) => api.c2c.merchant.apply.$post({ json: { name } }, o));
+export const leaveMerchant = () => call((o) => api.c2c.merchant.leave.$post({}, o));
 
-export const fetchMyAdverts = (page: number, signal?: AbortSignal) =>
-  call(route<Classic<typeof myAdvertPageSchema>>("GET", "/api/c2c/adverts/mine", { query: { page } }), quiet(signal));
-export const createAdvert = (body: AdvertInput) => call(route<Classic<typeof c2cAdvertSchema>>("POST", "/api/c2c/adverts", { json: body }));
+export const fetchMyAdverts = (page: number, signal?: AbortSignal) => call((o) => api.c2c.adverts.mine.$get({ query: { page: String(page) } }, o), quiet(signal));
+export const createAdvert = (body: AdvertInput) => call((o) => api.c2c.adverts.$post({ json: body }, o));
 export type AdvertAction = "off" | "on" | "withdraw";
 export const advertAction = (id: number, action: AdvertAction) =>
-  call(route<Classic<typeof c2cAdvertSchema>>("POST", `/api/c2c/adverts/${id}/${action}`, { json: {} }));
+  call((o) => api.c2c.adverts[":id"][":action{off|on|withdraw}"].$post({ param: { id: String(id), action } }, o));
 
 // ── receiving methods ────────────────────────────────────────────────────────────────────────
 
@@ -116,10 +93,10 @@ export interface PayMethodInput {
   label?: string;
   qr_code?: string;
 }
-export const fetchPayMethods = (signal?: AbortSignal) => call(route<Classic<typeof payMethodListSchema>>("GET", "/api/c2c/pay_methods"), quiet(signal));
+export const fetchPayMethods = (signal?: AbortSignal) => call((o) => api.c2c.pay_methods.$get({}, o), quiet(signal));
 export const savePayMethod = (body: PayMethodInput, id?: number) =>
-  call(route<Classic<typeof payMethodSchema>>("POST", id === undefined ? "/api/c2c/pay_methods" : `/api/c2c/pay_methods/${id}`, { json: body }));
-export const deletePayMethod = (id: number) => call(route<Classic<typeof payMethodDeletedSchema>>("POST", `/api/c2c/pay_methods/${id}/delete`, { json: {} }));
+  id === undefined ? call((o) => api.c2c.pay_methods.$post({ json: body }, o)) : call((o) => api.c2c.pay_methods[":id"].$post({ param: { id: String(id) }, json: body }, o));
+export const deletePayMethod = (id: number) => call((o) => api.c2c.pay_methods[":id"].delete.$post({ param: { id: String(id) } }, o));
 
 // ── queries and mutations ────────────────────────────────────────────────────────────────────
 

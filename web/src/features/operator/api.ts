@@ -11,17 +11,7 @@ import { call, client } from "../../lib/api.ts";
 import type { AdminWithdrawal } from "../../../../schemas/operator.ts";
 import { pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 import { patchSession } from "../../lib/session.ts";
-import { sendPath } from "../../lib/api.ts";
-import type {
-  adminAdvertPageSchema,
-  adminAdvertSchema,
-  adminAppealDetailSchema,
-  adminAppealPageSchema,
-  adminAppealSchema,
-  adminMerchantPageSchema,
-  adminMerchantSchema,
-  c2cDecisionResultSchema,
-} from "../../../../schemas/c2c.ts";
+import type { adminAdvertSchema, adminAppealSchema, adminMerchantSchema } from "../../../../schemas/c2c.ts";
 
 export type { AdminDeposit, AdminKyc, AdminUserRow, Adjustment, AuditRow, LedgerRow, ReconcileResult };
 export type { AdminUserDetail, AdminWithdrawal } from "../../../../schemas/operator.ts";
@@ -166,28 +156,35 @@ export const useSecondsCurrencies = () => useScreenQuery({ queryKey: [OP, "secon
 export const useSaveSecondsOption = () => useCallMutation(saveSecondsOption, decided);
 export const useSaveSecondsCurrency = () => useCallMutation(saveSecondsCurrency, decided);
 // ── C2C: merchant applications, adverts, appeals (schemas/c2c.ts) ───────────────────────────
-// The routes are on branch c2c; until they are merged they are called by path (lib/api.ts sendPath).
 
-type Classic<S extends z.ZodType> = { type: "ok"; message: z.output<S> };
 export type AdminMerchant = z.output<typeof adminMerchantSchema>;
 export type AdminAdvert = z.output<typeof adminAdvertSchema>;
 export type AdminAppeal = z.output<typeof adminAppealSchema>;
-export type AdminAppealDetail = z.output<typeof adminAppealDetailSchema>;
-export type C2cListKind = "merchants" | "adverts" | "appeals";
 
+const c2c = admin.c2c;
 export const fetchC2cMerchants = (page: number, status: number | undefined, signal?: AbortSignal) =>
-  call(sendPath<Classic<typeof adminMerchantPageSchema>>("GET", "/api/admin/c2c/merchants", { query: { page, status } }), { notify: false, signal });
+  call((o) => c2c.merchants.$get({ query: q({ page, status }) }, o), { notify: false, signal });
 export const fetchC2cAdverts = (page: number, status: number | undefined, signal?: AbortSignal) =>
-  call(sendPath<Classic<typeof adminAdvertPageSchema>>("GET", "/api/admin/c2c/adverts", { query: { page, status } }), { notify: false, signal });
+  call((o) => c2c.adverts.$get({ query: q({ page, status }) }, o), { notify: false, signal });
 export const fetchC2cAppeals = (page: number, status: number | undefined, signal?: AbortSignal) =>
-  call(sendPath<Classic<typeof adminAppealPageSchema>>("GET", "/api/admin/c2c/appeals", { query: { page, status } }), { notify: false, signal });
-export const fetchC2cAppeal = (id: number, signal?: AbortSignal) =>
-  call(sendPath<Classic<typeof adminAppealDetailSchema>>("GET", `/api/admin/c2c/appeals/${id}`), { notify: false, signal });
+  call((o) => c2c.appeals.$get({ query: q({ page, status }) }, o), { notify: false, signal });
+export const fetchC2cAppeal = (id: number, signal?: AbortSignal) => call((o) => c2c.appeals[":id"].$get({ param: { id: String(id) } }, o), { notify: false, signal });
 /** approve / reject a merchant application, mark an advert abnormal, release / return an appeal's coins. */
 export type C2cDecision = "merchants/approve" | "merchants/reject" | "adverts/abnormal" | "appeals/release" | "appeals/return";
 export const decideC2c = (id: number, decision: C2cDecision, reason: string) => {
-  const [kind, action] = decision.split("/") as [string, string];
-  return call(sendPath<Classic<typeof c2cDecisionResultSchema>>("POST", `/api/admin/c2c/${kind}/${id}/${action}`, { json: { reason } }));
+  const args = { param: { id: String(id) }, json: { reason } };
+  switch (decision) {
+    case "merchants/approve":
+      return call((o) => c2c.merchants[":id"].approve.$post(args, o));
+    case "merchants/reject":
+      return call((o) => c2c.merchants[":id"].reject.$post(args, o));
+    case "adverts/abnormal":
+      return call((o) => c2c.adverts[":id"].abnormal.$post(args, o));
+    case "appeals/release":
+      return call((o) => c2c.appeals[":id"].release.$post(args, o));
+    case "appeals/return":
+      return call((o) => c2c.appeals[":id"].return.$post(args, o));
+  }
 };
 
 export const useC2cMerchants = (status: number | undefined) =>
