@@ -29,7 +29,8 @@ function run(cmd: string, args: string[], what: string) {
   }
 }
 
-export async function startServer(): Promise<TestServer> {
+/** `vars`: extra plain-text bindings, e.g. a shortened C2C payment window. */
+export async function startServer(vars: Record<string, string> = {}): Promise<TestServer> {
   Object.assign(process.env, OFFLINE_ENV);
 
   if (!existsSync(join(ROOT, "dist", "web", "index.html"))) {
@@ -56,6 +57,7 @@ export async function startServer(): Promise<TestServer> {
       DEV_OUTBOX: { type: "plain_text", value: "on" },
       TRUST_CF_CONNECTING_IP: { type: "plain_text", value: "off" },
       PEPPER: { type: "secret_text", value: TEST_PEPPER },
+      ...Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text" as const, value }])),
     },
     dev: {
       server: { hostname: "127.0.0.1", port: 0 },

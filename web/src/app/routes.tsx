@@ -71,6 +71,16 @@ const AddressesPage = page(() => import("../features/security/components/Address
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
+// C2C (fiat trading with merchants).
+const C2cMarketPage = page(() => import("../features/c2c/components/MarketPage.tsx"));
+const C2cOrdersPage = page(() => import("../features/c2c/components/OrdersPage.tsx"));
+const C2cShowPage = page(() => import("../features/c2c/components/ShowPage.tsx"));
+const C2cPayPage = page(() => import("../features/c2c/components/PayPage.tsx"));
+const C2cChatPage = page(() => import("../features/c2c/components/ChatPage.tsx"));
+const C2cAppealPage = page(() => import("../features/c2c/components/AppealPage.tsx"));
+const C2cMerchantPage = page(() => import("../features/c2c/components/MerchantPage.tsx"));
+const C2cAdvertFormPage = page(() => import("../features/c2c/components/AdvertFormPage.tsx"));
+const C2cPaymentPage = page(() => import("../features/c2c/components/PaymentPage.tsx"));
 
 interface Entry {
   path: string;
@@ -126,10 +136,19 @@ const entries: Entry[] = [
   { path: "/admin/audit", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/reconcile", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/seconds", title: m.op_title, auth: true, Component: AdminPage },
-  { path: "/legal/index", title: m.title_legal },
-  { path: "/legal/order", title: m.title_legal_order, auth: true },
-  { path: "/legal/show", title: m.title_legal_show, auth: true },
-  { path: "/legal/pay", title: m.title_legal_pay },
+  { path: "/admin/c2c-merchants", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/c2c-adverts", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/c2c-appeals", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
+  { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
+  { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },
+  // Spec: "no auth flag"; it shows one's own order, so a login is needed all the same.
+  { path: "/legal/pay", title: m.title_legal_pay, auth: true, Component: C2cPayPage },
+  { path: "/legal/chat", title: m.title_legal_chat, auth: true, Component: C2cChatPage },
+  { path: "/legal/appeal", title: m.title_legal_appeal, auth: true, Component: C2cAppealPage },
+  { path: "/legal/merchant", title: m.title_legal_merchant, auth: true, Component: C2cMerchantPage },
+  { path: "/legal/advert", title: m.title_legal_advert, auth: true, Component: C2cAdvertFormPage },
+  { path: "/legal/payment", title: m.title_legal_payment, auth: true, Component: C2cPaymentPage },
 ];
 
 function Placeholder({ title }: { title: () => string }) {

@@ -36,6 +36,11 @@ const paths = {
   build: "M14.7 6.3a4 4 0 00-5.4 5.4L4 17l3 3 5.3-5.3a4 4 0 005.4-5.4l-2.5 2.5-2.4-.6-.6-2.4 2.5-2.5z",
   empty: "M4 13.5l2.5-7.5h11l2.5 7.5M4 13.5V19h16v-5.5M4 13.5h5l1 2h4l1-2h5",
   alert: "M12 4l9 15.5H3L12 4zM12 10v4.5M12 17h.01",
+  copy: "M9 9h10.5v10.5H9zM15 9V4.5H4.5V15H9",
+  chat: "M4.5 5.5h15v10h-9l-4.5 4v-4h-1.5z",
+  image: "M4 5h16v14H4zM4 15.5l4.5-4.5 4 4 2.5-2.5 5 5M15.5 9.5h.01",
+  send: "M4 12l16-7.5-6 15.5-2.5-6.5L4 12zM11.5 13.5L20 4.5",
+  filter: "M4 6h16M7 12h10M10 18h4",
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -11,6 +11,7 @@ import { call, client } from "../../lib/api.ts";
 import type { AdminWithdrawal } from "../../../../schemas/operator.ts";
 import { pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 import { patchSession } from "../../lib/session.ts";
+import type { adminAdvertSchema, adminAppealSchema, adminMerchantSchema } from "../../../../schemas/c2c.ts";
 
 export type { AdminDeposit, AdminKyc, AdminUserRow, Adjustment, AuditRow, LedgerRow, ReconcileResult };
 export type { AdminUserDetail, AdminWithdrawal } from "../../../../schemas/operator.ts";
@@ -154,3 +155,43 @@ export const useSecondsOptions = () => useScreenQuery({ queryKey: [OP, "seconds"
 export const useSecondsCurrencies = () => useScreenQuery({ queryKey: [OP, "seconds", "currencies"], queryFn: ({ signal }) => fetchSecondsCurrencies(signal) });
 export const useSaveSecondsOption = () => useCallMutation(saveSecondsOption, decided);
 export const useSaveSecondsCurrency = () => useCallMutation(saveSecondsCurrency, decided);
+// ── C2C: merchant applications, adverts, appeals (schemas/c2c.ts) ───────────────────────────
+
+export type AdminMerchant = z.output<typeof adminMerchantSchema>;
+export type AdminAdvert = z.output<typeof adminAdvertSchema>;
+export type AdminAppeal = z.output<typeof adminAppealSchema>;
+
+const c2c = admin.c2c;
+export const fetchC2cMerchants = (page: number, status: number | undefined, signal?: AbortSignal) =>
+  call((o) => c2c.merchants.$get({ query: q({ page, status }) }, o), { notify: false, signal });
+export const fetchC2cAdverts = (page: number, status: number | undefined, signal?: AbortSignal) =>
+  call((o) => c2c.adverts.$get({ query: q({ page, status }) }, o), { notify: false, signal });
+export const fetchC2cAppeals = (page: number, status: number | undefined, signal?: AbortSignal) =>
+  call((o) => c2c.appeals.$get({ query: q({ page, status }) }, o), { notify: false, signal });
+export const fetchC2cAppeal = (id: number, signal?: AbortSignal) => call((o) => c2c.appeals[":id"].$get({ param: { id: String(id) } }, o), { notify: false, signal });
+/** approve / reject a merchant application, mark an advert abnormal, release / return an appeal's coins. */
+export type C2cDecision = "merchants/approve" | "merchants/reject" | "adverts/abnormal" | "appeals/release" | "appeals/return";
+export const decideC2c = (id: number, decision: C2cDecision, reason: string) => {
+  const args = { param: { id: String(id) }, json: { reason } };
+  switch (decision) {
+    case "merchants/approve":
+      return call((o) => c2c.merchants[":id"].approve.$post(args, o));
+    case "merchants/reject":
+      return call((o) => c2c.merchants[":id"].reject.$post(args, o));
+    case "adverts/abnormal":
+      return call((o) => c2c.adverts[":id"].abnormal.$post(args, o));
+    case "appeals/release":
+      return call((o) => c2c.appeals[":id"].release.$post(args, o));
+    case "appeals/return":
+      return call((o) => c2c.appeals[":id"].return.$post(args, o));
+  }
+};
+
+export const useC2cMerchants = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "c2cMerchants", status ?? "all"], fetchPage: (page, signal) => fetchC2cMerchants(page, status, signal), view: pagesById<AdminMerchant> });
+export const useC2cAdverts = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "c2cAdverts", status ?? "all"], fetchPage: (page, signal) => fetchC2cAdverts(page, status, signal), view: pagesById<AdminAdvert> });
+export const useC2cAppeals = (status: number | undefined) =>
+  usePagedQuery({ queryKey: [OP, "c2cAppeals", status ?? "all"], fetchPage: (page, signal) => fetchC2cAppeals(page, status, signal), view: pagesById<AdminAppeal> });
+export const useC2cAppeal = (id: number) => useScreenQuery({ queryKey: [OP, "c2cAppeal", id], queryFn: ({ signal }) => fetchC2cAppeal(id, signal) });
+export const useDecideC2c = () => useCallMutation(decideC2c, decided);

@@ -21,6 +21,8 @@ import { AdjustmentsSection } from "./Adjustments.tsx";
 import { AuditSection } from "./Audit.tsx";
 import { ReconcileSection } from "./Reconcile.tsx";
 import { SecondsSettings } from "./SecondsSettings.tsx";
+import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues.tsx";
+import { useProducts } from "../../../lib/products.ts";
 import "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -35,10 +37,17 @@ const sections: { to: string; label: () => string }[] = [
   { to: "/admin/reconcile", label: m.op_nav_reconcile },
   { to: "/admin/seconds", label: m.op_nav_seconds },
 ];
+/** Shown only where C2C is switched on. */
+const c2cSections: { to: string; label: () => string }[] = [
+  { to: "/admin/c2c-merchants", label: m.op_nav_c2c_merchants },
+  { to: "/admin/c2c-adverts", label: m.op_nav_c2c_adverts },
+  { to: "/admin/c2c-appeals", label: m.op_nav_c2c_appeals },
+];
 
 export default function AdminPage() {
   const { pathname } = useLocation();
   const role = useRole();
+  const products = useProducts();
 
   // Moving between sections re-mounts the page: trust the cached role while the server confirms it.
   const cached = $session.get().role === "operator" ? { id: Number($session.get().user_id), role: "operator" } : null;
@@ -75,6 +84,12 @@ export default function AdminPage() {
         return <ReconcileSection />;
       case "/admin/seconds":
         return <SecondsSettings />;
+      case "/admin/c2c-merchants":
+        return products === null ? <PageSpinner /> : products.c2c ? <C2cMerchantsQueue /> : <Overview />;
+      case "/admin/c2c-adverts":
+        return products === null ? <PageSpinner /> : products.c2c ? <C2cAdvertsQueue /> : <Overview />;
+      case "/admin/c2c-appeals":
+        return products === null ? <PageSpinner /> : products.c2c ? <C2cAppealsQueue /> : <Overview />;
       default:
         return <Overview />;
     }
@@ -83,7 +98,7 @@ export default function AdminPage() {
   return (
     <div className={s.admin} data-testid="admin-page">
       <nav className={s.adminNav} aria-label={m.op_title()}>
-        {sections.map((s) => (
+        {[...sections, ...(products?.c2c ? c2cSections : [])].map((s) => (
           <NavLink key={s.to} to={s.to} end replace className={({ isActive }) => (isActive || (s.to === "/admin/users" && pathname === "/admin/user") ? "active" : "")} data-testid={`admin-nav-${s.to.split("/")[2] ?? "overview"}`}>
             {s.label()}
           </NavLink>

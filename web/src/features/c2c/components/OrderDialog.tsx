@@ -1,0 +1,196 @@
+/**
+ * The order dialog of an advert (spec §4, §5): the user types the coin amount or the CNY total
+ * (the other follows: total = number × price to 2 decimals, computed in bigint), "All" fills the
+ * largest amount allowed, and the amount is checked against the advert's limits, its remaining
+ * amount and (selling) the user's balance before it is sent. The dialog closes itself after 60 s
+ * (the price may be stale by then). A new order leads to its pay page (buying) or its detail.
+ */
+import { useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router";
+import { C2C_DIALOG_SECONDS } from "../../../../../schemas/c2c.ts";
+import { m } from "../../../i18n/index.ts";
+import { ApiFailure } from "../../../lib/api.ts";
+import { sanitizeAmountInput, showExact } from "../../../lib/amount.ts";
+import { toast } from "../../../lib/toast.ts";
+import { Modal } from "../../../components/Modal.tsx";
+import { Spinner } from "../../../components/States.tsx";
+import { usePlaceOrder, type C2cAdvert } from "../api.ts";
+import { allInNumber, checkOrder, numberForTotal, totalOf, type OrderProblem } from "../math.ts";
+import { cny, PayKinds } from "./common.tsx";
+import s from "./c2c.module.css";
+
+function problemText(p: OrderProblem, coin: string): string {
+  switch (p.kind) {
+    case "empty":
+      return m.c2c_err_amount_required();
+    case "invalid":
+      return m.c2c_err_amount_positive();
+    case "decimals":
+      return m.c2c_err_decimals({ decimals: p.decimals });
+    case "below_min":
+      return m.c2c_err_below_min({ min: cny(p.min) });
+    case "above_max":
+      return m.c2c_err_above_max({ max: cny(p.max) });
+    case "above_remaining":
+      return m.c2c_err_above_remaining({ amount: `${showExact(p.remaining)} ${coin}` });
+    case "above_balance":
+      return m.c2c_err_above_balance({ amount: `${showExact(p.balance)} ${coin}` });
+  }
+}
+
+export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; scale: number; onClose: () => void }) {
+  const navigate = useNavigate();
+  const place = usePlaceOrder();
+  const userBuys = advert.type === "sell";
+  const coin = advert.currency_name;
+  const [by, setBy] = useState<"number" | "total">("number");
+  const [number, setNumber] = useState("");
+  const [total, setTotal] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [left, setLeft] = useState(C2C_DIALOG_SECONDS);
+  // The parent's onClose may be a new function on every render: the countdown must not restart.
+  const closeRef = useRef(onClose);
+  closeRef.current = onClose;
+
+  useEffect(() => {
+    if (busy) return;
+    if (left <= 0) {
+      closeRef.current();
+      return;
+    }
+    const t = setTimeout(() => setLeft((n) => n - 1), 1000);
+    return () => clearTimeout(t);
+  }, [left, busy]);
+
+  // The amount that is sent, whichever field the user types in.
+  const qty = by === "number" ? number : (numberForTotal(total, advert.price, scale) ?? "");
+  const shownTotal = totalOf(qty, advert.price, scale);
+
+  const submit = async () => {
+    if (busy) return;
+    const problem = checkOrder(qty, advert, scale);
+    if (problem) {
+      setError(problemText(problem, coin));
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await place(advert.id, qty);
+      toast.success(r.msg || m.c2c_order_placed());
+      onClose();
+      navigate(userBuys ? `/legal/pay?id=${r.data.id}` : `/legal/show?id=${r.data.id}`);
+    } catch (e) {
+      // 998/997 open the app's reminder (verification, receiving method): make way for it.
+      if (e instanceof ApiFailure && (e.kind === "998" || e.kind === "997" || e.kind === "999")) onClose();
+      else if (e instanceof ApiFailure) setError(e.message);
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fillAll = () => {
+    const all = allInNumber(advert, scale);
+    setBy("number");
+    setNumber(all);
+    setError("");
+  };
+
+  const title = userBuys ? m.c2c_buy_coin({ coin }) : m.c2c_sell_coin({ coin });
+  return (
+    <Modal
+      title={title}
+      onClose={onClose}
+      busy={busy}
+      testId="c2c-order-dialog"
+      actions={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
+            {m.cancel()}
+          </button>
+          <button type="button" className={`btn ${userBuys ? s.btnBuy : s.btnSell}`} onClick={submit} disabled={busy} data-testid="c2c-order-submit">
+            {busy && <Spinner size={16} />}
+            {userBuys ? m.c2c_buy() : m.c2c_sell()}
+          </button>
+        </>
+      }
+    >
+      <div className={s.dialogBody}>
+        <dl className={s.kv}>
+          <div>
+            <dt>{m.c2c_merchant()}</dt>
+            <dd>{advert.seller_name}</dd>
+          </div>
+          <div>
+            <dt>{m.c2c_price()}</dt>
+            <dd className="num" data-testid="dialog-price">{cny(advert.price)}</dd>
+          </div>
+          <div>
+            <dt>{m.c2c_limits()}</dt>
+            <dd className="num">{cny(advert.min_money)} – {cny(advert.max_money)}</dd>
+          </div>
+          <div>
+            <dt>{m.c2c_available()}</dt>
+            <dd className="num">{showExact(advert.surplus_number)} {coin}</dd>
+          </div>
+          {!userBuys && (
+            <div>
+              <dt>{m.c2c_your_balance()}</dt>
+              <dd className="num" data-testid="dialog-balance">{showExact(advert.user_sell_all_balance)} {coin}</dd>
+            </div>
+          )}
+        </dl>
+        <PayKinds kinds={advert.pay_kinds} />
+        {advert.remark && <p className={`${s.remark} form-note`}>{advert.remark}</p>}
+
+        <div className={s.byTabs} role="radiogroup" aria-label={m.c2c_order_by()}>
+          <button type="button" role="radio" aria-checked={by === "number"} className={by === "number" ? "active" : ""} onClick={() => { setBy("number"); setError(""); }} data-testid="dialog-by-number">
+            {m.c2c_by_amount()}
+          </button>
+          <button type="button" role="radio" aria-checked={by === "total"} className={by === "total" ? "active" : ""} onClick={() => { setBy("total"); setError(""); }} data-testid="dialog-by-total">
+            {m.c2c_by_total()}
+          </button>
+        </div>
+        <label className="field">
+          <span className="field-label">{by === "number" ? m.c2c_amount_of({ coin }) : m.c2c_total_cny()}</span>
+          <div className="input-wrap">
+            <input
+              className="input num"
+              inputMode="decimal"
+              autoComplete="off"
+              value={by === "number" ? number : total}
+              placeholder={by === "number" ? `${showExact(advert.min_number)} – ${showExact(advert.max_number)}` : `${advert.min_money} – ${advert.max_money}`}
+              onChange={(e) => {
+                setError("");
+                if (by === "number") setNumber(sanitizeAmountInput(e.target.value, scale));
+                else setTotal(sanitizeAmountInput(e.target.value, 2));
+              }}
+              aria-invalid={!!error}
+              data-testid="dialog-input"
+            />
+            <span className={`input-addon ${s.inputAddon}`}>
+              <span className="muted">{by === "number" ? coin : "CNY"}</span>
+              <button type="button" className="text-btn" onClick={fillAll} data-testid="dialog-all">
+                {m.c2c_all()}
+              </button>
+            </span>
+          </div>
+        </label>
+        <dl className={s.kv}>
+          {by === "total" && (
+            <div>
+              <dt>{m.c2c_amount()}</dt>
+              <dd className="num" data-testid="dialog-number">{qty ? `${showExact(qty)} ${coin}` : "--"}</dd>
+            </div>
+          )}
+          <div className={s.strong}>
+            <dt>{userBuys ? m.c2c_you_pay() : m.c2c_you_receive()}</dt>
+            <dd className="num" data-testid="dialog-total">{shownTotal ? cny(shownTotal) : "--"}</dd>
+          </div>
+        </dl>
+        {error && <p className="field-error" role="alert" data-testid="dialog-error">{error}</p>}
+        <p className="form-note" data-testid="dialog-countdown" aria-live="off">{m.c2c_dialog_closes({ seconds: left })}</p>
+      </div>
+    </Modal>
+  );
+}

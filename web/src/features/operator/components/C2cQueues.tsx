@@ -1,0 +1,278 @@
+/**
+ * C2C in the operator console (issue #10 §1, §3): merchant applications (approve, or reject with
+ * a reason: the deposit returns), adverts (mark abnormal: no new orders), and appeals with the
+ * order, the payment proof, the whole chat and the order's history, decided by releasing the
+ * coins to the buyer or returning them to the seller, always with a reason (audited, shown to both
+ * parties). An operator never decides a record of their own.
+ */
+import { useState } from "react";
+import { m } from "../../../i18n/index.ts";
+import { showExact } from "../../../lib/amount.ts";
+import { formatDateTime, groupThousands } from "../../../lib/format.ts";
+import { toast } from "../../../lib/toast.ts";
+import { AuthImage } from "../../../components/AuthImage.tsx";
+import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
+import { useC2cAdverts, useC2cAppeal, useC2cAppeals, useC2cMerchants, useDecideC2c, type AdminAppeal, type C2cDecision } from "../api.ts";
+import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
+
+const cny = (v: string) => `¥${groupThousands(v)}`;
+
+function useDecide() {
+  const decide = useDecideC2c();
+  const [decision, setDecision] = useState<Decision | null>(null);
+  const ask = (id: number, what: C2cDecision, title: string, confirmText: string, summary: string, danger: boolean, done: string) =>
+    setDecision({
+      title,
+      confirmText,
+      reasonRequired: true,
+      danger,
+      summary: <p className={s.dialogSummary}>{summary}</p>,
+      run: async (reason) => {
+        await decide(id, what, reason);
+        toast.success(done);
+      },
+    });
+  const dialog = decision && <DecisionDialog decision={decision} onClose={() => setDecision(null)} onDone={() => setDecision(null)} />;
+  return { ask, dialog };
+}
+
+function merchantStatus(st: number): string {
+  return st === 0 ? m.op_c2c_applying() : st === 1 ? m.op_c2c_merchant() : st === 2 ? m.op_status_rejected() : m.op_c2c_left();
+}
+
+export function C2cMerchantsQueue() {
+  const [status, setStatus] = useState<number | undefined>(0);
+  const list = useC2cMerchants(status);
+  const { ask, dialog } = useDecide();
+  return (
+    <section data-testid="admin-c2c-merchants">
+      <StatusFilter
+        value={status}
+        onChange={setStatus}
+        options={[
+          { value: 0, label: m.op_c2c_applying() },
+          { value: 1, label: m.op_c2c_merchant() },
+          { value: 2, label: m.op_status_rejected() },
+          { value: undefined, label: m.op_status_all() },
+        ]}
+      />
+      {list.loading ? (
+        <SkeletonList rows={3} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={m.op_queue_empty()} />
+      ) : (
+        <ul className={acct.recordList}>
+          {list.items.map((r) => (
+            <li key={r.id} className={acct.recordCard} data-testid="admin-c2c-merchant" data-user={r.account}>
+              <div className={acct.recordHead}>
+                <span className={acct.recordTitle}>{r.name}</span>
+                <span className={`badge badge-${r.status === 1 ? "ok" : r.status === 0 ? "pending" : "bad"}`}>{merchantStatus(r.status)}</span>
+              </div>
+              <dl className={acct.kv}>
+                <Kv label={m.op_c2c_user()}>{userLabel(r.account, r.user_id)}</Kv>
+                <Kv label={m.op_c2c_real_name()}>{r.real_name ?? "—"}</Kv>
+                <Kv label={m.op_c2c_deposit()}>{showExact(r.deposit)} {r.deposit_currency}</Kv>
+                <Kv label={m.wallet_time()}>{r.format_apply_time}</Kv>
+                {r.reason && <Kv label={m.op_reason()} mono>{r.reason}</Kv>}
+              </dl>
+              {r.status === 0 && r.own && <p className="form-note">{m.op_own_record()}</p>}
+              {r.status === 0 && !r.own && (
+                <div className={acct.btnRow}>
+                  <button type="button" className="btn btn-outline btn-small" data-testid="c2c-merchant-reject" onClick={() => ask(r.id, "merchants/reject", m.op_c2c_reject_title({ name: r.name }), m.op_reject(), m.op_c2c_reject_summary({ amount: `${showExact(r.deposit)} ${r.deposit_currency}` }), true, m.op_rejected())}>
+                    {m.op_reject()}
+                  </button>
+                  <button type="button" className="btn btn-primary btn-small" data-testid="c2c-merchant-approve" onClick={() => ask(r.id, "merchants/approve", m.op_c2c_approve_title({ name: r.name }), m.op_approve(), m.op_c2c_approve_summary({ user: userLabel(r.account, r.user_id) }), false, m.op_c2c_approved())}>
+                    {m.op_approve()}
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+      {dialog}
+    </section>
+  );
+}
+
+function advertStatus(st: number): string {
+  return st === 1 ? m.c2c_ad_on() : st === 2 ? m.c2c_ad_off() : st === 3 ? m.c2c_ad_withdrawn() : m.c2c_ad_abnormal();
+}
+
+export function C2cAdvertsQueue() {
+  const [status, setStatus] = useState<number | undefined>(1);
+  const list = useC2cAdverts(status);
+  const { ask, dialog } = useDecide();
+  return (
+    <section data-testid="admin-c2c-adverts">
+      <StatusFilter
+        value={status}
+        onChange={setStatus}
+        options={[
+          { value: 1, label: m.c2c_ad_on() },
+          { value: 2, label: m.c2c_ad_off() },
+          { value: 4, label: m.c2c_ad_abnormal() },
+          { value: undefined, label: m.op_status_all() },
+        ]}
+      />
+      {list.loading ? (
+        <SkeletonList rows={3} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={m.op_queue_empty()} />
+      ) : (
+        <ul className={acct.recordList}>
+          {list.items.map((ad) => (
+            <li key={ad.id} className={acct.recordCard} data-testid="admin-c2c-advert" data-id={ad.id}>
+              <div className={acct.recordHead}>
+                <span className={acct.recordTitle}>
+                  #{ad.id} · {ad.seller_name} · {ad.type === "sell" ? m.c2c_sell_coin({ coin: ad.currency_name }) : m.c2c_buy_coin({ coin: ad.currency_name })}
+                </span>
+                <span className={`badge badge-${ad.status === 1 ? "ok" : ad.status === 4 ? "bad" : "none"}`}>{advertStatus(ad.status)}</span>
+              </div>
+              <dl className={acct.kv}>
+                <Kv label={m.op_c2c_user()}>{userLabel(ad.account, ad.user_id)}</Kv>
+                <Kv label={m.c2c_price()}>{cny(ad.price)}</Kv>
+                <Kv label={m.c2c_remaining()}>{showExact(ad.surplus_number)} / {showExact(ad.total_number)} {ad.currency_name}</Kv>
+                <Kv label={m.c2c_limits()}>{cny(ad.min_money)} – {cny(ad.max_money)}</Kv>
+                <Kv label={m.c2c_running_orders()}>{ad.running_orders}</Kv>
+              </dl>
+              {(ad.status === 1 || ad.status === 2) && (
+                <div className={acct.btnRow}>
+                  <button type="button" className="btn btn-outline btn-small" data-testid="c2c-advert-abnormal" onClick={() => ask(ad.id, "adverts/abnormal", m.op_c2c_abnormal_title({ id: ad.id }), m.op_c2c_abnormal(), m.op_c2c_abnormal_summary(), true, m.op_c2c_abnormal_done())}>
+                    {m.op_c2c_abnormal()}
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+      {dialog}
+    </section>
+  );
+}
+
+function appealStatus(st: number): string {
+  return st === 0 ? m.c2c_appeal_open() : st === 1 ? m.c2c_appeal_released() : st === 2 ? m.c2c_appeal_returned() : m.c2c_appeal_closed();
+}
+
+export function C2cAppealsQueue() {
+  const [status, setStatus] = useState<number | undefined>(0);
+  const [open, setOpen] = useState<number | null>(null);
+  const list = useC2cAppeals(status);
+  return (
+    <section data-testid="admin-c2c-appeals">
+      <StatusFilter
+        value={status}
+        onChange={setStatus}
+        options={[
+          { value: 0, label: m.c2c_appeal_open() },
+          { value: 1, label: m.c2c_appeal_released() },
+          { value: 2, label: m.c2c_appeal_returned() },
+          { value: undefined, label: m.op_status_all() },
+        ]}
+      />
+      {list.loading ? (
+        <SkeletonList rows={3} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={m.op_queue_empty()} />
+      ) : (
+        <ul className={acct.recordList}>
+          {list.items.map((a) => (
+            <AppealCard key={a.id} appeal={a} open={open === a.id} onToggle={() => setOpen(open === a.id ? null : a.id)} />
+          ))}
+        </ul>
+      )}
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+    </section>
+  );
+}
+
+function AppealCard({ appeal: a, open, onToggle }: { appeal: AdminAppeal; open: boolean; onToggle: () => void }) {
+  const o = a.order;
+  return (
+    <li className={acct.recordCard} data-testid="admin-c2c-appeal" data-order={o.id}>
+      <div className={acct.recordHead}>
+        <span className={acct.recordTitle}>{o.ordernumber} · {cny(o.deal_money)}</span>
+        <span className={`badge badge-${a.status === 0 ? "pending" : "ok"}`}>{appealStatus(a.status)}</span>
+      </div>
+      <dl className={acct.kv}>
+        <Kv label={m.op_c2c_buyer()}>{userLabel(o.buyer_account, o.buyer_id)}</Kv>
+        <Kv label={m.op_c2c_seller()}>{userLabel(o.seller_account, o.seller_id)}</Kv>
+        <Kv label={m.c2c_amount()}>{showExact(o.number)} {o.currency_name}</Kv>
+        <Kv label={m.op_c2c_by()}>{a.by === "buyer" ? m.op_c2c_buyer() : m.op_c2c_seller()}</Kv>
+      </dl>
+      <p className="form-note"><span className="muted">{m.c2c_appeal_reason()}:</span> {a.reason}</p>
+      {a.decision_reason && <p className="form-note"><span className="muted">{m.c2c_decision()}:</span> {a.decision_reason}</p>}
+      <button type="button" className="text-btn" onClick={onToggle} aria-expanded={open} data-testid="c2c-appeal-open">
+        {open ? m.op_c2c_hide_detail() : m.op_c2c_show_detail()}
+      </button>
+      {open && <AppealDetail id={a.id} />}
+    </li>
+  );
+}
+
+function AppealDetail({ id }: { id: number }) {
+  const detail = useC2cAppeal(id);
+  const { ask, dialog } = useDecide();
+  if (detail.error && !detail.data) return <ErrorState message={detail.error.message} onRetry={detail.reload} />;
+  if (!detail.data) return <SkeletonBlock height={160} />;
+  const d = detail.data;
+  const o = d.order;
+  const amount = `${showExact(o.number)} ${o.currency_name}`;
+  return (
+    <div className={s.appealDetail} data-testid="c2c-appeal-detail">
+      <h3 className={s.adminSubtitle}>{m.c2c_proof()}</h3>
+      {o.pay_orders_img ? <AuthImage src={o.pay_orders_img} alt={m.c2c_proof()} className={s.appealProof} testId="c2c-appeal-proof" /> : <p className="muted">—</p>}
+      {d.evidence.length > 0 && (
+        <>
+          <h3 className={s.adminSubtitle}>{m.op_c2c_evidence()}</h3>
+          <div className={s.picGrid}>
+            {d.evidence.map((src) => <AuthImage key={src} src={src} alt={m.op_c2c_evidence()} />)}
+          </div>
+        </>
+      )}
+      <h3 className={s.adminSubtitle}>{m.c2c_chat()}</h3>
+      {d.messages.length === 0 ? (
+        <p className="muted">{m.c2c_chat_empty()}</p>
+      ) : (
+        <ol className={s.appealChat} data-testid="c2c-appeal-chat">
+          {d.messages.map((msg) => (
+            <li key={msg.id}>
+              <span className="muted">{formatDateTime(msg.create_time).slice(5)} · {msg.sender === "buyer" ? m.op_c2c_buyer() : msg.sender === "seller" ? m.op_c2c_seller() : m.c2c_operator()}</span>
+              {msg.kind === "image" ? <AuthImage src={msg.image} alt={m.c2c_chat_image()} className={s.appealChatImage} /> : <p>{msg.text}</p>}
+            </li>
+          ))}
+        </ol>
+      )}
+      <h3 className={s.adminSubtitle}>{m.op_c2c_history()}</h3>
+      <ol className={s.appealEvents}>
+        {d.events.map((e, i) => (
+          <li key={i}><span className="num">{e.format_time}</span> {e.action} {e.actor_id !== null ? `(#${e.actor_id})` : ""}</li>
+        ))}
+      </ol>
+      {d.status === 0 && d.own && <p className="form-note">{m.op_own_record()}</p>}
+      {d.status === 0 && !d.own && (
+        <div className={acct.btnRow}>
+          <button type="button" className="btn btn-outline btn-small" data-testid="c2c-appeal-return" onClick={() => ask(d.id, "appeals/return", m.op_c2c_return_title({ order: o.ordernumber }), m.op_c2c_return(), m.op_c2c_return_summary({ amount, user: userLabel(o.seller_account, o.seller_id) }), true, m.op_c2c_decided())}>
+            {m.op_c2c_return()}
+          </button>
+          <button type="button" className="btn btn-primary btn-small" data-testid="c2c-appeal-release" onClick={() => ask(d.id, "appeals/release", m.op_c2c_release_title({ order: o.ordernumber }), m.op_c2c_release(), m.op_c2c_release_summary({ amount, user: userLabel(o.buyer_account, o.buyer_id) }), false, m.op_c2c_decided())}>
+            {m.op_c2c_release()}
+          </button>
+        </div>
+      )}
+      {dialog}
+    </div>
+  );
+}
