@@ -6,6 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { m } from "../i18n/index.ts";
 import { useSession } from "../lib/session.ts";
+import { pathOn, useProducts } from "../lib/products.ts";
 import { toast } from "../lib/toast.ts";
 import { Icon, LogoMark, type IconName } from "../components/Icon.tsx";
 import { logout } from "../features/auth/api.ts";
@@ -52,6 +53,7 @@ const entries: Entry[] = [
 
 export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }) {
   const session = useSession();
+  const products = useProducts();
   const navigate = useNavigate();
   const panelRef = useRef<HTMLDivElement>(null);
   const [busy, setBusy] = useState(false);
@@ -123,7 +125,7 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
 
         <nav className={s.drawerMenu} data-testid="drawer-menu">
           {entries
-            .filter((e) => (loggedIn || !e.auth) && (!e.operator || session.role === "operator"))
+            .filter((e) => (loggedIn || !e.auth) && (!e.operator || session.role === "operator") && pathOn(e.to, products))
             .map((e) => (
               <Link key={e.to} to={e.to} className={s.drawerItem}>
                 <Icon name={e.icon} size={20} />
