@@ -195,6 +195,25 @@ export function normalizeInternalAddress(address: string): string | null {
   return INTERNAL_ADDRESS_RE.test(a) ? `HX${a.slice(2).toLowerCase()}` : null;
 }
 
+/**
+ * The deposit screen's note (setting `deposit_tips`) as shipped, in every language. An operator's
+ * own text replaces it as written; per-language versions go in `deposit_tips_{lang}` settings.
+ */
+export const depositTipsTexts: Record<Locale, string> = {
+  en: "Deposits are credited after 1 network confirmation and a check of your proof.",
+  zh: "充值在 1 个网络确认并核对您的凭证后入账。",
+  hk: "充值在 1 個網絡確認並核對您的憑證後入賬。",
+  kr: "입금은 네트워크 확인 1회와 증빙 확인 후 반영됩니다.",
+  jp: "入金は 1 回のネットワーク承認と証明書の確認後に反映されます。",
+  es: "Los depósitos se abonan tras 1 confirmación de red y la revisión de su comprobante.",
+};
+
+/** The deposit note in `locale`: a per-language setting first, the shipped text translated, else the operator's text. */
+export function depositTipsFor(locale: Locale, stored: string, perLocale: string): string {
+  if (perLocale) return perLocale;
+  return stored === depositTipsTexts.en ? depositTipsTexts[locale] : stored;
+}
+
 /** Texts of in-site transfers sent by the server ({sender}: the masked sender account). */
 export const inSiteTexts: Record<Locale, { tips: string; note: string; from: string }> = {
   en: {
