@@ -214,6 +214,24 @@ export function depositTipsFor(locale: Locale, stored: string, perLocale: string
   return stored === depositTipsTexts.en ? depositTipsTexts[locale] : stored;
 }
 
+/** The demo deposit addresses' note as shipped (migrations/0005): "… Send only {coin}[ on {network}]." */
+const SHIPPED_ADDRESS_TIP = /^Demo address: do not send real funds\. Send only ([A-Za-z0-9]+)(?: on ([A-Za-z0-9]+))?\.$/;
+
+const addressTipTexts: Record<Locale, (coin: string, network: string | undefined) => string> = {
+  en: (c, n) => `Demo address: do not send real funds. Send only ${c}${n ? ` on ${n}` : ""}.`,
+  zh: (c, n) => `演示地址：请勿转入真实资金。仅可转入 ${c}${n ? `（${n} 网络）` : ""}。`,
+  hk: (c, n) => `演示地址：請勿轉入真實資金。僅可轉入 ${c}${n ? `（${n} 網絡）` : ""}。`,
+  kr: (c, n) => `데모 주소: 실제 자금을 보내지 마세요. ${n ? `${n} 네트워크의 ` : ""}${c}만 보내세요.`,
+  jp: (c, n) => `デモ用アドレス：実際の資金を送らないでください。${n ? `${n} ネットワークの ` : ""}${c} のみ送金してください。`,
+  es: (c, n) => `Dirección de demostración: no envíe fondos reales. Envíe solo ${c}${n ? ` por ${n}` : ""}.`,
+};
+
+/** A deposit address's note in `locale`: the shipped demo note translated; an operator's own note as written. */
+export function addressTipFor(locale: Locale, stored: string): string {
+  const m = SHIPPED_ADDRESS_TIP.exec(stored);
+  return m ? addressTipTexts[locale](m[1]!, m[2]) : stored;
+}
+
 /** Texts of in-site transfers sent by the server ({sender}: the masked sender account). */
 export const inSiteTexts: Record<Locale, { tips: string; note: string; from: string }> = {
   en: {

@@ -144,6 +144,10 @@ describe("deposit addresses", () => {
     expect(await tips("hk")).toBe("充值在 1 個網絡確認並核對您的憑證後入賬。");
     expect(await tips("es")).toBe("Los depósitos se abonan tras 1 confirmación de red y la revisión de su comprobante.");
     expect(await tips("en")).toBe("Deposits are credited after 1 network confirmation and a check of your proof.");
+    // Each address's note too (the shipped demo note; an operator's own note is shown as written).
+    const notes = async (lang: string) => (await api("/wallet/get_in_address", { token: user.token, lang, body: { currency: USDT } })).body.message.list.map((e: any) => e.tips);
+    expect(await notes("zh")).toEqual(["演示地址：请勿转入真实资金。仅可转入 USDT（TRC20 网络）。", "演示地址：请勿转入真实资金。仅可转入 USDT（ERC20 网络）。"]);
+    expect(await notes("en")).toEqual(["Demo address: do not send real funds. Send only USDT on TRC20.", "Demo address: do not send real funds. Send only USDT on ERC20."]);
   });
 
   it("shows an operator's own deposit note as written, and its per-language version where there is one", async () => {

@@ -53,7 +53,7 @@ describe("audit log labels", () => {
     expect(f.user).toBe("demo1@exchange.test (ID 42)");
     expect(f.amount).toBe("20,000 USDT");
     expect(f.first_approved_by).toBe("op2@exchange.test (ID 9)");
-    expect(f.target).toBe("deposit #12");
+    expect(f.target).toBe("Deposits #12");
     expect(Object.values(f).join(" ")).not.toContain("2000000000000");
   });
 

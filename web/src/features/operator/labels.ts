@@ -75,6 +75,20 @@ function withdrawalState(n: unknown): string {
   }
 }
 
+const TARGETS: Record<string, () => string> = {
+  deposit: m.op_nav_deposits,
+  withdrawal: m.op_nav_withdrawals,
+  adjustment: m.op_nav_adjustments,
+  kyc: m.op_nav_kyc,
+  user: m.op_nav_users,
+  reconciliation: m.op_nav_reconcile,
+};
+
+/** The kind of record an action was about, as the console's sections name it. */
+function targetText(type: string): string {
+  return TARGETS[type]?.() ?? type;
+}
+
 export interface AuditFact {
   label: string;
   value: string;
@@ -103,7 +117,7 @@ export function auditFacts(a: AuditRow): AuditFact[] {
     const count = typeof d.differences === "number" ? d.differences : 0;
     facts.push({ key: "result", label: m.op_audit_result(), value: d.ok ? m.op_reconcile_ok() : m.op_reconcile_bad({ count }) });
   }
-  if (a.target_type !== "user" || !a.subject) facts.push({ key: "target", label: m.op_audit_target(), value: `${a.target_type} #${a.target_id}` });
+  if (a.target_type !== "user" || !a.subject) facts.push({ key: "target", label: m.op_audit_target(), value: `${targetText(a.target_type)} #${a.target_id}` });
   if (a.reason) facts.push({ key: "reason", label: m.op_reason(), value: reasonText(a.reason) });
   const rest = Object.entries(d).filter(([k, v]) => !SHOWN.has(k) && v !== undefined && v !== null);
   if (rest.length > 0) facts.push({ key: "other", label: m.op_audit_details(), value: rest.map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`).join(" · ") });
