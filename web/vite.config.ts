@@ -109,10 +109,12 @@ function firstRoutePreload(): Plugin {
         }
         // Language as i18n/index.ts picks it: the stored one, else the browser's (approximately;
         // a wrong guess costs one unused preload).
-        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,l=s.getItem("lang");if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p];if(r&&r.a&&!s.getItem("token"))r=M.r["/login"];(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u))e.rel="stylesheet";else{e.rel="modulepreload";e.crossOrigin=""}e.href=u;document.head.appendChild(e)});if(r&&r.d){var q=fetch(r.d,{headers:{lang:l,accept:"application/json"},cache:"no-store"});q.catch(function(){});window.__early={u:r.d,l:l,t:Date.now(),p:q}}}catch(e){}})();`;
+        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,l=s.getItem("lang");if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p];if(r&&r.a&&!s.getItem("token"))r=M.r["/login"];(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u)){e.rel="preload";e.as="style"}else e.rel="modulepreload";e.crossOrigin="";e.href=u;document.head.appendChild(e)});if(r&&r.d){var q=fetch(r.d,{headers:{lang:l,accept:"application/json"},cache:"no-store"});q.catch(function(){});window.__early={u:r.d,l:l,t:Date.now(),p:q}}}catch(e){}})();`;
         inline = code;
         // Right after <meta charset>, before the entry's stylesheet: an inline script after a
-        // stylesheet waits for it to download, which held every preload back by that long.
+        // stylesheet waits for it to download, which held every preload back by that long. So the
+        // screen's CSS is only fetched here (preload), not applied: applied now it would come
+        // before the global styles and lose to them; the chunk's loader applies it in order.
         const charset = /<meta charset="UTF-8" \/>/i;
         if (!charset.test(html)) throw new Error("index.html: no <meta charset=\"UTF-8\" /> to put the preloader after");
         return html.replace(charset, (tag) => `${tag}\n    <script>${code}</script>`);
