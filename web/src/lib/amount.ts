@@ -3,7 +3,7 @@
  * the currency's scale and are compared, added and truncated as bigint minimal units here, never
  * as JS numbers. Showing them is lib/format.ts's business (one formatter).
  */
-import { formatUnits, parseUnits } from "../../../schemas/money.ts";
+import { formatUnits, parseUnits } from "../../../schemas/decimal.ts";
 
 const SIGNED_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
 

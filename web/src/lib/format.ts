@@ -2,13 +2,13 @@
  * The one number formatter of the web app (issue #8 §6): every price, amount, volume, change and
  * chart axis label on screen goes through here, so they all group thousands with "," and cut
  * decimals the same way. Prices, volumes, changes and money arrive as decimal strings and are
- * formatted as strings (schemas/money.ts): no amount shown here ever passes through a JS number,
+ * formatted as strings (schemas/decimal.ts): no amount shown here ever passes through a JS number,
  * so nothing is rounded up or invented. Display always truncates (never rounds a balance up).
  * A price of "0" means the pair has no trades yet and is shown as "--". The only numbers
  * formatted are the chart's axis and legend values, which the chart library itself computes as
  * floats (`chartPriceFormatter`).
  */
-import { formatUnits, parseUnits } from "../../../schemas/money.ts";
+import { formatUnits, parseUnits } from "../../../schemas/decimal.ts";
 
 export const PLACEHOLDER = "--";
 
