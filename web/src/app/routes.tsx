@@ -144,8 +144,9 @@ export const routes: RouteObject[] = [
       ...entries.map<RouteObject>((e) => {
         const handle: RouteMeta = { title: e.title, auth: e.auth ?? false, tab: e.tab ?? false };
         const screen = e.Component ? <e.Component /> : <Placeholder title={e.title} />;
-        // A screen of an optional product shows "not open here" when the deployment has it off.
-        const product = productOfPath(e.path);
+        // A screen of an optional product shows "not open here" when the deployment has it off. Built
+        // screens say so themselves (seconds: features/seconds NotOpen); placeholders get the generic state.
+        const product = e.Component ? null : productOfPath(e.path);
         const element = product ? <ProductGate product={product}>{screen}</ProductGate> : screen;
         return e.path === "/" ? { index: true, element, handle } : { path: e.path, element, handle };
       }),
