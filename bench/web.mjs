@@ -17,6 +17,7 @@
 //   npm run bench:web -- --size-only       # build + sizes
 //   npm run bench:web -- --no-lighthouse   # build + sizes + axe
 //   npm run bench:web -- --json FILE       # also write the numbers as JSON
+//   npm run bench:web -- --no-axe --runs 1 --routes /quotations   # one quick Lighthouse look
 //
 // Lighthouse runs without network except localhost; it throttles as its mobile preset does
 // (simulated 4G, 4× CPU slowdown), so scores are comparable between runs on this machine only.
@@ -192,7 +193,7 @@ const median = (xs) => {
 };
 
 /** Lighthouse mobile (performance, accessibility, best practices, SEO), median of `runs`. */
-async function lighthouse(base, runs) {
+async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES) {
   let lh, launcher;
   try {
     lh = (await import("lighthouse")).default;
@@ -204,7 +205,7 @@ async function lighthouse(base, runs) {
   const chrome = await launcher.launch({ chromePath: CHROME, chromeFlags: BROWSER_FLAGS });
   const out = {};
   try {
-    for (const route of LIGHTHOUSE_ROUTES) {
+    for (const route of routes) {
       const results = [];
       for (let i = 0; i < runs; i++) {
         const r = await lh(`${base}/#${route}`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] });
@@ -350,7 +351,7 @@ export async function webBench(opts = {}) {
       const mm = await startMarketMaker(worker.base);
       try {
         result.static = await staticChecks(worker.base, fl);
-        if (!opts["no-lighthouse"]) result.lighthouse = await lighthouse(worker.base, Number(opts.runs ?? 3));
+        if (!opts["no-lighthouse"]) result.lighthouse = await lighthouse(worker.base, Number(opts.runs ?? 3), typeof opts.routes === "string" ? opts.routes.split(",") : undefined);
         if (!opts["no-axe"]) result.axe = await axe(worker.base);
       } finally {
         mm.stop();

@@ -207,6 +207,14 @@ export const auditRowSchema = z.object({
   detail: z.unknown(),
   created_at: z.number(),
   time_format: z.string(),
+  /** The user the action concerned (the reviewed record's owner, or the target user). */
+  subject: z.object({ id, account: z.string() }).nullable(),
+  /** The amount it moved or was about, as a decimal with its currency. */
+  amount: z.object({ value: z.string(), currency: z.string() }).nullable(),
+  /** The wallet account of an adjustment (change, micro, legal). */
+  wallet_account: z.string().nullable(),
+  /** Accounts of the user ids the row names (subject, requester, first approver), by id. */
+  accounts: z.record(z.string(), z.string()),
 });
 export type AuditRow = z.infer<typeof auditRowSchema>;
 export const auditPageSchema = pageSchema(auditRowSchema);

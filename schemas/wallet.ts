@@ -195,6 +195,43 @@ export function normalizeInternalAddress(address: string): string | null {
   return INTERNAL_ADDRESS_RE.test(a) ? `HX${a.slice(2).toLowerCase()}` : null;
 }
 
+/**
+ * The deposit screen's note (setting `deposit_tips`) as shipped, in every language. An operator's
+ * own text replaces it as written; per-language versions go in `deposit_tips_{lang}` settings.
+ */
+export const depositTipsTexts: Record<Locale, string> = {
+  en: "Deposits are credited after 1 network confirmation and a check of your proof.",
+  zh: "充值在 1 个网络确认并核对您的凭证后入账。",
+  hk: "充值在 1 個網絡確認並核對您的憑證後入賬。",
+  kr: "입금은 네트워크 확인 1회와 증빙 확인 후 반영됩니다.",
+  jp: "入金は 1 回のネットワーク承認と証明書の確認後に反映されます。",
+  es: "Los depósitos se abonan tras 1 confirmación de red y la revisión de su comprobante.",
+};
+
+/** The deposit note in `locale`: a per-language setting first, the shipped text translated, else the operator's text. */
+export function depositTipsFor(locale: Locale, stored: string, perLocale: string): string {
+  if (perLocale) return perLocale;
+  return stored === depositTipsTexts.en ? depositTipsTexts[locale] : stored;
+}
+
+/** The demo deposit addresses' note as shipped (migrations/0005): "… Send only {coin}[ on {network}]." */
+const SHIPPED_ADDRESS_TIP = /^Demo address: do not send real funds\. Send only ([A-Za-z0-9]+)(?: on ([A-Za-z0-9]+))?\.$/;
+
+const addressTipTexts: Record<Locale, (coin: string, network: string | undefined) => string> = {
+  en: (c, n) => `Demo address: do not send real funds. Send only ${c}${n ? ` on ${n}` : ""}.`,
+  zh: (c, n) => `演示地址：请勿转入真实资金。仅可转入 ${c}${n ? `（${n} 网络）` : ""}。`,
+  hk: (c, n) => `演示地址：請勿轉入真實資金。僅可轉入 ${c}${n ? `（${n} 網絡）` : ""}。`,
+  kr: (c, n) => `데모 주소: 실제 자금을 보내지 마세요. ${n ? `${n} 네트워크의 ` : ""}${c}만 보내세요.`,
+  jp: (c, n) => `デモ用アドレス：実際の資金を送らないでください。${n ? `${n} ネットワークの ` : ""}${c} のみ送金してください。`,
+  es: (c, n) => `Dirección de demostración: no envíe fondos reales. Envíe solo ${c}${n ? ` por ${n}` : ""}.`,
+};
+
+/** A deposit address's note in `locale`: the shipped demo note translated; an operator's own note as written. */
+export function addressTipFor(locale: Locale, stored: string): string {
+  const m = SHIPPED_ADDRESS_TIP.exec(stored);
+  return m ? addressTipTexts[locale](m[1]!, m[2]) : stored;
+}
+
 /** Texts of in-site transfers sent by the server ({sender}: the masked sender account). */
 export const inSiteTexts: Record<Locale, { tips: string; note: string; from: string }> = {
   en: {

@@ -20,14 +20,16 @@ const repoRoot = fileURLToPath(new URL("..", import.meta.url));
 const apiTarget = process.env.API_TARGET ?? "http://127.0.0.1:8795";
 
 /**
- * Likely first screens (hash path → page module under web/src, and whether it needs a login: a
- * visitor without a session token lands on /login instead). Keep in step with app/routes.tsx.
+ * Likely first screens (hash path → page module under web/src, whether it needs a login: a
+ * visitor without a session token lands on /login instead, and the API request whose answer is
+ * the screen's largest paint, started at once and adopted by the API client: lib/early.ts).
+ * Keep in step with app/routes.tsx.
  */
-const FIRST_ROUTES: Record<string, [string, boolean]> = {
+const FIRST_ROUTES: Record<string, [string, boolean, string?]> = {
   "/": ["features/home/components/HomePage.tsx", true],
   "/login": ["features/auth/components/LoginPage.tsx", false],
   "/register": ["features/auth/components/RegisterPage.tsx", false],
-  "/quotations": ["features/quotations/components/QuotationsPage.tsx", false],
+  "/quotations": ["features/quotations/components/QuotationsPage.tsx", false, "/api/currency/quotation_new"],
   "/news/list": ["features/news/components/NewsListPage.tsx", false],
   "/news/detail": ["features/news/components/NewsDetailPage.tsx", false],
   "/kline": ["features/kline/components/KlinePage.tsx", false],
@@ -57,11 +59,19 @@ function firstRoutePreload(): Plugin {
       const hash = createHash("sha256").update(inline, "utf8").digest("base64");
       const text = readFileSync(file, "utf8");
       if (!text.includes("script-src 'self';")) throw new Error("_headers: no script-src 'self'; to extend");
-      writeFileSync(file, text.replace("script-src 'self';", `script-src 'self' 'sha256-${hash}';`));
+      let out = text.replace("script-src 'self';", `script-src 'self' 'sha256-${hash}';`);
+      // Other API hosts (lib/hosts.ts) must be reachable from the page: their https and wss origins.
+      const hosts = (process.env.VITE_API_HOSTS ?? "").split(",").map((h) => h.trim().replace(/\/+$/, "")).filter((h) => /^https?:\/\/[^/?#\s]+$/i.test(h));
+      if (hosts.length > 0) {
+        if (!out.includes("connect-src 'self';")) throw new Error("_headers: no connect-src 'self'; to extend");
+        const origins = hosts.flatMap((h) => [h, h.replace(/^http/i, "ws")]);
+        out = out.replace("connect-src 'self';", `connect-src 'self' ${origins.join(" ")};`);
+      }
+      writeFileSync(file, out);
     },
     transformIndexHtml: {
       order: "post",
-      handler(_html, ctx) {
+      handler(html, ctx) {
         const bundle = ctx.bundle as OutputBundle | undefined;
         if (!bundle) return;
         const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
@@ -89,17 +99,25 @@ function firstRoutePreload(): Plugin {
           }
           return out;
         };
-        const map = { l: {} as Record<string, string[]>, r: {} as Record<string, { f: string[]; a: boolean }> };
+        const map = { l: {} as Record<string, string[]>, r: {} as Record<string, { f: string[]; a: boolean; d?: string }> };
         for (const l of LOCALES) map.l[l] = files(`paraglide/messages/${l}.js`) ?? [];
-        for (const [path, [mod, auth]] of Object.entries(FIRST_ROUTES)) {
+        // With several API hosts (VITE_API_HOSTS) the client may not use this origin: no early data.
+        const sameOriginApi = !(process.env.VITE_API_HOSTS ?? "").trim();
+        for (const [path, [mod, auth, data]] of Object.entries(FIRST_ROUTES)) {
           const f = files(mod);
-          if (f) map.r[path] = { f, a: auth };
+          if (f) map.r[path] = { f, a: auth, ...(data && sameOriginApi ? { d: data } : {}) };
         }
         // Language as i18n/index.ts picks it: the stored one, else the browser's (approximately;
         // a wrong guess costs one unused preload).
-        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,l=s.getItem("lang");if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p];if(r&&r.a&&!s.getItem("token"))r=M.r["/login"];(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u))e.rel="stylesheet";else{e.rel="modulepreload";e.crossOrigin=""}e.href=u;document.head.appendChild(e)})}catch(e){}})();`;
+        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,l=s.getItem("lang");if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p];if(r&&r.a&&!s.getItem("token"))r=M.r["/login"];(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u)){e.rel="preload";e.as="style"}else e.rel="modulepreload";e.crossOrigin="";e.href=u;document.head.appendChild(e)});if(r&&r.d){var q=fetch(r.d,{headers:{lang:l,accept:"application/json"},cache:"no-store"});q.catch(function(){});window.__early={u:r.d,l:l,t:Date.now(),p:q}}}catch(e){}})();`;
         inline = code;
-        return [{ tag: "script", children: code, injectTo: "head" }];
+        // Right after <meta charset>, before the entry's stylesheet: an inline script after a
+        // stylesheet waits for it to download, which held every preload back by that long. So the
+        // screen's CSS is only fetched here (preload), not applied: applied now it would come
+        // before the global styles and lose to them; the chunk's loader applies it in order.
+        const charset = /<meta charset="UTF-8" \/>/i;
+        if (!charset.test(html)) throw new Error("index.html: no <meta charset=\"UTF-8\" /> to put the preloader after");
+        return html.replace(charset, (tag) => `${tag}\n    <script>${code}</script>`);
       },
     },
   };

@@ -41,10 +41,11 @@ base.use("*", async (c, next) => {
 });
 
 base.use("*", async (c, next) => {
-  // CORS only for the configured app origin; with none configured the API is same-origin only.
-  const origin = c.env.APP_ORIGIN;
-  if (!origin) return next();
-  return cors({ origin, allowHeaders: ["Authorization", "Content-Type", "lang"], maxAge: 600 })(c, next);
+  // CORS only for the configured app origins (comma-separated: every origin the SPA is served
+  // from, when the API has several hosts); with none configured the API is same-origin only.
+  const origins = (c.env.APP_ORIGIN ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "");
+  if (origins.length === 0) return next();
+  return cors({ origin: origins, allowHeaders: ["Authorization", "Content-Type", "lang"], maxAge: 600 })(c, next);
 });
 
 base.onError((err, c) => {

@@ -156,6 +156,13 @@ describe("no operator credits themselves", () => {
       [a.id, "deposit.approve.refused"],
       [a.id, "deposit.approve_first"],
     ]);
+    // Readable for a person: the deposit's owner and amount (not minimal units), the first approver by name.
+    expect(audit.body.message.lists[0]).toMatchObject({
+      subject: { id: user.id, account: user.account },
+      amount: { value: "20000.00000000", currency: "USDT" },
+      detail: { amount: String(u8("20000")) },
+      accounts: { [String(a.id)]: a.account },
+    });
   });
 
   it("values a coin deposit at the last traded price, and needs two operators when the coin has no price", async () => {

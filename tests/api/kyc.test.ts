@@ -187,6 +187,18 @@ describe("the receiving bank card", () => {
     expect((await api("/user/bank_name?card=4111111111111111", { token: user.token })).body.message).toEqual({ bank_name: null, valid: true });
   });
 
+  it("names the saved card's bank in the language of each request, not the one it was saved in", async () => {
+    const user = await makeUser();
+    await api("/user/cash_save", { token: user.token, body: { real_name: "Li Lei", bank_account: ABC_CARD, bank_branch: "Haidian" } });
+    const inLang = async (lang: string) => (await api("/user/center", { token: user.token, lang })).body.message.bank.bank_name;
+    expect(await inLang("zh")).toBe("中国农业银行");
+    expect(await inLang("hk")).toBe("中國農業銀行");
+    expect(await inLang("kr")).toBe("중국농업은행");
+    expect(await inLang("jp")).toBe("中国農業銀行");
+    expect(await inLang("es")).toBe("Banco Agrícola de China");
+    expect(await inLang("en")).toBe("Agricultural Bank of China");
+  });
+
   it("needs the bank name when the card's bank is not in the table", async () => {
     const user = await makeUser();
     expect((await api("/user/cash_save", { token: user.token, body: { real_name: "Li Lei", bank_account: "4111111111111111" } })).body.code).toBe("missing_field");

@@ -131,6 +131,14 @@ describe("balance adjustments", () => {
     expect(audit.body.message.lists).toEqual([expect.objectContaining({ operator_id: b.id, action: "adjustment.approve", reason: "checked the ticket" })]);
     const request = await api(`/admin/audit?action=adjustment.request&operator_id=${a.id}`, { token: a.token });
     expect(request.body.message.lists[0]).toMatchObject({ reason: "support ticket 42", detail: { amount: "100.50000000", currency_id: USDT } });
+    // Readable: the user's account, the amount as a decimal with its currency, the wallet account and the requester by name.
+    expect(request.body.message.lists[0]).toMatchObject({ subject: { id: user.id, account: user.account }, amount: { value: "100.50000000", currency: "USDT" }, wallet_account: "change" });
+    expect(audit.body.message.lists[0]).toMatchObject({
+      subject: { id: user.id, account: user.account },
+      amount: { value: "100.50000000", currency: "USDT" },
+      wallet_account: "change",
+      accounts: { [String(a.id)]: a.account, [String(user.id)]: user.account },
+    });
 
     expect((await api(`/admin/adjustments/${id}/approve`, { token: b.token, body: {} })).body.code).toBe("state_conflict");
     expect(await bal(user.id, USDT)).toEqual([u8("100.5"), 0n]);

@@ -137,6 +137,34 @@ describe("deposit addresses", () => {
     expect(size.width).toBeGreaterThanOrEqual(100);
   });
 
+  it("sends the deposit note in the language of the request", async () => {
+    const user = await makeUser();
+    const tips = async (lang: string) => (await api("/wallet/get_in_address", { token: user.token, lang, body: { currency: USDT } })).body.message.tips;
+    expect(await tips("zh")).toBe("充值在 1 个网络确认并核对您的凭证后入账。");
+    expect(await tips("hk")).toBe("充值在 1 個網絡確認並核對您的憑證後入賬。");
+    expect(await tips("es")).toBe("Los depósitos se abonan tras 1 confirmación de red y la revisión de su comprobante.");
+    expect(await tips("en")).toBe("Deposits are credited after 1 network confirmation and a check of your proof.");
+    // Each address's note too (the shipped demo note; an operator's own note is shown as written).
+    const notes = async (lang: string) => (await api("/wallet/get_in_address", { token: user.token, lang, body: { currency: USDT } })).body.message.list.map((e: any) => e.tips);
+    expect(await notes("zh")).toEqual(["演示地址：请勿转入真实资金。仅可转入 USDT（TRC20 网络）。", "演示地址：请勿转入真实资金。仅可转入 USDT（ERC20 网络）。"]);
+    expect(await notes("en")).toEqual(["Demo address: do not send real funds. Send only USDT on TRC20.", "Demo address: do not send real funds. Send only USDT on ERC20."]);
+  });
+
+  it("shows an operator's own deposit note as written, and its per-language version where there is one", async () => {
+    const user = await makeUser();
+    const tips = async (lang: string) => (await api("/wallet/get_in_address", { token: user.token, lang, body: { currency: USDT } })).body.message.tips;
+    const before = await env.DB.prepare("SELECT value FROM settings WHERE key = 'deposit_tips'").first<{ value: string }>();
+    try {
+      await env.DB.prepare("UPDATE settings SET value = 'Deposits take two confirmations.' WHERE key = 'deposit_tips'").run();
+      await env.DB.prepare("INSERT INTO settings (key, value) VALUES ('deposit_tips_zh', '充值需要两个确认。')").run();
+      expect(await tips("zh")).toBe("充值需要两个确认。");
+      expect(await tips("kr")).toBe("Deposits take two confirmations.");
+    } finally {
+      await env.DB.prepare("UPDATE settings SET value = ? WHERE key = 'deposit_tips'").bind(before!.value).run();
+      await env.DB.prepare("DELETE FROM settings WHERE key = 'deposit_tips_zh'").run();
+    }
+  });
+
   it("refuses a currency the exchange has no address for", async () => {
     const user = await makeUser();
     await env.DB.prepare("INSERT INTO currencies (id, name, scale) VALUES (60, 'NOADDR', 8) ON CONFLICT DO NOTHING").run();

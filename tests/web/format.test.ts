@@ -3,7 +3,20 @@
  * never rounded up, and a price of zero is shown as "--" (no trade yet) rather than a number.
  */
 import { describe, expect, it } from "vitest";
-import { formatChange, formatCompact, formatPrice, formatShortDate, formatThousands, groupThousands, trendOf } from "../../web/src/lib/format.ts";
+import {
+  chartPriceFormatter,
+  currencyDecimals,
+  formatAmount,
+  formatChange,
+  formatCompact,
+  formatExact,
+  formatMoney,
+  formatPrice,
+  formatShortDate,
+  formatUpTo,
+  groupThousands,
+  trendOf,
+} from "../../web/src/lib/format.ts";
 
 describe("formatPrice", () => {
   it("shows the API's own digits with thousands separators", () => {
@@ -19,15 +32,6 @@ describe("formatPrice", () => {
   });
   it("keeps precision a JS number would lose", () => {
     expect(formatPrice("12345678901234567.123456789")).toBe("12,345,678,901,234,567.123456789");
-  });
-});
-
-describe("formatThousands (volume in K)", () => {
-  it("divides by 1000 and truncates to two decimals", () => {
-    expect(formatThousands("123456.789")).toBe("123.45");
-    expect(formatThousands("98765432.1")).toBe("98,765.43");
-    expect(formatThousands("999")).toBe("0.99");
-    expect(formatThousands("0")).toBe("0.00");
   });
 });
 
@@ -65,5 +69,45 @@ describe("formatCompact (24 h volume in USDT)", () => {
     expect(formatCompact("1234567890123.45")).toBe("1,234.56B");
     expect(formatCompact("0")).toBe("0.00");
     expect(formatCompact(null)).toBe("--");
+  });
+});
+
+describe("one formatter for amounts and money", () => {
+  it("groups thousands and cuts (never rounds up) to the asked decimals", () => {
+    expect(formatAmount("1234567.999", 2)).toBe("1,234,567.99");
+    expect(formatAmount("5", 2)).toBe("5.00");
+    expect(formatAmount("-1234.5", 2)).toBe("-1,234.50");
+    expect(formatAmount("-0.001", 2)).toBe("0.00");
+    expect(formatAmount("abc", 2)).toBe("--");
+    expect(formatAmount(null, 2)).toBe("--");
+  });
+
+  it("keeps digits a JS number would lose", () => {
+    expect(formatAmount("90071992547409931.23456789", 8)).toBe("90,071,992,547,409,931.23456789");
+    expect(formatExact("90071992547409931.10000000")).toBe("90,071,992,547,409,931.1");
+  });
+
+  it("shows each currency at its own precision: USDT 2 decimals, coins 6", () => {
+    expect(currencyDecimals("USDT")).toBe(2);
+    expect(currencyDecimals("btc")).toBe(6);
+    expect(formatMoney("10000.12999999", "USDT")).toBe("10,000.12");
+    expect(formatMoney("1234.123456789", "BTC")).toBe("1,234.123456");
+  });
+
+  it("drops trailing zeros for exact amounts and cuts to at most N decimals", () => {
+    expect(formatExact("10000.00000000")).toBe("10,000");
+    expect(formatExact("0")).toBe("0");
+    expect(formatUpTo("1234.123456789", 6)).toBe("1,234.123456");
+    expect(formatUpTo("1234.5", 6)).toBe("1,234.5");
+  });
+});
+
+describe("the chart's price axis", () => {
+  it("labels prices at the pair's precision with the same thousands separators", () => {
+    expect(chartPriceFormatter(2)(67234.5)).toBe("67,234.50");
+    expect(chartPriceFormatter(4)(0.1)).toBe("0.1000");
+    expect(chartPriceFormatter(0)(1234567)).toBe("1,234,567");
+    expect(chartPriceFormatter(2)(-1500)).toBe("-1,500.00");
+    expect(chartPriceFormatter(2)(Number.NaN)).toBe("--");
   });
 });

@@ -1,7 +1,7 @@
 // Product switches in the web app (web/src/lib/products.ts): the transfer and asset screens offer
 // only accounts of products that the deployment has switched on.
 import { describe, expect, it } from "vitest";
-import { accountsOn } from "../../web/src/lib/products.ts";
+import { accountsOn, pathOn, productOfPath } from "../../web/src/lib/products.ts";
 
 const ALL = ["change", "micro", "legal"] as const;
 
@@ -21,5 +21,32 @@ describe("accounts of switched-on products", () => {
 
   it("offers only the spot account while the switches are still loading", () => {
     expect(accountsOn(ALL, null)).toEqual(["change"]);
+  });
+});
+
+describe("screens of switched-off products", () => {
+  const allOff = { seconds: false, lever: false, c2c: false };
+  const allOn = { seconds: true, lever: true, c2c: true };
+
+  it("knows which product a screen belongs to from its path", () => {
+    expect(productOfPath("/trade")).toBe("seconds");
+    expect(productOfPath("/trade/lists?pair=1")).toBe("seconds");
+    expect(productOfPath("/legal/index")).toBe("c2c");
+    expect(productOfPath("/lever")).toBe("lever");
+    expect(productOfPath("/exchange")).toBeNull();
+    expect(productOfPath("/tradex")).toBeNull();
+  });
+
+  it("hides the contract tab and C2C shortcuts when their product is off, and while the switches load", () => {
+    expect(pathOn("/trade", allOff)).toBe(false);
+    expect(pathOn("/legal/index", allOff)).toBe(false);
+    expect(pathOn("/trade", null)).toBe(false);
+    expect(pathOn("/trade", { ...allOff, seconds: true })).toBe(true);
+    expect(pathOn("/legal/index", allOn)).toBe(true);
+  });
+
+  it("always offers the screens every deployment has", () => {
+    expect(pathOn("/exchange", allOff)).toBe(true);
+    expect(pathOn("/", null)).toBe(true);
   });
 });

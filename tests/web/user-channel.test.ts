@@ -159,4 +159,32 @@ describe("user channel client", () => {
     session.set({ token: TOKEN_B });
     expect(sockets).toHaveLength(1);
   });
+
+  it("moves to the API host now in use when asked (spec §7 failover), and counts it as a reopen", () => {
+    const session = atom({ token: TOKEN_A });
+    const sockets: FakeSocket[] = [];
+    let host = "ws://api.example.com";
+    const channel = new UserChannel(session, (url, protocols, retry) => {
+      const s = new FakeSocket(url, protocols, retry);
+      sockets.push(s);
+      return s;
+    }, () => `${host}/ws/user`);
+    running.push(channel.start());
+    sockets[0]!.open();
+    let reopened = 0;
+    channel.onReopen(() => (reopened += 1));
+    host = "ws://api.example.net";
+    channel.reopen();
+    expect(sockets[0]!.closedWith).toBe(1000);
+    expect(sockets[1]!.url).toBe("ws://api.example.net/ws/user");
+    expect(sockets[1]!.protocols()).toEqual([USER_CHANNEL_PROTOCOL, `bearer.${TOKEN_A}`]);
+    sockets[1]!.open();
+    expect(reopened).toBe(1);
+  });
+
+  it("does not open a channel for a logged-out tab when the host changes", () => {
+    const { sockets, channel } = setup();
+    channel.reopen();
+    expect(sockets).toHaveLength(0);
+  });
 });

@@ -5,7 +5,8 @@
  * (worker/domain/conversion/quote.ts and conversions.ts), exactly, with no float anywhere.
  */
 import { describe, expect, it } from "vitest";
-import { compareDecimal, sanitizeAmountInput, showAmount, showExact, truncate } from "../../web/src/lib/amount.ts";
+import { compareDecimal, sanitizeAmountInput, truncate } from "../../web/src/lib/amount.ts";
+import { formatAmount, formatExact } from "../../web/src/lib/format.ts";
 import { conversionQuote, parsePrice, rate8, withdrawAll, withdrawalPreview, withdrawalTerms } from "../../web/src/features/wallet/math.ts";
 
 const usdtInfo = {
@@ -86,10 +87,10 @@ describe("flash-exchange quote", () => {
 describe("amount display", () => {
   it("truncates to the spec's precision and never rounds a balance up", () => {
     expect(truncate("397.80129999", 2)).toBe("397.80");
-    expect(showAmount("1234567.999", 2)).toBe("1,234,567.99");
-    expect(showAmount("0.00499999", 6)).toBe("0.004999");
-    expect(showExact("10000.00000000")).toBe("10,000");
-    expect(showExact("0.00499000")).toBe("0.00499");
+    expect(formatAmount("1234567.999", 2)).toBe("1,234,567.99");
+    expect(formatAmount("0.00499999", 6)).toBe("0.004999");
+    expect(formatExact("10000.00000000")).toBe("10,000");
+    expect(formatExact("0.00499000")).toBe("0.00499");
   });
 
   it("compares decimals of any length exactly", () => {

@@ -41,7 +41,7 @@ export const accountRoutes = new Hono<AppEnv>()
     await rateLimit(c.env.DB, `kyc:${user.id}`, 10, 60 * MINUTE);
     return ok(c, await submitIdentity(c.env.DB, user.id, c.req.valid("json")));
   })
-  .get("/user/center", requireUser, answers(userCenterSchema, { summary: "Profile, identity state and security flags", auth: true }), async (c) => ok(c, await userCenter(c.env.DB, c.get("user").id)))
+  .get("/user/center", requireUser, answers(userCenterSchema, { summary: "Profile, identity state and security flags", auth: true }), async (c) => ok(c, await userCenter(c.env.DB, c.get("user").id, c.get("locale"))))
 
   // ── Receiving bank card ─────────────────────────────────────────────────────────────────────
   .get("/user/bank_name", requireUser, query(bankNameQuerySchema), answers(bankLookupSchema, { summary: "The bank of a card number (6+ digits)", auth: true }), async (c) => {

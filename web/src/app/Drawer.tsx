@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { m } from "../i18n/index.ts";
 import { useSession } from "../lib/session.ts";
-import { useProducts } from "../lib/products.ts";
+import { pathOn, useProducts } from "../lib/products.ts";
 import { toast } from "../lib/toast.ts";
 import { Icon, LogoMark, type IconName } from "../components/Icon.tsx";
 import { logout } from "../features/auth/api.ts";
@@ -33,8 +33,6 @@ interface Entry {
   auth: boolean;
   /** Shown only to operators (the console itself checks the role with the server). */
   operator?: boolean;
-  /** Shown only while this product is switched on in the deployment. */
-  product?: "lever";
 }
 
 const entries: Entry[] = [
@@ -47,7 +45,7 @@ const entries: Entry[] = [
   { to: "/recharge", icon: "deposit", label: m.menu_deposit, auth: true },
   { to: "/withdrawal", icon: "withdraw", label: m.menu_withdrawal, auth: true },
   { to: "/transfer", icon: "transfer", label: m.menu_transfer, auth: true },
-  { to: "/lever", icon: "transfer", label: m.title_lever, auth: true, product: "lever" },
+  { to: "/lever", icon: "transfer", label: m.title_lever, auth: true },
   { to: "/legal/index", icon: "c2c", label: m.menu_c2c, auth: false },
   { to: "/assets", icon: "wallet", label: m.menu_assets, auth: true },
   { to: "/recharge/log", icon: "records", label: m.menu_records, auth: true },
@@ -128,7 +126,7 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
 
         <nav className={s.drawerMenu} data-testid="drawer-menu">
           {entries
-            .filter((e) => (loggedIn || !e.auth) && (!e.operator || session.role === "operator") && (!e.product || products?.[e.product] === true))
+            .filter((e) => (loggedIn || !e.auth) && (!e.operator || session.role === "operator") && pathOn(e.to, products))
             .map((e) => (
               <Link key={e.to} to={e.to} className={s.drawerItem}>
                 <Icon name={e.icon} size={20} />

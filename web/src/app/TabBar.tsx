@@ -2,7 +2,7 @@
 import { NavLink } from "react-router";
 import { m } from "../i18n/index.ts";
 import { Icon, type IconName } from "../components/Icon.tsx";
-import { useProducts } from "../lib/products.ts";
+import { pathOn, useProducts } from "../lib/products.ts";
 import s from "./shell.module.css";
 
 const tabs: { to: string; icon: IconName; label: () => string }[] = [
@@ -16,7 +16,7 @@ const tabs: { to: string; icon: IconName; label: () => string }[] = [
 export function TabBar() {
   // The contract tab only when seconds contracts are on here (hidden while the switches load).
   const products = useProducts();
-  const shown = tabs.filter((t) => t.to !== "/trade" || products?.seconds === true);
+  const shown = tabs.filter((t) => pathOn(t.to, products));
   return (
     <nav className={s.tabbar} style={{ gridTemplateColumns: `repeat(${shown.length}, 1fr)` }} data-testid="tabbar" aria-label={m.main_navigation()}>
       {shown.map((t) => (

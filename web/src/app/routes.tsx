@@ -8,6 +8,8 @@ import { useSearchParams, type RouteObject } from "react-router";
 import { m } from "../i18n/index.ts";
 import { $session } from "../lib/session.ts";
 import { ComingSoon } from "../components/ComingSoon.tsx";
+import { ProductGate } from "../components/ProductGate.tsx";
+import { productOfPath } from "../lib/products.ts";
 import { Shell } from "./Shell.tsx";
 import { RouteError, NotFound } from "./RouteError.tsx";
 
@@ -162,7 +164,11 @@ export const routes: RouteObject[] = [
     children: [
       ...entries.map<RouteObject>((e) => {
         const handle: RouteMeta = { title: e.title, auth: e.auth ?? false, tab: e.tab ?? false };
-        const element = e.Component ? <e.Component /> : <Placeholder title={e.title} />;
+        const screen = e.Component ? <e.Component /> : <Placeholder title={e.title} />;
+        // A screen of an optional product shows "not open here" when the deployment has it off. Built
+        // screens say so themselves (seconds: features/seconds NotOpen); placeholders get the generic state.
+        const product = e.Component ? null : productOfPath(e.path);
+        const element = product ? <ProductGate product={product}>{screen}</ProductGate> : screen;
         return e.path === "/" ? { index: true, element, handle } : { path: e.path, element, handle };
       }),
       { path: "*", element: <NotFound />, handle: { title: m.title_not_found, auth: false, tab: false } satisfies RouteMeta },

@@ -1,10 +1,9 @@
 /**
  * Money on screen (DESIGN §3, spec §9 precision): balances and fees arrive as decimal strings at
  * the currency's scale and are compared, added and truncated as bigint minimal units here, never
- * as JS numbers. Display always truncates (never rounds a balance up).
+ * as JS numbers. Showing them is lib/format.ts's business (one formatter).
  */
-import { formatUnits, parseUnits } from "../../../schemas/money.ts";
-import { groupThousands } from "./format.ts";
+import { formatUnits, parseUnits } from "../../../schemas/decimal.ts";
 
 const SIGNED_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
 
@@ -47,21 +46,6 @@ export function truncate(value: string | null | undefined, decimals: number): st
   return formatUnits(units, scale, decimals);
 }
 
-/** truncate() with thousands separators: what the asset screens show. */
-export function showAmount(value: string | null | undefined, decimals: number): string {
-  const t = truncate(value, decimals);
-  return t === "--" ? t : groupThousands(t);
-}
-
-/** A decimal string without trailing zeros, grouped ("10000.00000000" → "10,000"). */
-export function showExact(value: string | null | undefined): string {
-  if (value === null || value === undefined) return "--";
-  const scale = decimalsOf(value);
-  const units = toUnits(value, scale);
-  if (units === null) return "--";
-  return groupThousands(fromUnitsTrim(units, scale));
-}
-
 /** Compares two decimal strings exactly: -1, 0 or 1 (null when either is not a decimal). */
 export function compareDecimal(a: string, b: string): -1 | 0 | 1 | null {
   const scale = Math.max(decimalsOf(a), decimalsOf(b));
@@ -76,11 +60,6 @@ export function isPositiveDecimal(value: string | null | undefined): boolean {
   const scale = decimalsOf(value);
   const u = toUnits(value, scale);
   return u !== null && u > 0n;
-}
-
-/** Display precision of an available balance (spec §9): USDT 2 decimals, every other coin 6. */
-export function balanceDecimals(currencyName: string): number {
-  return currencyName.toUpperCase() === "USDT" ? 2 : 6;
 }
 
 /** Keeps what a user types in an amount field to digits and one dot, at most `scale` decimals. */

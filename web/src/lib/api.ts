@@ -10,6 +10,11 @@
  *   caller asked to handle it itself (`notify: false`); network errors and timeouts likewise.
  * Failures reject with an ApiFailure so callers can show inline error states.
  *
+ * Requests go to the current API host (lib/hosts.ts; the page's own origin unless the build lists
+ * several). Calls made with `failover: true` (home, login, register, the account check) retry a
+ * failure that is the host's fault (no answer, timeout, 5xx) up to 3 times, 1 s, 2 s, 4 s apart,
+ * on the least-failed host (spec §7 host failover).
+ *
  * Only types come from the Worker (`import type`): no zod and no Worker code reach the bundle.
  * The types are emitted by `npm run typecheck` (worker/tsconfig.client.json) into dist/api-types.
  */
@@ -21,6 +26,8 @@ import { clearLogin, getToken } from "./session.ts";
 import { $confirm, openConfirm } from "./dialog.ts";
 import { currentPath, navigateTo } from "./nav.ts";
 import { toast } from "./toast.ts";
+import { apiHosts, apiUrl, withFailover } from "./hosts.ts";
+import { takeEarly } from "./early.ts";
 
 type AppType = typeof app;
 
@@ -46,6 +53,8 @@ export interface CallOptions {
   special?: boolean;
   timeoutMs?: number;
   signal?: AbortSignal;
+  /** Retry host failures (network, timeout, 5xx) on the least-failed API host (spec §7). */
+  failover?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -110,7 +119,13 @@ export const client = hc<AppType>("/", {
     if (token) headers.Authorization = token;
     return headers;
   },
-  fetch: (input: RequestInfo | URL, init?: RequestInit) => fetch(typeof input === "string" ? withIndex(input) : input, { ...init, cache: "no-store" }),
+  fetch: (input: RequestInfo | URL, init?: RequestInit) => {
+    if (typeof input !== "string") return fetch(input, { ...init, cache: "no-store" });
+    const path = withIndex(input);
+    // The first screen's request, started by index.html's preloader before this code loaded.
+    const early = apiHosts.current === "" ? takeEarly(path, init, getAppLocale()) : null;
+    return early ?? fetch(apiUrl(path), { ...init, cache: "no-store" });
+  },
 });
 
 /** What a request of the client resolves to, unwrapped from its envelope. */
@@ -122,14 +137,11 @@ export type Answer<F extends (...args: any[]) => Promise<ClientResponse<any>>> =
 /** The per-request options handed to a client method: the abort signal of the timeout. */
 export type Send<R> = (options: { init: RequestInit }) => Promise<ClientResponse<R>>;
 
-/**
- * Sends one request of the typed client and unwraps the envelope; rejects with ApiFailure after
- * applying the §8 rules. `send` is the client call: `(o) => client.api.user.info.$get({}, o)`.
- */
-export async function call<R>(send: Send<R>, opts: CallOptions = {}): Promise<Payload<R>> {
-  const notify = opts.notify ?? true;
-  const special = opts.special ?? true;
+const ABORTED = "aborted";
 
+/** One request with its timeout: the answer and its JSON, or an ApiFailure (network, timeout) without a toast. */
+async function sendOnce<R>(send: Send<R>, opts: CallOptions): Promise<{ res: ClientResponse<R>; json: unknown }> {
+  if (opts.signal?.aborted) throw new ApiFailure("network", ABORTED); // the screen closed while a retry waited
   const controller = new AbortController();
   const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   let timedOut = false;
@@ -146,12 +158,8 @@ export async function call<R>(send: Send<R>, opts: CallOptions = {}): Promise<Pa
   } catch {
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onOuterAbort);
-    if (opts.signal?.aborted) throw new ApiFailure("network", "aborted");
-    const failure = timedOut
-      ? new ApiFailure("timeout", m.request_timeout())
-      : new ApiFailure("network", m.network_error());
-    if (notify) toast.error(failure.message);
-    throw failure;
+    if (opts.signal?.aborted) throw new ApiFailure("network", ABORTED);
+    throw timedOut ? new ApiFailure("timeout", m.request_timeout()) : new ApiFailure("network", m.network_error());
   }
 
   let json: unknown;
@@ -163,6 +171,31 @@ export async function call<R>(send: Send<R>, opts: CallOptions = {}): Promise<Pa
     clearTimeout(timer);
     opts.signal?.removeEventListener("abort", onOuterAbort);
   }
+  return { res, json };
+}
+
+/**
+ * Sends one request of the typed client and unwraps the envelope; rejects with ApiFailure after
+ * applying the §8 rules. `send` is the client call: `(o) => client.api.user.info.$get({}, o)`.
+ */
+export async function call<R>(send: Send<R>, opts: CallOptions = {}): Promise<Payload<R>> {
+  const notify = opts.notify ?? true;
+  const special = opts.special ?? true;
+
+  let answer: { res: ClientResponse<R>; json: unknown };
+  try {
+    answer = opts.failover
+      ? await withFailover(() => sendOnce(send, opts), {
+          pool: apiHosts,
+          failed: (o) => (o.ok ? o.value.res.status >= 500 : o.error instanceof ApiFailure && o.error.message !== ABORTED),
+          sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+        })
+      : await sendOnce(send, opts);
+  } catch (failure) {
+    if (notify && failure instanceof ApiFailure && failure.message !== ABORTED) toast.error(failure.message);
+    throw failure;
+  }
+  const { res, json } = answer;
 
   if (json && typeof json === "object") {
     const env = json as Record<string, unknown>;

@@ -1,9 +1,14 @@
 /**
- * Display formatting. Prices, volumes and changes arrive as decimal strings and are formatted as
- * strings (schemas/money.ts): no value shown here ever passes through a JS number, so nothing is
- * rounded up or invented. A price of "0" means the pair has no trades yet and is shown as "--".
+ * The one number formatter of the web app (issue #8 §6): every price, amount, volume, change and
+ * chart axis label on screen goes through here, so they all group thousands with "," and cut
+ * decimals the same way. Prices, volumes, changes and money arrive as decimal strings and are
+ * formatted as strings (schemas/decimal.ts): no amount shown here ever passes through a JS number,
+ * so nothing is rounded up or invented. Display always truncates (never rounds a balance up).
+ * A price of "0" means the pair has no trades yet and is shown as "--". The only numbers
+ * formatted are the chart's axis and legend values, which the chart library itself computes as
+ * floats (`chartPriceFormatter`).
  */
-import { formatUnits, parseUnits } from "../../../schemas/money.ts";
+import { formatUnits, parseUnits } from "../../../schemas/decimal.ts";
 
 export const PLACEHOLDER = "--";
 
@@ -46,13 +51,6 @@ export function formatPrice(value: string | number | null | undefined): string {
   return groupThousands(s);
 }
 
-/** A quantity divided by 1000 with two decimals (truncated), e.g. "123456.7" → "123.45". */
-export function formatThousands(value: string | number | null | undefined): string {
-  const d = decimalParts(value);
-  if (d === null) return PLACEHOLDER;
-  const { neg, units, scale } = d;
-  return (neg ? "-" : "") + groupThousands(formatUnits(units, scale + 3, 2));
-}
 
 /**
  * An amount shortened with K (thousand), M (million) or B (billion) and two decimals, cut not
@@ -88,6 +86,55 @@ export function formatChange(change: string | number | null | undefined): string
   const fixed = formatUnits(units, scale, 2);
   if (isZeroDecimal(fixed)) return "0.00%";
   return `${neg ? "-" : "+"}${fixed}%`;
+}
+
+/**
+ * A decimal string cut (not rounded) to exactly `decimals` places and grouped, e.g.
+ * ("12345.6789", 2) → "12,345.67", ("5", 2) → "5.00". "--" for anything that is not a decimal.
+ */
+export function formatAmount(value: string | null | undefined, decimals: number): string {
+  const d = decimalParts(value);
+  if (d === null) return PLACEHOLDER;
+  const { neg, units, scale } = d;
+  const cut = formatUnits(units, scale, decimals);
+  return (neg && !isZeroDecimal(cut) ? "-" : "") + groupThousands(cut);
+}
+
+/** A decimal string as sent, without trailing zeros, grouped ("10000.00000000" → "10,000"). */
+export function formatExact(value: string | null | undefined): string {
+  const d = decimalParts(value);
+  if (d === null) return PLACEHOLDER;
+  const { neg, units, scale } = d;
+  const s = formatUnits(units, scale);
+  const trimmed = s.includes(".") ? s.replace(/\.?0+$/, "") : s;
+  return (neg && !isZeroDecimal(trimmed) ? "-" : "") + groupThousands(trimmed);
+}
+
+/** A decimal string cut to at most `max` decimals (trailing zeros as sent), grouped: ("0.123456789", 6) → "0.123456". */
+export function formatUpTo(value: string | null | undefined, max: number): string {
+  const d = decimalParts(value);
+  if (d === null) return PLACEHOLDER;
+  return formatAmount(value, Math.min(d.scale, max));
+}
+
+/** Display precision of an amount of a currency (spec §9): USDT (and other fiat-like quotes) 2 decimals, every coin 6. */
+export function currencyDecimals(currencyName: string): number {
+  return currencyName.toUpperCase() === "USDT" ? 2 : 6;
+}
+
+/** An amount of a currency at that currency's display precision, e.g. ("1234.5", "USDT") → "1,234.50". */
+export function formatMoney(value: string | null | undefined, currencyName: string): string {
+  return formatAmount(value, currencyDecimals(currencyName));
+}
+
+/**
+ * The price formatter of the candle chart's axis, crosshair and legend. lightweight-charts works
+ * in floats and hands us a float; it is shown at the pair's price precision with the same
+ * grouping as every other price. (Chart coordinates, not money: nothing is computed from them.)
+ */
+export function chartPriceFormatter(precision: number): (price: number) => string {
+  const digits = Math.max(0, Math.min(precision, 20));
+  return (price: number) => (Number.isFinite(price) ? groupThousands(price.toFixed(digits)) : PLACEHOLDER);
 }
 
 /** Dates from the API come as "YYYY-MM-DD HH:mm:ss" strings or epoch numbers (s or ms). */

@@ -39,3 +39,19 @@ export function useProducts(): Products | null {
 export function accountsOn<A extends "change" | "micro" | "legal" | "lever">(all: readonly A[], products: Products | null): A[] {
   return all.filter((a) => a === "change" || (a === "micro" ? products?.seconds === true : a === "lever" ? products?.lever === true : products?.c2c === true));
 }
+
+/**
+ * The product a screen belongs to, from its path: /trade… is seconds contracts, /legal… is C2C,
+ * /lever… is leveraged contracts; null for the screens every deployment has. One table, so a
+ * link, a tab and a route of a switched-off product disappear together.
+ */
+export function productOfPath(path: string): keyof Products | null {
+  const first = path.split(/[?#]/)[0]!.split("/")[1] ?? "";
+  return first === "trade" ? "seconds" : first === "legal" ? "c2c" : first === "lever" ? "lever" : null;
+}
+
+/** Whether a screen may be offered: always for core screens; for a product's screens only once it is known to be on. */
+export function pathOn(path: string, products: Products | null): boolean {
+  const product = productOfPath(path);
+  return product === null || products?.[product] === true;
+}

@@ -13,6 +13,7 @@
 import { useEffect, useRef, useState } from "react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { serverMessageSchema, type ServerMessage } from "../../../schemas/realtime.ts";
+import { apiHosts, socketUrlFor } from "./hosts.ts";
 
 export type SocketStatus = "connecting" | "open" | "closed";
 export type TopicMessage = Exclude<ServerMessage, { type: "error" | "pong" }>;
@@ -23,9 +24,9 @@ type StatusHandler = (status: SocketStatus, reopened: boolean) => void;
 const PING_MS = 30_000;
 const LINGER_MS = 5_000;
 
+/** The pair's socket on the current API host (lib/hosts.ts), read again at every reconnect. */
 function socketUrl(pairId: number): string {
-  const proto = window.location.protocol === "https:" ? "wss" : "ws";
-  return `${proto}://${window.location.host}/ws?pair=${pairId}`;
+  return socketUrlFor(`/ws?pair=${pairId}`);
 }
 
 class PairChannel {
@@ -48,10 +49,15 @@ class PairChannel {
     return n;
   }
 
+  /** Closes the socket and opens it again (on the API host now in use); subscriptions resume. */
+  reconnect() {
+    this.ws?.reconnect();
+  }
+
   private connect() {
     if (this.ws) return;
     this.opens = 0;
-    const ws = new ReconnectingWebSocket(socketUrl(this.pairId), [], {
+    const ws = new ReconnectingWebSocket(() => socketUrl(this.pairId), [], {
       minReconnectionDelay: 500,
       maxReconnectionDelay: 10_000,
       connectionTimeout: 6_000,
@@ -156,6 +162,11 @@ class PairChannel {
 }
 
 const channels = new Map<number, PairChannel>();
+
+// Spec §7 host failover: when the API moves to another host, the sockets close and reopen there.
+apiHosts.onChange(() => {
+  for (const ch of channels.values()) ch.reconnect();
+});
 
 function channel(pairId: number): PairChannel {
   let ch = channels.get(pairId);

@@ -17,6 +17,7 @@ import { useStore } from "@nanostores/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { USER_CHANNEL_CLOSE, USER_CHANNEL_PROTOCOL, USER_CHANNEL_TOKEN_PREFIX, userServerMessageSchema, type UserEvent, type UserEventType } from "../../../schemas/realtime.ts";
 import { $session } from "./session.ts";
+import { apiHosts, socketUrlFor } from "./hosts.ts";
 
 /**
  * off: not logged in; ended: the server ended this socket for good, because the session is over
@@ -151,6 +152,18 @@ export class UserChannel {
     }, PING_MS);
   }
 
+  /**
+   * Closes the socket and opens it again at `url()`: the API moved to another host (spec §7
+   * failover, lib/hosts.ts). The new socket's open counts as a reopen, so screens refetch.
+   */
+  reopen() {
+    if (!this.socket || !this.token) return;
+    const opened = this.opens > 0;
+    this.disconnect();
+    this.connect();
+    if (opened) this.opens = 1;
+  }
+
   private disconnect() {
     clearInterval(this.pingTimer);
     const ws = this.socket;
@@ -173,9 +186,9 @@ export class UserChannel {
   }
 }
 
+/** The channel on the current API host (lib/hosts.ts). */
 function socketUrl(): string {
-  const proto = window.location.protocol === "https:" ? "wss" : "ws";
-  return `${proto}://${window.location.host}/ws/user`;
+  return socketUrlFor("/ws/user");
 }
 
 const partySocket: SocketFactory = (url, protocols, retry) =>
@@ -190,6 +203,8 @@ const partySocket: SocketFactory = (url, protocols, retry) =>
 export const userChannel = new UserChannel($session, partySocket, socketUrl);
 /** The channel's connection state. */
 export const $userChannelStatus = userChannel.$status;
+// Spec §7 host failover: when the API moves to another host, the channel follows.
+apiHosts.onChange(() => userChannel.reopen());
 
 /** Opens this tab's channel and keeps it following the session (the app calls it once). */
 export function startUserChannel(): () => void {

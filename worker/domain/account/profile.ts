@@ -2,9 +2,11 @@
 import { timeFormat } from "../wallet/currency.ts";
 import { notFound } from "../../lib/errors.ts";
 import { kycState, maskCard, maskId } from "../kyc/state.ts";
+import type { Locale } from "../../../schemas/locale.ts";
+import { bankNameFor } from "./banks.ts";
 
-/** The user's own profile as the personal centre shows it; documents and cards masked. */
-export async function userCenter(db: D1Database, uid: number) {
+/** The user's own profile as the personal centre shows it; documents and cards masked; the card's bank named in `locale`. */
+export async function userCenter(db: D1Database, uid: number, locale: Locale) {
   const [u, bank, totp, state] = await Promise.all([
     db
       .prepare("SELECT id, account, extension_code, is_seller, review_status, real_name, fund_password_hash IS NOT NULL AS fp, created_at FROM users WHERE id = ?")
@@ -29,7 +31,7 @@ export async function userCenter(db: D1Database, uid: number) {
     type: shown?.type ?? null,
     card_id: shown?.card_id ? maskId(shown.card_id) : null,
     rejection_reason: state.latest?.status === 3 ? state.latest.reason : null,
-    bank: bank ? { real_name: bank.real_name, bank_account: maskCard(bank.bank_account), bank_name: bank.bank_name, bank_branch: bank.bank_branch } : null,
+    bank: bank ? { real_name: bank.real_name, bank_account: maskCard(bank.bank_account), bank_name: bankNameFor(bank.bank_account, locale) ?? bank.bank_name, bank_branch: bank.bank_branch } : null,
     has_fund_password: u.fp === 1,
     totp_enabled: totp?.enabled === 1,
     created_at: timeFormat(u.created_at),

@@ -5,14 +5,14 @@
  */
 import type { z } from "zod";
 import { formatUnits } from "../../../schemas/money.ts";
-import { depositStatusLabels, inSiteTexts, type depositRequestSchema } from "../../../schemas/wallet.ts";
+import { addressTipFor, depositStatusLabels, depositTipsFor, inSiteTexts, type depositRequestSchema } from "../../../schemas/wallet.ts";
 import type { Locale } from "../../../schemas/locale.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { qrPngDataUrl } from "../../lib/qr.ts";
 import { rateLimit } from "../../lib/ratelimit.ts";
 import { depositNeedsSecond } from "../operator/reviews.ts";
 import { ownUpload, uploadUrl } from "../uploads/uploads.ts";
-import { amountOrThrow, big, getCurrency, setting, timeFormat } from "./currency.ts";
+import { amountOrThrow, big, getCurrency, setting, settings, timeFormat } from "./currency.ts";
 import { internalAddressOf, maskAccount } from "./internal-addresses.ts";
 
 const MINUTE = 60_000;
@@ -36,14 +36,16 @@ export async function depositAddresses(env: Pick<Env, "DB" | "PEPPER">, userId: 
       network: r.network,
       address: r.address,
       qrcode: await qrPngDataUrl(r.address),
-      tips: r.tips,
+      tips: addressTipFor(locale, r.tips),
     })),
   );
   const type = Number(await setting(db, "userchongbi_type", "1")) === 2 ? 2 : 1;
   // The user's own in-site address (same for every currency): other users send here for free.
   const own = await internalAddressOf(db, env.PEPPER, userId);
   const internal = { address: own, qrcode: await qrPngDataUrl(own), tips: inSiteTexts[locale].tips };
-  return { list, userchongbi_type: type, tips: await setting(db, "deposit_tips", ""), internal };
+  const note = await settings(db, { deposit_tips: "", [`deposit_tips_${locale}`]: "" });
+  const tips = depositTipsFor(locale, note.deposit_tips ?? "", note[`deposit_tips_${locale}`] ?? "");
+  return { list, userchongbi_type: type, tips, internal };
 }
 
 /**

@@ -1,4 +1,7 @@
-/** Calls of the account area (spec §7) and the login bookkeeping around them. */
+/**
+ * Calls of the account area (spec §7) and the login bookkeeping around them. Login, register and
+ * the account check move to another API host when theirs fails (spec §7 host failover, lib/hosts.ts).
+ */
 import type { Captcha, RegisterInput, Session, UserInfo } from "../../../../schemas/auth.ts";
 import type { Country } from "../../../../schemas/content.ts";
 import { call, client } from "../../lib/api.ts";
@@ -13,13 +16,13 @@ export const fetchCaptcha = () => call((o) => client.api.login.smscode.$post({},
 export const fetchCountries = (signal?: AbortSignal) => call((o) => client.api.country.list.$get({}, o), { notify: false, signal });
 
 /** Resolves when the account is free to register; rejects (toast shown) when it is taken. */
-export const checkAccount = (mode: 1 | 2, account: string) => call((o) => client.api.new.check.account.$post({ json: { mode, account } }, o));
+export const checkAccount = (mode: 1 | 2, account: string) => call((o) => client.api.new.check.account.$post({ json: { mode, account } }, o), { failover: true });
 
 /** Register failures are announced by the page with the "Tip:" prefix (spec §8), so no toast here. */
-export const register = (payload: RegisterPayload) => call((o) => client.api.user.register.$post({ json: payload }, o), { notify: false });
+export const register = (payload: RegisterPayload) => call((o) => client.api.user.register.$post({ json: payload }, o), { notify: false, failover: true });
 
 export const login = (user_string: string, password: string, type: 1 | 2) =>
-  call((o) => client.api.user.login.$post({ json: { user_string, password, type } }, o));
+  call((o) => client.api.user.login.$post({ json: { user_string, password, type } }, o), { failover: true });
 
 export const fetchUserInfo = () => call((o) => client.api.user.info.$get({}, o), { notify: false });
 

@@ -7,7 +7,7 @@ export type { Banner, HomeIndex as HomeData };
 export type Notice = NoticeItem;
 
 export const fetchHome = (signal: AbortSignal) =>
-  call((o) => client.api.new.home.index.$get({}, o), { notify: false, signal });
+  call((o) => client.api.new.home.index.$get({}, o), { notify: false, signal, failover: true });
 
 /** Spec §9: the home list refreshes every 10 s while the screen is open. */
 export const HOME_REFRESH_MS = 10_000;

@@ -1,6 +1,6 @@
 /** Display helpers of the seconds screens. */
-import { showExact } from "../../lib/amount.ts";
 import { signOf } from "./logic.ts";
+import { formatExact } from "../../lib/format.ts";
 
 /** Random client order id: a retried submit is recognised by the server (a replay answers the first order). */
 export function newClientOrderId(): string {
@@ -13,7 +13,7 @@ export function newClientOrderId(): string {
 export function signedResult(value: string | null): { text: string; tone: "up" | "down" | "flat" } {
   if (value === null) return { text: "--", tone: "flat" };
   const sign = signOf(value);
-  const text = showExact(value);
+  const text = formatExact(value);
   return { text: sign > 0 ? `+${text}` : text, tone: sign > 0 ? "up" : "down" };
 }
 

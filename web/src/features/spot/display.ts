@@ -1,20 +1,4 @@
-/** Display helpers of the spot screens: decimal strings in, grouped and truncated strings out. */
-import { PLACEHOLDER, groupThousands } from "../../lib/format.ts";
-import { clampDecimals, toUnits } from "./orderMath.ts";
-import { formatUnits } from "../../../../schemas/money.ts";
-
-/** A decimal string with exactly `decimals` places (truncated, never rounded up), grouped. */
-export function fixed(value: string | null | undefined, decimals: number): string {
-  const u = toUnits(value ?? "");
-  if (!u) return PLACEHOLDER;
-  return groupThousands(formatUnits(u.units, u.scale, decimals));
-}
-
-/** A decimal string as sent, cut to at most `max` decimals, grouped. */
-export function upTo(value: string | null | undefined, max: number): string {
-  if (!toUnits(value ?? "")) return PLACEHOLDER;
-  return groupThousands(clampDecimals(value as string, max));
-}
+/** Small helpers of the spot screens (numbers are shown with lib/format.ts). */
 
 const shanghaiTime = new Intl.DateTimeFormat("en-GB", {
   timeZone: "Asia/Shanghai",

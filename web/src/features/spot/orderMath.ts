@@ -4,7 +4,7 @@
  * price and the checks made before an order is sent. Nothing here goes through a JS number, so
  * the amount submitted is exactly the amount shown.
  */
-import { formatUnits, parseUnits } from "../../../../schemas/money.ts";
+import { formatUnits, parseUnits } from "../../../../schemas/decimal.ts";
 import type { OrderMode, Side, SpotBalance } from "./api.ts";
 
 /** Quantities are shown and entered with 5 decimals (spec §9), never more than the pair allows. */

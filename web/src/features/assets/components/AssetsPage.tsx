@@ -8,7 +8,6 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { balanceDecimals, showAmount, showExact } from "../../../lib/amount.ts";
 import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
@@ -16,6 +15,7 @@ import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../co
 import { accountsOn, useProducts } from "../../../lib/products.ts";
 import { ACCOUNTS, amountsOf, useWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
 import acct from "../../../components/account.module.css";
+import { currencyDecimals, formatAmount, formatExact } from "../../../lib/format.ts";
 
 const accountLabel: Record<AccountName, () => string> = {
   change: m.assets_acct_change,
@@ -50,7 +50,7 @@ export default function AssetsPage() {
           <div className={`skeleton ${acct.heroSkeleton}`} />
         ) : (
           <div className={`${acct.heroValue} num`} data-testid="asset-total" data-value={data?.total_usdt ?? ""}>
-            {data ? mask(showAmount(data.total_usdt, 2)) : "--"}
+            {data ? mask(formatAmount(data.total_usdt, 2)) : "--"}
             <span className={acct.heroUnit}>USDT</span>
           </div>
         )}
@@ -94,7 +94,7 @@ export default function AssetsPage() {
           <div className={acct.accountSum}>
             <span className="muted">{m.assets_account_total({ account: accountLabel[tab]() })}</span>
             <span className="num" data-testid="account-total" data-value={wallet.usdt_totle}>
-              {mask(showAmount(wallet.usdt_totle, 2))} USDT
+              {mask(formatAmount(wallet.usdt_totle, 2))} USDT
             </span>
           </div>
           {rows.length === 0 ? (
@@ -125,7 +125,7 @@ export default function AssetsPage() {
 
 function CoinRow({ row, account, hidden, open, onToggle }: { row: WalletRow; account: AccountName; hidden: boolean; open: boolean; onToggle: () => void }) {
   const { available, frozen } = amountsOf(row, account);
-  const dec = balanceDecimals(row.currency_name);
+  const dec = currencyDecimals(row.currency_name);
   const mask = (s: string) => (hidden ? MASK : s);
   return (
     <li className={`${acct.coinRow} ${open ? acct.open : ""}`} data-testid={`asset-row-${row.currency_name}`} data-available={available} data-frozen={frozen} data-value={row.usdt_totle}>
@@ -138,15 +138,15 @@ function CoinRow({ row, account, hidden, open, onToggle }: { row: WalletRow; acc
         <div className={acct.coinCols}>
           <div>
             <span className={acct.coinColLabel}>{m.assets_available()}</span>
-            <span className="num" data-testid="coin-available">{mask(showAmount(available, dec))}</span>
+            <span className="num" data-testid="coin-available">{mask(formatAmount(available, dec))}</span>
           </div>
           <div>
             <span className={acct.coinColLabel}>{m.assets_frozen()}</span>
-            <span className="num" data-testid="coin-frozen">{mask(showAmount(frozen, dec))}</span>
+            <span className="num" data-testid="coin-frozen">{mask(formatAmount(frozen, dec))}</span>
           </div>
           <div className="right">
             <span className={acct.coinColLabel}>{m.assets_value_usdt()}</span>
-            <span className="num" data-testid="coin-value">{mask(showAmount(row.usdt_totle, 2))}</span>
+            <span className="num" data-testid="coin-value">{mask(formatAmount(row.usdt_totle, 2))}</span>
           </div>
         </div>
       </button>
@@ -154,15 +154,15 @@ function CoinRow({ row, account, hidden, open, onToggle }: { row: WalletRow; acc
         <dl className={`${acct.kv} ${acct.coinDetail}`} data-testid="coin-detail">
           <div className={acct.kvRow}>
             <dt>{m.assets_exact_available()}</dt>
-            <dd className="num">{mask(showExact(available))}</dd>
+            <dd className="num">{mask(formatExact(available))}</dd>
           </div>
           <div className={acct.kvRow}>
             <dt>{m.assets_exact_frozen()}</dt>
-            <dd className="num">{mask(showExact(frozen))}</dd>
+            <dd className="num">{mask(formatExact(frozen))}</dd>
           </div>
           <div className={acct.kvRow}>
             <dt>{m.assets_last_price()}</dt>
-            <dd className="num">{row.usdt_price === null ? m.assets_no_price() : `${showExact(row.usdt_price)} USDT`}</dd>
+            <dd className="num">{row.usdt_price === null ? m.assets_no_price() : `${formatExact(row.usdt_price)} USDT`}</dd>
           </div>
         </dl>
       )}

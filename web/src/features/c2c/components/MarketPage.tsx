@@ -7,7 +7,6 @@
 import { useState } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
 import { useSession } from "../../../lib/session.ts";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
@@ -16,6 +15,7 @@ import { qtyDecimals } from "../math.ts";
 import { C2cGate, C2cNav, cny, MerchantAvatar, PayKinds } from "./common.tsx";
 import { OrderDialog } from "./OrderDialog.tsx";
 import s from "./c2c.module.css";
+import { formatExact } from "../../../lib/format.ts";
 
 export default function MarketPage() {
   return (
@@ -117,7 +117,7 @@ function AdvertList({ type, coinId, coinName, onTake }: { type: C2cType; coinId:
                 </span>
                 <span className={s.advertLine}>
                   <span className="muted">{m.c2c_available()}</span>
-                  <span className="num" data-testid="advert-available">{showExact(ad.surplus_number)} {ad.currency_name}</span>
+                  <span className="num" data-testid="advert-available">{formatExact(ad.surplus_number)} {ad.currency_name}</span>
                 </span>
                 <span className={s.advertLine}>
                   <span className="muted">{m.c2c_limits()}</span>

@@ -8,9 +8,8 @@
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
-import { formatDateTime } from "../../../lib/format.ts";
+import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList, Spinner } from "../../../components/States.tsx";
@@ -46,7 +45,7 @@ function MerchantCentre() {
     const mc = merchant.data;
     if (mc.status === 1) return <Approved merchant={mc} />;
     if (mc.status === 0) return <Pending merchant={mc} />;
-    return <ApplyForm merchant={mc} deposit={config.data ? `${showExact(config.data.merchant_deposit)} ${config.data.deposit_currency}` : null} />;
+    return <ApplyForm merchant={mc} deposit={config.data ? `${formatExact(config.data.merchant_deposit)} ${config.data.deposit_currency}` : null} />;
   })();
   return (
     <div className={s.page} data-testid="c2c-merchant">
@@ -108,7 +107,7 @@ function Pending({ merchant }: { merchant: Merchant }) {
   return (
     <section className={`${s.notice} ${s.noticeWarn}`} data-testid="merchant-pending">
       <strong>{m.c2c_merchant_pending({ name: merchant.name ?? "" })}</strong>
-      <p>{m.c2c_merchant_deposit_frozen({ amount: `${showExact(merchant.deposit ?? "0")} ${merchant.deposit_currency}` })}</p>
+      <p>{m.c2c_merchant_deposit_frozen({ amount: `${formatExact(merchant.deposit ?? "0")} ${merchant.deposit_currency}` })}</p>
       {merchant.apply_time !== null && <p className="num">{formatDateTime(merchant.apply_time)}</p>}
     </section>
   );
@@ -121,7 +120,7 @@ function Approved({ merchant }: { merchant: Merchant }) {
   const askLeave = () =>
     openConfirm({
       title: m.c2c_leave_title(),
-      message: m.c2c_leave_body({ amount: `${showExact(merchant.deposit ?? "0")} ${merchant.deposit_currency}` }),
+      message: m.c2c_leave_body({ amount: `${formatExact(merchant.deposit ?? "0")} ${merchant.deposit_currency}` }),
       confirmText: m.c2c_leave(),
       cancelText: m.cancel(),
       onConfirm: () => {
@@ -137,7 +136,7 @@ function Approved({ merchant }: { merchant: Merchant }) {
           <strong>{merchant.name}</strong>
           <span className="badge badge-ok">{m.c2c_merchant_badge()}</span>
         </div>
-        <span className="muted">{m.c2c_deposit_held({ amount: `${showExact(merchant.deposit ?? "0")} ${merchant.deposit_currency}` })}</span>
+        <span className="muted">{m.c2c_deposit_held({ amount: `${formatExact(merchant.deposit ?? "0")} ${merchant.deposit_currency}` })}</span>
       </section>
       <div className={s.tabs} role="tablist">
         <button type="button" role="tab" aria-selected={tab === "adverts"} className={tab === "adverts" ? "active" : ""} onClick={() => setParams({}, { replace: true })} data-testid="merchant-tab-adverts">
@@ -181,7 +180,7 @@ function MyAdverts() {
   const askWithdraw = (ad: C2cAdvert) =>
     openConfirm({
       title: m.c2c_ad_withdraw(),
-      message: ad.type === "sell" ? m.c2c_ad_withdraw_body_sell({ amount: `${showExact(ad.surplus_number)} ${ad.currency_name}` }) : m.c2c_ad_withdraw_body_buy(),
+      message: ad.type === "sell" ? m.c2c_ad_withdraw_body_sell({ amount: `${formatExact(ad.surplus_number)} ${ad.currency_name}` }) : m.c2c_ad_withdraw_body_buy(),
       confirmText: m.c2c_ad_withdraw(),
       cancelText: m.cancel(),
       onConfirm: () => void run(ad, "withdraw"),
@@ -210,7 +209,7 @@ function MyAdverts() {
               </div>
               <dl className={s.kv}>
                 <div><dt>{m.c2c_price()}</dt><dd className="num">{cny(ad.price)}</dd></div>
-                <div><dt>{m.c2c_remaining()}</dt><dd className="num" data-testid="my-advert-remaining">{showExact(ad.surplus_number)} / {showExact(ad.total_number)} {ad.currency_name}</dd></div>
+                <div><dt>{m.c2c_remaining()}</dt><dd className="num" data-testid="my-advert-remaining">{formatExact(ad.surplus_number)} / {formatExact(ad.total_number)} {ad.currency_name}</dd></div>
                 <div><dt>{m.c2c_limits()}</dt><dd className="num">{cny(ad.min_money)} – {cny(ad.max_money)}</dd></div>
                 <div><dt>{m.c2c_running_orders()}</dt><dd className="num">{ad.running_orders}</dd></div>
               </dl>

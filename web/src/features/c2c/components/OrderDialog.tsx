@@ -10,7 +10,7 @@ import { useNavigate } from "react-router";
 import { C2C_DIALOG_SECONDS } from "../../../../../schemas/c2c.ts";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { sanitizeAmountInput, showExact } from "../../../lib/amount.ts";
+import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
@@ -18,6 +18,7 @@ import { usePlaceOrder, type C2cAdvert } from "../api.ts";
 import { allInNumber, checkOrder, numberForTotal, totalOf, type OrderProblem } from "../math.ts";
 import { cny, PayKinds } from "./common.tsx";
 import s from "./c2c.module.css";
+import { formatExact } from "../../../lib/format.ts";
 
 function problemText(p: OrderProblem, coin: string): string {
   switch (p.kind) {
@@ -32,9 +33,9 @@ function problemText(p: OrderProblem, coin: string): string {
     case "above_max":
       return m.c2c_err_above_max({ max: cny(p.max) });
     case "above_remaining":
-      return m.c2c_err_above_remaining({ amount: `${showExact(p.remaining)} ${coin}` });
+      return m.c2c_err_above_remaining({ amount: `${formatExact(p.remaining)} ${coin}` });
     case "above_balance":
-      return m.c2c_err_above_balance({ amount: `${showExact(p.balance)} ${coin}` });
+      return m.c2c_err_above_balance({ amount: `${formatExact(p.balance)} ${coin}` });
   }
 }
 
@@ -131,12 +132,12 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
           </div>
           <div>
             <dt>{m.c2c_available()}</dt>
-            <dd className="num">{showExact(advert.surplus_number)} {coin}</dd>
+            <dd className="num">{formatExact(advert.surplus_number)} {coin}</dd>
           </div>
           {!userBuys && (
             <div>
               <dt>{m.c2c_your_balance()}</dt>
-              <dd className="num" data-testid="dialog-balance">{showExact(advert.user_sell_all_balance)} {coin}</dd>
+              <dd className="num" data-testid="dialog-balance">{formatExact(advert.user_sell_all_balance)} {coin}</dd>
             </div>
           )}
         </dl>
@@ -159,7 +160,7 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
               inputMode="decimal"
               autoComplete="off"
               value={by === "number" ? number : total}
-              placeholder={by === "number" ? `${showExact(advert.min_number)} – ${showExact(advert.max_number)}` : `${advert.min_money} – ${advert.max_money}`}
+              placeholder={by === "number" ? `${formatExact(advert.min_number)} – ${formatExact(advert.max_number)}` : `${advert.min_money} – ${advert.max_money}`}
               onChange={(e) => {
                 setError("");
                 if (by === "number") setNumber(sanitizeAmountInput(e.target.value, scale));
@@ -180,7 +181,7 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
           {by === "total" && (
             <div>
               <dt>{m.c2c_amount()}</dt>
-              <dd className="num" data-testid="dialog-number">{qty ? `${showExact(qty)} ${coin}` : "--"}</dd>
+              <dd className="num" data-testid="dialog-number">{qty ? `${formatExact(qty)} ${coin}` : "--"}</dd>
             </div>
           )}
           <div className={s.strong}>

@@ -8,7 +8,6 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, Navigate, useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
 import type { UploadInfo } from "../../../lib/upload.ts";
@@ -21,6 +20,7 @@ import { formatCountdown, secondsLeft } from "../math.ts";
 import { C2cGate, cny, PayMethodCard } from "./common.tsx";
 import { ChatLink } from "./ChatLink.tsx";
 import s from "./c2c.module.css";
+import { formatExact } from "../../../lib/format.ts";
 
 export default function PayPage() {
   return (
@@ -102,7 +102,7 @@ function PayForm({ order }: { order: C2cOrder }) {
         <span className="muted">{m.c2c_pay_amount()}</span>
         <strong className="num" data-testid="pay-total">{cny(order.deal_money)}</strong>
         <span className="muted num">
-          {showExact(order.number)} {order.currency_name} × {cny(order.price)}
+          {formatExact(order.number)} {order.currency_name} × {cny(order.price)}
         </span>
         <span className={`${s.countdown} ${left <= 60 ? s.countdownLate : ""}`} role="timer" aria-label={m.c2c_time_left()} data-testid="pay-countdown">
           {left > 0 ? formatCountdown(left) : m.c2c_window_over()}

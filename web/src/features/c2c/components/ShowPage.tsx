@@ -9,8 +9,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
-import { formatDateTime } from "../../../lib/format.ts";
+import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { Icon } from "../../../components/Icon.tsx";
@@ -86,7 +85,7 @@ function Detail({ order: o }: { order: C2cOrder }) {
       )}
 
       <dl className={`${s.kv} card`}>
-        <Row label={m.c2c_amount()} testId="show-number">{showExact(o.number)} {o.currency_name}</Row>
+        <Row label={m.c2c_amount()} testId="show-number">{formatExact(o.number)} {o.currency_name}</Row>
         <Row label={m.c2c_price()}>{cny(o.price)}</Row>
         <Row label={m.c2c_total()} strong>{cny(o.deal_money)}</Row>
         <Row label={m.c2c_order_no()}><span className="num">{o.ordernumber}</span></Row>
@@ -171,7 +170,7 @@ function ConfirmReceived({ order, onClose }: { order: C2cOrder; onClose: () => v
       }
     >
       <div className={s.dialogBody}>
-        <p className="form-note">{m.c2c_release_warning({ amount: cny(order.deal_money), coin: `${showExact(order.number)} ${order.currency_name}` })}</p>
+        <p className="form-note">{m.c2c_release_warning({ amount: cny(order.deal_money), coin: `${formatExact(order.number)} ${order.currency_name}` })}</p>
         <label className="checkbox">
           <input type="checkbox" checked={checked} onChange={(e) => setChecked(e.target.checked)} data-testid="confirm-received-check" />
           <span className="checkbox-box" aria-hidden="true"><Icon name="check" size={14} /></span>

@@ -7,8 +7,7 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { copyText } from "../../../lib/clipboard.ts";
-import { showExact } from "../../../lib/amount.ts";
-import { formatDateTime, groupThousands } from "../../../lib/format.ts";
+import { formatDateTime, formatExact, groupThousands } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
@@ -127,7 +126,7 @@ export function OrderCard({ order }: { order: C2cOrder }) {
         <dl className={s.orderGrid}>
           <div>
             <dt>{m.c2c_amount()}</dt>
-            <dd className="num">{showExact(order.number)} {order.currency_name}</dd>
+            <dd className="num">{formatExact(order.number)} {order.currency_name}</dd>
           </div>
           <div>
             <dt>{m.c2c_price()}</dt>

@@ -2,7 +2,7 @@
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
-import { useProducts } from "../../../lib/products.ts";
+import { pathOn, useProducts } from "../../../lib/products.ts";
 import s from "./home.module.css";
 
 const items: { to: string; icon: IconName; label: () => string }[] = [
@@ -16,7 +16,8 @@ const trade: (typeof items)[number] = { to: "/trade", icon: "trade", label: m.ho
 
 export function Shortcuts() {
   const products = useProducts();
-  const shown = products?.seconds ? [items[0], trade, ...items.slice(1)].filter((it) => it !== undefined) : items;
+  // Seconds' and C2C's shortcuts only when their product is on here (lib/products.ts pathOn).
+  const shown = [items[0], trade, ...items.slice(1)].filter((it): it is (typeof items)[number] => it !== undefined && pathOn(it.to, products));
   return (
     <nav className={s.shortcuts} style={{ gridTemplateColumns: `repeat(${shown.length}, 1fr)` }} aria-label={m.home_shortcuts()}>
       {shown.map((it) => (

@@ -9,7 +9,7 @@ import { Suspense, useCallback, useEffect, useState, type ComponentType } from "
 import { useNavigate } from "react-router";
 import type { Deal } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatCompact, formatPrice, isZeroDecimal, trendOf } from "../../../lib/format.ts";
+import { formatChange, formatCompact, formatPrice, formatUpTo, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { selectCurrency } from "../../../lib/market.ts";
 import { useDeals, useTicker } from "../../../lib/market/index.ts";
 import { useSession } from "../../../lib/session.ts";
@@ -192,7 +192,7 @@ function DealsTable({ deals, coin, quote }: { deals: Deal[] | null; coin: string
             <td className="num muted">{dealTime.format(new Date(d.time))}</td>
             <td className={d.direction === "buy" ? "up" : "down"}>{d.direction === "buy" ? m.kline_dir_buy() : m.kline_dir_sell()}</td>
             <td className={`right num ${d.direction === "buy" ? "up" : "down"}`}>{formatPrice(d.price)}</td>
-            <td className="right num">{d.amount}</td>
+            <td className="right num">{formatUpTo(d.amount, 6)}</td>
           </tr>
         ))}
       </tbody>

@@ -18,6 +18,7 @@ import {
 } from "lightweight-charts";
 import type { Bar, KlinePeriodName } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
+import { chartPriceFormatter } from "../../../lib/format.ts";
 import { marketOf, type MarketPair } from "../../../lib/market/index.ts";
 import { useSocketStatus } from "../../../lib/realtime.ts";
 import { Spinner } from "../../../components/States.tsx";
@@ -122,7 +123,8 @@ export function PriceChart({ pair, symbol, interval }: { pair: MarketPair; symbo
   const applyPrecision = (p: number) => {
     const set = series.current;
     if (!set) return;
-    const priceFormat = { type: "price" as const, precision: p, minMove: 1 / 10 ** p };
+    // The axis, crosshair and last-price labels use the app's one number formatter (grouped).
+    const priceFormat = { type: "custom" as const, formatter: chartPriceFormatter(p), minMove: 1 / 10 ** p };
     set.main.applyOptions({ priceFormat });
     for (const l of set.ma) l.applyOptions({ priceFormat });
   };
@@ -228,7 +230,7 @@ export function PriceChart({ pair, symbol, interval }: { pair: MarketPair; symbo
         <div className={`${s.klineLegend} num`} aria-hidden={status !== "ready"}>
           {MA_WINDOWS.map((n, i) => (
             <span key={n} style={{ color: MA_COLORS[i] }}>
-              MA{n}: {legend[i] != null ? (legend[i] as number).toFixed(precision) : "--"}
+              MA{n}: {legend[i] != null ? chartPriceFormatter(precision)(legend[i] as number) : "--"}
             </span>
           ))}
         </div>

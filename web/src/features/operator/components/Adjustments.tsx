@@ -7,7 +7,6 @@ import { useState, type FormEvent } from "react";
 import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
-import { showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
@@ -16,6 +15,7 @@ import { useAdjustments, useCurrencies, useDecideAdjustment, useRequestAdjustmen
 import { accountText, DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
+import { formatExact } from "../../../lib/format.ts";
 
 const TREASURY = -3;
 
@@ -31,7 +31,7 @@ export function AdjustmentsSection({ me }: { me: number }) {
       confirmText: approve ? m.op_approve() : m.op_reject(),
       reasonRequired: !approve,
       danger: !approve,
-      summary: <p className={s.dialogSummary}>{m.op_adj_summary({ amount: `${showExact(a.amount)} ${a.currency_name}`, user: userLabel(a.user_account, a.user_id), reason: a.reason })}</p>,
+      summary: <p className={s.dialogSummary}>{m.op_adj_summary({ amount: `${formatExact(a.amount)} ${a.currency_name}`, user: userLabel(a.user_account, a.user_id), reason: a.reason })}</p>,
       run: async (reason) => {
         await decideAdjustment(a.id, approve ? "approve" : "reject", reason);
         toast.success(approve ? m.op_adj_applied() : m.op_rejected());
@@ -72,7 +72,7 @@ export function AdjustmentsSection({ me }: { me: number }) {
                 </div>
                 <dl className={acct.kv}>
                   <Kv label={m.wallet_amount()}>
-                    <span className={a.amount.startsWith("-") ? "down" : "up"}>{a.amount.startsWith("-") ? "" : "+"}{showExact(a.amount)} {a.currency_name}</span>
+                    <span className={a.amount.startsWith("-") ? "down" : "up"}>{a.amount.startsWith("-") ? "" : "+"}{formatExact(a.amount)} {a.currency_name}</span>
                   </Kv>
                   <Kv label={m.op_account()}>{accountText(a.account)}</Kv>
                   <Kv label={m.op_reason()} mono>{a.reason}</Kv>

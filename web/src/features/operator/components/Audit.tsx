@@ -1,10 +1,10 @@
-/** The audit log: every operator action with who, when, the target and the reason. */
+/** The audit log: every operator action with who, when, the user and amount it concerned, and the reason, in words (../labels.ts). */
 import { m } from "../../../i18n/index.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { useAudit } from "../api.ts";
-import { ListFooter, userLabel } from "./common.tsx";
+import { auditFacts, actionLabel } from "../labels.ts";
+import { Kv, ListFooter, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
-import s from "./operator.module.css";
 
 export function AuditSection() {
   const list = useAudit();
@@ -21,14 +21,17 @@ export function AuditSection() {
           {list.items.map((a) => (
             <li key={a.id} className={`${acct.recordCard} audit-row`} data-testid="audit-row" data-action={a.action}>
               <div className={acct.recordHead}>
-                <span className={`${acct.recordTitle} ${acct.mono}`}>{a.action}</span>
+                <span className={acct.recordTitle} data-testid="audit-action">{actionLabel(a.action)}</span>
                 <span className={`muted num ${acct.small}`}>{a.time_format}</span>
               </div>
-              <div className={acct.small}>
-                {m.op_audit_by({ operator: userLabel(a.operator_account, a.operator_id) })} · {a.target_type} #{a.target_id}
-              </div>
-              {a.reason && <div className={acct.small}>{m.op_reason()}: {a.reason}</div>}
-              {a.detail !== null && a.detail !== undefined && <pre className={s.auditDetail}>{JSON.stringify(a.detail)}</pre>}
+              <div className={`muted ${acct.small}`}>{m.op_audit_by({ operator: userLabel(a.operator_account, a.operator_id) })}</div>
+              <dl className={acct.kv}>
+                {auditFacts(a).map((f) => (
+                  <Kv key={f.key} label={f.label} testId={`audit-${f.key}`}>
+                    {f.value}
+                  </Kv>
+                ))}
+              </dl>
             </li>
           ))}
         </ul>

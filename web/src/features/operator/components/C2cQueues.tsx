@@ -7,8 +7,7 @@
  */
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
-import { formatDateTime, groupThousands } from "../../../lib/format.ts";
+import { formatDateTime, formatExact, groupThousands } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
@@ -75,14 +74,14 @@ export function C2cMerchantsQueue() {
               <dl className={acct.kv}>
                 <Kv label={m.op_c2c_user()}>{userLabel(r.account, r.user_id)}</Kv>
                 <Kv label={m.op_c2c_real_name()}>{r.real_name ?? "—"}</Kv>
-                <Kv label={m.op_c2c_deposit()}>{showExact(r.deposit)} {r.deposit_currency}</Kv>
+                <Kv label={m.op_c2c_deposit()}>{formatExact(r.deposit)} {r.deposit_currency}</Kv>
                 <Kv label={m.wallet_time()}>{r.format_apply_time}</Kv>
                 {r.reason && <Kv label={m.op_reason()} mono>{r.reason}</Kv>}
               </dl>
               {r.status === 0 && r.own && <p className="form-note">{m.op_own_record()}</p>}
               {r.status === 0 && !r.own && (
                 <div className={acct.btnRow}>
-                  <button type="button" className="btn btn-outline btn-small" data-testid="c2c-merchant-reject" onClick={() => ask(r.id, "merchants/reject", m.op_c2c_reject_title({ name: r.name }), m.op_reject(), m.op_c2c_reject_summary({ amount: `${showExact(r.deposit)} ${r.deposit_currency}` }), true, m.op_rejected())}>
+                  <button type="button" className="btn btn-outline btn-small" data-testid="c2c-merchant-reject" onClick={() => ask(r.id, "merchants/reject", m.op_c2c_reject_title({ name: r.name }), m.op_reject(), m.op_c2c_reject_summary({ amount: `${formatExact(r.deposit)} ${r.deposit_currency}` }), true, m.op_rejected())}>
                     {m.op_reject()}
                   </button>
                   <button type="button" className="btn btn-primary btn-small" data-testid="c2c-merchant-approve" onClick={() => ask(r.id, "merchants/approve", m.op_c2c_approve_title({ name: r.name }), m.op_approve(), m.op_c2c_approve_summary({ user: userLabel(r.account, r.user_id) }), false, m.op_c2c_approved())}>
@@ -139,7 +138,7 @@ export function C2cAdvertsQueue() {
               <dl className={acct.kv}>
                 <Kv label={m.op_c2c_user()}>{userLabel(ad.account, ad.user_id)}</Kv>
                 <Kv label={m.c2c_price()}>{cny(ad.price)}</Kv>
-                <Kv label={m.c2c_remaining()}>{showExact(ad.surplus_number)} / {showExact(ad.total_number)} {ad.currency_name}</Kv>
+                <Kv label={m.c2c_remaining()}>{formatExact(ad.surplus_number)} / {formatExact(ad.total_number)} {ad.currency_name}</Kv>
                 <Kv label={m.c2c_limits()}>{cny(ad.min_money)} – {cny(ad.max_money)}</Kv>
                 <Kv label={m.c2c_running_orders()}>{ad.running_orders}</Kv>
               </dl>
@@ -209,7 +208,7 @@ function AppealCard({ appeal: a, open, onToggle }: { appeal: AdminAppeal; open: 
       <dl className={acct.kv}>
         <Kv label={m.op_c2c_buyer()}>{userLabel(o.buyer_account, o.buyer_id)}</Kv>
         <Kv label={m.op_c2c_seller()}>{userLabel(o.seller_account, o.seller_id)}</Kv>
-        <Kv label={m.c2c_amount()}>{showExact(o.number)} {o.currency_name}</Kv>
+        <Kv label={m.c2c_amount()}>{formatExact(o.number)} {o.currency_name}</Kv>
         <Kv label={m.op_c2c_by()}>{a.by === "buyer" ? m.op_c2c_buyer() : m.op_c2c_seller()}</Kv>
       </dl>
       <p className="form-note"><span className="muted">{m.c2c_appeal_reason()}:</span> {a.reason}</p>
@@ -229,7 +228,7 @@ function AppealDetail({ id }: { id: number }) {
   if (!detail.data) return <SkeletonBlock height={160} />;
   const d = detail.data;
   const o = d.order;
-  const amount = `${showExact(o.number)} ${o.currency_name}`;
+  const amount = `${formatExact(o.number)} ${o.currency_name}`;
   return (
     <div className={s.appealDetail} data-testid="c2c-appeal-detail">
       <h3 className={s.adminSubtitle}>{m.c2c_proof()}</h3>

@@ -1,7 +1,6 @@
 /** Deposit claims: check the proof picture and the chain, then credit (approve) or reject with a reason. */
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
@@ -9,6 +8,7 @@ import { useDecideDeposit, useDepositQueue, type AdminDeposit } from "../api.ts"
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
+import { formatExact } from "../../../lib/format.ts";
 
 export function DepositsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
@@ -22,7 +22,7 @@ export function DepositsQueue() {
       confirmText: approve ? m.op_approve() : m.op_reject(),
       reasonRequired: !approve,
       danger: !approve,
-      summary: <p className={s.dialogSummary}>{m.op_deposit_summary({ amount: `${showExact(d.amount)} ${d.currency_name}`, user: userLabel(d.account, d.user_id) })}</p>,
+      summary: <p className={s.dialogSummary}>{m.op_deposit_summary({ amount: `${formatExact(d.amount)} ${d.currency_name}`, user: userLabel(d.account, d.user_id) })}</p>,
       run: async (reason) => {
         const r = await decideDeposit(d.id, approve ? "approve" : "reject", reason);
         toast.success(!approve ? m.op_rejected() : r.awaiting_second_approval ? m.op_deposit_first_done() : m.op_deposit_approved());
@@ -59,7 +59,7 @@ export function DepositsQueue() {
               </div>
               <div className={acct.recordBody}>
                 <dl className={acct.kv}>
-                  <Kv label={m.wallet_amount()} testId="admin-deposit-amount">{showExact(d.amount)} {d.currency_name}</Kv>
+                  <Kv label={m.wallet_amount()} testId="admin-deposit-amount">{formatExact(d.amount)} {d.currency_name}</Kv>
                   <Kv label={m.wallet_network()}>{d.network || "—"}</Kv>
                   <Kv label={m.wallet_address()} mono>{d.address}</Kv>
                   {d.hash && <Kv label={m.wallet_hash()} mono>{d.hash}</Kv>}

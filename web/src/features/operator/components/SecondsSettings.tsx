@@ -7,7 +7,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { m } from "../../../i18n/index.ts";
-import { compareDecimal, showExact } from "../../../lib/amount.ts";
+import { compareDecimal } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
@@ -16,6 +16,7 @@ import { useSaveSecondsCurrency, useSaveSecondsOption, useSecondsCurrencies, use
 import { Kv } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
+import { formatExact } from "../../../lib/format.ts";
 
 const DECIMAL = /^\d{1,20}(\.\d{1,8})?$/;
 const PERCENT = /^\d{1,3}(\.\d{1,2})?$/;
@@ -110,16 +111,16 @@ export function SecondsSettings() {
                 <span className={`badge ${c.status === 1 ? "badge-ok" : "badge-none"}`}>{c.status === 1 ? m.op_sec_on() : m.op_sec_off()}</span>
               </div>
               <dl className={acct.kv}>
-                <Kv label={m.op_sec_numbers()}>{c.micro_numbers.map(showExact).join(" · ")}</Kv>
+                <Kv label={m.op_sec_numbers()}>{c.micro_numbers.map((n) => formatExact(n)).join(" · ")}</Kv>
                 <Kv label={m.op_sec_bounds()}>
-                  {showExact(c.min_number)} – {showExact(c.max_number)} {c.name}
+                  {formatExact(c.min_number)} – {formatExact(c.max_number)} {c.name}
                 </Kv>
                 <Kv label={m.op_sec_fee()}>{c.fee_percent}%</Kv>
                 <Kv label={m.op_sec_pair_exposure()}>
-                  {showExact(c.pair_exposure)} {c.name}
+                  {formatExact(c.pair_exposure)} {c.name}
                 </Kv>
                 <Kv label={m.op_sec_user_exposure()}>
-                  {showExact(c.user_exposure)} {c.name}
+                  {formatExact(c.user_exposure)} {c.name}
                 </Kv>
               </dl>
               <div className={acct.btnRow}>

@@ -2,8 +2,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
-import { isZeroDecimal } from "../../../lib/format.ts";
+import { formatExact, isZeroDecimal } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
 import { useLedger, useUserDetail, useUserSearch } from "../api.ts";
@@ -101,8 +100,8 @@ export function UserDetail() {
               <tr key={`${b.currency_id}-${b.account}`}>
                 <td>{b.currency_name}</td>
                 <td>{accountText(b.account)}</td>
-                <td className="right num">{showExact(b.available)}</td>
-                <td className="right num">{showExact(b.frozen)}</td>
+                <td className="right num">{formatExact(b.available)}</td>
+                <td className="right num">{formatExact(b.frozen)}</td>
               </tr>
             ))}
           </tbody>
@@ -124,8 +123,8 @@ export function UserDetail() {
                 <div className={`muted ${acct.small}`}>{l.time_format} · {l.movement_key}</div>
               </div>
               <div className="right num">
-                <div className={l.d_available.startsWith("-") ? "down" : isZeroDecimal(l.d_available) ? "muted" : "up"}>{showExact(l.d_available)} {l.currency_name}</div>
-                {!isZeroDecimal(l.d_frozen) && <div className={`muted ${acct.small}`}>{m.assets_frozen()} {showExact(l.d_frozen)}</div>}
+                <div className={l.d_available.startsWith("-") ? "down" : isZeroDecimal(l.d_available) ? "muted" : "up"}>{formatExact(l.d_available)} {l.currency_name}</div>
+                {!isZeroDecimal(l.d_frozen) && <div className={`muted ${acct.small}`}>{m.assets_frozen()} {formatExact(l.d_frozen)}</div>}
               </div>
             </li>
           ))}

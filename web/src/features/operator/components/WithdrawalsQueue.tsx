@@ -5,13 +5,13 @@
  */
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { useDecideWithdrawal, useWithdrawalQueue, type AdminWithdrawal, type WithdrawalAction } from "../api.ts";
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
+import { formatExact } from "../../../lib/format.ts";
 
 export function WithdrawalsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
@@ -35,8 +35,8 @@ export function WithdrawalsQueue() {
       txid: action === "chain-success",
       summary: (
         <p className={s.dialogSummary}>
-          {m.op_wd_summary({ amount: `${showExact(w.number)} ${w.currency_name}`, fee: `${showExact(w.charge)} ${w.currency_name}`, user: userLabel(w.account, w.user_id) })}
-          {bad && <><br />{m.op_wd_refund_note({ total: `${showExact(w.total)} ${w.currency_name}` })}</>}
+          {m.op_wd_summary({ amount: `${formatExact(w.number)} ${w.currency_name}`, fee: `${formatExact(w.charge)} ${w.currency_name}`, user: userLabel(w.account, w.user_id) })}
+          {bad && <><br />{m.op_wd_refund_note({ total: `${formatExact(w.total)} ${w.currency_name}` })}</>}
         </p>
       ),
       run: async (reason, txid) => {
@@ -75,9 +75,9 @@ export function WithdrawalsQueue() {
                 <span className={`badge badge-${w.status === 2 || w.status === 5 ? "ok" : w.status === 3 || w.status === 4 ? "bad" : "pending"}`}>{w.status_text}</span>
               </div>
               <dl className={acct.kv}>
-                <Kv label={m.wallet_amount()}>{showExact(w.number)} {w.currency_name}</Kv>
-                <Kv label={m.wallet_fee()}>{showExact(w.charge)} {w.currency_name}</Kv>
-                <Kv label={m.wallet_total_frozen()}>{showExact(w.total)} {w.currency_name}</Kv>
+                <Kv label={m.wallet_amount()}>{formatExact(w.number)} {w.currency_name}</Kv>
+                <Kv label={m.wallet_fee()}>{formatExact(w.charge)} {w.currency_name}</Kv>
+                <Kv label={m.wallet_total_frozen()}>{formatExact(w.total)} {w.currency_name}</Kv>
                 <Kv label={m.wallet_network()}>{w.network_name || "—"}</Kv>
                 <Kv label={m.wallet_address()} mono>{w.address}</Kv>
                 {w.txid && <Kv label={m.wallet_txid()} mono>{w.txid}</Kv>}

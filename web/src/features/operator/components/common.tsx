@@ -120,11 +120,5 @@ export function Kv({ label, children, mono = false, testId }: { label: string; c
   );
 }
 
-/** An account name (change / micro / legal) as the asset centre calls it. */
-export function accountText(a: string): string {
-  return a === "change" ? m.assets_acct_change() : a === "micro" ? m.assets_acct_micro() : a === "legal" ? m.assets_acct_legal() : a;
-}
-
-export function userLabel(account: string | null, id: number): string {
-  return `${account ?? "—"} (ID ${id})`;
-}
+// Shared words of the console live in ../labels.ts (plain functions, unit-tested).
+export { accountText, userLabel } from "../labels.ts";

@@ -7,14 +7,15 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { showAmount } from "../../../lib/amount.ts";
 import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
 import { clearLogin, useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
+import { accountsOn, useProducts } from "../../../lib/products.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { endSession, greetingPart, useCenter, useTotals, type WalletTotals } from "../api.ts";
 import acct from "../../../components/account.module.css";
+import { formatAmount } from "../../../lib/format.ts";
 
 type Account = "change" | "micro" | "legal" | "lever";
 const accountLabel: Record<Account, () => string> = {
@@ -44,6 +45,7 @@ export default function PersonalPage() {
   const session = useSession();
   const navigate = useNavigate();
   const hidden = useHideTotals();
+  const products = useProducts();
   const [tab, setTab] = useState<Account>("change");
   const [busy, setBusy] = useState(false);
   const center = useCenter();
@@ -119,18 +121,18 @@ export default function PersonalPage() {
         ) : (
           <>
             <div className={`${acct.heroValue} num`} data-testid="personal-total">
-              {mask(showAmount(totals.data.total_usdt, 2))}
+              {mask(formatAmount(totals.data.total_usdt, 2))}
               <span className={acct.heroUnit}>USDT</span>
             </div>
             <div className={acct.miniTabs} role="tablist" aria-label={m.assets_accounts()}>
-              {(["change", "micro", "legal"] as const).map((a) => (
+              {accountsOn(["change", "micro", "legal"] as const, products).map((a) => (
                 <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)}>
                   {accountLabel[a]()}
                 </button>
               ))}
             </div>
             <div className={`${acct.miniTabValue} num`} data-testid="personal-account-total">
-              {mask(showAmount(accountTotal(totals.data, tab), 2))} USDT
+              {mask(formatAmount(accountTotal(totals.data, tab), 2))} USDT
             </div>
           </>
         )}

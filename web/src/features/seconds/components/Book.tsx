@@ -4,9 +4,9 @@
  * has no price to pick. Empty levels show "--"; nothing is invented to fill the book.
  */
 import { m } from "../../../i18n/index.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { formatExact, formatPrice } from "../../../lib/format.ts";
 import { depthRows, type Book as BookData, type DepthRow } from "../../../lib/market/index.ts";
-import { decimalsOf, showExact, truncate } from "../../../lib/amount.ts";
+import { decimalsOf, truncate } from "../../../lib/amount.ts";
 import s from "./seconds.module.css";
 
 const LEVELS = 6;
@@ -21,7 +21,7 @@ export function Book({ book, failed, index, coin, quote }: { book: BookData | nu
     <li key={`${side}-${i}`} className={`${s.bookRow} ${s[side]}`} data-testid={row ? `book-${side}` : undefined}>
       {row && <span className={s.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />}
       <span className={`${s.bookPrice} num`}>{row ? formatPrice(row.price) : loading ? "" : "--"}</span>
-      <span className={`${s.bookAmount} num`}>{row ? showExact(truncate(row.amount, Math.min(decimalsOf(row.amount), 6))) : loading ? "" : "--"}</span>
+      <span className={`${s.bookAmount} num`}>{row ? formatExact(truncate(row.amount, Math.min(decimalsOf(row.amount), 6))) : loading ? "" : "--"}</span>
     </li>
   );
   return (

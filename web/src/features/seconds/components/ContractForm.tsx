@@ -11,8 +11,8 @@ import { Link } from "react-router";
 import { DEFAULT_SECONDS, SECONDS_FEE_PERCENT } from "../../../../../schemas/seconds.ts";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { balanceDecimals, decimalsOf, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
+import { currencyDecimals, formatAmount, formatExact, formatPrice } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
@@ -36,11 +36,11 @@ export function stakeProblemText(p: StakeProblem, currency: string): string {
     case "decimals":
       return m.sec_err_amount_decimals({ decimals: p.decimals });
     case "min":
-      return m.sec_err_amount_min({ min: showExact(p.min), currency });
+      return m.sec_err_amount_min({ min: formatExact(p.min), currency });
     case "max":
-      return m.sec_err_amount_max({ max: showExact(p.max), currency });
+      return m.sec_err_amount_max({ max: formatExact(p.max), currency });
     case "balance":
-      return m.sec_err_balance({ cost: showExact(p.cost), currency });
+      return m.sec_err_balance({ cost: formatExact(p.cost), currency });
   }
 }
 
@@ -184,7 +184,7 @@ export function ContractForm({
           <div className={s.chips} role="group" aria-labelledby={tid("amount-label")}>
             {currency.micro_numbers.map((n) => (
               <button key={n} type="button" className={amount === n ? "active" : ""} aria-pressed={amount === n} onClick={() => setAmount(n)} data-testid={tid("amount-choice")}>
-                {showExact(n)}
+                {formatExact(n)}
               </button>
             ))}
           </div>
@@ -195,7 +195,7 @@ export function ContractForm({
             inputMode="decimal"
             autoComplete="off"
             value={amount}
-            placeholder={currency ? m.sec_amount_range({ min: showExact(currency.min_number), max: showExact(currency.max_number) }) : ""}
+            placeholder={currency ? m.sec_amount_range({ min: formatExact(currency.min_number), max: formatExact(currency.max_number) }) : ""}
             onChange={(e) => setAmount(sanitizeAmountInput(e.target.value, scale))}
             aria-labelledby={tid("amount-label")}
             aria-invalid={error !== "" && problem !== null}
@@ -204,7 +204,7 @@ export function ContractForm({
           <span className={s.unit}>{name}</span>
         </span>
         <span className={s.available}>
-          {m.sec_available()} <span className="num" data-testid={tid("available")}>{balance === null ? "--" : showAmount(balance, balanceDecimals(name))}</span> {name}
+          {m.sec_available()} <span className="num" data-testid={tid("available")}>{balance === null ? "--" : formatAmount(balance, currencyDecimals(name))}</span> {name}
           {short && (
             <Link to="/transfer" className={s.transferLink} data-testid={tid("transfer-link")}>
               {m.sec_transfer_in()}
@@ -234,15 +234,15 @@ export function ContractForm({
       <dl className={s.facts} data-testid={tid("preview")}>
         <div>
           <dt>{m.sec_fee({ percent: feePercent })}</dt>
-          <dd className="num" data-testid={tid("fee")}>{preview ? `${showExact(preview.fee)} ${name}` : "--"}</dd>
+          <dd className="num" data-testid={tid("fee")}>{preview ? `${formatExact(preview.fee)} ${name}` : "--"}</dd>
         </div>
         <div>
           <dt>{m.sec_if_right()}</dt>
-          <dd className="num up" data-testid={tid("win")}>{preview ? `+${showExact(preview.win)} ${name}` : "--"}</dd>
+          <dd className="num up" data-testid={tid("win")}>{preview ? `+${formatExact(preview.win)} ${name}` : "--"}</dd>
         </div>
         <div>
           <dt>{m.sec_worst_case()}</dt>
-          <dd className="num down" data-testid={tid("worst")}>{preview ? `${showExact(preview.worst)} ${name}` : "--"}</dd>
+          <dd className="num down" data-testid={tid("worst")}>{preview ? `${formatExact(preview.worst)} ${name}` : "--"}</dd>
         </div>
       </dl>
       <p className={s.note} data-testid={tid("tie-rule")}>{m.sec_tie_rule()}</p>
@@ -295,7 +295,7 @@ export function ContractForm({
             </div>
             <div>
               <dt>{m.sec_amount()}</dt>
-              <dd className="num">{showExact(amount)} {name}</dd>
+              <dd className="num">{formatExact(amount)} {name}</dd>
             </div>
             <div>
               <dt>{m.sec_duration()}</dt>
@@ -307,15 +307,15 @@ export function ContractForm({
             </div>
             <div>
               <dt>{m.sec_fee({ percent: feePercent })}</dt>
-              <dd className="num" data-testid={tid("confirm-fee")}>{showExact(preview.fee)} {name}</dd>
+              <dd className="num" data-testid={tid("confirm-fee")}>{formatExact(preview.fee)} {name}</dd>
             </div>
             <div>
               <dt>{m.sec_if_right()}</dt>
-              <dd className="num up" data-testid={tid("confirm-win")}>+{showExact(preview.win)} {name}</dd>
+              <dd className="num up" data-testid={tid("confirm-win")}>+{formatExact(preview.win)} {name}</dd>
             </div>
             <div>
               <dt>{m.sec_worst_case()}</dt>
-              <dd className="num down" data-testid={tid("confirm-worst")}>{showExact(preview.worst)} {name}</dd>
+              <dd className="num down" data-testid={tid("confirm-worst")}>{formatExact(preview.worst)} {name}</dd>
             </div>
           </dl>
           <p className={s.note}>{m.sec_tie_rule()}</p>

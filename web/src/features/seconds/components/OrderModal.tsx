@@ -6,8 +6,8 @@
  * tick log, from which anyone can check the result.
  */
 import { m } from "../../../i18n/index.ts";
-import { decimalsOf, showExact } from "../../../lib/amount.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { decimalsOf } from "../../../lib/amount.ts";
+import { formatExact, formatPrice } from "../../../lib/format.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { tickLogUrl, type PairRow, type SecondsOrder } from "../api.ts";
@@ -81,13 +81,13 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
         <div>
           <dt>{m.sec_amount()}</dt>
           <dd className="num">
-            {showExact(order.number)} {order.currency_name}
+            {formatExact(order.number)} {order.currency_name}
           </dd>
         </div>
         <div>
           <dt>{m.spot_col_fee()}</dt>
           <dd className="num">
-            {showExact(order.fee)} {order.currency_name}
+            {formatExact(order.fee)} {order.currency_name}
           </dd>
         </div>
         <div>

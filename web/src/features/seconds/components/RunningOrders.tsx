@@ -5,8 +5,8 @@
  * moment before it leaves the list. Tapping a row opens the contract's modal.
  */
 import { m } from "../../../i18n/index.ts";
-import { decimalsOf, showExact } from "../../../lib/amount.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { decimalsOf } from "../../../lib/amount.ts";
+import { formatExact, formatPrice } from "../../../lib/format.ts";
 import type { ApiFailure } from "../../../lib/api.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { Link } from "react-router";
@@ -92,7 +92,7 @@ function RunningRow({ order, pair, serverNow, onOpen }: { order: SecondsOrder; p
           <span>
             <small>{m.sec_amount()}</small>
             <span className="num">
-              {showExact(order.number)} {order.currency_name}
+              {formatExact(order.number)} {order.currency_name}
             </span>
           </span>
           <span>

@@ -4,8 +4,7 @@
  * close price, seconds, profit or loss (green above zero, red otherwise) and the status label.
  */
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { formatExact, formatPrice } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
@@ -76,7 +75,7 @@ function History() {
                   <div>
                     <dt>{m.sec_amount()}</dt>
                     <dd className="num">
-                      {showExact(o.number)} {o.currency_name}
+                      {formatExact(o.number)} {o.currency_name}
                     </dd>
                   </div>
                   <div>

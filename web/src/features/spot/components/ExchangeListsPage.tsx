@@ -7,11 +7,10 @@
  */
 import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { formatPrice, formatUpTo } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { upTo } from "../display.ts";
 import { clampDecimals } from "../orderMath.ts";
 import { useSpotRecords } from "../api.ts";
 import { OrderHistory } from "./OrderHistory.tsx";
@@ -71,7 +70,7 @@ function TradeHistory() {
                   <div>
                     <dt>{m.spot_col_amount({ coin: r.currency_name })}</dt>
                     <dd className="num" data-testid="record-qty">
-                      {upTo(r.number, 6)}
+                      {formatUpTo(r.number, 6)}
                     </dd>
                   </div>
                   <div>
@@ -83,12 +82,12 @@ function TradeHistory() {
                   <div>
                     <dt>{m.spot_col_traded({ quote: r.legal_name })}</dt>
                     <dd className="num" data-testid="record-amount">
-                      {upTo(r.amount, 8)}
+                      {formatUpTo(r.amount, 8)}
                     </dd>
                   </div>
                   <div>
                     <dt>{m.spot_col_fee()}</dt>
-                    <dd className="num">{r.fee}</dd>
+                    <dd className="num">{formatUpTo(r.fee, 8)}</dd>
                   </div>
                 </dl>
               </li>

@@ -1,9 +1,9 @@
 /** The pair's newest deals (time, direction, price, amount), live from the socket. */
 import type { Deal } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { formatPrice, formatUpTo } from "../../../lib/format.ts";
 import { EmptyState, SkeletonList } from "../../../components/States.tsx";
-import { clockTime, upTo } from "../display.ts";
+import { clockTime } from "../display.ts";
 import s from "./spot.module.css";
 
 export function MarketTrades({ deals, coin, quote }: { deals: Deal[] | null; coin: string; quote: string }) {
@@ -29,7 +29,7 @@ export function MarketTrades({ deals, coin, quote }: { deals: Deal[] | null; coi
             <td className="num muted">{clockTime(d.time)}</td>
             <td className={d.direction === "buy" ? "up" : "down"}>{d.direction === "buy" ? m.spot_buy() : m.spot_sell()}</td>
             <td className={`right num ${d.direction === "buy" ? "up" : "down"}`}>{formatPrice(d.price)}</td>
-            <td className="right num">{upTo(d.amount, 6)}</td>
+            <td className="right num">{formatUpTo(d.amount, 6)}</td>
           </tr>
         ))}
       </tbody>

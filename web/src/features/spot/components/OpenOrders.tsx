@@ -8,11 +8,10 @@ import type { SpotOpenOrder } from "../../../../../schemas/spot.ts";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { formatPrice, formatUpTo } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useCancelOrder } from "../api.ts";
-import { upTo } from "../display.ts";
 import s from "./spot.module.css";
 
 export function OpenOrders({
@@ -37,7 +36,7 @@ export function OpenOrders({
   if (orders.length === 0) return <EmptyState text={m.spot_no_open_orders()} />;
 
   const cancel = (o: SpotOpenOrder) => {
-    const params = { qty: upTo(o.number, 6), coin: o.currency_name, price: formatPrice(o.price) };
+    const params = { qty: formatUpTo(o.number, 6), coin: o.currency_name, price: formatPrice(o.price) };
     openConfirm({
       title: m.spot_cancel_title(),
       message: o.direction === "buy" ? m.spot_cancel_body_buy(params) : m.spot_cancel_body_sell(params),
@@ -83,11 +82,11 @@ export function OpenOrders({
               </div>
               <div>
                 <dt>{m.spot_col_amount({ coin: o.currency_name })}</dt>
-                <dd className="num">{upTo(o.number, 6)}</dd>
+                <dd className="num">{formatUpTo(o.number, 6)}</dd>
               </div>
               <div>
                 <dt>{m.spot_col_filled()}</dt>
-                <dd className="num">{upTo(o.filled, 6)}</dd>
+                <dd className="num">{formatUpTo(o.filled, 6)}</dd>
               </div>
             </dl>
             <button type="button" className={`btn btn-outline btn-small ${s.openOrderCancel}`} onClick={() => cancel(o)} disabled={busy.has(o.id)} data-testid="cancel-order">

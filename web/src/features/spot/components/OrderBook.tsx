@@ -5,9 +5,8 @@
  * show "--": nothing is ever invented to fill the book.
  */
 import { m } from "../../../i18n/index.ts";
-import { formatPrice, trendOf } from "../../../lib/format.ts";
+import { formatPrice, formatUpTo, trendOf } from "../../../lib/format.ts";
 import { depthRows, type Book, type DepthRow as Row } from "../../../lib/market/index.ts";
-import { upTo } from "../display.ts";
 import s from "./spot.module.css";
 
 const LEVELS = 6;
@@ -44,7 +43,7 @@ export function OrderBook({
           {/* A transform, not a width: resizing the bar never lays the row out again. */}
           <span className={s.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />
           <span className={`${s.bookPrice} num`}>{formatPrice(row.price)}</span>
-          <span className={`${s.bookAmount} num`}>{upTo(row.amount, 6)}</span>
+          <span className={`${s.bookAmount} num`}>{formatUpTo(row.amount, 6)}</span>
         </button>
       </li>
     ) : (

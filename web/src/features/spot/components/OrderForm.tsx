@@ -14,7 +14,7 @@ import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Spinner } from "../../../components/States.tsx";
 import { LEGAL_ID, usePlaceOrder, type OrderMode, type PairRow, type PlacedOrder, type Side, type SpotBalance } from "../api.ts";
-import { fixed, newClientOrderId } from "../display.ts";
+import { newClientOrderId } from "../display.ts";
 import {
   SLIDER_STEPS,
   checkOrder,
@@ -30,7 +30,7 @@ import {
   toUnits,
   TOTAL_DECIMALS,
 } from "../orderMath.ts";
-import { formatPrice, isZeroDecimal } from "../../../lib/format.ts";
+import { formatAmount, formatPrice, isZeroDecimal } from "../../../lib/format.ts";
 import s from "./spot.module.css";
 
 export interface PricePick {
@@ -247,7 +247,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
     void send();
   };
 
-  const available = balance ? (side === "buy" ? `${fixed(balance.user_legal, 2)} ${quote}` : `${fixed(balance.user_currency, 6)} ${coin}`) : "--";
+  const available = balance ? (side === "buy" ? `${formatAmount(balance.user_legal, 2)} ${quote}` : `${formatAmount(balance.user_currency, 6)} ${coin}`) : "--";
   const bestText = bestOpposite && !isZeroDecimal(bestOpposite) ? m.spot_best_price({ price: formatPrice(bestOpposite) }) : m.spot_best_price_none();
 
   return (
@@ -352,7 +352,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
         <div>
           <dt>{m.spot_total()}</dt>
           <dd className="num" data-testid={tid("total")}>
-            {totalMode ? (isPositive(spend) ? `${fixed(spend, 2)} ${quote}` : `-- ${quote}`) : total ? `${mode === 1 ? "≈ " : ""}${fixed(total, 2)} ${quote}` : `-- ${quote}`}
+            {totalMode ? (isPositive(spend) ? `${formatAmount(spend, 2)} ${quote}` : `-- ${quote}`) : total ? `${mode === 1 ? "≈ " : ""}${formatAmount(total, 2)} ${quote}` : `-- ${quote}`}
           </dd>
         </div>
         <div>
@@ -363,8 +363,8 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
         </div>
       </dl>
       {totalMode ? (
-        <p className={s.orderNote} data-testid={tid("total-note")}>{m.spot_total_note({ amount: isPositive(spend) ? fixed(spend, 2) : "--", quote })}</p>
-      ) : mode === 1 && <p className={s.orderNote}>{marketHold ? m.spot_market_hold({ amount: fixed(marketHold, 2), quote }) : m.spot_market_note()}</p>}
+        <p className={s.orderNote} data-testid={tid("total-note")}>{m.spot_total_note({ amount: isPositive(spend) ? formatAmount(spend, 2) : "--", quote })}</p>
+      ) : mode === 1 && <p className={s.orderNote}>{marketHold ? m.spot_market_hold({ amount: formatAmount(marketHold, 2), quote }) : m.spot_market_note()}</p>}
       {problem && (
         <p className="field-error" role="alert" data-testid={tid("error")}>
           {problem}

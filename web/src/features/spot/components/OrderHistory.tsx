@@ -6,11 +6,10 @@
 import { useEffect, useState } from "react";
 import type { OrderState } from "../../../../../schemas/spot.ts";
 import { m } from "../../../i18n/index.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { formatPrice, formatUpTo } from "../../../lib/format.ts";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { fetchPairs, useOrderHistory, type PairRow } from "../api.ts";
-import { upTo } from "../display.ts";
 import { clampDecimals } from "../orderMath.ts";
 import s from "./spot.module.css";
 
@@ -91,12 +90,12 @@ export function OrderHistory() {
                 </div>
                 <div>
                   <dt>{m.spot_col_amount({ coin: o.currency_name })}</dt>
-                  <dd className="num">{upTo(o.number, 6)}</dd>
+                  <dd className="num">{formatUpTo(o.number, 6)}</dd>
                 </div>
                 <div>
                   <dt>{m.spot_col_filled()}</dt>
                   <dd className="num" data-testid="order-filled">
-                    {upTo(o.filled, 6)}
+                    {formatUpTo(o.filled, 6)}
                   </dd>
                 </div>
               </dl>

@@ -11,7 +11,7 @@ import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { balanceDecimals, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
+import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
@@ -20,6 +20,7 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { requestQuote, USDT_ID, useConversionSettings, useConvert, useUserWallet, type ConversionResult } from "../api.ts";
 import { conversionQuote, trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
+import { currencyDecimals, formatAmount, formatExact } from "../../../lib/format.ts";
 
 type Direction = "coin_to_usdt" | "usdt_to_coin";
 
@@ -186,7 +187,7 @@ export default function ExchargePage() {
               <span>{m.wallet_from()}</span>
               <span className={acct.labelActions}>
                 <span className="muted num" data-testid="convert-available">
-                  {m.wallet_available({ amount: `${showAmount(available, balanceDecimals(fromName))} ${fromName}` })}
+                  {m.wallet_available({ amount: `${formatAmount(available, currencyDecimals(fromName))} ${fromName}` })}
                 </span>
                 <button type="button" className="text-btn" onClick={() => { setAmount(trimZeros(available)); setError(""); setResult(null); }} data-testid="convert-all">
                   {m.wallet_all()}
@@ -231,7 +232,7 @@ export default function ExchargePage() {
             <div className={acct.convertRow}>
               {direction === "coin_to_usdt" ? usdtBox : coinSelect}
               <div className={`${acct.convertReceive} num`} data-testid="convert-receive">
-                {quote && amount ? `≈ ${showExact(quote.receivedDisplay)}` : "0"}
+                {quote && amount ? `≈ ${formatExact(quote.receivedDisplay)}` : "0"}
               </div>
             </div>
           </div>
@@ -244,28 +245,28 @@ export default function ExchargePage() {
           <div className={acct.kvRow}>
             <span>{m.wallet_rate()}</span>
             <span className="num" data-testid="convert-rate">
-              {quote && quote.rate !== "--" ? `1 ${fromName} = ${quote.rate} ${toName}` : "--"}
+              {quote && quote.rate !== "--" ? `1 ${fromName} = ${formatExact(quote.rate)} ${toName}` : "--"}
             </span>
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_last_price()}</span>
-            <span className="num">{coinRow?.price ? `${showExact(coinRow.price)} USDT` : m.wallet_no_price_short()}</span>
+            <span className="num">{coinRow?.price ? `${formatExact(coinRow.price)} USDT` : m.wallet_no_price_short()}</span>
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_fee_tier()}</span>
             <span className="num" data-testid="convert-tier">
-              {m.wallet_fee_tiers({ low: s.shandui_sxf1, high: s.shandui_sxf2, threshold: showExact(s.shandui_sxf_money) })}
+              {m.wallet_fee_tiers({ low: s.shandui_sxf1, high: s.shandui_sxf2, threshold: formatExact(s.shandui_sxf_money) })}
             </span>
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_fee()}</span>
             <span className="num" data-testid="convert-fee">
-              {quote && amount ? `${showExact(quote.fee)} USDT (${quote.feePercent}%)` : "--"}
+              {quote && amount ? `${formatExact(quote.fee)} USDT (${quote.feePercent}%)` : "--"}
             </span>
           </div>
           <div className={`${acct.kvRow} muted`}>
             <span>{m.wallet_convert_limits()}</span>
-            <span className="num">{showExact(s.shanduiMin)} – {showExact(s.shanduiMax)} USDT</span>
+            <span className="num">{formatExact(s.shanduiMin)} – {formatExact(s.shanduiMax)} USDT</span>
           </div>
           {Number(s.shandui_time) > 0 && <p className="form-note">{m.wallet_convert_interval({ minutes: s.shandui_time })}</p>}
           <p className="form-note">{m.wallet_convert_note()}</p>
@@ -283,10 +284,10 @@ export default function ExchargePage() {
         <section className={`card ${acct.resultCard}`} data-testid="convert-result">
           <h2 className="section-title">{m.wallet_convert_result()}</h2>
           <dl className={acct.kv}>
-            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{showExact(result.money)} {result.from}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="result-received">{showExact(result.money2)} {result.to}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatExact(result.money)} {result.from}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="result-received">{formatExact(result.money2)} {result.to}</dd></div>
             <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{result.huilv}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(result.sxf)} USDT ({result.fee_percent}%)</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatExact(result.sxf)} USDT ({result.fee_percent}%)</dd></div>
           </dl>
         </section>
       )}
@@ -315,10 +316,10 @@ export default function ExchargePage() {
           }
         >
           <dl className={acct.kv}>
-            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{showExact(held.quote.money)} {held.quote.from}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatExact(held.quote.money)} {held.quote.from}</dd></div>
             <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{held.quote.huilv}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{showExact(held.quote.sxf)} USDT ({held.quote.fee_percent}%)</dd></div>
-            <div className={`${acct.kvRow} ${acct.strong}`}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="quote-received">{showExact(held.quote.money2)} {held.quote.to}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatExact(held.quote.sxf)} USDT ({held.quote.fee_percent}%)</dd></div>
+            <div className={`${acct.kvRow} ${acct.strong}`}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="quote-received">{formatExact(held.quote.money2)} {held.quote.to}</dd></div>
           </dl>
           <p className={secondsLeft > 0 ? "form-note" : "field-error"} role="status" data-testid="quote-countdown">
             {secondsLeft > 0 ? m.wallet_quote_holds({ seconds: secondsLeft }) : m.wallet_quote_expired()}

@@ -6,12 +6,12 @@
  */
 import { NavLink, useLocation } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { showExact } from "../../../lib/amount.ts";
 import { useSentinel } from "../../../lib/useSentinel.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useDepositLog, useWithdrawalLog } from "../api.ts";
 import acct from "../../../components/account.module.css";
+import { formatExact } from "../../../lib/format.ts";
 
 export default function RecordsPage() {
   const { pathname } = useLocation();
@@ -82,7 +82,7 @@ function DepositList() {
               <dl className={acct.kv}>
                 <div className={acct.kvRow}>
                   <dt>{m.wallet_amount()}</dt>
-                  <dd className="num" data-testid="record-amount">{showExact(r.amount)} {r.currency_name}</dd>
+                  <dd className="num" data-testid="record-amount">{formatExact(r.amount)} {r.currency_name}</dd>
                 </div>
                 <div className={acct.kvRow}>
                   <dt>{m.wallet_time()}</dt>
@@ -129,15 +129,15 @@ function WithdrawalList() {
             <dl className={acct.kv}>
               <div className={acct.kvRow}>
                 <dt>{m.wallet_received()}</dt>
-                <dd className="num" data-testid="record-amount">{showExact(r.real_number)} {r.currency_name}</dd>
+                <dd className="num" data-testid="record-amount">{formatExact(r.real_number)} {r.currency_name}</dd>
               </div>
               <div className={acct.kvRow}>
                 <dt>{m.wallet_fee()}</dt>
-                <dd className="num">{showExact(r.charge)} {r.currency_name}</dd>
+                <dd className="num">{formatExact(r.charge)} {r.currency_name}</dd>
               </div>
               <div className={acct.kvRow}>
                 <dt>{m.wallet_total_debit()}</dt>
-                <dd className="num">{showExact(r.total)} {r.currency_name}</dd>
+                <dd className="num">{formatExact(r.total)} {r.currency_name}</dd>
               </div>
               <div className={acct.kvRow}>
                 <dt>{m.wallet_address()}</dt>

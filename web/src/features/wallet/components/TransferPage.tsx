@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
-import { compareDecimal, decimalsOf, sanitizeAmountInput, showAmount, balanceDecimals } from "../../../lib/amount.ts";
+import { compareDecimal, decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useSession } from "../../../lib/session.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
@@ -17,6 +17,7 @@ import { accountsOn, useProducts } from "../../../lib/products.ts";
 import { ACCOUNTS, availableIn, USDT_ID, useTransfer, useUserWallet, useWalletList, type AccountName } from "../api.ts";
 import { trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
+import { currencyDecimals, formatAmount } from "../../../lib/format.ts";
 
 const accountLabel: Record<AccountName, () => string> = {
   change: m.assets_acct_change,
@@ -155,7 +156,7 @@ function TransferForm() {
           <span className={`field-label ${acct.fieldLabelRow}`}>
             <span>{m.wallet_amount()}</span>
             <span className="muted num" data-testid="transfer-available">
-              {m.wallet_available({ amount: `${showAmount(available, balanceDecimals(name))} ${name}` })}
+              {m.wallet_available({ amount: `${formatAmount(available, currencyDecimals(name))} ${name}` })}
             </span>
           </span>
           <div className="input-wrap">

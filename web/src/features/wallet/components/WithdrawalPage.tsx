@@ -11,7 +11,7 @@ import { Link, useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { decimalsOf, sanitizeAmountInput, showAmount, showExact } from "../../../lib/amount.ts";
+import { decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
@@ -21,6 +21,7 @@ import { USDT_ID, useFeeTable, useSavedAddresses, useSubmitWithdrawal, useWithdr
 import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
 import { INTERNAL_ADDRESS_RE } from "../../../../../schemas/wallet.ts";
 import acct from "../../../components/account.module.css";
+import { formatAmount, formatExact } from "../../../lib/format.ts";
 
 type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>>;
 
@@ -80,9 +81,9 @@ export default function WithdrawalPage() {
     else if (preview?.problem) {
       next.amount =
         preview.problem === "below_min"
-          ? errText("below_min", { min: `${showExact(terms?.min)} ${unit}` })
+          ? errText("below_min", { min: `${formatExact(terms?.min)} ${unit}` })
           : preview.problem === "above_max"
-            ? errText("above_max", { max: `${showExact(terms?.max)} ${unit}` })
+            ? errText("above_max", { max: `${formatExact(terms?.max)} ${unit}` })
             : errText(preview.problem, { decimals: scale });
     }
     if (!/^\d{6}$/.test(password)) next.password = errText("fund_password_rule");
@@ -111,8 +112,8 @@ export default function WithdrawalPage() {
         ...(d.totp_enabled ? { totp_code: totp } : {}),
       });
       setConfirming(false);
-      if (res.in_site) toast.success(m.wallet_in_site_done({ total: `${showExact(res.total)} ${unit}` }));
-      else toast.success(m.wallet_withdraw_submitted({ total: `${showExact(res.total)} ${unit}` }));
+      if (res.in_site) toast.success(m.wallet_in_site_done({ total: `${formatExact(res.total)} ${unit}` }));
+      else toast.success(m.wallet_withdraw_submitted({ total: `${formatExact(res.total)} ${unit}` }));
       navigate("/withdrawal/log");
     } catch (err) {
       setConfirming(false);
@@ -174,7 +175,7 @@ export default function WithdrawalPage() {
                     data-testid={`network-${n.network_name}`}
                   >
                     <span>{n.network_name}</span>
-                    <small className="num">{m.wallet_fee_short({ fee: `${showExact(t.fee)} ${unit}` })}</small>
+                    <small className="num">{m.wallet_fee_short({ fee: `${formatExact(t.fee)} ${unit}` })}</small>
                   </button>
                 );
               })}
@@ -215,7 +216,7 @@ export default function WithdrawalPage() {
           <span className={`field-label ${acct.fieldLabelRow}`}>
             <span>{m.wallet_amount()}</span>
             <span className="muted num" data-testid="withdraw-available">
-              {m.wallet_available({ amount: `${showAmount(d.change_balance, 2)} ${unit}` })}
+              {m.wallet_available({ amount: `${formatAmount(d.change_balance, 2)} ${unit}` })}
             </span>
           </span>
           <div className="input-wrap">
@@ -223,7 +224,7 @@ export default function WithdrawalPage() {
               className="input"
               inputMode="decimal"
               autoComplete="off"
-              placeholder={m.wallet_withdraw_amount_placeholder({ min: showExact(terms.min) })}
+              placeholder={m.wallet_withdraw_amount_placeholder({ min: formatExact(terms.min) })}
               value={amount}
               onChange={(e) => {
                 setAmount(sanitizeAmountInput(e.target.value, scale));
@@ -245,19 +246,19 @@ export default function WithdrawalPage() {
         <section className={acct.summary} aria-live="polite" data-testid="withdraw-summary">
           <div className={acct.kvRow}>
             <span>{m.wallet_fee()}</span>
-            <span className="num" data-testid="withdraw-fee">{showExact(preview.fee)} {unit}</span>
+            <span className="num" data-testid="withdraw-fee">{formatExact(preview.fee)} {unit}</span>
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_received()}</span>
-            <span className="num" data-testid="withdraw-received">{showExact(preview.received)} {unit}</span>
+            <span className="num" data-testid="withdraw-received">{formatExact(preview.received)} {unit}</span>
           </div>
           <div className={`${acct.kvRow} ${acct.strong}`}>
             <span>{m.wallet_total_frozen()}</span>
-            <span className="num" data-testid="withdraw-total">{showExact(preview.total)} {unit}</span>
+            <span className="num" data-testid="withdraw-total">{formatExact(preview.total)} {unit}</span>
           </div>
           <div className={`${acct.kvRow} muted`}>
             <span>{m.wallet_limits()}</span>
-            <span className="num" data-testid="withdraw-limits">{showExact(terms.min)} – {showExact(terms.max)} {unit}</span>
+            <span className="num" data-testid="withdraw-limits">{formatExact(terms.min)} – {formatExact(terms.max)} {unit}</span>
           </div>
           <p className="form-note">{m.wallet_fee_note()}</p>
           <button type="button" className={`text-btn ${acct.tableToggle}`} onClick={() => setShowTable((v) => !v)} aria-expanded={showTable} data-testid="fee-table-toggle">
@@ -277,9 +278,9 @@ export default function WithdrawalPage() {
                 {d.fees.map((f) => (
                   <tr key={f.type}>
                     <td>{f.network_name || m.wallet_network_default()}</td>
-                    <td className="right num">{showExact(f.fee)}</td>
-                    <td className="right num">{showExact(f.min)}</td>
-                    <td className="right num">{showExact(f.max)}</td>
+                    <td className="right num">{formatExact(f.fee)}</td>
+                    <td className="right num">{formatExact(f.min)}</td>
+                    <td className="right num">{formatExact(f.max)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -366,15 +367,15 @@ export default function WithdrawalPage() {
             </div>
             <div className={acct.kvRow}>
               <dt>{m.wallet_received()}</dt>
-              <dd className="num">{showExact(preview.received)} {unit}</dd>
+              <dd className="num">{formatExact(preview.received)} {unit}</dd>
             </div>
             <div className={acct.kvRow}>
               <dt>{m.wallet_fee()}</dt>
-              <dd className="num">{showExact(preview.fee)} {unit}</dd>
+              <dd className="num">{formatExact(preview.fee)} {unit}</dd>
             </div>
             <div className={`${acct.kvRow} ${acct.strong}`}>
               <dt>{m.wallet_total_frozen()}</dt>
-              <dd className="num" data-testid="confirm-total">{showExact(preview.total)} {unit}</dd>
+              <dd className="num" data-testid="confirm-total">{formatExact(preview.total)} {unit}</dd>
             </div>
           </dl>
           {inSite && <p className={`${acct.notice} ${acct.noticeInfo}`} data-testid="confirm-in-site">{m.wallet_in_site_notice()}</p>}
