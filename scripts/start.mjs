@@ -107,11 +107,18 @@ function assertPortFree() {
 }
 
 /**
- * C2C timings from the environment override wrangler.toml [vars], so the payment window and the
- * appeal delay can be tried shortened: `C2C_PAY_WINDOW_SECONDS=120 npm start`.
+ * Settings from the environment override wrangler.toml [vars]: the C2C timings, so the payment
+ * window and the appeal delay can be tried shortened (`C2C_PAY_WINDOW_SECONDS=120 npm start`), and
+ * the product switches (`PRODUCT_SECONDS=off npm start` runs the exchange without seconds contracts).
  */
-function c2cVarArgs() {
+function envVarArgs() {
   const out = [];
+  for (const name of ["PRODUCT_SECONDS", "PRODUCT_LEVER", "PRODUCT_C2C"]) {
+    const value = process.env[name]?.trim().toLowerCase();
+    if (!value) continue;
+    if (value !== "on" && value !== "off") fail(`${name} must be "on" or "off" (got "${value}")`);
+    out.push("--var", `${name}:${value}`);
+  }
   for (const name of ["C2C_PAY_WINDOW_SECONDS", "C2C_APPEAL_AFTER_SECONDS"]) {
     const value = process.env[name]?.trim();
     if (!value) continue;
@@ -136,7 +143,7 @@ function startWorker() {
     "TRUST_CF_CONNECTING_IP:off",
     "--test-scheduled",
     "--show-interactive-dev-session=false",
-    ...c2cVarArgs(),
+    ...envVarArgs(),
     ...persistArgs,
   ];
   const child = spawn(process.execPath, args, { cwd: ROOT, env: WRANGLER_ENV, stdio: ["ignore", "inherit", "inherit"] });
