@@ -30,7 +30,7 @@ export const leverSubmitSchema = z.object({
   currency_id: id,
   legal_id: id.default(3),
   type: z.coerce.number({ message: "invalid_param" }).pipe(leverDirectionSchema),
-  /** lots: a whole number within the pair's min and max (checked with a message naming them) */
+  /** lots: a whole number within the pair's min and max and a multiple of its share_step (checked with messages naming them) */
   share: z.coerce.number({ message: "invalid_param" }),
   /** leverage: one of the pair's multiples */
   multiple: z.coerce.number({ message: "invalid_param" }),
@@ -98,6 +98,13 @@ export const leverPositionSchema = z.object({
   risk_rate: z.string().nullable(),
   /** the forced-liquidation price (trading only; null when no price liquidates) */
   force_price: z.string().nullable(),
+  /**
+   * the gain cap: the most this position can gain, its value at open (the house holds that much
+   * for it); a long is closed when its gain reaches it, at `cap_price` (trading longs only; null
+   * otherwise: a short's gain can never exceed it)
+   */
+  gain_cap: z.string(),
+  cap_price: z.string().nullable(),
   close_reason: leverCloseReasonSchema.nullable(),
   create_time: z.number().int(),
   create_time_format: z.string(),
@@ -114,6 +121,11 @@ export const leverMyTradeSchema = z.object({
 
 /** POST /api/lever/batch_close */
 export const leverBatchClosedSchema = z.object({ closed: z.array(leverPositionSchema), failed: z.array(z.object({ id: z.number().int(), message: z.string() })) });
+
+/** The lot multiples a pair may require (spec §5): any whole number, multiples of 10, or of 100. */
+export const leverLotSteps = [1, 10, 100] as const;
+export const leverLotStepSchema = z.union([z.literal(1), z.literal(10), z.literal(100)]);
+export type LeverLotStep = z.infer<typeof leverLotStepSchema>;
 
 /** A pair's contract settings as users see them (quotation fields lever_trade_fee, lever_share_num). */
 export const leverPairSettingsSchema = z.object({
@@ -132,6 +144,8 @@ export const leverPairSettingsSchema = z.object({
   multiples: z.array(z.number().int()),
   min_share: z.number().int(),
   max_share: z.number().int(),
+  /** lots must be a multiple of this: 1, 10 or 100 (spec §5 "quantities sometimes multiples of 10 or 100") */
+  share_step: leverLotStepSchema,
   max_positions: z.number().int(),
   status: z.number().int(),
 });
@@ -155,6 +169,8 @@ export const leverPairEditSchema = z.object({
   multiples: z.array(z.number().int().min(1).max(125)).min(1).max(20),
   min_share: z.number().int().min(1).max(1_000_000),
   max_share: z.number().int().min(1).max(1_000_000),
+  /** lots a multiple of 1, 10 or 100; min_share and max_share must be multiples of it */
+  share_step: leverLotStepSchema.default(1),
   lever_trade_fee: percent,
   overnight_fee: percent,
   maintenance_rate: percent,

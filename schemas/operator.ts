@@ -211,7 +211,7 @@ export const auditRowSchema = z.object({
   subject: z.object({ id, account: z.string() }).nullable(),
   /** The amount it moved or was about, as a decimal with its currency. */
   amount: z.object({ value: z.string(), currency: z.string() }).nullable(),
-  /** The wallet account of an adjustment (change, micro, legal). */
+  /** The wallet account of an adjustment (change, micro, legal, lever). */
   wallet_account: z.string().nullable(),
   /** Accounts of the user ids the row names (subject, requester, first approver), by id. */
   accounts: z.record(z.string(), z.string()),

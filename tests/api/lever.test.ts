@@ -14,7 +14,8 @@ import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { chargeOvernight, reconcileHeldPositions } from "../../worker/domain/lever/positions.ts";
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import { openLegs } from "../../durable/engine/margin.ts";
-import { api, dbFingerprint, makeUser, seedSpotPair, units } from "./helpers.ts";
+import { api, dbFingerprint, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
+import { formatUnits } from "../../schemas/money.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
 import { fundHouse, userSocket } from "./seconds-fixtures.ts";
 import { FUND_PASSWORD, makeWithdrawer, seedWalletCurrencies } from "./wallet-fixtures.ts";
@@ -165,6 +166,36 @@ describe("settings", () => {
   });
 });
 
+describe("the lot multiple (spec §5: quantities sometimes multiples of 10 or 100)", () => {
+  it("refuses lots that are not a multiple of the pair's share_step, in six languages, and shows the step", async () => {
+    const u = await leverUser("1000");
+    expect((await api("/admin/lever/pairs", { token: op.token, body: xrpSettings({ share_step: 10, min_share: 5, max_share: 100 }) })).body.code).toBe("invalid_field");
+    expect((await api("/admin/lever/pairs", { token: op.token, body: xrpSettings({ share_step: 7 }) })).body.code).toBe("invalid_field");
+    expect((await api("/admin/lever/pairs", { token: op.token, body: xrpSettings({ share_step: 10, min_share: 10, max_share: 100, pair_exposure: "100000" }) })).body.type).toBe("ok");
+    try {
+      expect((await api(`/lever/deal?currency_id=${XRP}`, { token: u.token })).body.message).toMatchObject({ share_step: 10, min_share: 10, max_share: 100 });
+      const before = await dbFingerprint();
+      const texts: string[] = [];
+      for (const lang of ["en", "zh", "hk", "kr", "jp", "es"]) {
+        const r = await api("/lever/submit", { token: u.token, lang, body: { currency_id: XRP, legal_id: USDT, type: 1, share: 15, multiple: 10 } });
+        expect(r.body.code).toBe("lever_lot_step");
+        expect(r.body.message).toContain("10");
+        texts.push(r.body.message);
+      }
+      expect(texts[0]).toBe("The number of lots must be a multiple of 10");
+      expect(new Set(texts).size).toBe(6);
+      expect(await dbFingerprint()).toBe(before);
+      const ok = await api("/lever/submit", { token: u.token, body: { currency_id: XRP, legal_id: USDT, type: 1, share: 20, multiple: 10 } });
+      expect(ok.body.type, JSON.stringify(ok.body)).toBe("ok");
+      expect(ok.body.message.share).toBe(20);
+      expect((await api("/lever/close", { token: u.token, body: { id: ok.body.message.id } })).body.type).toBe("ok");
+    } finally {
+      expect((await api("/admin/lever/pairs", { token: op.token, body: xrpSettings() })).body.type).toBe("ok");
+    }
+    expect((await api(`/lever/deal?currency_id=${XRP}`, { token: u.token })).body.message.share_step).toBe(1);
+  });
+});
+
 describe("opening and closing", () => {
   it("opens a long at the index and closes it with P/L and fees exact to the minimal unit, the ledger summing to zero", async () => {
     await setIndex("101.00");
@@ -176,6 +207,8 @@ describe("opening and closing", () => {
     // 20 % maintenance: liquidation when the loss reaches 0.808 → index ≤ 92.92.
     expect(p.force_price).toBe("92.92");
     expect(p.risk_rate).toBe("100.00");
+    // The gain cap is shown on the position: its value at open, reached by a long at twice the open price.
+    expect(p).toMatchObject({ gain_cap: "10.10000000", cap_price: "202.00" });
     // The house holds the most it can pay: the position's value at open.
     expect(await house()).toEqual([h0 - u8("10.1"), hf0 + u8("10.1")]);
     await setIndex("111.00");
@@ -411,6 +444,26 @@ describe("overnight fees, held positions, the product switch", () => {
     expect((await reconcile(env.DB)).differences).toEqual([]);
   });
 
+  it("catches up the overnight fees of days a missed run skipped, each day charged once", async () => {
+    const DAY = 86_400_000;
+    await setIndex("101.00");
+    const u = await leverUser("100");
+    const p = (await open(u.token, {})).body.message;
+    const today = Math.floor(Date.now() / DAY);
+    // The runs of the next three days were missed; the fourth day's run charges all four nights.
+    await chargeOvernight(env, (today + 4) * DAY + 60_000);
+    await chargeOvernight(env, (today + 4) * DAY + 120_000);
+    expect(await positionRow(p.id)).toMatchObject({ overnight: Number(u8("0.00202")) * 4 });
+    const keys = async () =>
+      (await env.DB.prepare("SELECT key FROM movements WHERE key LIKE ? ORDER BY key").bind(`lever:${p.id}:night:%`).all<{ key: string }>()).results.map((r) => r.key);
+    expect(await keys()).toEqual([1, 2, 3, 4].map((d) => `lever:${p.id}:night:${today + d}`));
+    await chargeOvernight(env, (today + 5) * DAY);
+    expect(await keys()).toHaveLength(5);
+    expect(await lever(u.id)).toEqual([u8("100") - u8("1.01") - u8("0.00505"), u8("1.01") - u8("0.00202") * 5n]);
+    expect((await api("/lever/close", { token: u.token, body: { id: p.id } })).body.type).toBe("ok");
+    expect((await reconcile(env.DB)).differences).toEqual([]);
+  });
+
   it("refunds a held position the pair object never saw, once, and the object refuses it afterwards", async () => {
     const u = await leverUser("10");
     const id = 123456789;
@@ -434,7 +487,7 @@ describe("overnight fees, held positions, the product switch", () => {
     expect(late).toEqual({ ok: false, code: "tombstoned" });
   });
 
-  it("answers feature_off on every lever endpoint and lever transfers when PRODUCT_LEVER is off, changing nothing", async () => {
+  it("refuses opening, the open form's data and transfers into lever when PRODUCT_LEVER is off, changing nothing", async () => {
     const u = await leverUser("10");
     const off = { ...env, PRODUCT_LEVER: "off" };
     const before = await dbFingerprint();
@@ -443,10 +496,36 @@ describe("overnight fees, held positions, the product switch", () => {
       return res.json();
     };
     expect(await call("/lever/deal?currency_id=1")).toMatchObject({ code: "feature_off", message: "This feature is not open" });
-    for (const path of ["/lever/my_trade", "/lever/close", "/lever/batch_close", "/lever/cancel", "/lever/setstop"]) expect(await call(path, { id: 1 })).toMatchObject({ code: "feature_off" });
     expect(await call("/lever/submit", { currency_id: BTC, type: 1, share: 1, multiple: 10 })).toMatchObject({ code: "feature_off" });
-    expect(await call("/wallet/change", { currency_id: USDT, number: "1", from_field: "lever", to_field: "change" })).toMatchObject({ code: "feature_off" });
+    expect(await call("/wallet/change", { currency_id: USDT, number: "1", from_field: "change", to_field: "lever" })).toMatchObject({ code: "feature_off" });
     expect(await dbFingerprint()).toBe(before);
+  });
+
+  it("still lets an owner see, close and cancel existing positions and move the lever balance out when PRODUCT_LEVER is off", async () => {
+    await setIndex("100.00");
+    const u = await leverUser("100");
+    const trading = (await open(u.token, { share: 1 })).body.message;
+    const pending = (await open(u.token, { share: 1, target_price: "90" })).body.message;
+    expect([trading.status, pending.status]).toEqual([2, 1]);
+    const off = { ...env, PRODUCT_LEVER: "off" };
+    const call = async (path: string, body?: unknown): Promise<any> => {
+      const res = await app.request(`/api${path}`, { method: "POST", body: JSON.stringify(body ?? {}), headers: { authorization: u.token, lang: "en", "content-type": "application/json", "cf-connecting-ip": "198.18.9.11" } }, off);
+      return res.json();
+    };
+    const listed = await call("/lever/my_trade");
+    expect(listed.type).toBe("ok");
+    expect(listed.message.message.data.map((p: { id: number }) => p.id).sort()).toEqual([trading.id, pending.id].sort());
+    expect((await call("/lever/setstop", { id: trading.id, stop_profit: "120", stop_loss: "" })).type).toBe("ok");
+    expect((await call("/lever/cancel", { id: pending.id })).type).toBe("ok");
+    expect((await call("/lever/batch_close", {})).message.closed.map((p: { id: number }) => p.id)).toEqual([trading.id]);
+    await drainPair(1);
+    expect((await positionRow(trading.id))!.status).toBe(4);
+    expect((await positionRow(pending.id))!.status).toBe(5);
+    const [available, frozen] = await lever(u.id);
+    expect(frozen).toBe(0n);
+    const out = await call("/wallet/change", { currency_id: USDT, number: formatUnits(available, 8), from_field: "lever", to_field: "change" });
+    expect(out.type).toBe("ok");
+    expect(await lever(u.id)).toEqual([0n, 0n]);
   });
 
   it("leaves the books with no difference after all of the above", async () => {

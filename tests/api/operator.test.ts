@@ -156,6 +156,22 @@ describe("balance adjustments", () => {
     expect(listed.body.message.lists.find((x: any) => x.id === id)).toMatchObject({ status: 2, decision_reason: "entered by mistake", amount: "5.00000000" });
   });
 
+  it("adjusts a user's lever account too, through the same two-operator path", async () => {
+    await fundTreasuryViaOperators("100");
+    const [a, b] = [await makeOperator(), await makeOperator()];
+    const user = await makeUser();
+    const req = await adjust(a, { user_id: user.id, account: "lever", amount: "7.5" });
+    expect(req.body.type, JSON.stringify(req.body)).toBe("ok");
+    expect((await api(`/admin/adjustments/${req.body.message.id}/approve`, { token: b.token, body: { reason: "compensation" } })).body.type).toBe("ok");
+    expect(await bal(user.id, USDT, "lever")).toEqual([u8("7.5"), 0n]);
+    expect(await bal(user.id, USDT, "change")).toEqual([0n, 0n]);
+    const listed = await api(`/admin/adjustments?user_id=${user.id}`, { token: a.token });
+    expect(listed.body.message.lists[0]).toMatchObject({ account: "lever", status: 1, amount: "7.50000000" });
+    // The rebuilt table kept its guards: an approved adjustment never changes again.
+    await expect(env.DB.prepare("UPDATE balance_adjustments SET amount = 1 WHERE id = ?").bind(req.body.message.id).run()).rejects.toThrow(/immutable/);
+    expect((await adjust(a, { user_id: user.id, account: "vault", amount: "1" })).body.type).not.toBe("ok");
+  });
+
   it("debits a user into the treasury, but never below zero", async () => {
     const [a, b] = [await makeOperator(), await makeOperator()];
     const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("3") }] });

@@ -152,3 +152,26 @@ describe("exactly once", () => {
     expect(await stubOf(1).leverStatus(1, p.id)).toBe(4);
   });
 });
+
+describe("pruning", () => {
+  it("forgets closed and revoked positions a week after they ended, and keeps live ones and recent ones", async () => {
+    await setIndex("101.00");
+    const u = await leverUser("100");
+    const closed = (await open(u.token, {})).body.message;
+    const revoked = (await open(u.token, { target_price: "90" })).body.message;
+    const live = (await open(u.token, {})).body.message;
+    expect((await api("/lever/close", { token: u.token, body: { id: closed.id } })).body.type).toBe("ok");
+    expect((await api("/lever/cancel", { token: u.token, body: { id: revoked.id } })).body.type).toBe("ok");
+    await drainPair(1);
+    const DAY = 86_400_000;
+    const pruneAt = (at: number) => runInDurableObject(stubOf(1), async (obj: PairDurableObject) => (obj as unknown as { lever: { prune(now: number): number } }).lever.prune(at));
+    const statuses = async () => [await stubOf(1).leverStatus(1, closed.id), await stubOf(1).leverStatus(1, revoked.id), await stubOf(1).leverStatus(1, live.id)];
+    await pruneAt(Date.now() + 6 * DAY);
+    expect(await statuses()).toEqual([4, 5, 2]);
+    await pruneAt(Date.now() + 8 * DAY);
+    expect(await statuses()).toEqual([null, null, 2]);
+    // D1 keeps the record.
+    expect((await positionRow(closed.id))!.status).toBe(4);
+    expect((await api("/lever/close", { token: u.token, body: { id: live.id } })).body.type).toBe("ok");
+  });
+});

@@ -27,14 +27,20 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { batchClose, cancelPosition, closePosition, deal, myTrades, setStops, submitPosition } from "../domain/lever/positions.ts";
 
-/** Every endpoint of the product refuses when the deployment switched it off. */
+/**
+ * Opening (and the open form's data) refuses when the deployment switched the product off. What
+ * an owner already has stays theirs: listing, closing, cancelling and the stops of existing
+ * positions keep working, so no money is trapped by a switch (the lever balance can be
+ * transferred out too: worker/domain/wallet/transfers.ts).
+ */
 const leverOn = createMiddleware<AppEnv>(async (c, next) => {
   if (!productsOf(c.env).lever) throw new ApiError("feature_off", 403);
   await next();
 });
 
 export const leverRoutes = new Hono<AppEnv>()
-  .use("/lever/*", leverOn)
+  .use("/lever/deal", leverOn)
+  .use("/lever/submit", leverOn)
   .post("/lever/my_trade", requireUser, query(leverMyTradeQuerySchema), answers(leverMyTradeSchema, { summary: "One's positions, newest first, with live P/L, risk rate and liquidation price (spec: message.message.data)", auth: true }), async (c) =>
     ok(c, await myTrades(c.env, c.get("user").id, c.req.valid("query"))),
   )

@@ -41,6 +41,10 @@ import type { PairInfo } from "./spot.ts";
 export const SWEEP_EVERY_MS = 1000;
 /** Positions handled per storage transaction (a wave of thousands is closed in chunks). */
 const SWEEP_CHUNK = 500;
+const DAY_MS = 86_400_000;
+/** Closed and revoked positions are kept this long in the object (as the seconds desk keeps settled contracts), pruned hourly. */
+export const CLOSED_KEEP_MS = 7 * DAY_MS;
+const PRUNE_EVERY_MS = 3_600_000;
 
 /** A position the Worker has already paid for in D1 (money in USDT minimal units and prices in ticks, as strings/numbers). */
 export interface LeverAcceptInput {
@@ -252,6 +256,7 @@ export class LeverDesk {
   sweep(top: BookTop | null, now: number): { opened: number; closed: number; next: number | null } {
     let opened = 0;
     let closed = 0;
+    this.prune(now);
     const live = () => this.store.one<Row>("SELECT 1 AS x FROM lever_positions WHERE status IN (1, 2) LIMIT 1") !== undefined;
     const ix = this.store.transaction(() => this.indexNow(top, now));
     if (!ix) return { opened, closed, next: live() ? now + SWEEP_EVERY_MS : null };
@@ -366,11 +371,16 @@ export class LeverDesk {
   }
 
   /**
-   * Overnight fees for `day` (days since the epoch, UTC): once per trading position opened before
-   * the day began and not yet charged for it, taken from its margin (so its liquidation price moves).
+   * Overnight fees up to and including `day` (days since the epoch, UTC): for every trading
+   * position, each day whose start it was held over and that was not yet charged, oldest first,
+   * taken from its margin (so its liquidation price moves). Days a missed or late run skipped are
+   * caught up here; each day is its own outbox entry, keyed per position and day in D1
+   * (`lever:{id}:night:{day}`), and `night_day` records the last day charged, so a run repeated or
+   * resumed never charges a day twice. Once a run completed for `day`, later calls that day do nothing.
    */
   overnight(day: number, now: number): number {
-    const dayStart = day * 86_400_000;
+    if (Number(this.store.meta("night_done") ?? -1) >= day) return 0;
+    const dayStart = day * DAY_MS;
     let charged = 0;
     for (;;) {
       const rows = this.store.sql
@@ -379,19 +389,37 @@ export class LeverDesk {
       if (rows.length === 0) break;
       this.store.transaction(() => {
         for (const r of rows) {
-          const fee = overnightFee(this.units(r), this.position(r), Number(r.overnight_bps));
-          this.store.sql.exec("UPDATE lever_positions SET overnight = overnight + ?, night_day = ? WHERE id = ?", Number(fee), day, r.id);
-          this.refreshTriggers(Number(r.id));
-          if (fee > 0n) {
-            this.outbox.append({ kind: "lever", at: now, event: { type: "night", positionId: Number(r.id), userId: Number(r.user_id), currencyId: Number(r.currency_id), day, fee: fee.toString() } });
+          // The first day owed is the first whose start came after the open.
+          const first = Math.max(r.night_day === null ? -Infinity : Number(r.night_day) + 1, Math.floor(Number(r.open_at) / DAY_MS) + 1);
+          let p = this.position(r);
+          for (let d = first; d <= day; d++) {
+            const fee = overnightFee(this.units(r), p, Number(r.overnight_bps));
+            if (fee === 0n) continue;
+            p = { ...p, overnight: p.overnight + fee };
+            this.outbox.append({ kind: "lever", at: now, event: { type: "night", positionId: Number(r.id), userId: Number(r.user_id), currencyId: Number(r.currency_id), day: d, fee: fee.toString() } });
+            charged++;
           }
+          this.store.sql.exec("UPDATE lever_positions SET overnight = ?, night_day = ? WHERE id = ?", Number(p.overnight), day, r.id);
+          this.refreshTriggers(Number(r.id));
         }
         this.scheduler.at("drain", now);
         this.scheduler.at("sweep", now);
       });
-      charged += rows.length;
     }
+    this.store.setMeta("night_done", day);
+    this.prune(now);
     return charged;
+  }
+
+  /**
+   * Closed and revoked positions live on in D1 (the record); the desk keeps a week of them (for a
+   * late reconciler's question), then forgets them, at most once an hour.
+   */
+  prune(now: number): number {
+    if (now - Number(this.store.meta("lever_pruned") ?? 0) < PRUNE_EVERY_MS) return 0;
+    const n = this.store.sql.exec("DELETE FROM lever_positions WHERE status IN (4, 5) AND closed_at < ?", now - CLOSED_KEEP_MS).rowsWritten;
+    this.store.setMeta("lever_pruned", now);
+    return n;
   }
 
   /** After D1 applied these entries: closing → closed, revoking → revoked. */

@@ -5,7 +5,7 @@
  * edit never reaches a running position.
  */
 import { formatUnitsTrim, parseUnits } from "../../../schemas/money.ts";
-import type { LeverPairEdit, LeverPairSettings } from "../../../schemas/lever.ts";
+import type { LeverLotStep, LeverPairEdit, LeverPairSettings } from "../../../schemas/lever.ts";
 import { bpsToPercent, percentToBps } from "../../../durable/engine/seconds.ts";
 import { auditStatement, runGuarded } from "../../lib/guarded.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -19,6 +19,8 @@ export interface LeverSettings {
   multiples: number[];
   minLots: number;
   maxLots: number;
+  /** lots are a multiple of this: 1, 10 or 100 (spec §5) */
+  lotStep: LeverLotStep;
   feeBps: number;
   overnightBps: number;
   maintenanceBps: number;
@@ -35,6 +37,7 @@ type Row = {
   multiples: string;
   min_lots: number;
   max_lots: number;
+  lot_step: number;
   fee_bps: number;
   overnight_bps: number;
   maintenance_bps: number;
@@ -51,6 +54,7 @@ function toSettings(r: Row, pair: PairRow): LeverSettings {
     multiples: (JSON.parse(r.multiples) as number[]).slice().sort((a, b) => a - b),
     minLots: r.min_lots,
     maxLots: r.max_lots,
+    lotStep: (r.lot_step ?? 1) as LeverLotStep,
     feeBps: r.fee_bps,
     overnightBps: r.overnight_bps,
     maintenanceBps: r.maintenance_bps,
@@ -99,6 +103,7 @@ export function settingsOut(pair: PairRow, s: LeverSettings): LeverPairSettings 
     multiples: s.multiples,
     min_share: s.minLots,
     max_share: s.maxLots,
+    share_step: s.lotStep,
     max_positions: s.maxPositions,
     status: s.status,
   };
@@ -124,6 +129,8 @@ export async function saveLeverSettings(db: D1Database, operatorId: number, e: L
   const exposure = parseUnits(e.pair_exposure, pair.quoteScale);
   if (exposure === null || exposure <= 0n || exposure > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("invalid_field", 400, { field: "pair_exposure" });
   if (e.min_share > e.max_share) throw new ApiError("invalid_field", 400, { field: "max_share" });
+  if (e.min_share % e.share_step !== 0) throw new ApiError("invalid_field", 400, { field: "min_share" });
+  if (e.max_share % e.share_step !== 0) throw new ApiError("invalid_field", 400, { field: "max_share" });
   const fee = percentToBps(e.lever_trade_fee);
   if (fee === null || fee > 1000) throw new ApiError("invalid_field", 400, { field: "lever_trade_fee" });
   const night = percentToBps(e.overnight_fee);
@@ -139,13 +146,13 @@ export async function saveLeverSettings(db: D1Database, operatorId: number, e: L
   await runGuarded(db, [
     db
       .prepare(
-        `INSERT INTO lever_pairs (pair_id, share_num, multiples, min_lots, max_lots, fee_bps, overnight_bps, maintenance_bps, pair_exposure, max_positions, status, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (pair_id) DO UPDATE SET share_num = excluded.share_num, multiples = excluded.multiples, min_lots = excluded.min_lots, max_lots = excluded.max_lots,
+        `INSERT INTO lever_pairs (pair_id, share_num, multiples, min_lots, max_lots, lot_step, fee_bps, overnight_bps, maintenance_bps, pair_exposure, max_positions, status, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (pair_id) DO UPDATE SET share_num = excluded.share_num, multiples = excluded.multiples, min_lots = excluded.min_lots, max_lots = excluded.max_lots, lot_step = excluded.lot_step,
            fee_bps = excluded.fee_bps, overnight_bps = excluded.overnight_bps, maintenance_bps = excluded.maintenance_bps, pair_exposure = excluded.pair_exposure,
            max_positions = excluded.max_positions, status = excluded.status, updated_at = excluded.updated_at`,
       )
-      .bind(pair.id, row.share_num, row.multiples, e.min_share, e.max_share, fee, night, mm, row.pair_exposure, e.max_positions, e.status, now),
+      .bind(pair.id, row.share_num, row.multiples, e.min_share, e.max_share, e.share_step, fee, night, mm, row.pair_exposure, e.max_positions, e.status, now),
     auditStatement(
       db,
       {
@@ -154,7 +161,7 @@ export async function saveLeverSettings(db: D1Database, operatorId: number, e: L
         targetType: "lever_pair",
         targetId: pair.id,
         reason: e.reason,
-        detail: { ...row, min_share: e.min_share, max_share: e.max_share, lever_trade_fee: bpsToPercent(fee), overnight_fee: bpsToPercent(night), maintenance_rate: bpsToPercent(mm), max_positions: e.max_positions, status: e.status },
+        detail: { ...row, min_share: e.min_share, max_share: e.max_share, share_step: e.share_step, lever_trade_fee: bpsToPercent(fee), overnight_fee: bpsToPercent(night), maintenance_rate: bpsToPercent(mm), max_positions: e.max_positions, status: e.status },
       },
       now,
     ),

@@ -18,6 +18,7 @@
 import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money.ts";
 import { leverStatusNames, type LeverBatchClose, type LeverPosition, type LeverSubmit } from "../../../schemas/lever.ts";
 import {
+  capPrice,
   contractUnits,
   limitValid,
   liquidationPrice,
@@ -79,6 +80,7 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
   if (status === 4) profit = money(r.profit);
   else if (ix !== null) profit = money(pnlAt(c, p, ix));
   const liq = live ? liquidationPrice(c, p, Number(r.maintenance_bps)) : null;
+  const cap = live ? capPrice(c, p) : null;
   return {
     id: Number(r.id),
     type: p.direction,
@@ -104,6 +106,8 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
     profit,
     risk_rate: ix !== null ? formatUnits(riskRateBps(c, p, ix), 2) : null,
     force_price: liq === null ? null : formatUnits(liq, pd),
+    gain_cap: money(r.hold),
+    cap_price: cap === null ? null : formatUnits(cap, pd),
     close_reason: (r.close_reason as LeverPosition["close_reason"]) ?? null,
     create_time: Number(r.created_at),
     create_time_format: formatShanghai(Number(r.created_at)),
@@ -129,9 +133,10 @@ async function indexOf(env: Env, pair: PairRow): Promise<{ tickId: number; price
   return q;
 }
 
-/** Checks lots and leverage against the pair's settings (spec §5), with messages naming the bounds. */
+/** Checks lots (bounds and the lot multiple) and leverage against the pair's settings (spec §5), with messages naming the bounds. */
 function checkTerms(s: LeverSettings, share: number, multiple: number): void {
   if (!Number.isSafeInteger(share) || share < s.minLots || share > s.maxLots) throw new ApiError("lever_lots", 400, { min: s.minLots, max: s.maxLots });
+  if (share % s.lotStep !== 0) throw new ApiError("lever_lot_step", 400, { step: s.lotStep });
   if (!Number.isSafeInteger(multiple) || !s.multiples.includes(multiple)) throw new ApiError("lever_multiple", 400, { multiples: s.multiples.join(", ") });
 }
 

@@ -52,7 +52,7 @@ export const fetchLedger = (id: number, page: number, signal?: AbortSignal) =>
 // ── adjustments ──────────────────────────────────────────────────────────────────────────────
 export const fetchAdjustments = (page: number, status: number | undefined, signal?: AbortSignal) =>
   call((o) => admin.adjustments.$get({ query: q({ page, status }) }, o), { notify: false, signal });
-export const requestAdjustment = (body: { user_id: number; currency_id: number; account: "change" | "micro" | "legal"; amount: string; reason: string }) =>
+export const requestAdjustment = (body: { user_id: number; currency_id: number; account: "change" | "micro" | "legal" | "lever"; amount: string; reason: string }) =>
   call((o) => admin.adjustments.$post({ json: body }, o));
 export const decideAdjustment = (id: number, action: "approve" | "reject", reason: string) =>
   call((o) => admin.adjustments[":id"][action].$post({ param: { id: String(id) }, json: { reason } }, o));

@@ -11,7 +11,7 @@ import { formatExact } from "../../lib/format.ts";
 
 /** An account name (change / micro / legal) as the asset centre calls it. */
 export function accountText(a: string): string {
-  return a === "change" ? m.assets_acct_change() : a === "micro" ? m.assets_acct_micro() : a === "legal" ? m.assets_acct_legal() : a;
+  return a === "change" ? m.assets_acct_change() : a === "micro" ? m.assets_acct_micro() : a === "legal" ? m.assets_acct_legal() : a === "lever" ? m.assets_acct_lever() : a;
 }
 
 export function userLabel(account: string | null | undefined, id: number): string {

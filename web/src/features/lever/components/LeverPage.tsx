@@ -14,7 +14,7 @@ import { useProducts } from "../../../lib/products.ts";
 import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { useCancel, useClose, useCloseAll, useDeal, usePositions, useSetStops, useSubmit, type LeverPosition } from "../api.ts";
-import { preview } from "../math.ts";
+import { capPriceOf, lotsOffered, preview, snapLots, stepLots } from "../math.ts";
 import s from "./lever.module.css";
 
 const RISK_KEY = "lever_risk_accepted";
@@ -36,7 +36,8 @@ const reasonText: Record<NonNullable<LeverPosition["close_reason"]>, () => strin
 export default function LeverPage() {
   const products = useProducts();
   const [accepted, setAccepted] = useState(() => localStorage.getItem(RISK_KEY) === "1");
-  if (products && !products.lever) return <EmptyState text={m.lever_off()} />;
+  // Switched off: no new positions, but what an owner already has stays visible and closable.
+  if (products && !products.lever) return <LeverDesk off />;
   if (!accepted) {
     return (
       <div className={s.page}>
@@ -61,20 +62,29 @@ export default function LeverPage() {
   return <LeverDesk />;
 }
 
-function LeverDesk() {
+function LeverDesk({ off = false }: { off?: boolean }) {
   const [coin, setCoin] = useState(1);
   const [tab, setTab] = useState<1 | 2 | 4>(2);
   const coinName = PAIRS.find((p) => p.id === coin)?.name ?? "";
   return (
     <div className={s.page}>
-      <div className={s.pairs} role="tablist" aria-label={m.lever_pair()}>
-        {PAIRS.map((p) => (
-          <button key={p.id} type="button" role="tab" aria-selected={coin === p.id} className={coin === p.id ? s.tabOn : s.tab} onClick={() => setCoin(p.id)} data-testid={`lever-pair-${p.name}`}>
-            {p.name}/USDT
-          </button>
-        ))}
-      </div>
-      <OrderForm key={coin} coin={coin} coinName={coinName} />
+      {off ? (
+        <div className={s.card} data-testid="lever-off">
+          <p className={s.text}>{m.lever_off_existing()}</p>
+          <Link to="/transfer" className="btn btn-small">{m.lever_transfer_out()}</Link>
+        </div>
+      ) : (
+        <>
+          <div className={s.pairs} role="tablist" aria-label={m.lever_pair()}>
+            {PAIRS.map((p) => (
+              <button key={p.id} type="button" role="tab" aria-selected={coin === p.id} className={coin === p.id ? s.tabOn : s.tab} onClick={() => setCoin(p.id)} data-testid={`lever-pair-${p.name}`}>
+                {p.name}/USDT
+              </button>
+            ))}
+          </div>
+          <OrderForm key={coin} coin={coin} coinName={coinName} />
+        </>
+      )}
       <div className={s.pairs} role="tablist">
         {([2, 1, 4] as const).map((t) => (
           <button key={t} type="button" role="tab" aria-selected={tab === t} className={tab === t ? s.tabOn : s.tab} onClick={() => setTab(t)} data-testid={`lever-tab-${t}`}>
@@ -93,7 +103,8 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
   const [type, setType] = useState<1 | 2>(1);
   const [limit, setLimit] = useState(false);
   const [target, setTarget] = useState("");
-  const [lots, setLots] = useState("1");
+  // Until the user picks, the pair's smallest lot count (a multiple of its step).
+  const [lotsPicked, setLots] = useState<string | null>(null);
   const [multiple, setMultiple] = useState(10);
   const [tp, setTp] = useState("");
   const [sl, setSl] = useState("");
@@ -101,14 +112,19 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
   if (deal.error) return <ErrorState message={deal.error.message} onRetry={deal.reload} />;
   if (!deal.data) return <SkeletonBlock height={260} />;
   const d = deal.data;
+  const lots = lotsPicked ?? String(d.min_share);
   const price = limit ? target : (d.index_price ?? "");
-  const shown = preview(price, lots, d.lever_share_num, multiple, d.lever_trade_fee);
+  const lotsOk = lotsOffered(lots, d.min_share, d.max_share, d.share_step);
+  const shown = lotsOk ? preview(price, lots, d.lever_share_num, multiple, d.lever_trade_fee) : null;
+  const priceDecimals = d.index_price?.split(".")[1]?.length ?? 2;
+  const capPrice = type === 1 ? capPriceOf(price, priceDecimals) : null;
+  const capText = shown ? (type === 1 && capPrice ? m.lever_cap_long({ value: shown.value, price: capPrice }) : m.lever_cap_short({ value: shown.value })) : "";
   const send = (e: FormEvent) => {
     e.preventDefault();
     if (!shown) return;
     openConfirm({
       title: m.lever_confirm_title(),
-      message: `${type === 1 ? m.lever_long() : m.lever_short()} ${lots} × ${multiple}× ${coinName}/USDT · ${m.lever_margin()} ${shown.margin} · ${m.lever_fee()} ${shown.fee} USDT`,
+      message: `${type === 1 ? m.lever_long() : m.lever_short()} ${lots} × ${multiple}× ${coinName}/USDT · ${m.lever_margin()} ${shown.margin} · ${m.lever_fee()} ${shown.fee} USDT · ${capText}`,
       confirmText: type === 1 ? m.lever_open_long() : m.lever_open_short(),
       cancelText: m.lever_cancel(),
       onConfirm: () => {
@@ -146,8 +162,29 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
         </label>
       )}
       <label className={s.field}>
-        <span>{m.lever_lots()} <small className={s.muted}>{m.lever_lot_size({ size: d.lever_share_num, coin: coinName })} · {d.min_share}–{d.max_share}</small></span>
-        <input className="input" inputMode="numeric" value={lots} onChange={(e) => setLots(e.target.value.replace(/\D/g, ""))} data-testid="lever-lots" />
+        <span>
+          {m.lever_lots()}{" "}
+          <small className={s.muted}>
+            {m.lever_lot_size({ size: d.lever_share_num, coin: coinName })} · {d.min_share}–{d.max_share}
+            {d.share_step > 1 && <> · {m.lever_lots_step({ step: d.share_step })}</>}
+          </small>
+        </span>
+        <span className={s.toggle}>
+          <button type="button" className="btn btn-small" aria-label={m.lever_lots_less()} onClick={() => setLots(stepLots(lots, d.min_share, d.max_share, d.share_step, -1))} data-testid="lever-lots-less">−</button>
+          <input
+            className="input"
+            inputMode="numeric"
+            value={lots}
+            aria-invalid={!lotsOk}
+            onChange={(e) => setLots(e.target.value.replace(/\D/g, ""))}
+            onBlur={() => {
+              if (!lotsOk) setLots(snapLots(lots, d.min_share, d.max_share, d.share_step));
+            }}
+            data-testid="lever-lots"
+          />
+          <button type="button" className="btn btn-small" aria-label={m.lever_lots_more()} onClick={() => setLots(stepLots(lots, d.min_share, d.max_share, d.share_step, 1))} data-testid="lever-lots-more">+</button>
+        </span>
+        {!lotsOk && <small className={s.down} data-testid="lever-lots-bad">{m.lever_lots_bad({ min: d.min_share, max: d.max_share, step: d.share_step })}</small>}
       </label>
       <label className={s.field}>
         <span>{m.lever_leverage()}</span>
@@ -173,6 +210,7 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
         <span className={s.muted}>{m.lever_fee()} ({d.lever_trade_fee}%)</span>
         <span>{shown?.fee ?? "--"}</span>
       </div>
+      {shown && <p className={s.muted} data-testid="lever-cap-note">{capText}</p>}
       <button type="submit" className={`btn btn-block ${type === 1 ? s.longBtn : s.shortBtn}`} disabled={busy || !shown} data-testid="lever-submit">
         {type === 1 ? m.lever_open_long() : m.lever_open_short()}
       </button>
@@ -211,6 +249,8 @@ function Positions({ status }: { status: 1 | 2 | 4 }) {
             <dt>{m.lever_pnl()}</dt><dd className={p.profit?.startsWith("-") ? s.down : s.up} data-testid="lever-pnl">{p.profit ?? "--"}</dd>
             {status === 2 && <><dt>{m.lever_risk()}</dt><dd>{p.risk_rate === null ? "--" : `${p.risk_rate}%`}</dd></>}
             {status === 2 && <><dt>{m.lever_force()}</dt><dd data-testid="lever-force">{p.force_price ?? "--"}</dd></>}
+            {status !== 4 && <><dt>{m.lever_gain_cap()}</dt><dd data-testid="lever-gain-cap">{p.gain_cap} USDT</dd></>}
+            {status === 2 && p.cap_price !== null && <><dt>{m.lever_cap_price()}</dt><dd data-testid="lever-cap-price">{p.cap_price}</dd></>}
             <dt>{m.lever_fee()}</dt><dd>{p.trade_fee}{p.close_fee ? ` + ${p.close_fee}` : ""}</dd>
             <dt>{m.lever_overnight()}</dt><dd>{p.overnight_fee}</dd>
             <dt>{m.lever_tp()}</dt><dd>{p.stop_profit ?? "--"}</dd>

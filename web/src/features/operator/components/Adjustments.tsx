@@ -116,7 +116,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
   const [treasury, setTreasury] = useState(false);
   const [userId, setUserId] = useState(params.get("user") ?? "");
   const [currency, setCurrency] = useState(3);
-  const [account, setAccount] = useState<"change" | "micro" | "legal">("change");
+  const [account, setAccount] = useState<"change" | "micro" | "legal" | "lever">("change");
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -166,10 +166,11 @@ function RequestForm({ onDone }: { onDone: () => void }) {
           <label className="field">
             <span className="field-label">{m.op_account()}</span>
             <div className="select-wrap">
-              <select className="input" value={account} onChange={(e) => setAccount(e.target.value as "change" | "micro" | "legal")} data-testid="adj-account">
+              <select className="input" value={account} onChange={(e) => setAccount(e.target.value as "change" | "micro" | "legal" | "lever")} data-testid="adj-account">
                 <option value="change">{m.assets_acct_change()}</option>
                 <option value="micro">{m.assets_acct_micro()}</option>
                 <option value="legal">{m.assets_acct_legal()}</option>
+                <option value="lever">{m.assets_acct_lever()}</option>
               </select>
               <Icon name="chevronDown" size={18} className="select-caret" />
             </div>

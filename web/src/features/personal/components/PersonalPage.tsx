@@ -125,7 +125,7 @@ export default function PersonalPage() {
               <span className={acct.heroUnit}>USDT</span>
             </div>
             <div className={acct.miniTabs} role="tablist" aria-label={m.assets_accounts()}>
-              {accountsOn(["change", "micro", "legal"] as const, products).map((a) => (
+              {accountsOn(["change", "micro", "legal", "lever"] as const, products).map((a) => (
                 <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)}>
                   {accountLabel[a]()}
                 </button>

@@ -51,10 +51,14 @@ function TransferForm() {
   // Only accounts of products that are switched on; the target falls back to another one of them.
   const products = useProducts();
   const accounts = accountsOn(ACCOUNTS, products);
+  // The lever account can still be emptied when leveraged contracts are switched off (the server
+  // allows it), so no money is trapped there: it stays a source, never a target.
+  const sources: AccountName[] = products && !products.lever ? [...accounts, "lever"] : accounts;
   useEffect(() => {
     if (!products) return; // still loading: keep the choice
     const on = accountsOn(ACCOUNTS, products);
-    if (!on.includes(from)) setFrom("change");
+    const fromOn: AccountName[] = products.lever ? on : [...on, "lever"];
+    if (!fromOn.includes(from)) setFrom("change");
     if (!on.includes(to)) setTo(on.find((a) => a !== "change") ?? "change");
   }, [products, from, to]);
   const [currency, setCurrency] = useState<number>(USDT_ID);
@@ -115,7 +119,7 @@ function TransferForm() {
               <span className="field-label">{m.wallet_from()}</span>
               <div className="select-wrap">
                 <select className="input" value={from} onChange={(e) => { setFrom(e.target.value as AccountName); setError(""); }} data-testid="transfer-from">
-                  {accounts.map((a) => (
+                  {sources.map((a) => (
                     <option key={a} value={a}>{accountLabel[a]()}</option>
                   ))}
                 </select>
