@@ -129,4 +129,48 @@ describe("leveraged contracts", () => {
     expect(p.profit).toBe("-61.00000000");
     expect(errors).toEqual([]);
   });
+  it("with leveraged contracts switched off, hides the open form but lets an owner see and close a position", async () => {
+    const mm = await login("mm@exchange.test", "MarketMaker1234");
+    const token = await login("demo1@exchange.test", "Demo1234");
+    await quote(mm, "59990.00", "60010.00");
+    const p = await call<{ id: number; status: number }>("/api/lever/submit", { token, body: { currency_id: 1, legal_id: 3, type: 1, share: 1, multiple: 10 } });
+    expect(p.status).toBe(2);
+
+    const context = await newPhoneContext(browser);
+    contexts.push(context);
+    await context.addInitScript(
+      ([t]) => {
+        localStorage.setItem("lang", "en");
+        localStorage.setItem("token", t as string);
+      },
+      [token] as const,
+    );
+    // The deployment's switches as GET /api/cfg/kefu publishes them with PRODUCT_LEVER=off (the
+    // server's half — close allowed, open refused — is the API tests' business).
+    await context.route("**/api/cfg/kefu", async (route) => {
+      const res = await route.fetch();
+      const json = (await res.json()) as { message: { products: { lever: boolean } } };
+      json.message.products.lever = false;
+      await route.fulfill({ response: res, json });
+    });
+    const page = await context.newPage();
+    const errors: Error[] = [];
+    page.on("pageerror", (err) => errors.push(err));
+    try {
+      await page.goto(`${server.baseUrl}/#/lever`);
+      await page.waitForSelector('[data-testid="lever-off"]');
+      expect(await page.locator('[data-testid="lever-form"]').count()).toBe(0);
+      const card = page.locator(`[data-testid="lever-position-${p.id}"]`);
+      await card.waitFor();
+      await card.locator('[data-testid="lever-close"]').click();
+      await page.locator('[data-testid="lever-tab-4"]').click();
+      await page.locator(`[data-testid="lever-list-4"] [data-testid="lever-position-${p.id}"]`).waitFor();
+    } catch (err) {
+      await snap(page, "lever-off-failed");
+      throw err;
+    }
+    const [, frozen] = await leverBalance(token);
+    expect(frozen).toBe(0n);
+    expect(errors).toEqual([]);
+  });
 });

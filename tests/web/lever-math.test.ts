@@ -1,7 +1,7 @@
 // The leveraged-contract form's preview (web/src/features/lever/math.ts): margin and fee shown
 // before confirming, rounded up to 8 decimals as the server charges them.
 import { describe, expect, it } from "vitest";
-import { preview } from "../../web/src/features/lever/math.ts";
+import { capPriceOf, lotsOffered, preview, snapLots, stepLots } from "../../web/src/features/lever/math.ts";
 
 describe("lever order preview", () => {
   it("shows margin = price × lots × lot size / leverage and the fee on the value", () => {
@@ -18,5 +18,38 @@ describe("lever order preview", () => {
     expect(preview("101", "0", "0.01", 10, "0.05")).toBeNull();
     expect(preview("101", "1.5", "0.01", 10, "0.05")).toBeNull();
     expect(preview("abc", "1", "0.01", 10, "0.05")).toBeNull();
+  });
+});
+
+describe("lots offered (spec §5: quantities sometimes multiples of 10 or 100)", () => {
+  it("accepts only whole multiples of the pair's step within its bounds, as the server does", () => {
+    expect(lotsOffered("10", 1, 1000, 1)).toBe(true);
+    expect(lotsOffered("15", 10, 1000, 10)).toBe(false);
+    expect(lotsOffered("20", 10, 1000, 10)).toBe(true);
+    expect(lotsOffered("150", 100, 1000, 100)).toBe(false);
+    expect(lotsOffered("1100", 100, 1000, 100)).toBe(false);
+    expect(lotsOffered("", 1, 1000, 1)).toBe(false);
+    expect(lotsOffered("1.5", 1, 1000, 1)).toBe(false);
+  });
+
+  it("steps and snaps to offered counts only", () => {
+    expect(stepLots("10", 10, 100, 10, 1)).toBe("20");
+    expect(stepLots("15", 10, 100, 10, 1)).toBe("20");
+    expect(stepLots("15", 10, 100, 10, -1)).toBe("10");
+    expect(stepLots("10", 10, 100, 10, -1)).toBe("10");
+    expect(stepLots("100", 10, 100, 10, 1)).toBe("100");
+    expect(snapLots("15", 10, 100, 10)).toBe("20");
+    expect(snapLots("3", 10, 100, 10)).toBe("10");
+    expect(snapLots("999", 100, 1000, 100)).toBe("1000");
+    expect(snapLots("5000", 100, 1000, 100)).toBe("1000");
+    expect(snapLots("", 1, 1000, 1)).toBe("1");
+  });
+});
+
+describe("gain cap shown before opening", () => {
+  it("puts a long's cap at twice its price, in the pair's decimals (the API's cap_price at open)", () => {
+    expect(capPriceOf("101.00", 2)).toBe("202.00");
+    expect(capPriceOf("60000.00", 2)).toBe("120000.00");
+    expect(capPriceOf("", 2)).toBeNull();
   });
 });
