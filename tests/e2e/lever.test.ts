@@ -91,16 +91,16 @@ describe("leveraged contracts", () => {
       await page.waitForFunction(() => document.querySelector('[data-testid="lever-preview"]')?.textContent?.includes("600.00000000"));
       expect(await page.locator('[data-testid="lever-preview"]').textContent()).toContain("3.00000000");
       // The gain cap is told before opening: the value at open, and the price that closes the long.
-      expect(await page.locator('[data-testid="lever-cap-note"]').textContent()).toContain("6000.00000000");
-      expect(await page.locator('[data-testid="lever-cap-note"]').textContent()).toContain("120000.00");
+      expect(await page.locator('[data-testid="lever-cap-note"]').textContent()).toContain("6,000.00");
+      expect(await page.locator('[data-testid="lever-cap-note"]').textContent()).toContain("120,000.00");
       await page.locator('[data-testid="lever-submit"]').click();
-      expect(await page.locator('[role="alertdialog"]').textContent()).toContain("120000.00");
+      expect(await page.locator('[role="alertdialog"]').textContent()).toContain("120,000.00");
       await page.locator('[role="alertdialog"] .btn-primary').click();
       const card = page.locator('[data-testid^="lever-position-"]').first();
       await card.waitFor();
       expect(await card.locator('[data-testid="lever-force"]').textContent()).not.toBe("--");
-      expect(await card.locator('[data-testid="lever-cap-price"]').textContent()).toBe("120000.00");
-      expect(await card.locator('[data-testid="lever-gain-cap"]').textContent()).toContain("6000.00000000");
+      expect(await card.locator('[data-testid="lever-cap-price"]').textContent()).toBe("120,000.00");
+      expect(await card.locator('[data-testid="lever-gain-cap"]').textContent()).toContain("6,000.00");
 
       // A reload keeps the disclosure accepted.
       await page.reload();

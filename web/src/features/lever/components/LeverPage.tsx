@@ -9,7 +9,7 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
-import { formatPrice } from "../../../lib/format.ts";
+import { formatAmount, formatMoney, formatPrice } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
@@ -118,13 +118,13 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
   const shown = lotsOk ? preview(price, lots, d.lever_share_num, multiple, d.lever_trade_fee) : null;
   const priceDecimals = d.index_price?.split(".")[1]?.length ?? 2;
   const capPrice = type === 1 ? capPriceOf(price, priceDecimals) : null;
-  const capText = shown ? (type === 1 && capPrice ? m.lever_cap_long({ value: shown.value, price: capPrice }) : m.lever_cap_short({ value: shown.value })) : "";
+  const capText = shown ? (type === 1 && capPrice ? m.lever_cap_long({ value: formatMoney(shown.value, "USDT"), price: formatPrice(capPrice) }) : m.lever_cap_short({ value: formatMoney(shown.value, "USDT") })) : "";
   const send = (e: FormEvent) => {
     e.preventDefault();
     if (!shown) return;
     openConfirm({
       title: m.lever_confirm_title(),
-      message: `${type === 1 ? m.lever_long() : m.lever_short()} ${lots} × ${multiple}× ${coinName}/USDT · ${m.lever_margin()} ${shown.margin} · ${m.lever_fee()} ${shown.fee} USDT · ${capText}`,
+      message: `${type === 1 ? m.lever_long() : m.lever_short()} ${lots} × ${multiple}× ${coinName}/USDT · ${m.lever_margin()} ${formatAmount(shown.margin, 8)} · ${m.lever_fee()} ${formatAmount(shown.fee, 8)} USDT · ${capText}`,
       confirmText: type === 1 ? m.lever_open_long() : m.lever_open_short(),
       cancelText: m.lever_cancel(),
       onConfirm: () => {
@@ -144,7 +144,7 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
       </div>
       <div className={s.row}>
         <span className={s.muted}>{m.lever_available()}</span>
-        <span data-testid="lever-balance">{d.lever_balance ?? "--"} USDT</span>
+        <span data-testid="lever-balance">{formatMoney(d.lever_balance, "USDT")} USDT</span>
         <Link to="/transfer" className="btn btn-small">{m.lever_transfer()}</Link>
       </div>
       <div className={s.toggle}>
@@ -206,9 +206,9 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
       </div>
       <div className={s.row} data-testid="lever-preview">
         <span className={s.muted}>{m.lever_margin()}</span>
-        <span>{shown?.margin ?? "--"}</span>
+        <span>{formatAmount(shown?.margin, 8)}</span>
         <span className={s.muted}>{m.lever_fee()} ({d.lever_trade_fee}%)</span>
-        <span>{shown?.fee ?? "--"}</span>
+        <span>{formatAmount(shown?.fee, 8)}</span>
       </div>
       {shown && <p className={s.muted} data-testid="lever-cap-note">{capText}</p>}
       <button type="submit" className={`btn btn-block ${type === 1 ? s.longBtn : s.shortBtn}`} disabled={busy || !shown} data-testid="lever-submit">
@@ -242,19 +242,19 @@ function Positions({ status }: { status: 1 | 2 | 4 }) {
             {p.close_reason && <span className={s.muted}>{reasonText[p.close_reason]()}</span>}
           </div>
           <dl className={s.grid}>
-            <dt>{m.lever_open_price()}</dt><dd>{p.open_price ?? p.target_price ?? "--"}</dd>
-            {status === 4 && <><dt>{m.lever_close_price()}</dt><dd>{p.close_price ?? "--"}</dd></>}
-            {status === 2 && <><dt>{m.lever_index()}</dt><dd>{p.index_price ?? "--"}</dd></>}
-            <dt>{m.lever_margin()}</dt><dd>{p.margin}</dd>
-            <dt>{m.lever_pnl()}</dt><dd className={p.profit?.startsWith("-") ? s.down : s.up} data-testid="lever-pnl">{p.profit ?? "--"}</dd>
+            <dt>{m.lever_open_price()}</dt><dd>{formatPrice(p.open_price ?? p.target_price)}</dd>
+            {status === 4 && <><dt>{m.lever_close_price()}</dt><dd>{formatPrice(p.close_price)}</dd></>}
+            {status === 2 && <><dt>{m.lever_index()}</dt><dd>{formatPrice(p.index_price)}</dd></>}
+            <dt>{m.lever_margin()}</dt><dd>{formatMoney(p.margin, "USDT")}</dd>
+            <dt>{m.lever_pnl()}</dt><dd className={p.profit?.startsWith("-") ? s.down : s.up} data-testid="lever-pnl">{formatMoney(p.profit, "USDT")}</dd>
             {status === 2 && <><dt>{m.lever_risk()}</dt><dd>{p.risk_rate === null ? "--" : `${p.risk_rate}%`}</dd></>}
-            {status === 2 && <><dt>{m.lever_force()}</dt><dd data-testid="lever-force">{p.force_price ?? "--"}</dd></>}
-            {status !== 4 && <><dt>{m.lever_gain_cap()}</dt><dd data-testid="lever-gain-cap">{p.gain_cap} USDT</dd></>}
-            {status === 2 && p.cap_price !== null && <><dt>{m.lever_cap_price()}</dt><dd data-testid="lever-cap-price">{p.cap_price}</dd></>}
-            <dt>{m.lever_fee()}</dt><dd>{p.trade_fee}{p.close_fee ? ` + ${p.close_fee}` : ""}</dd>
-            <dt>{m.lever_overnight()}</dt><dd>{p.overnight_fee}</dd>
-            <dt>{m.lever_tp()}</dt><dd>{p.stop_profit ?? "--"}</dd>
-            <dt>{m.lever_sl()}</dt><dd>{p.stop_loss ?? "--"}</dd>
+            {status === 2 && <><dt>{m.lever_force()}</dt><dd data-testid="lever-force">{formatPrice(p.force_price)}</dd></>}
+            {status !== 4 && <><dt>{m.lever_gain_cap()}</dt><dd data-testid="lever-gain-cap">{formatMoney(p.gain_cap, "USDT")} USDT</dd></>}
+            {status === 2 && p.cap_price !== null && <><dt>{m.lever_cap_price()}</dt><dd data-testid="lever-cap-price">{formatPrice(p.cap_price)}</dd></>}
+            <dt>{m.lever_fee()}</dt><dd>{formatMoney(p.trade_fee, "USDT")}{p.close_fee ? ` + ${formatMoney(p.close_fee, "USDT")}` : ""}</dd>
+            <dt>{m.lever_overnight()}</dt><dd>{formatMoney(p.overnight_fee, "USDT")}</dd>
+            <dt>{m.lever_tp()}</dt><dd>{formatPrice(p.stop_profit)}</dd>
+            <dt>{m.lever_sl()}</dt><dd>{formatPrice(p.stop_loss)}</dd>
           </dl>
           {status === 2 && (
             <div className={s.toggle}>
