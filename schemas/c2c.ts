@@ -46,7 +46,8 @@
  *   GET  /api/c2c/orders/{id}/files/{upload} → the picture (proof, chat image, payment code)
  *   Operators: GET /api/admin/c2c/merchants | adverts | appeals (adminC2cListQuerySchema → admin*PageSchema),
  *   GET /api/admin/c2c/appeals/{id} → adminAppealDetailSchema, POST /api/admin/c2c/merchants/{id}/approve | reject,
- *   /api/admin/c2c/adverts/{id}/abnormal, /api/admin/c2c/appeals/{id}/release | return (c2cDecisionSchema → c2cDecisionResultSchema).
+ *   /api/admin/c2c/adverts/{id}/abnormal, /api/admin/c2c/appeals/{id}/release | return (c2cDecisionSchema → c2cDecisionResultSchema),
+ *   POST /api/admin/c2c/appeals/{id}/messages operatorMessageSchema → c2cMessageSchema.
  */
 import { z } from "zod";
 import { pageQuerySchema, pageSchema } from "./envelope.ts";
@@ -224,6 +225,12 @@ export const chatSendSchema = z
     image: pictureRefSchema.optional(),
   })
   .refine((b) => (b.text === undefined) !== (b.image === undefined), { message: "c2c_message_empty" });
+
+/** POST /api/admin/c2c/appeals/{id}/messages: an operator's message to both parties of an appealed order (text only). */
+export const operatorMessageSchema = z.object({
+  text: z.string({ message: "c2c_message_empty" }).trim().min(1, { message: "c2c_message_empty" }).max(500, { message: "too_long" }),
+});
+export type OperatorMessage = z.infer<typeof operatorMessageSchema>;
 
 /** POST /api/c2c/orders/{id}/appeal: either party, once the order is paid and the seller has not confirmed within c2cConfig.appeal_after_seconds. */
 export const appealCreateSchema = z.object({
@@ -423,6 +430,8 @@ export const payMethodSchema = z.object({
   /** payment-code picture url (own upload) or null */
   qr_code: z.string().nullable(),
   create_time: z.number().int(),
+  /** bank card only: its holder is not the verified real name, so C2C does not offer it (false for the others) */
+  name_mismatch: z.boolean(),
 });
 export type PayMethod = z.infer<typeof payMethodSchema>;
 export const payMethodListSchema = z.object({ lists: z.array(payMethodSchema), max: z.number().int() });

@@ -10,6 +10,7 @@ import { call, client, type CallOptions } from "../../lib/api.ts";
 import { cachedFor, pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 import { $userChannelStatus, useUserEvent } from "../../lib/userChannel.ts";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { marketRefresh } from "./refresh.ts";
 
 export type { C2cAdvert, C2cConfig, C2cMessage, C2cOrder, C2cType, IsSure, Merchant, PayKind, PayMethod, PaySnapshot };
 export type AdvertInput = z.input<typeof advertCreateSchema>;
@@ -125,7 +126,7 @@ export function useC2cLive(): void {
 export const useLegalCoins = () => useScreenQuery({ queryKey: [C2C, "coins"], queryFn: ({ signal }) => fetchLegalCoins(signal), ...cachedFor(60_000) });
 export const useC2cConfig = () => useScreenQuery({ queryKey: [C2C, "config"], queryFn: ({ signal }) => fetchConfig(signal) });
 export const useAdverts = (type: C2cType, currencyId: number) =>
-  usePagedQuery({ queryKey: [C2C, "adverts", type, currencyId], fetchPage: (page, signal) => fetchAdverts(type, currencyId, page, signal), view: pagesById<C2cAdvert> });
+  usePagedQuery({ queryKey: [C2C, "adverts", type, currencyId], fetchPage: (page, signal) => fetchAdverts(type, currencyId, page, signal), view: pagesById<C2cAdvert>, refresh: marketRefresh });
 export const useMyOrders = (filter: OrderFilter) =>
   usePagedQuery({ queryKey: [C2C, "orders", filter], fetchPage: (page, signal) => fetchMyOrders(filter, page, signal), view: pagesById<C2cOrder> });
 export const useMerchantOrders = (filter: OrderFilter) =>

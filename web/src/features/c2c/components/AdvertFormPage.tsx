@@ -51,7 +51,8 @@ function AdvertForm() {
   if (!coin) return <ErrorState />;
   const scale = qtyDecimals(coin.scale);
   const value = totalOf(amount, price, scale);
-  const owned = new Set(methods.data?.lists.map((p) => p.kind) ?? []);
+  // A bank card in another name than the verified one is no C2C receiving method (name_mismatch).
+  const owned = new Set(methods.data?.lists.filter((p) => !p.name_mismatch).map((p) => p.kind) ?? []);
 
   const check = (): Errors => {
     const e: Errors = {};
