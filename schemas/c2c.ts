@@ -40,6 +40,7 @@
  *   POST /api/c2c/pay_methods/{id}  payMethodInputSchema → payMethodSchema; POST /api/c2c/pay_methods/{id}/delete → payMethodDeletedSchema
  *   GET  /api/c2c/adverts/mine      pageQuerySchema → myAdvertPageSchema; POST /api/c2c/adverts advertCreateSchema → c2cAdvertSchema
  *   POST /api/c2c/adverts/{id}/off | /on | /withdraw → c2cAdvertSchema
+ *   POST /api/c2c/adverts/{id}/edit advertEditSchema → c2cAdvertSchema (only while off the shelf)
  *   GET  /api/c2c/merchant/orders   legalUserDealQuerySchema → c2cOrderPageSchema (orders on one's adverts)
  *   GET  /api/c2c/orders/{id}/messages chatQuerySchema → c2cMessageListSchema; POST chatSendSchema → c2cMessageSchema
  *   POST /api/c2c/orders/{id}/appeal appealCreateSchema → c2cOrderSchema
@@ -211,6 +212,13 @@ export const advertCreateSchema = z.object({
   /** terms shown to takers */
   remark: z.string().trim().max(200).optional().default(""),
 });
+
+/**
+ * POST /api/c2c/adverts/{id}/edit: change an advert that is OFF the shelf (status 2): price, per-order
+ * limits, accepted methods and terms. Its coins (total, remaining, escrow) change only by going on
+ * the shelf, orders and withdrawal; min ≤ max and min ≤ remaining × the new price.
+ */
+export const advertEditSchema = advertCreateSchema.pick({ price: true, min_money: true, max_money: true, pay_kinds: true, remark: true });
 
 /** GET /api/c2c/orders/{id}/messages: messages after `after_id` (0 = from the start), oldest first. */
 export const chatQuerySchema = z.object({

@@ -366,6 +366,32 @@ describe("C2C's clock and appeals", () => {
     await item.locator('[data-testid="c2c-appeal-proof"] img').waitFor();
     await item.locator('[data-testid="c2c-appeal-chat"]').getByText("I paid, please release").waitFor();
     await snap(o.page, "c2c-admin-appeal");
+    // At 390 px the section nav scrolls sideways: the active C2C section is scrolled into view,
+    // and the order number has a row of its own that wraps instead of widening the card.
+    const active = await o.page.locator('[data-testid="admin-nav-c2c-appeals"]').boundingBox();
+    expect(active!.x).toBeGreaterThanOrEqual(0);
+    expect(active!.x + active!.width).toBeLessThanOrEqual(390);
+    const placedOrder = await call<{ ordernumber: string }>(`/api/legal_deal?id=${orderId}`, { token: buyer.token });
+    expect(await item.locator('[data-testid="c2c-appeal-order-no"]').textContent()).toBe(placedOrder.ordernumber);
+    expect(await item.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // The operator writes to both parties in the order's chat; the buyer reads it as the operator's.
+    await item.locator('[data-testid="c2c-appeal-message-send"]').click();
+    await item.getByText("Write a message").waitFor();
+    await item.locator('[data-testid="c2c-appeal-message-text"]').fill("Please both upload your bank statements");
+    await item.locator('[data-testid="c2c-appeal-message-send"]').click();
+    await item.locator('[data-testid="c2c-appeal-chat"]').getByText("Please both upload your bank statements").waitFor();
+    expect(await item.locator('[data-testid="c2c-appeal-message-text"]').inputValue()).toBe("");
+    await snap(o.page, "c2c-admin-appeal-message");
+    const chat = await call<{ lists: { sender: string; text: string }[] }>(`/api/c2c/orders/${orderId}/messages`, { token: buyer.token });
+    expect(chat.lists).toContainEqual(expect.objectContaining({ sender: "operator", text: "Please both upload your bank statements" }));
+    const zh = await openPhone(op, "zh");
+    await go(zh.page, "/admin/c2c-appeals", `[data-testid="admin-c2c-appeal"][data-order="${orderId}"]`);
+    const zhItem = zh.page.locator(`[data-testid="admin-c2c-appeal"][data-order="${orderId}"]`);
+    await zhItem.locator('[data-testid="c2c-appeal-open"]').click();
+    await zhItem.locator('[data-testid="c2c-appeal-message"]').waitFor();
+    await zhItem.locator('[data-testid="c2c-appeal-message"]').scrollIntoViewIfNeeded();
+    await snap(zh.page, "c2c-admin-appeal-zh");
+    expect(zh.errors).toEqual([]);
     await item.locator('[data-testid="c2c-appeal-release"]').click();
     await o.page.fill('[data-testid="decision-reason"]', "Bank transfer confirmed by the statement");
     await o.page.click('[data-testid="decision-confirm"]');

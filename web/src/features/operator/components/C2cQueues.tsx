@@ -202,10 +202,12 @@ function AppealCard({ appeal: a, open, onToggle }: { appeal: AdminAppeal; open: 
   return (
     <li className={acct.recordCard} data-testid="admin-c2c-appeal" data-order={o.id}>
       <div className={acct.recordHead}>
-        <span className={acct.recordTitle}>{o.ordernumber} · {cny(o.deal_money)}</span>
+        <span className={acct.recordTitle}>{cny(o.deal_money)}</span>
         <span className={`badge badge-${a.status === 0 ? "pending" : "ok"}`}>{appealStatus(a.status)}</span>
       </div>
       <dl className={acct.kv}>
+        {/* the 16-character order number on its own row, wrapping on a phone rather than widening the card */}
+        <Kv label={m.c2c_order_no()} mono testId="c2c-appeal-order-no">{o.ordernumber}</Kv>
         <Kv label={m.op_c2c_buyer()}>{userLabel(o.buyer_account, o.buyer_id)}</Kv>
         <Kv label={m.op_c2c_seller()}>{userLabel(o.seller_account, o.seller_id)}</Kv>
         <Kv label={m.c2c_amount()}>{formatExact(o.number)} {o.currency_name}</Kv>
