@@ -82,6 +82,9 @@ export const leaveMerchant = () => call((o) => api.c2c.merchant.leave.$post({}, 
 
 export const fetchMyAdverts = (page: number, signal?: AbortSignal) => call((o) => api.c2c.adverts.mine.$get({ query: { page: String(page) } }, o), quiet(signal));
 export const createAdvert = (body: AdvertInput) => call((o) => api.c2c.adverts.$post({ json: body }, o));
+/** Changes an advert that is off the shelf (price, limits, methods, terms; advertEditSchema). */
+export const editAdvert = (id: number, body: Omit<AdvertInput, "type" | "currency_id" | "total_number">) =>
+  call((o) => api.c2c.adverts[":id"].edit.$post({ param: { id: String(id) }, json: body }, o));
 export type AdvertAction = "off" | "on" | "withdraw";
 export const advertAction = (id: number, action: AdvertAction) =>
   call((o) => api.c2c.adverts[":id"][":action{off|on|withdraw}"].$post({ param: { id: String(id), action } }, o));
@@ -158,6 +161,7 @@ export const useAppeal = () => useCallMutation(appeal, [[C2C]]);
 export const useApplyMerchant = () => useCallMutation(applyMerchant, moved);
 export const useLeaveMerchant = () => useCallMutation(leaveMerchant, moved);
 export const useCreateAdvert = () => useCallMutation(createAdvert, moved);
+export const useEditAdvert = () => useCallMutation(editAdvert, moved);
 export const useAdvertAction = () => useCallMutation(advertAction, moved);
 export const useSavePayMethod = () => useCallMutation(savePayMethod, [[C2C, "payMethods"]]);
 export const useDeletePayMethod = () => useCallMutation(deletePayMethod, [[C2C, "payMethods"]]);

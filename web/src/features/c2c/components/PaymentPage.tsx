@@ -67,7 +67,7 @@ function Payment() {
                 <>
                   <strong className="num">{bank.account}</strong>
                   <small className="muted">{bank.holder_name}{bank.bank_name ? ` · ${bank.bank_name}` : ""}</small>
-                  {bank.name_mismatch && <small className="badge badge-bad" data-testid="pm-bank-mismatch">{m.c2c_pm_not_for_c2c()}</small>}
+                  {bank.name_mismatch && <small className={`badge badge-bad ${s.pmFlag}`} data-testid="pm-bank-mismatch">{m.c2c_pm_not_for_c2c()}</small>}
                 </>
               ) : (
                 <span className="muted">{m.c2c_pm_bank_none()}</span>
