@@ -40,13 +40,15 @@
  *   POST /api/c2c/pay_methods/{id}  payMethodInputSchema → payMethodSchema; POST /api/c2c/pay_methods/{id}/delete → payMethodDeletedSchema
  *   GET  /api/c2c/adverts/mine      pageQuerySchema → myAdvertPageSchema; POST /api/c2c/adverts advertCreateSchema → c2cAdvertSchema
  *   POST /api/c2c/adverts/{id}/off | /on | /withdraw → c2cAdvertSchema
+ *   POST /api/c2c/adverts/{id}/edit advertEditSchema → c2cAdvertSchema (only while off the shelf)
  *   GET  /api/c2c/merchant/orders   legalUserDealQuerySchema → c2cOrderPageSchema (orders on one's adverts)
  *   GET  /api/c2c/orders/{id}/messages chatQuerySchema → c2cMessageListSchema; POST chatSendSchema → c2cMessageSchema
  *   POST /api/c2c/orders/{id}/appeal appealCreateSchema → c2cOrderSchema
  *   GET  /api/c2c/orders/{id}/files/{upload} → the picture (proof, chat image, payment code)
  *   Operators: GET /api/admin/c2c/merchants | adverts | appeals (adminC2cListQuerySchema → admin*PageSchema),
  *   GET /api/admin/c2c/appeals/{id} → adminAppealDetailSchema, POST /api/admin/c2c/merchants/{id}/approve | reject,
- *   /api/admin/c2c/adverts/{id}/abnormal, /api/admin/c2c/appeals/{id}/release | return (c2cDecisionSchema → c2cDecisionResultSchema).
+ *   /api/admin/c2c/adverts/{id}/abnormal, /api/admin/c2c/appeals/{id}/release | return (c2cDecisionSchema → c2cDecisionResultSchema),
+ *   POST /api/admin/c2c/appeals/{id}/messages operatorMessageSchema → c2cMessageSchema.
  */
 import { z } from "zod";
 import { pageQuerySchema, pageSchema } from "./envelope.ts";
@@ -211,6 +213,13 @@ export const advertCreateSchema = z.object({
   remark: z.string().trim().max(200).optional().default(""),
 });
 
+/**
+ * POST /api/c2c/adverts/{id}/edit: change an advert that is OFF the shelf (status 2): price, per-order
+ * limits, accepted methods and terms. Its coins (total, remaining, escrow) change only by going on
+ * the shelf, orders and withdrawal; min ≤ max and min ≤ remaining × the new price.
+ */
+export const advertEditSchema = advertCreateSchema.pick({ price: true, min_money: true, max_money: true, pay_kinds: true, remark: true });
+
 /** GET /api/c2c/orders/{id}/messages: messages after `after_id` (0 = from the start), oldest first. */
 export const chatQuerySchema = z.object({
   after_id: z.coerce.number({ message: "invalid_param" }).int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
@@ -224,6 +233,12 @@ export const chatSendSchema = z
     image: pictureRefSchema.optional(),
   })
   .refine((b) => (b.text === undefined) !== (b.image === undefined), { message: "c2c_message_empty" });
+
+/** POST /api/admin/c2c/appeals/{id}/messages: an operator's message to both parties of an appealed order (text only). */
+export const operatorMessageSchema = z.object({
+  text: z.string({ message: "c2c_message_empty" }).trim().min(1, { message: "c2c_message_empty" }).max(500, { message: "too_long" }),
+});
+export type OperatorMessage = z.infer<typeof operatorMessageSchema>;
 
 /** POST /api/c2c/orders/{id}/appeal: either party, once the order is paid and the seller has not confirmed within c2cConfig.appeal_after_seconds. */
 export const appealCreateSchema = z.object({
@@ -423,6 +438,8 @@ export const payMethodSchema = z.object({
   /** payment-code picture url (own upload) or null */
   qr_code: z.string().nullable(),
   create_time: z.number().int(),
+  /** bank card only: its holder is not the verified real name, so C2C does not offer it (false for the others) */
+  name_mismatch: z.boolean(),
 });
 export type PayMethod = z.infer<typeof payMethodSchema>;
 export const payMethodListSchema = z.object({ lists: z.array(payMethodSchema), max: z.number().int() });

@@ -366,6 +366,32 @@ describe("C2C's clock and appeals", () => {
     await item.locator('[data-testid="c2c-appeal-proof"] img').waitFor();
     await item.locator('[data-testid="c2c-appeal-chat"]').getByText("I paid, please release").waitFor();
     await snap(o.page, "c2c-admin-appeal");
+    // At 390 px the section nav scrolls sideways: the active C2C section is scrolled into view,
+    // and the order number has a row of its own that wraps instead of widening the card.
+    const active = await o.page.locator('[data-testid="admin-nav-c2c-appeals"]').boundingBox();
+    expect(active!.x).toBeGreaterThanOrEqual(0);
+    expect(active!.x + active!.width).toBeLessThanOrEqual(390);
+    const placedOrder = await call<{ ordernumber: string }>(`/api/legal_deal?id=${orderId}`, { token: buyer.token });
+    expect(await item.locator('[data-testid="c2c-appeal-order-no"]').textContent()).toBe(placedOrder.ordernumber);
+    expect(await item.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+    // The operator writes to both parties in the order's chat; the buyer reads it as the operator's.
+    await item.locator('[data-testid="c2c-appeal-message-send"]').click();
+    await item.getByText("Write a message").waitFor();
+    await item.locator('[data-testid="c2c-appeal-message-text"]').fill("Please both upload your bank statements");
+    await item.locator('[data-testid="c2c-appeal-message-send"]').click();
+    await item.locator('[data-testid="c2c-appeal-chat"]').getByText("Please both upload your bank statements").waitFor();
+    expect(await item.locator('[data-testid="c2c-appeal-message-text"]').inputValue()).toBe("");
+    await snap(o.page, "c2c-admin-appeal-message");
+    const chat = await call<{ lists: { sender: string; text: string }[] }>(`/api/c2c/orders/${orderId}/messages`, { token: buyer.token });
+    expect(chat.lists).toContainEqual(expect.objectContaining({ sender: "operator", text: "Please both upload your bank statements" }));
+    const zh = await openPhone(op, "zh");
+    await go(zh.page, "/admin/c2c-appeals", `[data-testid="admin-c2c-appeal"][data-order="${orderId}"]`);
+    const zhItem = zh.page.locator(`[data-testid="admin-c2c-appeal"][data-order="${orderId}"]`);
+    await zhItem.locator('[data-testid="c2c-appeal-open"]').click();
+    await zhItem.locator('[data-testid="c2c-appeal-message"]').waitFor();
+    await zhItem.locator('[data-testid="c2c-appeal-message"]').scrollIntoViewIfNeeded();
+    await snap(zh.page, "c2c-admin-appeal-zh");
+    expect(zh.errors).toEqual([]);
     await item.locator('[data-testid="c2c-appeal-release"]').click();
     await o.page.fill('[data-testid="decision-reason"]', "Bank transfer confirmed by the statement");
     await o.page.click('[data-testid="decision-confirm"]');
@@ -378,5 +404,47 @@ describe("C2C's clock and appeals", () => {
     expect((await call<{ ok: boolean }>("/api/admin/reconcile", { token: op })).ok).toBe(true);
     expect(b.errors).toEqual([]);
     expect(o.errors).toEqual([]);
+  });
+
+  it("tells a user whose bank card is in another name that it cannot be used for C2C", async () => {
+    const op = await login("operator@exchange.test", "Operator1234");
+    const user = await makeVerifiedUser("card", "Zhou Min", "0", op);
+    await call("/api/user/cash_save", { token: user.token, body: { real_name: "Zhou Ming", bank_account: "6228480402564890018", bank_name: "", bank_branch: "Main" } });
+    for (const lang of ["en", "zh"]) {
+      const p = await openPhone(user.token, lang);
+      await go(p.page, "/legal/payment", '[data-testid="pm-bank-mismatch-note"]');
+      await p.page.locator('[data-testid="pm-bank-mismatch"]').waitFor();
+      if (lang === "en") await p.page.getByText("The card holder is not your verified name").waitFor();
+      await snap(p.page, `c2c-payment-bank-mismatch-${lang}`);
+      expect(p.errors).toEqual([]);
+    }
+    await call("/api/user/cash_save", { token: user.token, body: { real_name: "Zhou Min", bank_account: "6228480402564890018", bank_name: "", bank_branch: "Main" } });
+    const p = await openPhone(user.token);
+    await go(p.page, "/legal/payment", '[data-testid="pm-bank"] .num');
+    expect(await p.page.locator('[data-testid="pm-bank-mismatch-note"]').count()).toBe(0);
+  });
+
+  it("a merchant edits an advert that is off the shelf: new price and limits, the same coins", async () => {
+    const token = await login("merchant@exchange.test", "Merchant1234");
+    const ad = await call<{ id: number }>("/api/c2c/adverts", { token, body: { type: "buy", price: "7.00", total_number: "100", min_money: "100", max_money: "700", pay_kinds: ["alipay"] } });
+    await call(`/api/c2c/adverts/${ad.id}/off`, { token, body: {} });
+    for (const lang of ["zh", "en"]) {
+      const p = await openPhone(token, lang);
+      await go(p.page, "/legal/merchant", `[data-testid="my-advert"][data-id="${ad.id}"]`);
+      await p.page.locator(`[data-testid="my-advert"][data-id="${ad.id}"] [data-testid="advert-edit"]`).click();
+      await p.page.waitForSelector('[data-testid="advert-edit-note"]');
+      expect(await p.page.locator('[data-testid="advert-amount"]').isDisabled()).toBe(true);
+      await snap(p.page, `c2c-advert-edit-${lang}`);
+      if (lang === "zh") continue;
+      await p.page.fill('[data-testid="advert-price"]', "6.95");
+      await p.page.fill('[data-testid="advert-min"]', "200");
+      await p.page.fill('[data-testid="advert-max"]', "600");
+      await p.page.click('[data-testid="advert-submit"]');
+      await p.page.waitForSelector(`[data-testid="my-advert"][data-id="${ad.id}"]`);
+      expect(p.errors).toEqual([]);
+    }
+    const mine = await call<{ lists: { id: number; price: string; min_money: string; max_money: string; surplus_number: string; status: number }[] }>("/api/c2c/adverts/mine", { token });
+    expect(mine.lists.find((a) => a.id === ad.id)).toMatchObject({ price: "6.95", min_money: "200.00", max_money: "600.00", surplus_number: "100.00000000", status: 2 });
+    await call(`/api/c2c/adverts/${ad.id}/withdraw`, { token, body: {} });
   });
 });

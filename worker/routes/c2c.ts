@@ -10,6 +10,7 @@ import { createMiddleware } from "hono/factory";
 import { z } from "zod";
 import {
   advertCreateSchema,
+  advertEditSchema,
   advertMarketQuerySchema,
   appealCreateSchema,
   c2cAdvertPageSchema,
@@ -51,7 +52,7 @@ import { rateLimit } from "../lib/ratelimit.ts";
 import { answers, answersFile, answersNew, ok, okNew } from "../lib/respond.ts";
 import { ownUpload } from "../domain/uploads/uploads.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
-import { advertInput, createAdvert, marketAdverts, merchantAdvertAction, myAdverts } from "../domain/c2c/adverts.ts";
+import { advertInput, createAdvert, editAdvert, marketAdverts, merchantAdvertAction, myAdverts } from "../domain/c2c/adverts.ts";
 import { createAppeal } from "../domain/c2c/appeals.ts";
 import { listMessages, orderFile, sendMessage } from "../domain/c2c/chat.ts";
 import { applyMerchant, leaveMerchant, merchantView } from "../domain/c2c/merchants.ts";
@@ -205,6 +206,9 @@ export const c2cRoutes = new Hono<AppEnv>()
     const input = await advertInput(c.env.DB, c.req.valid("json"));
     return ok(c, await createAdvert(c.env.DB, uid, input));
   })
+  .post("/c2c/adverts/:id/edit", c2cOn, requireUser, params(c2cIdParamSchema), jsonBody(advertEditSchema), answers(c2cAdvertSchema, { summary: "Change an advert that is off the shelf: price, limits, methods, terms (moves no coins)", auth: true }), async (c) =>
+    ok(c, await editAdvert(c.env.DB, c.get("user").id, c.req.valid("param").id, c.req.valid("json"))),
+  )
   .post("/c2c/adverts/:id/:action{off|on|withdraw}", c2cOn, requireUser, params(advertActionParamSchema), answers(c2cAdvertSchema, { summary: "Take an advert off the shelf, put it back, or withdraw it (off and idle; escrow returned)", auth: true }), async (c) => {
     const { id, action } = c.req.valid("param");
     return ok(c, await merchantAdvertAction(c.env.DB, c.get("user").id, id, action));

@@ -8,7 +8,6 @@
  * an order's escrow.
  */
 import { Hono } from "hono";
-import { z } from "zod";
 import {
   adminAdvertPageSchema,
   adminAppealDetailSchema,
@@ -19,6 +18,7 @@ import {
   c2cDecisionSchema,
   c2cIdParamSchema,
   c2cMessageSchema,
+  operatorMessageSchema,
 } from "../../schemas/c2c.ts";
 import { requireOperator, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
@@ -29,11 +29,6 @@ import { adminAppealDetail, adminAppeals, decideAppeal } from "../domain/c2c/app
 import { sendOperatorMessage } from "../domain/c2c/chat.ts";
 import { adminMerchants, decideMerchantApplication } from "../domain/c2c/merchants.ts";
 import { c2cOn } from "./c2c.ts";
-
-/** An operator's chat message on an appealed order (text only). */
-const operatorMessageSchema = z.object({
-  text: z.string({ message: "c2c_message_empty" }).trim().min(1, { message: "c2c_message_empty" }).max(500, { message: "too_long" }),
-});
 
 export const operatorC2cRoutes = new Hono<AppEnv>()
   .use("/admin/c2c/*", requireUser, requireOperator, c2cOn)

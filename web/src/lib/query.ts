@@ -150,6 +150,12 @@ export interface PagedOptions<T, P> {
   fetchPage: (page: number, signal: AbortSignal) => Promise<P>;
   /** How the loaded pages read as one list. */
   view: (pages: readonly P[]) => PageView<T>;
+  /** Asked again while on screen (a list other people change, such as C2C's market): on focus or visibility, and on an interval while visible. */
+  refresh?: {
+    refetchOnWindowFocus: boolean | "always";
+    refetchInterval: number | false;
+    refetchIntervalInBackground: boolean;
+  };
 }
 
 /**
@@ -158,7 +164,7 @@ export interface PagedOptions<T, P> {
  * as a refresh does, rather than refetching every page scrolled before.
  * `reload` resets it to page 1; a mutation that invalidates it refetches the pages in place.
  */
-export function usePagedQuery<T, P>({ queryKey, fetchPage, view }: PagedOptions<T, P>): PagedList<T> {
+export function usePagedQuery<T, P>({ queryKey, fetchPage, view, refresh }: PagedOptions<T, P>): PagedList<T> {
   const client = useQueryClient();
   const q = useInfiniteQuery<P, ApiFailure, InfiniteData<P, number>, QueryKey, number>({
     queryKey,
@@ -166,6 +172,7 @@ export function usePagedQuery<T, P>({ queryKey, fetchPage, view }: PagedOptions<
     initialPageParam: 1,
     getNextPageParam: (_last, pages, lastPageParam) => nextPage(view(pages), lastPageParam),
     gcTime: 0,
+    ...refresh,
   });
   const pages = q.data?.pages;
   const shown = useMemo(() => (pages ? view(pages) : { items: [], total: 0 }), [pages, view]);

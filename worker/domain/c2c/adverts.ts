@@ -232,6 +232,51 @@ export async function merchantAdvertAction(db: D1Database, userId: number, id: n
 }
 
 /**
+ * A merchant changes an advert that is off the shelf: price, per-order limits, accepted methods,
+ * terms. Moves no money: the remaining amount (and a sell advert's escrow) stay as they are. The
+ * update is guarded on the state and remaining amount read, so it cannot land after the advert
+ * went back on the shelf or was withdrawn.
+ */
+export async function editAdvert(
+  db: D1Database,
+  userId: number,
+  id: number,
+  b: { price: string; min_money: string; max_money: string; pay_kinds: PayKind[]; remark: string },
+  now = Date.now(),
+): Promise<C2cAdvert> {
+  const r = await advertRow(db, id);
+  if (!r || r.user_id !== userId) throw notFound();
+  if (r.status !== 2) throw new ApiError("c2c_advert_state", 409);
+  const price = parseCents(b.price);
+  if (price === null) throw new ApiError("invalid_field", 400, { field: "price" });
+  if (price <= 0n || price > MAX_PRICE_CENTS) throw new ApiError("price_positive", 400);
+  const minMoney = parseCents(b.min_money);
+  const maxMoney = parseCents(b.max_money);
+  if (minMoney === null) throw new ApiError("invalid_field", 400, { field: "min_money" });
+  if (maxMoney === null) throw new ApiError("invalid_field", 400, { field: "max_money" });
+  const remaining = big(r.remaining);
+  if (minMoney <= 0n || maxMoney < minMoney || minMoney > dealMoneyCents(remaining, r.scale, price)) throw new ApiError("c2c_limits", 400);
+  const kinds = [...new Set(b.pay_kinds)];
+  if (r.type === "sell") {
+    const have = await payKindsOf(db, userId);
+    const missing = kinds.filter((k) => !have.has(k));
+    if (missing.length > 0) throw new ApiError("c2c_pay_method_missing", 403, { kinds: missing.join(", ") }, "997");
+  }
+  await runC2c(
+    db,
+    [
+      db
+        .prepare("UPDATE c2c_adverts SET price = ?, min_money = ?, max_money = ?, pay_kinds = ?, remark = ?, updated_at = ? WHERE id = ? AND user_id = ? AND status = 2 AND remaining = ?")
+        .bind(price.toString(), minMoney.toString(), maxMoney.toString(), kinds.join(","), b.remark, now, id, userId, remaining.toString()),
+      guard(db, `advert ${id} edit`),
+    ],
+    "c2c_advert_state",
+  );
+  const after = await advertRow(db, id);
+  return advertView(after!, { id: userId, sellable: (await balanceOf(db, userId, r.currency_id, "legal")).available });
+}
+
+/**
  * An operator marks an advert abnormal (spec §4: only when no order is unfinished and the
  * remaining amount is covered by the merchant's frozen funds). Moves no money; audited.
  */

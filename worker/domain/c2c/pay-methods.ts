@@ -1,8 +1,11 @@
 /**
  * Receiving methods (issue #10 §1): the bank card (bank_cards, one per user, its own endpoint)
  * plus Alipay, WeChat and other accounts kept here, at most C2C_MAX_PAY_METHODS per user. The
- * holder name is always the verified real name (the database refuses anything else). Payment
- * codes are the user's own uploads.
+ * holder name is always the verified real name (the database refuses anything else). The bank
+ * card is written through /bank with any holder name, so for C2C it counts only while its holder
+ * is the verified real name (BANK_MATCHES): otherwise it is listed with name_mismatch and is neither
+ * a receiving method for the 997 gate and adverts nor shown to a buyer. Payment codes are the
+ * user's own uploads.
  */
 import type { PayKind, PayMethod, PaySnapshot } from "../../../schemas/c2c.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
@@ -12,6 +15,9 @@ import { c2cSettings, runC2c } from "./shared.ts";
 
 type MethodRow = { id: number; user_id: number; kind: "alipay" | "wechat" | "other"; holder_name: string; account: string; label: string; qr_code: string | null; created_at: number };
 type BankRow = { real_name: string; bank_account: string; bank_name: string; bank_branch: string; updated_at: number };
+
+/** A bank card row usable for C2C: the user is verified and the card's holder is their real name. */
+const BANK_MATCHES = "EXISTS (SELECT 1 FROM users u WHERE u.id = bank_cards.user_id AND u.review_status = 2 AND u.real_name IS NOT NULL AND TRIM(u.real_name) = TRIM(bank_cards.real_name))";
 
 export interface MethodInput {
   kind: "alipay" | "wechat" | "other";
@@ -23,19 +29,19 @@ export interface MethodInput {
 /** Every receiving method of a user, the bank card first (id 0). */
 export async function listPayMethods(db: D1Database, userId: number): Promise<PayMethod[]> {
   const [bank, rows] = await Promise.all([
-    db.prepare("SELECT real_name, bank_account, bank_name, bank_branch, updated_at FROM bank_cards WHERE user_id = ?").bind(userId).first<BankRow>(),
+    db.prepare(`SELECT real_name, bank_account, bank_name, bank_branch, updated_at, ${BANK_MATCHES} AS matches FROM bank_cards WHERE user_id = ?`).bind(userId).first<BankRow & { matches: number }>(),
     db.prepare("SELECT * FROM c2c_pay_methods WHERE user_id = ? ORDER BY id").bind(userId).all<MethodRow>(),
   ]);
   const out: PayMethod[] = [];
-  if (bank) out.push({ id: 0, kind: "bank", holder_name: bank.real_name, account: maskCard(bank.bank_account), bank_name: bank.bank_name, label: "", qr_code: null, create_time: bank.updated_at });
-  for (const r of rows.results) out.push({ id: r.id, kind: r.kind, holder_name: r.holder_name, account: r.account, bank_name: "", label: r.label, qr_code: r.qr_code ? uploadUrl(r.qr_code) : null, create_time: r.created_at });
+  if (bank) out.push({ id: 0, kind: "bank", holder_name: bank.real_name, account: maskCard(bank.bank_account), bank_name: bank.bank_name, label: "", qr_code: null, create_time: bank.updated_at, name_mismatch: bank.matches !== 1 });
+  for (const r of rows.results) out.push({ id: r.id, kind: r.kind, holder_name: r.holder_name, account: r.account, bank_name: "", label: r.label, qr_code: r.qr_code ? uploadUrl(r.qr_code) : null, create_time: r.created_at, name_mismatch: false });
   return out;
 }
 
 /** The kinds of receiving method a user has (997 gate and advert acceptance). */
 export async function payKindsOf(db: D1Database, userId: number): Promise<Set<PayKind>> {
   const { results } = await db
-    .prepare("SELECT 'bank' AS kind FROM bank_cards WHERE user_id = ?1 UNION SELECT kind FROM c2c_pay_methods WHERE user_id = ?1")
+    .prepare(`SELECT 'bank' AS kind FROM bank_cards WHERE user_id = ?1 AND ${BANK_MATCHES} UNION SELECT kind FROM c2c_pay_methods WHERE user_id = ?1`)
     .bind(userId)
     .all<{ kind: PayKind }>();
   return new Set(results.map((r) => r.kind));
@@ -48,7 +54,7 @@ export async function payKindsOf(db: D1Database, userId: number): Promise<Set<Pa
 export async function paySnapshot(db: D1Database, userId: number, kinds: PayKind[]): Promise<(Omit<PaySnapshot, "qr_code"> & { qr_code: string | null })[]> {
   const out: (Omit<PaySnapshot, "qr_code"> & { qr_code: string | null })[] = [];
   if (kinds.includes("bank")) {
-    const bank = await db.prepare("SELECT real_name, bank_account, bank_name, bank_branch, updated_at FROM bank_cards WHERE user_id = ?").bind(userId).first<BankRow>();
+    const bank = await db.prepare(`SELECT real_name, bank_account, bank_name, bank_branch, updated_at FROM bank_cards WHERE user_id = ? AND ${BANK_MATCHES}`).bind(userId).first<BankRow>();
     if (bank) out.push({ kind: "bank", holder_name: bank.real_name, account: bank.bank_account, bank_name: bank.bank_name, bank_branch: bank.bank_branch, label: "", qr_code: null });
   }
   const { results } = await db.prepare("SELECT * FROM c2c_pay_methods WHERE user_id = ? ORDER BY id").bind(userId).all<MethodRow>();
@@ -84,7 +90,7 @@ export async function addPayMethod(env: Env, userId: number, input: MethodInput,
   ]);
   const id = (r?.results?.[0] as { id: number } | undefined)?.id;
   if (!id) throw new ApiError("c2c_pay_method_limit", 409, { max });
-  return { id, kind: input.kind, holder_name: holder, account: input.account, bank_name: "", label: input.label, qr_code: qr ? uploadUrl(qr) : null, create_time: now };
+  return { id, kind: input.kind, holder_name: holder, account: input.account, bank_name: "", label: input.label, qr_code: qr ? uploadUrl(qr) : null, create_time: now, name_mismatch: false };
 }
 
 /** Replaces one of the user's own methods (orders keep what they recorded). */
@@ -97,7 +103,7 @@ export async function updatePayMethod(db: D1Database, userId: number, id: number
       .prepare("UPDATE c2c_pay_methods SET kind = ?, holder_name = ?, account = ?, label = ?, qr_code = ?, updated_at = ? WHERE id = ? AND user_id = ?")
       .bind(input.kind, holder, input.account, input.label, qr, now, id, userId),
   ]);
-  return { id, kind: input.kind, holder_name: holder, account: input.account, bank_name: "", label: input.label, qr_code: qr ? uploadUrl(qr) : null, create_time: row.created_at };
+  return { id, kind: input.kind, holder_name: holder, account: input.account, bank_name: "", label: input.label, qr_code: qr ? uploadUrl(qr) : null, create_time: row.created_at, name_mismatch: false };
 }
 
 /** Deletes one of the user's own methods. */

@@ -10,6 +10,7 @@ import { call, client, type CallOptions } from "../../lib/api.ts";
 import { cachedFor, pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 import { $userChannelStatus, useUserEvent } from "../../lib/userChannel.ts";
 import { useQueryClient, type QueryKey } from "@tanstack/react-query";
+import { marketRefresh } from "./refresh.ts";
 
 export type { C2cAdvert, C2cConfig, C2cMessage, C2cOrder, C2cType, IsSure, Merchant, PayKind, PayMethod, PaySnapshot };
 export type AdvertInput = z.input<typeof advertCreateSchema>;
@@ -81,6 +82,9 @@ export const leaveMerchant = () => call((o) => api.c2c.merchant.leave.$post({}, 
 
 export const fetchMyAdverts = (page: number, signal?: AbortSignal) => call((o) => api.c2c.adverts.mine.$get({ query: { page: String(page) } }, o), quiet(signal));
 export const createAdvert = (body: AdvertInput) => call((o) => api.c2c.adverts.$post({ json: body }, o));
+/** Changes an advert that is off the shelf (price, limits, methods, terms; advertEditSchema). */
+export const editAdvert = (id: number, body: Omit<AdvertInput, "type" | "currency_id" | "total_number">) =>
+  call((o) => api.c2c.adverts[":id"].edit.$post({ param: { id: String(id) }, json: body }, o));
 export type AdvertAction = "off" | "on" | "withdraw";
 export const advertAction = (id: number, action: AdvertAction) =>
   call((o) => api.c2c.adverts[":id"][":action{off|on|withdraw}"].$post({ param: { id: String(id), action } }, o));
@@ -125,7 +129,7 @@ export function useC2cLive(): void {
 export const useLegalCoins = () => useScreenQuery({ queryKey: [C2C, "coins"], queryFn: ({ signal }) => fetchLegalCoins(signal), ...cachedFor(60_000) });
 export const useC2cConfig = () => useScreenQuery({ queryKey: [C2C, "config"], queryFn: ({ signal }) => fetchConfig(signal) });
 export const useAdverts = (type: C2cType, currencyId: number) =>
-  usePagedQuery({ queryKey: [C2C, "adverts", type, currencyId], fetchPage: (page, signal) => fetchAdverts(type, currencyId, page, signal), view: pagesById<C2cAdvert> });
+  usePagedQuery({ queryKey: [C2C, "adverts", type, currencyId], fetchPage: (page, signal) => fetchAdverts(type, currencyId, page, signal), view: pagesById<C2cAdvert>, refresh: marketRefresh });
 export const useMyOrders = (filter: OrderFilter) =>
   usePagedQuery({ queryKey: [C2C, "orders", filter], fetchPage: (page, signal) => fetchMyOrders(filter, page, signal), view: pagesById<C2cOrder> });
 export const useMerchantOrders = (filter: OrderFilter) =>
@@ -157,6 +161,7 @@ export const useAppeal = () => useCallMutation(appeal, [[C2C]]);
 export const useApplyMerchant = () => useCallMutation(applyMerchant, moved);
 export const useLeaveMerchant = () => useCallMutation(leaveMerchant, moved);
 export const useCreateAdvert = () => useCallMutation(createAdvert, moved);
+export const useEditAdvert = () => useCallMutation(editAdvert, moved);
 export const useAdvertAction = () => useCallMutation(advertAction, moved);
 export const useSavePayMethod = () => useCallMutation(savePayMethod, [[C2C, "payMethods"]]);
 export const useDeletePayMethod = () => useCallMutation(deletePayMethod, [[C2C, "payMethods"]]);

@@ -195,3 +195,6 @@ export const useC2cAppeals = (status: number | undefined) =>
   usePagedQuery({ queryKey: [OP, "c2cAppeals", status ?? "all"], fetchPage: (page, signal) => fetchC2cAppeals(page, status, signal), view: pagesById<AdminAppeal> });
 export const useC2cAppeal = (id: number) => useScreenQuery({ queryKey: [OP, "c2cAppeal", id], queryFn: ({ signal }) => fetchC2cAppeal(id, signal) });
 export const useDecideC2c = () => useCallMutation(decideC2c, decided);
+/** The operator's message to both parties of an appealed order (operatorMessageSchema). */
+export const sendC2cAppealMessage = (id: number, text: string) => call((o) => c2c.appeals[":id"].messages.$post({ param: { id: String(id) }, json: { text } }, o));
+export const useSendC2cAppealMessage = () => useCallMutation(sendC2cAppealMessage, decided);

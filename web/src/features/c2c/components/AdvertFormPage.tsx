@@ -2,8 +2,10 @@
  * /legal/advert: a merchant posts an advert (spec §5 "merchant advert needs minimum, maximum and
  * type"): sell or buy, coin, fixed CNY price (2 decimals), total amount, per-order CNY limits
  * (min ≤ max ≤ amount × price) and accepted receiving methods. It goes on the shelf at once; a
- * sell advert freezes its whole amount from the fiat account. Adverts cannot be changed once
- * posted (the contract has no edit): "Post a copy" of an advert opens this form filled with it.
+ * sell advert freezes its whole amount from the fiat account. "Post a copy" of an advert opens this
+ * form filled with it; "Edit" of an advert that is off the shelf (?edit=id) changes its price,
+ * limits, methods and terms only (side, coin and amount are fixed: its coins move only through
+ * the shelf, orders and withdrawal).
  */
 import { useState, type FormEvent } from "react";
 import { useLocation, useNavigate } from "react-router";
@@ -12,7 +14,7 @@ import { m } from "../../../i18n/index.ts";
 import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { useCreateAdvert, useLegalCoins, usePayMethods, type C2cType, type PayKind } from "../api.ts";
+import { useCreateAdvert, useEditAdvert, useLegalCoins, usePayMethods, type C2cType, type PayKind } from "../api.ts";
 import { qtyDecimals, totalOf } from "../math.ts";
 import { C2cGate, cny, payKindText } from "./common.tsx";
 import s from "./c2c.module.css";
@@ -31,13 +33,15 @@ function AdvertForm() {
   const navigate = useNavigate();
   const location = useLocation();
   const copy = (location.state ?? null) as C2cAdvert | null;
+  const editing = copy && copy.status === 2 && new URLSearchParams(location.search).get("edit") === String(copy.id) ? copy : null;
+  const edit = useEditAdvert();
   const coins = useLegalCoins();
   const methods = usePayMethods();
   const create = useCreateAdvert();
   const [type, setType] = useState<C2cType>(copy?.type ?? "sell");
   const [coinId, setCoinId] = useState<number | null>(copy?.currency_id ?? null);
   const [price, setPrice] = useState(copy?.price ?? "");
-  const [amount, setAmount] = useState(copy?.total_number ?? "");
+  const [amount, setAmount] = useState((editing ? editing.surplus_number : copy?.total_number) ?? "");
   const [min, setMin] = useState(copy?.min_money ?? "");
   const [max, setMax] = useState(copy?.max_money ?? "");
   const [kinds, setKinds] = useState<PayKind[]>(copy?.pay_kinds ?? []);
@@ -51,7 +55,8 @@ function AdvertForm() {
   if (!coin) return <ErrorState />;
   const scale = qtyDecimals(coin.scale);
   const value = totalOf(amount, price, scale);
-  const owned = new Set(methods.data?.lists.map((p) => p.kind) ?? []);
+  // A bank card in another name than the verified one is no C2C receiving method (name_mismatch).
+  const owned = new Set(methods.data?.lists.filter((p) => !p.name_mismatch).map((p) => p.kind) ?? []);
 
   const check = (): Errors => {
     const e: Errors = {};
@@ -77,8 +82,13 @@ function AdvertForm() {
     if (Object.keys(e).length > 0) return;
     setBusy(true);
     try {
-      await create({ type, currency_id: coin.id, price, total_number: amount, min_money: min, max_money: max, pay_kinds: kinds, remark: remark.trim() });
-      toast.success(m.c2c_ad_posted());
+      if (editing) {
+        await edit(editing.id, { price, min_money: min, max_money: max, pay_kinds: kinds, remark: remark.trim() });
+        toast.success(m.c2c_ad_saved());
+      } else {
+        await create({ type, currency_id: coin.id, price, total_number: amount, min_money: min, max_money: max, pay_kinds: kinds, remark: remark.trim() });
+        toast.success(m.c2c_ad_posted());
+      }
       navigate("/legal/merchant", { replace: true });
     } catch {
       // shown by the API client
@@ -87,7 +97,7 @@ function AdvertForm() {
     }
   };
 
-  const field = (key: keyof Errors, label: string, val: string, set: (v: string) => void, decimals: number, unit: string, testId: string) => (
+  const field = (key: keyof Errors, label: string, val: string, set: (v: string) => void, decimals: number, unit: string, testId: string, disabled = false) => (
     <label className="field">
       <span className="field-label">{label}</span>
       <div className="input-wrap">
@@ -100,6 +110,7 @@ function AdvertForm() {
             setErrors((er) => ({ ...er, [key]: undefined }));
           }}
           aria-invalid={!!errors[key]}
+          disabled={disabled}
           data-testid={testId}
         />
         <span className={`input-addon ${s.inputAddon}`}><span className="muted">{unit}</span></span>
@@ -110,12 +121,12 @@ function AdvertForm() {
 
   return (
     <form className={`${s.page} form`} onSubmit={submit} noValidate data-testid="advert-form">
-      {copy && <p className={`${s.notice} ${s.noticeInfo}`}>{m.c2c_ad_copy_note()}</p>}
+      {copy && <p className={`${s.notice} ${s.noticeInfo}`} data-testid={editing ? "advert-edit-note" : undefined}>{editing ? m.c2c_ad_edit_note() : m.c2c_ad_copy_note()}</p>}
       <fieldset className={s.chipSet}>
         <legend className="field-label">{m.c2c_ad_type()}</legend>
         <div className={s.chips} role="radiogroup" aria-label={m.c2c_ad_type()}>
           {(["sell", "buy"] as const).map((t) => (
-            <button key={t} type="button" role="radio" aria-checked={type === t} className={type === t ? "active" : ""} onClick={() => setType(t)} data-testid={`advert-type-${t}`}>
+            <button key={t} type="button" role="radio" aria-checked={type === t} className={type === t ? "active" : ""} disabled={!!editing && type !== t} onClick={() => setType(t)} data-testid={`advert-type-${t}`}>
               {t === "sell" ? m.c2c_ad_type_sell() : m.c2c_ad_type_buy()}
             </button>
           ))}
@@ -125,14 +136,14 @@ function AdvertForm() {
         <legend className="field-label">{m.c2c_coin()}</legend>
         <div className={s.chips} role="radiogroup" aria-label={m.c2c_coin()}>
           {coins.data.map((c) => (
-            <button key={c.id} type="button" role="radio" aria-checked={c.id === coin.id} className={c.id === coin.id ? "active" : ""} onClick={() => setCoinId(c.id)}>
+            <button key={c.id} type="button" role="radio" aria-checked={c.id === coin.id} className={c.id === coin.id ? "active" : ""} disabled={!!editing && c.id !== coin.id} onClick={() => setCoinId(c.id)}>
               {c.name}
             </button>
           ))}
         </div>
       </fieldset>
       {field("price", m.c2c_ad_price({ fiat: C2C_FIAT, coin: coin.name }), price, setPrice, 2, C2C_FIAT, "advert-price")}
-      {field("total_number", m.c2c_ad_amount(), amount, setAmount, scale, coin.name, "advert-amount")}
+      {field("total_number", m.c2c_ad_amount(), amount, setAmount, scale, coin.name, "advert-amount", !!editing)}
       <div className={s.formGrid}>
         {field("min_money", m.c2c_ad_min(), min, setMin, 2, C2C_FIAT, "advert-min")}
         {field("max_money", m.c2c_ad_max(), max, setMax, 2, C2C_FIAT, "advert-max")}
@@ -167,10 +178,10 @@ function AdvertForm() {
         <span className="field-label">{m.c2c_ad_remark()} <span className="muted">({m.wallet_optional()})</span></span>
         <textarea className={`input ${s.textarea}`} rows={3} maxLength={200} value={remark} onChange={(e) => setRemark(e.target.value)} data-testid="advert-remark" />
       </label>
-      {type === "sell" && <p className={`${s.notice} ${s.noticeWarn}`}>{m.c2c_ad_sell_escrow({ amount: amount ? `${amount} ${coin.name}` : coin.name })}</p>}
+      {type === "sell" && !editing && <p className={`${s.notice} ${s.noticeWarn}`}>{m.c2c_ad_sell_escrow({ amount: amount ? `${amount} ${coin.name}` : coin.name })}</p>}
       <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy} data-testid="advert-submit">
         {busy && <Spinner size={16} />}
-        {m.c2c_post_advert()}
+        {editing ? m.c2c_ad_save() : m.c2c_post_advert()}
       </button>
     </form>
   );

@@ -225,6 +225,7 @@ function MyAdverts() {
                   {(ad.status === 2 || ad.status === 4) && (
                     <button type="button" className="btn btn-outline btn-small" disabled={busyId === ad.id || ad.running_orders > 0} onClick={() => askWithdraw(ad)} data-testid="advert-withdraw">{m.c2c_ad_withdraw()}</button>
                   )}
+                  {ad.status === 2 && <Link to={`/legal/advert?edit=${ad.id}`} state={ad} className="btn btn-outline btn-small" data-testid="advert-edit">{m.c2c_ad_edit()}</Link>}
                   <Link to={`/legal/advert?copy=${ad.id}`} state={ad} className="btn btn-ghost btn-small" data-testid="advert-copy">{m.c2c_ad_copy()}</Link>
                 </div>
               )}

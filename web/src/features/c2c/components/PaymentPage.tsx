@@ -67,6 +67,7 @@ function Payment() {
                 <>
                   <strong className="num">{bank.account}</strong>
                   <small className="muted">{bank.holder_name}{bank.bank_name ? ` · ${bank.bank_name}` : ""}</small>
+                  {bank.name_mismatch && <small className={`badge badge-bad ${s.pmFlag}`} data-testid="pm-bank-mismatch">{m.c2c_pm_not_for_c2c()}</small>}
                 </>
               ) : (
                 <span className="muted">{m.c2c_pm_bank_none()}</span>
@@ -74,6 +75,7 @@ function Payment() {
             </span>
             <Icon name="chevron" size={16} className={s.chev} />
           </Link>
+          {bank?.name_mismatch && <p className="field-error" role="status" data-testid="pm-bank-mismatch-note">{m.c2c_pm_bank_name_mismatch()}</p>}
           <ul className={s.pmList}>
             {own.map((p) => (
               <li key={p.id} className={s.pmRow} data-testid="pm-item" data-kind={p.kind}>

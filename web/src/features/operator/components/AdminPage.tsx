@@ -6,6 +6,7 @@
  * different operator approves), the audit log, the ledger reconciliation and the seconds-contract
  * settings (durations, payable currencies).
  */
+import { useEffect, useRef } from "react";
 import { NavLink, useLocation } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { $session } from "../../../lib/session.ts";
@@ -23,6 +24,7 @@ import { ReconcileSection } from "./Reconcile.tsx";
 import { SecondsSettings } from "./SecondsSettings.tsx";
 import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues.tsx";
 import { useProducts } from "../../../lib/products.ts";
+import { navScrollLeft } from "../navScroll.ts";
 import "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -52,6 +54,18 @@ export default function AdminPage() {
   // Moving between sections re-mounts the page: trust the cached role while the server confirms it.
   const cached = $session.get().role === "operator" ? { id: Number($session.get().user_id), role: "operator" } : null;
   const who = role.data ?? (role.loading ? cached : null);
+  // The nav scrolls sideways on a phone: bring the active section into view (navScroll.ts).
+  const navRef = useRef<HTMLElement>(null);
+  const shown = who?.role === "operator";
+  const c2cOn = products?.c2c === true;
+  useEffect(() => {
+    const nav = navRef.current;
+    const active = nav?.querySelector<HTMLElement>("a.active");
+    if (!nav || !active) return;
+    const navBox = nav.getBoundingClientRect();
+    const box = active.getBoundingClientRect();
+    nav.scrollLeft = navScrollLeft(box.left - navBox.left + nav.scrollLeft, box.width, nav.clientWidth, nav.scrollWidth);
+  }, [pathname, shown, c2cOn]);
   if (role.error && !role.data) return <ErrorState message={role.error.message} onRetry={role.reload} />;
   if (!who) return <PageSpinner />;
   if (who.role !== "operator") {
@@ -97,7 +111,7 @@ export default function AdminPage() {
 
   return (
     <div className={s.admin} data-testid="admin-page">
-      <nav className={s.adminNav} aria-label={m.op_title()}>
+      <nav className={s.adminNav} aria-label={m.op_title()} ref={navRef}>
         {[...sections, ...(products?.c2c ? c2cSections : [])].map((s) => (
           <NavLink key={s.to} to={s.to} end replace className={({ isActive }) => (isActive || (s.to === "/admin/users" && pathname === "/admin/user") ? "active" : "")} data-testid={`admin-nav-${s.to.split("/")[2] ?? "overview"}`}>
             {s.label()}

@@ -5,13 +5,13 @@
  * coins to the buyer or returning them to the seller, always with a reason (audited, shown to both
  * parties). An operator never decides a record of their own.
  */
-import { useState } from "react";
+import { useState, type FormEvent } from "react";
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact, groupThousands } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
-import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
-import { useC2cAdverts, useC2cAppeal, useC2cAppeals, useC2cMerchants, useDecideC2c, type AdminAppeal, type C2cDecision } from "../api.ts";
+import { EmptyState, ErrorState, SkeletonBlock, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { useC2cAdverts, useC2cAppeal, useC2cAppeals, useC2cMerchants, useDecideC2c, useSendC2cAppealMessage, type AdminAppeal, type C2cDecision } from "../api.ts";
 import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
@@ -202,10 +202,12 @@ function AppealCard({ appeal: a, open, onToggle }: { appeal: AdminAppeal; open: 
   return (
     <li className={acct.recordCard} data-testid="admin-c2c-appeal" data-order={o.id}>
       <div className={acct.recordHead}>
-        <span className={acct.recordTitle}>{o.ordernumber} · {cny(o.deal_money)}</span>
+        <span className={acct.recordTitle}>{cny(o.deal_money)}</span>
         <span className={`badge badge-${a.status === 0 ? "pending" : "ok"}`}>{appealStatus(a.status)}</span>
       </div>
       <dl className={acct.kv}>
+        {/* the 16-character order number on its own row, wrapping on a phone rather than widening the card */}
+        <Kv label={m.c2c_order_no()} mono testId="c2c-appeal-order-no">{o.ordernumber}</Kv>
         <Kv label={m.op_c2c_buyer()}>{userLabel(o.buyer_account, o.buyer_id)}</Kv>
         <Kv label={m.op_c2c_seller()}>{userLabel(o.seller_account, o.seller_id)}</Kv>
         <Kv label={m.c2c_amount()}>{formatExact(o.number)} {o.currency_name}</Kv>
@@ -254,6 +256,7 @@ function AppealDetail({ id }: { id: number }) {
           ))}
         </ol>
       )}
+      {d.status === 0 && !d.own && <OperatorMessageBox appealId={d.id} />}
       <h3 className={s.adminSubtitle}>{m.op_c2c_history()}</h3>
       <ol className={s.appealEvents}>
         {d.events.map((e, i) => (
@@ -273,5 +276,45 @@ function AppealDetail({ id }: { id: number }) {
       )}
       {dialog}
     </div>
+  );
+}
+
+/** The operator's message to both parties in an appealed order's chat (audited by the server). */
+function OperatorMessageBox({ appealId }: { appealId: number }) {
+  const send = useSendC2cAppealMessage();
+  const [text, setText] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!text.trim()) {
+      setError(m.op_c2c_message_required());
+      return;
+    }
+    setBusy(true);
+    try {
+      await send(appealId, text.trim());
+      setText("");
+      toast.success(m.op_c2c_message_sent());
+    } catch {
+      // the API client showed the server's message
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form className={s.appealMessage} onSubmit={submit} data-testid="c2c-appeal-message">
+      <label className="field">
+        <span className="field-label">{m.op_c2c_message_label()}</span>
+        <textarea className={`input ${acct.textarea}`} rows={2} maxLength={500} value={text} placeholder={m.op_c2c_message_placeholder()} onChange={(e) => { setText(e.target.value); setError(""); }} aria-invalid={!!error} data-testid="c2c-appeal-message-text" />
+      </label>
+      {error && <p className="field-error">{error}</p>}
+      <div className={acct.btnRow}>
+        <button type="submit" className="btn btn-outline btn-small" disabled={busy} data-testid="c2c-appeal-message-send">
+          {busy && <Spinner size={14} />}
+          {m.op_c2c_message_send()}
+        </button>
+      </div>
+    </form>
   );
 }
