@@ -28,6 +28,9 @@ import { positionsForEvents } from "../../worker/domain/lever/positions.ts";
 import type { UserEvent } from "../../schemas/realtime.ts";
 import { PairStorage } from "./storage.ts";
 
+/** While a drain runs in the background, its due row is kept this far ahead (a crash leaves it due). */
+const DRAIN_RECHECK_MS = 1000;
+
 export type { Deal, PairInfo, PlaceInput, PlaceResult } from "./desks/spot.ts";
 
 export class PairDurableObject extends DurableObject<Env> {
@@ -51,7 +54,9 @@ export class PairDurableObject extends DurableObject<Env> {
       for (const [userId, events] of byUser(notices)) void notify(userId, events);
     });
     this.spot = new SpotDesk(this.store);
-    this.seconds = new SecondsDesk(this.store, this.scheduler, this.outbox, this.spot, () => this.drain());
+    // The expiry handler starts the drain of what it settled and returns: contracts due while D1
+    // applies the earlier ones are fixed by the next alarm, not after that drain.
+    this.seconds = new SecondsDesk(this.store, this.scheduler, this.outbox, this.spot, () => Promise.resolve(this.drainInBackground()));
     this.lever = new LeverDesk(this.store, this.scheduler, this.outbox, this.seconds, () => this.spot.info);
     this.scheduler.handle("sweep", (now) => this.lever.sweepDue(this.spot.engine ? this.spot.top() : null, now, () => this.drain()));
     this.outbox.whenApplied((entries) => {
@@ -61,7 +66,14 @@ export class PairDurableObject extends DurableObject<Env> {
       if (lever.length > 0) void this.announceLever(lever.map((e) => e.event.positionId));
     });
     this.fanout = createFanout(this.spot.fanoutHost(() => ctx.getWebSockets()));
-    this.scheduler.handle("drain", () => this.drain().then(() => undefined));
+    // The alarm does not wait for D1: it starts the drain (or joins the one running) and keeps the
+    // drain's row due a little later, so expiries and sweeps due meanwhile run on the next alarm
+    // instead of queueing behind the drain. The row is dropped only once the outbox is empty; a
+    // crash mid-drain leaves it due, and the next alarm drains again (the drain is idempotent).
+    this.scheduler.handle("drain", (now) => {
+      this.drainInBackground();
+      return Promise.resolve(now + DRAIN_RECHECK_MS);
+    });
     ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
       this.scheduler.resume();
@@ -283,12 +295,36 @@ export class PairDurableObject extends DurableObject<Env> {
    * Applies the outbox to D1 now (the alarm does the same when the drain is due); returns how many
    * rows were applied. See outbox.ts for the batching and its exactly-once key.
    */
-  async drain(): Promise<number> {
+  drain(): Promise<number> {
+    // One drain at a time: a caller that comes while one runs joins it. The running drain reads the
+    // outbox again after each batch, so it also applies whatever the caller appended before joining.
+    this.draining ??= this.drainOnce().finally(() => {
+      this.draining = null;
+    });
+    return this.draining;
+  }
+
+  private draining: Promise<number> | null = null;
+
+  private async drainOnce(): Promise<number> {
     const info = this.spot.info;
     if (!info) return 0;
     const applied = await this.outbox.drain(info);
     if (applied > 0) await this.spot.publishTicker(this.env.DB);
     return applied;
+  }
+
+  /** Starts (or joins) a drain without waiting for it; its due row goes once nothing waits for D1. */
+  private drainInBackground(): void {
+    this.drain().then(
+      () => {
+        if (!this.outbox.pending()) this.scheduler.clear("drain");
+      },
+      (err: unknown) => {
+        this.scheduler.at("drain", Date.now() + DRAIN_RECHECK_MS);
+        console.error(JSON.stringify({ level: "error", event: "drain_failed", error: String(err) }));
+      },
+    );
   }
 
   /** The one alarm: runs every kind of work that is due (drain, index heartbeat, contract expiries). */

@@ -17,7 +17,7 @@ import { closeLegs, overnightLegs, refundLegs, type LeverDirection } from "../en
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import type { PairStorage } from "./storage.ts";
 
-const DRAIN_BATCH = 50;
+const DRAIN_BATCH = 200;
 /** Trades per INSERT statement in a drain (12 bound values each; D1 allows 100 per statement). */
 const TRADES_PER_INSERT = 8;
 /** Contracts per UPDATE of a drain (7 bound values each, plus one). */

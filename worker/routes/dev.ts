@@ -9,6 +9,7 @@ import { devOutboxEnabled, devOutboxFor } from "../lib/delivery.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { devOutboxSchema } from "../../schemas/dev-outbox.ts";
+import { submitContract } from "../domain/seconds/orders.ts";
 
 export const devRoutes = new Hono<AppEnv>()
   .use("/dev/*", async (c, next) => {
@@ -21,4 +22,33 @@ export const devRoutes = new Hono<AppEnv>()
     if (!to) throw new ApiError("missing_field", 400, { field: "to" });
     if (to.length > 254) throw new ApiError("too_long", 400, { field: "to" });
     return ok(c, await devOutboxFor(c.env.DB, to));
+  })
+  // bench/seconds.mjs: many contracts through the same path as POST /api/microtrade/submit after
+  // the session (the hold in D1, then the pair object's acceptSeconds, then status 1), each ending
+  // in the second `end_at` names. Local only: it skips the HTTP round trip per contract, nothing else.
+  .post("/dev/seconds/seed", async (c) => {
+    const b = (await c.req.json()) as { user_id: number; match_id: number; currency_id: number; number: string; end_at: number; count: number; concurrency?: number };
+    const count = Math.min(1000, Math.max(0, Math.floor(Number(b.count))));
+    const ids: number[] = [];
+    const refused: Record<string, number> = {};
+    let next = 0;
+    const worker = async () => {
+      while (next < count) {
+        const k = next++;
+        const seconds = Math.ceil((Number(b.end_at) - Date.now()) / 1000);
+        if (seconds < 1 || seconds > 600) {
+          refused.out_of_window = (refused.out_of_window ?? 0) + 1;
+          continue;
+        }
+        try {
+          const o = await submitContract(c.env, Number(b.user_id), { match_id: Number(b.match_id), currency_id: Number(b.currency_id), type: k % 2 === 0 ? 1 : 2, seconds, number: String(b.number) });
+          ids.push(o.id);
+        } catch (err) {
+          const code = err instanceof ApiError ? err.key : String(err).slice(0, 80);
+          refused[code] = (refused[code] ?? 0) + 1;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(32, Math.max(1, Number(b.concurrency ?? 8))) }, worker));
+    return c.json({ ids, refused });
   });

@@ -223,7 +223,7 @@ export class SecondsDesk {
     return { settled, next: next === null || next === undefined ? null : Number(next) + 1 };
   }
 
-  /** The expiry handler: settles what is due, drains the results to D1 at once, answers the next expiry. */
+  /** The expiry handler: settles what is due, starts draining the results to D1 (the object does not wait for it), answers the next expiry. */
   async expire(now: number, drain: () => Promise<unknown>): Promise<number | null> {
     if (!this.spot.info) return null;
     const { settled, next } = this.settleDue(now);
