@@ -406,7 +406,7 @@ export async function main(options = {}) {
       // Viewers: plain depth subscribers (no login), all receiving every depth update of pair 1.
       const viewers = [];
       if (ph.subscribers) {
-        for (let i = 0; i < ph.subscribers; i++) viewers.push(depthSocket(server.url, { pairId: PAIRS[0].pairId, currencyId: PAIRS[0].currencyId, countOnly: true }));
+        for (let i = 0; i < ph.subscribers; i++) viewers.push(depthSocket(server.url, { pairId: PAIRS[0].pairId, currencyId: PAIRS[0].currencyId, countOnly: true, withTicker: true }));
         await Promise.all(viewers.map((v) => v.ready));
       }
       const r = await runPhase({ ...ph, client, tokens, capMs: o.phaseSeconds * 1000, seed: seed++, tracker, server });

@@ -82,7 +82,7 @@ export function fmt(units, d) {
  * has reached D1). Every message of both is kept with its arrival time in `messages` (and handed
  * to `onMessage`).
  */
-export function depthSocket(baseUrl, { pairId, currencyId, legalId = 3, token, onMessage, countOnly = false }) {
+export function depthSocket(baseUrl, { pairId, currencyId, legalId = 3, token, onMessage, countOnly = false, withTicker = false }) {
   const wsUrl = baseUrl.replace(/^http/, "ws") + `/ws?pair=${pairId}`;
   const ws = new WebSocket(wsUrl, { perMessageDeflate: false });
   // The session token travels as a subprotocol value, as the web client sends it (never in the URL).
@@ -115,7 +115,11 @@ export function depthSocket(baseUrl, { pairId, currencyId, legalId = 3, token, o
   });
   const depthReady = new Promise((resolve, reject) => {
     ws.on("error", reject);
-    ws.on("open", () => ws.send(JSON.stringify({ type: "sub", topic })));
+    ws.on("open", () => {
+      ws.send(JSON.stringify({ type: "sub", topic }));
+      // withTicker: the pair's ticker (day market) too, as the trade screens follow it.
+      if (withTicker) ws.send(JSON.stringify({ type: "sub", topic: `daymarket_${currencyId}_${legalId}` }));
+    });
     ws.on("message", (data) => {
       if (countOnly && state.snapshotSeq !== null) {
         state.count++;
