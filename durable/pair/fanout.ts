@@ -56,7 +56,25 @@ export function topicsOf(info: PairInfo) {
   return { depth: `market_depth_${s}`, detail: `market_detail_${s}`, day: `daymarket_${s}`, kline: `kline_${s}_` };
 }
 
-const stateOf = (ws: WebSocket) => ws.deserializeAttachment() as PairSocketState | null;
+/**
+ * Each socket's topics, read from its attachment once per socket while the object lives (the
+ * attachment is what survives hibernation; every change goes through saveState, which writes both).
+ * Every command with a fill looks at every socket, so with 1,000 viewers deserialising each
+ * attachment each time was most of the fan-out's cost.
+ */
+const socketStates = new WeakMap<WebSocket, PairSocketState | null>();
+const stateOf = (ws: WebSocket): PairSocketState | null => {
+  let state = socketStates.get(ws);
+  if (state === undefined) {
+    state = (ws.deserializeAttachment() as PairSocketState | null) ?? null;
+    socketStates.set(ws, state);
+  }
+  return state;
+};
+const saveState = (ws: WebSocket, state: PairSocketState) => {
+  ws.serializeAttachment(state);
+  socketStates.set(ws, state);
+};
 
 export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
   const conflation: Record<Conflated, { lastSent: number; timer: ReturnType<typeof setTimeout> | null; awaiting: Set<WebSocket> }> = {
@@ -153,13 +171,13 @@ export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
         if (!state.topics.includes(msg.topic)) {
           if (state.topics.length >= MAX_TOPICS) return send(ws, { type: "error", message: "too many topics" });
           state.topics.push(msg.topic);
-          ws.serializeAttachment(state);
+          saveState(ws, state);
         }
         return snapshot(ws, msg.topic);
       }
       if (msg.type === "unsub") {
         state.topics = state.topics.filter((t) => t !== msg.topic);
-        ws.serializeAttachment(state);
+        saveState(ws, state);
         return;
       }
     },
