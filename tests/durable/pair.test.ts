@@ -266,6 +266,29 @@ describe("realtime", () => {
     s.ws.close();
   });
 
+  it("stops sending a topic to a socket that unsubscribed from it", async () => {
+    await clearBook();
+    const u = await trader();
+    const a = await socket();
+    const b = await socket();
+    a.ws.send(JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
+    await a.next((m) => m.type === "market_depth" && m.snapshot);
+    b.ws.send(JSON.stringify({ type: "sub", topic: "market_depth_1_3" }));
+    const snapshot = await b.next((m) => m.type === "market_depth" && m.snapshot);
+    a.ws.send(JSON.stringify({ type: "unsub", topic: "market_depth_1_3" }));
+    a.ws.send(JSON.stringify({ type: "ping" }));
+    await a.next((m) => m.type === "pong");
+    const r = await api("/transaction/batch", { token: u.token, body: { currency_id: BTC, legal_id: USDT, orders: [{ side: "buy", mode: 2, price: "120", num: "0.1" }] } });
+    expect(r.body.type).toBe("ok");
+    expect((await b.next((m) => m.type === "market_depth" && !m.snapshot)).seq).toBe(snapshot.seq + 1);
+    // Anything sent to a with that update arrives before the answer to this ping.
+    a.ws.send(JSON.stringify({ type: "ping" }));
+    await a.next((m) => m.type === "pong");
+    expect(a.messages.filter((m) => m.type === "market_depth")).toEqual([]);
+    a.ws.close();
+    b.ws.close();
+  });
+
   it("answers a malformed message with an error and keeps the socket open", async () => {
     const s = await socket();
     s.ws.send("{nope");
