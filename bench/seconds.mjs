@@ -97,9 +97,10 @@ export async function main(options = {}) {
       const r = await client.request("POST", "/api/dev/seconds/seed", {
         body: { user_id: userIds[w % 2], match_id: pair.pairId, currency_id: 3, number: o.stake, end_at: target, count, concurrency: Math.ceil(o.concurrency / 2) },
       });
-      if (!Array.isArray(r.body?.ids)) throw new Error(`seed failed: ${r.status} ${JSON.stringify(r.body ?? r.text)}`);
-      ids.push(...r.body.ids);
-      for (const [k, v] of Object.entries(r.body.refused)) refused[k] = (refused[k] ?? 0) + v;
+      const seeded = r.body?.message;
+      if (!Array.isArray(seeded?.ids)) throw new Error(`seed failed: ${r.status} ${JSON.stringify(r.body ?? r.text)}`);
+      ids.push(...seeded.ids);
+      for (const [k, v] of Object.entries(seeded.refused)) refused[k] = (refused[k] ?? 0) + v;
     }
   });
   await Promise.all(seedRpc);

@@ -2,3 +2,17 @@
 import { z } from "zod";
 
 export const devOutboxSchema = z.array(z.record(z.string(), z.unknown()));
+
+/** POST /api/dev/seconds/seed (local only, bench/seconds.mjs): many contracts through the real submit path. */
+export const devSecondsSeedSchema = z.object({
+  user_id: z.number({ message: "invalid_param" }).int().positive(),
+  match_id: z.number({ message: "invalid_param" }).int().positive(),
+  currency_id: z.number({ message: "invalid_param" }).int().positive(),
+  number: z.string({ message: "invalid_amount" }).regex(/^\d{1,20}(\.\d{1,30})?$/, { message: "invalid_amount" }),
+  /** the second (ms since epoch) every contract ends in */
+  end_at: z.number({ message: "invalid_param" }).int().positive(),
+  count: z.number({ message: "invalid_param" }).int().min(0).max(1000),
+  concurrency: z.number({ message: "invalid_param" }).int().min(1).max(32).optional(),
+});
+/** The contracts accepted, and why the others were refused (error key → count). */
+export const devSecondsSeededSchema = z.object({ ids: z.array(z.number().int()), refused: z.record(z.string(), z.number().int()) });

@@ -8,7 +8,8 @@ import type { AppEnv } from "../lib/context.ts";
 import { devOutboxEnabled, devOutboxFor } from "../lib/delivery.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
-import { devOutboxSchema } from "../../schemas/dev-outbox.ts";
+import { jsonBody } from "../lib/validate.ts";
+import { devOutboxSchema, devSecondsSeedSchema, devSecondsSeededSchema } from "../../schemas/dev-outbox.ts";
 import { submitContract } from "../domain/seconds/orders.ts";
 
 export const devRoutes = new Hono<AppEnv>()
@@ -26,9 +27,9 @@ export const devRoutes = new Hono<AppEnv>()
   // bench/seconds.mjs: many contracts through the same path as POST /api/microtrade/submit after
   // the session (the hold in D1, then the pair object's acceptSeconds, then status 1), each ending
   // in the second `end_at` names. Local only: it skips the HTTP round trip per contract, nothing else.
-  .post("/dev/seconds/seed", async (c) => {
-    const b = (await c.req.json()) as { user_id: number; match_id: number; currency_id: number; number: string; end_at: number; count: number; concurrency?: number };
-    const count = Math.min(1000, Math.max(0, Math.floor(Number(b.count))));
+  .post("/dev/seconds/seed", jsonBody(devSecondsSeedSchema), answers(devSecondsSeededSchema, { summary: "Local only (DEV_OUTBOX=on): seeds many seconds contracts through the real submit path, for bench/seconds.mjs" }), async (c) => {
+    const b = c.req.valid("json");
+    const count = b.count;
     const ids: number[] = [];
     const refused: Record<string, number> = {};
     let next = 0;
@@ -50,5 +51,5 @@ export const devRoutes = new Hono<AppEnv>()
       }
     };
     await Promise.all(Array.from({ length: Math.min(32, Math.max(1, Number(b.concurrency ?? 8))) }, worker));
-    return c.json({ ids, refused });
+    return ok(c, { ids, refused });
   });
