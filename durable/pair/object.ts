@@ -57,6 +57,11 @@ export class PairDurableObject extends DurableObject<Env> {
     // The expiry handler starts the drain of what it settled and returns: contracts due while D1
     // applies the earlier ones are fixed by the next alarm, not after that drain.
     this.seconds = new SecondsDesk(this.store, this.scheduler, this.outbox, this.spot, () => Promise.resolve(this.drainInBackground()));
+    // A drain that runs while contracts expire settles them between its batches (the next alarm
+    // may only come once the drain is done), so they ride this drain instead of waiting for it.
+    this.outbox.beforeEachBatch(() => {
+      if (this.spot.info) this.seconds.settleDue(Date.now());
+    });
     this.lever = new LeverDesk(this.store, this.scheduler, this.outbox, this.seconds, () => this.spot.info);
     this.scheduler.handle("sweep", (now) => this.lever.sweepDue(this.spot.engine ? this.spot.top() : null, now, () => this.drain()));
     this.outbox.whenApplied((entries) => {

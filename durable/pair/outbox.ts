@@ -17,11 +17,7 @@ import { closeLegs, overnightLegs, refundLegs, type LeverDirection } from "../en
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import type { PairStorage } from "./storage.ts";
 
-const DRAIN_BATCH = 200;
-/** Trades per INSERT statement in a drain (12 bound values each; D1 allows 100 per statement). */
-const TRADES_PER_INSERT = 8;
-/** Contracts per UPDATE of a drain (7 bound values each, plus one). */
-const SETTLEMENTS_PER_UPDATE = 14;
+const DRAIN_BATCH = 500;
 /** How long drained rows are kept for inspection and replay. */
 const KEEP_DRAINED_MS = 3600_000;
 
@@ -185,26 +181,29 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
     dFrozen,
     memo: pair.symbol,
   }));
+  // One statement for the orders and one for the trades, however many (each row's values in a JSON array).
   const extra: D1PreparedStatement[] = [];
-  for (const [orderId, [filled, status, reason]] of orders) {
+  if (orders.size > 0) {
     extra.push(
       db
         .prepare(
-          `UPDATE spot_orders SET filled = filled + ?, status = CASE WHEN ? = 0 THEN status WHEN ? = 1 AND status > 1 THEN status ELSE ? END,
-             done_reason = COALESCE(?, done_reason), updated_at = ? WHERE id = ?`,
+          `UPDATE spot_orders SET filled = filled + v.value ->> 1,
+             status = CASE WHEN v.value ->> 2 = 0 THEN status WHEN v.value ->> 2 = 1 AND status > 1 THEN status ELSE v.value ->> 2 END,
+             done_reason = COALESCE(v.value ->> 3, done_reason), updated_at = ?
+           FROM json_each(?) AS v WHERE spot_orders.id = v.value ->> 0`,
         )
-        .bind(filled, status, status, status, reason, at, orderId),
+        .bind(at, JSON.stringify([...orders].map(([orderId, [filled, status, reason]]) => [orderId, filled, status, reason]))),
     );
   }
-  for (let i = 0; i < trades.length; i += TRADES_PER_INSERT) {
-    const chunk = trades.slice(i, i + TRADES_PER_INSERT);
+  if (trades.length > 0) {
     extra.push(
       db
         .prepare(
-          `INSERT INTO spot_trades (pair_id, trade_id, price, qty, taker_side, buyer_id, seller_id, buy_order_id, sell_order_id, buyer_fee, seller_fee, created_at) VALUES ` +
-            chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", "),
+          `INSERT INTO spot_trades (pair_id, trade_id, price, qty, taker_side, buyer_id, seller_id, buy_order_id, sell_order_id, buyer_fee, seller_fee, created_at)
+           SELECT ?, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10
+           FROM json_each(?) ORDER BY key`,
         )
-        .bind(...chunk.flatMap((t) => [pair.pairId, t.tradeId, t.price, t.qty, t.takerSide, t.buyerId, t.sellerId, t.buyOrderId, t.sellOrderId, t.buyerFee, t.sellerFee, t.at])),
+        .bind(pair.pairId, JSON.stringify(trades.map((t) => [t.tradeId, t.price, t.qty, t.takerSide, t.buyerId, t.sellerId, t.buyOrderId, t.sellOrderId, t.buyerFee, t.sellerFee, t.at]))),
     );
   }
   return { ledger, extra };
@@ -233,20 +232,23 @@ function secondsApplication(db: D1Database, pair: OutboxPair, entries: SecondsSe
       now: s.settledAt,
     })),
   );
-  const extra: D1PreparedStatement[] = [];
-  for (let i = 0; i < settlements.length; i += SETTLEMENTS_PER_UPDATE) {
-    const chunk = settlements.slice(i, i + SETTLEMENTS_PER_UPDATE);
-    extra.push(
-      db
-        .prepare(
-          `UPDATE micro_orders SET status = 3, end_tick_id = v.column2, end_price = v.column3, result = v.column4, settled_at = ?,
-             open_tick_id = COALESCE(open_tick_id, v.column5), open_price = COALESCE(open_price, v.column6), end_at = COALESCE(end_at, v.column7)
-           FROM (VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?)").join(", ")}) AS v
-           WHERE micro_orders.id = v.column1 AND micro_orders.status < 3`,
-        )
-        .bind(appliedAt, ...chunk.flatMap((s) => [s.orderId, s.endTickId, s.endPrice, s.result, s.openTickId, s.openPrice, s.endAt])),
-    );
-  }
+  // Every contract's row in one statement: its exit, result and settled_at (entry fields filled if
+  // the acceptance note never reached D1); the status triggers refuse anything but forward. The `+`
+  // keeps the planner off the status index: the JSON rows lead, one primary-key lookup each.
+  const rows = settlements.map((s) => [s.orderId, s.endTickId, s.endPrice, s.result, s.openTickId, s.openPrice, s.endAt]);
+  const extra =
+    rows.length === 0
+      ? []
+      : [
+          db
+            .prepare(
+              `UPDATE micro_orders SET status = 3, end_tick_id = v.value ->> 1, end_price = v.value ->> 2, result = v.value ->> 3, settled_at = ?,
+                 open_tick_id = COALESCE(open_tick_id, v.value ->> 4), open_price = COALESCE(open_price, v.value ->> 5), end_at = COALESCE(end_at, v.value ->> 6)
+               FROM json_each(?) AS v
+               WHERE micro_orders.id = v.value ->> 0 AND +micro_orders.status < 3`,
+            )
+            .bind(appliedAt, JSON.stringify(rows)),
+        ];
   return { movements, extra };
 }
 
@@ -300,6 +302,16 @@ export class Outbox {
   ) {}
 
   private appliedHooks: AppliedHook[] = [];
+  private beforeHooks: (() => void)[] = [];
+
+  /**
+   * Calls `hook` before each batch of a drain is fixed, so a desk can put work that fell due while
+   * D1 applied the previous batch (contracts that expired meanwhile) into this drain instead of
+   * waiting for the next alarm. The hook writes in its own transaction.
+   */
+  beforeEachBatch(hook: () => void): void {
+    this.beforeHooks.push(hook);
+  }
 
   /** Calls `hook` with each drain batch's entries once they are in D1, in the transaction that marks them drained. */
   whenApplied(hook: AppliedHook): void {
@@ -311,6 +323,11 @@ export class Outbox {
     this.store.sql.exec("INSERT INTO outbox (payload) VALUES (?)", JSON.stringify(entry));
   }
 
+  /** Adds many entries in one statement (same rules as `append`). */
+  appendMany(entries: OutboxEntry[]): void {
+    if (entries.length > 0) this.store.sql.exec("INSERT INTO outbox (payload) SELECT value FROM json_each(?) ORDER BY key", JSON.stringify(entries));
+  }
+
   /** Whether any entry still waits for D1. */
   pending(): boolean {
     return this.store.one("SELECT 1 AS x FROM outbox WHERE drained_at IS NULL LIMIT 1") !== undefined;
@@ -320,6 +337,7 @@ export class Outbox {
   async drain(pair: OutboxPair): Promise<number> {
     let applied = 0;
     for (;;) {
+      for (const hook of this.beforeHooks) hook();
       const head = this.store.one<{ id: number; batch: number | null }>("SELECT id, batch FROM outbox WHERE drained_at IS NULL ORDER BY id LIMIT 1");
       if (!head) return applied;
       const batchNo = head.batch ?? this.fixNextBatch();

@@ -103,3 +103,61 @@ describe("settlement that fails half-way", () => {
     expect((await env.DB.prepare("SELECT count(*) n FROM movements WHERE key LIKE ?").bind(`micro:${o.id}:%`).first<{ n: number }>())!.n).toBe(2);
   });
 });
+
+describe("a wave of expiries", () => {
+  it("settles 520 contracts ending together (more than one settle chunk and one drain batch) each once, by its own ticks, to the unit", async () => {
+    await twoSidedBook("100", "102");
+    const users = await Promise.all([0, 1, 2, 3].map(() => bettor("2000")));
+    const houseBefore = await micro(-3);
+    const orders: { id: number; user: number; type: 1 | 2 }[] = [];
+    for (let k = 0; k < 520; k++) {
+      const u = users[k % users.length]!;
+      const type = (k % 3 === 0 ? 2 : 1) as 1 | 2;
+      const r = (await submit(u.token, { type, seconds: 30, number: "1" })).body;
+      expect(r.type).toBe("ok");
+      orders.push({ id: r.message.id, user: u.id, type });
+      // The index moves now and then, so entries differ and some contracts win while others lose.
+      if (k % 130 === 65) await twoSidedBook(k % 260 === 65 ? "99" : "101", "102");
+    }
+    // All of them run out in the same instant.
+    const now = await runInDurableObject(stubOf(PAIR), async (_obj: PairDurableObject, state) => {
+      const t = Date.now();
+      state.storage.sql.exec("UPDATE contracts SET end_at = ? WHERE status = 1", t);
+      state.storage.sql.exec("INSERT INTO schedule (kind, due, rev) VALUES ('expiry', ?1, 0) ON CONFLICT (kind) DO UPDATE SET due = ?1, rev = rev + 1", t);
+      return t;
+    });
+    await env.DB.prepare("UPDATE micro_orders SET end_at = ? WHERE status = 1").bind(now).run();
+    await settled(PAIR, orders.at(-1)!.id);
+    for (let i = 0; i < 200; i++) {
+      const open = await env.DB.prepare("SELECT count(*) n FROM micro_orders WHERE status < 3").first<{ n: number }>();
+      if (open!.n === 0) break;
+      await runDurableObjectAlarm(stubOf(PAIR));
+    }
+    const ticks = await ticksOf(PAIR);
+    const exit = ticks.filter((t) => t.at <= now).at(-1)!;
+    const expected = new Map(users.map((u) => [u.id, units("2000")]));
+    let wins = 0;
+    for (const o of orders) {
+      const row = (await orderRow(o.id))!;
+      expect(Number(row.status)).toBe(3);
+      // Each result is the rule applied to its own entry tick and the last tick at or before the end.
+      expect(Number(row.end_tick_id)).toBe(exit.id);
+      const entry = ticks.find((t) => t.id === Number(row.open_tick_id))!;
+      expect(Number(row.open_price)).toBe(entry.price);
+      const won = o.type === 1 ? exit.price > entry.price : exit.price <= entry.price;
+      expect(Number(row.result)).toBe(won ? Number(units("0.8")) : -Number(units("1")));
+      if (won) wins++;
+      expected.set(o.user, expected.get(o.user)! - units("0.02") + (won ? units("0.8") : -units("1")));
+    }
+    const moves = await env.DB.prepare("SELECT count(*) n FROM movements WHERE key LIKE 'micro:%:settle' AND CAST(substr(key, 7) AS INTEGER) BETWEEN ? AND ?")
+      .bind(orders[0]!.id, orders.at(-1)!.id)
+      .first<{ n: number }>();
+    expect(moves!.n).toBe(orders.length);
+    // Both outcomes happened in the wave (the entries differ), so the sums below check both paths.
+    expect(wins).toBeGreaterThan(0);
+    expect(wins).toBeLessThan(orders.length);
+    for (const u of users) expect(await micro(u.id)).toEqual([expected.get(u.id)!, 0n]);
+    // The house paid every win from its hold and holds nothing for these contracts any more.
+    expect((await micro(-3))[1]).toBe(houseBefore[1]);
+  }, 120_000);
+});

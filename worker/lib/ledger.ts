@@ -51,37 +51,47 @@ export function movementStatements(
   return stmts;
 }
 
-/** D1 allows 100 bound values per statement: rows per multi-row INSERT of movements and of ledger rows. */
-const MOVEMENTS_PER_INSERT = 33;
-const LEDGER_ROWS_PER_INSERT = 11;
+/**
+ * Movements or ledger rows per statement of `movementsStatements`: each statement binds ONE JSON
+ * text (D1 allows 100 bound values but strings up to 2 MB), about 120 bytes per ledger row.
+ */
+const ROWS_PER_JSON_STATEMENT = 2000;
 
 /**
- * The statements of many movements at once (each balanced, each keyed), packed into multi-row
- * INSERTs: for a drain that applies hundreds of small movements in one D1 batch. Same rows, same
- * triggers and the same key check as `movementStatements`, in far fewer statements.
+ * The statements of many movements at once (each balanced, each keyed): for a drain that applies
+ * thousands of small movements in one D1 batch. The movements and their ledger rows travel as JSON
+ * arrays read by `json_each`, so the batch holds two statements per 2,000 rows however many
+ * movements there are. Same rows, same triggers, the same key check and the same order as
+ * `movementStatements` one by one.
  */
 export function movementsStatements(db: D1Database, movements: { key: string; kind: string; entries: LedgerEntry[]; now: number }[]): D1PreparedStatement[] {
-  const stmts: D1PreparedStatement[] = [];
-  const rows: (string | number)[][] = [];
+  const heads: [string, string, number][] = [];
+  const rows: [string, number, number, WalletAccount, string, string, string, string, number][] = [];
   for (const m of movements) {
     assertBalanced(m.entries);
+    heads.push([m.key, m.kind, m.now]);
     for (const e of m.entries) {
       if (e.dAvailable === 0n && e.dFrozen === 0n) continue;
       rows.push([m.key, e.userId, e.currencyId, e.account, e.dAvailable.toString(), e.dFrozen.toString(), m.kind, e.memo ?? "", m.now]);
     }
   }
-  for (let i = 0; i < movements.length; i += MOVEMENTS_PER_INSERT) {
-    const chunk = movements.slice(i, i + MOVEMENTS_PER_INSERT);
-    stmts.push(db.prepare(`INSERT INTO movements (key, kind, created_at) VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}`).bind(...chunk.flatMap((m) => [m.key, m.kind, m.now])));
+  const stmts: D1PreparedStatement[] = [];
+  for (let i = 0; i < heads.length; i += ROWS_PER_JSON_STATEMENT) {
+    stmts.push(
+      db
+        .prepare("INSERT INTO movements (key, kind, created_at) SELECT value ->> 0, value ->> 1, value ->> 2 FROM json_each(?) ORDER BY key")
+        .bind(JSON.stringify(heads.slice(i, i + ROWS_PER_JSON_STATEMENT))),
+    );
   }
-  for (let i = 0; i < rows.length; i += LEDGER_ROWS_PER_INSERT) {
-    const chunk = rows.slice(i, i + LEDGER_ROWS_PER_INSERT);
+  // Amounts travel as decimal strings (exact beyond 2^53); the INTEGER columns store them as integers.
+  for (let i = 0; i < rows.length; i += ROWS_PER_JSON_STATEMENT) {
     stmts.push(
       db
         .prepare(
-          `INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at) VALUES ${chunk.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
+          `INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at)
+           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?) ORDER BY key`,
         )
-        .bind(...chunk.flat()),
+        .bind(JSON.stringify(rows.slice(i, i + ROWS_PER_JSON_STATEMENT))),
     );
   }
   return stmts;

@@ -209,12 +209,26 @@ export class SecondsDesk {
   settleDue(now: number): { settled: number; next: number | null } {
     let settled = 0;
     for (;;) {
+      // Each due contract with its exit: the last tick at or before its end (its entry tick is one).
       const rows = this.store.sql
-        .exec("SELECT * FROM contracts WHERE status = 1 AND end_at < ? ORDER BY end_at, id LIMIT ?", now, SETTLE_CHUNK)
+        .exec(
+          `SELECT c.*, x.id AS exit_id, x.price AS exit_price
+           FROM (SELECT * FROM contracts WHERE status = 1 AND end_at < ? ORDER BY end_at, id LIMIT ?) AS c
+           JOIN ticks AS x ON x.id = (SELECT t.id FROM ticks AS t WHERE t.at <= c.end_at ORDER BY t.at DESC, t.id DESC LIMIT 1)`,
+          now,
+          SETTLE_CHUNK,
+        )
         .toArray();
       if (rows.length === 0) break;
       this.store.transaction(() => {
-        for (const r of rows) this.outbox.append(this.settleOne(r, now));
+        const entries = rows.map((r) => this.settleOne(r, now));
+        // `+status`: the JSON rows lead and each finds its contract by id (never a scan of the status index per row).
+        this.store.sql.exec(
+          `UPDATE contracts SET status = 2, end_tick_id = v.value ->> 1, end_price = v.value ->> 2, result = v.value ->> 3
+           FROM json_each(?) AS v WHERE contracts.id = v.value ->> 0 AND +contracts.status = 1`,
+          JSON.stringify(entries.map(({ settlement: s }) => [s.orderId, s.endTickId, s.endPrice, s.result])),
+        );
+        this.outbox.appendMany(entries);
         this.scheduler.at("drain", now);
       });
       settled += rows.length;
@@ -232,15 +246,13 @@ export class SecondsDesk {
   }
 
   /**
-   * One contract's result from its entry and exit ticks (status 1 → 2), as its outbox entry with
-   * the owner's `closed_microorder` (sent once the drain has put the settlement in D1).
+   * One contract's result from its entry and exit ticks (the row carries its exit tick), as its
+   * outbox entry with the owner's `closed_microorder` (sent once the drain has put it in D1).
    */
   private settleOne(r: Row, now: number): SecondsSettleEntry {
     const endAt = Number(r.end_at);
-    const exit = this.store.one<Row>("SELECT id, price FROM ticks WHERE at <= ? ORDER BY at DESC, id DESC LIMIT 1", endAt)!;
     const type = Number(r.type) as SecondsDirection;
-    const { result } = settleSeconds(type, Number(r.open_price), Number(exit.price), Number(r.ratio_bps), BigInt(r.stake as number));
-    this.store.sql.exec("UPDATE contracts SET status = 2, end_tick_id = ?, end_price = ?, result = ? WHERE id = ? AND status = 1", exit.id, exit.price, result.toString(), r.id);
+    const { result } = settleSeconds(type, Number(r.open_price), Number(r.exit_price), Number(r.ratio_bps), BigInt(r.stake as number));
     const settlement: SecondsSettlement = {
       orderId: Number(r.id),
       userId: Number(r.user_id),
@@ -251,18 +263,18 @@ export class SecondsDesk {
       result: result.toString(),
       openTickId: Number(r.open_tick_id),
       openPrice: Number(r.open_price),
-      endTickId: Number(exit.id),
-      endPrice: Number(exit.price),
+      endTickId: Number(r.exit_id),
+      endPrice: Number(r.exit_price),
       endAt,
       settledAt: now,
     };
-    const data = { ...this.view(settlement.orderId, now)!, status: 3 as const };
+    const data = { ...this.rowView({ ...r, end_tick_id: settlement.endTickId, end_price: settlement.endPrice, result: settlement.result }, now), status: 3 as const };
     return { kind: "seconds", at: now, settlement, notices: [{ userId: settlement.userId, event: { type: "closed_microorder", data } }] };
   }
 
   /** After D1 applied these settlements: status 3. */
   settled(orderIds: number[]): void {
-    for (const id of orderIds) this.store.sql.exec("UPDATE contracts SET status = 3 WHERE id = ? AND status = 2", id);
+    if (orderIds.length > 0) this.store.sql.exec("UPDATE contracts SET status = 3 WHERE id IN (SELECT value FROM json_each(?)) AND +status = 2", JSON.stringify(orderIds));
   }
 
   /** For the reconciler: what the desk knows of a contract, or a tombstone so it is never accepted later. */
@@ -273,11 +285,9 @@ export class SecondsDesk {
     return { verdict: "tombstoned" };
   }
 
-  /** A contract as the API shows it (for the owner's `closed_microorder` event). */
-  view(orderId: number, now: number): SecondsOrder | null {
+  /** A contract row as the API shows it (for the owner's `closed_microorder` event). */
+  private rowView(r: Row, now: number): SecondsOrder {
     const pair = this.spot.info!;
-    const r = this.store.one<Row>("SELECT * FROM contracts WHERE id = ?", orderId);
-    if (!r) return null;
     const scale = Number(r.currency_scale);
     const money = (v: SqlStorageValue | undefined) => formatUnits(BigInt(v as number), scale);
     const price = (v: SqlStorageValue | undefined) => formatUnits(BigInt(v as number), pair.priceDecimals);
