@@ -20,6 +20,20 @@ export interface PairSocketState {
   topics: string[];
 }
 
+/** Accepts a pair socket (hibernation API) with no topics yet; anything but an upgrade gets 426. */
+export function acceptPairSocket(ctx: DurableObjectState, request: Request): Response {
+  if (request.headers.get("upgrade")?.toLowerCase() !== "websocket") return new Response("expected websocket", { status: 426 });
+  const { 0: client, 1: server } = new WebSocketPair();
+  ctx.acceptWebSocket(server);
+  server.serializeAttachment({ topics: [] } satisfies PairSocketState);
+  return new Response(null, { status: 101, webSocket: client });
+}
+
+/** Answers a socket's close (1005/1006 cannot be echoed, InvalidAccessError: a normal closure instead). */
+export function closePairSocket(ws: WebSocket, code: number): void {
+  ws.close(code === 1005 || code === 1006 ? 1000 : code, "bye");
+}
+
 /** What the fan-out needs from the object (kept narrow so it is testable on its own). */
 export interface FanoutHost {
   readonly pairInfo: PairInfo | null;

@@ -6,7 +6,9 @@
  * orders and balances a client refetches on the event already show it. The pair's socket carries
  * public topics only.
  */
-import type { OrderEvent } from "../../schemas/realtime.ts";
+import type { OrderEvent, UserEvent } from "../../schemas/realtime.ts";
+import { notifyUser } from "../../worker/lib/notify.ts";
+import { positionsForEvents } from "../../worker/domain/lever/positions.ts";
 import type { AppliedResult } from "./desks/spot.ts";
 import type { UserNotice } from "./outbox.ts";
 
@@ -52,4 +54,17 @@ export function byUser(notices: UserNotice[]): Map<number, UserNotice["event"][]
     else map.set(n.userId, [n.event]);
   }
   return map;
+}
+
+/** Sends each changed lever position to its owner's channel as D1 now shows it (never throws). */
+export async function announceLever(env: Env, ids: number[]): Promise<void> {
+  try {
+    const byOwner = new Map<number, UserEvent[]>();
+    for (const { userId, position } of await positionsForEvents(env.DB, [...new Set(ids)])) {
+      byOwner.set(userId, [...(byOwner.get(userId) ?? []), { type: "lever_position", data: position }]);
+    }
+    await Promise.all([...byOwner].map(([userId, events]) => notifyUser(env, userId, events)));
+  } catch (err) {
+    console.error(JSON.stringify({ level: "warn", msg: "lever_position events not sent", error: String(err) }));
+  }
 }

@@ -93,13 +93,24 @@ const big = (v: SqlStorageValue | undefined): bigint => BigInt((v as number | nu
 const bigOrNull = (v: SqlStorageValue | undefined): bigint | null => (v === null || v === undefined ? null : BigInt(v as number));
 
 export class LeverDesk {
+  /**
+   * Marks positions closed or revoked once their drain batch is in D1, and then hands the changed
+   * positions' ids to `announce` (best effort, after that transaction: their owners hear of it).
+   */
   constructor(
     private readonly store: PairStorage,
     private readonly scheduler: Scheduler,
     private readonly outbox: Outbox,
     private readonly index: SecondsDesk,
     private readonly info: () => PairInfo | null,
-  ) {}
+    announce: (positionIds: number[]) => void = () => {},
+  ) {
+    outbox.whenApplied((all) => {
+      const entries = all.flatMap((e) => (e.kind === "lever" ? [e] : []));
+      this.applied(entries);
+      if (entries.length > 0) announce(entries.map((e) => e.event.positionId));
+    });
+  }
 
   private units(r: Row): ContractUnits {
     const info = this.info();

@@ -1,0 +1,50 @@
+/**
+ * How a pair runs spot commands: everything they produce is written in ONE synchronous storage
+ * transaction (book, journal, candles, the outbox entry with the owners' order events, the drain's
+ * due time, an index tick), then the public messages go out. If the storage write fails, the desk
+ * drops its in-memory book, rebuilt from storage on the next call, and nothing was sent.
+ */
+import type { AppliedResult, SpotDesk } from "./desks/spot.ts";
+import type { SecondsDesk } from "./desks/seconds.ts";
+import type { createFanout } from "./fanout.ts";
+import { orderNotices } from "./notices.ts";
+import type { Outbox } from "./outbox.ts";
+import type { Scheduler } from "./scheduler.ts";
+import type { PairStorage } from "./storage.ts";
+
+export interface SpotCommitParts {
+  store: PairStorage;
+  spot: SpotDesk;
+  outbox: Outbox;
+  scheduler: Scheduler;
+  seconds: SecondsDesk;
+  fanout: ReturnType<typeof createFanout>;
+}
+
+/** A function that runs spot commands (the results of `run`, in order) as one committed step. */
+export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout }: SpotCommitParts) {
+  return function commit<T>(run: () => T[]): T[] {
+    let out: T[] = [];
+    let published: AppliedResult[] = [];
+    try {
+      store.transaction(() => {
+        spot.begin();
+        out = run();
+        published = spot.takePublished();
+        const entry = spot.finish();
+        if (entry) {
+          const notices = orderNotices(published, { pairId: spot.info!.pairId, price: (u) => spot.price(u), qty: (u) => spot.qty(u) });
+          outbox.append(notices.length > 0 ? { ...entry, notices } : entry);
+          scheduler.at("drain", entry.at);
+        }
+        seconds.tick(spot.top(), Date.now());
+      });
+    } catch (err) {
+      spot.drop();
+      scheduler.forget();
+      throw err;
+    }
+    fanout.publish(published);
+    return out;
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Who runs the outbox drain, and when. One drain at a time: a caller that comes while a drain runs
+ * gets the NEXT run, which starts once the running one ends and so reads everything the caller
+ * appended before asking (the running one may already have passed it). However many callers come
+ * meanwhile, they share that one next run: never two drains at once, never more than one queued.
+ *
+ * The scheduler's "drain" kind does not wait for D1: it starts (or joins) a drain and keeps the
+ * kind due RECHECK_MS later while it runs, so expiries and sweeps due meanwhile get the alarm
+ * instead of queueing behind D1. The row is dropped only once the outbox is empty; a crash
+ * mid-drain leaves it due and the next alarm drains again (the drain is idempotent).
+ */
+import type { Scheduler } from "./scheduler.ts";
+
+/** The part of the scheduler the runner uses (the "drain" kind's due row). */
+export type DrainSchedule = Pick<Scheduler, "handle" | "at" | "clear">;
+
+/** While a drain runs in the background, its due row is kept this far ahead (a crash leaves it due). */
+export const RECHECK_MS = 1000;
+
+export class DrainRunner {
+  private running: Promise<number> | null = null;
+  private queued: Promise<number> | null = null;
+
+  /**
+   * @param run applies the outbox to D1 (all of it, batch by batch) and answers how many rows
+   * @param pending whether anything still waits for D1
+   */
+  constructor(
+    private readonly run: () => Promise<number>,
+    private readonly pending: () => boolean,
+    private readonly scheduler: DrainSchedule,
+  ) {
+    scheduler.handle("drain", (now) => {
+      this.inBackground();
+      return Promise.resolve(now + RECHECK_MS);
+    });
+  }
+
+  /** Applies the outbox now; answers once a run that started after this call has ended. */
+  drain(): Promise<number> {
+    if (!this.running) return this.start();
+    this.queued ??= this.running
+      .catch(() => 0)
+      .then(() => {
+        this.queued = null;
+        // Someone may have started a run in between: it also began after our caller asked.
+        return this.running ?? this.start();
+      });
+    return this.queued;
+  }
+
+  /** Whether a drain runs now (tests and tools). */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
+  /** Starts (or joins) a drain without waiting for it; the due row goes once nothing waits for D1. */
+  inBackground(): void {
+    this.drain().then(
+      () => {
+        if (!this.pending()) this.scheduler.clear("drain");
+      },
+      (err: unknown) => {
+        this.scheduler.at("drain", Date.now() + RECHECK_MS);
+        console.error(JSON.stringify({ level: "error", event: "drain_failed", error: String(err) }));
+      },
+    );
+  }
+
+  private start(): Promise<number> {
+    const run = this.run().finally(() => {
+      if (this.running === run) this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The pair object's drain runner (durable/pair/drain.ts): one drain at a time, and a caller that
+ * comes while one runs is answered only after a run that started after it asked, so what it
+ * appended is in D1 when its promise resolves.
+ */
+import { describe, expect, it } from "vitest";
+import { DrainRunner, RECHECK_MS, type DrainSchedule } from "../../durable/pair/drain.ts";
+import type { DueHandler, DueKind } from "../../durable/pair/scheduler.ts";
+
+/** A drain whose runs the test finishes by hand, recording what each run saw of the outbox. */
+function harness() {
+  const outbox: number[] = [];
+  const applied: number[] = [];
+  const runs: { saw: number[]; finish: (fail?: Error) => void }[] = [];
+  let live = 0;
+  let maxLive = 0;
+  const dues: Partial<Record<DueKind, number>> = {};
+  const handlers: Partial<Record<DueKind, DueHandler>> = {};
+  const schedule: DrainSchedule = {
+    handle: (kind, h) => void (handlers[kind] = h),
+    at: (kind, due) => void (dues[kind] = Math.min(dues[kind] ?? Infinity, due)),
+    clear: (kind) => void delete dues[kind],
+  };
+  const runner = new DrainRunner(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        live++;
+        maxLive = Math.max(maxLive, live);
+        const saw = outbox.splice(0);
+        runs.push({
+          saw,
+          finish: (fail) => {
+            live--;
+            if (fail) {
+              outbox.unshift(...saw);
+              reject(fail);
+            } else {
+              applied.push(...saw);
+              resolve(saw.length);
+            }
+          },
+        });
+      }),
+    () => outbox.length > 0,
+    schedule,
+  );
+  const settle = () => new Promise((r) => setTimeout(r, 0));
+  return { outbox, applied, runs, runner, dues, handlers, settle, maxLive: () => maxLive };
+}
+
+describe("drain runner", () => {
+  it("never runs two drains at once, and callers who come meanwhile share one next run that sees what they appended", async () => {
+    const h = harness();
+    h.outbox.push(1);
+    const first = h.runner.drain();
+    expect(h.runs).toHaveLength(1);
+    // Three callers append and ask while the first run is on D1.
+    const joined: Promise<number>[] = [];
+    for (const row of [2, 3, 4]) {
+      h.outbox.push(row);
+      joined.push(h.runner.drain());
+    }
+    let answered = 0;
+    for (const p of joined) void p.then(() => answered++);
+    await h.settle();
+    expect(h.runs).toHaveLength(1);
+    h.runs[0]!.finish();
+    expect(await first).toBe(1);
+    await h.settle();
+    // Only now the next run, one for all three, and it saw their rows; nobody was answered before it ended.
+    expect(h.runs).toHaveLength(2);
+    expect(h.runs[1]!.saw).toEqual([2, 3, 4]);
+    expect(answered).toBe(0);
+    h.runs[1]!.finish();
+    expect(await Promise.all(joined)).toEqual([3, 3, 3]);
+    expect(h.applied).toEqual([1, 2, 3, 4]);
+    expect(h.maxLive()).toBe(1);
+  });
+
+  it("runs the queued drain even when the running one fails, and the failed rows go with it", async () => {
+    const h = harness();
+    h.outbox.push(1);
+    const first = h.runner.drain();
+    h.outbox.push(2);
+    const second = h.runner.drain();
+    h.runs[0]!.finish(new Error("d1 down"));
+    await expect(first).rejects.toThrow("d1 down");
+    await h.settle();
+    expect(h.runs).toHaveLength(2);
+    expect(h.runs[1]!.saw).toEqual([1, 2]);
+    h.runs[1]!.finish();
+    expect(await second).toBe(2);
+    expect(h.maxLive()).toBe(1);
+  });
+
+  it("keeps the drain due while one runs in the background, clears it once nothing waits, and after a failure is due again", async () => {
+    const h = harness();
+    h.outbox.push(1);
+    // The alarm's drain kind starts the drain and answers a recheck time without waiting for D1.
+    expect(await h.handlers.drain!(1_000)).toBe(1_000 + RECHECK_MS);
+    expect(h.runner.busy).toBe(true);
+    // (Whatever the row said before, a failed drain makes it due again within RECHECK_MS.)
+    delete h.dues.drain;
+    h.runs[0]!.finish(new Error("d1 down"));
+    await h.settle();
+    expect(h.dues.drain).toBeLessThanOrEqual(Date.now() + RECHECK_MS);
+    expect(h.runner.busy).toBe(false);
+    h.runner.inBackground();
+    expect(h.runs).toHaveLength(2);
+    h.runs[1]!.finish();
+    await h.settle();
+    expect(h.applied).toEqual([1]);
+    expect(h.dues.drain).toBeUndefined();
+  });
+});
