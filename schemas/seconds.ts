@@ -73,8 +73,8 @@ export const secondsOrderSchema = z.object({
   currency_name: z.string(),
   currency_id: z.number().int(),
   match_id: z.number().int(),
-  /** entry index price */
-  open_price: z.string(),
+  /** entry index price; null only for a contract revoked before it had an entry tick (it never ran) */
+  open_price: z.string().nullable(),
   /** exit index price; null until settled */
   end_price: z.string().nullable(),
   /** stake */
@@ -92,8 +92,8 @@ export const secondsOrderSchema = z.object({
   end_at: z.number().int(),
   /** ms left until expiry (0 once expired) */
   remain_milli_seconds: z.number().int(),
-  /** the public ticks the result was computed from (exit null until settled) */
-  open_tick_id: z.number().int(),
+  /** the public ticks the result was computed from (exit null until settled; entry null as open_price) */
+  open_tick_id: z.number().int().nullable(),
   end_tick_id: z.number().int().nullable(),
 });
 export type SecondsOrder = z.infer<typeof secondsOrderSchema>;

@@ -9,10 +9,12 @@
  * instead of queueing behind D1. The row is dropped only once the outbox is empty; a crash
  * mid-drain leaves it due and the next alarm drains again (the drain is idempotent).
  */
-import type { Scheduler } from "./scheduler.ts";
-
-/** The part of the scheduler the runner uses (the "drain" kind's due row). */
-export type DrainSchedule = Pick<Scheduler, "handle" | "at" | "clear">;
+/** The part of the scheduler (scheduler.ts) the runner uses: the "drain" kind's handler and due row. */
+export interface DrainSchedule {
+  handle(kind: "drain", handler: (now: number) => Promise<number | null | void>): void;
+  at(kind: "drain", due: number): void;
+  clear(kind: "drain"): void;
+}
 
 /** While a drain runs in the background, its due row is kept this far ahead (a crash leaves it due). */
 export const RECHECK_MS = 1000;

@@ -338,6 +338,9 @@ describe("crash between the hold and the object", () => {
     expect(late).toEqual({ ok: false, code: "tombstoned" });
     await reconcileHeldContracts(env, Date.now());
     expect(await micro(u.id)).toEqual([units("100"), 0n]);
+    // Its owner sees it revoked, with no entry price or tick (it never ran), not a price of 0.
+    const listed = (await api("/new/microtrade/lists?page=1&limit=10", { token: u.token })).body.data.lists;
+    expect(listed.find((o: { id: number }) => o.id === id)).toMatchObject({ status: 4, open_price: null, open_tick_id: null, end_price: null, fact_profits: null });
   });
 
   it("finishes a held contract when its client order id is sent again", async () => {

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { DrainRunner, RECHECK_MS, type DrainSchedule } from "../../durable/pair/drain.ts";
-import type { DueHandler, DueKind } from "../../durable/pair/scheduler.ts";
+
+type DueHandler = (now: number) => Promise<number | null | void>;
 
 /** A drain whose runs the test finishes by hand, recording what each run saw of the outbox. */
 function harness() {
@@ -14,8 +15,8 @@ function harness() {
   const runs: { saw: number[]; finish: (fail?: Error) => void }[] = [];
   let live = 0;
   let maxLive = 0;
-  const dues: Partial<Record<DueKind, number>> = {};
-  const handlers: Partial<Record<DueKind, DueHandler>> = {};
+  const dues: { drain?: number } = {};
+  const handlers: { drain?: DueHandler } = {};
   const schedule: DrainSchedule = {
     handle: (kind, h) => void (handlers[kind] = h),
     at: (kind, due) => void (dues[kind] = Math.min(dues[kind] ?? Infinity, due)),

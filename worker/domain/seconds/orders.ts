@@ -52,8 +52,8 @@ export function orderOut(r: OrderRow, now: number): SecondsOrder {
     currency_name: String(r.currency_name),
     currency_id: Number(r.currency_id),
     match_id: Number(r.pair_id),
-    // A contract revoked before it had an entry tick shows 0 (it never traded).
-    open_price: formatUnits(BigInt(r.open_price ?? 0), pd),
+    // A contract revoked before it had an entry tick has none (it never ran).
+    open_price: r.open_price === null || r.open_price === undefined ? null : formatUnits(BigInt(r.open_price), pd),
     end_price: settled ? formatUnits(BigInt(r.end_price ?? 0), pd) : null,
     number: money(r.stake),
     fee: money(r.fee),
@@ -65,7 +65,7 @@ export function orderOut(r: OrderRow, now: number): SecondsOrder {
     create_time_format: formatShanghai(Number(r.created_at)),
     end_at: endAt,
     remain_milli_seconds: status <= 1 ? Math.max(0, endAt - now) : 0,
-    open_tick_id: Number(r.open_tick_id ?? 0),
+    open_tick_id: r.open_tick_id === null || r.open_tick_id === undefined ? null : Number(r.open_tick_id),
     end_tick_id: settled ? Number(r.end_tick_id) : null,
   };
 }

@@ -91,8 +91,8 @@ export function checkStake(stake: string, rules: StakeRules): StakeProblem | nul
 }
 
 /** Whether a direction wins at `exit` against `entry` (1 up: exit > entry; 2 down: exit ≤ entry). Null when a price is missing. */
-export function wouldWin(type: 1 | 2, entry: string, exit: string | null): boolean | null {
-  if (exit === null) return null;
+export function wouldWin(type: 1 | 2, entry: string | null, exit: string | null): boolean | null {
+  if (exit === null || entry === null) return null;
   const c = compareDecimal(exit, entry);
   if (c === null) return null;
   return type === 1 ? c === 1 : c !== 1;

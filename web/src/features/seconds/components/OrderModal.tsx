@@ -7,7 +7,7 @@
  */
 import { m } from "../../../i18n/index.ts";
 import { decimalsOf } from "../../../lib/amount.ts";
-import { formatExact, formatPrice } from "../../../lib/format.ts";
+import { PLACEHOLDER, formatExact, formatPrice } from "../../../lib/format.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { tickLogUrl, type PairRow, type SecondsOrder } from "../api.ts";
@@ -122,9 +122,13 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
         <div>
           <dt>{m.sec_entry_tick()}</dt>
           <dd>
-            <a href={tickLogUrl(order.match_id, order.created_at - TICK_WINDOW_MS, order.created_at)} target="_blank" rel="noopener noreferrer" data-testid="entry-tick-link">
-              #{order.open_tick_id}
-            </a>
+            {order.open_tick_id === null ? (
+              <span className="muted">{PLACEHOLDER}</span>
+            ) : (
+              <a href={tickLogUrl(order.match_id, order.created_at - TICK_WINDOW_MS, order.created_at)} target="_blank" rel="noopener noreferrer" data-testid="entry-tick-link">
+                #{order.open_tick_id}
+              </a>
+            )}
           </dd>
         </div>
         <div>
