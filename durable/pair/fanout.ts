@@ -5,9 +5,9 @@
  * own channel (notices.ts, durable/user.ts).
  *
  * Public state topics (depth, day market) are conflated: at most one message per topic every
- * CONFLATE_MS, carrying the latest state and a rising `seq` (persisted, so it keeps rising across
- * restarts). The first change after a quiet spell goes out at once; later ones wait for the window
- * in an in-memory timer, which never touches the object's alarm (if the object is evicted with a
+ * CONFLATE_MS (longer for a large audience: `conflationWindow`), carrying the latest state and a
+ * rising `seq` (persisted, so it keeps rising across restarts). The first change after a quiet
+ * spell goes out at once; later ones wait for the window in an in-memory timer, which never touches the object's alarm (if the object is evicted with a
  * timer pending, no seq was spent, so clients see no gap, only the next change). A socket that
  * subscribes while a conflated message is pending gets that message as its snapshot. Deals and
  * candles go out with every command (nothing dropped).
@@ -51,7 +51,20 @@ export interface FanoutHost {
 }
 
 const MAX_TOPICS = 16;
+/** The shortest window of a conflated topic: at most one message per topic every 100 ms. */
 export const CONFLATE_MS = 100;
+/**
+ * The window widens with the audience so that one conflated topic costs at most this many sends a
+ * second (each send costs the pair's thread ~20 µs here): up to 250 followers it stays 100 ms,
+ * 1,000 followers get the latest state every 400 ms, and never less often than MAX_CONFLATE_MS.
+ */
+export const SENDS_PER_SECOND_PER_TOPIC = 2500;
+export const MAX_CONFLATE_MS = 1000;
+
+/** The conflation window of a topic with `followers` sockets. */
+export function conflationWindow(followers: number): number {
+  return Math.min(MAX_CONFLATE_MS, Math.max(CONFLATE_MS, Math.ceil((followers * 1000) / SENDS_PER_SECOND_PER_TOPIC)));
+}
 
 type Conflated = "depth" | "day";
 /** Meta keys of the conflated topics' seq ("depthSeq" is the key the object used before the split). */
@@ -91,6 +104,31 @@ const saveState = (ws: WebSocket, state: PairSocketState) => {
 };
 
 export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
+  /**
+   * Who follows each topic, in memory: built from the sockets' attachments on first use (after a
+   * start or a wake from hibernation) and kept up to date by sub, unsub and close, so a send loop
+   * touches only that topic's followers, never every socket of the pair.
+   */
+  let followers: Map<string, Set<WebSocket>> | null = null;
+  const index = (): Map<string, Set<WebSocket>> => {
+    if (followers) return followers;
+    followers = new Map();
+    for (const ws of host.sockets()) for (const topic of stateOf(ws)?.topics ?? []) follow(ws, topic);
+    return followers;
+  };
+  function follow(ws: WebSocket, topic: string) {
+    const map = followers!;
+    let set = map.get(topic);
+    if (!set) map.set(topic, (set = new Set()));
+    set.add(ws);
+  }
+  function unfollow(ws: WebSocket, topic: string) {
+    const set = followers?.get(topic);
+    if (!set) return;
+    set.delete(ws);
+    if (set.size === 0) followers!.delete(topic);
+  }
+
   const conflation: Record<Conflated, { lastSent: number; timer: ReturnType<typeof setTimeout> | null; awaiting: Set<WebSocket> }> = {
     depth: { lastSent: 0, timer: null, awaiting: new Set() },
     day: { lastSent: 0, timer: null, awaiting: new Set() },
@@ -113,10 +151,10 @@ export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
     const info = host.pairInfo;
     if (!info || !host.book) return;
     const topic = kind === "depth" ? topicsOf(info).depth : topicsOf(info).day;
-    const subscribers = host.sockets().filter((ws) => stateOf(ws)?.topics.includes(topic));
+    const subscribers = index().get(topic);
     const awaiting = c.awaiting;
     c.awaiting = new Set();
-    if (subscribers.length === 0) return;
+    if (!subscribers || subscribers.size === 0) return;
     const seq = host.counter(SEQ_KEY[kind]) + 1;
     host.setCounter(SEQ_KEY[kind], seq);
     let update: string | undefined;
@@ -136,7 +174,9 @@ export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
   function changed(kind: Conflated) {
     const c = conflation[kind];
     if (c.timer !== null) return;
-    const wait = c.lastSent + CONFLATE_MS - clock();
+    const info = host.pairInfo;
+    const topic = info ? (kind === "depth" ? topicsOf(info).depth : topicsOf(info).day) : "";
+    const wait = c.lastSent + conflationWindow(index().get(topic)?.size ?? 0) - clock();
     if (wait <= 0) return emit(kind);
     c.timer = setTimeout(() => {
       c.timer = null;
@@ -184,14 +224,17 @@ export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
       if (msg.type === "sub") {
         if (!state.topics.includes(msg.topic)) {
           if (state.topics.length >= MAX_TOPICS) return send(ws, { type: "error", message: "too many topics" });
+          index();
           state.topics.push(msg.topic);
           saveState(ws, state);
+          follow(ws, msg.topic);
         }
         return snapshot(ws, msg.topic);
       }
       if (msg.type === "unsub") {
         state.topics = state.topics.filter((t) => t !== msg.topic);
         saveState(ws, state);
+        unfollow(ws, msg.topic);
         return;
       }
     },
@@ -209,31 +252,41 @@ export function createFanout(host: FanoutHost, clock: () => number = Date.now) {
       if (results.some((r) => r.depth.length > 0)) changed("depth");
       if (fills.length > 0) changed("day");
       if (fills.length === 0) return;
-      const sockets = host.sockets();
-      if (sockets.length === 0) return;
       const t = topicsOf(info);
-      const now = clock();
-      const deals = fills.map((f) => ({ time: now, direction: f.takerSide, price: host.price(f.price), amount: host.qty(f.qty) })).reverse();
-      let barsMemo: ReturnType<FanoutHost["currentBars"]> | undefined;
-      const bars = () => (barsMemo ??= host.currentBars());
-      const dealsText = JSON.stringify({ type: "market_detail", topic: t.detail, snapshot: false, data: deals } satisfies ServerMessage);
-      for (const ws of sockets) {
-        const state = stateOf(ws);
-        if (!state) continue;
-        for (const topic of state.topics) {
-          if (topic === t.detail) {
-            try {
-              ws.send(dealsText);
-            } catch {
-              // closing socket
-            }
-          } else if (topic.startsWith(t.kline)) {
-            const period = topic.slice(t.kline.length) as KlinePeriod;
-            const bar = bars().find((b) => b.period === period)?.bar;
-            if (bar) send(ws, { type: "kline", topic, snapshot: false, period, bar });
+      const following = index();
+      const dealFollowers = following.get(t.detail);
+      if (dealFollowers && dealFollowers.size > 0) {
+        const now = clock();
+        const deals = fills.map((f) => ({ time: now, direction: f.takerSide, price: host.price(f.price), amount: host.qty(f.qty) })).reverse();
+        const dealsText = JSON.stringify({ type: "market_detail", topic: t.detail, snapshot: false, data: deals } satisfies ServerMessage);
+        for (const ws of dealFollowers) {
+          try {
+            ws.send(dealsText);
+          } catch {
+            // closing socket
           }
         }
       }
+      let bars: ReturnType<FanoutHost["currentBars"]> | undefined;
+      for (const [topic, set] of following) {
+        if (!topic.startsWith(t.kline) || set.size === 0) continue;
+        const period = topic.slice(t.kline.length) as KlinePeriod;
+        const bar = (bars ??= host.currentBars()).find((b) => b.period === period)?.bar;
+        if (!bar) continue;
+        const text = JSON.stringify({ type: "kline", topic, snapshot: false, period, bar } satisfies ServerMessage);
+        for (const ws of set) {
+          try {
+            ws.send(text);
+          } catch {
+            // closing socket
+          }
+        }
+      }
+    },
+
+    /** A socket closed or failed: it follows nothing any more. */
+    forget(ws: WebSocket) {
+      for (const topic of stateOf(ws)?.topics ?? []) unfollow(ws, topic);
     },
   };
 }

@@ -134,23 +134,16 @@ export class PairDurableObject extends DurableObject<Env> {
     return this.ensure(pairId).then(() => this.seconds.ticks(from, to, page, limit));
   }
 
-  // Lever desk.
-  /** The index now (recorded as a tick if due), for pricing a position's hold; null = no market price. */
-  async leverQuote(pairId: number): Promise<{ tickId: number; price: number } | null> {
-    const spot = await this.ensure(pairId);
-    return this.store.transaction(() => this.lever.quote(spot.engine ? spot.top() : null, Date.now()));
+  // Lever desk: the index now (recorded as a tick if due) to price a hold, null = no market price;
+  // accept a position whose money D1 already holds; the reconciler's question (known, or tombstoned now).
+  leverQuote(pairId: number): Promise<{ tickId: number; price: number } | null> {
+    return this.ensure(pairId).then((spot) => this.store.transaction(() => this.lever.quote(spot.engine ? spot.top() : null, Date.now())));
   }
-
-  /** Accepts a position whose money is already held in D1 (index, exposure, count, then pending or trading). */
-  async acceptLever(input: LeverAcceptInput): Promise<LeverAcceptResult> {
-    const spot = await this.ensure(input.pairId);
-    return this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now()));
+  acceptLever(input: LeverAcceptInput): Promise<LeverAcceptResult> {
+    return this.ensure(input.pairId).then((spot) => this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now())));
   }
-
-  /** Asked by the reconciler about a position D1 still shows as held: known, or tombstoned now. */
-  async leverVerdict(pairId: number, positionId: number): Promise<LeverVerdict> {
-    await this.ensure(pairId);
-    return this.store.transaction(() => this.lever.verdict(positionId, Date.now()));
+  leverVerdict(pairId: number, positionId: number): Promise<LeverVerdict> {
+    return this.ensure(pairId).then(() => this.store.transaction(() => this.lever.verdict(positionId, Date.now())));
   }
 
   // The owner's commands on a position (close at the index, cancel a pending open, set TP/SL in
@@ -244,6 +237,10 @@ export class PairDurableObject extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    this.fanout.forget(ws);
     closePairSocket(ws, code);
+  }
+  override async webSocketError(ws: WebSocket): Promise<void> {
+    this.fanout.forget(ws);
   }
 }

@@ -1,6 +1,6 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { CommandResult } from "../../durable/engine/index.ts";
-import { createFanout, type FanoutHost, type PairSocketState } from "../../durable/pair/fanout.ts";
+import { CONFLATE_MS, MAX_CONFLATE_MS, conflationWindow, createFanout, type FanoutHost, type PairSocketState } from "../../durable/pair/fanout.ts";
 
 /** A socket double with the hibernation API's attachment calls. */
 function fakeSocket(topics: string[] = []) {
@@ -67,8 +67,8 @@ const bookChanged = (fill = false) =>
     },
   ] as unknown as Extract<CommandResult, { ok: true }>[];
 
-async function until<T>(read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 200; i++) {
+async function until<T>(read: () => T | undefined, ms = 1000): Promise<T> {
+  for (let i = 0; i < ms / 5; i++) {
     const v = read();
     if (v !== undefined) return v;
     await new Promise((r) => setTimeout(r, 5));
@@ -125,5 +125,48 @@ describe("pair fan-out conflation", () => {
     expect(ws.sent.filter((x) => x.type === "daymarket")).toEqual([expect.objectContaining({ seq: 1, snapshot: false })]);
     await until(() => ws.sent.find((x) => x.type === "daymarket" && x.seq === 2));
     expect(ws.sent.filter((x) => x.type === "daymarket")).toHaveLength(2);
+  });
+
+  it("widens the window with the audience: 100 ms up to 250 followers, 400 ms for 1,000, never beyond a second", async () => {
+    expect([1, 250, 251, 1000, 2500, 100_000].map(conflationWindow)).toEqual([CONFLATE_MS, 100, 101, 400, MAX_CONFLATE_MS, MAX_CONFLATE_MS]);
+    const m = market();
+    const now = 2_000_000;
+    const fanout = createFanout(m.host, () => now);
+    const crowd = Array.from({ length: 1000 }, () => fakeSocket(["market_depth_1_3"]));
+    m.sockets.push(...crowd);
+    const timers = vi.spyOn(globalThis, "setTimeout");
+    try {
+      fanout.publish(bookChanged());
+      m.book.bid = "104.00";
+      fanout.publish(bookChanged());
+      // The first change went to all at once; the second waits for the crowd's window.
+      expect(crowd.every((ws) => ws.sent.length === 1)).toBe(true);
+      expect(timers.mock.calls.at(-1)?.[1]).toBe(400);
+    } finally {
+      timers.mockRestore();
+    }
+    await until(() => (crowd.every((ws) => ws.sent.length === 2) ? true : undefined), 5000);
+    expect(crowd[999]!.sent[1]).toMatchObject({ seq: 2, bids: [["104.00", "1.000000"]] });
+  });
+
+  it("sends a topic only to the sockets that follow it, including ones that subscribed after a restart, and nothing to a closed one", async () => {
+    const m = market();
+    // One socket from before a restart (its topics live only in its attachment) and a crowd that follows nothing.
+    const old = fakeSocket(["market_detail_1_3"]);
+    const idle = Array.from({ length: 50 }, () => fakeSocket());
+    m.sockets.push(old, ...idle);
+    const fanout = createFanout(m.host, () => 9_000);
+    const fresh = fakeSocket();
+    m.sockets.push(fresh);
+    await fanout.onMessage(fresh as unknown as WebSocket, JSON.stringify({ type: "sub", topic: "market_detail_1_3" }));
+    fanout.publish(bookChanged(true));
+    expect(old.sent.filter((x) => x.type === "market_detail")).toHaveLength(1);
+    expect(fresh.sent.filter((x) => x.type === "market_detail" && !x.snapshot)).toHaveLength(1);
+    expect(idle.every((ws) => ws.sent.length === 0)).toBe(true);
+    // The old one closes: the next deals reach only the fresh one.
+    fanout.forget(old as unknown as WebSocket);
+    fanout.publish(bookChanged(true));
+    expect(old.sent.filter((x) => x.type === "market_detail")).toHaveLength(1);
+    expect(fresh.sent.filter((x) => x.type === "market_detail" && !x.snapshot)).toHaveLength(2);
   });
 });
