@@ -81,7 +81,14 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
   const [side, setSide] = useState<Side>(initialSide);
   const [mode, setMode] = useState<OrderMode>(2);
   const [price, setPrice] = useState("");
-  const [priceEdited, setPriceEdited] = useState(false);
+  const [priceEdited, setEditedState] = useState(false);
+  // Read by the follow effect at the moment it runs: an effect of a render from before the user
+  // typed must not put the best price over what they typed.
+  const editedNow = useRef(false);
+  const setPriceEdited = (v: boolean) => {
+    editedNow.current = v;
+    setEditedState(v);
+  };
   const [qty, setQty] = useState("");
   /** A market buy may be entered as the USDT to spend instead of a quantity. */
   const [byTotal, setByTotal] = useState(false);
@@ -108,7 +115,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
 
   // Until the user edits it, a limit price follows the best bid (buying) or best ask (selling).
   useEffect(() => {
-    if (priceEdited) return;
+    if (priceEdited || editedNow.current) return;
     setPrice(bestSame ?? "");
   }, [bestSame, priceEdited]);
 
