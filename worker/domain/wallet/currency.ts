@@ -41,12 +41,8 @@ export function amountOrThrow(value: string, scale: number, opts: { signed?: boo
 /** D1 reads INTEGER columns as JS numbers; amounts are kept below 2^53, so this is exact. */
 export const big = (v: number | string | bigint | null | undefined): bigint => BigInt(v ?? 0);
 
-/** "YYYY-MM-DD HH:mm:ss" in Beijing time (UTC+8, no daylight saving). */
-export function timeFormat(ms: number): string {
-  const d = new Date(ms + 8 * 3600 * 1000);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${d.getUTCFullYear()}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())} ${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
-}
+/** "YYYY-MM-DD HH:mm:ss" in Beijing time: the one display-time formatter, worker/lib/time.ts. */
+export { formatShanghai as timeFormat } from "../../lib/time.ts";
 
 /** Reads a settings row, or the default. */
 export async function setting(db: D1Database, key: string, fallback: string): Promise<string> {
