@@ -10,9 +10,9 @@ import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { Spinner } from "../../../components/States.tsx";
 import { useAdjustments, useCurrencies, useDecideAdjustment, useRequestAdjustment, type Adjustment } from "../api.ts";
-import { accountText, DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import { accountText, ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 import { formatExact } from "../../../lib/format.ts";
@@ -23,10 +23,10 @@ export function AdjustmentsSection({ me }: { me: number }) {
   const [status, setStatus] = useState<number | undefined>(0);
   const list = useAdjustments(status);
   const decideAdjustment = useDecideAdjustment();
-  const [decision, setDecision] = useState<Decision | null>(null);
+  const { open, dialog } = useDecisionDialog(list.reload);
 
   const ask = (a: Adjustment, approve: boolean) =>
-    setDecision({
+    open({
       title: approve ? m.op_adj_approve_title({ id: a.id }) : m.op_adj_reject_title({ id: a.id }),
       confirmText: approve ? m.op_approve() : m.op_reject(),
       reasonRequired: !approve,
@@ -52,59 +52,39 @@ export function AdjustmentsSection({ me }: { me: number }) {
           { value: undefined, label: m.op_status_all() },
         ]}
       />
-      {list.loading ? (
-        <SkeletonList rows={3} />
-      ) : list.error ? (
-        <ErrorState message={list.error.message} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        <EmptyState text={m.op_queue_empty()} />
-      ) : (
-        <ul className={acct.recordList}>
-          {list.items.map((a) => {
-            const mine = a.requested_by === me;
-            return (
-              <li key={a.id} className={acct.recordCard} data-testid="adjustment-row" data-id={a.id}>
-                <div className={acct.recordHead}>
-                  <span className={acct.recordTitle}>#{a.id} · {userLabel(a.user_account, a.user_id)}</span>
-                  <span className={`badge badge-${a.status === 1 ? "ok" : a.status === 2 ? "bad" : "pending"}`}>
-                    {a.status === 1 ? m.op_status_applied() : a.status === 2 ? m.op_status_rejected() : m.op_status_pending()}
-                  </span>
-                </div>
-                <dl className={acct.kv}>
-                  <Kv label={m.wallet_amount()}>
-                    <span className={a.amount.startsWith("-") ? "down" : "up"}>{a.amount.startsWith("-") ? "" : "+"}{formatExact(a.amount)} {a.currency_name}</span>
-                  </Kv>
-                  <Kv label={m.op_account()}>{accountText(a.account)}</Kv>
-                  <Kv label={m.op_reason()} mono>{a.reason}</Kv>
-                  <Kv label={m.op_requested_by()}>{mine ? m.op_you({ id: a.requested_by }) : `ID ${a.requested_by}`}</Kv>
-                  {a.decided_by !== null && <Kv label={m.op_decided_by()}>ID {a.decided_by}{a.decision_reason ? ` · ${a.decision_reason}` : ""}</Kv>}
-                  <Kv label={m.wallet_time()}>{a.time_format}</Kv>
-                </dl>
-                {a.status === 0 && (
-                  <>
-                    {mine && <p className="form-note">{m.op_adj_needs_second()}</p>}
-                    <div className={acct.btnRow}>
-                      <button type="button" className="btn btn-outline btn-small" onClick={() => ask(a, false)} data-testid="adjustment-reject">{m.op_reject()}</button>
-                      <button type="button" className="btn btn-primary btn-small" onClick={() => ask(a, true)} disabled={mine} data-testid="adjustment-approve">{m.op_approve()}</button>
-                    </div>
-                  </>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
-      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
-      {decision && (
-        <DecisionDialog
-          decision={decision}
-          onClose={() => setDecision(null)}
-          onDone={() => {
-            setDecision(null);
-            list.reload();
-          }}
-        />
-      )}
+      <QueueList
+        list={list}
+        renderItem={(a) => {
+          const mine = a.requested_by === me;
+          return (
+            <li className={acct.recordCard} data-testid="adjustment-row" data-id={a.id}>
+              <div className={acct.recordHead}>
+                <span className={acct.recordTitle}>#{a.id} · {userLabel(a.user_account, a.user_id)}</span>
+                <span className={`badge badge-${a.status === 1 ? "ok" : a.status === 2 ? "bad" : "pending"}`}>
+                  {a.status === 1 ? m.op_status_applied() : a.status === 2 ? m.op_status_rejected() : m.op_status_pending()}
+                </span>
+              </div>
+              <dl className={acct.kv}>
+                <Kv label={m.wallet_amount()}>
+                  <span className={a.amount.startsWith("-") ? "down" : "up"}>{a.amount.startsWith("-") ? "" : "+"}{formatExact(a.amount)} {a.currency_name}</span>
+                </Kv>
+                <Kv label={m.op_account()}>{accountText(a.account)}</Kv>
+                <Kv label={m.op_reason()} mono>{a.reason}</Kv>
+                <Kv label={m.op_requested_by()}>{mine ? m.op_you({ id: a.requested_by }) : `ID ${a.requested_by}`}</Kv>
+                {a.decided_by !== null && <Kv label={m.op_decided_by()}>ID {a.decided_by}{a.decision_reason ? ` · ${a.decision_reason}` : ""}</Kv>}
+                <Kv label={m.wallet_time()}>{a.time_format}</Kv>
+              </dl>
+              {a.status === 0 && (
+                <>
+                  {mine && <p className="form-note">{m.op_adj_needs_second()}</p>}
+                  <ApproveRejectButtons onReject={() => ask(a, false)} onApprove={() => ask(a, true)} rejectTestId="adjustment-reject" approveTestId="adjustment-approve" approveDisabled={mine} />
+                </>
+              )}
+            </li>
+          );
+        }}
+      />
+      {dialog}
     </section>
   );
 }

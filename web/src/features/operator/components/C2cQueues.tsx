@@ -10,9 +10,9 @@ import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact, groupThousands } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
-import { EmptyState, ErrorState, SkeletonBlock, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { useC2cAdverts, useC2cAppeal, useC2cAppeals, useC2cMerchants, useDecideC2c, useSendC2cAppealMessage, type AdminAppeal, type C2cDecision } from "../api.ts";
-import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import { ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -20,9 +20,9 @@ const cny = (v: string) => `¥${groupThousands(v)}`;
 
 function useDecide() {
   const decide = useDecideC2c();
-  const [decision, setDecision] = useState<Decision | null>(null);
+  const { open, dialog } = useDecisionDialog();
   const ask = (id: number, what: C2cDecision, title: string, confirmText: string, summary: string, danger: boolean, done: string) =>
-    setDecision({
+    open({
       title,
       confirmText,
       reasonRequired: true,
@@ -33,7 +33,6 @@ function useDecide() {
         toast.success(done);
       },
     });
-  const dialog = decision && <DecisionDialog decision={decision} onClose={() => setDecision(null)} onDone={() => setDecision(null)} />;
   return { ask, dialog };
 }
 
@@ -57,43 +56,33 @@ export function C2cMerchantsQueue() {
           { value: undefined, label: m.op_status_all() },
         ]}
       />
-      {list.loading ? (
-        <SkeletonList rows={3} />
-      ) : list.error ? (
-        <ErrorState message={list.error.message} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        <EmptyState text={m.op_queue_empty()} />
-      ) : (
-        <ul className={acct.recordList}>
-          {list.items.map((r) => (
-            <li key={r.id} className={acct.recordCard} data-testid="admin-c2c-merchant" data-user={r.account}>
-              <div className={acct.recordHead}>
-                <span className={acct.recordTitle}>{r.name}</span>
-                <span className={`badge badge-${r.status === 1 ? "ok" : r.status === 0 ? "pending" : "bad"}`}>{merchantStatus(r.status)}</span>
-              </div>
-              <dl className={acct.kv}>
-                <Kv label={m.op_c2c_user()}>{userLabel(r.account, r.user_id)}</Kv>
-                <Kv label={m.op_c2c_real_name()}>{r.real_name ?? "—"}</Kv>
-                <Kv label={m.op_c2c_deposit()}>{formatExact(r.deposit)} {r.deposit_currency}</Kv>
-                <Kv label={m.wallet_time()}>{r.format_apply_time}</Kv>
-                {r.reason && <Kv label={m.op_reason()} mono>{r.reason}</Kv>}
-              </dl>
-              {r.status === 0 && r.own && <p className="form-note">{m.op_own_record()}</p>}
-              {r.status === 0 && !r.own && (
-                <div className={acct.btnRow}>
-                  <button type="button" className="btn btn-outline btn-small" data-testid="c2c-merchant-reject" onClick={() => ask(r.id, "merchants/reject", m.op_c2c_reject_title({ name: r.name }), m.op_reject(), m.op_c2c_reject_summary({ amount: `${formatExact(r.deposit)} ${r.deposit_currency}` }), true, m.op_rejected())}>
-                    {m.op_reject()}
-                  </button>
-                  <button type="button" className="btn btn-primary btn-small" data-testid="c2c-merchant-approve" onClick={() => ask(r.id, "merchants/approve", m.op_c2c_approve_title({ name: r.name }), m.op_approve(), m.op_c2c_approve_summary({ user: userLabel(r.account, r.user_id) }), false, m.op_c2c_approved())}>
-                    {m.op_approve()}
-                  </button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+      <QueueList
+        list={list}
+        renderItem={(r) => (
+          <li className={acct.recordCard} data-testid="admin-c2c-merchant" data-user={r.account}>
+            <div className={acct.recordHead}>
+              <span className={acct.recordTitle}>{r.name}</span>
+              <span className={`badge badge-${r.status === 1 ? "ok" : r.status === 0 ? "pending" : "bad"}`}>{merchantStatus(r.status)}</span>
+            </div>
+            <dl className={acct.kv}>
+              <Kv label={m.op_c2c_user()}>{userLabel(r.account, r.user_id)}</Kv>
+              <Kv label={m.op_c2c_real_name()}>{r.real_name ?? "—"}</Kv>
+              <Kv label={m.op_c2c_deposit()}>{formatExact(r.deposit)} {r.deposit_currency}</Kv>
+              <Kv label={m.wallet_time()}>{r.format_apply_time}</Kv>
+              {r.reason && <Kv label={m.op_reason()} mono>{r.reason}</Kv>}
+            </dl>
+            {r.status === 0 && r.own && <p className="form-note">{m.op_own_record()}</p>}
+            {r.status === 0 && !r.own && (
+              <ApproveRejectButtons
+                onReject={() => ask(r.id, "merchants/reject", m.op_c2c_reject_title({ name: r.name }), m.op_reject(), m.op_c2c_reject_summary({ amount: `${formatExact(r.deposit)} ${r.deposit_currency}` }), true, m.op_rejected())}
+                onApprove={() => ask(r.id, "merchants/approve", m.op_c2c_approve_title({ name: r.name }), m.op_approve(), m.op_c2c_approve_summary({ user: userLabel(r.account, r.user_id) }), false, m.op_c2c_approved())}
+                rejectTestId="c2c-merchant-reject"
+                approveTestId="c2c-merchant-approve"
+              />
+            )}
+          </li>
+        )}
+      />
       {dialog}
     </section>
   );
@@ -119,41 +108,33 @@ export function C2cAdvertsQueue() {
           { value: undefined, label: m.op_status_all() },
         ]}
       />
-      {list.loading ? (
-        <SkeletonList rows={3} />
-      ) : list.error ? (
-        <ErrorState message={list.error.message} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        <EmptyState text={m.op_queue_empty()} />
-      ) : (
-        <ul className={acct.recordList}>
-          {list.items.map((ad) => (
-            <li key={ad.id} className={acct.recordCard} data-testid="admin-c2c-advert" data-id={ad.id}>
-              <div className={acct.recordHead}>
-                <span className={acct.recordTitle}>
-                  #{ad.id} · {ad.seller_name} · {ad.type === "sell" ? m.c2c_sell_coin({ coin: ad.currency_name }) : m.c2c_buy_coin({ coin: ad.currency_name })}
-                </span>
-                <span className={`badge badge-${ad.status === 1 ? "ok" : ad.status === 4 ? "bad" : "none"}`}>{advertStatus(ad.status)}</span>
+      <QueueList
+        list={list}
+        renderItem={(ad) => (
+          <li className={acct.recordCard} data-testid="admin-c2c-advert" data-id={ad.id}>
+            <div className={acct.recordHead}>
+              <span className={acct.recordTitle}>
+                #{ad.id} · {ad.seller_name} · {ad.type === "sell" ? m.c2c_sell_coin({ coin: ad.currency_name }) : m.c2c_buy_coin({ coin: ad.currency_name })}
+              </span>
+              <span className={`badge badge-${ad.status === 1 ? "ok" : ad.status === 4 ? "bad" : "none"}`}>{advertStatus(ad.status)}</span>
+            </div>
+            <dl className={acct.kv}>
+              <Kv label={m.op_c2c_user()}>{userLabel(ad.account, ad.user_id)}</Kv>
+              <Kv label={m.c2c_price()}>{cny(ad.price)}</Kv>
+              <Kv label={m.c2c_remaining()}>{formatExact(ad.surplus_number)} / {formatExact(ad.total_number)} {ad.currency_name}</Kv>
+              <Kv label={m.c2c_limits()}>{cny(ad.min_money)} – {cny(ad.max_money)}</Kv>
+              <Kv label={m.c2c_running_orders()}>{ad.running_orders}</Kv>
+            </dl>
+            {(ad.status === 1 || ad.status === 2) && (
+              <div className={acct.btnRow}>
+                <button type="button" className="btn btn-outline btn-small" data-testid="c2c-advert-abnormal" onClick={() => ask(ad.id, "adverts/abnormal", m.op_c2c_abnormal_title({ id: ad.id }), m.op_c2c_abnormal(), m.op_c2c_abnormal_summary(), true, m.op_c2c_abnormal_done())}>
+                  {m.op_c2c_abnormal()}
+                </button>
               </div>
-              <dl className={acct.kv}>
-                <Kv label={m.op_c2c_user()}>{userLabel(ad.account, ad.user_id)}</Kv>
-                <Kv label={m.c2c_price()}>{cny(ad.price)}</Kv>
-                <Kv label={m.c2c_remaining()}>{formatExact(ad.surplus_number)} / {formatExact(ad.total_number)} {ad.currency_name}</Kv>
-                <Kv label={m.c2c_limits()}>{cny(ad.min_money)} – {cny(ad.max_money)}</Kv>
-                <Kv label={m.c2c_running_orders()}>{ad.running_orders}</Kv>
-              </dl>
-              {(ad.status === 1 || ad.status === 2) && (
-                <div className={acct.btnRow}>
-                  <button type="button" className="btn btn-outline btn-small" data-testid="c2c-advert-abnormal" onClick={() => ask(ad.id, "adverts/abnormal", m.op_c2c_abnormal_title({ id: ad.id }), m.op_c2c_abnormal(), m.op_c2c_abnormal_summary(), true, m.op_c2c_abnormal_done())}>
-                    {m.op_c2c_abnormal()}
-                  </button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+            )}
+          </li>
+        )}
+      />
       {dialog}
     </section>
   );
@@ -179,20 +160,7 @@ export function C2cAppealsQueue() {
           { value: undefined, label: m.op_status_all() },
         ]}
       />
-      {list.loading ? (
-        <SkeletonList rows={3} />
-      ) : list.error ? (
-        <ErrorState message={list.error.message} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        <EmptyState text={m.op_queue_empty()} />
-      ) : (
-        <ul className={acct.recordList}>
-          {list.items.map((a) => (
-            <AppealCard key={a.id} appeal={a} open={open === a.id} onToggle={() => setOpen(open === a.id ? null : a.id)} />
-          ))}
-        </ul>
-      )}
-      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+      <QueueList list={list} renderItem={(a) => <AppealCard appeal={a} open={open === a.id} onToggle={() => setOpen(open === a.id ? null : a.id)} />} />
     </section>
   );
 }

@@ -3,9 +3,8 @@ import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
-import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { useDecideKyc, useKycQueue, type AdminKyc } from "../api.ts";
-import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import { ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -15,10 +14,10 @@ export function KycQueue() {
   const [status, setStatus] = useState<number | undefined>(1);
   const list = useKycQueue(status);
   const decideKyc = useDecideKyc();
-  const [decision, setDecision] = useState<Decision | null>(null);
+  const { open, dialog } = useDecisionDialog(list.reload);
 
   const ask = (k: AdminKyc, approve: boolean) =>
-    setDecision({
+    open({
       title: approve ? m.op_kyc_approve_title({ id: k.id, level: k.level }) : m.op_kyc_reject_title({ id: k.id, level: k.level }),
       confirmText: approve ? m.op_approve() : m.op_reject(),
       reasonRequired: !approve,
@@ -42,60 +41,40 @@ export function KycQueue() {
           { value: undefined, label: m.op_status_all() },
         ]}
       />
-      {list.loading ? (
-        <SkeletonList rows={3} />
-      ) : list.error ? (
-        <ErrorState message={list.error.message} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        <EmptyState text={m.op_queue_empty()} />
-      ) : (
-        <ul className={acct.recordList}>
-          {list.items.map((k) => (
-            <li key={k.id} className={acct.recordCard} data-testid="admin-kyc-item" data-id={k.id} data-user={k.account}>
-              <div className={acct.recordHead}>
-                <span className={acct.recordTitle}>#{k.id} · {userLabel(k.account, k.user_id)}</span>
-                <span className={`badge badge-${k.status === 2 ? "ok" : k.status === 3 ? "bad" : "pending"}`}>
-                  {m.kyc_level({ level: k.level })} · {k.status === 2 ? m.verify_status_2() : k.status === 3 ? m.verify_status_3() : m.verify_status_1()}
-                </span>
+      <QueueList
+        list={list}
+        renderItem={(k) => (
+          <li className={acct.recordCard} data-testid="admin-kyc-item" data-id={k.id} data-user={k.account}>
+            <div className={acct.recordHead}>
+              <span className={acct.recordTitle}>#{k.id} · {userLabel(k.account, k.user_id)}</span>
+              <span className={`badge badge-${k.status === 2 ? "ok" : k.status === 3 ? "bad" : "pending"}`}>
+                {m.kyc_level({ level: k.level })} · {k.status === 2 ? m.verify_status_2() : k.status === 3 ? m.verify_status_3() : m.verify_status_1()}
+              </span>
+            </div>
+            <dl className={acct.kv}>
+              {k.name && <Kv label={m.kyc_name()}>{k.name}</Kv>}
+              {k.type !== null && <Kv label={m.kyc_doc_type()}>{docType(k.type)}</Kv>}
+              {k.card_id && <Kv label={m.kyc_doc_number()} mono>{k.card_id}</Kv>}
+              {k.asset_btc && <Kv label={m.op_asset_btc()}>{k.asset_btc} BTC</Kv>}
+              <Kv label={m.wallet_time()}>{k.time_format}</Kv>
+              {k.reason && <Kv label={m.op_reason()} mono>{k.reason}</Kv>}
+            </dl>
+            {(k.front_pic || k.reverse_pic || k.hand_pic || k.asset_pic) && (
+              <div className={s.picGrid}>
+                {k.front_pic && <figure><AuthImage src={k.front_pic} alt={m.kyc_front()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_front()}</figcaption></figure>}
+                {k.reverse_pic && <figure><AuthImage src={k.reverse_pic} alt={m.kyc_back()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_back()}</figcaption></figure>}
+                {k.hand_pic && <figure><AuthImage src={k.hand_pic} alt={m.kyc_hand()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_hand()}</figcaption></figure>}
+                {k.asset_pic && <figure><AuthImage src={k.asset_pic} alt={m.kyc_asset()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_asset()}</figcaption></figure>}
               </div>
-              <dl className={acct.kv}>
-                {k.name && <Kv label={m.kyc_name()}>{k.name}</Kv>}
-                {k.type !== null && <Kv label={m.kyc_doc_type()}>{docType(k.type)}</Kv>}
-                {k.card_id && <Kv label={m.kyc_doc_number()} mono>{k.card_id}</Kv>}
-                {k.asset_btc && <Kv label={m.op_asset_btc()}>{k.asset_btc} BTC</Kv>}
-                <Kv label={m.wallet_time()}>{k.time_format}</Kv>
-                {k.reason && <Kv label={m.op_reason()} mono>{k.reason}</Kv>}
-              </dl>
-              {(k.front_pic || k.reverse_pic || k.hand_pic || k.asset_pic) && (
-                <div className={s.picGrid}>
-                  {k.front_pic && <figure><AuthImage src={k.front_pic} alt={m.kyc_front()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_front()}</figcaption></figure>}
-                  {k.reverse_pic && <figure><AuthImage src={k.reverse_pic} alt={m.kyc_back()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_back()}</figcaption></figure>}
-                  {k.hand_pic && <figure><AuthImage src={k.hand_pic} alt={m.kyc_hand()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_hand()}</figcaption></figure>}
-                  {k.asset_pic && <figure><AuthImage src={k.asset_pic} alt={m.kyc_asset()} className={s.picImage} testId="kyc-pic" /><figcaption>{m.kyc_asset()}</figcaption></figure>}
-                </div>
-              )}
-              {k.status === 1 && k.own && <p className="form-note">{m.op_own_record()}</p>}
-              {k.status === 1 && !k.own && (
-                <div className={acct.btnRow}>
-                  <button type="button" className="btn btn-outline btn-small" onClick={() => ask(k, false)} data-testid="kyc-reject">{m.op_reject()}</button>
-                  <button type="button" className="btn btn-primary btn-small" onClick={() => ask(k, true)} data-testid="kyc-approve">{m.op_approve()}</button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
-      {decision && (
-        <DecisionDialog
-          decision={decision}
-          onClose={() => setDecision(null)}
-          onDone={() => {
-            setDecision(null);
-            list.reload();
-          }}
-        />
-      )}
+            )}
+            {k.status === 1 && k.own && <p className="form-note">{m.op_own_record()}</p>}
+            {k.status === 1 && !k.own && (
+              <ApproveRejectButtons onReject={() => ask(k, false)} onApprove={() => ask(k, true)} rejectTestId="kyc-reject" approveTestId="kyc-approve" />
+            )}
+          </li>
+        )}
+      />
+      {dialog}
     </section>
   );
 }

@@ -6,9 +6,8 @@
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { toast } from "../../../lib/toast.ts";
-import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { useDecideWithdrawal, useWithdrawalQueue, type AdminWithdrawal, type WithdrawalAction } from "../api.ts";
-import { DecisionDialog, Kv, ListFooter, StatusFilter, userLabel, type Decision } from "./common.tsx";
+import { ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 import { formatExact } from "../../../lib/format.ts";
@@ -17,7 +16,7 @@ export function WithdrawalsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
   const list = useWithdrawalQueue(status);
   const decideWithdrawal = useDecideWithdrawal();
-  const [decision, setDecision] = useState<Decision | null>(null);
+  const { open, dialog } = useDecisionDialog(list.reload);
 
   const ask = (w: AdminWithdrawal, action: WithdrawalAction) => {
     const titles: Record<WithdrawalAction, string> = {
@@ -27,7 +26,7 @@ export function WithdrawalsQueue() {
       "chain-failure": m.op_wd_failure_title({ id: w.id }),
     };
     const bad = action === "reject" || action === "chain-failure";
-    setDecision({
+    open({
       title: titles[action],
       confirmText: bad ? m.op_confirm_bad() : m.op_confirm_good(),
       reasonRequired: bad,
@@ -60,58 +59,38 @@ export function WithdrawalsQueue() {
           { value: undefined, label: m.op_status_all() },
         ]}
       />
-      {list.loading ? (
-        <SkeletonList rows={3} />
-      ) : list.error ? (
-        <ErrorState message={list.error.message} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        <EmptyState text={m.op_queue_empty()} />
-      ) : (
-        <ul className={acct.recordList}>
-          {list.items.map((w) => (
-            <li key={w.id} className={acct.recordCard} data-testid="admin-withdrawal" data-id={w.id} data-user={w.account}>
-              <div className={acct.recordHead}>
-                <span className={acct.recordTitle}>#{w.id} · {userLabel(w.account, w.user_id)}</span>
-                <span className={`badge badge-${w.status === 2 || w.status === 5 ? "ok" : w.status === 3 || w.status === 4 ? "bad" : "pending"}`}>{w.status_text}</span>
+      <QueueList
+        list={list}
+        renderItem={(w) => (
+          <li className={acct.recordCard} data-testid="admin-withdrawal" data-id={w.id} data-user={w.account}>
+            <div className={acct.recordHead}>
+              <span className={acct.recordTitle}>#{w.id} · {userLabel(w.account, w.user_id)}</span>
+              <span className={`badge badge-${w.status === 2 || w.status === 5 ? "ok" : w.status === 3 || w.status === 4 ? "bad" : "pending"}`}>{w.status_text}</span>
+            </div>
+            <dl className={acct.kv}>
+              <Kv label={m.wallet_amount()}>{formatExact(w.number)} {w.currency_name}</Kv>
+              <Kv label={m.wallet_fee()}>{formatExact(w.charge)} {w.currency_name}</Kv>
+              <Kv label={m.wallet_total_frozen()}>{formatExact(w.total)} {w.currency_name}</Kv>
+              <Kv label={m.wallet_network()}>{w.network_name || "—"}</Kv>
+              <Kv label={m.wallet_address()} mono>{w.address}</Kv>
+              {w.txid && <Kv label={m.wallet_txid()} mono>{w.txid}</Kv>}
+              {w.reason && <Kv label={m.op_reason()} mono>{w.reason}</Kv>}
+              <Kv label={m.wallet_time()}>{w.time_format}</Kv>
+            </dl>
+            {(w.status === 0 || w.status === 1) && w.own && <p className="form-note">{m.op_own_record()}</p>}
+            {w.status === 0 && !w.own && (
+              <ApproveRejectButtons onReject={() => ask(w, "reject")} onApprove={() => ask(w, "approve")} rejectTestId="withdrawal-reject" approveTestId="withdrawal-approve" />
+            )}
+            {w.status === 1 && !w.own && (
+              <div className={acct.btnRow}>
+                <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "chain-failure")} data-testid="withdrawal-chain-failure">{m.op_chain_failure()}</button>
+                <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "chain-success")} data-testid="withdrawal-chain-success">{m.op_chain_success()}</button>
               </div>
-              <dl className={acct.kv}>
-                <Kv label={m.wallet_amount()}>{formatExact(w.number)} {w.currency_name}</Kv>
-                <Kv label={m.wallet_fee()}>{formatExact(w.charge)} {w.currency_name}</Kv>
-                <Kv label={m.wallet_total_frozen()}>{formatExact(w.total)} {w.currency_name}</Kv>
-                <Kv label={m.wallet_network()}>{w.network_name || "—"}</Kv>
-                <Kv label={m.wallet_address()} mono>{w.address}</Kv>
-                {w.txid && <Kv label={m.wallet_txid()} mono>{w.txid}</Kv>}
-                {w.reason && <Kv label={m.op_reason()} mono>{w.reason}</Kv>}
-                <Kv label={m.wallet_time()}>{w.time_format}</Kv>
-              </dl>
-              {(w.status === 0 || w.status === 1) && w.own && <p className="form-note">{m.op_own_record()}</p>}
-              {w.status === 0 && !w.own && (
-                <div className={acct.btnRow}>
-                  <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "reject")} data-testid="withdrawal-reject">{m.op_reject()}</button>
-                  <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "approve")} data-testid="withdrawal-approve">{m.op_approve()}</button>
-                </div>
-              )}
-              {w.status === 1 && !w.own && (
-                <div className={acct.btnRow}>
-                  <button type="button" className="btn btn-outline btn-small" onClick={() => ask(w, "chain-failure")} data-testid="withdrawal-chain-failure">{m.op_chain_failure()}</button>
-                  <button type="button" className="btn btn-primary btn-small" onClick={() => ask(w, "chain-success")} data-testid="withdrawal-chain-success">{m.op_chain_success()}</button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
-      {decision && (
-        <DecisionDialog
-          decision={decision}
-          onClose={() => setDecision(null)}
-          onDone={() => {
-            setDecision(null);
-            list.reload();
-          }}
-        />
-      )}
+            )}
+          </li>
+        )}
+      />
+      {dialog}
     </section>
   );
 }

@@ -1,9 +1,10 @@
-/** Pieces shared by the console sections: status filter chips, the decision dialog, list footers. */
-import { useState, type ReactNode } from "react";
+/** Pieces shared by the console sections: status filter chips, the decision dialog, review queue lists, list footers. */
+import { Fragment, useState, type ReactNode } from "react";
 import { m } from "../../../i18n/index.ts";
+import type { PagedList } from "../../../lib/query.ts";
 import { useSentinel } from "../../../lib/useSentinel.ts";
 import { Modal } from "../../../components/Modal.tsx";
-import { Spinner } from "../../../components/States.tsx";
+import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -90,6 +91,62 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
       {error && <p className="field-error">{error}</p>}
       <p className="form-note">{m.op_audit_note()}</p>
     </Modal>
+  );
+}
+
+/**
+ * The decision dialog of a section, opened by `open`. `onDone` runs once a decision went through:
+ * a queue that resets to page 1 passes its reload; without one, the mutation's invalidation
+ * refreshes the pages in place.
+ */
+export function useDecisionDialog(onDone?: () => void) {
+  const [decision, setDecision] = useState<Decision | null>(null);
+  const dialog = decision && (
+    <DecisionDialog
+      decision={decision}
+      onClose={() => setDecision(null)}
+      onDone={() => {
+        setDecision(null);
+        onDone?.();
+      }}
+    />
+  );
+  return { open: setDecision, dialog };
+}
+
+/** One pair for every queue, so reject and approve keep the same words, order and weight on each screen an operator decides on. */
+export function ApproveRejectButtons({ onReject, onApprove, rejectTestId, approveTestId, approveDisabled }: { onReject: () => void; onApprove: () => void; rejectTestId: string; approveTestId: string; approveDisabled?: boolean }) {
+  return (
+    <div className={acct.btnRow}>
+      <button type="button" className="btn btn-outline btn-small" onClick={onReject} data-testid={rejectTestId}>{m.op_reject()}</button>
+      <button type="button" className="btn btn-primary btn-small" onClick={onApprove} disabled={approveDisabled} data-testid={approveTestId}>{m.op_approve()}</button>
+    </div>
+  );
+}
+
+/**
+ * The loading, failed, empty and paging states are the same in every review queue, so they live
+ * here once; what a record shows and which actions it offers differ, so each screen draws its own
+ * card (`<li>`).
+ */
+export function QueueList<T extends { id: number }>({ list, renderItem }: { list: PagedList<T>; renderItem: (item: T) => ReactNode }) {
+  return (
+    <>
+      {list.loading ? (
+        <SkeletonList rows={3} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={m.op_queue_empty()} />
+      ) : (
+        <ul className={acct.recordList}>
+          {list.items.map((item) => (
+            <Fragment key={item.id}>{renderItem(item)}</Fragment>
+          ))}
+        </ul>
+      )}
+      <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
+    </>
   );
 }
 
