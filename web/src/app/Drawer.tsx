@@ -2,13 +2,14 @@
  * The side drawer (spec §2): who is logged in (account, user id, real name only once verified),
  * or a login/register prompt; links to account screens; logout only when logged in.
  */
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { m } from "../i18n/index.ts";
 import { useSession } from "../lib/session.ts";
 import { pathOn, useProducts } from "../lib/products.ts";
 import { toast } from "../lib/toast.ts";
 import { Icon, LogoMark, type IconName } from "../components/Icon.tsx";
+import { useDrawerPanel } from "../components/useDrawerPanel.ts";
 import { logout } from "../features/auth/api.ts";
 import d from "../components/drawer.module.css";
 import s from "./shell.module.css";
@@ -56,18 +57,10 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
   const session = useSession();
   const products = useProducts();
   const navigate = useNavigate();
-  const panelRef = useRef<HTMLDivElement>(null);
+  const panelRef = useDrawerPanel(open, onClose);
   const [busy, setBusy] = useState(false);
   const loggedIn = session.token !== "";
   const status = verifyLabel(session.verified);
-
-  useEffect(() => {
-    if (!open) return;
-    panelRef.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [open, onClose]);
 
   const doLogout = async () => {
     setBusy(true);

@@ -7,7 +7,7 @@ import { m } from "../../../i18n/index.ts";
 import { formatExact, formatPrice } from "../../../lib/format.ts";
 import { depthRows, type Book as BookData, type DepthRow } from "../../../lib/market/index.ts";
 import { decimalsOf, truncate } from "../../../lib/amount.ts";
-import s from "./seconds.module.css";
+import b from "../../../components/book.module.css";
 
 const LEVELS = 6;
 
@@ -18,25 +18,25 @@ export function Book({ book, failed, index, coin, quote }: { book: BookData | nu
   const bidRows: (DepthRow | null)[] = [...bids, ...Array.from({ length: LEVELS - bids.length }, () => null)];
   const loading = book === null && !failed;
   const line = (row: DepthRow | null, side: "ask" | "bid", i: number) => (
-    <li key={`${side}-${i}`} className={`${s.bookRow} ${s[side]}`} data-testid={row ? `book-${side}` : undefined}>
-      {row && <span className={s.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />}
-      <span className={`${s.bookPrice} num`}>{row ? formatPrice(row.price) : loading ? "" : "--"}</span>
-      <span className={`${s.bookAmount} num`}>{row ? formatExact(truncate(row.amount, Math.min(decimalsOf(row.amount), 6))) : loading ? "" : "--"}</span>
+    <li key={`${side}-${i}`} className={`${b.bookRow} ${b[side]}`} data-testid={row ? `book-${side}` : undefined}>
+      {row && <span className={b.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />}
+      <span className={`${b.bookPrice} num`}>{row ? formatPrice(row.price) : loading ? "" : "--"}</span>
+      <span className={`${b.bookAmount} num`}>{row ? formatExact(truncate(row.amount, Math.min(decimalsOf(row.amount), 6))) : loading ? "" : "--"}</span>
     </li>
   );
   return (
-    <section className={s.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
-      <div className={s.bookHead}>
+    <section className={b.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
+      <div className={b.bookHead}>
         <span>{m.spot_book_price({ quote })}</span>
         <span>{m.spot_book_amount({ coin })}</span>
       </div>
-      <ul className={s.bookSide}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
-      <div className={`${s.bookIndex} num`} data-testid="book-index" title={m.sec_index_label()}>
+      <ul className={b.bookSide}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
+      <div className={`${b.bookIndex} num`} data-testid="book-index" title={m.sec_index_label()}>
         {formatPrice(index)}
       </div>
-      <ul className={s.bookSide}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
-      {failed && book === null && <p className={s.bookFailed}>{m.load_failed()}</p>}
-      {!loading && index === null && <p className={s.bookFailed} data-testid="no-index">{m.sec_no_index()}</p>}
+      <ul className={b.bookSide}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
+      {failed && book === null && <p className={`${b.bookFailed} ${b.small}`}>{m.load_failed()}</p>}
+      {!loading && index === null && <p className={`${b.bookFailed} ${b.small}`} data-testid="no-index">{m.sec_no_index()}</p>}
     </section>
   );
 }

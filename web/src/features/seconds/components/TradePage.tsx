@@ -15,13 +15,13 @@ import { useSocketStatus } from "../../../lib/realtime.ts";
 import { useUserEvent } from "../../../lib/userChannel.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
+import { PairDrawer } from "../../../components/PairDrawer.tsx";
 import type { PairRow, SecondsOrder } from "../api.ts";
 import { useCurrentPair, useIndexPrice, useRunningOrders } from "../hooks.ts";
 import { Book } from "./Book.tsx";
 import { ContractForm } from "./ContractForm.tsx";
 import { NotOpen } from "./NotOpen.tsx";
 import { OrderModal } from "./OrderModal.tsx";
-import { PairDrawer } from "./PairDrawer.tsx";
 import { RunningOrders } from "./RunningOrders.tsx";
 import s from "./seconds.module.css";
 
@@ -43,6 +43,7 @@ function Trade() {
     <>
       <TradeScreen key={pair.id} pair={pair} pairs={pairs} onOpenPairs={() => setDrawerOpen(true)} />
       <PairDrawer
+        look="trade"
         open={drawerOpen}
         pairs={pairs}
         currentId={pair.id}

@@ -10,6 +10,7 @@ import { m } from "../../../i18n/index.ts";
 import { formatChange, formatCompact, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
+import { PairDrawer } from "../../../components/PairDrawer.tsx";
 import { bestPrices, useBook, useDeals, useTicker } from "../../../lib/market/index.ts";
 import type { PairRow, SpotBalance } from "../api.ts";
 import { useAccount, useCurrentPair, useLiveStatus } from "../hooks.ts";
@@ -17,7 +18,6 @@ import { MarketTrades } from "./MarketTrades.tsx";
 import { OpenOrders } from "./OpenOrders.tsx";
 import { OrderBook } from "./OrderBook.tsx";
 import { OrderForm, type PricePick } from "./OrderForm.tsx";
-import { PairDrawer } from "./PairDrawer.tsx";
 import s from "./spot.module.css";
 
 export default function ExchangePage() {

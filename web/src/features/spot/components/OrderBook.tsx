@@ -7,7 +7,7 @@
 import { m } from "../../../i18n/index.ts";
 import { formatPrice, formatUpTo, trendOf } from "../../../lib/format.ts";
 import { depthRows, type Book, type DepthRow as Row } from "../../../lib/market/index.ts";
-import s from "./spot.module.css";
+import b from "../../../components/book.module.css";
 
 const LEVELS = 6;
 
@@ -39,34 +39,34 @@ export function OrderBook({
   const line = (row: Row | null, side: "ask" | "bid", i: number) =>
     row ? (
       <li key={`${side}-${i}`}>
-        <button type="button" className={`${s.bookRow} ${s[side]}`} onClick={() => onPick(row.price)} data-testid={`book-${side}`} data-price={row.price}>
+        <button type="button" className={`${b.bookRow} ${b[side]}`} onClick={() => onPick(row.price)} data-testid={`book-${side}`} data-price={row.price}>
           {/* A transform, not a width: resizing the bar never lays the row out again. */}
-          <span className={s.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />
-          <span className={`${s.bookPrice} num`}>{formatPrice(row.price)}</span>
-          <span className={`${s.bookAmount} num`}>{formatUpTo(row.amount, 6)}</span>
+          <span className={b.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />
+          <span className={`${b.bookPrice} num`}>{formatPrice(row.price)}</span>
+          <span className={`${b.bookAmount} num`}>{formatUpTo(row.amount, 6)}</span>
         </button>
       </li>
     ) : (
       <li key={`${side}-empty-${i}`}>
-        <span className={`${s.bookRow} ${s[side]} ${s.empty}`}>
-          <span className={`${s.bookPrice} num`}>{loading ? "" : "--"}</span>
-          <span className={`${s.bookAmount} num`}>{loading ? "" : "--"}</span>
+        <span className={`${b.bookRow} ${b[side]} ${b.empty}`}>
+          <span className={`${b.bookPrice} num`}>{loading ? "" : "--"}</span>
+          <span className={`${b.bookAmount} num`}>{loading ? "" : "--"}</span>
         </span>
       </li>
     );
 
   return (
-    <section className={s.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
-      <div className={s.bookHead}>
+    <section className={b.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
+      <div className={b.bookHead}>
         <span>{m.spot_book_price({ quote })}</span>
         <span>{m.spot_book_amount({ coin })}</span>
       </div>
-      <ul className={`${s.bookSide} asks`}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
-      <div className={`${s.bookLast} num ${trend}`} data-testid="book-last">
+      <ul className={`${b.bookSide} asks`}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
+      <div className={`${b.bookLast} num ${trend}`} data-testid="book-last">
         {formatPrice(lastPrice)}
       </div>
-      <ul className={`${s.bookSide} bids`}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
-      {failed && depth === null && <p className={s.bookFailed}>{m.load_failed()}</p>}
+      <ul className={`${b.bookSide} bids`}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
+      {failed && depth === null && <p className={b.bookFailed}>{m.load_failed()}</p>}
     </section>
   );
 }
