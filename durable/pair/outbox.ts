@@ -351,8 +351,9 @@ export class Outbox {
         const spot = entries.filter((e) => e.kind === "spot");
         const seconds = secondsApplication(this.db, pair, entries.filter((e) => e.kind === "seconds"), Date.now());
         const { ledger, extra } = spotApplication(this.db, pair, spot, at);
-        // movementStatements checks each movement is balanced per currency before anything is sent.
-        const spotMovement = spot.length > 0 ? movementStatements(this.db, `spot:${pair.pairId}:b${batchNo}`, "spot", ledger, at) : [];
+        // One movement for the batch's spot rows, checked balanced per currency before anything is
+        // sent; its ledger rows travel as JSON (two statements however many accounts it touches).
+        const spotMovement = spot.length > 0 ? movementsStatements(this.db, [{ key: `spot:${pair.pairId}:b${batchNo}`, kind: "spot", entries: ledger, now: at }]) : [];
         try {
           const lever = leverApplication(this.db, pair, entries.filter((e) => e.kind === "lever"));
           await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever]);
