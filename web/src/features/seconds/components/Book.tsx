@@ -18,7 +18,7 @@ export function Book({ book, failed, index, coin, quote }: { book: BookData | nu
   const bidRows: (DepthRow | null)[] = [...bids, ...Array.from({ length: LEVELS - bids.length }, () => null)];
   const loading = book === null && !failed;
   const line = (row: DepthRow | null, side: "ask" | "bid", i: number) => (
-    <li key={`${side}-${i}`} className={`${b.bookRow} ${b[side]}`} data-testid={row ? `book-${side}` : undefined}>
+    <li key={`${side}-${i}`} className={`${b.bookRow} ${b[side]}${row ? "" : ` ${b.empty}`}`} data-testid={row ? `book-${side}` : undefined}>
       {row && <span className={b.bookBar} style={{ transform: `scaleX(${row.share})` }} aria-hidden="true" />}
       <span className={`${b.bookPrice} num`}>{row ? formatPrice(row.price) : loading ? "" : "--"}</span>
       <span className={`${b.bookAmount} num`}>{row ? formatExact(truncate(row.amount, Math.min(decimalsOf(row.amount), 6))) : loading ? "" : "--"}</span>
