@@ -87,15 +87,19 @@ export class UserDurableObject extends DurableObject<Env> {
   /**
    * Sends private events to every socket of this user whose session is still live, in order; a
    * socket whose session has ended is closed and gets none of them. Returns how many sockets got
-   * the events. Throws on an event outside the protocol (a bug in the caller) or when the sessions
-   * cannot be checked (then nothing is sent).
+   * the events. A batch holding an event outside the protocol (a bug in the caller) is refused
+   * whole and logged, and answers 0; throws when the sessions cannot be checked (nothing is sent).
    */
   async push(events: UserEvent | UserEvent[]): Promise<number> {
-    const list = (Array.isArray(events) ? events : [events]).map((e) => {
+    const list: UserEvent[] = [];
+    for (const e of Array.isArray(events) ? events : [events]) {
       const r = userEventSchema.safeParse(e);
-      if (!r.success) throw new Error(`not a user event: ${JSON.stringify(r.error.issues).slice(0, 300)}`);
-      return r.data;
-    });
+      if (!r.success) {
+        console.error(JSON.stringify({ level: "error", msg: "not a user event: nothing sent", issues: JSON.stringify(r.error.issues).slice(0, 300) }));
+        return 0;
+      }
+      list.push(r.data);
+    }
     const run = this.queue.then(() => this.deliver(list));
     this.queue = run.catch(() => undefined);
     return run;
