@@ -279,6 +279,10 @@ describe("spot trading between two traders", () => {
     await p.click('[data-testid="order-submit"]');
     expect(await text(p, "order-error")).toBe("The buy quantity must be greater than 0");
     await p.click('[data-testid="order-side-sell"]');
+    // Cleared first, as a person would: switching side lets the price follow the best ask, and if
+    // that has not reached the field yet it still shows the buy step's "1000", so filling the same
+    // text would fire no input event at all and the form would never learn the price was typed.
+    await p.fill('[data-testid="order-price"]', "");
     await p.fill('[data-testid="order-price"]', "1000");
     await p.click('[data-testid="order-submit"]');
     expect(await text(p, "order-error")).toBe("The sell quantity must be greater than 0");
