@@ -5,7 +5,7 @@
  * so a refused batch changes nothing and says why.
  */
 import { ApiError } from "./errors.ts";
-import { classifyBatchError } from "./ledger.ts";
+import { SYSTEM, classifyBatchError, type LedgerEntry, type WalletAccount } from "./ledger.ts";
 
 /**
  * The exchange's own money (flash-exchange counterparty, counterpart of balance adjustments).
@@ -16,6 +16,28 @@ export const TREASURY = -3;
 
 /** Every system account the reconciliation knows (user id → name). */
 export const SYSTEM_ACCOUNTS: Record<number, string> = { 0: "fees", [-1]: "deposits", [-2]: "withdrawals", [TREASURY]: "treasury" };
+
+/** The house's holds and results (seconds contracts, leveraged positions) live in the treasury's `change` account, where it is funded. */
+export const HOUSE_ACCOUNT = "change" as const;
+
+/** One leg of a house-backed product's movement: the user's product account, the fee account or the house. */
+export interface RoleLeg {
+  role: "user" | "fees" | "house";
+  dAvailable: bigint;
+  dFrozen: bigint;
+}
+
+/** Ledger entries of a product's legs: the user's side in `userAccount`, fees and the house where they always are. */
+export function roleEntries(legs: RoleLeg[], userId: number, userAccount: WalletAccount, currencyId: number, memo: string): LedgerEntry[] {
+  return legs.map((l) => ({
+    userId: l.role === "user" ? userId : l.role === "fees" ? SYSTEM.fees : TREASURY,
+    currencyId,
+    account: l.role === "user" ? userAccount : HOUSE_ACCOUNT,
+    dAvailable: l.dAvailable,
+    dFrozen: l.dFrozen,
+    memo,
+  }));
+}
 
 /** Runs a batch; maps constraint failures to ApiErrors (409) and rethrows anything else. */
 export async function runGuarded(db: D1Database, stmts: D1PreparedStatement[]): Promise<D1Result[]> {

@@ -5,8 +5,8 @@
  * revokes, so every movement of a position books the same accounts.
  */
 import type { LeverLeg } from "../../../durable/engine/margin.ts";
-import { TREASURY } from "../../lib/guarded.ts";
-import { SYSTEM, type LedgerEntry } from "../../lib/ledger.ts";
+import { roleEntries } from "../../lib/guarded.ts";
+import type { LedgerEntry } from "../../lib/ledger.ts";
 
 /** Movement keys, one per position and step: each applies at most once. */
 export const leverKeys = {
@@ -18,17 +18,7 @@ export const leverKeys = {
   night: (id: number, day: number) => `lever:${id}:night:${day}`,
 };
 
-/** The house's hold lives in the treasury's `change` account (where it is funded), as for seconds contracts. */
-export const LEVER_HOUSE_ACCOUNT = "change" as const;
-
-/** Ledger entries of a position's legs. */
+/** Ledger entries of a position's legs (the user's side in the lever account). */
 export function leverEntries(legs: LeverLeg[], userId: number, currencyId: number, memo: string): LedgerEntry[] {
-  return legs.map((l) => ({
-    userId: l.role === "user" ? userId : l.role === "fees" ? SYSTEM.fees : TREASURY,
-    currencyId,
-    account: l.role === "user" ? ("lever" as const) : LEVER_HOUSE_ACCOUNT,
-    dAvailable: l.dAvailable,
-    dFrozen: l.dFrozen,
-    memo,
-  }));
+  return roleEntries(legs, userId, "lever", currencyId, memo);
 }

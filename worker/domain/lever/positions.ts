@@ -34,13 +34,13 @@ import {
 import type { LeverAcceptInput, LeverCommandResult } from "../../../durable/pair/desks/lever.ts";
 import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { TREASURY } from "../../lib/guarded.ts";
+import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { balanceOf, classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
 import type { Hold, HoldSource } from "../ledger/reconcile.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import { allLeverSettings, openLeverSettings, settingsOut, type LeverSettings } from "./config.ts";
-import { LEVER_HOUSE_ACCOUNT, leverEntries, leverKeys } from "./ledger.ts";
+import { leverEntries, leverKeys } from "./ledger.ts";
 
 const ID_EPOCH = Date.UTC(2026, 0, 1);
 /** Time-ordered position ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
@@ -472,7 +472,7 @@ export const leverHolds: HoldSource = {
     const holds: Hold[] = [];
     for (const r of results) {
       holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "lever", units: BigInt(r.margin) });
-      holds.push({ userId: TREASURY, currencyId: r.currency_id, account: LEVER_HOUSE_ACCOUNT, units: BigInt(r.hold) });
+      holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
     }
     return holds;
   },

@@ -5,8 +5,8 @@
  * movements book the same accounts.
  */
 import type { SecondsLeg } from "../../../durable/engine/seconds.ts";
-import { TREASURY } from "../../lib/guarded.ts";
-import { SYSTEM, type LedgerEntry } from "../../lib/ledger.ts";
+import { roleEntries } from "../../lib/guarded.ts";
+import type { LedgerEntry } from "../../lib/ledger.ts";
 
 /** Movement keys, one per contract and step: each can apply at most once. */
 export const secondsKeys = {
@@ -15,17 +15,7 @@ export const secondsKeys = {
   refund: (orderId: number) => `micro:${orderId}:refund`,
 };
 
-/** The house's hold and result live in the treasury's `change` account (where it is funded). */
-export const HOUSE_ACCOUNT = "change" as const;
-
-/** Ledger entries of a contract's legs. */
+/** Ledger entries of a contract's legs (the user's side in the micro account). */
 export function secondsEntries(legs: SecondsLeg[], userId: number, currencyId: number, memo: string): LedgerEntry[] {
-  return legs.map((l) => ({
-    userId: l.role === "user" ? userId : l.role === "fees" ? SYSTEM.fees : TREASURY,
-    currencyId,
-    account: l.role === "user" ? ("micro" as const) : HOUSE_ACCOUNT,
-    dAvailable: l.dAvailable,
-    dFrozen: l.dFrozen,
-    memo,
-  }));
+  return roleEntries(legs, userId, "micro", currencyId, memo);
 }

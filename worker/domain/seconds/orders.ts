@@ -17,10 +17,10 @@ import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
 import type { Hold, HoldSource } from "../ledger/reconcile.ts";
-import { TREASURY } from "../../lib/guarded.ts";
+import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import { offeredOption, payable, type PayableRow } from "./config.ts";
-import { HOUSE_ACCOUNT, secondsEntries, secondsKeys } from "./ledger.ts";
+import { secondsEntries, secondsKeys } from "./ledger.ts";
 
 const ID_EPOCH = Date.UTC(2026, 0, 1);
 /** Time-ordered contract ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
