@@ -106,8 +106,11 @@ export const c2cOrderEventSchema = z.object({ type: z.literal("c2c_order"), id: 
 /** A new chat message (or proof) on one of the user's C2C orders: fetch the conversation again. */
 export const c2cMessageEventSchema = z.object({ type: z.literal("c2c_message"), order_id: z.number().int() });
 
+/** A new item landed in the user's notification centre: read the first page again (schemas/notification.ts). */
+export const notificationEventSchema = z.object({ type: z.literal("notification") });
+
 /** Every private event `notifyUser` (worker/lib/notify.ts) may send. A new kind is added here. */
-export const userEventSchema = z.discriminatedUnion("type", [orderEventSchema, closedMicroorderEventSchema, c2cOrderEventSchema, c2cMessageEventSchema, leverPositionEventSchema]);
+export const userEventSchema = z.discriminatedUnion("type", [orderEventSchema, closedMicroorderEventSchema, c2cOrderEventSchema, c2cMessageEventSchema, leverPositionEventSchema, notificationEventSchema]);
 export type UserEvent = z.infer<typeof userEventSchema>;
 export type UserEventType = UserEvent["type"];
 

@@ -25,6 +25,7 @@ import { operatorC2cRoutes } from "./routes/operator-c2c.ts";
 import { leverRoutes } from "./routes/lever.ts";
 import { operatorLeverRoutes } from "./routes/operator-lever.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { notificationRoutes } from "./routes/notifications.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -89,6 +90,7 @@ export const app = base
   .route("/api", operatorC2cRoutes)
   .route("/api", leverRoutes)
   .route("/api", operatorLeverRoutes)
+  .route("/api", notificationRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

@@ -1,0 +1,69 @@
+/**
+ * The notification centre (issue #16 §1): every event that changes a user's money or standing
+ * leaves one item in that user's inbox, written in the event's own D1 batch and keyed by it.
+ *
+ *   GET  /api/notifications?page=&limit=   notificationQuerySchema → notificationPageSchema
+ *   POST /api/notifications/read           notificationReadSchema ({ids} or {all: true}) → notificationReadResultSchema
+ *
+ * The user's channel (/ws/user) carries `{type: "notification"}` when a new item lands; the app
+ * then reads the first page again (the texts are rendered in the request's language).
+ */
+import { z } from "zod";
+
+/** Every kind of notification. A new kind needs its texts in worker/domain/notifications/texts.ts. */
+export const notificationKinds = [
+  "deposit_credited",
+  "deposit_rejected",
+  "withdrawal_sent",
+  "withdrawal_rejected",
+  "kyc_approved",
+  "kyc_rejected",
+  "c2c_new_order",
+  "c2c_paid",
+  "c2c_released",
+  "c2c_cancelled",
+  "c2c_expired",
+  "c2c_appeal_opened",
+  "c2c_appeal_decided",
+  "seconds_settled",
+  "lever_closed",
+  "login_new_device",
+  "support_reply",
+] as const;
+export const notificationKindSchema = z.enum(notificationKinds);
+export type NotificationKind = z.infer<typeof notificationKindSchema>;
+
+export const notificationQuerySchema = z.object({
+  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
+  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(50).default(20),
+});
+
+export const notificationSchema = z.object({
+  id: z.number().int(),
+  kind: notificationKindSchema,
+  /** in the request's language */
+  title: z.string(),
+  body: z.string(),
+  /** a route of the app (hash path, e.g. "/c2c/show?id=12"), or "" */
+  link: z.string(),
+  /** "YYYY-MM-DD HH:mm:ss", Beijing time like every time the API shows */
+  created_at: z.string(),
+  read: z.boolean(),
+});
+export type Notification = z.infer<typeof notificationSchema>;
+
+export const notificationPageSchema = z.object({
+  total: z.number().int(),
+  unread: z.number().int(),
+  data: z.array(notificationSchema),
+});
+export type NotificationPage = z.infer<typeof notificationPageSchema>;
+
+/** Mark some (at most 100 ids of one's own) or all of one's notifications read. */
+export const notificationReadSchema = z.union([
+  z.object({ ids: z.array(z.coerce.number({ message: "invalid_param" }).int().positive()).min(1).max(100) }).strict(),
+  z.object({ all: z.literal(true) }).strict(),
+]);
+export type NotificationRead = z.infer<typeof notificationReadSchema>;
+
+export const notificationReadResultSchema = z.object({ unread: z.number().int() });

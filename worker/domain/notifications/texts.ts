@@ -1,0 +1,200 @@
+/**
+ * What each notification says, in the six languages, rendered at read time from its kind and
+ * params (so a language switch changes old items too). English is the reference: TypeScript
+ * refuses a language that misses a kind. `{name}` is replaced by that param; a param whose value
+ * starts with "@" is a word of `WORDS` (an outcome, a reason, a direction) and is translated too.
+ *
+ * Params each kind is given (amounts are decimal strings already formatted for the currency):
+ *   deposit_credited      amount, currency
+ *   deposit_rejected      amount, currency, reason
+ *   withdrawal_sent       amount, currency, network, txid
+ *   withdrawal_rejected   amount, currency, reason
+ *   kyc_approved          level
+ *   kyc_rejected          level, reason
+ *   c2c_new_order         id, amount, currency, total, fiat
+ *   c2c_paid              id, amount, currency, total, fiat
+ *   c2c_released          id, amount, currency
+ *   c2c_cancelled         id, amount, currency
+ *   c2c_expired           id, amount, currency
+ *   c2c_appeal_opened     id
+ *   c2c_appeal_decided    id, outcome (@released | @returned)
+ *   seconds_settled       id, pair, direction (@up | @down), outcome (@won | @lost), net (signed), currency,
+ *                         entry, exit, entry_tick, exit_tick
+ *   lever_closed          id, pair, reason (@user | @profit | @loss | @liquidation | @cap), pnl (signed), currency, price
+ *   login_new_device      device, ip, time
+ *   support_reply         id, subject
+ */
+import type { Locale } from "../../../schemas/locale.ts";
+import type { NotificationKind } from "../../../schemas/notification.ts";
+
+interface Text {
+  title: string;
+  body: string;
+}
+type Catalogue = Record<NotificationKind, Text>;
+
+const en: Catalogue = {
+  deposit_credited: { title: "Deposit credited", body: "{amount} {currency} has been credited to your spot account." },
+  deposit_rejected: { title: "Deposit rejected", body: "Your deposit of {amount} {currency} was rejected: {reason}" },
+  withdrawal_sent: { title: "Withdrawal sent", body: "{amount} {currency} was sent on {network}. Transaction id: {txid}" },
+  withdrawal_rejected: { title: "Withdrawal rejected", body: "Your withdrawal of {amount} {currency} was rejected and the funds are back in your account: {reason}" },
+  kyc_approved: { title: "Identity verified", body: "Your identity verification (level {level}) was approved." },
+  kyc_rejected: { title: "Identity verification rejected", body: "Your identity verification (level {level}) was rejected: {reason}" },
+  c2c_new_order: { title: "New C2C order", body: "Order #{id} on your advert: {amount} {currency} for {total} {fiat}." },
+  c2c_paid: { title: "Buyer marked as paid", body: "Order #{id}: the buyer says {total} {fiat} was paid. Check your receiving account, then release {amount} {currency}." },
+  c2c_released: { title: "Coins released", body: "Order #{id}: {amount} {currency} was released to your account." },
+  c2c_cancelled: { title: "C2C order cancelled", body: "Order #{id} ({amount} {currency}) was cancelled." },
+  c2c_expired: { title: "C2C order timed out", body: "Order #{id} ({amount} {currency}) was not paid in time and was cancelled." },
+  c2c_appeal_opened: { title: "Appeal opened", body: "An appeal was opened on order #{id}. An operator will review it." },
+  c2c_appeal_decided: { title: "Appeal decided", body: "The appeal on order #{id} was decided: {outcome}." },
+  seconds_settled: { title: "Contract settled: {outcome}", body: "{pair} {direction} #{id}: entry {entry} (tick #{entry_tick}), exit {exit} (tick #{exit_tick}). Net {net} {currency}." },
+  lever_closed: { title: "Position closed: {reason}", body: "{pair} position #{id} closed at {price}. P/L {pnl} {currency}." },
+  login_new_device: { title: "Login from a new device", body: "Your account was signed in at {time} (Beijing time) from {device}, address {ip}. If this was not you, change your password now." },
+  support_reply: { title: "Support replied", body: "There is a reply on your ticket #{id}: {subject}" },
+};
+
+const zh: Catalogue = {
+  deposit_credited: { title: "充值已到账", body: "{amount} {currency} 已存入您的币币账户。" },
+  deposit_rejected: { title: "充值被驳回", body: "您的 {amount} {currency} 充值被驳回：{reason}" },
+  withdrawal_sent: { title: "提币已发出", body: "{amount} {currency} 已通过 {network} 发出。交易哈希：{txid}" },
+  withdrawal_rejected: { title: "提币被驳回", body: "您的 {amount} {currency} 提币被驳回，资金已退回账户：{reason}" },
+  kyc_approved: { title: "身份认证已通过", body: "您的身份认证（等级 {level}）已通过审核。" },
+  kyc_rejected: { title: "身份认证被驳回", body: "您的身份认证（等级 {level}）被驳回：{reason}" },
+  c2c_new_order: { title: "新的 C2C 订单", body: "您的广告有新订单 #{id}：{amount} {currency}，共 {total} {fiat}。" },
+  c2c_paid: { title: "买家已标记付款", body: "订单 #{id}：买家称已支付 {total} {fiat}。请核对收款账户后放行 {amount} {currency}。" },
+  c2c_released: { title: "币已放行", body: "订单 #{id}：{amount} {currency} 已放行到您的账户。" },
+  c2c_cancelled: { title: "C2C 订单已取消", body: "订单 #{id}（{amount} {currency}）已取消。" },
+  c2c_expired: { title: "C2C 订单已超时", body: "订单 #{id}（{amount} {currency}）未在时限内付款，已取消。" },
+  c2c_appeal_opened: { title: "申诉已发起", body: "订单 #{id} 已发起申诉，客服将进行审核。" },
+  c2c_appeal_decided: { title: "申诉已裁决", body: "订单 #{id} 的申诉结果：{outcome}。" },
+  seconds_settled: { title: "合约已结算：{outcome}", body: "{pair} {direction} #{id}：开仓 {entry}（行情 #{entry_tick}），平仓 {exit}（行情 #{exit_tick}）。净盈亏 {net} {currency}。" },
+  lever_closed: { title: "仓位已平仓：{reason}", body: "{pair} 仓位 #{id} 以 {price} 平仓。盈亏 {pnl} {currency}。" },
+  login_new_device: { title: "新设备登录", body: "您的账户于北京时间 {time} 在 {device}（地址 {ip}）登录。如非本人操作，请立即修改密码。" },
+  support_reply: { title: "客服已回复", body: "您的工单 #{id} 有新回复：{subject}" },
+};
+
+const hk: Catalogue = {
+  deposit_credited: { title: "充值已到賬", body: "{amount} {currency} 已存入您的幣幣賬戶。" },
+  deposit_rejected: { title: "充值被駁回", body: "您的 {amount} {currency} 充值被駁回：{reason}" },
+  withdrawal_sent: { title: "提幣已發出", body: "{amount} {currency} 已通過 {network} 發出。交易哈希：{txid}" },
+  withdrawal_rejected: { title: "提幣被駁回", body: "您的 {amount} {currency} 提幣被駁回，資金已退回賬戶：{reason}" },
+  kyc_approved: { title: "身份認證已通過", body: "您的身份認證（等級 {level}）已通過審核。" },
+  kyc_rejected: { title: "身份認證被駁回", body: "您的身份認證（等級 {level}）被駁回：{reason}" },
+  c2c_new_order: { title: "新的 C2C 訂單", body: "您的廣告有新訂單 #{id}：{amount} {currency}，共 {total} {fiat}。" },
+  c2c_paid: { title: "買家已標記付款", body: "訂單 #{id}：買家稱已支付 {total} {fiat}。請核對收款賬戶後放行 {amount} {currency}。" },
+  c2c_released: { title: "幣已放行", body: "訂單 #{id}：{amount} {currency} 已放行到您的賬戶。" },
+  c2c_cancelled: { title: "C2C 訂單已取消", body: "訂單 #{id}（{amount} {currency}）已取消。" },
+  c2c_expired: { title: "C2C 訂單已超時", body: "訂單 #{id}（{amount} {currency}）未在時限內付款，已取消。" },
+  c2c_appeal_opened: { title: "申訴已發起", body: "訂單 #{id} 已發起申訴，客服將進行審核。" },
+  c2c_appeal_decided: { title: "申訴已裁決", body: "訂單 #{id} 的申訴結果：{outcome}。" },
+  seconds_settled: { title: "合約已結算：{outcome}", body: "{pair} {direction} #{id}：開倉 {entry}（行情 #{entry_tick}），平倉 {exit}（行情 #{exit_tick}）。淨盈虧 {net} {currency}。" },
+  lever_closed: { title: "倉位已平倉：{reason}", body: "{pair} 倉位 #{id} 以 {price} 平倉。盈虧 {pnl} {currency}。" },
+  login_new_device: { title: "新設備登錄", body: "您的賬戶於北京時間 {time} 在 {device}（地址 {ip}）登錄。如非本人操作，請立即修改密碼。" },
+  support_reply: { title: "客服已回覆", body: "您的工單 #{id} 有新回覆：{subject}" },
+};
+
+const kr: Catalogue = {
+  deposit_credited: { title: "입금 완료", body: "{amount} {currency}이(가) 현물 계정에 입금되었습니다." },
+  deposit_rejected: { title: "입금 거절", body: "{amount} {currency} 입금이 거절되었습니다: {reason}" },
+  withdrawal_sent: { title: "출금 전송됨", body: "{amount} {currency}이(가) {network}(으)로 전송되었습니다. 거래 ID: {txid}" },
+  withdrawal_rejected: { title: "출금 거절", body: "{amount} {currency} 출금이 거절되어 자금이 계정으로 반환되었습니다: {reason}" },
+  kyc_approved: { title: "본인 인증 완료", body: "본인 인증(레벨 {level})이 승인되었습니다." },
+  kyc_rejected: { title: "본인 인증 거절", body: "본인 인증(레벨 {level})이 거절되었습니다: {reason}" },
+  c2c_new_order: { title: "새 C2C 주문", body: "광고에 새 주문 #{id}: {amount} {currency}, {total} {fiat}." },
+  c2c_paid: { title: "구매자 결제 완료 표시", body: "주문 #{id}: 구매자가 {total} {fiat}을(를) 결제했다고 합니다. 수취 계좌를 확인한 후 {amount} {currency}을(를) 릴리스하세요." },
+  c2c_released: { title: "코인 릴리스됨", body: "주문 #{id}: {amount} {currency}이(가) 계정으로 릴리스되었습니다." },
+  c2c_cancelled: { title: "C2C 주문 취소", body: "주문 #{id}({amount} {currency})이(가) 취소되었습니다." },
+  c2c_expired: { title: "C2C 주문 시간 초과", body: "주문 #{id}({amount} {currency})이(가) 기한 내에 결제되지 않아 취소되었습니다." },
+  c2c_appeal_opened: { title: "이의 제기 접수", body: "주문 #{id}에 이의 제기가 접수되었습니다. 운영자가 검토합니다." },
+  c2c_appeal_decided: { title: "이의 제기 결정", body: "주문 #{id}의 이의 제기 결과: {outcome}." },
+  seconds_settled: { title: "계약 정산: {outcome}", body: "{pair} {direction} #{id}: 진입 {entry}(틱 #{entry_tick}), 종료 {exit}(틱 #{exit_tick}). 순손익 {net} {currency}." },
+  lever_closed: { title: "포지션 종료: {reason}", body: "{pair} 포지션 #{id}이(가) {price}에 종료되었습니다. 손익 {pnl} {currency}." },
+  login_new_device: { title: "새 기기에서 로그인", body: "베이징 시간 {time}에 {device}(주소 {ip})에서 계정에 로그인했습니다. 본인이 아니라면 지금 비밀번호를 변경하세요." },
+  support_reply: { title: "고객센터 답변", body: "티켓 #{id}에 답변이 있습니다: {subject}" },
+};
+
+const jp: Catalogue = {
+  deposit_credited: { title: "入金が反映されました", body: "{amount} {currency} が現物口座に入金されました。" },
+  deposit_rejected: { title: "入金が却下されました", body: "{amount} {currency} の入金は却下されました：{reason}" },
+  withdrawal_sent: { title: "出金を送信しました", body: "{amount} {currency} を {network} で送信しました。トランザクションID：{txid}" },
+  withdrawal_rejected: { title: "出金が却下されました", body: "{amount} {currency} の出金は却下され、資金は口座に戻りました：{reason}" },
+  kyc_approved: { title: "本人確認が完了しました", body: "本人確認（レベル {level}）が承認されました。" },
+  kyc_rejected: { title: "本人確認が却下されました", body: "本人確認（レベル {level}）は却下されました：{reason}" },
+  c2c_new_order: { title: "新しいC2C注文", body: "広告に新しい注文 #{id}：{amount} {currency}、合計 {total} {fiat}。" },
+  c2c_paid: { title: "買い手が支払い済みにしました", body: "注文 #{id}：買い手は {total} {fiat} を支払ったとしています。受取口座を確認してから {amount} {currency} を解放してください。" },
+  c2c_released: { title: "コインが解放されました", body: "注文 #{id}：{amount} {currency} があなたの口座に解放されました。" },
+  c2c_cancelled: { title: "C2C注文がキャンセルされました", body: "注文 #{id}（{amount} {currency}）はキャンセルされました。" },
+  c2c_expired: { title: "C2C注文が期限切れになりました", body: "注文 #{id}（{amount} {currency}）は期限内に支払われず、キャンセルされました。" },
+  c2c_appeal_opened: { title: "申し立てが開始されました", body: "注文 #{id} に申し立てがありました。オペレーターが審査します。" },
+  c2c_appeal_decided: { title: "申し立ての結果", body: "注文 #{id} の申し立ての結果：{outcome}。" },
+  seconds_settled: { title: "契約が決済されました：{outcome}", body: "{pair} {direction} #{id}：エントリー {entry}（ティック #{entry_tick}）、エグジット {exit}（ティック #{exit_tick}）。純損益 {net} {currency}。" },
+  lever_closed: { title: "ポジションが決済されました：{reason}", body: "{pair} ポジション #{id} は {price} で決済されました。損益 {pnl} {currency}。" },
+  login_new_device: { title: "新しい端末からのログイン", body: "北京時間 {time} に {device}（アドレス {ip}）からログインがありました。心当たりがない場合はすぐにパスワードを変更してください。" },
+  support_reply: { title: "サポートから返信があります", body: "チケット #{id} に返信があります：{subject}" },
+};
+
+const es: Catalogue = {
+  deposit_credited: { title: "Depósito acreditado", body: "Se han acreditado {amount} {currency} en su cuenta spot." },
+  deposit_rejected: { title: "Depósito rechazado", body: "Su depósito de {amount} {currency} fue rechazado: {reason}" },
+  withdrawal_sent: { title: "Retiro enviado", body: "Se enviaron {amount} {currency} por {network}. Id de transacción: {txid}" },
+  withdrawal_rejected: { title: "Retiro rechazado", body: "Su retiro de {amount} {currency} fue rechazado y los fondos volvieron a su cuenta: {reason}" },
+  kyc_approved: { title: "Identidad verificada", body: "Su verificación de identidad (nivel {level}) fue aprobada." },
+  kyc_rejected: { title: "Verificación rechazada", body: "Su verificación de identidad (nivel {level}) fue rechazada: {reason}" },
+  c2c_new_order: { title: "Nueva orden C2C", body: "Orden #{id} en su anuncio: {amount} {currency} por {total} {fiat}." },
+  c2c_paid: { title: "El comprador marcó el pago", body: "Orden #{id}: el comprador dice haber pagado {total} {fiat}. Revise su cuenta de cobro y libere {amount} {currency}." },
+  c2c_released: { title: "Monedas liberadas", body: "Orden #{id}: se liberaron {amount} {currency} a su cuenta." },
+  c2c_cancelled: { title: "Orden C2C cancelada", body: "La orden #{id} ({amount} {currency}) fue cancelada." },
+  c2c_expired: { title: "Orden C2C vencida", body: "La orden #{id} ({amount} {currency}) no se pagó a tiempo y fue cancelada." },
+  c2c_appeal_opened: { title: "Apelación abierta", body: "Se abrió una apelación en la orden #{id}. Un operador la revisará." },
+  c2c_appeal_decided: { title: "Apelación resuelta", body: "La apelación de la orden #{id} se resolvió: {outcome}." },
+  seconds_settled: { title: "Contrato liquidado: {outcome}", body: "{pair} {direction} #{id}: entrada {entry} (tick #{entry_tick}), salida {exit} (tick #{exit_tick}). Neto {net} {currency}." },
+  lever_closed: { title: "Posición cerrada: {reason}", body: "Posición {pair} #{id} cerrada a {price}. G/P {pnl} {currency}." },
+  login_new_device: { title: "Inicio de sesión desde un nuevo dispositivo", body: "Se inició sesión en su cuenta a las {time} (hora de Pekín) desde {device}, dirección {ip}. Si no fue usted, cambie su contraseña ahora." },
+  support_reply: { title: "Soporte respondió", body: "Hay una respuesta en su ticket #{id}: {subject}" },
+};
+
+/** Words a param may name with "@word" (an outcome, a reason, a direction). */
+const wordsEn = {
+  won: "won",
+  lost: "lost",
+  up: "Up",
+  down: "Down",
+  user: "closed by you",
+  profit: "take-profit",
+  loss: "stop-loss",
+  liquidation: "liquidation",
+  cap: "gain cap reached",
+  released: "coins released to the buyer",
+  returned: "coins returned to the seller",
+};
+type Words = Record<keyof typeof wordsEn, string>;
+const WORDS: Record<Locale, Words> = {
+  en: wordsEn,
+  zh: { won: "盈利", lost: "亏损", up: "买涨", down: "买跌", user: "手动平仓", profit: "止盈", loss: "止损", liquidation: "强制平仓", cap: "达到收益上限", released: "币已放行给买家", returned: "币已退回卖家" },
+  hk: { won: "盈利", lost: "虧損", up: "買漲", down: "買跌", user: "手動平倉", profit: "止盈", loss: "止損", liquidation: "強制平倉", cap: "達到收益上限", released: "幣已放行給買家", returned: "幣已退回賣家" },
+  kr: { won: "수익", lost: "손실", up: "상승", down: "하락", user: "직접 종료", profit: "이익 실현", loss: "손절", liquidation: "강제 청산", cap: "수익 상한 도달", released: "코인이 구매자에게 릴리스됨", returned: "코인이 판매자에게 반환됨" },
+  jp: { won: "勝ち", lost: "負け", up: "上昇", down: "下落", user: "手動決済", profit: "利益確定", loss: "損切り", liquidation: "強制決済", cap: "利益上限に到達", released: "コインは買い手に解放", returned: "コインは売り手に返却" },
+  es: { won: "ganado", lost: "perdido", up: "Sube", down: "Baja", user: "cerrada por usted", profit: "toma de ganancias", loss: "stop-loss", liquidation: "liquidación", cap: "tope de ganancia alcanzado", released: "monedas liberadas al comprador", returned: "monedas devueltas al vendedor" },
+};
+
+const CATALOGUES: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };
+
+export type NotificationParams = Record<string, string | number>;
+
+function fill(template: string, params: NotificationParams, words: Words): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
+    const v = params[name];
+    if (v === undefined) return "";
+    const s = String(v);
+    if (s.startsWith("@")) return (words as Record<string, string>)[s.slice(1)] ?? s.slice(1);
+    return s;
+  });
+}
+
+/** The title and body of one notification in `locale` (an unknown kind reads as English text of nothing). */
+export function renderNotification(kind: string, params: NotificationParams, locale: Locale): { title: string; body: string } {
+  const text = (CATALOGUES[locale] as Record<string, Text | undefined>)[kind] ?? (en as Record<string, Text | undefined>)[kind];
+  if (!text) return { title: kind, body: "" };
+  const words = WORDS[locale];
+  return { title: fill(text.title, params, words), body: fill(text.body, params, words) };
+}
