@@ -4,12 +4,10 @@
  * Small helpers for the browser tests: reading the dev outbox, registering through the API, and
  * putting items into a user's notification inbox.
  */
-import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import type { Page } from "playwright-core";
-import { ROOT } from "./server.ts";
 
 export interface OutboxRow {
   channel: string;
@@ -90,43 +88,49 @@ export interface TestNotification {
   createdAt?: number;
 }
 
-const sqlText = (v: string) => `'${v.replace(/'/g, "''")}'`;
+/** The local D1 database's SQLite file under a test server's --persist-to folder (the one with the app's tables). */
+function localD1File(persistDir: string): string {
+  const dir = join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(".sqlite") || name === "metadata.sqlite") continue;
+    const db = new DatabaseSync(join(dir, name), { readOnly: true });
+    try {
+      if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notifications'").get()) return join(dir, name);
+    } finally {
+      db.close();
+    }
+  }
+  throw new Error(`no local D1 database with a notifications table in ${dir}`);
+}
 
 /**
  * Puts notifications into an account's inbox, in the given order (ids grow), by writing the rows
- * into the test server's local D1 while it runs, as the event's own batch would.
+ * into the test server's local D1 while it runs (a SQLite file in WAL mode, shared with the
+ * running worker), as the event's own batch would.
  *
  * A STAND-IN: on main no event writes a notification yet (the wiring of deposits, withdrawals,
  * KYC, seconds, lever, login, C2C and support is on its way, issue #16 §1). Once it lands, replace
  * the body with the real event, e.g. an operator crediting a deposit of the account, or a seconds
- * contract of it settling (tests/e2e/seconds.test.ts shows how to open one), and let the event
- * push `{type: "notification"}` on the user channel: this stand-in cannot push, so its callers see
- * the rows only after a reload or when the tab becomes visible again.
+ * contract of it settling (tests/e2e/seconds.test.ts shows how to open one); the event then also
+ * pushes `{type: "notification"}` on the user channel, which this stand-in cannot do.
  */
-export async function addNotifications(persistDir: string, account: string, rows: TestNotification[]): Promise<void> {
-  const sql = rows
-    .map(
-      (n) =>
-        "INSERT INTO notifications (user_id, event_key, kind, params, link, created_at) " +
-        `SELECT id, ${sqlText(n.key)}, ${sqlText(n.kind)}, ${sqlText(JSON.stringify(n.params ?? {}))}, ${sqlText(n.link ?? "")}, ${n.createdAt ?? Date.now()} ` +
-        `FROM users WHERE account = ${sqlText(account.toLowerCase())};`,
-    )
-    .join("\n");
-  const dir = mkdtempSync(join(tmpdir(), "e2e-notify-"));
-  const file = join(dir, "notify.sql");
-  writeFileSync(file, sql);
+export function addNotifications(persistDir: string, account: string, rows: TestNotification[]): void {
+  // Waits (up to 10 s) while the worker holds the write lock.
+  const db = new DatabaseSync(localD1File(persistDir), { timeout: 10_000 });
   try {
-    const wrangler = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
-    const args = [wrangler, "d1", "execute", "DB", "--local", "--persist-to", persistDir, "--file", file];
-    const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
-      const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
-      let text = "";
-      child.stdout.on("data", (d: Buffer) => (text += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (text += d.toString()));
-      child.on("close", (code) => resolve({ code, text }));
-    });
-    if (out.code !== 0) throw new Error(`adding notifications failed (exit ${out.code}):\n${out.text}`);
+    const insert = db.prepare(
+      "INSERT INTO notifications (user_id, event_key, kind, params, link, created_at) SELECT id, ?, ?, ?, ?, ? FROM users WHERE account = ?",
+    );
+    db.exec("BEGIN IMMEDIATE");
+    for (const n of rows) {
+      const done = insert.run(n.key, n.kind, JSON.stringify(n.params ?? {}), n.link ?? "", n.createdAt ?? Date.now(), account.toLowerCase());
+      if (done.changes !== 1) throw new Error(`no account ${account}, or notification ${n.key} given twice`);
+    }
+    db.exec("COMMIT");
+  } catch (err) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw err;
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    db.close();
   }
 }

@@ -12,5 +12,6 @@ export default function NotificationLive() {
   const qc = useQueryClient();
   const refetch = () => void qc.invalidateQueries({ queryKey: NOTIFICATIONS });
   useUserEvent("notification", refetch, refetch);
-  return null;
+  // Nothing to see; marks for the browser tests that the live updates are listening.
+  return <span hidden data-testid="notifications-live" />;
 }
