@@ -1,6 +1,12 @@
 /// <reference lib="dom" />
 // Functions passed to page.evaluate() run in the browser, hence the DOM types.
-/** Small helpers for the browser tests: reading the dev outbox and registering through the API. */
+/**
+ * Small helpers for the browser tests: reading the dev outbox, registering through the API, and
+ * putting items into a user's notification inbox.
+ */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import type { Page } from "playwright-core";
 
 export interface OutboxRow {
@@ -69,4 +75,62 @@ export async function registerViaApi(baseUrl: string, account: string, password:
 /** Waits until the hash route matches, e.g. "#/" or "#/login". */
 export async function waitForRoute(page: Page, route: RegExp, timeout = 10_000): Promise<void> {
   await page.waitForFunction((src) => new RegExp(src).test(window.location.hash), route.source, { timeout });
+}
+
+/** One notification as an event would write it (worker/domain/notifications/inbox.ts). */
+export interface TestNotification {
+  kind: string;
+  /** Names the event, unique per user. */
+  key: string;
+  params?: Record<string, string>;
+  link?: string;
+  /** ms since the epoch; shown in Beijing time. */
+  createdAt?: number;
+}
+
+/** The local D1 database's SQLite file under a test server's --persist-to folder (the one with the app's tables). */
+function localD1File(persistDir: string): string {
+  const dir = join(persistDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  for (const name of readdirSync(dir)) {
+    if (!name.endsWith(".sqlite") || name === "metadata.sqlite") continue;
+    const db = new DatabaseSync(join(dir, name), { readOnly: true });
+    try {
+      if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'notifications'").get()) return join(dir, name);
+    } finally {
+      db.close();
+    }
+  }
+  throw new Error(`no local D1 database with a notifications table in ${dir}`);
+}
+
+/**
+ * Puts notifications into an account's inbox, in the given order (ids grow), by writing the rows
+ * into the test server's local D1 while it runs (a SQLite file in WAL mode, shared with the
+ * running worker), as the event's own batch would.
+ *
+ * A STAND-IN: on main no event writes a notification yet (the wiring of deposits, withdrawals,
+ * KYC, seconds, lever, login, C2C and support is on its way, issue #16 §1). Once it lands, replace
+ * the body with the real event, e.g. an operator crediting a deposit of the account, or a seconds
+ * contract of it settling (tests/e2e/seconds.test.ts shows how to open one); the event then also
+ * pushes `{type: "notification"}` on the user channel, which this stand-in cannot do.
+ */
+export function addNotifications(persistDir: string, account: string, rows: TestNotification[]): void {
+  // Waits (up to 10 s) while the worker holds the write lock.
+  const db = new DatabaseSync(localD1File(persistDir), { timeout: 10_000 });
+  try {
+    const insert = db.prepare(
+      "INSERT INTO notifications (user_id, event_key, kind, params, link, created_at) SELECT id, ?, ?, ?, ?, ? FROM users WHERE account = ?",
+    );
+    db.exec("BEGIN IMMEDIATE");
+    for (const n of rows) {
+      const done = insert.run(n.key, n.kind, JSON.stringify(n.params ?? {}), n.link ?? "", n.createdAt ?? Date.now(), account.toLowerCase());
+      if (done.changes !== 1) throw new Error(`no account ${account}, or notification ${n.key} given twice`);
+    }
+    db.exec("COMMIT");
+  } catch (err) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw err;
+  } finally {
+    db.close();
+  }
 }

@@ -1,6 +1,7 @@
 /**
  * The side drawer (spec §2): who is logged in (account, user id, real name only once verified),
- * or a login/register prompt; links to account screens; logout only when logged in.
+ * or a login/register prompt; links to account screens (the inbox with its unread count); logout
+ * only when logged in.
  */
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -11,6 +12,7 @@ import { toast } from "../lib/toast.ts";
 import { Icon, LogoMark, type IconName } from "../components/Icon.tsx";
 import { useDrawerPanel } from "../components/useDrawerPanel.ts";
 import { logout } from "../features/auth/api.ts";
+import { UnreadCount } from "../features/notifications/components/NotificationBell.tsx";
 import d from "../components/drawer.module.css";
 import s from "./shell.module.css";
 
@@ -39,6 +41,7 @@ interface Entry {
 const entries: Entry[] = [
   { to: "/customer", icon: "service", label: m.menu_customer, auth: false },
   { to: "/personal", icon: "user", label: m.title_personal, auth: true },
+  { to: "/notifications", icon: "bell", label: m.title_notifications, auth: true },
   { to: "/bank", icon: "bank", label: m.menu_bank, auth: true },
   { to: "/verifyed", icon: "shield", label: m.menu_verify, auth: true },
   { to: "/security", icon: "key", label: m.sec_title, auth: true },
@@ -125,6 +128,7 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
                 <Icon name={e.icon} size={20} />
                 <span className={s.drawerItemLabel}>{e.label()}</span>
                 {e.to === "/verifyed" && <span className={`badge badge-${status.tone}`}>{status.text}</span>}
+                {e.to === "/notifications" && <UnreadCount />}
                 <Icon name="chevron" size={16} className={s.drawerChevron} />
               </Link>
             ))}

@@ -1,10 +1,10 @@
 /**
- * The app frame (spec §2 "Shell"): header with menu or back icon, logo, title and language
- * icon; the side drawer; the footer tabs on the five tab screens. It also guards auth routes,
+ * The app frame (spec §2 "Shell"): header with menu or back icon, logo, title, the notification
+ * bell (logged in) and language icon; the side drawer; the footer tabs on the five tab screens. It also guards auth routes,
  * sets the document title and re-mounts the screen when the language changes so every text
  * and every server-translated payload follows the new locale.
  */
-import { Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { Link, Navigate, Outlet, useLocation, useMatches, useNavigate } from "react-router";
 import { m, useLocale } from "../i18n/index.ts";
 import { useSession } from "../lib/session.ts";
@@ -14,9 +14,13 @@ import { Drawer } from "./Drawer.tsx";
 import { TabBar } from "./TabBar.tsx";
 import type { RouteMeta } from "./routes.tsx";
 import { refreshUserInfo } from "../features/auth/api.ts";
+import { NotificationBell } from "../features/notifications/components/NotificationBell.tsx";
 import s from "./shell.module.css";
 
 export const BRAND = "Honest Exchange";
+
+// The notification centre's live updates (user channel events), loaded after start-up with the channel's code.
+const NotificationLive = lazy(() => import("../features/notifications/components/NotificationLive.tsx"));
 
 function useRouteMeta(): RouteMeta | undefined {
   const matches = useMatches();
@@ -97,6 +101,7 @@ export function Shell() {
           <h1 data-testid="page-title">{title}</h1>
         </div>
         <div className={`${s.appHeaderSide} ${s.appHeaderEnd}`}>
+          {loggedIn && <NotificationBell />}
           <Link to="/lang" className="icon-btn" aria-label={m.change_language()} data-testid="lang-button">
             <Icon name="globe" />
           </Link>
@@ -111,6 +116,11 @@ export function Shell() {
 
       {isTab && <TabBar />}
       <Drawer open={drawerOpen} onClose={() => setDrawerOpen(false)} />
+      {loggedIn && (
+        <Suspense fallback={null}>
+          <NotificationLive />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -57,6 +57,7 @@ function KlineRoute() {
 // Money in and out, the account area and the operator console.
 const AssetsPage = page(() => import("../features/assets/components/AssetsPage.tsx"));
 const PersonalPage = page(() => import("../features/personal/components/PersonalPage.tsx"));
+const NotificationsPage = page(() => import("../features/notifications/components/NotificationsPage.tsx"));
 const RechargePage = page(() => import("../features/wallet/components/RechargePage.tsx"));
 const RecordsPage = page(() => import("../features/wallet/components/RecordsPage.tsx"));
 const WithdrawalPage = page(() => import("../features/wallet/components/WithdrawalPage.tsx"));
@@ -114,6 +115,7 @@ const entries: Entry[] = [
   { path: "/exchange/lists", title: m.title_exchange_lists, auth: true, Component: ExchangeListsPage },
   { path: "/assets", title: m.title_assets, auth: true, tab: true, Component: AssetsPage },
   { path: "/personal", title: m.title_personal, auth: true, Component: PersonalPage },
+  { path: "/notifications", title: m.title_notifications, auth: true, Component: NotificationsPage },
   { path: "/trade", title: m.title_trade, auth: true, tab: true, Component: TradePage },
   { path: "/trade/lists", title: m.title_trade_lists, auth: true, Component: TradeListsPage },
   { path: "/lever", title: m.title_lever, auth: true, Component: LeverPage },

@@ -1,4 +1,8 @@
-/** Short messages at the top of the screen (spec §8: errors stay 3 s). */
+/**
+ * Short messages at the top of the screen (spec §8: errors stay 3 s). A notification of the
+ * user's own inbox (features/notifications) is a richer toast: a title, a body of at most a few
+ * lines, 6 s on screen, and tapping it opens what it is about.
+ */
 import { atom } from "nanostores";
 
 export type ToastKind = "success" | "error" | "info" | "warning";
@@ -6,17 +10,36 @@ export interface Toast {
   id: number;
   kind: ToastKind;
   text: string;
+  /** A second, smaller line (a notification's body). */
+  detail?: string;
+  /** What tapping the toast does besides dismissing it (open a notification's link). */
+  onTap?: () => void;
+  /** Toasts with the same key replace each other (a notification's id); without one, the same text does. */
+  key?: string;
 }
 
 export const $toasts = atom<Toast[]>([]);
 let nextId = 1;
 
-export function showToast(text: string, kind: ToastKind = "info", durationMs = 3000) {
+/** How long a notification toast stays: twice an error's, long enough to read a title and a body. */
+export const NOTICE_TOAST_MS = 6000;
+
+function push(toast: Omit<Toast, "id">, durationMs: number) {
   const id = nextId++;
-  // Identical text already on screen: do not stack duplicates (e.g. two failing loads at once).
-  const current = $toasts.get().filter((t) => t.text !== text);
-  $toasts.set([...current, { id, kind, text }].slice(-3));
+  // The same toast already on screen: do not stack duplicates (e.g. two failing loads at once).
+  const same = (t: Toast) => (toast.key !== undefined ? t.key === toast.key : t.key === undefined && t.text === toast.text);
+  const current = $toasts.get().filter((t) => !same(t));
+  $toasts.set([...current, { ...toast, id }].slice(-3));
   setTimeout(() => dismissToast(id), durationMs);
+}
+
+export function showToast(text: string, kind: ToastKind = "info", durationMs = 3000) {
+  push({ kind, text }, durationMs);
+}
+
+/** A notification toast: title, body (clipped to a few lines), tap to open; stays NOTICE_TOAST_MS. */
+export function showNoticeToast(notice: { key: string; title: string; body?: string; onTap?: () => void }) {
+  push({ kind: "info", text: notice.title, detail: notice.body || undefined, onTap: notice.onTap, key: notice.key }, NOTICE_TOAST_MS);
 }
 
 export function dismissToast(id: number) {

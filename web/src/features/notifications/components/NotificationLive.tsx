@@ -1,0 +1,17 @@
+/**
+ * Keeps the notification centre live while logged in: the user channel's `notification` event
+ * (a new item landed) and the channel's reopen (events sent while it was down are lost) read the
+ * first page and the unread count again, which toasts the new items (api.ts). Loaded lazily by
+ * the app shell, with the channel's own code, so neither weighs on the first screen.
+ */
+import { useQueryClient } from "@tanstack/react-query";
+import { useUserEvent } from "../../../lib/userChannel.ts";
+import { NOTIFICATIONS } from "../api.ts";
+
+export default function NotificationLive() {
+  const qc = useQueryClient();
+  const refetch = () => void qc.invalidateQueries({ queryKey: NOTIFICATIONS });
+  useUserEvent("notification", refetch, refetch);
+  // Nothing to see; marks for the browser tests that the live updates are listening.
+  return <span hidden data-testid="notifications-live" />;
+}
