@@ -44,7 +44,7 @@ export const notificationSchema = z.object({
   /** in the request's language */
   title: z.string(),
   body: z.string(),
-  /** a route of the app (hash path, e.g. "/c2c/show?id=12"), or "" */
+  /** a route of the app (hash path, e.g. "/legal/show?id=12"), or "" */
   link: z.string(),
   /** "YYYY-MM-DD HH:mm:ss", Beijing time like every time the API shows */
   created_at: z.string(),

@@ -155,8 +155,8 @@ const es: Catalogue = {
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */
 const wordsEn = {
-  won: "won",
-  lost: "lost",
+  won: "Won",
+  lost: "Lost",
   up: "Up",
   down: "Down",
   user: "closed by you",
