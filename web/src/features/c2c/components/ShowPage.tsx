@@ -96,8 +96,8 @@ function Detail({ order: o }: { order: C2cOrder }) {
           <Row label={m.c2c_verified_name()} testId="show-real-name" strong>{o.counterparty_real_name}</Row>
         )}
         {o.is_merchant && <Row label={m.c2c_role()}>{m.c2c_you_merchant()}</Row>}
-        <Row label={m.c2c_created()}><span className="num">{formatDateTime(o.create_time)}</span></Row>
-        {o.paid_time !== null && <Row label={m.c2c_paid_at()}><span className="num">{formatDateTime(o.paid_time)}</span></Row>}
+        <Row label={m.c2c_created()} testId="show-created"><span className="num">{formatDateTime(o.create_time)}</span></Row>
+        {o.paid_time !== null && <Row label={m.c2c_paid_at()} testId="show-paid-at"><span className="num">{formatDateTime(o.paid_time)}</span></Row>}
         {o.end_time !== null && <Row label={o.is_sure === 1 ? m.c2c_finished_at() : m.c2c_cancelled_at()}><span className="num">{formatDateTime(o.end_time)}</span></Row>}
       </dl>
 
