@@ -45,8 +45,8 @@ function stateNote(o: C2cOrder): string {
     case 0:
       return buyer ? m.c2c_note_unpaid_buyer() : m.c2c_note_unpaid_seller();
     case 3:
-      // Under appeal the seller no longer decides: an operator does.
-      if (o.appeal !== null && o.appeal.status === 0) return m.c2c_note_appeal();
+      // Under appeal an operator decides (unless the seller releases after all).
+      if (o.appeal !== null && o.appeal.status === 0) return buyer ? m.c2c_note_appeal() : m.c2c_note_appeal_seller();
       return buyer ? m.c2c_note_paid_buyer() : m.c2c_note_paid_seller();
     case 1:
       return buyer ? m.c2c_note_finished_buyer() : m.c2c_note_finished_seller();
