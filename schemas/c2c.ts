@@ -67,8 +67,6 @@ export const C2C_QTY_DECIMALS = 6;
 export const C2C_MAX_UNFINISHED = 3;
 /** This many cancellations (own cancels and expired unpaid orders as the buyer) in one Beijing day restrict ordering until the next day. */
 export const C2C_MAX_CANCELS_PER_DAY = 3;
-/** The advert dialog closes itself after this many seconds (spec §4). */
-export const C2C_DIALOG_SECONDS = 60;
 
 // ── Enumerations ────────────────────────────────────────────────────────────────────────────────
 
@@ -158,6 +156,8 @@ export const doLegalDealSchema = z.object({
   id: idValue,
   /** coin quantity, at most C2C_QTY_DECIMALS decimals; deal_money = value × price (dealMoneyCents) must be within the advert's min/max CNY */
   value: amountInputSchema,
+  /** beyond the spec, optional: the CNY price the user was shown; if the advert's price differs the order is refused (c2c_price_changed) */
+  price: fiatInputSchema.optional(),
 });
 
 /** GET /api/legal_user_deal: one's orders (either side), newest first, with optional filters. */
@@ -383,6 +383,12 @@ export const c2cOrderSchema = z.object({
   is_merchant: z.boolean(),
   /** the other party: the merchant's name, or the user's real name with all but the first character masked */
   counterparty_name: z.string(),
+  /**
+   * the other party's verified real name while the order is open (unpaid or paid, also under
+   * appeal): the buyer pays from an account in their own name, and the seller checks it; null on
+   * finished and cancelled orders
+   */
+  counterparty_real_name: z.string().nullable(),
   /** the seller's receiving methods accepted by the advert, as recorded at creation */
   pay_methods: z.array(paySnapshotSchema),
   /** ms: end of the payment window */
@@ -496,7 +502,7 @@ export const adminAdvertSchema = c2cAdvertSchema.extend({ user_id: z.number().in
 export const adminAdvertPageSchema = pageSchema(adminAdvertSchema);
 
 /** An order as operators see it: both parties named. */
-export const adminC2cOrderSchema = c2cOrderSchema.omit({ role: true, is_merchant: true, counterparty_name: true }).extend({
+export const adminC2cOrderSchema = c2cOrderSchema.omit({ role: true, is_merchant: true, counterparty_name: true, counterparty_real_name: true }).extend({
   buyer_id: z.number().int(),
   buyer_account: z.string(),
   seller_id: z.number().int(),

@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
+import { sha256Hex } from "../../worker/lib/crypto.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
 import { ABC_CARD, makeOperator, seedWalletCurrencies, u8, uploadImage, USDT } from "./wallet-fixtures.ts";
 
@@ -104,4 +105,26 @@ export async function c2cFingerprint(): Promise<string> {
 /** The order row as stored. */
 export async function orderState(id: number) {
   return env.DB.prepare("SELECT is_sure, cancel_reason, amount, advert_id FROM c2c_orders WHERE id = ?").bind(id).first<{ is_sure: number; cancel_reason: string | null; amount: number; advert_id: number }>();
+}
+
+/** Opens a socket on the user's private channel object (what the Worker's authenticated upgrade does) and collects what it receives. */
+export async function listen(user: { id: number; token: string }) {
+  const tokenHash = await sha256Hex(user.token);
+  const session = await env.DB.prepare("SELECT id FROM sessions WHERE token_hash = ?").bind(tokenHash).first<{ id: number }>();
+  const stub = env.USER.get(env.USER.idFromName(`user:${user.id}`));
+  const res = await stub.fetch("http://user/", { headers: { upgrade: "websocket", "x-user-id": String(user.id), "x-session-id": String(session!.id), "x-session-token-hash": tokenHash } });
+  const ws = res.webSocket!;
+  ws.accept();
+  const got: { type: string; [k: string]: unknown }[] = [];
+  const waiters: (() => void)[] = [];
+  ws.addEventListener("message", (e) => {
+    got.push(JSON.parse(String(e.data)));
+    waiters.splice(0).forEach((w) => w());
+  });
+  /** Resolves once a message matching `pred` arrived (the test timeout bounds a hang). */
+  const next = async (pred: (m: { type: string; [k: string]: unknown }) => boolean) => {
+    while (!got.some(pred)) await new Promise<void>((r) => waiters.push(r));
+    return got.find(pred)!;
+  };
+  return { got, next, close: () => ws.close() };
 }

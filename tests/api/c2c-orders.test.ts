@@ -7,10 +7,9 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { c2cExpiryJob } from "../../worker/jobs/c2c-expiry.ts";
 import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
 import { createOrder, handleOne, orderRow, transitionOrder } from "../../worker/domain/c2c/orders.ts";
-import { sha256Hex } from "../../worker/lib/crypto.ts";
 import { api } from "./helpers.ts";
 import { bal, expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
-import { makeMerchant, makeTaker, orderState, pay, placeOrder, postAdvert, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
+import { listen, makeMerchant, makeTaker, orderState, pay, placeOrder, postAdvert, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 afterEach(expectBooksBalanced);
@@ -337,28 +336,6 @@ describe("chat and appeals", () => {
 });
 
 describe("notifications", () => {
-  /** Opens a socket on the user's private channel object (what the Worker's authenticated upgrade does) and collects what it receives. */
-  async function listen(user: { id: number; token: string }) {
-    const tokenHash = await sha256Hex(user.token);
-    const session = await env.DB.prepare("SELECT id FROM sessions WHERE token_hash = ?").bind(tokenHash).first<{ id: number }>();
-    const stub = env.USER.get(env.USER.idFromName(`user:${user.id}`));
-    const res = await stub.fetch("http://user/", { headers: { upgrade: "websocket", "x-user-id": String(user.id), "x-session-id": String(session!.id), "x-session-token-hash": tokenHash } });
-    const ws = res.webSocket!;
-    ws.accept();
-    const got: { type: string; [k: string]: unknown }[] = [];
-    const waiters: (() => void)[] = [];
-    ws.addEventListener("message", (e) => {
-      got.push(JSON.parse(String(e.data)));
-      waiters.splice(0).forEach((w) => w());
-    });
-    /** Resolves once a message matching `pred` arrived (the test timeout bounds a hang). */
-    const next = async (pred: (m: { type: string; [k: string]: unknown }) => boolean) => {
-      while (!got.some(pred)) await new Promise<void>((r) => waiters.push(r));
-      return got.find(pred)!;
-    };
-    return { got, next, close: () => ws.close() };
-  }
-
   it("tells the other party about each order change and chat message, not the one who acted", async () => {
     const { merchant, ad } = await market();
     const buyer = await makeTaker();

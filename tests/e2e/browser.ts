@@ -34,11 +34,12 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /**
- * A phone-sized page context (390×844, touch, 2× pixels) in a fresh profile. Waits for state are
+ * A phone-sized page context (390×844, touch, 2× pixels) in a fresh profile (optionally in a
+ * device time zone of its own). Waits for state are
  * bounded at two minutes, not Playwright's 30 s: the bound only catches a hang, and a loaded
  * machine can take far longer than an idle one to reach the same state.
  */
-export async function newPhoneContext(browser: Browser): Promise<BrowserContext> {
+export async function newPhoneContext(browser: Browser, options: { timezoneId?: string } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: VIEWPORT,
     deviceScaleFactor: 2,
@@ -46,6 +47,7 @@ export async function newPhoneContext(browser: Browser): Promise<BrowserContext>
     hasTouch: true,
     locale: "en-US",
     colorScheme: "dark",
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   context.setDefaultTimeout(120_000);
   return context;

@@ -91,8 +91,9 @@ async function legalUsdt(token: string): Promise<{ available: string; frozen: st
 const u = (v: string) => parseUnits(v, 8)!;
 const usdt = (units: bigint) => formatUnits(units, 8);
 
-async function openPhone(token: string, lang = "en"): Promise<{ page: Page; errors: Error[] }> {
-  const context = await newPhoneContext(browser);
+/** A phone far from Beijing: every C2C time must still read in Beijing time (the spec's zone). */
+async function openPhone(token: string, lang = "en", timezoneId = "America/New_York"): Promise<{ page: Page; errors: Error[] }> {
+  const context = await newPhoneContext(browser, { timezoneId });
   contexts.push(context);
   await context.addInitScript(
     ([t, l]) => {
@@ -251,6 +252,12 @@ describe("C2C between two people", () => {
     await b.page.locator('[data-testid="pay-method"][data-kind="alipay"] [data-testid="pay-method-account"]').getByText("zhang.wei@alipay.test").waitFor();
     await b.page.locator('[data-testid="pay-method"] img').first().waitFor(); // the payment code, fetched with the session
     await snap(b.page, "c2c-pay");
+    // The seller's verified name is shown: the money goes to an account in that name.
+    expect(await b.page.locator('[data-testid="pay-real-name"]').textContent()).toBe("Zhang Wei");
+    await b.page.click('[data-testid="pay-confirm"]');
+    await b.page.getByText("Upload the payment proof first").first().waitFor();
+    await b.page.setInputFiles('[data-testid="pay-proof-input"]', { name: "receipt.jpg", mimeType: "image/jpeg", buffer: await makeImage(b.page, "PAID 100.10 CNY") });
+    await b.page.waitForSelector('[data-testid="pay-proof-done"]');
 
     // ── 5. They chat: the merchant sees the new-message badge on the order ──
     await b.page.click('[data-testid="order-chat"]');
@@ -269,13 +276,20 @@ describe("C2C between two people", () => {
     await b.page.locator('[data-testid="chat-message"][data-sender="counterparty"]').getByText("waiting for the money").waitFor();
     await snap(b.page, "c2c-chat");
 
-    // ── 6. The buyer pays with a proof picture ──
-    await go(b.page, `/legal/pay?id=${orderId}`, '[data-testid="c2c-pay"]');
+    // ── 6. Back from the chat, the proof chosen before is still there; "I have paid" asks first ──
+    await b.page.goBack();
+    await b.page.waitForSelector('[data-testid="pay-proof"][data-state="done"] img');
+    await snap(b.page, "c2c-pay-proof-kept");
     await b.page.click('[data-testid="pay-confirm"]');
-    await b.page.getByText("Upload the payment proof first").first().waitFor();
-    await b.page.setInputFiles('[data-testid="pay-proof-input"]', { name: "receipt.jpg", mimeType: "image/jpeg", buffer: await makeImage(b.page, "PAID 100.10 CNY") });
-    await b.page.waitForSelector('[data-testid="pay-proof-done"]');
+    const ask = b.page.getByRole("alertdialog");
+    await ask.getByText("Have you paid?").waitFor();
+    expect(await ask.locator(".dialog-body").textContent()).toContain("sent ¥100.10 to Zhang Wei from an account in your own verified name");
+    await snap(b.page, "c2c-pay-confirm");
+    await ask.getByRole("button", { name: "Not yet" }).click();
+    await ask.waitFor({ state: "detached" });
+    expect(await call<{ is_sure: number }>(`/api/legal_deal?id=${orderId}`, { token: buyer.token })).toMatchObject({ is_sure: 0 });
     await b.page.click('[data-testid="pay-confirm"]');
+    await ask.getByRole("button", { name: "Yes, I have paid" }).click();
     await b.page.waitForSelector('[data-testid="c2c-show"][data-state="3"]');
     await snap(b.page, "c2c-show-paid");
 
@@ -283,6 +297,13 @@ describe("C2C between two people", () => {
     await go(m.page, `/legal/show?id=${orderId}`, '[data-testid="c2c-show"][data-state="3"]');
     await m.page.locator('[data-testid="show-proof"] img').waitFor();
     expect(await m.page.locator('[data-testid="show-counterparty"]').textContent()).toMatch(/^L\*+$/);
+    // The seller checks the payment came from the buyer's verified name.
+    expect(await m.page.locator('[data-testid="show-real-name"]').textContent()).toBe("Li Na");
+    await m.page.locator('[data-testid="show-check-payer"]').waitFor();
+    // Times in Beijing time on a phone in New York, like the API's own format_create_time.
+    const seen = await call<{ format_create_time: string }>(`/api/legal_deal?id=${orderId}`, { token: seller.token });
+    expect(await m.page.locator('[data-testid="show-created"]').textContent()).toBe(seen.format_create_time);
+    await snap(m.page, "c2c-show-merchant-paid");
     await m.page.click('[data-testid="show-confirm-received"]');
     const confirm = m.page.locator('[data-testid="confirm-received-dialog"]');
     await confirm.waitFor();
@@ -293,6 +314,9 @@ describe("C2C between two people", () => {
     await m.page.waitForSelector('[data-testid="c2c-show"][data-state="1"]');
     await b.page.waitForSelector('[data-testid="c2c-show"][data-state="1"]'); // the buyer's screen follows by itself
     await snap(b.page, "c2c-show-finished");
+    // A finished order no longer shows the other's real name.
+    expect(await m.page.locator('[data-testid="show-real-name"]').count()).toBe(0);
+    expect(await b.page.locator('[data-testid="show-real-name"]').count()).toBe(0);
 
     // ── 8. Balances moved exactly ──
     expect(await legalUsdt(buyer.token)).toEqual({ available: usdt(qty), frozen: usdt(0n) });
@@ -305,6 +329,64 @@ describe("C2C between two people", () => {
     expect(m.errors).toEqual([]);
     expect(b.errors).toEqual([]);
     expect(o.errors).toEqual([]);
+  });
+  it("demo1 buys from the demo merchant: the dialog keeps the amount past a minute and follows a new price; the merchant is told, sees demo1's verified name, and demo1 is told of the release", async () => {
+    const merchantToken = await login("merchant@exchange.test", "Merchant1234");
+    const buyerToken = await login("demo1@exchange.test", "Demo1234");
+    await call("/api/user/cash_save", { token: buyerToken, body: { real_name: "Demo One", bank_account: "6228480402564890018", bank_name: "", bank_branch: "Main" } });
+    const ad = await call<{ id: number }>("/api/c2c/adverts", { token: merchantToken, body: { type: "sell", price: "7.00", total_number: "100", min_money: "100", max_money: "700", pay_kinds: ["alipay"] } });
+
+    // The merchant watches their orders in Chinese on another phone.
+    const m = await openPhone(merchantToken, "zh");
+    await go(m.page, "/legal/merchant?tab=orders", '[data-testid="c2c-nav-merchant"]');
+
+    // ── demo1 types an amount; a minute and a half later the dialog is still open with it ──
+    const b = await openPhone(buyerToken);
+    await b.page.clock.install();
+    await go(b.page, "/legal/index", `[data-testid="c2c-advert"][data-id="${ad.id}"]`);
+    await b.page.locator(`[data-testid="c2c-advert"][data-id="${ad.id}"] [data-testid="advert-take"]`).click();
+    const dialog = b.page.locator('[data-testid="c2c-order-dialog"]');
+    await dialog.locator('[data-testid="dialog-input"]').fill("20");
+    expect(await dialog.locator('[data-testid="dialog-total"]').textContent()).toBe("¥140.00");
+    await b.page.clock.fastForward(90_000);
+    await dialog.waitFor();
+    expect(await dialog.locator('[data-testid="dialog-input"]').inputValue()).toBe("20");
+
+    // ── The merchant reprices the advert: the open dialog shows it in place and keeps the amount ──
+    await call(`/api/c2c/adverts/${ad.id}/off`, { token: merchantToken, body: {} });
+    await call(`/api/c2c/adverts/${ad.id}/edit`, { token: merchantToken, body: { price: "7.10", min_money: "100", max_money: "710", pay_kinds: ["alipay"] } });
+    await call(`/api/c2c/adverts/${ad.id}/on`, { token: merchantToken, body: {} });
+    await b.page.clock.fastForward(16_000); // the market list's refresh
+    await dialog.locator('[data-testid="dialog-repriced"]').waitFor();
+    expect(await dialog.locator('[data-testid="dialog-price"]').textContent()).toBe("¥7.10");
+    expect(await dialog.locator('[data-testid="dialog-input"]').inputValue()).toBe("20");
+    expect(await dialog.locator('[data-testid="dialog-total"]').textContent()).toBe("¥142.00");
+    await snap(b.page, "c2c-dialog-repriced");
+    await dialog.locator('[data-testid="c2c-order-submit"]').click();
+    await b.page.waitForSelector('[data-testid="c2c-pay"]');
+    const orderId = Number(await b.page.locator('[data-testid="c2c-pay"]').getAttribute("data-id"));
+    expect(await b.page.locator('[data-testid="pay-total"]').textContent()).toBe("¥142.00");
+
+    // ── The merchant's list shows the order by itself, with demo1's verified name; so does an inbox item ──
+    const row = m.page.locator(`[data-testid="c2c-order"][data-id="${orderId}"]`);
+    await row.waitFor();
+    expect(await row.locator('[data-testid="order-counterparty"]').textContent()).toBe("Demo One");
+    const inbox = await call<{ data: { kind: string; link: string; title: string }[] }>("/api/notifications", { token: merchantToken });
+    expect(inbox.data[0]).toMatchObject({ kind: "c2c_new_order", link: `/legal/show?id=${orderId}` });
+    await snap(m.page, "c2c-merchant-orders-zh");
+    await go(m.page, `/legal/show?id=${orderId}`, '[data-testid="c2c-show"][data-state="0"]');
+    expect(await m.page.locator('[data-testid="show-real-name"]').textContent()).toBe("Demo One");
+    await snap(m.page, "c2c-show-merchant-zh");
+
+    // ── demo1 pays, the merchant releases: demo1 is told ──
+    await call("/api/user_legal_pay", { token: buyerToken, body: { id: orderId, pay_orders_img: await upload(buyerToken) } });
+    await m.page.waitForSelector('[data-testid="c2c-show"][data-state="3"]');
+    await call("/api/legal_deal_user_sure", { token: merchantToken, body: { id: orderId } });
+    await b.page.waitForSelector('[data-testid="c2c-show"][data-state="1"]');
+    const told = await call<{ data: { kind: string; link: string }[] }>("/api/notifications", { token: buyerToken });
+    expect(told.data.filter((n) => n.link === `/legal/show?id=${orderId}`).map((n) => n.kind)).toEqual(["c2c_released"]);
+    expect(m.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
   });
 });
 
@@ -356,6 +438,8 @@ describe("C2C's clock and appeals", () => {
     await b.page.click('[data-testid="appeal-submit"]');
     await b.page.waitForSelector('[data-testid="show-appeal"]');
     expect(await b.page.locator('[data-testid="order-state"]').textContent()).toBe("Under appeal");
+    // The status line tells the appeal, not "the seller will release".
+    expect(await b.page.locator('[data-testid="show-note"]').textContent()).toMatch(/^Under appeal: an operator is reviewing the order/);
 
     // ── 3. The operator reads the order, the proof and the chat, and releases to the buyer ──
     const o = await openPhone(op);

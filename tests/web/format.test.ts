@@ -12,6 +12,7 @@ import {
   formatExact,
   formatMoney,
   formatPrice,
+  formatDateTime,
   formatShortDate,
   formatUpTo,
   groupThousands,
@@ -56,6 +57,21 @@ describe("small helpers", () => {
   });
   it("shortens server times to month-day", () => {
     expect(formatShortDate("2026-11-21 11:59:51")).toBe("11-21");
+  });
+  it("shows epoch times in Beijing time like the server's times, whatever the device's zone", () => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ["America/New_York", "UTC", "Asia/Tokyo"]) {
+        process.env.TZ = tz;
+        // 2026-11-21 03:59:51 UTC is 11:59:51 in Beijing.
+        expect(formatDateTime(Date.UTC(2026, 10, 21, 3, 59, 51))).toBe("2026-11-21 11:59:51");
+        expect(formatDateTime(String(Date.UTC(2026, 10, 21, 16, 0, 0) / 1000))).toBe("2026-11-22 00:00:00");
+      }
+    } finally {
+      process.env.TZ = zone;
+    }
+    expect(formatDateTime("2026-11-21 11:59:51")).toBe("2026-11-21 11:59:51");
+    expect(formatDateTime(null)).toBe("");
   });
 });
 

@@ -93,8 +93,8 @@ export const c2cRoutes = new Hono<AppEnv>()
   .post("/do_legal_deal", c2cOn, requireUser, requireVerified, refuseOperatorMoney, jsonBody(doLegalDealSchema), answers(c2cOrderCreatedSchema, { summary: "Take a C2C advert: value coins (998 unverified, 997 no receiving method)", auth: true }), async (c) => {
     const uid = c.get("user").id;
     await rateLimit(c.env.DB, `c2c-order:${uid}`, 30, 10 * MINUTE);
-    const { id, value } = c.req.valid("json");
-    const created = await createOrder(c.env, uid, id, value);
+    const { id, value, price } = c.req.valid("json");
+    const created = await createOrder(c.env, uid, id, value, Date.now(), price);
     return ok(c, { msg: errorText(c.get("locale"), "c2c_order_created"), data: created });
   })
   .get("/legal_user_deal", c2cOn, requireUser, query(legalUserDealQuerySchema), answers(c2cOrderListSchema, { summary: "One's C2C orders (either side), newest first", auth: true }), async (c) => {

@@ -1,12 +1,13 @@
 /**
  * One picture slot of a form (deposit proof, identity photos): pick a JPG or PNG, see it at
  * once, watch the upload progress, retry or replace it. The parent receives the upload's id
- * when the upload has finished (null while empty, uploading or failed).
+ * when the upload has finished (null while empty, uploading or failed). `initial` shows a picture
+ * uploaded before (e.g. on an earlier visit of the screen) as the chosen one.
  */
 import { useEffect, useRef, useState } from "react";
 import { m, useLocale } from "../i18n/index.ts";
 import { ApiFailure } from "../lib/api.ts";
-import { prepareImage, uploadImage, type UploadInfo } from "../lib/upload.ts";
+import { fetchImageUrl, prepareImage, uploadImage, type UploadInfo } from "../lib/upload.ts";
 import { Icon } from "./Icon.tsx";
 import s from "./PhotoPicker.module.css";
 
@@ -23,6 +24,7 @@ export function PhotoPicker({
   invalid,
   disabled = false,
   testId,
+  initial = null,
 }: {
   label: string;
   hint?: string;
@@ -30,9 +32,11 @@ export function PhotoPicker({
   invalid?: boolean;
   disabled?: boolean;
   testId?: string;
+  /** an upload chosen before, shown as done (read once, when the picker appears) */
+  initial?: UploadInfo | null;
 }) {
   useLocale();
-  const [state, setState] = useState<State>({ kind: "empty" });
+  const [state, setState] = useState<State>(() => (initial ? { kind: "done", preview: "", info: initial } : { kind: "empty" }));
   const inputRef = useRef<HTMLInputElement>(null);
   const abortRef = useRef<AbortController | null>(null);
   const previewRef = useRef<string | null>(null);
@@ -47,6 +51,24 @@ export function PhotoPicker({
     [],
   );
 
+  // A picture chosen before: its preview is fetched from the server (the file needs the session).
+  const initialUrl = useRef(initial?.url ?? null);
+  const touchedRef = useRef(false);
+  useEffect(() => {
+    const url = initialUrl.current;
+    if (!url) return;
+    const controller = new AbortController();
+    fetchImageUrl(url, controller.signal)
+      .then((u) => {
+        // Replaced or removed meanwhile: the old picture's preview is not wanted any more.
+        if (controller.signal.aborted || touchedRef.current) return URL.revokeObjectURL(u);
+        previewRef.current = u;
+        setState((s) => (s.kind === "done" ? { ...s, preview: u } : s));
+      })
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, []);
+
   const setPreview = (blob: Blob | null): string | null => {
     if (previewRef.current) URL.revokeObjectURL(previewRef.current);
     previewRef.current = blob ? URL.createObjectURL(blob) : null;
@@ -54,6 +76,7 @@ export function PhotoPicker({
   };
 
   const start = async (file: File) => {
+    touchedRef.current = true;
     abortRef.current?.abort();
     const controller = new AbortController();
     abortRef.current = controller;
@@ -80,6 +103,7 @@ export function PhotoPicker({
   };
 
   const clear = () => {
+    touchedRef.current = true;
     abortRef.current?.abort();
     setPreview(null);
     setState({ kind: "empty" });

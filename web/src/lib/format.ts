@@ -137,19 +137,21 @@ export function chartPriceFormatter(precision: number): (price: number) => strin
   return (price: number) => (Number.isFinite(price) ? groupThousands(price.toFixed(digits)) : PLACEHOLDER);
 }
 
-/** Dates from the API come as "YYYY-MM-DD HH:mm:ss" strings or epoch numbers (s or ms). */
+/** Beijing time (Asia/Shanghai: UTC+8, no daylight saving), the spec's zone for every time shown. */
+const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
+
+/**
+ * Dates from the API come as "YYYY-MM-DD HH:mm:ss" strings (already Beijing time, shown as they
+ * are) or epoch numbers (s or ms), shown in the same form and zone whatever the device's zone, so
+ * every screen tells the same time for the same moment.
+ */
 export function formatDateTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === "") return "";
-  let date: Date;
-  if (typeof value === "number" || /^\d+$/.test(value)) {
-    const n = Number(value);
-    date = new Date(n < 1e12 ? n * 1000 : n);
-  } else {
-    return value;
-  }
+  if (typeof value !== "number" && !/^\d+$/.test(value)) return value;
+  const n = Number(value);
+  const date = new Date((n < 1e12 ? n * 1000 : n) + SHANGHAI_OFFSET_MS);
   if (Number.isNaN(date.getTime())) return String(value);
-  const p = (n: number) => String(n).padStart(2, "0");
-  return `${date.getFullYear()}-${p(date.getMonth() + 1)}-${p(date.getDate())} ${p(date.getHours())}:${p(date.getMinutes())}`;
+  return date.toISOString().slice(0, 19).replace("T", " ");
 }
 
 /** Month and day only ("11-21"), for tight spots such as the notice ticker. */

@@ -11,8 +11,10 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { refuseOwnRecord } from "../../lib/guarded.ts";
 import { ownUpload } from "../uploads/uploads.ts";
 import { canAppeal } from "./machine.ts";
+import { announceNotifications } from "../notifications/inbox.ts";
+import { noticeStatements, orderNotices } from "./notices.ts";
 import { notifyUsers } from "./notify.ts";
-import { adminOrderView, ORDER_SELECT, orderFileUrl, orderRow, transitionOrder, type OrderRow } from "./orders.ts";
+import { adminOrderView, noticeOrder, ORDER_SELECT, orderFileUrl, orderRow, transitionOrder, type OrderRow } from "./orders.ts";
 import { c2cSettings, guard, runC2c } from "./shared.ts";
 
 /** A party appeals a paid order (one appeal per order). */
@@ -26,6 +28,7 @@ export async function createAppeal(env: Env, r: OrderRow, userId: number, reason
   if (verdict === "too_early") throw new ApiError("c2c_appeal_too_early", 409, { minutes: Math.ceil(afterMs / 60_000) });
   const ids: string[] = [];
   for (const [i, ref] of evidence.entries()) ids.push(await ownUpload(db, userId, ref, `evidence.${i}`));
+  const notice = noticeStatements(db, orderNotices(noticeOrder(r), [{ notice: "appeal_opened" }], now), now);
   await runC2c(db, [
     // The time rule is in the statement too: it inserts only into a paid order old enough.
     db
@@ -35,8 +38,11 @@ export async function createAppeal(env: Env, r: OrderRow, userId: number, reason
       )
       .bind(r.id, userId, role, reason, JSON.stringify(ids), now, now - afterMs),
     guard(db, `appeal of order ${r.id}`),
+    // Both parties' items, in the appeal's own batch (after its guard).
+    ...notice.stmts,
   ], "c2c_appeal_state");
   await notifyUsers(env, [r.buyer_id, r.seller_id].filter((u) => u !== userId), { type: "c2c_order", id: r.id, is_sure: r.is_sure });
+  await announceNotifications(env, notice.userIds);
 }
 
 type AppealRow = { id: number; order_id: number; by_user_id: number; status: number };

@@ -16,6 +16,7 @@ import {
   C2C_QTY_DECIMALS,
   dealMoneyCents,
   formatCents,
+  parseCents,
   type C2cOrder,
   type C2cType,
   type IsSure,
@@ -30,6 +31,8 @@ import { auditStatement } from "../../lib/guarded.ts";
 import { movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
 import { advertRow, qtyStep } from "./adverts.ts";
 import { decideOrder, type Actor, type OrderAction, type Refusal } from "./machine.ts";
+import { announceNotifications } from "../notifications/inbox.ts";
+import { actionNotices, noticeStatements, orderNotices, type NoticeOrder } from "./notices.ts";
 import { notifyUsers } from "./notify.ts";
 import { payKindsOf, paySnapshot } from "./pay-methods.ts";
 import { beijingDay, c2cSettings, guard, maskName, newId, orderNumber, runC2c, type C2cSettings } from "./shared.ts";
@@ -59,6 +62,9 @@ export type OrderRow = {
   merchant_name: string;
   buyer_real: string | null;
   seller_real: string | null;
+  /** the real name from identity verification (null unless verified) */
+  buyer_verified_name: string | null;
+  seller_verified_name: string | null;
   buyer_account: string;
   seller_account: string;
   last_message_id: number | null;
@@ -76,7 +82,9 @@ export type OrderRow = {
 
 export const ORDER_SELECT = `SELECT o.*, c.name AS currency_name, c.scale,
     COALESCE((SELECT m.name FROM c2c_merchants m WHERE m.user_id = o.merchant_id ORDER BY m.status = 1 DESC, m.created_at DESC LIMIT 1), '') AS merchant_name,
-    bu.real_name AS buyer_real, se.real_name AS seller_real, bu.account AS buyer_account, se.account AS seller_account,
+    bu.real_name AS buyer_real, se.real_name AS seller_real,
+    CASE WHEN bu.review_status = 2 THEN bu.real_name END AS buyer_verified_name, CASE WHEN se.review_status = 2 THEN se.real_name END AS seller_verified_name,
+    bu.account AS buyer_account, se.account AS seller_account,
     (SELECT max(id) FROM c2c_messages g WHERE g.order_id = o.id) AS last_message_id,
     p.id AS appeal_id, p.status AS appeal_status, p.by_user_id AS appeal_by_user_id, p.by_role AS appeal_by_role, p.reason AS appeal_reason,
     p.evidence AS appeal_evidence, p.decided_by AS appeal_decided_by, p.decision_reason AS appeal_decision_reason,
@@ -140,14 +148,22 @@ function commonView(r: OrderRow, settings: C2cSettings, now: number) {
   };
 }
 
-/** An order as one of its parties sees it. */
+/**
+ * An order as one of its parties sees it. While the order is open (awaiting payment or paid, also
+ * under appeal) each party sees the other's verified real name: the buyer must pay from an account
+ * in that name and the seller must check the payment came from it. Before and after, only the
+ * masked name or the merchant's shop name.
+ */
 export function orderView(r: OrderRow, viewerId: number, settings: C2cSettings, now = Date.now()): C2cOrder {
   const isMerchant = viewerId === r.merchant_id;
+  const viewerBuys = viewerId === r.buyer_id;
+  const open = r.is_sure === 0 || r.is_sure === 3;
   return {
     ...commonView(r, settings, now),
-    role: viewerId === r.buyer_id ? "buyer" : "seller",
+    role: viewerBuys ? "buyer" : "seller",
     is_merchant: isMerchant,
     counterparty_name: isMerchant ? maskName(r.taker_id === r.buyer_id ? r.buyer_real : r.seller_real) : r.merchant_name,
+    counterparty_real_name: open ? ((viewerBuys ? r.seller_verified_name : r.buyer_verified_name) ?? null) : null,
   };
 }
 
@@ -161,6 +177,11 @@ export function adminOrderView(r: OrderRow, settings: C2cSettings, now = Date.no
     seller_account: r.seller_account,
     merchant_id: r.merchant_id,
   };
+}
+
+/** What the notification-centre items of an order need. */
+export function noticeOrder(r: OrderRow): NoticeOrder {
+  return { id: r.id, merchant_id: r.merchant_id, buyer_id: r.buyer_id, seller_id: r.seller_id, amount: big(r.amount), scale: r.scale, currency_name: r.currency_name, deal_money: big(r.deal_money) };
 }
 
 export async function orderRow(db: D1Database, id: number): Promise<OrderRow | null> {
@@ -207,7 +228,7 @@ export async function cancelsOn(db: D1Database, userId: number, day: string): Pr
  * on them; the database re-checks the advert state, the limits and the remaining amount in the
  * same batch, so racing requests cannot overdraw an advert or pass a limit.
  */
-export async function createOrder(env: Env, userId: number, advertId: number, value: string, now = Date.now()): Promise<{ id: number; is_sure: IsSure }> {
+export async function createOrder(env: Env, userId: number, advertId: number, value: string, now = Date.now(), seenPrice?: string): Promise<{ id: number; is_sure: IsSure }> {
   const db = env.DB;
   const a = await advertRow(db, advertId);
   if (!a) throw notFound();
@@ -220,6 +241,8 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
   if (!check.ok) throw new ApiError(check.key, 400, check.params);
   const units = check.units * qtyStep(a.scale);
   const price = big(a.price);
+  // The price the user was shown, when the client sends it: an order is never placed at another one.
+  if (seenPrice !== undefined && parseCents(seenPrice) !== price) throw new ApiError("c2c_price_changed", 409, { price: formatCents(price) });
   const remaining = big(a.remaining);
   if (units > remaining) throw new ApiError("c2c_remaining", 409, { max: formatUnits(remaining, a.scale) });
   const money = dealMoneyCents(units, a.scale, price);
@@ -259,11 +282,22 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
       )
       .bind(id, a.id, a.type, a.user_id, userId, userSells ? a.user_id : userId, sellerId, a.currency_id, units.toString(), price.toString(), money.toString(), now + settings.payWindowMs, JSON.stringify(snapshot), now),
-    db.prepare("UPDATE c2c_adverts SET remaining = remaining - ?, updated_at = ? WHERE id = ? AND status = 1").bind(units.toString(), now, a.id),
+    db.prepare("UPDATE c2c_adverts SET remaining = remaining - ?, updated_at = ? WHERE id = ? AND status = 1 AND price = ?").bind(units.toString(), now, a.id, price.toString()),
     guard(db, `advert ${a.id} take`),
   );
+  const notice = noticeStatements(
+    db,
+    orderNotices(
+      { id, merchant_id: a.user_id, buyer_id: userSells ? a.user_id : userId, seller_id: sellerId, amount: units, scale: a.scale, currency_name: a.currency_name, deal_money: money },
+      [{ notice: "new" }],
+      now,
+    ),
+    now,
+  );
+  stmts.push(...notice.stmts);
   await runC2c(db, stmts, "c2c_advert_closed");
   await notifyUsers(env, [a.user_id], { type: "c2c_order", id, is_sure: 0 });
+  await announceNotifications(env, notice.userIds);
   return { id, is_sure: 0 };
 }
 
@@ -341,9 +375,13 @@ export async function transitionOrder(env: Env, r: OrderRow, action: OrderAction
     // The seller settled it themselves: the appeal has nothing left to decide.
     stmts.push(db.prepare("UPDATE c2c_appeals SET status = 3, decided_at = ? WHERE order_id = ? AND status = 0").bind(now, r.id));
   }
+  // The parties' notification-centre items, after every guard of the batch: a lost race inserts none.
+  const notice = noticeStatements(db, orderNotices(noticeOrder(r), actionNotices(t.action), now), now);
+  stmts.push(...notice.stmts);
   await runC2c(db, stmts);
   const others = [r.buyer_id, r.seller_id].filter((u) => u !== actorId);
   await notifyUsers(env, others, { type: "c2c_order", id: r.id, is_sure: t.to });
+  await announceNotifications(env, notice.userIds);
   return t.to;
 }
 

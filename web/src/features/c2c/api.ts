@@ -35,8 +35,11 @@ export const fetchConfig = (signal?: AbortSignal) => call((o) => api.c2c.config.
 export const fetchAdverts = (type: C2cType, currencyId: number, page: number, signal?: AbortSignal) =>
   call((o) => api.new.legal_deal.index.$get({ query: { type, currency_id: String(currencyId), page: String(page) } }, o), quiet(signal));
 
-/** Takes an advert: `value` is the coin quantity. 998 and 997 open the app's reminder dialogs. */
-export const placeOrder = (id: number, value: string) => call((o) => api.do_legal_deal.$post({ json: { id, value } }, o));
+/**
+ * Takes an advert: `value` is the coin quantity, `price` the price the user was shown (the server
+ * refuses the order if the advert's price is another one). 998 and 997 open the app's reminder dialogs.
+ */
+export const placeOrder = (id: number, value: string, price: string) => call((o) => api.do_legal_deal.$post({ json: { id, value, price } }, o));
 
 // ── orders ───────────────────────────────────────────────────────────────────────────────────
 
@@ -124,6 +127,12 @@ export function useC2cLive(): void {
   };
   useUserEvent("c2c_order", () => refetch([C2C], sharedKeys.balances), () => refetch([C2C]));
   useUserEvent("c2c_message", (e) => refetch([C2C, "messages", e.order_id], [C2C, "order", e.order_id], [C2C, "orders"], [C2C, "merchantOrders"]));
+}
+
+/** Asks the advert market again now (e.g. after an order was refused because an advert changed). */
+export function useRefreshAdverts(): () => void {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: [C2C, "adverts"] });
 }
 
 export const useLegalCoins = () => useScreenQuery({ queryKey: [C2C, "coins"], queryFn: ({ signal }) => fetchLegalCoins(signal), ...cachedFor(60_000) });

@@ -51,7 +51,7 @@ function Chat() {
             <strong>{o.counterparty_name}</strong>
             <small className="muted"> · {sideText(o)} · <span className="num">{cny(o.deal_money)}</span></small>
           </span>
-          <StateBadge isSure={o.is_sure} />
+          <StateBadge isSure={o.is_sure} appealed={o.appeal !== null && o.appeal.status === 0} />
         </Link>
       )}
       <div className={s.chatLog} role="log" aria-live="polite" aria-label={m.c2c_chat()} data-testid="chat-log">

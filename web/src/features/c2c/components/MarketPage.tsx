@@ -83,11 +83,22 @@ function Market() {
             </p>
           )}
           <AdvertList key={`${advertType}-${coin.id}`} type={advertType} coinId={coin.id} coinName={coin.name} onTake={take} />
-          {open && <OrderDialog advert={open} scale={qtyDecimals(coin.scale)} onClose={() => setOpen(null)} />}
+          {open && <LiveOrderDialog type={advertType} coinId={coin.id} advert={open} scale={qtyDecimals(coin.scale)} onClose={() => setOpen(null)} />}
         </>
       )}
     </div>
   );
+}
+
+/**
+ * The order dialog on the advert as the market list has it now (the list is refreshed while the
+ * dialog is open, from the same cache): a changed price shows in place, the typed amount stays.
+ * An advert that left the list (sold out, taken off) keeps its last copy; the server then refuses.
+ */
+function LiveOrderDialog({ type, coinId, advert, scale, onClose }: { type: C2cType; coinId: number; advert: C2cAdvert; scale: number; onClose: () => void }) {
+  const list = useAdverts(type, coinId);
+  const live = list.items.find((a) => a.id === advert.id) ?? advert;
+  return <OrderDialog advert={live} scale={scale} onClose={onClose} />;
 }
 
 function AdvertList({ type, coinId, coinName, onTake }: { type: C2cType; coinId: number; coinName: string; onTake: (ad: C2cAdvert) => void }) {

@@ -2,19 +2,21 @@
  * The order dialog of an advert (spec §4, §5): the user types the coin amount or the CNY total
  * (the other follows: total = number × price to 2 decimals, computed in bigint), "All" fills the
  * largest amount allowed, and the amount is checked against the advert's limits, its remaining
- * amount and (selling) the user's balance before it is sent. The dialog closes itself after 60 s
- * (the price may be stale by then). A new order leads to its pay page (buying) or its detail.
+ * amount and (selling) the user's balance before it is sent. It never closes on its own: `advert`
+ * is the market list's live copy (refreshed while the dialog is open), so a changed price shows in
+ * place with a notice, the typed amount is kept and the total follows the new price; the order
+ * carries the price shown, and the server refuses it if the advert's price is another one by then.
+ * A new order leads to its pay page (buying) or its detail.
  */
-import { useEffect, useRef, useState } from "react";
+import { useState } from "react";
 import { useNavigate } from "react-router";
-import { C2C_DIALOG_SECONDS } from "../../../../../schemas/c2c.ts";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
-import { usePlaceOrder, type C2cAdvert } from "../api.ts";
+import { usePlaceOrder, useRefreshAdverts, type C2cAdvert } from "../api.ts";
 import { allInNumber, checkOrder, numberForTotal, totalOf, type OrderProblem } from "../math.ts";
 import { cny, PayKinds } from "./common.tsx";
 import s from "./c2c.module.css";
@@ -42,6 +44,7 @@ function problemText(p: OrderProblem, coin: string): string {
 export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; scale: number; onClose: () => void }) {
   const navigate = useNavigate();
   const place = usePlaceOrder();
+  const refreshAdverts = useRefreshAdverts();
   const userBuys = advert.type === "sell";
   const coin = advert.currency_name;
   const [by, setBy] = useState<"number" | "total">("number");
@@ -49,20 +52,9 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
   const [total, setTotal] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
-  const [left, setLeft] = useState(C2C_DIALOG_SECONDS);
-  // The parent's onClose may be a new function on every render: the countdown must not restart.
-  const closeRef = useRef(onClose);
-  closeRef.current = onClose;
-
-  useEffect(() => {
-    if (busy) return;
-    if (left <= 0) {
-      closeRef.current();
-      return;
-    }
-    const t = setTimeout(() => setLeft((n) => n - 1), 1000);
-    return () => clearTimeout(t);
-  }, [left, busy]);
+  // The price when the dialog opened: a different live price is pointed out.
+  const [openedAt] = useState(advert.price);
+  const repriced = advert.price !== openedAt;
 
   // The amount that is sent, whichever field the user types in.
   const qty = by === "number" ? number : (numberForTotal(total, advert.price, scale) ?? "");
@@ -77,14 +69,18 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
     }
     setBusy(true);
     try {
-      const r = await place(advert.id, qty);
+      const r = await place(advert.id, qty, advert.price);
       toast.success(r.msg || m.c2c_order_placed());
       onClose();
       navigate(userBuys ? `/legal/pay?id=${r.data.id}` : `/legal/show?id=${r.data.id}`);
     } catch (e) {
       // 998/997 open the app's reminder (verification, receiving method): make way for it.
       if (e instanceof ApiFailure && (e.kind === "998" || e.kind === "997" || e.kind === "999")) onClose();
-      else if (e instanceof ApiFailure) setError(e.message);
+      else if (e instanceof ApiFailure) {
+        setError(e.message);
+        // The advert changed under the user (price, remaining, shelf): show it as it is now.
+        refreshAdverts();
+      }
     } finally {
       setBusy(false);
     }
@@ -189,8 +185,12 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
             <dd className="num" data-testid="dialog-total">{shownTotal ? cny(shownTotal) : "--"}</dd>
           </div>
         </dl>
+        {repriced && (
+          <p className={`${s.notice} ${s.noticeWarn}`} role="status" data-testid="dialog-repriced">
+            {m.c2c_price_updated({ price: cny(advert.price) })}
+          </p>
+        )}
         {error && <p className="field-error" role="alert" data-testid="dialog-error">{error}</p>}
-        <p className="form-note" data-testid="dialog-countdown" aria-live="off">{m.c2c_dialog_closes({ seconds: left })}</p>
       </div>
     </Modal>
   );

@@ -1,9 +1,10 @@
 /**
  * /legal/pay?id=: the buyer pays an unpaid order (spec §2, §4): the amount to send, the countdown
  * of the payment window (from `cancel_time`), the seller's receiving methods, the proof picture
- * (required) and "I have paid"; or cancel. At zero the client asks the server to handle the order
- * (it decides; idempotent) and shows what it answers. An order that is no longer waiting for this
- * buyer's payment shows its detail instead.
+ * (required; kept per order while the buyer opens the chat and comes back, proofs.ts) and "I have
+ * paid", after a confirmation that names the amount and the payee; or cancel. At zero the client
+ * asks the server to handle the order (it decides; idempotent) and shows what it answers. An order
+ * that is no longer waiting for this buyer's payment shows its detail instead.
  */
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Link, Navigate, useNavigate } from "react-router";
@@ -21,6 +22,7 @@ import { C2cGate, cny, PayMethodCard } from "./common.tsx";
 import { ChatLink } from "./ChatLink.tsx";
 import s from "./c2c.module.css";
 import { formatExact } from "../../../lib/format.ts";
+import { keepProof, proofOf } from "../proofs.ts";
 
 export default function PayPage() {
   return (
@@ -33,6 +35,11 @@ export default function PayPage() {
 function Pay() {
   const id = useIdParam();
   const order = useOrder(id);
+  const state = order.data?.is_sure;
+  // A proof is kept only while the order waits for payment.
+  useEffect(() => {
+    if (state !== undefined && state !== 0) keepProof(id, null);
+  }, [id, state]);
   if (id === 0) return <ErrorState message={m.c2c_order_missing()} />;
   if (order.error && !order.data) return <ErrorState message={order.error.message} onRetry={order.reload} />;
   if (!order.data) return <div className={s.page}><SkeletonBlock height={140} /><SkeletonBlock height={200} /></div>;
@@ -45,7 +52,8 @@ function PayForm({ order }: { order: C2cOrder }) {
   const markPaid = useMarkPaid();
   const cancel = useCancelOrder();
   const handleExpired = useHandleExpired();
-  const [proof, setProof] = useState<UploadInfo | null>(null);
+  // The proof chosen on an earlier visit of this page (e.g. before opening the chat).
+  const [proof, setProof] = useState<UploadInfo | null>(() => proofOf(order.id));
   const [proofError, setProofError] = useState(false);
   const [busy, setBusy] = useState(false);
   // The window's end on this device's clock: `cancel_time` seconds from when the answer came.
@@ -60,16 +68,31 @@ function PayForm({ order }: { order: C2cOrder }) {
     void handleExpired(order.id).catch(() => undefined);
   }, [left, order.id, handleExpired]);
 
-  const pay = async () => {
+  // Who the money went to: the verified name of the seller (the holder of every receiving method).
+  const payee = order.counterparty_real_name ?? order.pay_methods[0]?.holder_name ?? order.counterparty_name;
+
+  const askPaid = () => {
     if (busy) return;
     if (!proof) {
       setProofError(true);
       toast.error(m.c2c_proof_required());
       return;
     }
+    openConfirm({
+      title: m.c2c_paid_confirm_title(),
+      message: m.c2c_paid_confirm_body({ amount: cny(order.deal_money), name: payee }),
+      confirmText: m.c2c_paid_confirm_go(),
+      cancelText: m.c2c_paid_confirm_back(),
+      onConfirm: () => void pay(proof),
+    });
+  };
+
+  const pay = async (proof: UploadInfo) => {
+    if (busy) return;
     setBusy(true);
     try {
       await markPaid(order.id, proof.id);
+      keepProof(order.id, null);
       toast.success(m.c2c_paid_done());
       navigate(`/legal/show?id=${order.id}`, { replace: true });
     } catch {
@@ -119,6 +142,12 @@ function PayForm({ order }: { order: C2cOrder }) {
           <dt>{m.c2c_seller()}</dt>
           <dd>{order.counterparty_name}</dd>
         </div>
+        {order.counterparty_real_name !== null && (
+          <div>
+            <dt>{m.c2c_verified_name()}</dt>
+            <dd data-testid="pay-real-name">{order.counterparty_real_name}</dd>
+          </div>
+        )}
       </dl>
 
       <h2 className={s.sectionTitle}>{m.c2c_pay_to()}</h2>
@@ -135,15 +164,17 @@ function PayForm({ order }: { order: C2cOrder }) {
           hint={m.c2c_proof_hint()}
           onChange={(info) => {
             setProof(info);
+            keepProof(order.id, info);
             if (info) setProofError(false);
           }}
+          initial={proof}
           invalid={proofError}
           disabled={left === 0}
           testId="pay-proof"
         />
       </div>
 
-      <button type="button" className="btn btn-primary btn-block btn-large" onClick={pay} disabled={busy || left === 0} data-testid="pay-confirm">
+      <button type="button" className="btn btn-primary btn-block btn-large" onClick={askPaid} disabled={busy || left === 0} data-testid="pay-confirm">
         {busy && <Spinner size={16} />}
         {m.c2c_i_paid()}
       </button>

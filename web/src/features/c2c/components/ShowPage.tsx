@@ -45,6 +45,8 @@ function stateNote(o: C2cOrder): string {
     case 0:
       return buyer ? m.c2c_note_unpaid_buyer() : m.c2c_note_unpaid_seller();
     case 3:
+      // Under appeal an operator decides (unless the seller releases after all).
+      if (o.appeal !== null && o.appeal.status === 0) return buyer ? m.c2c_note_appeal() : m.c2c_note_appeal_seller();
       return buyer ? m.c2c_note_paid_buyer() : m.c2c_note_paid_seller();
     case 1:
       return buyer ? m.c2c_note_finished_buyer() : m.c2c_note_finished_seller();
@@ -90,11 +92,18 @@ function Detail({ order: o }: { order: C2cOrder }) {
         <Row label={m.c2c_total()} strong>{cny(o.deal_money)}</Row>
         <Row label={m.c2c_order_no()}><span className="num">{o.ordernumber}</span></Row>
         <Row label={buyer ? m.c2c_seller() : m.c2c_buyer()} testId="show-counterparty">{o.counterparty_name}</Row>
+        {o.counterparty_real_name !== null && (
+          <Row label={m.c2c_verified_name()} testId="show-real-name" strong>{o.counterparty_real_name}</Row>
+        )}
         {o.is_merchant && <Row label={m.c2c_role()}>{m.c2c_you_merchant()}</Row>}
-        <Row label={m.c2c_created()}><span className="num">{formatDateTime(o.create_time)}</span></Row>
-        {o.paid_time !== null && <Row label={m.c2c_paid_at()}><span className="num">{formatDateTime(o.paid_time)}</span></Row>}
+        <Row label={m.c2c_created()} testId="show-created"><span className="num">{formatDateTime(o.create_time)}</span></Row>
+        {o.paid_time !== null && <Row label={m.c2c_paid_at()} testId="show-paid-at"><span className="num">{formatDateTime(o.paid_time)}</span></Row>}
         {o.end_time !== null && <Row label={o.is_sure === 1 ? m.c2c_finished_at() : m.c2c_cancelled_at()}><span className="num">{formatDateTime(o.end_time)}</span></Row>}
       </dl>
+
+      {!buyer && o.counterparty_real_name !== null && (
+        <p className={`${s.notice} ${s.noticeInfo}`} data-testid="show-check-payer">{m.c2c_check_payer()}</p>
+      )}
 
       {o.is_sure === 0 && o.pay_methods.length > 0 && (
         <>

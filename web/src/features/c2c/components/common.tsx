@@ -138,7 +138,7 @@ export function OrderCard({ order }: { order: C2cOrder }) {
           </div>
         </dl>
         <div className={`${s.orderFoot} muted`}>
-          <span>{order.counterparty_name}</span>
+          <span data-testid="order-counterparty">{order.is_merchant && order.counterparty_real_name !== null ? order.counterparty_real_name : order.counterparty_name}</span>
           <span className="num">{formatDateTime(order.create_time)}</span>
         </div>
       </Link>
