@@ -49,9 +49,9 @@ export const MAX_BODY = 4000;
 /** A resolved ticket closes itself this long after it was resolved. */
 export const AUTO_CLOSE_MS = 7 * 24 * 3600 * 1000;
 
-const orderId = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().trim().regex(/^\d{1,16}$/).transform(Number)], {
-  message: "support_related_id",
-});
+const orderId = z
+  .union([z.number(), z.string().trim().regex(/^\d{1,16}$/).transform(Number)], { message: "support_related_id" })
+  .pipe(z.number().int({ message: "support_related_id" }).positive({ message: "support_related_id" }).max(Number.MAX_SAFE_INTEGER, { message: "support_related_id" }));
 const body = z.string({ message: "support_body" }).trim().min(1, { message: "support_body" }).max(MAX_BODY, { message: "too_long" });
 const images = z.array(pictureRefSchema, { message: "invalid_param" }).max(MAX_SUPPORT_IMAGES, { message: "support_images_limit" }).optional().default([]);
 

@@ -12,7 +12,7 @@ import { ownOrder } from "./related.ts";
 import { eventRows, eventStatement, eventView, newEventIds, runTicketBatch, summaryView, TICKET_COLUMNS, ticketRow, withRetry, type TicketRow } from "./store.ts";
 
 const HOUR = 3600 * 1000;
-/** New tickets per user per hour (counted before anything is checked, so parallel requests cannot outrun it). */
+/** New tickets per user per hour (counted before anything is written, so parallel requests cannot outrun it). */
 export const TICKETS_PER_HOUR = 5;
 /** Replies per user per 10 minutes, over all their tickets. */
 export const MESSAGES_PER_10_MIN = 30;
@@ -32,9 +32,11 @@ async function ownTicket(db: D1Database, userId: number, id: number): Promise<Ti
 
 /** Opens a ticket: its first message is the body (with the pictures). */
 export async function createTicket(db: D1Database, userId: number, input: TicketCreate, now = Date.now()): Promise<SupportTicketDetail> {
-  await rateLimit(db, `support:ticket:${userId}`, TICKETS_PER_HOUR, HOUR, now);
+  // Read-only checks first (a mistyped order number costs no quota), then the count, then the write:
+  // parallel requests each take a count before any of them writes.
   if (input.related_kind !== undefined && input.related_id !== undefined) await ownOrder(db, userId, input.related_kind, input.related_id);
   const images = await ownImages(db, userId, input.images);
+  await rateLimit(db, `support:ticket:${userId}`, TICKETS_PER_HOUR, HOUR, now);
   const id = await withRetry(async () => {
     const [eventId] = newEventIds(now, 1) as [number];
     const [ticket] = await runTicketBatch(db, [
@@ -74,8 +76,8 @@ export async function ticketDetail(db: D1Database, userId: number, id: number): 
 /** The user writes on their ticket; a ticket waiting on them or resolved opens again. */
 export async function addUserMessage(db: D1Database, userId: number, id: number, input: TicketMessage, now = Date.now()): Promise<SupportTicketDetail> {
   await ownTicket(db, userId, id);
-  await rateLimit(db, `support:message:${userId}`, MESSAGES_PER_10_MIN, 10 * 60 * 1000, now);
   const images = await ownImages(db, userId, input.images);
+  await rateLimit(db, `support:message:${userId}`, MESSAGES_PER_10_MIN, 10 * 60 * 1000, now);
   await withRetry(async () => {
     const t = await ownTicket(db, userId, id);
     if (t.status === "closed") throw new ApiError("support_closed", 409);
