@@ -67,7 +67,7 @@ export default function TicketNewPage() {
 
   return (
     <form className={s.page} onSubmit={submit} noValidate data-testid="support-form">
-      <fieldset className="field" style={{ border: 0, padding: 0, margin: 0 }}>
+      <fieldset className={s.group}>
         <legend className="field-label">{m.support_category()}</legend>
         <div className={`${acct.chips} ${acct.chips2}`} role="radiogroup" aria-label={m.support_category()}>
           {supportCategories.map((c) => (
