@@ -158,7 +158,7 @@ describe("support tickets", () => {
     await snap(page, "support-en-customer");
     await page.evaluate(() => localStorage.setItem("lang", "zh"));
     await page.reload();
-    await page.getByText("我的工单").waitFor();
+    await page.locator(`[data-testid="support-ticket-row"][data-id="${id}"]`, { hasText: "处理中" }).waitFor();
     await snap(page, "support-zh-customer");
     await page.goto(`${server.baseUrl}/#/support/ticket?id=${id}`);
     await page.getByText("客服", { exact: false }).first().waitFor();

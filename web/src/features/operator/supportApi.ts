@@ -7,7 +7,7 @@ import type { AdminTicket, SupportCategory, SupportStatus } from "../../../../sc
 import { call, client } from "../../lib/api.ts";
 import { pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 
-export type { AdminTicket, AdminTicketDetail, SupportCategory, SupportStatus } from "../../../../schemas/support.ts";
+export type { AdminTicket, AdminTicketDetail, SupportCategory, SupportRelatedKind, SupportStatus } from "../../../../schemas/support.ts";
 
 const support = client.api.admin.support.tickets;
 /** Under the console's root ("operator", api.ts): a decision anywhere refreshes the queue too. */

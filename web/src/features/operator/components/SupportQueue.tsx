@@ -11,15 +11,17 @@ import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { operatorSteps, supportCategories, supportStatuses, MAX_BODY } from "../../../../../schemas/support.ts";
-import { useReplySupportTicket, useSetSupportStatus, useSupportQueue, useSupportTicket, type AdminTicket, type AdminTicketDetail, type SupportCategory, type SupportStatus } from "../supportApi.ts";
+import { useReplySupportTicket, useSetSupportStatus, useSupportQueue, useSupportTicket, type AdminTicket, type AdminTicketDetail, type SupportCategory, type SupportRelatedKind, type SupportStatus } from "../supportApi.ts";
 import { Kv, QueueList, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
 const statusText = (st: SupportStatus): string =>
-  ({ new: m.support_status_new, open: m.support_status_open, pending_customer: m.support_status_pending_customer, resolved: m.support_status_resolved, closed: m.support_status_closed })[st]();
+  ({ new: m.support_status_new, open: m.support_status_open, pending_customer: m.op_support_pending_customer, resolved: m.support_status_resolved, closed: m.support_status_closed })[st]();
 const categoryText = (c: SupportCategory): string =>
   ({ complaint: m.support_cat_complaint, feedback: m.support_cat_feedback, question: m.support_cat_question, order: m.support_cat_order })[c]();
+const kindText = (k: SupportRelatedKind): string =>
+  ({ spot: m.support_kind_spot, seconds: m.support_kind_seconds, lever: m.support_kind_lever, c2c: m.support_kind_c2c, deposit: m.support_kind_deposit, withdrawal: m.support_kind_withdrawal })[k]();
 const badge = (st: SupportStatus) => (st === "new" || st === "open" ? "pending" : st === "resolved" ? "ok" : st === "pending_customer" ? "bad" : "none");
 
 /** "12 min", "3 h 5 min", "2 d 4 h". */
@@ -66,7 +68,7 @@ function TicketCard({ ticket: t, open, onToggle }: { ticket: AdminTicket; open: 
       </div>
       <dl className={acct.kv}>
         <Kv label={m.op_support_user()}>{userLabel(t.account, t.user_id)}</Kv>
-        <Kv label={m.support_category()}>{categoryText(t.category)}{t.related_kind ? ` · ${t.related_kind} #${t.related_id}` : ""}</Kv>
+        <Kv label={m.support_category()}>{categoryText(t.category)}{t.related_kind ? ` · ${kindText(t.related_kind)} #${t.related_id}` : ""}</Kv>
         <Kv label={m.op_support_last_user()}>
           {t.last_user_at.slice(5, 16)}
           {t.waiting_seconds !== null && <strong className="down"> · {m.op_support_waiting({ time: durationText(t.waiting_seconds) })}</strong>}
@@ -74,7 +76,7 @@ function TicketCard({ ticket: t, open, onToggle }: { ticket: AdminTicket; open: 
         <Kv label={m.op_support_first_response()}>{t.first_response_seconds === null ? m.op_support_no_response() : durationText(t.first_response_seconds)}</Kv>
       </dl>
       <button type="button" className="text-btn" onClick={onToggle} aria-expanded={open} data-testid="support-ticket-open">
-        {open ? m.op_c2c_hide_detail() : m.op_c2c_show_detail()}
+        {open ? m.op_support_hide() : m.op_support_show()}
       </button>
       {open && <TicketDetail id={t.id} />}
     </li>
