@@ -26,6 +26,8 @@ import { leverRoutes } from "./routes/lever.ts";
 import { operatorLeverRoutes } from "./routes/operator-lever.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
+import { supportRoutes } from "./routes/support.ts";
+import { operatorSupportRoutes } from "./routes/operator-support.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -91,6 +93,8 @@ export const app = base
   .route("/api", leverRoutes)
   .route("/api", operatorLeverRoutes)
   .route("/api", notificationRoutes)
+  .route("/api", supportRoutes)
+  .route("/api", operatorSupportRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

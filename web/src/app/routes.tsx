@@ -38,6 +38,8 @@ const NewsListPage = page(() => import("../features/news/components/NewsListPage
 const NewsDetailPage = page(() => import("../features/news/components/NewsDetailPage.tsx"));
 const HelpCenterPage = page(() => import("../features/news/components/HelpCenterPage.tsx"));
 const CustomerPage = page(() => import("../features/support/components/CustomerPage.tsx"));
+const TicketNewPage = page(() => import("../features/support/components/TicketNewPage.tsx"));
+const TicketPage = page(() => import("../features/support/components/TicketPage.tsx"));
 const QuotationsPage = page(() => import("../features/quotations/components/QuotationsPage.tsx"));
 const ExchangePage = page(() => import("../features/spot/components/ExchangePage.tsx"));
 const ExchangeListsPage = page(() => import("../features/spot/components/ExchangeListsPage.tsx"));
@@ -102,6 +104,8 @@ const entries: Entry[] = [
   { path: "/lang", title: m.title_lang, Component: LangPage },
   { path: "/agreement", title: m.title_agreement, Component: AgreementPage },
   { path: "/customer", title: m.title_customer, Component: CustomerPage },
+  { path: "/support/new", title: m.title_support_new, auth: true, Component: TicketNewPage },
+  { path: "/support/ticket", title: m.title_support_ticket, auth: true, Component: TicketPage },
   // Titled "{currency}/USDT" (spec §2) from the pair the user tapped last.
   { path: "/kline", title: () => `${$session.get().currentCurrency}/${$session.get().legal_name}`, Component: KlineRoute },
   { path: "/quotations", title: m.title_quotations, tab: true, Component: QuotationsPage },
@@ -143,6 +147,7 @@ const entries: Entry[] = [
   { path: "/admin/c2c-merchants", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/c2c-adverts", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/c2c-appeals", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/support", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },

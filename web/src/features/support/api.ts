@@ -1,6 +1,7 @@
-/** The customer-service link from configuration (spec §7 GET /api/cfg/kefu). */
+/** The customer-service link from configuration (spec §7 GET /api/cfg/kefu), and support tickets (schemas/support.ts). */
 import { call, client } from "../../lib/api.ts";
-import { cachedFor, useScreenQuery } from "../../lib/query.ts";
+import type { SupportCategory, SupportRelatedKind, SupportTicketPage, TicketSummary } from "../../../../schemas/support.ts";
+import { cachedFor, pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 
 export const fetchKefu = (signal: AbortSignal) => call((o) => client.api.cfg.kefu.$get({}, o), { notify: false, signal });
 
@@ -24,3 +25,37 @@ export function classifyLink(raw: string | null | undefined): ServiceLink {
 
 /** The configured link rarely changes: reused for 5 minutes. */
 export const useKefu = () => useScreenQuery({ queryKey: ["kefu"], queryFn: ({ signal }) => fetchKefu(signal), ...cachedFor(5 * 60_000) });
+
+// ── tickets (schemas/support.ts) ─────────────────────────────────────────────────────────────
+
+export type { SupportOrder, SupportRelatedKind, SupportStatus, SupportTicketDetail, TicketEvent, TicketSummary } from "../../../../schemas/support.ts";
+
+const tickets = client.api.support.tickets;
+/** Everything about tickets lives under this root; writing on one refreshes the lot. */
+const TICKETS = "supportTickets";
+
+export const fetchTickets = (page: number, signal?: AbortSignal): Promise<SupportTicketPage> =>
+  call((o) => tickets.$get({ query: { page: String(page) } }, o), { notify: false, signal });
+export const fetchTicket = (id: number, signal?: AbortSignal) => call((o) => tickets[":id"].$get({ param: { id: String(id) } }, o), { notify: false, signal });
+export const fetchRecentOrders = (kind: SupportRelatedKind, signal?: AbortSignal) => call((o) => client.api.support.orders.$get({ query: { kind } }, o), { notify: false, signal });
+
+export interface NewTicket {
+  category: SupportCategory;
+  subject: string;
+  body: string;
+  related_kind?: SupportRelatedKind;
+  related_id?: number;
+  images: string[];
+}
+export const createTicket = (body: NewTicket) => call((o) => tickets.$post({ json: body }, o));
+export const sendTicketMessage = (id: number, body: string, images: string[]) => call((o) => tickets[":id"].messages.$post({ param: { id: String(id) }, json: { body, images } }, o));
+export const closeTicket = (id: number) => call((o) => tickets[":id"].close.$post({ param: { id: String(id) } }, o));
+
+export const useMyTickets = (enabled = true) =>
+  usePagedQuery({ queryKey: [TICKETS, "list", enabled], fetchPage: (page, signal) => (enabled ? fetchTickets(page, signal) : Promise.resolve({ total: 0, lists: [] })), view: pagesById<TicketSummary> });
+export const useTicket = (id: number) => useScreenQuery({ queryKey: [TICKETS, "one", id], queryFn: ({ signal }) => fetchTicket(id, signal), enabled: id > 0 });
+export const useRecentOrders = (kind: SupportRelatedKind | "") =>
+  useScreenQuery({ queryKey: [TICKETS, "orders", kind], queryFn: ({ signal }) => fetchRecentOrders(kind as SupportRelatedKind, signal), enabled: kind !== "" });
+export const useCreateTicket = () => useCallMutation(createTicket, [[TICKETS]]);
+export const useSendTicketMessage = () => useCallMutation(sendTicketMessage, [[TICKETS]]);
+export const useCloseTicket = () => useCallMutation(closeTicket, [[TICKETS]]);

@@ -2,7 +2,7 @@
  * Operator console (/admin and its sections). Only operators get past the gate (the server
  * checks the role on every call as well); everyone else sees "no permission". Sections:
  * overview, queues for deposits, withdrawals and identity reviews (approve, or reject with a
- * reason), user search with balances and ledger, balance adjustments (request; a second,
+ * reason), support tickets (reply, internal note, state), user search with balances and ledger, balance adjustments (request; a second,
  * different operator approves), the audit log, the ledger reconciliation and the seconds-contract
  * settings (durations, payable currencies).
  */
@@ -23,6 +23,7 @@ import { AuditSection } from "./Audit.tsx";
 import { ReconcileSection } from "./Reconcile.tsx";
 import { SecondsSettings } from "./SecondsSettings.tsx";
 import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues.tsx";
+import { SupportQueue } from "./SupportQueue.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
 import "../../../components/account.module.css";
@@ -33,6 +34,7 @@ const sections: { to: string; label: () => string }[] = [
   { to: "/admin/deposits", label: m.op_nav_deposits },
   { to: "/admin/withdrawals", label: m.op_nav_withdrawals },
   { to: "/admin/kyc", label: m.op_nav_kyc },
+  { to: "/admin/support", label: m.op_nav_support },
   { to: "/admin/users", label: m.op_nav_users },
   { to: "/admin/adjustments", label: m.op_nav_adjustments },
   { to: "/admin/audit", label: m.op_nav_audit },
@@ -86,6 +88,8 @@ export default function AdminPage() {
         return <WithdrawalsQueue />;
       case "/admin/kyc":
         return <KycQueue />;
+      case "/admin/support":
+        return <SupportQueue />;
       case "/admin/users":
         return <UsersSection />;
       case "/admin/user":
