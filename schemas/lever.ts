@@ -100,6 +100,9 @@ export const leverPositionSchema = z.object({
   stop_loss: z.string().nullable(),
   /** P/L: realised once closed, at the index while trading, null otherwise */
   profit: z.string().nullable(),
+  /** a trading position closed at the index now: the close fee it would pay and what would return to the lever balance (null otherwise) */
+  close_fee_now: z.string().nullable(),
+  payout_now: z.string().nullable(),
   /** equity / margin in percent, 2 decimals (trading only) */
   risk_rate: z.string().nullable(),
   /** the forced-liquidation price (trading only; null when no price liquidates) */

@@ -214,6 +214,9 @@ describe("opening and closing", () => {
     await setIndex("111.00");
     const live = (await api("/lever/my_trade?status=2", { token: u.token, method: "POST" })).body.message.message.data[0];
     expect(live).toMatchObject({ id: p.id, profit: "1.00000000", index_price: "111.00", risk_rate: "199.00" });
+    // What a close at the index now would do, shown before the owner confirms it: the margin 1.01 + P/L 1 − close fee back.
+    expect(live).toMatchObject({ close_fee_now: "0.00555000", payout_now: "2.00445000" });
+    expect(p).toMatchObject({ close_fee_now: "0.00505000", payout_now: "1.00495000" });
     const c = (await api("/lever/close", { token: u.token, body: { id: p.id } })).body.message;
     // P/L (111 − 101) × 0.1 BTC = 1; close fee 111 × 0.1 × 0.05 % = 0.00555.
     expect(c).toMatchObject({ status: 4, status_name: "closed", close_price: "111.00", profit: "1.00000000", close_fee: "0.00555000", close_reason: "user" });

@@ -19,6 +19,7 @@ import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money
 import { leverStatusNames, type LeverBatchClose, type LeverPosition, type LeverSubmit } from "../../../schemas/lever.ts";
 import {
   capPrice,
+  closeAt,
   contractUnits,
   limitValid,
   liquidationPrice,
@@ -82,6 +83,7 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
   if (status === 4) profit = money(r.profit);
   else if (ix !== null) profit = money(pnlAt(c, p, ix));
   const liq = live ? liquidationPrice(c, p, Number(r.maintenance_bps)) : null;
+  const now = ix !== null ? closeAt(c, p, ix, Number(r.fee_bps)) : null;
   const cap = live ? capPrice(c, p) : null;
   return {
     id: Number(r.id),
@@ -106,6 +108,8 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
     stop_profit: price(r.stop_profit),
     stop_loss: price(r.stop_loss),
     profit,
+    close_fee_now: now === null ? null : money(now.fee),
+    payout_now: now === null ? null : money(now.payout),
     risk_rate: ix !== null ? formatUnits(riskRateBps(c, p, ix), 2) : null,
     force_price: liq === null ? null : formatUnits(liq, pd),
     gain_cap: money(r.hold),
