@@ -1,7 +1,7 @@
 // The leveraged-contract form's preview (web/src/features/lever/math.ts): margin and fee shown
 // before confirming, rounded up to 8 decimals as the server charges them.
 import { describe, expect, it } from "vitest";
-import { capPriceOf, lotsOffered, openTerms, preview, snapLots, stepLots, sumUsdt } from "../../web/src/features/lever/math.ts";
+import { capPriceOf, lotsOffered, openTerms, preview, priceAt, snapLots, stepLots, sumUsdt } from "../../web/src/features/lever/math.ts";
 
 describe("lever order preview", () => {
   it("shows margin = price × lots × lot size / leverage and the fee on the value", () => {
@@ -91,5 +91,14 @@ describe("the totals of a close-all confirmation (sumUsdt)", () => {
     expect(sumUsdt(["-1.5", "0.25"])).toBe("-1.25000000");
     expect(sumUsdt([])).toBe("0.00000000");
     expect(sumUsdt(["1", null])).toBeNull();
+  });
+});
+
+describe("a typed TP/SL shown as the server stores it (priceAt)", () => {
+  it("pads to the pair's price decimals, and leaves what does not fit as typed", () => {
+    expect(priceAt("59500", 2)).toBe("59500.00");
+    expect(priceAt("59500.5", 2)).toBe("59500.50");
+    expect(priceAt("59500.123", 2)).toBe("59500.123");
+    expect(priceAt("abc", 2)).toBe("abc");
   });
 });

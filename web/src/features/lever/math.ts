@@ -147,3 +147,9 @@ export function sumUsdt(values: readonly (string | null)[]): string | null {
   }
   return formatUnits(total, SCALE);
 }
+
+/** A typed price at the pair's price decimals as the server stores it ("59500" → "59500.00"); as typed when it does not fit them. */
+export function priceAt(value: string, priceDecimals: number): string {
+  const u = parseUnits(value, priceDecimals);
+  return u === null ? value : formatUnits(u, priceDecimals);
+}

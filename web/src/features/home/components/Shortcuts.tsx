@@ -22,7 +22,7 @@ export function Shortcuts() {
   return (
     <nav className={s.shortcuts} style={{ gridTemplateColumns: `repeat(${shown.length}, 1fr)` }} aria-label={m.home_shortcuts()}>
       {shown.map((it) => (
-        <Link key={it.to} to={it.to} className={s.shortcut}>
+        <Link key={it.to} to={it.to} className={s.shortcut} data-testid={`home-shortcut-${it.to.split("/")[1]}`}>
           <span className={s.shortcutIcon}>
             <Icon name={it.icon} size={22} />
           </span>

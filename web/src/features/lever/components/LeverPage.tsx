@@ -18,7 +18,7 @@ import { toast } from "../../../lib/toast.ts";
 import { ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { ProductSwitch } from "../../../components/ProductSwitch.tsx";
 import { useDeal, useSubmit } from "../api.ts";
-import { capPriceOf, lotsOffered, openTerms, snapLots, stepLots } from "../math.ts";
+import { capPriceOf, lotsOffered, openTerms, priceAt, snapLots, stepLots } from "../math.ts";
 import { OpenConfirm, type OpenSummary } from "./OpenConfirm.tsx";
 import { Positions } from "./Positions.tsx";
 import s from "./lever.module.css";
@@ -146,8 +146,8 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
         overnightPercent: d.overnight_fee,
         maintenancePercent: d.maintenance_rate,
         tolerancePercent: d.price_tolerance,
-        tp,
-        sl,
+        tp: tp && priceAt(tp, priceDecimals),
+        sl: sl && priceAt(sl, priceDecimals),
         terms,
         capText,
       }
@@ -161,6 +161,7 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
   const go = () => {
     if (!summary || busy) return;
     setBusy(true);
+    setConfirmError("");
     submit({
       currency_id: coin,
       type,

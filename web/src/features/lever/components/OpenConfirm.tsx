@@ -5,7 +5,7 @@
  * price, TP/SL and the gain cap — computed (math.ts openTerms, as the server computes them) from
  * the index the screen has now, refreshed while the dialog is open. The open sends that index;
  * the server refuses it with price_moved when its own index is further away than the stated
- * tolerance, and the dialog then stays open with the new figures and the server's message.
+ * tolerance, and the dialog then stays open with the server's message on top and the new figures.
  */
 import { m } from "../../../i18n/index.ts";
 import { formatExact, formatPrice } from "../../../lib/format.ts";
@@ -56,6 +56,11 @@ export function OpenConfirm({ o, busy, error, onCancel, onConfirm }: { o: OpenSu
         </>
       }
     >
+      {error && (
+        <p className={`field-error ${s.confirmError}`} role="alert" data-testid="lever-confirm-error">
+          {error}
+        </p>
+      )}
       <dl className={s.terms} data-testid="lever-confirm-terms">
         <div>
           <dt>{m.lever_pair()}</dt>
@@ -119,11 +124,6 @@ export function OpenConfirm({ o, busy, error, onCancel, onConfirm }: { o: OpenSu
       <p className={s.note} data-testid="lever-confirm-price-note">
         {o.limit ? m.lever_limit_note() : m.lever_tolerance_note({ tolerance: o.tolerancePercent })}
       </p>
-      {error && (
-        <p className="field-error" role="alert" data-testid="lever-confirm-error">
-          {error}
-        </p>
-      )}
     </Modal>
   );
 }

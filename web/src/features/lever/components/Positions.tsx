@@ -25,8 +25,14 @@ const reasonText: Record<NonNullable<LeverPosition["close_reason"]>, () => strin
   revoked: m.lever_reason_revoked,
 };
 
-const signed = (v: string | null) => (v === null ? "--" : `${v.startsWith("-") ? "" : "+"}${formatExact(v)} USDT`);
-const tone = (v: string | null) => (v?.startsWith("-") ? s.down : s.up);
+/** A signed USDT amount: "+1.5 USDT", "-0.3 USDT", "0 USDT". */
+const signed = (v: string | null) => {
+  if (v === null) return "--";
+  const shown = formatExact(v);
+  return `${v.startsWith("-") || shown === "0" ? "" : "+"}${shown} USDT`;
+};
+/** Red for a loss, green for a gain, neither for zero or unknown. */
+const tone = (v: string | null) => (v === null || formatExact(v) === "0" ? undefined : v.startsWith("-") ? s.down : s.up);
 
 export function Positions({ status }: { status: 1 | 2 | 4 }) {
   const list = usePositions(status);
@@ -220,12 +226,12 @@ function CloseConfirm({ all, positions, onDone }: { all: boolean; positions: Lev
             </dl>
           ))}
           {all && (
-            <dl className={s.terms} data-testid="lever-close-totals">
-              <div className={s.termsTotal}>
+            <dl className={`${s.terms} ${s.totals}`} data-testid="lever-close-totals">
+              <div>
                 <dt>{m.lever_expected_pnl()}</dt>
                 <dd className={tone(pnl)} data-testid="lever-close-total-pnl">{signed(pnl)}</dd>
               </div>
-              <div className={s.termsTotal}>
+              <div>
                 <dt>{m.lever_payout()}</dt>
                 <dd data-testid="lever-close-payout">{payout === null ? "--" : `${formatExact(payout)} USDT`}</dd>
               </div>
