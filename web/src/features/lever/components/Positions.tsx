@@ -48,7 +48,7 @@ export function Positions({ status }: { status: 1 | 2 | 4 }) {
   return (
     <div data-testid={`lever-list-${status}`}>
       {status === 2 && (
-        <button type="button" className="btn btn-small" onClick={() => setClosing("all")} data-testid="lever-close-all">
+        <button type="button" className={`btn btn-small btn-outline ${s.closeAll}`} onClick={() => setClosing("all")} data-testid="lever-close-all">
           {m.lever_close_all()}
         </button>
       )}
@@ -93,10 +93,10 @@ function PositionActions({ position, onClose }: { position: LeverPosition; onClo
   if (editing) return <StopsEditor position={position} onDone={() => setEditing(false)} />;
   return (
     <div className={s.toggle}>
-      <button type="button" className="btn btn-small" onClick={() => setEditing(true)} data-testid="lever-stops">
+      <button type="button" className="btn btn-small btn-outline" onClick={() => setEditing(true)} data-testid="lever-stops">
         {m.lever_set_stops()}
       </button>
-      <button type="button" className={`btn btn-small ${s.closeBtn}`} onClick={onClose} data-testid="lever-close">
+      <button type="button" className={`btn btn-small btn-outline ${s.closeBtn}`} onClick={onClose} data-testid="lever-close">
         {m.lever_close()}
       </button>
     </div>
