@@ -95,12 +95,15 @@ export async function main(options = {}) {
   const otherIds = [];
   const refused = {};
   let next = 0;
+  // A market open carries the index its sender confirmed (refused with price_moved past 0.1 %).
+  const deal = await client.request("GET", "/api/lever/deal?currency_id=1&legal_id=3", { token: tokens.demo1 });
+  const confirmed = deal.body?.message?.index_price ?? undefined;
   await Promise.all(
     Array.from({ length: o.concurrency }, async () => {
       while (next < o.positions) {
         const i = next++;
         const k = kinds(i);
-        const r = await client.request("POST", "/api/lever/submit", { token: tokens[holders[i % holders.length]], body: { currency_id: 1, legal_id: 3, type: k.type, share: 1, multiple: k.multiple } });
+        const r = await client.request("POST", "/api/lever/submit", { token: tokens[holders[i % holders.length]], body: { currency_id: 1, legal_id: 3, type: k.type, share: 1, multiple: k.multiple, index_price: confirmed } });
         if (r.body?.type === "ok") (k.wave ? waveIds : otherIds).push(r.body.message.id);
         else refused[r.body?.code ?? r.status] = (refused[r.body?.code ?? r.status] ?? 0) + 1;
       }

@@ -36,6 +36,12 @@ export const leverSubmitSchema = z.object({
   multiple: z.coerce.number({ message: "invalid_param" }),
   /** a limit open's price; absent = at market (the index now) */
   target_price: optionalPrice,
+  /**
+   * A market open: the index the user saw and confirmed (required without target_price). The
+   * open is refused with price_moved when the index the server prices it at differs from it by
+   * more than `price_tolerance` percent (GET /api/lever/deal), so what was shown is what is charged.
+   */
+  index_price: decimalStringSchema.optional(),
   stop_profit: optionalPrice,
   stop_loss: optionalPrice,
 });
@@ -94,6 +100,9 @@ export const leverPositionSchema = z.object({
   stop_loss: z.string().nullable(),
   /** P/L: realised once closed, at the index while trading, null otherwise */
   profit: z.string().nullable(),
+  /** a trading position closed at the index now: the close fee it would pay and what would return to the lever balance (null otherwise) */
+  close_fee_now: z.string().nullable(),
+  payout_now: z.string().nullable(),
   /** equity / margin in percent, 2 decimals (trading only) */
   risk_rate: z.string().nullable(),
   /** the forced-liquidation price (trading only; null when no price liquidates) */
@@ -154,6 +163,8 @@ export type LeverPairSettings = z.infer<typeof leverPairSettingsSchema>;
 /** GET /api/lever/deal: the pair's settings, the index and (logged in) one's lever balance. */
 export const leverDealSchema = leverPairSettingsSchema.extend({
   index_price: z.string().nullable(),
+  /** a market open is refused when the index moves more than this percent from the one confirmed (submit's index_price) */
+  price_tolerance: z.string(),
   /** null when not logged in */
   lever_balance: z.string().nullable(),
   lock_lever_balance: z.string().nullable(),

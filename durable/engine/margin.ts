@@ -229,6 +229,22 @@ export function stopValid(direction: LeverDirection, kind: "profit" | "loss", st
   return above ? stop > reference : stop < reference;
 }
 
+/**
+ * How far the index may move between the price a user confirmed for a market open and the index
+ * the server prices it at (margin, fee, the house's hold) before the open is refused: 0.1 %, in
+ * basis points. Both directions count: the figures the user saw must be the figures charged, to
+ * within this.
+ */
+export const PRICE_MOVE_TOLERANCE_BPS = 10;
+
+/** Whether `index` differs from the `confirmed` price (both in ticks) by more than `toleranceBps` of the confirmed price. */
+export function priceMoved(confirmed: bigint, index: bigint, toleranceBps = PRICE_MOVE_TOLERANCE_BPS): boolean {
+  if (confirmed <= 0n) return true;
+  checkBps("tolerance", toleranceBps, 10_000);
+  const diff = index > confirmed ? index - confirmed : confirmed - index;
+  return diff * BPS > confirmed * BigInt(toleranceBps);
+}
+
 /** A limit open waits for a better price: a long below the index, a short above it. */
 export function limitValid(direction: LeverDirection, target: bigint, index: bigint): boolean {
   return target > 0n && (direction === 1 ? target < index : target > index);

@@ -54,4 +54,14 @@ export async function lever(userId: number, currencyId = USDT): Promise<[bigint,
   return [BigInt(r?.a ?? 0), BigInt(r?.f ?? 0)];
 }
 
-export const open = (token: string, body: Record<string, unknown>) => api("/lever/submit", { token, body: { currency_id: BTC, legal_id: USDT, type: 1, share: 10, multiple: 10, ...body } });
+/** The index GET /api/lever/deal shows for a coin now (null without one). */
+export async function dealIndex(currencyId = BTC): Promise<string | null> {
+  return ((await api(`/lever/deal?currency_id=${currencyId}&legal_id=${USDT}`)).body.message as { index_price: string | null }).index_price;
+}
+
+/** Opens a position; a market open confirms the index the deal shows now unless the body names one. */
+export async function open(token: string, body: Record<string, unknown>) {
+  const full: Record<string, unknown> = { currency_id: BTC, legal_id: USDT, type: 1, share: 10, multiple: 10, ...body };
+  if (full.target_price === undefined && !("index_price" in body)) full.index_price = (await dealIndex(Number(full.currency_id))) ?? undefined;
+  return api("/lever/submit", { token, body: full });
+}

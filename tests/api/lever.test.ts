@@ -185,7 +185,7 @@ describe("the lot multiple (spec §5: quantities sometimes multiples of 10 or 10
       expect(texts[0]).toBe("The number of lots must be a multiple of 10");
       expect(new Set(texts).size).toBe(6);
       expect(await dbFingerprint()).toBe(before);
-      const ok = await api("/lever/submit", { token: u.token, body: { currency_id: XRP, legal_id: USDT, type: 1, share: 20, multiple: 10 } });
+      const ok = await open(u.token, { currency_id: XRP, share: 20 });
       expect(ok.body.type, JSON.stringify(ok.body)).toBe("ok");
       expect(ok.body.message.share).toBe(20);
       expect((await api("/lever/close", { token: u.token, body: { id: ok.body.message.id } })).body.type).toBe("ok");
@@ -214,6 +214,9 @@ describe("opening and closing", () => {
     await setIndex("111.00");
     const live = (await api("/lever/my_trade?status=2", { token: u.token, method: "POST" })).body.message.message.data[0];
     expect(live).toMatchObject({ id: p.id, profit: "1.00000000", index_price: "111.00", risk_rate: "199.00" });
+    // What a close at the index now would do, shown before the owner confirms it: the margin 1.01 + P/L 1 − close fee back.
+    expect(live).toMatchObject({ close_fee_now: "0.00555000", payout_now: "2.00445000" });
+    expect(p).toMatchObject({ close_fee_now: "0.00505000", payout_now: "1.00495000" });
     const c = (await api("/lever/close", { token: u.token, body: { id: p.id } })).body.message;
     // P/L (111 − 101) × 0.1 BTC = 1; close fee 111 × 0.1 × 0.05 % = 0.00555.
     expect(c).toMatchObject({ status: 4, status_name: "closed", close_price: "111.00", profit: "1.00000000", close_fee: "0.00555000", close_reason: "user" });
@@ -341,6 +344,11 @@ describe("refusals", () => {
       [{ type: 2, stop_loss: "100" }, "lever_stop_loss"],
       [{ stop_loss: "-5" }, "invalid_amount"],
       [{ target_price: "95.001" }, "price_tick"],
+      [{ index_price: undefined }, "missing_field"],
+      [{ index_price: "abc" }, "invalid_amount"],
+      [{ index_price: "101.001" }, "price_tick"],
+      [{ index_price: "100.80" }, "price_moved"],
+      [{ index_price: "101.20" }, "price_moved"],
       [{ currency_id: 999 }, "lever_pair_off"],
       [{ currency_id: EMPTY_PAIR }, "no_market_price"],
       [{ share: 1000, multiple: 1 }, "insufficient_balance"],
@@ -367,6 +375,35 @@ describe("refusals", () => {
       texts.add(r.body.message);
     }
     expect(texts.size).toBe(6);
+  });
+
+  it("refuses a market open when the index moved more than 0.1 % from the one its owner confirmed, saying both prices, and opens within it at the server's index", async () => {
+    await setIndex("101.00");
+    const u = await leverUser("100");
+    expect((await api("/lever/deal?currency_id=1", { token: u.token })).body.message).toMatchObject({ index_price: "101.00", price_tolerance: "0.1" });
+    const before = await dbFingerprint();
+    const texts = new Set<string>();
+    for (const lang of ["en", "zh", "hk", "kr", "jp", "es"]) {
+      const r = await api("/lever/submit", { token: u.token, lang, body: { currency_id: BTC, legal_id: USDT, type: 1, share: 10, multiple: 10, index_price: "100.80" } });
+      expect([r.status, r.body.code]).toEqual([409, "price_moved"]);
+      expect(r.body.message).toContain("100.80");
+      expect(r.body.message).toContain("101.00");
+      texts.add(r.body.message);
+    }
+    expect(texts.size).toBe(6);
+    expect([...texts][0]).toBe("The index moved from 100.80 to 101.00 (more than 0.1%) before your order arrived; nothing was opened. Check the new figures and confirm again");
+    // A market open without the confirmed index is refused too: nothing is priced at an index nobody saw.
+    const missing = await api("/lever/submit", { token: u.token, body: { currency_id: BTC, legal_id: USDT, type: 1, share: 10, multiple: 10 } });
+    expect([missing.body.code, missing.body.message]).toEqual(["missing_field", "Missing parameter: index_price"]);
+    expect(await dbFingerprint()).toBe(before);
+    // 100.95 is 0.05 % away: opened, its money priced at the server's index 101.00 (10 lots × 0.01 × 101 / 10).
+    const ok = (await open(u.token, { index_price: "100.95" })).body.message;
+    expect(ok).toMatchObject({ status: 2, open_price: "101.00", margin: "1.01000000", trade_fee: "0.00505000" });
+    // A limit open is priced at its own price: no confirmed index is needed.
+    const limit = (await open(u.token, { target_price: "99" })).body.message;
+    expect(limit).toMatchObject({ status: 1, target_price: "99.00", margin: "0.99000000" });
+    await api("/lever/close", { token: u.token, body: { id: ok.id } });
+    await api("/lever/cancel", { token: u.token, body: { id: limit.id } });
   });
 
   it("answers 999 without a login and 998 before identity verification", async () => {

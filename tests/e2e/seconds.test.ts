@@ -148,11 +148,14 @@ describe("seconds contracts", () => {
     expect(ratio).not.toBe("");
     await p.fill('[data-testid="sec-amount"]', "10");
     expect(await text(p, "sec-fee")).toBe("0.2 USDT");
-    // win = 10 × ratio% (cut): e.g. 85 → 8.5
+    // Both ways net of the 0.2 fee: win = 10 × ratio% (cut) − 0.2, e.g. 85 → +8.3; wrong: −10 − 0.2.
     const win = (units("10") * units(ratio)) / 100n / 10n ** 8n;
-    const winText = `${win / 10n ** 8n}${win % 10n ** 8n ? `.${(win % 10n ** 8n).toString().padStart(8, "0").replace(/0+$/, "")}` : ""}`;
-    expect(await text(p, "sec-win")).toBe(`+${winText} USDT`);
+    const dec = (u: bigint) => `${u / 10n ** 8n}${u % 10n ** 8n ? `.${(u % 10n ** 8n).toString().padStart(8, "0").replace(/0+$/, "")}` : ""}`;
+    const winText = dec(win);
+    const netText = dec(win - units("0.2"));
+    expect(await text(p, "sec-win")).toBe(`+${netText} USDT`);
     expect(await text(p, "sec-worst")).toBe("-10.2 USDT");
+    expect(await text(p, "sec-net-note")).toBe(`Both net of the 0.2 USDT fee you pay now: a right call pays ${winText} on top of your 10 stake, a wrong one loses the stake.`);
     expect(await text(p, "sec-tie-rule")).toContain("Up wins only if the exit price is above the entry price; down wins if it is equal or below");
     // A stake the form refuses before sending: more than the micro balance holds with the fee.
     await p.fill('[data-testid="sec-amount"]', "99");
@@ -174,6 +177,7 @@ describe("seconds contracts", () => {
     await p.waitForSelector('[data-testid="sec-confirm"]');
     expect(await text(p, "sec-confirm-fee")).toBe("0.2 USDT");
     expect(await text(p, "sec-confirm-worst")).toBe("-10.2 USDT");
+    expect(await text(p, "sec-confirm-win")).toBe(`+${netText} USDT`);
     await snap(p, "seconds-confirm-en");
     await p.click('[data-testid="sec-confirm-go"]');
     await p.getByText("Contract started: Up, 60 s").waitFor();
@@ -208,7 +212,9 @@ describe("seconds contracts", () => {
     expect((await modal.textContent()) ?? "").toContain("Settlement finished");
     // Exit = entry (the book never moved): up does not win on a tie.
     expect(await text(p, "order-modal-close-price")).toBe("60,500.00");
-    expect(await text(p, "order-modal-result")).toBe("-10 USDT");
+    // Net of the fee, as the form said before confirming; the result before the fee beside it.
+    expect(await text(p, "order-modal-result")).toBe("-10.2 USDT");
+    expect(await text(p, "order-modal-gross")).toBe("-10 USDT");
     expect(await p.locator('[data-testid="order-modal-result"]').getAttribute("class")).toContain("down");
     await snap(p, "seconds-modal-settled-en");
     // The owner got `closed_microorder` for this contract on the private channel.
@@ -231,7 +237,13 @@ describe("seconds contracts", () => {
     // 7. Exactly the result and the fee: 100 − 10 − 0.2 = 89.8, nothing frozen or returned besides.
     expect(units(await microUsdt(tokens.demo1))).toBe(units(before) - units("10") - units("0.2"));
     await p.waitForFunction(() => document.querySelector('[data-testid="sec-available"]')?.textContent === "89.80");
-    // The settled row leaves the running list after a moment.
+    // The settled row stays in the running list with its result until dismissed.
+    const settledRow = p.locator(`li:has([data-testid="running-order"][data-id="${id}"])`);
+    expect(await settledRow.locator('[data-testid="running-order"]').getAttribute("data-phase")).toBe("settled");
+    expect(await settledRow.locator('[data-testid="running-outcome"]').textContent()).toBe("Lost -10.2 USDT netDismiss");
+    expect(await settledRow.locator('[data-testid="running-result"]').textContent()).toBe("-10.2");
+    await snap(p, "seconds-settled-row-en");
+    await settledRow.locator('[data-testid="running-dismiss"]').click();
     await p.locator(`[data-testid="running-order"][data-id="${id}"]`).waitFor({ state: "detached" });
 
     // 8. The history: settled, −10 in red.
@@ -240,7 +252,8 @@ describe("seconds contracts", () => {
     const hist = p.locator(`[data-testid="history-row"][data-id="${id}"]`);
     await hist.waitFor();
     expect(await hist.locator('[data-testid="history-status"]').textContent()).toBe("Settled");
-    expect(await hist.locator('[data-testid="history-result"]').textContent()).toBe("-10");
+    expect(await hist.locator('[data-testid="history-result"]').textContent()).toBe("-10.2");
+    expect(await hist.locator('[data-testid="history-fee"]').textContent()).toBe("0.2");
     expect(await hist.locator('[data-testid="history-result"]').getAttribute("class")).toContain("down");
     await snap(p, "seconds-lists-en");
 
@@ -269,6 +282,10 @@ describe("seconds contracts", () => {
     await zh.page.goto(`${server.baseUrl}/#/trade`);
     await zh.page.waitForFunction(() => document.querySelector('[data-testid="index-price"]')?.textContent === "60,500.00");
     expect(await text(zh.page, "sec-dir-up")).toBe("看涨");
+    // Each product its own name: this tab is the seconds contract, leverage is one tap away.
+    expect(await text(zh.page, "product-seconds")).toBe("秒合约");
+    expect(await text(zh.page, "product-lever")).toBe("杠杆合约");
+    expect(await zh.page.locator('[data-testid="tabbar"] a[href="#/trade"]').textContent()).toBe("秒合约");
     await snap(zh.page, "seconds-trade-zh");
     await zh.page.goto(`${server.baseUrl}/#/trade/lists`);
     await zh.page.locator('[data-testid="history-row"]').first().waitFor();

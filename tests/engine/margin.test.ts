@@ -20,6 +20,8 @@ import {
   openMoney,
   overnightFee,
   overnightLegs,
+  PRICE_MOVE_TOLERANCE_BPS,
+  priceMoved,
   refundLegs,
   riskRateBps,
   rawPnl,
@@ -205,6 +207,21 @@ describe("take-profit and stop-loss rules (spec §5)", () => {
     expect(limitReached(1, px(95), px(95))).toBe(true);
     expect(limitReached(1, px(95), px(95.01))).toBe(false);
     expect(limitReached(2, px(105), px(106))).toBe(true);
+  });
+});
+
+describe("a confirmed price against the index (a market open)", () => {
+  it("refuses an index more than 0.1 % away from the confirmed price either way, and accepts one within it, the boundary included", () => {
+    expect(PRICE_MOVE_TOLERANCE_BPS).toBe(10);
+    expect(priceMoved(px(100), px(100))).toBe(false);
+    expect(priceMoved(px(100), px(100.1))).toBe(false);
+    expect(priceMoved(px(100), px(99.9))).toBe(false);
+    expect(priceMoved(px(100), px(100.11))).toBe(true);
+    expect(priceMoved(px(100), px(99.89))).toBe(true);
+    // figures 0.19 % apart, as issue #16 saw them (62.633 shown, 62.752 charged), are refused
+    expect(priceMoved(px(62633), px(62752))).toBe(true);
+    expect(priceMoved(px(100), px(101), 100)).toBe(false);
+    expect(priceMoved(0n, px(100))).toBe(true);
   });
 });
 

@@ -1,7 +1,7 @@
 // The leveraged-contract form's preview (web/src/features/lever/math.ts): margin and fee shown
 // before confirming, rounded up to 8 decimals as the server charges them.
 import { describe, expect, it } from "vitest";
-import { capPriceOf, lotsOffered, preview, snapLots, stepLots } from "../../web/src/features/lever/math.ts";
+import { capPriceOf, lotsOffered, openTerms, preview, priceAt, snapLots, stepLots, sumUsdt } from "../../web/src/features/lever/math.ts";
 
 describe("lever order preview", () => {
   it("shows margin = price × lots × lot size / leverage and the fee on the value", () => {
@@ -51,5 +51,54 @@ describe("gain cap shown before opening", () => {
     expect(capPriceOf("101.00", 2)).toBe("202.00");
     expect(capPriceOf("60000.00", 2)).toBe("120000.00");
     expect(capPriceOf("", 2)).toBeNull();
+  });
+});
+
+describe("what an open charges and risks, before confirming (openTerms)", () => {
+  const btc = { lots: "10", lotSize: "0.01", leverage: 10, feePercent: "0.05", overnightPercent: "0.02", maintenancePercent: "20", priceDecimals: 2 };
+
+  it("shows margin, fee, their sum, the overnight fee per day and the liquidation price as the server computes them", () => {
+    // As the API opened it in tests/api/lever.test.ts: margin 1.01, fee 0.00505, liquidation 92.92 (20 % maintenance).
+    expect(openTerms({ ...btc, direction: 1, price: "101.00" })).toEqual({
+      value: "10.10000000",
+      margin: "1.01000000",
+      fee: "0.00505000",
+      cost: "1.01505000",
+      overnightPerDay: "0.00202000",
+      liquidation: "92.92",
+    });
+  });
+
+  it("puts a short's liquidation price above the open price, the same distance the server's rule gives", () => {
+    // The loss that leaves 20 % of the 1.01 margin: 0.808 USDT = 8.08 on 0.1 BTC → 101 + 8.08 = 109.08.
+    expect(openTerms({ ...btc, direction: 2, price: "101.00" })?.liquidation).toBe("109.08");
+  });
+
+  it("has no liquidation price for a 1× long without maintenance margin, and shows nothing for a missing input", () => {
+    expect(openTerms({ ...btc, leverage: 1, maintenancePercent: "0", direction: 1, price: "101.00" })?.liquidation).toBeNull();
+    expect(openTerms({ ...btc, direction: 1, price: "" })).toBeNull();
+    expect(openTerms({ ...btc, lots: "0", direction: 1, price: "101.00" })).toBeNull();
+  });
+
+  it("rounds the overnight fee up to the minimal unit", () => {
+    expect(openTerms({ ...btc, lots: "1", lotSize: "0.00000001", direction: 1, price: "0.01" })?.overnightPerDay).toBe("0.00000001");
+  });
+});
+
+describe("the totals of a close-all confirmation (sumUsdt)", () => {
+  it("adds signed P/L exactly to the minimal unit, and is unknown when one figure is", () => {
+    expect(sumUsdt(["1.00000001", "-0.50000002", "0.1"])).toBe("0.59999999");
+    expect(sumUsdt(["-1.5", "0.25"])).toBe("-1.25000000");
+    expect(sumUsdt([])).toBe("0.00000000");
+    expect(sumUsdt(["1", null])).toBeNull();
+  });
+});
+
+describe("a typed TP/SL shown as the server stores it (priceAt)", () => {
+  it("pads to the pair's price decimals, and leaves what does not fit as typed", () => {
+    expect(priceAt("59500", 2)).toBe("59500.00");
+    expect(priceAt("59500.5", 2)).toBe("59500.50");
+    expect(priceAt("59500.123", 2)).toBe("59500.123");
+    expect(priceAt("abc", 2)).toBe("abc");
   });
 });

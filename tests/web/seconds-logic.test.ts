@@ -16,7 +16,9 @@ import {
   emptyRunning,
   indexPrice,
   liveResult,
+  netResult,
   onClosed,
+  onDismiss,
   onRunningList,
   phaseOf,
   previewContract,
@@ -57,13 +59,21 @@ function makeOrder(over: Partial<SecondsOrder> = {}): SecondsOrder {
 }
 
 describe("before confirming: fee, win and worst case", () => {
-  it("shows a 10 USDT stake at 85% with a 2% fee as fee 0.2, win +8.5, worst −10.2", () => {
-    expect(previewContract("10", "85", "2", 8)).toEqual({ fee: "0.20000000", win: "8.50000000", worst: "-10.20000000", cost: "10.20000000" });
+  it("shows a 10 USDT stake at 85% with a 2% fee as fee 0.2, win +8.5 (+8.3 net of the fee), worst −10.2", () => {
+    expect(previewContract("10", "85", "2", 8)).toEqual({ fee: "0.20000000", win: "8.50000000", winNet: "8.30000000", worst: "-10.20000000", cost: "10.20000000" });
+  });
+
+  it("shows the win net of the fee both ways, as the worst case already is (issue #16: +8 shown beside −10.2)", () => {
+    // 10 at 80 % with 2 %: right +8 − 0.2 = +7.8; wrong −10 − 0.2 = −10.2.
+    const p = previewContract("10", "80", "2", 8);
+    expect([p?.winNet, p?.worst]).toEqual(["7.80000000", "-10.20000000"]);
+    // A win smaller than the fee is a net loss, and says so.
+    expect(previewContract("0.01", "85", "2", 2)?.winNet).toBe("-0.01");
   });
 
   it("rounds the fee up and cuts the win to the currency's minimal unit, as the desk books them", () => {
     // 0.01 × 2% = 0.0002 → at 2 decimals the fee is 0.01 (rounded up); 0.01 × 85% = 0.0085 → win 0.00 (cut).
-    expect(previewContract("0.01", "85", "2", 2)).toEqual({ fee: "0.01", win: "0.00", worst: "-0.02", cost: "0.02" });
+    expect(previewContract("0.01", "85", "2", 2)).toEqual({ fee: "0.01", win: "0.00", winNet: "-0.01", worst: "-0.02", cost: "0.02" });
     // 0.00000001 BTC at 8 decimals: the fee is one unit, never zero.
     expect(previewContract("0.00000001", "80", "2", 8)?.fee).toBe("0.00000001");
   });
@@ -204,7 +214,27 @@ describe("the running list as results arrive", () => {
     expect(runningView(s, [older, running], T0).map((o) => o.id)).toEqual([7, 6]);
   });
 
-  it("replaces a running contract with its closed_microorder record, keeps it a moment, then drops it", () => {
+  it("shows a settled contract's result net of its fee: a win of 8.5 as +8.3, a loss of 10 as −10.2", () => {
+    expect(netResult("8.50000000", "0.20000000")).toBe("8.30000000");
+    expect(netResult("-10.00000000", "0.20000000")).toBe("-10.20000000");
+    expect(netResult("-10", "0.2")).toBe("-10.2");
+    expect(netResult(null, "0.2")).toBeNull();
+  });
+
+  it("keeps a settled contract in the running list with its result for minutes, until its owner dismisses it", () => {
+    expect(SETTLED_KEEP_MS).toBeGreaterThanOrEqual(5 * 60_000);
+    let s = onRunningList(emptyRunning(), [running], T0);
+    s = onClosed(s, settled, T0 + 61_000);
+    expect(runningView(s, [], T0 + 61_000 + 60_000)).toEqual([settled]);
+    // A running contract cannot be dismissed; a finished one can, and stays dismissed when the list answers again.
+    expect(onDismiss(onRunningList(emptyRunning(), [running], T0), 7)).toEqual(onRunningList(emptyRunning(), [running], T0));
+    s = onDismiss(s, 7);
+    expect(runningView(s, [running], T0 + 61_000 + 60_000)).toEqual([]);
+    s = onRunningList(s, [settled], T0 + 62_000);
+    expect(runningView(s, [settled], T0 + 62_000)).toEqual([]);
+  });
+
+  it("replaces a running contract with its closed_microorder record, keeps it a while, then drops it", () => {
     let s = onRunningList(emptyRunning(), [running], T0);
     s = onClosed(s, settled, T0 + 61_000);
     // the list may still answer the stale running row: the final record wins

@@ -19,9 +19,12 @@ import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money
 import { leverStatusNames, type LeverBatchClose, type LeverPosition, type LeverSubmit } from "../../../schemas/lever.ts";
 import {
   capPrice,
+  closeAt,
   contractUnits,
   limitValid,
   liquidationPrice,
+  PRICE_MOVE_TOLERANCE_BPS,
+  priceMoved,
   openLegs,
   openMoney,
   pnlAt,
@@ -80,6 +83,7 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
   if (status === 4) profit = money(r.profit);
   else if (ix !== null) profit = money(pnlAt(c, p, ix));
   const liq = live ? liquidationPrice(c, p, Number(r.maintenance_bps)) : null;
+  const now = ix !== null ? closeAt(c, p, ix, Number(r.fee_bps)) : null;
   const cap = live ? capPrice(c, p) : null;
   return {
     id: Number(r.id),
@@ -104,6 +108,8 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
     stop_profit: price(r.stop_profit),
     stop_loss: price(r.stop_loss),
     profit,
+    close_fee_now: now === null ? null : money(now.fee),
+    payout_now: now === null ? null : money(now.payout),
     risk_rate: ix !== null ? formatUnits(riskRateBps(c, p, ix), 2) : null,
     force_price: liq === null ? null : formatUnits(liq, pd),
     gain_cap: money(r.hold),
@@ -175,7 +181,17 @@ export async function submitPosition(env: Env, userId: number, input: LeverSubmi
   const target = ticksOf(input.target_price, pair, "target_price");
   const stopProfit = ticksOf(input.stop_profit, pair, "stop_profit");
   const stopLoss = ticksOf(input.stop_loss, pair, "stop_loss");
+  // A market open carries the index its owner confirmed: priced at another one, it is refused.
+  const confirmed = target === null ? ticksOf(input.index_price, pair, "index_price") : null;
   const index = await indexOf(env, pair);
+  if (target === null && confirmed === null) throw new ApiError("missing_field", 400, { field: "index_price" });
+  if (confirmed !== null && priceMoved(BigInt(confirmed), BigInt(index.price))) {
+    throw new ApiError("price_moved", 409, {
+      confirmed: formatUnits(BigInt(confirmed), pair.priceDecimals),
+      price: formatUnits(BigInt(index.price), pair.priceDecimals),
+      tolerance: formatUnitsTrim(BigInt(PRICE_MOVE_TOLERANCE_BPS), 2),
+    });
+  }
   if (target !== null && !limitValid(direction, BigInt(target), BigInt(index.price))) {
     throw new ApiError("lever_limit_price", 400, { price: formatUnits(BigInt(index.price), pair.priceDecimals) });
   }
@@ -413,6 +429,7 @@ export async function deal(env: Env, userId: number | null, currencyId: number, 
   return {
     ...settingsOut(pair, s),
     index_price: q ? formatUnits(BigInt(q.price), pair.priceDecimals) : null,
+    price_tolerance: formatUnitsTrim(BigInt(PRICE_MOVE_TOLERANCE_BPS), 2),
     lever_balance: bal ? formatUnits(bal.available, pair.quoteScale) : null,
     lock_lever_balance: bal ? formatUnits(bal.frozen, pair.quoteScale) : null,
   };

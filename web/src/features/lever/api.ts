@@ -34,13 +34,16 @@ export interface SubmitBody {
   share: number;
   multiple: number;
   target_price?: string;
+  /** a market open: the index the user confirmed */
+  index_price?: string;
   stop_profit?: string;
   stop_loss?: string;
 }
 
 const changed = [["lever"], sharedKeys.balances] as const;
 
-export const useSubmit = () => useCallMutation((body: SubmitBody) => call((o) => client.api.lever.submit.$post({ json: { legal_id: LEGAL_ID, ...body } }, o)), changed);
+/** Errors are the caller's to show: a price_moved refusal keeps the confirm dialog open with the new figures. */
+export const useSubmit = () => useCallMutation((body: SubmitBody) => call((o) => client.api.lever.submit.$post({ json: { legal_id: LEGAL_ID, ...body } }, o), { notify: false }), changed);
 export const useClose = () => useCallMutation((id: number) => call((o) => client.api.lever.close.$post({ json: { id } }, o)), changed);
 export const useCloseAll = () => useCallMutation(() => call((o) => client.api.lever.batch_close.$post({ json: { legal_id: LEGAL_ID } }, o)), changed);
 export const useCancel = () => useCallMutation((id: number) => call((o) => client.api.lever.cancel.$post({ json: { id } }, o)), changed);

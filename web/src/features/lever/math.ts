@@ -60,3 +60,96 @@ export function preview(price: string, lots: string, lotSize: string, leverage: 
     fee: formatUnits(ceilDiv(value16 * fee, E8 * 10_000n), SCALE),
   };
 }
+
+const BPS = 10_000n;
+
+/** floor(a / b) for b > 0, also for a negative a (BigInt division truncates toward zero). */
+const floorDivSigned = (a: bigint, b: bigint) => {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
+};
+const ceilDivSigned = (a: bigint, b: bigint) => -floorDivSigned(-a, b);
+
+export interface OpenTerms {
+  /** the position's value at the price (the house's hold: the most it can gain) */
+  value: string;
+  margin: string;
+  /** the open fee (the close fee is the same rate on the value at close) */
+  fee: string;
+  /** what leaves the lever balance at open: margin + fee */
+  cost: string;
+  /** one day's overnight fee: value × daily rate, rounded up, taken from the margin */
+  overnightPerDay: string;
+  /** the forced-liquidation price at this open price; null when no positive price liquidates */
+  liquidation: string | null;
+}
+
+/**
+ * Everything an open charges and risks, at the price the server will price it at (the index for a
+ * market open, the limit price for a limit), exactly as durable/engine/margin.ts computes it:
+ * margin, fees and the overnight fee rounded up to 8 decimals (USDT), and the liquidation price —
+ * for a long the highest price at which collateral + P/L ≤ margin × maintenance rate, for a short
+ * the lowest — in the pair's price decimals. Null while an input is missing or invalid.
+ */
+export function openTerms(t: {
+  direction: 1 | 2;
+  price: string;
+  lots: string;
+  lotSize: string;
+  leverage: number;
+  feePercent: string;
+  overnightPercent: string;
+  maintenancePercent: string;
+  priceDecimals: number;
+}): OpenTerms | null {
+  const base = preview(t.price, t.lots, t.lotSize, t.leverage, t.feePercent);
+  const ticks = parseUnits(t.price, t.priceDecimals);
+  const size = parseUnits(t.lotSize, SCALE);
+  const overnightBps = parseUnits(t.overnightPercent, 2);
+  const maintenanceBps = parseUnits(t.maintenancePercent, 2);
+  if (!base || ticks === null || size === null || overnightBps === null || maintenanceBps === null || ticks <= 0n || size <= 0n) return null;
+  const margin = parseUnits(base.margin, SCALE)!;
+  const fee = parseUnits(base.fee, SCALE)!;
+  const value16 = parseUnits(t.price, SCALE)! * size * BigInt(t.lots);
+  const overnight = ceilDiv(value16 * overnightBps, E8 * BPS);
+  // Money in 1e-8 USDT: value = ticks × lots × size(1e-8 coin) / 10^priceDecimals.
+  const k = BigInt(t.lots) * size;
+  const den = 10n ** BigInt(t.priceDecimals);
+  const maintenance = ceilDiv(margin * maintenanceBps, BPS);
+  const steps = ceilDivSigned((maintenance - margin + 1n) * den, k);
+  let liq: bigint | null;
+  if (t.direction === 1) {
+    const px = ticks + steps - 1n;
+    liq = px >= 1n ? px : null;
+  } else {
+    const px = ticks - steps + 1n;
+    liq = px >= 1n ? px : 1n;
+  }
+  return {
+    value: base.value,
+    margin: base.margin,
+    fee: base.fee,
+    cost: formatUnits(margin + fee, SCALE),
+    overnightPerDay: formatUnits(overnight, SCALE),
+    liquidation: liq === null ? null : formatUnits(liq, t.priceDecimals),
+  };
+}
+
+
+/** The exact sum of USDT amounts (8 decimals), e.g. the P/L of every position a "close all" closes; null if one is unknown. */
+export function sumUsdt(values: readonly (string | null)[]): string | null {
+  let total = 0n;
+  for (const v of values) {
+    const neg = v?.startsWith("-") ?? false;
+    const u = v === null ? null : parseUnits(neg ? v.slice(1) : v, SCALE);
+    if (u === null) return null;
+    total += neg ? -u : u;
+  }
+  return formatUnits(total, SCALE);
+}
+
+/** A typed price at the pair's price decimals as the server stores it ("59500" → "59500.00"); as typed when it does not fit them. */
+export function priceAt(value: string, priceDecimals: number): string {
+  const u = parseUnits(value, priceDecimals);
+  return u === null ? value : formatUnits(u, priceDecimals);
+}

@@ -10,7 +10,7 @@ import { selectCurrency } from "../../lib/market.ts";
 import { bestPrices, useBook, useTicker } from "../../lib/market/index.ts";
 import { sharedKeys } from "../../lib/query.ts";
 import { secondsKeys, useRunning, usePairs, type PairRow, type SecondsOrder } from "./api.ts";
-import { awaitingResult, emptyRunning, indexPrice, onClosed, onRunningList, runningView, type RunningState } from "./logic.ts";
+import { awaitingResult, emptyRunning, indexPrice, onClosed, onDismiss, onRunningList, runningView, type RunningState } from "./logic.ts";
 
 /** The pair picked last (session currentCurrencyID, shared with spot and the chart), among the open pairs. */
 export function useCurrentPair() {
@@ -51,7 +51,8 @@ export function useNow(everyMs = 200, on = true): number {
  * The running contracts as the screen shows them. The list is fetched every 15 s, and every
  * second while a contract waits for its result (its countdown ended, or the server says
  * settling) until the final record is there; a `closed_microorder` event (`onClosedEvent`)
- * replaces the running order at once. A finished contract stays a moment with its result.
+ * replaces the running order at once. A finished contract stays with its result (logic.ts
+ * SETTLED_KEEP_MS) until its owner dismisses it.
  */
 export function useRunningOrders() {
   const client = useQueryClient();
@@ -106,10 +107,13 @@ export function useRunningOrders() {
     if (closedCount > 0) void client.invalidateQueries({ queryKey: sharedKeys.balances });
   }, [closedCount, client]);
 
+  /** The owner dismisses a finished contract from the list. */
+  const dismiss = useCallback((id: number) => setState((s) => onDismiss(s, id)), []);
+
   /** The latest known record of a contract (the modal follows it through settlement). */
   const find = useCallback((id: number) => state.closed.get(id)?.order ?? rows?.find((r) => r.id === id) ?? null, [state, rows]);
 
-  return { view, serverNow, error: running.error, loading: running.loading, reload: running.reload, add, onClosedEvent, find };
+  return { view, serverNow, error: running.error, loading: running.loading, reload: running.reload, add, onClosedEvent, find, dismiss };
 }
 
 const riskKey = (userId: string) => `seconds_risk_accepted:${userId || "anonymous"}`;

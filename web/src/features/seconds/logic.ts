@@ -36,6 +36,8 @@ export interface ContractPreview {
   fee: string;
   /** what a right call adds: stake × ratio% (cut) */
   win: string;
+  /** what a right call leaves the user better off by, net of the fee: win − fee (signed) */
+  winNet: string;
   /** the worst case: −stake − fee */
   worst: string;
   /** what leaves the micro balance at acceptance: stake + fee */
@@ -49,7 +51,20 @@ export function previewContract(stake: string, ratio: string, feePercent: string
   const fee = percentOfUnits(s, feePercent, true);
   const win = percentOfUnits(s, ratio, false);
   if (fee === null || win === null) return null;
-  return { fee: fromUnits(fee, scale), win: fromUnits(win, scale), worst: fromUnits(-(s + fee), scale), cost: fromUnits(s + fee, scale) };
+  return { fee: fromUnits(fee, scale), win: fromUnits(win, scale), winNet: fromUnits(win - fee, scale), worst: fromUnits(-(s + fee), scale), cost: fromUnits(s + fee, scale) };
+}
+
+/**
+ * A contract's result net of its fee (the fee was paid at acceptance): + win − fee when right,
+ * − stake − fee when wrong; what the micro balance ends up changed by. Null without a result.
+ */
+export function netResult(result: string | null, fee: string): string | null {
+  if (result === null) return null;
+  const scale = Math.max(decimalsOf(result), decimalsOf(fee));
+  const r = units(result, scale);
+  const f = units(fee, scale);
+  if (r === null || f === null) return null;
+  return fromUnits(r - f, scale);
 }
 
 export type StakeProblem =
@@ -186,17 +201,28 @@ export function clockOffset(orders: readonly Pick<SecondsOrder, "end_at" | "rema
 
 // ── running orders: the list, the settlement events and what stays on screen ────────────────────
 
-/** A finished contract stays on screen this long with its result, then leaves the running list. */
-export const SETTLED_KEEP_MS = 3000;
+/**
+ * A finished contract stays in the running list with its result this long (or until its owner
+ * dismisses it), so the result is seen on the trade screen without opening the contract.
+ */
+export const SETTLED_KEEP_MS = 10 * 60_000;
 
 export interface RunningState {
   /** ids seen running or settling (only those are shown once they settle) */
   seen: ReadonlySet<number>;
   /** settled or revoked contracts and when this screen learnt of it (local ms) */
   closed: ReadonlyMap<number, { order: SecondsOrder; at: number }>;
+  /** finished contracts their owner dismissed from the list */
+  dismissed: ReadonlySet<number>;
 }
 
-export const emptyRunning = (): RunningState => ({ seen: new Set(), closed: new Map() });
+export const emptyRunning = (): RunningState => ({ seen: new Set(), closed: new Map(), dismissed: new Set() });
+
+/** The owner dismissed a finished contract: it leaves the running list (a running one cannot be dismissed). */
+export function onDismiss(state: RunningState, id: number): RunningState {
+  if (!state.closed.has(id) || state.dismissed.has(id)) return state;
+  return { ...state, dismissed: new Set([...state.dismissed, id]) };
+}
 
 /** A fresh answer of the running list: remembers what runs, and notes contracts that finished since. */
 export function onRunningList(state: RunningState, rows: readonly SecondsOrder[], now: number): RunningState {
@@ -206,7 +232,7 @@ export function onRunningList(state: RunningState, rows: readonly SecondsOrder[]
     if (r.status === 1 || r.status === 2) seen.add(r.id);
     else if (seen.has(r.id) && !closed.has(r.id)) closed.set(r.id, { order: r, at: now });
   }
-  return { seen, closed };
+  return { ...state, seen, closed };
 }
 
 /** A `closed_microorder` event (or the answer of a submit that was refused later): the final record replaces the running one. */
@@ -216,18 +242,18 @@ export function onClosed(state: RunningState, order: SecondsOrder, now: number):
   seen.add(order.id);
   const closed = new Map(state.closed);
   closed.set(order.id, { order, at: state.closed.get(order.id)?.at ?? now });
-  return { seen, closed };
+  return { ...state, seen, closed };
 }
 
 /**
  * What the running list shows: every running or settling contract of the list, each replaced by
- * its final record once that is known, which stays for SETTLED_KEEP_MS; newest first.
+ * its final record once that is known, which stays for SETTLED_KEEP_MS or until dismissed; newest first.
  */
 export function runningView(state: RunningState, rows: readonly SecondsOrder[], now: number): SecondsOrder[] {
   const byId = new Map<number, SecondsOrder>();
   for (const r of rows) if (r.status === 1 || r.status === 2) byId.set(r.id, r);
   for (const [id, c] of state.closed) {
-    if (now - c.at < SETTLED_KEEP_MS) byId.set(id, c.order);
+    if (now - c.at < SETTLED_KEEP_MS && !state.dismissed.has(id)) byId.set(id, c.order);
     else byId.delete(id);
   }
   return [...byId.values()].sort((a, b) => b.created_at - a.created_at || b.id - a.id);

@@ -1,4 +1,4 @@
-/** Shortcuts to C2C, seconds contracts (when on here), customer service, the help centre and news. */
+/** Shortcuts to C2C, seconds and leveraged contracts (each when on here), customer service, the help centre and news. */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
@@ -13,15 +13,16 @@ const items: { to: string; icon: IconName; label: () => string }[] = [
 ];
 
 const trade: (typeof items)[number] = { to: "/trade", icon: "trade", label: m.home_shortcut_trade };
+const lever: (typeof items)[number] = { to: "/lever", icon: "lever", label: m.home_shortcut_lever };
 
 export function Shortcuts() {
   const products = useProducts();
-  // Seconds' and C2C's shortcuts only when their product is on here (lib/products.ts pathOn).
-  const shown = [items[0], trade, ...items.slice(1)].filter((it): it is (typeof items)[number] => it !== undefined && pathOn(it.to, products));
+  // Seconds', leverage's and C2C's shortcuts only when their product is on here (lib/products.ts pathOn).
+  const shown = [items[0], trade, lever, ...items.slice(1)].filter((it): it is (typeof items)[number] => it !== undefined && pathOn(it.to, products));
   return (
     <nav className={s.shortcuts} style={{ gridTemplateColumns: `repeat(${shown.length}, 1fr)` }} aria-label={m.home_shortcuts()}>
       {shown.map((it) => (
-        <Link key={it.to} to={it.to} className={s.shortcut}>
+        <Link key={it.to} to={it.to} className={s.shortcut} data-testid={`home-shortcut-${it.to.split("/")[1]}`}>
           <span className={s.shortcutIcon}>
             <Icon name={it.icon} size={22} />
           </span>

@@ -1,20 +1,26 @@
 /**
- * Leveraged contracts (issue #11 §2): the pair, its index price, long or short, at market or with a
- * limit price, lots and leverage from the pair's settings, margin and fee shown before confirming,
- * optional take-profit and stop-loss; then the open positions with live P/L, risk rate and
- * liquidation price (refreshed every 2 s), pending limit orders, and the history. A risk
- * disclosure is accepted once per browser before the form shows. Hidden when PRODUCT_LEVER is off.
+ * Leveraged contracts (issue #11 §2, #16 §3): the pair, its index price, long or short, at market
+ * or with a limit price, lots and leverage from the pair's settings, optional take-profit and
+ * stop-loss; before confirming, everything the open charges and risks (margin, fee, overnight fee
+ * per day, maintenance rate, liquidation price) on the form and again, with units, in the confirm
+ * dialog (OpenConfirm), computed from the price the server will use; then the open positions with
+ * live P/L, risk rate and liquidation price (refreshed every 2 s), pending limit orders, and the
+ * history (Positions). A risk disclosure is accepted once per browser before the form shows.
+ * Hidden when PRODUCT_LEVER is off.
  */
 import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { openConfirm } from "../../../lib/dialog.ts";
-import { formatAmount, formatMoney, formatPrice } from "../../../lib/format.ts";
+import { ApiFailure } from "../../../lib/api.ts";
+import { formatExact, formatMoney, formatPrice } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { toast } from "../../../lib/toast.ts";
-import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
-import { useCancel, useClose, useCloseAll, useDeal, usePositions, useSetStops, useSubmit, type LeverPosition } from "../api.ts";
-import { capPriceOf, lotsOffered, preview, snapLots, stepLots } from "../math.ts";
+import { ErrorState, SkeletonBlock } from "../../../components/States.tsx";
+import { ProductSwitch } from "../../../components/ProductSwitch.tsx";
+import { useDeal, useSubmit } from "../api.ts";
+import { capPriceOf, lotsOffered, openTerms, priceAt, snapLots, stepLots } from "../math.ts";
+import { OpenConfirm, type OpenSummary } from "./OpenConfirm.tsx";
+import { Positions } from "./Positions.tsx";
 import s from "./lever.module.css";
 
 const RISK_KEY = "lever_risk_accepted";
@@ -23,15 +29,6 @@ const PAIRS = [
   { id: 1, name: "BTC" },
   { id: 2, name: "ETH" },
 ];
-
-const reasonText: Record<NonNullable<LeverPosition["close_reason"]>, () => string> = {
-  user: m.lever_reason_user,
-  profit: m.lever_reason_profit,
-  loss: m.lever_reason_loss,
-  liquidation: m.lever_reason_liquidation,
-  cap: m.lever_reason_cap,
-  revoked: m.lever_reason_revoked,
-};
 
 export default function LeverPage() {
   const products = useProducts();
@@ -68,10 +65,11 @@ function LeverDesk({ off = false }: { off?: boolean }) {
   const coinName = PAIRS.find((p) => p.id === coin)?.name ?? "";
   return (
     <div className={s.page}>
+      <ProductSwitch />
       {off ? (
         <div className={s.card} data-testid="lever-off">
           <p className={s.text}>{m.lever_off_existing()}</p>
-          <Link to="/transfer" className="btn btn-small">{m.lever_transfer_out()}</Link>
+          <Link to="/transfer?from=lever&to=change" className="btn btn-small" data-testid="lever-transfer-out">{m.lever_transfer_out()}</Link>
         </div>
       ) : (
         <>
@@ -108,34 +106,91 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
   const [multiple, setMultiple] = useState(10);
   const [tp, setTp] = useState("");
   const [sl, setSl] = useState("");
+  const [confirming, setConfirming] = useState(false);
+  const [confirmError, setConfirmError] = useState("");
   const [busy, setBusy] = useState(false);
-  if (deal.error) return <ErrorState message={deal.error.message} onRetry={deal.reload} />;
+  if (deal.error && !deal.data) return <ErrorState message={deal.error.message} onRetry={deal.reload} />;
   if (!deal.data) return <SkeletonBlock height={260} />;
   const d = deal.data;
   const lots = lotsPicked ?? String(d.min_share);
+  // A market open is priced at the index the server has when it arrives; this is the latest one
+  // the screen has (refreshed every 2 s), and the one the open confirms.
   const price = limit ? target : (d.index_price ?? "");
   const lotsOk = lotsOffered(lots, d.min_share, d.max_share, d.share_step);
-  const shown = lotsOk ? preview(price, lots, d.lever_share_num, multiple, d.lever_trade_fee) : null;
   const priceDecimals = d.index_price?.split(".")[1]?.length ?? 2;
+  const terms = lotsOk
+    ? openTerms({
+        direction: type,
+        price,
+        lots,
+        lotSize: d.lever_share_num,
+        leverage: multiple,
+        feePercent: d.lever_trade_fee,
+        overnightPercent: d.overnight_fee,
+        maintenancePercent: d.maintenance_rate,
+        priceDecimals,
+      })
+    : null;
   const capPrice = type === 1 ? capPriceOf(price, priceDecimals) : null;
-  const capText = shown ? (type === 1 && capPrice ? m.lever_cap_long({ value: formatMoney(shown.value, "USDT"), price: formatPrice(capPrice) }) : m.lever_cap_short({ value: formatMoney(shown.value, "USDT") })) : "";
+  const capText = terms ? (type === 1 && capPrice ? m.lever_cap_long({ value: formatMoney(terms.value, "USDT"), price: formatPrice(capPrice) }) : m.lever_cap_short({ value: formatMoney(terms.value, "USDT") })) : "";
+  const summary: OpenSummary | null = terms
+    ? {
+        coinName,
+        type,
+        limit,
+        price,
+        lots,
+        lotSize: d.lever_share_num,
+        multiple,
+        feePercent: d.lever_trade_fee,
+        overnightPercent: d.overnight_fee,
+        maintenancePercent: d.maintenance_rate,
+        tolerancePercent: d.price_tolerance,
+        tp: tp && priceAt(tp, priceDecimals),
+        sl: sl && priceAt(sl, priceDecimals),
+        terms,
+        capText,
+      }
+    : null;
   const send = (e: FormEvent) => {
     e.preventDefault();
-    if (!shown) return;
-    openConfirm({
-      title: m.lever_confirm_title(),
-      message: `${type === 1 ? m.lever_long() : m.lever_short()} ${lots} × ${multiple}× ${coinName}/USDT · ${m.lever_margin()} ${formatAmount(shown.margin, 8)} · ${m.lever_fee()} ${formatAmount(shown.fee, 8)} USDT · ${capText}`,
-      confirmText: type === 1 ? m.lever_open_long() : m.lever_open_short(),
-      cancelText: m.lever_cancel(),
-      onConfirm: () => {
-        setBusy(true);
-        submit({ currency_id: coin, type, share: Number(lots), multiple, target_price: limit ? target : undefined, stop_profit: tp || undefined, stop_loss: sl || undefined })
-          .then(() => toast.success(m.lever_opened()))
-          .catch(() => undefined)
-          .finally(() => setBusy(false));
-      },
-    });
+    if (!terms) return;
+    setConfirmError("");
+    setConfirming(true);
   };
+  const go = () => {
+    if (!summary || busy) return;
+    setBusy(true);
+    setConfirmError("");
+    submit({
+      currency_id: coin,
+      type,
+      share: Number(lots),
+      multiple,
+      target_price: limit ? target : undefined,
+      // the index the table showed when "Open" was tapped: the server refuses the open if its own moved further
+      index_price: limit ? undefined : price,
+      stop_profit: tp || undefined,
+      stop_loss: sl || undefined,
+    })
+      .then(() => {
+        toast.success(m.lever_opened());
+        setConfirming(false);
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ApiFailure && err.code === "price_moved") {
+          // The dialog stays, with the new index's figures and the server's message; the user confirms again or not.
+          setConfirmError(err.message);
+          deal.reload();
+          return;
+        }
+        setConfirming(false);
+        // 997/998/999 are the API client's (a dialog or the login screen); anything else is told here.
+        if (err instanceof ApiFailure && err.kind !== "997" && err.kind !== "998" && err.kind !== "999") toast.error(err.message);
+      })
+      .finally(() => setBusy(false));
+  };
+  const usdt = (v: string | undefined) => (v === undefined ? "--" : `${formatExact(v)} USDT`);
   return (
     <form className={s.card} onSubmit={send} data-testid="lever-form">
       <div className={s.row}>
@@ -145,7 +200,7 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
       <div className={s.row}>
         <span className={s.muted}>{m.lever_available()}</span>
         <span data-testid="lever-balance">{formatMoney(d.lever_balance, "USDT")} USDT</span>
-        <Link to="/transfer" className="btn btn-small">{m.lever_transfer()}</Link>
+        <Link to="/transfer?from=change&to=lever" className="btn btn-small" data-testid="lever-transfer-in">{m.lever_transfer()}</Link>
       </div>
       <div className={s.toggle}>
         <button type="button" className={type === 1 ? s.longOn : s.tab} onClick={() => setType(1)} data-testid="lever-long">{m.lever_long()}</button>
@@ -204,105 +259,33 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
           <input className="input" inputMode="decimal" value={sl} onChange={(e) => setSl(e.target.value.trim())} data-testid="lever-sl" />
         </label>
       </div>
-      <div className={s.row} data-testid="lever-preview">
-        <span className={s.muted}>{m.lever_margin()}</span>
-        <span>{formatAmount(shown?.margin, 8)}</span>
-        <span className={s.muted}>{m.lever_fee()} ({d.lever_trade_fee}%)</span>
-        <span>{formatAmount(shown?.fee, 8)}</span>
-      </div>
-      {shown && <p className={s.muted} data-testid="lever-cap-note">{capText}</p>}
-      <button type="submit" className={`btn btn-block ${type === 1 ? s.longBtn : s.shortBtn}`} disabled={busy || !shown} data-testid="lever-submit">
+      <dl className={s.terms} data-testid="lever-preview">
+        <div>
+          <dt>{m.lever_margin()}</dt>
+          <dd>{usdt(terms?.margin)}</dd>
+        </div>
+        <div>
+          <dt>{m.lever_fee_open({ percent: d.lever_trade_fee })}</dt>
+          <dd>{usdt(terms?.fee)}</dd>
+        </div>
+        <div>
+          <dt>{m.lever_overnight_day({ percent: d.overnight_fee })}</dt>
+          <dd data-testid="lever-preview-overnight">{usdt(terms?.overnightPerDay)}</dd>
+        </div>
+        <div>
+          <dt>{m.lever_maintenance()}</dt>
+          <dd>{d.maintenance_rate}%</dd>
+        </div>
+        <div>
+          <dt>{m.lever_force()}</dt>
+          <dd data-testid="lever-preview-liquidation">{!terms ? "--" : terms.liquidation === null ? m.lever_none() : `${formatPrice(terms.liquidation)} USDT`}</dd>
+        </div>
+      </dl>
+      {terms && <p className={s.muted} data-testid="lever-cap-note">{capText}</p>}
+      <button type="submit" className={`btn btn-block ${type === 1 ? s.longBtn : s.shortBtn}`} disabled={busy || !terms} data-testid="lever-submit">
         {type === 1 ? m.lever_open_long() : m.lever_open_short()}
       </button>
-    </form>
-  );
-}
-
-function Positions({ status }: { status: 1 | 2 | 4 }) {
-  const list = usePositions(status);
-  const close = useClose();
-  const closeAll = useCloseAll();
-  const cancel = useCancel();
-  if (list.error) return <ErrorState message={list.error.message} onRetry={list.reload} />;
-  if (!list.data) return <SkeletonBlock height={120} />;
-  const rows = list.data.message.data;
-  if (rows.length === 0) return <EmptyState text={m.lever_empty()} />;
-  return (
-    <div data-testid={`lever-list-${status}`}>
-      {status === 2 && (
-        <button type="button" className="btn btn-small" onClick={() => void closeAll().then(() => toast.success(m.lever_closed())).catch(() => undefined)} data-testid="lever-close-all">
-          {m.lever_close_all()}
-        </button>
-      )}
-      {rows.map((p) => (
-        <div key={p.id} className={s.card} data-testid={`lever-position-${p.id}`}>
-          <div className={s.row}>
-            <strong className={p.type === 1 ? s.up : s.down}>{p.type === 1 ? m.lever_long() : m.lever_short()} {p.multiple}×</strong>
-            <span>{p.symbol_name} · {p.share} {m.lever_lots()}</span>
-            {p.close_reason && <span className={s.muted}>{reasonText[p.close_reason]()}</span>}
-          </div>
-          <dl className={s.grid}>
-            <dt>{m.lever_open_price()}</dt><dd>{formatPrice(p.open_price ?? p.target_price)}</dd>
-            {status === 4 && <><dt>{m.lever_close_price()}</dt><dd>{formatPrice(p.close_price)}</dd></>}
-            {status === 2 && <><dt>{m.lever_index()}</dt><dd>{formatPrice(p.index_price)}</dd></>}
-            <dt>{m.lever_margin()}</dt><dd>{formatMoney(p.margin, "USDT")}</dd>
-            <dt>{m.lever_pnl()}</dt><dd className={p.profit?.startsWith("-") ? s.down : s.up} data-testid="lever-pnl">{formatMoney(p.profit, "USDT")}</dd>
-            {status === 2 && <><dt>{m.lever_risk()}</dt><dd>{p.risk_rate === null ? "--" : `${p.risk_rate}%`}</dd></>}
-            {status === 2 && <><dt>{m.lever_force()}</dt><dd data-testid="lever-force">{formatPrice(p.force_price)}</dd></>}
-            {status !== 4 && <><dt>{m.lever_gain_cap()}</dt><dd data-testid="lever-gain-cap">{formatMoney(p.gain_cap, "USDT")} USDT</dd></>}
-            {status === 2 && p.cap_price !== null && <><dt>{m.lever_cap_price()}</dt><dd data-testid="lever-cap-price">{formatPrice(p.cap_price)}</dd></>}
-            <dt>{m.lever_fee()}</dt><dd>{formatMoney(p.trade_fee, "USDT")}{p.close_fee ? ` + ${formatMoney(p.close_fee, "USDT")}` : ""}</dd>
-            <dt>{m.lever_overnight()}</dt><dd>{formatMoney(p.overnight_fee, "USDT")}</dd>
-            <dt>{m.lever_tp()}</dt><dd>{formatPrice(p.stop_profit)}</dd>
-            <dt>{m.lever_sl()}</dt><dd>{formatPrice(p.stop_loss)}</dd>
-          </dl>
-          {status === 2 && (
-            <div className={s.toggle}>
-              <StopsEditor position={p} />
-              <button type="button" className="btn btn-small" onClick={() => void close(p.id).then(() => toast.success(m.lever_closed())).catch(() => undefined)} data-testid="lever-close">
-                {m.lever_close()}
-              </button>
-            </div>
-          )}
-          {status === 1 && (
-            <button type="button" className="btn btn-small" onClick={() => void cancel(p.id).then(() => toast.success(m.lever_cancelled())).catch(() => undefined)} data-testid="lever-cancel">
-              {m.lever_cancel()}
-            </button>
-          )}
-        </div>
-      ))}
-    </div>
-  );
-}
-
-function StopsEditor({ position }: { position: LeverPosition }) {
-  const setStops = useSetStops();
-  const [open, setOpen] = useState(false);
-  const [tp, setTp] = useState(position.stop_profit ?? "");
-  const [sl, setSl] = useState(position.stop_loss ?? "");
-  if (!open) {
-    return (
-      <button type="button" className="btn btn-small" onClick={() => setOpen(true)} data-testid="lever-stops">
-        {m.lever_set_stops()}
-      </button>
-    );
-  }
-  return (
-    <form
-      className={s.pair2}
-      onSubmit={(e) => {
-        e.preventDefault();
-        void setStops(position.id, tp, sl)
-          .then(() => {
-            toast.success(m.lever_saved());
-            setOpen(false);
-          })
-          .catch(() => undefined);
-      }}
-    >
-      <input className="input" inputMode="decimal" aria-label={m.lever_tp()} placeholder={m.lever_tp()} value={tp} onChange={(e) => setTp(e.target.value.trim())} />
-      <input className="input" inputMode="decimal" aria-label={m.lever_sl()} placeholder={m.lever_sl()} value={sl} onChange={(e) => setSl(e.target.value.trim())} />
-      <button type="submit" className="btn btn-small btn-primary">{m.lever_save()}</button>
+      {confirming && summary && <OpenConfirm o={summary} busy={busy} error={confirmError} onCancel={() => setConfirming(false)} onConfirm={go} />}
     </form>
   );
 }

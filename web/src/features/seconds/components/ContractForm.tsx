@@ -2,8 +2,8 @@
  * The contract form (spec §2 /trade order form, §5 validation): up or down, the payable currency,
  * the amount (its choices from micro_numbers, or typed) with the micro account's available
  * balance and a transfer link when it is short, the duration with each option's payout ratio.
- * Before anything is confirmed it shows the fee, what a right call wins, the worst case and the
- * tie rule; the first contract asks for the risk disclosure to be accepted; a confirm dialog
+ * Before anything is confirmed it shows the fee and, net of it both ways, what a right call wins
+ * and a wrong one loses, and the tie rule; the first contract asks for the risk disclosure to be accepted; a confirm dialog
  * repeats the terms. The amounts shown are computed exactly as the server books them (logic.ts).
  */
 import { useMemo, useState, type FormEvent } from "react";
@@ -20,7 +20,7 @@ import { Spinner } from "../../../components/States.tsx";
 import { useOptions, usePayable, useScales, useSubmit, type PairRow, type PayableCurrency, type SecondsOrder } from "../api.ts";
 import { useRiskAccepted } from "../hooks.ts";
 import { checkStake, previewContract, type StakeProblem } from "../logic.ts";
-import { newClientOrderId } from "../display.ts";
+import { newClientOrderId, signedResult } from "../display.ts";
 import { RiskDialog } from "./RiskDialog.tsx";
 import s from "./seconds.module.css";
 
@@ -89,6 +89,7 @@ export function ContractForm({
   const setError = (text: string) => setFailure({ text, inputs });
 
   const preview = option && amount ? previewContract(amount, option.profit_ratio, feePercent, scale) : null;
+  const netTone = preview ? signedResult(preview.winNet).tone : "flat";
   const problem = currency ? checkStake(amount, { min: currency.min_number, max: currency.max_number, scale, feePercent, balance }) : null;
   const short = problem?.key === "balance" || (balance !== null && /^0*(\.0*)?$/.test(balance));
 
@@ -238,13 +239,18 @@ export function ContractForm({
         </div>
         <div>
           <dt>{m.sec_if_right()}</dt>
-          <dd className="num up" data-testid={tid("win")}>{preview ? `+${formatExact(preview.win)} ${name}` : "--"}</dd>
+          <dd className={`num ${netTone}`} data-testid={tid("win")}>{preview ? `${signedResult(preview.winNet).text} ${name}` : "--"}</dd>
         </div>
         <div>
           <dt>{m.sec_worst_case()}</dt>
           <dd className="num down" data-testid={tid("worst")}>{preview ? `${formatExact(preview.worst)} ${name}` : "--"}</dd>
         </div>
       </dl>
+      {preview && (
+        <p className={s.note} data-testid={tid("net-note")}>
+          {m.sec_net_note({ win: formatExact(preview.win), stake: formatExact(amount), fee: formatExact(preview.fee), currency: name })}
+        </p>
+      )}
       <p className={s.note} data-testid={tid("tie-rule")}>{m.sec_tie_rule()}</p>
 
       {error && (
@@ -311,13 +317,14 @@ export function ContractForm({
             </div>
             <div>
               <dt>{m.sec_if_right()}</dt>
-              <dd className="num up" data-testid={tid("confirm-win")}>+{formatExact(preview.win)} {name}</dd>
+              <dd className={`num ${netTone}`} data-testid={tid("confirm-win")}>{signedResult(preview.winNet).text} {name}</dd>
             </div>
             <div>
               <dt>{m.sec_worst_case()}</dt>
               <dd className="num down" data-testid={tid("confirm-worst")}>{formatExact(preview.worst)} {name}</dd>
             </div>
           </dl>
+          <p className={s.note}>{m.sec_net_note({ win: formatExact(preview.win), stake: formatExact(amount), fee: formatExact(preview.fee), currency: name })}</p>
           <p className={s.note}>{m.sec_tie_rule()}</p>
           <p className={s.note}>{m.sec_entry_note()}</p>
         </Modal>

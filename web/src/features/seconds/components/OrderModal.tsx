@@ -1,9 +1,10 @@
 /**
  * One contract (spec §2 /trade order modal): a circular countdown while it runs (status 1),
- * "settling" once its time is up until the final record arrives (status 2), then the result with
- * "settlement finished" (status 3). Below: direction, amount, open price, the expected gain or
- * loss at the current index (or the result), and links to the entry and exit ticks in the public
- * tick log, from which anyone can check the result.
+ * "settling" once its time is up until the final record arrives (status 2), then the result net of
+ * the fee with "settlement finished" (status 3). Below: direction, amount, fee, open price, the
+ * expected gain or loss at the current index net of the fee (or the result before and after the
+ * fee), and links to the entry and exit ticks in the public tick log, from which anyone can check
+ * the result.
  */
 import { m } from "../../../i18n/index.ts";
 import { decimalsOf } from "../../../lib/amount.ts";
@@ -12,7 +13,7 @@ import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { tickLogUrl, type PairRow, type SecondsOrder } from "../api.ts";
 import { useIndexPrice } from "../hooks.ts";
-import { liveResult, phaseOf, remainingShare, secondsLeft } from "../logic.ts";
+import { liveResult, netResult, phaseOf, remainingShare, secondsLeft } from "../logic.ts";
 import { signedResult } from "../display.ts";
 import s from "./seconds.module.css";
 
@@ -25,8 +26,10 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
   const { phase, remainMs } = phaseOf(order, serverNow);
   const up = order.type === 1;
   const live = phase === "running" || phase === "settling" ? liveResult(order, index, decimalsOf(order.number)) : null;
-  const final = phase === "settled" ? signedResult(order.fact_profits) : null;
-  const expected = live ? signedResult(live.amount) : signedResult(null);
+  // Net of the fee paid at acceptance both ways, as the form showed before confirming.
+  const final = phase === "settled" ? signedResult(netResult(order.fact_profits, order.fee)) : null;
+  const gross = phase === "settled" ? signedResult(order.fact_profits) : null;
+  const expected = live ? signedResult(netResult(live.amount, order.fee)) : signedResult(null);
   const left = secondsLeft(remainMs);
   const share = remainingShare(order, remainMs);
   const R = 44;
@@ -65,7 +68,7 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
             <span className={`${s.finalAmount} num ${final.tone}`} data-testid="order-modal-result">
               {final.text} {order.currency_name}
             </span>
-            <p>{m.sec_settled()}</p>
+            <p>{m.sec_settled_net({ fee: `${formatExact(order.fee)} ${order.currency_name}` })}</p>
           </div>
         ) : (
           <div className={s.modalFinal} role="status">
@@ -100,6 +103,14 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
           <dt>{m.sec_open_price()}</dt>
           <dd className="num" data-testid="order-modal-open">{formatPrice(order.open_price)}</dd>
         </div>
+        {phase === "settled" && gross && (
+          <div>
+            <dt>{m.sec_result_gross()}</dt>
+            <dd className={`num ${gross.tone}`} data-testid="order-modal-gross">
+              {gross.text} {order.currency_name}
+            </dd>
+          </div>
+        )}
         {phase === "settled" ? (
           <div>
             <dt>{m.sec_close_price()}</dt>

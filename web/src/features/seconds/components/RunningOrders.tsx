@@ -1,8 +1,9 @@
 /**
  * The running contracts (spec §2 /trade): direction, time, symbol, open price, amount, the current
- * index price, seconds, the result if it settled now (spec §4 rule) and the countdown. Once the
- * countdown ends the row says "settling" until the final record arrives, then shows the result a
- * moment before it leaves the list. Tapping a row opens the contract's modal.
+ * index price, seconds, the result net of the fee if it settled now (spec §4 rule) and the
+ * countdown. Once the countdown ends the row says "settling" until the final record arrives; then
+ * it stays with its result — won or lost and the net amount — until dismissed (logic.ts
+ * SETTLED_KEEP_MS), so the result is seen on the trade screen. Tapping a row opens its modal.
  */
 import { m } from "../../../i18n/index.ts";
 import { decimalsOf } from "../../../lib/amount.ts";
@@ -13,7 +14,7 @@ import { Link } from "react-router";
 import { Icon } from "../../../components/Icon.tsx";
 import type { PairRow, SecondsOrder } from "../api.ts";
 import { useIndexPrice } from "../hooks.ts";
-import { liveResult, phaseOf, secondsLeft } from "../logic.ts";
+import { liveResult, netResult, phaseOf, secondsLeft, signOf } from "../logic.ts";
 import { clock, signedResult } from "../display.ts";
 import s from "./seconds.module.css";
 
@@ -25,6 +26,7 @@ export function RunningOrders({
   loading,
   onRetry,
   onOpen,
+  onDismiss,
 }: {
   orders: SecondsOrder[];
   pairs: PairRow[];
@@ -33,13 +35,15 @@ export function RunningOrders({
   loading: boolean;
   onRetry: () => void;
   onOpen: (id: number) => void;
+  onDismiss: (id: number) => void;
 }) {
+  const runningCount = orders.filter((o) => o.status === 1 || o.status === 2).length;
   return (
     <section className={s.running} aria-labelledby="running-title">
       <div className={s.runningHead}>
         <h2 id="running-title" className={s.sectionTitle}>
           {m.sec_running()}
-          {orders.length > 0 && <span className={`${s.count} num`}>{orders.length}</span>}
+          {runningCount > 0 && <span className={`${s.count} num`}>{runningCount}</span>}
         </h2>
         <Link to="/trade/lists" className={s.more}>
           {m.sec_history()}
@@ -55,7 +59,7 @@ export function RunningOrders({
       ) : (
         <ul className={s.runningList} data-testid="running-orders">
           {orders.map((o) => (
-            <RunningRow key={o.id} order={o} pair={pairs.find((p) => p.id === o.match_id) ?? null} serverNow={serverNow} onOpen={() => onOpen(o.id)} />
+            <RunningRow key={o.id} order={o} pair={pairs.find((p) => p.id === o.match_id) ?? null} serverNow={serverNow} onOpen={() => onOpen(o.id)} onDismiss={() => onDismiss(o.id)} />
           ))}
         </ul>
       )}
@@ -63,14 +67,18 @@ export function RunningOrders({
   );
 }
 
-function RunningRow({ order, pair, serverNow, onOpen }: { order: SecondsOrder; pair: PairRow | null; serverNow: number; onOpen: () => void }) {
+function RunningRow({ order, pair, serverNow, onOpen, onDismiss }: { order: SecondsOrder; pair: PairRow | null; serverNow: number; onOpen: () => void; onDismiss: () => void }) {
   const { index } = useIndexPrice(pair);
   const { phase, remainMs } = phaseOf(order, serverNow);
   const up = order.type === 1;
   const live = phase === "running" || phase === "settling" ? liveResult(order, index, decimalsOf(order.number)) : null;
-  const result = phase === "settled" ? signedResult(order.fact_profits) : live ? signedResult(live.amount) : signedResult(null);
+  // Net of the fee paid at acceptance, both ways: what the balance ends up changed by.
+  const net = phase === "settled" ? netResult(order.fact_profits, order.fee) : live ? netResult(live.amount, order.fee) : null;
+  const result = signedResult(net);
+  const finished = phase === "settled" || phase === "revoked";
+  const won = phase === "settled" && signOf(order.fact_profits) > 0;
   return (
-    <li>
+    <li className={finished ? s.finishedItem : undefined}>
       <button type="button" className={s.runningRow} onClick={onOpen} data-testid="running-order" data-id={order.id} data-phase={phase}>
         <span className={s.rowHead}>
           <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
@@ -107,6 +115,21 @@ function RunningRow({ order, pair, serverNow, onOpen }: { order: SecondsOrder; p
           </span>
         </span>
       </button>
+      {finished && (
+        <div className={s.finishedBar} role="status" data-testid="running-outcome">
+          {phase === "settled" ? (
+            <span>
+              <strong className={won ? "up" : "down"}>{won ? m.sec_won() : m.sec_lost()}</strong>{" "}
+              <span className={`num ${result.tone}`}>{m.sec_net_amount({ amount: `${result.text} ${order.currency_name}` })}</span>
+            </span>
+          ) : (
+            <span className="muted">{m.sec_revoked()}</span>
+          )}
+          <button type="button" className="text-btn" onClick={onDismiss} data-testid="running-dismiss">
+            {m.sec_dismiss()}
+          </button>
+        </div>
+      )}
     </li>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Contract history (spec §2 /trade/lists): every contract, newest first, loading the next page as
  * the end of the list scrolls into view. Each row: direction, date, symbol, open price, amount,
- * close price, seconds, profit or loss (green above zero, red otherwise) and the status label.
+ * close price, seconds, the fee, profit or loss net of the fee (green above zero, red otherwise)
+ * and the status label.
  */
 import { m } from "../../../i18n/index.ts";
 import { formatExact, formatPrice } from "../../../lib/format.ts";
@@ -11,6 +12,7 @@ import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, PageSpinner, SkeletonList } from "../../../components/States.tsx";
 import { useHistory, type SecondsOrder } from "../api.ts";
 import { signedResult } from "../display.ts";
+import { netResult } from "../logic.ts";
 import { NotOpen } from "./NotOpen.tsx";
 import s from "./seconds.module.css";
 
@@ -52,7 +54,8 @@ function History() {
         <ul className="record-list">
           {items.map((o) => {
             const up = o.type === 1;
-            const result = o.status === 3 ? signedResult(o.fact_profits) : signedResult(null);
+            // Net of the fee paid at acceptance, as the form and the modal show it.
+            const result = o.status === 3 ? signedResult(netResult(o.fact_profits, o.fee)) : signedResult(null);
             return (
               <li key={o.id} className={s.record} data-testid="history-row" data-id={o.id}>
                 <div className={s.recordHead}>
@@ -81,6 +84,10 @@ function History() {
                   <div>
                     <dt>{m.sec_seconds()}</dt>
                     <dd className="num">{m.sec_seconds_short({ seconds: o.seconds })}</dd>
+                  </div>
+                  <div>
+                    <dt>{m.spot_col_fee()}</dt>
+                    <dd className="num" data-testid="history-fee">{formatExact(o.fee)}</dd>
                   </div>
                   <div>
                     <dt>{m.sec_result()}</dt>

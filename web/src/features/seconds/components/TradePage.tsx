@@ -16,6 +16,7 @@ import { useUserEvent } from "../../../lib/userChannel.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
 import { PairDrawer } from "../../../components/PairDrawer.tsx";
+import { ProductSwitch } from "../../../components/ProductSwitch.tsx";
 import type { PairRow, SecondsOrder } from "../api.ts";
 import { useCurrentPair, useIndexPrice, useRunningOrders } from "../hooks.ts";
 import { Book } from "./Book.tsx";
@@ -74,6 +75,9 @@ function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairR
 
   return (
     <div className={s.trade} data-testid="trade">
+      <div className={s.products}>
+        <ProductSwitch />
+      </div>
       <div className={s.head}>
         <button type="button" className={s.pairBtn} onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
           <span className={s.pairName}>
@@ -110,7 +114,7 @@ function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairR
         <Book book={book} failed={failed} index={index} coin={coin} quote={quote} />
       </div>
 
-      <RunningOrders orders={running.view} pairs={pairs} serverNow={running.serverNow} error={running.error} loading={running.loading} onRetry={running.reload} onOpen={(id) => setTapped(running.view.find((o) => o.id === id) ?? null)} />
+      <RunningOrders orders={running.view} pairs={pairs} serverNow={running.serverNow} error={running.error} loading={running.loading} onRetry={running.reload} onOpen={(id) => setTapped(running.view.find((o) => o.id === id) ?? null)} onDismiss={running.dismiss} />
 
       {opened && <OrderModal order={opened} pairs={pairs} serverNow={running.serverNow} onClose={() => setTapped(null)} />}
     </div>

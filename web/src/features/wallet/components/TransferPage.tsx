@@ -2,9 +2,12 @@
  * Transfer between own accounts (spec §2, §5): from and to account selectors with a swap
  * button, the currency, the amount with what is available in the source account, and the
  * same-account message. Money only moves between the user's own accounts, one ledger movement.
+ * A link may pick the accounts: `/transfer?from=change&to=lever` (e.g. "Transfer USDT in" on the
+ * leverage screen); a name that is not an account, or an account of a product that is off, is
+ * ignored.
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { compareDecimal, decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
@@ -26,6 +29,9 @@ const accountLabel: Record<AccountName, () => string> = {
   lever: m.assets_acct_lever,
 };
 
+/** An account named in the link, or null for anything else. */
+const accountParam = (v: string | null): AccountName | null => (ACCOUNTS as readonly string[]).includes(v ?? "") ? (v as AccountName) : null;
+
 export default function TransferPage() {
   const session = useSession();
   if (!session.token) {
@@ -46,8 +52,9 @@ function TransferForm() {
   const list = useWalletList();
   const currencies = useUserWallet();
   const transfer = useTransfer();
-  const [from, setFrom] = useState<AccountName>("change");
-  const [to, setTo] = useState<AccountName>("micro");
+  const [params] = useSearchParams();
+  const [from, setFrom] = useState<AccountName>(() => accountParam(params.get("from")) ?? "change");
+  const [to, setTo] = useState<AccountName>(() => accountParam(params.get("to")) ?? (params.get("from") === "micro" ? "change" : "micro"));
   // Only accounts of products that are switched on; the target falls back to another one of them.
   const products = useProducts();
   const accounts = accountsOn(ACCOUNTS, products);
