@@ -181,10 +181,10 @@ export async function submitPosition(env: Env, userId: number, input: LeverSubmi
   const target = ticksOf(input.target_price, pair, "target_price");
   const stopProfit = ticksOf(input.stop_profit, pair, "stop_profit");
   const stopLoss = ticksOf(input.stop_loss, pair, "stop_loss");
-  // A market open carries the index its owner confirmed: priced at another one, it is refused.
+  // A market open from the app carries the index its owner confirmed: priced at another one, it is
+  // refused. A client that sends none (a script) opens at the index, as it always did.
   const confirmed = target === null ? ticksOf(input.index_price, pair, "index_price") : null;
   const index = await indexOf(env, pair);
-  if (target === null && confirmed === null) throw new ApiError("missing_field", 400, { field: "index_price" });
   if (confirmed !== null && priceMoved(BigInt(confirmed), BigInt(index.price))) {
     throw new ApiError("price_moved", 409, {
       confirmed: formatUnits(BigInt(confirmed), pair.priceDecimals),
