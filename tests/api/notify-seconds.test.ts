@@ -100,10 +100,13 @@ describe("a settled seconds contract", () => {
     await settled(PAIR, o.id);
     expect(await count(`micro:${o.id}:settle`)).toBe(1);
     // As if the object had lost its note that the settlement reached D1, then fired twice.
-    await runInDurableObject(stubOf(PAIR), async (_obj, state) => {
+    const reset = await runInDurableObject(stubOf(PAIR), async (_obj, state) => {
+      const n = Number(state.storage.sql.exec("SELECT count(*) AS n FROM outbox WHERE payload LIKE ?", `%"orderId":${o.id},%`).one().n);
       state.storage.sql.exec("UPDATE outbox SET drained_at = NULL WHERE payload LIKE ?", `%"orderId":${o.id},%`);
       state.storage.sql.exec("UPDATE contracts SET status = 2 WHERE id = ?", o.id);
+      return n;
     });
+    expect(reset).toBe(1);
     await Promise.all([runDurableObjectAlarm(stubOf(PAIR)), drainPair(PAIR), drainPair(PAIR)]);
     await drainPair(PAIR);
     expect(await count(`micro:${o.id}:settle`)).toBe(1);
