@@ -16,11 +16,26 @@ export const adminListQuerySchema = pageQuerySchema.extend({
 
 export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 
+export const TXID_MIN = 8;
+export const TXID_MAX = 128;
+
 /** A decision. Rejections (and chain failures) need a reason; approvals may carry one. */
 export const decisionSchema = z.object({
   reason: z.string().trim().max(500).optional().default(""),
-  txid: z.string().trim().max(128).regex(/^[A-Za-z0-9]*$/, { message: "invalid_field" }).optional().default(""),
+  txid: z.string({ message: "txid_invalid" }).trim().max(TXID_MAX, { message: "txid_invalid" }).regex(/^[A-Za-z0-9]*$/, { message: "txid_invalid" }).optional().default(""),
 });
+
+/**
+ * The transaction id that marks a withdrawal sent on chain (required there): letters and digits,
+ * TXID_MIN to TXID_MAX of them once trimmed (a chain's hash is 64 hex digits, "0x"-prefixed on some).
+ */
+export const chainTxidSchema = z
+  .string({ message: "txid_required" })
+  .trim()
+  .min(1, { message: "txid_required" })
+  .min(TXID_MIN, { message: "txid_invalid" })
+  .max(TXID_MAX, { message: "txid_invalid" })
+  .regex(/^[A-Za-z0-9]+$/, { message: "txid_invalid" });
 
 /**
  * A balance adjustment request. user_id > 0 adjusts that user's account against the treasury;

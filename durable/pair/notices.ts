@@ -45,13 +45,16 @@ export function orderNotices(results: AppliedResult[], units: NoticeUnits): User
   return out;
 }
 
-/** Notices grouped per user, each user's kept in order (one push per user per drained batch). */
+/**
+ * Notices grouped per user, each user's kept in order (one push per user per drained batch). A
+ * user's `notification` events say the same thing ("read your inbox again"): one per push is enough.
+ */
 export function byUser(notices: UserNotice[]): Map<number, UserNotice["event"][]> {
   const map = new Map<number, UserNotice["event"][]>();
   for (const n of notices) {
     const list = map.get(n.userId);
-    if (list) list.push(n.event);
-    else map.set(n.userId, [n.event]);
+    if (!list) map.set(n.userId, [n.event]);
+    else if (n.event.type !== "notification" || !list.some((e) => e.type === "notification")) list.push(n.event);
   }
   return map;
 }

@@ -6,8 +6,9 @@
  * through worker/lib/ledger.ts (every movement balanced per currency, or it throws): the spot rows
  * as one movement keyed `spot:{pair}:b{n}`, each settlement or lever money event as its own
  * movement keyed by its contract or position, plus the desks' own rows (order updates, trades,
- * contract and position rows). A drain that runs again re-sends the same rows under the same keys
- * and D1 refuses the copy whole.
+ * contract and position rows) and ONE statement with the owners' notifications of the batch (a
+ * settled contract, a closed position: built by the desk with its entry, keyed like its movement).
+ * A drain that runs again re-sends the same rows under the same keys and D1 refuses the copy whole.
  */
 import { appliedMovementKeys, classifyBatchError, movementStatements, movementsStatements, type LedgerEntry, type WalletAccount } from "../../worker/lib/ledger.ts";
 import { secondsEntries, secondsKeys } from "../../worker/domain/seconds/ledger.ts";
@@ -15,6 +16,7 @@ import { settleLegs } from "../engine/seconds.ts";
 import type { UserEvent } from "../../schemas/realtime.ts";
 import { closeLegs, overnightLegs, refundLegs, type LeverDirection } from "../engine/margin.ts";
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
+import { notificationsStatement, type NewNotification } from "../../worker/domain/notifications/inbox.ts";
 import type { PairStorage } from "./storage.ts";
 
 const DRAIN_BATCH = 500;
@@ -81,8 +83,10 @@ export interface SecondsSettleEntry {
   kind: "seconds";
   at: number;
   settlement: SecondsSettlement;
-  /** The owner's `closed_microorder`, sent once the settlement is in D1. */
+  /** The owner's `closed_microorder` and `notification`, sent once the settlement is in D1. */
   notices?: UserNotice[];
+  /** The owner's inbox item (`seconds_settled`), written in the settlement's own D1 batch. */
+  notification?: NewNotification;
 }
 
 /** What the lever desk tells D1 about one position (money in minimal units as strings, prices in ticks). */
@@ -121,6 +125,10 @@ export interface LeverEntry {
   kind: "lever";
   at: number;
   event: LeverEvent;
+  /** A close's `notification` for its owner, sent once the close is in D1. */
+  notices?: UserNotice[];
+  /** A close's inbox item (`lever_closed`), written in the close's own D1 batch. */
+  notification?: NewNotification;
 }
 
 /** Every kind of outbox entry. A new desk adds its kind here and its case in `application()`. */
@@ -354,9 +362,14 @@ export class Outbox {
         // One movement for the batch's spot rows, checked balanced per currency before anything is
         // sent; its ledger rows travel as JSON (two statements however many accounts it touches).
         const spotMovement = spot.length > 0 ? movementsStatements(this.db, [{ key: `spot:${pair.pairId}:b${batchNo}`, kind: "spot", entries: ledger, now: at }]) : [];
+        // Every owner's inbox item of the batch in one statement (each keyed by its event: a re-sent batch adds none).
+        const notifications = notificationsStatement(
+          this.db,
+          entries.flatMap((e) => ("notification" in e && e.notification ? [e.notification] : [])),
+        );
         try {
           const lever = leverApplication(this.db, pair, entries.filter((e) => e.kind === "lever"));
-          await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever]);
+          await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever, ...notifications]);
         } catch (err) {
           // Already applied by a drain whose note did not survive: nothing to do twice.
           if (classifyBatchError(err) !== "duplicate") throw err;

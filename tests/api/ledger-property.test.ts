@@ -129,7 +129,7 @@ async function run(user: TestUser, pic: string, model: Model, o: Op) {
   const total = units + fee;
   model.add(o.currency, "change", -total, total);
   tally(`withdrawal ${o.outcome}`);
-  const act = (a: string) => api(`/admin/withdrawals/${id}/${a}`, { token: operator.token, body: { reason: "property test" } });
+  const act = (a: string) => api(`/admin/withdrawals/${id}/${a}`, { token: operator.token, body: { reason: "property test", txid: "propertytest1" } });
   if (o.outcome === "pending") return;
   if (o.outcome === "rejected") {
     expect((await act("reject")).body.type).toBe("ok");

@@ -223,8 +223,12 @@ describe("settlement", () => {
     const theirs = await userSocket(other);
     const o = (await submit(u.token, { type: 2, seconds: 1, number: "10" })).body.message;
     const row = await settled(PAIR, o.id);
-    for (let i = 0; i < 500 && mine.messages.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(mine.messages).toEqual([{ type: "closed_microorder", data: expect.objectContaining({ id: o.id, status: 3, fact_profits: "8.00000000", end_tick_id: Number(row.end_tick_id), open_tick_id: o.open_tick_id }) }]);
+    for (let i = 0; i < 500 && mine.messages.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(mine.messages).toEqual([
+      { type: "closed_microorder", data: expect.objectContaining({ id: o.id, status: 3, fact_profits: "8.00000000", end_tick_id: Number(row.end_tick_id), open_tick_id: o.open_tick_id }) },
+      // its inbox item (issue #16 §1) landed with the settlement
+      { type: "notification" },
+    ]);
     expect(theirs.messages).toEqual([]);
     mine.ws.close();
     theirs.ws.close();

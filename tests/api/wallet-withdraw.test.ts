@@ -264,7 +264,7 @@ describe("the withdrawal lifecycle", () => {
     const { id } = await requested();
     const tryAction = async (action: string) => {
       const before = await walletFingerprint();
-      const r = await api(`/admin/withdrawals/${id}/${action}`, { token: op.token, body: { reason: "x" } });
+      const r = await api(`/admin/withdrawals/${id}/${action}`, { token: op.token, body: { reason: "x", txid: "0xabc123def" } });
       expect(r.status).toBe(409);
       expect(r.body.code).toBe("state_conflict");
       expect(await walletFingerprint()).toBe(before);
@@ -274,7 +274,7 @@ describe("the withdrawal lifecycle", () => {
     await api(`/admin/withdrawals/${id}/approve`, { token: op.token, body: {} });
     await tryAction("approve");
     await tryAction("reject");
-    await api(`/admin/withdrawals/${id}/chain-success`, { token: op.token, body: {} });
+    await api(`/admin/withdrawals/${id}/chain-success`, { token: op.token, body: { txid: "0xabc123def" } });
     await tryAction("chain-success");
     await tryAction("chain-failure");
     await tryAction("reject");
@@ -285,7 +285,7 @@ describe("the withdrawal lifecycle", () => {
     const { user, id } = await requested();
     await api(`/admin/withdrawals/${id}/approve`, { token: op.token, body: {} });
     const [outBefore] = await bal(SYSTEM.withdrawals, USDT);
-    const results = await Promise.all([1, 2, 3].map(() => api(`/admin/withdrawals/${id}/chain-success`, { token: op.token, body: {} })));
+    const results = await Promise.all([1, 2, 3].map(() => api(`/admin/withdrawals/${id}/chain-success`, { token: op.token, body: { txid: "0xabc123def" } })));
     expect(results.filter((r) => r.body.type === "ok")).toHaveLength(1);
     expect((await bal(SYSTEM.withdrawals, USDT))[0] - outBefore).toBe(u8("50"));
     expect(await bal(user.id, USDT)).toEqual([u8("49"), 0n]);
@@ -321,7 +321,7 @@ describe("honest withdrawals", () => {
     expect(r.body.message).toMatchObject({ number: "9999.00000000", charge: "1.00000000", total: "10000.00000000" });
     const id = r.body.message.id;
     await api(`/admin/withdrawals/${id}/approve`, { token: op.token, body: {} });
-    await api(`/admin/withdrawals/${id}/chain-success`, { token: op.token, body: {} });
+    await api(`/admin/withdrawals/${id}/chain-success`, { token: op.token, body: { txid: "0xabc123def" } });
 
     expect(await bal(user.id, USDT)).toEqual([0n, 0n]);
     expect((await bal(SYSTEM.withdrawals, USDT))[0] - outBefore).toBe(u8("9999"));

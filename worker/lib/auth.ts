@@ -82,14 +82,23 @@ export const refuseOperatorMoney = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/**
+ * A new session's token (shown to the client once, never stored), its hash and the statements that
+ * create it, for a batch that may carry more of the login (worker/domain/auth/devices.ts).
+ */
+export async function sessionStatements(db: D1Database, userId: number, ip: string, now = Date.now()) {
+  const token = randomToken(32);
+  const tokenHash = await sha256Hex(token);
+  const statements = [
+    db.prepare("INSERT INTO sessions (token_hash, user_id, created_at, expires_at, ip) VALUES (?, ?, ?, ?, ?)").bind(tokenHash, userId, now, now + SESSION_TTL_MS, ip),
+    db.prepare("UPDATE users SET last_login_at = ? WHERE id = ?").bind(now, userId),
+  ];
+  return { token, tokenHash, statements };
+}
+
 /** Creates a session and returns its token (shown to the client once, never stored). */
 export async function createSession(db: D1Database, userId: number, ip: string, now = Date.now()) {
-  const token = randomToken(32);
-  await db.batch([
-    db
-      .prepare("INSERT INTO sessions (token_hash, user_id, created_at, expires_at, ip) VALUES (?, ?, ?, ?, ?)")
-      .bind(await sha256Hex(token), userId, now, now + SESSION_TTL_MS, ip),
-    db.prepare("UPDATE users SET last_login_at = ? WHERE id = ?").bind(now, userId),
-  ]);
+  const { token, statements } = await sessionStatements(db, userId, ip, now);
+  await db.batch(statements);
   return token;
 }

@@ -56,10 +56,10 @@ export const operatorRoutes = new Hono<AppEnv>()
     ok(c, await depositQueue(c.env.DB, c.get("user").id, c.get("locale"), c.req.valid("query"))),
   )
   .post("/admin/deposits/:id/approve", params(idParamSchema), jsonBody(decisionSchema), answers(depositDecisionSchema, { summary: "Credit a deposit claim", auth: true }), async (c) =>
-    ok(c, await decideDeposit(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason, c.env.DEPOSIT_SECOND_APPROVAL_USDT)),
+    ok(c, await decideDeposit(c.env, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason, c.env.DEPOSIT_SECOND_APPROVAL_USDT)),
   )
   .post("/admin/deposits/:id/reject", params(idParamSchema), jsonBody(decisionSchema), answers(depositDecisionSchema, { summary: "Reject a deposit claim (reason required)", auth: true }), async (c) =>
-    ok(c, await decideDeposit(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason, c.env.DEPOSIT_SECOND_APPROVAL_USDT)),
+    ok(c, await decideDeposit(c.env, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason, c.env.DEPOSIT_SECOND_APPROVAL_USDT)),
   )
 
   // ── Withdrawals ─────────────────────────────────────────────────────────────────────────────
@@ -71,7 +71,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("invalid_param");
     const action = withdrawalActions[c.req.param("action")]!;
     const b = c.req.valid("json");
-    return ok(c, await transitionWithdrawal(c.env.DB, c.get("user").id, id, action, b.reason, b.txid));
+    return ok(c, await transitionWithdrawal(c.env, c.get("user").id, id, action, b.reason, b.txid));
   })
 
   // ── Identity reviews ────────────────────────────────────────────────────────────────────────
@@ -79,10 +79,10 @@ export const operatorRoutes = new Hono<AppEnv>()
     ok(c, await kycQueue(c.env.DB, c.get("user").id, c.req.valid("query"))),
   )
   .post("/admin/kyc/:id/approve", params(idParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Approve an identity submission", auth: true }), async (c) =>
-    ok(c, await decideKyc(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
+    ok(c, await decideKyc(c.env, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
   )
   .post("/admin/kyc/:id/reject", params(idParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Reject an identity submission (reason required)", auth: true }), async (c) =>
-    ok(c, await decideKyc(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
+    ok(c, await decideKyc(c.env, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
   )
 
   // ── Users, balances and ledger ──────────────────────────────────────────────────────────────

@@ -36,6 +36,9 @@ import type { Scheduler } from "../scheduler.ts";
 import type { PairStorage } from "../storage.ts";
 import { STALE_TICK_MS, type SecondsDesk } from "./seconds.ts";
 import type { PairInfo } from "./spot.ts";
+import { formatUnits } from "../../../schemas/money.ts";
+import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
+import { leverClosed } from "../../../worker/domain/notifications/events.ts";
 
 /** The sweep runs at least this often while a position is pending or trading. */
 export const SWEEP_EVERY_MS = 1000;
@@ -217,11 +220,15 @@ export class LeverDesk {
     return { verdict: "tombstoned" };
   }
 
-  /** Closes a trading position at the index (status 2 → 3 with its outbox entry). Call inside a transaction. */
+  /**
+   * Closes a trading position at the index (status 2 → 3 with its outbox entry, which carries the
+   * owner's `lever_closed` inbox item and its `notification` push). Call inside a transaction.
+   */
   private closeOne(r: Row, ix: { id: number; price: number }, reason: CloseReason, now: number): LeverEntry {
     const c = this.units(r);
     const p = this.position(r);
     const o = closeAt(c, p, BigInt(ix.price), Number(r.fee_bps));
+    const pair = this.info()!;
     this.store.sql.exec(
       "UPDATE lever_positions SET status = 3, close_price = ?, close_tick_id = ?, close_fee = ?, profit = ?, payout = ?, close_reason = ?, closed_at = ? WHERE id = ? AND status = 2",
       ix.price,
@@ -255,6 +262,21 @@ export class LeverDesk {
         reason,
         closedAt: now,
       },
+      notices: [{ userId: Number(r.user_id), event: NOTIFICATION_EVENT }],
+      notification: leverClosed(
+        {
+          positionId: Number(r.id),
+          userId: Number(r.user_id),
+          pair: pair.symbol,
+          reason,
+          pnl: o.pnl,
+          // The margin is in the pair's quote currency (USDT).
+          currency: pair.symbol.split("/")[1] ?? "",
+          scale: pair.quoteScale,
+          price: formatUnits(BigInt(ix.price), pair.priceDecimals),
+        },
+        now,
+      ),
     };
     this.outbox.append(entry);
     return entry;

@@ -19,6 +19,8 @@ import type { SecondsOrder } from "../../../schemas/seconds.ts";
 import { bpsToPercent, settleSeconds, type SecondsDirection } from "../../engine/seconds.ts";
 import { bookIndexSource, tickDue, type BookTop, type IndexSource } from "../../engine/index-price.ts";
 import { formatShanghai } from "../../../worker/lib/time.ts";
+import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
+import { secondsSettled } from "../../../worker/domain/notifications/events.ts";
 import type { Outbox, SecondsSettleEntry, SecondsSettlement } from "../outbox.ts";
 import type { Scheduler } from "../scheduler.ts";
 import type { PairStorage } from "../storage.ts";
@@ -247,7 +249,8 @@ export class SecondsDesk {
 
   /**
    * One contract's result from its entry and exit ticks (the row carries its exit tick), as its
-   * outbox entry with the owner's `closed_microorder` (sent once the drain has put it in D1).
+   * outbox entry with the owner's inbox item (`seconds_settled`, written in the settlement's D1
+   * batch) and the owner's `closed_microorder` and `notification` (sent once the drain has put it in D1).
    */
   private settleOne(r: Row, now: number): SecondsSettleEntry {
     const endAt = Number(r.end_at);
@@ -269,7 +272,33 @@ export class SecondsDesk {
       settledAt: now,
     };
     const data = { ...this.rowView({ ...r, end_tick_id: settlement.endTickId, end_price: settlement.endPrice, result: settlement.result }, now), status: 3 as const };
-    return { kind: "seconds", at: now, settlement, notices: [{ userId: settlement.userId, event: { type: "closed_microorder", data } }] };
+    const notification = secondsSettled(
+      {
+        orderId: settlement.orderId,
+        userId: settlement.userId,
+        pair: data.symbol_name,
+        direction: type,
+        result,
+        fee: BigInt(settlement.fee),
+        currency: data.currency_name,
+        scale: Number(r.currency_scale),
+        entry: data.open_price ?? "",
+        exit: data.end_price ?? "",
+        entryTick: settlement.openTickId,
+        exitTick: settlement.endTickId,
+      },
+      now,
+    );
+    return {
+      kind: "seconds",
+      at: now,
+      settlement,
+      notification,
+      notices: [
+        { userId: settlement.userId, event: { type: "closed_microorder", data } },
+        { userId: settlement.userId, event: NOTIFICATION_EVENT },
+      ],
+    };
   }
 
   /** After D1 applied these settlements: status 3. */

@@ -5,7 +5,6 @@
  */
 import { accountMode, type registerSchema } from "../../../schemas/auth.ts";
 import type { z } from "zod";
-import { createSession } from "../../lib/auth.ts";
 import { randomString } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { DUMMY_HASH, hashPassword, verifyPassword } from "../../lib/password.ts";
@@ -14,6 +13,7 @@ import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client.ts";
 import { consumeCaptcha } from "./captcha.ts";
 import { assertUncommonPassword } from "./password-policy.ts";
+import { signIn } from "./devices.ts";
 
 const MINUTE = 60_000;
 /** Failed logins per (account, address) before that address is locked out of that account. */
@@ -40,8 +40,8 @@ async function newExtensionCode(db: D1Database): Promise<string> {
   }
 }
 
-/** Registers an account and logs it in; returns the session token. */
-export async function register(env: Pick<Env, "DB" | "PEPPER">, ip: string, input: z.output<typeof registerSchema>) {
+/** Registers an account and logs it in (its first device); returns the session token. */
+export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER">, ip: string, input: z.output<typeof registerSchema>, userAgent?: string | null) {
   const db = env.DB;
   // Before the captcha is spent: a refused password must not cost the user a new image code.
   assertUncommonPassword(input.password);
@@ -72,12 +72,15 @@ export async function register(env: Pick<Env, "DB" | "PEPPER">, ip: string, inpu
     if (/UNIQUE constraint failed: users\.account/.test(String(err))) throw new ApiError("account_exists", 409);
     throw err;
   }
-  const token = await createSession(db, userId, ip, now);
+  const token = await signIn(env, userId, ip, userAgent, now);
   return { token, lastTime: null as number | null };
 }
 
-/** Logs in: a session token, or login_failed / the lockout / account_locked. */
-export async function login(env: Pick<Env, "DB" | "PEPPER">, ip: string, account: string, password: string) {
+/**
+ * Logs in: a session token, or login_failed / the lockout / account_locked. A login from a device
+ * or address the account never signed in from notifies its owner (./devices.ts).
+ */
+export async function login(env: Pick<Env, "DB" | "PEPPER" | "USER">, ip: string, account: string, password: string, userAgent?: string | null) {
   const db = env.DB;
   const now = Date.now();
   // Lockouts are per (account, address): an attacker elsewhere cannot lock the owner out. The
@@ -92,7 +95,7 @@ export async function login(env: Pick<Env, "DB" | "PEPPER">, ip: string, account
     throw new ApiError("login_failed", 400);
   }
   if (user.locked) throw new ApiError("account_locked", 403);
-  const token = await createSession(db, user.id, ip, now);
+  const token = await signIn(env, user.id, ip, userAgent, now);
   await db.prepare("DELETE FROM login_failures WHERE key = ?").bind(failKey).run();
   return { token, lastTime: user.last_login_at };
 }

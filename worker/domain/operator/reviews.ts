@@ -11,6 +11,8 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord, runGuarded, TREASURY } from "../../lib/guarded.ts";
 import { mulPrice, usdtPrice } from "../spot/prices.ts";
 import { movementStatements, SYSTEM, type LedgerEntry, type WalletAccount } from "../../lib/ledger.ts";
+import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
+import { depositCredited, depositRejected, kycDecided } from "../notifications/events.ts";
 
 /** Whether a deposit claim's value needs a second operator (unknown value: yes). */
 export async function depositNeedsSecond(db: D1Database, currencyId: number, amount: bigint, thresholdUsdt: string): Promise<boolean> {
@@ -28,13 +30,18 @@ export async function depositNeedsSecond(db: D1Database, currencyId: number, amo
  * Deposit claim: 0 applying → 1 credited (SYSTEM.deposits → user) or 2 rejected (reason). A claim
  * worth more than the threshold (USDT at the last price) is credited only when a second, different
  * operator approves after the first: the first approval is recorded and the claim stays 0,
- * "awaiting second approval". No operator decides on a claim of their own account.
+ * "awaiting second approval". No operator decides on a claim of their own account. The decision
+ * (credit or rejection, not a first approval) notifies the owner in its own batch.
  */
-export async function decideDeposit(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string, thresholdUsdt: string) {
+export async function decideDeposit(env: Pick<Env, "DB" | "USER">, operatorId: number, id: number, approve: boolean, reason: string, thresholdUsdt: string) {
+  const db = env.DB;
   const d = await db
-    .prepare("SELECT id, user_id, currency_id, amount, status, needs_second, first_approved_by FROM deposits WHERE id = ?")
+    .prepare(
+      `SELECT d.id, d.user_id, d.currency_id, d.amount, d.status, d.needs_second, d.first_approved_by, c.name AS currency, c.scale
+       FROM deposits d JOIN currencies c ON c.id = d.currency_id WHERE d.id = ?`,
+    )
     .bind(id)
-    .first<{ id: number; user_id: number; currency_id: number; amount: number; status: number; needs_second: number; first_approved_by: number | null }>();
+    .first<{ id: number; user_id: number; currency_id: number; amount: number; status: number; needs_second: number; first_approved_by: number | null; currency: string; scale: number }>();
   if (!d) throw notFound();
   const action = approve ? "deposit.approve" : "deposit.reject";
   await refuseOwnRecord(db, operatorId, d.user_id, { action, targetType: "deposit", targetId: d.id, detail: { user_id: d.user_id } });
@@ -71,20 +78,24 @@ export async function decideDeposit(db: D1Database, operatorId: number, id: numb
       )
     : [];
   const status = approve ? 1 : 2;
+  const fact = { id: d.id, userId: d.user_id, amount, currency: d.currency, scale: d.scale };
   stmts.push(
     db.prepare("UPDATE deposits SET status = ?, reason = ?, reviewed_by = ?, reviewed_at = ? WHERE id = ?").bind(status, reason, operatorId, now, d.id),
     auditStatement(db, { operatorId, action, targetType: "deposit", targetId: d.id, reason, detail: { ...detail, first_approved_by: d.first_approved_by ?? undefined } }, now),
+    notificationStatement(db, approve ? depositCredited(fact, now) : depositRejected({ ...fact, reason }, now)),
   );
   await runGuarded(db, stmts);
+  await announceNotifications(env, [d.user_id]);
   return { id: d.id, status, awaiting_second_approval: false };
 }
 
 /**
  * Identity submission: 1 under review → 2 approved or 3 rejected. The user's review_status follows:
  * approved → 2 (and the verified name is recorded); rejected → 3, unless a lower level was already
- * approved, in which case the user stays verified (2).
+ * approved, in which case the user stays verified (2). The decision notifies the owner in its own batch.
  */
-export async function decideKyc(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string) {
+export async function decideKyc(env: Pick<Env, "DB" | "USER">, operatorId: number, id: number, approve: boolean, reason: string) {
+  const db = env.DB;
   const k = await db
     .prepare("SELECT id, user_id, level, name, status FROM kyc_submissions WHERE id = ?")
     .bind(id)
@@ -102,8 +113,10 @@ export async function decideKyc(db: D1Database, operatorId: number, id: number, 
           .prepare("UPDATE users SET review_status = CASE WHEN EXISTS (SELECT 1 FROM kyc_submissions WHERE user_id = ?1 AND status = 2) THEN 2 ELSE 3 END WHERE id = ?1")
           .bind(k.user_id),
     auditStatement(db, { operatorId, action: approve ? "kyc.approve" : "kyc.reject", targetType: "kyc", targetId: k.id, reason, detail: { user_id: k.user_id, level: k.level } }, now),
+    notificationStatement(db, kycDecided({ id: k.id, userId: k.user_id, level: k.level, approved: approve, reason }, now)),
   ];
   await runGuarded(db, stmts);
+  await announceNotifications(env, [k.user_id]);
   return { id: k.id, status };
 }
 

@@ -9,7 +9,9 @@
  *
  * The request freezes amount + fee (available → frozen) in one movement. Every terminal transition
  * is one movement keyed `withdrawal-final:{id}`, in the same batch as the status change (guarded by
- * the migration's trigger) and the audit row, so no withdrawal can settle twice.
+ * the migration's trigger) and the audit row, so no withdrawal can settle twice. The terminal
+ * transitions also notify the owner in that batch (sent with its transaction id, which chain
+ * success requires; rejected or failed on chain with the reason).
  */
 import type { Currency } from "../wallet/currency.ts";
 import { big } from "../wallet/currency.ts";
@@ -17,6 +19,11 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord, runGuarded } from "../../lib/guarded.ts";
 import { movementStatements, SYSTEM, type LedgerEntry } from "../../lib/ledger.ts";
 import { parseUnits } from "../../../schemas/money.ts";
+import { chainTxidSchema } from "../../../schemas/operator.ts";
+import { networkNames } from "../../../schemas/wallet.ts";
+import { parseOrThrow } from "../../lib/validate.ts";
+import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
+import { withdrawalReturned, withdrawalSent } from "../notifications/events.ts";
 
 export interface FeeRow {
   network: -1 | 0 | 1;
@@ -67,25 +74,36 @@ type WithdrawalRow = {
   id: number;
   user_id: number;
   currency_id: number;
+  network: number;
   amount: number;
   fee: number;
   status: number;
+  currency: string;
+  scale: number;
 };
 
 export type WithdrawalAction = "approve" | "reject" | "chain_success" | "chain_failure";
 const TARGET: Record<WithdrawalAction, number> = { approve: 1, reject: 4, chain_success: 2, chain_failure: 3 };
 
-/** Drives one operator transition; refused transitions throw state_conflict and change nothing. */
+/**
+ * Drives one operator transition; refused transitions throw state_conflict and change nothing.
+ * Chain success needs the transaction id (chainTxidSchema), whatever path marks a withdrawal sent.
+ */
 export async function transitionWithdrawal(
-  db: D1Database,
+  env: Pick<Env, "DB" | "USER">,
   operatorId: number,
   id: number,
   action: WithdrawalAction,
   reason: string,
   txid = "",
 ): Promise<{ id: number; status: number }> {
+  const db = env.DB;
+  if (action === "chain_success") txid = parseOrThrow(chainTxidSchema, txid);
   const w = await db
-    .prepare("SELECT id, user_id, currency_id, amount, fee, status FROM withdrawals WHERE id = ?")
+    .prepare(
+      `SELECT w.id, w.user_id, w.currency_id, w.network, w.amount, w.fee, w.status, c.name AS currency, c.scale
+       FROM withdrawals w JOIN currencies c ON c.id = w.currency_id WHERE w.id = ?`,
+    )
     .bind(id)
     .first<WithdrawalRow>();
   if (!w) throw notFound();
@@ -122,6 +140,15 @@ export async function transitionWithdrawal(
       .bind(status, operatorId, now, reason, txid, w.id),
     auditStatement(db, { operatorId, action: `withdrawal.${action}`, targetType: "withdrawal", targetId: w.id, reason, detail: { from: w.status, to: status, txid: txid || undefined } }, now),
   );
+  const fact = { id: w.id, userId: w.user_id, amount, currency: w.currency, scale: w.scale };
+  const notice =
+    action === "chain_success"
+      ? withdrawalSent({ ...fact, network: networkNames[w.network] ?? "", txid }, now)
+      : action === "approve"
+        ? null
+        : withdrawalReturned({ ...fact, reason, how: action === "reject" ? "rejected" : "failed" }, now);
+  if (notice) stmts.push(notificationStatement(db, notice));
   await runGuarded(db, stmts);
+  if (notice) await announceNotifications(env, [w.user_id]);
   return { id: w.id, status };
 }

@@ -1,0 +1,95 @@
+/**
+ * Logins from a new device or address (issue #16 §1; migrations/0019_login_devices.sql).
+ *
+ * Every successful login (registration included: it signs the new account in) records the pair
+ * (device, address) it came from, where the device is a short readable description of the browser
+ * and system from the User-Agent. The login's ONE D1 batch creates the session, then inserts the
+ * owner's `login_new_device` notification (keyed `login:{sessionId}`) only when the account has a
+ * recorded login and none from this pair, then records the pair. So the very first login is not
+ * "new" (nothing to compare with), a pair seen before is not new, and a failed batch leaves neither
+ * a session nor a notification.
+ */
+import { sessionStatements } from "../../lib/auth.ts";
+import { formatShanghai } from "../../lib/time.ts";
+import { announceNotifications } from "../notifications/inbox.ts";
+import { NOTIFICATION_LINKS } from "../notifications/events.ts";
+
+const DEVICE_MAX = 80;
+const IP_MAX = 64;
+
+const BROWSERS: [RegExp, string][] = [
+  [/\bEdg(?:e|A|iOS)?\//, "Edge"],
+  [/\bOPR\/|\bOpera\b/, "Opera"],
+  [/\bSamsungBrowser\//, "Samsung Internet"],
+  [/\bMicroMessenger\//, "WeChat"],
+  [/\bFirefox\/|\bFxiOS\//, "Firefox"],
+  [/\bChrome\/|\bCriOS\/|\bChromium\//, "Chrome"],
+  [/\bVersion\/[\d.]+.*\bSafari\//, "Safari"],
+];
+
+const SYSTEMS: [RegExp, string][] = [
+  [/\biPad\b/, "iPadOS"],
+  [/\biPhone\b|\biPod\b/, "iOS"],
+  [/\bAndroid\b/, "Android"],
+  [/\bWindows\b/, "Windows"],
+  [/\bCrOS\b/, "ChromeOS"],
+  [/\bMacintosh\b|\bMac OS X\b/, "macOS"],
+  [/\bLinux\b/, "Linux"],
+];
+
+/**
+ * A short readable description of the browser and system of a User-Agent ("Chrome (Windows)",
+ * "Safari (iOS)"), without versions so an update is not a new device; a client that is no browser
+ * reads as its product name ("curl"), none as "Unknown device".
+ */
+export function describeDevice(userAgent: string | null | undefined): string {
+  const ua = (userAgent ?? "").slice(0, 1000);
+  const browser = BROWSERS.find(([re]) => re.test(ua))?.[1];
+  const system = SYSTEMS.find(([re]) => re.test(ua))?.[1];
+  if (browser && system) return `${browser} (${system})`;
+  if (browser || system) return (browser ?? system)!;
+  const product = /^\s*([A-Za-z][A-Za-z0-9._-]{0,39})/.exec(ua)?.[1];
+  return product ?? "Unknown device";
+}
+
+/**
+ * The statements that follow a new session in its login's batch: the notification when the pair is
+ * new to an account that signed in before, then the pair recorded (or its last_seen moved).
+ */
+function loginDeviceStatements(db: D1Database, l: { userId: number; tokenHash: string; device: string; ip: string; now: number }): D1PreparedStatement[] {
+  const params = JSON.stringify({ device: l.device, ip: l.ip, time: formatShanghai(l.now) });
+  return [
+    db
+      .prepare(
+        `INSERT INTO notifications (user_id, event_key, kind, params, link, created_at)
+         SELECT ?1, 'login:' || s.id, 'login_new_device', ?2, ?3, ?4 FROM sessions s
+         WHERE s.token_hash = ?5
+           AND EXISTS (SELECT 1 FROM login_devices WHERE user_id = ?1)
+           AND NOT EXISTS (SELECT 1 FROM login_devices WHERE user_id = ?1 AND device = ?6 AND ip = ?7)
+         ON CONFLICT (user_id, event_key) DO NOTHING`,
+      )
+      .bind(l.userId, params, NOTIFICATION_LINKS.security, l.now, l.tokenHash, l.device, l.ip),
+    db
+      .prepare(
+        `INSERT INTO login_devices (user_id, device, ip, first_seen, last_seen) VALUES (?1, ?2, ?3, ?4, ?4)
+         ON CONFLICT (user_id, device, ip) DO UPDATE SET last_seen = excluded.last_seen`,
+      )
+      .bind(l.userId, l.device, l.ip, l.now),
+  ];
+}
+
+/**
+ * Signs a user in from `ip` with `userAgent`: the session, the new-device notification (when it is
+ * one) and the device record in one batch; the user's open tabs hear of a notification after it.
+ * Returns the session token.
+ */
+export async function signIn(env: Pick<Env, "DB" | "USER">, userId: number, ip: string, userAgent: string | null | undefined, now = Date.now()): Promise<string> {
+  const db = env.DB;
+  const session = await sessionStatements(db, userId, ip, now);
+  const device = describeDevice(userAgent).slice(0, DEVICE_MAX);
+  const address = (ip || "unknown").slice(0, IP_MAX);
+  const results = await db.batch([...session.statements, ...loginDeviceStatements(db, { userId, tokenHash: session.tokenHash, device, ip: address, now })]);
+  const notified = (results[session.statements.length]?.meta.changes ?? 0) > 0;
+  if (notified) await announceNotifications(env, [userId]);
+  return session.token;
+}
