@@ -11,6 +11,7 @@ import { ApiError } from "./lib/errors.ts";
 import { answersFile, errorResponse } from "./lib/respond.ts";
 import { pairById, pairStub } from "./domain/spot/pairs.ts";
 import { openUserChannel } from "./lib/user-channel.ts";
+import { SessionGone } from "./lib/auth.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { contentRoutes } from "./routes/content.ts";
 import { devRoutes } from "./routes/dev.ts";
@@ -53,6 +54,8 @@ base.use("*", async (c, next) => {
 
 base.onError((err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
+  // A session hint the freeze batch found ended: requireTrader answers what D1 says (worker/lib/auth.ts).
+  if (err instanceof SessionGone) return errorResponse(c, new ApiError("try_again", 503));
   if (err instanceof HTTPException && err.status < 500) {
     // Hono's own 4xx (malformed JSON, wrong content type, body too large).
     return errorResponse(c, new ApiError("invalid_param", err.status === 413 ? 413 : 400));

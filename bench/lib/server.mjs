@@ -21,8 +21,20 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const PORT_RANGE = [8780, 8789];
 const SNAPSHOT_ITEMS = ["wrangler.toml", "package.json", "tsconfig.json", "tsconfig.base.json", "worker", "durable", "schemas", "migrations"];
 
-/** Offline-friendly environment for every wrangler call. */
-export const WRANGLER_ENV = { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+/**
+ * Offline-friendly environment for every wrangler call. Wrangler ≥ 4.1xx attaches a local trace
+ * collector (a streaming tail worker) to the Worker and every Durable Object unless
+ * X_LOCAL_OBSERVABILITY is false: every request, RPC call and D1 call then emits spans that another
+ * worker of the same runtime thread receives, which cost more runtime CPU per order than most of our
+ * own order path (bench/README.md, issue #17). It is a dev tool (the local dashboard), not part of
+ * a deployed Worker, so the benchmarks turn it off; BENCH_LOCAL_OBSERVABILITY=on keeps it.
+ */
+export const WRANGLER_ENV = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  ...(process.env.BENCH_LOCAL_OBSERVABILITY === "on" ? {} : { X_LOCAL_OBSERVABILITY: "false" }),
+};
 
 export const log = (...a) => console.log(`[bench ${new Date().toISOString().slice(11, 23)}]`, ...a);
 
@@ -158,7 +170,7 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
  * Starts the Worker (bench/lib/serve-child.mjs) in its own process group and waits until the API
  * answers. Returns { url, port, pid, kill9(), stop(), exited }.
  */
-export async function startServer({ root, dir, port, pepper, inspector = null, timeoutMs = 60_000 }) {
+export async function startServer({ root, dir, port, pepper, inspector = null, timeoutMs = 180_000 }) {
   const args = [path.join(ROOT, "bench", "lib", "serve-child.mjs"), "--root", root, "--dir", dir, "--port", String(port), "--pepper", pepper];
   if (inspector) args.push("--inspector", String(inspector));
   const child = spawn(process.execPath, args, { cwd: root, env: WRANGLER_ENV, stdio: ["ignore", "pipe", "pipe"], detached: true });

@@ -49,6 +49,11 @@ export class PairDurableObject extends DurableObject<Env> {
       for (const [userId, events] of byUser(notices)) void notify(userId, events);
     });
     this.spot = new SpotDesk(this.store);
+    // The quotation table's row rides in each drain batch (it was a D1 round trip of its own after it).
+    this.outbox.alongEachBatch(() => {
+      const ticker = this.spot.tickerStatement(env.DB);
+      return ticker ? [ticker] : [];
+    });
     // Expiries start the drain of what they settled without waiting for it; a running drain also
     // settles contracts that expire between its batches (the next alarm may only come after it).
     this.drains = new DrainRunner(() => this.drainOnce(), () => this.outbox.pending(), this.scheduler);
@@ -202,12 +207,10 @@ export class PairDurableObject extends DurableObject<Env> {
     return this.drains.drain();
   }
 
-  private async drainOnce(): Promise<number> {
+  private drainOnce(): Promise<number> {
     const info = this.spot.info;
-    if (!info) return 0;
-    const applied = await this.outbox.drain(info);
-    if (applied > 0) await this.spot.publishTicker(this.env.DB);
-    return applied;
+    if (!info) return Promise.resolve(0);
+    return this.outbox.drain(info);
   }
 
   /** The one alarm: runs every kind of work that is due (drain, index heartbeat, contract expiries). */

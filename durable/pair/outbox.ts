@@ -311,6 +311,12 @@ export class Outbox {
 
   private appliedHooks: AppliedHook[] = [];
   private beforeHooks: (() => void)[] = [];
+  private alongHooks: ((entries: OutboxEntry[]) => D1PreparedStatement[])[] = [];
+
+  /** Adds `hook`'s statements to each drain batch's D1 batch (same transaction, no round trip of their own). */
+  alongEachBatch(hook: (entries: OutboxEntry[]) => D1PreparedStatement[]): void {
+    this.alongHooks.push(hook);
+  }
 
   /**
    * Calls `hook` before each batch of a drain is fixed, so a desk can put work that fell due while
@@ -369,7 +375,7 @@ export class Outbox {
         );
         try {
           const lever = leverApplication(this.db, pair, entries.filter((e) => e.kind === "lever"));
-          await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever, ...notifications]);
+          await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever, ...notifications, ...this.alongHooks.flatMap((h) => h(entries))]);
         } catch (err) {
           // Already applied by a drain whose note did not survive: nothing to do twice.
           if (classifyBatchError(err) !== "duplicate") throw err;

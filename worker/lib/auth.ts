@@ -4,10 +4,12 @@
  * tokens are answered with type 999.
  */
 import { createMiddleware } from "hono/factory";
-import type { AppEnv, SessionUser } from "./context.ts";
+import type { Context } from "hono";
+import type { AppEnv, SessionGuard, SessionUser } from "./context.ts";
 import { sha256Hex, randomToken } from "./crypto.ts";
 import { auditStatement } from "./guarded.ts";
 import { ApiError, loginRequired, verifyRequired } from "./errors.ts";
+import { errorResponse } from "./respond.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
@@ -18,10 +20,14 @@ function bearer(req: Request): string | null {
   return token.length >= 20 && token.length <= 200 ? token : null;
 }
 
-/** Resolves the session of a request, or null. */
+/** Resolves the session of a request, or null (and keeps a hint of it for the order path: below). */
 export async function sessionUser(db: D1Database, req: Request, now = Date.now()): Promise<SessionUser | null> {
   const token = bearer(req);
-  return token ? sessionOfToken(db, token, now) : null;
+  if (!token) return null;
+  const user = await sessionOfToken(db, token, now);
+  if (user) rememberHint(token, user, now);
+  else hints.delete(token);
+  return user;
 }
 
 /** Resolves a session token from elsewhere than the Authorization header (the user channel's upgrade), or null. */
@@ -47,6 +53,109 @@ export async function sessionOfTokenHash(db: D1Database, tokenHash: string, now 
     .first<{ session_id: number; id: number; account: string; role: SessionUser["role"]; review_status: number; locked: number }>();
   if (!row || row.locked) return null;
   return { id: row.id, account: row.account, role: row.role, reviewStatus: row.review_status, sessionId: row.session_id };
+}
+
+/**
+ * Session hints: the order path's way around one D1 read and one SHA-256 per order (issue #17,
+ * bench/README.md). Each isolate remembers, per bearer token, the session it resolved to the last
+ * time D1 was asked (any route), for HINT_MS. A hint is never trusted on its own: `requireTrader`
+ * uses it only for a verified plain user, and then the order's freeze batch itself carries the
+ * check (`LIVE_TRADER_USER_ID`: the order row's user id comes from the live session, so a revoked,
+ * expired or locked session, or a user no longer verified, fails the whole batch and nothing is
+ * written). Whatever else the request answers (a refusal, a validation error, a batch with
+ * nothing to freeze) waits for an explicit D1 check first. So the bound on revocation is zero:
+ * a session ended in D1 never freezes funds, books an order or gets an answer other than its
+ * session error, in any isolate. HINT_MS and HINT_MAX only bound memory and how long a stale hint
+ * costs one failed batch.
+ */
+export const HINT_MS = 5 * 60_000;
+const HINT_MAX = 10_000;
+const hints = new Map<string, { user: SessionUser; at: number }>();
+
+function rememberHint(token: string, user: SessionUser, now: number) {
+  hints.delete(token);
+  hints.set(token, { user, at: now });
+  // Forget the oldest (insertion order).
+  if (hints.size > HINT_MAX) hints.delete(hints.keys().next().value!);
+}
+
+function hintOf(token: string, now: number): SessionUser | null {
+  const h = hints.get(token);
+  if (!h) return null;
+  if (now - h.at > HINT_MS) {
+    hints.delete(token);
+    return null;
+  }
+  return h.user;
+}
+
+/**
+ * The live-session check of `sessionOfTokenHash` plus `requireVerified` and `refuseOperatorMoney`
+ * (a plain user), as a scalar subquery for a write: the session's user id, or NULL when any of it
+ * no longer holds. Binds, in order: session id, user id, now.
+ */
+export const LIVE_TRADER_USER_ID = `(SELECT s.user_id FROM sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.id = ? AND s.user_id = ? AND s.revoked_at IS NULL AND s.expires_at > ? AND u.locked = 0 AND u.review_status = 2 AND u.role = 'user')`;
+
+/** Thrown by a write that carried `LIVE_TRADER_USER_ID` and found the session no longer live (nothing was written). */
+export class SessionGone extends Error {
+  constructor() {
+    super("session_gone");
+  }
+}
+
+/** The full check of a trading route: session from D1, operators refused (audited), verification required. */
+async function traderFromD1(c: Context<AppEnv>): Promise<SessionUser> {
+  const user = await sessionUser(c.env.DB, c.req.raw);
+  if (!user) throw loginRequired();
+  c.set("user", user);
+  if (user.role === "operator" && c.env.OPERATOR_MONEY !== "on") {
+    await auditStatement(c.env.DB, { operatorId: user.id, action: "operator.money.refused", targetType: "route", targetId: `${c.req.method} ${c.req.routePath}`, reason: "operator_money_off" }).run();
+    throw new ApiError("operator_money_off", 403);
+  }
+  if (user.reviewStatus !== 2) throw verifyRequired();
+  return user;
+}
+
+/**
+ * `requireUser`, `refuseOperatorMoney` and `requireVerified` in one, for the routes that place
+ * orders: with a hint of a verified plain user, the checks ride in the order's freeze batch
+ * (`c.var.sessionGuard`, see "Session hints" above); without one, they are made in D1 first, as
+ * the three middlewares do. Either way the answer is the one the D1 state gives.
+ */
+export const requireTrader = createMiddleware<AppEnv>(async (c, next) => {
+  const token = bearer(c.req.raw);
+  const hint = token ? hintOf(token, Date.now()) : null;
+  if (!hint || hint.role !== "user" || hint.reviewStatus !== 2) {
+    await traderFromD1(c);
+    return next();
+  }
+  const guard: SessionGuard = { sessionId: hint.sessionId, userId: hint.id, confirmed: false };
+  c.set("user", hint);
+  c.set("sessionGuard", guard);
+  await next();
+  if (guard.confirmed) return;
+  // No freeze batch confirmed the session (a refusal, bad input, a replay, or the batch found it
+  // gone): D1 decides before anything is answered.
+  const gone = c.error instanceof SessionGone;
+  try {
+    await traderFromD1(c);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    c.res = errorResponse(c, err);
+    return;
+  }
+  // Live after all (it changed back between the batch and this check): nothing was written, so
+  // the client may simply send it again.
+  if (gone) c.res = errorResponse(c, new ApiError("try_again", 503));
+});
+
+/** Confirms a hinted session in D1 now (before work the freeze batch does not guard, like a replay's booking); throws its session error. */
+export async function confirmTrader(c: Context<AppEnv>): Promise<void> {
+  const guard = c.get("sessionGuard");
+  if (!guard || guard.confirmed) return;
+  await traderFromD1(c);
+  guard.confirmed = true;
 }
 
 /** Requires a valid session; sets `c.var.user`. */

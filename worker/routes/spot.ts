@@ -31,7 +31,7 @@ import {
 import { dayMarketSchema } from "../../schemas/realtime.ts";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
 import type { Context } from "hono";
-import { refuseOperatorMoney, requireUser, requireVerified } from "../lib/auth.ts";
+import { confirmTrader, requireTrader, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { answers, answersBare, answersNew, bare, ok, okNew } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
@@ -39,13 +39,19 @@ import { openOrders, orderHistory, pairBalance, tradeHistory } from "../domain/s
 import { cancelBatch, cancelOrder, placeBatch, placeOrder, type Trader } from "../domain/spot/orders.ts";
 import { pairBySymbol, pairFor, pairStub } from "../domain/spot/pairs.ts";
 
-/** The session's user as a trader. */
-const trader = <E extends AppEnv>(c: Context<E>): Trader => ({ env: c.env, userId: c.get("user").id, locale: c.get("locale") });
+/** The session's user as a trader (with the session hint's guard on the routes behind requireTrader). */
+const trader = <E extends AppEnv>(c: Context<E>): Trader => ({
+  env: c.env,
+  userId: c.get("user").id,
+  locale: c.get("locale"),
+  guard: c.get("sessionGuard"),
+  confirm: () => confirmTrader(c as unknown as Context<AppEnv>),
+});
 
 export const spotRoutes = new Hono<AppEnv>()
-  .post("/transaction/walletIn", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Buy (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "buy", c.req.valid("json"))))
-  .post("/transaction/walletOut", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Sell (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "sell", c.req.valid("json"))))
-  .post("/transaction/batch", requireUser, refuseOperatorMoney, requireVerified, jsonBody(spotBatchSchema), answers(batchPlacedSchema, { summary: "Up to 20 orders of one pair; one result per order", auth: true }), async (c) => ok(c, await placeBatch(trader(c), c.req.valid("json"))))
+  .post("/transaction/walletIn", requireTrader, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Buy (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "buy", c.req.valid("json"))))
+  .post("/transaction/walletOut", requireTrader, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Sell (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "sell", c.req.valid("json"))))
+  .post("/transaction/batch", requireTrader, jsonBody(spotBatchSchema), answers(batchPlacedSchema, { summary: "Up to 20 orders of one pair; one result per order", auth: true }), async (c) => ok(c, await placeBatch(trader(c), c.req.valid("json"))))
   .post("/transaction_del/batch", requireUser, jsonBody(cancelBatchSchema), answers(batchCancelledSchema, { summary: "Cancel up to 20 of one's own orders", auth: true }), async (c) => ok(c, await cancelBatch(trader(c), c.req.valid("json").ids)))
   .post("/transaction_del", requireUser, jsonBody(cancelOrderSchema), answers(orderCancelledSchema, { summary: "Cancel one of one's own open orders", auth: true }), async (c) => {
     await cancelOrder(trader(c), c.req.valid("json").id);

@@ -485,11 +485,11 @@ export class SpotDesk {
     };
   }
 
-  /** Writes the pair's 24 h statistics to D1 for the quotation endpoints. */
-  async publishTicker(db: D1Database): Promise<void> {
+  /** The statement that writes the pair's 24 h statistics to D1 for the quotation endpoints (sent with a drain batch), or null before any trade. */
+  tickerStatement(db: D1Database): D1PreparedStatement | null {
     const dm = this.dayMarket(Date.now());
-    if (dm.close === null) return;
-    await db
+    if (dm.close === null) return null;
+    return db
       .prepare(
         `INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, quote_volume_24h, change_24h, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -497,8 +497,7 @@ export class SpotDesk {
            low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, quote_volume_24h = excluded.quote_volume_24h,
            change_24h = excluded.change_24h, updated_at = excluded.updated_at`,
       )
-      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.quote_volume, dm.change, Date.now())
-      .run();
+      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.quote_volume, dm.change, Date.now());
   }
 }
 

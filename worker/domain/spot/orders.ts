@@ -14,6 +14,8 @@ import { lotsToBaseUnits, notionalToQuoteUnits } from "../../../durable/engine/u
 import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
+import type { SessionGuard } from "../../lib/context.ts";
 import { pairFor, pairStub, type PairRow } from "./pairs.ts";
 
 /** Who places or cancels: the Worker's bindings, the session's user and the answer's language. */
@@ -21,6 +23,12 @@ export interface Trader {
   env: Env;
   userId: number;
   locale: Locale;
+  /**
+   * A session not yet confirmed by D1 in this request (worker/lib/auth.ts "Session hints"): the
+   * freeze batch checks it and marks it confirmed; `confirm` checks it in D1 before other work.
+   */
+  guard?: SessionGuard;
+  confirm?: () => Promise<void>;
 }
 
 /** Market orders execute immediately within this band around the best opposite price. */
@@ -129,14 +137,19 @@ async function priceOrder(pair: PairRow, side: "buy" | "sell", input: OrderField
   };
 }
 
-function orderInsert(db: D1Database, id: number, userId: number, pair: PairRow, o: PricedOrder, now: number) {
-  return db
-    .prepare(
-      `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, budget, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
-    )
-    .bind(id, userId, pair.id, o.side, o.kind, o.price.toString(), o.qty.toString(), o.reserved.toString(), o.reservedCurrency, o.clientOid, o.budget === null ? null : o.budget.toString(), now, now);
+/**
+ * The order row. With a guard (a session hint) its user id is read from the live session in the
+ * same statement (LIVE_TRADER_USER_ID): NULL when the session has ended, which fails the NOT NULL
+ * column and with it the whole freeze batch.
+ */
+function orderInsert(db: D1Database, id: number, userId: number, pair: PairRow, o: PricedOrder, now: number, guard?: SessionGuard) {
+  const rest = [pair.id, o.side, o.kind, o.price.toString(), o.qty.toString(), o.reserved.toString(), o.reservedCurrency, o.clientOid, o.budget === null ? null : o.budget.toString(), now, now];
+  const columns = "INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, budget, created_at, updated_at)";
+  if (!guard || guard.confirmed) return db.prepare(`${columns} VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`).bind(id, userId, ...rest);
+  return db.prepare(`${columns} VALUES (?, ${LIVE_TRADER_USER_ID}, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`).bind(id, guard.sessionId, guard.userId, now, ...rest);
 }
+
+const isSessionGone = (err: unknown) => /NOT NULL constraint failed: spot_orders\.user_id/.test(String(err));
 
 function placeInput(pair: PairRow, userId: number, orderId: number, o: PricedOrder): PlaceInput {
   return {
@@ -169,6 +182,8 @@ export async function placeOrder(t: Trader, side: "buy" | "sell", input: OrderIn
   const pair = await pairFor(db, input.currency_id, input.legal_id);
 
   if (input.client_oid) {
+    // A replay answers and may book without a freeze batch to carry the session check.
+    await t.confirm?.();
     const prior = await priorOrder(db, t.userId, input.client_oid);
     if (prior) return replay(t, prior, side, input, pair);
   }
@@ -190,12 +205,14 @@ async function bookOne(t: Trader, pair: PairRow, priced: PricedOrder, input: Ord
       ...movementStatements(db, `spot-freeze:${orderId}`, "spot_freeze", [
         { userId: t.userId, currencyId: priced.reservedCurrency, account: "change", dAvailable: -priced.reserved, dFrozen: priced.reserved, memo: `${pair.base}/${pair.quote}` },
       ]),
-      orderInsert(db, orderId, t.userId, pair, priced, now),
+      orderInsert(db, orderId, t.userId, pair, priced, now, t.guard),
     ];
     try {
       await db.batch(stmts);
+      if (t.guard) t.guard.confirmed = true;
       break;
     } catch (err) {
+      if (isSessionGone(err)) throw new SessionGone();
       if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
       if (priced.clientOid && isClientOidTaken(err)) {
         const prior = await priorOrder(db, t.userId, priced.clientOid);
@@ -232,6 +249,8 @@ export async function placeBatch(t: Trader, input: z.output<typeof spotBatchSche
   const results: (BatchItemResult | null)[] = input.orders.map(() => null);
 
   const oids = input.orders.flatMap((o) => (o.client_oid ? [o.client_oid] : []));
+  // Replays answer and may book without a freeze batch to carry the session check.
+  if (oids.length > 0) await t.confirm?.();
   const priors = oids.length > 0 ? await priorOrders(db, t.userId, oids) : new Map<string, PriorOrder>();
   const fresh: { index: number; priced: PricedOrder; input: OrderFields }[] = [];
   for (const [index, o] of input.orders.entries()) {
@@ -259,7 +278,7 @@ export async function placeBatch(t: Trader, input: z.output<typeof spotBatchSche
   }
 
   if (accepted.length > 0) {
-    const ids = await freezeMany(db, t.userId, pair, accepted.map((a) => a.priced));
+    const ids = await freezeMany(db, t.userId, pair, accepted.map((a) => a.priced), t.guard);
     if (ids) {
       const placed = await stub.placeMany(accepted.map((a, k) => placeInput(pair, t.userId, ids[k]!, a.priced)));
       accepted.forEach((a, k) => (results[a.index] = placedOut(pair, ids[k]!, placed[k]!)));
@@ -293,7 +312,7 @@ async function changeAvailable(db: D1Database, userId: number, currencies: numbe
  * the order ids, or null when the batch was refused for a reason the single path must sort out
  * (an overdraft after all, or a client id used meanwhile); nothing was written in that case.
  */
-async function freezeMany(db: D1Database, userId: number, pair: PairRow, orders: PricedOrder[]): Promise<number[] | null> {
+async function freezeMany(db: D1Database, userId: number, pair: PairRow, orders: PricedOrder[], guard?: SessionGuard): Promise<number[] | null> {
   const totals = new Map<number, bigint>();
   for (const o of orders) totals.set(o.reservedCurrency, (totals.get(o.reservedCurrency) ?? 0n) + o.reserved);
   const now = Date.now();
@@ -316,12 +335,14 @@ async function freezeMany(db: D1Database, userId: number, pair: PairRow, orders:
         })),
         now,
       ),
-      ...orders.map((o, k) => orderInsert(db, ids[k]!, userId, pair, o, now)),
+      ...orders.map((o, k) => orderInsert(db, ids[k]!, userId, pair, o, now, guard)),
     ];
     try {
       await db.batch(stmts);
+      if (guard) guard.confirmed = true;
       return ids;
     } catch (err) {
+      if (isSessionGone(err)) throw new SessionGone();
       if (classifyBatchError(err) === "insufficient" || isClientOidTaken(err)) return null;
       if (!isOrderIdTaken(err) || attempt >= 4) throw err;
     }
