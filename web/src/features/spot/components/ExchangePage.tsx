@@ -94,7 +94,7 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
         </span>
         <span className={`${s.exStats} muted num`}>
           {m.spot_high()} {formatPrice(day?.high)} · {m.spot_low()} {formatPrice(day?.low)} · {m.vol_short()}{" "}
-          <span data-testid="header-volume">{day ? formatCompact(day.quote_volume) : formatCompact(pair.quote_volume)}</span>
+          <span data-testid="header-volume">{day ? formatCompact(day.quote_volume) : formatCompact(pair.quote_volume)}</span> {quote}
         </span>
       </div>
 
