@@ -23,6 +23,14 @@ async function call<T>(path: string, opts: { token?: string; body?: unknown } = 
   return json.message;
 }
 
+/** The "new" envelope ({status, data}) of the paged lists. */
+async function callNew<T>(path: string, token: string): Promise<T> {
+  const res = await fetch(`${server.baseUrl}${path}`, { headers: { authorization: token, lang: "en" } });
+  const json = (await res.json()) as { status: number; data: T };
+  if (json.status !== 1) throw new Error(`${path}: ${JSON.stringify(json)}`);
+  return json.data;
+}
+
 const login = async (account: string, password: string) => (await call<{ token: string }>("/api/user/login", { body: { user_string: account, password, type: 1 } })).token;
 
 beforeAll(async () => {
@@ -66,30 +74,32 @@ describe("markets", () => {
       ...g,
       quotation: g.quotation.map((q, i) => (i === 0 ? { ...q, now_price: "1234567.12", change: "-12.34", quote_volume: "123456789.50" } : { ...q, now_price: "64520.12", change: "1.25", quote_volume: "5220.00" })),
     }));
+    // Home reads its rows from its own call: a real trade at a seven-figure price (0.001 BTC).
+    const seller = await login("demo1@exchange.test", "Demo1234");
+    const buyer = await login("demo2@exchange.test", "Demo1234");
+    await call("/api/transaction/walletOut", { token: seller, body: { currency_id: 1, legal_id: 3, price: "1234567.12", num: "0.001", mode: 2 } });
+    await call("/api/transaction/walletIn", { token: buyer, body: { currency_id: 1, legal_id: 3, price: "1234567.12", num: "0.001", mode: 2 } });
     for (const locale of ["en", "zh"]) {
-      const { context, page, errors } = await openAs(locale, null);
+      const { context, page, errors } = await openAs(locale, seller);
       await page.route("**/api/currency/quotation_new*", (route) => route.fulfill({ contentType: "application/json", body: JSON.stringify({ type: "ok", message: wide }) }));
-      await page.route("**/api/new/home/index*", async (route) => {
-        const res = await route.fetch();
-        const json = (await res.json()) as { message: { quotation_new: unknown } };
-        json.message.quotation_new = wide;
-        await route.fulfill({ response: res, json });
-      });
       await page.goto(`${server.baseUrl}/#/quotations`);
       await page.waitForSelector('[data-testid="quote-price"]');
       expect((await page.locator('[data-testid="quote-price"]').first().textContent())?.trim()).toBe("1,234,567.12");
       expect(await whole(page, '[data-testid="quote-price"]')).toBe(true);
       expect((await page.locator('[data-testid="quote-volume"]').first().textContent())?.trim()).toMatch(/ 123\.45M USDT$/);
+      expect(await whole(page, '[data-testid="quote-volume"]')).toBe(true);
       expect((await page.locator('[data-testid="quote-volume"]').nth(1).textContent())?.trim()).toMatch(/ 5\.22K USDT$/);
       expect(await pageWidth(page)).toBe(VIEWPORT.width);
       await snap(page, `facts-quotations-${locale}`);
 
+      await page.unroute("**/api/currency/quotation_new*");
       await page.goto(`${server.baseUrl}/#/`);
-      await page.waitForSelector('[data-testid="market-price"]');
-      await page.locator('[data-testid="market-row"]').first().scrollIntoViewIfNeeded();
-      expect((await page.locator('[data-testid="market-price"]').first().textContent())?.trim()).toBe("1,234,567.12");
+      const btc = page.locator('[data-testid="market-row"]').first();
+      await btc.scrollIntoViewIfNeeded();
+      await page.waitForFunction(() => document.querySelector('[data-testid="market-price"]')?.textContent?.trim() === "1,234,567.12");
       expect(await whole(page, '[data-testid="market-price"]')).toBe(true);
-      expect((await page.locator('[data-testid="market-volume"]').first().textContent())?.trim()).toMatch(/ 123\.45M USDT$/);
+      expect((await page.locator('[data-testid="market-volume"]').first().textContent())?.trim()).toMatch(/ 1\.23K USDT$/);
+      expect(await whole(page, '[data-testid="market-volume"]')).toBe(true);
       expect(await pageWidth(page)).toBe(VIEWPORT.width);
       await snap(page, `facts-home-markets-${locale}`);
       expect(errors).toEqual([]);
@@ -151,7 +161,7 @@ describe("withdrawals of a coin and the operator's console", () => {
     await snap(o.page, "facts-op-chain-success-en");
     await dialog.locator('[data-testid="decision-confirm"]').click();
     await dialog.waitFor({ state: "detached" });
-    const log = await call<{ lists: { id: number; status: number; txid: string }[] }>("/api/new/users/withdrawalLog?page=1", { token: user });
+    const log = await callNew<{ lists: { id: number; status: number; txid: string }[] }>("/api/new/users/withdrawalLog?page=1", user);
     expect(log.lists.find((w) => w.id === sent.id)).toMatchObject({ status: 2, txid });
 
     // The audit log shows that 128-character id within the 390 px screen.
