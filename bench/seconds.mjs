@@ -12,8 +12,9 @@
  *
  *   node bench/seconds.mjs [--contracts 10000] [--concurrency 16] [--spot-concurrency 2] [--seed http|rpc] [--json FILE]
  *
- * --seed rpc (the default): contracts go through POST /api/dev/seconds/seed (local only), which runs
- * the submit path of POST /api/microtrade/submit after the session in the Worker itself: the stake,
+ * --seed rpc (the default): contracts go through POST /api/dev/seconds/seed (local only), logged in
+ * as each player (the endpoint has the same checks as the real one and acts only on the session's
+ * own money), which runs the submit path of POST /api/microtrade/submit in the Worker itself: the stake,
  * fee and house hold are frozen in D1 first, then the pair object's acceptSeconds, then status 1.
  * Only the HTTP round trip per contract is skipped (through HTTP this machine managed 12–29/s).
  * --seed http submits every contract through POST /api/microtrade/submit.
@@ -50,8 +51,6 @@ export async function main(options = {}) {
   const durations = Array.from({ length: 600 }, (_, k) => `(${k + 1}, 8000, 1)`).join(", ");
   await d1(root, dir, `INSERT INTO seconds_options (seconds, profit_ratio_bps, status) VALUES ${durations} ON CONFLICT (seconds) DO NOTHING;
     UPDATE micro_currencies SET pair_exposure = '10000000', user_exposure = '10000000' WHERE currency_id = 3;`);
-  const [userRows] = await d1(root, dir, "SELECT id, account FROM users WHERE account IN ('demo1@exchange.test', 'demo2@exchange.test') ORDER BY account;");
-  const userIds = userRows.map((r) => r.id);
   const port = await freePort();
   const server = await startServer({ root, dir, port, pepper });
   const client = httpClient(server.url, { timeoutMs: 30_000 });
@@ -96,8 +95,10 @@ export async function main(options = {}) {
     while (sent < o.contracts && target - Date.now() > 2000) {
       const count = Math.min(250, o.contracts - sent);
       sent += count;
+      // Each seeder logs in as its player: the endpoint acts only on the session's own money.
       const r = await client.request("POST", "/api/dev/seconds/seed", {
-        body: { user_id: userIds[w % 2], match_id: pair.pairId, currency_id: 3, number: o.stake, end_at: target, count, concurrency: Math.ceil(o.concurrency / 2) },
+        token: tokens[players[w % 2]],
+        body: { match_id: pair.pairId, currency_id: 3, number: o.stake, end_at: target, count, concurrency: Math.ceil(o.concurrency / 2) },
       });
       const seeded = r.body?.message;
       if (!Array.isArray(seeded?.ids)) throw new Error(`seed failed: ${r.status} ${JSON.stringify(r.body ?? r.text)}`);

@@ -83,6 +83,9 @@ export const quotationSchema = z.object({
   quote_volume: z.string(),
   high: z.string(),
   low: z.string(),
+  /** spot trading fees in percent of what is received ("0.1"): the resting (maker) and the taking (taker) side */
+  maker_fee: z.string().optional(),
+  taker_fee: z.string().optional(),
   /** leveraged contracts: fee per open and per close in percent, and coin per lot; null when the pair offers none */
   lever_trade_fee: z.string().nullable().optional(),
   lever_share_num: z.string().nullable().optional(),

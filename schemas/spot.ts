@@ -102,8 +102,10 @@ export const spotRecordSchema = z.object({
   number: z.string(),
   price: z.string(),
   amount: z.string(),
-  /** amount and currency, e.g. "0.001 BTC" */
+  /** the fee paid on this trade, taken from what was received: a buyer pays in the base coin, a seller in the quote */
   fee: z.string(),
+  /** the currency of `fee` ("BTC" for a buy of BTC/USDT, "USDT" for a sell) */
+  fee_currency: z.string(),
 });
 export type SpotRecord = z.infer<typeof spotRecordSchema>;
 /** GET /api/new/transaction/lists */

@@ -97,8 +97,23 @@ export const conversionSubSchema = z
 
 export const currencyBodySchema = z.object({ currency: currencyIdSchema, lang: z.string().optional() });
 
-/** Withdrawal networks for USDT (spec §9): 0 ERC20, 1 TRC20; -1 is every coin's own chain. */
+/** Withdrawal networks for USDT (spec §9): 0 ERC20, 1 TRC20; -1 is every coin's own chain (networkName). */
 export const networkNames: Record<number, string> = { [-1]: "", 0: "ERC20", 1: "TRC20" };
+
+/** The chains of the listed coins' own networks; a coin not named here is shown by its symbol. */
+const ownChains: Record<string, string> = { BTC: "Bitcoin", ETH: "Ethereum", XRP: "XRP Ledger", LTC: "Litecoin", BCH: "Bitcoin Cash", DOGE: "Dogecoin" };
+
+/**
+ * The network a withdrawal of a coin goes out on, as users and operators read it: ERC20 or TRC20
+ * for USDT, the coin's own chain for every other coin (-1: "Bitcoin" for BTC). USDT has no chain
+ * of its own: its -1 row is only the general fee rate, named "" (the screen says "default").
+ */
+export function networkName(network: number, currencyName: string): string {
+  if (network !== -1) return networkNames[network] ?? "";
+  const coin = currencyName.toUpperCase();
+  if (coin === "USDT") return "";
+  return ownChains[coin] ?? coin;
+}
 export const networkSchema = z.union([z.literal(0), z.literal(1), z.enum(["0", "1"]).transform(Number)], { message: "invalid_param" });
 
 /** An address as pasted: no spaces anywhere (spec §5), printable ASCII, sane length. */

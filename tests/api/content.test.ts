@@ -400,6 +400,9 @@ describe("quotations", () => {
       quote_volume: "791633.42",
       high: "65000.00",
       low: "62500.10",
+      // The pair's spot fee rates in percent (the default 10 bps each), shown on the order form.
+      maker_fee: "0.1",
+      taker_fee: "0.1",
       // BTC/USDT offers leveraged contracts (migration 0015 settings); DOGE does not.
       lever_trade_fee: "0.05",
       lever_share_num: "0.01",

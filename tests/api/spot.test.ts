@@ -49,8 +49,18 @@ describe("placing orders", () => {
     expect(fees.results).toEqual(expect.arrayContaining([{ currency_id: BTC, available: Number(units("0.0002")) }]));
     const history = await api("/new/transaction/lists", { token: taker.token });
     expect(history.body.data.lists[0]).toMatchObject({ way: 2, direction: "buy", price: "50000.00", number: "0.100000", currency_name: "BTC", legal_name: "USDT" });
+    // Each side's trade history shows the fee it really paid, in the currency it was taken from.
+    expect(history.body.data.lists[0]).toMatchObject({ fee: "0.00020000", fee_currency: "BTC" });
+    const makerHistory = await api("/new/transaction/lists", { token: maker.token });
+    expect(makerHistory.body.data.lists[0]).toMatchObject({ direction: "sell", amount: "5000.00000000", fee: "5.00000000", fee_currency: "USDT" });
     const deals = await api("/currency/new_tradehistory?currency_id=1&legal_id=3");
     expect(deals.body.message[0]).toMatchObject({ direction: "buy", price: "50000.00", amount: "0.100000" });
+  });
+
+  it("publishes each pair's maker and taker fee rates in percent with the quotation, for the order form", async () => {
+    const r = await api("/currency/quotation_new");
+    const btc = r.body.message.flatMap((g: { quotation: { id: number }[] }) => g.quotation).find((q: { id: number }) => q.id === pair);
+    expect(btc).toMatchObject({ maker_fee: "0.1", taker_fee: "0.2" });
   });
 
   it("publishes the real last price to the quotation table and a candle for the trade", async () => {

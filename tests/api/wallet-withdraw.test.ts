@@ -35,7 +35,8 @@ describe("the published fee table", () => {
         { currency_id: USDT, currency: "USDT", network: -1, network_name: "", fee: "1.00000000", min: "10.00000000", max: "1000000.00000000" },
         { currency_id: USDT, currency: "USDT", network: 0, network_name: "ERC20", fee: "5.00000000", min: "20.00000000", max: "1000000.00000000" },
         { currency_id: USDT, currency: "USDT", network: 1, network_name: "TRC20", fee: "1.00000000", min: "10.00000000", max: "1000000.00000000" },
-        { currency_id: BTC, currency: "BTC", network: -1, network_name: "", fee: "0.00050000", min: "0.00100000", max: "100.00000000" },
+        // A coin other than USDT goes out on its own chain, and says which.
+        { currency_id: BTC, currency: "BTC", network: -1, network_name: "Bitcoin", fee: "0.00050000", min: "0.00100000", max: "100.00000000" },
       ]),
     );
   });
@@ -123,6 +124,22 @@ describe("a withdrawal request", () => {
     const r = await api("/wallet/out", { token: user.token, body: { currency: BTC, address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", number: "0.1", password: FUND_PASSWORD } });
     expect(r.body.message).toMatchObject({ charge: "0.00050000", total: "0.10050000" });
     expect(await bal(user.id, BTC)).toEqual([u8("0.8995"), u8("0.1005")]);
+  });
+
+  it("names the network of a coin's own chain on the form, in the record and in the operator's queue (BTC: Bitcoin)", async () => {
+    const user = await makeWithdrawer([{ currencyId: BTC, units: u8("1") }]);
+    const info = await api("/wallet/get_info", { token: user.token, body: { currency: BTC } });
+    expect(info.body.message.fees[0]).toMatchObject({ type: -1, network_name: "Bitcoin" });
+    const r = await api("/wallet/out", { token: user.token, body: { currency: BTC, address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq", number: "0.1", password: FUND_PASSWORD } });
+    expect(r.body.type).toBe("ok");
+    const log = await api("/new/users/withdrawalLog?page=1", { token: user.token });
+    expect(log.body.data.lists[0]).toMatchObject({ currency_name: "BTC", network: -1, network_name: "Bitcoin" });
+    const op = await makeOperator();
+    const queue = await api(`/admin/withdrawals?status=0&user_id=${user.id}`, { token: op.token });
+    expect(queue.body.message.lists[0]).toMatchObject({ id: r.body.message.id, network_name: "Bitcoin", address: "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq" });
+    // USDT has no chain of its own: its general row stays unnamed and its networks are ERC20 / TRC20.
+    const usdt = await api("/wallet/get_info", { token: user.token, body: { currency: USDT } });
+    expect(usdt.body.message.fees.map((f: { network_name: string }) => f.network_name)).toEqual(["", "ERC20", "TRC20"]);
   });
 
   it("needs a fund password: fund_password_required when none is set, fund_password_wrong for a wrong one", async () => {

@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Secret, TOTP } from "otpauth";
 import { formatUnits } from "../../schemas/money.ts";
-import { groupThousands } from "../../web/src/lib/format.ts";
+import { formatMoney, groupThousands } from "../../web/src/lib/format.ts";
 import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
 import { captchaAnswer, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
 import { ROOT, startServer, type TestServer } from "./server.ts";
@@ -331,29 +331,30 @@ describe("money in and out", () => {
     await go(page, "/excharge", '[data-testid="convert-coin"]');
     await page.click('[data-testid="convert-swap"]');
     await page.fill('[data-testid="convert-amount"]', "300");
-    expect(await text(page, '[data-testid="convert-receive"]')).toBe(`≈ ${formatUnits(btc, 8, 5).replace(/0+$/, "")}`);
+    // Amounts by the one precision rule (lib/format.ts formatMoney, unit-tested): a coin up to 8 decimals, USDT 2.
+    expect(await text(page, '[data-testid="convert-receive"]')).toBe(`≈ ${formatMoney(formatUnits(btc, 8, 5), "BTC")}`);
     expect(await text(page, '[data-testid="convert-rate"]')).toBe("1 USDT = 0.00001666 BTC");
-    expect(await text(page, '[data-testid="convert-fee"]')).toBe(`${fmt(fee1).replace(/\.?0+$/, "")} USDT (0.2%)`);
+    expect(await text(page, '[data-testid="convert-fee"]')).toBe(`${formatMoney(fmt(fee1), "USDT")} USDT (0.2%)`);
     await snap(page, "money-convert-usdt-btc");
     await page.click('[data-testid="convert-submit"]');
     // The server's quote, held for 10 s with a countdown: confirming executes exactly it.
     await page.waitForSelector('[data-testid="quote-countdown"]');
-    expect(await text(page, '[data-testid="quote-received"]')).toBe(`${fmt(btc).replace(/\.?0+$/, "")} BTC`);
+    expect(await text(page, '[data-testid="quote-received"]')).toBe(`${formatMoney(fmt(btc), "BTC")} BTC`);
     await page.click('[data-testid="convert-confirm-button"]');
-    expect(await (await page.waitForSelector('[data-testid="result-received"]')).textContent()).toBe(`${fmt(btc).replace(/\.?0+$/, "")} BTC`);
+    expect(await (await page.waitForSelector('[data-testid="result-received"]')).textContent()).toBe(`${formatMoney(fmt(btc), "BTC")} BTC`);
 
     await page.click('[data-testid="convert-swap"]');
-    await page.waitForFunction(() => document.querySelector('[data-testid="convert-available"]')?.textContent === "Available: 0.004990 BTC");
+    await page.waitForFunction(() => document.querySelector('[data-testid="convert-available"]')?.textContent === "Available: 0.00499 BTC");
     await page.click('[data-testid="convert-all"]');
     await expect.poll(() => page.inputValue('[data-testid="convert-amount"]')).toBe("0.00499");
     expect(await text(page, '[data-testid="convert-rate"]')).toBe("1 BTC = 60,000 USDT"); // one formatter: grouped, no trailing zeros
-    expect(await text(page, '[data-testid="convert-receive"]')).toBe(`≈ ${formatUnits(received2, 8, 5).replace(/\.?0+$/, "")}`);
+    expect(await text(page, '[data-testid="convert-receive"]')).toBe(`≈ ${formatMoney(formatUnits(received2, 8, 5), "USDT")}`);
     await snap(page, "money-convert-btc-usdt");
     await page.click('[data-testid="convert-submit"]');
     await page.click('[data-testid="convert-confirm-button"]');
     await page.waitForFunction(
       (want) => document.querySelector('[data-testid="result-received"]')?.textContent === want,
-      `${fmt(received2).replace(/\.?0+$/, "")} USDT`,
+      `${formatMoney(fmt(received2), "USDT")} USDT`,
     );
     await go(page, "/excharge/log", '[data-testid="conversion-record"]');
     expect(await page.locator('[data-testid="conversion-record"]').count()).toBe(2);
@@ -399,10 +400,10 @@ describe("money in and out", () => {
     await page.click('[data-testid="network-TRC20"]');
     await page.fill('[data-testid="withdraw-address"]', "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE extra");
     await page.fill('[data-testid="withdraw-amount"]', "500");
-    expect(await text(page, '[data-testid="withdraw-fee"]')).toBe("1 USDT");
-    expect(await text(page, '[data-testid="withdraw-received"]')).toBe("500 USDT");
-    expect(await text(page, '[data-testid="withdraw-total"]')).toBe("501 USDT");
-    expect(await text(page, '[data-testid="withdraw-limits"]')).toBe("10 – 1,000,000 USDT");
+    expect(await text(page, '[data-testid="withdraw-fee"]')).toBe("1.00 USDT");
+    expect(await text(page, '[data-testid="withdraw-received"]')).toBe("500.00 USDT");
+    expect(await text(page, '[data-testid="withdraw-total"]')).toBe("501.00 USDT");
+    expect(await text(page, '[data-testid="withdraw-limits"]')).toBe("10.00 – 1,000,000.00 USDT");
     await page.fill('[data-testid="withdraw-password"]', "246810");
     await page.click('[data-testid="withdraw-submit"]');
     await page.getByText("The address must not contain spaces").waitFor();
@@ -412,7 +413,7 @@ describe("money in and out", () => {
     await snap(page, "money-withdraw-form");
     await page.click('[data-testid="withdraw-submit"]');
     await page.waitForSelector('[data-testid="withdraw-confirm"]');
-    expect(await text(page, '[data-testid="confirm-total"]')).toBe("501 USDT");
+    expect(await text(page, '[data-testid="confirm-total"]')).toBe("501.00 USDT");
     await snap(page, "money-withdraw-confirm");
     await page.click('[data-testid="withdraw-confirm-button"]');
     await waitForRoute(page, /^#\/withdrawal\/log$/);
@@ -450,7 +451,7 @@ describe("money in and out", () => {
     expect(await usdtRow.locator('[data-testid="coin-value"]').textContent()).toBe(fmt(spotUsdt, 2));
     const btcRow = page.locator('[data-testid="asset-row-BTC"]');
     expect(await btcRow.getAttribute("data-available")).toBe(fmt(0n));
-    expect(await btcRow.locator('[data-testid="coin-available"]').textContent()).toBe("0.000000");
+    expect(await btcRow.locator('[data-testid="coin-available"]').textContent()).toBe("0.00");
     expect(await btcRow.locator('[data-testid="coin-value"]').textContent()).toBe("0.00");
     expect(await text(page, '[data-testid="account-total"]')).toBe(`${fmt(spotUsdt, 2)} USDT`);
     await usdtRow.locator('[data-testid="coin-row-main"]').click();

@@ -218,6 +218,30 @@ describe("home and session behaviour", () => {
     await context.close();
   });
 
+  it("answers a build file that does not exist with 404, never cached, while real files stay cached and paths still get the app", async () => {
+    // A client holding an old chunk name after a deploy must not store the app's HTML as that chunk.
+    for (const path of ["/assets/does-not-exist.js", "/assets/old-chunk-Abc123.css", "/assets/nested/missing.js"]) {
+      for (const mode of ["no-cors", "navigate"]) {
+        const res = await fetch(`${server.baseUrl}${path}`, { headers: { "sec-fetch-mode": mode } });
+        expect(res.status, `${path} (${mode})`).toBe(404);
+        expect(res.headers.get("cache-control")).toBe("no-store");
+        expect(res.headers.get("content-type") ?? "").not.toContain("text/html");
+        expect(await res.text()).not.toContain("<html");
+      }
+    }
+    const index = await (await fetch(`${server.baseUrl}/`)).text();
+    const chunk = /\/assets\/[^"]+\.js/.exec(index)?.[0];
+    expect(chunk).toBeDefined();
+    const real = await fetch(`${server.baseUrl}${chunk}`);
+    expect(real.status).toBe(200);
+    expect(real.headers.get("content-type")).toContain("javascript");
+    expect(real.headers.get("cache-control")).toContain("immutable");
+    const nav = await fetch(`${server.baseUrl}/some/deep/link`, { headers: { "sec-fetch-mode": "navigate" } });
+    expect(nav.status).toBe(200);
+    expect(nav.headers.get("cache-control") ?? "").not.toContain("immutable");
+    expect(await nav.text()).toContain("<html");
+  });
+
   it("sends a user whose session is no longer valid to login with 'Please log in'", async () => {
     const { context, page } = await openAs("en", "x".repeat(43));
     await page.goto(`${server.baseUrl}/#/quotations`);

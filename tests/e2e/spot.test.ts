@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
 import { waitForRoute } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
+import { formatMoney } from "../../web/src/lib/format.ts";
 
 let server: TestServer;
 let browser: Browser;
@@ -43,11 +44,8 @@ async function balanceOf(token: string): Promise<Balance> {
   return json.message;
 }
 
-/** "10699.3" → "10,699.30000000" as the balances table shows an 8-decimal ledger value. */
-function grouped(value: string): string {
-  const [int = "0", frac] = value.split(".");
-  return int.replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (frac !== undefined ? `.${frac}` : "");
-}
+/** A ledger value of the API as the balances table shows it: the one precision rule of lib/format.ts (unit-tested there). */
+const shown = formatMoney;
 
 beforeAll(async () => {
   server = await startServer();
@@ -98,12 +96,13 @@ async function openExchange(o: Opened) {
 
 const text = async (page: Page, testId: string) => (await page.locator(`[data-testid="${testId}"]`).first().textContent())?.trim();
 
+/** The balances table as shown (USDT 2 decimals, BTC up to 8 with trailing zeros trimmed to 2). */
 async function expectBalances(page: Page, b: { coin: string; coinFrozen: string; legal: string; legalFrozen: string }) {
   const want = {
-    "balance-coin-available": grouped(b.coin),
-    "balance-coin-frozen": grouped(b.coinFrozen),
-    "balance-legal-available": grouped(b.legal),
-    "balance-legal-frozen": grouped(b.legalFrozen),
+    "balance-coin-available": b.coin,
+    "balance-coin-frozen": b.coinFrozen,
+    "balance-legal-available": b.legal,
+    "balance-legal-frozen": b.legalFrozen,
   };
   await page
     .waitForFunction(
@@ -120,8 +119,8 @@ describe("spot trading between two traders", () => {
     const seller = await openAs("en", tokens.demo1);
     const buyer = await openAs("en", tokens.demo2);
     await Promise.all([openExchange(seller), openExchange(buyer)]);
-    await expectBalances(seller.page, { coin: "1.00000000", coinFrozen: "0.00000000", legal: "10000.00000000", legalFrozen: "0.00000000" });
-    await expectBalances(buyer.page, { coin: "1.00000000", coinFrozen: "0.00000000", legal: "10000.00000000", legalFrozen: "0.00000000" });
+    await expectBalances(seller.page, { coin: "1.00", coinFrozen: "0.00", legal: "10,000.00", legalFrozen: "0.00" });
+    await expectBalances(buyer.page, { coin: "1.00", coinFrozen: "0.00", legal: "10,000.00", legalFrozen: "0.00" });
     await snap(buyer.page, "spot-exchange-before-en");
 
     // demo1: limit sell 0.01 BTC at 70000, above any other order.
@@ -134,7 +133,7 @@ describe("spot trading between two traders", () => {
     await s.getByText("Order placed").waitFor();
     await s.locator('[data-testid="open-order"]').first().waitFor();
     expect(await s.locator('[data-testid="open-order"]').count()).toBe(1);
-    await expectBalances(s, { coin: "0.99000000", coinFrozen: "0.01000000", legal: "10000.00000000", legalFrozen: "0.00000000" });
+    await expectBalances(s, { coin: "0.99", coinFrozen: "0.01", legal: "10,000.00", legalFrozen: "0.00" });
 
     // demo2 sees it in the book without reloading, taps it: the price is filled in.
     const b = buyer.page;
@@ -167,14 +166,17 @@ describe("spot trading between two traders", () => {
 
     // Exact balances. Seller (maker): +700 USDT − floor(700 × 10 / 10000) = 0.7 fee; −0.01 BTC.
     // Buyer (taker): −700 USDT; +0.01 BTC − floor(0.01 × 10 / 10000) = 0.00001 fee.
-    await expectBalances(s, { coin: "0.99000000", coinFrozen: "0.00000000", legal: "10699.30000000", legalFrozen: "0.00000000" });
-    await expectBalances(b, { coin: "1.00999000", coinFrozen: "0.00000000", legal: "9300.00000000", legalFrozen: "0.00000000" });
+    await expectBalances(s, { coin: "0.99", coinFrozen: "0.00", legal: "10,699.30", legalFrozen: "0.00" });
+    await expectBalances(b, { coin: "1.00999", coinFrozen: "0.00", legal: "9,300.00", legalFrozen: "0.00" });
     expect(await balanceOf(tokens.demo1)).toMatchObject({ user_currency: "0.99000000", user_legal: "10699.30000000", lock_currency: "0.00000000", lock_legal: "0.00000000" });
     expect(await balanceOf(tokens.demo2)).toMatchObject({ user_currency: "1.00999000", user_legal: "9300.00000000", lock_currency: "0.00000000", lock_legal: "0.00000000" });
-    // The form's available line (spec precision: USDT 2, coin 6).
+    // The form's available line and fee rate (one precision rule: USDT 2, a coin up to 8 trimmed to 2;
+    // the seeded pair charges 0.1 %, taken from the coin on a buy and from USDT on a sell).
     expect(await text(b, "order-available")).toBe("9,300.00 USDT");
+    expect(await text(b, "order-fee-rate")).toBe("0.1% in BTC");
     await s.click('[data-testid="order-side-sell"]');
-    expect(await text(s, "order-available")).toBe("0.990000 BTC");
+    expect(await text(s, "order-available")).toBe("0.99 BTC");
+    expect(await text(s, "order-fee-rate")).toBe("0.1% in USDT");
     for (const p of [s, b]) expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
     await s.click('[data-testid="tab-trades"]');
     await snap(s, "spot-exchange-after-seller-en");
@@ -196,9 +198,11 @@ describe("spot trading between two traders", () => {
     const record = b.locator('[data-testid="record-row"]').first();
     await record.waitFor();
     expect(await record.locator('[data-testid="side-tag"][data-side="buy"]').textContent()).toBe("Buy");
-    expect(await record.locator('[data-testid="record-qty"]').textContent()).toBe("0.010000");
+    expect(await record.locator('[data-testid="record-qty"]').textContent()).toBe("0.01");
     expect(await record.locator('[data-testid="record-price"]').textContent()).toBe("70,000.00");
-    expect(await record.locator('[data-testid="record-amount"]').textContent()).toBe("700.00000000");
+    expect(await record.locator('[data-testid="record-amount"]').textContent()).toBe("700.00");
+    // The fee the buyer really paid, in the coin it was taken from (0.01 × 10 bps), not "--".
+    expect(await record.locator('[data-testid="record-fee"]').textContent()).toBe("0.00001 BTC");
     expect((await record.textContent()) ?? "").toContain("BTC/USDT");
     await snap(b, "spot-lists-en");
 
@@ -246,21 +250,21 @@ describe("spot trading between two traders", () => {
     };
     const tenUsdt = 10n * 10n ** 8n;
     await expectBalances(p, {
-      coin: before.user_currency,
-      coinFrozen: before.lock_currency,
-      legal: held(before.user_legal, -tenUsdt),
-      legalFrozen: held(before.lock_legal, tenUsdt),
+      coin: shown(before.user_currency, "BTC"),
+      coinFrozen: shown(before.lock_currency, "BTC"),
+      legal: shown(held(before.user_legal, -tenUsdt), "USDT"),
+      legalFrozen: shown(held(before.lock_legal, tenUsdt), "USDT"),
     });
 
     await order.first().locator('[data-testid="cancel-order"]').click();
     const dialog = p.locator('[role="alertdialog"]');
     await dialog.getByText("Cancel order", { exact: true }).first().waitFor();
-    expect((await dialog.textContent()) ?? "").toContain("0.010000 BTC at 1,000.00");
+    expect((await dialog.textContent()) ?? "").toContain("0.01 BTC at 1,000.00");
     await snap(p, "spot-cancel-dialog-en");
     await dialog.getByRole("button", { name: "Cancel order" }).click();
     await p.getByText("Order cancelled").waitFor();
     await order.first().waitFor({ state: "detached" });
-    await expectBalances(p, { coin: before.user_currency, coinFrozen: before.lock_currency, legal: before.user_legal, legalFrozen: before.lock_legal });
+    await expectBalances(p, { coin: shown(before.user_currency, "BTC"), coinFrozen: shown(before.lock_currency, "BTC"), legal: shown(before.user_legal, "USDT"), legalFrozen: shown(before.lock_legal, "USDT") });
     expect(await balanceOf(tokens.demo1)).toMatchObject(before);
     expect(o.errors).toEqual([]);
     await o.context.close();

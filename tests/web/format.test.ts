@@ -103,11 +103,30 @@ describe("one formatter for amounts and money", () => {
     expect(formatExact("90071992547409931.10000000")).toBe("90,071,992,547,409,931.1");
   });
 
-  it("shows each currency at its own precision: USDT 2 decimals, coins 6", () => {
+  it("shows every amount of a currency by one rule: USDT exactly 2 decimals, a coin up to 8 with trailing zeros trimmed to 2", () => {
     expect(currencyDecimals("USDT")).toBe(2);
-    expect(currencyDecimals("btc")).toBe(6);
+    expect(currencyDecimals("btc")).toBe(8);
+    // The three examples: a zero-padded USDT balance, a USDT value with 8 decimals, a BTC balance cut to 2.
+    expect(formatMoney("10000.00000000", "USDT")).toBe("10,000.00");
+    expect(formatMoney("62.32777032", "USDT")).toBe("62.32");
+    expect(formatMoney("1.00499000", "BTC")).toBe("1.00499");
     expect(formatMoney("10000.12999999", "USDT")).toBe("10,000.12");
-    expect(formatMoney("1234.123456789", "BTC")).toBe("1,234.123456");
+    expect(formatMoney("1234.123456789", "BTC")).toBe("1,234.12345678");
+    expect(formatMoney("0.50000000", "ETH")).toBe("0.50");
+    expect(formatMoney("12", "BTC")).toBe("12.00");
+    expect(formatMoney("5", "USDT")).toBe("5.00");
+    expect(formatMoney("0.00000001", "BTC")).toBe("0.00000001");
+    expect(formatMoney("-0.25000000", "LTC")).toBe("-0.25");
+    expect(formatMoney("-0.001", "USDT")).toBe("0.00");
+    expect(formatMoney("abc", "USDT")).toBe("--");
+    expect(formatMoney(undefined, "BTC")).toBe("--");
+  });
+
+  it("never shows a balance as more than it is: cut, not rounded", () => {
+    expect(formatMoney("0.999999999", "BTC")).toBe("0.99999999");
+    expect(formatMoney("99.999", "USDT")).toBe("99.99");
+    expect(formatMoney("1.00499999", "BTC")).toBe("1.00499999");
+    expect(formatMoney("90071992547409931.23456789", "BTC")).toBe("90,071,992,547,409,931.23456789");
   });
 
   it("drops trailing zeros for exact amounts and cuts to at most N decimals", () => {

@@ -4,13 +4,22 @@
  * an unknown path.
  */
 import { Hono } from "hono";
+import { createMiddleware } from "hono/factory";
+import { refuseOperatorMoney, requireUser, requireVerified } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { devOutboxEnabled, devOutboxFor } from "../lib/delivery.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
+import { productsOf } from "../lib/products.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { devOutboxSchema, devSecondsSeedSchema, devSecondsSeededSchema } from "../../schemas/dev-outbox.ts";
 import { submitContract } from "../domain/seconds/orders.ts";
+
+/** The seconds product's switch, as on POST /api/microtrade/submit. */
+const secondsOn = createMiddleware<AppEnv>(async (c, next) => {
+  if (!productsOf(c.env).seconds) throw new ApiError("feature_off", 403);
+  await next();
+});
 
 export const devRoutes = new Hono<AppEnv>()
   .use("/dev/*", async (c, next) => {
@@ -24,11 +33,14 @@ export const devRoutes = new Hono<AppEnv>()
     if (to.length > 254) throw new ApiError("too_long", 400, { field: "to" });
     return ok(c, await devOutboxFor(c.env.DB, to));
   })
-  // bench/seconds.mjs: many contracts through the same path as POST /api/microtrade/submit after
-  // the session (the hold in D1, then the pair object's acceptSeconds, then status 1), each ending
-  // in the second `end_at` names. Local only: it skips the HTTP round trip per contract, nothing else.
-  .post("/dev/seconds/seed", jsonBody(devSecondsSeedSchema), answers(devSecondsSeededSchema, { summary: "Local only (DEV_OUTBOX=on): seeds many seconds contracts through the real submit path, for bench/seconds.mjs" }), async (c) => {
+  // bench/seconds.mjs: many contracts through the same path as POST /api/microtrade/submit, with
+  // the same checks (a session, never an operator's money, a verified user, the product switch),
+  // on the session's own money only (the hold in D1, then the pair object's acceptSeconds, then
+  // status 1), each ending in the second `end_at` names. Local only: it skips the HTTP round trip
+  // per contract, nothing else.
+  .post("/dev/seconds/seed", secondsOn, requireUser, refuseOperatorMoney, requireVerified, jsonBody(devSecondsSeedSchema), answers(devSecondsSeededSchema, { summary: "Local only (DEV_OUTBOX=on): seeds many of one's own seconds contracts through the real submit path, for bench/seconds.mjs; 998 until verified", auth: true }), async (c) => {
     const b = c.req.valid("json");
+    const userId = c.get("user").id;
     const count = b.count;
     const ids: number[] = [];
     const refused: Record<string, number> = {};
@@ -42,7 +54,7 @@ export const devRoutes = new Hono<AppEnv>()
           continue;
         }
         try {
-          const o = await submitContract(c.env, Number(b.user_id), { match_id: Number(b.match_id), currency_id: Number(b.currency_id), type: k % 2 === 0 ? 1 : 2, seconds, number: String(b.number) });
+          const o = await submitContract(c.env, userId, { match_id: Number(b.match_id), currency_id: Number(b.currency_id), type: k % 2 === 0 ? 1 : 2, seconds, number: String(b.number) });
           ids.push(o.id);
         } catch (err) {
           const code = err instanceof ApiError ? err.key : String(err).slice(0, 80);

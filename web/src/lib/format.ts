@@ -117,14 +117,37 @@ export function formatUpTo(value: string | null | undefined, max: number): strin
   return formatAmount(value, Math.min(d.scale, max));
 }
 
-/** Display precision of an amount of a currency (spec §9): USDT (and other fiat-like quotes) 2 decimals, every coin 6. */
-export function currencyDecimals(currencyName: string): number {
-  return currencyName.toUpperCase() === "USDT" ? 2 : 6;
+/**
+ * THE precision rule for an amount of a currency (issue #16 §3), the same on every screen that
+ * shows one (assets, transfer, withdrawal, records, spot, conversion):
+ * - USDT (the quote and fiat-like currency): exactly 2 decimals ("10,000.00", "62.32");
+ * - every coin: up to 8 decimals (no listed coin keeps more), trailing zeros trimmed but never
+ *   below 2 ("1.00499", "0.10", "12.00");
+ * - always cut, never rounded: a balance is never shown as more than the user has.
+ */
+export function moneyDecimals(currencyName: string): { min: number; max: number } {
+  return currencyName.trim().toUpperCase() === "USDT" ? { min: 2, max: 2 } : { min: 2, max: 8 };
 }
 
-/** An amount of a currency at that currency's display precision, e.g. ("1234.5", "USDT") → "1,234.50". */
+/** The most decimals the rule shows for a currency: USDT 2, a coin 8. */
+export function currencyDecimals(currencyName: string): number {
+  return moneyDecimals(currencyName).max;
+}
+
+/**
+ * An amount of a currency by the one rule (moneyDecimals), grouped, e.g. ("10000.00000000",
+ * "USDT") → "10,000.00", ("1.00499", "BTC") → "1.00499", ("0.5", "BTC") → "0.50". "--" when not
+ * a decimal.
+ */
 export function formatMoney(value: string | null | undefined, currencyName: string): string {
-  return formatAmount(value, currencyDecimals(currencyName));
+  const d = decimalParts(value);
+  if (d === null) return PLACEHOLDER;
+  const { min, max } = moneyDecimals(currencyName);
+  const { neg, units, scale } = d;
+  let cut = formatUnits(units, scale, max);
+  const keep = cut.indexOf(".") + 1 + min;
+  while (cut.length > keep && cut.endsWith("0")) cut = cut.slice(0, -1);
+  return (neg && !isZeroDecimal(cut) ? "-" : "") + groupThousands(cut);
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The withdrawal address book: at most MAX_ADDRESSES per user, each scoped to its owner. */
 import type { z } from "zod";
-import { networkNames, type addressBookAddSchema } from "../../../schemas/wallet.ts";
+import { networkName, type addressBookAddSchema } from "../../../schemas/wallet.ts";
 import { getCurrency, timeFormat } from "../wallet/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { feeRows, hasNetworks } from "../withdrawals/withdrawals.ts";
@@ -17,7 +17,7 @@ export async function listAddresses(db: D1Database, uid: number, currency: numbe
     )
     .bind(uid, currency ?? null)
     .all<{ id: number; currency_id: number; currency_name: string | null; network: number; address: string; label: string; memo: string; created_at: number }>();
-  return results.map((r) => ({ ...r, network_name: networkNames[r.network] ?? "", created_at: timeFormat(r.created_at) }));
+  return results.map((r) => ({ ...r, network_name: networkName(r.network, r.currency_name ?? ""), created_at: timeFormat(r.created_at) }));
 }
 
 /** Adds an address (the network is required for a currency with networks). */

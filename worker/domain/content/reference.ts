@@ -7,6 +7,7 @@ import type { Country, Currency, HomeIndex, QuotationGroup } from "../../../sche
 import { alias } from "drizzle-orm/sqlite-core";
 import { and, asc, eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client.ts";
+import { bpsToPercent } from "../../../durable/engine/seconds.ts";
 import { quotationLeverFields } from "../lever/config.ts";
 
 interface QuotationRow {
@@ -22,6 +23,8 @@ interface QuotationRow {
   quote_volume_24h: string | null;
   high_24h: string | null;
   low_24h: string | null;
+  maker_fee_bps: number;
+  taker_fee_bps: number;
 }
 
 /** Open pairs grouped by quote currency, with the stored 24 h ticker or zeros when none exists. */
@@ -44,6 +47,8 @@ export async function quotationGroups(d1: D1Database, leverOn = false): Promise<
       quote_volume_24h: tickers.quoteVolume24h,
       high_24h: tickers.high24h,
       low_24h: tickers.low24h,
+      maker_fee_bps: pairs.makerFeeBps,
+      taker_fee_bps: pairs.takerFeeBps,
     })
     .from(pairs)
     .innerJoin(currencies, eq(currencies.id, pairs.currencyId))
@@ -71,6 +76,8 @@ export async function quotationGroups(d1: D1Database, leverOn = false): Promise<
       quote_volume: r.quote_volume_24h ?? "0",
       high: r.high_24h ?? "0",
       low: r.low_24h ?? "0",
+      maker_fee: bpsToPercent(r.maker_fee_bps),
+      taker_fee: bpsToPercent(r.taker_fee_bps),
       lever_trade_fee: lever.get(r.id)?.lever_trade_fee ?? null,
       lever_share_num: lever.get(r.id)?.lever_share_num ?? null,
     });

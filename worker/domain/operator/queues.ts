@@ -4,7 +4,7 @@
  * them); the decisions themselves are in ./reviews.ts and ../withdrawals/withdrawals.ts.
  */
 import type { Locale } from "../../../schemas/locale.ts";
-import { depositStatusLabels, networkNames, withdrawalStatusLabels } from "../../../schemas/wallet.ts";
+import { depositStatusLabels, networkName, withdrawalStatusLabels } from "../../../schemas/wallet.ts";
 import { big, timeFormat } from "../wallet/currency.ts";
 import { count, fmt, page, pic, type ListQuery } from "./rows.ts";
 
@@ -73,7 +73,7 @@ export async function withdrawalQueue(db: D1Database, operatorId: number, locale
       currency_id: r.currency_id,
       currency_name: r.currency_name,
       network: r.network,
-      network_name: networkNames[r.network] ?? "",
+      network_name: networkName(r.network, r.currency_name),
       address: r.address,
       memo: r.memo,
       number: fmt(r.amount, r.scale),

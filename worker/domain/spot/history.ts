@@ -77,9 +77,8 @@ export async function tradeHistory(db: D1Database, userId: number, page: number,
       number: formatUnits(BigInt(r.qty as number), qd),
       price: formatUnits(BigInt(r.price as number), pd),
       amount: formatUnits(notional, quoteScale, Math.min(quoteScale, 8)),
-      fee: buy
-        ? `${formatUnits(BigInt(r.buyer_fee as number), Number(r.base_scale))} ${r.base}`
-        : `${formatUnits(BigInt(r.seller_fee as number), quoteScale)} ${r.quote}`,
+      fee: buy ? formatUnits(BigInt(r.buyer_fee as number), Number(r.base_scale)) : formatUnits(BigInt(r.seller_fee as number), quoteScale),
+      fee_currency: String(buy ? r.base : r.quote),
     };
   });
   return { total: total?.n ?? 0, lists };

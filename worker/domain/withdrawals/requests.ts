@@ -7,7 +7,7 @@
 import type { z } from "zod";
 import { formatUnits, parseUnits } from "../../../schemas/money.ts";
 import type { Locale } from "../../../schemas/locale.ts";
-import { inSiteTexts, networkNames, normalizeInternalAddress, withdrawalStatusLabels, type withdrawalSchema } from "../../../schemas/wallet.ts";
+import { inSiteTexts, networkName, normalizeInternalAddress, withdrawalStatusLabels, type withdrawalSchema } from "../../../schemas/wallet.ts";
 import type { FeeRow as PublishedFee, WithdrawalSubmitted } from "../../../schemas/withdrawal.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { runGuarded } from "../../lib/guarded.ts";
@@ -27,7 +27,7 @@ export async function feeTable(db: D1Database): Promise<PublishedFee[]> {
     const rows = await feeRows(db, cur);
     for (const r of rows) {
       const t = termsFor(rows, r.network);
-      if (t) out.push({ currency_id: cur.id, currency: cur.name, network: r.network, network_name: networkNames[r.network] ?? "", fee: fmt(t.fee, cur.scale), min: fmt(t.min, cur.scale), max: fmt(t.max, cur.scale) });
+      if (t) out.push({ currency_id: cur.id, currency: cur.name, network: r.network, network_name: networkName(r.network, cur.name), fee: fmt(t.fee, cur.scale), min: fmt(t.min, cur.scale), max: fmt(t.max, cur.scale) });
     }
   }
   return out;
@@ -53,7 +53,7 @@ export async function withdrawInfo(db: D1Database, uid: number, currencyId: numb
   ]);
   const terms = (network: -1 | 0 | 1) => {
     const t = termsFor(rows, network)!;
-    return { type: network, network_name: networkNames[network] ?? "", fee: fmt(t.fee, cur.scale), min: fmt(t.min, cur.scale), max: fmt(t.max, cur.scale) };
+    return { type: network, network_name: networkName(network, cur.name), fee: fmt(t.fee, cur.scale), min: fmt(t.min, cur.scale), max: fmt(t.max, cur.scale) };
   };
   return {
     currency: cur.id,
@@ -164,7 +164,7 @@ export async function withdrawalRecords(db: D1Database, uid: number, page: numbe
       currency_id: r.currency_id,
       currency_name: r.name,
       network: r.network,
-      network_name: networkNames[r.network] ?? "",
+      network_name: networkName(r.network, r.name),
       address: r.address,
       memo: r.memo,
       number: fmt(big(r.amount), r.scale),

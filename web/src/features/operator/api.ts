@@ -65,7 +65,11 @@ export const fetchAudit = (page: number, signal?: AbortSignal) => call((o) => ad
 export const runReconcile = () => call((o) => admin.reconcile.$get({}, o), { notify: false, timeoutMs: 30_000 });
 
 /** The count of a queue (first page of one row). */
-export async function queueCount(path: "/api/admin/deposits" | "/api/admin/withdrawals" | "/api/admin/kyc" | "/api/admin/adjustments", status: number, signal?: AbortSignal) {
+export async function queueCount(
+  path: "/api/admin/deposits" | "/api/admin/withdrawals" | "/api/admin/kyc" | "/api/admin/adjustments" | "/api/admin/c2c/appeals" | "/api/admin/c2c/merchants",
+  status: number,
+  signal?: AbortSignal,
+) {
   const query = q({ status, limit: 1 });
   const opts = { notify: false, signal };
   switch (path) {
@@ -77,6 +81,10 @@ export async function queueCount(path: "/api/admin/deposits" | "/api/admin/withd
       return (await call((o) => admin.kyc.$get({ query }, o), opts)).total;
     case "/api/admin/adjustments":
       return (await call((o) => admin.adjustments.$get({ query }, o), opts)).total;
+    case "/api/admin/c2c/appeals":
+      return (await call((o) => admin.c2c.appeals.$get({ query }, o), opts)).total;
+    case "/api/admin/c2c/merchants":
+      return (await call((o) => admin.c2c.merchants.$get({ query }, o), opts)).total;
   }
 }
 
@@ -97,18 +105,24 @@ export const useRole = () =>
   });
 
 /** The waiting count of each queue, refreshed every 15 s while the overview is open. */
-export const useQueueCounts = () =>
+/**
+ * What waits in each queue, for the overview. With C2C switched on, also the open C2C appeals
+ * (status 0) and the merchant applications to review (status 0), the default views of their queues.
+ */
+export const useQueueCounts = (c2cOn: boolean) =>
   useScreenQuery({
-    queryKey: [OP, "counts"],
+    queryKey: [OP, "counts", c2cOn],
     queryFn: async ({ signal }) => {
-      const [deposits, withdrawals, chain, kyc, adjustments] = await Promise.all([
+      const [deposits, withdrawals, chain, kyc, adjustments, appeals, merchants] = await Promise.all([
         queueCount("/api/admin/deposits", 0, signal),
         queueCount("/api/admin/withdrawals", 0, signal),
         queueCount("/api/admin/withdrawals", 1, signal),
         queueCount("/api/admin/kyc", 1, signal),
         queueCount("/api/admin/adjustments", 0, signal),
+        c2cOn ? queueCount("/api/admin/c2c/appeals", 0, signal) : null,
+        c2cOn ? queueCount("/api/admin/c2c/merchants", 0, signal) : null,
       ]);
-      return { deposits, withdrawals, chain, kyc, adjustments };
+      return { deposits, withdrawals, chain, kyc, adjustments, appeals, merchants };
     },
     refetchInterval: 15_000,
   });

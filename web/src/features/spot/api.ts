@@ -2,7 +2,8 @@
 import type { Quotation } from "../../../../schemas/content.ts";
 import type { DepthSnapshot, OrderState, PlacedOrder, SpotBalance, SpotRecord } from "../../../../schemas/spot.ts";
 import { call, client } from "../../lib/api.ts";
-import { pagesById, sharedKeys, useCallMutation, usePagedQuery } from "../../lib/query.ts";
+import { pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
+import { pairsRefresh } from "./refresh.ts";
 import { shiftingPagesView } from "./paging.ts";
 
 export type { DepthSnapshot, PlacedOrder, SpotBalance };
@@ -83,12 +84,16 @@ export const cancelOrder = (id: string, side: Side) =>
 // ── queries and mutations ────────────────────────────────────────────────────────────────────
 
 export const spotKeys = {
+  /** The open pairs with their last price and change: the pair drawer's list. */
+  pairs: ["spot", "pairs"] as const,
   /** Under the shared balances root: a transfer or deposit elsewhere makes it stale too. */
   balance: (currencyId: number | null) => [...sharedKeys.balances, "spot", currencyId] as const,
   openOrders: (currencyId: number | null) => ["spot", "openOrders", currencyId] as const,
   records: ["spot", "records"] as const,
   orders: (currencyId: number | null, state: OrderState | null) => ["spot", "orders", currencyId, state] as const,
 };
+
+export const usePairs = () => useScreenQuery({ queryKey: spotKeys.pairs, queryFn: ({ signal }) => fetchPairs(signal), ...pairsRefresh });
 
 const recordsView = (pages: readonly { total: number; lists: SpotRecord[] }[]) => shiftingPagesView(pages, PAGE_SIZE);
 

@@ -4,46 +4,30 @@
  * a reconnect). Book, day market and deals are the shared market store's (lib/market).
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { ApiFailure } from "../../lib/api.ts";
 import { useSocketStatus, type SocketStatus } from "../../lib/realtime.ts";
 import { useUserEvent } from "../../lib/userChannel.ts";
 import { useSession } from "../../lib/session.ts";
 import { selectCurrency } from "../../lib/market.ts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useScreenQuery } from "../../lib/query.ts";
-import { fetchBalance, fetchOpenOrders, fetchPairs, spotKeys, type PairRow } from "./api.ts";
+import { fetchBalance, fetchOpenOrders, spotKeys, usePairs, type PairRow } from "./api.ts";
 
-function asFailure(err: unknown): ApiFailure {
-  return err instanceof ApiFailure ? err : new ApiFailure("error", String(err));
-}
-
-/** The pair the user picked last (session currentCurrencyID), resolved against the open pairs. */
+/**
+ * The pair the user picked last (session currentCurrencyID), resolved against the open pairs. The
+ * list refreshes itself while visible (api.ts pairsRefresh), so the drawer's prices stay live.
+ */
 export function useCurrentPair() {
   const session = useSession();
   const currencyId = Number(session.currentCurrencyID) || 1;
-  const [pairs, setPairs] = useState<PairRow[] | null>(null);
-  const [error, setError] = useState<ApiFailure | null>(null);
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setError(null);
-    fetchPairs(controller.signal)
-      .then(setPairs)
-      .catch((err: unknown) => {
-        if (!controller.signal.aborted) setError(asFailure(err));
-      });
-    return () => controller.abort();
-  }, [attempt]);
-
+  const q = usePairs();
+  const pairs = q.data ?? null;
   const pair = pairs?.find((p) => p.currency_id === currencyId) ?? null;
   const choose = useCallback((row: PairRow) => selectCurrency(row), []);
-  const reload = useCallback(() => setAttempt((a) => a + 1), []);
   // The remembered currency is not an open USDT pair (delisted, or not tradable): fall back to the first.
   useEffect(() => {
     if (pairs && pairs.length > 0 && !pair && pairs[0]) selectCurrency(pairs[0]);
   }, [pairs, pair]);
-  return { pairs, pair, currencyId, error, reload, choose };
+  return { pairs, pair, currencyId, error: q.error, reload: q.reload, choose };
 }
 
 /**

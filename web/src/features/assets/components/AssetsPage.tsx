@@ -15,7 +15,7 @@ import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../co
 import { accountsOn, useProducts } from "../../../lib/products.ts";
 import { ACCOUNTS, amountsOf, useWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
 import acct from "../../../components/account.module.css";
-import { currencyDecimals, formatAmount, formatExact } from "../../../lib/format.ts";
+import { formatExact, formatMoney } from "../../../lib/format.ts";
 
 const accountLabel: Record<AccountName, () => string> = {
   change: m.assets_acct_change,
@@ -50,7 +50,7 @@ export default function AssetsPage() {
           <div className={`skeleton ${acct.heroSkeleton}`} />
         ) : (
           <div className={`${acct.heroValue} num`} data-testid="asset-total" data-value={data?.total_usdt ?? ""}>
-            {data ? mask(formatAmount(data.total_usdt, 2)) : "--"}
+            {data ? mask(formatMoney(data.total_usdt, "USDT")) : "--"}
             <span className={acct.heroUnit}>USDT</span>
           </div>
         )}
@@ -94,7 +94,7 @@ export default function AssetsPage() {
           <div className={acct.accountSum}>
             <span className="muted">{m.assets_account_total({ account: accountLabel[tab]() })}</span>
             <span className="num" data-testid="account-total" data-value={wallet.usdt_totle}>
-              {mask(formatAmount(wallet.usdt_totle, 2))} USDT
+              {mask(formatMoney(wallet.usdt_totle, "USDT"))} USDT
             </span>
           </div>
           {rows.length === 0 ? (
@@ -125,7 +125,6 @@ export default function AssetsPage() {
 
 function CoinRow({ row, account, hidden, open, onToggle }: { row: WalletRow; account: AccountName; hidden: boolean; open: boolean; onToggle: () => void }) {
   const { available, frozen } = amountsOf(row, account);
-  const dec = currencyDecimals(row.currency_name);
   const mask = (s: string) => (hidden ? MASK : s);
   return (
     <li className={`${acct.coinRow} ${open ? acct.open : ""}`} data-testid={`asset-row-${row.currency_name}`} data-available={available} data-frozen={frozen} data-value={row.usdt_totle}>
@@ -138,15 +137,15 @@ function CoinRow({ row, account, hidden, open, onToggle }: { row: WalletRow; acc
         <div className={acct.coinCols}>
           <div>
             <span className={acct.coinColLabel}>{m.assets_available()}</span>
-            <span className="num" data-testid="coin-available">{mask(formatAmount(available, dec))}</span>
+            <span className="num" data-testid="coin-available">{mask(formatMoney(available, row.currency_name))}</span>
           </div>
           <div>
             <span className={acct.coinColLabel}>{m.assets_frozen()}</span>
-            <span className="num" data-testid="coin-frozen">{mask(formatAmount(frozen, dec))}</span>
+            <span className="num" data-testid="coin-frozen">{mask(formatMoney(frozen, row.currency_name))}</span>
           </div>
           <div className="right">
             <span className={acct.coinColLabel}>{m.assets_value_usdt()}</span>
-            <span className="num" data-testid="coin-value">{mask(formatAmount(row.usdt_totle, 2))}</span>
+            <span className="num" data-testid="coin-value">{mask(formatMoney(row.usdt_totle, "USDT"))}</span>
           </div>
         </div>
       </button>

@@ -1,4 +1,4 @@
-/** The home market list: pair, last price, 24 h volume in K, change %; five rows until "view more". */
+/** The home market list: pair, last price (never cut), 24 h volume in K with its unit, change %; five rows until "view more". */
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { formatChange, formatCompact, formatPrice, trendOf } from "../../../lib/format.ts";
@@ -39,8 +39,8 @@ export function MarketList({ rows, onOpen }: { rows: QuotationRow[]; onOpen: (ro
                           {r.currency_name}
                           <span className="muted">/{r.legal_name}</span>
                         </span>
-                        <span className={`${s.marketVol} num`}>
-                          {m.vol_short()} {formatCompact(r.quote_volume)}
+                        <span className={`${s.marketVol} num`} data-testid="market-volume">
+                          {m.vol_short()} {formatCompact(r.quote_volume)} {r.legal_name}
                         </span>
                       </span>
                     </span>

@@ -1,13 +1,15 @@
-/** The console's front page: how many items wait in each queue, with links. */
+/** The console's front page: how many items wait in each queue (C2C appeals and merchant applications too, where C2C is on), with links. */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
+import { useProducts } from "../../../lib/products.ts";
 import { useQueueCounts } from "../api.ts";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
 export function Overview() {
-  const counts = useQueueCounts();
+  const c2cOn = useProducts()?.c2c === true;
+  const counts = useQueueCounts(c2cOn);
   const c = counts.data;
   const tiles: { to: string; icon: IconName; label: string; count: number | undefined; testId: string }[] = [
     { to: "/admin/deposits", icon: "deposit", label: m.op_tile_deposits(), count: c?.deposits, testId: "tile-deposits" },
@@ -15,6 +17,12 @@ export function Overview() {
     { to: "/admin/withdrawals", icon: "refresh", label: m.op_tile_chain(), count: c?.chain, testId: "tile-chain" },
     { to: "/admin/kyc", icon: "shield", label: m.op_tile_kyc(), count: c?.kyc, testId: "tile-kyc" },
     { to: "/admin/adjustments", icon: "wallet", label: m.op_tile_adjustments(), count: c?.adjustments, testId: "tile-adjustments" },
+    ...(c2cOn
+      ? [
+          { to: "/admin/c2c-appeals", icon: "chat" as IconName, label: m.op_tile_c2c_appeals(), count: c?.appeals ?? undefined, testId: "tile-c2c-appeals" },
+          { to: "/admin/c2c-merchants", icon: "user" as IconName, label: m.op_tile_c2c_merchants(), count: c?.merchants ?? undefined, testId: "tile-c2c-merchants" },
+        ]
+      : []),
   ];
   return (
     <section data-testid="admin-overview">

@@ -32,11 +32,22 @@ export function WithdrawalsQueue() {
       reasonRequired: bad,
       danger: bad,
       txid: action === "chain-success",
+      // Everything the operator decides on, in the dialog itself: where the coins go (address,
+      // network, memo), how much and the fee. Exact amounts: an operator checks them to the unit.
       summary: (
-        <p className={s.dialogSummary}>
-          {m.op_wd_summary({ amount: `${formatExact(w.number)} ${w.currency_name}`, fee: `${formatExact(w.charge)} ${w.currency_name}`, user: userLabel(w.account, w.user_id) })}
-          {bad && <><br />{m.op_wd_refund_note({ total: `${formatExact(w.total)} ${w.currency_name}` })}</>}
-        </p>
+        <>
+          <p className={s.dialogSummary}>
+            {m.op_wd_summary({ amount: `${formatExact(w.number)} ${w.currency_name}`, fee: `${formatExact(w.charge)} ${w.currency_name}`, user: userLabel(w.account, w.user_id) })}
+            {bad && <><br />{m.op_wd_refund_note({ total: `${formatExact(w.total)} ${w.currency_name}` })}</>}
+          </p>
+          <dl className={acct.kv} data-testid="decision-withdrawal">
+            <Kv label={m.wallet_address()} mono testId="decision-address">{w.address}</Kv>
+            <Kv label={m.wallet_network()} testId="decision-network">{w.network_name || "—"}</Kv>
+            {w.memo && <Kv label={m.op_wd_memo()} mono testId="decision-memo">{w.memo}</Kv>}
+            <Kv label={m.wallet_amount()} testId="decision-amount">{formatExact(w.number)} {w.currency_name}</Kv>
+            <Kv label={m.wallet_fee()} testId="decision-fee">{formatExact(w.charge)} {w.currency_name}</Kv>
+          </dl>
+        </>
       ),
       run: async (reason, txid) => {
         await decideWithdrawal(w.id, action, reason, txid);
@@ -73,6 +84,7 @@ export function WithdrawalsQueue() {
               <Kv label={m.wallet_total_frozen()}>{formatExact(w.total)} {w.currency_name}</Kv>
               <Kv label={m.wallet_network()}>{w.network_name || "—"}</Kv>
               <Kv label={m.wallet_address()} mono>{w.address}</Kv>
+              {w.memo && <Kv label={m.op_wd_memo()} mono>{w.memo}</Kv>}
               {w.txid && <Kv label={m.wallet_txid()} mono>{w.txid}</Kv>}
               {w.reason && <Kv label={m.op_reason()} mono>{w.reason}</Kv>}
               <Kv label={m.wallet_time()}>{w.time_format}</Kv>

@@ -25,7 +25,7 @@ export interface Decision {
   confirmText: string;
   /** A reason must be typed (rejections, chain failures). */
   reasonRequired: boolean;
-  /** Ask for the chain transaction id (chain success). */
+  /** Ask for the chain transaction id (chain success): required, letters and digits. */
   txid?: boolean;
   danger?: boolean;
   summary?: ReactNode;
@@ -43,7 +43,11 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
       setError(m.op_reason_required());
       return;
     }
-    if (decision.txid && txid && !/^[A-Za-z0-9]{1,128}$/.test(txid)) {
+    if (decision.txid && !txid.trim()) {
+      setError(m.op_txid_required());
+      return;
+    }
+    if (decision.txid && !/^[A-Za-z0-9]{1,128}$/.test(txid)) {
       setError(m.op_txid_invalid());
       return;
     }
@@ -78,8 +82,8 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
       {decision.summary}
       {decision.txid && (
         <label className={`field ${s.decisionField}`}>
-          <span className="field-label">{m.op_txid()} <span className="muted">({m.wallet_optional()})</span></span>
-          <input className="input" value={txid} onChange={(e) => { setTxid(e.target.value.trim()); setError(""); }} autoCapitalize="off" spellCheck={false} data-testid="decision-txid" />
+          <span className="field-label">{m.op_txid()}</span>
+          <input className="input" value={txid} onChange={(e) => { setTxid(e.target.value.trim()); setError(""); }} required aria-required="true" autoCapitalize="off" spellCheck={false} data-testid="decision-txid" />
         </label>
       )}
       <label className={`field ${s.decisionField}`}>

@@ -15,7 +15,7 @@ import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { endSession, greetingPart, useCenter, useTotals, type WalletTotals } from "../api.ts";
 import acct from "../../../components/account.module.css";
-import { formatAmount } from "../../../lib/format.ts";
+import { formatMoney } from "../../../lib/format.ts";
 
 type Account = "change" | "micro" | "legal" | "lever";
 const accountLabel: Record<Account, () => string> = {
@@ -121,7 +121,7 @@ export default function PersonalPage() {
         ) : (
           <>
             <div className={`${acct.heroValue} num`} data-testid="personal-total">
-              {mask(formatAmount(totals.data.total_usdt, 2))}
+              {mask(formatMoney(totals.data.total_usdt, "USDT"))}
               <span className={acct.heroUnit}>USDT</span>
             </div>
             <div className={acct.miniTabs} role="tablist" aria-label={m.assets_accounts()}>
@@ -132,7 +132,7 @@ export default function PersonalPage() {
               ))}
             </div>
             <div className={`${acct.miniTabValue} num`} data-testid="personal-account-total">
-              {mask(formatAmount(accountTotal(totals.data, tab), 2))} USDT
+              {mask(formatMoney(accountTotal(totals.data, tab), "USDT"))} USDT
             </div>
           </>
         )}

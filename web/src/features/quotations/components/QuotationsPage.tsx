@@ -1,5 +1,6 @@
 /**
- * Quotations (spec §2): logo, last price, 24 h volume in thousands, change % (green up, red down);
+ * Quotations (spec §2): logo, last price (never cut: the pair column gives way), 24 h volume in
+ * the quote currency with its unit, change % (green up, red down);
  * a tap opens the chart. Refreshed every 10 s; prices are exactly what the API reports.
  */
 import { useState } from "react";
@@ -74,13 +75,13 @@ export default function QuotationsPage() {
                           {r.currency_name}
                           <span className="muted">/{r.legal_name}</span>
                         </span>
-                        <span className={`${s.quoteVol} num`}>
-                          {m.vol_24h()} {formatCompact(r.quote_volume)}
+                        <span className={`${s.quoteVol} num`} data-testid="quote-volume">
+                          {m.vol_24h()} {formatCompact(r.quote_volume)} {r.legal_name}
                         </span>
                       </span>
                     </button>
                   </td>
-                  <td className={`right num ${s.quotePrice}`}>{formatPrice(r.now_price)}</td>
+                  <td className={`right num ${s.quotePrice}`} data-testid="quote-price">{formatPrice(r.now_price)}</td>
                   <td className="right">
                     <span className={`change-pill num ${trend}`}>{formatChange(r.change)}</span>
                   </td>

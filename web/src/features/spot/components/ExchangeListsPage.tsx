@@ -7,7 +7,7 @@
  */
 import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatPrice, formatUpTo } from "../../../lib/format.ts";
+import { formatMoney, formatPrice } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
@@ -70,7 +70,7 @@ function TradeHistory() {
                   <div>
                     <dt>{m.spot_col_amount({ coin: r.currency_name })}</dt>
                     <dd className="num" data-testid="record-qty">
-                      {formatUpTo(r.number, 6)}
+                      {formatMoney(r.number, r.currency_name)}
                     </dd>
                   </div>
                   <div>
@@ -82,12 +82,12 @@ function TradeHistory() {
                   <div>
                     <dt>{m.spot_col_traded({ quote: r.legal_name })}</dt>
                     <dd className="num" data-testid="record-amount">
-                      {formatUpTo(r.amount, 8)}
+                      {formatMoney(r.amount, r.legal_name)}
                     </dd>
                   </div>
                   <div>
                     <dt>{m.spot_col_fee()}</dt>
-                    <dd className="num">{formatUpTo(r.fee, 8)}</dd>
+                    <dd className="num" data-testid="record-fee">{`${formatMoney(r.fee, r.fee_currency)} ${r.fee_currency}`}</dd>
                   </div>
                 </dl>
               </li>

@@ -7,7 +7,7 @@
 import { useCallback, useMemo, useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatCompact, formatPrice, groupThousands, isZeroDecimal, trendOf } from "../../../lib/format.ts";
+import { formatChange, formatCompact, formatPrice, formatMoney, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
 import { PairDrawer } from "../../../components/PairDrawer.tsx";
@@ -94,7 +94,7 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
         </span>
         <span className={`${s.exStats} muted num`}>
           {m.spot_high()} {formatPrice(day?.high)} · {m.spot_low()} {formatPrice(day?.low)} · {m.vol_short()}{" "}
-          <span data-testid="header-volume">{day ? formatCompact(day.quote_volume) : formatCompact(pair.quote_volume)}</span>
+          <span data-testid="header-volume">{day ? formatCompact(day.quote_volume) : formatCompact(pair.quote_volume)}</span> {quote}
         </span>
       </div>
 
@@ -155,7 +155,7 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
   );
 }
 
-/** Both currencies of the pair, available and held by open orders, to the last decimal the ledger keeps. */
+/** Both currencies of the pair, available and held by open orders, by the one precision rule (lib/format.ts formatMoney). */
 function Balances({ balance, coin, quote, error, onRetry }: { balance: SpotBalance | null; coin: string; quote: string; error: boolean; onRetry: () => void }) {
   return (
     <section className={s.exBalances} aria-label={m.spot_assets()} data-testid="balances">
@@ -179,19 +179,19 @@ function Balances({ balance, coin, quote, error, onRetry }: { balance: SpotBalan
             <tr>
               <th scope="row">{coin}</th>
               <td className="right num" data-testid="balance-coin-available">
-                {balance ? groupThousands(balance.user_currency) : "--"}
+                {balance ? formatMoney(balance.user_currency, coin) : "--"}
               </td>
               <td className="right num" data-testid="balance-coin-frozen">
-                {balance ? groupThousands(balance.lock_currency) : "--"}
+                {balance ? formatMoney(balance.lock_currency, coin) : "--"}
               </td>
             </tr>
             <tr>
               <th scope="row">{quote}</th>
               <td className="right num" data-testid="balance-legal-available">
-                {balance ? groupThousands(balance.user_legal) : "--"}
+                {balance ? formatMoney(balance.user_legal, quote) : "--"}
               </td>
               <td className="right num" data-testid="balance-legal-frozen">
-                {balance ? groupThousands(balance.lock_legal) : "--"}
+                {balance ? formatMoney(balance.lock_legal, quote) : "--"}
               </td>
             </tr>
           </tbody>

@@ -8,7 +8,7 @@ import type { SpotOpenOrder } from "../../../../../schemas/spot.ts";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
-import { formatPrice, formatUpTo } from "../../../lib/format.ts";
+import { formatMoney, formatPrice } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useCancelOrder } from "../api.ts";
@@ -36,7 +36,7 @@ export function OpenOrders({
   if (orders.length === 0) return <EmptyState text={m.spot_no_open_orders()} />;
 
   const cancel = (o: SpotOpenOrder) => {
-    const params = { qty: formatUpTo(o.number, 6), coin: o.currency_name, price: formatPrice(o.price) };
+    const params = { qty: formatMoney(o.number, o.currency_name), coin: o.currency_name, price: formatPrice(o.price) };
     openConfirm({
       title: m.spot_cancel_title(),
       message: o.direction === "buy" ? m.spot_cancel_body_buy(params) : m.spot_cancel_body_sell(params),
@@ -82,11 +82,11 @@ export function OpenOrders({
               </div>
               <div>
                 <dt>{m.spot_col_amount({ coin: o.currency_name })}</dt>
-                <dd className="num">{formatUpTo(o.number, 6)}</dd>
+                <dd className="num">{formatMoney(o.number, o.currency_name)}</dd>
               </div>
               <div>
                 <dt>{m.spot_col_filled()}</dt>
-                <dd className="num">{formatUpTo(o.filled, 6)}</dd>
+                <dd className="num">{formatMoney(o.filled, o.currency_name)}</dd>
               </div>
             </dl>
             <button type="button" className={`btn btn-outline btn-small ${s.openOrderCancel}`} onClick={() => cancel(o)} disabled={busy.has(o.id)} data-testid="cancel-order">

@@ -30,7 +30,7 @@ import {
   toUnits,
   TOTAL_DECIMALS,
 } from "../orderMath.ts";
-import { formatAmount, formatPrice, isZeroDecimal } from "../../../lib/format.ts";
+import { formatMoney, formatPrice, isZeroDecimal } from "../../../lib/format.ts";
 import s from "./spot.module.css";
 
 export interface PricePick {
@@ -254,7 +254,15 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
     void send();
   };
 
-  const available = balance ? (side === "buy" ? `${formatAmount(balance.user_legal, 2)} ${quote}` : `${formatAmount(balance.user_currency, 6)} ${coin}`) : "--";
+  const available = balance ? (side === "buy" ? `${formatMoney(balance.user_legal, quote)} ${quote}` : `${formatMoney(balance.user_currency, coin)} ${coin}`) : "--";
+  // The pair's fee rates (from the quotation): a market order always takes (taker); a limit order
+  // may rest (maker) or take. The fee comes out of what is received: the coin on a buy, USDT on a sell.
+  const feeRate =
+    pair.maker_fee === undefined || pair.taker_fee === undefined
+      ? null
+      : mode === 1 || pair.maker_fee === pair.taker_fee
+        ? `${pair.taker_fee}%`
+        : m.spot_fee_maker_taker({ maker: pair.maker_fee, taker: pair.taker_fee });
   const bestText = bestOpposite && !isZeroDecimal(bestOpposite) ? m.spot_best_price({ price: formatPrice(bestOpposite) }) : m.spot_best_price_none();
 
   return (
@@ -359,7 +367,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
         <div>
           <dt>{m.spot_total()}</dt>
           <dd className="num" data-testid={tid("total")}>
-            {totalMode ? (isPositive(spend) ? `${formatAmount(spend, 2)} ${quote}` : `-- ${quote}`) : total ? `${mode === 1 ? "≈ " : ""}${formatAmount(total, 2)} ${quote}` : `-- ${quote}`}
+            {totalMode ? (isPositive(spend) ? `${formatMoney(spend, quote)} ${quote}` : `-- ${quote}`) : total ? `${mode === 1 ? "≈ " : ""}${formatMoney(total, quote)} ${quote}` : `-- ${quote}`}
           </dd>
         </div>
         <div>
@@ -368,10 +376,16 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
             {available}
           </dd>
         </div>
+        <div>
+          <dt>{m.spot_fee_rate()}</dt>
+          <dd className="num" data-testid={tid("fee-rate")}>
+            {feeRate === null ? "--" : m.spot_fee_in({ rate: feeRate, currency: side === "buy" ? coin : quote })}
+          </dd>
+        </div>
       </dl>
       {totalMode ? (
-        <p className={s.orderNote} data-testid={tid("total-note")}>{m.spot_total_note({ amount: isPositive(spend) ? formatAmount(spend, 2) : "--", quote })}</p>
-      ) : mode === 1 && <p className={s.orderNote}>{marketHold ? m.spot_market_hold({ amount: formatAmount(marketHold, 2), quote }) : m.spot_market_note()}</p>}
+        <p className={s.orderNote} data-testid={tid("total-note")}>{m.spot_total_note({ amount: isPositive(spend) ? formatMoney(spend, quote) : "--", quote })}</p>
+      ) : mode === 1 && <p className={s.orderNote}>{marketHold ? m.spot_market_hold({ amount: formatMoney(marketHold, quote), quote }) : m.spot_market_note()}</p>}
       {problem && (
         <p className="field-error" role="alert" data-testid={tid("error")}>
           {problem}

@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import type { OrderState } from "../../../../../schemas/spot.ts";
 import { m } from "../../../i18n/index.ts";
-import { formatPrice, formatUpTo } from "../../../lib/format.ts";
+import { formatMoney, formatPrice } from "../../../lib/format.ts";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { fetchPairs, useOrderHistory, type PairRow } from "../api.ts";
@@ -90,12 +90,12 @@ export function OrderHistory() {
                 </div>
                 <div>
                   <dt>{m.spot_col_amount({ coin: o.currency_name })}</dt>
-                  <dd className="num">{formatUpTo(o.number, 6)}</dd>
+                  <dd className="num">{formatMoney(o.number, o.currency_name)}</dd>
                 </div>
                 <div>
                   <dt>{m.spot_col_filled()}</dt>
                   <dd className="num" data-testid="order-filled">
-                    {formatUpTo(o.filled, 6)}
+                    {formatMoney(o.filled, o.currency_name)}
                   </dd>
                 </div>
               </dl>

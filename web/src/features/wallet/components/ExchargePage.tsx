@@ -20,7 +20,7 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { requestQuote, USDT_ID, useConversionSettings, useConvert, useUserWallet, type ConversionResult } from "../api.ts";
 import { conversionQuote, trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
-import { currencyDecimals, formatAmount, formatExact } from "../../../lib/format.ts";
+import { formatExact, formatMoney } from "../../../lib/format.ts";
 
 type Direction = "coin_to_usdt" | "usdt_to_coin";
 
@@ -187,7 +187,7 @@ export default function ExchargePage() {
               <span>{m.wallet_from()}</span>
               <span className={acct.labelActions}>
                 <span className="muted num" data-testid="convert-available">
-                  {m.wallet_available({ amount: `${formatAmount(available, currencyDecimals(fromName))} ${fromName}` })}
+                  {m.wallet_available({ amount: `${formatMoney(available, fromName)} ${fromName}` })}
                 </span>
                 <button type="button" className="text-btn" onClick={() => { setAmount(trimZeros(available)); setError(""); setResult(null); }} data-testid="convert-all">
                   {m.wallet_all()}
@@ -232,7 +232,7 @@ export default function ExchargePage() {
             <div className={acct.convertRow}>
               {direction === "coin_to_usdt" ? usdtBox : coinSelect}
               <div className={`${acct.convertReceive} num`} data-testid="convert-receive">
-                {quote && amount ? `≈ ${formatExact(quote.receivedDisplay)}` : "0"}
+                {quote && amount ? `≈ ${formatMoney(quote.receivedDisplay, toName)}` : "0"}
               </div>
             </div>
           </div>
@@ -255,18 +255,18 @@ export default function ExchargePage() {
           <div className={acct.kvRow}>
             <span>{m.wallet_fee_tier()}</span>
             <span className="num" data-testid="convert-tier">
-              {m.wallet_fee_tiers({ low: s.shandui_sxf1, high: s.shandui_sxf2, threshold: formatExact(s.shandui_sxf_money) })}
+              {m.wallet_fee_tiers({ low: s.shandui_sxf1, high: s.shandui_sxf2, threshold: formatMoney(s.shandui_sxf_money, "USDT") })}
             </span>
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_fee()}</span>
             <span className="num" data-testid="convert-fee">
-              {quote && amount ? `${formatExact(quote.fee)} USDT (${quote.feePercent}%)` : "--"}
+              {quote && amount ? `${formatMoney(quote.fee, "USDT")} USDT (${quote.feePercent}%)` : "--"}
             </span>
           </div>
           <div className={`${acct.kvRow} muted`}>
             <span>{m.wallet_convert_limits()}</span>
-            <span className="num">{formatExact(s.shanduiMin)} – {formatExact(s.shanduiMax)} USDT</span>
+            <span className="num">{formatMoney(s.shanduiMin, "USDT")} – {formatMoney(s.shanduiMax, "USDT")} USDT</span>
           </div>
           {Number(s.shandui_time) > 0 && <p className="form-note">{m.wallet_convert_interval({ minutes: s.shandui_time })}</p>}
           <p className="form-note">{m.wallet_convert_note()}</p>
@@ -284,10 +284,10 @@ export default function ExchargePage() {
         <section className={`card ${acct.resultCard}`} data-testid="convert-result">
           <h2 className="section-title">{m.wallet_convert_result()}</h2>
           <dl className={acct.kv}>
-            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatExact(result.money)} {result.from}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="result-received">{formatExact(result.money2)} {result.to}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatMoney(result.money, result.from)} {result.from}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="result-received">{formatMoney(result.money2, result.to)} {result.to}</dd></div>
             <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{result.huilv}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatExact(result.sxf)} USDT ({result.fee_percent}%)</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatMoney(result.sxf, "USDT")} USDT ({result.fee_percent}%)</dd></div>
           </dl>
         </section>
       )}
@@ -316,10 +316,10 @@ export default function ExchargePage() {
           }
         >
           <dl className={acct.kv}>
-            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatExact(held.quote.money)} {held.quote.from}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatMoney(held.quote.money, held.quote.from)} {held.quote.from}</dd></div>
             <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{held.quote.huilv}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatExact(held.quote.sxf)} USDT ({held.quote.fee_percent}%)</dd></div>
-            <div className={`${acct.kvRow} ${acct.strong}`}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="quote-received">{formatExact(held.quote.money2)} {held.quote.to}</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatMoney(held.quote.sxf, "USDT")} USDT ({held.quote.fee_percent}%)</dd></div>
+            <div className={`${acct.kvRow} ${acct.strong}`}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="quote-received">{formatMoney(held.quote.money2, held.quote.to)} {held.quote.to}</dd></div>
           </dl>
           <p className={secondsLeft > 0 ? "form-note" : "field-error"} role="status" data-testid="quote-countdown">
             {secondsLeft > 0 ? m.wallet_quote_holds({ seconds: secondsLeft }) : m.wallet_quote_expired()}

@@ -11,7 +11,7 @@ import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useDepositLog, useWithdrawalLog } from "../api.ts";
 import acct from "../../../components/account.module.css";
-import { formatExact } from "../../../lib/format.ts";
+import { formatMoney } from "../../../lib/format.ts";
 
 export default function RecordsPage() {
   const { pathname } = useLocation();
@@ -82,7 +82,7 @@ function DepositList() {
               <dl className={acct.kv}>
                 <div className={acct.kvRow}>
                   <dt>{m.wallet_amount()}</dt>
-                  <dd className="num" data-testid="record-amount">{formatExact(r.amount)} {r.currency_name}</dd>
+                  <dd className="num" data-testid="record-amount">{formatMoney(r.amount, r.currency_name)} {r.currency_name}</dd>
                 </div>
                 <div className={acct.kvRow}>
                   <dt>{m.wallet_time()}</dt>
@@ -129,15 +129,15 @@ function WithdrawalList() {
             <dl className={acct.kv}>
               <div className={acct.kvRow}>
                 <dt>{m.wallet_received()}</dt>
-                <dd className="num" data-testid="record-amount">{formatExact(r.real_number)} {r.currency_name}</dd>
+                <dd className="num" data-testid="record-amount">{formatMoney(r.real_number, r.currency_name)} {r.currency_name}</dd>
               </div>
               <div className={acct.kvRow}>
                 <dt>{m.wallet_fee()}</dt>
-                <dd className="num">{formatExact(r.charge)} {r.currency_name}</dd>
+                <dd className="num">{formatMoney(r.charge, r.currency_name)} {r.currency_name}</dd>
               </div>
               <div className={acct.kvRow}>
                 <dt>{m.wallet_total_debit()}</dt>
-                <dd className="num">{formatExact(r.total)} {r.currency_name}</dd>
+                <dd className="num">{formatMoney(r.total, r.currency_name)} {r.currency_name}</dd>
               </div>
               <div className={acct.kvRow}>
                 <dt>{m.wallet_address()}</dt>

@@ -20,7 +20,7 @@ import { accountsOn, useProducts } from "../../../lib/products.ts";
 import { ACCOUNTS, availableIn, USDT_ID, useTransfer, useUserWallet, useWalletList, type AccountName } from "../api.ts";
 import { trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
-import { currencyDecimals, formatAmount } from "../../../lib/format.ts";
+import { formatMoney } from "../../../lib/format.ts";
 
 const accountLabel: Record<AccountName, () => string> = {
   change: m.assets_acct_change,
@@ -167,7 +167,7 @@ function TransferForm() {
           <span className={`field-label ${acct.fieldLabelRow}`}>
             <span>{m.wallet_amount()}</span>
             <span className="muted num" data-testid="transfer-available">
-              {m.wallet_available({ amount: `${formatAmount(available, currencyDecimals(name))} ${name}` })}
+              {m.wallet_available({ amount: `${formatMoney(available, name)} ${name}` })}
             </span>
           </span>
           <div className="input-wrap">

@@ -21,7 +21,7 @@ import { USDT_ID, useFeeTable, useSavedAddresses, useSubmitWithdrawal, useWithdr
 import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
 import { INTERNAL_ADDRESS_RE } from "../../../../../schemas/wallet.ts";
 import acct from "../../../components/account.module.css";
-import { formatAmount, formatExact } from "../../../lib/format.ts";
+import { formatMoney } from "../../../lib/format.ts";
 
 type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>>;
 
@@ -69,6 +69,8 @@ export default function WithdrawalPage() {
   }, [d, network, inSite]);
   const preview = d && terms ? withdrawalPreview(amount, terms, d.change_balance, scale) : null;
   const unit = d?.currency_name ?? "USDT";
+  /** A coin without a network choice goes out on its own chain (the general row of its fees: "Bitcoin"). */
+  const ownChain = d && d.networks.length === 0 ? (d.fees.find((f) => f.type === -1)?.network_name ?? "") : "";
   const ready = !!d && d.has_fund_password;
 
   const clearError = (k: keyof Errors) => setErrors((e) => ({ ...e, [k]: undefined }));
@@ -81,9 +83,9 @@ export default function WithdrawalPage() {
     else if (preview?.problem) {
       next.amount =
         preview.problem === "below_min"
-          ? errText("below_min", { min: `${formatExact(terms?.min)} ${unit}` })
+          ? errText("below_min", { min: `${formatMoney(terms?.min, unit)} ${unit}` })
           : preview.problem === "above_max"
-            ? errText("above_max", { max: `${formatExact(terms?.max)} ${unit}` })
+            ? errText("above_max", { max: `${formatMoney(terms?.max, unit)} ${unit}` })
             : errText(preview.problem, { decimals: scale });
     }
     if (!/^\d{6}$/.test(password)) next.password = errText("fund_password_rule");
@@ -112,8 +114,8 @@ export default function WithdrawalPage() {
         ...(d.totp_enabled ? { totp_code: totp } : {}),
       });
       setConfirming(false);
-      if (res.in_site) toast.success(m.wallet_in_site_done({ total: `${formatExact(res.total)} ${unit}` }));
-      else toast.success(m.wallet_withdraw_submitted({ total: `${formatExact(res.total)} ${unit}` }));
+      if (res.in_site) toast.success(m.wallet_in_site_done({ total: `${formatMoney(res.total, unit)} ${unit}` }));
+      else toast.success(m.wallet_withdraw_submitted({ total: `${formatMoney(res.total, unit)} ${unit}` }));
       navigate("/withdrawal/log");
     } catch (err) {
       setConfirming(false);
@@ -158,6 +160,17 @@ export default function WithdrawalPage() {
           </div>
         </div>
 
+        {d.networks.length === 0 && ownChain && (
+          <div className="field">
+            <span className="field-label">{m.wallet_network()}</span>
+            <div className={`${acct.chips} ${acct.chips2}`} role="radiogroup" aria-label={m.wallet_network()}>
+              <button type="button" role="radio" aria-checked className="active" data-testid="withdraw-network">
+                <span>{ownChain}</span>
+                <small className="num">{m.wallet_fee_short({ fee: `${formatMoney(terms?.fee, unit)} ${unit}` })}</small>
+              </button>
+            </div>
+          </div>
+        )}
         {d.networks.length > 0 && (
           <div className="field">
             <span className="field-label">{m.wallet_network()}</span>
@@ -175,7 +188,7 @@ export default function WithdrawalPage() {
                     data-testid={`network-${n.network_name}`}
                   >
                     <span>{n.network_name}</span>
-                    <small className="num">{m.wallet_fee_short({ fee: `${formatExact(t.fee)} ${unit}` })}</small>
+                    <small className="num">{m.wallet_fee_short({ fee: `${formatMoney(t.fee, unit)} ${unit}` })}</small>
                   </button>
                 );
               })}
@@ -216,7 +229,7 @@ export default function WithdrawalPage() {
           <span className={`field-label ${acct.fieldLabelRow}`}>
             <span>{m.wallet_amount()}</span>
             <span className="muted num" data-testid="withdraw-available">
-              {m.wallet_available({ amount: `${formatAmount(d.change_balance, 2)} ${unit}` })}
+              {m.wallet_available({ amount: `${formatMoney(d.change_balance, unit)} ${unit}` })}
             </span>
           </span>
           <div className="input-wrap">
@@ -224,7 +237,7 @@ export default function WithdrawalPage() {
               className="input"
               inputMode="decimal"
               autoComplete="off"
-              placeholder={m.wallet_withdraw_amount_placeholder({ min: formatExact(terms.min) })}
+              placeholder={m.wallet_withdraw_amount_placeholder({ min: formatMoney(terms.min, unit) })}
               value={amount}
               onChange={(e) => {
                 setAmount(sanitizeAmountInput(e.target.value, scale));
@@ -246,19 +259,19 @@ export default function WithdrawalPage() {
         <section className={acct.summary} aria-live="polite" data-testid="withdraw-summary">
           <div className={acct.kvRow}>
             <span>{m.wallet_fee()}</span>
-            <span className="num" data-testid="withdraw-fee">{formatExact(preview.fee)} {unit}</span>
+            <span className="num" data-testid="withdraw-fee">{formatMoney(preview.fee, unit)} {unit}</span>
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_received()}</span>
-            <span className="num" data-testid="withdraw-received">{formatExact(preview.received)} {unit}</span>
+            <span className="num" data-testid="withdraw-received">{formatMoney(preview.received, unit)} {unit}</span>
           </div>
           <div className={`${acct.kvRow} ${acct.strong}`}>
             <span>{m.wallet_total_frozen()}</span>
-            <span className="num" data-testid="withdraw-total">{formatExact(preview.total)} {unit}</span>
+            <span className="num" data-testid="withdraw-total">{formatMoney(preview.total, unit)} {unit}</span>
           </div>
           <div className={`${acct.kvRow} muted`}>
             <span>{m.wallet_limits()}</span>
-            <span className="num" data-testid="withdraw-limits">{formatExact(terms.min)} – {formatExact(terms.max)} {unit}</span>
+            <span className="num" data-testid="withdraw-limits">{formatMoney(terms.min, unit)} – {formatMoney(terms.max, unit)} {unit}</span>
           </div>
           <p className="form-note">{m.wallet_fee_note()}</p>
           <button type="button" className={`text-btn ${acct.tableToggle}`} onClick={() => setShowTable((v) => !v)} aria-expanded={showTable} data-testid="fee-table-toggle">
@@ -278,9 +291,9 @@ export default function WithdrawalPage() {
                 {d.fees.map((f) => (
                   <tr key={f.type}>
                     <td>{f.network_name || m.wallet_network_default()}</td>
-                    <td className="right num">{formatExact(f.fee)}</td>
-                    <td className="right num">{formatExact(f.min)}</td>
-                    <td className="right num">{formatExact(f.max)}</td>
+                    <td className="right num">{formatMoney(f.fee, unit)}</td>
+                    <td className="right num">{formatMoney(f.min, unit)}</td>
+                    <td className="right num">{formatMoney(f.max, unit)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -355,10 +368,10 @@ export default function WithdrawalPage() {
           }
         >
           <dl className={acct.kv}>
-            {d.networks.length > 0 && (
+            {(d.networks.length > 0 || ownChain) && !inSite && (
               <div className={acct.kvRow}>
                 <dt>{m.wallet_network()}</dt>
-                <dd>{d.networks.find((n) => n.type === network)?.network_name}</dd>
+                <dd data-testid="confirm-network">{d.networks.length > 0 ? d.networks.find((n) => n.type === network)?.network_name : ownChain}</dd>
               </div>
             )}
             <div className={acct.kvRow}>
@@ -367,15 +380,15 @@ export default function WithdrawalPage() {
             </div>
             <div className={acct.kvRow}>
               <dt>{m.wallet_received()}</dt>
-              <dd className="num">{formatExact(preview.received)} {unit}</dd>
+              <dd className="num">{formatMoney(preview.received, unit)} {unit}</dd>
             </div>
             <div className={acct.kvRow}>
               <dt>{m.wallet_fee()}</dt>
-              <dd className="num">{formatExact(preview.fee)} {unit}</dd>
+              <dd className="num">{formatMoney(preview.fee, unit)} {unit}</dd>
             </div>
             <div className={`${acct.kvRow} ${acct.strong}`}>
               <dt>{m.wallet_total_frozen()}</dt>
-              <dd className="num" data-testid="confirm-total">{formatExact(preview.total)} {unit}</dd>
+              <dd className="num" data-testid="confirm-total">{formatMoney(preview.total, unit)} {unit}</dd>
             </div>
           </dl>
           {inSite && <p className={`${acct.notice} ${acct.noticeInfo}`} data-testid="confirm-in-site">{m.wallet_in_site_notice()}</p>}
