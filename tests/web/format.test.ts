@@ -146,3 +146,15 @@ describe("the chart's price axis", () => {
     expect(chartPriceFormatter(2)(Number.NaN)).toBe("--");
   });
 });
+
+describe("formatMoneyMoved", () => {
+  it("never cuts an amount about to move: a typed 10.123 USDT reads 10.123, whole amounts keep two decimals", async () => {
+    const { formatMoneyMoved } = await import("../../web/src/lib/format.ts");
+    expect(formatMoneyMoved("10.12300000", "USDT")).toBe("10.123");
+    expect(formatMoneyMoved("10000", "USDT")).toBe("10,000.00");
+    expect(formatMoneyMoved("0.50000000", "BTC")).toBe("0.50");
+    expect(formatMoneyMoved("1.00499", "BTC")).toBe("1.00499");
+    expect(formatMoneyMoved("-2.5", "USDT")).toBe("-2.50");
+    expect(formatMoneyMoved("abc", "USDT")).toBe("--");
+  });
+});

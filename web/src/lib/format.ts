@@ -151,6 +151,19 @@ export function formatMoney(value: string | null | undefined, currencyName: stri
 }
 
 /**
+ * An amount about to move (what a confirm dialog says will be taken, paid or received): the rule's
+ * decimals, but never cut, so a typed 10.123 USDT reads "10.123", not "10.12". Trailing zeros are
+ * trimmed down to the rule's minimum ("10.00", "0.50").
+ */
+export function formatMoneyMoved(value: string | null | undefined, currencyName: string): string {
+  const exact = formatExact(value);
+  if (exact === PLACEHOLDER) return exact;
+  const { min } = moneyDecimals(currencyName);
+  const [int, frac = ""] = exact.split(".");
+  return frac.length >= min ? exact : `${int}.${frac.padEnd(min, "0")}`;
+}
+
+/**
  * The price formatter of the candle chart's axis, crosshair and legend. lightweight-charts works
  * in floats and hands us a float; it is shown at the pair's price precision with the same
  * grouping as every other price. (Chart coordinates, not money: nothing is computed from them.)

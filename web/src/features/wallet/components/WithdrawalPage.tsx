@@ -21,7 +21,7 @@ import { USDT_ID, useFeeTable, useSavedAddresses, useSubmitWithdrawal, useWithdr
 import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
 import { INTERNAL_ADDRESS_RE } from "../../../../../schemas/wallet.ts";
 import acct from "../../../components/account.module.css";
-import { formatMoney } from "../../../lib/format.ts";
+import { formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
 
 type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>>;
 
@@ -114,8 +114,8 @@ export default function WithdrawalPage() {
         ...(d.totp_enabled ? { totp_code: totp } : {}),
       });
       setConfirming(false);
-      if (res.in_site) toast.success(m.wallet_in_site_done({ total: `${formatMoney(res.total, unit)} ${unit}` }));
-      else toast.success(m.wallet_withdraw_submitted({ total: `${formatMoney(res.total, unit)} ${unit}` }));
+      if (res.in_site) toast.success(m.wallet_in_site_done({ total: `${formatMoneyMoved(res.total, unit)} ${unit}` }));
+      else toast.success(m.wallet_withdraw_submitted({ total: `${formatMoneyMoved(res.total, unit)} ${unit}` }));
       navigate("/withdrawal/log");
     } catch (err) {
       setConfirming(false);
@@ -259,15 +259,15 @@ export default function WithdrawalPage() {
         <section className={acct.summary} aria-live="polite" data-testid="withdraw-summary">
           <div className={acct.kvRow}>
             <span>{m.wallet_fee()}</span>
-            <span className="num" data-testid="withdraw-fee">{formatMoney(preview.fee, unit)} {unit}</span>
+            <span className="num" data-testid="withdraw-fee">{formatMoneyMoved(preview.fee, unit)} {unit}</span>
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_received()}</span>
-            <span className="num" data-testid="withdraw-received">{formatMoney(preview.received, unit)} {unit}</span>
+            <span className="num" data-testid="withdraw-received">{formatMoneyMoved(preview.received, unit)} {unit}</span>
           </div>
           <div className={`${acct.kvRow} ${acct.strong}`}>
             <span>{m.wallet_total_frozen()}</span>
-            <span className="num" data-testid="withdraw-total">{formatMoney(preview.total, unit)} {unit}</span>
+            <span className="num" data-testid="withdraw-total">{formatMoneyMoved(preview.total, unit)} {unit}</span>
           </div>
           <div className={`${acct.kvRow} muted`}>
             <span>{m.wallet_limits()}</span>
@@ -380,15 +380,15 @@ export default function WithdrawalPage() {
             </div>
             <div className={acct.kvRow}>
               <dt>{m.wallet_received()}</dt>
-              <dd className="num">{formatMoney(preview.received, unit)} {unit}</dd>
+              <dd className="num">{formatMoneyMoved(preview.received, unit)} {unit}</dd>
             </div>
             <div className={acct.kvRow}>
               <dt>{m.wallet_fee()}</dt>
-              <dd className="num">{formatMoney(preview.fee, unit)} {unit}</dd>
+              <dd className="num">{formatMoneyMoved(preview.fee, unit)} {unit}</dd>
             </div>
             <div className={`${acct.kvRow} ${acct.strong}`}>
               <dt>{m.wallet_total_frozen()}</dt>
-              <dd className="num" data-testid="confirm-total">{formatMoney(preview.total, unit)} {unit}</dd>
+              <dd className="num" data-testid="confirm-total">{formatMoneyMoved(preview.total, unit)} {unit}</dd>
             </div>
           </dl>
           {inSite && <p className={`${acct.notice} ${acct.noticeInfo}`} data-testid="confirm-in-site">{m.wallet_in_site_notice()}</p>}
