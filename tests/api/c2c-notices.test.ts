@@ -44,7 +44,7 @@ describe("C2C notifications", () => {
     await live.next((e) => e.type === "notification");
     const [fresh] = await inbox(merchant);
     expect(fresh).toMatchObject({ kind: "c2c_new_order", title: "New C2C order", link: `/legal/show?id=${id}`, read: false });
-    expect(fresh!.body).toBe(`Order #C${id} on your advert: 100 USDT for 720.00 CNY.`);
+    expect(fresh!.body).toBe(`Order #C${id} on your advert: 100.00 USDT for 720.00 CNY.`);
     expect(await kinds(buyer)).toEqual([]);
 
     expect((await pay(buyer, id)).body.type).toBe("ok");
@@ -56,7 +56,7 @@ describe("C2C notifications", () => {
 
     expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.type).toBe("ok");
     expect(await kinds(buyer)).toEqual(["c2c_released"]);
-    expect((await inbox(buyer))[0]).toMatchObject({ title: "Coins released", body: `Order #C${id}: 100 USDT was released to your account.` });
+    expect((await inbox(buyer))[0]).toMatchObject({ title: "Coins released", body: `Order #C${id}: 100.00 USDT was released to your account.` });
     expect(await kinds(merchant)).toEqual(["c2c_new_order", "c2c_paid"]);
     expect(await kinds(stranger)).toEqual([]);
     live.close();
@@ -105,7 +105,7 @@ describe("C2C notifications", () => {
     expect(results.map((r) => r.body.type).sort()).toEqual(["error", "ok"]);
     expect(await kinds(buyer)).toEqual(["c2c_cancelled"]);
     expect(await kinds(merchant)).toEqual(["c2c_new_order", "c2c_cancelled"]);
-    expect((await inbox(merchant))[0]!.body).toBe(`Order #C${id} (20 USDT) was cancelled.`);
+    expect((await inbox(merchant))[0]!.body).toBe(`Order #C${id} (20.00 USDT) was cancelled.`);
   });
 
   it("tells both parties of a timeout once, however many times the job and the clients handle it", async () => {

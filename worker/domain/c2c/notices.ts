@@ -12,9 +12,9 @@
  *   appeal opened / decided    → both parties                 c2c_appeal_opened / c2c_appeal_decided (@released | @returned)
  */
 import { C2C_FIAT, formatCents } from "../../../schemas/c2c.ts";
-import { formatUnitsTrim } from "../../../schemas/money.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
 import { notificationsStatement, type NewNotification } from "../notifications/inbox.ts";
+import { money as amountText } from "../notifications/events.ts";
 import type { OrderAction } from "./machine.ts";
 import { orderNumber } from "./shared.ts";
 
@@ -62,7 +62,7 @@ function recipients(o: NoticeOrder, notice: C2cNotice): number[] {
 
 /** The items of one or more events of an order, with their recipients. */
 export function orderNotices(o: NoticeOrder, notices: { notice: C2cNotice; outcome?: "@released" | "@returned" }[], now: number): NewNotification[] {
-  const amount = formatUnitsTrim(o.amount, o.scale);
+  const amount = amountText(o.amount, o.scale);
   const money = { id: orderNumber(o.id), amount, currency: o.currency_name, total: formatCents(o.deal_money), fiat: C2C_FIAT };
   const out: NewNotification[] = [];
   for (const { notice, outcome } of notices) {

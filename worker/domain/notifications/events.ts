@@ -20,11 +20,23 @@ export const NOTIFICATION_LINKS = {
   security: "/security",
 } as const;
 
-/** Minimal units at `scale` as the currency shows them. */
-export const money = (units: bigint, scale: number): string => formatUnits(units, scale);
+/**
+ * Minimal units at `scale` as an amount that moved reads in the app (web/src/lib/format.ts
+ * formatMoneyMoved): exact, never cut, trailing zeros trimmed down to two decimals, thousands
+ * grouped: 125.5 → "125.50", 20000 → "20,000.00", 1.00499 BTC → "1.00499".
+ */
+export function money(units: bigint, scale: number): string {
+  const s = formatUnits(units, scale);
+  const neg = s.startsWith("-");
+  const [int = "0", frac = ""] = (neg ? s.slice(1) : s).split(".");
+  let f = frac;
+  while (f.length > 2 && f.endsWith("0")) f = f.slice(0, -1);
+  const grouped = int.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return (neg ? "-" : "") + (f ? `${grouped}.${f}` : grouped);
+}
 
-/** A signed amount: "+7.80000000", "-10.20000000", "0.00000000". */
-export const signedMoney = (units: bigint, scale: number): string => (units > 0n ? "+" : "") + formatUnits(units, scale);
+/** A signed amount: "+7.80", "-10.20", "0.00". */
+export const signedMoney = (units: bigint, scale: number): string => (units > 0n ? "+" : "") + money(units, scale);
 
 interface Coin {
   currency: string;
