@@ -43,7 +43,7 @@ describe("a closed leveraged position", () => {
     const items = await inbox(u);
     expect(items.total).toBe(1);
     expect(items.data[0]).toMatchObject({ kind: "lever_closed", title: "Position closed: closed by you", link: "/lever" });
-    expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 111.00. P/L +1.00000000 USDT.`);
+    expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 111.00. P/L +1 USDT.`);
     expect((await inbox(u, "zh")).data[0]!.title).toBe("仓位已平仓：手动平仓");
     expect((await inbox(other)).total).toBe(0);
   });
@@ -59,7 +59,7 @@ describe("a closed leveraged position", () => {
     const items = await inbox(u);
     expect(items.total).toBe(1);
     expect(items.data[0]!.title).toBe("Position closed: take-profit");
-    expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 95.00. P/L +0.60000000 USDT.`);
+    expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 95.00. P/L +0.6 USDT.`);
   });
 
   it("stop-loss: a negative P/L", async () => {
@@ -71,7 +71,7 @@ describe("a closed leveraged position", () => {
     expect((await positionRow(p.id))!.status).toBe(4);
     const item = (await inbox(u)).data[0]!;
     expect(item.title).toBe("Position closed: stop-loss");
-    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 94.00. P/L -0.70000000 USDT.`);
+    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 94.00. P/L -0.7 USDT.`);
   });
 
   it("liquidation: the loss stops at the margin", async () => {
@@ -83,7 +83,7 @@ describe("a closed leveraged position", () => {
     expect((await positionRow(p.id))!.status).toBe(4);
     const item = (await inbox(u)).data[0]!;
     expect(item.title).toBe("Position closed: liquidation");
-    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 50.00. P/L -1.01000000 USDT.`);
+    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 50.00. P/L -1.01 USDT.`);
   });
 
   it("gain cap: closed when the gain reaches what the house holds", async () => {
@@ -96,7 +96,7 @@ describe("a closed leveraged position", () => {
     expect(await positionRow(p.id)).toMatchObject({ status: 4, close_reason: "cap" });
     const item = (await inbox(u)).data[0]!;
     expect(item.title).toBe("Position closed: gain cap reached");
-    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 202.00. P/L +10.10000000 USDT.`);
+    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 202.00. P/L +10.1 USDT.`);
   });
 
   it("keeps one item when the drain runs the close again", async () => {

@@ -45,7 +45,7 @@ describe("a settled seconds contract", () => {
     expect(items.data[0]).toMatchObject({ kind: "seconds_settled", link: "/trade/lists" });
     expect(items.data[0]!.title).toMatch(/^Contract settled: won$/i);
     expect(items.data[0]!.body).toBe(
-      `BTC/USDT Down #${o.id}: entry ${o.open_price} (tick #${row.open_tick_id}), exit ${o.open_price} (tick #${row.end_tick_id}). Net +7.80000000 USDT.`,
+      `BTC/USDT Down #${o.id}: entry ${o.open_price} (tick #${row.open_tick_id}), exit ${o.open_price} (tick #${row.end_tick_id}). Net +7.8 USDT.`,
     );
     expect((await inbox(u, "zh")).data[0]!.title).toBe("合约已结算：盈利");
     expect((await inbox(other)).total).toBe(0);
@@ -61,7 +61,7 @@ describe("a settled seconds contract", () => {
     expect(item.body).toContain(`BTC/USDT Up #${o.id}:`);
     expect(item.body).toContain(`(tick #${row.open_tick_id})`);
     expect(item.body).toContain(`(tick #${row.end_tick_id})`);
-    expect(item.body).toContain("Net -10.20000000 USDT.");
+    expect(item.body).toContain("Net -10.2 USDT.");
   });
 
   it("gives each owner their own items when many contracts settle in one drain batch", async () => {
@@ -91,7 +91,7 @@ describe("a settled seconds contract", () => {
     const bodyIds = (items: Item[]) => items.map((n) => Number(/#(\d+):/.exec(n.body)![1])).sort((x, y) => x - y);
     expect(bodyIds(mineA.data)).toEqual(ids.filter(([u]) => u === a).map(([, id]) => id));
     expect(bodyIds(mineB.data)).toEqual(ids.filter(([u]) => u === b).map(([, id]) => id));
-    for (const n of [...mineA.data, ...mineB.data]) expect(n.body).toContain("Net +3.90000000 USDT.");
+    for (const n of [...mineA.data, ...mineB.data]) expect(n.body).toContain("Net +3.9 USDT.");
   });
 
   it("keeps one item when the drain runs the settlement again", async () => {

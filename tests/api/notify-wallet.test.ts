@@ -50,8 +50,8 @@ describe("deposit notifications", () => {
     expect(mine.total).toBe(1);
     expect(mine.unread).toBe(1);
     expect(mine.data[0]).toMatchObject({ kind: "deposit_credited", title: "Deposit credited", link: "/recharge/log", read: false });
-    expect(mine.data[0]!.body).toBe("125.50000000 USDT has been credited to your spot account.");
-    expect((await inbox(user, "zh")).data[0]!.body).toContain("125.50000000 USDT 已存入");
+    expect(mine.data[0]!.body).toBe("125.5 USDT has been credited to your spot account.");
+    expect((await inbox(user, "zh")).data[0]!.body).toContain("125.5 USDT 已存入");
     expect((await inbox(other)).total).toBe(0);
     expect((await inbox(op)).total).toBe(0);
   });
@@ -64,7 +64,7 @@ describe("deposit notifications", () => {
     const mine = await inbox(user);
     expect(mine.total).toBe(1);
     expect(mine.data[0]).toMatchObject({ kind: "deposit_rejected", title: "Deposit rejected" });
-    expect(mine.data[0]!.body).toBe("Your deposit of 30.00000000 USDT was rejected: No such transfer on chain");
+    expect(mine.data[0]!.body).toBe("Your deposit of 30 USDT was rejected: No such transfer on chain");
   });
 
   it("says nothing at a first approval that waits for a second operator, and once when the second credits it", async () => {
@@ -77,7 +77,7 @@ describe("deposit notifications", () => {
     expect((await api(`/admin/deposits/${id}/approve`, { token: second.token, body: {} })).body.message).toMatchObject({ status: 1 });
     const mine = await inbox(user);
     expect(mine.data.map((n) => n.kind)).toEqual(["deposit_credited"]);
-    expect(mine.data[0]!.body).toContain("20000.00000000 USDT");
+    expect(mine.data[0]!.body).toContain("20000 USDT");
   });
 });
 
@@ -101,7 +101,7 @@ describe("withdrawal notifications", () => {
     const mine = await inbox(user);
     expect(mine.total).toBe(1);
     expect(mine.data[0]).toMatchObject({ kind: "withdrawal_sent", title: "Withdrawal sent", link: "/withdrawal/log" });
-    expect(mine.data[0]!.body).toBe(`42.50000000 USDT was sent on TRC20. Transaction id: ${TXID}`);
+    expect(mine.data[0]!.body).toBe(`42.5 USDT was sent on TRC20. Transaction id: ${TXID}`);
     expect((await inbox(other)).total).toBe(0);
     const log = await api("/new/users/withdrawalLog", { token: user.token });
     expect(log.body.data.lists[0]).toMatchObject({ status: 2, txid: TXID });
@@ -138,7 +138,7 @@ describe("withdrawal notifications", () => {
     const mine = await inbox(user);
     expect(mine.total).toBe(1);
     expect(mine.data[0]).toMatchObject({ kind: "withdrawal_rejected", title: "Withdrawal rejected" });
-    expect(mine.data[0]!.body).toBe("Your withdrawal of 50.00000000 USDT was rejected and the funds are back in your account: Address on a sanctions list");
+    expect(mine.data[0]!.body).toBe("Your withdrawal of 50 USDT was rejected and the funds are back in your account: Address on a sanctions list");
   });
 
   it("tells the owner once that a withdrawal failed on chain and the funds are back", async () => {

@@ -4,10 +4,11 @@
  * event happens. The texts are in ./texts.ts; the links are routes of the app
  * (web/src/app/routes.tsx) that list the event.
  *
- * Amounts are formatted with the currency's decimals (its scale); a signed amount carries "+" when
- * above zero. Words a text translates (an outcome, a reason, a direction) are "@word".
+ * Amounts are exact at the currency's scale without trailing zeros ("125.5", "-10.2"), as the app's
+ * screens show a result or an amount moved (and as the C2C notices write them); a signed amount
+ * carries "+" when above zero. Words a text translates (an outcome, a reason, a direction) are "@word".
  */
-import { formatUnits } from "../../../schemas/money.ts";
+import { formatUnitsTrim } from "../../../schemas/money.ts";
 import type { NewNotification } from "./inbox.ts";
 
 /** The app's screens that list each kind of event. */
@@ -20,11 +21,11 @@ export const NOTIFICATION_LINKS = {
   security: "/security",
 } as const;
 
-/** Minimal units at `scale` as the currency shows them. */
-export const money = (units: bigint, scale: number): string => formatUnits(units, scale);
+/** Minimal units at `scale`, exact, without trailing zeros: "125.5", "20000". */
+export const money = (units: bigint, scale: number): string => formatUnitsTrim(units, scale);
 
-/** A signed amount: "+7.80000000", "-10.20000000", "0.00000000". */
-export const signedMoney = (units: bigint, scale: number): string => (units > 0n ? "+" : "") + formatUnits(units, scale);
+/** A signed amount: "+7.8", "-10.2", "0". */
+export const signedMoney = (units: bigint, scale: number): string => (units > 0n ? "+" : "") + formatUnitsTrim(units, scale);
 
 interface Coin {
   currency: string;
