@@ -134,9 +134,13 @@ async function toastTitled(phone: Phone, title: string): Promise<{ title: string
   return (await phone.toasts()).find((t) => t.title === title)!;
 }
 
-/** Screenshot while the toast titled `title` is still up (skipped if a loaded machine was too slow to catch it). */
+/** Screenshot while the toast titled `title` is still up, once it has slid in (skipped if a loaded machine was too slow to catch it). */
 async function snapToast(phone: Phone, title: string, name: string) {
-  if ((await testId(phone.page, "notice-toast").filter({ hasText: title }).count()) > 0) await snap(phone.page, name);
+  const toast = testId(phone.page, "notice-toast").filter({ hasText: title });
+  const settled = await toast
+    .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)).then(() => true), undefined, { timeout: 1_000 })
+    .catch(() => false);
+  if (settled) await snap(phone.page, name);
 }
 
 /** A picture drawn in the page, as a file picker would hand it over. */
@@ -263,6 +267,7 @@ describe("issue #16 acceptance: nothing happens to a user's money without them k
       await waitForRoute(p, /^#\/notifications$/);
       const item = testId(p, "notif-item").first();
       await item.waitFor();
+      expect(await testId(p, "notice-toast").count()).toBe(0);
       expect(await item.getAttribute("data-read")).toBe("0");
       expect(await item.textContent()).toContain(w.settledLost);
       expect(await item.textContent()).toContain(settledToast.body);
@@ -299,12 +304,15 @@ describe("issue #16 acceptance: nothing happens to a user's money without them k
       const orderItem = testId(mp, "notif-item").first();
       await orderItem.waitFor();
       expect(await orderItem.textContent()).toContain(newOrder.body);
+      // The inbox lists what the toast said: the toast steps aside instead of covering the list.
+      expect(await testId(mp, "notice-toast").count()).toBe(0);
       await snap(mp, shot("2-merchant-inbox"));
       await orderItem.click();
       await waitForRoute(mp, new RegExp(`^#/legal/show\\?id=${orderId}$`));
       await mp.waitForSelector('[data-testid="c2c-show"][data-state="0"]');
       expect(await testId(mp, "show-real-name").textContent()).toBe("Demo One");
       await badge(mp, "");
+      expect(await testId(mp, "notice-toast").count()).toBe(0);
       await snap(mp, shot("2-merchant-order"));
 
       // demo1 pays with a proof and says so through the confirmation dialog.
@@ -384,7 +392,9 @@ describe("issue #16 acceptance: nothing happens to a user's money without them k
       // The operator sees the answer.
       await op.reload();
       await card.locator('[data-testid="support-ticket-open"]').click();
-      await card.locator('[data-kind="message"]', { hasText: w.answer }).waitFor();
+      const answer = card.locator('[data-kind="message"]', { hasText: w.answer });
+      await answer.waitFor();
+      await answer.scrollIntoViewIfNeeded();
       await snap(op, shot("3-console-answer"));
 
       // ── Each item reached its owner once, and no one else ──
