@@ -151,7 +151,7 @@ describe("notification centre", () => {
     // A contract settles while demo1 is on the assets screen.
     addNotifications(server.persistDir, DEMO1, [settled(7, 1)]);
     await tabBecomesVisible(page);
-    const toast = noticeToasts(page).filter({ hasText: "Contract settled: won" });
+    const toast = noticeToasts(page).filter({ hasText: "Contract settled: Won" });
     await toast.waitFor();
     expect(await toast.textContent()).toContain("BTC/USDT Up #7: entry 60500 (tick #101), exit 60510 (tick #161). Net +8 USDT.");
     await snap(page, "notifications-toast-en");
@@ -184,8 +184,8 @@ describe("notification centre", () => {
     await testId(page, "notif-list").waitFor();
     expect(await testId(page, "page-title").textContent()).toBe("Notifications");
     expect(await itemStates(page)).toEqual([
-      { title: "Contract settled: won", read: true, time: "2026-11-24 10:32:00" },
-      { title: "Contract settled: won", read: false, time: "2026-11-24 10:31:00" },
+      { title: "Contract settled: Won", read: true, time: "2026-11-24 10:32:00" },
+      { title: "Contract settled: Won", read: false, time: "2026-11-24 10:31:00" },
       { title: "Deposit credited", read: false, time: "2026-11-24 10:30:00" },
     ]);
     expect(await testId(page, "notif-unread-count").textContent()).toBe("2 unread");

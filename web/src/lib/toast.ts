@@ -46,6 +46,12 @@ export function dismissToast(id: number) {
   $toasts.set($toasts.get().filter((t) => t.id !== id));
 }
 
+/** Removes the toasts whose key passes `match` (a notification's, once the user has opened it elsewhere). */
+export function dismissToastsByKey(match: (key: string) => boolean) {
+  const left = $toasts.get().filter((t) => t.key === undefined || !match(t.key));
+  if (left.length !== $toasts.get().length) $toasts.set(left);
+}
+
 export const toast = {
   success: (text: string) => showToast(text, "success"),
   error: (text: string) => showToast(text, "error"),

@@ -170,8 +170,8 @@ const wordsEn = {
 type Words = Record<keyof typeof wordsEn, string>;
 const WORDS: Record<Locale, Words> = {
   en: wordsEn,
-  zh: { won: "盈利", lost: "亏损", up: "买涨", down: "买跌", user: "手动平仓", profit: "止盈", loss: "止损", liquidation: "强制平仓", cap: "达到收益上限", released: "币已放行给买家", returned: "币已退回卖家" },
-  hk: { won: "盈利", lost: "虧損", up: "買漲", down: "買跌", user: "手動平倉", profit: "止盈", loss: "止損", liquidation: "強制平倉", cap: "達到收益上限", released: "幣已放行給買家", returned: "幣已退回賣家" },
+  zh: { won: "盈利", lost: "亏损", up: "看涨", down: "看跌", user: "手动平仓", profit: "止盈", loss: "止损", liquidation: "强制平仓", cap: "达到收益上限", released: "币已放行给买家", returned: "币已退回卖家" },
+  hk: { won: "盈利", lost: "虧損", up: "看漲", down: "看跌", user: "手動平倉", profit: "止盈", loss: "止損", liquidation: "強制平倉", cap: "達到收益上限", released: "幣已放行給買家", returned: "幣已退回賣家" },
   kr: { won: "수익", lost: "손실", up: "상승", down: "하락", user: "직접 종료", profit: "이익 실현", loss: "손절", liquidation: "강제 청산", cap: "수익 상한 도달", released: "코인이 구매자에게 릴리스됨", returned: "코인이 판매자에게 반환됨" },
   jp: { won: "勝ち", lost: "負け", up: "上昇", down: "下落", user: "手動決済", profit: "利益確定", loss: "損切り", liquidation: "強制決済", cap: "利益上限に到達", released: "コインは買い手に解放", returned: "コインは売り手に返却" },
   es: { won: "ganado", lost: "perdido", up: "Sube", down: "Baja", user: "cerrada por usted", profit: "toma de ganancias", loss: "stop-loss", liquidation: "liquidación", cap: "tope de ganancia alcanzado", released: "monedas liberadas al comprador", returned: "monedas devueltas al vendedor" },

@@ -16,7 +16,7 @@ import { call, client } from "../../lib/api.ts";
 import { navigateTo } from "../../lib/nav.ts";
 import { pagesById, usePagedQuery } from "../../lib/query.ts";
 import { $session, useSession } from "../../lib/session.ts";
-import { showNoticeToast } from "../../lib/toast.ts";
+import { dismissToastsByKey, showNoticeToast } from "../../lib/toast.ts";
 import { absorb, appLink, emptyFeed, markedRead, toastPlan, type FeedState, type InboxPage, type NotificationItem } from "./feed.ts";
 
 /** Everything the notification centre shows; a `notification` event invalidates it all. */
@@ -51,16 +51,25 @@ export async function markRead(qc: QueryClient, what: NotificationRead): Promise
 
 /** Opening an item (in the inbox or from its toast): it is read, and its link, if any, is followed. */
 export function openNotification(qc: QueryClient, n: NotificationItem): void {
+  // Opened from the inbox while its toast is still up: the toast would cover the screen it opens.
+  dismissToastsByKey((k) => k === toastKey(n.id));
   if (!n.read) void markRead(qc, { ids: [n.id] }).catch(() => undefined);
   const to = appLink(n.link);
   if (to) navigateTo(to);
 }
 
+/** The toast of one notification, and of the "n more" summary; every notification toast's key starts with the prefix. */
+const TOAST_PREFIX = "notification:";
+const toastKey = (id: number) => `${TOAST_PREFIX}${id}`;
+
 function announce(qc: QueryClient, fresh: NotificationItem[]) {
   const { shown, more } = toastPlan(fresh);
-  if (more > 0) showNoticeToast({ key: "notification:more", title: m.notif_more_new({ count: String(more) }), onTap: () => navigateTo("/notifications") });
-  for (const n of shown) showNoticeToast({ key: `notification:${n.id}`, title: n.title, body: n.body, onTap: () => openNotification(qc, n) });
+  if (more > 0) showNoticeToast({ key: `${TOAST_PREFIX}more`, title: m.notif_more_new({ count: String(more) }), onTap: () => navigateTo("/notifications") });
+  for (const n of shown) showNoticeToast({ key: toastKey(n.id), title: n.title, body: n.body, onTap: () => openNotification(qc, n) });
 }
+
+/** The inbox is open: it lists what the notification toasts say, so they step aside instead of covering it. */
+export const dismissNotificationToasts = () => dismissToastsByKey((k) => k.startsWith(TOAST_PREFIX));
 
 /** The first page and the unread count, while logged in; toasts what is new since the last read. */
 function useHead() {

@@ -1,5 +1,7 @@
 /** The customer-service link from configuration (spec §7 GET /api/cfg/kefu), and support tickets (schemas/support.ts). */
+import { useQueryClient } from "@tanstack/react-query";
 import { call, client } from "../../lib/api.ts";
+import { useUserEvent } from "../../lib/userChannel.ts";
 import type { SupportCategory, SupportRelatedKind, SupportTicketPage, TicketSummary } from "../../../../schemas/support.ts";
 import { cachedFor, pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 
@@ -56,6 +58,18 @@ export const useMyTickets = (enabled = true) =>
 export const useTicket = (id: number) => useScreenQuery({ queryKey: [TICKETS, "one", id], queryFn: ({ signal }) => fetchTicket(id, signal), enabled: id > 0 });
 export const useRecentOrders = (kind: SupportRelatedKind | "") =>
   useScreenQuery({ queryKey: [TICKETS, "orders", kind], queryFn: ({ signal }) => fetchRecentOrders(kind as SupportRelatedKind, signal), enabled: kind !== "" });
+/**
+ * Keeps the ticket screens current while they are open: an operator's reply arrives as a
+ * `support_reply` item in the notification centre, announced by the user channel's `notification`
+ * event, so any such event (and the channel's reopen, which may have missed one) reads the
+ * tickets again. Without it the user on the ticket screen got the toast but not the reply.
+ */
+export function useTicketsLive(): void {
+  const qc = useQueryClient();
+  const refetch = () => void qc.invalidateQueries({ queryKey: [TICKETS] });
+  useUserEvent("notification", refetch, refetch);
+}
+
 export const useCreateTicket = () => useCallMutation(createTicket, [[TICKETS]]);
 export const useSendTicketMessage = () => useCallMutation(sendTicketMessage, [[TICKETS]]);
 export const useCloseTicket = () => useCallMutation(closeTicket, [[TICKETS]]);

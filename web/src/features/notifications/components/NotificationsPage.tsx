@@ -2,15 +2,15 @@
  * The inbox (/notifications, issue #16 §1): the user's notifications, newest first, in pages.
  * Unread items carry a dot and a bold title; each shows its title, body and Beijing time (as the
  * API gives it). Tapping an item marks it read and opens its link, if it has one; "Mark all read"
- * clears the badge.
+ * clears the badge. Notification toasts up when the inbox opens are dismissed (the list has them).
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { m } from "../../../i18n/index.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { Icon } from "../../../components/Icon.tsx";
-import { markRead, openNotification, useInbox, useUnreadCount } from "../api.ts";
+import { dismissNotificationToasts, markRead, openNotification, useInbox, useUnreadCount } from "../api.ts";
 import { appLink, badgeText } from "../feed.ts";
 import s from "./notifications.module.css";
 
@@ -19,6 +19,8 @@ export default function NotificationsPage() {
   const unread = useUnreadCount();
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
+  // What the toasts say is listed here: they would only cover the list's first items.
+  useEffect(dismissNotificationToasts, []);
 
   const markAll = async () => {
     setBusy(true);

@@ -9,7 +9,7 @@ import { m } from "../../../i18n/index.ts";
 import { useSession } from "../../../lib/session.ts";
 import { ErrorState, SkeletonBlock, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { Icon } from "../../../components/Icon.tsx";
-import { classifyLink, useKefu, useMyTickets, type ServiceLink, type TicketSummary } from "../api.ts";
+import { classifyLink, useKefu, useMyTickets, useTicketsLive, type ServiceLink, type TicketSummary } from "../api.ts";
 import { categoryText, statusBadge, statusText } from "../labels.ts";
 import s from "./support.module.css";
 
@@ -53,6 +53,7 @@ export default function CustomerPage() {
 
 function MyTickets() {
   const list = useMyTickets();
+  useTicketsLive();
   return (
     <section data-testid="support-tickets">
       <h3 className={s.sectionTitle}>{m.support_my_tickets()}</h3>

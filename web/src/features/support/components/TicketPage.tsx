@@ -12,7 +12,7 @@ import type { UploadInfo } from "../../../lib/upload.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { MAX_BODY } from "../../../../../schemas/support.ts";
-import { useCloseTicket, useSendTicketMessage, useTicket, type SupportTicketDetail, type TicketEvent } from "../api.ts";
+import { useCloseTicket, useSendTicketMessage, useTicket, useTicketsLive, type SupportTicketDetail, type TicketEvent } from "../api.ts";
 import { categoryText, kindText, statusBadge, statusText } from "../labels.ts";
 import { PhotoSlots, photosUploading } from "./PhotoSlots.tsx";
 import s from "./support.module.css";
@@ -22,6 +22,7 @@ export default function TicketPage() {
   const raw = params.get("id") ?? "";
   const id = /^\d{1,15}$/.test(raw) ? Number(raw) : 0;
   const ticket = useTicket(id);
+  useTicketsLive();
   if (id === 0) return <ErrorState message={m.not_found_body()} />;
   if (ticket.error && !ticket.data) return <ErrorState message={ticket.error.message} onRetry={ticket.reload} />;
   if (!ticket.data) {
