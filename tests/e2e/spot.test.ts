@@ -146,7 +146,7 @@ describe("spot trading between two traders", () => {
     await expect.poll(() => b.inputValue('[data-testid="order-price"]')).toBe("70000.00");
     await b.fill('[data-testid="order-qty"]', "0.01");
     await b.click('[data-testid="order-submit"]');
-    await b.getByText("Filled 0.010000 BTC").waitFor();
+    await b.getByText("Filled 0.01 BTC", { exact: true }).waitFor();
 
     // Both screens: the ask is gone from the book and the deal is in market trades, live.
     for (const p of [s, b]) {

@@ -62,14 +62,14 @@ function resultMessage(r: PlacedOrder, coin: string): { text: string; kind: "suc
   const anyFilled = filled !== null && filled.units > 0n;
   switch (r.status) {
     case "filled":
-      return { text: m.spot_result_filled({ qty: r.filled, coin }), kind: "success" };
+      return { text: m.spot_result_filled({ qty: formatMoney(r.filled, coin), coin }), kind: "success" };
     case "open":
       return anyFilled
-        ? { text: m.spot_result_partly({ filled: r.filled, remaining: r.remaining, coin }), kind: "success" }
+        ? { text: m.spot_result_partly({ filled: formatMoney(r.filled, coin), remaining: formatMoney(r.remaining, coin), coin }), kind: "success" }
         : { text: m.spot_result_open(), kind: "success" };
     case "cancelled":
       return anyFilled
-        ? { text: m.spot_result_ioc_partial({ filled: r.filled, coin }), kind: "info" }
+        ? { text: m.spot_result_ioc_partial({ filled: formatMoney(r.filled, coin), coin }), kind: "info" }
         : { text: m.spot_result_ioc_none(), kind: "warning" };
     default:
       return { text: m.spot_result_rejected(), kind: "warning" };
