@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /* global window, document -- code in page.evaluate / waitForFunction runs in the browser */
 // `npm run bench -- --only web` (or `npm run bench:web`): how fast the SPA is on a phone.
+// (Lighthouse against `npm start` as well: --start, below.)
 //
 //  1. builds the SPA (`npm run build`; --no-build reuses dist/web);
 //  2. prints the first-load weight: every script, module preload and stylesheet that index.html
@@ -18,12 +19,22 @@
 //   npm run bench:web -- --no-lighthouse   # build + sizes + axe
 //   npm run bench:web -- --json FILE       # also write the numbers as JSON
 //   npm run bench:web -- --no-axe --runs 1 --routes /quotations   # one quick Lighthouse look
+//   npm run bench:web -- --start           # Lighthouse also against `npm start`, both tables
+//   npm run bench:web -- --start-only      # Lighthouse against `npm start` only (no axe)
+//   npm run bench:web -- --url http://127.0.0.1:8787   # Lighthouse against a server already running
+//
+// --start runs the product the README's way: `scripts/start.mjs` (what `npm start` runs: the build,
+// migrations, the seed, `wrangler dev`, the demo market maker) on a free port with its data in a
+// temporary --persist-to folder (your .wrangler/state is not touched), waits until it reports the
+// market maker running, runs Lighthouse on the same routes, then stops it with Ctrl+C's signal.
+// Every Lighthouse table says whether the market maker was still trading at the end of the run.
 //
 // Lighthouse runs without network except localhost; it throttles as its mobile preset does
 // (simulated 4G, 4× CPU slowdown), so scores are comparable between runs on this machine only.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { createServer } from "node:net";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -176,7 +187,68 @@ export async function startWorker() {
  * traded twice at different prices (a change other than 0), or after 60 s.
  */
 export async function startMarketMaker(base) {
-  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "market-maker.mjs"), "--url", base, "--interval", "400"], { cwd: ROOT, stdio: "ignore" });
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "market-maker.mjs"), "--url", base, "--interval", "400"], { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] });
+  // A market maker that died (say, its login timed out on a loaded machine) would leave the
+  // screens measured on an idle server: say so instead of measuring silently without it.
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr = (stderr + d).slice(-2000)));
+  const state = { exited: null };
+  child.on("exit", (code, signal) => {
+    state.exited = code ?? signal;
+    if (!state.stopping) console.log(`market maker exited (${state.exited}) during the run: ${stderr.trim().split("\n").at(-1) ?? ""}`);
+  });
+  const until = Date.now() + 60_000;
+  while (Date.now() < until && state.exited === null) {
+    const res = await fetch(`${base}/api/currency/quotation_new`).then((r) => r.json(), () => null);
+    const rows = (res?.message ?? []).flatMap((g) => g.quotation ?? []);
+    if (rows.some((r) => Number(r.change) > 0) && rows.some((r) => Number(r.change) < 0)) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  return {
+    running: () => state.exited === null,
+    stop: () => {
+      state.stopping = true;
+      child.kill();
+    },
+  };
+}
+
+/**
+ * The product started the README's way (`npm start` = scripts/start.mjs, market maker on), on a
+ * free port with a temporary --persist-to folder. Resolves once the banner says it runs.
+ */
+export async function startProduct() {
+  const persist = mkdtempSync(path.join(tmpdir(), "exchange-bench-start-"));
+  const port = await new Promise((res) => {
+    const srv = createServer();
+    srv.listen(0, "127.0.0.1", () => {
+      const p = srv.address().port;
+      srv.close(() => res(p));
+    });
+  });
+  const env = { ...process.env, ...OFFLINE_ENV, PORT: String(port) };
+  delete env.MARKET_MAKER;
+  const child = spawn(process.execPath, [path.join(ROOT, "scripts", "start.mjs"), "--persist-to", persist], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let out = "";
+  const keep = (d) => (out = (out + d).slice(-20_000));
+  child.stdout.on("data", keep);
+  child.stderr.on("data", keep);
+  const exited = new Promise((res) => child.on("exit", (code, signal) => res(code ?? signal)));
+  const ready = new Promise((res) => {
+    const check = () => /Market maker: running/.test(out) && res(true);
+    child.stdout.on("data", check);
+    exited.then(() => res(false));
+  });
+  const timeout = new Promise((res) => setTimeout(() => res(false), 600_000).unref());
+  if (!(await Promise.race([ready, timeout]))) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {}
+    rmSync(persist, { recursive: true, force: true });
+    throw new Error(`npm start did not come up with the market maker running:\n${out.slice(-3000)}`);
+  }
+  const base = `http://127.0.0.1:${port}`;
+  // Like startMarketMaker: let the books move (a change on both sides) before measuring.
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
     const res = await fetch(`${base}/api/currency/quotation_new`).then((r) => r.json(), () => null);
@@ -184,7 +256,20 @@ export async function startMarketMaker(base) {
     if (rows.some((r) => Number(r.change) > 0) && rows.some((r) => Number(r.change) < 0)) break;
     await new Promise((r) => setTimeout(r, 1000));
   }
-  return { stop: () => child.kill() };
+  return {
+    base,
+    running: () => !/the market maker stopped/.test(out),
+    async stop() {
+      try {
+        process.kill(child.pid, "SIGINT");
+      } catch {}
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {}
+      rmSync(persist, { recursive: true, force: true });
+    },
+  };
 }
 
 const median = (xs) => {
@@ -193,7 +278,7 @@ const median = (xs) => {
 };
 
 /** Lighthouse mobile (performance, accessibility, best practices, SEO), median of `runs`. */
-async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES) {
+async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES, title = "") {
   let lh, launcher;
   try {
     lh = (await import("lighthouse")).default;
@@ -242,7 +327,7 @@ async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES) {
   } finally {
     chrome.kill();
   }
-  console.log(`\n### Lighthouse mobile (median of ${runs})\n`);
+  console.log(`\n### Lighthouse mobile (median of ${runs})${title ? `: ${title}` : ""}\n`);
   console.log("| route | performance | accessibility | best practices | SEO | FCP ms | LCP ms | TBT ms | CLS | runs (perf) |");
   console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
   for (const [route, r] of Object.entries(out)) {
@@ -344,18 +429,45 @@ export async function webBench(opts = {}) {
     for (const s of screens) console.log(`| ${s.route} | ${kb(s.gzip)} | ${s.extra.map((f) => path.basename(f)).join(", ")} |`);
   }
   const result = { firstLoad: { js: fl.js, css: fl.css, gzip: fl.gzip, raw: fl.raw, files: fl.rows }, firstScreen: screens };
+  const runs = Number(opts.runs ?? 3);
+  const routes = typeof opts.routes === "string" ? opts.routes.split(",") : undefined;
+  // How each Lighthouse run went: the 1-minute load average at its end, the market maker's state.
+  const runInfo = (running) => ({ loadAverage: Number(loadavg()[0].toFixed(2)), marketMaker: running ? "running" : "stopped" });
   if (!opts["size-only"]) {
     if (!existsSync(CHROME)) console.log(`browser checks: skipped (no Chromium at ${CHROME}; set CHROME_PATH)`);
-    else {
-      const worker = await startWorker();
-      const mm = await startMarketMaker(worker.base);
-      try {
-        result.static = await staticChecks(worker.base, fl);
-        if (!opts["no-lighthouse"]) result.lighthouse = await lighthouse(worker.base, Number(opts.runs ?? 3), typeof opts.routes === "string" ? opts.routes.split(",") : undefined);
-        if (!opts["no-axe"]) result.axe = await axe(worker.base);
-      } finally {
-        mm.stop();
-        await worker.stop();
+    else if (typeof opts.url === "string") {
+      // A server someone already runs (their own `npm start`, say): Lighthouse only, nothing started.
+      result.static = await staticChecks(opts.url, fl);
+      result.lighthouseUrl = await lighthouse(opts.url, runs, routes, opts.url);
+      result.lighthouseUrlRun = { loadAverage: runInfo(true).loadAverage };
+    } else {
+      if (!opts["start-only"]) {
+        const worker = await startWorker();
+        const mm = await startMarketMaker(worker.base);
+        try {
+          result.static = await staticChecks(worker.base, fl);
+          if (!opts["no-lighthouse"]) {
+            result.lighthouse = await lighthouse(worker.base, runs, routes, "throw-away Worker + market maker");
+            result.lighthouseRun = runInfo(mm.running());
+            console.log(`market maker at the end of the run: ${mm.running() ? "running" : "stopped"}`);
+          }
+          if (!opts["no-axe"]) result.axe = await axe(worker.base);
+        } finally {
+          mm.stop();
+          await worker.stop();
+        }
+      }
+      if ((opts.start || opts["start-only"]) && !opts["no-lighthouse"]) {
+        console.log("\nstarting `npm start` (scripts/start.mjs, market maker on) on a temporary --persist-to folder");
+        const product = await startProduct();
+        try {
+          if (opts["start-only"]) result.static = await staticChecks(product.base, fl);
+          result.lighthouseStart = await lighthouse(product.base, runs, routes, "`npm start` (market maker on)");
+          result.lighthouseStartRun = runInfo(product.running());
+          console.log(`market maker at the end of the run: ${product.running() ? "running" : "stopped"}`);
+        } finally {
+          await product.stop();
+        }
       }
     }
   }

@@ -117,10 +117,19 @@ async function main() {
   process.on("SIGTERM", () => (stopping = true));
 
   const api = httpApi(maker, taker);
+  // One pair at a time, spread over the interval (each pair still steps once per interval when the
+  // machine keeps up). Stepping all pairs at once sent a burst of a dozen requests every interval,
+  // and a page or a user's order that arrived then waited behind all of them on the local runtime's
+  // one thread (issue #17 §3); this way at most one step's requests are ahead of it, and on a busy
+  // machine the market maker slows down instead of crowding out the people using the exchange.
+  const slot = INTERVAL / Math.max(1, pairs.length);
   while (!stopping) {
-    const started = Date.now();
-    await Promise.all(pairs.map((p) => step(p, api).catch((e) => console.warn(`[market-maker] ${p.name}: ${e.message}`))));
-    await new Promise((r) => setTimeout(r, Math.max(50, INTERVAL - (Date.now() - started))));
+    for (const p of pairs) {
+      if (stopping) break;
+      const started = Date.now();
+      await step(p, api).catch((e) => console.warn(`[market-maker] ${p.name}: ${e.message}`));
+      await new Promise((r) => setTimeout(r, Math.max(20, slot - (Date.now() - started))));
+    }
   }
   // Leave the book as we found it: cancel our resting orders.
   await cancelAll(maker).catch(() => {});

@@ -16,7 +16,8 @@
  *
  * State lives in .wrangler/state (or --persist-to DIR), so data survives restarts.
  * Environment: PORT, MARKET_MAKER=off to keep the demo market maker from starting,
- * C2C_PAY_WINDOW_SECONDS / C2C_APPEAL_AFTER_SECONDS to shorten the C2C payment window and appeal delay.
+ * C2C_PAY_WINDOW_SECONDS / C2C_APPEAL_AFTER_SECONDS to shorten the C2C payment window and appeal delay,
+ * LOCAL_OBSERVABILITY=on to keep wrangler's local trace collector (off here by default, see START_ENV).
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -44,6 +45,20 @@ let stopping = false;
 let cronTimer = null;
 let marketMaker = null;
 
+/**
+ * Wrangler ≥ 4.1xx attaches a local trace collector (a streaming tail worker behind its local
+ * dashboard) to the Worker and every Durable Object unless X_LOCAL_OBSERVABILITY is false: every
+ * request, object call and D1 call then emits spans to another worker on the same runtime thread,
+ * which about doubles the runtime CPU of each request (bench/README.md, issue #17). With the demo
+ * market maker trading, the pages and the API waited behind that work (Lighthouse, issue #17 §3).
+ * A deployed Worker has no such collector, so `npm start` turns it off; LOCAL_OBSERVABILITY=on
+ * (or an explicit X_LOCAL_OBSERVABILITY) keeps it for whoever wants the local dashboard's traces.
+ */
+const START_ENV = {
+  ...WRANGLER_ENV,
+  ...(process.env.X_LOCAL_OBSERVABILITY !== undefined || process.env.LOCAL_OBSERVABILITY === "on" ? {} : { X_LOCAL_OBSERVABILITY: "false" }),
+};
+
 const log = (msg) => console.log(`\x1b[36m[start]\x1b[0m ${msg}`);
 const warn = (msg) => console.warn(`\x1b[33m[start]\x1b[0m ${msg}`);
 
@@ -55,7 +70,7 @@ function fail(msg) {
 /** Spawns a command; resolves with its exit code. */
 function run(cmd, args, { stdio = ["ignore", "inherit", "inherit"] } = {}) {
   return new Promise((res, rej) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env: WRANGLER_ENV, stdio, shell: process.platform === "win32" && cmd === "npm" });
+    const child = spawn(cmd, args, { cwd: ROOT, env: START_ENV, stdio, shell: process.platform === "win32" && cmd === "npm" });
     children.add(child);
     child.on("error", rej);
     child.on("exit", (code, signal) => {
@@ -146,7 +161,7 @@ function startWorker() {
     ...envVarArgs(),
     ...persistArgs,
   ];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: WRANGLER_ENV, stdio: ["ignore", "inherit", "inherit"] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env: START_ENV, stdio: ["ignore", "inherit", "inherit"] });
   children.add(child);
   child.on("exit", (code, signal) => {
     children.delete(child);
@@ -254,6 +269,7 @@ function printBanner() {
     "",
     `  Market maker: ${marketMaker ? "running" : process.env.MARKET_MAKER === "off" ? "off (MARKET_MAKER=off)" : "not available yet"}`,
     `  Cron: fired every minute through ${BASE_URL}/__scheduled`,
+    `  Local trace collector: ${START_ENV.X_LOCAL_OBSERVABILITY === "false" ? "off (LOCAL_OBSERVABILITY=on to keep it)" : "on"}`,
     `  Data: ${PERSIST_TO ?? join(ROOT, ".wrangler", "state")} (kept between runs)`,
     DEV ? "  --dev: the SPA was not rebuilt" : "",
     "  Stop with Ctrl+C.",
