@@ -110,28 +110,27 @@ export type Products = Record<SwitchedProductId, boolean>;
 /** The message key of an account's name. */
 export type AccountLabelKey = Product["accounts"][number]["label"];
 
+/** A list of declarations: PRODUCTS, or in a test PRODUCTS plus a made-up product (tests/api/products.test.ts). */
+export type Catalogue = readonly ProductDeclaration[];
+
 /** Every wallet account, in the products' order (the asset centre's tab order). */
 export const ACCOUNT_NAMES = PRODUCTS.flatMap((p) => p.accounts.map((a) => a.name)) as readonly AccountName[] as readonly [AccountName, ...AccountName[]];
 
 /** The switched products' ids, in order. */
 export const SWITCHED_PRODUCTS = PRODUCTS.flatMap((p) => (p.switch === null ? [] : [p.id])) as SwitchedProductId[];
 
-const byId = new Map<string, Product>(PRODUCTS.map((p) => [p.id, p]));
-const byAccount = new Map<string, Product>(PRODUCTS.flatMap((p) => p.accounts.map((a) => [a.name, p] as const)));
-const byFeeKind = new Map<string, Product>(PRODUCTS.flatMap((p) => p.feeKinds.map((k) => [k, p] as const)));
-
 export function productById(id: ProductId): Product {
-  return byId.get(id)!;
+  return PRODUCTS.find((p) => p.id === id)!;
 }
 
 /** The product that owns an account, or undefined for a name that is no account. */
-export function productOfAccount(account: string): Product | undefined {
-  return byAccount.get(account);
+export function productOfAccount(account: string, catalogue: Catalogue = PRODUCTS): ProductDeclaration | undefined {
+  return catalogue.find((p) => p.accounts.some((a) => a.name === account));
 }
 
 /** Whether a name is a wallet account. */
 export function isAccountName(v: string | null | undefined): v is AccountName {
-  return v != null && byAccount.has(v);
+  return v != null && productOfAccount(v) !== undefined;
 }
 
 /** The message key of an account's name. */
@@ -150,31 +149,33 @@ export const FEE_KINDS: readonly string[] = PRODUCTS.flatMap((p) => p.feeKinds);
 
 /** The product a movement kind charges a fee for, or undefined when the kind is no fee source. */
 export function productOfFeeKind(kind: string): Product | undefined {
-  return byFeeKind.get(kind);
+  return PRODUCTS.find((p) => (p.feeKinds as readonly string[]).includes(kind));
 }
 
 /**
  * Whether a product is on: an unswitched product always is; a switched one once `products` says
  * so (null: not known yet, so off: nothing switched off is ever offered, even briefly).
  */
-export function productOn(p: Product, products: Products | null): boolean {
-  return p.switch === null || products?.[p.id as SwitchedProductId] === true;
+export function productOn(p: ProductDeclaration, products: Products | null): boolean {
+  return p.switch === null || (products as Record<string, boolean> | null)?.[p.id] === true;
 }
 
 /** Whether an account's product is on. */
-export function accountOn(account: AccountName, products: Products | null): boolean {
-  const p = productOfAccount(account);
+export function accountOn(account: string, products: Products | null, catalogue: Catalogue = PRODUCTS): boolean {
+  const p = productOfAccount(account, catalogue);
   return p !== undefined && productOn(p, products);
 }
 
+const accountsOf = (catalogue: Catalogue) => catalogue.flatMap((p) => p.accounts.map((a) => a.name)) as AccountName[];
+
 /** Accounts that may receive an own transfer: those of products that are on. */
-export function transferTargets(products: Products | null): AccountName[] {
-  return ACCOUNT_NAMES.filter((a) => accountOn(a, products));
+export function transferTargets(products: Products | null, catalogue: Catalogue = PRODUCTS): AccountName[] {
+  return accountsOf(catalogue).filter((a) => accountOn(a, products, catalogue));
 }
 
 /** Accounts that may send an own transfer: those of products that are on, and those drained when off. */
-export function transferSources(products: Products | null): AccountName[] {
-  return ACCOUNT_NAMES.filter((a) => accountOn(a, products) || (products !== null && productOfAccount(a)!.transfer.drainWhenOff));
+export function transferSources(products: Products | null, catalogue: Catalogue = PRODUCTS): AccountName[] {
+  return accountsOf(catalogue).filter((a) => accountOn(a, products, catalogue) || (products !== null && productOfAccount(a, catalogue)!.transfer.drainWhenOff));
 }
 
 /** The switched product a screen path belongs to (`/trade…` → seconds), or null for the screens every deployment has. */
@@ -182,6 +183,16 @@ export function productOfPath(path: string): SwitchedProductId | null {
   const first = path.split(/[?#]/)[0]!.split("/")[1] ?? "";
   for (const p of PRODUCTS) if (p.switch !== null && (p.paths as readonly string[]).includes(first)) return p.id;
   return null;
+}
+
+/** Whether a console page (`/admin/…`) of some product is shown: the pages of products that are on. */
+export function consolePagesOn(products: Products | null): { path: string; label: Product["console"][number]["label"] }[] {
+  return PRODUCTS.flatMap((p) => (productOn(p, products) ? [...p.console] : []));
+}
+
+/** The product whose console page a path is, or undefined for the console's own pages. */
+export function productOfConsolePath(path: string): Product | undefined {
+  return PRODUCTS.find((p) => p.console.some((c) => c.path === path));
 }
 
 /** The switch values of a deployment's environment (wrangler.toml [vars]): anything but on/true/1 is off, so a typo never switches a regulated product on. */

@@ -3,7 +3,7 @@ import { formatUnits } from "../../../schemas/money.ts";
 import type { WalletAccount } from "../../lib/ledger.ts";
 import { applyMovement, balanceOf } from "../../lib/ledger.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { transferSources, transferTargets, type Products } from "../../../schemas/products.ts";
+import { PRODUCTS, transferSources, transferTargets, type Catalogue, type Products } from "../../../schemas/products.ts";
 import { amountOrThrow, getCurrency } from "./currency.ts";
 
 /**
@@ -11,8 +11,14 @@ import { amountOrThrow, getCurrency } from "./currency.ts";
  * nothing in; a product declared `drainWhenOff` (leverage) may still be emptied out (its owner's
  * positions can still be closed when the product is off, and the money must not be trapped by the switch).
  */
-export async function transferOwn(db: D1Database, products: Products, userId: number, b: { currency_id: number; from_field: WalletAccount; to_field: WalletAccount; number: string }) {
-  if (!transferSources(products).includes(b.from_field) || !transferTargets(products).includes(b.to_field)) throw new ApiError("feature_off", 403);
+export async function transferOwn(
+  db: D1Database,
+  products: Products,
+  userId: number,
+  b: { currency_id: number; from_field: WalletAccount; to_field: WalletAccount; number: string },
+  catalogue: Catalogue = PRODUCTS,
+) {
+  if (!transferSources(products, catalogue).includes(b.from_field) || !transferTargets(products, catalogue).includes(b.to_field)) throw new ApiError("feature_off", 403);
   const cur = await getCurrency(db, b.currency_id);
   const units = amountOrThrow(b.number, cur.scale);
   await applyMovement(db, `transfer:${userId}:${crypto.randomUUID()}`, "transfer", [
