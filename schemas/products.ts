@@ -38,8 +38,11 @@ export interface ProductDeclaration {
   feeKinds: readonly string[];
   /** First path segments of its screens (`/trade…`): hidden, with their links and tabs, when it is off. */
   paths: readonly string[];
-  /** Its pages in the operator console (shown while it is on), label = message key. */
-  console: readonly { path: string; label: string }[];
+  /**
+   * Its pages in the operator console, label = message key: shown while it is on, or always with
+   * `offToo` (settings an operator prepares before switching the product on).
+   */
+  console: readonly { path: string; label: string; offToo?: boolean }[];
 }
 
 export const PRODUCTS = [
@@ -60,7 +63,7 @@ export const PRODUCTS = [
     transfer: { drainWhenOff: false },
     feeKinds: ["micro_open", "micro_refund"],
     paths: ["trade"],
-    console: [{ path: "/admin/seconds", label: "op_nav_seconds" }],
+    console: [{ path: "/admin/seconds", label: "op_nav_seconds", offToo: true }],
   },
   {
     id: "c2c",
@@ -185,14 +188,24 @@ export function productOfPath(path: string): SwitchedProductId | null {
   return null;
 }
 
-/** Whether a console page (`/admin/…`) of some product is shown: the pages of products that are on. */
-export function consolePagesOn(products: Products | null): { path: string; label: Product["console"][number]["label"] }[] {
-  return PRODUCTS.flatMap((p) => (productOn(p, products) ? [...p.console] : []));
+type ConsolePage = { path: string; label: Product["console"][number]["label"]; offToo?: boolean };
+const consolePages = PRODUCTS.flatMap((p) => p.console.map((c) => ({ page: c as ConsolePage, product: p as Product })));
+
+/** The products' console pages (`/admin/…`) to show: those of products that are on, and those shown off too. */
+export function consolePagesOn(products: Products | null): ConsolePage[] {
+  return consolePages.filter(({ page, product }) => page.offToo === true || productOn(product, products)).map(({ page }) => page);
 }
 
-/** The product whose console page a path is, or undefined for the console's own pages. */
-export function productOfConsolePath(path: string): Product | undefined {
-  return PRODUCTS.find((p) => p.console.some((c) => c.path === path));
+/**
+ * Whether a path is a product's console page, and if so whether it may be shown now: "page"
+ * (show it), "off" (its product is off), "loading" (the switches are not known yet), or null
+ * for the console's own pages.
+ */
+export function consolePageState(path: string, products: Products | null): "page" | "off" | "loading" | null {
+  const found = consolePages.find((c) => c.page.path === path);
+  if (!found) return null;
+  if (found.page.offToo === true || productOn(found.product, products)) return "page";
+  return products === null ? "loading" : "off";
 }
 
 /** The switch values of a deployment's environment (wrangler.toml [vars]): anything but on/true/1 is off, so a typo never switches a regulated product on. */

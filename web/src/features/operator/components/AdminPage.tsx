@@ -25,7 +25,7 @@ import { SecondsSettings } from "./SecondsSettings.tsx";
 import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues.tsx";
 import { SupportQueue } from "./SupportQueue.tsx";
 import { useProducts } from "../../../lib/products.ts";
-import { consolePagesOn, productOfConsolePath, productOn } from "../../../../../schemas/products.ts";
+import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
 import "../../../components/account.module.css";
 import s from "./operator.module.css";
@@ -103,10 +103,10 @@ export default function AdminPage() {
       case "/admin/reconcile":
         return <ReconcileSection />;
       default: {
-        const product = productOfConsolePath(pathname);
+        const state = consolePageState(pathname, products);
         const page = productPages[pathname];
-        if (!product || !page) return <Overview />;
-        return products === null ? <PageSpinner /> : productOn(product, products) ? page() : <Overview />;
+        if (state === "loading") return <PageSpinner />;
+        return state === "page" && page ? page() : <Overview />;
       }
     }
   })();
