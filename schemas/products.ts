@@ -51,7 +51,9 @@ export const PRODUCTS = [
     switch: null,
     accounts: [{ name: "change", label: "assets_acct_change" }],
     transfer: { drainWhenOff: false },
-    // One movement per pair batch carries the fills, their fees and the freezes/releases.
+    // One movement per pair batch carries the fills, their fees and the freezes/releases, netted per
+    // account: its fee-account rows are the batch's total; each user's fee is in spot_trades
+    // (buyer_fee, seller_fee).
     feeKinds: ["spot"],
     paths: [],
     console: [],
