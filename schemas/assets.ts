@@ -1,10 +1,11 @@
 /**
- * The asset centre (POST /api/wallet/list): three accounts per currency valued in USDT at real
+ * The asset centre (POST /api/wallet/list): every product's account per currency valued in USDT at real
  * last prices; the spot-account list (GET /api/user/user_wallet); transfers between own accounts.
  * Amounts are decimal strings at the currency's scale.
  */
 import { z } from "zod";
 import type { WalletAccountName } from "./wallet.ts";
+import { ACCOUNT_NAMES } from "./products.ts";
 
 /** One coin in one account. Balance fields are named after the account (change_balance, lock_micro_balance …). */
 function walletRowSchema<A extends WalletAccountName>(account: A) {
@@ -23,12 +24,12 @@ function walletRowSchema<A extends WalletAccountName>(account: A) {
 
 const walletSchema = <A extends WalletAccountName>(account: A) => z.object({ usdt_totle: z.string(), balance: z.array(walletRowSchema(account)) });
 
+/** `{account}_wallet` per declared account (schemas/products.ts): change_wallet, micro_wallet, legal_wallet, lever_wallet. */
+type WalletsShape = { [A in WalletAccountName as `${A}_wallet`]: ReturnType<typeof walletSchema<A>> };
+const walletsShape = Object.fromEntries(ACCOUNT_NAMES.map((a) => [`${a}_wallet`, walletSchema(a)])) as unknown as WalletsShape;
+
 export const walletListSchema = z.object({
-  change_wallet: walletSchema("change"),
-  micro_wallet: walletSchema("micro"),
-  legal_wallet: walletSchema("legal"),
-  /** The leveraged-contract account (isolated margin; frozen = margin of open positions). */
-  lever_wallet: walletSchema("lever"),
+  ...walletsShape,
   total_usdt: z.string(),
   /** Realised profit is not tracked: always "0.00". */
   totalProfits: z.string(),

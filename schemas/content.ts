@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { pageSchema } from "./envelope.ts";
+import { SWITCHED_PRODUCTS, type SwitchedProductId } from "./products.ts";
 
 /** News, help and notice lists answer 10 rows per page; pages start at 1. */
 export const NEWS_PAGE_SIZE = 10;
@@ -119,11 +120,13 @@ export type HomeIndex = z.infer<typeof homeIndexSchema>;
 export const agreementSchema = z.object({ title: z.string(), content: z.string() });
 export type Agreement = z.infer<typeof agreementSchema>;
 
-/** GET /api/cfg/kefu: the customer-service link (settings key `kefu_link`). */
-/** GET /api/cfg/kefu: the service link, and which product areas this deployment has switched on. */
+/** The switches as GET /api/cfg/kefu sends them: one boolean per switched product (schemas/products.ts). */
+const productsSchema = z.object(Object.fromEntries(SWITCHED_PRODUCTS.map((id) => [id, z.boolean()])) as Record<SwitchedProductId, z.ZodBoolean>);
+
+/** GET /api/cfg/kefu: the service link (settings key `kefu_link`), and which product areas this deployment has switched on. */
 export const kefuSchema = z.object({
   mobile: z.string(),
-  products: z.object({ seconds: z.boolean(), lever: z.boolean(), c2c: z.boolean() }),
+  products: productsSchema,
 });
 export type Kefu = z.infer<typeof kefuSchema>;
 

@@ -6,9 +6,11 @@
 import { z } from "zod";
 import type { Locale } from "./locale.ts";
 import { MAX_UNITS } from "./money.ts";
+import { ACCOUNT_NAMES, type AccountName } from "./products.ts";
 
-export const walletAccounts = ["change", "micro", "legal", "lever"] as const;
-export type WalletAccountName = (typeof walletAccounts)[number];
+/** The wallet accounts, as the products declare them (schemas/products.ts). */
+export const walletAccounts = ACCOUNT_NAMES;
+export type WalletAccountName = AccountName;
 export const walletAccountSchema = z.enum(walletAccounts, { message: "invalid_param" });
 
 /** The spec's ids (§9): legal currency USDT 3, default coin BTC 1. */

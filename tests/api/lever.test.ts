@@ -66,14 +66,15 @@ describe("the lever account", () => {
     expect(await lever(u.id)).toEqual([0n, 0n]);
     const row = await env.DB.prepare("SELECT available FROM balances WHERE user_id = ? AND account = 'micro'").bind(u.id).first<{ available: number }>();
     expect(row?.available).toBe(Number(u8("7")));
-    // An unknown account, a user overdraft and a treasury overdraft are still refused by the database.
+    // An unknown account, a user overdraft and a treasury overdraft are still refused by the database
+    // (an unknown account by the foreign key into wallet_accounts since migrations/0021).
     const move = (key: string, entries: Parameters<typeof movementStatements>[3]) => env.DB.batch(movementStatements(env.DB, key, "test", entries));
     await expect(
       move(`t:${u.id}:bogus`, [
         { userId: u.id, currencyId: USDT, account: "bogus" as "lever", dAvailable: 1n, dFrozen: 0n },
         { userId: SYSTEM.deposits, currencyId: USDT, account: "change", dAvailable: -1n, dFrozen: 0n },
       ]),
-    ).rejects.toThrow(/CHECK/);
+    ).rejects.toThrow(/FOREIGN KEY/);
     await expect(
       move(`t:${u.id}:over`, [
         { userId: u.id, currencyId: USDT, account: "lever", dAvailable: -1n, dFrozen: 0n },

@@ -1,7 +1,8 @@
 // Product switches in the web app (web/src/lib/products.ts): the transfer and asset screens offer
 // only accounts of products that the deployment has switched on.
 import { describe, expect, it } from "vitest";
-import { accountsOn, pathOn, productOfPath } from "../../web/src/lib/products.ts";
+import { accountsOn, accountTabs, pathOn, productOfPath, transferChoices } from "../../web/src/lib/products.ts";
+import { consolePagesOn, consolePageState, isAccountName } from "../../schemas/products.ts";
 
 const ALL = ["change", "micro", "legal"] as const;
 
@@ -48,5 +49,41 @@ describe("screens of switched-off products", () => {
   it("always offers the screens every deployment has", () => {
     expect(pathOn("/exchange", allOff)).toBe(true);
     expect(pathOn("/", null)).toBe(true);
+  });
+});
+
+describe("screens read the product declarations (schemas/products.ts)", () => {
+  const allOn = { seconds: true, lever: true, c2c: true };
+  const allOff = { seconds: false, lever: false, c2c: false };
+
+  it("shows the asset centre's tabs in the products' order, only for products that are on", () => {
+    expect(accountTabs(allOn)).toEqual(["change", "micro", "legal", "lever"]);
+    expect(accountTabs({ ...allOn, c2c: false })).toEqual(["change", "micro", "lever"]);
+    expect(accountTabs(null)).toEqual(["change"]);
+  });
+
+  it("offers the leverage account as a transfer source but never as a target once leverage is off, so no money is trapped", () => {
+    expect(transferChoices({ ...allOn, lever: false })).toEqual({ sources: ["change", "micro", "legal", "lever"], targets: ["change", "micro", "legal"] });
+    expect(transferChoices(allOff)).toEqual({ sources: ["change", "lever"], targets: ["change"] });
+    expect(transferChoices(allOn)).toEqual({ sources: ["change", "micro", "legal", "lever"], targets: ["change", "micro", "legal", "lever"] });
+    // While the switches load only the spot account is offered.
+    expect(transferChoices(null)).toEqual({ sources: ["change"], targets: ["change"] });
+  });
+
+  it("lists C2C's console queues only while C2C is on, and the seconds settings always (prepared before switching it on)", () => {
+    expect(consolePagesOn(allOn).map((p) => p.path)).toEqual(["/admin/seconds", "/admin/c2c-merchants", "/admin/c2c-adverts", "/admin/c2c-appeals"]);
+    expect(consolePagesOn(allOff).map((p) => p.path)).toEqual(["/admin/seconds"]);
+    expect(consolePagesOn(null).map((p) => p.path)).toEqual(["/admin/seconds"]);
+    expect(consolePageState("/admin/c2c-appeals", allOff)).toBe("off");
+    expect(consolePageState("/admin/c2c-appeals", null)).toBe("loading");
+    expect(consolePageState("/admin/c2c-appeals", allOn)).toBe("page");
+    expect(consolePageState("/admin/seconds", allOff)).toBe("page");
+    expect(consolePageState("/admin/users", allOff)).toBeNull();
+  });
+
+  it("knows an account name from anything else a link may carry", () => {
+    expect(isAccountName("lever")).toBe(true);
+    expect(isAccountName("savings")).toBe(false);
+    expect(isAccountName(null)).toBe(false);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { sql } from "drizzle-orm";
 import { integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { ACCOUNT_NAMES } from "../../schemas/products.ts";
 
 export const users = sqliteTable("users", {
   id: integer("id").primaryKey({ autoIncrement: true }),
@@ -111,7 +112,8 @@ export const balances = sqliteTable(
   {
     userId: integer("user_id").notNull(),
     currencyId: integer("currency_id").notNull(),
-    account: text("account", { enum: ["change", "micro", "legal", "lever"] }).notNull(),
+    // One of the products' accounts (schemas/products.ts; the `wallet_accounts` table, migrations/0021).
+    account: text("account", { enum: ACCOUNT_NAMES }).notNull(),
     available: integer("available").notNull().default(0),
     frozen: integer("frozen").notNull().default(0),
   },

@@ -4,8 +4,10 @@
  * applies each row to `balances`, and the balances CHECKs abort the whole batch on an overdraft.
  */
 import { ApiError } from "./errors.ts";
+import type { AccountName } from "../../schemas/products.ts";
 
-export type WalletAccount = "change" | "micro" | "legal" | "lever";
+/** A wallet account: one of the products' declared accounts (schemas/products.ts, rows of `wallet_accounts`). */
+export type WalletAccount = AccountName;
 
 /** System accounts (user ids ≤ 0) may go negative; they are the other side of external flows. */
 export const SYSTEM = { fees: 0, deposits: -1, withdrawals: -2 } as const;

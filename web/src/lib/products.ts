@@ -6,13 +6,12 @@
 import { atom } from "nanostores";
 import { useStore } from "@nanostores/react";
 import { useEffect } from "react";
+import { m } from "../i18n/index.ts";
+import { accountLabelKey, accountOn, ACCOUNT_NAMES, productOfPath, transferSources, transferTargets, type AccountName, type Products } from "../../../schemas/products.ts";
 import { call, client } from "./api.ts";
 
-export interface Products {
-  seconds: boolean;
-  lever: boolean;
-  c2c: boolean;
-}
+export type { AccountName, Products };
+export { ACCOUNT_NAMES, productOfPath };
 
 const $products = atom<Products | null>(null);
 let loading: Promise<void> | null = null;
@@ -35,20 +34,19 @@ export function useProducts(): Products | null {
   return products;
 }
 
-/** Wallet accounts of products that are on: spot ("change") always; micro = seconds; legal = C2C; lever = leveraged contracts. */
-export function accountsOn<A extends "change" | "micro" | "legal" | "lever">(all: readonly A[], products: Products | null): A[] {
-  return all.filter((a) => a === "change" || (a === "micro" ? products?.seconds === true : a === "lever" ? products?.lever === true : products?.c2c === true));
+/** Of `all`, the wallet accounts whose products are on (schemas/products.ts): spot ("change") always; micro = seconds; legal = C2C; lever = leveraged contracts. */
+export function accountsOn<A extends AccountName>(all: readonly A[], products: Products | null): A[] {
+  return all.filter((a) => accountOn(a, products));
 }
 
-/**
- * The product a screen belongs to, from its path: /trade… is seconds contracts, /legal… is C2C,
- * /lever… is leveraged contracts; null for the screens every deployment has. One table, so a
- * link, a tab and a route of a switched-off product disappear together.
- */
-export function productOfPath(path: string): keyof Products | null {
-  const first = path.split(/[?#]/)[0]!.split("/")[1] ?? "";
-  return first === "trade" ? "seconds" : first === "legal" ? "c2c" : first === "lever" ? "lever" : null;
-}
+/** The asset centre's tabs: every account of a product that is on, in the products' order. */
+export const accountTabs = (products: Products | null): AccountName[] => accountsOn(ACCOUNT_NAMES, products);
+
+/** The transfer screen's choices: what may send (a drained product's account too) and what may receive. */
+export const transferChoices = (products: Products | null) => ({ sources: transferSources(products), targets: transferTargets(products) });
+
+/** An account's name as the asset centre shows it, in the current language. */
+export const accountLabel = (account: AccountName): string => m[accountLabelKey(account)]();
 
 /** Whether a screen may be offered: always for core screens; for a product's screens only once it is known to be on. */
 export function pathOn(path: string, products: Products | null): boolean {

@@ -4,7 +4,7 @@
  * approved), the remaining escrow of their sell adverts (on shelf, off shelf, abnormal) and the
  * coins of the running orders (unpaid or paid) in which they are the seller.
  */
-import type { Hold, HoldSource } from "../ledger/reconcile.ts";
+import type { Hold, HoldSource } from "../ledger/holds.ts";
 
 export const c2cHolds: HoldSource = {
   name: "c2c",

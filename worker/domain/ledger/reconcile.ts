@@ -6,31 +6,18 @@
  *  3. every movement nets to zero per currency;
  *  4. no user balance and no treasury balance is negative; system accounts hold nothing frozen
  *     (except the treasury: the house's holds for open seconds contracts and leveraged positions, checked in 5);
- *  5. frozen funds equal the open holds that explain them. Each feature that freezes funds
- *     registers a HoldSource (withdrawals, spot orders and C2C escrow — merchant deposits, sell
- *     adverts, running orders — are registered here); frozen money that no source
- *     explains — or a hold without the frozen money behind it — is reported.
+ *  5. frozen funds equal the open holds that explain them. Each product declares its hold
+ *     sources in its worker/domain/<area>/product.ts (withdrawals and spot orders, seconds
+ *     contracts, C2C escrow, leveraged positions), gathered by worker/domain/products.ts, so this
+ *     file imports no product; frozen money that no source explains — or a hold without the
+ *     frozen money behind it — is reported.
  * Differences are returned, written to `reconciliation_reports` and logged with console.error.
  */
-import type { WalletAccount } from "../../lib/ledger.ts";
 import { TREASURY } from "../../lib/guarded.ts";
-import { spotOrderHolds } from "../spot/holds.ts";
-import { secondsHolds } from "../seconds/orders.ts";
-import { c2cHolds } from "../c2c/holds.ts";
-import { leverHolds } from "../lever/positions.ts";
+import { holdSourcesOf } from "../products.ts";
+import type { HoldSource } from "./holds.ts";
 
-export interface Hold {
-  userId: number;
-  currencyId: number;
-  account: WalletAccount;
-  units: bigint;
-}
-
-/** A feature's open holds (e.g. pending withdrawals, open spot orders). */
-export interface HoldSource {
-  name: string;
-  load(db: D1Database): Promise<Hold[]>;
-}
+export type { Hold, HoldSource } from "./holds.ts";
 
 export type Difference =
   | { check: "ledger_sum"; currency_id: number; sum: string }
@@ -47,31 +34,10 @@ export interface ReconcileResult {
   stats: { ledger_rows: number; movements: number; balance_rows: number; open_holds: number; hold_sources: string[] };
 }
 
-/** Open withdrawals (applying or approved awaiting the chain) hold amount + fee in `change`. */
-export const withdrawalHolds: HoldSource = {
-  name: "withdrawals",
-  async load(db) {
-    const { results } = await db
-      .prepare("SELECT user_id, currency_id, CAST(SUM(amount + fee) AS TEXT) AS units FROM withdrawals WHERE status IN (0, 1) GROUP BY user_id, currency_id")
-      .all<{ user_id: number; currency_id: number; units: string }>();
-    return results.map((r) => ({ userId: r.user_id, currencyId: r.currency_id, account: "change" as const, units: BigInt(r.units) }));
-  },
-};
-
-const holdSources: HoldSource[] = [withdrawalHolds, spotOrderHolds, secondsHolds, c2cHolds, leverHolds];
-
-/**
- * The hook for other features that freeze funds (spot orders, C2C, seconds contracts): register
- * a source at module load and the reconciliation counts its holds. Registering twice is harmless.
- */
-export function registerHoldSource(source: HoldSource): void {
-  if (!holdSources.some((s) => s.name === source.name)) holdSources.push(source);
-}
-
 const LIMIT = 100;
 
 /** Runs every check and returns the differences (empty when the books are right). */
-export async function reconcile(db: D1Database, sources: HoldSource[] = holdSources): Promise<ReconcileResult> {
+export async function reconcile(db: D1Database, sources: HoldSource[] = holdSourcesOf()): Promise<ReconcileResult> {
   const differences: Difference[] = [];
   const grouped = `SELECT user_id, currency_id, account, SUM(d_available) AS a, SUM(d_frozen) AS f FROM ledger GROUP BY user_id, currency_id, account`;
   const [sums, balanceRows, unbalanced, negative, systemFrozen, counts] = await db.batch([

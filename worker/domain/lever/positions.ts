@@ -40,7 +40,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { balanceOf, classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
-import type { Hold, HoldSource } from "../ledger/reconcile.ts";
+import type { Hold, HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import { allLeverSettings, openLeverSettings, settingsOut, type LeverSettings } from "./config.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";

@@ -16,7 +16,7 @@ import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
-import type { Hold, HoldSource } from "../ledger/reconcile.ts";
+import type { Hold, HoldSource } from "../ledger/holds.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import { offeredOption, payable, type PayableRow } from "./config.ts";

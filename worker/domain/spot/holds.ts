@@ -4,7 +4,7 @@
  * a sell keeps its unfilled quantity of base. Both are converted to minimal units per pair.
  */
 import { baseUnitsPerLot, lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
-import type { Hold, HoldSource } from "../ledger/reconcile.ts";
+import type { Hold, HoldSource } from "../ledger/holds.ts";
 
 export const spotOrderHolds: HoldSource = {
   name: "spot_orders",

@@ -1,11 +1,11 @@
 /**
- * Balance views: the three accounts per currency valued in USDT at last traded prices (spec §2
+ * Balance views: every product's account (schemas/products.ts) per currency valued in USDT at last traded prices (spec §2
  * Assets), and the spot account of every shown currency. Reads only; balances change only through
  * the ledger (worker/lib/ledger.ts).
  */
 import { formatUnits } from "../../../schemas/money.ts";
-import { USDT_ID, walletAccounts } from "../../../schemas/wallet.ts";
-import type { WalletRow } from "../../../schemas/assets.ts";
+import { USDT_ID, walletAccounts, type WalletAccountName } from "../../../schemas/wallet.ts";
+import type { WalletList, WalletRow } from "../../../schemas/assets.ts";
 import { usdtPrices, usdtValue } from "../spot/prices.ts";
 import { big, listCurrencies } from "./currency.ts";
 
@@ -13,7 +13,7 @@ import { big, listCurrencies } from "./currency.ts";
 const USDT_SCALE = 8;
 const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
 
-/** Every shown currency in each of the three accounts, valued in USDT, with the totals. */
+/** Every shown currency in each declared account, valued in USDT, with the totals. */
 export async function walletList(db: D1Database, userId: number) {
   const [currencies, prices, rows] = await Promise.all([
     listCurrencies(db, true),
@@ -25,7 +25,7 @@ export async function walletList(db: D1Database, userId: number) {
   ]);
   const held = new Map(rows.results.map((r) => [`${r.currency_id}|${r.account}`, { a: BigInt(r.a), f: BigInt(r.f) }]));
   let grand = 0n;
-  const wallet = <A extends (typeof walletAccounts)[number]>(account: A) => {
+  const wallet = <A extends WalletAccountName>(account: A) => {
     let total = 0n;
     const balance = currencies.map((cur) => {
       const b = held.get(`${cur.id}|${account}`) ?? { a: 0n, f: 0n };
@@ -45,15 +45,10 @@ export async function walletList(db: D1Database, userId: number) {
     grand += total;
     return { usdt_totle: formatUnits(total, USDT_SCALE, 2), balance };
   };
-  const change_wallet = wallet("change");
-  const micro_wallet = wallet("micro");
-  const legal_wallet = wallet("legal");
-  const lever_wallet = wallet("lever");
+  // `{account}_wallet` per account, in the products' order (change, micro, legal, lever).
+  const wallets = Object.fromEntries(walletAccounts.map((a) => [`${a}_wallet`, wallet(a)])) as unknown as Pick<WalletList, `${WalletAccountName}_wallet`>;
   return {
-    change_wallet,
-    micro_wallet,
-    legal_wallet,
-    lever_wallet,
+    ...wallets,
     total_usdt: formatUnits(grand, USDT_SCALE, 2),
     // Realised profit is not tracked by the wallet; reported as zero rather than invented.
     totalProfits: "0.00",

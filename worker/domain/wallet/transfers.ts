@@ -1,19 +1,24 @@
-/** Transfers between one's own accounts (spot, seconds, legal, lever): one ledger movement, never across users. */
+/** Transfers between one's own accounts (the products' accounts, schemas/products.ts): one ledger movement, never across users. */
 import { formatUnits } from "../../../schemas/money.ts";
 import type { WalletAccount } from "../../lib/ledger.ts";
 import { applyMovement, balanceOf } from "../../lib/ledger.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { accountOn, type Products } from "../../lib/products.ts";
+import { PRODUCTS, transferSources, transferTargets, type Catalogue, type Products } from "../../../schemas/products.ts";
 import { amountOrThrow, getCurrency } from "./currency.ts";
 
 /**
  * Moves an amount between two of the user's accounts. An account of a switched-off product takes
- * nothing in; the lever account may still be emptied out (its owner's positions can still be
- * closed when the product is off, and the money must not be trapped by the switch).
+ * nothing in; a product declared `drainWhenOff` (leverage) may still be emptied out (its owner's
+ * positions can still be closed when the product is off, and the money must not be trapped by the switch).
  */
-export async function transferOwn(db: D1Database, products: Products, userId: number, b: { currency_id: number; from_field: WalletAccount; to_field: WalletAccount; number: string }) {
-  const fromOk = accountOn(products, b.from_field) || b.from_field === "lever";
-  if (!fromOk || !accountOn(products, b.to_field)) throw new ApiError("feature_off", 403);
+export async function transferOwn(
+  db: D1Database,
+  products: Products,
+  userId: number,
+  b: { currency_id: number; from_field: WalletAccount; to_field: WalletAccount; number: string },
+  catalogue: Catalogue = PRODUCTS,
+) {
+  if (!transferSources(products, catalogue).includes(b.from_field) || !transferTargets(products, catalogue).includes(b.to_field)) throw new ApiError("feature_off", 403);
   const cur = await getCurrency(db, b.currency_id);
   const units = amountOrThrow(b.number, cur.scale);
   await applyMovement(db, `transfer:${userId}:${crypto.randomUUID()}`, "transfer", [

@@ -1,20 +1,20 @@
-/** The asset centre's one call (spec §7 POST /api/wallet/list): the accounts valued in USDT (spot, seconds, fiat, lever). */
+/** The asset centre's one call (spec §7 POST /api/wallet/list): every product's account valued in USDT (spot, seconds, fiat, lever). */
 import type { WalletList } from "../../../../schemas/assets.ts";
+import type { AccountName } from "../../lib/products.ts";
 import { call, client } from "../../lib/api.ts";
 import { sharedKeys, useScreenQuery } from "../../lib/query.ts";
 
 export type { WalletList };
-export type AccountName = "change" | "micro" | "legal" | "lever";
-export const ACCOUNTS: readonly AccountName[] = ["change", "micro", "legal", "lever"];
+export type { AccountName };
 
-export type Wallet = WalletList["change_wallet"] | WalletList["micro_wallet"] | WalletList["legal_wallet"] | WalletList["lever_wallet"];
+export type Wallet = WalletList[`${AccountName}_wallet`];
 /** One coin in one account. Balance fields are named after the account (change_balance, lock_micro_balance …). */
 export type WalletRow = Wallet["balance"][number];
 
 export const fetchWallets = (signal?: AbortSignal) => call((o) => client.api.wallet.list.$post({}, o), { notify: false, signal });
 
 export function walletOf(list: WalletList, account: AccountName): Wallet {
-  return account === "change" ? list.change_wallet : account === "micro" ? list.micro_wallet : account === "lever" ? list.lever_wallet : list.legal_wallet;
+  return list[`${account}_wallet`];
 }
 
 /** Available and frozen amounts of a row, as the decimal strings the API sent. */

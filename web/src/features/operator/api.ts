@@ -11,6 +11,7 @@ import { call, client } from "../../lib/api.ts";
 import type { AdminWithdrawal } from "../../../../schemas/operator.ts";
 import { pagesById, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 import { patchSession } from "../../lib/session.ts";
+import type { AccountName } from "../../lib/products.ts";
 import type { adminAdvertSchema, adminAppealSchema, adminMerchantSchema } from "../../../../schemas/c2c.ts";
 
 export type { AdminDeposit, AdminKyc, AdminUserRow, Adjustment, AuditRow, LedgerRow, ReconcileResult };
@@ -52,7 +53,7 @@ export const fetchLedger = (id: number, page: number, signal?: AbortSignal) =>
 // ── adjustments ──────────────────────────────────────────────────────────────────────────────
 export const fetchAdjustments = (page: number, status: number | undefined, signal?: AbortSignal) =>
   call((o) => admin.adjustments.$get({ query: q({ page, status }) }, o), { notify: false, signal });
-export const requestAdjustment = (body: { user_id: number; currency_id: number; account: "change" | "micro" | "legal" | "lever"; amount: string; reason: string }) =>
+export const requestAdjustment = (body: { user_id: number; currency_id: number; account: AccountName; amount: string; reason: string }) =>
   call((o) => admin.adjustments.$post({ json: body }, o));
 export const decideAdjustment = (id: number, action: "approve" | "reject", reason: string) =>
   call((o) => admin.adjustments[":id"][action].$post({ param: { id: String(id) }, json: { reason } }, o));

@@ -8,10 +8,12 @@
 import type { AuditRow } from "../../../../schemas/operator.ts";
 import { m } from "../../i18n/index.ts";
 import { formatExact } from "../../lib/format.ts";
+import { accountLabel } from "../../lib/products.ts";
+import { isAccountName } from "../../../../schemas/products.ts";
 
-/** An account name (change / micro / legal) as the asset centre calls it. */
+/** An account name (change / micro / legal / lever …) as the asset centre calls it; anything else as recorded. */
 export function accountText(a: string): string {
-  return a === "change" ? m.assets_acct_change() : a === "micro" ? m.assets_acct_micro() : a === "legal" ? m.assets_acct_legal() : a === "lever" ? m.assets_acct_lever() : a;
+  return isAccountName(a) ? accountLabel(a) : a;
 }
 
 export function userLabel(account: string | null | undefined, id: number): string {

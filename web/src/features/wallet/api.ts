@@ -9,14 +9,14 @@ import type { ConversionDone, ConversionRecord, ConversionSettings } from "../..
 import type { DepositAddress, DepositAddresses, DepositRecord } from "../../../../schemas/deposit.ts";
 import type { FeeRow, NetworkTerms, WithdrawalRecord, WithdrawInfo } from "../../../../schemas/withdrawal.ts";
 import { call, client } from "../../lib/api.ts";
+import type { AccountName } from "../../lib/products.ts";
 import { pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
 
 export type { ConversionRecord, ConversionSettings, DepositAddress, DepositAddresses, DepositRecord, FeeRow, NetworkTerms, SavedAddress, UserWalletRow, WalletList, WithdrawalRecord, WithdrawInfo };
 export type ConversionResult = ConversionDone;
 
 export const USDT_ID = 3;
-export type AccountName = "change" | "micro" | "legal" | "lever";
-export const ACCOUNTS: readonly AccountName[] = ["change", "micro", "legal", "lever"];
+export type { AccountName };
 
 // ── currencies and balances ──────────────────────────────────────────────────────────────────
 
@@ -27,7 +27,7 @@ export const fetchWalletList = (signal?: AbortSignal) => call((o) => client.api.
 
 /** The available balance of one currency in one account, from the wallet list. */
 export function availableIn(list: WalletList, account: AccountName, currency: number): string {
-  const wallet = account === "change" ? list.change_wallet : account === "micro" ? list.micro_wallet : account === "lever" ? list.lever_wallet : list.legal_wallet;
+  const wallet = list[`${account}_wallet`];
   const row = (wallet.balance as Record<string, unknown>[]).find((r) => r.currency === currency);
   const v = row?.[`${account}_balance`];
   return typeof v === "string" ? v : "0";

@@ -1,6 +1,6 @@
 /**
- * Asset centre (spec §2 Assets): the total in USDT over the three accounts, tabs for the spot
- * ("change"), seconds ("micro") and fiat ("legal") accounts, and per coin the available, frozen
+ * Asset centre (spec §2 Assets): the total in USDT over every account, a tab per account of a
+ * product that is on (schemas/products.ts: spot "change", seconds "micro", fiat "legal", leverage "lever"), and per coin the available, frozen
  * and USDT-valued amounts (2 decimals) of the coins flagged to show. Values use real last
  * prices only: a coin that never traded is valued at 0.00 and says so. Tapping a coin shows
  * its exact amounts (the list truncates to the spec's display precision, never rounds up).
@@ -12,23 +12,16 @@ import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.t
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
-import { accountsOn, useProducts } from "../../../lib/products.ts";
-import { ACCOUNTS, amountsOf, useWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
+import { accountLabel, accountTabs, useProducts } from "../../../lib/products.ts";
+import { amountsOf, useWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
 import acct from "../../../components/account.module.css";
 import { formatExact, formatMoney } from "../../../lib/format.ts";
-
-const accountLabel: Record<AccountName, () => string> = {
-  change: m.assets_acct_change,
-  micro: m.assets_acct_micro,
-  legal: m.assets_acct_legal,
-  lever: m.assets_acct_lever,
-};
 
 export default function AssetsPage() {
   const hidden = useHideTotals();
   const [chosen, setTab] = useState<AccountName>("change");
-  // Accounts of products switched off in this deployment are not shown.
-  const accounts = accountsOn(ACCOUNTS, useProducts());
+  // Accounts of products switched off in this deployment are not shown (schemas/products.ts).
+  const accounts = accountTabs(useProducts());
   const tab = accounts.includes(chosen) ? chosen : "change";
   const [open, setOpen] = useState<number | null>(null);
   const { data, error, loading, reload } = useWallets();
@@ -77,7 +70,7 @@ export default function AssetsPage() {
       <div className={acct.tabs} role="tablist" aria-label={m.assets_accounts()}>
         {accounts.map((a) => (
           <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)} data-testid={`asset-tab-${a}`}>
-            {accountLabel[a]()}
+            {accountLabel(a)}
           </button>
         ))}
       </div>
@@ -92,7 +85,7 @@ export default function AssetsPage() {
       ) : wallet ? (
         <>
           <div className={acct.accountSum}>
-            <span className="muted">{m.assets_account_total({ account: accountLabel[tab]() })}</span>
+            <span className="muted">{m.assets_account_total({ account: accountLabel(tab) })}</span>
             <span className="num" data-testid="account-total" data-value={wallet.usdt_totle}>
               {mask(formatMoney(wallet.usdt_totle, "USDT"))} USDT
             </span>

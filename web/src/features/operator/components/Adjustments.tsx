@@ -11,6 +11,7 @@ import { toast } from "../../../lib/toast.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Spinner } from "../../../components/States.tsx";
+import { ACCOUNT_NAMES, accountLabel, type AccountName } from "../../../lib/products.ts";
 import { useAdjustments, useCurrencies, useDecideAdjustment, useRequestAdjustment, type Adjustment } from "../api.ts";
 import { accountText, ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
@@ -96,7 +97,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
   const [treasury, setTreasury] = useState(false);
   const [userId, setUserId] = useState(params.get("user") ?? "");
   const [currency, setCurrency] = useState(3);
-  const [account, setAccount] = useState<"change" | "micro" | "legal" | "lever">("change");
+  const [account, setAccount] = useState<AccountName>("change");
   const [amount, setAmount] = useState("");
   const [reason, setReason] = useState("");
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -146,11 +147,10 @@ function RequestForm({ onDone }: { onDone: () => void }) {
           <label className="field">
             <span className="field-label">{m.op_account()}</span>
             <div className="select-wrap">
-              <select className="input" value={account} onChange={(e) => setAccount(e.target.value as "change" | "micro" | "legal" | "lever")} data-testid="adj-account">
-                <option value="change">{m.assets_acct_change()}</option>
-                <option value="micro">{m.assets_acct_micro()}</option>
-                <option value="legal">{m.assets_acct_legal()}</option>
-                <option value="lever">{m.assets_acct_lever()}</option>
+              <select className="input" value={account} onChange={(e) => setAccount(e.target.value as AccountName)} data-testid="adj-account">
+                {ACCOUNT_NAMES.map((a) => (
+                  <option key={a} value={a}>{accountLabel(a)}</option>
+                ))}
               </select>
               <Icon name="chevronDown" size={18} className="select-caret" />
             </div>

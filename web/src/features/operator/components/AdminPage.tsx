@@ -6,7 +6,7 @@
  * different operator approves), the audit log, the ledger reconciliation and the seconds-contract
  * settings (durations, payable currencies).
  */
-import { useEffect, useRef } from "react";
+import { useEffect, useRef, type ReactNode } from "react";
 import { NavLink, useLocation } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { $session } from "../../../lib/session.ts";
@@ -25,6 +25,7 @@ import { SecondsSettings } from "./SecondsSettings.tsx";
 import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues.tsx";
 import { SupportQueue } from "./SupportQueue.tsx";
 import { useProducts } from "../../../lib/products.ts";
+import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
 import "../../../components/account.module.css";
 import s from "./operator.module.css";
@@ -39,14 +40,14 @@ const sections: { to: string; label: () => string }[] = [
   { to: "/admin/adjustments", label: m.op_nav_adjustments },
   { to: "/admin/audit", label: m.op_nav_audit },
   { to: "/admin/reconcile", label: m.op_nav_reconcile },
-  { to: "/admin/seconds", label: m.op_nav_seconds },
 ];
-/** Shown only where C2C is switched on. */
-const c2cSections: { to: string; label: () => string }[] = [
-  { to: "/admin/c2c-merchants", label: m.op_nav_c2c_merchants },
-  { to: "/admin/c2c-adverts", label: m.op_nav_c2c_adverts },
-  { to: "/admin/c2c-appeals", label: m.op_nav_c2c_appeals },
-];
+/** The products' console pages (declared with each product in schemas/products.ts, shown while it is on). */
+const productPages: Record<string, () => ReactNode> = {
+  "/admin/seconds": () => <SecondsSettings />,
+  "/admin/c2c-merchants": () => <C2cMerchantsQueue />,
+  "/admin/c2c-adverts": () => <C2cAdvertsQueue />,
+  "/admin/c2c-appeals": () => <C2cAppealsQueue />,
+};
 
 export default function AdminPage() {
   const { pathname } = useLocation();
@@ -59,7 +60,8 @@ export default function AdminPage() {
   // The nav scrolls sideways on a phone: bring the active section into view (navScroll.ts).
   const navRef = useRef<HTMLElement>(null);
   const shown = who?.role === "operator";
-  const c2cOn = products?.c2c === true;
+  const productSections = consolePagesOn(products).map((p) => ({ to: p.path, label: m[p.label] }));
+  const productNav = productSections.map((p) => p.to).join(" ");
   useEffect(() => {
     const nav = navRef.current;
     const active = nav?.querySelector<HTMLElement>("a.active");
@@ -67,7 +69,7 @@ export default function AdminPage() {
     const navBox = nav.getBoundingClientRect();
     const box = active.getBoundingClientRect();
     nav.scrollLeft = navScrollLeft(box.left - navBox.left + nav.scrollLeft, box.width, nav.clientWidth, nav.scrollWidth);
-  }, [pathname, shown, c2cOn]);
+  }, [pathname, shown, productNav]);
   if (role.error && !role.data) return <ErrorState message={role.error.message} onRetry={role.reload} />;
   if (!who) return <PageSpinner />;
   if (who.role !== "operator") {
@@ -100,23 +102,19 @@ export default function AdminPage() {
         return <AuditSection />;
       case "/admin/reconcile":
         return <ReconcileSection />;
-      case "/admin/seconds":
-        return <SecondsSettings />;
-      case "/admin/c2c-merchants":
-        return products === null ? <PageSpinner /> : products.c2c ? <C2cMerchantsQueue /> : <Overview />;
-      case "/admin/c2c-adverts":
-        return products === null ? <PageSpinner /> : products.c2c ? <C2cAdvertsQueue /> : <Overview />;
-      case "/admin/c2c-appeals":
-        return products === null ? <PageSpinner /> : products.c2c ? <C2cAppealsQueue /> : <Overview />;
-      default:
-        return <Overview />;
+      default: {
+        const state = consolePageState(pathname, products);
+        const page = productPages[pathname];
+        if (state === "loading") return <PageSpinner />;
+        return state === "page" && page ? page() : <Overview />;
+      }
     }
   })();
 
   return (
     <div className={s.admin} data-testid="admin-page">
       <nav className={s.adminNav} aria-label={m.op_title()} ref={navRef}>
-        {[...sections, ...(products?.c2c ? c2cSections : [])].map((s) => (
+        {[...sections, ...productSections].map((s) => (
           <NavLink key={s.to} to={s.to} end replace className={({ isActive }) => (isActive || (s.to === "/admin/users" && pathname === "/admin/user") ? "active" : "")} data-testid={`admin-nav-${s.to.split("/")[2] ?? "overview"}`}>
             {s.label()}
           </NavLink>

@@ -1,6 +1,6 @@
 /**
  * Personal centre (spec §2): user id, the real name with a time-of-day greeting once verified,
- * the total of the three accounts with a hide toggle and account tabs, shortcuts to deposit,
+ * the total of every account with a hide toggle and account tabs, shortcuts to deposit,
  * withdrawal, assets and transfer, the account menu (verification, bank card, security centre,
  * password, records, flash exchange; the operator console for operators) and logout.
  */
@@ -10,20 +10,12 @@ import { m } from "../../../i18n/index.ts";
 import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
 import { clearLogin, useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
-import { accountsOn, useProducts } from "../../../lib/products.ts";
+import { accountLabel, accountTabs, useProducts, type AccountName } from "../../../lib/products.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { endSession, greetingPart, useCenter, useTotals, type WalletTotals } from "../api.ts";
 import acct from "../../../components/account.module.css";
 import { formatMoney } from "../../../lib/format.ts";
-
-type Account = "change" | "micro" | "legal" | "lever";
-const accountLabel: Record<Account, () => string> = {
-  change: m.assets_acct_change,
-  micro: m.assets_acct_micro,
-  legal: m.assets_acct_legal,
-  lever: m.assets_acct_lever,
-};
 
 function verifyBadge(status: number): { text: string; tone: string } {
   if (status === 2) return { text: m.verify_status_2(), tone: "ok" };
@@ -37,8 +29,8 @@ function greeting(): string {
   return part === "morning" ? m.assets_good_morning() : part === "afternoon" ? m.assets_good_afternoon() : m.assets_good_evening();
 }
 
-function accountTotal(t: WalletTotals, a: Account): string {
-  return a === "change" ? t.change_wallet.usdt_totle : a === "micro" ? t.micro_wallet.usdt_totle : a === "lever" ? t.lever_wallet.usdt_totle : t.legal_wallet.usdt_totle;
+function accountTotal(t: WalletTotals, a: AccountName): string {
+  return t[`${a}_wallet`].usdt_totle;
 }
 
 export default function PersonalPage() {
@@ -46,7 +38,7 @@ export default function PersonalPage() {
   const navigate = useNavigate();
   const hidden = useHideTotals();
   const products = useProducts();
-  const [tab, setTab] = useState<Account>("change");
+  const [tab, setTab] = useState<AccountName>("change");
   const [busy, setBusy] = useState(false);
   const center = useCenter();
   const totals = useTotals();
@@ -125,9 +117,9 @@ export default function PersonalPage() {
               <span className={acct.heroUnit}>USDT</span>
             </div>
             <div className={acct.miniTabs} role="tablist" aria-label={m.assets_accounts()}>
-              {accountsOn(["change", "micro", "legal", "lever"] as const, products).map((a) => (
+              {accountTabs(products).map((a) => (
                 <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)}>
-                  {accountLabel[a]()}
+                  {accountLabel(a)}
                 </button>
               ))}
             </div>

@@ -16,21 +16,15 @@ import { useSession } from "../../../lib/session.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { accountsOn, useProducts } from "../../../lib/products.ts";
-import { ACCOUNTS, availableIn, USDT_ID, useTransfer, useUserWallet, useWalletList, type AccountName } from "../api.ts";
+import { isAccountName } from "../../../../../schemas/products.ts";
+import { accountLabel, transferChoices, useProducts } from "../../../lib/products.ts";
+import { availableIn, USDT_ID, useTransfer, useUserWallet, useWalletList, type AccountName } from "../api.ts";
 import { trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
 import { formatMoney } from "../../../lib/format.ts";
 
-const accountLabel: Record<AccountName, () => string> = {
-  change: m.assets_acct_change,
-  micro: m.assets_acct_micro,
-  legal: m.assets_acct_legal,
-  lever: m.assets_acct_lever,
-};
-
 /** An account named in the link, or null for anything else. */
-const accountParam = (v: string | null): AccountName | null => (ACCOUNTS as readonly string[]).includes(v ?? "") ? (v as AccountName) : null;
+const accountParam = (v: string | null): AccountName | null => (isAccountName(v) ? v : null);
 
 export default function TransferPage() {
   const session = useSession();
@@ -55,16 +49,15 @@ function TransferForm() {
   const [params] = useSearchParams();
   const [from, setFrom] = useState<AccountName>(() => accountParam(params.get("from")) ?? "change");
   const [to, setTo] = useState<AccountName>(() => accountParam(params.get("to")) ?? (params.get("from") === "micro" ? "change" : "micro"));
-  // Only accounts of products that are switched on; the target falls back to another one of them.
+  // Only accounts of products that are switched on (schemas/products.ts); the target falls back to
+  // another one of them. The account of a product declared `drainWhenOff` (leverage) can still be
+  // emptied when it is switched off (the server allows it), so no money is trapped there: it
+  // stays a source, never a target.
   const products = useProducts();
-  const accounts = accountsOn(ACCOUNTS, products);
-  // The lever account can still be emptied when leveraged contracts are switched off (the server
-  // allows it), so no money is trapped there: it stays a source, never a target.
-  const sources: AccountName[] = products && !products.lever ? [...accounts, "lever"] : accounts;
+  const { sources, targets: accounts } = transferChoices(products);
   useEffect(() => {
     if (!products) return; // still loading: keep the choice
-    const on = accountsOn(ACCOUNTS, products);
-    const fromOn: AccountName[] = products.lever ? on : [...on, "lever"];
+    const { sources: fromOn, targets: on } = transferChoices(products);
     if (!fromOn.includes(from)) setFrom("change");
     if (!on.includes(to)) setTo(on.find((a) => a !== "change") ?? "change");
   }, [products, from, to]);
@@ -104,7 +97,7 @@ function TransferForm() {
     setBusy(true);
     try {
       await transfer({ number: amount, from_field: from, to_field: to, currency_id: currency });
-      toast.success(m.wallet_transfer_done({ amount: `${amount} ${name}`, from: accountLabel[from](), to: accountLabel[to]() }));
+      toast.success(m.wallet_transfer_done({ amount: `${amount} ${name}`, from: accountLabel(from), to: accountLabel(to) }));
       setAmount("");
       list.reload();
     } catch {
@@ -127,7 +120,7 @@ function TransferForm() {
               <div className="select-wrap">
                 <select className="input" value={from} onChange={(e) => { setFrom(e.target.value as AccountName); setError(""); }} data-testid="transfer-from">
                   {sources.map((a) => (
-                    <option key={a} value={a}>{accountLabel[a]()}</option>
+                    <option key={a} value={a}>{accountLabel(a)}</option>
                   ))}
                 </select>
                 <Icon name="chevronDown" size={18} className="select-caret" />
@@ -138,7 +131,7 @@ function TransferForm() {
               <div className="select-wrap">
                 <select className="input" value={to} onChange={(e) => { setTo(e.target.value as AccountName); setError(""); }} data-testid="transfer-to">
                   {accounts.map((a) => (
-                    <option key={a} value={a}>{accountLabel[a]()}</option>
+                    <option key={a} value={a}>{accountLabel(a)}</option>
                   ))}
                 </select>
                 <Icon name="chevronDown" size={18} className="select-caret" />
