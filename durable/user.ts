@@ -16,7 +16,10 @@
  * reaches this object; every push re-checks each socket's session with that same code (one D1
  * read per distinct session among the open sockets, none when the user has no socket open), so a
  * session ended since (logout, password change, a locked account, expiry) gets nothing more: its
- * socket is closed with USER_CHANNEL_SESSION_ENDED instead.
+ * socket is closed with USER_CHANNEL_SESSION_ENDED instead. A pair object's drain does that check
+ * for it: it reads the notified users' live sessions in the D1 transaction that commits what the
+ * events announce and hands them over with the events, so only sessions missing from that list
+ * cost a D1 read here.
  */
 import { DurableObject } from "cloudflare:workers";
 import { USER_CHANNEL_CLOSE, userEventSchema, type UserEvent } from "../schemas/realtime.ts";
@@ -89,18 +92,15 @@ export class UserDurableObject extends DurableObject<Env> {
    * socket whose session has ended is closed and gets none of them. Returns how many sockets got
    * the events. A batch holding an event outside the protocol (a bug in the caller) is refused
    * whole and logged, and answers 0; throws when the sessions cannot be checked (nothing is sent).
+   *
+   * `liveSessions`: the user's session ids that D1 showed live in the transaction that committed
+   * what the events announce (the pair object's drain reads them in its own D1 batch). A socket of
+   * one of those sessions gets the events without a D1 read here; any other socket's session (ended
+   * since, or opened after that transaction) is checked in D1 as without the list.
    */
-  async push(events: UserEvent | UserEvent[]): Promise<number> {
-    const list: UserEvent[] = [];
-    for (const e of Array.isArray(events) ? events : [events]) {
-      const r = userEventSchema.safeParse(e);
-      if (!r.success) {
-        console.error(JSON.stringify({ level: "error", msg: "not a user event: nothing sent", issues: JSON.stringify(r.error.issues).slice(0, 300) }));
-        return 0;
-      }
-      list.push(r.data);
-    }
-    const run = this.queue.then(() => this.deliver(list));
+  async push(events: UserEvent | UserEvent[], liveSessions?: number[]): Promise<number> {
+    const list = Array.isArray(events) ? events : [events];
+    const run = this.queue.then(() => this.deliver(list, liveSessions));
     this.queue = run.catch(() => undefined);
     return run;
   }
@@ -110,18 +110,32 @@ export class UserDurableObject extends DurableObject<Env> {
     return this.ctx.getWebSockets().length;
   }
 
-  private async deliver(events: UserEvent[]): Promise<number> {
+  private async deliver(events: UserEvent[], liveSessions: number[] | undefined): Promise<number> {
     const sockets = this.ctx.getWebSockets();
+    // Nobody to send to: nothing to check either (not even the events' shape).
     if (sockets.length === 0 || events.length === 0) return 0;
-    // One check per distinct session (tabs of one browser share a token), through the API's code.
-    const hashes = new Set(sockets.map((ws) => stateOf(ws)?.tokenHash).filter((x): x is string => !!x));
+    const texts: string[] = [];
+    for (const e of events) {
+      const r = userEventSchema.safeParse(e);
+      if (!r.success) {
+        console.error(JSON.stringify({ level: "error", msg: "not a user event: nothing sent", issues: JSON.stringify(r.error.issues).slice(0, 300) }));
+        return 0;
+      }
+      texts.push(JSON.stringify(r.data));
+    }
+    const listed = new Set(liveSessions ?? []);
+    // One check per distinct session not vouched for by the caller (tabs of one browser share a
+    // token), through the API's code.
+    const hashes = new Set(sockets.flatMap((ws) => {
+      const state = stateOf(ws);
+      return state && !listed.has(state.sessionId) ? [state.tokenHash] : [];
+    }));
     const liveUser = new Map<string, number | null>();
     await Promise.all([...hashes].map(async (hash) => liveUser.set(hash, (await sessionOfTokenHash(this.env.DB, hash))?.id ?? null)));
-    const texts = events.map((e) => JSON.stringify(e));
     let delivered = 0;
     for (const ws of sockets) {
       const state = stateOf(ws);
-      if (!state || liveUser.get(state.tokenHash) !== state.userId) {
+      if (!state || (!listed.has(state.sessionId) && liveUser.get(state.tokenHash) !== state.userId)) {
         closeQuietly(ws, USER_CHANNEL_SESSION_ENDED, "session ended");
         continue;
       }

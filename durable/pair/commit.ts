@@ -19,10 +19,12 @@ export interface SpotCommitParts {
   scheduler: Scheduler;
   seconds: SecondsDesk;
   fanout: ReturnType<typeof createFanout>;
+  /** Whether a drain is running now (drain.ts): it applies every row appended before it finds the outbox empty. */
+  draining: () => boolean;
 }
 
 /** A function that runs spot commands (the results of `run`, in order) as one committed step. */
-export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout }: SpotCommitParts) {
+export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining }: SpotCommitParts) {
   return function commit<T>(run: () => T[]): T[] {
     let out: T[] = [];
     let published: AppliedResult[] = [];
@@ -35,7 +37,10 @@ export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout 
         if (entry) {
           const notices = orderNotices(published, { pairId: spot.info!.pairId, price: (u) => spot.price(u), qty: (u) => spot.qty(u) });
           outbox.append(notices.length > 0 ? { ...entry, notices } : entry);
-          scheduler.at("drain", entry.at);
+          // A running drain takes this row too (it stops only at an empty outbox) while the drain's
+          // due row stays (cleared only once nothing waits: a crash still leaves it due); otherwise
+          // the drain is due now.
+          if (!(draining() && scheduler.has("drain"))) scheduler.at("drain", entry.at);
         }
         seconds.tick(spot.top(), Date.now());
       });

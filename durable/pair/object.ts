@@ -45,8 +45,8 @@ export class PairDurableObject extends DurableObject<Env> {
     // awaited: the drain (and so the ledger) never waits on a user's channel, which may live far
     // away; the notifier's one stub per user keeps each user's events in order.
     const notify = userNotifier(env);
-    this.outbox = new Outbox(this.store, env.DB, (notices) => {
-      for (const [userId, events] of byUser(notices)) void notify(userId, events);
+    this.outbox = new Outbox(this.store, env.DB, (notices, live) => {
+      for (const [userId, events] of byUser(notices)) void notify(userId, events, live?.get(userId));
     });
     this.spot = new SpotDesk(this.store);
     // The quotation table's row rides in each drain batch (it was a D1 round trip of its own after it).
@@ -64,7 +64,7 @@ export class PairDurableObject extends DurableObject<Env> {
     this.lever = new LeverDesk(this.store, this.scheduler, this.outbox, this.seconds, () => this.spot.info, (ids) => void announceLever(env, ids));
     this.scheduler.handle("sweep", (now) => this.lever.sweepDue(this.spot.engine ? this.spot.top() : null, now, () => this.drain()));
     this.fanout = createFanout(this.spot.fanoutHost(() => ctx.getWebSockets()));
-    this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout });
+    this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy });
     ctx.blockConcurrencyWhile(async () => {
       this.store.migrate();
       this.scheduler.resume();
@@ -104,7 +104,10 @@ export class PairDurableObject extends DurableObject<Env> {
     const pairId = inputs[0]!.pairId;
     if (inputs.some((i) => i.pairId !== pairId)) throw new Error("placeMany: orders of different pairs");
     const spot = await this.ensure(pairId);
-    return this.commit(() => inputs.map((input) => spot.placeOne(input)));
+    return this.commit(() => {
+      spot.prefetch(inputs.map((i) => i.orderId));
+      return inputs.map((input) => spot.placeOne(input));
+    });
   }
 
   /** Cancels a user's open order; the release reaches D1 through the outbox. */

@@ -17,6 +17,7 @@ import type { UserEvent } from "../../schemas/realtime.ts";
 import { closeLegs, overnightLegs, refundLegs, type LeverDirection } from "../engine/margin.ts";
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import { notificationsStatement, type NewNotification } from "../../worker/domain/notifications/inbox.ts";
+import { liveSessionsStatement } from "../../worker/lib/auth.ts";
 import type { PairStorage } from "./storage.ts";
 
 const DRAIN_BATCH = 500;
@@ -57,8 +58,14 @@ export interface UserNotice {
   event: UserEvent;
 }
 
+/**
+ * Each notified user's live session ids, read in the drain batch's own D1 transaction
+ * (`liveSessionsStatement`); null when that read did not run (the batch was found in D1 already).
+ */
+export type LiveSessions = Map<number, number[]> | null;
+
 /** Hands a drained batch's notices on (best effort: it must neither throw nor hold the drain up). */
-export type NoticeSink = (notices: UserNotice[]) => void;
+export type NoticeSink = (notices: UserNotice[], live: LiveSessions) => void;
 
 /** One settled seconds contract: what D1 must book (amounts in minimal units as strings). */
 export interface SecondsSettlement {
@@ -358,6 +365,7 @@ export class Outbox {
       let rows = this.store.sql.exec("SELECT id, payload FROM outbox WHERE batch = ? AND drained_at IS NULL ORDER BY id", batchNo).toArray();
       rows = await this.withoutLegacyApplied(pair, rows);
       let notices: UserNotice[] = [];
+      let live: LiveSessions = null;
       const entries = rows.map((r) => parseOutboxEntry(String(r.payload)));
       if (rows.length > 0) {
         notices = entries.flatMap((e) => ("notices" in e && e.notices) || []);
@@ -373,9 +381,17 @@ export class Outbox {
           this.db,
           entries.flatMap((e) => ("notification" in e && e.notification ? [e.notification] : [])),
         );
+        // The live sessions of the users about to be notified, read in the same transaction (last
+        // statement): their channels send to those sessions without a D1 read of their own.
+        const notified = [...new Set(notices.map((n) => n.userId))];
+        const sessions = notified.length > 0 ? [liveSessionsStatement(this.db, notified)] : [];
         try {
           const lever = leverApplication(this.db, pair, entries.filter((e) => e.kind === "lever"));
-          await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever, ...notifications, ...this.alongHooks.flatMap((h) => h(entries))]);
+          const results = await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever, ...notifications, ...this.alongHooks.flatMap((h) => h(entries)), ...sessions]);
+          if (sessions.length > 0) {
+            live = new Map(notified.map((u) => [u, []]));
+            for (const r of results[results.length - 1]!.results as { user_id: number; session_id: number }[]) live.get(Number(r.user_id))?.push(Number(r.session_id));
+          }
         } catch (err) {
           // Already applied by a drain whose note did not survive: nothing to do twice.
           if (classifyBatchError(err) !== "duplicate") throw err;
@@ -389,7 +405,7 @@ export class Outbox {
       this.store.sql.exec("DELETE FROM outbox WHERE drained_at < ?", now - KEEP_DRAINED_MS);
       applied += rows.length;
       // Only now, with the batch in D1 and marked: at most once, and never before a refetch shows it.
-      if (notices.length > 0) this.deliver(notices);
+      if (notices.length > 0) this.deliver(notices, live);
     }
   }
 

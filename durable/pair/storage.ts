@@ -107,9 +107,27 @@ export class PairStorage {
     }
   }
 
-  /** Runs `fn` as one synchronous transaction: everything it writes commits together or not at all. */
+  private rollbackHooks: (() => void)[] = [];
+
+  /**
+   * Runs `fn` as one synchronous transaction: everything it writes commits together or not at all.
+   * When it throws (rolled back), every `onRollback` hook runs before the error goes on.
+   */
   transaction<T>(fn: () => T): T {
-    return this.storage.transactionSync(fn);
+    try {
+      return this.storage.transactionSync(fn);
+    } catch (err) {
+      for (const hook of this.rollbackHooks) hook();
+      throw err;
+    }
+  }
+
+  /**
+   * Calls `hook` after any transaction rolled back: a part that keeps in memory what its rows say
+   * (the newest tick, the schedule, the last trade) forgets it there and reads it again when needed.
+   */
+  onRollback(hook: () => void): void {
+    this.rollbackHooks.push(hook);
   }
 
   one<T>(query: string, ...args: SqlStorageValue[]): T | undefined {
@@ -146,22 +164,16 @@ export function rowToSnapshotOrder(r: Record<string, SqlStorageValue>): Snapshot
   return [Number(r.id), Number(r.owner), Number(r.price), Number(r.remaining)] as SnapshotOrder;
 }
 
-/** Upserts one candle (ON CONFLICT keeps its open). */
-export function saveCandle(sql: SqlStorage, bar: Candle): void {
+/** Upserts candles, all in one statement (ON CONFLICT keeps each one's open). */
+export function saveCandles(sql: SqlStorage, bars: Iterable<Candle>): void {
+  const rows = [...bars].map((b) => [b.period, b.openTime, b.closeTime, b.open, b.high, b.low, b.close, b.volume, b.quoteVolume.toString(), b.trades]);
+  if (rows.length === 0) return;
   sql.exec(
     `INSERT INTO klines (period, open_time, close_time, open, high, low, close, volume, quote_volume, trades)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+     SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9
+     FROM json_each(?) WHERE true
      ON CONFLICT (period, open_time) DO UPDATE SET high = excluded.high, low = excluded.low, close = excluded.close,
        volume = excluded.volume, quote_volume = excluded.quote_volume, trades = excluded.trades`,
-    bar.period,
-    bar.openTime,
-    bar.closeTime,
-    bar.open,
-    bar.high,
-    bar.low,
-    bar.close,
-    bar.volume,
-    bar.quoteVolume.toString(),
-    bar.trades,
+    JSON.stringify(rows),
   );
 }

@@ -55,6 +55,28 @@ export async function sessionOfTokenHash(db: D1Database, tokenHash: string, now 
   return { id: row.id, account: row.account, role: row.role, reviewStatus: row.review_status, sessionId: row.session_id };
 }
 
+/** How many of a user's newest live sessions `liveSessionsStatement` lists (a user has at most 16 channel sockets). */
+export const LIVE_SESSIONS_PER_USER = 16;
+
+/**
+ * The rule of `sessionOfTokenHash` for many users at once, as a statement to put in another D1
+ * batch (the pair object's drain reads the live sessions of the users it is about to notify in the
+ * same transaction that applies their events): rows `{ user_id, session_id }`, each user's newest
+ * LIVE_SESSIONS_PER_USER live sessions. A session missing from the answer is ended or beyond that
+ * limit: whoever uses the list checks such a session with `sessionOfTokenHash` before trusting it.
+ */
+export function liveSessionsStatement(db: D1Database, userIds: number[], now = Date.now()): D1PreparedStatement {
+  return db
+    .prepare(
+      `SELECT user_id, session_id FROM (
+         SELECT s.user_id, s.id AS session_id, row_number() OVER (PARTITION BY s.user_id ORDER BY s.id DESC) AS n
+         FROM sessions s JOIN users u ON u.id = s.user_id
+         WHERE s.user_id IN (SELECT value FROM json_each(?)) AND s.revoked_at IS NULL AND s.expires_at > ? AND u.locked = 0)
+       WHERE n <= ?`,
+    )
+    .bind(JSON.stringify(userIds), now, LIVE_SESSIONS_PER_USER);
+}
+
 /**
  * Session hints: the order path's way around one D1 read and one SHA-256 per order (issue #17,
  * bench/README.md). Each isolate remembers, per bearer token, the session it resolved to the last

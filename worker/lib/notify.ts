@@ -40,11 +40,13 @@ export async function notifyUser(env: Pick<Env, "USER">, userId: number, event: 
  * it keeps one stub per user, because calls made through one stub reach the object in the order
  * they were made (there is no order across stubs), so a user's events stay in order without the
  * sender awaiting them. A stub that failed is replaced (a broken stub fails every later call).
- * The returned promise never rejects.
+ * `liveSessions`: the user's live session ids as D1 showed them in the transaction that committed
+ * what the events announce (the pair's drain reads them in its own batch), so the channel needs no
+ * D1 read of its own for those sessions (durable/user.ts). The returned promise never rejects.
  */
 export function userNotifier(env: Pick<Env, "USER">, maxStubs = 10_000) {
   const stubs = new Map<number, UserStub>();
-  return (userId: number, events: UserEvent[]): Promise<void> => {
+  return (userId: number, events: UserEvent[], liveSessions?: number[]): Promise<void> => {
     if (events.length === 0) return Promise.resolve();
     let stub = stubs.get(userId);
     if (!stub) {
@@ -56,7 +58,7 @@ export function userNotifier(env: Pick<Env, "USER">, maxStubs = 10_000) {
     const used = stub;
     let sent: Promise<unknown>;
     try {
-      sent = used.push(events);
+      sent = liveSessions ? used.push(events, liveSessions) : used.push(events);
     } catch (err) {
       sent = Promise.reject(err);
     }

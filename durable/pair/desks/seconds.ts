@@ -86,15 +86,22 @@ export class SecondsDesk {
     private readonly index: IndexSource = bookIndexSource,
   ) {
     scheduler.handle("tick", async (now) => this.heartbeat(spot.engine ? spot.top() : null, now));
+    store.onRollback(() => (this.newest = undefined));
     scheduler.handle("expiry", (now) => this.expire(now, drain));
     outbox.whenApplied((entries) => this.settled(entries.flatMap((e) => (e.kind === "seconds" ? [e.settlement.orderId] : []))));
   }
 
   // ---------------------------------------------------------------- ticks
 
+  /** The newest tick as last read or written here; undefined = read it again (after a rollback or a prune). */
+  private newest: TickRow | null | undefined;
+
   lastTick(): TickRow | null {
-    const r = this.store.one<Row>("SELECT id, price, at FROM ticks ORDER BY id DESC LIMIT 1");
-    return r ? { id: Number(r.id), price: Number(r.price), at: Number(r.at) } : null;
+    if (this.newest === undefined) {
+      const r = this.store.one<Row>("SELECT id, price, at FROM ticks ORDER BY id DESC LIMIT 1");
+      this.newest = r ? { id: Number(r.id), price: Number(r.price), at: Number(r.at) } : null;
+    }
+    return this.newest;
   }
 
   /**
@@ -107,6 +114,7 @@ export class SecondsDesk {
     if (tickDue(last, ix, now, TICK_EVERY_MS)) {
       const id = Number(this.store.one<Row>("INSERT INTO ticks (price, at) VALUES (?, ?) RETURNING id", ix, now)!.id);
       last = { id, price: ix!, at: now };
+      this.newest = last;
     }
     if (ix !== null && last) this.scheduler.at("tick", last.at + TICK_EVERY_MS);
     return ix;
@@ -118,6 +126,7 @@ export class SecondsDesk {
     const ix = this.store.transaction(() => this.tick(top, now));
     if (now - Number(this.store.meta("ticks_pruned") ?? 0) >= PRUNE_EVERY_MS) {
       this.store.sql.exec("DELETE FROM ticks WHERE at < ?", now - TICK_KEEP_MS);
+      this.newest = undefined;
       // Settled contracts live on in D1 (the record); the desk keeps a week of them for replays.
       this.store.sql.exec("DELETE FROM contracts WHERE status = 3 AND end_at < ?", now - SETTLED_KEEP_MS);
       this.store.setMeta("ticks_pruned", now);

@@ -22,7 +22,7 @@ import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from 
 import { formatUnits } from "../../../schemas/money.ts";
 import type { FanoutHost } from "../fanout.ts";
 import type { SpotCommandEntry, SpotTrade } from "../outbox.ts";
-import { rowToCandle, rowToSnapshotOrder, saveCandle, type PairStorage } from "../storage.ts";
+import { rowToCandle, rowToSnapshotOrder, saveCandles, type PairStorage } from "../storage.ts";
 
 const SYSTEM_FEES = 0;
 export const RECENT_DEALS = 20;
@@ -99,7 +99,10 @@ export interface DayMarketOut {
   change: string;
 }
 
-/** The output of the commands of one transaction, before finish() writes it. */
+/**
+ * The output of the commands of one transaction, before finish() writes it: every table once per
+ * transaction, however many commands and trades (each candle once, each book row once).
+ */
 interface Pending {
   at: number;
   entries: SpotCommandEntry["entries"];
@@ -107,10 +110,23 @@ interface Pending {
   trades: SpotTrade[];
   bars: Map<string, Candle>;
   counters: boolean;
+  /** Journal rows [seq, orderId, cmd, at]. */
+  journal: [number, number | null, string, number][];
+  /** Orders journaled by this transaction: true = refused. */
+  journaled: Map<number, boolean>;
+  /** Every order whose book row may have changed: true = it rested in the book before this transaction. */
+  book: Map<number, boolean>;
 }
 
 function emptyPending(): Pending {
-  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false };
+  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false, journal: [], journaled: new Map(), book: new Map() };
+}
+
+/** What the object's storage knows about an order id before a place: tombstoned, journaled, refused. */
+interface Seen {
+  tombstoned: boolean;
+  journaled: boolean;
+  rejected: boolean;
 }
 
 /** Reads the pair's row from D1 (the object learns which pair it is on first use). */
@@ -163,6 +179,10 @@ export class SpotDesk {
   private pending: Pending = emptyPending();
   /** Engine results of the current transaction, published once it has committed. */
   private published: AppliedResult[] = [];
+  /** The last trade's price as stored; undefined = read it again (after a load or a failed transaction). */
+  private lastPrice: number | null | undefined;
+  /** `seen` answers read ahead for the orders of one transaction (`prefetch`). */
+  private seenAhead = new Map<number, Seen>();
 
   constructor(private readonly store: PairStorage) {}
 
@@ -183,6 +203,7 @@ export class SpotDesk {
       asks: rows("sell"),
     };
     this.engine = SpotEngine.restore(pairConfig(info), snap);
+    this.lastPrice = undefined;
     this.arrival = Number(this.store.one<{ a: number | null }>("SELECT max(arrival) AS a FROM book")?.a ?? 0);
     this.klines = new KlineAggregator();
     for (const period of KLINE_PERIODS) {
@@ -199,6 +220,7 @@ export class SpotDesk {
   begin(): void {
     this.pending = emptyPending();
     this.published = [];
+    this.seenAhead.clear();
   }
 
   /**
@@ -209,6 +231,35 @@ export class SpotDesk {
     this.engine = null;
     this.pending = emptyPending();
     this.published = [];
+    this.seenAhead.clear();
+    this.lastPrice = undefined;
+  }
+
+  /** Reads, in one statement, what storage knows of the orders the transaction is about to place. */
+  prefetch(orderIds: number[]): void {
+    if (orderIds.length < 2) return;
+    const rows = this.store.sql
+      .exec(
+        `SELECT v.value AS id, EXISTS (SELECT 1 FROM tombstones WHERE order_id = v.value) AS t, (SELECT min(seq) FROM journal WHERE order_id = v.value) AS s
+         FROM json_each(?) AS v`,
+        JSON.stringify(orderIds),
+      )
+      .toArray();
+    for (const r of rows) this.seenAhead.set(Number(r.id), { tombstoned: Number(r.t) === 1, journaled: r.s !== null, rejected: r.s !== null && Number(r.s) < 0 });
+  }
+
+  /** Whether an order is tombstoned, journaled (and refused), this transaction's own journal rows included. */
+  private seen(orderId: number): Seen {
+    let seen = this.seenAhead.get(orderId);
+    if (!seen) {
+      const r = this.store.one<{ t: number; s: number | null }>(
+        "SELECT EXISTS (SELECT 1 FROM tombstones WHERE order_id = ?1) AS t, (SELECT min(seq) FROM journal WHERE order_id = ?1) AS s",
+        orderId,
+      )!;
+      seen = { tombstoned: Number(r.t) === 1, journaled: r.s !== null, rejected: r.s !== null && Number(r.s) < 0 };
+    }
+    const own = this.pending.journaled.get(orderId);
+    return own === undefined ? seen : { ...seen, journaled: true, rejected: own };
   }
 
   /** The results to fan out once the transaction has committed. */
@@ -221,11 +272,12 @@ export class SpotDesk {
   placeOne(input: PlaceInput): PlaceResult {
     const engine = this.engine!;
     const info = this.info!;
-    if (this.store.one("SELECT 1 AS x FROM tombstones WHERE order_id = ?", input.orderId)) {
+    const seen = this.seen(input.orderId);
+    if (seen.tombstoned) {
       // The reconciler already released this order's hold: it must never trade.
       return { ok: false, code: "TOMBSTONED", filled: 0, remaining: 0, status: "rejected" };
     }
-    if (this.known(input.orderId)) return this.replayResult(input.orderId);
+    if (seen.journaled) return this.replayResult(input.orderId, seen.rejected);
     const cmd = this.commandFor(engine, input);
     const now = Date.now();
     if (cmd === null) return this.refuse(info, input, { ...input, rejected: "NO_LIQUIDITY" }, "NO_LIQUIDITY", now);
@@ -243,7 +295,8 @@ export class SpotDesk {
 
   /** Refused (by the engine, or no ask within the band): recorded so a retry gives the same answer; the hold is released. */
   private refuse(info: PairInfo, input: PlaceInput, journal: object, code: string, now: number): PlaceResult {
-    this.store.sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", -input.orderId, input.orderId, JSON.stringify(journal), now);
+    this.pending.journal.push([-input.orderId, input.orderId, JSON.stringify(journal), now]);
+    this.pending.journaled.set(input.orderId, true);
     const currency = input.side === "buy" ? info.legalId : info.currencyId;
     const units = input.reservedUnits;
     this.pending.at = now;
@@ -282,7 +335,7 @@ export class SpotDesk {
 
   /** Whether the journal has seen this order. */
   known(orderId: number): boolean {
-    return this.store.one("SELECT 1 AS x FROM journal WHERE order_id = ?", orderId) !== undefined;
+    return this.pending.journaled.has(orderId) || this.store.one("SELECT 1 AS x FROM journal WHERE order_id = ?", orderId) !== undefined;
   }
 
   /** Records that an order must never be booked (the reconciler released its hold). */
@@ -298,22 +351,56 @@ export class SpotDesk {
   finish(): SpotCommandEntry | null {
     const p = this.pending;
     this.pending = emptyPending();
-    if (p.counters) {
-      this.store.setMeta("seq", this.engine!.seq);
-      this.store.setMeta("tradeSeq", this.engine!.tradeSeq);
+    this.seenAhead.clear();
+    const sql = this.store.sql;
+    const engine = this.engine!;
+    // The book rows of every order the commands touched, as the book now has them: one upsert for
+    // those resting (a new one gets the next arrival; an existing one keeps its own), one delete
+    // for those gone that had a row.
+    const rest: [number, number, string, number, number, number][] = [];
+    const gone: number[] = [];
+    for (const [id, wasBooked] of p.book) {
+      const open = engine.order(id);
+      if (open) rest.push([id, Number(open.owner), open.side, open.price, open.remaining, ++this.arrival]);
+      else if (wasBooked) gone.push(id);
     }
-    for (const bar of p.bars.values()) saveCandle(this.store.sql, bar);
+    if (gone.length > 0) sql.exec("DELETE FROM book WHERE id IN (SELECT value FROM json_each(?))", JSON.stringify(gone));
+    if (rest.length > 0) {
+      sql.exec(
+        `INSERT INTO book (id, owner, side, price, remaining, arrival)
+         SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?) WHERE true
+         ON CONFLICT (id) DO UPDATE SET remaining = excluded.remaining`,
+        JSON.stringify(rest),
+      );
+    }
+    if (p.journal.length > 0) {
+      sql.exec("INSERT INTO journal (seq, order_id, cmd, at) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3 FROM json_each(?)", JSON.stringify(p.journal));
+    }
+    if (p.trades.length > 0) {
+      sql.exec(
+        "INSERT INTO trades (trade_id, price, qty, taker_side, at) SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4 FROM json_each(?)",
+        JSON.stringify(p.trades.map((t) => [t.tradeId, t.price, t.qty, t.takerSide, t.at])),
+      );
+    }
+    if (p.counters) {
+      sql.exec(
+        "INSERT INTO meta (key, value) VALUES ('seq', ?), ('tradeSeq', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        String(engine.seq),
+        String(engine.tradeSeq),
+      );
+    }
+    saveCandles(sql, p.bars.values());
     if (p.orders.length === 0 && p.entries.length === 0 && p.trades.length === 0) return null;
     return { kind: "spot", at: p.at, entries: p.entries, orders: p.orders, trades: p.trades };
   }
 
   /**
-   * Writes one applied command: book rows of every order it touched, the journal row, candles and
-   * trades, and adds its ledger deltas to the pending outbox entry. Runs inside transactionSync.
+   * Records one applied command for finish(): the orders it touched (their book rows), its journal
+   * row, candles and trades, and its ledger deltas for the pending outbox entry. Runs inside
+   * transactionSync.
    */
   private persist(orderId: number | null, cmdJson: string, result: AppliedResult, now: number) {
     const engine = this.engine!;
-    const sql = this.store.sql;
     const pair = engine.pair;
     const info = this.info!;
     const deltas = new Map<string, [number, number, bigint, bigint]>();
@@ -359,7 +446,7 @@ export class SpotDesk {
           sellerFee: ev.sellerFee.toString(),
           at: now,
         });
-        sql.exec("INSERT INTO trades (trade_id, price, qty, taker_side, at) VALUES (?, ?, ?, ?, ?)", ev.tradeId, ev.price, ev.qty, ev.takerSide, now);
+        this.lastPrice = ev.price;
         for (const bar of this.klines.addTrade({ time: now, price: ev.price, qty: ev.qty })) p.bars.set(`${bar.period}:${bar.openTime}`, bar);
       } else if (ev.type === "booked") {
         touch(Number(ev.id))[2] = 1;
@@ -370,14 +457,11 @@ export class SpotDesk {
         o[3] = ev.reason;
       }
     }
-    // Mirror the book rows of every order the command touched.
-    for (const id of orders.keys()) {
-      const open = engine.order(id);
-      if (!open) sql.exec("DELETE FROM book WHERE id = ?", id);
-      else if (this.store.one("SELECT 1 AS x FROM book WHERE id = ?", id)) sql.exec("UPDATE book SET remaining = ? WHERE id = ?", open.remaining, id);
-      else sql.exec("INSERT INTO book (id, owner, side, price, remaining, arrival) VALUES (?, ?, ?, ?, ?, ?)", id, Number(open.owner), open.side, open.price, open.remaining, ++this.arrival);
-    }
-    sql.exec("INSERT INTO journal (seq, order_id, cmd, at) VALUES (?, ?, ?, ?)", result.seq, orderId, cmdJson, now);
+    // The book rows of every order the command touched are written by finish(); an order other than
+    // the one this command places was resting before it (a maker, a cancelled order).
+    for (const id of orders.keys()) if (!p.book.has(id)) p.book.set(id, id !== orderId);
+    p.journal.push([result.seq, orderId, cmdJson, now]);
+    if (orderId !== null) p.journaled.set(orderId, false);
     p.at = now;
     p.counters = true;
     for (const [u, c, a, f] of deltas.values()) p.entries.push([u, c, a.toString(), f.toString()]);
@@ -385,10 +469,9 @@ export class SpotDesk {
   }
 
   /** A repeated place(): the truth from the journal — resting, refused, or finished (D1 has the detail). */
-  private replayResult(orderId: number): PlaceResult {
+  private replayResult(orderId: number, rejected: boolean): PlaceResult {
     const open = this.engine!.order(orderId);
     if (open) return { ok: true, filled: 0, remaining: open.remaining, status: "open" };
-    const rejected = this.store.one("SELECT 1 AS x FROM journal WHERE order_id = ? AND seq < 0", orderId);
     return rejected
       ? { ok: false, code: "REJECTED", filled: 0, remaining: 0, status: "rejected" }
       : { ok: true, filled: 0, remaining: 0, status: "filled" };
@@ -399,8 +482,11 @@ export class SpotDesk {
   /** Best prices and the last trade price, in price units. */
   top(): { bestBid: number | null; bestAsk: number | null; last: number | null } {
     const engine = this.engine!;
-    const last = this.store.one<{ price: number }>("SELECT price FROM trades ORDER BY trade_id DESC LIMIT 1");
-    return { bestBid: engine.bestBid(), bestAsk: engine.bestAsk(), last: last ? Number(last.price) : null };
+    if (this.lastPrice === undefined) {
+      const last = this.store.one<{ price: number }>("SELECT price FROM trades ORDER BY trade_id DESC LIMIT 1");
+      this.lastPrice = last ? Number(last.price) : null;
+    }
+    return { bestBid: engine.bestBid(), bestAsk: engine.bestAsk(), last: this.lastPrice };
   }
 
   price(units: number): string {
