@@ -10,7 +10,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { formatUnits } from "../../schemas/money.ts";
-import { api, makeUser, seedSpotPair, units } from "./helpers.ts";
+import { api, seedSpotPair, units } from "./helpers.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
 import { bettor, fundHouse, micro, submit, twoSidedBook } from "./seconds-fixtures.ts";
 import { lever, leverUser, open, setIndex } from "./lever-fixtures.ts";
