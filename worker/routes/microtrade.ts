@@ -4,7 +4,7 @@
  * submitting needs identity verification (998). The tick log is public: anyone can check the
  * entry and exit prices of any contract.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { formatUnits } from "../../schemas/money.ts";
 import {
@@ -18,7 +18,7 @@ import {
   tickPageSchema,
   tickQuerySchema,
 } from "../../schemas/seconds.ts";
-import { refuseOperatorMoney, requireUser, requireVerified, sessionUser } from "../lib/auth.ts";
+import { confirmTrader, requireTrader, requireUser, sessionUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { balanceOf } from "../lib/ledger.ts";
@@ -50,8 +50,16 @@ export const microtradeRoutes = new Hono<AppEnv>()
     }
     return ok(c, out);
   })
-  .post("/microtrade/submit", requireUser, refuseOperatorMoney, requireVerified, jsonBody(secondsSubmitSchema), answers(secondsOrderSchema, { summary: "Open a contract (type 1 up, 2 down); 998 until verified", auth: true }), async (c) =>
-    ok(c, await submitContract(c.env, c.get("user").id, c.req.valid("json"))),
+  // requireTrader: requireUser, refuseOperatorMoney and requireVerified in one; with a session hint the
+  // contract's freeze batch carries the session check (worker/lib/auth.ts "Session hints").
+  .post("/microtrade/submit", requireTrader, jsonBody(secondsSubmitSchema), answers(secondsOrderSchema, { summary: "Open a contract (type 1 up, 2 down); 998 until verified", auth: true }), async (c) =>
+    ok(
+      c,
+      await submitContract(c.env, c.get("user").id, c.req.valid("json"), Date.now(), {
+        guard: c.get("sessionGuard"),
+        confirm: () => confirmTrader(c as unknown as Context<AppEnv>),
+      }),
+    ),
   )
   .get("/microtrade/lists", requireUser, answers(secondsOrderListSchema, { summary: "One's running contracts and those settled in the last minute", auth: true }), async (c) =>
     ok(c, await runningContracts(c.env.DB, c.get("user").id)),

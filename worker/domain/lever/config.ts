@@ -78,6 +78,47 @@ export async function openLeverSettings(db: D1Database, pair: PairRow): Promise<
   return s;
 }
 
+/**
+ * Settings of a pair open for leveraged contracts, remembered per isolate (issue #17 §2: opens/s
+ * through the API) unless `fresh`, with the columns the open's freeze batch re-checks
+ * (`LEVER_TERMS_GUARD`): a remembered entry is never trusted on its own. Only settings that allow
+ * an open are remembered; lever_pair_off is always read in D1. Sets `seen.remembered` when a
+ * remembered entry is used.
+ */
+export async function rememberedLeverSettings(db: D1Database, pair: PairRow, fresh: boolean, seen: { remembered: boolean }, now = Date.now()): Promise<{ settings: LeverSettings; raw: Row }> {
+  const hit = fresh ? undefined : remembered.get(pair.id);
+  if (hit && now - hit.at <= LEVER_TERMS_CACHE_MS) {
+    seen.remembered = true;
+    return hit;
+  }
+  const r = await db.prepare("SELECT * FROM lever_pairs WHERE pair_id = ?").bind(pair.id).first<Row>();
+  const s = r ? toSettings(r, pair) : null;
+  if (!r || !s || s.status !== 1 || !pair.open || s.sizeUnits <= 0n) {
+    remembered.delete(pair.id);
+    throw new ApiError("lever_pair_off");
+  }
+  const entry = { at: now, settings: s, raw: r };
+  remembered.set(pair.id, entry);
+  return entry;
+}
+
+export const LEVER_TERMS_CACHE_MS = 60_000;
+const remembered = new Map<number, { at: number; settings: LeverSettings; raw: Row }>();
+
+/** Forgets every remembered setting (an open's batch found one changed). */
+export function forgetLeverSettings(): void {
+  remembered.clear();
+}
+
+/**
+ * The pair id if its settings are open and exactly these, else NULL (for the position row's NOT
+ * NULL `pair_id`: a changed setting fails the whole freeze batch). Binds: `leverGuardBinds`.
+ */
+export const LEVER_TERMS_GUARD = `(SELECT s.pair_id FROM lever_pairs s WHERE s.pair_id = ? AND s.status = 1 AND s.share_num = ? AND s.multiples = ?
+  AND s.min_lots = ? AND s.max_lots = ? AND s.lot_step = ? AND s.fee_bps = ? AND s.overnight_bps = ? AND s.maintenance_bps = ? AND s.pair_exposure = ? AND s.max_positions = ?)`;
+
+export const leverGuardBinds = (r: Row) => [r.pair_id, r.share_num, r.multiples, r.min_lots, r.max_lots, r.lot_step, r.fee_bps, r.overnight_bps, r.maintenance_bps, r.pair_exposure, r.max_positions];
+
 /** Every pair with settings, with its pair row. */
 export async function allLeverSettings(db: D1Database): Promise<{ pair: PairRow; settings: LeverSettings }[]> {
   const { results } = await db.prepare("SELECT * FROM lever_pairs ORDER BY pair_id").all<Row>();

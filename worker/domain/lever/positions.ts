@@ -42,7 +42,18 @@ import { balanceOf, classifyBatchError, movementStatements } from "../../lib/led
 import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
 import type { Hold, HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
-import { allLeverSettings, openLeverSettings, settingsOut, type LeverSettings } from "./config.ts";
+import {
+  allLeverSettings,
+  forgetLeverSettings,
+  LEVER_TERMS_GUARD,
+  leverGuardBinds,
+  openLeverSettings,
+  rememberedLeverSettings,
+  settingsOut,
+  type LeverSettings,
+} from "./config.ts";
+import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
+import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
 
 const ID_EPOCH = Date.UTC(2026, 0, 1);
@@ -169,13 +180,61 @@ async function shown(env: Env, userId: number, id: number): Promise<LeverPositio
 
 const refusalError = { no_market_price: "no_market_price", exposure: "lever_exposure", too_many: "lever_too_many", tombstoned: "try_again" } as const;
 
-/** Opens a position: validate, hold in D1, then the pair object; refund if the object refuses. */
-export async function submitPosition(env: Env, userId: number, input: LeverSubmit, now = Date.now()): Promise<LeverPosition> {
+/** How an open proves its session (worker/lib/auth.ts `requireTrader`); absent when the caller already checked it in D1. */
+export interface OpenSession {
+  /** A session hint not yet confirmed by D1 in this request: the freeze batch checks it (`LIVE_TRADER_USER_ID`). */
+  guard?: SessionGuard;
+}
+
+/** A freeze batch found a remembered setting changed (config.ts `LEVER_TERMS_GUARD`): nothing was written. */
+class StaleSettings extends Error {}
+
+interface HeldPosition {
+  id: number;
+  pair: PairRow;
+  s: LeverSettings;
+  money: PositionMoney;
+  price: number;
+  target: number | null;
+  stopProfit: number | null;
+  stopLoss: number | null;
+}
+
+/**
+ * Opens a position: validate, hold in D1, then the pair object; refund if the object refuses. The
+ * pair's settings may come from the isolate's memory: the batch re-checks them, and a refusal
+ * priced on them is priced again on D1's before it is answered, so the answer is the one D1's
+ * settings give.
+ */
+export async function submitPosition(env: Env, userId: number, input: LeverSubmit, now = Date.now(), session: OpenSession = {}): Promise<LeverPosition> {
+  let h: HeldPosition;
+  for (let round = 0; ; round++) {
+    const seen = { remembered: false };
+    try {
+      h = await holdPosition(env, userId, input, now, session, round > 0, seen);
+      break;
+    } catch (err) {
+      if (err instanceof StaleSettings) {
+        forgetLeverSettings();
+        if (round < 3) continue;
+        throw new ApiError("try_again", 503);
+      }
+      // A refusal priced on remembered settings: price it again on D1's.
+      if (err instanceof ApiError && seen.remembered && round === 0) continue;
+      throw err;
+    }
+  }
+  // Held: whatever the object answers now is final (a refusal is refunded, never priced again).
+  return acceptPosition(env, userId, input, h, now);
+}
+
+/** Validates and prices an open at the index the object quotes now, and holds its money with its row in one D1 batch (status 0). */
+async function holdPosition(env: Env, userId: number, input: LeverSubmit, now: number, session: OpenSession, fresh: boolean, seen: { remembered: boolean }): Promise<HeldPosition> {
   const db = env.DB;
   const pair = await pairFor(db, input.currency_id, input.legal_id).catch(() => {
     throw new ApiError("lever_pair_off");
   });
-  const s = await openLeverSettings(db, pair);
+  const { settings: s, raw } = await rememberedLeverSettings(db, pair, fresh, seen, now);
   checkTerms(s, input.share, input.multiple);
   const direction = input.type;
   const target = ticksOf(input.target_price, pair, "target_price");
@@ -202,10 +261,14 @@ export async function submitPosition(env: Env, userId: number, input: LeverSubmi
   if (money.margin > BigInt(Number.MAX_SAFE_INTEGER) || money.hold > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
   if (money.hold > s.pairExposure) throw new ApiError("lever_exposure", 409);
   const memo = `${pair.base}/${pair.quote} ${direction === 1 ? "long" : "short"} ${input.share}×${input.multiple}`;
+  const guard = session.guard && !session.guard.confirmed ? session.guard : null;
 
-  let id: number;
   for (let attempt = 0; ; attempt++) {
-    id = newPositionId(now);
+    const id = newPositionId(now);
+    // The row's user id comes from the live session when it rests on a hint, its pair id from the
+    // settings as D1 holds them now: either gone, and the NOT NULL column fails the whole batch.
+    const user = guard ? LIVE_TRADER_USER_ID : "?";
+    const userBinds = guard ? [guard.sessionId, guard.userId, now] : [userId];
     try {
       await db.batch([
         ...movementStatements(db, leverKeys.open(id), "lever_open", leverEntries(openLegs(money), userId, pair.legalId, memo), now),
@@ -213,12 +276,12 @@ export async function submitPosition(env: Env, userId: number, input: LeverSubmi
           .prepare(
             `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
                fee_bps, overnight_bps, maintenance_bps, stop_profit, stop_loss, status, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+             VALUES (?, ${user}, ${LEVER_TERMS_GUARD}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
           )
           .bind(
             id,
-            userId,
-            pair.id,
+            ...userBinds,
+            ...leverGuardBinds(raw),
             pair.legalId,
             direction,
             input.share,
@@ -237,9 +300,12 @@ export async function submitPosition(env: Env, userId: number, input: LeverSubmi
             now,
           ),
       ]);
-      break;
+      if (guard) guard.confirmed = true;
+      return { id, pair, s, money, price, target, stopProfit, stopLoss };
     } catch (err) {
       const msg = String(err);
+      if (/NOT NULL constraint failed: lever_positions\.user_id/.test(msg)) throw new SessionGone();
+      if (/NOT NULL constraint failed: lever_positions\.pair_id/.test(msg)) throw new StaleSettings();
       if (msg.includes("treasury_overdraft")) throw new ApiError("house_cannot_cover", 409);
       if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
       // Two positions drew the same id in the same millisecond: the batch wrote nothing, draw again.
@@ -247,12 +313,23 @@ export async function submitPosition(env: Env, userId: number, input: LeverSubmi
       if (!taken || attempt >= 4) throw err;
     }
   }
+}
+
+/**
+ * The second step: the pair object accepts (→ pending or trading) or refuses (→ refund, status 5,
+ * the error). The answer is built from what the batch wrote and the object answered, with the
+ * index the object opened it at (read back from D1 only when D1 holds something else already:
+ * the reconciler, or a close that got there first).
+ */
+async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: HeldPosition, now: number): Promise<LeverPosition> {
+  const db = env.DB;
+  const { pair, s, money, id } = h;
   const accept: LeverAcceptInput = {
     pairId: pair.id,
     positionId: id,
     userId,
     currencyId: pair.legalId,
-    type: direction,
+    type: input.type,
     lots: input.share,
     sizeUnits: s.sizeUnits.toString(),
     margin: money.margin.toString(),
@@ -261,24 +338,65 @@ export async function submitPosition(env: Env, userId: number, input: LeverSubmi
     feeBps: s.feeBps,
     overnightBps: s.overnightBps,
     maintenanceBps: s.maintenanceBps,
-    targetPrice: target,
-    stopProfit,
-    stopLoss,
+    targetPrice: h.target,
+    stopProfit: h.stopProfit,
+    stopLoss: h.stopLoss,
     pairExposure: s.pairExposure.toString(),
     maxPositions: s.maxPositions,
   };
   const r = await pairStub(env, pair.id).acceptLever(accept);
-  if (r.ok) {
-    await db
-      .prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
-      .bind(r.status, r.openPrice, r.openTickId, r.openAt, id)
-      .run();
-  } else {
+  if (!r.ok) {
     await refund(db, id, userId, pair.legalId, money, now);
     if (r.code === "too_many") throw new ApiError("lever_too_many", 409, { max: s.maxPositions });
     throw new ApiError(refusalError[r.code], 409);
   }
-  return shown(env, userId, id);
+  const done = await db
+    .prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
+    .bind(r.status, r.openPrice, r.openTickId, r.openAt, id)
+    .run();
+  // Pending or trading as the object answered; closed or closing already (a close reached D1 first) is read back.
+  if (done.meta.changes !== 1 || (r.status !== 1 && r.status !== 2)) return shown(env, userId, id);
+  const row: Row = {
+    id,
+    user_id: userId,
+    pair_id: pair.id,
+    currency_id: pair.legalId,
+    type: input.type,
+    lots: input.share,
+    multiple: input.multiple,
+    share_units: s.sizeUnits.toString(),
+    quote_price: h.price,
+    target_price: h.target,
+    margin: money.margin.toString(),
+    fee: money.fee.toString(),
+    hold: money.hold.toString(),
+    fee_bps: s.feeBps,
+    overnight_bps: s.overnightBps,
+    maintenance_bps: s.maintenanceBps,
+    overnight: 0,
+    stop_profit: h.stopProfit,
+    stop_loss: h.stopLoss,
+    open_price: r.openPrice,
+    open_tick_id: r.openTickId,
+    close_price: null,
+    close_tick_id: null,
+    close_fee: null,
+    profit: null,
+    close_reason: null,
+    status: r.status,
+    created_at: now,
+    open_at: r.openAt,
+    closed_at: null,
+    price_decimals: pair.priceDecimals,
+    coin_id: pair.currencyId,
+    legal_id: pair.legalId,
+    base: pair.base,
+    base_scale: pair.baseScale,
+    quote: pair.quote,
+    quote_scale: pair.quoteScale,
+  };
+  // A trading position opened at the index of this moment: that is its live index in the answer.
+  return positionOut(row, r.status === 2 ? r.openPrice : null);
 }
 
 /** Returns everything a refused open held, once (`lever:{id}:refund`), and marks it revoked. */

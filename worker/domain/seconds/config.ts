@@ -97,6 +97,25 @@ export async function payable(db: D1Database, currencyId: number): Promise<Payab
   return toPayable(r);
 }
 
+/**
+ * `payable` with the columns the submit's batch re-checks as D1 holds them (worker/domain/seconds/terms.ts):
+ * one read, or currency_unsupported.
+ */
+export async function payableWithRaw(db: D1Database, currencyId: number): Promise<{ row: PayableRow; raw: RawPayable }> {
+  const r = await db.prepare(`${PAYABLE_SELECT} WHERE m.currency_id = ? AND m.status = 1`).bind(currencyId).first<PayableDbRow>();
+  if (!r) throw new ApiError("currency_unsupported");
+  return { row: toPayable(r), raw: { feeBps: r.fee_bps, min: r.min_number, max: r.max_number, pairExposure: r.pair_exposure, userExposure: r.user_exposure } };
+}
+
+/** A payable currency's limits as the micro_currencies row holds them (text, as written). */
+export interface RawPayable {
+  feeBps: number;
+  min: string;
+  max: string;
+  pairExposure: string;
+  userExposure: string;
+}
+
 /** The public view of a payable currency (user_wallet filled in by the caller). */
 export function payableOut(p: PayableRow, wallet: PayableCurrency["user_wallet"]): PayableCurrency {
   return {

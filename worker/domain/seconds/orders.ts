@@ -16,10 +16,13 @@ import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
+import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
+import type { SessionGuard } from "../../lib/context.ts";
 import type { Hold, HoldSource } from "../ledger/holds.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { formatShanghai } from "../../lib/time.ts";
-import { offeredOption, payable, type PayableRow } from "./config.ts";
+import { payable, type PayableRow } from "./config.ts";
+import { TERMS_GUARD, forgetTerms, guardBinds, isStaleTerms, termsOf, type Terms } from "./terms.ts";
 import { secondsEntries, secondsKeys } from "./ledger.ts";
 
 const ID_EPOCH = Date.UTC(2026, 0, 1);
@@ -86,49 +89,105 @@ export function stakeOf(number: string, cur: PayableRow): bigint {
 
 const refusalError = { no_market_price: "no_market_price", pair_exposure: "exposure_pair", user_exposure: "exposure_user", tombstoned: "try_again" } as const;
 
-/** Submits a contract: hold in D1, then the pair object; refund if the object refuses. */
-export async function submitContract(env: Env, userId: number, input: SecondsSubmit, now = Date.now()): Promise<SecondsOrder> {
+/** How a submit proves its session (worker/lib/auth.ts `requireTrader`); absent when the caller already checked it in D1. */
+export interface SubmitSession {
+  /** A session hint not yet confirmed by D1 in this request: the freeze batch checks it (`LIVE_TRADER_USER_ID`). */
+  guard?: SessionGuard;
+  /** Confirms the session in D1 now, before work no freeze batch guards (a replay). */
+  confirm?: () => Promise<void>;
+}
+
+/** A freeze batch found a remembered term changed (terms.ts): nothing was written. */
+class StaleTerms extends Error {}
+
+/**
+ * Submits a contract: hold in D1, then the pair object; refund if the object refuses. The terms
+ * may come from the isolate's memory (terms.ts): the batch re-checks them, and a refusal priced on
+ * them is priced again from D1 before it is answered, so the answer is the one D1's terms give.
+ */
+export async function submitContract(env: Env, userId: number, input: SecondsSubmit, now = Date.now(), session: SubmitSession = {}): Promise<SecondsOrder> {
   const db = env.DB;
   if (input.client_oid) {
+    // A replay answers (and may finish an acceptance) without a freeze batch to carry the session check.
+    await session.confirm?.();
     const prior = await db.prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND o.client_oid = ?`).bind(userId, input.client_oid).first<OrderRow>();
     if (prior) return replay(env, userId, prior, input);
   }
-  const pair = await pairById(db, input.match_id);
-  if (!pair || !pair.open) throw new ApiError("pair_closed");
-  const option = await offeredOption(db, input.seconds);
-  const cur = await payable(db, input.currency_id);
+  let h: Awaited<ReturnType<typeof holdContract>>;
+  for (let round = 0; ; round++) {
+    const seen = { remembered: false };
+    try {
+      h = await holdContract(env, userId, input, now, session, round > 0, seen);
+      break;
+    } catch (err) {
+      if (err instanceof StaleTerms) {
+        forgetTerms();
+        if (round < 3) continue;
+        throw new ApiError("try_again", 503);
+      }
+      // A refusal priced on remembered terms: price it again on D1's.
+      if (err instanceof ApiError && seen.remembered && round === 0) continue;
+      throw err;
+    }
+  }
+  // The same client order id won the race: the replay's answer is final too.
+  if ("prior" in h) return replay(env, userId, h.prior, input);
+  // Held: whatever the object answers now is final (a refusal is refunded, never priced again).
+  return accept(env, userId, h.terms.pair, h.terms.cur, h.held, now);
+}
+
+/** Prices a submit on its terms and holds its money with its row in one D1 batch (status 0). */
+async function holdContract(
+  env: Env,
+  userId: number,
+  input: SecondsSubmit,
+  now: number,
+  session: SubmitSession,
+  fresh: boolean,
+  seen: { remembered: boolean },
+): Promise<{ held: Held; terms: Terms } | { prior: OrderRow }> {
+  const db = env.DB;
+  const terms = await termsOf(db, input, fresh, now, seen);
+  const { pair, option, cur } = terms;
   const stake = stakeOf(input.number, cur);
   const money = acceptanceMoney(stake, option.ratioBps, cur.feeBps);
   const memo = `${pair.base}/${pair.quote} ${input.type === 1 ? "up" : "down"} ${option.seconds}s`;
+  const guard = session.guard && !session.guard.confirmed ? session.guard : null;
 
-  let id: number;
   for (let attempt = 0; ; attempt++) {
-    id = newContractId(now);
+    const id = newContractId(now);
+    // The row's user id comes from the live session when it rests on a hint, its pair id from the
+    // terms as D1 holds them now: either gone, and the NOT NULL column fails the whole batch.
+    const user = guard ? LIVE_TRADER_USER_ID : "?";
+    const userBinds = guard ? [guard.sessionId, guard.userId, now] : [userId];
     try {
       await db.batch([
         ...movementStatements(db, secondsKeys.open(id), "micro_open", secondsEntries(openLegs(money), userId, cur.currencyId, memo), now),
         db
           .prepare(
             `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+             VALUES (?, ${user}, ${TERMS_GUARD}, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
           )
-          .bind(id, userId, pair.id, cur.currencyId, input.type, stake.toString(), money.fee.toString(), money.hold.toString(), option.seconds, option.ratioBps, input.client_oid ?? null, now),
+          .bind(id, ...userBinds, ...guardBinds(terms), cur.currencyId, input.type, stake.toString(), money.fee.toString(), money.hold.toString(), option.seconds, option.ratioBps, input.client_oid ?? null, now),
       ]);
-      break;
+      if (guard) guard.confirmed = true;
+      return { held: { id, type: input.type, money, ratioBps: option.ratioBps, seconds: option.seconds }, terms };
     } catch (err) {
       const msg = String(err);
+      if (/NOT NULL constraint failed: micro_orders\.user_id/.test(msg)) throw new SessionGone();
+      if (isStaleTerms(err)) throw new StaleTerms();
       if (msg.includes("treasury_overdraft")) throw new ApiError("house_cannot_cover", 409);
       if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
       if (input.client_oid && /UNIQUE constraint failed: micro_orders\.user_id/.test(msg)) {
+        await session.confirm?.();
         const prior = await db.prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND o.client_oid = ?`).bind(userId, input.client_oid).first<OrderRow>();
-        if (prior) return replay(env, userId, prior, input);
+        if (prior) return { prior };
       }
       // Two contracts drew the same id in the same millisecond: the batch wrote nothing, draw again.
       const taken = classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: micro_orders\.id/.test(msg);
       if (!taken || attempt >= 4) throw err;
     }
   }
-  return accept(env, userId, pair, cur, { id, type: input.type, money, ratioBps: option.ratioBps, seconds: option.seconds }, now);
 }
 
 interface Held {
@@ -139,7 +198,11 @@ interface Held {
   seconds: number;
 }
 
-/** The second step: the pair object accepts (→ status 1) or refuses (→ refund, status 4, the error). */
+/**
+ * The second step: the pair object accepts (→ status 1) or refuses (→ refund, status 4, the error).
+ * The answer is built from what the batch wrote and the object answered, as the row now reads
+ * (the row is read back only when D1 holds something else: the reconciler or a settlement got there first).
+ */
 async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, h: Held, now: number): Promise<SecondsOrder> {
   const db = env.DB;
   const input: AcceptInput = {
@@ -160,10 +223,36 @@ async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, 
   };
   const r = await pairStub(env, pair.id).acceptSeconds(input);
   if (r.ok) {
-    await db
+    const done = await db
       .prepare("UPDATE micro_orders SET status = 1, open_tick_id = ?, open_price = ?, end_at = ? WHERE id = ? AND status = 0")
       .bind(r.openTickId, r.openPrice, r.endAt, h.id)
       .run();
+    if (done.meta.changes === 1) {
+      const row: OrderRow = {
+        id: h.id,
+        type: h.type,
+        pair_id: pair.id,
+        currency_id: cur.currencyId,
+        stake: h.money.stake.toString(),
+        fee: h.money.fee.toString(),
+        seconds: h.seconds,
+        profit_ratio_bps: h.ratioBps,
+        status: 1,
+        open_tick_id: r.openTickId,
+        open_price: r.openPrice,
+        end_tick_id: null,
+        end_price: null,
+        result: null,
+        created_at: now,
+        end_at: r.endAt,
+        price_decimals: pair.priceDecimals,
+        base: pair.base,
+        quote: pair.quote,
+        currency_name: cur.name,
+        scale: cur.scale,
+      };
+      return orderOut(row, Date.now());
+    }
   } else {
     await refund(db, h.id, userId, cur.currencyId, h.money, now);
     if (r.code !== "tombstoned") throw new ApiError(refusalError[r.code], 409);
