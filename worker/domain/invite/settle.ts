@@ -8,7 +8,7 @@
  *          of the coin's USDT pair before the day's end, i.e. the day candle's close; a re-run reads
  *          the stored price) and the inviters' agent levels (invite_agents, from the 30 days before);
  *   lines  invitees in id order, a few thousand fee rows per step: fees valued in USDT, eligibility
- *          (verified identity, within 12 months of registration, no same-identity refusal, inviter
+ *          (identity verified at level 2, as the spec asks, within 12 months of registration, no same-identity refusal, inviter
  *          not an operator), one invite_rebates row per (inviter, invitee, level, product);
  *   pay    inviters in id order, 1,000 per step: ONE balanced movement per (day, inviter), keyed
  *          `invite-rebate:{day}:{inviterId}`, from the fee account's USDT into the inviter's lever
@@ -270,7 +270,7 @@ interface FeeRow {
   scale: number;
   price: string | null;
   created_at: number;
-  review_status: number;
+  verified: number;
   refused: number | null;
   p1: number | null;
   r1: string | null;
@@ -293,7 +293,7 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
   c.add(1);
   let { results: rows } = await db
     .prepare(
-      `SELECT f.user_id AS invitee, f.product, f.currency_id, f.fee, cu.scale, pr.price, u.created_at, u.review_status,
+      `SELECT f.user_id AS invitee, f.product, f.currency_id, f.fee, cu.scale, pr.price, u.created_at, EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= 2) AS verified,
          (SELECT 1 FROM invite_refusals r WHERE r.user_id = u.id) AS refused,
          p1.id AS p1, p1.role AS r1, p2.id AS p2, p2.role AS r2, p3.id AS p3, p3.role AS r3, a.extra_rate AS extra
        FROM invite_fees f JOIN users u ON u.id = f.user_id JOIN currencies cu ON cu.id = f.currency_id
@@ -328,7 +328,7 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
   let counted = 0n;
   for (const { r, usdt: fee } of byInvitee.values()) {
     // None on zero fees (a day whose refunds cancel its fees included); only verified invitees within 12 months; never a same-identity binding.
-    if (fee <= 0n || r.review_status !== 2 || r.created_at <= cutoff || r.refused) continue;
+    if (fee <= 0n || !r.verified || r.created_at <= cutoff || r.refused) continue;
     let any = false;
     const chain: [number | null, string | null][] = [[r.p1, r.r1], [r.p2, r.r2], [r.p3, r.r3]];
     chain.forEach(([inviter, role], i) => {
