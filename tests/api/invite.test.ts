@@ -10,7 +10,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
-import { beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
+import { addDays, beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
 import { api, balance, drainPair, makeUser, seedSpotPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
 import { expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
@@ -135,6 +135,13 @@ beforeAll(async () => {
   for (const [k, u] of Object.entries({ l1, l2, l3, unverified, old, twin })) fees[k] = await feesUsdt(u.id);
 
   today = beijingDay(Date.now());
+  // l2's team paid 150 USDT of fees two days ago (a settled day's line, written here as set-up):
+  // agent level 1 (≥ 100 USDT over the 30 days before), +0.5 % on its direct invitees' fees today.
+  await env.DB.prepare(
+    "INSERT INTO invite_rebates (day, inviter_id, invitee_id, level, product, fee_usdt, rate, agent_rate, amount, paid_to, created_at) VALUES (?, ?, ?, 1, 'spot', ?, 2000, 0, 0, 'lever', ?)",
+  )
+    .bind(addDays(today, -2), l2.id, l3.id, String(units("150")), Date.now())
+    .run();
   // The 00:00 UTC cron of the next morning (08:00 Beijing) settles today.
   settleAt = dayEnd(today) + 8 * 3_600_000;
   await runScheduled("0 0 * * *", env, settleAt);
@@ -146,9 +153,9 @@ describe("settling a day", () => {
     expect(fees.l1).toBeGreaterThan(0n);
     const expected = share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n);
     expect(await balance(inviter.id, USDT, "lever")).toEqual([expected, 0n]);
-    // l1 earns on its own invitees: 20 % of l2, 5 % of l3; l2 earns 20 % of l3.
+    // l1 earns on its own invitees: 20 % of l2, 5 % of l3; l2, an agent of level 1, 20.5 % of l3.
     expect(await balance(l1.id, USDT, "lever")).toEqual([share(fees.l2!, 2000n) + share(fees.l3!, 500n), 0n]);
-    expect(await balance(l2.id, USDT, "lever")).toEqual([share(fees.l3!, 2000n), 0n]);
+    expect(await balance(l2.id, USDT, "lever")).toEqual([share(fees.l3!, 2050n), 0n]);
     const run = await env.DB.prepare("SELECT phase, paid_to FROM invite_runs WHERE day = ?").bind(today).first();
     expect(run).toEqual({ phase: "done", paid_to: "lever" });
   });
@@ -183,6 +190,17 @@ describe("settling a day", () => {
     expect(units(team.data.find((m: any) => m.status === "eligible").fees_usdt)).toBe(fees.l1);
   });
 
+  it("adds an agent level's extra share on direct invitees' fees and shows the level with progress to the next", async () => {
+    const lines = (await api("/invite/rebates", { token: l2.token })).body.message.data.filter((b: any) => b.day === today);
+    expect(lines).toEqual([expect.objectContaining({ level: 1, rate: "0.205", agent_rate: "0.005", amount: expect.any(String) })]);
+    expect(units(lines[0].amount)).toBe(share(fees.l3!, 2050n));
+    const info = (await api("/invite/info", { token: l2.token })).body.message;
+    expect(info).toMatchObject({ agent_level: 1, agent_rate: "0.005", fees_30d_usdt: "150.00000000", agent_next: { level: 2, threshold_usdt: "1000", fees_30d_usdt: "150.00000000", extra_rate: "0.01" } });
+    const plain = (await api("/invite/info", { token: inviter.token })).body.message;
+    expect(plain).toMatchObject({ agent_level: 0, agent_rate: "0", agent_next: { level: 1, threshold_usdt: "100" }, months: 12 });
+    expect(plain.link).toBe(`http://exchange.test/#/register?code=${plain.code}`);
+  });
+
   it("notifies the inviter in the notification centre, once", async () => {
     const r = await api("/notifications", { token: inviter.token });
     const items = r.body.message.data.filter((n: any) => n.kind === "invite_rebate");
@@ -204,7 +222,7 @@ describe("settling a day", () => {
   it("reports the run to operators: inviters paid, total paid, fees counted, invocations and statements", async () => {
     const r = await api("/admin/invite/runs", { token: op.token });
     const run = r.body.message.data.find((x: any) => x.day === today);
-    const total = share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n) + share(fees.l2!, 2000n) + share(fees.l3!, 500n) + share(fees.l3!, 2000n);
+    const total = share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n) + share(fees.l2!, 2000n) + share(fees.l3!, 500n) + share(fees.l3!, 2050n);
     expect(run).toMatchObject({ status: "done", inviters_paid: 3, invocations: 1 });
     expect(units(run.total_paid_usdt)).toBe(total);
     expect(units(run.fees_counted_usdt)).toBe(fees.l1! + fees.l2! + fees.l3!);
