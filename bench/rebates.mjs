@@ -100,8 +100,8 @@ function generate(file, day) {
   for (const id of invitees) {
     const key = `bench-rebate-fund:${id}`;
     insMove.run(key, "deposit", start - 86_400_000);
-    insLedger.run(key, id, usdt.id, "change", 1_000_000_000_000, "deposit", start - 86_400_000);
-    insLedger.run(key, -1, usdt.id, "change", -1_000_000_000_000, "deposit", start - 86_400_000);
+    insLedger.run(key, id, usdt.id, "change", 10_000_000_000, "deposit", start - 86_400_000);
+    insLedger.run(key, -1, usdt.id, "change", -10_000_000_000, "deposit", start - 86_400_000);
   }
   db.exec("COMMIT");
 
