@@ -7,7 +7,8 @@
  */
 import type { InviteLevel, InviteRebate, InviteTeamMember } from "../../../../schemas/invite.ts";
 import { call, client } from "../../lib/api.ts";
-import { cachedFor, usePagedQuery, useScreenQuery, type PageView } from "../../lib/query.ts";
+import { cachedFor, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
+import { pagesInOrder } from "./display.ts";
 
 export type { InviteInfo, InviteLevel, InviteProduct, InviteRebate, InviteTeamMember, InviteTerms, InviteeStatus } from "../../../../schemas/invite.ts";
 
@@ -27,20 +28,6 @@ export async function fetchTeamPage(level: InviteLevel, page: number, signal?: A
 export async function fetchRebatesPage(page: number, signal?: AbortSignal) {
   const p = await call((o) => client.api.invite.rebates.$get({ query: { page: String(page), limit: String(PAGE_SIZE) } }, o), { notify: false, signal });
   return { total: p.total, lists: p.data };
-}
-
-/**
- * Pages of rows that carry no id, read as one list: the rows in order, and the list's total. A
- * page that brings no row ends the list (the server has no more), as lib/query's pagesById does.
- */
-export function pagesInOrder<T>(pages: readonly { total: number; lists: T[] }[]): PageView<T> {
-  const items: T[] = [];
-  let total = 0;
-  pages.forEach((page, i) => {
-    items.push(...page.lists);
-    total = i > 0 && page.lists.length === 0 ? items.length : page.total;
-  });
-  return { items, total };
 }
 
 export const useInviteInfo = () => useScreenQuery({ queryKey: [INVITE, "info"], queryFn: ({ signal }) => fetchInfo(signal) });

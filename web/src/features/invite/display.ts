@@ -1,8 +1,10 @@
 /**
  * The pure parts of the invite screens, unit-tested: how far one's invitees' fees are from the
- * next agent level, and what the share sheet carries. Money stays decimal strings and bigint.
+ * next agent level, what the share sheet carries, and how pages of id-less rows read as one
+ * list. Money stays decimal strings and bigint.
  */
 import { formatUnits, parseUnits } from "../../../../schemas/decimal.ts";
+import type { PageView } from "../../lib/query.ts";
 
 const SCALE = 8;
 const CENT = 10n ** BigInt(SCALE - 2);
@@ -45,4 +47,18 @@ export function canShare(nav: Pick<Navigator, "share" | "canShare"> | undefined,
   } catch {
     return false;
   }
+}
+
+/**
+ * Pages of rows that carry no id, read as one list: the rows in order, and the list's total. A
+ * page that brings no row ends the list (the server has no more), as lib/query's pagesById does.
+ */
+export function pagesInOrder<T>(pages: readonly { total: number; lists: T[] }[]): PageView<T> {
+  const items: T[] = [];
+  let total = 0;
+  pages.forEach((page, i) => {
+    items.push(...page.lists);
+    total = i > 0 && page.lists.length === 0 ? items.length : page.total;
+  });
+  return { items, total };
 }
