@@ -29,6 +29,7 @@ export const notificationKinds = [
   "lever_closed",
   "login_new_device",
   "support_reply",
+  "invite_rebate",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -29,6 +29,7 @@ import { docsRoutes } from "./routes/docs.ts";
 import { notificationRoutes } from "./routes/notifications.ts";
 import { supportRoutes } from "./routes/support.ts";
 import { operatorSupportRoutes } from "./routes/operator-support.ts";
+import { inviteRoutes, operatorInviteRoutes } from "./routes/invite.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -98,6 +99,8 @@ export const app = base
   .route("/api", notificationRoutes)
   .route("/api", supportRoutes)
   .route("/api", operatorSupportRoutes)
+  .route("/api", inviteRoutes)
+  .route("/api", operatorInviteRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

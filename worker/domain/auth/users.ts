@@ -50,7 +50,8 @@ export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER">, ip: str
   if (!mode) throw new ApiError("account_format");
   let parentId: number | null = null;
   if (input.extension_code) {
-    const parent = await db.prepare("SELECT id FROM users WHERE extension_code = ?").bind(input.extension_code).first<{ id: number }>();
+    // An operator's code never binds (an operator is never an inviter of record; migrations/0022 refuses it too).
+    const parent = await db.prepare("SELECT id FROM users WHERE extension_code = ? AND role = 'user'").bind(input.extension_code).first<{ id: number }>();
     if (!parent) throw new ApiError("invite_invalid");
     parentId = parent.id;
   }

@@ -23,6 +23,7 @@
  *   lever_closed          id, pair, reason (@user | @profit | @loss | @liquidation | @cap), pnl (signed), currency, price
  *   login_new_device      device, ip, time
  *   support_reply         id, subject
+ *   invite_rebate         day (Beijing, YYYY-MM-DD), amount, currency
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -51,6 +52,7 @@ const en: Catalogue = {
   lever_closed: { title: "Position closed: {reason}", body: "{pair} position #{id} closed at {price}. P/L {pnl} {currency}." },
   login_new_device: { title: "Login from a new device", body: "Your account was signed in at {time} (Beijing time) from {device}, address {ip}. If this was not you, change your password now." },
   support_reply: { title: "Support replied", body: "There is a reply on your ticket #{id}: {subject}" },
+  invite_rebate: { title: "Invitation rebate paid", body: "Your invitation rebate for {day} (Beijing time): {amount} {currency}, from the fees your invitees paid." },
 };
 
 const zh: Catalogue = {
@@ -71,6 +73,7 @@ const zh: Catalogue = {
   lever_closed: { title: "仓位已平仓：{reason}", body: "{pair} 仓位 #{id} 以 {price} 平仓。盈亏 {pnl} {currency}。" },
   login_new_device: { title: "新设备登录", body: "您的账户于北京时间 {time} 在 {device}（地址 {ip}）登录。如非本人操作，请立即修改密码。" },
   support_reply: { title: "客服已回复", body: "您的工单 #{id} 有新回复：{subject}" },
+  invite_rebate: { title: "邀请返佣已到账", body: "您 {day}（北京时间）的邀请返佣：{amount} {currency}，来自您邀请的用户实际支付的手续费。" },
 };
 
 const hk: Catalogue = {
@@ -91,6 +94,7 @@ const hk: Catalogue = {
   lever_closed: { title: "倉位已平倉：{reason}", body: "{pair} 倉位 #{id} 以 {price} 平倉。盈虧 {pnl} {currency}。" },
   login_new_device: { title: "新設備登錄", body: "您的賬戶於北京時間 {time} 在 {device}（地址 {ip}）登錄。如非本人操作，請立即修改密碼。" },
   support_reply: { title: "客服已回覆", body: "您的工單 #{id} 有新回覆：{subject}" },
+  invite_rebate: { title: "邀請返佣已到賬", body: "您 {day}（北京時間）的邀請返佣：{amount} {currency}，來自您邀請的用戶實際支付的手續費。" },
 };
 
 const kr: Catalogue = {
@@ -111,6 +115,7 @@ const kr: Catalogue = {
   lever_closed: { title: "포지션 종료: {reason}", body: "{pair} 포지션 #{id}이(가) {price}에 종료되었습니다. 손익 {pnl} {currency}." },
   login_new_device: { title: "새 기기에서 로그인", body: "베이징 시간 {time}에 {device}(주소 {ip})에서 계정에 로그인했습니다. 본인이 아니라면 지금 비밀번호를 변경하세요." },
   support_reply: { title: "고객센터 답변", body: "티켓 #{id}에 답변이 있습니다: {subject}" },
+  invite_rebate: { title: "초대 리베이트 지급", body: "{day}(베이징 시간) 초대 리베이트: {amount} {currency}. 초대한 사용자가 실제로 낸 수수료에서 지급됩니다." },
 };
 
 const jp: Catalogue = {
@@ -131,6 +136,7 @@ const jp: Catalogue = {
   lever_closed: { title: "ポジションが決済されました：{reason}", body: "{pair} ポジション #{id} は {price} で決済されました。損益 {pnl} {currency}。" },
   login_new_device: { title: "新しい端末からのログイン", body: "北京時間 {time} に {device}（アドレス {ip}）からログインがありました。心当たりがない場合はすぐにパスワードを変更してください。" },
   support_reply: { title: "サポートから返信があります", body: "チケット #{id} に返信があります：{subject}" },
+  invite_rebate: { title: "招待リベートが支払われました", body: "{day}（北京時間）の招待リベート：{amount} {currency}。招待したユーザーが実際に支払った手数料からの還元です。" },
 };
 
 const es: Catalogue = {
@@ -151,6 +157,7 @@ const es: Catalogue = {
   lever_closed: { title: "Posición cerrada: {reason}", body: "Posición {pair} #{id} cerrada a {price}. G/P {pnl} {currency}." },
   login_new_device: { title: "Inicio de sesión desde un nuevo dispositivo", body: "Se inició sesión en su cuenta a las {time} (hora de Pekín) desde {device}, dirección {ip}. Si no fue usted, cambie su contraseña ahora." },
   support_reply: { title: "Soporte respondió", body: "Hay una respuesta en su ticket #{id}: {subject}" },
+  invite_rebate: { title: "Reembolso por invitación pagado", body: "Su reembolso por invitación del {day} (hora de Pekín): {amount} {currency}, de las comisiones que pagaron sus invitados." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

@@ -13,6 +13,7 @@ import { mulPrice, usdtPrice } from "../spot/prices.ts";
 import { movementStatements, SYSTEM, type LedgerEntry, type WalletAccount } from "../../lib/ledger.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { depositCredited, depositRejected, kycDecided } from "../notifications/events.ts";
+import { sameIdentityStatement } from "../invite/identity.ts";
 
 /** Whether a deposit claim's value needs a second operator (unknown value: yes). */
 export async function depositNeedsSecond(db: D1Database, currencyId: number, amount: bigint, thresholdUsdt: string): Promise<boolean> {
@@ -114,6 +115,8 @@ export async function decideKyc(env: Pick<Env, "DB" | "USER">, operatorId: numbe
           .bind(k.user_id),
     auditStatement(db, { operatorId, action: approve ? "kyc.approve" : "kyc.reject", targetType: "kyc", targetId: k.id, reason, detail: { user_id: k.user_id, level: k.level } }, now),
     notificationStatement(db, kycDecided({ id: k.id, userId: k.user_id, level: k.level, approved: approve, reason }, now)),
+    // Invitation rebates: a verified identity equal to an inviter's up the chain refuses that binding for good.
+    ...(approve ? [sameIdentityStatement(db, k.user_id, now)] : []),
   ];
   await runGuarded(db, stmts);
   await announceNotifications(env, [k.user_id]);

@@ -1,0 +1,279 @@
+/**
+ * Invitation rebates (issue #18), tried as users would: an inviter's code registers new users, they
+ * verify their identity through the console and trade spot, and settling the day pays each inviter
+ * the published share of the fees their invitees really paid, valued at the day's close, once.
+ *
+ * The settlement covers every invitee of a Beijing day, so this file settles today once (the
+ * scheduled handler at the next 08:00 Beijing) and each test reads one behaviour off that day.
+ */
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { runScheduled } from "../../worker/scheduled.ts";
+import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
+import { beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
+import { api, balance, drainPair, makeUser, seedSpotPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
+import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
+import { expectBooksBalanced, makeOperator } from "./wallet-fixtures.ts";
+
+let op: TestUser;
+let seq = 0;
+
+async function codeOf(u: TestUser): Promise<string> {
+  return (await api("/invite/info", { token: u.token })).body.message.code;
+}
+
+/** Registers through the API with an invite code, then funds the new user through the ledger. */
+async function registerWith(code: string | undefined): Promise<TestUser> {
+  const account = uniqueEmail("inv");
+  const password = "Fresh2026pass";
+  const r = await api("/user/register", {
+    body: { type: 1, user_string: account, password, re_password: password, ...(await solvedCaptcha()), ...(code ? { extension_code: code } : {}) },
+  });
+  expect(r.body.type).toBe("ok");
+  const id = (await env.DB.prepare("SELECT id FROM users WHERE account = ?").bind(account).first<{ id: number }>())!.id;
+  seq += 1;
+  for (const [currencyId, amount] of [[USDT, units("10000")], [BTC, units("1")]] as const) {
+    await env.DB.batch(
+      movementStatements(env.DB, `invite-test-credit:${id}:${currencyId}:${seq}`, "deposit", [
+        { userId: id, currencyId, account: "change", dAvailable: amount, dFrozen: 0n },
+        { userId: SYSTEM.deposits, currencyId, account: "change", dAvailable: -amount, dFrozen: 0n },
+      ]),
+    );
+  }
+  return { id, account, password, token: r.body.message.token };
+}
+
+/** Identity verification (level 1) submitted by the user and approved through the console. */
+async function verify(u: TestUser, cardId: string) {
+  const r = await api("/user/real_name", { token: u.token, body: { name: "Test Person", type: 1, card_id: cardId } });
+  expect(r.body.type).toBe("ok");
+  const k = await env.DB.prepare("SELECT id FROM kyc_submissions WHERE user_id = ? AND status = 1").bind(u.id).first<{ id: number }>();
+  expect((await api(`/admin/kyc/${k!.id}/approve`, { token: op.token, body: {} })).body.type).toBe("ok");
+}
+
+/** The user buys `num` BTC from a counterparty's ask at 30,000 (taker: 20 bps fee in BTC). */
+async function buyAt30000(u: TestUser, num: string) {
+  const maker = await trader("10000", "5");
+  await sell(maker.token, { price: "30000", num });
+  const r = await buy(u.token, { price: "30000", num });
+  expect(r.body.message).toMatchObject({ status: "filled" });
+  await drainPair(PAIR);
+}
+
+/** The user sells `num` BTC into a counterparty's bid at 30,000 (taker: 20 bps fee in USDT). */
+async function sellAt30000(u: TestUser, num: string) {
+  const maker = await trader("100000", "0");
+  await buy(maker.token, { price: "30000", num });
+  const r = await sell(u.token, { price: "30000", num });
+  expect(r.body.message).toMatchObject({ status: "filled" });
+  await drainPair(PAIR);
+}
+
+/** The user's spot fees today in USDT minimal units, valued at the close (every trade here is at 30,000.00). */
+async function feesUsdt(userId: number): Promise<bigint> {
+  const r = await env.DB.prepare(
+    "SELECT COALESCE(SUM(CASE WHEN buyer_id = ?1 THEN buyer_fee ELSE 0 END), 0) AS btc, COALESCE(SUM(CASE WHEN seller_id = ?1 THEN seller_fee ELSE 0 END), 0) AS usdt FROM spot_trades",
+  )
+    .bind(userId)
+    .first<{ btc: number; usdt: number }>();
+  // BTC fee (8 decimals) × 3000000 (price, 2 decimals) → USDT units (8 decimals).
+  return (BigInt(r!.btc) * 3000000n) / 100n + BigInt(r!.usdt);
+}
+
+const share = (fee: bigint, bp: bigint) => (fee * bp) / 10000n;
+
+let inviter: TestUser; // the "demo1" of the acceptance
+let l1: TestUser; // inviter's direct invitee
+let l2: TestUser; // invited by l1
+let l3: TestUser; // invited by l2
+let unverified: TestUser;
+let old: TestUser;
+let twin: TestUser; // verified with the inviter's own document
+let today: string;
+let settleAt: number;
+const fees: Record<string, bigint> = {};
+
+beforeAll(async () => {
+  await seedSpotPair();
+  await clearBook();
+  op = await makeOperator();
+  inviter = await makeUser({ verified: 0 });
+  await verify(inviter, "INVITER-DOC-0001");
+  l1 = await registerWith(await codeOf(inviter));
+  l2 = await registerWith(await codeOf(l1));
+  l3 = await registerWith(await codeOf(l2));
+  unverified = await registerWith(await codeOf(inviter));
+  old = await registerWith(await codeOf(inviter));
+  twin = await registerWith(await codeOf(inviter));
+  await verify(l1, "L1-DOC-0001");
+  await verify(l2, "L2-DOC-0001");
+  await verify(l3, "L3-DOC-0001");
+  await verify(old, "OLD-DOC-0001");
+  await verify(twin, "inviter-doc-0001 ");
+  // Registered 13 months ago (test set-up: the registration time is not editable through the API).
+  await env.DB.prepare("UPDATE users SET created_at = ? WHERE id = ?").bind(Date.now() - 400 * 86_400_000, old.id).run();
+
+  await buyAt30000(l1, "0.1");
+  await sellAt30000(l1, "0.05");
+  await buyAt30000(l2, "0.2");
+  await sellAt30000(l3, "0.3");
+  await buyAt30000(unverified, "0.1");
+  await buyAt30000(old, "0.1");
+  await buyAt30000(twin, "0.1");
+  for (const [k, u] of Object.entries({ l1, l2, l3, unverified, old, twin })) fees[k] = await feesUsdt(u.id);
+
+  today = beijingDay(Date.now());
+  // The 00:00 UTC cron of the next morning (08:00 Beijing) settles today.
+  settleAt = dayEnd(today) + 8 * 3_600_000;
+  await runScheduled("0 0 * * *", env, settleAt);
+});
+
+describe("settling a day", () => {
+  it("pays the inviter exactly 20 % of a direct invitee's fees valued at the close, 5 % at level 2 and 2 % at level 3, into the lever account", async () => {
+    expect(fees.l1).toBeGreaterThan(0n);
+    const expected = share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n);
+    expect(await balance(inviter.id, USDT, "lever")).toEqual([expected, 0n]);
+    // l1 earns on its own invitees: 20 % of l2, 5 % of l3; l2 earns 20 % of l3.
+    expect(await balance(l1.id, USDT, "lever")).toEqual([share(fees.l2!, 2000n) + share(fees.l3!, 500n), 0n]);
+    expect(await balance(l2.id, USDT, "lever")).toEqual([share(fees.l3!, 2000n), 0n]);
+    const run = await env.DB.prepare("SELECT phase, paid_to FROM invite_runs WHERE day = ?").bind(today).first();
+    expect(run).toEqual({ phase: "done", paid_to: "lever" });
+  });
+
+  it("shows the rebates on the inviter's list with the invitee masked, the fee, the rate and the amount", async () => {
+    const r = await api("/invite/rebates", { token: inviter.token });
+    expect(r.body.type).toBe("ok");
+    const lines = r.body.message.data;
+    expect(r.body.message.total).toBe(3);
+    const mask = (a: string) => `${a.slice(0, 2)}***${a.slice(a.indexOf("@"))}`;
+    expect(lines).toEqual([
+      expect.objectContaining({ day: today, level: 1, invitee: mask(l1.account), product: "spot", rate: "0.20", agent_rate: "0", currency: "USDT", paid_to: "lever" }),
+      expect.objectContaining({ day: today, level: 2, invitee: mask(l2.account), rate: "0.05" }),
+      expect.objectContaining({ day: today, level: 3, invitee: mask(l3.account), rate: "0.02" }),
+    ]);
+    expect(units(lines[0].fee_usdt)).toBe(fees.l1);
+    expect(units(lines[0].amount)).toBe(share(fees.l1!, 2000n));
+    const info = (await api("/invite/info", { token: inviter.token })).body.message;
+    expect(units(info.earned_usdt)).toBe(share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n));
+    expect(info.invitees).toEqual({ total: 6, verified: 5, level1: 5, level2: 1, level3: 0 });
+  });
+
+  it("pays nothing for an unverified invitee, one registered more than 12 months ago, or one verified with the inviter's own identity", async () => {
+    const paidFor = await env.DB.prepare("SELECT DISTINCT invitee_id FROM invite_rebates WHERE inviter_id = ?").bind(inviter.id).all<{ invitee_id: number }>();
+    expect(paidFor.results.map((r) => r.invitee_id).sort()).toEqual([l1.id, l2.id, l3.id].sort());
+    expect(fees.unverified! > 0n && fees.old! > 0n && fees.twin! > 0n).toBe(true);
+    const team = (await api("/invite/team?level=1", { token: inviter.token })).body.message;
+    const statusOf = (u: TestUser) => team.data.find((m: any) => m.account.startsWith(u.account.slice(0, 2)) && m.account.endsWith(u.account.slice(u.account.indexOf("@"))))?.status;
+    expect(statusOf(unverified)).toBe("unverified");
+    expect(statusOf(old)).toBe("expired");
+    expect(statusOf(twin)).toBe("same_identity");
+    expect(statusOf(l1)).toBe("eligible");
+  });
+
+  it("notifies the inviter in the notification centre, once", async () => {
+    const r = await api("/notifications", { token: inviter.token });
+    const items = r.body.message.data.filter((n: any) => n.kind === "invite_rebate");
+    expect(items).toHaveLength(1);
+    expect(items[0].title).toBe("Invitation rebate paid");
+    expect(items[0].body).toContain(today);
+  });
+
+  it("pays nothing more when the cron fires again, the every-minute job runs or an operator runs the day again", async () => {
+    const before = await balance(inviter.id, USDT, "lever");
+    const paid = await env.DB.prepare("SELECT COUNT(*) AS n FROM movements WHERE kind = 'invite_rebate'").first<{ n: number }>();
+    await runScheduled("0 0 * * *", env, settleAt);
+    await runScheduled("* * * * *", env, settleAt + 60_000);
+    expect(await balance(inviter.id, USDT, "lever")).toEqual(before);
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM movements WHERE kind = 'invite_rebate'").first<{ n: number }>()).toEqual(paid);
+    await expectBooksBalanced();
+  });
+
+  it("reports the run to operators: inviters paid, total paid, fees counted, invocations and statements", async () => {
+    const r = await api("/admin/invite/runs", { token: op.token });
+    const run = r.body.message.data.find((x: any) => x.day === today);
+    const total = share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n) + share(fees.l2!, 2000n) + share(fees.l3!, 500n) + share(fees.l3!, 2000n);
+    expect(run).toMatchObject({ status: "done", inviters_paid: 3, invocations: 1 });
+    expect(units(run.total_paid_usdt)).toBe(total);
+    expect(units(run.fees_counted_usdt)).toBe(fees.l1! + fees.l2! + fees.l3!);
+    expect(run.statements).toBeGreaterThan(24);
+    expect(run.statements).toBeLessThan(1000);
+    expect((await api("/admin/invite/runs", { token: inviter.token })).status).toBe(403);
+  });
+});
+
+describe("bindings", () => {
+  it("never lets an operator's code bind an invitee", async () => {
+    const code = (await env.DB.prepare("SELECT extension_code FROM users WHERE id = ?").bind(op.id).first<{ extension_code: string }>())!.extension_code;
+    const r = await api("/user/register", { body: { type: 1, user_string: uniqueEmail(), password: "Fresh2026pass", re_password: "Fresh2026pass", ...(await solvedCaptcha()), extension_code: code } });
+    expect(r.body.code).toBe("invite_invalid");
+  });
+
+  it("keeps a binding for good: the database refuses any change of inviter", async () => {
+    await expect(env.DB.prepare("UPDATE users SET parent_id = NULL WHERE id = ?").bind(l1.id).run()).rejects.toThrow(/invite_bound/);
+  });
+});
+
+describe("the console", () => {
+  it("runs a past day on request, audited, and refuses today or a malformed day in the caller's language, changing nothing", async () => {
+    const yesterday = beijingDay(Date.now() - 86_400_000);
+    const r = await api("/admin/invite/run", { token: op.token, body: { day: yesterday, reason: "catch up" } });
+    expect(r.body.message).toMatchObject({ day: yesterday, status: "done" });
+    const again = await api("/admin/invite/run", { token: op.token, body: { day: yesterday, reason: "again" } });
+    expect(again.body.message).toMatchObject({ day: yesterday, status: "done", total_paid_usdt: r.body.message.total_paid_usdt });
+    const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'invite.run' AND target_id = ?").bind(yesterday).first<{ n: number }>();
+    expect(audit!.n).toBe(2);
+    const runs = await env.DB.prepare("SELECT COUNT(*) AS n FROM invite_runs").first<{ n: number }>();
+    const notPast = await api("/admin/invite/run", { token: op.token, body: { day: beijingDay(Date.now()), reason: "now" } });
+    expect(notPast.body).toMatchObject({ type: "error", code: "invite_day_not_past" });
+    const bad = await api("/admin/invite/run", { lang: "zh", token: op.token, body: { day: "2026-02-30", reason: "x" } });
+    expect(bad.body).toMatchObject({ type: "error", code: "invalid_day", message: "请按 YYYY-MM-DD 输入日期" });
+    expect((await api("/admin/invite/run", { token: op.token, body: { day: yesterday } })).body.code).toBe("reason_required");
+    expect(await env.DB.prepare("SELECT COUNT(*) AS n FROM invite_runs").first<{ n: number }>()).toEqual(runs);
+  });
+
+  it("sets the rates from the next Beijing day, audited, and refuses a total above 30 %", async () => {
+    const body = {
+      level_rates: [{ level: 1, rate: "0.2" }, { level: 2, rate: "0.05" }, { level: 3, rate: "0.02" }],
+      agent_levels: [
+        { level: 1, threshold_usdt: "100", extra_rate: "0.005" },
+        { level: 2, threshold_usdt: "1000", extra_rate: "0.01" },
+        { level: 3, threshold_usdt: "10000", extra_rate: "0.015" },
+        { level: 4, threshold_usdt: "50000", extra_rate: "0.02" },
+        { level: 5, threshold_usdt: "200000", extra_rate: "0.04" },
+      ],
+      reason: "published terms",
+    };
+    const tooHigh = await api("/admin/invite/settings", { token: op.token, body });
+    expect(tooHigh.body).toMatchObject({ type: "error", code: "invite_rates_too_high", message: "The level rates plus the highest agent share may add up to at most 0.30" });
+    const unordered = await api("/admin/invite/settings", { token: op.token, body: { ...body, agent_levels: [...body.agent_levels].reverse().map((a, i) => ({ ...a, level: i + 1 })) } });
+    expect(unordered.body.code).toBe("invite_levels_order");
+    const badRate = await api("/admin/invite/settings", { lang: "jp", token: op.token, body: { ...body, level_rates: [{ level: 1, rate: "20%" }, ...body.level_rates.slice(1)] } });
+    expect(badRate.body.code).toBe("invalid_rate");
+    expect((await api("/admin/invite/settings", { token: op.token })).body.message.next).toBeNull();
+
+    body.agent_levels[4]!.extra_rate = "0.03";
+    body.level_rates[0]!.rate = "0.18";
+    const r = await api("/admin/invite/settings", { token: op.token, body });
+    expect(r.body.message.current.level_rates[0]).toEqual({ level: 1, rate: "0.20" });
+    expect(r.body.message.next).toMatchObject({ level_rates: [{ level: 1, rate: "0.18" }, { level: 2, rate: "0.05" }, { level: 3, rate: "0.02" }] });
+    expect(r.body.message.next.effective_from > beijingDay(Date.now())).toBe(true);
+    const terms = (await api("/invite/terms")).body.message;
+    expect(terms).toMatchObject({ level_rates: [{ level: 1, rate: "0.20" }, { level: 2, rate: "0.05" }, { level: 3, rate: "0.02" }], months: 12, max_total_rate: "0.30" });
+    expect(terms.products).toEqual(expect.arrayContaining(["spot", "seconds", "lever", "conversion"]));
+    expect(terms.next.level_rates[0]).toEqual({ level: 1, rate: "0.18" });
+    const audit = await env.DB.prepare("SELECT operator_id, reason FROM audit_log WHERE action = 'invite.settings'").all();
+    expect(audit.results).toEqual([{ operator_id: op.id, reason: "published terms" }]);
+    expect((await api("/admin/invite/settings", { token: inviter.token, body })).status).toBe(403);
+  });
+});
+
+describe("bad input", () => {
+  it("answers a bad page or level with a translated error on every list", async () => {
+    for (const path of ["/invite/team?page=0", "/invite/team?level=4", "/invite/rebates?page=x", "/admin/invite/runs?limit=500"]) {
+      const r = await api(path, { lang: "es", token: path.includes("admin") ? op.token : inviter.token });
+      expect(r.status).toBe(400);
+      expect(r.body).toMatchObject({ type: "error", code: "invalid_param", message: "Parámetro no válido" });
+    }
+    expect((await api("/invite/info")).body.type).toBe("999");
+  });
+});
