@@ -267,7 +267,7 @@ export default function RegisterPage() {
           {inviteLocked && (
             <span className="form-note" id="reg-invite-note" data-testid="register-invite-note">
               {m.register_invite_from_link()}{" "}
-              <button type="button" className="text-btn" onClick={() => setInviteLocked(false)} data-testid="register-invite-change">
+              <button type="button" className={`text-btn ${s.inviteChange}`} onClick={() => setInviteLocked(false)} data-testid="register-invite-change">
                 {m.register_invite_change()}
               </button>
             </span>
