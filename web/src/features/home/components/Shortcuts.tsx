@@ -25,7 +25,7 @@ export function Shortcuts() {
   const shown = [items[0], trade, lever, invite, ...items.slice(1)].filter((it): it is (typeof items)[number] => it !== undefined && pathOn(it.to, products));
   const columns = shown.length <= 5 ? shown.length : Math.ceil(shown.length / 2);
   return (
-    <nav className={s.shortcuts} style={{ gridTemplateColumns: `repeat(${columns}, 1fr)`, gridAutoFlow: shown.length <= 5 ? "column" : "row" }} aria-label={m.home_shortcuts()}>
+    <nav className={s.shortcuts} style={shown.length <= 5 ? { gridTemplateColumns: `repeat(${columns}, 1fr)` } : { gridTemplateColumns: `repeat(${columns}, 1fr)`, gridAutoFlow: "row", rowGap: 14 }} aria-label={m.home_shortcuts()}>
       {shown.map((it) => (
         <Link key={it.to} to={it.to} className={s.shortcut} data-testid={`home-shortcut-${it.to.split("/")[1]}`}>
           <span className={s.shortcutIcon}>
