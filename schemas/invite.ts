@@ -67,7 +67,7 @@ export const inviteInfoSchema = z.object({
   fees_30d_usdt: z.string(),
   invitees: z.object({
     total: z.number().int(),
-    /** with verified identity */
+    /** with identity verified at level 2 (the spec: invitees must pass level 2 verification to earn their inviter a rebate) */
     verified: z.number().int(),
     level1: z.number().int(),
     level2: z.number().int(),
@@ -88,7 +88,7 @@ export const inviteTeamQuerySchema = z.object({
 
 /**
  * Why a team member does or does not earn one a rebate: "eligible"; "unverified" (identity not yet
- * verified); "same_identity" (verified with the same identity as an inviter up the chain: pays
+ * verified at level 2); "same_identity" (verified with the same identity as an inviter up the chain: pays
  * nothing, for good); "expired" (more than 12 months since their registration).
  */
 export const inviteeStatusSchema = z.enum(["eligible", "unverified", "same_identity", "expired"]);

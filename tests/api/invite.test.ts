@@ -10,10 +10,10 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
-import { beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
+import { addDays, beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
 import { api, balance, drainPair, makeUser, seedSpotPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
-import { expectBooksBalanced, makeOperator } from "./wallet-fixtures.ts";
+import { expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
 
 let op: TestUser;
 let seq = 0;
@@ -43,12 +43,23 @@ async function registerWith(code: string | undefined): Promise<TestUser> {
   return { id, account, password, token: r.body.message.token };
 }
 
-/** Identity verification (level 1) submitted by the user and approved through the console. */
-async function verify(u: TestUser, cardId: string) {
-  const r = await api("/user/real_name", { token: u.token, body: { name: "Test Person", type: 1, card_id: cardId } });
-  expect(r.body.type).toBe("ok");
+async function approvePending(u: TestUser) {
   const k = await env.DB.prepare("SELECT id FROM kyc_submissions WHERE user_id = ? AND status = 1").bind(u.id).first<{ id: number }>();
   expect((await api(`/admin/kyc/${k!.id}/approve`, { token: op.token, body: {} })).body.type).toBe("ok");
+}
+
+/**
+ * Identity verification submitted by the user and approved through the console: level 1 (name and
+ * document, enough to trade) and, unless `levels` is 1, level 2 (the pictures), which the spec asks
+ * of an invitee before their fees earn the inviter anything.
+ */
+async function verify(u: TestUser, cardId: string, levels: 1 | 2 = 2) {
+  expect((await api("/user/real_name", { token: u.token, body: { name: "Test Person", type: 1, card_id: cardId } })).body.type).toBe("ok");
+  await approvePending(u);
+  if (levels === 1) return;
+  const pics = { front_pic: await uploadImage(u), reverse_pic: await uploadImage(u), hand_pic: await uploadImage(u) };
+  expect((await api("/user/real_name", { token: u.token, body: pics })).body.type).toBe("ok");
+  await approvePending(u);
 }
 
 /** The user buys `num` BTC from a counterparty's ask at 30,000 (taker: 20 bps fee in BTC). */
@@ -86,7 +97,7 @@ let inviter: TestUser; // the "demo1" of the acceptance
 let l1: TestUser; // inviter's direct invitee
 let l2: TestUser; // invited by l1
 let l3: TestUser; // invited by l2
-let unverified: TestUser;
+let unverified: TestUser; // identity verified at level 1 only (enough to trade)
 let old: TestUser;
 let twin: TestUser; // verified with the inviter's own document
 let today: string;
@@ -108,8 +119,9 @@ beforeAll(async () => {
   await verify(l1, "L1-DOC-0001");
   await verify(l2, "L2-DOC-0001");
   await verify(l3, "L3-DOC-0001");
+  await verify(unverified, "UNV-DOC-0001", 1);
   await verify(old, "OLD-DOC-0001");
-  await verify(twin, "inviter-doc-0001 ");
+  await verify(twin, "inviter-doc-0001");
   // Registered 13 months ago (test set-up: the registration time is not editable through the API).
   await env.DB.prepare("UPDATE users SET created_at = ? WHERE id = ?").bind(Date.now() - 400 * 86_400_000, old.id).run();
 
@@ -123,19 +135,27 @@ beforeAll(async () => {
   for (const [k, u] of Object.entries({ l1, l2, l3, unverified, old, twin })) fees[k] = await feesUsdt(u.id);
 
   today = beijingDay(Date.now());
+  // l2's team paid 150 USDT of fees two days ago (a settled day's line, written here as set-up):
+  // agent level 1 (≥ 100 USDT over the 30 days before), +0.5 % on its direct invitees' fees today.
+  await env.DB.prepare(
+    "INSERT INTO invite_rebates (day, inviter_id, invitee_id, level, product, fee_usdt, rate, agent_rate, amount, paid_to, created_at) VALUES (?, ?, ?, 1, 'spot', ?, 2000, 0, 0, 'lever', ?)",
+  )
+    .bind(addDays(today, -2), l2.id, l3.id, String(units("150")), Date.now())
+    .run();
   // The 00:00 UTC cron of the next morning (08:00 Beijing) settles today.
   settleAt = dayEnd(today) + 8 * 3_600_000;
   await runScheduled("0 0 * * *", env, settleAt);
-});
+  // A bound on a hang (many API calls and trades), like the tests' own timeout.
+}, 120_000);
 
 describe("settling a day", () => {
   it("pays the inviter exactly 20 % of a direct invitee's fees valued at the close, 5 % at level 2 and 2 % at level 3, into the lever account", async () => {
     expect(fees.l1).toBeGreaterThan(0n);
     const expected = share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n);
     expect(await balance(inviter.id, USDT, "lever")).toEqual([expected, 0n]);
-    // l1 earns on its own invitees: 20 % of l2, 5 % of l3; l2 earns 20 % of l3.
+    // l1 earns on its own invitees: 20 % of l2, 5 % of l3; l2, an agent of level 1, 20.5 % of l3.
     expect(await balance(l1.id, USDT, "lever")).toEqual([share(fees.l2!, 2000n) + share(fees.l3!, 500n), 0n]);
-    expect(await balance(l2.id, USDT, "lever")).toEqual([share(fees.l3!, 2000n), 0n]);
+    expect(await balance(l2.id, USDT, "lever")).toEqual([share(fees.l3!, 2050n), 0n]);
     const run = await env.DB.prepare("SELECT phase, paid_to FROM invite_runs WHERE day = ?").bind(today).first();
     expect(run).toEqual({ phase: "done", paid_to: "lever" });
   });
@@ -155,19 +175,30 @@ describe("settling a day", () => {
     expect(units(lines[0].amount)).toBe(share(fees.l1!, 2000n));
     const info = (await api("/invite/info", { token: inviter.token })).body.message;
     expect(units(info.earned_usdt)).toBe(share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n));
-    expect(info.invitees).toEqual({ total: 6, verified: 5, level1: 5, level2: 1, level3: 0 });
+    expect(info.invitees).toEqual({ total: 6, verified: 5, level1: 4, level2: 1, level3: 1 });
   });
 
   it("pays nothing for an unverified invitee, one registered more than 12 months ago, or one verified with the inviter's own identity", async () => {
     const paidFor = await env.DB.prepare("SELECT DISTINCT invitee_id FROM invite_rebates WHERE inviter_id = ?").bind(inviter.id).all<{ invitee_id: number }>();
     expect(paidFor.results.map((r) => r.invitee_id).sort()).toEqual([l1.id, l2.id, l3.id].sort());
     expect(fees.unverified! > 0n && fees.old! > 0n && fees.twin! > 0n).toBe(true);
+    // Level 1 of the inviter: l1, and the three that pay nothing, each with its reason (accounts are masked alike here).
     const team = (await api("/invite/team?level=1", { token: inviter.token })).body.message;
-    const statusOf = (u: TestUser) => team.data.find((m: any) => m.account.startsWith(u.account.slice(0, 2)) && m.account.endsWith(u.account.slice(u.account.indexOf("@"))))?.status;
-    expect(statusOf(unverified)).toBe("unverified");
-    expect(statusOf(old)).toBe("expired");
-    expect(statusOf(twin)).toBe("same_identity");
-    expect(statusOf(l1)).toBe("eligible");
+    expect(team.total).toBe(4);
+    expect(team.data.map((m: any) => m.status).sort()).toEqual(["eligible", "expired", "same_identity", "unverified"]);
+    expect(team.data.find((m: any) => m.status === "unverified")).toMatchObject({ verified: false, fees_usdt: "0.00000000" });
+    expect(units(team.data.find((m: any) => m.status === "eligible").fees_usdt)).toBe(fees.l1);
+  });
+
+  it("adds an agent level's extra share on direct invitees' fees and shows the level with progress to the next", async () => {
+    const lines = (await api("/invite/rebates", { token: l2.token })).body.message.data.filter((b: any) => b.day === today);
+    expect(lines).toEqual([expect.objectContaining({ level: 1, rate: "0.205", agent_rate: "0.005", amount: expect.any(String) })]);
+    expect(units(lines[0].amount)).toBe(share(fees.l3!, 2050n));
+    const info = (await api("/invite/info", { token: l2.token })).body.message;
+    expect(info).toMatchObject({ agent_level: 1, agent_rate: "0.005", fees_30d_usdt: "150.00000000", agent_next: { level: 2, threshold_usdt: "1000", fees_30d_usdt: "150.00000000", extra_rate: "0.01" } });
+    const plain = (await api("/invite/info", { token: inviter.token })).body.message;
+    expect(plain).toMatchObject({ agent_level: 0, agent_rate: "0", agent_next: { level: 1, threshold_usdt: "100" }, months: 12 });
+    expect(plain.link).toBe(`http://exchange.test/#/register?code=${plain.code}`);
   });
 
   it("notifies the inviter in the notification centre, once", async () => {
@@ -191,7 +222,7 @@ describe("settling a day", () => {
   it("reports the run to operators: inviters paid, total paid, fees counted, invocations and statements", async () => {
     const r = await api("/admin/invite/runs", { token: op.token });
     const run = r.body.message.data.find((x: any) => x.day === today);
-    const total = share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n) + share(fees.l2!, 2000n) + share(fees.l3!, 500n) + share(fees.l3!, 2000n);
+    const total = share(fees.l1!, 2000n) + share(fees.l2!, 500n) + share(fees.l3!, 200n) + share(fees.l2!, 2000n) + share(fees.l3!, 500n) + share(fees.l3!, 2050n);
     expect(run).toMatchObject({ status: "done", inviters_paid: 3, invocations: 1 });
     expect(units(run.total_paid_usdt)).toBe(total);
     expect(units(run.fees_counted_usdt)).toBe(fees.l1! + fees.l2! + fees.l3!);
@@ -269,10 +300,16 @@ describe("the console", () => {
 
 describe("bad input", () => {
   it("answers a bad page or level with a translated error on every list", async () => {
-    for (const path of ["/invite/team?page=0", "/invite/team?level=4", "/invite/rebates?page=x", "/admin/invite/runs?limit=500"]) {
+    const cases: [string, string, string][] = [
+      ["/invite/team?page=0", "invalid_param", "Parámetro no válido"],
+      ["/invite/team?level=4", "invalid_field", "Valor no válido: level"],
+      ["/invite/rebates?page=x", "invalid_param", "Parámetro no válido"],
+      ["/admin/invite/runs?limit=500", "invalid_param", "Parámetro no válido"],
+    ];
+    for (const [path, code, message] of cases) {
       const r = await api(path, { lang: "es", token: path.includes("admin") ? op.token : inviter.token });
       expect(r.status).toBe(400);
-      expect(r.body).toMatchObject({ type: "error", code: "invalid_param", message: "Parámetro no válido" });
+      expect(r.body).toMatchObject({ type: "error", code, message });
     }
     expect((await api("/invite/info")).body.type).toBe("999");
   });

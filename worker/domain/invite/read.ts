@@ -26,7 +26,7 @@ export async function inviteInfo(db: D1Database, userId: number, origin: string,
   const [me, counts, fees, earned] = await db.batch([
     db.prepare("SELECT extension_code FROM users WHERE id = ?").bind(userId),
     db.prepare(
-      `WITH ${TEAM} SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE u.review_status = 2) AS verified,
+      `WITH ${TEAM} SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= 2)) AS verified,
          COUNT(*) FILTER (WHERE t.level = 1) AS level1, COUNT(*) FILTER (WHERE t.level = 2) AS level2, COUNT(*) FILTER (WHERE t.level = 3) AS level3
        FROM team t JOIN users u ON u.id = t.id`,
     ).bind(userId),
@@ -65,18 +65,18 @@ export async function inviteTeam(db: D1Database, userId: number, q: { page: numb
     db.prepare(`WITH ${TEAM} SELECT COUNT(*) AS n FROM team WHERE ?2 = 0 OR level = ?2`).bind(userId, level),
     db
       .prepare(
-        `WITH ${TEAM} SELECT u.id, u.account, t.level, u.created_at, u.review_status, (SELECT 1 FROM invite_refusals r WHERE r.user_id = u.id) AS refused,
+        `WITH ${TEAM} SELECT u.id, u.account, t.level, u.created_at, EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= 2) AS verified, (SELECT 1 FROM invite_refusals r WHERE r.user_id = u.id) AS refused,
            (SELECT COALESCE(SUM(fee_usdt), 0) FROM invite_rebates b WHERE b.inviter_id = ?1 AND b.invitee_id = u.id) AS fees
          FROM team t JOIN users u ON u.id = t.id WHERE ?2 = 0 OR t.level = ?2 ORDER BY u.created_at DESC, u.id DESC LIMIT ?3 OFFSET ?4`,
       )
       .bind(userId, level, q.limit, (q.page - 1) * q.limit),
   ]);
-  type Row = { id: number; account: string; level: InviteLevel; created_at: number; review_status: number; refused: number | null; fees: number };
+  type Row = { id: number; account: string; level: InviteLevel; created_at: number; verified: number; refused: number | null; fees: number };
   return {
     total: (total!.results[0] as { n: number }).n,
     data: (page!.results as Row[]).map((r) => {
-      const status: InviteeStatus = r.refused ? "same_identity" : r.review_status !== 2 ? "unverified" : r.created_at <= cutoff ? "expired" : "eligible";
-      return { account: maskAccount(r.account), level: r.level, joined_at: r.created_at, verified: r.review_status === 2, status, fees_usdt: formatUnits(BigInt(r.fees), scale) };
+      const status: InviteeStatus = r.refused ? "same_identity" : !r.verified ? "unverified" : r.created_at <= cutoff ? "expired" : "eligible";
+      return { account: maskAccount(r.account), level: r.level, joined_at: r.created_at, verified: r.verified === 1, status, fees_usdt: formatUnits(BigInt(r.fees), scale) };
     }),
   };
 }

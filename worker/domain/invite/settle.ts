@@ -8,7 +8,7 @@
  *          of the coin's USDT pair before the day's end, i.e. the day candle's close; a re-run reads
  *          the stored price) and the inviters' agent levels (invite_agents, from the 30 days before);
  *   lines  invitees in id order, a few thousand fee rows per step: fees valued in USDT, eligibility
- *          (verified identity, within 12 months of registration, no same-identity refusal, inviter
+ *          (identity verified at level 2, as the spec asks, within 12 months of registration, no same-identity refusal, inviter
  *          not an operator), one invite_rebates row per (inviter, invitee, level, product);
  *   pay    inviters in id order, 1,000 per step: ONE balanced movement per (day, inviter), keyed
  *          `invite-rebate:{day}:{inviterId}`, from the fee account's USDT into the inviter's lever
@@ -104,20 +104,21 @@ export function runView(r: RunRow, usdtScale: number): InviteRun {
 }
 
 /** The step's guard and the run's new state, last in the step's batch. */
-function advance(db: D1Database, run: RunRow, next: { phase: RunRow["phase"]; cursor: number; fees?: bigint; inviters?: number; paid?: bigint }, stmtsInBatch: number, c: Counter, now: number) {
+function advance(db: D1Database, run: RunRow, next: { phase: RunRow["phase"]; cursor: number; fees?: bigint; inviters?: number; paid?: bigint }, stmtsInBatch: number, c: Counter) {
   // Statements of this invocation not yet recorded, this batch included.
   const statements = c.used + stmtsInBatch;
   c.add(stmtsInBatch);
   const recorded = statements - c.recorded;
   c.recorded = statements;
   return [
-    db.prepare("INSERT INTO invite_run_steps (day, step, phase, cursor, at) VALUES (?, ?, ?, ?, ?)").bind(run.day, run.step, next.phase, next.cursor, now),
+    // `at` is the wall time of the step (the report's timing), not the tick's "now".
+    db.prepare("INSERT INTO invite_run_steps (day, step, phase, cursor, at) VALUES (?, ?, ?, ?, ?)").bind(run.day, run.step, next.phase, next.cursor, Date.now()),
     db
       .prepare(
         `UPDATE invite_runs SET phase = ?, cursor = ?, step = step + 1, statements = statements + ?, fees_counted = fees_counted + ?,
            inviters_paid = inviters_paid + ?, total_paid = total_paid + ?, finished_at = ? WHERE day = ?`,
       )
-      .bind(next.phase, next.cursor, recorded, String(next.fees ?? 0n), next.inviters ?? 0, String(next.paid ?? 0n), next.phase === "done" ? now : null, run.day),
+      .bind(next.phase, next.cursor, recorded, String(next.fees ?? 0n), next.inviters ?? 0, String(next.paid ?? 0n), next.phase === "done" ? Date.now() : null, run.day),
   ];
 }
 
@@ -154,7 +155,7 @@ export async function settleDay(env: SettleEnv, day: string, now: number, budget
         `INSERT INTO invite_runs (day, phase, paid_to, l1_rate, l2_rate, l3_rate, agents, started_at) VALUES (?, 'fees', ?, ?, ?, ?, ?, ?)
          ON CONFLICT (day) DO NOTHING`,
       )
-      .bind(day, productsOf(env).lever ? "lever" : "change", rates.l1, rates.l2, rates.l3, JSON.stringify(rates.agents), now)
+      .bind(day, productsOf(env).lever ? "lever" : "change", rates.l1, rates.l2, rates.l3, JSON.stringify(rates.agents), Date.now())
       .run();
     run = (await readRun(db, day, c))!;
   }
@@ -167,7 +168,7 @@ export async function settleDay(env: SettleEnv, day: string, now: number, budget
     run = (await readRun(db, day, c))!;
     if (run.phase === "done") break;
     if (!c.fits(run.phase === "pay" ? 8 : run.phase === "lines" ? 12 : 20)) break;
-    if (run.phase === "fees") await feesStep(db, run, usdt, c, now);
+    if (run.phase === "fees") await feesStep(db, run, usdt, c);
     else if (run.phase === "lines") await linesStep(db, run, usdt, c, now);
     else announce.push(...(await payStep(db, run, usdt, c, now)));
   }
@@ -178,7 +179,7 @@ export async function settleDay(env: SettleEnv, day: string, now: number, budget
   return (await db.prepare("SELECT * FROM invite_runs WHERE day = ?").bind(day).first<RunRow>())!;
 }
 
-async function feesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now: number) {
+async function feesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter) {
   const day = run.day;
   if (run.cursor < WINDOWS) {
     const from = dayStart(day) + run.cursor * HOUR;
@@ -216,7 +217,7 @@ async function feesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now
         )
         .bind(day, from, to),
     ];
-    await commit(db, [...stmts, ...advance(db, run, { phase: "fees", cursor: run.cursor + 1 }, stmts.length + 2, c, now)]);
+    await commit(db, [...stmts, ...advance(db, run, { phase: "fees", cursor: run.cursor + 1 }, stmts.length + 2, c)]);
     return;
   }
   // Prices of the day's fee currencies and the inviters' agent levels, fixed once.
@@ -259,7 +260,7 @@ async function feesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now
     )
     .bind(day, addDays(day, -30));
   const stmts = [...prices, agentStmt];
-  await commit(db, [...stmts, ...advance(db, run, { phase: "lines", cursor: 0 }, stmts.length + 2, c, now)]);
+  await commit(db, [...stmts, ...advance(db, run, { phase: "lines", cursor: 0 }, stmts.length + 2, c)]);
 }
 
 interface FeeRow {
@@ -270,7 +271,7 @@ interface FeeRow {
   scale: number;
   price: string | null;
   created_at: number;
-  review_status: number;
+  verified: number;
   refused: number | null;
   p1: number | null;
   r1: string | null;
@@ -293,7 +294,7 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
   c.add(1);
   let { results: rows } = await db
     .prepare(
-      `SELECT f.user_id AS invitee, f.product, f.currency_id, f.fee, cu.scale, pr.price, u.created_at, u.review_status,
+      `SELECT f.user_id AS invitee, f.product, f.currency_id, f.fee, cu.scale, pr.price, u.created_at, EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= 2) AS verified,
          (SELECT 1 FROM invite_refusals r WHERE r.user_id = u.id) AS refused,
          p1.id AS p1, p1.role AS r1, p2.id AS p2, p2.role AS r2, p3.id AS p3, p3.role AS r3, a.extra_rate AS extra
        FROM invite_fees f JOIN users u ON u.id = f.user_id JOIN currencies cu ON cu.id = f.currency_id
@@ -305,7 +306,7 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
     .bind(day, run.cursor, FEE_ROWS_PER_STEP)
     .all<FeeRow>();
   if (rows.length === 0) {
-    await commit(db, advance(db, run, { phase: "pay", cursor: 0 }, 2, c, now));
+    await commit(db, advance(db, run, { phase: "pay", cursor: 0 }, 2, c));
     return;
   }
   // A full page may end inside one invitee's rows: leave that invitee to the next step.
@@ -328,7 +329,7 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
   let counted = 0n;
   for (const { r, usdt: fee } of byInvitee.values()) {
     // None on zero fees (a day whose refunds cancel its fees included); only verified invitees within 12 months; never a same-identity binding.
-    if (fee <= 0n || r.review_status !== 2 || r.created_at <= cutoff || r.refused) continue;
+    if (fee <= 0n || !r.verified || r.created_at <= cutoff || r.refused) continue;
     let any = false;
     const chain: [number | null, string | null][] = [[r.p1, r.r1], [r.p2, r.r2], [r.p3, r.r3]];
     chain.forEach(([inviter, role], i) => {
@@ -354,7 +355,7 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
     );
   }
   const cursor = rows[rows.length - 1]!.invitee;
-  await commit(db, [...stmts, ...advance(db, run, { phase: "lines", cursor, fees: counted }, stmts.length + 2, c, now)]);
+  await commit(db, [...stmts, ...advance(db, run, { phase: "lines", cursor, fees: counted }, stmts.length + 2, c)]);
 }
 
 async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now: number): Promise<number[]> {
@@ -365,7 +366,7 @@ async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now:
     .bind(day, run.cursor, INVITERS_PER_STEP)
     .all<{ inviter_id: number; amount: number }>();
   if (results.length === 0) {
-    await commit(db, advance(db, run, { phase: "done", cursor: run.cursor }, 2, c, now));
+    await commit(db, advance(db, run, { phase: "done", cursor: run.cursor }, 2, c));
     return [];
   }
   const account: WalletAccount = run.paid_to;
@@ -390,7 +391,7 @@ async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now:
   }
   const stmts = [...movementsStatements(db, movements), ...notificationsStatement(db, notices, now)];
   const cursor = results[results.length - 1]!.inviter_id;
-  const ok = await commit(db, [...stmts, ...advance(db, run, { phase: "pay", cursor, inviters: movements.length, paid }, stmts.length + 2, c, now)]);
+  const ok = await commit(db, [...stmts, ...advance(db, run, { phase: "pay", cursor, inviters: movements.length, paid }, stmts.length + 2, c)]);
   return ok ? notices.map((n) => n.userId) : [];
 }
 
