@@ -53,6 +53,7 @@ const entries: Entry[] = [
   { to: "/legal/index", icon: "c2c", label: m.menu_c2c, auth: false },
   { to: "/assets", icon: "wallet", label: m.menu_assets, auth: true },
   { to: "/recharge/log", icon: "records", label: m.menu_records, auth: true },
+  { to: "/invite", icon: "gift", label: m.menu_invite, auth: true },
   { to: "/admin", icon: "shield", label: m.op_title, auth: true, operator: true },
 ];
 

@@ -73,6 +73,11 @@ const SecurityPage = page(() => import("../features/security/components/Security
 const FundPasswordPage = page(() => import("../features/security/components/FundPasswordPage.tsx"));
 const TotpPage = page(() => import("../features/security/components/TotpPage.tsx"));
 const AddressesPage = page(() => import("../features/security/components/AddressesPage.tsx"));
+// Invitations (issue #18): one's code, team and rebates, and the public terms.
+const InvitePage = page(() => import("../features/invite/components/InvitePage.tsx"));
+const InviteTeamPage = page(() => import("../features/invite/components/TeamPage.tsx"));
+const InviteRebatesPage = page(() => import("../features/invite/components/RebatesPage.tsx"));
+const InviteTermsPage = page(() => import("../features/invite/components/TermsPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
@@ -134,6 +139,10 @@ const entries: Entry[] = [
   { path: "/security/fund-password", title: m.sec_fund_title, auth: true, Component: FundPasswordPage },
   { path: "/security/authenticator", title: m.sec_totp_title, auth: true, Component: TotpPage },
   { path: "/security/addresses", title: m.sec_addresses_title, auth: true, Component: AddressesPage },
+  { path: "/invite", title: m.title_invite, auth: true, Component: InvitePage },
+  { path: "/invite/team", title: m.title_invite_team, auth: true, Component: InviteTeamPage },
+  { path: "/invite/rebates", title: m.title_invite_rebates, auth: true, Component: InviteRebatesPage },
+  { path: "/invite/terms", title: m.title_invite_terms, Component: InviteTermsPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
@@ -148,6 +157,7 @@ const entries: Entry[] = [
   { path: "/admin/c2c-adverts", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/c2c-appeals", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/support", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/invite", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },

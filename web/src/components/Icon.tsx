@@ -43,6 +43,8 @@ const paths = {
   image: "M4 5h16v14H4zM4 15.5l4.5-4.5 4 4 2.5-2.5 5 5M15.5 9.5h.01",
   send: "M4 12l16-7.5-6 15.5-2.5-6.5L4 12zM11.5 13.5L20 4.5",
   filter: "M4 6h16M7 12h10M10 18h4",
+  gift: "M4 9.5h16v4H4zM5.5 13.5V20h13v-6.5M12 9.5V20M12 9.5C10.5 6 7 5 6.5 7S9 9.5 12 9.5zM12 9.5c1.5-3.5 5-4.5 5.5-2.5S15 9.5 12 9.5z",
+  share: "M12 14.5V4M8 7.5L12 3.5l4 4M8.5 10.5H5.5V20h13v-9.5h-3",
 } as const;
 
 export type IconName = keyof typeof paths;

@@ -1,8 +1,9 @@
 /**
  * Registration (spec §2, §5): account (e-mail or digits), password twice, image captcha (tap to
  * refresh; a new one after every failed submit because captchas are single-use), country code
- * (+86 default), invite code from ?code=, agreement. The account is checked with the server
- * first; a successful registration logs the user in.
+ * (+86 default), invite code from ?code= (an invitation link: shown read-only with a note saying
+ * whose link it came from is bound for good; "change" unlocks it), agreement. The account is
+ * checked with the server first; a successful registration logs the user in.
  */
 import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
@@ -35,7 +36,9 @@ export default function RegisterPage() {
   const [password, setPassword] = useState("");
   const [rePassword, setRePassword] = useState("");
   const [code, setCode] = useState("");
-  const [invite, setInvite] = useState(() => params.get("code") ?? "");
+  const [invite, setInvite] = useState(() => (params.get("code") ?? "").trim());
+  // Came with the link: the code is the inviter's, not something to type; "change" makes it editable.
+  const [inviteLocked, setInviteLocked] = useState(() => (params.get("code") ?? "").trim() !== "");
   const [countryCode, setCountryCode] = useState(DEFAULT_COUNTRY);
   const [countries, setCountries] = useState<Country[]>([]);
   const [agreed, setAgreed] = useState(false);
@@ -244,7 +247,7 @@ export default function RegisterPage() {
         <label className="field">
           <span className="field-label">{m.label_invite()}</span>
           <input
-            className="input"
+            className={inviteLocked ? `input ${s.inviteLocked}` : "input"}
             name="invite"
             type="text"
             autoComplete="off"
@@ -252,13 +255,23 @@ export default function RegisterPage() {
             spellCheck={false}
             placeholder={m.invite_placeholder()}
             value={invite}
+            readOnly={inviteLocked}
             onChange={(e) => {
               setInvite(e.target.value);
               setErrors((er) => withoutError(er, "extension_code"));
             }}
             aria-invalid={!!errors.extension_code}
-            aria-describedby="reg-invite-error"
+            aria-describedby={inviteLocked ? "reg-invite-note reg-invite-error" : "reg-invite-error"}
+            data-testid="register-invite"
           />
+          {inviteLocked && (
+            <span className="form-note" id="reg-invite-note" data-testid="register-invite-note">
+              {m.register_invite_from_link()}{" "}
+              <button type="button" className={`text-btn ${s.inviteChange}`} onClick={() => setInviteLocked(false)} data-testid="register-invite-change">
+                {m.register_invite_change()}
+              </button>
+            </span>
+          )}
           <FieldError id="reg-invite-error" text={errors.extension_code} />
         </label>
 

@@ -3,8 +3,8 @@
  * checks the role on every call as well); everyone else sees "no permission". Sections:
  * overview, queues for deposits, withdrawals and identity reviews (approve, or reject with a
  * reason), support tickets (reply, internal note, state), user search with balances and ledger, balance adjustments (request; a second,
- * different operator approves), the audit log, the ledger reconciliation and the seconds-contract
- * settings (durations, payable currencies).
+ * different operator approves), the audit log, the ledger reconciliation, the seconds-contract
+ * settings (durations, payable currencies) and invitation rebates (rates, agent levels, daily runs).
  */
 import { useEffect, useRef, type ReactNode } from "react";
 import { NavLink, useLocation } from "react-router";
@@ -24,6 +24,7 @@ import { ReconcileSection } from "./Reconcile.tsx";
 import { SecondsSettings } from "./SecondsSettings.tsx";
 import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues.tsx";
 import { SupportQueue } from "./SupportQueue.tsx";
+import { InviteConsole } from "./InviteConsole.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
@@ -40,6 +41,7 @@ const sections: { to: string; label: () => string }[] = [
   { to: "/admin/adjustments", label: m.op_nav_adjustments },
   { to: "/admin/audit", label: m.op_nav_audit },
   { to: "/admin/reconcile", label: m.op_nav_reconcile },
+  { to: "/admin/invite", label: m.op_nav_invite },
 ];
 /** The products' console pages (declared with each product in schemas/products.ts, shown while it is on). */
 const productPages: Record<string, () => ReactNode> = {
@@ -102,6 +104,8 @@ export default function AdminPage() {
         return <AuditSection />;
       case "/admin/reconcile":
         return <ReconcileSection />;
+      case "/admin/invite":
+        return <InviteConsole />;
       default: {
         const state = consolePageState(pathname, products);
         const page = productPages[pathname];

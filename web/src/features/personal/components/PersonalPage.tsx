@@ -2,7 +2,7 @@
  * Personal centre (spec §2): user id, the real name with a time-of-day greeting once verified,
  * the total of every account with a hide toggle and account tabs, shortcuts to deposit,
  * withdrawal, assets and transfer, the account menu (verification, bank card, security centre,
- * password, records, flash exchange; the operator console for operators) and logout.
+ * password, invite friends, records, flash exchange; the operator console for operators) and logout.
  */
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
@@ -64,6 +64,7 @@ export default function PersonalPage() {
     { to: "/bank", icon: "bank", label: m.menu_bank(), badge: c ? (c.bank ? { text: m.assets_bound(), tone: "ok" } : { text: m.assets_not_bound(), tone: "none" }) : undefined, testId: "menu-bank" },
     { to: "/security", icon: "key", label: m.sec_title(), badge: c ? (c.has_fund_password ? undefined : { text: m.sec_fund_not_set(), tone: "pending" }) : undefined, testId: "menu-security" },
     { to: "/password", icon: "key", label: m.menu_password(), testId: "menu-password" },
+    { to: "/invite", icon: "gift", label: m.menu_invite(), testId: "menu-invite" },
     { to: "/recharge/log", icon: "records", label: m.menu_records(), testId: "menu-records" },
     { to: "/excharge", icon: "exchange", label: m.title_excharge(), testId: "menu-excharge" },
     { to: "/lang", icon: "globe", label: m.title_lang(), testId: "menu-lang" },

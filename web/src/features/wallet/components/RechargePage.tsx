@@ -17,7 +17,7 @@ import { Icon } from "../../../components/Icon.tsx";
 import { PhotoPicker } from "../../../components/PhotoPicker.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { USDT_ID, useDepositAddresses, useSubmitDeposit, useUserWallet, type DepositAddress } from "../api.ts";
-import { QrImage } from "./QrImage.tsx";
+import { QrImage } from "../../../components/QrImage.tsx";
 import acct from "../../../components/account.module.css";
 
 export default function RechargePage() {

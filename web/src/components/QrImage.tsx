@@ -1,6 +1,6 @@
 /** A QR code: the PNG the server drew, or one drawn here from the text when the server sent none. */
 import { useEffect, useState } from "react";
-import acct from "../../../components/account.module.css";
+import acct from "./account.module.css";
 
 export function QrImage({ dataUrl, text, alt, size = 180 }: { dataUrl: string | null | undefined; text: string; alt: string; size?: number }) {
   const [local, setLocal] = useState<string | null>(null);

@@ -1,0 +1,96 @@
+/**
+ * My team (/invite/team): the people one invited, by invite level (1: invited by one, 2: by them,
+ * 3: by those), each with a masked account, when they joined, whether their identity is verified
+ * (and so whether their fees pay one a rebate) and the fees they generated for one's rebates.
+ */
+import { useStore } from "@nanostores/react";
+import { m } from "../../../i18n/index.ts";
+import { formatDateTime, formatMoney } from "../../../lib/format.ts";
+import { useSentinel } from "../../../lib/useSentinel.ts";
+import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { useInviteInfo, useTeam, type InviteeStatus, type InviteLevel } from "../api.ts";
+import { $teamLevel } from "../stores.ts";
+import acct from "../../../components/account.module.css";
+import s from "./invite.module.css";
+
+const levels: InviteLevel[] = [1, 2, 3];
+
+const statusBadge: Record<InviteeStatus, { text: () => string; tone: string }> = {
+  eligible: { text: m.invite_status_eligible, tone: "ok" },
+  unverified: { text: m.invite_status_unverified, tone: "pending" },
+  same_identity: { text: m.invite_status_same_identity, tone: "bad" },
+  expired: { text: m.invite_status_expired, tone: "none" },
+};
+
+export default function TeamPage() {
+  const level = useStore($teamLevel);
+  const info = useInviteInfo();
+  const list = useTeam(level);
+  const sentinel = useSentinel(list.loadMore, list.hasMore && !list.moreError);
+  const counts = info.data ? { 1: info.data.invitees.level1, 2: info.data.invitees.level2, 3: info.data.invitees.level3 } : null;
+  return (
+    <div className={acct.acctPage} data-testid="invite-team">
+      <div className={acct.chips} role="tablist" aria-label={m.invite_team_levels()}>
+        {levels.map((l) => (
+          <button key={l} type="button" role="tab" aria-selected={level === l} className={level === l ? "active" : ""} onClick={() => $teamLevel.set(l)} data-testid={`team-level-${l}`}>
+            {m.invite_level({ level: String(l) })}
+            <small>{counts ? m.invite_people({ count: String(counts[l]) }) : " "}</small>
+          </button>
+        ))}
+      </div>
+      <p className="form-note">{level === 1 ? m.invite_level_1_who() : level === 2 ? m.invite_level_2_who() : m.invite_level_3_who()}</p>
+      {list.loading ? (
+        <SkeletonList rows={4} />
+      ) : list.error ? (
+        <ErrorState message={list.error.message} onRetry={list.reload} />
+      ) : list.items.length === 0 ? (
+        <EmptyState text={level === 1 ? m.invite_team_empty() : m.invite_team_empty_level()} />
+      ) : (
+        <>
+          <ul className={acct.recordList}>
+            {list.items.map((r) => {
+              const badge = statusBadge[r.status];
+              return (
+                <li key={`${r.level}-${r.account}-${r.joined_at}`} className={acct.recordCard} data-testid="team-member">
+                  <div className={acct.recordHead}>
+                    <span className={s.account} data-testid="team-account">{r.account}</span>
+                    <span className={`badge badge-${badge.tone}`} data-testid="team-status">{badge.text()}</span>
+                  </div>
+                  <dl className={acct.kv}>
+                    <div className={acct.kvRow}>
+                      <dt>{m.invite_joined()}</dt>
+                      <dd className="num">{formatDateTime(r.joined_at).slice(0, 10)}</dd>
+                    </div>
+                    <div className={acct.kvRow}>
+                      <dt>{m.invite_verified()}</dt>
+                      <dd>{r.verified ? m.invite_yes() : m.invite_no()}</dd>
+                    </div>
+                    <div className={acct.kvRow}>
+                      <dt>{m.invite_fees_generated()}</dt>
+                      <dd className="num">{formatMoney(r.fees_usdt, "USDT")} USDT</dd>
+                    </div>
+                  </dl>
+                </li>
+              );
+            })}
+          </ul>
+          <div className={acct.listFooter} ref={sentinel}>
+            {list.loadingMore ? (
+              <Spinner size={18} />
+            ) : list.moreError ? (
+              <button type="button" className="text-btn" onClick={list.loadMore}>
+                {m.load_failed()} · {m.retry()}
+              </button>
+            ) : list.hasMore ? (
+              <button type="button" className="text-btn" onClick={list.loadMore}>
+                {m.load_more()}
+              </button>
+            ) : (
+              <span className="muted">{m.no_more()}</span>
+            )}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}
