@@ -10,21 +10,16 @@
  * fees and never count; C2C charges no fee today.
  */
 import type { InviteProduct } from "../../../schemas/invite.ts";
+import { PRODUCTS } from "../../../schemas/products.ts";
 
-const FEE_KINDS: Readonly<Record<string, InviteProduct>> = {
-  micro_open: "seconds",
-  micro_refund: "seconds",
-  lever_open: "lever",
-  lever_refund: "lever",
-  lever_overnight: "lever",
-  lever_revoke: "lever",
-  lever_close: "lever",
-  lever_profit: "lever",
-  lever_loss: "lever",
-  lever_liquidation: "lever",
-  lever_cap: "lever",
-  conversion: "conversion",
-};
+/**
+ * Movement kind → product, read from the product declarations (schemas/products.ts `feeKinds`).
+ * Spot is left out here: its ledger rows are netted per drain batch, so its fees are read from
+ * spot_trades instead (see above).
+ */
+const FEE_KINDS: Readonly<Record<string, InviteProduct>> = Object.fromEntries(
+  PRODUCTS.filter((p) => p.id !== "spot").flatMap((p) => p.feeKinds.map((kind) => [kind, p.id as InviteProduct])),
+);
 
 /** The product whose fee a ledger movement of this kind books, or null when it books none that counts. */
 export function feeProductOf(kind: string): InviteProduct | null {
