@@ -66,7 +66,8 @@ export default function TermsPage() {
         <h2 className="section-title">{m.invite_rates_title()}</h2>
         <RateRow rates={t.level_rates} />
         <p className="form-note">{m.invite_terms_max({ rate: formatRate(t.max_total_rate) })}</p>
-        <p className="form-note" data-testid="terms-effective">{m.invite_terms_effective({ day: t.effective_from })}</p>
+        {/* The seeded defaults (migrations/0022) are dated 2000-01-01: they hold since the programme began, so no date is shown for them. */}
+        {t.effective_from > "2000-01-01" && <p className="form-note" data-testid="terms-effective">{m.invite_terms_effective({ day: t.effective_from })}</p>}
       </section>
 
       {t.next && (
