@@ -9,89 +9,13 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled.ts";
-import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { addDays, beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
-import { api, balance, drainPair, makeUser, seedSpotPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
-import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
-import { expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
+import { api, balance, makeUser, seedSpotPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
+import { USDT, clearBook } from "./spot-fixtures.ts";
+import { expectBooksBalanced, makeOperator } from "./wallet-fixtures.ts";
+import { buyAt30000, codeOf, feesUsdt, registerWith, sellAt30000, share, verify } from "./invite-fixtures.ts";
 
 let op: TestUser;
-let seq = 0;
-
-async function codeOf(u: TestUser): Promise<string> {
-  return (await api("/invite/info", { token: u.token })).body.message.code;
-}
-
-/** Registers through the API with an invite code, then funds the new user through the ledger. */
-async function registerWith(code: string | undefined): Promise<TestUser> {
-  const account = uniqueEmail("inv");
-  const password = "Fresh2026pass";
-  const r = await api("/user/register", {
-    body: { type: 1, user_string: account, password, re_password: password, ...(await solvedCaptcha()), ...(code ? { extension_code: code } : {}) },
-  });
-  expect(r.body.type).toBe("ok");
-  const id = (await env.DB.prepare("SELECT id FROM users WHERE account = ?").bind(account).first<{ id: number }>())!.id;
-  seq += 1;
-  for (const [currencyId, amount] of [[USDT, units("10000")], [BTC, units("1")]] as const) {
-    await env.DB.batch(
-      movementStatements(env.DB, `invite-test-credit:${id}:${currencyId}:${seq}`, "deposit", [
-        { userId: id, currencyId, account: "change", dAvailable: amount, dFrozen: 0n },
-        { userId: SYSTEM.deposits, currencyId, account: "change", dAvailable: -amount, dFrozen: 0n },
-      ]),
-    );
-  }
-  return { id, account, password, token: r.body.message.token };
-}
-
-async function approvePending(u: TestUser) {
-  const k = await env.DB.prepare("SELECT id FROM kyc_submissions WHERE user_id = ? AND status = 1").bind(u.id).first<{ id: number }>();
-  expect((await api(`/admin/kyc/${k!.id}/approve`, { token: op.token, body: {} })).body.type).toBe("ok");
-}
-
-/**
- * Identity verification submitted by the user and approved through the console: level 1 (name and
- * document, enough to trade) and, unless `levels` is 1, level 2 (the pictures), which the spec asks
- * of an invitee before their fees earn the inviter anything.
- */
-async function verify(u: TestUser, cardId: string, levels: 1 | 2 = 2) {
-  expect((await api("/user/real_name", { token: u.token, body: { name: "Test Person", type: 1, card_id: cardId } })).body.type).toBe("ok");
-  await approvePending(u);
-  if (levels === 1) return;
-  const pics = { front_pic: await uploadImage(u), reverse_pic: await uploadImage(u), hand_pic: await uploadImage(u) };
-  expect((await api("/user/real_name", { token: u.token, body: pics })).body.type).toBe("ok");
-  await approvePending(u);
-}
-
-/** The user buys `num` BTC from a counterparty's ask at 30,000 (taker: 20 bps fee in BTC). */
-async function buyAt30000(u: TestUser, num: string) {
-  const maker = await trader("10000", "5");
-  await sell(maker.token, { price: "30000", num });
-  const r = await buy(u.token, { price: "30000", num });
-  expect(r.body.message).toMatchObject({ status: "filled" });
-  await drainPair(PAIR);
-}
-
-/** The user sells `num` BTC into a counterparty's bid at 30,000 (taker: 20 bps fee in USDT). */
-async function sellAt30000(u: TestUser, num: string) {
-  const maker = await trader("100000", "0");
-  await buy(maker.token, { price: "30000", num });
-  const r = await sell(u.token, { price: "30000", num });
-  expect(r.body.message).toMatchObject({ status: "filled" });
-  await drainPair(PAIR);
-}
-
-/** The user's spot fees today in USDT minimal units, valued at the close (every trade here is at 30,000.00). */
-async function feesUsdt(userId: number): Promise<bigint> {
-  const r = await env.DB.prepare(
-    "SELECT COALESCE(SUM(CASE WHEN buyer_id = ?1 THEN buyer_fee ELSE 0 END), 0) AS btc, COALESCE(SUM(CASE WHEN seller_id = ?1 THEN seller_fee ELSE 0 END), 0) AS usdt FROM spot_trades",
-  )
-    .bind(userId)
-    .first<{ btc: number; usdt: number }>();
-  // BTC fee (8 decimals) × 3000000 (price, 2 decimals) → USDT units (8 decimals).
-  return (BigInt(r!.btc) * 3000000n) / 100n + BigInt(r!.usdt);
-}
-
-const share = (fee: bigint, bp: bigint) => (fee * bp) / 10000n;
 
 let inviter: TestUser; // the "demo1" of the acceptance
 let l1: TestUser; // inviter's direct invitee
@@ -109,19 +33,19 @@ beforeAll(async () => {
   await clearBook();
   op = await makeOperator();
   inviter = await makeUser({ verified: 0 });
-  await verify(inviter, "INVITER-DOC-0001");
+  await verify(op, inviter, "INVITER-DOC-0001");
   l1 = await registerWith(await codeOf(inviter));
   l2 = await registerWith(await codeOf(l1));
   l3 = await registerWith(await codeOf(l2));
   unverified = await registerWith(await codeOf(inviter));
   old = await registerWith(await codeOf(inviter));
   twin = await registerWith(await codeOf(inviter));
-  await verify(l1, "L1-DOC-0001");
-  await verify(l2, "L2-DOC-0001");
-  await verify(l3, "L3-DOC-0001");
-  await verify(unverified, "UNV-DOC-0001", 1);
-  await verify(old, "OLD-DOC-0001");
-  await verify(twin, "inviter-doc-0001");
+  await verify(op, l1, "L1-DOC-0001");
+  await verify(op, l2, "L2-DOC-0001");
+  await verify(op, l3, "L3-DOC-0001");
+  await verify(op, unverified, "UNV-DOC-0001", 1);
+  await verify(op, old, "OLD-DOC-0001");
+  await verify(op, twin, "inviter-doc-0001");
   // Registered 13 months ago (test set-up: the registration time is not editable through the API).
   await env.DB.prepare("UPDATE users SET created_at = ? WHERE id = ?").bind(Date.now() - 400 * 86_400_000, old.id).run();
 
@@ -245,7 +169,7 @@ describe("bindings", () => {
 });
 
 describe("the console", () => {
-  it("runs a past day on request, audited, and refuses today or a malformed day in the caller's language, changing nothing", async () => {
+  it("runs a past day on request, audited, and refuses a day not yet begun or a malformed day in the caller's language, changing nothing", async () => {
     const yesterday = beijingDay(Date.now() - 86_400_000);
     const r = await api("/admin/invite/run", { token: op.token, body: { day: yesterday, reason: "catch up" } });
     expect(r.body.message).toMatchObject({ day: yesterday, status: "done" });
@@ -254,7 +178,7 @@ describe("the console", () => {
     const audit = await env.DB.prepare("SELECT COUNT(*) AS n FROM audit_log WHERE action = 'invite.run' AND target_id = ?").bind(yesterday).first<{ n: number }>();
     expect(audit!.n).toBe(2);
     const runs = await env.DB.prepare("SELECT COUNT(*) AS n FROM invite_runs").first<{ n: number }>();
-    const notPast = await api("/admin/invite/run", { token: op.token, body: { day: beijingDay(Date.now()), reason: "now" } });
+    const notPast = await api("/admin/invite/run", { token: op.token, body: { day: addDays(beijingDay(Date.now()), 1), reason: "tomorrow" } });
     expect(notPast.body).toMatchObject({ type: "error", code: "invite_day_not_past" });
     const bad = await api("/admin/invite/run", { lang: "zh", token: op.token, body: { day: "2026-02-30", reason: "x" } });
     expect(bad.body).toMatchObject({ type: "error", code: "invalid_day", message: "请按 YYYY-MM-DD 输入日期" });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { formatRate, percentToRate, rateToPercent } from "../../web/src/lib/rate.ts";
 import { agentProgress, canShare, pagesInOrder, shareData } from "../../web/src/features/invite/display.ts";
-import { beijingDay, isPastDay, settingsProblem, totalPercent, type SettingsForm } from "../../web/src/features/operator/inviteSettings.ts";
+import { beijingDay, isSettleableDay, settingsProblem, totalPercent, type SettingsForm } from "../../web/src/features/operator/inviteSettings.ts";
 
 describe("rates on screen", () => {
   it("shows the API's fractions as percents, exactly", () => {
@@ -149,10 +149,11 @@ describe("Beijing days", () => {
     expect(beijingDay(now, -1)).toBe("2026-11-25");
   });
 
-  it("lets the operator settle only a real day before today in Beijing", () => {
-    expect(isPastDay("2026-11-25", now)).toBe(true);
-    expect(isPastDay("2026-11-26", now)).toBe(false);
-    expect(isPastDay("2026-11-31", now)).toBe(false);
-    expect(isPastDay("26-11-25", now)).toBe(false);
+  it("lets the operator settle only a real day in Beijing, today (up to now) or before", () => {
+    expect(isSettleableDay("2026-11-25", now)).toBe(true);
+    expect(isSettleableDay("2026-11-26", now)).toBe(true);
+    expect(isSettleableDay("2026-11-27", now)).toBe(false);
+    expect(isSettleableDay("2026-11-31", now)).toBe(false);
+    expect(isSettleableDay("26-11-25", now)).toBe(false);
   });
 });

@@ -31,7 +31,6 @@ import { ratesFor, rateToBp, type AgentLevel } from "./settings.ts";
 import { REBATE_MONTHS } from "../../../schemas/invite.ts";
 
 const HOUR = 3_600_000;
-const WINDOWS = 24;
 const FEE_ROWS_PER_STEP = 4000;
 const INVITERS_PER_STEP = 1000;
 const LINES_PER_STATEMENT = 5000;
@@ -56,7 +55,13 @@ export interface RunRow {
   statements: number;
   started_at: number;
   finished_at: number | null;
+  /** The settled window [window_from, window_to) in epoch ms; NULL = the whole Beijing day. */
+  window_from: number | null;
+  window_to: number | null;
 }
+
+const windowFrom = (run: RunRow) => run.window_from ?? dayStart(run.day);
+const windowTo = (run: RunRow) => run.window_to ?? dayEnd(run.day);
 
 export interface SettleEnv {
   DB: D1Database;
@@ -140,22 +145,28 @@ async function commit(db: D1Database, stmts: D1PreparedStatement[]): Promise<boo
 
 /**
  * Settles `day` (a Beijing day that has ended by `now`) as far as `budget` statements allow;
- * returns the run. Idempotent: a finished day changes nothing.
+ * returns the run. Idempotent: a finished day changes nothing. With `early`, `day` may also be
+ * today: the run then settles up to `now`, and tomorrow's run starts from there (its window begins
+ * where the previous day's run stopped), so no fee is counted twice or lost.
  */
-export async function settleDay(env: SettleEnv, day: string, now: number, budget = 600): Promise<RunRow> {
+export async function settleDay(env: SettleEnv, day: string, now: number, budget = 600, early = false): Promise<RunRow> {
   const db = env.DB;
-  if (dayEnd(day) > now) throw new Error(`invite settlement: day ${day} has not ended`);
   const c = new Counter(budget);
   let run = await readRun(db, day, c);
   if (!run) {
+    const ended = dayEnd(day) <= now;
+    if (!ended && !(early && day === beijingDay(now))) throw new Error(`invite settlement: day ${day} has not ended`);
     const rates = await ratesFor(db, day);
-    c.add(2);
+    c.add(3);
+    const before = await db.prepare("SELECT window_to FROM invite_runs WHERE day = ?").bind(addDays(day, -1)).first<{ window_to: number | null }>();
+    const from = before?.window_to ?? dayStart(day);
+    const to = ended ? dayEnd(day) : now;
     await db
       .prepare(
-        `INSERT INTO invite_runs (day, phase, paid_to, l1_rate, l2_rate, l3_rate, agents, started_at) VALUES (?, 'fees', ?, ?, ?, ?, ?, ?)
+        `INSERT INTO invite_runs (day, phase, paid_to, l1_rate, l2_rate, l3_rate, agents, started_at, window_from, window_to) VALUES (?, 'fees', ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (day) DO NOTHING`,
       )
-      .bind(day, productsOf(env).lever ? "lever" : "change", rates.l1, rates.l2, rates.l3, JSON.stringify(rates.agents), Date.now())
+      .bind(day, productsOf(env).lever ? "lever" : "change", rates.l1, rates.l2, rates.l3, JSON.stringify(rates.agents), Date.now(), from, to)
       .run();
     run = (await readRun(db, day, c))!;
   }
@@ -181,9 +192,11 @@ export async function settleDay(env: SettleEnv, day: string, now: number, budget
 
 async function feesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter) {
   const day = run.day;
-  if (run.cursor < WINDOWS) {
-    const from = dayStart(day) + run.cursor * HOUR;
-    const to = from + HOUR;
+  const start = windowFrom(run);
+  const end = windowTo(run);
+  if (run.cursor < Math.ceil((end - start) / HOUR)) {
+    const from = start + run.cursor * HOUR;
+    const to = Math.min(from + HOUR, end);
     const upsert = "ON CONFLICT (day, user_id, product, currency_id) DO UPDATE SET fee = fee + excluded.fee";
     const stmts = [
       // Fee rows (the fee account credited) joined to the invitee's row of the same movement.
@@ -238,7 +251,7 @@ async function feesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter) {
         `SELECT t.price, t.trade_id, p.id AS pair_id, p.price_decimals FROM pairs p JOIN spot_trades t ON t.pair_id = p.id
          WHERE p.currency_id = ? AND p.legal_id = ? AND t.created_at < ? ORDER BY t.trade_id DESC LIMIT 1`,
       )
-      .bind(id, usdt.id, dayEnd(day))
+      .bind(id, usdt.id, end)
       .first<{ price: number; trade_id: number; pair_id: number; price_decimals: number }>();
     prices.push(
       db

@@ -88,10 +88,10 @@ export function beijingDay(now: number, offset = 0): string {
   return new Date(now + BEIJING_MS + offset * DAY_MS).toISOString().slice(0, 10);
 }
 
-/** Whether `day` can be settled now: a real "YYYY-MM-DD" before today in Beijing. */
-export function isPastDay(day: string, now: number): boolean {
+/** Whether `day` can be settled now: a real "YYYY-MM-DD", today in Beijing (closed early, up to now) or before. */
+export function isSettleableDay(day: string, now: number): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(day)) return false;
   const t = Date.parse(`${day}T00:00:00Z`);
   if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== day) return false;
-  return day < beijingDay(now);
+  return day <= beijingDay(now);
 }

@@ -15,7 +15,7 @@ import { useSentinel } from "../../../lib/useSentinel.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useInviteRuns, useInviteSettings, useRunInviteDay, useSaveInviteSettings, type AdminInviteSettings, type InviteSettings } from "../inviteApi.ts";
-import { beijingDay, isPastDay, settingsProblem, totalPercent, type SettingsForm, type SettingsProblem } from "../inviteSettings.ts";
+import { beijingDay, isSettleableDay, settingsProblem, totalPercent, type SettingsForm, type SettingsProblem } from "../inviteSettings.ts";
 import { Kv } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
@@ -296,7 +296,7 @@ function RunDialog({ onClose }: { onClose: () => void }) {
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
   const go = async () => {
-    if (!isPastDay(day, Date.now())) {
+    if (!isSettleableDay(day, Date.now())) {
       setError(m.op_inv_err_day());
       return;
     }
@@ -337,7 +337,7 @@ function RunDialog({ onClose }: { onClose: () => void }) {
         <p className="form-note">{m.op_inv_settle_note()}</p>
         <label className="field">
           <span className="field-label">{m.op_inv_day()}</span>
-          <input className="input" type="date" value={day} max={yesterday} onChange={(e) => setDay(e.target.value)} data-testid="inv-run-day" />
+          <input className="input" type="date" value={day} max={beijingDay(now)} onChange={(e) => setDay(e.target.value)} data-testid="inv-run-day" />
         </label>
         <label className="field">
           <span className="field-label">{m.op_reason()}</span>

@@ -1,0 +1,89 @@
+/**
+ * Invitation rebate fixtures shared by the invite tests: users registered with an invite code and
+ * funded through the ledger, identity verified through the console, spot trades that pay fees, and
+ * those fees valued in USDT.
+ */
+import { env } from "cloudflare:test";
+import { expect } from "vitest";
+import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
+import { api, drainPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
+import { BTC, PAIR, USDT, buy, sell, trader } from "./spot-fixtures.ts";
+import { uploadImage } from "./wallet-fixtures.ts";
+
+let seq = 0;
+
+
+export async function codeOf(u: TestUser): Promise<string> {
+  return (await api("/invite/info", { token: u.token })).body.message.code;
+}
+
+/** Registers through the API with an invite code, then funds the new user through the ledger. */
+export async function registerWith(code: string | undefined): Promise<TestUser> {
+  const account = uniqueEmail("inv");
+  const password = "Fresh2026pass";
+  const r = await api("/user/register", {
+    body: { type: 1, user_string: account, password, re_password: password, ...(await solvedCaptcha()), ...(code ? { extension_code: code } : {}) },
+  });
+  expect(r.body.type).toBe("ok");
+  const id = (await env.DB.prepare("SELECT id FROM users WHERE account = ?").bind(account).first<{ id: number }>())!.id;
+  seq += 1;
+  for (const [currencyId, amount] of [[USDT, units("10000")], [BTC, units("1")]] as const) {
+    await env.DB.batch(
+      movementStatements(env.DB, `invite-test-credit:${id}:${currencyId}:${seq}`, "deposit", [
+        { userId: id, currencyId, account: "change", dAvailable: amount, dFrozen: 0n },
+        { userId: SYSTEM.deposits, currencyId, account: "change", dAvailable: -amount, dFrozen: 0n },
+      ]),
+    );
+  }
+  return { id, account, password, token: r.body.message.token };
+}
+
+export async function approvePending(op: TestUser, u: TestUser) {
+  const k = await env.DB.prepare("SELECT id FROM kyc_submissions WHERE user_id = ? AND status = 1").bind(u.id).first<{ id: number }>();
+  expect((await api(`/admin/kyc/${k!.id}/approve`, { token: op.token, body: {} })).body.type).toBe("ok");
+}
+
+/**
+ * Identity verification submitted by the user and approved through the console: level 1 (name and
+ * document, enough to trade) and, unless `levels` is 1, level 2 (the pictures), which the spec asks
+ * of an invitee before their fees earn the inviter anything.
+ */
+export async function verify(op: TestUser, u: TestUser, cardId: string, levels: 1 | 2 = 2) {
+  expect((await api("/user/real_name", { token: u.token, body: { name: "Test Person", type: 1, card_id: cardId } })).body.type).toBe("ok");
+  await approvePending(op, u);
+  if (levels === 1) return;
+  const pics = { front_pic: await uploadImage(u), reverse_pic: await uploadImage(u), hand_pic: await uploadImage(u) };
+  expect((await api("/user/real_name", { token: u.token, body: pics })).body.type).toBe("ok");
+  await approvePending(op, u);
+}
+
+/** The user buys `num` BTC from a counterparty's ask at 30,000 (taker: 20 bps fee in BTC). */
+export async function buyAt30000(u: TestUser, num: string) {
+  const maker = await trader("10000", "5");
+  await sell(maker.token, { price: "30000", num });
+  const r = await buy(u.token, { price: "30000", num });
+  expect(r.body.message).toMatchObject({ status: "filled" });
+  await drainPair(PAIR);
+}
+
+/** The user sells `num` BTC into a counterparty's bid at 30,000 (taker: 20 bps fee in USDT). */
+export async function sellAt30000(u: TestUser, num: string) {
+  const maker = await trader("100000", "0");
+  await buy(maker.token, { price: "30000", num });
+  const r = await sell(u.token, { price: "30000", num });
+  expect(r.body.message).toMatchObject({ status: "filled" });
+  await drainPair(PAIR);
+}
+
+/** The user's spot fees today in USDT minimal units, valued at the close (every trade here is at 30,000.00). */
+export async function feesUsdt(userId: number): Promise<bigint> {
+  const r = await env.DB.prepare(
+    "SELECT COALESCE(SUM(CASE WHEN buyer_id = ?1 THEN buyer_fee ELSE 0 END), 0) AS btc, COALESCE(SUM(CASE WHEN seller_id = ?1 THEN seller_fee ELSE 0 END), 0) AS usdt FROM spot_trades",
+  )
+    .bind(userId)
+    .first<{ btc: number; usdt: number }>();
+  // BTC fee (8 decimals) × 3000000 (price, 2 decimals) → USDT units (8 decimals).
+  return (BigInt(r!.btc) * 3000000n) / 100n + BigInt(r!.usdt);
+}
+
+export const share = (fee: bigint, bp: bigint) => (fee * bp) / 10000n;
