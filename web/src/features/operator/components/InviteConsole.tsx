@@ -97,7 +97,7 @@ export function InviteConsole() {
       ) : (
         <>
           <div className="card">
-            <p className={`form-note ${s.invEffective}`} data-testid="inv-effective">{m.op_inv_in_force({ day: d.current.effective_from })}</p>
+            <p className={`form-note ${s.invEffective}`} data-testid="inv-effective">{d.current.effective_from > "2000-01-01" ? m.op_inv_in_force({ day: d.current.effective_from }) : m.op_inv_in_force_default()}</p>
             <SettingsView settings={d.current} testId="inv-current" />
             <p className="form-note">{m.op_inv_max({ max: formatRate(d.max_total_rate) })}</p>
           </div>
