@@ -269,3 +269,5 @@ async function main() {
 }
 
 await main();
+// Something (an idle socket or handle) kept the process alive after the report: end it, which also removes the temp folders.
+process.exit(0);
