@@ -218,14 +218,19 @@ async function main() {
       // node:http, not fetch: an invocation may take longer than fetch's 300 s wait for headers.
       const r = await get(`${server.url}/__scheduled?cron=${encodeURIComponent(cron).replace(/%20/g, "+")}`);
       const ms = performance.now() - s;
-      const db = new DatabaseSync(file, { readOnly: true });
+      // A busy timeout: the Worker may still hold the file's write lock when the answer arrives.
+      const db = new DatabaseSync(file, { readOnly: true, timeout: 600_000 });
       const run = db.prepare("SELECT phase, cursor, statements, invocations FROM invite_runs WHERE day = ?").get(day);
       db.close();
       invocations.push({ cron, ms: Math.round(ms), status: r.status, phase: run?.phase, statements: run?.statements });
-      log(`invocation ${i + 1} (${cron}): ${Math.round(ms)} ms, run ${run?.phase} at ${run?.cursor}, ${run?.statements} statements so far`);
+      if (r.status !== 200) log(`invocation ${i + 1} answered ${r.status}; server output:\n${server.output.join("").slice(-4000)}`);
+      log(`invocation ${i + 1} (${cron}): ${Math.round(ms)} ms (status ${r.status}, ${Math.round(performance.now() - s - ms)} ms more until D1 could be read), run ${run?.phase} at ${run?.cursor}, ${run?.statements} statements so far`);
       if (!run || run.phase === "done") break;
       cron = "* * * * *";
     }
+  } catch (err) {
+    log(`failed; server output:\n${server.output.join("").slice(-4000)}`);
+    throw err;
   } finally {
     await server.stop();
   }
@@ -264,3 +269,5 @@ async function main() {
 }
 
 await main();
+// Something (an idle socket or handle) kept the process alive after the report: end it, which also removes the temp folders.
+process.exit(0);
