@@ -3,6 +3,10 @@
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
+// expect.poll waits for state; its default gives up after 1 s, which a loaded machine (CI beside
+// other work) can take for one answer. This bound only ends a wait that would never succeed.
+const POLL = { timeout: 60_000, interval: 50 };
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   return {
@@ -12,6 +16,7 @@ export default defineConfig(async () => {
           test: {
             name: "unit",
             environment: "node",
+            expect: { poll: POLL },
             include: ["tests/engine/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/web/**/*.test.ts"],
           },
         },
@@ -32,6 +37,7 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
+            expect: { poll: POLL },
             include: ["tests/api/**/*.test.ts", "tests/durable/**/*.test.ts"],
             setupFiles: ["tests/api/setup.ts"],
             // A bound on a hung test, not a speed check: tests wait for state, and a loaded machine
@@ -43,6 +49,7 @@ export default defineConfig(async () => {
           test: {
             name: "e2e",
             environment: "node",
+            expect: { poll: POLL },
             include: ["tests/e2e/**/*.test.ts"],
             testTimeout: 180_000,
             hookTimeout: 300_000,

@@ -73,7 +73,7 @@ export async function registerViaApi(baseUrl: string, account: string, password:
 }
 
 /** Waits until the hash route matches, e.g. "#/" or "#/login". */
-export async function waitForRoute(page: Page, route: RegExp, timeout = 10_000): Promise<void> {
+export async function waitForRoute(page: Page, route: RegExp, timeout = 120_000): Promise<void> {
   await page.waitForFunction((src) => new RegExp(src).test(window.location.hash), route.source, { timeout });
 }
 

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { Semaphore, SemaphoreBusy } from "../../worker/lib/semaphore.ts";
 
+/** vi.waitFor waits for state; its default gives up after 1 s, which a loaded machine can take. */
+const WAIT = { timeout: 30_000, interval: 20 };
+
 afterEach(() => vi.useRealTimers());
 
 describe("the hashing semaphore", () => {
@@ -22,7 +25,7 @@ describe("the hashing semaphore", () => {
     );
     // Open the gates one at a time as holders arrive.
     while (order.length < 10 || gates.length > 0) {
-      await vi.waitFor(() => expect(gates.length).toBeGreaterThan(0));
+      await vi.waitFor(() => expect(gates.length).toBeGreaterThan(0), WAIT);
       gates.shift()!();
       await Promise.resolve();
     }

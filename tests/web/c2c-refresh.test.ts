@@ -6,6 +6,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MARKET_REFRESH_MS, marketRefresh } from "../../web/src/features/c2c/refresh.ts";
 
+/** vi.waitFor waits for state; its default gives up after 1 s, which a loaded machine can take. */
+const WAIT = { timeout: 30_000, interval: 20 };
+
 // TanStack Query treats a realm without `window` as a server and never polls there; this test
 // stands in for the browser (the focus manager is driven by hand below).
 vi.hoisted(() => {
@@ -47,10 +50,10 @@ describe("market refresh", () => {
   it("asks again when the page becomes visible or focused again", async () => {
     focusManager.setFocused(true);
     const q = observe();
-    await vi.waitFor(() => expect(q.calls() === 1 && q.settled()).toBe(true));
+    await vi.waitFor(() => expect(q.calls() === 1 && q.settled()).toBe(true), WAIT);
     focusManager.setFocused(false);
     focusManager.setFocused(true);
-    await vi.waitFor(() => expect(q.calls()).toBe(2));
+    await vi.waitFor(() => expect(q.calls()).toBe(2), WAIT);
     q.stop();
   });
 
@@ -58,7 +61,7 @@ describe("market refresh", () => {
     vi.useFakeTimers();
     focusManager.setFocused(true);
     const q = observe();
-    await vi.waitFor(() => expect(q.calls()).toBe(1));
+    await vi.waitFor(() => expect(q.calls()).toBe(1), WAIT);
     await vi.advanceTimersByTimeAsync(MARKET_REFRESH_MS);
     expect(q.calls()).toBe(2);
     focusManager.setFocused(false);

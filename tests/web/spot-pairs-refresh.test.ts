@@ -6,6 +6,9 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PAIRS_REFRESH_MS, pairsRefresh } from "../../web/src/features/spot/refresh.ts";
 
+/** vi.waitFor waits for state; its default gives up after 1 s, which a loaded machine can take. */
+const WAIT = { timeout: 30_000, interval: 20 };
+
 // TanStack Query treats a realm without `window` as a server and never polls there; this test
 // stands in for the browser (the focus manager is driven by hand below).
 vi.hoisted(() => {
@@ -48,10 +51,10 @@ describe("the spot pair list", () => {
     vi.useFakeTimers();
     focusManager.setFocused(true);
     const q = observe();
-    await vi.waitFor(() => expect(q.price()).toBe("64001"));
+    await vi.waitFor(() => expect(q.price()).toBe("64001"), WAIT);
     await vi.advanceTimersByTimeAsync(PAIRS_REFRESH_MS);
     expect(q.calls()).toBe(2);
-    await vi.waitFor(() => expect(q.price()).toBe("64002"));
+    await vi.waitFor(() => expect(q.price()).toBe("64002"), WAIT);
     await vi.advanceTimersByTimeAsync(PAIRS_REFRESH_MS);
     expect(q.calls()).toBe(3);
     q.stop();
@@ -61,12 +64,12 @@ describe("the spot pair list", () => {
     vi.useFakeTimers();
     focusManager.setFocused(true);
     const q = observe();
-    await vi.waitFor(() => expect(q.calls() === 1 && q.settled()).toBe(true));
+    await vi.waitFor(() => expect(q.calls() === 1 && q.settled()).toBe(true), WAIT);
     focusManager.setFocused(false);
     await vi.advanceTimersByTimeAsync(PAIRS_REFRESH_MS * 3);
     expect(q.calls()).toBe(1);
     focusManager.setFocused(true);
-    await vi.waitFor(() => expect(q.calls()).toBe(2));
+    await vi.waitFor(() => expect(q.calls()).toBe(2), WAIT);
     q.stop();
   });
 });
