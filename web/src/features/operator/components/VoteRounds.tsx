@@ -126,6 +126,8 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
             <span className="field-label">{m.op_vote_min()}</span>
             <input className="input" inputMode="decimal" value={min} onChange={(e) => setMin(e.target.value.trim())} data-testid="vote-create-min" />
           </label>
+        </div>
+        <div className={v.times}>
           <label className="field">
             <span className="field-label">{m.op_vote_starts()}</span>
             <input className="input" type="datetime-local" value={starts} onChange={(e) => setStarts(e.target.value)} data-testid="vote-create-starts" />

@@ -106,7 +106,7 @@ function ConfirmSheet({ round, candidate, onClose }: { round: VoteRound; candida
       <p className={`${acct.notice} ${acct.noticeWarn}`} data-testid="vote-confirm-hold">
         {firstVote ? m.vote_confirm_hold_first({ amount: round.min_balance, currency: round.currency }) : m.vote_confirm_hold_covered({ amount: round.mine?.held ?? "0", currency: round.currency })}
       </p>
-      <p className="form-note">{m.vote_confirm_final()}</p>
+      <p className={`form-note ${s.sheetNote}`}>{m.vote_confirm_final()}</p>
       <p className="form-note">{m.vote_advisory()}</p>
     </Modal>
   );
