@@ -30,6 +30,8 @@ export const notificationKinds = [
   "login_new_device",
   "support_reply",
   "invite_rebate",
+  "vote_held",
+  "vote_released",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -100,6 +100,17 @@ export const PRODUCTS = [
     paths: [],
     console: [],
   },
+  {
+    // Listing votes (issue #19 §3): no account of its own; the minimum balance a voter holds for a
+    // round is frozen in their own spot account (worker/domain/vote/product.ts). No fee: no paid votes.
+    id: "vote",
+    switch: "PRODUCT_VOTE",
+    accounts: [],
+    transfer: { drainWhenOff: false },
+    feeKinds: [],
+    paths: ["vote"],
+    console: [{ path: "/admin/vote", label: "op_nav_vote" }],
+  },
 ] as const satisfies readonly ProductDeclaration[];
 
 export type Product = (typeof PRODUCTS)[number];

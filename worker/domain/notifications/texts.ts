@@ -24,6 +24,8 @@
  *   login_new_device      device, ip, time
  *   support_reply         id, subject
  *   invite_rebate         day (Beijing, YYYY-MM-DD), amount, currency
+ *   vote_held             round, title, amount, currency
+ *   vote_released         round, title, amount, currency
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -53,6 +55,8 @@ const en: Catalogue = {
   login_new_device: { title: "Login from a new device", body: "Your account was signed in at {time} (Beijing time) from {device}, address {ip}. If this was not you, change your password now." },
   support_reply: { title: "Support replied", body: "There is a reply on your ticket #{id}: {subject}" },
   invite_rebate: { title: "Invitation rebate paid", body: "Your invitation rebate for {day} (Beijing time): {amount} {currency}, from the fees your invitees paid." },
+  vote_held: { title: "Vote hold placed", body: "For your votes in round \"{title}\", {amount} {currency} is held in your spot account until the round ends. It stays yours; one hold covers all your votes in this round." },
+  vote_released: { title: "Vote hold released", body: "Round \"{title}\" is over: the {amount} {currency} held for your votes is available again in your spot account." },
 };
 
 const zh: Catalogue = {
@@ -74,6 +78,8 @@ const zh: Catalogue = {
   login_new_device: { title: "新设备登录", body: "您的账户于北京时间 {time} 在 {device}（地址 {ip}）登录。如非本人操作，请立即修改密码。" },
   support_reply: { title: "客服已回复", body: "您的工单 #{id} 有新回复：{subject}" },
   invite_rebate: { title: "邀请返佣已到账", body: "您 {day}（北京时间）的邀请返佣：{amount} {currency}，来自您邀请的用户实际支付的手续费。" },
+  vote_held: { title: "投票冻结已生效", body: "为您在「{title}」一轮的投票，{amount} {currency} 已在您的币币账户冻结至本轮结束。资金仍属于您；本轮所有投票共用这一笔冻结。" },
+  vote_released: { title: "投票冻结已解除", body: "「{title}」一轮已结束：为投票冻结的 {amount} {currency} 已回到您币币账户的可用余额。" },
 };
 
 const hk: Catalogue = {
@@ -95,6 +101,8 @@ const hk: Catalogue = {
   login_new_device: { title: "新設備登錄", body: "您的賬戶於北京時間 {time} 在 {device}（地址 {ip}）登錄。如非本人操作，請立即修改密碼。" },
   support_reply: { title: "客服已回覆", body: "您的工單 #{id} 有新回覆：{subject}" },
   invite_rebate: { title: "邀請返佣已到賬", body: "您 {day}（北京時間）的邀請返佣：{amount} {currency}，來自您邀請的用戶實際支付的手續費。" },
+  vote_held: { title: "投票凍結已生效", body: "為您在「{title}」一輪的投票，{amount} {currency} 已在您的幣幣帳戶凍結至本輪結束。資金仍屬於您；本輪所有投票共用這一筆凍結。" },
+  vote_released: { title: "投票凍結已解除", body: "「{title}」一輪已結束：為投票凍結的 {amount} {currency} 已回到您幣幣帳戶的可用餘額。" },
 };
 
 const kr: Catalogue = {
@@ -116,6 +124,8 @@ const kr: Catalogue = {
   login_new_device: { title: "새 기기에서 로그인", body: "베이징 시간 {time}에 {device}(주소 {ip})에서 계정에 로그인했습니다. 본인이 아니라면 지금 비밀번호를 변경하세요." },
   support_reply: { title: "고객센터 답변", body: "티켓 #{id}에 답변이 있습니다: {subject}" },
   invite_rebate: { title: "초대 리베이트 지급", body: "{day}(베이징 시간) 초대 리베이트: {amount} {currency}. 초대한 사용자가 실제로 낸 수수료에서 지급됩니다." },
+  vote_held: { title: "투표 보류 설정", body: "\"{title}\" 라운드 투표를 위해 {amount} {currency}가 라운드가 끝날 때까지 현물 계정에 보류됩니다. 자금은 계속 본인 소유이며, 이 라운드의 모든 투표에 보류는 한 번입니다." },
+  vote_released: { title: "투표 보류 해제", body: "\"{title}\" 라운드가 끝났습니다. 투표를 위해 보류된 {amount} {currency}를 현물 계정에서 다시 사용할 수 있습니다." },
 };
 
 const jp: Catalogue = {
@@ -137,6 +147,8 @@ const jp: Catalogue = {
   login_new_device: { title: "新しい端末からのログイン", body: "北京時間 {time} に {device}（アドレス {ip}）からログインがありました。心当たりがない場合はすぐにパスワードを変更してください。" },
   support_reply: { title: "サポートから返信があります", body: "チケット #{id} に返信があります：{subject}" },
   invite_rebate: { title: "招待リベートが支払われました", body: "{day}（北京時間）の招待リベート：{amount} {currency}。招待したユーザーが実際に支払った手数料からの還元です。" },
+  vote_held: { title: "投票の拘束を設定しました", body: "ラウンド「{title}」への投票のため、{amount} {currency} をラウンド終了まで現物アカウントで拘束します。資金はあなたのもので、このラウンドの投票すべてに拘束は1回だけです。" },
+  vote_released: { title: "投票の拘束を解除しました", body: "ラウンド「{title}」は終了しました。投票のために拘束していた {amount} {currency} は現物アカウントで再び利用できます。" },
 };
 
 const es: Catalogue = {
@@ -158,6 +170,8 @@ const es: Catalogue = {
   login_new_device: { title: "Inicio de sesión desde un nuevo dispositivo", body: "Se inició sesión en su cuenta a las {time} (hora de Pekín) desde {device}, dirección {ip}. Si no fue usted, cambie su contraseña ahora." },
   support_reply: { title: "Soporte respondió", body: "Hay una respuesta en su ticket #{id}: {subject}" },
   invite_rebate: { title: "Reembolso por invitación pagado", body: "Su reembolso por invitación del {day} (hora de Pekín): {amount} {currency}, de las comisiones que pagaron sus invitados." },
+  vote_held: { title: "Retención por voto aplicada", body: "Por sus votos en la ronda \"{title}\", se retienen {amount} {currency} en su cuenta spot hasta que termine la ronda. Siguen siendo suyos; una sola retención cubre todos sus votos de esta ronda." },
+  vote_released: { title: "Retención por voto liberada", body: "La ronda \"{title}\" ha terminado: los {amount} {currency} retenidos por sus votos vuelven a estar disponibles en su cuenta spot." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

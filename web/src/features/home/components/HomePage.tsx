@@ -12,6 +12,7 @@ import { MarketList } from "./MarketList.tsx";
 import { NoticeTicker } from "./NoticeTicker.tsx";
 import { PriceStrip } from "./PriceStrip.tsx";
 import { Shortcuts } from "./Shortcuts.tsx";
+import { EarnEntries } from "../../../components/EarnEntries.tsx";
 import s from "./home.module.css";
 
 export default function HomePage() {
@@ -42,6 +43,7 @@ export default function HomePage() {
       <NoticeTicker notices={data.notice_list ?? []} />
       <PriceStrip rows={rows} onOpen={open} />
       <Shortcuts />
+      <EarnEntries variant="tiles" />
       <MarketList rows={rows} onOpen={open} />
     </div>
   );

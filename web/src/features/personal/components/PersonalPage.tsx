@@ -12,6 +12,7 @@ import { clearLogin, useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
 import { accountLabel, accountTabs, useProducts, type AccountName } from "../../../lib/products.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
+import { EarnEntries } from "../../../components/EarnEntries.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { endSession, greetingPart, useCenter, useTotals, type WalletTotals } from "../api.ts";
 import acct from "../../../components/account.module.css";
@@ -149,6 +150,8 @@ export default function PersonalPage() {
           <span>{m.assets_transfer()}</span>
         </Link>
       </nav>
+
+      <EarnEntries variant="rows" />
 
       <nav className={acct.menuList}>
         {menu.map((item) => (
