@@ -30,6 +30,11 @@ export const notificationKinds = [
   "login_new_device",
   "support_reply",
   "invite_rebate",
+  "insurance_bought",
+  "insurance_paid",
+  "insurance_queued",
+  "insurance_ended",
+  "insurance_expired",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -24,6 +24,11 @@
  *   login_new_device      device, ip, time
  *   support_reply         id, subject
  *   invite_rebate         day (Beijing, YYYY-MM-DD), amount, currency
+ *   insurance_bought      id, plan, amount, premium, cover, currency, day (UTC effective day, YYYY-MM-DD)
+ *   insurance_paid        id, cover, currency
+ *   insurance_queued      id, cover, currency, day (UTC pay day)
+ *   insurance_ended       id
+ *   insurance_expired     id
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -53,6 +58,11 @@ const en: Catalogue = {
   login_new_device: { title: "Login from a new device", body: "Your account was signed in at {time} (Beijing time) from {device}, address {ip}. If this was not you, change your password now." },
   support_reply: { title: "Support replied", body: "There is a reply on your ticket #{id}: {subject}" },
   invite_rebate: { title: "Invitation rebate paid", body: "Your invitation rebate for {day} (Beijing time): {amount} {currency}, from the fees your invitees paid." },
+  insurance_bought: { title: "Cover bought", body: "Cover #{id} ({plan}): {amount} {currency} insured for a premium of {premium} {currency}, paid from your spot account. The exchange has reserved the cover of {cover} {currency}. In force from {day} 00:00 UTC." },
+  insurance_paid: { title: "Cover paid", body: "Cover #{id}: {cover} {currency} has been paid into your seconds account." },
+  insurance_queued: { title: "Claim queued", body: "Cover #{id}: two payouts were already made today, so your claim of {cover} {currency} is paid on {day} (UTC)." },
+  insurance_ended: { title: "Cover ended", body: "Cover #{id} ended: your seconds account reached +100 % of the insured amount. Nothing more is paid on it." },
+  insurance_expired: { title: "Cover expired", body: "Cover #{id} reached its end date without a claim. Nothing more is paid on it." },
 };
 
 const zh: Catalogue = {
@@ -74,6 +84,11 @@ const zh: Catalogue = {
   login_new_device: { title: "新设备登录", body: "您的账户于北京时间 {time} 在 {device}（地址 {ip}）登录。如非本人操作，请立即修改密码。" },
   support_reply: { title: "客服已回复", body: "您的工单 #{id} 有新回复：{subject}" },
   invite_rebate: { title: "邀请返佣已到账", body: "您 {day}（北京时间）的邀请返佣：{amount} {currency}，来自您邀请的用户实际支付的手续费。" },
+  insurance_bought: { title: "保险已购买", body: "保险 #{id}（{plan}）：投保 {amount} {currency}，保费 {premium} {currency} 已从币币账户支付。平台已预留赔付金 {cover} {currency}。自 {day} 00:00（UTC）起生效。" },
+  insurance_paid: { title: "保险已赔付", body: "保险 #{id}：{cover} {currency} 已赔付到您的秒合约账户。" },
+  insurance_queued: { title: "理赔已排队", body: "保险 #{id}：今日已完成两次赔付，您的 {cover} {currency} 理赔将于 {day}（UTC）支付。" },
+  insurance_ended: { title: "保险已结束", body: "保险 #{id} 已结束：您的秒合约账户已达到投保金额的 +100%，不再赔付。" },
+  insurance_expired: { title: "保险已到期", body: "保险 #{id} 已到期且未理赔，不再赔付。" },
 };
 
 const hk: Catalogue = {
@@ -95,6 +110,11 @@ const hk: Catalogue = {
   login_new_device: { title: "新設備登錄", body: "您的賬戶於北京時間 {time} 在 {device}（地址 {ip}）登錄。如非本人操作，請立即修改密碼。" },
   support_reply: { title: "客服已回覆", body: "您的工單 #{id} 有新回覆：{subject}" },
   invite_rebate: { title: "邀請返佣已到賬", body: "您 {day}（北京時間）的邀請返佣：{amount} {currency}，來自您邀請的用戶實際支付的手續費。" },
+  insurance_bought: { title: "保險已購買", body: "保險 #{id}（{plan}）：投保 {amount} {currency}，保費 {premium} {currency} 已從幣幣賬戶支付。平台已預留賠付金 {cover} {currency}。自 {day} 00:00（UTC）起生效。" },
+  insurance_paid: { title: "保險已賠付", body: "保險 #{id}：{cover} {currency} 已賠付到您的秒合約賬戶。" },
+  insurance_queued: { title: "理賠已排隊", body: "保險 #{id}：今日已完成兩次賠付，您的 {cover} {currency} 理賠將於 {day}（UTC）支付。" },
+  insurance_ended: { title: "保險已結束", body: "保險 #{id} 已結束：您的秒合約賬戶已達到投保金額的 +100%，不再賠付。" },
+  insurance_expired: { title: "保險已到期", body: "保險 #{id} 已到期且未理賠，不再賠付。" },
 };
 
 const kr: Catalogue = {
@@ -116,6 +136,11 @@ const kr: Catalogue = {
   login_new_device: { title: "새 기기에서 로그인", body: "베이징 시간 {time}에 {device}(주소 {ip})에서 계정에 로그인했습니다. 본인이 아니라면 지금 비밀번호를 변경하세요." },
   support_reply: { title: "고객센터 답변", body: "티켓 #{id}에 답변이 있습니다: {subject}" },
   invite_rebate: { title: "초대 리베이트 지급", body: "{day}(베이징 시간) 초대 리베이트: {amount} {currency}. 초대한 사용자가 실제로 낸 수수료에서 지급됩니다." },
+  insurance_bought: { title: "보험 구매 완료", body: "보험 #{id}({plan}): {amount} {currency} 보장, 보험료 {premium} {currency}는 현물 계정에서 지급되었습니다. 거래소가 보장금 {cover} {currency}를 적립했습니다. {day} 00:00 UTC부터 효력이 있습니다." },
+  insurance_paid: { title: "보험금 지급", body: "보험 #{id}: {cover} {currency}가 초 계약 계정으로 지급되었습니다." },
+  insurance_queued: { title: "청구 대기", body: "보험 #{id}: 오늘 이미 두 번 지급되어 {cover} {currency} 청구는 {day}(UTC)에 지급됩니다." },
+  insurance_ended: { title: "보험 종료", body: "보험 #{id} 종료: 초 계약 계정이 보험 금액의 +100%에 도달했습니다. 더 이상 지급되지 않습니다." },
+  insurance_expired: { title: "보험 만료", body: "보험 #{id}가 청구 없이 만료되었습니다. 더 이상 지급되지 않습니다." },
 };
 
 const jp: Catalogue = {
@@ -137,6 +162,11 @@ const jp: Catalogue = {
   login_new_device: { title: "新しい端末からのログイン", body: "北京時間 {time} に {device}（アドレス {ip}）からログインがありました。心当たりがない場合はすぐにパスワードを変更してください。" },
   support_reply: { title: "サポートから返信があります", body: "チケット #{id} に返信があります：{subject}" },
   invite_rebate: { title: "招待リベートが支払われました", body: "{day}（北京時間）の招待リベート：{amount} {currency}。招待したユーザーが実際に支払った手数料からの還元です。" },
+  insurance_bought: { title: "保険を購入しました", body: "保険 #{id}（{plan}）：{amount} {currency} を保険対象とし、保険料 {premium} {currency} を現物アカウントから支払いました。取引所は補償金 {cover} {currency} を確保しました。{day} 00:00 UTC から有効です。" },
+  insurance_paid: { title: "保険金が支払われました", body: "保険 #{id}：{cover} {currency} が秒契約アカウントに支払われました。" },
+  insurance_queued: { title: "請求は順番待ちです", body: "保険 #{id}：本日はすでに 2 回支払われたため、{cover} {currency} の請求は {day}（UTC）に支払われます。" },
+  insurance_ended: { title: "保険が終了しました", body: "保険 #{id} は終了しました：秒契約アカウントが保険金額の +100% に達しました。今後の支払いはありません。" },
+  insurance_expired: { title: "保険が満了しました", body: "保険 #{id} は請求なく満了しました。今後の支払いはありません。" },
 };
 
 const es: Catalogue = {
@@ -158,6 +188,11 @@ const es: Catalogue = {
   login_new_device: { title: "Inicio de sesión desde un nuevo dispositivo", body: "Se inició sesión en su cuenta a las {time} (hora de Pekín) desde {device}, dirección {ip}. Si no fue usted, cambie su contraseña ahora." },
   support_reply: { title: "Soporte respondió", body: "Hay una respuesta en su ticket #{id}: {subject}" },
   invite_rebate: { title: "Reembolso por invitación pagado", body: "Su reembolso por invitación del {day} (hora de Pekín): {amount} {currency}, de las comisiones que pagaron sus invitados." },
+  insurance_bought: { title: "Cobertura comprada", body: "Cobertura #{id} ({plan}): {amount} {currency} asegurados por una prima de {premium} {currency}, pagada desde su cuenta spot. La plataforma ha reservado la cobertura de {cover} {currency}. En vigor desde el {day} a las 00:00 UTC." },
+  insurance_paid: { title: "Cobertura pagada", body: "Cobertura #{id}: se han pagado {cover} {currency} en su cuenta de segundos." },
+  insurance_queued: { title: "Reclamación en cola", body: "Cobertura #{id}: hoy ya se hicieron dos pagos, así que su reclamación de {cover} {currency} se paga el {day} (UTC)." },
+  insurance_ended: { title: "Cobertura terminada", body: "La cobertura #{id} terminó: su cuenta de segundos alcanzó +100 % del importe asegurado. Ya no paga nada más." },
+  insurance_expired: { title: "Cobertura vencida", body: "La cobertura #{id} llegó a su fecha final sin reclamación. Ya no paga nada más." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */
