@@ -87,7 +87,7 @@ export function InsuranceConsole() {
                 </Kv>
                 <Kv label={m.op_ins_rates()}>{m.ins_plan_badge({ premium: p.premium_percent, cover: p.cover_percent })}</Kv>
                 <Kv label={m.ins_term()}>{m.ins_days({ days: String(p.days) })}</Kv>
-                <Kv label={m.op_ins_capacity()}>
+                <Kv label={m.op_ins_reserved()}>
                   {formatExact(p.reserved)} / {formatExact(p.capacity)} {p.currency}
                 </Kv>
                 <Kv label={m.op_ins_collected()}>
