@@ -32,6 +32,11 @@ export const notificationKinds = [
   "invite_rebate",
   "vote_held",
   "vote_released",
+  "insurance_bought",
+  "insurance_paid",
+  "insurance_queued",
+  "insurance_ended",
+  "insurance_expired",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -111,6 +111,17 @@ export const PRODUCTS = [
     paths: ["vote"],
     console: [{ path: "/admin/vote", label: "op_nav_vote" }],
   },
+  {
+    // Contract-asset cover (issue #19 §4): no account of its own; the premium is paid from `change`
+    // to the treasury (not a fee), the cover is reserved in the treasury and paid into `micro`.
+    id: "insurance",
+    switch: "PRODUCT_INSURANCE",
+    accounts: [],
+    transfer: { drainWhenOff: false },
+    feeKinds: [],
+    paths: ["insurance"],
+    console: [{ path: "/admin/insurance", label: "op_nav_insurance", offToo: true }],
+  },
 ] as const satisfies readonly ProductDeclaration[];
 
 export type Product = (typeof PRODUCTS)[number];

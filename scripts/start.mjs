@@ -128,7 +128,7 @@ function assertPortFree() {
  */
 function envVarArgs() {
   const out = [];
-  for (const name of ["PRODUCT_SECONDS", "PRODUCT_LEVER", "PRODUCT_C2C"]) {
+  for (const name of ["PRODUCT_SECONDS", "PRODUCT_LEVER", "PRODUCT_C2C", "PRODUCT_INSURANCE"]) {
     const value = process.env[name]?.trim().toLowerCase();
     if (!value) continue;
     if (value !== "on" && value !== "off") fail(`${name} must be "on" or "off" (got "${value}")`);

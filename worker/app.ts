@@ -32,6 +32,8 @@ import { operatorSupportRoutes } from "./routes/operator-support.ts";
 import { inviteRoutes, operatorInviteRoutes } from "./routes/invite.ts";
 import { voteRoutes } from "./routes/vote.ts";
 import { operatorVoteRoutes } from "./routes/operator-vote.ts";
+import { insuranceRoutes } from "./routes/insurance.ts";
+import { operatorInsuranceRoutes } from "./routes/operator-insurance.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -105,6 +107,8 @@ export const app = base
   .route("/api", operatorInviteRoutes)
   .route("/api", voteRoutes)
   .route("/api", operatorVoteRoutes)
+  .route("/api", insuranceRoutes)
+  .route("/api", operatorInsuranceRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

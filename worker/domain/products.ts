@@ -11,8 +11,9 @@ import { c2cProduct } from "./c2c/product.ts";
 import { leverProduct } from "./lever/product.ts";
 import { conversionProduct } from "./conversion/product.ts";
 import { voteProduct } from "./vote/product.ts";
+import { insuranceProduct } from "./insurance/product.ts";
 
-export const PRODUCT_MODULES: readonly ProductModule[] = [spotProduct, secondsProduct, c2cProduct, leverProduct, conversionProduct, voteProduct];
+export const PRODUCT_MODULES: readonly ProductModule[] = [spotProduct, secondsProduct, c2cProduct, leverProduct, conversionProduct, voteProduct, insuranceProduct];
 
 /** Every product's hold sources, in order; a source listed by two products counts once. */
 export function holdSourcesOf(modules: readonly ProductModule[] = PRODUCT_MODULES): HoldSource[] {

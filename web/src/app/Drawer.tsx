@@ -50,6 +50,7 @@ const entries: Entry[] = [
   { to: "/withdrawal", icon: "withdraw", label: m.menu_withdrawal, auth: true },
   { to: "/transfer", icon: "transfer", label: m.menu_transfer, auth: true },
   { to: "/lever", icon: "lever", label: m.title_lever, auth: true },
+  { to: "/insurance", icon: "shield", label: m.title_insurance, auth: false },
   { to: "/legal/index", icon: "c2c", label: m.menu_c2c, auth: false },
   { to: "/assets", icon: "wallet", label: m.menu_assets, auth: true },
   { to: "/recharge/log", icon: "records", label: m.menu_records, auth: true },

@@ -80,6 +80,8 @@ const InviteRebatesPage = page(() => import("../features/invite/components/Rebat
 const InviteTermsPage = page(() => import("../features/invite/components/TermsPage.tsx"));
 // Listing votes (issue #19 §3): public rounds and tallies; voting needs a verified login.
 const VotePage = page(() => import("../features/vote/components/VotePage.tsx"));
+const InsurancePage = page(() => import("../features/insurance/components/InsurancePage.tsx"));
+const InsuranceMyPage = page(() => import("../features/insurance/components/MyCoversPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
@@ -146,6 +148,8 @@ const entries: Entry[] = [
   { path: "/invite/rebates", title: m.title_invite_rebates, auth: true, Component: InviteRebatesPage },
   { path: "/invite/terms", title: m.title_invite_terms, Component: InviteTermsPage },
   { path: "/vote", title: m.title_vote, Component: VotePage },
+  { path: "/insurance", title: m.title_insurance, Component: InsurancePage },
+  { path: "/insurance/my", title: m.title_insurance_my, auth: true, Component: InsuranceMyPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
@@ -162,6 +166,7 @@ const entries: Entry[] = [
   { path: "/admin/support", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/invite", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/vote", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/insurance", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },

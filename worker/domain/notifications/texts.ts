@@ -26,6 +26,11 @@
  *   invite_rebate         day (Beijing, YYYY-MM-DD), amount, currency
  *   vote_held             round, title, amount, currency
  *   vote_released         round, title, amount, currency
+ *   insurance_bought      id, plan, amount, premium, cover, currency, day (UTC effective day, YYYY-MM-DD)
+ *   insurance_paid        id, cover, currency
+ *   insurance_queued      id, cover, currency, day (UTC pay day)
+ *   insurance_ended       id
+ *   insurance_expired     id
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -57,6 +62,11 @@ const en: Catalogue = {
   invite_rebate: { title: "Invitation rebate paid", body: "Your invitation rebate for {day} (Beijing time): {amount} {currency}, from the fees your invitees paid." },
   vote_held: { title: "Vote hold placed", body: "For your votes in round \"{title}\", {amount} {currency} is held in your spot account until the round ends. It stays yours; one hold covers all your votes in this round." },
   vote_released: { title: "Vote hold released", body: "Round \"{title}\" is over: the {amount} {currency} held for your votes is available again in your spot account." },
+  insurance_bought: { title: "Cover bought", body: "Cover #{id} ({plan}): {amount} {currency} insured for a premium of {premium} {currency}, paid from your spot account. The exchange has reserved the cover of {cover} {currency}. In force from {day} 00:00 UTC." },
+  insurance_paid: { title: "Cover paid", body: "Cover #{id}: {cover} {currency} has been paid into your seconds account." },
+  insurance_queued: { title: "Claim queued", body: "Cover #{id}: two payouts were already made today, so your claim of {cover} {currency} is paid on {day} (UTC)." },
+  insurance_ended: { title: "Cover ended", body: "Cover #{id} ended: your seconds account reached +100 % of the insured amount. Nothing more is paid on it." },
+  insurance_expired: { title: "Cover expired", body: "Cover #{id} reached its end date without a claim. Nothing more is paid on it." },
 };
 
 const zh: Catalogue = {
@@ -80,6 +90,11 @@ const zh: Catalogue = {
   invite_rebate: { title: "邀请返佣已到账", body: "您 {day}（北京时间）的邀请返佣：{amount} {currency}，来自您邀请的用户实际支付的手续费。" },
   vote_held: { title: "投票冻结已生效", body: "为您在「{title}」一轮的投票，{amount} {currency} 已在您的币币账户冻结至本轮结束。资金仍属于您；本轮所有投票共用这一笔冻结。" },
   vote_released: { title: "投票冻结已解除", body: "「{title}」一轮已结束：为投票冻结的 {amount} {currency} 已回到您币币账户的可用余额。" },
+  insurance_bought: { title: "保险已购买", body: "保险 #{id}（{plan}）：投保 {amount} {currency}，保费 {premium} {currency} 已从币币账户支付。平台已预留赔付金 {cover} {currency}。自 {day} 00:00（UTC）起生效。" },
+  insurance_paid: { title: "保险已赔付", body: "保险 #{id}：{cover} {currency} 已赔付到您的秒合约账户。" },
+  insurance_queued: { title: "理赔已排队", body: "保险 #{id}：今日已完成两次赔付，您的 {cover} {currency} 理赔将于 {day}（UTC）支付。" },
+  insurance_ended: { title: "保险已结束", body: "保险 #{id} 已结束：您的秒合约账户已达到投保金额的 +100%，不再赔付。" },
+  insurance_expired: { title: "保险已到期", body: "保险 #{id} 已到期且未理赔，不再赔付。" },
 };
 
 const hk: Catalogue = {
@@ -103,6 +118,11 @@ const hk: Catalogue = {
   invite_rebate: { title: "邀請返佣已到賬", body: "您 {day}（北京時間）的邀請返佣：{amount} {currency}，來自您邀請的用戶實際支付的手續費。" },
   vote_held: { title: "投票凍結已生效", body: "為您在「{title}」一輪的投票，{amount} {currency} 已在您的幣幣帳戶凍結至本輪結束。資金仍屬於您；本輪所有投票共用這一筆凍結。" },
   vote_released: { title: "投票凍結已解除", body: "「{title}」一輪已結束：為投票凍結的 {amount} {currency} 已回到您幣幣帳戶的可用餘額。" },
+  insurance_bought: { title: "保險已購買", body: "保險 #{id}（{plan}）：投保 {amount} {currency}，保費 {premium} {currency} 已從幣幣賬戶支付。平台已預留賠付金 {cover} {currency}。自 {day} 00:00（UTC）起生效。" },
+  insurance_paid: { title: "保險已賠付", body: "保險 #{id}：{cover} {currency} 已賠付到您的秒合約賬戶。" },
+  insurance_queued: { title: "理賠已排隊", body: "保險 #{id}：今日已完成兩次賠付，您的 {cover} {currency} 理賠將於 {day}（UTC）支付。" },
+  insurance_ended: { title: "保險已結束", body: "保險 #{id} 已結束：您的秒合約賬戶已達到投保金額的 +100%，不再賠付。" },
+  insurance_expired: { title: "保險已到期", body: "保險 #{id} 已到期且未理賠，不再賠付。" },
 };
 
 const kr: Catalogue = {
@@ -126,6 +146,11 @@ const kr: Catalogue = {
   invite_rebate: { title: "초대 리베이트 지급", body: "{day}(베이징 시간) 초대 리베이트: {amount} {currency}. 초대한 사용자가 실제로 낸 수수료에서 지급됩니다." },
   vote_held: { title: "투표 보류 설정", body: "\"{title}\" 라운드 투표를 위해 {amount} {currency}가 라운드가 끝날 때까지 현물 계정에 보류됩니다. 자금은 계속 본인 소유이며, 이 라운드의 모든 투표에 보류는 한 번입니다." },
   vote_released: { title: "투표 보류 해제", body: "\"{title}\" 라운드가 끝났습니다. 투표를 위해 보류된 {amount} {currency}를 현물 계정에서 다시 사용할 수 있습니다." },
+  insurance_bought: { title: "보험 구매 완료", body: "보험 #{id}({plan}): {amount} {currency} 보장, 보험료 {premium} {currency}는 현물 계정에서 지급되었습니다. 거래소가 보장금 {cover} {currency}를 적립했습니다. {day} 00:00 UTC부터 효력이 있습니다." },
+  insurance_paid: { title: "보험금 지급", body: "보험 #{id}: {cover} {currency}가 초 계약 계정으로 지급되었습니다." },
+  insurance_queued: { title: "청구 대기", body: "보험 #{id}: 오늘 이미 두 번 지급되어 {cover} {currency} 청구는 {day}(UTC)에 지급됩니다." },
+  insurance_ended: { title: "보험 종료", body: "보험 #{id} 종료: 초 계약 계정이 보험 금액의 +100%에 도달했습니다. 더 이상 지급되지 않습니다." },
+  insurance_expired: { title: "보험 만료", body: "보험 #{id}가 청구 없이 만료되었습니다. 더 이상 지급되지 않습니다." },
 };
 
 const jp: Catalogue = {
@@ -149,6 +174,11 @@ const jp: Catalogue = {
   invite_rebate: { title: "招待リベートが支払われました", body: "{day}（北京時間）の招待リベート：{amount} {currency}。招待したユーザーが実際に支払った手数料からの還元です。" },
   vote_held: { title: "投票の拘束を設定しました", body: "ラウンド「{title}」への投票のため、{amount} {currency} をラウンド終了まで現物アカウントで拘束します。資金はあなたのもので、このラウンドの投票すべてに拘束は1回だけです。" },
   vote_released: { title: "投票の拘束を解除しました", body: "ラウンド「{title}」は終了しました。投票のために拘束していた {amount} {currency} は現物アカウントで再び利用できます。" },
+  insurance_bought: { title: "保険を購入しました", body: "保険 #{id}（{plan}）：{amount} {currency} を保険対象とし、保険料 {premium} {currency} を現物アカウントから支払いました。取引所は補償金 {cover} {currency} を確保しました。{day} 00:00 UTC から有効です。" },
+  insurance_paid: { title: "保険金が支払われました", body: "保険 #{id}：{cover} {currency} が秒契約アカウントに支払われました。" },
+  insurance_queued: { title: "請求は順番待ちです", body: "保険 #{id}：本日はすでに 2 回支払われたため、{cover} {currency} の請求は {day}（UTC）に支払われます。" },
+  insurance_ended: { title: "保険が終了しました", body: "保険 #{id} は終了しました：秒契約アカウントが保険金額の +100% に達しました。今後の支払いはありません。" },
+  insurance_expired: { title: "保険が満了しました", body: "保険 #{id} は請求なく満了しました。今後の支払いはありません。" },
 };
 
 const es: Catalogue = {
@@ -172,6 +202,11 @@ const es: Catalogue = {
   invite_rebate: { title: "Reembolso por invitación pagado", body: "Su reembolso por invitación del {day} (hora de Pekín): {amount} {currency}, de las comisiones que pagaron sus invitados." },
   vote_held: { title: "Retención por voto aplicada", body: "Por sus votos en la ronda \"{title}\", se retienen {amount} {currency} en su cuenta spot hasta que termine la ronda. Siguen siendo suyos; una sola retención cubre todos sus votos de esta ronda." },
   vote_released: { title: "Retención por voto liberada", body: "La ronda \"{title}\" ha terminado: los {amount} {currency} retenidos por sus votos vuelven a estar disponibles en su cuenta spot." },
+  insurance_bought: { title: "Cobertura comprada", body: "Cobertura #{id} ({plan}): {amount} {currency} asegurados por una prima de {premium} {currency}, pagada desde su cuenta spot. La plataforma ha reservado la cobertura de {cover} {currency}. En vigor desde el {day} a las 00:00 UTC." },
+  insurance_paid: { title: "Cobertura pagada", body: "Cobertura #{id}: se han pagado {cover} {currency} en su cuenta de segundos." },
+  insurance_queued: { title: "Reclamación en cola", body: "Cobertura #{id}: hoy ya se hicieron dos pagos, así que su reclamación de {cover} {currency} se paga el {day} (UTC)." },
+  insurance_ended: { title: "Cobertura terminada", body: "La cobertura #{id} terminó: su cuenta de segundos alcanzó +100 % del importe asegurado. Ya no paga nada más." },
+  insurance_expired: { title: "Cobertura vencida", body: "La cobertura #{id} llegó a su fecha final sin reclamación. Ya no paga nada más." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

@@ -26,6 +26,7 @@ import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues
 import { SupportQueue } from "./SupportQueue.tsx";
 import { InviteConsole } from "./InviteConsole.tsx";
 import { VoteRounds } from "./VoteRounds.tsx";
+import { InsuranceConsole } from "./InsuranceConsole.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
@@ -51,6 +52,7 @@ const productPages: Record<string, () => ReactNode> = {
   "/admin/c2c-adverts": () => <C2cAdvertsQueue />,
   "/admin/c2c-appeals": () => <C2cAppealsQueue />,
   "/admin/vote": () => <VoteRounds />,
+  "/admin/insurance": () => <InsuranceConsole />,
 };
 
 export default function AdminPage() {
