@@ -128,7 +128,9 @@ function assertPortFree() {
  */
 function envVarArgs() {
   const out = [];
-  for (const name of ["PRODUCT_SECONDS", "PRODUCT_LEVER", "PRODUCT_C2C", "PRODUCT_INSURANCE"]) {
+  // Every product switch wrangler.toml declares (a new product's switch needs no edit here).
+  const switches = [...readFileSync(new URL("../wrangler.toml", import.meta.url), "utf8").matchAll(/^(PRODUCT_[A-Z0-9_]+)\s*=/gm)].map((m) => m[1]);
+  for (const name of switches) {
     const value = process.env[name]?.trim().toLowerCase();
     if (!value) continue;
     if (value !== "on" && value !== "off") fail(`${name} must be "on" or "off" (got "${value}")`);

@@ -22,8 +22,10 @@ export interface TestServer {
   dispose(): Promise<void>;
 }
 
+// The bound ends a step that hangs; a loaded machine (CI beside other work) took over 180 s to apply
+// the migrations, so it is generous.
 function run(cmd: string, args: string[], what: string) {
-  const res = spawnSync(cmd, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV }, encoding: "utf8", timeout: 180_000 });
+  const res = spawnSync(cmd, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV }, encoding: "utf8", timeout: 900_000 });
   if (res.status !== 0) {
     throw new Error(`${what} failed (exit ${res.status ?? res.signal}):\n${res.stdout ?? ""}\n${res.stderr ?? ""}`);
   }
