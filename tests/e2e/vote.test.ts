@@ -59,7 +59,7 @@ async function openPhone(lang: string, token?: string): Promise<{ page: Page; er
 }
 
 const candidate = (page: Page, symbol: string) => page.locator(`[data-testid="vote-candidate-${symbol}"]`);
-const tallyOf = async (page: Page, symbol: string) => Number(/^\d+/.exec((await candidate(page, symbol).locator('[data-testid="vote-tally"]').innerText()).trim())?.[0]);
+const tallyOf = async (page: Page, symbol: string) => Number(/\d+/.exec(await candidate(page, symbol).locator('[data-testid="vote-tally"]').innerText())?.[0]);
 
 interface Words {
   advisory: string;
@@ -109,7 +109,7 @@ async function voteJourney(lang: "en" | "zh", account: string, symbols: [string,
   await candidate(page, first).locator('[data-testid="vote-voted"]').getByText(words.voted).waitFor();
   await page.waitForFunction(([sym, n]) => {
     const t = document.querySelector(`[data-testid="vote-candidate-${sym}"] [data-testid="vote-tally"]`)?.textContent ?? "";
-    return Number(/^\d+/.exec(t.trim())?.[0]) === n;
+    return Number(/\d+/.exec(t)?.[0]) === n;
   }, [first, before + 1] as const);
   expect(Number(await page.locator('[data-testid="vote-voters"]').first().innerText())).toBe(votersBefore + 1);
   await page.locator('[data-testid="vote-my-hold"]').getByText("10 USDT").waitFor();
