@@ -30,6 +30,10 @@ export const notificationKinds = [
   "login_new_device",
   "support_reply",
   "invite_rebate",
+  "launch_committed",
+  "launch_allocated",
+  "launch_refunded",
+  "launch_claimed",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -16,7 +16,7 @@ import { seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 
-const on: Products = { seconds: true, lever: true, c2c: true };
+const on: Products = { seconds: true, lever: true, c2c: true, launch: true };
 
 describe("the declarations and the database agree", () => {
   it("has one wallet_accounts row per declared account, owned by the product that declares it", async () => {

@@ -24,6 +24,10 @@
  *   login_new_device      device, ip, time
  *   support_reply         id, subject
  *   invite_rebate         day (Beijing, YYYY-MM-DD), amount, currency
+ *   launch_committed      title, amount, currency
+ *   launch_allocated      title, alloc, token, cost, refund, currency
+ *   launch_refunded       title, amount, currency
+ *   launch_claimed        title, amount, token
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -53,6 +57,10 @@ const en: Catalogue = {
   login_new_device: { title: "Login from a new device", body: "Your account was signed in at {time} (Beijing time) from {device}, address {ip}. If this was not you, change your password now." },
   support_reply: { title: "Support replied", body: "There is a reply on your ticket #{id}: {subject}" },
   invite_rebate: { title: "Invitation rebate paid", body: "Your invitation rebate for {day} (Beijing time): {amount} {currency}, from the fees your invitees paid." },
+  launch_committed: { title: "Commitment escrowed", body: "{title}: {amount} {currency} is held in your spot account for this sale. It stays yours until the window ends." },
+  launch_allocated: { title: "Launch allocation: {alloc} {token}", body: "{title}: you were allocated {alloc} {token} for {cost} {currency}; {refund} {currency} was returned to your spot account. The tokens unlock on the published schedule." },
+  launch_refunded: { title: "Launch commitment refunded", body: "{title} was cancelled: your {amount} {currency} is back in your spot account in full." },
+  launch_claimed: { title: "Unlocked tokens claimed", body: "{title}: {amount} {token} moved to your available spot balance." },
 };
 
 const zh: Catalogue = {
@@ -74,6 +82,10 @@ const zh: Catalogue = {
   login_new_device: { title: "新设备登录", body: "您的账户于北京时间 {time} 在 {device}（地址 {ip}）登录。如非本人操作，请立即修改密码。" },
   support_reply: { title: "客服已回复", body: "您的工单 #{id} 有新回复：{subject}" },
   invite_rebate: { title: "邀请返佣已到账", body: "您 {day}（北京时间）的邀请返佣：{amount} {currency}，来自您邀请的用户实际支付的手续费。" },
+  launch_committed: { title: "认购资金已托管", body: "{title}：{amount} {currency} 已冻结在您的币币账户中用于本次认购。时间窗结束前仍归您所有。" },
+  launch_allocated: { title: "认购分配：{alloc} {token}", body: "{title}：您获配 {alloc} {token}，花费 {cost} {currency}；{refund} {currency} 已退回您的币币账户。代币按公布的计划解锁。" },
+  launch_refunded: { title: "认购资金已退还", body: "{title} 已取消：您的 {amount} {currency} 已全额退回币币账户。" },
+  launch_claimed: { title: "已领取解锁代币", body: "{title}：{amount} {token} 已转入您的币币可用余额。" },
 };
 
 const hk: Catalogue = {
@@ -95,6 +107,10 @@ const hk: Catalogue = {
   login_new_device: { title: "新設備登錄", body: "您的賬戶於北京時間 {time} 在 {device}（地址 {ip}）登錄。如非本人操作，請立即修改密碼。" },
   support_reply: { title: "客服已回覆", body: "您的工單 #{id} 有新回覆：{subject}" },
   invite_rebate: { title: "邀請返佣已到賬", body: "您 {day}（北京時間）的邀請返佣：{amount} {currency}，來自您邀請的用戶實際支付的手續費。" },
+  launch_committed: { title: "認購資金已託管", body: "{title}：{amount} {currency} 已凍結在您的幣幣賬戶中用於本次認購。時間窗結束前仍歸您所有。" },
+  launch_allocated: { title: "認購分配：{alloc} {token}", body: "{title}：您獲配 {alloc} {token}，花費 {cost} {currency}；{refund} {currency} 已退回您的幣幣賬戶。代幣按公佈的計劃解鎖。" },
+  launch_refunded: { title: "認購資金已退還", body: "{title} 已取消：您的 {amount} {currency} 已全額退回幣幣賬戶。" },
+  launch_claimed: { title: "已領取解鎖代幣", body: "{title}：{amount} {token} 已轉入您的幣幣可用餘額。" },
 };
 
 const kr: Catalogue = {
@@ -116,6 +132,10 @@ const kr: Catalogue = {
   login_new_device: { title: "새 기기에서 로그인", body: "베이징 시간 {time}에 {device}(주소 {ip})에서 계정에 로그인했습니다. 본인이 아니라면 지금 비밀번호를 변경하세요." },
   support_reply: { title: "고객센터 답변", body: "티켓 #{id}에 답변이 있습니다: {subject}" },
   invite_rebate: { title: "초대 리베이트 지급", body: "{day}(베이징 시간) 초대 리베이트: {amount} {currency}. 초대한 사용자가 실제로 낸 수수료에서 지급됩니다." },
+  launch_committed: { title: "청약 자금 예치", body: "{title}: {amount} {currency}이(가) 이 세일을 위해 현물 계정에 동결되었습니다. 기간이 끝날 때까지 귀하의 자산입니다." },
+  launch_allocated: { title: "런치 배정: {alloc} {token}", body: "{title}: {alloc} {token}을(를) {cost} {currency}에 배정받았고 {refund} {currency}은(는) 현물 계정으로 반환되었습니다. 토큰은 공개된 일정에 따라 잠금 해제됩니다." },
+  launch_refunded: { title: "청약 자금 환불", body: "{title}이(가) 취소되었습니다: {amount} {currency} 전액이 현물 계정으로 돌아왔습니다." },
+  launch_claimed: { title: "잠금 해제 토큰 수령", body: "{title}: {amount} {token}이(가) 현물 사용 가능 잔액으로 이동했습니다." },
 };
 
 const jp: Catalogue = {
@@ -137,6 +157,10 @@ const jp: Catalogue = {
   login_new_device: { title: "新しい端末からのログイン", body: "北京時間 {time} に {device}（アドレス {ip}）からログインがありました。心当たりがない場合はすぐにパスワードを変更してください。" },
   support_reply: { title: "サポートから返信があります", body: "チケット #{id} に返信があります：{subject}" },
   invite_rebate: { title: "招待リベートが支払われました", body: "{day}（北京時間）の招待リベート：{amount} {currency}。招待したユーザーが実際に支払った手数料からの還元です。" },
+  launch_committed: { title: "申込資金を預かりました", body: "{title}：{amount} {currency} をこのセールのため現物口座で凍結しました。期間終了まであなたの資産です。" },
+  launch_allocated: { title: "ローンチ割当：{alloc} {token}", body: "{title}：{alloc} {token} が {cost} {currency} で割り当てられ、{refund} {currency} は現物口座に返金されました。トークンは公表されたスケジュールで解除されます。" },
+  launch_refunded: { title: "申込資金を返金しました", body: "{title} は中止されました：{amount} {currency} が全額現物口座に戻りました。" },
+  launch_claimed: { title: "解除済みトークンを受け取りました", body: "{title}：{amount} {token} が現物の利用可能残高に移りました。" },
 };
 
 const es: Catalogue = {
@@ -158,6 +182,10 @@ const es: Catalogue = {
   login_new_device: { title: "Inicio de sesión desde un nuevo dispositivo", body: "Se inició sesión en su cuenta a las {time} (hora de Pekín) desde {device}, dirección {ip}. Si no fue usted, cambie su contraseña ahora." },
   support_reply: { title: "Soporte respondió", body: "Hay una respuesta en su ticket #{id}: {subject}" },
   invite_rebate: { title: "Reembolso por invitación pagado", body: "Su reembolso por invitación del {day} (hora de Pekín): {amount} {currency}, de las comisiones que pagaron sus invitados." },
+  launch_committed: { title: "Compromiso en depósito", body: "{title}: {amount} {currency} queda retenido en su cuenta spot para esta venta. Sigue siendo suyo hasta que termine la ventana." },
+  launch_allocated: { title: "Asignación de lanzamiento: {alloc} {token}", body: "{title}: se le asignaron {alloc} {token} por {cost} {currency}; {refund} {currency} volvió a su cuenta spot. Los tokens se desbloquean según el calendario publicado." },
+  launch_refunded: { title: "Compromiso reembolsado", body: "{title} se canceló: sus {amount} {currency} volvieron íntegros a su cuenta spot." },
+  launch_claimed: { title: "Tokens desbloqueados reclamados", body: "{title}: {amount} {token} pasaron a su saldo spot disponible." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */
