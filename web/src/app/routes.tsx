@@ -78,6 +78,9 @@ const InvitePage = page(() => import("../features/invite/components/InvitePage.t
 const InviteTeamPage = page(() => import("../features/invite/components/TeamPage.tsx"));
 const InviteRebatesPage = page(() => import("../features/invite/components/RebatesPage.tsx"));
 const InviteTermsPage = page(() => import("../features/invite/components/TermsPage.tsx"));
+const LaunchPage = page(() => import("../features/launch/components/LaunchPage.tsx"));
+const LaunchProjectPage = page(() => import("../features/launch/components/ProjectPage.tsx"));
+const LaunchMyPage = page(() => import("../features/launch/components/MyPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
@@ -143,6 +146,9 @@ const entries: Entry[] = [
   { path: "/invite/team", title: m.title_invite_team, auth: true, Component: InviteTeamPage },
   { path: "/invite/rebates", title: m.title_invite_rebates, auth: true, Component: InviteRebatesPage },
   { path: "/invite/terms", title: m.title_invite_terms, Component: InviteTermsPage },
+  { path: "/launch", title: m.title_launch, Component: LaunchPage },
+  { path: "/launch/project", title: m.title_launch_project, Component: LaunchProjectPage },
+  { path: "/launch/my", title: m.title_launch_my, auth: true, Component: LaunchMyPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
@@ -158,6 +164,7 @@ const entries: Entry[] = [
   { path: "/admin/c2c-appeals", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/support", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/invite", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/launch", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },
