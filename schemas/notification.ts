@@ -37,6 +37,10 @@ export const notificationKinds = [
   "insurance_queued",
   "insurance_ended",
   "insurance_expired",
+  "launch_committed",
+  "launch_allocated",
+  "launch_refunded",
+  "launch_claimed",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -122,6 +122,17 @@ export const PRODUCTS = [
     paths: ["insurance"],
     console: [{ path: "/admin/insurance", label: "op_nav_insurance", offToo: true }],
   },
+  {
+    // Launch subscriptions (issue #19 §2): no account of its own; commitments and locked tokens are
+    // frozen in the user's spot account, the supply for sale in the treasury's. It charges no fee.
+    id: "launch",
+    switch: "PRODUCT_LAUNCH",
+    accounts: [],
+    transfer: { drainWhenOff: false },
+    feeKinds: [],
+    paths: ["launch"],
+    console: [{ path: "/admin/launch", label: "op_nav_launch" }],
+  },
 ] as const satisfies readonly ProductDeclaration[];
 
 export type Product = (typeof PRODUCTS)[number];

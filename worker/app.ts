@@ -34,6 +34,8 @@ import { voteRoutes } from "./routes/vote.ts";
 import { operatorVoteRoutes } from "./routes/operator-vote.ts";
 import { insuranceRoutes } from "./routes/insurance.ts";
 import { operatorInsuranceRoutes } from "./routes/operator-insurance.ts";
+import { launchRoutes } from "./routes/launch.ts";
+import { operatorLaunchRoutes } from "./routes/operator-launch.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -109,6 +111,8 @@ export const app = base
   .route("/api", operatorVoteRoutes)
   .route("/api", insuranceRoutes)
   .route("/api", operatorInsuranceRoutes)
+  .route("/api", launchRoutes)
+  .route("/api", operatorLaunchRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

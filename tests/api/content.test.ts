@@ -342,7 +342,7 @@ describe("customer-service link", () => {
     const res = await get("/api/cfg/kefu", lang);
     expect(res.status).toBe(200);
     expect(res.body.type).toBe("ok");
-    expect(kefuSchema.parse(res.body.message)).toEqual({ mobile: "mailto:support@exchange.test", products: { seconds: true, lever: true, c2c: true } });
+    expect(kefuSchema.parse(res.body.message)).toEqual({ mobile: "mailto:support@exchange.test", products: { seconds: true, lever: true, c2c: true, launch: true } });
   });
 
   it("returns an empty link when none is configured", async () => {

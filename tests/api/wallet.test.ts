@@ -74,7 +74,7 @@ describe("transfers between own accounts", () => {
       const res = await app.request(`/api${path}`, { ...init, headers: { authorization: user.token, lang: "en", "content-type": "application/json", "cf-connecting-ip": "198.18.9.9" } }, off);
       return res.json();
     };
-    expect((await call("/cfg/kefu")).message.products).toEqual({ seconds: false, lever: true, c2c: true });
+    expect((await call("/cfg/kefu")).message.products).toEqual({ seconds: false, lever: true, c2c: true, launch: true });
     const before = await walletFingerprint();
     const r = await call("/wallet/change", { method: "POST", body: JSON.stringify({ number: "10", from_field: "change", to_field: "micro", currency_id: USDT }) });
     expect(r).toMatchObject({ type: "error", code: "feature_off", message: "This feature is not open" });

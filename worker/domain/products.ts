@@ -12,8 +12,9 @@ import { leverProduct } from "./lever/product.ts";
 import { conversionProduct } from "./conversion/product.ts";
 import { voteProduct } from "./vote/product.ts";
 import { insuranceProduct } from "./insurance/product.ts";
+import { launchProduct } from "./launch/product.ts";
 
-export const PRODUCT_MODULES: readonly ProductModule[] = [spotProduct, secondsProduct, c2cProduct, leverProduct, conversionProduct, voteProduct, insuranceProduct];
+export const PRODUCT_MODULES: readonly ProductModule[] = [spotProduct, secondsProduct, c2cProduct, leverProduct, conversionProduct, voteProduct, insuranceProduct, launchProduct];
 
 /** Every product's hold sources, in order; a source listed by two products counts once. */
 export function holdSourcesOf(modules: readonly ProductModule[] = PRODUCT_MODULES): HoldSource[] {

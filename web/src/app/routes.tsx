@@ -82,6 +82,9 @@ const InviteTermsPage = page(() => import("../features/invite/components/TermsPa
 const VotePage = page(() => import("../features/vote/components/VotePage.tsx"));
 const InsurancePage = page(() => import("../features/insurance/components/InsurancePage.tsx"));
 const InsuranceMyPage = page(() => import("../features/insurance/components/MyCoversPage.tsx"));
+const LaunchPage = page(() => import("../features/launch/components/LaunchPage.tsx"));
+const LaunchProjectPage = page(() => import("../features/launch/components/ProjectPage.tsx"));
+const LaunchMyPage = page(() => import("../features/launch/components/MyPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
@@ -150,6 +153,9 @@ const entries: Entry[] = [
   { path: "/vote", title: m.title_vote, Component: VotePage },
   { path: "/insurance", title: m.title_insurance, Component: InsurancePage },
   { path: "/insurance/my", title: m.title_insurance_my, auth: true, Component: InsuranceMyPage },
+  { path: "/launch", title: m.title_launch, Component: LaunchPage },
+  { path: "/launch/project", title: m.title_launch_project, Component: LaunchProjectPage },
+  { path: "/launch/my", title: m.title_launch_my, auth: true, Component: LaunchMyPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
@@ -167,6 +173,7 @@ const entries: Entry[] = [
   { path: "/admin/invite", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/vote", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/insurance", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/launch", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },

@@ -31,6 +31,10 @@
  *   insurance_queued      id, cover, currency, day (UTC pay day)
  *   insurance_ended       id
  *   insurance_expired     id
+ *   launch_committed      title, amount, currency
+ *   launch_allocated      title, alloc, token, cost, refund, currency
+ *   launch_refunded       title, amount, currency
+ *   launch_claimed        title, amount, token
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -67,6 +71,10 @@ const en: Catalogue = {
   insurance_queued: { title: "Claim queued", body: "Cover #{id}: two payouts were already made today, so your claim of {cover} {currency} is paid on {day} (UTC)." },
   insurance_ended: { title: "Cover ended", body: "Cover #{id} ended: your seconds account reached +100 % of the insured amount. Nothing more is paid on it." },
   insurance_expired: { title: "Cover expired", body: "Cover #{id} reached its end date without a claim. Nothing more is paid on it." },
+  launch_committed: { title: "Commitment escrowed", body: "{title}: {amount} {currency} is held in your spot account for this sale. It stays yours until the window ends." },
+  launch_allocated: { title: "Launch allocation: {alloc} {token}", body: "{title}: you were allocated {alloc} {token} for {cost} {currency}; {refund} {currency} was returned to your spot account. The tokens unlock on the published schedule." },
+  launch_refunded: { title: "Launch commitment refunded", body: "{title} was cancelled: your {amount} {currency} is back in your spot account in full." },
+  launch_claimed: { title: "Unlocked tokens claimed", body: "{title}: {amount} {token} moved to your available spot balance." },
 };
 
 const zh: Catalogue = {
@@ -95,6 +103,10 @@ const zh: Catalogue = {
   insurance_queued: { title: "理赔已排队", body: "保险 #{id}：今日已完成两次赔付，您的 {cover} {currency} 理赔将于 {day}（UTC）支付。" },
   insurance_ended: { title: "保险已结束", body: "保险 #{id} 已结束：您的秒合约账户已达到投保金额的 +100%，不再赔付。" },
   insurance_expired: { title: "保险已到期", body: "保险 #{id} 已到期且未理赔，不再赔付。" },
+  launch_committed: { title: "认购资金已托管", body: "{title}：{amount} {currency} 已冻结在您的币币账户中用于本次认购。时间窗结束前仍归您所有。" },
+  launch_allocated: { title: "认购分配：{alloc} {token}", body: "{title}：您获配 {alloc} {token}，花费 {cost} {currency}；{refund} {currency} 已退回您的币币账户。代币按公布的计划解锁。" },
+  launch_refunded: { title: "认购资金已退还", body: "{title} 已取消：您的 {amount} {currency} 已全额退回币币账户。" },
+  launch_claimed: { title: "已领取解锁代币", body: "{title}：{amount} {token} 已转入您的币币可用余额。" },
 };
 
 const hk: Catalogue = {
@@ -123,6 +135,10 @@ const hk: Catalogue = {
   insurance_queued: { title: "理賠已排隊", body: "保險 #{id}：今日已完成兩次賠付，您的 {cover} {currency} 理賠將於 {day}（UTC）支付。" },
   insurance_ended: { title: "保險已結束", body: "保險 #{id} 已結束：您的秒合約賬戶已達到投保金額的 +100%，不再賠付。" },
   insurance_expired: { title: "保險已到期", body: "保險 #{id} 已到期且未理賠，不再賠付。" },
+  launch_committed: { title: "認購資金已託管", body: "{title}：{amount} {currency} 已凍結在您的幣幣賬戶中用於本次認購。時間窗結束前仍歸您所有。" },
+  launch_allocated: { title: "認購分配：{alloc} {token}", body: "{title}：您獲配 {alloc} {token}，花費 {cost} {currency}；{refund} {currency} 已退回您的幣幣賬戶。代幣按公佈的計劃解鎖。" },
+  launch_refunded: { title: "認購資金已退還", body: "{title} 已取消：您的 {amount} {currency} 已全額退回幣幣賬戶。" },
+  launch_claimed: { title: "已領取解鎖代幣", body: "{title}：{amount} {token} 已轉入您的幣幣可用餘額。" },
 };
 
 const kr: Catalogue = {
@@ -151,6 +167,10 @@ const kr: Catalogue = {
   insurance_queued: { title: "청구 대기", body: "보험 #{id}: 오늘 이미 두 번 지급되어 {cover} {currency} 청구는 {day}(UTC)에 지급됩니다." },
   insurance_ended: { title: "보험 종료", body: "보험 #{id} 종료: 초 계약 계정이 보험 금액의 +100%에 도달했습니다. 더 이상 지급되지 않습니다." },
   insurance_expired: { title: "보험 만료", body: "보험 #{id}가 청구 없이 만료되었습니다. 더 이상 지급되지 않습니다." },
+  launch_committed: { title: "청약 자금 예치", body: "{title}: {amount} {currency}이(가) 이 세일을 위해 현물 계정에 동결되었습니다. 기간이 끝날 때까지 귀하의 자산입니다." },
+  launch_allocated: { title: "런치 배정: {alloc} {token}", body: "{title}: {alloc} {token}을(를) {cost} {currency}에 배정받았고 {refund} {currency}은(는) 현물 계정으로 반환되었습니다. 토큰은 공개된 일정에 따라 잠금 해제됩니다." },
+  launch_refunded: { title: "청약 자금 환불", body: "{title}이(가) 취소되었습니다: {amount} {currency} 전액이 현물 계정으로 돌아왔습니다." },
+  launch_claimed: { title: "잠금 해제 토큰 수령", body: "{title}: {amount} {token}이(가) 현물 사용 가능 잔액으로 이동했습니다." },
 };
 
 const jp: Catalogue = {
@@ -179,6 +199,10 @@ const jp: Catalogue = {
   insurance_queued: { title: "請求は順番待ちです", body: "保険 #{id}：本日はすでに 2 回支払われたため、{cover} {currency} の請求は {day}（UTC）に支払われます。" },
   insurance_ended: { title: "保険が終了しました", body: "保険 #{id} は終了しました：秒契約アカウントが保険金額の +100% に達しました。今後の支払いはありません。" },
   insurance_expired: { title: "保険が満了しました", body: "保険 #{id} は請求なく満了しました。今後の支払いはありません。" },
+  launch_committed: { title: "申込資金を預かりました", body: "{title}：{amount} {currency} をこのセールのため現物口座で凍結しました。期間終了まであなたの資産です。" },
+  launch_allocated: { title: "ローンチ割当：{alloc} {token}", body: "{title}：{alloc} {token} が {cost} {currency} で割り当てられ、{refund} {currency} は現物口座に返金されました。トークンは公表されたスケジュールで解除されます。" },
+  launch_refunded: { title: "申込資金を返金しました", body: "{title} は中止されました：{amount} {currency} が全額現物口座に戻りました。" },
+  launch_claimed: { title: "解除済みトークンを受け取りました", body: "{title}：{amount} {token} が現物の利用可能残高に移りました。" },
 };
 
 const es: Catalogue = {
@@ -207,6 +231,10 @@ const es: Catalogue = {
   insurance_queued: { title: "Reclamación en cola", body: "Cobertura #{id}: hoy ya se hicieron dos pagos, así que su reclamación de {cover} {currency} se paga el {day} (UTC)." },
   insurance_ended: { title: "Cobertura terminada", body: "La cobertura #{id} terminó: su cuenta de segundos alcanzó +100 % del importe asegurado. Ya no paga nada más." },
   insurance_expired: { title: "Cobertura vencida", body: "La cobertura #{id} llegó a su fecha final sin reclamación. Ya no paga nada más." },
+  launch_committed: { title: "Compromiso en depósito", body: "{title}: {amount} {currency} queda retenido en su cuenta spot para esta venta. Sigue siendo suyo hasta que termine la ventana." },
+  launch_allocated: { title: "Asignación de lanzamiento: {alloc} {token}", body: "{title}: se le asignaron {alloc} {token} por {cost} {currency}; {refund} {currency} volvió a su cuenta spot. Los tokens se desbloquean según el calendario publicado." },
+  launch_refunded: { title: "Compromiso reembolsado", body: "{title} se canceló: sus {amount} {currency} volvieron íntegros a su cuenta spot." },
+  launch_claimed: { title: "Tokens desbloqueados reclamados", body: "{title}: {amount} {token} pasaron a su saldo spot disponible." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

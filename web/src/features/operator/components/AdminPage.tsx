@@ -27,6 +27,7 @@ import { SupportQueue } from "./SupportQueue.tsx";
 import { InviteConsole } from "./InviteConsole.tsx";
 import { VoteRounds } from "./VoteRounds.tsx";
 import { InsuranceConsole } from "./InsuranceConsole.tsx";
+import { LaunchConsole } from "./LaunchConsole.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
@@ -53,6 +54,7 @@ const productPages: Record<string, () => ReactNode> = {
   "/admin/c2c-appeals": () => <C2cAppealsQueue />,
   "/admin/vote": () => <VoteRounds />,
   "/admin/insurance": () => <InsuranceConsole />,
+  "/admin/launch": () => <LaunchConsole />,
 };
 
 export default function AdminPage() {

@@ -1,0 +1,36 @@
+/**
+ * Launch subscriptions (schemas/products.ts "launch"; no account of its own: everything sits in
+ * the spot account, `change`). Its holds, for the reconciler:
+ *   - the treasury's reserve of a published, unfinished project: supply − Σ allocated, in the token;
+ *   - a committer's escrow while the window runs: the commitment, in its payment currency;
+ *   - a committer's locked tokens after allocation: allocated − claimed, in the token.
+ */
+import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
+import type { Hold, HoldSource, ProductModule } from "../ledger/holds.ts";
+
+export const launchHolds: HoldSource = {
+  name: "launch",
+  async load(db) {
+    const [reserves, escrow, locked] = await db.batch<{ user_id: number; currency_id: number; units: string }>([
+      db.prepare(
+        `SELECT ${TREASURY} AS user_id, p.token_id AS currency_id,
+                CAST(SUM(p.supply - COALESCE((SELECT SUM(s.alloc) FROM launch_subscriptions s WHERE s.project_id = p.id AND s.status = 'allocated'), 0)) AS TEXT) AS units
+           FROM launch_projects p WHERE p.published_at IS NOT NULL AND p.status IN ('open', 'allocating', 'cancelling') GROUP BY p.token_id`,
+      ),
+      db.prepare(
+        `SELECT user_id, currency_id, CAST(SUM(amount) AS TEXT) AS units FROM launch_subscriptions WHERE status = 'committed' GROUP BY user_id, currency_id`,
+      ),
+      db.prepare(
+        `SELECT s.user_id, p.token_id AS currency_id, CAST(SUM(s.alloc - s.claimed) AS TEXT) AS units FROM launch_subscriptions s JOIN launch_projects p ON p.id = s.project_id
+          WHERE s.status = 'allocated' AND s.alloc > s.claimed GROUP BY s.user_id, p.token_id`,
+      ),
+    ]);
+    const holds: Hold[] = [];
+    for (const r of [...reserves!.results, ...escrow!.results, ...locked!.results]) {
+      holds.push({ userId: r.user_id, currencyId: r.currency_id, account: r.user_id === TREASURY ? HOUSE_ACCOUNT : "change", units: BigInt(r.units) });
+    }
+    return holds;
+  },
+};
+
+export const launchProduct: ProductModule = { id: "launch", holdSources: [launchHolds] };
