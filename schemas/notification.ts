@@ -30,6 +30,11 @@ export const notificationKinds = [
   "login_new_device",
   "support_reply",
   "invite_rebate",
+  "earn_subscribed",
+  "earn_interest",
+  "earn_redeemed",
+  "earn_redeemed_early",
+  "earn_matured",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -30,6 +30,8 @@ import { notificationRoutes } from "./routes/notifications.ts";
 import { supportRoutes } from "./routes/support.ts";
 import { operatorSupportRoutes } from "./routes/operator-support.ts";
 import { inviteRoutes, operatorInviteRoutes } from "./routes/invite.ts";
+import { earnRoutes } from "./routes/earn.ts";
+import { operatorEarnRoutes } from "./routes/operator-earn.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -101,6 +103,8 @@ export const app = base
   .route("/api", operatorSupportRoutes)
   .route("/api", inviteRoutes)
   .route("/api", operatorInviteRoutes)
+  .route("/api", earnRoutes)
+  .route("/api", operatorEarnRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

@@ -10,8 +10,9 @@ import { secondsProduct } from "./seconds/product.ts";
 import { c2cProduct } from "./c2c/product.ts";
 import { leverProduct } from "./lever/product.ts";
 import { conversionProduct } from "./conversion/product.ts";
+import { earnProduct } from "./earn/product.ts";
 
-export const PRODUCT_MODULES: readonly ProductModule[] = [spotProduct, secondsProduct, c2cProduct, leverProduct, conversionProduct];
+export const PRODUCT_MODULES: readonly ProductModule[] = [spotProduct, secondsProduct, c2cProduct, leverProduct, conversionProduct, earnProduct];
 
 /** Every product's hold sources, in order; a source listed by two products counts once. */
 export function holdSourcesOf(modules: readonly ProductModule[] = PRODUCT_MODULES): HoldSource[] {
