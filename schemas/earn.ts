@@ -55,6 +55,8 @@ export const earnProductSchema = z.object({
   id: z.number().int(),
   currency_id: z.number().int(),
   currency: z.string(),
+  /** the coin's scale: amounts have at most this many decimals */
+  scale: z.number().int(),
   /** 0 = flexible */
   term_days: z.number().int(),
   kind: z.enum(["flexible", "fixed"]),

@@ -54,6 +54,7 @@ const entries: Entry[] = [
   { to: "/assets", icon: "wallet", label: m.menu_assets, auth: true },
   { to: "/recharge/log", icon: "records", label: m.menu_records, auth: true },
   { to: "/invite", icon: "gift", label: m.menu_invite, auth: true },
+  { to: "/earn", icon: "wallet", label: m.menu_earn, auth: false },
   { to: "/admin", icon: "shield", label: m.op_title, auth: true, operator: true },
 ];
 

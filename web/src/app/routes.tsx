@@ -78,6 +78,10 @@ const InvitePage = page(() => import("../features/invite/components/InvitePage.t
 const InviteTeamPage = page(() => import("../features/invite/components/TeamPage.tsx"));
 const InviteRebatesPage = page(() => import("../features/invite/components/RebatesPage.tsx"));
 const InviteTermsPage = page(() => import("../features/invite/components/TermsPage.tsx"));
+// Savings (issue #19 §1): products, one product's terms and subscription, one's positions.
+const EarnPage = page(() => import("../features/earn/components/EarnPage.tsx"));
+const EarnProductPage = page(() => import("../features/earn/components/ProductPage.tsx"));
+const EarnPositionsPage = page(() => import("../features/earn/components/PositionsPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
@@ -143,6 +147,9 @@ const entries: Entry[] = [
   { path: "/invite/team", title: m.title_invite_team, auth: true, Component: InviteTeamPage },
   { path: "/invite/rebates", title: m.title_invite_rebates, auth: true, Component: InviteRebatesPage },
   { path: "/invite/terms", title: m.title_invite_terms, Component: InviteTermsPage },
+  { path: "/earn", title: m.title_earn, Component: EarnPage },
+  { path: "/earn/product", title: m.title_earn_product, auth: true, Component: EarnProductPage },
+  { path: "/earn/positions", title: m.title_earn_positions, auth: true, Component: EarnPositionsPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
@@ -158,6 +165,7 @@ const entries: Entry[] = [
   { path: "/admin/c2c-appeals", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/support", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/invite", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/earn", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },

@@ -108,6 +108,7 @@ export function productView(r: ProductRow, myOpen: bigint): EarnProduct {
     id: r.id,
     currency_id: r.currency_id,
     currency: r.currency,
+    scale: r.scale,
     term_days: r.term_days,
     kind: r.term_days === 0 ? "flexible" : "fixed",
     apr: bpsToApr(r.apr_bps),

@@ -25,6 +25,7 @@ import { SecondsSettings } from "./SecondsSettings.tsx";
 import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues.tsx";
 import { SupportQueue } from "./SupportQueue.tsx";
 import { InviteConsole } from "./InviteConsole.tsx";
+import { EarnConsole } from "./EarnConsole.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
@@ -49,6 +50,7 @@ const productPages: Record<string, () => ReactNode> = {
   "/admin/c2c-merchants": () => <C2cMerchantsQueue />,
   "/admin/c2c-adverts": () => <C2cAdvertsQueue />,
   "/admin/c2c-appeals": () => <C2cAppealsQueue />,
+  "/admin/earn": () => <EarnConsole />,
 };
 
 export default function AdminPage() {
