@@ -126,7 +126,7 @@ describe("savings, as a new user would try it", () => {
     await expect.poll(() => page.getByTestId("earn-rule-early").textContent()).toBe("到期前赎回会立即退还本金，但已累计的利息全部作废。");
     await page.getByTestId("earn-amount").fill("5");
     await page.getByTestId("earn-subscribe").click();
-    expect(await page.getByTestId("earn-amount-error").textContent()).toBe("金额低于最低限额 10.00 USDT");
+    expect(await page.getByTestId("earn-amount-error").textContent()).toBe("金额低于最小值 10.00 USDT");
     await page.getByTestId("earn-amount").fill("200");
     await page.getByTestId("earn-subscribe").click();
     await page.getByTestId("earn-confirm").waitFor();
