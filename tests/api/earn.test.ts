@@ -159,6 +159,26 @@ describe("a flexible product", () => {
   });
 });
 
+describe("a flexible product whose budget runs low", () => {
+  it("renews the reserve while the budget can, then lets it run down, and takes no subscription it cannot reserve", async () => {
+    // 0.1 USDT a day: the 30-day reserve is 3 USDT; the budget leaves 0.15 USDT for renewals.
+    const p = await createProduct({ term_days: 0, apr: "3.65", budget: "3.15" });
+    const user = await demoUser("1000");
+    await subscribe(user.token, p.id, "1000");
+    const other = await demoUser("100");
+    expect((await subscribe(other.token, p.id, "100")).body).toMatchObject({ code: "earn_budget", message: expect.stringMatching(/at most 50\.00009999 USDT/) });
+
+    await runScheduled("0 0 * * *", env, dayStart(4));
+    const [pos] = await positions(user.token);
+    expect(pos).toMatchObject({ days: 3, paid: "0.3" });
+    // Day 1 renewed (0.1 of the 0.15 left); days 2 and 3 could not be: the reserve ran down to 2.8.
+    expect(pos.reserved).toBe("2.8");
+    expect(await product(p.id)).toMatchObject({ reserved: "2.8", paid: "0.3", remaining: "0.05" });
+    expect(await bal(user.id, USDT)).toEqual([u8("0.3"), u8("1000")]);
+    await expectClean();
+  });
+});
+
 describe("limits the database keeps under parallel requests", () => {
   it("never promises more interest than the budget, however many subscribe at once", async () => {
     // 100 USDT at 36.5 % for 30 days reserves 3 USDT: a 10 USDT budget covers three.

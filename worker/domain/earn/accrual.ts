@@ -10,6 +10,7 @@
  * interest are paid in one movement (`earn:{id}:close`, shared with redemption). A missed run is
  * caught up day by day; an invocation does at most `limit` batches and the every-minute cron goes on.
  */
+import { FLEX_RESERVE_DAYS } from "../../../schemas/earn.ts";
 import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
@@ -60,11 +61,17 @@ function accrualStatements(db: D1Database, p: PositionRow, day: string, now: num
     earnGuard(db, "accrue flexible"),
     db.prepare("UPDATE earn_products SET paid = paid + ?1, reserved = reserved - ?1 WHERE id = ?2").bind(pay.toString(), p.product_id),
   );
-  if (pay > 0n) {
-    // Renew the day just paid while the open product's budget can: the reserve stays FLEX_RESERVE_DAYS ahead.
+  // Renew the reserve to FLEX_RESERVE_DAYS ahead while the open product's budget can (all of it or
+  // nothing: the database checks the budget in the same statement); when it cannot, the reserve runs down.
+  const renew = daily * BigInt(FLEX_RESERVE_DAYS) - (reserved - pay);
+  if (renew > 0n) {
     stmts.push(
-      db.prepare("UPDATE earn_products SET reserved = reserved + ?1 WHERE id = ?2 AND status = 1 AND reserved + paid + released + ?1 <= budget").bind(pay.toString(), p.product_id),
-      db.prepare("UPDATE earn_positions SET reserved = reserved + ?1 WHERE id = ?2 AND changes() = 1").bind(pay.toString(), p.id),
+      db.prepare("UPDATE earn_products SET reserved = reserved + ?1 WHERE id = ?2 AND status = 1 AND reserved + paid + released + ?1 <= budget").bind(renew.toString(), p.product_id),
+      db.prepare("UPDATE earn_positions SET reserved = reserved + ?1 WHERE id = ?2 AND changes() = 1").bind(renew.toString(), p.id),
+    );
+  }
+  if (pay > 0n) {
+    stmts.push(
       notificationStatement(db, {
         userId: p.user_id,
         kind: "earn_interest",
