@@ -24,7 +24,7 @@
  *   login_new_device      device, ip, time
  *   support_reply         id, subject
  *   invite_rebate         day (Beijing, YYYY-MM-DD), amount, currency
- *   earn_subscribed       id, amount, currency, apr (percent), term (days; 0 = flexible)
+ *   earn_subscribed       id, amount, currency, apr (percent)
  *   earn_interest         id, day (UTC, YYYY-MM-DD), amount, currency
  *   earn_redeemed         id, amount, currency
  *   earn_redeemed_early   id, amount, currency, forfeited
@@ -58,7 +58,7 @@ const en: Catalogue = {
   login_new_device: { title: "Login from a new device", body: "Your account was signed in at {time} (Beijing time) from {device}, address {ip}. If this was not you, change your password now." },
   support_reply: { title: "Support replied", body: "There is a reply on your ticket #{id}: {subject}" },
   invite_rebate: { title: "Invitation rebate paid", body: "Your invitation rebate for {day} (Beijing time): {amount} {currency}, from the fees your invitees paid." },
-  earn_subscribed: { title: "Savings subscribed", body: "Position #{id}: {amount} {currency} is held in your spot account at {apr} % a year (term: {term} days, 0 = flexible). Its interest is reserved from the budget." },
+  earn_subscribed: { title: "Savings subscribed", body: "Position #{id}: {amount} {currency} is held in your spot account at {apr} % a year. Its interest is reserved from the budget." },
   earn_interest: { title: "Savings interest paid", body: "Position #{id}: {amount} {currency} interest for {day} (UTC) was paid into your spot account." },
   earn_redeemed: { title: "Savings redeemed", body: "Position #{id}: {amount} {currency} is available in your spot account again." },
   earn_redeemed_early: { title: "Savings redeemed early", body: "Position #{id}: {amount} {currency} is available in your spot account again; the {forfeited} {currency} interest accrued was forfeited, as stated when you subscribed." },
@@ -84,7 +84,7 @@ const zh: Catalogue = {
   login_new_device: { title: "新设备登录", body: "您的账户于北京时间 {time} 在 {device}（地址 {ip}）登录。如非本人操作，请立即修改密码。" },
   support_reply: { title: "客服已回复", body: "您的工单 #{id} 有新回复：{subject}" },
   invite_rebate: { title: "邀请返佣已到账", body: "您 {day}（北京时间）的邀请返佣：{amount} {currency}，来自您邀请的用户实际支付的手续费。" },
-  earn_subscribed: { title: "理财已申购", body: "持仓 #{id}：{amount} {currency} 冻结在您的币币账户，年化 {apr}%（期限：{term} 天，0 为活期）。其利息已从预算中预留。" },
+  earn_subscribed: { title: "理财已申购", body: "持仓 #{id}：{amount} {currency} 冻结在您的币币账户，年化 {apr}%。其利息已从预算中预留。" },
   earn_interest: { title: "理财利息已发放", body: "持仓 #{id}：{day}（UTC）的利息 {amount} {currency} 已存入您的币币账户。" },
   earn_redeemed: { title: "理财已赎回", body: "持仓 #{id}：{amount} {currency} 已回到您的币币账户可用余额。" },
   earn_redeemed_early: { title: "理财已提前赎回", body: "持仓 #{id}：{amount} {currency} 已回到您的币币账户可用余额；按申购时的说明，已累计的 {forfeited} {currency} 利息不予发放。" },
@@ -110,7 +110,7 @@ const hk: Catalogue = {
   login_new_device: { title: "新設備登錄", body: "您的賬戶於北京時間 {time} 在 {device}（地址 {ip}）登錄。如非本人操作，請立即修改密碼。" },
   support_reply: { title: "客服已回覆", body: "您的工單 #{id} 有新回覆：{subject}" },
   invite_rebate: { title: "邀請返佣已到賬", body: "您 {day}（北京時間）的邀請返佣：{amount} {currency}，來自您邀請的用戶實際支付的手續費。" },
-  earn_subscribed: { title: "理財已申購", body: "持倉 #{id}：{amount} {currency} 凍結在您的幣幣賬戶，年化 {apr}%（期限：{term} 天，0 為活期）。其利息已從預算中預留。" },
+  earn_subscribed: { title: "理財已申購", body: "持倉 #{id}：{amount} {currency} 凍結在您的幣幣賬戶，年化 {apr}%。其利息已從預算中預留。" },
   earn_interest: { title: "理財利息已發放", body: "持倉 #{id}：{day}（UTC）的利息 {amount} {currency} 已存入您的幣幣賬戶。" },
   earn_redeemed: { title: "理財已贖回", body: "持倉 #{id}：{amount} {currency} 已回到您的幣幣賬戶可用餘額。" },
   earn_redeemed_early: { title: "理財已提前贖回", body: "持倉 #{id}：{amount} {currency} 已回到您的幣幣賬戶可用餘額；按申購時的說明，已累計的 {forfeited} {currency} 利息不予發放。" },
@@ -136,7 +136,7 @@ const kr: Catalogue = {
   login_new_device: { title: "새 기기에서 로그인", body: "베이징 시간 {time}에 {device}(주소 {ip})에서 계정에 로그인했습니다. 본인이 아니라면 지금 비밀번호를 변경하세요." },
   support_reply: { title: "고객센터 답변", body: "티켓 #{id}에 답변이 있습니다: {subject}" },
   invite_rebate: { title: "초대 리베이트 지급", body: "{day}(베이징 시간) 초대 리베이트: {amount} {currency}. 초대한 사용자가 실제로 낸 수수료에서 지급됩니다." },
-  earn_subscribed: { title: "예치 가입 완료", body: "포지션 #{id}: {amount} {currency}가 연 {apr}%로 현물 계정에 묶였습니다(기간: {term}일, 0 = 자유형). 이자는 예산에서 미리 확보되었습니다." },
+  earn_subscribed: { title: "예치 가입 완료", body: "포지션 #{id}: {amount} {currency}가 연 {apr}%로 현물 계정에 묶였습니다. 이자는 예산에서 미리 확보되었습니다." },
   earn_interest: { title: "예치 이자 지급", body: "포지션 #{id}: {day}(UTC) 이자 {amount} {currency}가 현물 계정에 지급되었습니다." },
   earn_redeemed: { title: "예치 상환 완료", body: "포지션 #{id}: {amount} {currency}를 현물 계정에서 다시 사용할 수 있습니다." },
   earn_redeemed_early: { title: "예치 중도 상환", body: "포지션 #{id}: {amount} {currency}를 현물 계정에서 다시 사용할 수 있습니다. 가입 시 안내대로 누적 이자 {forfeited} {currency}는 지급되지 않습니다." },
@@ -162,7 +162,7 @@ const jp: Catalogue = {
   login_new_device: { title: "新しい端末からのログイン", body: "北京時間 {time} に {device}（アドレス {ip}）からログインがありました。心当たりがない場合はすぐにパスワードを変更してください。" },
   support_reply: { title: "サポートから返信があります", body: "チケット #{id} に返信があります：{subject}" },
   invite_rebate: { title: "招待リベートが支払われました", body: "{day}（北京時間）の招待リベート：{amount} {currency}。招待したユーザーが実際に支払った手数料からの還元です。" },
-  earn_subscribed: { title: "運用を申し込みました", body: "ポジション #{id}：{amount} {currency} を年利 {apr}% で現物口座に拘束しました（期間：{term} 日、0 はフレキシブル）。利息は予算から確保済みです。" },
+  earn_subscribed: { title: "運用を申し込みました", body: "ポジション #{id}：{amount} {currency} を年利 {apr}% で現物口座に拘束しました。利息は予算から確保済みです。" },
   earn_interest: { title: "運用利息が支払われました", body: "ポジション #{id}：{day}（UTC）の利息 {amount} {currency} が現物口座に支払われました。" },
   earn_redeemed: { title: "運用を解約しました", body: "ポジション #{id}：{amount} {currency} が現物口座で再び利用可能になりました。" },
   earn_redeemed_early: { title: "運用を中途解約しました", body: "ポジション #{id}：{amount} {currency} が現物口座で再び利用可能になりました。申し込み時の説明どおり、発生済みの利息 {forfeited} {currency} は支払われません。" },
@@ -188,7 +188,7 @@ const es: Catalogue = {
   login_new_device: { title: "Inicio de sesión desde un nuevo dispositivo", body: "Se inició sesión en su cuenta a las {time} (hora de Pekín) desde {device}, dirección {ip}. Si no fue usted, cambie su contraseña ahora." },
   support_reply: { title: "Soporte respondió", body: "Hay una respuesta en su ticket #{id}: {subject}" },
   invite_rebate: { title: "Reembolso por invitación pagado", body: "Su reembolso por invitación del {day} (hora de Pekín): {amount} {currency}, de las comisiones que pagaron sus invitados." },
-  earn_subscribed: { title: "Ahorro suscrito", body: "Posición #{id}: {amount} {currency} queda retenido en su cuenta spot al {apr} % anual (plazo: {term} días, 0 = flexible). Sus intereses se reservaron del presupuesto." },
+  earn_subscribed: { title: "Ahorro suscrito", body: "Posición #{id}: {amount} {currency} queda retenido en su cuenta spot al {apr} % anual. Sus intereses se reservaron del presupuesto." },
   earn_interest: { title: "Intereses de ahorro pagados", body: "Posición #{id}: se pagaron {amount} {currency} de intereses del {day} (UTC) en su cuenta spot." },
   earn_redeemed: { title: "Ahorro rescatado", body: "Posición #{id}: {amount} {currency} vuelve a estar disponible en su cuenta spot." },
   earn_redeemed_early: { title: "Ahorro rescatado antes de plazo", body: "Posición #{id}: {amount} {currency} vuelve a estar disponible en su cuenta spot; los {forfeited} {currency} de intereses acumulados se perdieron, como se indicó al suscribir." },

@@ -59,7 +59,7 @@ function NewProduct() {
     }
   };
   return (
-    <form className={`card ${s.secForm}`} onSubmit={submit} noValidate data-testid="earn-new">
+    <form className={`card form ${s.secForm}`} onSubmit={submit} noValidate data-testid="earn-new">
       <h3 className={s.adminSubtitle}>{m.op_earn_new()}</h3>
       <label className="field">
         <span className="field-label">{m.wallet_currency()}</span>
