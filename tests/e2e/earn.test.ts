@@ -70,14 +70,15 @@ describe("savings, as a new user would try it", () => {
     await page.goto(`${server.baseUrl}/#/earn`);
 
     const card = page.getByTestId("earn-product").first();
-    await expect.poll(() => card.getByTestId("earn-term").textContent()).toBe("30 days");
+    await card.getByTestId("earn-term").filter({ hasText: "30 days" }).waitFor();
     expect(await card.getByTestId("earn-apr").textContent()).toBe("5.00%");
     expect(await card.getByTestId("earn-source").textContent()).toBe("Paid from the exchange's reserved marketing budget of 5,000.00 USDT; 5,000.00 USDT remain.");
     await snap(page, "earn-list-en");
 
     await card.click();
     await waitForRoute(page, /#\/earn\/product\?id=1$/);
-    await expect.poll(() => page.getByTestId("earn-rule-early").textContent()).toContain("forfeits all the interest accrued");
+    await page.getByTestId("earn-rule-early").waitFor();
+    expect(await page.getByTestId("earn-rule-early").textContent()).toContain("forfeits all the interest accrued");
     await page.getByTestId("earn-amount").fill("100");
     // 100 × 5 % / 365 = 0.01369863 a day; 30 days 0.4109589.
     expect(await page.getByTestId("earn-daily").textContent()).toBe("0.01369863 USDT");
@@ -95,7 +96,8 @@ describe("savings, as a new user would try it", () => {
 
     await waitForRoute(page, /#\/earn\/positions$/);
     const pos = page.getByTestId("earn-position").first();
-    await expect.poll(() => pos.getByTestId("earn-position-amount").textContent()).toBe("100.00 USDT");
+    await pos.getByTestId("earn-position-amount").waitFor();
+    expect(await pos.getByTestId("earn-position-amount").textContent()).toBe("100.00 USDT");
     expect(await pos.getByTestId("earn-position-status").textContent()).toBe("Earning");
     expect(await pos.getByTestId("earn-position-days").textContent()).toBe("0 / 30");
     await snap(page, "earn-positions-en");
@@ -110,7 +112,7 @@ describe("savings, as a new user would try it", () => {
     expect(await confirm.getByTestId("earn-redeem-text").textContent()).toContain("is forfeited");
     await snap(page, "earn-redeem-en");
     await page.getByTestId("earn-redeem-button").click();
-    await expect.poll(() => pos.getByTestId("earn-position-status").textContent()).toBe("Redeemed");
+    await pos.getByTestId("earn-position-status").filter({ hasText: "Redeemed" }).waitFor();
     expect(await pos.getByTestId("earn-redeem").count()).toBe(0);
     expect(errors).toEqual([]);
   });
@@ -120,10 +122,12 @@ describe("savings, as a new user would try it", () => {
     const { page, errors } = await openPhone("zh", token);
     await page.goto(`${server.baseUrl}/#/earn`);
     const card = page.getByTestId("earn-product").first();
-    await expect.poll(() => card.getByTestId("earn-source").textContent()).toMatch(/^利息来自平台预留的 5,000\.00 USDT 营销预算；尚余 [\d,.]+ USDT。$/);
+    await card.getByTestId("earn-source").waitFor();
+    expect(await card.getByTestId("earn-source").textContent()).toMatch(/^利息来自平台预留的 5,000\.00 USDT 营销预算；尚余 [\d,.]+ USDT。$/);
     await snap(page, "earn-list-zh");
     await card.click();
-    await expect.poll(() => page.getByTestId("earn-rule-early").textContent()).toBe("到期前赎回会立即退还本金，但已累计的利息全部作废。");
+    await page.getByTestId("earn-rule-early").waitFor();
+    expect(await page.getByTestId("earn-rule-early").textContent()).toBe("到期前赎回会立即退还本金，但已累计的利息全部作废。");
     await page.getByTestId("earn-amount").fill("5");
     await page.getByTestId("earn-subscribe").click();
     expect(await page.getByTestId("earn-amount-error").textContent()).toBe("金额低于最小值 10.00 USDT");
@@ -134,7 +138,7 @@ describe("savings, as a new user would try it", () => {
     await snap(page, "earn-confirm-zh");
     await page.getByTestId("earn-confirm-button").click();
     await waitForRoute(page, /#\/earn\/positions$/);
-    await expect.poll(() => page.getByTestId("earn-position").first().getByTestId("earn-position-status").textContent()).toBe("计息中");
+    await page.getByTestId("earn-position").first().getByTestId("earn-position-status").filter({ hasText: "计息中" }).waitFor();
     await snap(page, "earn-positions-zh");
     expect(errors).toEqual([]);
   });
@@ -153,15 +157,16 @@ describe("savings, as a new user would try it", () => {
     await page.getByTestId("earn-new-submit").click();
     await page.getByTestId("earn-new-confirm").click();
     const row = page.getByTestId("earn-admin-row").filter({ hasText: "Flexible" });
-    await expect.poll(() => row.count()).toBe(1);
-    expect(await row.getByTestId("earn-admin-remaining").textContent()).toContain("200 USDT");
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
+    expect(await row.getByTestId("earn-admin-remaining").textContent()).toBe("200 USDT");
     await snap(page, "earn-console-en");
 
     await row.getByTestId("earn-close").click();
     await page.getByTestId("earn-close-reason").fill("offer ended");
     await page.getByTestId("earn-close-confirm").click();
-    await expect.poll(() => row.textContent()).toContain("Closed");
-    expect(await row.getByTestId("earn-admin-remaining").textContent()).toContain("0 USDT");
+    await row.locator(".badge", { hasText: "Closed" }).waitFor();
+    expect(await row.getByTestId("earn-admin-remaining").textContent()).toBe("0 USDT");
     expect(errors).toEqual([]);
   });
 });
