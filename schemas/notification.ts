@@ -41,6 +41,11 @@ export const notificationKinds = [
   "launch_allocated",
   "launch_refunded",
   "launch_claimed",
+  "earn_subscribed",
+  "earn_interest",
+  "earn_redeemed",
+  "earn_redeemed_early",
+  "earn_matured",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -133,6 +133,17 @@ export const PRODUCTS = [
     paths: ["launch"],
     console: [{ path: "/admin/launch", label: "op_nav_launch" }],
   },
+  {
+    // Savings (issue #19 §1): no account of its own; principal frozen in the user's spot account,
+    // the interest budget frozen in the treasury's (worker/domain/earn/product.ts). No fee.
+    id: "earn",
+    switch: "PRODUCT_EARN",
+    accounts: [],
+    transfer: { drainWhenOff: false },
+    feeKinds: [],
+    paths: ["earn"],
+    console: [{ path: "/admin/earn", label: "op_nav_earn", offToo: true }],
+  },
 ] as const satisfies readonly ProductDeclaration[];
 
 export type Product = (typeof PRODUCTS)[number];

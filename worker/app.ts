@@ -36,6 +36,8 @@ import { insuranceRoutes } from "./routes/insurance.ts";
 import { operatorInsuranceRoutes } from "./routes/operator-insurance.ts";
 import { launchRoutes } from "./routes/launch.ts";
 import { operatorLaunchRoutes } from "./routes/operator-launch.ts";
+import { earnRoutes } from "./routes/earn.ts";
+import { operatorEarnRoutes } from "./routes/operator-earn.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -113,6 +115,8 @@ export const app = base
   .route("/api", operatorInsuranceRoutes)
   .route("/api", launchRoutes)
   .route("/api", operatorLaunchRoutes)
+  .route("/api", earnRoutes)
+  .route("/api", operatorEarnRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

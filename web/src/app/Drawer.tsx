@@ -56,6 +56,7 @@ const entries: Entry[] = [
   { to: "/recharge/log", icon: "records", label: m.menu_records, auth: true },
   { to: "/invite", icon: "gift", label: m.menu_invite, auth: true },
   { to: "/launch", icon: "markets", label: m.menu_launch, auth: false },
+  { to: "/earn", icon: "wallet", label: m.menu_earn, auth: false },
   { to: "/admin", icon: "shield", label: m.op_title, auth: true, operator: true },
 ];
 

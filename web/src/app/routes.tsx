@@ -85,6 +85,10 @@ const InsuranceMyPage = page(() => import("../features/insurance/components/MyCo
 const LaunchPage = page(() => import("../features/launch/components/LaunchPage.tsx"));
 const LaunchProjectPage = page(() => import("../features/launch/components/ProjectPage.tsx"));
 const LaunchMyPage = page(() => import("../features/launch/components/MyPage.tsx"));
+// Savings (issue #19 §1): products, one product's terms and subscription, one's positions.
+const EarnPage = page(() => import("../features/earn/components/EarnPage.tsx"));
+const EarnProductPage = page(() => import("../features/earn/components/ProductPage.tsx"));
+const EarnPositionsPage = page(() => import("../features/earn/components/PositionsPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
@@ -156,6 +160,9 @@ const entries: Entry[] = [
   { path: "/launch", title: m.title_launch, Component: LaunchPage },
   { path: "/launch/project", title: m.title_launch_project, Component: LaunchProjectPage },
   { path: "/launch/my", title: m.title_launch_my, auth: true, Component: LaunchMyPage },
+  { path: "/earn", title: m.title_earn, Component: EarnPage },
+  { path: "/earn/product", title: m.title_earn_product, auth: true, Component: EarnProductPage },
+  { path: "/earn/positions", title: m.title_earn_positions, auth: true, Component: EarnPositionsPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
@@ -174,6 +181,7 @@ const entries: Entry[] = [
   { path: "/admin/vote", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/insurance", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/launch", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/earn", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },

@@ -35,6 +35,11 @@
  *   launch_allocated      title, alloc, token, cost, refund, currency
  *   launch_refunded       title, amount, currency
  *   launch_claimed        title, amount, token
+ *   earn_subscribed       id, amount, currency, apr (percent)
+ *   earn_interest         id, day (UTC, YYYY-MM-DD), amount, currency
+ *   earn_redeemed         id, amount, currency
+ *   earn_redeemed_early   id, amount, currency, forfeited
+ *   earn_matured          id, amount, interest, currency
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -75,6 +80,11 @@ const en: Catalogue = {
   launch_allocated: { title: "Launch allocation: {alloc} {token}", body: "{title}: you were allocated {alloc} {token} for {cost} {currency}; {refund} {currency} was returned to your spot account. The tokens unlock on the published schedule." },
   launch_refunded: { title: "Launch commitment refunded", body: "{title} was cancelled: your {amount} {currency} is back in your spot account in full." },
   launch_claimed: { title: "Unlocked tokens claimed", body: "{title}: {amount} {token} moved to your available spot balance." },
+  earn_subscribed: { title: "Savings subscribed", body: "Position #{id}: {amount} {currency} is held in your spot account at {apr} % a year. Its interest is reserved from the budget." },
+  earn_interest: { title: "Savings interest paid", body: "Position #{id}: {amount} {currency} interest for {day} (UTC) was paid into your spot account." },
+  earn_redeemed: { title: "Savings redeemed", body: "Position #{id}: {amount} {currency} is available in your spot account again." },
+  earn_redeemed_early: { title: "Savings redeemed early", body: "Position #{id}: {amount} {currency} is available in your spot account again; the {forfeited} {currency} interest accrued was forfeited, as stated when you subscribed." },
+  earn_matured: { title: "Savings matured", body: "Position #{id}: {amount} {currency} principal and {interest} {currency} interest were paid into your spot account." },
 };
 
 const zh: Catalogue = {
@@ -107,6 +117,11 @@ const zh: Catalogue = {
   launch_allocated: { title: "认购分配：{alloc} {token}", body: "{title}：您获配 {alloc} {token}，花费 {cost} {currency}；{refund} {currency} 已退回您的币币账户。代币按公布的计划解锁。" },
   launch_refunded: { title: "认购资金已退还", body: "{title} 已取消：您的 {amount} {currency} 已全额退回币币账户。" },
   launch_claimed: { title: "已领取解锁代币", body: "{title}：{amount} {token} 已转入您的币币可用余额。" },
+  earn_subscribed: { title: "理财已申购", body: "持仓 #{id}：{amount} {currency} 冻结在您的币币账户，年化 {apr}%。其利息已从预算中预留。" },
+  earn_interest: { title: "理财利息已发放", body: "持仓 #{id}：{day}（UTC）的利息 {amount} {currency} 已存入您的币币账户。" },
+  earn_redeemed: { title: "理财已赎回", body: "持仓 #{id}：{amount} {currency} 已回到您的币币账户可用余额。" },
+  earn_redeemed_early: { title: "理财已提前赎回", body: "持仓 #{id}：{amount} {currency} 已回到您的币币账户可用余额；按申购时的说明，已累计的 {forfeited} {currency} 利息不予发放。" },
+  earn_matured: { title: "理财已到期", body: "持仓 #{id}：本金 {amount} {currency} 和利息 {interest} {currency} 已存入您的币币账户。" },
 };
 
 const hk: Catalogue = {
@@ -139,6 +154,11 @@ const hk: Catalogue = {
   launch_allocated: { title: "認購分配：{alloc} {token}", body: "{title}：您獲配 {alloc} {token}，花費 {cost} {currency}；{refund} {currency} 已退回您的幣幣賬戶。代幣按公佈的計劃解鎖。" },
   launch_refunded: { title: "認購資金已退還", body: "{title} 已取消：您的 {amount} {currency} 已全額退回幣幣賬戶。" },
   launch_claimed: { title: "已領取解鎖代幣", body: "{title}：{amount} {token} 已轉入您的幣幣可用餘額。" },
+  earn_subscribed: { title: "理財已申購", body: "持倉 #{id}：{amount} {currency} 凍結在您的幣幣賬戶，年化 {apr}%。其利息已從預算中預留。" },
+  earn_interest: { title: "理財利息已發放", body: "持倉 #{id}：{day}（UTC）的利息 {amount} {currency} 已存入您的幣幣賬戶。" },
+  earn_redeemed: { title: "理財已贖回", body: "持倉 #{id}：{amount} {currency} 已回到您的幣幣賬戶可用餘額。" },
+  earn_redeemed_early: { title: "理財已提前贖回", body: "持倉 #{id}：{amount} {currency} 已回到您的幣幣賬戶可用餘額；按申購時的說明，已累計的 {forfeited} {currency} 利息不予發放。" },
+  earn_matured: { title: "理財已到期", body: "持倉 #{id}：本金 {amount} {currency} 和利息 {interest} {currency} 已存入您的幣幣賬戶。" },
 };
 
 const kr: Catalogue = {
@@ -171,6 +191,11 @@ const kr: Catalogue = {
   launch_allocated: { title: "런치 배정: {alloc} {token}", body: "{title}: {alloc} {token}을(를) {cost} {currency}에 배정받았고 {refund} {currency}은(는) 현물 계정으로 반환되었습니다. 토큰은 공개된 일정에 따라 잠금 해제됩니다." },
   launch_refunded: { title: "청약 자금 환불", body: "{title}이(가) 취소되었습니다: {amount} {currency} 전액이 현물 계정으로 돌아왔습니다." },
   launch_claimed: { title: "잠금 해제 토큰 수령", body: "{title}: {amount} {token}이(가) 현물 사용 가능 잔액으로 이동했습니다." },
+  earn_subscribed: { title: "예치 가입 완료", body: "포지션 #{id}: {amount} {currency}가 연 {apr}%로 현물 계정에 묶였습니다. 이자는 예산에서 미리 확보되었습니다." },
+  earn_interest: { title: "예치 이자 지급", body: "포지션 #{id}: {day}(UTC) 이자 {amount} {currency}가 현물 계정에 지급되었습니다." },
+  earn_redeemed: { title: "예치 상환 완료", body: "포지션 #{id}: {amount} {currency}를 현물 계정에서 다시 사용할 수 있습니다." },
+  earn_redeemed_early: { title: "예치 중도 상환", body: "포지션 #{id}: {amount} {currency}를 현물 계정에서 다시 사용할 수 있습니다. 가입 시 안내대로 누적 이자 {forfeited} {currency}는 지급되지 않습니다." },
+  earn_matured: { title: "예치 만기", body: "포지션 #{id}: 원금 {amount} {currency}와 이자 {interest} {currency}가 현물 계정에 지급되었습니다." },
 };
 
 const jp: Catalogue = {
@@ -203,6 +228,11 @@ const jp: Catalogue = {
   launch_allocated: { title: "ローンチ割当：{alloc} {token}", body: "{title}：{alloc} {token} が {cost} {currency} で割り当てられ、{refund} {currency} は現物口座に返金されました。トークンは公表されたスケジュールで解除されます。" },
   launch_refunded: { title: "申込資金を返金しました", body: "{title} は中止されました：{amount} {currency} が全額現物口座に戻りました。" },
   launch_claimed: { title: "解除済みトークンを受け取りました", body: "{title}：{amount} {token} が現物の利用可能残高に移りました。" },
+  earn_subscribed: { title: "運用を申し込みました", body: "ポジション #{id}：{amount} {currency} を年利 {apr}% で現物口座に拘束しました。利息は予算から確保済みです。" },
+  earn_interest: { title: "運用利息が支払われました", body: "ポジション #{id}：{day}（UTC）の利息 {amount} {currency} が現物口座に支払われました。" },
+  earn_redeemed: { title: "運用を解約しました", body: "ポジション #{id}：{amount} {currency} が現物口座で再び利用可能になりました。" },
+  earn_redeemed_early: { title: "運用を中途解約しました", body: "ポジション #{id}：{amount} {currency} が現物口座で再び利用可能になりました。申し込み時の説明どおり、発生済みの利息 {forfeited} {currency} は支払われません。" },
+  earn_matured: { title: "運用が満期になりました", body: "ポジション #{id}：元本 {amount} {currency} と利息 {interest} {currency} が現物口座に支払われました。" },
 };
 
 const es: Catalogue = {
@@ -235,6 +265,11 @@ const es: Catalogue = {
   launch_allocated: { title: "Asignación de lanzamiento: {alloc} {token}", body: "{title}: se le asignaron {alloc} {token} por {cost} {currency}; {refund} {currency} volvió a su cuenta spot. Los tokens se desbloquean según el calendario publicado." },
   launch_refunded: { title: "Compromiso reembolsado", body: "{title} se canceló: sus {amount} {currency} volvieron íntegros a su cuenta spot." },
   launch_claimed: { title: "Tokens desbloqueados reclamados", body: "{title}: {amount} {token} pasaron a su saldo spot disponible." },
+  earn_subscribed: { title: "Ahorro suscrito", body: "Posición #{id}: {amount} {currency} queda retenido en su cuenta spot al {apr} % anual. Sus intereses se reservaron del presupuesto." },
+  earn_interest: { title: "Intereses de ahorro pagados", body: "Posición #{id}: se pagaron {amount} {currency} de intereses del {day} (UTC) en su cuenta spot." },
+  earn_redeemed: { title: "Ahorro rescatado", body: "Posición #{id}: {amount} {currency} vuelve a estar disponible en su cuenta spot." },
+  earn_redeemed_early: { title: "Ahorro rescatado antes de plazo", body: "Posición #{id}: {amount} {currency} vuelve a estar disponible en su cuenta spot; los {forfeited} {currency} de intereses acumulados se perdieron, como se indicó al suscribir." },
+  earn_matured: { title: "Ahorro vencido", body: "Posición #{id}: se pagaron en su cuenta spot {amount} {currency} de capital y {interest} {currency} de intereses." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

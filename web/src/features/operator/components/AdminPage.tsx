@@ -28,6 +28,7 @@ import { InviteConsole } from "./InviteConsole.tsx";
 import { VoteRounds } from "./VoteRounds.tsx";
 import { InsuranceConsole } from "./InsuranceConsole.tsx";
 import { LaunchConsole } from "./LaunchConsole.tsx";
+import { EarnConsole } from "./EarnConsole.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
@@ -55,6 +56,7 @@ const productPages: Record<string, () => ReactNode> = {
   "/admin/vote": () => <VoteRounds />,
   "/admin/insurance": () => <InsuranceConsole />,
   "/admin/launch": () => <LaunchConsole />,
+  "/admin/earn": () => <EarnConsole />,
 };
 
 export default function AdminPage() {

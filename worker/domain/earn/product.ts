@@ -1,0 +1,28 @@
+/**
+ * Savings (schemas/products.ts "earn"): no account of its own. Open positions explain the frozen
+ * principal in their owners' spot (`change`) accounts; each product's budget not yet paid out nor
+ * released explains the treasury's frozen funds for it (reserved for open positions or still
+ * unpromised).
+ */
+import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
+import type { Hold, HoldSource, ProductModule } from "../ledger/holds.ts";
+
+export const earnHolds: HoldSource = {
+  name: "earn",
+  async load(db) {
+    const [positions, budgets] = await db.batch([
+      db.prepare("SELECT user_id, currency_id, CAST(SUM(amount) AS TEXT) AS s FROM earn_positions WHERE status = 1 GROUP BY user_id, currency_id"),
+      db.prepare("SELECT currency_id, CAST(SUM(budget - paid - released) AS TEXT) AS s FROM earn_products GROUP BY currency_id"),
+    ]);
+    const holds: Hold[] = [];
+    for (const r of (positions!.results ?? []) as { user_id: number; currency_id: number; s: string }[]) {
+      holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "change", units: BigInt(r.s) });
+    }
+    for (const r of (budgets!.results ?? []) as { currency_id: number; s: string }[]) {
+      if (BigInt(r.s) !== 0n) holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.s) });
+    }
+    return holds;
+  },
+};
+
+export const earnProduct: ProductModule = { id: "earn", holdSources: [earnHolds] };
