@@ -30,6 +30,7 @@ import { notificationRoutes } from "./routes/notifications.ts";
 import { supportRoutes } from "./routes/support.ts";
 import { operatorSupportRoutes } from "./routes/operator-support.ts";
 import { inviteRoutes, operatorInviteRoutes } from "./routes/invite.ts";
+import { operatorTransparencyRoutes, transparencyRoutes } from "./routes/transparency.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -101,6 +102,8 @@ export const app = base
   .route("/api", operatorSupportRoutes)
   .route("/api", inviteRoutes)
   .route("/api", operatorInviteRoutes)
+  .route("/api", transparencyRoutes)
+  .route("/api", operatorTransparencyRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));
