@@ -234,8 +234,8 @@ async function copyStep(db: D1Database, s: SnapshotRow, c: Counter) {
       .prepare(
         `UPDATE liab_snapshots SET taken_at = ?2, currencies = ?3,
            user_count = (SELECT COUNT(*) FROM liab_users WHERE snapshot_id = ?1),
-           negative_users = (SELECT COUNT(DISTINCT user_id) FROM balances WHERE user_id > 0 AND (available < 0 OR frozen < 0))
-             + (SELECT COUNT(DISTINCT user_id) FROM liab_balances WHERE snapshot_id = ?1 AND amount < 0)
+           negative_users = (SELECT COUNT(*) FROM (SELECT user_id FROM balances WHERE user_id > 0 AND (available < 0 OR frozen < 0)
+             UNION SELECT user_id FROM liab_balances WHERE snapshot_id = ?1 AND amount < 0))
          WHERE id = ?1`,
       )
       .bind(s.id, now, JSON.stringify(currencies)),
@@ -391,13 +391,13 @@ async function pruneStep(db: D1Database, s: SnapshotRow, c: Counter) {
   c.add(1);
   const old = await db
     .prepare(
-      `SELECT snapshot_id AS id FROM (SELECT snapshot_id FROM liab_users WHERE snapshot_id < ?1 LIMIT 1
-         UNION ALL SELECT snapshot_id FROM liab_nodes WHERE snapshot_id < ?1 LIMIT 1
-         UNION ALL SELECT snapshot_id FROM liab_balances WHERE snapshot_id < ?1 LIMIT 1) LIMIT 1`,
+      `SELECT COALESCE((SELECT snapshot_id FROM liab_users WHERE snapshot_id < ?1 LIMIT 1),
+         (SELECT snapshot_id FROM liab_nodes WHERE snapshot_id < ?1 LIMIT 1),
+         (SELECT snapshot_id FROM liab_balances WHERE snapshot_id < ?1 LIMIT 1)) AS id`,
     )
     .bind(s.id)
-    .first<{ id: number }>();
-  if (!old) {
+    .first<{ id: number | null }>();
+  if (!old || old.id === null) {
     await commit(db, advance(db, s, { phase: "done", cursor: 0 }, 2, c));
     return;
   }
