@@ -115,9 +115,9 @@ export async function parentNode(left: TreeNode, right: TreeNode): Promise<TreeN
   const view = new DataView(buf.buffer);
   buf[0] = TAG_NODE;
   buf.set(left.hash, 1);
-  let o = putSums(view, 33, left.sums);
+  const o = putSums(view, 33, left.sums);
   buf.set(right.hash, o);
-  o = putSums(view, o + 32, right.sums);
+  putSums(view, o + 32, right.sums);
   const sums = left.sums.map((s, i) => s + right.sums[i]!);
   return { hash: await sha256(buf), sums };
 }
