@@ -78,6 +78,8 @@ const InvitePage = page(() => import("../features/invite/components/InvitePage.t
 const InviteTeamPage = page(() => import("../features/invite/components/TeamPage.tsx"));
 const InviteRebatesPage = page(() => import("../features/invite/components/RebatesPage.tsx"));
 const InviteTermsPage = page(() => import("../features/invite/components/TermsPage.tsx"));
+// Transparency (issue #20): proof of liabilities.
+const LiabilitiesPage = page(() => import("../features/transparency/components/LiabilitiesPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
@@ -143,6 +145,8 @@ const entries: Entry[] = [
   { path: "/invite/team", title: m.title_invite_team, auth: true, Component: InviteTeamPage },
   { path: "/invite/rebates", title: m.title_invite_rebates, auth: true, Component: InviteRebatesPage },
   { path: "/invite/terms", title: m.title_invite_terms, Component: InviteTermsPage },
+  // Public: the published totals need no login; one's own proof appears when logged in.
+  { path: "/transparency/liabilities", title: m.title_liabilities, Component: LiabilitiesPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
@@ -158,6 +162,7 @@ const entries: Entry[] = [
   { path: "/admin/c2c-appeals", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/support", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/invite", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/liabilities", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },

@@ -25,6 +25,7 @@ import { SecondsSettings } from "./SecondsSettings.tsx";
 import { C2cAdvertsQueue, C2cAppealsQueue, C2cMerchantsQueue } from "./C2cQueues.tsx";
 import { SupportQueue } from "./SupportQueue.tsx";
 import { InviteConsole } from "./InviteConsole.tsx";
+import { LiabilitiesConsole } from "./LiabilitiesConsole.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
@@ -42,6 +43,7 @@ const sections: { to: string; label: () => string }[] = [
   { to: "/admin/audit", label: m.op_nav_audit },
   { to: "/admin/reconcile", label: m.op_nav_reconcile },
   { to: "/admin/invite", label: m.op_nav_invite },
+  { to: "/admin/liabilities", label: m.op_nav_liabilities },
 ];
 /** The products' console pages (declared with each product in schemas/products.ts, shown while it is on). */
 const productPages: Record<string, () => ReactNode> = {
@@ -106,6 +108,8 @@ export default function AdminPage() {
         return <ReconcileSection />;
       case "/admin/invite":
         return <InviteConsole />;
+      case "/admin/liabilities":
+        return <LiabilitiesConsole />;
       default: {
         const state = consolePageState(pathname, products);
         const page = productPages[pathname];
