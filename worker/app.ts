@@ -38,6 +38,7 @@ import { launchRoutes } from "./routes/launch.ts";
 import { operatorLaunchRoutes } from "./routes/operator-launch.ts";
 import { earnRoutes } from "./routes/earn.ts";
 import { operatorEarnRoutes } from "./routes/operator-earn.ts";
+import { operatorTransparencyRoutes, transparencyRoutes } from "./routes/transparency.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -117,6 +118,8 @@ export const app = base
   .route("/api", operatorLaunchRoutes)
   .route("/api", earnRoutes)
   .route("/api", operatorEarnRoutes)
+  .route("/api", transparencyRoutes)
+  .route("/api", operatorTransparencyRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

@@ -89,6 +89,8 @@ const LaunchMyPage = page(() => import("../features/launch/components/MyPage.tsx
 const EarnPage = page(() => import("../features/earn/components/EarnPage.tsx"));
 const EarnProductPage = page(() => import("../features/earn/components/ProductPage.tsx"));
 const EarnPositionsPage = page(() => import("../features/earn/components/PositionsPage.tsx"));
+// Transparency (issue #20): proof of liabilities.
+const LiabilitiesPage = page(() => import("../features/transparency/components/LiabilitiesPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
@@ -163,6 +165,8 @@ const entries: Entry[] = [
   { path: "/earn", title: m.title_earn, Component: EarnPage },
   { path: "/earn/product", title: m.title_earn_product, auth: true, Component: EarnProductPage },
   { path: "/earn/positions", title: m.title_earn_positions, auth: true, Component: EarnPositionsPage },
+  // Public: the published totals need no login; one's own proof appears when logged in.
+  { path: "/transparency/liabilities", title: m.title_liabilities, Component: LiabilitiesPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/withdrawals", title: m.op_title, auth: true, Component: AdminPage },
@@ -182,6 +186,7 @@ const entries: Entry[] = [
   { path: "/admin/insurance", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/launch", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/earn", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/liabilities", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/legal/index", title: m.title_legal, Component: C2cMarketPage },
   { path: "/legal/order", title: m.title_legal_order, auth: true, Component: C2cOrdersPage },
   { path: "/legal/show", title: m.title_legal_show, auth: true, Component: C2cShowPage },

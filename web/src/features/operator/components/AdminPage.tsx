@@ -29,6 +29,7 @@ import { VoteRounds } from "./VoteRounds.tsx";
 import { InsuranceConsole } from "./InsuranceConsole.tsx";
 import { LaunchConsole } from "./LaunchConsole.tsx";
 import { EarnConsole } from "./EarnConsole.tsx";
+import { LiabilitiesConsole } from "./LiabilitiesConsole.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
 import { navScrollLeft } from "../navScroll.ts";
@@ -46,6 +47,7 @@ const sections: { to: string; label: () => string }[] = [
   { to: "/admin/audit", label: m.op_nav_audit },
   { to: "/admin/reconcile", label: m.op_nav_reconcile },
   { to: "/admin/invite", label: m.op_nav_invite },
+  { to: "/admin/liabilities", label: m.op_nav_liabilities },
 ];
 /** The products' console pages (declared with each product in schemas/products.ts, shown while it is on). */
 const productPages: Record<string, () => ReactNode> = {
@@ -114,6 +116,8 @@ export default function AdminPage() {
         return <ReconcileSection />;
       case "/admin/invite":
         return <InviteConsole />;
+      case "/admin/liabilities":
+        return <LiabilitiesConsole />;
       default: {
         const state = consolePageState(pathname, products);
         const page = productPages[pathname];

@@ -66,6 +66,7 @@ export default function PersonalPage() {
     { to: "/security", icon: "key", label: m.sec_title(), badge: c ? (c.has_fund_password ? undefined : { text: m.sec_fund_not_set(), tone: "pending" }) : undefined, testId: "menu-security" },
     { to: "/password", icon: "key", label: m.menu_password(), testId: "menu-password" },
     { to: "/invite", icon: "gift", label: m.menu_invite(), testId: "menu-invite" },
+    { to: "/transparency/liabilities", icon: "shield", label: m.menu_liabilities(), testId: "menu-liabilities" },
     { to: "/recharge/log", icon: "records", label: m.menu_records(), testId: "menu-records" },
     { to: "/excharge", icon: "exchange", label: m.title_excharge(), testId: "menu-excharge" },
     { to: "/lang", icon: "globe", label: m.title_lang(), testId: "menu-lang" },

@@ -1,0 +1,252 @@
+/**
+ * Proof of liabilities (issue #20 §2), tried as users and operators would: the daily job publishes
+ * a Merkle-sum root whose totals equal the ledger; a user downloads their proof and it verifies;
+ * a proof with a balance or a sibling's sum changed does not; a negative balance or totals that
+ * differ from the ledger stop publication; nobody is ever served another user's leaf.
+ *
+ * The snapshots of this file follow each other in one database: each test reads one behaviour off
+ * the snapshot the tests before it left.
+ */
+import { env } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { verifyProof, type LiabilityProof, type PublishedRoot } from "../../schemas/liabilities.ts";
+import { JOBS } from "../../worker/scheduled.ts";
+import { liabilitiesJob } from "../../worker/jobs/liabilities.ts";
+import { runSnapshot, startSnapshot } from "../../worker/domain/transparency/snapshot.ts";
+import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
+import { formatUnits } from "../../schemas/decimal.ts";
+import { api, makeUser, seedCurrencies, units, type TestUser } from "./helpers.ts";
+import { makeOperator } from "./wallet-fixtures.ts";
+
+const BTC = 1;
+const USDT = 3;
+const MIDNIGHT = Date.UTC(2026, 10, 20);
+
+let op: TestUser;
+let demo1: TestUser;
+let demo2: TestUser;
+let empty: TestUser;
+
+/** Ledger sums of users > 0 per currency name, as decimal units (bigint). */
+async function ledgerTotals(): Promise<Map<string, bigint>> {
+  const { results } = await env.DB.prepare(
+    "SELECT c.name, CAST(SUM(l.d_available + l.d_frozen) AS TEXT) AS t FROM ledger l JOIN currencies c ON c.id = l.currency_id WHERE l.user_id > 0 GROUP BY c.name",
+  ).all<{ name: string; t: string }>();
+  return new Map(results.map((r) => [r.name, BigInt(r.t)]));
+}
+
+async function published(): Promise<PublishedRoot & { user_count: number; taken_at: number }> {
+  const r = await api("/transparency/liabilities");
+  expect(r.status).toBe(200);
+  return r.body.message;
+}
+
+async function proofOf(u: TestUser): Promise<LiabilityProof> {
+  const r = await api("/transparency/liabilities/proof", { token: u.token });
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  return r.body.message;
+}
+
+/** Freezes `amount` of `user`'s available (a hold, as an order or an earn product would). */
+async function hold(userId: number, currencyId: number, amount: bigint, key: string) {
+  await env.DB.batch(
+    movementStatements(env.DB, key, "test_hold", [
+      { userId, currencyId, account: "change", dAvailable: -amount, dFrozen: amount },
+    ]),
+  );
+}
+
+beforeAll(async () => {
+  await seedCurrencies();
+  op = await makeOperator();
+  demo1 = await makeUser({ balances: [{ currencyId: BTC, units: units("0.5") }, { currencyId: USDT, units: units("1000") }, { currencyId: USDT, units: units("250.25"), account: "lever" }] });
+  await hold(demo1.id, USDT, units("100"), `hold:${demo1.id}`);
+  demo2 = await makeUser({ balances: [{ currencyId: USDT, units: units("42") }] });
+  // Enough users for a tree of several levels (some above the levels the proof recomputes).
+  // Enough users for a tree of several levels (some above the levels a proof recomputes): inserted
+  // directly (they never log in) and credited through the ledger in one deposit movement.
+  const ids: number[] = [];
+  for (let i = 0; i < 37; i++) {
+    const row = await env.DB.prepare("INSERT INTO users (account, account_type, password_hash, extension_code, role, created_at) VALUES (?, 1, 'x', ?, 'user', ?) RETURNING id")
+      .bind(`crowd${i}@liabilities.test`, `LIAB${i}`, Date.now())
+      .first<{ id: number }>();
+    ids.push(row!.id);
+  }
+  await env.DB.batch(
+    movementStatements(
+      env.DB,
+      "test-credit:crowd",
+      "deposit",
+      ids.flatMap((id, i) => {
+        const currencyId = i % 3 === 0 ? BTC : USDT;
+        const amount = BigInt(1000 + i * 7919);
+        return [
+          { userId: id, currencyId, account: "change" as const, dAvailable: amount, dFrozen: 0n },
+          { userId: SYSTEM.deposits, currencyId, account: "change" as const, dAvailable: -amount, dFrozen: 0n },
+        ];
+      }),
+    ),
+  );
+  empty = await makeUser();
+}, 120_000);
+
+describe("the daily snapshot", () => {
+  it("is one of the 00:00 UTC jobs and the every-minute job goes on with it", () => {
+    expect(JOBS["0 0 * * *"]).toContain(liabilitiesJob);
+    expect(JOBS["* * * * *"]).toContain(liabilitiesJob);
+  });
+
+  it("publishes a root whose per-currency totals equal the ledger's sums over every user", async () => {
+    expect((await api("/transparency/liabilities")).body).toMatchObject({ type: "error", code: "liabilities_none" });
+    await liabilitiesJob.run(env, { cron: "0 0 * * *", now: MIDNIGHT });
+    const p = await published();
+    const ledger = await ledgerTotals();
+    expect(p.root_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(p.totals.find((t) => t.currency === "BTC")!.total).not.toBe("0");
+    for (const t of p.totals) expect(units(t.total), t.currency).toBe(ledger.get(t.currency) ?? 0n);
+    const users = await env.DB.prepare("SELECT COUNT(DISTINCT user_id) AS n FROM balances WHERE user_id > 0").first<{ n: number }>();
+    expect(p.user_count).toBe(users!.n);
+    // The same day's cron again starts nothing new.
+    await liabilitiesJob.run(env, { cron: "0 0 * * *", now: MIDNIGHT + 1000 });
+    expect((await published()).id).toBe(p.id);
+  });
+
+  it("gives demo1 a proof that verifies against the published root, with their balances and holds", async () => {
+    const proof = await proofOf(demo1);
+    const result = await verifyProof(proof, await published());
+    expect(result.ok, JSON.stringify(result.checks)).toBe(true);
+    const mine = Object.fromEntries(proof.currencies.map((c, i) => [c.name, proof.leaf.balances[i]]));
+    // 0.5 BTC; USDT 1000 (100 of it frozen) + 250.25 in the lever account.
+    expect(mine).toMatchObject({ BTC: "0.5", USDT: "1250.25" });
+    expect(proof.path.length).toBeGreaterThan(3);
+  });
+
+  it("does not verify a proof with one balance changed, or one sibling's sum changed", async () => {
+    const proof = await proofOf(demo1);
+    const root = await published();
+    const usdt = proof.currencies.findIndex((c) => c.name === "USDT");
+    const richer = structuredClone(proof);
+    richer.leaf.balances[usdt] = "1250.26";
+    expect((await verifyProof(richer, root)).ok).toBe(false);
+    const sibling = structuredClone(proof);
+    sibling.path[0]!.sums[usdt] = formatUnits(units(sibling.path[0]!.sums[usdt]!) + units("1"), 8);
+    expect((await verifyProof(sibling, root)).ok).toBe(false);
+    // Moving money from the sibling to the leaf keeps the totals but not the root.
+    const moved = structuredClone(proof);
+    const k = moved.path.findIndex((st) => units(st.sums[usdt]!) > 0n);
+    moved.leaf.balances[usdt] = formatUnits(units(moved.leaf.balances[usdt]!) + 1n, 8);
+    moved.path[k]!.sums[usdt] = formatUnits(units(moved.path[k]!.sums[usdt]!) - 1n, 8);
+    const r = await verifyProof(moved, root);
+    expect(r.ok).toBe(false);
+    expect(r.checks.at(-1)!.check).toBe("root_hash");
+  });
+
+  it("serves only one's own proof: never another user's leaf, none to a user without balances", async () => {
+    const p1 = await proofOf(demo1);
+    const p2 = await proofOf(demo2);
+    expect(p2.leaf.nonce).not.toBe(p1.leaf.nonce);
+    expect(Object.fromEntries(p2.currencies.map((c, i) => [c.name, p2.leaf.balances[i]]))).toMatchObject({ BTC: "0", USDT: "42" });
+    // A user id in the query changes nothing: the session decides whose proof it is.
+    const asked = await api(`/transparency/liabilities/proof?user_id=${demo2.id}`, { token: demo1.token });
+    expect(asked.body.message.leaf).toEqual(p1.leaf);
+    const none = await api("/transparency/liabilities/proof", { token: empty.token, lang: "zh" });
+    expect(none.status).toBe(404);
+    expect(none.body).toMatchObject({ type: "error", code: "liabilities_not_included" });
+    expect((await api("/transparency/liabilities/proof")).body.type).toBe("999");
+  });
+});
+
+describe("a snapshot too big for one invocation", () => {
+  it("is built over several invocations within their statement budget, and its proofs still verify", async () => {
+    const id = (await startSnapshot(env.DB, { trigger: "operator", now: Date.now(), blockLevel: 2, storedLevel: 1 }))!;
+    let s = await runSnapshot(env, id, { statements: 14, ms: 60_000 });
+    expect(s.status).toBe("running");
+    const before = s.statements;
+    expect(before).toBeLessThanOrEqual(15);
+    // The every-minute job goes on with it.
+    for (let i = 0; i < 30 && s.phase !== "done"; i++) {
+      await liabilitiesJob.run(env, { cron: "* * * * *", now: Date.now() });
+      s = (await env.DB.prepare("SELECT * FROM liab_snapshots WHERE id = ?").bind(id).first())! as typeof s;
+    }
+    expect(s.status).toBe("published");
+    expect(s.invocations).toBeGreaterThan(1);
+    const p = await published();
+    expect(p.id).toBe(id);
+    for (const u of [demo1, demo2]) expect((await verifyProof(await proofOf(u), p)).ok).toBe(true);
+    // The older snapshot's copy and nodes are pruned once the new one is published.
+    const left = await env.DB.prepare("SELECT (SELECT COUNT(*) FROM liab_users WHERE snapshot_id < ?1) + (SELECT COUNT(*) FROM liab_nodes WHERE snapshot_id < ?1) AS n").bind(id).first<{ n: number }>();
+    expect(left!.n).toBe(0);
+  });
+});
+
+describe("publication stops", () => {
+  it("when a user's balance is negative (forced in the test database), and the last good root stays published", async () => {
+    const before = await published();
+    await env.DB.batch([
+      env.DB.prepare("PRAGMA ignore_check_constraints = ON"),
+      env.DB.prepare("UPDATE balances SET available = -5 WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(demo2.id, USDT),
+      env.DB.prepare("PRAGMA ignore_check_constraints = OFF"),
+    ]);
+    try {
+      const r = await api("/admin/transparency/liabilities/run", { token: op.token, body: { reason: "check after incident" } });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      expect(r.body.message).toMatchObject({ status: "failed", problem: { negative_users: 1 } });
+      expect((await published()).root_hash).toBe(before.root_hash);
+    } finally {
+      await env.DB.batch([
+        env.DB.prepare("PRAGMA ignore_check_constraints = ON"),
+        env.DB.prepare("UPDATE balances SET available = 42 * 100000000 WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(demo2.id, USDT),
+        env.DB.prepare("PRAGMA ignore_check_constraints = OFF"),
+      ]);
+    }
+  });
+
+  it("when the balances' totals differ from the ledger's, and the console shows which currency", async () => {
+    await env.DB.prepare("UPDATE balances SET available = available + 7 WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(demo1.id, BTC).run();
+    try {
+      const r = await api("/admin/transparency/liabilities/run", { token: op.token, body: { reason: "check after incident" } });
+      expect(r.body.message.status).toBe("failed");
+      const runs = (await api("/admin/transparency/liabilities/runs", { token: op.token })).body.message;
+      const run = runs.data[0];
+      expect(run.problem.mismatches).toEqual([expect.objectContaining({ currency: "BTC" })]);
+      const btc = run.problem.mismatches[0];
+      expect(units(btc.balances) - units(btc.ledger)).toBe(7n);
+    } finally {
+      await env.DB.prepare("UPDATE balances SET available = available - 7 WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(demo1.id, BTC).run();
+    }
+  });
+});
+
+describe("the console", () => {
+  it("lets an operator take a snapshot now (audited) and lists the runs with statements and invocations", async () => {
+    const r = await api("/admin/transparency/liabilities/run", { token: op.token, body: { reason: "monthly attestation" } });
+    expect(r.body.message).toMatchObject({ status: "published", trigger: "operator" });
+    const audit = await env.DB.prepare("SELECT operator_id, reason FROM audit_log WHERE action = 'liabilities.snapshot' AND target_id = ?").bind(String(r.body.message.id)).first();
+    expect(audit).toEqual({ operator_id: op.id, reason: "monthly attestation" });
+    const runs = (await api("/admin/transparency/liabilities/runs", { token: op.token })).body.message;
+    expect(runs.total).toBeGreaterThanOrEqual(5);
+    const first = runs.data.at(-1);
+    expect(first).toMatchObject({ trigger: "cron", status: "published" });
+    expect(first.statements).toBeGreaterThan(0);
+    expect(first.invocations).toBeGreaterThanOrEqual(1);
+    for (const t of runs.data[0].totals) expect([t.snapshot, t.tree]).toEqual([t.ledger, t.ledger]);
+  });
+
+  it("refuses users, a missing reason and a second snapshot while one builds, and changes nothing", async () => {
+    expect((await api("/admin/transparency/liabilities/runs", { token: demo1.token })).status).toBe(403);
+    expect((await api("/admin/transparency/liabilities/run", { token: demo1.token, body: { reason: "x" } })).status).toBe(403);
+    const count = async () => (await env.DB.prepare("SELECT COUNT(*) AS n FROM liab_snapshots").first<{ n: number }>())!.n;
+    const n = await count();
+    const bad = await api("/admin/transparency/liabilities/run", { token: op.token, body: {}, lang: "es" });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ type: "error", code: "reason_required" });
+    expect((await api("/admin/transparency/liabilities/runs?limit=500", { token: op.token })).status).toBe(400);
+    const id = await startSnapshot(env.DB, { trigger: "operator", now: Date.now() });
+    expect(id).not.toBeNull();
+    const busy = await api("/admin/transparency/liabilities/run", { token: op.token, body: { reason: "again" } });
+    expect(busy.status).toBe(409);
+    expect(busy.body).toMatchObject({ type: "error", code: "liabilities_running" });
+    expect(await count()).toBe(n + 1);
+    await runSnapshot(env, id!);
+  });
+});

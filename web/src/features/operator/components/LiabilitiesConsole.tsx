@@ -1,0 +1,184 @@
+/**
+ * Proof of liabilities in the console (/admin/liabilities, issue #20 §2): every snapshot run with
+ * its status (building, published, not published), step, users, root, invocations and statements,
+ * the per-currency totals it checked (balances table, ledger, tree root) and, for one that was not
+ * published, why (negative balances, totals that differ from the ledger). "Take a snapshot now"
+ * carries a reason and is audited by the server.
+ */
+import { useState } from "react";
+import { m } from "../../../i18n/index.ts";
+import { formatDateTime, formatExact } from "../../../lib/format.ts";
+import { toast } from "../../../lib/toast.ts";
+import { useSentinel } from "../../../lib/useSentinel.ts";
+import { Modal } from "../../../components/Modal.tsx";
+import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { useLiabilityRuns, useTakeSnapshot, type LiabilityRun } from "../liabilitiesApi.ts";
+import { Kv } from "./common.tsx";
+import acct from "../../../components/account.module.css";
+import s from "./operator.module.css";
+
+const statusLabel: Record<LiabilityRun["status"], () => string> = {
+  running: m.op_liab_status_running,
+  published: m.op_liab_status_published,
+  failed: m.op_liab_status_failed,
+};
+const statusBadge: Record<LiabilityRun["status"], string> = { running: "badge-pending", published: "badge-ok", failed: "badge-bad" };
+
+export function LiabilitiesConsole() {
+  const [taking, setTaking] = useState(false);
+  return (
+    <section data-testid="admin-liabilities">
+      <p className="form-note">{m.op_liab_note()}</p>
+      <div className={s.secHead}>
+        <h3 className={s.adminSubtitle}>{m.op_liab_runs()}</h3>
+        <button type="button" className="btn btn-outline btn-small" onClick={() => setTaking(true)} data-testid="liab-run-open">
+          {m.op_liab_take()}
+        </button>
+      </div>
+      <RunList />
+      {taking && <TakeDialog onClose={() => setTaking(false)} />}
+    </section>
+  );
+}
+
+function RunCard({ r }: { r: LiabilityRun }) {
+  return (
+    <li className={acct.recordCard} data-testid="liab-run-row">
+      <div className={acct.recordHead}>
+        <span className={`${acct.recordTitle} num`}>
+          #{r.id} · {r.trigger === "cron" ? m.op_liab_trigger_cron() : m.op_liab_trigger_operator()}
+        </span>
+        <span className={`badge ${statusBadge[r.status]}`} data-testid="liab-run-status">
+          {statusLabel[r.status]()}
+        </span>
+      </div>
+      {r.problem && (
+        <div className={`${acct.notice} ${acct.noticeBad}`} role="alert" data-testid="liab-run-problem">
+          {r.problem.negative_users > 0 && <div>{m.op_liab_negative({ count: String(r.problem.negative_users) })}</div>}
+          {r.problem.mismatches.length > 0 && (
+            <div>
+              {m.op_liab_mismatch()}: {r.problem.mismatches.map((x) => x.currency).join(", ")}
+            </div>
+          )}
+        </div>
+      )}
+      <dl className={acct.kv}>
+        <Kv label={m.op_liab_phase()}>{r.phase}</Kv>
+        <Kv label={m.op_liab_users()}>{r.user_count}</Kv>
+        <Kv label={m.op_inv_invocations()}>
+          {r.invocations} · {m.op_inv_statements({ count: String(r.statements) })}
+        </Kv>
+        <Kv label={m.liab_taken()}>{r.taken_at ? formatDateTime(r.taken_at) : "--"}</Kv>
+        <Kv label={m.op_inv_finished()}>{r.finished_at ? formatDateTime(r.finished_at) : "--"}</Kv>
+        {r.root_hash && (
+          <Kv label={m.op_liab_root()} mono>
+            {r.root_hash}
+          </Kv>
+        )}
+      </dl>
+      {r.totals.length > 0 && (
+        <table className={`${acct.feeTable} ${s.adminTable}`}>
+          <thead>
+            <tr>
+              <th>{m.liab_currency()}</th>
+              <th className="right">{m.op_liab_col_balances()}</th>
+              <th className="right">{m.op_liab_col_ledger()}</th>
+              <th className="right">{m.op_liab_col_tree()}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.totals.map((t) => (
+              <tr key={t.currency}>
+                <td>{t.currency}</td>
+                <td className="right num">{formatExact(t.balances)}</td>
+                <td className="right num">{formatExact(t.ledger)}</td>
+                <td className="right num">{t.tree === null ? "--" : formatExact(t.tree)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </li>
+  );
+}
+
+function RunList() {
+  const runs = useLiabilityRuns();
+  const sentinel = useSentinel(runs.loadMore, runs.hasMore && !runs.moreError);
+  if (runs.loading) return <SkeletonList rows={3} />;
+  if (runs.error) return <ErrorState message={runs.error.message} onRetry={runs.reload} />;
+  if (runs.items.length === 0) return <EmptyState text={m.op_liab_no_runs()} />;
+  return (
+    <>
+      <ul className={acct.recordList}>
+        {runs.items.map((r) => (
+          <RunCard key={r.id} r={r} />
+        ))}
+      </ul>
+      <div className={acct.listFooter} ref={sentinel}>
+        {runs.loadingMore ? (
+          <Spinner size={18} />
+        ) : runs.hasMore ? (
+          <button type="button" className="text-btn" onClick={runs.loadMore}>
+            {runs.moreError ? m.retry() : m.load_more()}
+          </button>
+        ) : null}
+      </div>
+    </>
+  );
+}
+
+function TakeDialog({ onClose }: { onClose: () => void }) {
+  const take = useTakeSnapshot();
+  const [reason, setReason] = useState("");
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState(false);
+  const go = async () => {
+    if (!reason.trim()) {
+      setError(m.op_reason_required());
+      return;
+    }
+    setBusy(true);
+    try {
+      const r = await take({ reason: reason.trim() });
+      toast.success(m.op_liab_taken({ id: String(r.id), status: statusLabel[r.status]() }));
+      onClose();
+    } catch {
+      // the API client showed the server's message
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      title={m.op_liab_take()}
+      onClose={onClose}
+      busy={busy}
+      testId="liab-run-dialog"
+      actions={
+        <>
+          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
+            {m.cancel()}
+          </button>
+          <button type="button" className="btn btn-primary" onClick={() => void go()} disabled={busy} data-testid="liab-run-confirm">
+            {busy && <Spinner size={16} />}
+            {m.op_liab_take()}
+          </button>
+        </>
+      }
+    >
+      <div className={`form ${s.secForm}`}>
+        <p className="form-note">{m.op_liab_take_note()}</p>
+        <label className="field">
+          <span className="field-label">{m.op_reason()}</span>
+          <input className="input" value={reason} onChange={(e) => setReason(e.target.value)} data-testid="liab-run-reason" />
+        </label>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,41 @@
+/**
+ * Proof of liabilities' server state (issue #20 §2): the latest published root and totals (GET
+ * /api/transparency/liabilities, public) and one's own proof of inclusion (GET
+ * /api/transparency/liabilities/proof, session). The proof is verified here, in the browser, by
+ * the same code the server's tests and the offline script use (schemas/liabilities.ts).
+ */
+import { useQuery } from "@tanstack/react-query";
+import { verifyProof, type LiabilityProof, type ProofResult } from "../../../../schemas/liabilities.ts";
+import type { Liabilities } from "../../../../schemas/transparency.ts";
+import { call, client } from "../../lib/api.ts";
+import { cachedFor, useScreenQuery } from "../../lib/query.ts";
+
+export type { Liabilities } from "../../../../schemas/transparency.ts";
+export type { LiabilityProof, ProofResult } from "../../../../schemas/liabilities.ts";
+
+const KEY = "transparency";
+/** A snapshot is published once a day: a minute is fresh enough. */
+const STALE_MS = 60_000;
+
+export const fetchLiabilities = (signal?: AbortSignal) => call((o) => client.api.transparency.liabilities.$get({}, o), { notify: false, signal });
+export const fetchProof = (signal?: AbortSignal) => call((o) => client.api.transparency.liabilities.proof.$get({}, o), { notify: false, signal });
+
+export const useLiabilities = () => useScreenQuery({ queryKey: [KEY, "liabilities"], queryFn: ({ signal }) => fetchLiabilities(signal), ...cachedFor(STALE_MS) });
+
+export const useProof = (enabled: boolean) =>
+  useScreenQuery({ queryKey: [KEY, "proof"], queryFn: ({ signal }) => fetchProof(signal), enabled, ...cachedFor(STALE_MS) });
+
+/** The browser's own verdict on the proof, against the published root and totals. */
+export function useVerification(proof: LiabilityProof | undefined, published: Liabilities | undefined) {
+  return useQuery<ProofResult>({
+    queryKey: [KEY, "verify", proof?.snapshot_id, proof?.leaf.nonce, published?.id, published?.root_hash],
+    queryFn: () => verifyProof(proof, published),
+    enabled: proof !== undefined && published !== undefined,
+    staleTime: Infinity,
+  });
+}
+
+/** proof.json as the user downloads it (and `npm run verify-liabilities` reads it). */
+export function proofFile(proof: LiabilityProof): Blob {
+  return new Blob([JSON.stringify(proof, null, 2) + "\n"], { type: "application/json" });
+}

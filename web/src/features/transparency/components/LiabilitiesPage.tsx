@@ -1,0 +1,194 @@
+/**
+ * Proof of liabilities (/transparency/liabilities, issue #20 §2). Anyone sees the latest published
+ * snapshot: its time, root hash, user count and what the exchange owes its users per currency. A
+ * logged-in user's proof (their leaf with its nonce, and the siblings up to the root) is fetched
+ * and verified here in the browser against the published root and totals: "your balances are
+ * included" with their amounts, or, clearly, that the proof does not verify and which check
+ * failed. The proof downloads as proof.json for `npm run verify-liabilities -- proof.json`.
+ */
+import { Link } from "react-router";
+import { m } from "../../../i18n/index.ts";
+import { formatDateTime, formatExact } from "../../../lib/format.ts";
+import { useSession } from "../../../lib/session.ts";
+import { Icon } from "../../../components/Icon.tsx";
+import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
+import { proofFile, useLiabilities, useProof, useVerification, type Liabilities, type LiabilityProof, type ProofResult } from "../api.ts";
+import acct from "../../../components/account.module.css";
+import s from "./transparency.module.css";
+
+const checkLabel: Record<ProofResult["checks"][number]["check"], () => string> = {
+  format: m.liab_check_format,
+  leaf: m.liab_check_leaf,
+  path: m.liab_check_path,
+  root_hash: m.liab_check_root_hash,
+  root_sums: m.liab_check_root_sums,
+  published: m.liab_check_published,
+};
+
+function Totals({ p }: { p: Liabilities }) {
+  return (
+    <section className="card" data-testid="liab-published">
+      <h2 className="section-title">{m.liab_published_title()}</h2>
+      <dl className={acct.kv}>
+        <div className={acct.kvRow}>
+          <dt>{m.liab_snapshot({ id: String(p.id) })}</dt>
+          <dd className="num">{formatDateTime(p.taken_at)}</dd>
+        </div>
+        <div className={acct.kvRow}>
+          <dt>{m.liab_users()}</dt>
+          <dd className="num" data-testid="liab-user-count">{p.user_count}</dd>
+        </div>
+      </dl>
+      <p className={`form-note ${s.gap}`}>{m.liab_root()}</p>
+      <p className={s.hash} data-testid="liab-root">{p.root_hash}</p>
+      <table className={`${acct.feeTable} ${s.gap}`} data-testid="liab-totals">
+        <thead>
+          <tr>
+            <th>{m.liab_currency()}</th>
+            <th className="right">{m.liab_total()}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {p.totals.map((t) => (
+            <tr key={t.currency}>
+              <td>{t.currency}</td>
+              <td className="right num">{formatExact(t.total)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function download(proof: LiabilityProof) {
+  const url = URL.createObjectURL(proofFile(proof));
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = "proof.json";
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+function Verdict({ proof, result }: { proof: LiabilityProof; result: ProofResult | undefined }) {
+  if (!result) {
+    return (
+      <div className={`${acct.notice} ${acct.noticeInfo} ${s.verdict}`} data-testid="liab-verifying">
+        <Spinner size={18} />
+        <span>{m.liab_verifying()}</span>
+      </div>
+    );
+  }
+  if (!result.ok) {
+    const failed = result.checks.find((c) => !c.ok);
+    return (
+      <div className={`${acct.notice} ${acct.noticeBad} ${s.verdict}`} role="alert" data-testid="liab-failed">
+        <Icon name="alert" size={20} />
+        <div>
+          <div className={s.verdictTitle}>{m.liab_failed()}</div>
+          {failed && <div className={s.verdictSub}>{m.liab_failed_sub({ check: checkLabel[failed.check]() })}</div>}
+          {failed && <div className={s.detail}>{failed.detail}</div>}
+        </div>
+      </div>
+    );
+  }
+  return (
+    <div className={`${acct.notice} ${acct.noticeOk}`} data-testid="liab-verified">
+      <div className={s.verdict}>
+        <Icon name="check" size={20} />
+        <div>
+          <div className={s.verdictTitle}>{m.liab_verified()}</div>
+          <div className={s.verdictSub}>{m.liab_verified_sub({ steps: String(proof.path.length), id: String(proof.snapshot_id) })}</div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function Amounts({ proof }: { proof: LiabilityProof }) {
+  const rows = proof.currencies.map((c, i) => ({ name: c.name, amount: proof.leaf.balances[i]! }));
+  const nonZero = rows.filter((r) => r.amount !== "0");
+  return (
+    <table className={`${acct.feeTable} ${s.amounts}`} data-testid="liab-mine">
+      <thead>
+        <tr>
+          <th>{m.liab_your_amounts()}</th>
+          <th className="right">{m.liab_taken()}: {formatDateTime(proof.taken_at)}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {(nonZero.length > 0 ? nonZero : rows).map((r) => (
+          <tr key={r.name}>
+            <td>{r.name}</td>
+            <td className="right num">{formatExact(r.amount)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+function YourProof({ published }: { published: Liabilities }) {
+  const proof = useProof(true);
+  const verdict = useVerification(proof.data, published);
+  const p = proof.data;
+  return (
+    <section className="card" data-testid="liab-proof">
+      <h2 className="section-title">{m.liab_yours_title()}</h2>
+      {proof.error && !p ? (
+        proof.error.code === "liabilities_not_included" ? (
+          <p className="form-note" data-testid="liab-not-included">{proof.error.message}</p>
+        ) : (
+          <ErrorState message={proof.error.message} onRetry={proof.reload} />
+        )
+      ) : !p ? (
+        <SkeletonBlock height={120} />
+      ) : (
+        <>
+          <Verdict proof={p} result={verdict.data} />
+          <Amounts proof={p} />
+          <button type="button" className={`btn btn-outline btn-block ${s.gap}`} onClick={() => download(p)} data-testid="liab-download">
+            {m.liab_download()}
+          </button>
+          <p className={`form-note ${s.gap}`}>{m.liab_offline()}</p>
+          <code className={s.command}>npm run verify-liabilities -- proof.json</code>
+        </>
+      )}
+    </section>
+  );
+}
+
+export default function LiabilitiesPage() {
+  const published = useLiabilities();
+  const loggedIn = useSession().token !== "";
+  const p = published.data;
+  const none = published.error?.code === "liabilities_none";
+  return (
+    <div className={acct.acctPage} data-testid="liabilities-page">
+      <section className={acct.heroCard}>
+        <h2 className={s.heroTitle}>{m.title_liabilities()}</h2>
+        <p className={s.heroSub}>{m.liab_intro()}</p>
+      </section>
+      {none ? (
+        <EmptyState text={m.liab_none()} />
+      ) : published.error && !p ? (
+        <ErrorState message={published.error.message} onRetry={published.reload} />
+      ) : !p ? (
+        <SkeletonBlock height={220} />
+      ) : (
+        <>
+          {loggedIn ? (
+            <YourProof published={p} />
+          ) : (
+            <Link to="/login?redirect=%2Ftransparency%2Fliabilities" className="btn btn-primary btn-block" data-testid="liab-login">
+              {m.liab_login()}
+            </Link>
+          )}
+          <Totals p={p} />
+        </>
+      )}
+    </div>
+  );
+}
