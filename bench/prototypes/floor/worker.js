@@ -14,16 +14,10 @@
 import { DurableObject } from "cloudflare:workers";
 import { Hono } from "hono";
 
-interface Env {
-  DB: D1Database;
-  BOOK: DurableObjectNamespace<FloorObject>;
-}
-
-type Vars = { requestId: string; locale: string };
-
-export class FloorObject extends DurableObject<Env> {
+// Plain JavaScript (no workers types in the Node typecheck); bindings: DB (D1), BOOK (FloorObject).
+export class FloorObject extends DurableObject {
   private ready = false;
-  place(id: number, userId: number, price: number, qty: number): { id: number; status: string } {
+  place(id, userId, price, qty) {
     const sql = this.ctx.storage.sql;
     if (!this.ready) {
       sql.exec("CREATE TABLE IF NOT EXISTS book (id INTEGER PRIMARY KEY, user_id INTEGER, price INTEGER, qty INTEGER)");
@@ -38,7 +32,7 @@ export class FloorObject extends DurableObject<Env> {
   }
 }
 
-const app = new Hono<{ Bindings: Env; Variables: Vars }>();
+const app = new Hono();
 // The exchange's middleware shape (worker/app.ts): request id and locale, then response headers; the CORS check.
 app.use("*", async (c, next) => {
   c.set("requestId", c.req.header("cf-ray") ?? crypto.randomUUID());
@@ -55,7 +49,7 @@ app.notFound((c) => c.json({ type: "error", code: 404, message: "Not found" }, 4
 let seq = 0;
 const nextId = () => Date.now() * 4096 + (seq++ % 4096);
 
-function freeze(db: D1Database, id: number) {
+function freeze(db, id) {
   const key = `freeze:${id}`;
   return db.batch([
     db.prepare("INSERT INTO movements (key, kind, created_at) VALUES (?, 'freeze', ?)").bind(key, Date.now()),
@@ -64,21 +58,21 @@ function freeze(db: D1Database, id: number) {
   ]);
 }
 
-const book = (env: Env) => env.BOOK.get(env.BOOK.idFromName("pair-1"));
+const book = (env) => env.BOOK.get(env.BOOK.idFromName("pair-1"));
 
 app.post("/api/d1", async (c) => {
-  const body = await c.req.json<{ price: number; num: number }>();
+  const body = await c.req.json();
   const id = nextId();
   await freeze(c.env.DB, id);
   return c.json({ type: "ok", data: { order_id: String(id), price: body.price } });
 });
 app.post("/api/rpc", async (c) => {
-  const body = await c.req.json<{ price: number; num: number }>();
+  const body = await c.req.json();
   const r = await book(c.env).place(nextId(), 1, body.price, body.num);
   return c.json({ type: "ok", data: r });
 });
 app.post("/api/both", async (c) => {
-  const body = await c.req.json<{ price: number; num: number }>();
+  const body = await c.req.json();
   const id = nextId();
   await freeze(c.env.DB, id);
   const r = await book(c.env).place(id, 1, body.price, body.num);
@@ -100,4 +94,4 @@ export default {
     }
     return app.fetch(request, env, ctx);
   },
-} satisfies ExportedHandler<Env>;
+};
