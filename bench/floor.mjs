@@ -41,7 +41,8 @@ export async function main(options = {}) {
   const o = { ...DEFAULTS, ...options };
   const root = snapshotPrototype();
   const dir = tempDir("exchange-floor-state-");
-  const server = await startServer({ root, dir, port: await freePort(), pepper: randomPepper() });
+  // The prototype starts in seconds on a quiet machine; on a loaded one wrangler may need minutes.
+  const server = await startServer({ root, dir, port: await freePort(), pepper: randomPepper(), timeoutMs: 900_000 });
   const client = httpClient(server.url);
   const loadavg = () => fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
   const loadStart = loadavg();

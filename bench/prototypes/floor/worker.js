@@ -16,7 +16,7 @@ import { Hono } from "hono";
 
 // Plain JavaScript (no workers types in the Node typecheck); bindings: DB (D1), BOOK (FloorObject).
 export class FloorObject extends DurableObject {
-  private ready = false;
+  ready = false;
   place(id, userId, price, qty) {
     const sql = this.ctx.storage.sql;
     if (!this.ready) {
