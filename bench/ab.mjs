@@ -10,6 +10,9 @@
  *                     --variant both=bench/prototypes/paircache.patch+bench/prototypes/sesscache.patch
  *                     [--chunks 6] [--chunk 250]
  *                     [--concurrency 16] [--viewers 0] [--no-sockets] [--json FILE]
+ *                     [--batch 20]   # batches of 20 orders per request (POST /api/transaction/batch,
+ *                                    # bench/e2e-load.mjs's batch mix); --chunk counts orders,
+ *                                    # --concurrency batches in flight (e2e-load uses 2)
  *
  * Each variant has its own fresh state (a copy of one prepared state), 3 logged-in depth sockets
  * on BTC/USDT like bench/e2e-load.mjs (unless --no-sockets) plus --viewers plain subscribers, and
@@ -23,9 +26,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { ROOT, freePort, groupCpu, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { depthSocket, httpClient, login, now, summary } from "./lib/client.mjs";
-import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
+import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 
-export const DEFAULTS = { variants: [], chunks: 6, chunk: 250, concurrency: 16, viewers: 0, sockets: true, json: null, quiet: false };
+export const DEFAULTS = { variants: [], chunks: 6, chunk: 250, concurrency: 16, viewers: 0, sockets: true, json: null, quiet: false, batch: 0 };
 
 /** A copy of `src` (a snapshot) with the patches (`a.patch+b.patch`) applied by `git apply`. */
 function patchedTree(src, patches) {
@@ -90,7 +93,14 @@ export async function main(options = {}) {
         const r = await send(w);
         if (r.status !== 200) throw new Error(`${t.name}: warm-up order refused ${r.status} ${JSON.stringify(r.body)}`);
       }
-      V.push({ ...t, server, client, socks, send, next: orderStream(pair, 42), lat: [], cpu: 0, proxy: 0, secs: 0, n: 0, errors: {} });
+      // A batch request answers 200 with one result per order: each refused order counts as an error.
+      const sendBatch = async (b) => {
+        const q = batchRequest(pair, b.orders);
+        const r = await client.request("POST", q.path, { token: tokens[b.who], body: q.body });
+        const items = r.status === 200 ? (r.body?.message?.orders ?? []) : [];
+        return { ...r, placed: items.filter((i) => i.order_id).length, codes: items.filter((i) => !i.order_id).map((i) => i.code) };
+      };
+      V.push({ ...t, server, client, socks, send, sendBatch, next: orderStream(pair, 42), nextBatch: batchStream(pair, 42, o.batch || 1), lat: [], cpu: 0, proxy: 0, secs: 0, n: 0, errors: {} });
       say(`${t.name} up on ${server.url}`);
     }
     await sleep(1000);
@@ -104,6 +114,13 @@ export async function main(options = {}) {
         await Promise.all(
           Array.from({ length: o.concurrency }, async () => {
             while (issued < o.chunk) {
+              if (o.batch > 0) {
+                issued += o.batch;
+                const r = await x.sendBatch(x.nextBatch());
+                for (let k = 0; k < r.placed; k++) x.lat.push(r.ms);
+                for (const c of r.placed + r.codes.length === o.batch ? r.codes : [`${r.status} ${r.body?.code ?? r.error?.message ?? ""}`]) x.errors[c] = (x.errors[c] ?? 0) + 1;
+                continue;
+              }
               issued++;
               const r = await x.send(x.next());
               if (r.status === 200) x.lat.push(r.ms);
@@ -118,7 +135,7 @@ export async function main(options = {}) {
         await sleep(300); // the chunk's outbox drain runs on this server before its CPU is read
         x.cpu += cpuOf(x.server, "runtime") - c0;
         x.proxy += cpuOf(x.server, "proxy") - p0;
-        x.n += o.chunk;
+        x.n += issued;
       }
     }
     const rows = V.map((x) => {
@@ -135,7 +152,7 @@ export async function main(options = {}) {
       };
     });
     if (!o.quiet) {
-      console.log(`\nA/B, ${o.chunks} alternating chunks of ${o.chunk} orders, ${o.concurrency} in flight, ${o.sockets ? 3 : 0} logged-in sockets + ${o.viewers} viewers; load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
+      console.log(`\nA/B, ${o.chunks} alternating chunks of ${o.chunk} orders${o.batch ? ` in batches of ${o.batch}` : ""}, ${o.concurrency} ${o.batch ? "batches" : "orders"} in flight, ${o.sockets ? 3 : 0} logged-in sockets + ${o.viewers} viewers; load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
       console.table(rows);
     }
     if (o.json) fs.writeFileSync(o.json, JSON.stringify(rows, null, 2));
@@ -159,6 +176,7 @@ function parseArgs(argv) {
     else if (a === "--concurrency") o.concurrency = Number(argv[++i]);
     else if (a === "--viewers") o.viewers = Number(argv[++i]);
     else if (a === "--no-sockets") o.sockets = false;
+    else if (a === "--batch") o.batch = Number(argv[++i]);
     else if (a === "--json") o.json = path.resolve(argv[++i]);
     else throw new Error(`unknown option ${a}`);
   }

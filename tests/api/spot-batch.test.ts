@@ -83,6 +83,54 @@ describe("placing a batch", () => {
     expect((await reconcile(env.DB)).differences).toEqual([]);
   });
 
+  it("freezes nothing and books nothing when the balance covers none of the orders", async () => {
+    await clearBook();
+    const u = await trader("150", "0");
+    const r = await batch(u.token, [
+      { side: "buy", price: "200", num: "1" },
+      { side: "sell", price: "100", num: "1" },
+    ]);
+    expect(r.body.message.orders.map((o: { code?: string }) => o.code)).toEqual(["insufficient_balance", "insufficient_balance"]);
+    expect(await balance(u.id, USDT)).toEqual([units("150"), 0n]);
+    const rows = await env.DB.prepare("SELECT COUNT(*) AS n FROM spot_orders WHERE user_id = ?").bind(u.id).first<{ n: number }>();
+    expect(rows?.n).toBe(0);
+  });
+
+  it("records each order of a batch exactly as the same order sent alone: side, kind, price, size, funds held, client id, budget", async () => {
+    await clearBook();
+    const maker = await trader();
+    await sell(maker.token, { price: "50000", num: "0.5" });
+    const orders = [
+      { side: "buy", price: "100", num: "1", client_oid: "row-1" },
+      { side: "sell", price: "90000", num: "0.25" },
+      { side: "buy", mode: 1, total: "500" },
+    ];
+    const inBatch = await trader("20000");
+    const alone = await trader("20000");
+    const r = await batch(inBatch.token, orders);
+    expect(r.body.message.orders.every((o: { order_id?: string }) => o.order_id)).toBe(true);
+    for (const { side, ...o } of orders) expect((await (side === "buy" ? buy : sell)(alone.token, { mode: 2, ...o })).body.type).toBe("ok");
+    const rows = async (userId: number) =>
+      (
+        await env.DB.prepare(
+          `SELECT pair_id, side, kind, price, qty, reserved_units, reserved_currency, client_oid, budget,
+             typeof(price) || typeof(qty) || typeof(reserved_units) || typeof(budget) AS types
+           FROM spot_orders WHERE user_id = ? ORDER BY id`,
+        )
+          .bind(userId)
+          .all()
+      ).results;
+    const mine = await rows(inBatch.id);
+    expect(mine).toHaveLength(3);
+    expect(mine).toEqual(await rows(alone.id));
+    expect(mine[2]).toMatchObject({ kind: "market", budget: expect.any(Number), types: "integerintegerintegerinteger" });
+    expect(mine[0]).toMatchObject({ client_oid: "row-1", types: "integerintegerintegernull" });
+    await drainPair(PAIR);
+    expect(await balance(inBatch.id, USDT)).toEqual(await balance(alone.id, USDT));
+    expect(await balance(inBatch.id, BTC)).toEqual(await balance(alone.id, BTC));
+    expect((await reconcile(env.DB)).differences).toEqual([]);
+  });
+
   it("refuses each order that breaks a rule with its own translated reason, and places the rest", async () => {
     await clearBook();
     const u = await trader();

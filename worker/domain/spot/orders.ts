@@ -149,6 +149,24 @@ function orderInsert(db: D1Database, id: number, userId: number, pair: PairRow, 
   return db.prepare(`${columns} VALUES (?, ${LIVE_TRADER_USER_ID}, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`).bind(id, guard.sessionId, guard.userId, now, ...rest);
 }
 
+/**
+ * Every order row of a batch in ONE statement: the rows travel as a JSON array read by `json_each`
+ * (in the given order), with the same columns, values, constraints and session check as
+ * `orderInsert` row by row. Amounts travel as decimal strings and the INTEGER columns store them as
+ * integers, exactly as the bound strings of `orderInsert` are. With a guard, every row's user id is
+ * the one LIVE_TRADER_USER_ID reads (NULL when the session has ended, which fails the NOT NULL
+ * column and with it the whole freeze batch).
+ */
+function orderInserts(db: D1Database, ids: number[], userId: number, pair: PairRow, orders: PricedOrder[], now: number, guard?: SessionGuard) {
+  const rows = orders.map((o, k) => [ids[k]!, o.side, o.kind, o.price.toString(), o.qty.toString(), o.reserved.toString(), o.reservedCurrency, o.clientOid, o.budget === null ? null : o.budget.toString()]);
+  const live = !guard || guard.confirmed ? null : guard;
+  const sql = `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, budget, created_at, updated_at)
+    SELECT value ->> 0, ${live ? LIVE_TRADER_USER_ID : "?"}, ?, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, 0, value ->> 7, value ->> 8, ?, ?
+    FROM json_each(?) ORDER BY key`;
+  const who = live ? [live.sessionId, live.userId, now] : [userId];
+  return db.prepare(sql).bind(...who, pair.id, now, now, JSON.stringify(rows));
+}
+
 const isSessionGone = (err: unknown) => /NOT NULL constraint failed: spot_orders\.user_id/.test(String(err));
 
 function placeInput(pair: PairRow, userId: number, orderId: number, o: PricedOrder): PlaceInput {
@@ -264,21 +282,28 @@ export async function placeBatch(t: Trader, input: z.output<typeof spotBatchSche
     }
   }
 
-  // Accept orders in their given order while the balance covers them.
-  const available = await changeAvailable(db, t.userId, [pair.currencyId, pair.legalId]);
-  const accepted: typeof fresh = [];
-  for (const f of fresh) {
-    const left = available.get(f.priced.reservedCurrency) ?? 0n;
-    if (f.priced.reserved > left) {
-      results[f.index] = refused(new ApiError("insufficient_balance", 409));
-      continue;
+  // Every order first: when the balance covers them all (the usual case), the freeze batch is the
+  // only D1 round trip and its CHECKs are the balance check. When it does not (the batch changed
+  // nothing), read the balance and accept orders in their given order while it covers them.
+  let accepted = fresh;
+  let ids = accepted.length > 0 ? await freezeMany(db, t.userId, pair, accepted.map((a) => a.priced), t.guard) : null;
+  if (accepted.length > 0 && !ids) {
+    const available = await changeAvailable(db, t.userId, [pair.currencyId, pair.legalId]);
+    accepted = [];
+    for (const f of fresh) {
+      const left = available.get(f.priced.reservedCurrency) ?? 0n;
+      if (f.priced.reserved > left) {
+        results[f.index] = refused(new ApiError("insufficient_balance", 409));
+        continue;
+      }
+      available.set(f.priced.reservedCurrency, left - f.priced.reserved);
+      accepted.push(f);
     }
-    available.set(f.priced.reservedCurrency, left - f.priced.reserved);
-    accepted.push(f);
+    // The same batch again is refused again: the single-order path below decides each order.
+    if (accepted.length > 0 && accepted.length < fresh.length) ids = await freezeMany(db, t.userId, pair, accepted.map((a) => a.priced), t.guard);
   }
 
   if (accepted.length > 0) {
-    const ids = await freezeMany(db, t.userId, pair, accepted.map((a) => a.priced), t.guard);
     if (ids) {
       const placed = await stub.placeMany(accepted.map((a, k) => placeInput(pair, t.userId, ids[k]!, a.priced)));
       accepted.forEach((a, k) => (results[a.index] = placedOut(pair, ids[k]!, placed[k]!)));
@@ -335,7 +360,7 @@ async function freezeMany(db: D1Database, userId: number, pair: PairRow, orders:
         })),
         now,
       ),
-      ...orders.map((o, k) => orderInsert(db, ids[k]!, userId, pair, o, now, guard)),
+      orderInserts(db, ids, userId, pair, orders, now, guard),
     ];
     try {
       await db.batch(stmts);
