@@ -83,7 +83,11 @@ export interface LeverState {
   openAt: number | null;
 }
 
-export type LeverAcceptResult = ({ ok: true } & LeverState) | { ok: false; code: LeverRefusal };
+/**
+ * `fresh`: accepted by this call, its D1 row learns its state in the next drain batch (an
+ * `accepted` lever event); false: accepted before (a replay), D1 may not have heard of it yet.
+ */
+export type LeverAcceptResult = ({ ok: true; fresh: boolean } & LeverState) | { ok: false; code: LeverRefusal };
 
 /** What the reconciler learns about a position D1 still shows as held. */
 export type LeverVerdict = { verdict: "tombstoned" } | ({ verdict: "known" } & LeverState);
@@ -111,8 +115,27 @@ export class LeverDesk {
     outbox.whenApplied((all) => {
       const entries = all.flatMap((e) => (e.kind === "lever" ? [e] : []));
       this.applied(entries);
-      if (entries.length > 0) announce(entries.map((e) => e.event.positionId));
+      // An acceptance is no news to its owner: the open was answered with it.
+      const changed = entries.flatMap((e) => (e.event.type === "accepted" ? [] : [e.event.positionId]));
+      if (changed.length > 0) announce(changed);
     });
+    store.onRollback(() => (this.heldSum = undefined));
+  }
+
+  /** Registers the drain of a new outbox entry (the object may skip it while a drain runs). */
+  drainDue: (at: number) => void = (at) => this.scheduler.at("drain", at);
+
+  /**
+   * The house's hold of the pair's live positions (status 1, 2, 3) as the rows say: read once after
+   * a start or a rollback (undefined), then changed by acceptance (+) and by `applied` (−, the rows
+   * it moved to closed or revoked).
+   */
+  private heldSum: bigint | undefined;
+
+  /** The house's hold of the pair's live positions. */
+  held(): bigint {
+    this.heldSum ??= BigInt(String(this.store.one<Row>("SELECT CAST(COALESCE(SUM(hold), 0) AS TEXT) AS h FROM lever_positions WHERE status IN (1, 2, 3)")!.h));
+    return this.heldSum;
   }
 
   private units(r: Row): ContractUnits {
@@ -174,11 +197,11 @@ export class LeverDesk {
   accept(input: LeverAcceptInput, top: BookTop | null, now: number): LeverAcceptResult {
     if (this.store.one("SELECT 1 AS x FROM lever_tombstones WHERE id = ?", input.positionId)) return { ok: false, code: "tombstoned" };
     const seen = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ?", input.positionId);
-    if (seen) return { ok: true, ...this.state(seen) };
+    if (seen) return { ok: true, fresh: false, ...this.state(seen) };
     const ix = this.indexNow(top, now);
     if (!ix) return { ok: false, code: "no_market_price" };
-    const held = BigInt(String(this.store.one<Row>("SELECT CAST(COALESCE(SUM(hold), 0) AS TEXT) AS h FROM lever_positions WHERE status IN (1, 2, 3)")!.h));
-    if (held + BigInt(input.hold) > BigInt(input.pairExposure)) return { ok: false, code: "exposure" };
+    const hold = BigInt(input.hold);
+    if (this.held() + hold > BigInt(input.pairExposure)) return { ok: false, code: "exposure" };
     const mine = Number(this.store.one<Row>("SELECT count(*) AS n FROM lever_positions WHERE user_id = ? AND status IN (1, 2)", input.userId)!.n);
     if (mine >= input.maxPositions) return { ok: false, code: "too_many" };
     const pending = input.targetPrice !== null && !limitReached(input.type, BigInt(input.targetPrice), BigInt(ix.price));
@@ -208,8 +231,13 @@ export class LeverDesk {
       pending ? null : now,
     );
     if (!pending) this.refreshTriggers(input.positionId);
+    this.heldSum = this.held() + hold;
+    const state: LeverState = { status: pending ? 1 : 2, openPrice: pending ? null : ix.price, openTickId: pending ? null : ix.id, openAt: pending ? null : now };
+    // D1's held row learns its state in the drain batch, not in a round trip of the open's own.
+    this.outbox.append({ kind: "lever", at: now, event: { type: "accepted", positionId: input.positionId, userId: input.userId, ...(state as LeverState & { status: 1 | 2 }) } });
+    this.drainDue(now);
     this.scheduler.at("sweep", now + SWEEP_EVERY_MS);
-    return { ok: true, status: pending ? 1 : 2, openPrice: pending ? null : ix.price, openTickId: pending ? null : ix.id, openAt: pending ? null : now };
+    return { ok: true, fresh: true, ...state };
   }
 
   /** For the reconciler: what the desk knows of a position, or a tombstone so it is never accepted later. */
@@ -458,8 +486,11 @@ export class LeverDesk {
   /** After D1 applied these entries: closing → closed, revoking → revoked. */
   applied(entries: LeverEntry[]): void {
     for (const e of entries) {
-      if (e.event.type === "close") this.store.sql.exec("UPDATE lever_positions SET status = 4 WHERE id = ? AND status = 3", e.event.positionId);
-      if (e.event.type === "revoke") this.store.sql.exec("UPDATE lever_positions SET status = 5 WHERE id = ? AND status = 3", e.event.positionId);
+      const to = e.event.type === "close" ? 4 : e.event.type === "revoke" ? 5 : null;
+      if (to === null) continue;
+      const done = this.store.sql.exec("UPDATE lever_positions SET status = ? WHERE id = ? AND status = 3 RETURNING CAST(hold AS TEXT) AS hold", to, e.event.positionId).toArray();
+      // Only a row this moved leaves the sum (a batch found in D1 again moves none twice).
+      if (this.heldSum !== undefined) for (const r of done) this.heldSum -= BigInt(String(r.hold));
     }
   }
 

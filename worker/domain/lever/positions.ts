@@ -350,12 +350,19 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
     if (r.code === "too_many") throw new ApiError("lever_too_many", 409, { max: s.maxPositions });
     throw new ApiError(refusalError[r.code], 409);
   }
-  const done = await db
-    .prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
-    .bind(r.status, r.openPrice, r.openTickId, r.openAt, id)
-    .run();
+  // Accepted now: D1's row learns its state in the object's next drain batch (its outbox entry was
+  // written with the acceptance), so the answer needs no D1 round trip. One accepted before (a
+  // retry) is noted here, as the reconciler would.
+  const noted =
+    r.fresh ||
+    (
+      await db
+        .prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
+        .bind(r.status, r.openPrice, r.openTickId, r.openAt, id)
+        .run()
+    ).meta.changes === 1;
   // Pending or trading as the object answered; closed or closing already (a close reached D1 first) is read back.
-  if (done.meta.changes !== 1 || (r.status !== 1 && r.status !== 2)) return shown(env, userId, id);
+  if (!noted || (r.status !== 1 && r.status !== 2)) return shown(env, userId, id);
   const row: Row = {
     id,
     user_id: userId,

@@ -199,9 +199,10 @@ interface Held {
 }
 
 /**
- * The second step: the pair object accepts (→ status 1) or refuses (→ refund, status 4, the error).
- * The answer is built from what the batch wrote and the object answered, as the row now reads
- * (the row is read back only when D1 holds something else: the reconciler or a settlement got there first).
+ * The second step: the pair object accepts (→ status 1, in D1 with its next drain batch) or refuses
+ * (→ refund, status 4, the error). The answer is built from what the batch wrote and the object
+ * answered, as the row reads once the drain has run (read back only for a replay that finds D1
+ * holding something else: the reconciler or a settlement got there first).
  */
 async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, h: Held, now: number): Promise<SecondsOrder> {
   const db = env.DB;
@@ -223,11 +224,18 @@ async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, 
   };
   const r = await pairStub(env, pair.id).acceptSeconds(input);
   if (r.ok) {
-    const done = await db
-      .prepare("UPDATE micro_orders SET status = 1, open_tick_id = ?, open_price = ?, end_at = ? WHERE id = ? AND status = 0")
-      .bind(r.openTickId, r.openPrice, r.endAt, h.id)
-      .run();
-    if (done.meta.changes === 1) {
+    // Accepted now: D1's row learns status 1 and its entry in the object's next drain batch (its
+    // outbox entry was written with the acceptance), so the answer needs no D1 round trip. A
+    // contract accepted before (a replay) is noted here, as the reconciler would.
+    const noted =
+      r.fresh ||
+      (
+        await db
+          .prepare("UPDATE micro_orders SET status = 1, open_tick_id = ?, open_price = ?, end_at = ? WHERE id = ? AND status = 0")
+          .bind(r.openTickId, r.openPrice, r.endAt, h.id)
+          .run()
+      ).meta.changes === 1;
+    if (noted) {
       const row: OrderRow = {
         id: h.id,
         type: h.type,
@@ -295,10 +303,14 @@ async function replay(env: Env, userId: number, prior: OrderRow, input: SecondsS
   return orderOut(prior, Date.now());
 }
 
-/** The user's running contracts and those settled in the last minute, newest first. */
+/**
+ * The user's running contracts and those settled in the last minute, newest first. A held one
+ * (status 0: its money held, the object's acceptance not yet in D1: a moment after the submit, until
+ * the object's drain batch lands) is listed as running, without its entry until then.
+ */
 export async function runningContracts(db: D1Database, userId: number, now = Date.now()): Promise<SecondsOrder[]> {
   const { results } = await db
-    .prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND (o.status IN (1, 2) OR (o.status = 3 AND o.settled_at >= ?)) ORDER BY o.id DESC LIMIT 100`)
+    .prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND (o.status IN (0, 1, 2) OR (o.status = 3 AND o.settled_at >= ?)) ORDER BY o.id DESC LIMIT 100`)
     .bind(userId, now - RECENTLY_SETTLED_MS)
     .all<OrderRow>();
   return results.map((r) => orderOut(r, now));
