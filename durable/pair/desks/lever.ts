@@ -23,6 +23,7 @@ import {
   limitReached,
   liquidationPrice,
   overnightFee,
+  priceMoved,
   stopValid,
   sweepVerdict,
   type CloseReason,
@@ -71,9 +72,17 @@ export interface LeverAcceptInput {
   /** the most the house may hold for this pair's open positions (USDT minimal units) */
   pairExposure: string;
   maxPositions: number;
+  /**
+   * The index the Worker priced the hold on when it took it from its memory of an earlier answer
+   * instead of a quote asked for just before (null or absent: asked for). Re-checked here: moved
+   * beyond the tolerance, the open is refused with "requote" (refunded, priced again on a fresh quote).
+   */
+  quotedPrice?: number | null;
+  /** The index the owner confirmed (a market open from the app): with a remembered index, re-checked here too. */
+  confirmedPrice?: number | null;
 }
 
-export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned";
+export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned" | "requote";
 
 /** The desk's state of one position, as the Worker mirrors it in D1. */
 export interface LeverState {
@@ -199,7 +208,11 @@ export class LeverDesk {
     const seen = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ?", input.positionId);
     if (seen) return { ok: true, fresh: false, ...this.state(seen) };
     const ix = this.indexNow(top, now);
-    if (!ix) return { ok: false, code: "no_market_price" };
+    if (!ix) return { ok: false, code: input.quotedPrice == null ? "no_market_price" : "requote" };
+    if (input.quotedPrice != null) {
+      const moved = (p: number | null | undefined) => p != null && priceMoved(BigInt(p), BigInt(ix.price));
+      if (moved(input.quotedPrice) || (input.targetPrice === null && moved(input.confirmedPrice))) return { ok: false, code: "requote" };
+    }
     const hold = BigInt(input.hold);
     if (this.held() + hold > BigInt(input.pairExposure)) return { ok: false, code: "exposure" };
     const mine = Number(this.store.one<Row>("SELECT count(*) AS n FROM lever_positions WHERE user_id = ? AND status IN (1, 2)", input.userId)!.n);
