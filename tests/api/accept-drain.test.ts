@@ -96,13 +96,13 @@ describe("the house's holds of open contracts, kept by the pair object", () => {
     await drainPair(PAIR);
     await expireNow(PAIR, first.message.id);
     await settled(PAIR, first.message.id);
-    expect((await submit(a.token, { currency_id: LIMITED, number: "12.5" })).body.type).toBe("ok"); // a at 10, the pair at 20
+    expect((await submit(a.token, { currency_id: LIMITED, number: "5" })).body.type).toBe("ok"); // a at 4, the pair at 14
     expect((await submit(b.token, { currency_id: LIMITED, number: "15" })).body).toMatchObject({ code: "exposure_user" }); // b would hold 22
-    expect((await submit(b.token, { currency_id: LIMITED, number: "10" })).body.type).toBe("ok"); // b at 18, the pair at 28
-    expect((await submit(a.token, { currency_id: LIMITED, number: "3" })).body).toMatchObject({ code: "exposure_pair" }); // the pair would hold 30.4
+    expect((await submit(b.token, { currency_id: LIMITED, number: "10" })).body.type).toBe("ok"); // b at 18, the pair at 22
+    expect((await submit(a.token, { currency_id: LIMITED, number: "12.5" })).body).toMatchObject({ code: "exposure_pair" }); // the pair would hold 32
     // Refused contracts returned everything; the house holds exactly the open ones' payouts.
     await drainPair(PAIR);
-    expect((await micro(TREASURY, LIMITED))[1]).toBe(units("28"));
+    expect((await micro(TREASURY, LIMITED))[1]).toBe(units("22"));
     expect((await reconcile(env.DB)).differences).toEqual([]);
   });
 });
