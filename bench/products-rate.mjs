@@ -146,7 +146,7 @@ export async function main(options = {}) {
     await client.request("POST", "/api/microtrade/submit", { token: tokens.demo1, body: { match_id: pair.pairId, currency_id: 3, type: 1, seconds: 600, number: "1" } });
     await client.request("POST", "/api/lever/submit", { token: tokens.demo1, body: { currency_id: 1, legal_id: 3, type: 1, share: 1, multiple: 10 } });
 
-    /** D1 caught up: no spot order still submitted, no contract or position still held (status 0). */
+    /** D1 caught up: no spot order still submitted, no contract or position still held (status 0: listed without its entry price). */
     const quiet = async () => {
       const t0 = now();
       while (now() - t0 < 120_000) {
@@ -154,6 +154,13 @@ export async function main(options = {}) {
         for (const who of Object.keys(tokens)) {
           const r = await client.request("GET", "/api/new/transaction/index", { token: tokens[who] });
           pending += (r.body?.data?.lists ?? []).filter((x) => x.status === 0).length;
+        }
+        // A contract or position whose acceptance has not reached D1 yet lists without its entry price.
+        for (const who of PLAYERS) {
+          const c = await client.request("GET", "/api/microtrade/lists", { token: tokens[who] });
+          pending += (c.body?.message ?? []).filter((x) => x.status <= 2 && x.open_price === null).length;
+          const l = await client.request("POST", "/api/lever/my_trade?status=2&legal_id=3&currency_id=1&page=1&limit=100", { token: tokens[who] });
+          pending += (l.body?.message?.message?.data ?? []).filter((x) => x.open_price === null).length;
         }
         if (pending === 0) return Math.round(now() - t0);
         await sleep(50);

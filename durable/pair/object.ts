@@ -63,6 +63,13 @@ export class PairDurableObject extends DurableObject<Env> {
     });
     this.lever = new LeverDesk(this.store, this.scheduler, this.outbox, this.seconds, () => this.spot.info, (ids) => void announceLever(env, ids));
     this.scheduler.handle("sweep", (now) => this.lever.sweepDue(this.spot.engine ? this.spot.top() : null, now, () => this.drain()));
+    // An acceptance's outbox entry: a running drain takes it too (it stops only at an empty outbox,
+    // and its due row stays until nothing waits), otherwise the drain is due now (as spot commits).
+    const drainDue = (at: number) => {
+      if (!(this.drains.busy && this.scheduler.has("drain"))) this.scheduler.at("drain", at);
+    };
+    this.seconds.drainDue = drainDue;
+    this.lever.drainDue = drainDue;
     this.fanout = createFanout(this.spot.fanoutHost(() => ctx.getWebSockets()));
     this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy });
     ctx.blockConcurrencyWhile(async () => {

@@ -96,8 +96,24 @@ export interface SecondsSettleEntry {
   notification?: NewNotification;
 }
 
+/**
+ * A seconds contract the desk has just accepted: its D1 row (held, status 0) learns its entry in
+ * the drain batch (status 1), instead of in a D1 round trip of the submit's own. The update only
+ * moves a held row (`status = 0`), so the reconciler or a settlement that got there first wins.
+ */
+export interface SecondsAcceptedEntry {
+  kind: "seconds_accepted";
+  at: number;
+  orderId: number;
+  openTickId: number;
+  openPrice: number;
+  endAt: number;
+}
+
 /** What the lever desk tells D1 about one position (money in minimal units as strings, prices in ticks). */
 export type LeverEvent =
+  /** a position the desk has just accepted (pending or trading): its held D1 row (status 0) learns it (no money) */
+  | { type: "accepted"; positionId: number; userId: number; status: 1 | 2; openPrice: number | null; openTickId: number | null; openAt: number | null }
   /** a pending limit open reached by the index */
   | { type: "open"; positionId: number; userId: number; openPrice: number; openTickId: number; openAt: number }
   /** closed at the index: collateral and the house's hold released, P/L and close fee paid (`lever:{id}:close`) */
@@ -139,7 +155,7 @@ export interface LeverEntry {
 }
 
 /** Every kind of outbox entry. A new desk adds its kind here and its case in `application()`. */
-export type OutboxEntry = SpotCommandEntry | SecondsSettleEntry | LeverEntry;
+export type OutboxEntry = SpotCommandEntry | SecondsSettleEntry | SecondsAcceptedEntry | LeverEntry;
 
 /** Reads a stored row (rows from before the typed outbox have no `kind`: they are spot). */
 export function parseOutboxEntry(json: string): OutboxEntry {
@@ -268,14 +284,44 @@ function secondsApplication(db: D1Database, pair: OutboxPair, entries: SecondsSe
 }
 
 /**
+ * The D1 side of accepted seconds contracts: one statement for all of them, each held row (status
+ * 0) gets its entry and status 1. A row the reconciler confirmed, or a settlement reached, first is
+ * left alone (its entry is the same: both came from the desk's one record).
+ */
+function secondsAcceptedApplication(db: D1Database, entries: SecondsAcceptedEntry[]): D1PreparedStatement[] {
+  if (entries.length === 0) return [];
+  return [
+    db
+      .prepare(
+        `UPDATE micro_orders SET status = 1, open_tick_id = v.value ->> 1, open_price = v.value ->> 2, end_at = v.value ->> 3
+         FROM json_each(?) AS v WHERE micro_orders.id = v.value ->> 0 AND +micro_orders.status = 0`,
+      )
+      .bind(JSON.stringify(entries.map((e) => [e.orderId, e.openTickId, e.openPrice, e.endAt]))),
+  ];
+}
+
+/**
  * The D1 side of lever events, in the order they happened (a position's open, nights and close may
  * share a batch): each money event is ONE movement keyed by the position and step, with the
  * position's row; the row's status can only move forward (migrations/0015_lever.sql triggers).
  */
 function leverApplication(db: D1Database, pair: OutboxPair, entries: LeverEntry[]): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
+  // Acceptances first, all in one statement: a position's acceptance precedes every later event of it.
+  const accepted = entries.flatMap(({ event: e }) => (e.type === "accepted" ? [[e.positionId, e.status, e.openPrice, e.openTickId, e.openAt]] : []));
+  if (accepted.length > 0) {
+    out.push(
+      db
+        .prepare(
+          `UPDATE lever_positions SET status = v.value ->> 1, open_price = v.value ->> 2, open_tick_id = v.value ->> 3, open_at = v.value ->> 4
+           FROM json_each(?) AS v WHERE lever_positions.id = v.value ->> 0 AND +lever_positions.status = 0`,
+        )
+        .bind(JSON.stringify(accepted)),
+    );
+  }
   for (const { event: e } of entries) {
     const memo = `${pair.symbol} #${e.positionId}`;
+    if (e.type === "accepted") continue;
     if (e.type === "open") {
       out.push(db.prepare("UPDATE lever_positions SET status = 2, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status IN (0, 1)").bind(e.openPrice, e.openTickId, e.openAt, e.positionId));
     } else if (e.type === "stops") {
@@ -387,7 +433,18 @@ export class Outbox {
         const sessions = notified.length > 0 ? [liveSessionsStatement(this.db, notified)] : [];
         try {
           const lever = leverApplication(this.db, pair, entries.filter((e) => e.kind === "lever"));
-          const results = await this.db.batch([...spotMovement, ...seconds.movements, ...extra, ...seconds.extra, ...lever, ...notifications, ...this.alongHooks.flatMap((h) => h(entries)), ...sessions]);
+          const accepted = secondsAcceptedApplication(this.db, entries.filter((e) => e.kind === "seconds_accepted"));
+          const results = await this.db.batch([
+            ...spotMovement,
+            ...seconds.movements,
+            ...extra,
+            ...accepted,
+            ...seconds.extra,
+            ...lever,
+            ...notifications,
+            ...this.alongHooks.flatMap((h) => h(entries)),
+            ...sessions,
+          ]);
           if (sessions.length > 0) {
             live = new Map(notified.map((u) => [u, []]));
             for (const r of results[results.length - 1]!.results as { user_id: number; session_id: number }[]) live.get(Number(r.user_id))?.push(Number(r.session_id));

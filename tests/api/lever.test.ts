@@ -429,10 +429,15 @@ describe("refusals", () => {
     expect((await api("/lever/batch_close", { token: other.token, body: {} })).body.message).toEqual({ closed: [], failed: [] });
     expect((await api("/lever/my_trade", { token: other.token, method: "POST" })).body.message.message).toMatchObject({ total: 0, data: [] });
     for (const id of ["abc", -1, 0, 1e30]) expect((await api("/lever/close", { token: other.token, body: { id } })).body.code).toBe("invalid_param");
+    // Listed as the owner's, pending and trading, before and after the acceptances reach D1 (the pair's drain).
+    const listed = async (status: number) => (await api(`/lever/my_trade?status=${status}`, { token: owner.token, method: "POST" })).body.message.message.data.map((x: { id: number }) => x.id);
+    expect(await listed(1)).toEqual([pending.id]);
+    expect(await listed(2)).toEqual([p.id]);
+    await drainPair(1);
     expect((await positionRow(p.id))!.status).toBe(2);
     expect((await positionRow(pending.id))!.status).toBe(1);
-    const mine = (await api("/lever/my_trade?status=1", { token: owner.token, method: "POST" })).body.message.message;
-    expect(mine.data.map((x: { id: number }) => x.id)).toEqual([pending.id]);
+    expect(await listed(1)).toEqual([pending.id]);
+    expect(await listed(2)).toEqual([p.id]);
     await api("/lever/batch_close", { token: owner.token, body: {} });
     await api("/lever/cancel", { token: owner.token, body: { id: pending.id } });
   });

@@ -102,8 +102,10 @@ describe("a settled seconds contract", () => {
     expect(await count(`micro:${o.id}:settle`)).toBe(1);
     // As if the object had lost its note that the settlement reached D1, then fired twice.
     const reset = await runInDurableObject(stubOf(PAIR), async (_obj, state) => {
-      const n = Number(state.storage.sql.exec("SELECT count(*) AS n FROM outbox WHERE payload LIKE ?", `%"orderId":${o.id},%`).one().n);
-      state.storage.sql.exec("UPDATE outbox SET drained_at = NULL WHERE payload LIKE ?", `%"orderId":${o.id},%`);
+      // The settlement's entry (its acceptance's entry names the contract too).
+      const settlement = `%"settlement":{"orderId":${o.id},%`;
+      const n = Number(state.storage.sql.exec("SELECT count(*) AS n FROM outbox WHERE payload LIKE ?", settlement).one().n);
+      state.storage.sql.exec("UPDATE outbox SET drained_at = NULL WHERE payload LIKE ?", settlement);
       state.storage.sql.exec("UPDATE contracts SET status = 2 WHERE id = ?", o.id);
       return n;
     });

@@ -10,7 +10,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { formatUnits } from "../../schemas/money.ts";
-import { api, seedSpotPair, units } from "./helpers.ts";
+import { api, drainPair, seedSpotPair, units } from "./helpers.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
 import { bettor, fundHouse, micro, submit, twoSidedBook } from "./seconds-fixtures.ts";
 import { lever, leverUser, open, setIndex } from "./lever-fixtures.ts";
@@ -102,14 +102,21 @@ describe("a seconds contract after something changed in D1", () => {
     expect((await submit(a.u.token, { number: "10" })).body.message).toMatchObject({ profit_ratio: "80", fee: "0.20000000" });
   });
 
-  it("answers a submit with the contract exactly as the running list shows it", async () => {
+  it("answers a submit with the contract exactly as the running list shows it once the pair's drain has run, and lists it running before", async () => {
     const u = await bettor("100");
     const mine = (await submit(u.token, { number: "10", type: 2 })).body.message;
-    const listed = (await api("/microtrade/lists", { token: u.token })).body.message.find((x: { id: number }) => x.id === mine.id);
+    const listed = async () => {
+      const { remain_milli_seconds: _b, ...shown } = (await api("/microtrade/lists", { token: u.token })).body.message.find((x: { id: number }) => x.id === mine.id);
+      return shown;
+    };
     const { remain_milli_seconds: _a, ...answered } = mine;
-    const { remain_milli_seconds: _b, ...shown } = listed;
-    expect(answered).toEqual(shown);
+    // At once (the acceptance may still be on its way to D1): running, with its stake, fee and terms.
+    const { open_price: _p, open_tick_id: _t, end_at: _e, ...terms } = answered;
+    expect(await listed()).toMatchObject({ ...terms, status: 1 });
+    await drainPair(1);
+    expect(await listed()).toEqual(answered);
     expect(answered).toMatchObject({ status: 1, type: 2, number: "10.00000000", seconds: 30 });
+    expect(answered.open_price).not.toBeNull();
   });
 });
 
@@ -173,11 +180,15 @@ describe("a leveraged open after something changed in D1", () => {
     await nothingHeld(b);
   });
 
-  it("answers an open with the position exactly as the list shows it at the same index", async () => {
+  it("answers an open with the position exactly as the list shows it at the same index once the pair's drain has run, and lists it trading before", async () => {
     const u = await leverUser("1000");
     const mine = (await open(u.token, { share: 10, multiple: 10, type: 2 })).body.message;
-    const listed = (await api(`/lever/my_trade?legal_id=${USDT}&currency_id=${BTC}`, { token: u.token, method: "POST" })).body.message.message.data.find((x: { id: number }) => x.id === mine.id);
-    expect(mine).toEqual(listed);
+    const listed = async () => (await api(`/lever/my_trade?legal_id=${USDT}&currency_id=${BTC}`, { token: u.token, method: "POST" })).body.message.message.data.find((x: { id: number }) => x.id === mine.id);
+    // At once (the acceptance may still be on its way to D1): trading, with its margin, fee and terms.
+    expect(await listed()).toMatchObject({ id: mine.id, status: 2, margin: mine.margin, trade_fee: mine.trade_fee, share: 10, multiple: 10 });
+    await drainPair(1);
+    expect(await listed()).toEqual(mine);
     expect(mine).toMatchObject({ status: 2, type: 2, share: 10, multiple: 10 });
+    expect(mine.open_price).not.toBeNull();
   });
 });

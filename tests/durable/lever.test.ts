@@ -99,6 +99,8 @@ describe("exactly once", () => {
     const u = await leverUser("100");
     const p = (await open(u.token, {})).body.message;
     const house = await lever(TREASURY);
+    // The open's acceptance reaches D1 (the pair's drain) before D1 goes away.
+    await drainPair(1);
     // D1 goes away for a moment: the drain of the liquidation fails.
     await env.DB.prepare("CREATE TRIGGER test_d1_down BEFORE UPDATE OF status ON lever_positions BEGIN SELECT RAISE(ABORT, 'd1 down'); END").run();
     await setIndex("80.00");

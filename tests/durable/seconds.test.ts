@@ -7,7 +7,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
-import { api, seedSpotPair, units } from "../api/helpers.ts";
+import { api, drainPair, seedSpotPair, units } from "../api/helpers.ts";
 import { bettor, expireNow, fundHouse, micro, orderRow, settled, stubOf, submit, twoSidedBook } from "../api/seconds-fixtures.ts";
 import { PAIR, USDT, buy, trader } from "../api/spot-fixtures.ts";
 
@@ -77,7 +77,8 @@ describe("settlement that fails half-way", () => {
     const house = await micro(-3);
     const o = (await submit(u.token, { type: 2, seconds: 30, number: "10" })).body.message;
     expect(o.status).toBe(1);
-    // D1 goes away for a moment: the drain of the settlement fails.
+    // Its acceptance reaches D1 (the pair's drain), then D1 goes away for a moment: the drain of the settlement fails.
+    await drainPair(PAIR);
     await env.DB.prepare("CREATE TRIGGER test_d1_down BEFORE UPDATE OF status ON micro_orders BEGIN SELECT RAISE(ABORT, 'd1 down'); END").run();
     await expireNow(PAIR, o.id);
     let failed = false;

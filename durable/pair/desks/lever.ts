@@ -23,6 +23,7 @@ import {
   limitReached,
   liquidationPrice,
   overnightFee,
+  priceMoved,
   stopValid,
   sweepVerdict,
   type CloseReason,
@@ -71,9 +72,17 @@ export interface LeverAcceptInput {
   /** the most the house may hold for this pair's open positions (USDT minimal units) */
   pairExposure: string;
   maxPositions: number;
+  /**
+   * The index the Worker priced the hold on when it took it from its memory of an earlier answer
+   * instead of a quote asked for just before (null or absent: asked for). Re-checked here: moved
+   * beyond the tolerance, the open is refused with "requote" (refunded, priced again on a fresh quote).
+   */
+  quotedPrice?: number | null;
+  /** The index the owner confirmed (a market open from the app): with a remembered index, re-checked here too. */
+  confirmedPrice?: number | null;
 }
 
-export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned";
+export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned" | "requote";
 
 /** The desk's state of one position, as the Worker mirrors it in D1. */
 export interface LeverState {
@@ -83,7 +92,11 @@ export interface LeverState {
   openAt: number | null;
 }
 
-export type LeverAcceptResult = ({ ok: true } & LeverState) | { ok: false; code: LeverRefusal };
+/**
+ * `fresh`: accepted by this call, its D1 row learns its state in the next drain batch (an
+ * `accepted` lever event); false: accepted before (a replay), D1 may not have heard of it yet.
+ */
+export type LeverAcceptResult = ({ ok: true; fresh: boolean } & LeverState) | { ok: false; code: LeverRefusal };
 
 /** What the reconciler learns about a position D1 still shows as held. */
 export type LeverVerdict = { verdict: "tombstoned" } | ({ verdict: "known" } & LeverState);
@@ -111,8 +124,27 @@ export class LeverDesk {
     outbox.whenApplied((all) => {
       const entries = all.flatMap((e) => (e.kind === "lever" ? [e] : []));
       this.applied(entries);
-      if (entries.length > 0) announce(entries.map((e) => e.event.positionId));
+      // An acceptance is no news to its owner: the open was answered with it.
+      const changed = entries.flatMap((e) => (e.event.type === "accepted" ? [] : [e.event.positionId]));
+      if (changed.length > 0) announce(changed);
     });
+    store.onRollback(() => (this.heldSum = undefined));
+  }
+
+  /** Registers the drain of a new outbox entry (the object may skip it while a drain runs). */
+  drainDue: (at: number) => void = (at) => this.scheduler.at("drain", at);
+
+  /**
+   * The house's hold of the pair's live positions (status 1, 2, 3) as the rows say: read once after
+   * a start or a rollback (undefined), then changed by acceptance (+) and by `applied` (−, the rows
+   * it moved to closed or revoked).
+   */
+  private heldSum: bigint | undefined;
+
+  /** The house's hold of the pair's live positions. */
+  held(): bigint {
+    this.heldSum ??= BigInt(String(this.store.one<Row>("SELECT CAST(COALESCE(SUM(hold), 0) AS TEXT) AS h FROM lever_positions WHERE status IN (1, 2, 3)")!.h));
+    return this.heldSum;
   }
 
   private units(r: Row): ContractUnits {
@@ -174,11 +206,15 @@ export class LeverDesk {
   accept(input: LeverAcceptInput, top: BookTop | null, now: number): LeverAcceptResult {
     if (this.store.one("SELECT 1 AS x FROM lever_tombstones WHERE id = ?", input.positionId)) return { ok: false, code: "tombstoned" };
     const seen = this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ?", input.positionId);
-    if (seen) return { ok: true, ...this.state(seen) };
+    if (seen) return { ok: true, fresh: false, ...this.state(seen) };
     const ix = this.indexNow(top, now);
-    if (!ix) return { ok: false, code: "no_market_price" };
-    const held = BigInt(String(this.store.one<Row>("SELECT CAST(COALESCE(SUM(hold), 0) AS TEXT) AS h FROM lever_positions WHERE status IN (1, 2, 3)")!.h));
-    if (held + BigInt(input.hold) > BigInt(input.pairExposure)) return { ok: false, code: "exposure" };
+    if (!ix) return { ok: false, code: input.quotedPrice == null ? "no_market_price" : "requote" };
+    if (input.quotedPrice != null) {
+      const moved = (p: number | null | undefined) => p != null && priceMoved(BigInt(p), BigInt(ix.price));
+      if (moved(input.quotedPrice) || (input.targetPrice === null && moved(input.confirmedPrice))) return { ok: false, code: "requote" };
+    }
+    const hold = BigInt(input.hold);
+    if (this.held() + hold > BigInt(input.pairExposure)) return { ok: false, code: "exposure" };
     const mine = Number(this.store.one<Row>("SELECT count(*) AS n FROM lever_positions WHERE user_id = ? AND status IN (1, 2)", input.userId)!.n);
     if (mine >= input.maxPositions) return { ok: false, code: "too_many" };
     const pending = input.targetPrice !== null && !limitReached(input.type, BigInt(input.targetPrice), BigInt(ix.price));
@@ -208,8 +244,13 @@ export class LeverDesk {
       pending ? null : now,
     );
     if (!pending) this.refreshTriggers(input.positionId);
+    this.heldSum = this.held() + hold;
+    const state: LeverState = { status: pending ? 1 : 2, openPrice: pending ? null : ix.price, openTickId: pending ? null : ix.id, openAt: pending ? null : now };
+    // D1's held row learns its state in the drain batch, not in a round trip of the open's own.
+    this.outbox.append({ kind: "lever", at: now, event: { type: "accepted", positionId: input.positionId, userId: input.userId, ...(state as LeverState & { status: 1 | 2 }) } });
+    this.drainDue(now);
     this.scheduler.at("sweep", now + SWEEP_EVERY_MS);
-    return { ok: true, status: pending ? 1 : 2, openPrice: pending ? null : ix.price, openTickId: pending ? null : ix.id, openAt: pending ? null : now };
+    return { ok: true, fresh: true, ...state };
   }
 
   /** For the reconciler: what the desk knows of a position, or a tombstone so it is never accepted later. */
@@ -458,8 +499,11 @@ export class LeverDesk {
   /** After D1 applied these entries: closing → closed, revoking → revoked. */
   applied(entries: LeverEntry[]): void {
     for (const e of entries) {
-      if (e.event.type === "close") this.store.sql.exec("UPDATE lever_positions SET status = 4 WHERE id = ? AND status = 3", e.event.positionId);
-      if (e.event.type === "revoke") this.store.sql.exec("UPDATE lever_positions SET status = 5 WHERE id = ? AND status = 3", e.event.positionId);
+      const to = e.event.type === "close" ? 4 : e.event.type === "revoke" ? 5 : null;
+      if (to === null) continue;
+      const done = this.store.sql.exec("UPDATE lever_positions SET status = ? WHERE id = ? AND status = 3 RETURNING CAST(hold AS TEXT) AS hold", to, e.event.positionId).toArray();
+      // Only a row this moved leaves the sum (a batch found in D1 again moves none twice).
+      if (this.heldSum !== undefined) for (const r of done) this.heldSum -= BigInt(String(r.hold));
     }
   }
 

@@ -57,8 +57,12 @@ export interface AcceptInput {
 
 export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned";
 
+/**
+ * `fresh`: accepted by this call, its D1 row's status 1 and entry ride in the next drain batch (a
+ * `seconds_accepted` outbox entry); false: accepted before (a replay), D1 may not have heard of it yet.
+ */
 export type AcceptResult =
-  | { ok: true; openTickId: number; openPrice: number; createdAt: number; endAt: number }
+  | { ok: true; fresh: boolean; openTickId: number; openPrice: number; createdAt: number; endAt: number }
   | { ok: false; code: AcceptRefusal };
 
 /** What the reconciler learns about a contract D1 still shows as held. */
@@ -86,7 +90,10 @@ export class SecondsDesk {
     private readonly index: IndexSource = bookIndexSource,
   ) {
     scheduler.handle("tick", async (now) => this.heartbeat(spot.engine ? spot.top() : null, now));
-    store.onRollback(() => (this.newest = undefined));
+    store.onRollback(() => {
+      this.newest = undefined;
+      this.sums = undefined;
+    });
     scheduler.handle("expiry", (now) => this.expire(now, drain));
     outbox.whenApplied((entries) => this.settled(entries.flatMap((e) => (e.kind === "seconds" ? [e.settlement.orderId] : []))));
   }
@@ -153,6 +160,41 @@ export class SecondsDesk {
 
   // ---------------------------------------------------------------- contracts
 
+  /** Registers the drain of a new outbox entry (the object may skip it while a drain runs). */
+  drainDue: (at: number) => void = (at) => this.scheduler.at("drain", at);
+
+  /**
+   * The house's holds of the open contracts (status 1 and 2) per currency (`c{currency}`) and per
+   * currency and user (`c{currency}:u{user}`), as the rows say: read once after a start or a
+   * rollback (undefined), then changed by acceptance (+) and by `settled` (−, the rows it moved).
+   */
+  private sums: Map<string, bigint> | undefined;
+
+  private heldSums(): Map<string, bigint> {
+    if (!this.sums) {
+      const sums = new Map<string, bigint>();
+      const rows = this.store.sql
+        .exec("SELECT currency_id, user_id, CAST(SUM(hold) AS TEXT) AS h FROM contracts WHERE status IN (1, 2) GROUP BY currency_id, user_id")
+        .toArray();
+      for (const r of rows) this.addHeld(sums, Number(r.currency_id), Number(r.user_id), BigInt(String(r.h)));
+      this.sums = sums;
+    }
+    return this.sums;
+  }
+
+  private addHeld(sums: Map<string, bigint>, currencyId: number, userId: number, d: bigint): void {
+    for (const k of [`c${currencyId}`, `c${currencyId}:u${userId}`]) {
+      const v = (sums.get(k) ?? 0n) + d;
+      if (v === 0n) sums.delete(k);
+      else sums.set(k, v);
+    }
+  }
+
+  /** The house's hold of the pair's open contracts in a currency (of one user's when given). */
+  held(currencyId: number, userId: number | null = null): bigint {
+    return this.heldSums().get(userId === null ? `c${currencyId}` : `c${currencyId}:u${userId}`) ?? 0n;
+  }
+
   /** Accepts a contract in its own storage transaction, against the book as it is now. */
   acceptNow(input: AcceptInput, now: number): AcceptResult {
     return this.store.transaction(() => this.accept(input, this.spot.top(), now));
@@ -170,24 +212,14 @@ export class SecondsDesk {
   accept(input: AcceptInput, top: BookTop, now: number): AcceptResult {
     if (this.store.one("SELECT 1 AS x FROM contract_tombstones WHERE id = ?", input.orderId)) return { ok: false, code: "tombstoned" };
     const seen = this.store.one<Row>("SELECT open_tick_id, open_price, created_at, end_at FROM contracts WHERE id = ?", input.orderId);
-    if (seen) return { ok: true, openTickId: Number(seen.open_tick_id), openPrice: Number(seen.open_price), createdAt: Number(seen.created_at), endAt: Number(seen.end_at) };
+    if (seen) return { ok: true, fresh: false, openTickId: Number(seen.open_tick_id), openPrice: Number(seen.open_price), createdAt: Number(seen.created_at), endAt: Number(seen.end_at) };
     // The index right now (recorded if due): the entry is the newest tick, never an older price.
     if (this.tick(top, now) === null) return { ok: false, code: "no_market_price" };
     const entry = this.lastTick();
     if (!entry || now - entry.at > STALE_TICK_MS) return { ok: false, code: "no_market_price" };
-    const held = (userId: number | null) =>
-      BigInt(
-        String(
-          this.store.one<Row>(
-            "SELECT CAST(COALESCE(SUM(hold), 0) AS TEXT) AS h FROM contracts WHERE status IN (1, 2) AND currency_id = ? AND (?2 IS NULL OR user_id = ?2)",
-            input.currencyId,
-            userId,
-          )!.h,
-        ),
-      );
     const hold = BigInt(input.hold);
-    if (held(null) + hold > BigInt(input.pairExposure)) return { ok: false, code: "pair_exposure" };
-    if (held(input.userId) + hold > BigInt(input.userExposure)) return { ok: false, code: "user_exposure" };
+    if (this.held(input.currencyId) + hold > BigInt(input.pairExposure)) return { ok: false, code: "pair_exposure" };
+    if (this.held(input.currencyId, input.userId) + hold > BigInt(input.userExposure)) return { ok: false, code: "user_exposure" };
     const endAt = now + input.seconds * 1000;
     this.store.sql.exec(
       `INSERT INTO contracts (id, user_id, currency_id, currency_name, currency_scale, type, stake, fee, hold, ratio_bps, seconds, open_tick_id, open_price, created_at, end_at, status)
@@ -208,9 +240,13 @@ export class SecondsDesk {
       now,
       endAt,
     );
+    this.addHeld(this.heldSums(), input.currencyId, input.userId, hold);
+    // D1's held row learns its entry in the drain batch, not in a round trip of the submit's own.
+    this.outbox.append({ kind: "seconds_accepted", at: now, orderId: input.orderId, openTickId: entry.id, openPrice: entry.price, endAt });
+    this.drainDue(now);
     // Settled strictly after end_at: any tick recorded later carries a later time.
     this.scheduler.at("expiry", endAt + 1);
-    return { ok: true, openTickId: entry.id, openPrice: entry.price, createdAt: now, endAt };
+    return { ok: true, fresh: true, openTickId: entry.id, openPrice: entry.price, createdAt: now, endAt };
   }
 
   /**
@@ -312,7 +348,12 @@ export class SecondsDesk {
 
   /** After D1 applied these settlements: status 3. */
   settled(orderIds: number[]): void {
-    if (orderIds.length > 0) this.store.sql.exec("UPDATE contracts SET status = 3 WHERE id IN (SELECT value FROM json_each(?)) AND +status = 2", JSON.stringify(orderIds));
+    if (orderIds.length === 0) return;
+    const done = this.store.sql
+      .exec("UPDATE contracts SET status = 3 WHERE id IN (SELECT value FROM json_each(?)) AND +status = 2 RETURNING currency_id, user_id, CAST(hold AS TEXT) AS hold", JSON.stringify(orderIds))
+      .toArray();
+    // Only the rows this moved leave the sums (a batch found in D1 again moves none twice).
+    if (this.sums) for (const r of done) this.addHeld(this.sums, Number(r.currency_id), Number(r.user_id), -BigInt(String(r.hold)));
   }
 
   /** For the reconciler: what the desk knows of a contract, or a tombstone so it is never accepted later. */

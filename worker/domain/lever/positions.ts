@@ -38,7 +38,7 @@ import type { LeverAcceptInput, LeverCommandResult } from "../../../durable/pair
 import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import { balanceOf, classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { balanceOf, classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
 import type { Hold, HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
@@ -77,8 +77,10 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
   const price = (v: number | string | null | undefined) => (v === null || v === undefined ? null : formatUnits(BigInt(v), pd));
   const money = (v: number | string | bigint | null | undefined) => formatUnits(typeof v === "bigint" ? v : b(v), qs);
   const dbStatus = Number(r.status);
-  // Held (0) reads as pending: the object has not answered yet; closing (3) only exists in the object.
-  const status = (dbStatus === 0 ? 1 : dbStatus) as LeverPosition["status"];
+  // Held (0): the object is accepting it, or accepted it a moment ago (its acceptance reaches D1 with
+  // the object's next drain batch): a limit open reads as pending, a market open as trading (its open
+  // price shows once D1 has it). Closing (3) only exists in the object.
+  const status = (dbStatus === 0 ? (r.target_price === null ? 2 : 1) : dbStatus) as LeverPosition["status"];
   const c = contractUnits({ priceDecimals: pd, baseScale: Number(r.base_scale), quoteScale: qs }, b(r.share_units));
   const p = {
     direction: Number(r.type) as LeverDirection,
@@ -143,11 +145,35 @@ function ticksOf(v: string | null | undefined, pair: PairRow, field: string): nu
   return Number(t);
 }
 
-/** The index of a pair now, in ticks, or no_market_price. */
-async function indexOf(env: Env, pair: PairRow): Promise<{ tickId: number; price: number }> {
-  const q = await pairStub(env, pair.id).leverQuote(pair.id);
-  if (!q) throw new ApiError("no_market_price", 409);
+/**
+ * How long an open may be priced on the index the pair object last told this isolate (a quote, or
+ * the open price of an open it accepted) instead of asking it again: one object call less per open.
+ * The object re-checks such a price when it accepts (`quotedPrice`): moved beyond the tolerance,
+ * it refuses, the hold is refunded and the open is priced again on a quote asked for then.
+ */
+export const QUOTE_REUSE_MS = 1000;
+const lastIndex = new Map<number, { tickId: number; price: number; at: number }>();
+
+/** Notes the index the pair object just told this isolate (null: none, forget it). Exported for tests. */
+export function noteIndex(pairId: number, q: { tickId: number; price: number } | null): void {
+  if (q) lastIndex.set(pairId, { tickId: q.tickId, price: q.price, at: Date.now() });
+  else lastIndex.delete(pairId);
+}
+
+/** The index of a pair now (recorded as a tick if due) as the object quotes it, or null; noted for reuse. */
+async function quoteOf(env: Env, pairId: number): Promise<{ tickId: number; price: number } | null> {
+  const q = await pairStub(env, pairId).leverQuote(pairId);
+  noteIndex(pairId, q);
   return q;
+}
+
+/** The index to price an open on, in ticks, or no_market_price: the one noted a moment ago (`reused`), else asked for now. */
+async function indexOf(env: Env, pair: PairRow, fresh: boolean): Promise<{ tickId: number; price: number; reused: boolean }> {
+  const known = lastIndex.get(pair.id);
+  if (!fresh && known && Date.now() - known.at <= QUOTE_REUSE_MS) return { tickId: known.tickId, price: known.price, reused: true };
+  const q = await quoteOf(env, pair.id);
+  if (!q) throw new ApiError("no_market_price", 409);
+  return { ...q, reused: false };
 }
 
 /** Checks lots (bounds and the lot multiple) and leverage against the pair's settings (spec §5), with messages naming the bounds. */
@@ -174,7 +200,7 @@ async function shown(env: Env, userId: number, id: number): Promise<LeverPositio
   const r = await rowById(env.DB, userId, id);
   if (!r) throw new ApiError("order_not_found", 404);
   let index: number | null = null;
-  if (Number(r.status) === 2) index = (await pairStub(env, Number(r.pair_id)).leverQuote(Number(r.pair_id)))?.price ?? null;
+  if (Number(r.status) === 2) index = (await quoteOf(env, Number(r.pair_id)))?.price ?? null;
   return positionOut(r, index);
 }
 
@@ -198,7 +224,14 @@ interface HeldPosition {
   target: number | null;
   stopProfit: number | null;
   stopLoss: number | null;
+  /** The index the hold was priced on when it came from this isolate's memory (the object re-checks it), else null. */
+  quotedPrice: number | null;
+  /** The index the owner confirmed (a market open from the app), re-checked by the object with a remembered index. */
+  confirmed: number | null;
 }
+
+/** The object refused an open priced on a remembered index that has moved since: refunded, to be priced again. */
+const REQUOTE = Symbol("requote");
 
 /**
  * Opens a position: validate, hold in D1, then the pair object; refund if the object refuses. The
@@ -207,29 +240,43 @@ interface HeldPosition {
  * settings give.
  */
 export async function submitPosition(env: Env, userId: number, input: LeverSubmit, now = Date.now(), session: OpenSession = {}): Promise<LeverPosition> {
-  let h: HeldPosition;
-  for (let round = 0; ; round++) {
-    const seen = { remembered: false };
-    try {
-      h = await holdPosition(env, userId, input, now, session, round > 0, seen);
-      break;
-    } catch (err) {
-      if (err instanceof StaleSettings) {
-        forgetLeverSettings();
-        if (round < 3) continue;
-        throw new ApiError("try_again", 503);
+  for (let pass = 0; ; pass++) {
+    let h: HeldPosition;
+    for (let round = 0; ; round++) {
+      const seen = { remembered: false };
+      try {
+        h = await holdPosition(env, userId, input, now, session, round > 0, seen, pass > 0);
+        break;
+      } catch (err) {
+        if (err instanceof StaleSettings) {
+          forgetLeverSettings();
+          if (round < 3) continue;
+          throw new ApiError("try_again", 503);
+        }
+        // A refusal priced on remembered settings or a remembered index: price it again on D1's and the object's.
+        if (err instanceof ApiError && (seen.remembered || (err as ApiError & { reusedIndex?: boolean }).reusedIndex) && round === 0) continue;
+        throw err;
       }
-      // A refusal priced on remembered settings: price it again on D1's.
-      if (err instanceof ApiError && seen.remembered && round === 0) continue;
-      throw err;
     }
+    // Held: whatever the object answers now is final (a refusal is refunded, never priced again),
+    // except that an open priced on a remembered index that moved since is priced again, once, on a fresh quote.
+    const r = await acceptPosition(env, userId, input, h, now);
+    if (r !== REQUOTE) return r;
+    if (pass > 0) throw new ApiError("try_again", 503);
   }
-  // Held: whatever the object answers now is final (a refusal is refunded, never priced again).
-  return acceptPosition(env, userId, input, h, now);
 }
 
 /** Validates and prices an open at the index the object quotes now, and holds its money with its row in one D1 batch (status 0). */
-async function holdPosition(env: Env, userId: number, input: LeverSubmit, now: number, session: OpenSession, fresh: boolean, seen: { remembered: boolean }): Promise<HeldPosition> {
+async function holdPosition(
+  env: Env,
+  userId: number,
+  input: LeverSubmit,
+  now: number,
+  session: OpenSession,
+  fresh: boolean,
+  seen: { remembered: boolean },
+  freshIndex: boolean,
+): Promise<HeldPosition> {
   const db = env.DB;
   const pair = await pairFor(db, input.currency_id, input.legal_id).catch(() => {
     throw new ApiError("lever_pair_off");
@@ -243,19 +290,25 @@ async function holdPosition(env: Env, userId: number, input: LeverSubmit, now: n
   // A market open from the app carries the index its owner confirmed: priced at another one, it is
   // refused. A client that sends none (a script) opens at the index, as it always did.
   const confirmed = target === null ? ticksOf(input.index_price, pair, "index_price") : null;
-  const index = await indexOf(env, pair);
+  const index = await indexOf(env, pair, fresh || freshIndex);
+  // A refusal on a remembered index is decided again on a quote asked for now (the caller retries).
+  const refuse = (err: ApiError) => Object.assign(err, { reusedIndex: index.reused });
   if (confirmed !== null && priceMoved(BigInt(confirmed), BigInt(index.price))) {
-    throw new ApiError("price_moved", 409, {
+    throw refuse(new ApiError("price_moved", 409, {
       confirmed: formatUnits(BigInt(confirmed), pair.priceDecimals),
       price: formatUnits(BigInt(index.price), pair.priceDecimals),
       tolerance: formatUnitsTrim(BigInt(PRICE_MOVE_TOLERANCE_BPS), 2),
-    });
+    }));
   }
   if (target !== null && !limitValid(direction, BigInt(target), BigInt(index.price))) {
-    throw new ApiError("lever_limit_price", 400, { price: formatUnits(BigInt(index.price), pair.priceDecimals) });
+    throw refuse(new ApiError("lever_limit_price", 400, { price: formatUnits(BigInt(index.price), pair.priceDecimals) }));
   }
   const price = target ?? index.price;
-  checkStops(pair, direction, stopProfit, stopLoss, price);
+  try {
+    checkStops(pair, direction, stopProfit, stopLoss, price);
+  } catch (err) {
+    throw err instanceof ApiError && target === null ? refuse(err) : err;
+  }
   const c = contractUnits(pair, s.sizeUnits);
   const money = openMoney(c, BigInt(price), BigInt(input.share), input.multiple, s.feeBps);
   if (money.margin > BigInt(Number.MAX_SAFE_INTEGER) || money.hold > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
@@ -271,7 +324,8 @@ async function holdPosition(env: Env, userId: number, input: LeverSubmit, now: n
     const userBinds = guard ? [guard.sessionId, guard.userId, now] : [userId];
     try {
       await db.batch([
-        ...movementStatements(db, leverKeys.open(id), "lever_open", leverEntries(openLegs(money), userId, pair.legalId, memo), now),
+        // The movement's three legs travel as one JSON statement (movementsStatements: the same rows and checks).
+        ...movementsStatements(db, [{ key: leverKeys.open(id), kind: "lever_open", entries: leverEntries(openLegs(money), userId, pair.legalId, memo), now }]),
         db
           .prepare(
             `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
@@ -301,7 +355,7 @@ async function holdPosition(env: Env, userId: number, input: LeverSubmit, now: n
           ),
       ]);
       if (guard) guard.confirmed = true;
-      return { id, pair, s, money, price, target, stopProfit, stopLoss };
+      return { id, pair, s, money, price, target, stopProfit, stopLoss, quotedPrice: index.reused ? index.price : null, confirmed };
     } catch (err) {
       const msg = String(err);
       if (/NOT NULL constraint failed: lever_positions\.user_id/.test(msg)) throw new SessionGone();
@@ -321,7 +375,7 @@ async function holdPosition(env: Env, userId: number, input: LeverSubmit, now: n
  * index the object opened it at (read back from D1 only when D1 holds something else already:
  * the reconciler, or a close that got there first).
  */
-async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: HeldPosition, now: number): Promise<LeverPosition> {
+async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: HeldPosition, now: number): Promise<LeverPosition | typeof REQUOTE> {
   const db = env.DB;
   const { pair, s, money, id } = h;
   const accept: LeverAcceptInput = {
@@ -343,19 +397,34 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
     stopLoss: h.stopLoss,
     pairExposure: s.pairExposure.toString(),
     maxPositions: s.maxPositions,
+    quotedPrice: h.quotedPrice,
+    confirmedPrice: h.confirmed,
   };
   const r = await pairStub(env, pair.id).acceptLever(accept);
   if (!r.ok) {
     await refund(db, id, userId, pair.legalId, money, now);
+    if (r.code === "requote") {
+      noteIndex(pair.id, null);
+      return REQUOTE;
+    }
     if (r.code === "too_many") throw new ApiError("lever_too_many", 409, { max: s.maxPositions });
     throw new ApiError(refusalError[r.code], 409);
   }
-  const done = await db
-    .prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
-    .bind(r.status, r.openPrice, r.openTickId, r.openAt, id)
-    .run();
+  // Accepted now: D1's row learns its state in the object's next drain batch (its outbox entry was
+  // written with the acceptance), so the answer needs no D1 round trip. One accepted before (a
+  // retry) is noted here, as the reconciler would.
+  const noted =
+    r.fresh ||
+    (
+      await db
+        .prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
+        .bind(r.status, r.openPrice, r.openTickId, r.openAt, id)
+        .run()
+    ).meta.changes === 1;
+  // A trading position opened at the index of this moment: the next open may be priced on it.
+  if (r.status === 2 && r.openPrice !== null && r.openTickId !== null) noteIndex(pair.id, { tickId: r.openTickId, price: r.openPrice });
   // Pending or trading as the object answered; closed or closing already (a close reached D1 first) is read back.
-  if (done.meta.changes !== 1 || (r.status !== 1 && r.status !== 2)) return shown(env, userId, id);
+  if (!noted || (r.status !== 1 && r.status !== 2)) return shown(env, userId, id);
   const row: Row = {
     id,
     user_id: userId,
@@ -403,7 +472,7 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
 async function refund(db: D1Database, id: number, userId: number, currencyId: number, money: PositionMoney, now: number): Promise<boolean> {
   try {
     await db.batch([
-      ...movementStatements(db, leverKeys.refund(id), "lever_refund", leverEntries(refundLegs(money), userId, currencyId, `refund #${id}`), now),
+      ...movementsStatements(db, [{ key: leverKeys.refund(id), kind: "lever_refund", entries: leverEntries(refundLegs(money), userId, currencyId, `refund #${id}`), now }]),
       db.prepare("UPDATE lever_positions SET status = 5, close_reason = 'revoked', closed_at = ? WHERE id = ? AND status = 0").bind(now, id),
     ]);
     return true;
@@ -466,7 +535,8 @@ export async function closePosition(env: Env, userId: number, id: number): Promi
 /** Closes every trading position of the caller (optionally of one coin), each at the index now. */
 export async function batchClose(env: Env, userId: number, q: LeverBatchClose, explain: (err: ApiError) => string) {
   const { results } = await env.DB.prepare(
-    "SELECT l.id FROM lever_positions l JOIN pairs p ON p.id = l.pair_id WHERE l.user_id = ?1 AND l.status = 2 AND p.legal_id = ?2 AND (?3 IS NULL OR p.currency_id = ?3) ORDER BY l.id LIMIT 200",
+    `SELECT l.id FROM lever_positions l JOIN pairs p ON p.id = l.pair_id
+      WHERE l.user_id = ?1 AND (l.status = 2 OR (l.status = 0 AND l.target_price IS NULL)) AND p.legal_id = ?2 AND (?3 IS NULL OR p.currency_id = ?3) ORDER BY l.id LIMIT 200`,
   )
     .bind(userId, q.legal_id, q.currency_id ?? null)
     .all<{ id: number }>();
@@ -512,8 +582,13 @@ export async function myTrades(env: Env, userId: number, q: { status?: number; l
     args.push(q.currency_id);
   }
   if (q.status !== undefined) {
-    conds.push(q.status === 1 ? "l.status IN (0, 1)" : "l.status = ?");
-    if (q.status !== 1) args.push(q.status);
+    // A held row (0) is listed as it reads (positionOut): a limit open as pending, a market open as trading.
+    if (q.status === 1) conds.push("(l.status = 1 OR (l.status = 0 AND l.target_price IS NOT NULL))");
+    else if (q.status === 2) conds.push("(l.status = 2 OR (l.status = 0 AND l.target_price IS NULL))");
+    else {
+      conds.push("l.status = ?");
+      args.push(q.status);
+    }
   }
   const where = `WHERE ${conds.join(" AND ")}`;
   const [total, rows] = await env.DB.batch([
@@ -524,7 +599,7 @@ export async function myTrades(env: Env, userId: number, q: { status?: number; l
   const indexes = new Map<number, number | null>();
   for (const r of list) {
     const pid = Number(r.pair_id);
-    if (Number(r.status) === 2 && !indexes.has(pid)) indexes.set(pid, (await pairStub(env, pid).leverQuote(pid))?.price ?? null);
+    if (Number(r.status) === 2 && !indexes.has(pid)) indexes.set(pid, (await quoteOf(env, pid))?.price ?? null);
   }
   return {
     message: {
@@ -542,7 +617,7 @@ export async function deal(env: Env, userId: number | null, currencyId: number, 
     throw new ApiError("lever_pair_off");
   });
   const s = await openLeverSettings(env.DB, pair);
-  const q = await pairStub(env, pair.id).leverQuote(pair.id);
+  const q = await quoteOf(env, pair.id);
   const bal = userId === null ? null : await balanceOf(env.DB, userId, pair.legalId, "lever");
   return {
     ...settingsOut(pair, s),

@@ -14,7 +14,7 @@ import { acceptanceMoney, bpsToPercent, openLegs, refundLegs, type SecondsDirect
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
 import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
 import type { SessionGuard } from "../../lib/context.ts";
@@ -162,7 +162,8 @@ async function holdContract(
     const userBinds = guard ? [guard.sessionId, guard.userId, now] : [userId];
     try {
       await db.batch([
-        ...movementStatements(db, secondsKeys.open(id), "micro_open", secondsEntries(openLegs(money), userId, cur.currencyId, memo), now),
+        // The movement's three legs travel as one JSON statement (movementsStatements: the same rows and checks).
+        ...movementsStatements(db, [{ key: secondsKeys.open(id), kind: "micro_open", entries: secondsEntries(openLegs(money), userId, cur.currencyId, memo), now }]),
         db
           .prepare(
             `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at)
@@ -199,9 +200,10 @@ interface Held {
 }
 
 /**
- * The second step: the pair object accepts (→ status 1) or refuses (→ refund, status 4, the error).
- * The answer is built from what the batch wrote and the object answered, as the row now reads
- * (the row is read back only when D1 holds something else: the reconciler or a settlement got there first).
+ * The second step: the pair object accepts (→ status 1, in D1 with its next drain batch) or refuses
+ * (→ refund, status 4, the error). The answer is built from what the batch wrote and the object
+ * answered, as the row reads once the drain has run (read back only for a replay that finds D1
+ * holding something else: the reconciler or a settlement got there first).
  */
 async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, h: Held, now: number): Promise<SecondsOrder> {
   const db = env.DB;
@@ -223,11 +225,18 @@ async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, 
   };
   const r = await pairStub(env, pair.id).acceptSeconds(input);
   if (r.ok) {
-    const done = await db
-      .prepare("UPDATE micro_orders SET status = 1, open_tick_id = ?, open_price = ?, end_at = ? WHERE id = ? AND status = 0")
-      .bind(r.openTickId, r.openPrice, r.endAt, h.id)
-      .run();
-    if (done.meta.changes === 1) {
+    // Accepted now: D1's row learns status 1 and its entry in the object's next drain batch (its
+    // outbox entry was written with the acceptance), so the answer needs no D1 round trip. A
+    // contract accepted before (a replay) is noted here, as the reconciler would.
+    const noted =
+      r.fresh ||
+      (
+        await db
+          .prepare("UPDATE micro_orders SET status = 1, open_tick_id = ?, open_price = ?, end_at = ? WHERE id = ? AND status = 0")
+          .bind(r.openTickId, r.openPrice, r.endAt, h.id)
+          .run()
+      ).meta.changes === 1;
+    if (noted) {
       const row: OrderRow = {
         id: h.id,
         type: h.type,
@@ -265,7 +274,7 @@ async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, 
 async function refund(db: D1Database, id: number, userId: number, currencyId: number, money: SecondsMoney, now: number): Promise<boolean> {
   try {
     await db.batch([
-      ...movementStatements(db, secondsKeys.refund(id), "micro_refund", secondsEntries(refundLegs(money), userId, currencyId, `refund #${id}`), now),
+      ...movementsStatements(db, [{ key: secondsKeys.refund(id), kind: "micro_refund", entries: secondsEntries(refundLegs(money), userId, currencyId, `refund #${id}`), now }]),
       db.prepare("UPDATE micro_orders SET status = 4, settled_at = ? WHERE id = ? AND status = 0").bind(now, id),
     ]);
     return true;
@@ -295,10 +304,14 @@ async function replay(env: Env, userId: number, prior: OrderRow, input: SecondsS
   return orderOut(prior, Date.now());
 }
 
-/** The user's running contracts and those settled in the last minute, newest first. */
+/**
+ * The user's running contracts and those settled in the last minute, newest first. A held one
+ * (status 0: its money held, the object's acceptance not yet in D1: a moment after the submit, until
+ * the object's drain batch lands) is listed as running, without its entry until then.
+ */
 export async function runningContracts(db: D1Database, userId: number, now = Date.now()): Promise<SecondsOrder[]> {
   const { results } = await db
-    .prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND (o.status IN (1, 2) OR (o.status = 3 AND o.settled_at >= ?)) ORDER BY o.id DESC LIMIT 100`)
+    .prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND (o.status IN (0, 1, 2) OR (o.status = 3 AND o.settled_at >= ?)) ORDER BY o.id DESC LIMIT 100`)
     .bind(userId, now - RECENTLY_SETTLED_MS)
     .all<OrderRow>();
   return results.map((r) => orderOut(r, now));
@@ -306,13 +319,16 @@ export async function runningContracts(db: D1Database, userId: number, now = Dat
 
 /** The user's contracts, newest first, paged; a status filter of 2 means "past expiry, not yet settled". */
 export async function contractHistory(db: D1Database, userId: number, q: { page: number; limit: number; status?: number }, now = Date.now()) {
+  // A held contract (status 0) is one the object is accepting or has accepted a moment ago (its
+  // acceptance reaches D1 with the object's next drain batch): listed as running until its end.
+  const endAt = "COALESCE(o.end_at, o.created_at + o.seconds * 1000)";
   const conds: Record<number, [string, number[]]> = {
-    1: ["o.status = 1 AND o.end_at > ?", [now]],
-    2: ["(o.status = 2 OR (o.status = 1 AND o.end_at <= ?))", [now]],
+    1: [`o.status IN (0, 1) AND ${endAt} > ?`, [now]],
+    2: [`(o.status = 2 OR (o.status IN (0, 1) AND ${endAt} <= ?))`, [now]],
     3: ["o.status = 3", []],
     4: ["o.status = 4", []],
   };
-  const [cond, args] = q.status === undefined ? ["o.status > 0", []] : conds[q.status]!;
+  const [cond, args] = q.status === undefined ? ["o.status >= 0", []] : conds[q.status]!;
   const where = `WHERE o.user_id = ? AND ${cond}`;
   const [total, rows] = await db.batch([
     db.prepare(`SELECT count(*) AS n FROM micro_orders o ${where}`).bind(userId, ...args),
