@@ -170,7 +170,7 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
  * Starts the Worker (bench/lib/serve-child.mjs) in its own process group and waits until the API
  * answers. Returns { url, port, pid, kill9(), stop(), exited }.
  */
-export async function startServer({ root, dir, port, pepper, inspector = null, timeoutMs = 180_000 }) {
+export async function startServer({ root, dir, port, pepper, inspector = null, timeoutMs = 900_000 }) {
   const args = [path.join(ROOT, "bench", "lib", "serve-child.mjs"), "--root", root, "--dir", dir, "--port", String(port), "--pepper", pepper];
   if (inspector) args.push("--inspector", String(inspector));
   const child = spawn(process.execPath, args, { cwd: root, env: WRANGLER_ENV, stdio: ["ignore", "pipe", "pipe"], detached: true });
