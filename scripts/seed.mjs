@@ -320,6 +320,30 @@ function insuranceSql(now) {
 
 const DEMO_INSURANCE = { name: "Seconds account cover", amounts: ["100", "500", "1000"], premiumBps: 500, coverBps: 5000, days: 30, capacity: "100000" };
 
+/**
+ * The demo savings product (issue #19 §1): 30 days at 5 % a year, 10–10,000 USDT per person, its
+ * interest budget frozen from the treasury by the same movement the console writes
+ * (`earn:p{id}:fund`), each only when it is missing, so a second run adds nothing.
+ */
+function earnSql(now) {
+  const usdt = currencies.find((c) => c.name === "USDT");
+  const operator = `(SELECT id FROM users WHERE account = 'operator@exchange.test')`;
+  const p = DEMO_EARN;
+  const budget = units(p.budget, usdt.scale);
+  const key = `earn:p${p.id}:fund`;
+  const cols = "movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at";
+  return [
+    `INSERT INTO earn_products (id, currency_id, term_days, apr_bps, min_amount, max_amount, budget, created_by, created_at) ` +
+      `SELECT ${q(p.id)}, ${q(usdt.id)}, ${q(p.termDays)}, ${q(p.aprBps)}, ${q(units(p.min, usdt.scale))}, ${q(units(p.max, usdt.scale))}, ${q(budget)}, ${operator}, ${q(now)} ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM earn_products WHERE id = ${q(p.id)});`,
+    `INSERT INTO movements (key, kind, created_at) VALUES (${q(key)}, 'earn_fund', ${q(now)}) ON CONFLICT(key) DO NOTHING;`,
+    `INSERT INTO ledger (${cols}) SELECT column1, column2, column3, column4, column5, column6, column7, column8, column9 FROM (VALUES ` +
+      `(${q(key)}, ${q(TREASURY)}, ${q(usdt.id)}, 'change', ${q(-budget)}, ${q(budget)}, 'earn_fund', 'seed: savings product interest budget', ${q(now)})) ` +
+      `WHERE NOT EXISTS (SELECT 1 FROM ledger WHERE movement_key = ${q(key)});`,
+  ];
+}
+const DEMO_EARN = { id: 1, termDays: 30, aprBps: 500, min: "10", max: "10000", budget: "5000" };
+
 /** System account of the exchange's own funds (worker/lib/guarded.ts TREASURY). */
 /**
  * A demo listing-vote round (issue #19 §3), opened by the demo operator: voting from the seed's
