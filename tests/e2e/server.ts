@@ -1,11 +1,12 @@
 /**
- * A throw-away copy of the whole app for browser tests: D1 migrations applied into a fresh
- * temporary --persist-to folder, the demo seed (when scripts/seed.mjs exists), then the Worker
+ * A throw-away copy of the whole app for browser tests: a fresh temporary --persist-to folder holding
+ * a copy of a migrated and seeded local D1 (made once, see seededTemplate), then the Worker
  * started in-process with wrangler's unstable_startWorker on a free port, serving the built SPA
  * (built first when dist/web/index.html is missing) and /api with the dev outbox turned on.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -31,6 +32,46 @@ function run(cmd: string, args: string[], what: string) {
   }
 }
 
+/** A migrated and seeded local D1 is reused for this long; the seed's windows (a sale, a vote round) are dated from its creation. */
+const TEMPLATE_MAX_AGE_MS = 6 * 3600_000;
+
+/** Every file under a folder, in a stable order (the template's key covers the seed's data files). */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .sort((a, b) => a.name.localeCompare(b.name))
+    .flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+/**
+ * A local D1 with every migration applied and the demo seed written, made once and copied for each
+ * server: applying the migrations through wrangler and seeding is most of a server's start-up, and
+ * every browser test file starts one. The folder's name is a hash of the migrations, the seed and its
+ * data, so a changed migration or seed makes a new one; it is built in a temporary folder and renamed
+ * into place when complete, so a run that dies half-way never leaves a template behind.
+ */
+function seededTemplate(): string {
+  const hash = createHash("sha256");
+  hash.update(TEST_PEPPER);
+  for (const f of [...filesUnder(join(ROOT, "migrations")), join(ROOT, "scripts", "seed.mjs"), ...filesUnder(join(ROOT, "scripts", "seed-data"))]) {
+    if (existsSync(f)) hash.update(f.slice(ROOT.length)).update(readFileSync(f));
+  }
+  const template = join(tmpdir(), `exchange-e2e-template-${hash.digest("hex").slice(0, 16)}`);
+  const ready = join(template, ".ready");
+  if (existsSync(ready) && Date.now() - statSync(ready).mtimeMs < TEMPLATE_MAX_AGE_MS) return template;
+
+  const building = mkdtempSync(join(tmpdir(), "exchange-e2e-building-"));
+  const wranglerBin = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+  run(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", building], "applying D1 migrations");
+  const seed = join(ROOT, "scripts", "seed.mjs");
+  if (existsSync(seed)) {
+    run(process.execPath, [seed, "--persist-to", building, "--pepper", TEST_PEPPER], "seeding");
+  }
+  writeFileSync(join(building, ".ready"), new Date().toISOString());
+  rmSync(template, { recursive: true, force: true });
+  renameSync(building, template);
+  return template;
+}
+
 /** `vars`: extra plain-text bindings, e.g. a shortened C2C payment window. */
 export async function startServer(vars: Record<string, string> = {}): Promise<TestServer> {
   Object.assign(process.env, OFFLINE_ENV);
@@ -40,13 +81,7 @@ export async function startServer(vars: Record<string, string> = {}): Promise<Te
   }
 
   const persistDir = mkdtempSync(join(tmpdir(), "exchange-e2e-"));
-  const wranglerBin = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
-  run(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", persistDir], "applying D1 migrations");
-
-  const seed = join(ROOT, "scripts", "seed.mjs");
-  if (existsSync(seed)) {
-    run(process.execPath, [seed, "--persist-to", persistDir, "--pepper", TEST_PEPPER], "seeding");
-  }
+  cpSync(seededTemplate(), persistDir, { recursive: true });
 
   const { unstable_startWorker } = await import("wrangler");
   const worker = await unstable_startWorker({
