@@ -18,6 +18,7 @@ import {
 import { errorText } from "../../schemas/errors.ts";
 import type { Locale } from "../../schemas/locale.ts";
 import { createSession } from "../../worker/lib/auth.ts";
+import { SWITCHED_PRODUCTS } from "../../schemas/products.ts";
 
 const db = () => env.DB;
 
@@ -342,7 +343,7 @@ describe("customer-service link", () => {
     const res = await get("/api/cfg/kefu", lang);
     expect(res.status).toBe(200);
     expect(res.body.type).toBe("ok");
-    expect(kefuSchema.parse(res.body.message)).toEqual({ mobile: "mailto:support@exchange.test", products: { seconds: true, lever: true, c2c: true, launch: true } });
+    expect(kefuSchema.parse(res.body.message)).toEqual({ mobile: "mailto:support@exchange.test", products: Object.fromEntries(SWITCHED_PRODUCTS.map((id) => [id, true])) });
   });
 
   it("returns an empty link when none is configured", async () => {

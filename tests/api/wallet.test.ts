@@ -5,6 +5,7 @@ import { SYSTEM } from "../../worker/lib/ledger.ts";
 import { app } from "../../worker/app.ts";
 import { api, makeUser } from "./helpers.ts";
 import { bal, BTC, clearPrice, DOGE, ETH, expectBooksBalanced, fundTreasury, seedWalletCurrencies, setPrice, u8, USDT, walletFingerprint, XRP } from "./wallet-fixtures.ts";
+import { SWITCHED_PRODUCTS } from "../../schemas/products.ts";
 
 beforeAll(async () => {
   await seedWalletCurrencies();
@@ -74,7 +75,8 @@ describe("transfers between own accounts", () => {
       const res = await app.request(`/api${path}`, { ...init, headers: { authorization: user.token, lang: "en", "content-type": "application/json", "cf-connecting-ip": "198.18.9.9" } }, off);
       return res.json();
     };
-    expect((await call("/cfg/kefu")).message.products).toEqual({ seconds: false, lever: true, c2c: true, launch: true });
+    // Every other switched product stays on, as wrangler.toml has them.
+    expect((await call("/cfg/kefu")).message.products).toEqual(Object.fromEntries(SWITCHED_PRODUCTS.map((id) => [id, id !== "seconds"])));
     const before = await walletFingerprint();
     const r = await call("/wallet/change", { method: "POST", body: JSON.stringify({ number: "10", from_field: "change", to_field: "micro", currency_id: USDT }) });
     expect(r).toMatchObject({ type: "error", code: "feature_off", message: "This feature is not open" });

@@ -7,24 +7,28 @@ import { sharePercent } from "../../web/src/features/vote/share.ts";
 import { PRODUCTS, type ProductDeclaration, type Products } from "../../schemas/products.ts";
 
 const declared = (id: string): ProductDeclaration => ({ id, switch: `PRODUCT_${id.toUpperCase()}`, accounts: [], transfer: { drainWhenOff: false }, feeKinds: [], paths: [id], console: [] });
-const on = (extra: Record<string, boolean>) => ({ seconds: true, lever: true, c2c: true, vote: true, ...extra }) as Products;
+const on = (extra: Record<string, boolean>) => ({ seconds: true, lever: true, c2c: true, vote: true, insurance: true, launch: true, earn: true, ...extra }) as Products;
+const allOff = { earn: false, launch: false, vote: false, insurance: false };
 
 describe("the Earn entry point", () => {
-  it("offers listing votes when it is on, and nothing while the switches load or when it is off", () => {
-    expect(earnEntries(on({})).map((e) => e.to)).toEqual(["/vote"]);
+  it("offers savings, launches, votes and cover in that order when they are on, and nothing while the switches load or when they are off", () => {
+    expect(earnEntries(on({})).map((e) => e.to)).toEqual(["/earn", "/launch", "/vote", "/insurance"]);
     expect(earnEntries(null)).toEqual([]);
-    expect(earnEntries(on({ vote: false }))).toEqual([]);
+    expect(earnEntries(on(allOff))).toEqual([]);
+    expect(earnEntries(on({ launch: false, vote: false })).map((e) => e.to)).toEqual(["/earn", "/insurance"]);
   });
 
   it("never offers a product that is not declared in this build, even if a switch says on", () => {
-    expect(PRODUCTS.some((p) => (p.id as string) === "insurance")).toBe(false);
-    expect(earnEntries(on({ insurance: true, earn: true })).map((e) => e.product)).toEqual(["vote"]);
+    const withoutCover = PRODUCTS.filter((p) => p.id !== "insurance");
+    expect(earnEntries(on({}), withoutCover).map((e) => e.product)).toEqual(["earn", "launch", "vote"]);
+    const withoutAny = PRODUCTS.filter((p) => !["earn", "launch", "vote", "insurance"].includes(p.id));
+    expect(earnEntries(on({}), withoutAny)).toEqual([]);
   });
 
-  it("lists every declared earn product that is on, savings, launches, votes and cover in that order, once their declarations land", () => {
-    const catalogue = [...PRODUCTS, declared("insurance"), declared("launch"), declared("earn")];
-    expect(earnEntries(on({ earn: true, launch: true, insurance: true }), catalogue).map((e) => e.to)).toEqual(["/earn", "/launch", "/vote", "/insurance"]);
-    expect(earnEntries(on({ earn: true, launch: false, insurance: true, vote: false }), catalogue).map((e) => e.to)).toEqual(["/earn", "/insurance"]);
+  it("offers a product declared later as soon as its declaration lands and its switch is on", () => {
+    const catalogue = [...PRODUCTS.filter((p) => p.id !== "launch"), declared("launch")];
+    expect(earnEntries(on({ launch: true }), catalogue).map((e) => e.to)).toContain("/launch");
+    expect(earnEntries(on({ launch: false }), catalogue).map((e) => e.to)).not.toContain("/launch");
   });
 });
 
