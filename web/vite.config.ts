@@ -6,7 +6,10 @@
  *
  * Start-up loads only the entry (React, router, shell), the active language's messages and the
  * first screen's chunk; index.html starts fetching the last two at once (firstRoutePreload)
- * instead of after the entry has run.
+ * instead of after the entry has run. Until the entry has run, index.html shows the app frame
+ * drawn at build time (web/shell.ts), painted from the document alone: nothing in the head
+ * blocks rendering (the global stylesheet is preloaded and applied by main.tsx before React
+ * renders).
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -14,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vite";
 import type { OutputBundle, OutputChunk } from "rolldown";
 import react from "@vitejs/plugin-react";
+import { bootShell } from "./shell.ts";
 
 const webRoot = fileURLToPath(new URL(".", import.meta.url));
 const repoRoot = fileURLToPath(new URL("..", import.meta.url));
@@ -48,9 +52,9 @@ const LOCALES = ["en", "zh", "hk", "kr", "jp", "es"];
  */
 function firstRoutePreload(): Plugin {
   let inline = "";
+  const shell = bootShell(readFileSync(`${webRoot}src/styles/tokens.css`, "utf8"));
   return {
     name: "first-route-preload",
-    apply: "build",
     // The Content-Security-Policy (web/public/_headers) allows scripts from our origin only; this
     // one inline script is allowed by its SHA-256, written into the built _headers.
     closeBundle() {
@@ -72,9 +76,11 @@ function firstRoutePreload(): Plugin {
     transformIndexHtml: {
       order: "post",
       handler(html, ctx) {
+        // The start-up shell (web/shell.ts) in place of index.html's markers, in dev too.
+        if (!html.includes("<!--boot-style-->") || !html.includes("<!--boot-shell-->")) throw new Error("index.html: no <!--boot-style--> or <!--boot-shell--> for the start-up shell");
+        html = html.replace("<!--boot-style-->", `<style>${shell.style}</style>`).replace("<!--boot-shell-->", shell.html);
         const bundle = ctx.bundle as OutputBundle | undefined;
-        if (!bundle) return;
-        const chunks = Object.values(bundle).filter((o): o is OutputChunk => o.type === "chunk");
+        const chunks = Object.values(bundle ?? {}).filter((o): o is OutputChunk => o.type === "chunk");
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
         const closure = (start: OutputChunk, into = new Set<string>()) => {
           if (into.has(start.fileName)) return into;
@@ -109,7 +115,9 @@ function firstRoutePreload(): Plugin {
         }
         // Language as i18n/index.ts picks it: the stored one, else the browser's (approximately;
         // a wrong guess costs one unused preload).
-        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,l=s.getItem("lang");if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p];if(r&&r.a&&!s.getItem("token"))r=M.r["/login"];(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u)){e.rel="preload";e.as="style"}else e.rel="modulepreload";e.crossOrigin="";e.href=u;document.head.appendChild(e)});if(r&&r.d){var q=fetch(r.d,{headers:{lang:l,accept:"application/json"},cache:"no-store"});q.catch(function(){});window.__early={u:r.d,l:l,t:Date.now(),p:q}}}catch(e){}})();`;
+        // The shell's variant (web/shell.ts): a tab screen the visitor may see lights its tab and
+        // shows the menu icon and the bar; a session shows the bell.
+        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,B=${JSON.stringify(shell.tabs)},l=s.getItem("lang"),k=s.getItem("token"),h=document.documentElement;if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p],b=B[p];if(b&&!(b[0]&&!k))h.setAttribute("data-boot-tab",b[1]);if(k)h.setAttribute("data-boot-in","");if(r&&r.a&&!k)r=M.r["/login"];(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u)){e.rel="preload";e.as="style"}else e.rel="modulepreload";e.crossOrigin="";e.href=u;document.head.appendChild(e)});if(r&&r.d){var q=fetch(r.d,{headers:{lang:l,accept:"application/json"},cache:"no-store"});q.catch(function(){});window.__early={u:r.d,l:l,t:Date.now(),p:q}}}catch(e){}})();`;
         inline = code;
         // Right after <meta charset>, before the entry's stylesheet: an inline script after a
         // stylesheet waits for it to download, which held every preload back by that long. So the
@@ -117,7 +125,13 @@ function firstRoutePreload(): Plugin {
         // before the global styles and lose to them; the chunk's loader applies it in order.
         const charset = /<meta charset="UTF-8" \/>/i;
         if (!charset.test(html)) throw new Error("index.html: no <meta charset=\"UTF-8\" /> to put the preloader after");
-        return html.replace(charset, (tag) => `${tag}\n    <script>${code}</script>`);
+        html = html.replace(charset, (tag) => `${tag}\n    <script>${code}</script>`);
+        if (!bundle) return html;
+        // The global stylesheet must not hold the shell's paint back: fetched at once, but as a
+        // preload, which main.tsx turns into the stylesheet and waits for before React renders.
+        const sheet = /<link rel="stylesheet" crossorigin href="(\/assets\/[^"]+\.css)">/g;
+        if (!sheet.test(html)) throw new Error("index.html: the entry's stylesheet link was not found");
+        return html.replace(sheet, (_, href: string) => `<link rel="preload" as="style" crossorigin href="${href}" data-app-style>`);
       },
     },
   };

@@ -11,6 +11,7 @@ import { ComingSoon } from "../components/ComingSoon.tsx";
 import { ProductGate } from "../components/ProductGate.tsx";
 import { productOfPath } from "../lib/products.ts";
 import { Shell } from "./Shell.tsx";
+import { tabRoute } from "./tabs.ts";
 import { RouteError, NotFound } from "./RouteError.tsx";
 
 export interface RouteMeta {
@@ -115,7 +116,7 @@ interface Entry {
 
 /** Public and authenticated screens in spec order. Entries without a Component are placeholders. */
 const entries: Entry[] = [
-  { path: "/", title: m.title_home, auth: true, tab: true, Component: HomePage },
+  { path: "/", title: m.title_home, ...tabRoute("/"), Component: HomePage },
   { path: "/login", title: m.title_login, Component: LoginPage },
   { path: "/register", title: m.title_register, Component: RegisterPage },
   { path: "/forget", title: m.title_forget, Component: ForgetPage },
@@ -126,19 +127,19 @@ const entries: Entry[] = [
   { path: "/support/ticket", title: m.title_support_ticket, auth: true, Component: TicketPage },
   // Titled "{currency}/USDT" (spec §2) from the pair the user tapped last.
   { path: "/kline", title: () => `${$session.get().currentCurrency}/${$session.get().legal_name}`, Component: KlineRoute },
-  { path: "/quotations", title: m.title_quotations, tab: true, Component: QuotationsPage },
+  { path: "/quotations", title: m.title_quotations, ...tabRoute("/quotations"), Component: QuotationsPage },
   { path: "/news/list", title: m.title_news, Component: NewsListPage },
   { path: "/news/detail", title: m.title_news_detail, Component: NewsDetailPage },
   { path: "/help/center", title: m.title_help, Component: HelpCenterPage },
   { path: "/password", title: m.title_password, auth: true, Component: PasswordPage },
   { path: "/bank", title: m.title_bank, auth: true, Component: BankPage },
   { path: "/verifyed", title: m.title_verifyed, auth: true, Component: VerifyPage },
-  { path: "/exchange", title: m.title_exchange, auth: true, tab: true, Component: ExchangePage },
+  { path: "/exchange", title: m.title_exchange, ...tabRoute("/exchange"), Component: ExchangePage },
   { path: "/exchange/lists", title: m.title_exchange_lists, auth: true, Component: ExchangeListsPage },
-  { path: "/assets", title: m.title_assets, auth: true, tab: true, Component: AssetsPage },
+  { path: "/assets", title: m.title_assets, ...tabRoute("/assets"), Component: AssetsPage },
   { path: "/personal", title: m.title_personal, auth: true, Component: PersonalPage },
   { path: "/notifications", title: m.title_notifications, auth: true, Component: NotificationsPage },
-  { path: "/trade", title: m.title_trade, auth: true, tab: true, Component: TradePage },
+  { path: "/trade", title: m.title_trade, ...tabRoute("/trade"), Component: TradePage },
   { path: "/trade/lists", title: m.title_trade_lists, auth: true, Component: TradeListsPage },
   { path: "/lever", title: m.title_lever, auth: true, Component: LeverPage },
   { path: "/recharge", title: m.title_recharge, auth: true, Component: RechargePage },
