@@ -36,8 +36,8 @@ describe("proof of liabilities", () => {
     await page.goto(`${server.baseUrl}/#/admin/liabilities`);
     await byId(page, "admin-liabilities").waitFor();
     await byId(page, "liab-run-open").click();
-    await page.fill('[data-testid="liab-run-reason"]', "first attestation");
-    await byId(page, "liab-run-confirm").click();
+    await page.fill('[data-testid="decision-reason"]', "first attestation");
+    await byId(page, "decision-confirm").click();
     await byId(page, "liab-run-row").waitFor();
     await page.locator('[data-testid="liab-run-status"]').getByText("Published").waitFor();
     await snap(page, "liabilities-console-en");
