@@ -58,3 +58,25 @@ export async function snap(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
 }
+
+/**
+ * A phone in `lang`, logged in with `token` when given. Both are stored once per tab (a logout or a
+ * language change made by the test sticks across reloads). The page's uncaught errors are collected
+ * so a test can assert there were none. Its context closes with the browser.
+ */
+export async function openPhone(browser: Browser, lang: string, token?: string): Promise<{ page: Page; errors: Error[] }> {
+  const context = await newPhoneContext(browser);
+  await context.addInitScript(
+    ([t, l]) => {
+      if (sessionStorage.getItem("seeded")) return;
+      sessionStorage.setItem("seeded", "1");
+      localStorage.setItem("lang", l as string);
+      if (t) localStorage.setItem("token", t as string);
+    },
+    [token ?? "", lang] as const,
+  );
+  const page = await context.newPage();
+  const errors: Error[] = [];
+  page.on("pageerror", (err) => errors.push(err));
+  return { page, errors };
+}

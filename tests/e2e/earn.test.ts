@@ -9,14 +9,13 @@
  * flexible product from the console and closes it. demo2 reads the same screens in Chinese.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { waitForRoute } from "./helpers.ts";
+import type { Browser } from "playwright-core";
+import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { loginViaApi, waitForRoute } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   server = await startServer();
@@ -24,39 +23,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await server?.dispose();
 });
-
-async function login(account: string, password: string): Promise<string> {
-  const res = await fetch(new URL("/api/user/login", server.baseUrl), {
-    method: "POST",
-    headers: { "content-type": "application/json", lang: "en" },
-    body: JSON.stringify({ user_string: account, password, type: 1 }),
-  });
-  const json = (await res.json()) as { type: string; message: { token: string } };
-  if (json.type !== "ok") throw new Error(`login: ${JSON.stringify(json)}`);
-  return json.message.token;
-}
-
-async function openPhone(lang: string, token: string): Promise<{ page: Page; errors: Error[] }> {
-  const context = await newPhoneContext(browser);
-  contexts.push(context);
-  await context.addInitScript(
-    ([t, l]) => {
-      if (sessionStorage.getItem("seeded")) return;
-      sessionStorage.setItem("seeded", "1");
-      localStorage.setItem("lang", l as string);
-      localStorage.setItem("token", t as string);
-    },
-    [token, lang] as const,
-  );
-  const page = await context.newPage();
-  const errors: Error[] = [];
-  page.on("pageerror", (err) => errors.push(err));
-  return { page, errors };
-}
 
 const api = async (path: string, token: string) => {
   const res = await fetch(new URL(`/api${path}`, server.baseUrl), { headers: { authorization: token, lang: "en" } });
@@ -65,8 +34,8 @@ const api = async (path: string, token: string) => {
 
 describe("savings, as a new user would try it", () => {
   it("demo1 reads the terms, subscribes 100 USDT to the 30-day product, sees the position, and redeems it early", async () => {
-    const token = await login("demo1@exchange.test", "Demo1234");
-    const { page, errors } = await openPhone("en", token);
+    const token = await loginViaApi(server.baseUrl, "demo1@exchange.test", "Demo1234");
+    const { page, errors } = await openPhone(browser, "en", token);
     await page.goto(`${server.baseUrl}/#/earn`);
 
     const card = page.getByTestId("earn-product").first();
@@ -118,8 +87,8 @@ describe("savings, as a new user would try it", () => {
   });
 
   it("reads the same terms in Chinese", async () => {
-    const token = await login("demo2@exchange.test", "Demo1234");
-    const { page, errors } = await openPhone("zh", token);
+    const token = await loginViaApi(server.baseUrl, "demo2@exchange.test", "Demo1234");
+    const { page, errors } = await openPhone(browser, "zh", token);
     await page.goto(`${server.baseUrl}/#/earn`);
     const card = page.getByTestId("earn-product").first();
     await card.getByTestId("earn-source").waitFor();
@@ -144,8 +113,8 @@ describe("savings, as a new user would try it", () => {
   });
 
   it("the operator publishes a flexible product with a reason and closes it from the console", async () => {
-    const token = await login("operator@exchange.test", "Operator1234");
-    const { page, errors } = await openPhone("en", token);
+    const token = await loginViaApi(server.baseUrl, "operator@exchange.test", "Operator1234");
+    const { page, errors } = await openPhone(browser, "en", token);
     await page.goto(`${server.baseUrl}/#/admin/earn`);
     await page.getByTestId("earn-new").waitFor();
     await page.getByTestId("earn-new-term").selectOption("0");

@@ -72,6 +72,18 @@ export async function registerViaApi(baseUrl: string, account: string, password:
   if (res.type !== "ok") throw new Error(`register failed: ${JSON.stringify(res)}`);
 }
 
+/** Logs in through the API and returns the session token. */
+export async function loginViaApi(baseUrl: string, account: string, password: string): Promise<string> {
+  const res = await fetch(new URL("/api/user/login", baseUrl), {
+    method: "POST",
+    headers: { "content-type": "application/json", lang: "en" },
+    body: JSON.stringify({ user_string: account, password, type: 1 }),
+  });
+  const json = (await res.json()) as { type: string; message: { token: string } };
+  if (json.type !== "ok") throw new Error(`login: ${JSON.stringify(json)}`);
+  return json.message.token;
+}
+
 /** Waits until the hash route matches, e.g. "#/" or "#/login". */
 export async function waitForRoute(page: Page, route: RegExp, timeout = 120_000): Promise<void> {
   await page.waitForFunction((src) => new RegExp(src).test(window.location.hash), route.source, { timeout });

@@ -8,14 +8,13 @@
  * refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { captchaAnswer, uniqueEmail, waitForRoute } from "./helpers.ts";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { captchaAnswer, loginViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   server = await startServer();
@@ -23,40 +22,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await server?.dispose();
 });
-
-async function login(account: string, password: string): Promise<string> {
-  const res = await fetch(new URL("/api/user/login", server.baseUrl), {
-    method: "POST",
-    headers: { "content-type": "application/json", lang: "en" },
-    body: JSON.stringify({ user_string: account, password, type: 1 }),
-  });
-  const json = (await res.json()) as { type: string; message: { token: string } };
-  if (json.type !== "ok") throw new Error(`login: ${JSON.stringify(json)}`);
-  return json.message.token;
-}
-
-/** A phone in `lang`, logged in with `token` when given (stored once, so a logout sticks). */
-async function openPhone(lang: string, token?: string): Promise<{ page: Page; errors: Error[] }> {
-  const context = await newPhoneContext(browser);
-  contexts.push(context);
-  await context.addInitScript(
-    ([t, l]) => {
-      if (sessionStorage.getItem("seeded")) return;
-      sessionStorage.setItem("seeded", "1");
-      localStorage.setItem("lang", l as string);
-      if (t) localStorage.setItem("token", t as string);
-    },
-    [token ?? "", lang] as const,
-  );
-  const page = await context.newPage();
-  const errors: Error[] = [];
-  page.on("pageerror", (err) => errors.push(err));
-  return { page, errors };
-}
 
 const text = (page: Page, testId: string) => page.locator(`[data-testid="${testId}"]`).first().innerText();
 
@@ -75,8 +43,8 @@ async function registerFromLink(page: Page, link: string, account: string, note:
 }
 
 async function inviteJourney(lang: "en" | "zh", words: { code: string; note: string; notVerified: string; months: string; headcount: string }) {
-  const token = await login("demo1@exchange.test", "Demo1234");
-  const { page, errors } = await openPhone(lang, token);
+  const token = await loginViaApi(server.baseUrl, "demo1@exchange.test", "Demo1234");
+  const { page, errors } = await openPhone(browser, lang, token);
 
   // The invite page: a code, the link carrying it, and a QR drawn from the link.
   await page.goto(`${server.baseUrl}/#/invite`);
@@ -96,7 +64,7 @@ async function inviteJourney(lang: "en" | "zh", words: { code: string; note: str
   await snap(page, `invite-page-${lang}`);
 
   // The link in a fresh browser: the register screen holds the code, read-only, and says why.
-  const friend = await openPhone(lang);
+  const friend = await openPhone(browser, lang);
   const account = uniqueEmail(lang === "en" ? "friend" : "zf");
   await registerFromLink(friend.page, link, account, words.note);
   const field = friend.page.locator('[data-testid="register-invite"]');
@@ -122,7 +90,7 @@ async function inviteJourney(lang: "en" | "zh", words: { code: string; note: str
   await page.waitForFunction((n) => Number(document.querySelector('[data-testid="invite-invitees"]')?.textContent) === n, before + 1);
 
   // The public terms, logged out: rates, 12 months, and that headcount pays nothing.
-  const visitor = await openPhone(lang);
+  const visitor = await openPhone(browser, lang);
   await visitor.page.goto(`${server.baseUrl}/#/invite/terms`);
   await visitor.page.locator('[data-testid="terms-rates"]').waitFor();
   expect(await text(visitor.page, "invite-rate-1")).toContain("20%");

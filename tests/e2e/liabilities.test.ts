@@ -9,15 +9,14 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { verifyProof } from "../../schemas/liabilities.ts";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { waitForRoute } from "./helpers.ts";
+import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { loginViaApi, waitForRoute } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   server = await startServer();
@@ -25,50 +24,20 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await server?.dispose();
 });
-
-async function login(account: string, password: string): Promise<string> {
-  const res = await fetch(new URL("/api/user/login", server.baseUrl), {
-    method: "POST",
-    headers: { "content-type": "application/json", lang: "en" },
-    body: JSON.stringify({ user_string: account, password, type: 1 }),
-  });
-  const json = (await res.json()) as { type: string; message: { token: string } };
-  if (json.type !== "ok") throw new Error(`login: ${JSON.stringify(json)}`);
-  return json.message.token;
-}
-
-async function openPhone(lang: string, token?: string): Promise<{ page: Page; errors: Error[] }> {
-  const context = await newPhoneContext(browser);
-  contexts.push(context);
-  await context.addInitScript(
-    ([t, l]) => {
-      if (sessionStorage.getItem("seeded")) return;
-      sessionStorage.setItem("seeded", "1");
-      localStorage.setItem("lang", l as string);
-      if (t) localStorage.setItem("token", t as string);
-    },
-    [token ?? "", lang] as const,
-  );
-  const page = await context.newPage();
-  const errors: Error[] = [];
-  page.on("pageerror", (err) => errors.push(err));
-  return { page, errors };
-}
 
 const byId = (page: Page, testId: string) => page.locator(`[data-testid="${testId}"]`).first();
 
 describe("proof of liabilities", () => {
   it("an operator takes a snapshot from the console and sees it published", async () => {
-    const { page, errors } = await openPhone("en", await login("operator@exchange.test", "Operator1234"));
+    const { page, errors } = await openPhone(browser, "en", await loginViaApi(server.baseUrl, "operator@exchange.test", "Operator1234"));
     await page.goto(`${server.baseUrl}/#/admin/liabilities`);
     await byId(page, "admin-liabilities").waitFor();
     await byId(page, "liab-run-open").click();
-    await page.fill('[data-testid="liab-run-reason"]', "first attestation");
-    await byId(page, "liab-run-confirm").click();
+    await page.fill('[data-testid="decision-reason"]', "first attestation");
+    await byId(page, "decision-confirm").click();
     await byId(page, "liab-run-row").waitFor();
     await page.locator('[data-testid="liab-run-status"]').getByText("Published").waitFor();
     await snap(page, "liabilities-console-en");
@@ -76,7 +45,7 @@ describe("proof of liabilities", () => {
   });
 
   it("a visitor sees the published root and totals without logging in", async () => {
-    const { page } = await openPhone("en");
+    const { page } = await openPhone(browser, "en");
     await page.goto(`${server.baseUrl}/#/transparency/liabilities`);
     await byId(page, "liab-totals").waitFor();
     expect(await byId(page, "liab-root").innerText()).toMatch(/^[0-9a-f]{64}$/);
@@ -89,7 +58,7 @@ describe("proof of liabilities", () => {
     ["zh", "您的余额已计入公布的合计"],
   ] as const) {
     it(`demo1 opens it from the personal centre and sees their balances verified in the browser (${lang})`, async () => {
-      const { page, errors } = await openPhone(lang, await login("demo1@exchange.test", "Demo1234"));
+      const { page, errors } = await openPhone(browser, lang, await loginViaApi(server.baseUrl, "demo1@exchange.test", "Demo1234"));
       await page.goto(`${server.baseUrl}/#/personal`);
       await byId(page, "menu-liabilities").click();
       await waitForRoute(page, /#\/transparency\/liabilities/);
@@ -109,7 +78,7 @@ describe("proof of liabilities", () => {
   }
 
   it("shows clearly that a proof altered on its way does not verify", async () => {
-    const { page } = await openPhone("en", await login("demo1@exchange.test", "Demo1234"));
+    const { page } = await openPhone(browser, "en", await loginViaApi(server.baseUrl, "demo1@exchange.test", "Demo1234"));
     await page.route("**/api/transparency/liabilities/proof", async (route) => {
       const res = await route.fetch();
       const body = await res.json();

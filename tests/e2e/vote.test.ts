@@ -9,14 +9,13 @@
  * operator console lists the round.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { waitForRoute } from "./helpers.ts";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { loginViaApi, waitForRoute } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   server = await startServer();
@@ -24,39 +23,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await server?.dispose();
 });
-
-async function login(account: string, password: string): Promise<string> {
-  const res = await fetch(new URL("/api/user/login", server.baseUrl), {
-    method: "POST",
-    headers: { "content-type": "application/json", lang: "en" },
-    body: JSON.stringify({ user_string: account, password, type: 1 }),
-  });
-  const json = (await res.json()) as { type: string; message: { token: string } };
-  if (json.type !== "ok") throw new Error(`login: ${JSON.stringify(json)}`);
-  return json.message.token;
-}
-
-async function openPhone(lang: string, token?: string): Promise<{ page: Page; errors: Error[] }> {
-  const context = await newPhoneContext(browser);
-  contexts.push(context);
-  await context.addInitScript(
-    ([t, l]) => {
-      if (sessionStorage.getItem("seeded")) return;
-      sessionStorage.setItem("seeded", "1");
-      localStorage.setItem("lang", l as string);
-      if (t) localStorage.setItem("token", t as string);
-    },
-    [token ?? "", lang] as const,
-  );
-  const page = await context.newPage();
-  const errors: Error[] = [];
-  page.on("pageerror", (err) => errors.push(err));
-  return { page, errors };
-}
 
 const candidate = (page: Page, symbol: string) => page.locator(`[data-testid="vote-candidate-${symbol}"]`);
 const tallyOf = async (page: Page, symbol: string) => Number(/\d+/.exec(await candidate(page, symbol).locator('[data-testid="vote-tally"]').innerText())?.[0]);
@@ -71,7 +40,7 @@ interface Words {
 
 async function voteJourney(lang: "en" | "zh", account: string, symbols: [string, string], words: Words) {
   // A visitor, logged out: the rules, the advisory note and the public tally.
-  const visitor = await openPhone(lang);
+  const visitor = await openPhone(browser, lang);
   await visitor.page.goto(`${server.baseUrl}/#/vote`);
   await visitor.page.locator('[data-testid="vote-advisory"]').getByText(words.advisory).waitFor();
   await candidate(visitor.page, "DOT").waitFor();
@@ -80,8 +49,8 @@ async function voteJourney(lang: "en" | "zh", account: string, symbols: [string,
   expect(visitor.errors).toEqual([]);
 
   // A verified demo user finds the product under Earn on the home screen.
-  const token = await login(account, "Demo1234");
-  const { page, errors } = await openPhone(lang, token);
+  const token = await loginViaApi(server.baseUrl, account, "Demo1234");
+  const { page, errors } = await openPhone(browser, lang, token);
   await page.goto(`${server.baseUrl}/#/`);
   const earn = page.locator('[data-testid="earn-tiles"]');
   await earn.getByText(words.earn).waitFor();
@@ -162,8 +131,8 @@ describe("voting for a listing", () => {
   });
 
   it("lists the round with its tally in the operator console", async () => {
-    const token = await login("operator@exchange.test", "Operator1234");
-    const { page, errors } = await openPhone("en", token);
+    const token = await loginViaApi(server.baseUrl, "operator@exchange.test", "Operator1234");
+    const { page, errors } = await openPhone(browser, "en", token);
     await page.goto(`${server.baseUrl}/#/admin/vote`);
     await page.locator('[data-testid="op-vote"]').getByText("Which coin should we list next?").waitFor();
     await page.locator('[data-testid="op-vote-close"]').first().waitFor();

@@ -5,15 +5,13 @@
  * published, why (negative balances, totals that differ from the ledger). "Take a snapshot now"
  * carries a reason and is audited by the server.
  */
-import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useSentinel } from "../../../lib/useSentinel.ts";
-import { Modal } from "../../../components/Modal.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useLiabilityRuns, useTakeSnapshot, type LiabilityRun } from "../liabilitiesApi.ts";
-import { Kv } from "./common.tsx";
+import { Kv, useDecisionDialog } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -25,18 +23,30 @@ const statusLabel: Record<LiabilityRun["status"], () => string> = {
 const statusBadge: Record<LiabilityRun["status"], string> = { running: "badge-pending", published: "badge-ok", failed: "badge-bad" };
 
 export function LiabilitiesConsole() {
-  const [taking, setTaking] = useState(false);
+  const take = useTakeSnapshot();
+  const decision = useDecisionDialog();
+  const openTake = () =>
+    decision.open({
+      title: m.op_liab_take(),
+      confirmText: m.op_liab_take(),
+      reasonRequired: true,
+      summary: <p className="form-note">{m.op_liab_take_note()}</p>,
+      run: async (reason) => {
+        const r = await take({ reason });
+        toast.success(m.op_liab_taken({ id: String(r.id), status: statusLabel[r.status]() }));
+      },
+    });
   return (
     <section data-testid="admin-liabilities">
       <p className="form-note">{m.op_liab_note()}</p>
       <div className={s.secHead}>
         <h3 className={s.adminSubtitle}>{m.op_liab_runs()}</h3>
-        <button type="button" className="btn btn-outline btn-small" onClick={() => setTaking(true)} data-testid="liab-run-open">
+        <button type="button" className="btn btn-outline btn-small" onClick={openTake} data-testid="liab-run-open">
           {m.op_liab_take()}
         </button>
       </div>
       <RunList />
-      {taking && <TakeDialog onClose={() => setTaking(false)} />}
+      {decision.dialog}
     </section>
   );
 }
@@ -125,60 +135,5 @@ function RunList() {
         ) : null}
       </div>
     </>
-  );
-}
-
-function TakeDialog({ onClose }: { onClose: () => void }) {
-  const take = useTakeSnapshot();
-  const [reason, setReason] = useState("");
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
-  const go = async () => {
-    if (!reason.trim()) {
-      setError(m.op_reason_required());
-      return;
-    }
-    setBusy(true);
-    try {
-      const r = await take({ reason: reason.trim() });
-      toast.success(m.op_liab_taken({ id: String(r.id), status: statusLabel[r.status]() }));
-      onClose();
-    } catch {
-      // the API client showed the server's message
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal
-      title={m.op_liab_take()}
-      onClose={onClose}
-      busy={busy}
-      testId="liab-run-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void go()} disabled={busy} data-testid="liab-run-confirm">
-            {busy && <Spinner size={16} />}
-            {m.op_liab_take()}
-          </button>
-        </>
-      }
-    >
-      <div className={`form ${s.secForm}`}>
-        <p className="form-note">{m.op_liab_take_note()}</p>
-        <label className="field">
-          <span className="field-label">{m.op_reason()}</span>
-          <input className="input" value={reason} onChange={(e) => setReason(e.target.value)} data-testid="liab-run-reason" />
-        </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
-    </Modal>
   );
 }
