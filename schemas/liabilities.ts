@@ -17,7 +17,10 @@
  *   levels    leaves in the snapshot's order; each level pairs nodes (0,1), (2,3), …; an odd last
  *             node is carried up unchanged (no sibling at that level, no path entry);
  *   root      the single node of the top level: its hash and sums are published (the sums are
- *             the per-currency totals of liabilities).
+ *             the per-currency totals of liabilities);
+ *   empty     a snapshot with no user (an exchange before its first balance) publishes the root
+ *             hash = SHA-256(0x02 ‖ enc(zeros)), sums = zeros: well defined, distinct from any
+ *             leaf or node, and no proof leads to it.
  */
 import { formatUnits, parseUnits } from "./decimal.ts";
 
@@ -65,6 +68,7 @@ export interface PublishedRoot {
 
 const TAG_LEAF = 0;
 const TAG_NODE = 1;
+const TAG_EMPTY = 2;
 const SUM_BYTES = 16;
 const MAX_SUM = (1n << 128n) - 1n;
 const MASK64 = (1n << 64n) - 1n;
@@ -119,6 +123,15 @@ export async function parentNode(left: TreeNode, right: TreeNode): Promise<TreeN
   buf.set(right.hash, o);
   putSums(view, o + 32, right.sums);
   const sums = left.sums.map((s, i) => s + right.sums[i]!);
+  return { hash: await sha256(buf), sums };
+}
+
+/** The root of a tree with no leaves over `currencies` currencies: SHA-256(0x02 ‖ enc(zeros)), zero sums. */
+export async function emptyRoot(currencies: number): Promise<TreeNode> {
+  const sums = Array.from({ length: currencies }, () => 0n);
+  const buf = new Uint8Array(1 + currencies * SUM_BYTES);
+  buf[0] = TAG_EMPTY;
+  putSums(new DataView(buf.buffer), 1, sums);
   return { hash: await sha256(buf), sums };
 }
 

@@ -1,8 +1,9 @@
 /**
- * Transparency (issue #20 §2): proof of liabilities. The tree and the verifier are in
- * ./liabilities.ts (no zod); these are the endpoints' contracts. Amounts are decimal strings,
- * times epoch milliseconds, hashes 64-character lowercase hex.
+ * Transparency (issue #20 §2, §3): proof of liabilities and the public summary. The tree and the
+ * verifier are in ./liabilities.ts (no zod); these are the endpoints' contracts. Amounts are
+ * decimal strings, times epoch milliseconds, hashes 64-character lowercase hex.
  *
+ *   GET  /api/transparency                           (public, cached) → transparencySchema
  *   GET  /api/transparency/liabilities               (public)   → liabilitiesSchema
  *   GET  /api/transparency/liabilities/proof         (session)  → liabilityProofSchema
  *   GET  /api/admin/transparency/liabilities/runs    (operator) liabilityRunQuerySchema → liabilityRunPageSchema
@@ -80,3 +81,55 @@ export const liabilityRunRequestSchema = z.object({
   reason: z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500),
 });
 export type LiabilityRunRequest = z.infer<typeof liabilityRunRequestSchema>;
+
+// ——— the public summary (issue #20 §3): GET /api/transparency (public, cached) → transparencySchema ———
+
+/** What the treasury holds frozen for one product's open commitments, in one currency. */
+const reserveSchema = z.object({
+  currency: z.string(),
+  /** open contracts (seconds) or open positions (leveraged) the reserve stands behind */
+  open: z.number().int(),
+  /** what the treasury has frozen for them: the most they can win from the house */
+  reserved: z.string(),
+});
+
+/** Mining payouts recorded (issue #20 §1), per currency; filled by the mining product. */
+export const miningPayoutTotalSchema = z.object({
+  currency: z.string(),
+  /** paid into users' accounts */
+  paid: z.string(),
+  /** the plans' stated fees kept from those payouts */
+  fees: z.string(),
+  /** pool hours recorded and distributed */
+  hours: z.number().int(),
+});
+export type MiningPayoutTotal = z.infer<typeof miningPayoutTotalSchema>;
+
+export const transparencySchema = z.object({
+  /** when these figures were computed (epoch ms); the answer is cached for `cache_seconds` */
+  computed_at: z.number().int(),
+  cache_seconds: z.number().int(),
+  /** the treasury's frozen reserves for open seconds contracts and open leveraged positions */
+  reserves: z.object({ seconds: z.array(reserveSchema), lever: z.array(reserveSchema) }),
+  /** the contract-asset cover, per currency: premiums collected, claims paid, cover still reserved */
+  cover: z.array(
+    z.object({
+      currency: z.string(),
+      premiums: z.string(),
+      claims_paid: z.string(),
+      /** number of claims paid */
+      claims: z.number().int(),
+      /** covers sold */
+      sold: z.number().int(),
+      /** the treasury's frozen reserve for live covers */
+      reserved: z.string(),
+    }),
+  ),
+  /** fee revenue: the fee account's rows of every product's fee kinds (fees charged less fees given back) */
+  fees: z.array(z.object({ currency: z.string(), total: z.string(), products: z.array(z.object({ product: z.string(), amount: z.string() })) })),
+  /** the latest published liabilities snapshot (GET /api/transparency/liabilities), null before the first */
+  liabilities: liabilitiesSchema.nullable(),
+  /** mining payouts recorded; absent or empty: none yet */
+  mining: z.array(miningPayoutTotalSchema).optional(),
+});
+export type Transparency = z.infer<typeof transparencySchema>;

@@ -8,8 +8,8 @@
  * the snapshot the tests before it left.
  */
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
-import { verifyProof, type LiabilityProof, type PublishedRoot } from "../../schemas/liabilities.ts";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { emptyRoot, toHex, verifyProof, type LiabilityProof, type PublishedRoot } from "../../schemas/liabilities.ts";
 import { JOBS } from "../../worker/scheduled.ts";
 import { liabilitiesJob } from "../../worker/jobs/liabilities.ts";
 import { runSnapshot, startSnapshot } from "../../worker/domain/transparency/snapshot.ts";
@@ -21,6 +21,7 @@ import { makeOperator } from "./wallet-fixtures.ts";
 const BTC = 1;
 const USDT = 3;
 const MIDNIGHT = Date.UTC(2026, 10, 20);
+const DAY = 86_400_000;
 
 let op: TestUser;
 let demo1: TestUser;
@@ -56,7 +57,8 @@ async function hold(userId: number, currencyId: number, amount: bigint, key: str
   );
 }
 
-beforeAll(async () => {
+/** The users and balances the tests from "the daily snapshot" on read (the first describe needs none). */
+async function populate() {
   await seedCurrencies();
   op = await makeOperator();
   demo1 = await makeUser({ balances: [{ currencyId: BTC, units: units("0.5") }, { currencyId: USDT, units: units("1000") }, { currencyId: USDT, units: units("250.25"), account: "lever" }] });
@@ -88,16 +90,39 @@ beforeAll(async () => {
     ),
   );
   empty = await makeUser();
-}, 120_000);
+}
+
+describe("an exchange with no users yet", () => {
+  beforeAll(seedCurrencies);
+
+  it("publishes its daily snapshot with zero users, zero totals and the empty root, without an alarm", async () => {
+    expect((await api("/transparency/liabilities")).body).toMatchObject({ type: "error", code: "liabilities_none" });
+    const errors = vi.spyOn(console, "error");
+    try {
+      await liabilitiesJob.run(env, { cron: "0 0 * * *", now: MIDNIGHT - 2 * DAY });
+      expect(errors.mock.calls.flat().join("\n")).not.toContain("liabilities_not_published");
+    } finally {
+      errors.mockRestore();
+    }
+    const p = await published();
+    expect(p.user_count).toBe(0);
+    expect(p.totals.length).toBeGreaterThan(0);
+    for (const t of p.totals) expect(t.total, t.currency).toBe("0");
+    expect(p.root_hash).toBe(toHex((await emptyRoot(p.totals.length)).hash));
+    const run = await env.DB.prepare("SELECT status, problem, day FROM liab_snapshots WHERE id = ?").bind(p.id).first();
+    expect(run).toEqual({ status: "published", problem: null, day: "2026-11-18" });
+  });
+});
 
 describe("the daily snapshot", () => {
+  beforeAll(populate, 120_000);
+
   it("is one of the 00:00 UTC jobs and the every-minute job goes on with it", () => {
     expect(JOBS["0 0 * * *"]).toContain(liabilitiesJob);
     expect(JOBS["* * * * *"]).toContain(liabilitiesJob);
   });
 
   it("publishes a root whose per-currency totals equal the ledger's sums over every user", async () => {
-    expect((await api("/transparency/liabilities")).body).toMatchObject({ type: "error", code: "liabilities_none" });
     await liabilitiesJob.run(env, { cron: "0 0 * * *", now: MIDNIGHT });
     const p = await published();
     const ledger = await ledgerTotals();
@@ -153,6 +178,25 @@ describe("the daily snapshot", () => {
     expect(none.status).toBe(404);
     expect(none.body).toMatchObject({ type: "error", code: "liabilities_not_included" });
     expect((await api("/transparency/liabilities/proof")).body.type).toBe("999");
+  });
+});
+
+describe("a missed 00:00 invocation", () => {
+  const day = MIDNIGHT + DAY;
+  const ofDay = async () => (await env.DB.prepare("SELECT id, trigger, status FROM liab_snapshots WHERE day = '2026-11-21'").all()).results;
+
+  it("is made up by the every-minute job: it starts the day's snapshot, which publishes, and starts it only once", async () => {
+    expect(await ofDay()).toEqual([]);
+    await liabilitiesJob.run(env, { cron: "* * * * *", now: day + 7 * 60_000 });
+    const [s] = await ofDay();
+    expect(s).toMatchObject({ trigger: "cron", status: "published" });
+    expect((await published()).id).toBe(s!.id);
+    const count = async () => (await env.DB.prepare("SELECT COUNT(*) AS n FROM liab_snapshots").first<{ n: number }>())!.n;
+    const n = await count();
+    await liabilitiesJob.run(env, { cron: "* * * * *", now: day + 8 * 60_000 });
+    await liabilitiesJob.run(env, { cron: "* * * * *", now: day + DAY - 1 });
+    expect(await count()).toBe(n);
+    expect(await ofDay()).toHaveLength(1);
   });
 });
 

@@ -90,7 +90,8 @@ const LaunchMyPage = page(() => import("../features/launch/components/MyPage.tsx
 const EarnPage = page(() => import("../features/earn/components/EarnPage.tsx"));
 const EarnProductPage = page(() => import("../features/earn/components/ProductPage.tsx"));
 const EarnPositionsPage = page(() => import("../features/earn/components/PositionsPage.tsx"));
-// Transparency (issue #20): proof of liabilities.
+// Transparency (issue #20): the public summary, proof of liabilities.
+const TransparencyPage = page(() => import("../features/transparency/components/TransparencyPage.tsx"));
 const LiabilitiesPage = page(() => import("../features/transparency/components/LiabilitiesPage.tsx"));
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
@@ -166,7 +167,8 @@ const entries: Entry[] = [
   { path: "/earn", title: m.title_earn, Component: EarnPage },
   { path: "/earn/product", title: m.title_earn_product, auth: true, Component: EarnProductPage },
   { path: "/earn/positions", title: m.title_earn_positions, auth: true, Component: EarnPositionsPage },
-  // Public: the published totals need no login; one's own proof appears when logged in.
+  // Public: the summary and the published totals need no login; one's own proof appears when logged in.
+  { path: "/transparency", title: m.title_transparency, Component: TransparencyPage },
   { path: "/transparency/liabilities", title: m.title_liabilities, Component: LiabilitiesPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/deposits", title: m.op_title, auth: true, Component: AdminPage },

@@ -14,7 +14,14 @@ async function latestPublished(db: D1Database): Promise<SnapshotRow | null> {
 
 export async function publishedLiabilities(db: D1Database): Promise<Liabilities> {
   const s = await latestPublished(db);
-  if (!s || !s.root_hash || s.root_sums === null) throw new ApiError("liabilities_none", 404);
+  const view = s ? publishedView(s) : null;
+  if (!view) throw new ApiError("liabilities_none", 404);
+  return view;
+}
+
+/** A published snapshot's public root and totals (null for a row that is not published). */
+export function publishedView(s: SnapshotRow): Liabilities | null {
+  if (s.status !== "published" || !s.root_hash || s.root_sums === null) return null;
   const currencies = JSON.parse(s.currencies) as SnapshotCurrency[];
   const totals = formatSums(sumsOf(s.root_sums), currencies);
   return {

@@ -9,7 +9,8 @@
  *           totals of the balances table and of the ledger rows of users > 0, taken in the same
  *           transaction, so all of them describe the same instant;
  *   check   a negative balance (leaf or any account's part) or a total that differs between the
- *           balances table, the ledger rows and the copy stops publication (status failed);
+ *           balances table, the ledger rows and the copy stops publication (status failed); a
+ *           snapshot of no user at all (a new exchange) publishes the empty root with zero totals;
  *   leaves  2^block_level users per step: each user's nonce (HMAC-SHA-256 of PEPPER over
  *           "liabilities:{snapshot}:{user}", never stored, never the same in two snapshots), the
  *           leaf and the block's subtree in memory; levels from stored_level up are written to
@@ -23,7 +24,7 @@
  * run list with its reason. An invocation stops before its statement budget (D1 allows 1,000 per
  * invocation) or its time budget, and the every-minute job goes on from the cursor.
  */
-import { buildLevels, leafNode, levelCounts, levelUp, toHex, fromHex, type TreeNode } from "../../../schemas/liabilities.ts";
+import { buildLevels, emptyRoot, leafNode, levelCounts, levelUp, toHex, fromHex, type TreeNode } from "../../../schemas/liabilities.ts";
 
 /** Leaves per step: 2^14 = 16,384. */
 export const BLOCK_LEVEL = 14;
@@ -120,6 +121,11 @@ export async function startSnapshot(
     .bind(opts.day ?? null, opts.trigger, opts.operatorId ?? null, opts.blockLevel ?? BLOCK_LEVEL, opts.storedLevel ?? STORED_LEVEL, opts.now)
     .first<{ id: number }>();
   return row?.id ?? null;
+}
+
+/** Whether the daily job's snapshot of `day` (YYYY-MM-DD, UTC) was started, whatever became of it. */
+export async function dailySnapshotExists(db: D1Database, day: string): Promise<boolean> {
+  return (await db.prepare("SELECT 1 AS x FROM liab_snapshots WHERE trigger = 'cron' AND day = ?").bind(day).first()) !== null;
 }
 
 /** The snapshot the every-minute job should go on with (building or pruning), if any. */
@@ -265,10 +271,20 @@ function alert(s: SnapshotRow, problem: unknown) {
 async function checkStep(db: D1Database, s: SnapshotRow, c: Counter) {
   const totals = await totalsOf(db, s.id, c);
   const mismatches = totals.filter((t) => t.balances_total !== t.ledger_total || t.copy_total !== t.balances_total);
-  if (s.negative_users > 0 || mismatches.length > 0 || s.user_count === 0) {
-    const problem = { negative_users: s.negative_users, mismatches: mismatches.map((t) => t.currency_id), empty: s.user_count === 0 };
+  if (s.negative_users > 0 || mismatches.length > 0) {
+    const problem = { negative_users: s.negative_users, mismatches: mismatches.map((t) => t.currency_id) };
     alert(s, problem);
     await commit(db, advance(db, s, { phase: "done", cursor: 0, status: "failed", problem: JSON.stringify(problem), finished_at: Date.now() }, 2, c));
+    return;
+  }
+  if (s.user_count === 0) {
+    // No user holds anything (a new exchange): the totals checked above are all zero, so the
+    // snapshot publishes the empty root (schemas/liabilities.ts) with zero totals; no alarm.
+    const currencies = JSON.parse(s.currencies) as SnapshotCurrency[];
+    const root = await emptyRoot(currencies.length);
+    const stmts = [db.prepare("UPDATE liab_totals SET tree_total = '0' WHERE snapshot_id = ?").bind(s.id)];
+    const next: Next = { phase: "prune", cursor: 0, status: "published", root_hash: toHex(root.hash), root_sums: sumsText(root.sums), finished_at: Date.now() };
+    await commit(db, [...stmts, ...advance(db, s, next, stmts.length + 2, c)]);
     return;
   }
   // The top level of this tree; blocks and stored levels never reach above it.
@@ -377,7 +393,7 @@ async function topStep(db: D1Database, s: SnapshotRow, c: Counter) {
   }
   const now = Date.now();
   if (mismatches.length > 0) {
-    const problem = { negative_users: 0, mismatches: mismatches.map((t) => t.currency_id), empty: false };
+    const problem = { negative_users: 0, mismatches: mismatches.map((t) => t.currency_id) };
     alert(s, problem);
     await commit(db, [...stmts, ...advance(db, s, { phase: "done", cursor: 0, status: "failed", problem: JSON.stringify(problem), finished_at: now }, stmts.length + 2, c)]);
     return;

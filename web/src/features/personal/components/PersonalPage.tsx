@@ -67,6 +67,7 @@ export default function PersonalPage() {
     { to: "/password", icon: "key", label: m.menu_password(), testId: "menu-password" },
     { to: "/invite", icon: "gift", label: m.menu_invite(), testId: "menu-invite" },
     { to: "/transparency/liabilities", icon: "shield", label: m.menu_liabilities(), testId: "menu-liabilities" },
+    { to: "/transparency", icon: "eye", label: m.menu_transparency(), testId: "menu-transparency" },
     { to: "/recharge/log", icon: "records", label: m.menu_records(), testId: "menu-records" },
     { to: "/excharge", icon: "exchange", label: m.title_excharge(), testId: "menu-excharge" },
     { to: "/lang", icon: "globe", label: m.title_lang(), testId: "menu-lang" },

@@ -189,6 +189,9 @@ export default function LiabilitiesPage() {
           <Totals p={p} />
         </>
       )}
+      <Link to="/transparency" className="btn btn-outline btn-block" data-testid="liab-all-figures">
+        {m.tp_all_figures()}
+      </Link>
     </div>
   );
 }
