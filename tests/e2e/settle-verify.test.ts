@@ -76,6 +76,8 @@ async function openAs(token: string, lang: "en" | "zh"): Promise<{ page: Page; e
 }
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? "").replace(/\s+/g, " ").trim();
+/** A table row's cells, joined by single spaces. */
+const cells = async (page: Page, selector: string) => (await page.locator(selector).first().locator("td").allTextContents()).map((t) => t.trim()).join(" ");
 
 /** "60,500.00" as the app's price display of an API price ("60500.00"). */
 const shown = (price: string) => price.replace(/\B(?=(\d{3})+(?!\d))/, ",");
@@ -136,8 +138,8 @@ describe("checking a settlement in the app", () => {
     const exit = page.locator('[data-testid="verify-exit"] [data-testid="tick-chosen"]');
     expect(await entry.getAttribute("data-id")).toBe(String(c.open_tick_id));
     expect(await exit.getAttribute("data-id")).toBe(String(c.end_tick_id));
-    expect(await text(page, '[data-testid="verify-entry"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.open_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${shown(c.open_price)}$`));
-    expect(await text(page, '[data-testid="verify-exit"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.end_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${shown(c.end_price!)}$`));
+    expect(await cells(page, '[data-testid="verify-entry"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.open_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${shown(c.open_price)}$`));
+    expect(await cells(page, '[data-testid="verify-exit"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.end_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${shown(c.end_price!)}$`));
     expect(await page.locator('[data-testid="verify-entry"] [data-testid="tick-row"]').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="verify-exit"] [data-testid="tick-row"]').count()).toBeGreaterThan(0);
     // The expiry is marked right after the exit tick: it is the last one at or before it.
@@ -161,6 +163,7 @@ describe("checking a settlement in the app", () => {
     await other.page.goto(`${server.baseUrl}/#/trade/verify?id=${c.id}`);
     await other.page.getByText("Data not found").waitFor();
     expect(await other.page.locator('[data-testid="sec-verify"]').count()).toBe(0);
+    await snap(other.page, "settle-verify-not-found-en");
   });
 
   it("shows the index tick that liquidated a leveraged long and the liquidation price it crossed", async () => {

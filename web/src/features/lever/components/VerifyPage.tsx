@@ -8,7 +8,7 @@
 import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
-import { formatExact, formatMoney, formatPrice } from "../../../lib/format.ts";
+import { formatMoney, formatPrice } from "../../../lib/format.ts";
 import { useTickWindow } from "../../../lib/ticks.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { TickWindow, Verdict } from "../../../components/TickWindow.tsx";
@@ -72,7 +72,7 @@ function Position({ id }: { id: number }) {
           <dt>{m.lever_margin()}</dt>
           <dd className="num">{formatMoney(p.margin, "USDT")} USDT</dd>
           <dt>{m.lever_pnl()}</dt>
-          <dd className={`num ${p.profit?.startsWith("-") ? s.down : s.up}`}>{p.profit === null ? "--" : `${formatExact(p.profit)} USDT`}</dd>
+          <dd className={`num ${p.profit?.startsWith("-") ? s.down : s.up}`}>{formatMoney(p.profit, "USDT")} USDT</dd>
         </dl>
       </div>
       {p.status === 5 ? (
