@@ -23,13 +23,13 @@ export const fetchPositions = (status: 1 | 2 | 4, signal?: AbortSignal) =>
 /** One of one's positions with its open and close ticks and the price its close rule crossed (its check). */
 export const fetchPosition = (id: number, signal?: AbortSignal) => call((o) => client.api.lever.position.$get({ query: { id: String(id) } }, o), { notify: false, signal });
 
-/** One position; asked again every 2 s until it is closed or revoked (its check needs the close). */
+/** One position; asked again every 2 s until it is closed or revoked (its check needs the close); not after a failure. */
 export const usePosition = (id: number | null) =>
   useScreenQuery({
     queryKey: ["lever", "position", id ?? 0],
     queryFn: ({ signal }) => fetchPosition(id!, signal),
     enabled: id !== null,
-    refetchInterval: (q) => (q.state.data && q.state.data.status >= 4 ? false : 2000),
+    refetchInterval: (q) => (q.state.error || (q.state.data && q.state.data.status >= 4) ? false : 2000),
   });
 
 /** The pair's settings, index and one's lever balance, refreshed every 2 s (the index moves). */

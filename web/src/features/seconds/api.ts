@@ -85,13 +85,13 @@ export const useRunning = (waiting: boolean) =>
 
 export const useHistory = () => usePagedQuery({ queryKey: secondsKeys.history, fetchPage: fetchHistory, view: pagesById<SecondsOrder> });
 
-/** One contract; asked again every 2 s until it has settled or was revoked (its check needs the final record). */
+/** One contract; asked again every 2 s until it has settled or was revoked (its check needs the final record); not after a failure. */
 export const useContract = (id: number | null) =>
   useScreenQuery({
     queryKey: secondsKeys.contract(id ?? 0),
     queryFn: ({ signal }) => fetchContract(id!, signal),
     enabled: id !== null,
-    refetchInterval: (q) => (q.state.data && q.state.data.status >= 3 ? false : 2000),
+    refetchInterval: (q) => (q.state.error || (q.state.data && q.state.data.status >= 3) ? false : 2000),
   });
 
 /** A contract changes the micro balance, the running list and the history. */
