@@ -66,6 +66,8 @@ async function openAs(token: string, lang: "en" | "zh"): Promise<{ page: Page; e
       sessionStorage.setItem("seeded", "1");
       localStorage.setItem("lang", l as string);
       localStorage.setItem("token", t as string);
+      // The leverage screen's one-time risk disclosure (tested in lever.test.ts) is already accepted.
+      localStorage.setItem("lever_risk_accepted", "1");
     },
     [token, lang] as const,
   );
@@ -175,8 +177,16 @@ describe("checking a settlement in the app", () => {
     const d = await until(() => call<{ status: number; close_reason: string; trigger_price: string; close_price: string; close_tick_id: number }>(`/api/lever/position?id=${p.id}`, { token: tokens.demo1 }), (x) => x.status === 4, "liquidation");
     expect(d).toMatchObject({ close_reason: "liquidation", trigger_price: p.force_price });
 
+    // The closed position's card in the history links to its check.
     const { page, errors } = await openAs(tokens.demo1, "en");
-    await page.goto(`${server.baseUrl}/#/lever/verify?id=${p.id}`);
+    await page.goto(`${server.baseUrl}/#/lever`);
+    await page.click('[data-testid="lever-tab-4"]');
+    const card = page.locator(`[data-testid="lever-position-${p.id}"]`);
+    await card.waitFor();
+    await card.scrollIntoViewIfNeeded();
+    await snap(page, "settle-verify-lever-history-en");
+    await card.locator('[data-testid="lever-verify-link"]').click();
+    await waitForRoute(page, new RegExp(`^#/lever/verify\\?id=${p.id}$`));
     await page.waitForSelector('[data-testid="verify-verdict"]');
     expect(await page.locator('[data-testid="verify-verdict"]').getAttribute("data-matches")).toBe("true");
     expect(await text(page, '[data-testid="verify-rule"]')).toBe(`Liquidated because the index ${shown(d.close_price)} fell to or below your liquidation price ${shown(d.trigger_price)}.`);
