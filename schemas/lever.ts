@@ -123,6 +123,26 @@ export const leverPositionSchema = z.object({
 });
 export type LeverPosition = z.infer<typeof leverPositionSchema>;
 
+/** GET /api/lever/position query: one of one's own positions. */
+export const leverPositionQuerySchema = z.object({ id });
+
+/**
+ * GET /api/lever/position: one position with what makes its open and close checkable (issue #20
+ * §3): the public index ticks it opened and closed at (GET /api/currency/index_tick), and the
+ * price the closing rule compared the index with.
+ */
+export const leverPositionDetailSchema = leverPositionSchema.extend({
+  open_tick_id: z.number().int().nullable(),
+  close_tick_id: z.number().int().nullable(),
+  /**
+   * the price the close rule crossed (closed positions; null for a close by its owner or a revoke):
+   * liquidation — the liquidation price at close (a long closes at an index at or below it, a
+   * short at or above); profit — the take-profit; loss — the stop-loss; cap — the gain cap's price
+   */
+  trigger_price: z.string().nullable(),
+});
+export type LeverPositionDetail = z.infer<typeof leverPositionDetailSchema>;
+
 /** POST /api/lever/my_trade: `message.message.data` (spec §7). */
 export const leverMyTradeSchema = z.object({
   message: z.object({ total: z.number().int(), page: z.number().int(), limit: z.number().int(), data: z.array(leverPositionSchema) }),

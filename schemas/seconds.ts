@@ -131,5 +131,24 @@ export const tickQuerySchema = z.object({
 /** GET /api/microtrade/ticks: `{ total, lists }`, oldest first. */
 export const tickPageSchema = pageSchema(indexTickSchema);
 
+/** GET /api/currency/index_tick query: one tick of a pair and up to `n` ticks either side (issue #20 §3). */
+export const tickWindowQuerySchema = z.object({
+  match_id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" }),
+  id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" }),
+  n: z.coerce.number({ message: "invalid_param" }).int().min(0, { message: "invalid_param" }).max(20, { message: "invalid_param" }).default(5),
+});
+/**
+ * GET /api/currency/index_tick: the tick and its neighbours, each list oldest first. Public, like
+ * the whole tick log: a seconds contract's entry and exit and a leveraged position's open and
+ * close are checked against it.
+ */
+export const tickWindowSchema = z.object({ tick: indexTickSchema, before: z.array(indexTickSchema), after: z.array(indexTickSchema) });
+export type TickWindow = z.infer<typeof tickWindowSchema>;
+
+/** GET /api/microtrade/order query: one of one's own contracts. */
+export const secondsOrderQuerySchema = z.object({
+  id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" }),
+});
+
 /** The private socket event sent to the owner when a contract settles (spec §4 `closed_microorder`). */
 export const closedMicroorderEventSchema = z.object({ type: z.literal("closed_microorder"), data: secondsOrderSchema });

@@ -148,6 +148,10 @@ export class PairDurableObject extends DurableObject<Env> {
   ticks(pairId: number, from: number, to: number, page: number, limit: number) {
     return this.ensure(pairId).then(() => this.seconds.ticks(from, to, page, limit));
   }
+  /** One tick with its neighbours (a settlement's verification); read only. */
+  tickWindow(pairId: number, tickId: number, n: number) {
+    return this.ensure(pairId).then(() => this.seconds.tickWindow(tickId, n));
+  }
 
   // Lever desk: the index now (recorded as a tick if due) to price a hold, null = no market price;
   // accept a position whose money D1 already holds; the reconciler's question (known, or tombstoned now).

@@ -14,6 +14,8 @@ import {
   leverIdSchema,
   leverMyTradeQuerySchema,
   leverMyTradeSchema,
+  leverPositionDetailSchema,
+  leverPositionQuerySchema,
   leverPositionSchema,
   leverSetStopSchema,
   leverSubmitSchema,
@@ -25,7 +27,7 @@ import { ApiError } from "../lib/errors.ts";
 import { productsOf } from "../lib/products.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
-import { batchClose, cancelPosition, closePosition, deal, myTrades, setStops, submitPosition } from "../domain/lever/positions.ts";
+import { batchClose, cancelPosition, closePosition, deal, myTrades, positionDetail, setStops, submitPosition } from "../domain/lever/positions.ts";
 
 /**
  * Opening (and the open form's data) refuses when the deployment switched the product off. What
@@ -43,6 +45,9 @@ export const leverRoutes = new Hono<AppEnv>()
   .use("/lever/submit", leverOn)
   .post("/lever/my_trade", requireUser, query(leverMyTradeQuerySchema), answers(leverMyTradeSchema, { summary: "One's positions, newest first, with live P/L, risk rate and liquidation price (spec: message.message.data)", auth: true }), async (c) =>
     ok(c, await myTrades(c.env, c.get("user").id, c.req.valid("query"))),
+  )
+  .get("/lever/position", requireUser, query(leverPositionQuerySchema), answers(leverPositionDetailSchema, { summary: "One of one's positions with the index ticks it opened and closed at and the price its close rule crossed", auth: true }), async (c) =>
+    ok(c, await positionDetail(c.env, c.get("user").id, c.req.valid("query").id)),
   )
   .get("/lever/deal", query(leverDealQuerySchema), answers(leverDealSchema, { summary: "A pair's contract settings and index, with one's lever balance when logged in" }), async (c) => {
     const q = c.req.valid("query");

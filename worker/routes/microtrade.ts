@@ -2,7 +2,8 @@
  * Seconds contracts (spec §7 /api/microtrade/*; DESIGN §7). Parses, authorises and calls
  * worker/domain/seconds/. The whole product answers feature_off when PRODUCT_SECONDS is off;
  * submitting needs identity verification (998). The tick log is public: anyone can check the
- * entry and exit prices of any contract.
+ * entry and exit prices of any contract (and, with GET /api/currency/index_tick, one tick with
+ * its neighbours, open whichever products are switched on).
  */
 import { Hono, type Context } from "hono";
 import { createMiddleware } from "hono/factory";
@@ -13,10 +14,13 @@ import {
   secondsOptionListSchema,
   secondsOrderListSchema,
   secondsOrderPageSchema,
+  secondsOrderQuerySchema,
   secondsOrderSchema,
   secondsSubmitSchema,
   tickPageSchema,
   tickQuerySchema,
+  tickWindowQuerySchema,
+  tickWindowSchema,
 } from "../../schemas/seconds.ts";
 import { confirmTrader, requireTrader, requireUser, sessionUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
@@ -27,7 +31,7 @@ import { productsOf } from "../lib/products.ts";
 import { answers, answersNew, ok, okNew } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { listOptions, listPayable, optionOut, payableOut } from "../domain/seconds/config.ts";
-import { contractHistory, runningContracts, submitContract } from "../domain/seconds/orders.ts";
+import { contractHistory, contractOf, runningContracts, submitContract } from "../domain/seconds/orders.ts";
 
 /** Every endpoint of the product refuses when the deployment switched it off. */
 const secondsOn = createMiddleware<AppEnv>(async (c, next) => {
@@ -67,6 +71,9 @@ export const microtradeRoutes = new Hono<AppEnv>()
   .get("/new/microtrade/lists", requireUser, query(secondsHistoryQuerySchema), answersNew(secondsOrderPageSchema, { summary: "One's contracts, newest first", auth: true }), async (c) =>
     okNew(c, await contractHistory(c.env.DB, c.get("user").id, c.req.valid("query"))),
   )
+  .get("/microtrade/order", requireUser, query(secondsOrderQuerySchema), answers(secondsOrderSchema, { summary: "One of one's contracts, with the entry and exit tick ids its result is checked against", auth: true }), async (c) =>
+    ok(c, await contractOf(c.env.DB, c.get("user").id, c.req.valid("query").id)),
+  )
   .get("/microtrade/ticks", query(tickQuerySchema), answers(tickPageSchema, { summary: "A pair's public index ticks between two times (ms), oldest first" }), async (c) => {
     const q = c.req.valid("query");
     const pair = await pairById(c.env.DB, q.match_id);
@@ -75,4 +82,14 @@ export const microtradeRoutes = new Hono<AppEnv>()
     const from = q.from ?? to - 3_600_000;
     if (from > to) throw new ApiError("invalid_field", 400, { field: "from" });
     return ok(c, await pairStub(c.env, pair.id).ticks(pair.id, from, to, q.page, q.limit));
+  })
+  // The pair's index, not the product: leveraged positions open and close at these ticks too, so
+  // this stays readable whichever products are switched on (issue #20 §3).
+  .get("/currency/index_tick", query(tickWindowQuerySchema), answers(tickWindowSchema, { summary: "One public index tick of a pair with up to n ticks either side, oldest first" }), async (c) => {
+    const q = c.req.valid("query");
+    const pair = await pairById(c.env.DB, q.match_id);
+    if (!pair) throw new ApiError("pair_closed");
+    const w = await pairStub(c.env, pair.id).tickWindow(pair.id, q.id, q.n);
+    if (!w) throw new ApiError("not_found", 404);
+    return ok(c, w);
   });

@@ -76,6 +76,14 @@ export interface TickRow {
 
 type Row = Record<string, SqlStorageValue>;
 
+/** A tick as the API shows it (schemas/seconds.ts indexTickSchema). */
+export interface PublicTick {
+  id: number;
+  match_id: number;
+  price: string;
+  at: number;
+}
+
 export class SecondsDesk {
   /**
    * Registers the desk's scheduler kinds ("tick": the heartbeat; "expiry": settlements, then the
@@ -147,6 +155,21 @@ export class SecondsDesk {
     const { total, lists } = this.tickRows(from, to, page, limit);
     const pairId = this.spot.info!.pairId;
     return { total, lists: lists.map((t) => ({ id: t.id, match_id: pairId, price: this.spot.price(t.price), at: t.at })) };
+  }
+
+  /**
+   * One tick with up to `n` ticks either side of it (by id, which follows time), prices as decimal
+   * strings; null when the pair has no such tick (never recorded, or pruned after TICK_KEEP_MS).
+   * Read only: what a settlement's verification shows (issue #20 §3), never on an order's path.
+   */
+  tickWindow(id: number, n: number): { tick: PublicTick; before: PublicTick[]; after: PublicTick[] } | null {
+    const pairId = this.spot.info!.pairId;
+    const out = (r: Row): PublicTick => ({ id: Number(r.id), match_id: pairId, price: this.spot.price(Number(r.price)), at: Number(r.at) });
+    const t = this.store.one<Row>("SELECT id, price, at FROM ticks WHERE id = ?", id);
+    if (!t) return null;
+    const before = this.store.sql.exec("SELECT id, price, at FROM ticks WHERE id < ? ORDER BY id DESC LIMIT ?", id, n).toArray().reverse();
+    const after = this.store.sql.exec("SELECT id, price, at FROM ticks WHERE id > ? ORDER BY id LIMIT ?", id, n).toArray();
+    return { tick: out(t), before: before.map(out), after: after.map(out) };
   }
 
   private tickRows(from: number, to: number, page: number, limit: number): { total: number; lists: TickRow[] } {

@@ -96,6 +96,9 @@ const LiabilitiesPage = page(() => import("../features/transparency/components/L
 const AdminPage = page(() => import("../features/operator/components/AdminPage.tsx"));
 const TradePage = page(() => import("../features/seconds/components/TradePage.tsx"));
 const TradeListsPage = page(() => import("../features/seconds/components/TradeListsPage.tsx"));
+// Every settlement checkable (issue #20 §3): a contract's ticks and recomputed result, a position's closing tick.
+const TradeVerifyPage = page(() => import("../features/seconds/components/VerifyPage.tsx"));
+const LeverVerifyPage = page(() => import("../features/lever/components/VerifyPage.tsx"));
 // C2C (fiat trading with merchants).
 const C2cMarketPage = page(() => import("../features/c2c/components/MarketPage.tsx"));
 const C2cOrdersPage = page(() => import("../features/c2c/components/OrdersPage.tsx"));
@@ -142,7 +145,9 @@ const entries: Entry[] = [
   { path: "/notifications", title: m.title_notifications, auth: true, Component: NotificationsPage },
   { path: "/trade", title: m.title_trade, ...tabRoute("/trade"), Component: TradePage },
   { path: "/trade/lists", title: m.title_trade_lists, auth: true, Component: TradeListsPage },
+  { path: "/trade/verify", title: m.title_trade_verify, auth: true, Component: TradeVerifyPage },
   { path: "/lever", title: m.title_lever, auth: true, Component: LeverPage },
+  { path: "/lever/verify", title: m.title_lever_verify, auth: true, Component: LeverVerifyPage },
   { path: "/recharge", title: m.title_recharge, auth: true, Component: RechargePage },
   { path: "/recharge/log", title: m.title_recharge_log, auth: true, Component: RecordsPage },
   { path: "/withdrawal", title: m.title_withdrawal, auth: true, Component: WithdrawalPage },

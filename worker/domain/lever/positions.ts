@@ -16,7 +16,7 @@
  * the open price actually recorded, so the maths stays exact whichever way the index moved.
  */
 import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money.ts";
-import { leverStatusNames, type LeverBatchClose, type LeverPosition, type LeverSubmit } from "../../../schemas/lever.ts";
+import { leverStatusNames, type LeverBatchClose, type LeverPosition, type LeverPositionDetail, type LeverSubmit } from "../../../schemas/lever.ts";
 import {
   capPrice,
   closeAt,
@@ -202,6 +202,48 @@ async function shown(env: Env, userId: number, id: number): Promise<LeverPositio
   let index: number | null = null;
   if (Number(r.status) === 2) index = (await quoteOf(env, Number(r.pair_id)))?.price ?? null;
   return positionOut(r, index);
+}
+
+/**
+ * The price a closed position's rule compared the index with, in ticks, from the position as D1
+ * holds it at its close (margin less the overnight fees taken, open price, stops): the liquidation
+ * price, the take-profit, the stop-loss or the gain cap's price. Null for a close by its owner, a
+ * revoke, or a position not closed.
+ */
+export function closeTrigger(r: Row): bigint | null {
+  if (Number(r.status) !== 4 || r.open_price === null) return null;
+  const c = contractUnits({ priceDecimals: Number(r.price_decimals), baseScale: Number(r.base_scale), quoteScale: Number(r.quote_scale) }, b(r.share_units));
+  const p = { direction: Number(r.type) as LeverDirection, openPrice: b(r.open_price), lots: b(r.lots), margin: b(r.margin), hold: b(r.hold), overnight: b(r.overnight) };
+  switch (r.close_reason) {
+    case "liquidation":
+      return liquidationPrice(c, p, Number(r.maintenance_bps));
+    case "cap":
+      return capPrice(c, p);
+    case "profit":
+      return r.stop_profit === null ? null : b(r.stop_profit);
+    case "loss":
+      return r.stop_loss === null ? null : b(r.stop_loss);
+    default:
+      return null;
+  }
+}
+
+/**
+ * One of the caller's positions with what makes it checkable (issue #20 §3): the index ticks it
+ * opened and closed at and the price its closing rule crossed. Another user's id reads as not found.
+ */
+export async function positionDetail(env: Env, userId: number, id: number): Promise<LeverPositionDetail> {
+  const r = await rowById(env.DB, userId, id);
+  if (!r) throw new ApiError("not_found", 404);
+  let index: number | null = null;
+  if (Number(r.status) === 2) index = (await quoteOf(env, Number(r.pair_id)))?.price ?? null;
+  const trigger = closeTrigger(r);
+  return {
+    ...positionOut(r, index),
+    open_tick_id: n(r.open_tick_id),
+    close_tick_id: Number(r.status) === 4 ? n(r.close_tick_id) : null,
+    trigger_price: trigger === null ? null : formatUnits(trigger, Number(r.price_decimals)),
+  };
 }
 
 const refusalError = { no_market_price: "no_market_price", exposure: "lever_exposure", too_many: "lever_too_many", tombstoned: "try_again" } as const;

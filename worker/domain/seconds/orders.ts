@@ -77,6 +77,16 @@ async function orderById(db: D1Database, userId: number, id: number): Promise<Or
   return db.prepare(`${ORDER_SELECT} WHERE o.id = ? AND o.user_id = ?`).bind(id, userId).first<OrderRow>();
 }
 
+/**
+ * One of the user's contracts (its verification screen, issue #20 §3): the terms, prices, tick ids
+ * and result that the public ticks can be checked against. Another user's id reads as not found.
+ */
+export async function contractOf(db: D1Database, userId: number, id: number, now = Date.now()): Promise<SecondsOrder> {
+  const r = await orderById(db, userId, id);
+  if (!r) throw new ApiError("not_found", 404);
+  return orderOut(r, now);
+}
+
 /** The stake of a submit in minimal units, checked against the currency's bounds. */
 export function stakeOf(number: string, cur: PayableRow): bigint {
   const stake = parseUnits(number, cur.scale);

@@ -1,9 +1,9 @@
 /** Leveraged-contract calls (spec §7 /api/lever/*): settings and balance, positions, open, close, cancel, stops. */
-import type { LeverPosition } from "../../../../schemas/lever.ts";
+import type { LeverPosition, LeverPositionDetail } from "../../../../schemas/lever.ts";
 import { call, client } from "../../lib/api.ts";
 import { sharedKeys, useCallMutation, useScreenQuery } from "../../lib/query.ts";
 
-export type { LeverPosition };
+export type { LeverPosition, LeverPositionDetail };
 
 /** USDT (spec §9 legal currency id 3): the margin currency. */
 export const LEGAL_ID = 3;
@@ -19,6 +19,18 @@ export const fetchDeal = (currencyId: number, signal?: AbortSignal) =>
 /** Status 1 pending, 2 trading, 4 closed (history); all pairs. */
 export const fetchPositions = (status: 1 | 2 | 4, signal?: AbortSignal) =>
   call((o) => client.api.lever.my_trade.$post({ query: { status: String(status), legal_id: String(LEGAL_ID), page: "1", limit: "100" } }, o), { notify: false, signal });
+
+/** One of one's positions with its open and close ticks and the price its close rule crossed (its check). */
+export const fetchPosition = (id: number, signal?: AbortSignal) => call((o) => client.api.lever.position.$get({ query: { id: String(id) } }, o), { notify: false, signal });
+
+/** One position; asked again every 2 s until it is closed or revoked (its check needs the close); not after a failure. */
+export const usePosition = (id: number | null) =>
+  useScreenQuery({
+    queryKey: ["lever", "position", id ?? 0],
+    queryFn: ({ signal }) => fetchPosition(id!, signal),
+    enabled: id !== null,
+    refetchInterval: (q) => (q.state.error || (q.state.data && q.state.data.status >= 4) ? false : 2000),
+  });
 
 /** The pair's settings, index and one's lever balance, refreshed every 2 s (the index moves). */
 export const useDeal = (currencyId: number) =>

@@ -54,8 +54,8 @@ export const fetchHistory = (page: number, signal?: AbortSignal) =>
  */
 export const submitContract = (body: SubmitBody) => call((o) => micro.api.microtrade.submit.$post({ json: body }, o), { notify: false });
 
-/** The public tick log of a pair around a time (the entry or exit tick of a contract). */
-export const tickLogUrl = (matchId: number, from: number, to: number) => `/api/microtrade/ticks?match_id=${matchId}&from=${from}&to=${to}`;
+/** One of one's contracts (its verification screen). */
+export const fetchContract = (id: number, signal?: AbortSignal) => call((o) => micro.api.microtrade.order.$get({ query: { id: String(id) } }, o), { notify: false, signal });
 
 // ── queries and mutations ────────────────────────────────────────────────────────────────────
 
@@ -67,6 +67,7 @@ export const secondsKeys = {
   scales: ["seconds", "scales"] as const,
   running: ["seconds", "running"] as const,
   history: ["seconds", "history"] as const,
+  contract: (id: number) => ["seconds", "contract", id] as const,
 };
 
 export const usePairs = () => useScreenQuery({ queryKey: secondsKeys.pairs, queryFn: ({ signal }) => fetchPairs(signal), refetchInterval: 10_000 });
@@ -83,6 +84,15 @@ export const useRunning = (waiting: boolean) =>
   useScreenQuery({ queryKey: secondsKeys.running, queryFn: ({ signal }) => fetchRunning(signal), refetchInterval: waiting ? 1000 : 15_000 });
 
 export const useHistory = () => usePagedQuery({ queryKey: secondsKeys.history, fetchPage: fetchHistory, view: pagesById<SecondsOrder> });
+
+/** One contract; asked again every 2 s until it has settled or was revoked (its check needs the final record); not after a failure. */
+export const useContract = (id: number | null) =>
+  useScreenQuery({
+    queryKey: secondsKeys.contract(id ?? 0),
+    queryFn: ({ signal }) => fetchContract(id!, signal),
+    enabled: id !== null,
+    refetchInterval: (q) => (q.state.error || (q.state.data && q.state.data.status >= 3) ? false : 2000),
+  });
 
 /** A contract changes the micro balance, the running list and the history. */
 export const useSubmit = () => useCallMutation(submitContract, [sharedKeys.balances, secondsKeys.running, secondsKeys.history]);

@@ -4,9 +4,11 @@
  * position (pair, direction, lots, open price), the index now, the expected P/L, the close fee and
  * what returns to the lever balance, as the server computes them at that index (refreshed every
  * 2 s while the dialog is open). The TP/SL editor has only "Save TP/SL" and "Cancel"; the close
- * button is hidden while it is open.
+ * button is hidden while it is open. A closed position links to its check (/lever/verify: the
+ * index tick that closed it and the rule it met, issue #20 §3).
  */
 import { useState } from "react";
+import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { formatExact, formatMoney, formatPrice } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
@@ -74,6 +76,11 @@ export function Positions({ status }: { status: 1 | 2 | 4 }) {
             <dt>{m.lever_tp()}</dt><dd>{formatPrice(p.stop_profit)}</dd>
             <dt>{m.lever_sl()}</dt><dd>{formatPrice(p.stop_loss)}</dd>
           </dl>
+          {status === 4 && p.status === 4 && (
+            <Link to={`/lever/verify?id=${p.id}`} className={s.verifyLink} data-testid="lever-verify-link">
+              {m.lever_verify_link()} ›
+            </Link>
+          )}
           {status === 2 && <PositionActions position={p} onClose={() => setClosing(p.id)} />}
           {status === 1 && (
             <button type="button" className="btn btn-small" onClick={() => void cancel(p.id).then(() => toast.success(m.lever_cancelled())).catch(() => undefined)} data-testid="lever-cancel">

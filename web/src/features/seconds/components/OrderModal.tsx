@@ -3,22 +3,20 @@
  * "settling" once its time is up until the final record arrives (status 2), then the result net of
  * the fee with "settlement finished" (status 3). Below: direction, amount, fee, open price, the
  * expected gain or loss at the current index net of the fee (or the result before and after the
- * fee), and links to the entry and exit ticks in the public tick log, from which anyone can check
- * the result.
+ * fee), the entry and exit tick ids, and once settled a link to the contract's check
+ * (/trade/verify: both ticks with their neighbours and the result recomputed in the browser).
  */
+import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { decimalsOf } from "../../../lib/amount.ts";
 import { PLACEHOLDER, formatExact, formatPrice } from "../../../lib/format.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
-import { tickLogUrl, type PairRow, type SecondsOrder } from "../api.ts";
+import type { PairRow, SecondsOrder } from "../api.ts";
 import { useIndexPrice } from "../hooks.ts";
 import { liveResult, netResult, phaseOf, remainingShare, secondsLeft } from "../logic.ts";
 import { signedResult } from "../display.ts";
 import s from "./seconds.module.css";
-
-/** Ticks are looked up in a window ending at the contract's acceptance or expiry. */
-const TICK_WINDOW_MS = 10_000;
 
 export function OrderModal({ order, pairs, serverNow, onClose }: { order: SecondsOrder; pairs: PairRow[]; serverNow: number; onClose: () => void }) {
   const pair = pairs.find((p) => p.id === order.match_id) ?? null;
@@ -132,30 +130,23 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
         )}
         <div>
           <dt>{m.sec_entry_tick()}</dt>
-          <dd>
-            {order.open_tick_id === null ? (
-              <span className="muted">{PLACEHOLDER}</span>
-            ) : (
-              <a href={tickLogUrl(order.match_id, order.created_at - TICK_WINDOW_MS, order.created_at)} target="_blank" rel="noopener noreferrer" data-testid="entry-tick-link">
-                #{order.open_tick_id}
-              </a>
-            )}
+          <dd className="num" data-testid="entry-tick">
+            {order.open_tick_id === null ? <span className="muted">{PLACEHOLDER}</span> : `#${order.open_tick_id}`}
           </dd>
         </div>
         <div>
           <dt>{m.sec_exit_tick()}</dt>
-          <dd>
-            {order.end_tick_id === null ? (
-              <span className="muted">{m.sec_exit_tick_pending()}</span>
-            ) : (
-              <a href={tickLogUrl(order.match_id, order.end_at - TICK_WINDOW_MS, order.end_at)} target="_blank" rel="noopener noreferrer" data-testid="exit-tick-link">
-                #{order.end_tick_id}
-              </a>
-            )}
+          <dd className="num" data-testid="exit-tick">
+            {order.end_tick_id === null ? <span className="muted">{m.sec_exit_tick_pending()}</span> : `#${order.end_tick_id}`}
           </dd>
         </div>
       </dl>
       <p className={s.note}>{m.sec_tie_rule()}</p>
+      {phase === "settled" && (
+        <Link to={`/trade/verify?id=${order.id}`} className={s.verifyLink} data-testid="order-modal-verify">
+          {m.sec_verify_link()}
+        </Link>
+      )}
     </Modal>
   );
 }

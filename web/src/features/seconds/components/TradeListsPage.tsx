@@ -2,8 +2,10 @@
  * Contract history (spec §2 /trade/lists): every contract, newest first, loading the next page as
  * the end of the list scrolls into view. Each row: direction, date, symbol, open price, amount,
  * close price, seconds, the fee, profit or loss net of the fee (green above zero, red otherwise)
- * and the status label.
+ * and the status label. Tapping a row opens its check (/trade/verify: the ticks and the result
+ * recomputed in the browser, issue #20 §3).
  */
+import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { formatExact, formatPrice } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
@@ -58,44 +60,52 @@ function History() {
             const result = o.status === 3 ? signedResult(netResult(o.fact_profits, o.fee)) : signedResult(null);
             return (
               <li key={o.id} className={s.record} data-testid="history-row" data-id={o.id}>
-                <div className={s.recordHead}>
-                  <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
-                  <span className={s.rowSymbol}>{o.symbol_name}</span>
-                  <span className="muted num">{o.create_time_format}</span>
-                  <span className={`badge ${o.status === 3 ? "badge-ok" : o.status === 4 ? "badge-none" : "badge-pending"} ${s.recordStatus}`} data-testid="history-status">
-                    {statusLabel(o.status)}
-                  </span>
-                </div>
-                <dl className={s.recordGrid}>
-                  <div>
-                    <dt>{m.sec_open_price()}</dt>
-                    <dd className="num">{formatPrice(o.open_price)}</dd>
+                <Link to={`/trade/verify?id=${o.id}`} className={s.recordLink} data-testid="history-open">
+                  <div className={s.recordHead}>
+                    <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
+                    <span className={s.rowSymbol}>{o.symbol_name}</span>
+                    <span className="muted num">{o.create_time_format}</span>
+                    <span className={`badge ${o.status === 3 ? "badge-ok" : o.status === 4 ? "badge-none" : "badge-pending"} ${s.recordStatus}`} data-testid="history-status">
+                      {statusLabel(o.status)}
+                    </span>
                   </div>
-                  <div>
-                    <dt>{m.sec_close_price()}</dt>
-                    <dd className="num">{formatPrice(o.end_price)}</dd>
-                  </div>
-                  <div>
-                    <dt>{m.sec_amount()}</dt>
-                    <dd className="num">
-                      {formatExact(o.number)} {o.currency_name}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{m.sec_seconds()}</dt>
-                    <dd className="num">{m.sec_seconds_short({ seconds: o.seconds })}</dd>
-                  </div>
-                  <div>
-                    <dt>{m.spot_col_fee()}</dt>
-                    <dd className="num" data-testid="history-fee">{formatExact(o.fee)}</dd>
-                  </div>
-                  <div>
-                    <dt>{m.sec_result()}</dt>
-                    <dd className={`num ${result.tone}`} data-testid="history-result">
-                      {result.text}
-                    </dd>
-                  </div>
-                </dl>
+                  <dl className={s.recordGrid}>
+                    <div>
+                      <dt>{m.sec_open_price()}</dt>
+                      <dd className="num">{formatPrice(o.open_price)}</dd>
+                    </div>
+                    <div>
+                      <dt>{m.sec_close_price()}</dt>
+                      <dd className="num">{formatPrice(o.end_price)}</dd>
+                    </div>
+                    <div>
+                      <dt>{m.sec_amount()}</dt>
+                      <dd className="num">
+                        {formatExact(o.number)} {o.currency_name}
+                      </dd>
+                    </div>
+                    <div>
+                      <dt>{m.sec_seconds()}</dt>
+                      <dd className="num">{m.sec_seconds_short({ seconds: o.seconds })}</dd>
+                    </div>
+                    <div>
+                      <dt>{m.spot_col_fee()}</dt>
+                      <dd className="num" data-testid="history-fee">{formatExact(o.fee)}</dd>
+                    </div>
+                    <div>
+                      <dt>{m.sec_result()}</dt>
+                      <dd className={`num ${result.tone}`} data-testid="history-result">
+                        {result.text}
+                      </dd>
+                    </div>
+                  </dl>
+                  {o.status === 3 && (
+                    <span className={s.recordCta}>
+                      {m.sec_verify_link()}
+                      <Icon name="chevron" size={14} />
+                    </span>
+                  )}
+                </Link>
               </li>
             );
           })}
