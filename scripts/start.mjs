@@ -188,7 +188,8 @@ async function waitUntilReady(worker) {
   fail(`the worker did not answer ${BASE_URL}/api/cfg/kefu within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-// 6. cron: "* * * * *" every minute, plus "0 0 * * *" (08:00 Beijing) when the UTC day turns
+// 6. cron: "* * * * *" every minute, plus "0 0 * * *" (08:00 Beijing) when the UTC day turns and
+// "0 * * * *" (mining payouts) when the hour turns
 let cronMisrouted = false;
 async function fireCron(cron) {
   try {
@@ -215,6 +216,7 @@ function scheduleCron() {
     const now = new Date();
     await fireCron("* * * * *");
     if (now.getUTCHours() === 0 && now.getUTCMinutes() === 0) await fireCron("0 0 * * *");
+    if (now.getUTCMinutes() === 0) await fireCron("0 * * * *");
     if (!stopping) scheduleCron();
   }, delay);
 }
