@@ -88,6 +88,10 @@ const LaunchMyPage = page(() => import("../features/launch/components/MyPage.tsx
 // Savings (issue #19 §1): products, one product's terms and subscription, one's positions.
 const EarnPage = page(() => import("../features/earn/components/EarnPage.tsx"));
 const EarnProductPage = page(() => import("../features/earn/components/ProductPage.tsx"));
+// Mining plans (issue #20 §1): public plans and payouts; buying needs a verified login.
+const MiningPage = page(() => import("../features/mining/components/MiningPage.tsx"));
+const MiningPlanPage = page(() => import("../features/mining/components/PlanPage.tsx"));
+const MiningMyPage = page(() => import("../features/mining/components/MyPage.tsx"));
 const EarnPositionsPage = page(() => import("../features/earn/components/PositionsPage.tsx"));
 // Transparency (issue #20): proof of liabilities.
 const LiabilitiesPage = page(() => import("../features/transparency/components/LiabilitiesPage.tsx"));
@@ -165,6 +169,9 @@ const entries: Entry[] = [
   { path: "/earn", title: m.title_earn, Component: EarnPage },
   { path: "/earn/product", title: m.title_earn_product, auth: true, Component: EarnProductPage },
   { path: "/earn/positions", title: m.title_earn_positions, auth: true, Component: EarnPositionsPage },
+  { path: "/mining", title: m.title_mining, Component: MiningPage },
+  { path: "/mining/plan", title: m.title_mining_plan, Component: MiningPlanPage },
+  { path: "/mining/my", title: m.title_mining_my, auth: true, Component: MiningMyPage },
   // Public: the published totals need no login; one's own proof appears when logged in.
   { path: "/transparency/liabilities", title: m.title_liabilities, Component: LiabilitiesPage },
   { path: "/admin", title: m.op_title, auth: true, Component: AdminPage },
@@ -184,6 +191,7 @@ const entries: Entry[] = [
   { path: "/admin/invite", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/vote", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/insurance", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/mining", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/launch", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/earn", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/liabilities", title: m.op_title, auth: true, Component: AdminPage },
