@@ -255,7 +255,7 @@ async function startMarketMaker({ baseUrl }) {
 
 function printBanner() {
   const users = demoAccounts.filter((a) => a.role === "user" && !a.key.startsWith("mm"));
-  const operator = demoAccounts.find((a) => a.role === "operator");
+  const operators = demoAccounts.filter((a) => a.role === "operator");
   const mm = demoAccounts.find((a) => a.key === "mm");
   const lines = [
     "",
@@ -268,7 +268,7 @@ function printBanner() {
           .map(([c, v]) => `${v} ${c}`)
           .join(" + ")}`,
     ),
-    operator ? `  Operator:\n    ${operator.account.padEnd(26)} password ${operator.password}` : "",
+    operators.length > 0 ? `  Operators:\n${operators.map((o) => `    ${o.account.padEnd(26)} password ${o.password}`).join("\n")}` : "",
     mm ? `  Market maker account:\n    ${mm.account.padEnd(26)} password ${mm.password}` : "",
     "",
     `  Market maker: ${marketMaker ? "running" : process.env.MARKET_MAKER === "off" ? "off (MARKET_MAKER=off)" : "not available yet"}`,
