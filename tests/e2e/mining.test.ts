@@ -131,6 +131,7 @@ describe("mining plans in the browser", () => {
     await page.goto(new URL("/#/admin/mining", server.baseUrl).toString());
     await byTestId(page, "mining-plan-row").waitFor();
     expect(await byTestId(page, "mining-plan-row").innerText()).toContain("ViaBTC");
+    await snap(page, "mining-console-en-page");
     await byTestId(page, "mining-payout-add").click();
     await byTestId(page, "mining-payout-dialog").waitFor();
     await snap(page, "mining-console-en");

@@ -29,7 +29,7 @@ function PlanCard({ p }: { p: MiningPlan }) {
   return (
     <li className={acct.recordCard} data-testid="mining-plan">
       <Link to={`/mining/plan?id=${p.id}`} className={s.planLink}>
-        <div className={acct.recordHead}>
+        <div className={`${acct.recordHead} ${s.head}`}>
           <span className={acct.recordTitle}>{p.name}</span>
           <span className="badge badge-ok">{p.hashrate}</span>
         </div>

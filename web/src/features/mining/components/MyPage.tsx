@@ -32,7 +32,7 @@ export default function MyPage() {
       ) : (
         <>
           <section className="card" data-testid="mining-my-totals">
-            <h3>{m.mining_my_received()}</h3>
+            <h3 className={s.cardTitle}>{m.mining_my_received()}</h3>
             {d.totals.length === 0 ? (
               <p className="form-note">{m.mining_my_nothing_yet()}</p>
             ) : (
@@ -47,7 +47,7 @@ export default function MyPage() {
           <ul className={acct.recordList}>
             {d.holdings.map((h) => (
               <li key={h.id} className={acct.recordCard} data-testid="mining-holding">
-                <div className={acct.recordHead}>
+                <div className={`${acct.recordHead} ${s.head}`}>
                   <span className={acct.recordTitle}>{h.plan_name}</span>
                   <span className={`badge ${h.status === "in_progress" ? "badge-ok" : "badge-none"}`}>
                     {h.status === "in_progress" ? m.mining_in_progress() : m.mining_completed()}
@@ -70,7 +70,7 @@ export default function MyPage() {
             <ul className={acct.recordList}>
               {d.payouts.map((x) => (
                 <li key={`${x.plan_id}:${x.hour}`} className={acct.recordCard} data-testid="mining-credit">
-                  <div className={acct.recordHead}>
+                  <div className={`${acct.recordHead} ${s.head}`}>
                     <span className={acct.recordTitle}>{utcHour(x.hour)} UTC</span>
                     <span className="num">+{formatExact(x.amount)} {x.currency}</span>
                   </div>

@@ -49,7 +49,7 @@ function PlanScreen() {
   return (
     <div className={acct.acctPage} data-testid="mining-plan-page">
       <section className="card">
-        <div className={acct.recordHead}>
+        <div className={`${acct.recordHead} ${s.head}`}>
           <h2 className={s.heroTitle}>{p.name}</h2>
           <span className="badge badge-ok">{p.hashrate}</span>
         </div>
@@ -73,7 +73,7 @@ function PlanScreen() {
       <Paid30 p={p} />
       <Calculator p={p} shares={shares} setShares={setShares} />
       <section className="card">
-        <h3>{m.mining_terms_title()}</h3>
+        <h3 className={s.cardTitle}>{m.mining_terms_title()}</h3>
         <Terms p={p} />
       </section>
       {loggedIn && (
@@ -100,7 +100,7 @@ function Paid30({ p }: { p: MiningPlan }) {
   const days = p.series_30d.filter((d) => d.per_share !== "0");
   return (
     <section className="card" data-testid="mining-30d">
-      <h3>{m.mining_30d_title()}</h3>
+      <h3 className={s.cardTitle}>{m.mining_30d_title()}</h3>
       <dl className={acct.kv}>
         <Row label={m.mining_paid_30d()} testId="mining-30d-total">
           {formatExact(p.paid_30d_per_share)} {p.payout_currency} / {m.mining_share()}
@@ -136,7 +136,7 @@ function Calculator({ p, shares, setShares }: { p: MiningPlan; shares: string; s
       <span className="field-label">{label}</span>
       <div className="input-wrap">
         <input className="input" inputMode="decimal" autoComplete="off" value={value} onChange={(e) => set(e.target.value.trim())} data-testid={testId} />
-        <span className="input-addon">
+        <span className={`input-addon ${acct.inputAddonRow}`}>
           <span className={acct.inputUnit}>{unit}</span>
         </span>
       </div>
@@ -146,7 +146,7 @@ function Calculator({ p, shares, setShares }: { p: MiningPlan; shares: string; s
   const pc = p.price_currency;
   return (
     <section className="card" data-testid="mining-calc">
-      <h3>{m.mining_calc_title()}</h3>
+      <h3 className={s.cardTitle}>{m.mining_calc_title()}</h3>
       <p className={s.warn} data-testid="mining-calc-warning">{m.mining_calc_warning()}</p>
       <div className={s.calcGrid}>
         {field(m.mining_calc_shares(), shares, setShares, "mining-calc-shares", m.mining_share())}
@@ -192,7 +192,7 @@ function History({ p }: { p: MiningPlan }) {
   const q = usePayouts(p.id);
   return (
     <section className="card" data-testid="mining-history">
-      <h3>{m.mining_history_title()}</h3>
+      <h3 className={s.cardTitle}>{m.mining_history_title()}</h3>
       <p className="form-note">{m.mining_history_note()}</p>
       {q.error && !q.data ? (
         <ErrorState message={q.error.message} onRetry={q.reload} />
@@ -204,7 +204,7 @@ function History({ p }: { p: MiningPlan }) {
         <ul className={acct.recordList}>
           {q.data.data.map((x) => (
             <li key={x.id} className={acct.recordCard} data-testid="mining-history-row">
-              <div className={acct.recordHead}>
+              <div className={`${acct.recordHead} ${s.head}`}>
                 <span className={acct.recordTitle}>{utcHour(x.hour)} UTC</span>
                 <span className={`badge badge-${payoutTone(x.status)}`}>{statusText(x.status)}</span>
               </div>
@@ -295,7 +295,7 @@ function BuySheet({ p, initial, onClose }: { p: MiningPlan; initial: string; onC
         <Row label={m.mining_counts()}>{m.mining_counts_value({ start: formatDateTime(start), end: formatDateTime(end) })}</Row>
         <Row label={m.mining_fee()}>{m.mining_fee_value({ percent: p.fee_percent })}</Row>
       </dl>
-      <ul className={s.terms} data-testid="mining-confirm-rules">
+      <ul className={`${s.terms} ${s.bullets}`} data-testid="mining-confirm-rules">
         <li>{m.mining_confirm_source({ amount: cost, currency: p.price_currency })}</li>
         <li>{m.mining_confirm_counts()}</li>
         <li>{m.mining_confirm_paid({ fee: p.fee_percent, currency: p.payout_currency })}</li>
