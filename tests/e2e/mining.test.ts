@@ -70,6 +70,8 @@ async function buyFlow(lang: "en" | "zh", account: string, shots: string) {
   const token = await login(account, "Demo1234");
   const { page, errors } = await openPhone(lang, token);
   await page.goto(new URL("/#/", server.baseUrl).toString());
+  await byTestId(page, "earn-entry-mining").scrollIntoViewIfNeeded();
+  await snap(page, `${shots}-home`);
   await byTestId(page, "earn-entry-mining").click();
   await waitForRoute(page, /#\/mining$/);
   const card = byTestId(page, "mining-plan");
