@@ -190,6 +190,26 @@ describe("records that pay nothing", () => {
   });
 });
 
+describe("operators and their own money", () => {
+  it("refuses an operator who holds shares counting for the hour to record or decide its payout, and audits it", async () => {
+    const a = await operator();
+    const b = await makeUser({ role: "operator", balances: [{ currencyId: USDT, units: u8("100") }] });
+    const plan = await listPlan(a, { price: "1" });
+    // Only possible where operators may hold money (OPERATOR_MONEY): bought through the domain.
+    await buyShares(env, b.id, { plan_id: plan.id, shares: 1 });
+    const H = nextHour();
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(H + HOUR + 1000);
+    expect((await record(b, plan.id, H, "0.01")).body).toMatchObject({ type: "error", code: "own_record" });
+    const rec = (await record(a, plan.id, H, "0.01")).body.message;
+    expect((await approve(b, rec.id)).body).toMatchObject({ type: "error", code: "own_record" });
+    const refused = await env.DB.prepare("SELECT action FROM audit_log WHERE operator_id = ? ORDER BY id").bind(b.id).all();
+    expect(refused.results.map((r: any) => r.action)).toEqual(["mining.payout.record.refused", "mining.payout.approve.refused"]);
+    expect((await env.DB.prepare("SELECT status FROM mining_payouts WHERE id = ?").bind(rec.id).first())!.status).toBe("recorded");
+    await booksClean();
+  });
+});
+
 describe("the payout run", () => {
   it("pays many holders in bounded batches, resumes after a stop, and pays once when two runs race", async () => {
     const a = await operator();

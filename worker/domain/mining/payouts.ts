@@ -29,6 +29,21 @@ function adminOut(o: PayoutRow): MiningAdminPayout {
   };
 }
 
+/**
+ * No operator acts on their own account: one who holds shares of the plan that count for the hour
+ * (possible only where operators may hold money, OPERATOR_MONEY) neither records nor decides its
+ * payout. The refusal is audited.
+ */
+async function refuseOwnHolding(db: D1Database, operatorId: number, planId: number, hour: number, action: string, targetId: string | number, now: number): Promise<void> {
+  const own = await db
+    .prepare("SELECT 1 FROM mining_holdings WHERE plan_id = ? AND user_id = ? AND start_at <= ? AND end_at > ? LIMIT 1")
+    .bind(planId, operatorId, hour, hour)
+    .first();
+  if (!own) return;
+  await auditStatement(db, { operatorId, action: `${action}.refused`, targetType: "mining_payout", targetId, reason: "own_record", detail: { plan_id: planId, hour: new Date(hour).toISOString() } }, now).run();
+  throw new ApiError("own_record", 403);
+}
+
 async function payoutRow(db: D1Database, id: number): Promise<PayoutRow | null> {
   return db.prepare(`${PAYOUT_SELECT} WHERE o.id = ?`).bind(id).first<PayoutRow>();
 }
@@ -45,6 +60,7 @@ export async function recordPayout(db: D1Database, operatorId: number, e: z.outp
   if (!plan) throw notFound();
   const amount = amountOrThrow(e.amount, plan.payout_scale);
   if (e.hour + HOUR_MS > now || e.hour < firstHourOf(plan)) throw new ApiError("mining_hour_open", 400);
+  await refuseOwnHolding(db, operatorId, plan.id, e.hour, "mining.payout.record", `${plan.id}:${e.hour}`, now);
   let id: number;
   try {
     const [inserted] = await db.batch([
@@ -81,6 +97,7 @@ export async function decidePayout(db: D1Database, operatorId: number, e: { id: 
     await auditStatement(db, { operatorId, action: `${action}.refused`, targetType: "mining_payout", targetId: o.id, reason: "self_review" }, now).run();
     throw new ApiError("self_review", 409);
   }
+  await refuseOwnHolding(db, operatorId, o.plan_id, o.hour, action, o.id, now);
   const amount = BigInt(o.amount);
   const detail = { plan_id: o.plan_id, hour: new Date(o.hour).toISOString(), amount: formatUnitsTrim(amount, o.scale), currency: o.currency, evidence: o.evidence, recorded_by: o.recorded_by };
   const stmts = [
