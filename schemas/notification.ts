@@ -46,6 +46,8 @@ export const notificationKinds = [
   "earn_redeemed",
   "earn_redeemed_early",
   "earn_matured",
+  "mining_bought",
+  "mining_paid",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -144,6 +144,19 @@ export const PRODUCTS = [
     paths: ["earn"],
     console: [{ path: "/admin/earn", label: "op_nav_earn", offToo: true }],
   },
+  {
+    // Mining plans (issue #20 §1): no account of its own; shares are paid from `change` to the
+    // treasury, approved pool payouts are held in the treasury (worker/domain/mining/product.ts)
+    // and paid into `change`. Its stated fee stays with the house (released in the treasury), not
+    // on the fee account.
+    id: "mining",
+    switch: "PRODUCT_MINING",
+    accounts: [],
+    transfer: { drainWhenOff: false },
+    feeKinds: [],
+    paths: ["mining"],
+    console: [{ path: "/admin/mining", label: "op_nav_mining", offToo: true }],
+  },
 ] as const satisfies readonly ProductDeclaration[];
 
 export type Product = (typeof PRODUCTS)[number];

@@ -188,7 +188,8 @@ async function waitUntilReady(worker) {
   fail(`the worker did not answer ${BASE_URL}/api/cfg/kefu within ${READY_TIMEOUT_MS / 1000} s`);
 }
 
-// 6. cron: "* * * * *" every minute, plus "0 0 * * *" (08:00 Beijing) when the UTC day turns
+// 6. cron: "* * * * *" every minute, plus "0 0 * * *" (08:00 Beijing) when the UTC day turns and
+// "0 * * * *" (mining payouts) when the hour turns
 let cronMisrouted = false;
 async function fireCron(cron) {
   try {
@@ -215,6 +216,7 @@ function scheduleCron() {
     const now = new Date();
     await fireCron("* * * * *");
     if (now.getUTCHours() === 0 && now.getUTCMinutes() === 0) await fireCron("0 0 * * *");
+    if (now.getUTCMinutes() === 0) await fireCron("0 * * * *");
     if (!stopping) scheduleCron();
   }, delay);
 }
@@ -253,7 +255,7 @@ async function startMarketMaker({ baseUrl }) {
 
 function printBanner() {
   const users = demoAccounts.filter((a) => a.role === "user" && !a.key.startsWith("mm"));
-  const operator = demoAccounts.find((a) => a.role === "operator");
+  const operators = demoAccounts.filter((a) => a.role === "operator");
   const mm = demoAccounts.find((a) => a.key === "mm");
   const lines = [
     "",
@@ -266,7 +268,7 @@ function printBanner() {
           .map(([c, v]) => `${v} ${c}`)
           .join(" + ")}`,
     ),
-    operator ? `  Operator:\n    ${operator.account.padEnd(26)} password ${operator.password}` : "",
+    operators.length > 0 ? `  Operators:\n${operators.map((o) => `    ${o.account.padEnd(26)} password ${o.password}`).join("\n")}` : "",
     mm ? `  Market maker account:\n    ${mm.account.padEnd(26)} password ${mm.password}` : "",
     "",
     `  Market maker: ${marketMaker ? "running" : process.env.MARKET_MAKER === "off" ? "off (MARKET_MAKER=off)" : "not available yet"}`,

@@ -39,6 +39,8 @@ import { operatorLaunchRoutes } from "./routes/operator-launch.ts";
 import { earnRoutes } from "./routes/earn.ts";
 import { operatorEarnRoutes } from "./routes/operator-earn.ts";
 import { operatorTransparencyRoutes, transparencyRoutes } from "./routes/transparency.ts";
+import { miningRoutes } from "./routes/mining.ts";
+import { operatorMiningRoutes } from "./routes/operator-mining.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -120,6 +122,8 @@ export const app = base
   .route("/api", operatorEarnRoutes)
   .route("/api", transparencyRoutes)
   .route("/api", operatorTransparencyRoutes)
+  .route("/api", miningRoutes)
+  .route("/api", operatorMiningRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

@@ -18,17 +18,21 @@ import { insuranceJob } from "./jobs/insurance.ts";
 import { launchSettleJob } from "./jobs/launch.ts";
 import { earnInterestJob } from "./jobs/earn.ts";
 import { liabilitiesJob } from "./jobs/liabilities.ts";
+import { miningPayJob } from "./jobs/mining.ts";
 
 export const JOBS: Readonly<Record<string, readonly Job[]>> = {
   // Every minute (C2C: unpaid orders cancelled within 60 s of their window's end); the ledger
   // reconciliation itself runs only every tenth minute.
   // Overnight fees run every minute too: a pair object charges each UTC day once (and catches up
   // days a missed run skipped), so the 00:00 run is only the first chance, not the only one.
-  "* * * * *": [pruneJob, c2cExpiry, spotOrphansJob, secondsHeldJob, leverHeldJob, leverOvernightJob, supportAutoCloseJob, inviteRebatesJob, voteReleaseJob, insuranceJob, launchSettleJob, earnInterestJob, liabilitiesJob, ledgerReconcileJob],
+  "* * * * *": [pruneJob, c2cExpiry, spotOrphansJob, secondsHeldJob, leverHeldJob, leverOvernightJob, supportAutoCloseJob, inviteRebatesJob, voteReleaseJob, insuranceJob, launchSettleJob, earnInterestJob, liabilitiesJob, miningPayJob, ledgerReconcileJob],
   // 00:00 UTC = 08:00 Beijing time: the previous Beijing day's invitation rebates (the every-minute
   // run goes on with a settlement that did not fit in one invocation); the day's liabilities
   // snapshot (issue #20 §2; the every-minute run goes on with it the same way).
   "0 0 * * *": [pruneJob, leverOvernightJob, inviteRebatesJob, insuranceJob, earnInterestJob, liabilitiesJob, ledgerReconcileJob],
+  // Every hour: mining payouts for the hours that have ended (issue #20 §1, spec "mining
+  // settlement per hour"); the every-minute run goes on with one that did not fit.
+  "0 * * * *": [miningPayJob],
 };
 
 export async function runScheduled(cron: string, env: Env, now = Date.now()): Promise<void> {

@@ -39,6 +39,17 @@ export const demoAccounts = [
     credits: {},
   },
   {
+    // A second operator: what one operator records (a mining pool's payout, issue #20 §1) another must approve.
+    key: "operator2",
+    account: "operator2@exchange.test",
+    password: "Operator1234",
+    role: "operator",
+    reviewStatus: 2,
+    realName: "Demo Operator Two",
+    extensionCode: "OPER02",
+    credits: {},
+  },
+  {
     // An ordinary verified account that the demo market maker trades from (real orders, real funds).
     key: "mm",
     account: "mm@exchange.test",

@@ -16,7 +16,7 @@ import { seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 
-const on: Products = { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true };
+const on: Products = { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true, mining: true };
 
 describe("the declarations and the database agree", () => {
   it("has one wallet_accounts row per declared account, owned by the product that declares it", async () => {
@@ -28,12 +28,12 @@ describe("the declarations and the database agree", () => {
 
   it("gives every declared product exactly one worker module, and the reconciler every product's hold sources in the order it had", () => {
     expect(PRODUCT_MODULES.map((m) => m.id)).toEqual(PRODUCTS.map((p) => p.id));
-    expect(holdSourcesOf().map((s) => s.name)).toEqual(["withdrawals", "spot_orders", "micro_orders", "c2c", "lever_positions", "vote_holds", "insurance_covers", "launch", "earn"]);
+    expect(holdSourcesOf().map((s) => s.name)).toEqual(["withdrawals", "spot_orders", "micro_orders", "c2c", "lever_positions", "vote_holds", "insurance_covers", "launch", "earn", "mining"]);
   });
 
   it("reads each switch from its PRODUCT_* variable, and anything but on/true/1 as off", () => {
-    expect(switchesOf({ PRODUCT_SECONDS: "on", PRODUCT_LEVER: "TRUE", PRODUCT_C2C: "1", PRODUCT_VOTE: "on", PRODUCT_INSURANCE: "on", PRODUCT_LAUNCH: "on", PRODUCT_EARN: "on" })).toEqual({ seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true });
-    expect(switchesOf({ PRODUCT_SECONDS: "yes", PRODUCT_LEVER: "off" })).toEqual({ seconds: false, lever: false, c2c: false, vote: false, insurance: false, earn: false, launch: false });
+    expect(switchesOf({ PRODUCT_SECONDS: "on", PRODUCT_LEVER: "TRUE", PRODUCT_C2C: "1", PRODUCT_VOTE: "on", PRODUCT_INSURANCE: "on", PRODUCT_LAUNCH: "on", PRODUCT_EARN: "on", PRODUCT_MINING: "on" })).toEqual({ seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true, mining: true });
+    expect(switchesOf({ PRODUCT_SECONDS: "yes", PRODUCT_LEVER: "off" })).toEqual({ seconds: false, lever: false, c2c: false, vote: false, insurance: false, earn: false, launch: false, mining: false });
   });
 
   it("names the fee movement kinds of every product that charges a fee, each kind once", () => {

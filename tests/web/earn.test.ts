@@ -7,21 +7,21 @@ import { sharePercent } from "../../web/src/features/vote/share.ts";
 import { PRODUCTS, type ProductDeclaration, type Products } from "../../schemas/products.ts";
 
 const declared = (id: string): ProductDeclaration => ({ id, switch: `PRODUCT_${id.toUpperCase()}`, accounts: [], transfer: { drainWhenOff: false }, feeKinds: [], paths: [id], console: [] });
-const on = (extra: Record<string, boolean>) => ({ seconds: true, lever: true, c2c: true, vote: true, insurance: true, launch: true, earn: true, ...extra }) as Products;
-const allOff = { earn: false, launch: false, vote: false, insurance: false };
+const on = (extra: Record<string, boolean>) => ({ seconds: true, lever: true, c2c: true, vote: true, insurance: true, launch: true, earn: true, mining: true, ...extra }) as Products;
+const allOff = { earn: false, launch: false, vote: false, insurance: false, mining: false };
 
 describe("the Earn entry point", () => {
-  it("offers savings, launches, votes and cover in that order when they are on, and nothing while the switches load or when they are off", () => {
-    expect(earnEntries(on({})).map((e) => e.to)).toEqual(["/earn", "/launch", "/vote", "/insurance"]);
+  it("offers savings, launches, votes, cover and mining in that order when they are on, and nothing while the switches load or when they are off", () => {
+    expect(earnEntries(on({})).map((e) => e.to)).toEqual(["/earn", "/launch", "/vote", "/insurance", "/mining"]);
     expect(earnEntries(null)).toEqual([]);
     expect(earnEntries(on(allOff))).toEqual([]);
-    expect(earnEntries(on({ launch: false, vote: false })).map((e) => e.to)).toEqual(["/earn", "/insurance"]);
+    expect(earnEntries(on({ launch: false, vote: false })).map((e) => e.to)).toEqual(["/earn", "/insurance", "/mining"]);
   });
 
   it("never offers a product that is not declared in this build, even if a switch says on", () => {
     const withoutCover = PRODUCTS.filter((p) => p.id !== "insurance");
-    expect(earnEntries(on({}), withoutCover).map((e) => e.product)).toEqual(["earn", "launch", "vote"]);
-    const withoutAny = PRODUCTS.filter((p) => !["earn", "launch", "vote", "insurance"].includes(p.id));
+    expect(earnEntries(on({}), withoutCover).map((e) => e.product)).toEqual(["earn", "launch", "vote", "mining"]);
+    const withoutAny = PRODUCTS.filter((p) => !["earn", "launch", "vote", "insurance", "mining"].includes(p.id));
     expect(earnEntries(on({}), withoutAny)).toEqual([]);
   });
 

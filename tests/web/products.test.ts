@@ -8,15 +8,15 @@ const ALL = ["change", "micro", "legal"] as const;
 
 describe("accounts of switched-on products", () => {
   it("keeps the spot account always, the seconds account only with seconds on, the C2C account only with C2C on", () => {
-    expect(accountsOn(ALL, { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true })).toEqual(["change", "micro", "legal"]);
-    expect(accountsOn(ALL, { seconds: false, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true })).toEqual(["change", "legal"]);
-    expect(accountsOn(ALL, { seconds: true, lever: false, c2c: false, vote: false, insurance: false, earn: false, launch: false })).toEqual(["change", "micro"]);
+    expect(accountsOn(ALL, { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true, mining: true })).toEqual(["change", "micro", "legal"]);
+    expect(accountsOn(ALL, { seconds: false, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true, mining: true })).toEqual(["change", "legal"]);
+    expect(accountsOn(ALL, { seconds: true, lever: false, c2c: false, vote: false, insurance: false, earn: false, launch: false, mining: false })).toEqual(["change", "micro"]);
   });
 
   it("offers the lever account only with leveraged contracts on", () => {
     const all = ["change", "micro", "legal", "lever"] as const;
-    expect(accountsOn(all, { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true })).toEqual(["change", "micro", "legal", "lever"]);
-    expect(accountsOn(all, { seconds: true, lever: false, c2c: true, vote: true, insurance: true, earn: true, launch: true })).toEqual(["change", "micro", "legal"]);
+    expect(accountsOn(all, { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true, mining: true })).toEqual(["change", "micro", "legal", "lever"]);
+    expect(accountsOn(all, { seconds: true, lever: false, c2c: true, vote: true, insurance: true, earn: true, launch: true, mining: true })).toEqual(["change", "micro", "legal"]);
     expect(accountsOn(all, null)).toEqual(["change"]);
   });
 
@@ -26,8 +26,8 @@ describe("accounts of switched-on products", () => {
 });
 
 describe("screens of switched-off products", () => {
-  const allOff = { seconds: false, lever: false, c2c: false, vote: false, insurance: false, earn: false, launch: false };
-  const allOn = { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true };
+  const allOff = { seconds: false, lever: false, c2c: false, vote: false, insurance: false, earn: false, launch: false, mining: false };
+  const allOn = { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true, mining: true };
 
   it("knows which product a screen belongs to from its path", () => {
     expect(productOfPath("/trade")).toBe("seconds");
@@ -54,12 +54,12 @@ describe("screens of switched-off products", () => {
 });
 
 describe("screens read the product declarations (schemas/products.ts)", () => {
-  const allOn = { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true };
-  const allOff = { seconds: false, lever: false, c2c: false, vote: false, insurance: false, earn: false, launch: false };
+  const allOn = { seconds: true, lever: true, c2c: true, vote: true, insurance: true, earn: true, launch: true, mining: true };
+  const allOff = { seconds: false, lever: false, c2c: false, vote: false, insurance: false, earn: false, launch: false, mining: false };
 
   it("shows the asset centre's tabs in the products' order, only for products that are on", () => {
     expect(accountTabs(allOn)).toEqual(["change", "micro", "legal", "lever"]);
-    expect(accountTabs({ ...allOn, c2c: false, vote: false, insurance: false, earn: false, launch: false })).toEqual(["change", "micro", "lever"]);
+    expect(accountTabs({ ...allOn, c2c: false, vote: false, insurance: false, earn: false, launch: false, mining: false })).toEqual(["change", "micro", "lever"]);
     expect(accountTabs(null)).toEqual(["change"]);
   });
 
@@ -72,9 +72,9 @@ describe("screens read the product declarations (schemas/products.ts)", () => {
   });
 
   it("lists C2C's console queues only while C2C is on, and the seconds settings always (prepared before switching it on)", () => {
-    expect(consolePagesOn(allOn).map((p) => p.path)).toEqual(["/admin/seconds", "/admin/c2c-merchants", "/admin/c2c-adverts", "/admin/c2c-appeals", "/admin/vote", "/admin/insurance", "/admin/launch", "/admin/earn"]);
-    expect(consolePagesOn(allOff).map((p) => p.path)).toEqual(["/admin/seconds", "/admin/insurance", "/admin/earn"]);
-    expect(consolePagesOn(null).map((p) => p.path)).toEqual(["/admin/seconds", "/admin/insurance", "/admin/earn"]);
+    expect(consolePagesOn(allOn).map((p) => p.path)).toEqual(["/admin/seconds", "/admin/c2c-merchants", "/admin/c2c-adverts", "/admin/c2c-appeals", "/admin/vote", "/admin/insurance", "/admin/launch", "/admin/earn", "/admin/mining"]);
+    expect(consolePagesOn(allOff).map((p) => p.path)).toEqual(["/admin/seconds", "/admin/insurance", "/admin/earn", "/admin/mining"]);
+    expect(consolePagesOn(null).map((p) => p.path)).toEqual(["/admin/seconds", "/admin/insurance", "/admin/earn", "/admin/mining"]);
     expect(consolePageState("/admin/c2c-appeals", allOff)).toBe("off");
     expect(consolePageState("/admin/c2c-appeals", null)).toBe("loading");
     expect(consolePageState("/admin/c2c-appeals", allOn)).toBe("page");

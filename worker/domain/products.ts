@@ -14,8 +14,9 @@ import { voteProduct } from "./vote/product.ts";
 import { insuranceProduct } from "./insurance/product.ts";
 import { launchProduct } from "./launch/product.ts";
 import { earnProduct } from "./earn/product.ts";
+import { miningProduct } from "./mining/product.ts";
 
-export const PRODUCT_MODULES: readonly ProductModule[] = [spotProduct, secondsProduct, c2cProduct, leverProduct, conversionProduct, voteProduct, insuranceProduct, launchProduct, earnProduct];
+export const PRODUCT_MODULES: readonly ProductModule[] = [spotProduct, secondsProduct, c2cProduct, leverProduct, conversionProduct, voteProduct, insuranceProduct, launchProduct, earnProduct, miningProduct];
 
 /** Every product's hold sources, in order; a source listed by two products counts once. */
 export function holdSourcesOf(modules: readonly ProductModule[] = PRODUCT_MODULES): HoldSource[] {

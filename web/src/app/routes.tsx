@@ -89,6 +89,10 @@ const LaunchMyPage = page(() => import("../features/launch/components/MyPage.tsx
 // Savings (issue #19 §1): products, one product's terms and subscription, one's positions.
 const EarnPage = page(() => import("../features/earn/components/EarnPage.tsx"));
 const EarnProductPage = page(() => import("../features/earn/components/ProductPage.tsx"));
+// Mining plans (issue #20 §1): public plans and payouts; buying needs a verified login.
+const MiningPage = page(() => import("../features/mining/components/MiningPage.tsx"));
+const MiningPlanPage = page(() => import("../features/mining/components/PlanPage.tsx"));
+const MiningMyPage = page(() => import("../features/mining/components/MyPage.tsx"));
 const EarnPositionsPage = page(() => import("../features/earn/components/PositionsPage.tsx"));
 // Transparency (issue #20): the public summary, proof of liabilities.
 const TransparencyPage = page(() => import("../features/transparency/components/TransparencyPage.tsx"));
@@ -172,6 +176,9 @@ const entries: Entry[] = [
   { path: "/earn", title: m.title_earn, Component: EarnPage },
   { path: "/earn/product", title: m.title_earn_product, auth: true, Component: EarnProductPage },
   { path: "/earn/positions", title: m.title_earn_positions, auth: true, Component: EarnPositionsPage },
+  { path: "/mining", title: m.title_mining, Component: MiningPage },
+  { path: "/mining/plan", title: m.title_mining_plan, Component: MiningPlanPage },
+  { path: "/mining/my", title: m.title_mining_my, auth: true, Component: MiningMyPage },
   // Public: the summary and the published totals need no login; one's own proof appears when logged in.
   { path: "/transparency", title: m.title_transparency, Component: TransparencyPage },
   { path: "/transparency/liabilities", title: m.title_liabilities, Component: LiabilitiesPage },
@@ -192,6 +199,7 @@ const entries: Entry[] = [
   { path: "/admin/invite", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/vote", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/insurance", title: m.op_title, auth: true, Component: AdminPage },
+  { path: "/admin/mining", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/launch", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/earn", title: m.op_title, auth: true, Component: AdminPage },
   { path: "/admin/liabilities", title: m.op_title, auth: true, Component: AdminPage },

@@ -40,6 +40,8 @@
  *   earn_redeemed         id, amount, currency
  *   earn_redeemed_early   id, amount, currency, forfeited
  *   earn_matured          id, amount, interest, currency
+ *   mining_bought         id, plan, shares, cost, currency, days
+ *   mining_paid           plan, hour (UTC, "YYYY-MM-DD HH:00"), shares, amount, fee, currency
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -85,6 +87,8 @@ const en: Catalogue = {
   earn_redeemed: { title: "Savings redeemed", body: "Position #{id}: {amount} {currency} is available in your spot account again." },
   earn_redeemed_early: { title: "Savings redeemed early", body: "Position #{id}: {amount} {currency} is available in your spot account again; the {forfeited} {currency} interest accrued was forfeited, as stated when you subscribed." },
   earn_matured: { title: "Savings matured", body: "Position #{id}: {amount} {currency} principal and {interest} {currency} interest were paid into your spot account." },
+  mining_bought: { title: "Mining shares bought", body: "Purchase #{id}: {shares} shares of {plan} for {cost} {currency}, paid from your spot account to the exchange. They count for every hour from now for {days} days; payouts are what the pool actually pays, nothing is promised." },
+  mining_paid: { title: "Mining payout: {amount} {currency}", body: "{plan}, hour {hour} UTC: your {shares} shares' part of what the pool paid, minus the {fee} {currency} fee, was paid into your spot account." },
 };
 
 const zh: Catalogue = {
@@ -122,6 +126,8 @@ const zh: Catalogue = {
   earn_redeemed: { title: "理财已赎回", body: "持仓 #{id}：{amount} {currency} 已回到您的币币账户可用余额。" },
   earn_redeemed_early: { title: "理财已提前赎回", body: "持仓 #{id}：{amount} {currency} 已回到您的币币账户可用余额；按申购时的说明，已累计的 {forfeited} {currency} 利息不予发放。" },
   earn_matured: { title: "理财已到期", body: "持仓 #{id}：本金 {amount} {currency} 和利息 {interest} {currency} 已存入您的币币账户。" },
+  mining_bought: { title: "已购买矿机份额", body: "订单 #{id}：{plan} {shares} 份，{cost} {currency} 已从币币账户支付给平台。自现在起 {days} 天内每小时计入；收益为矿池实际支付的金额，不作任何承诺。" },
+  mining_paid: { title: "挖矿收益：{amount} {currency}", body: "{plan}，{hour}（UTC）这一小时：按您的 {shares} 份分得的矿池实际支付金额，扣除手续费 {fee} {currency} 后已存入您的币币账户。" },
 };
 
 const hk: Catalogue = {
@@ -159,6 +165,8 @@ const hk: Catalogue = {
   earn_redeemed: { title: "理財已贖回", body: "持倉 #{id}：{amount} {currency} 已回到您的幣幣賬戶可用餘額。" },
   earn_redeemed_early: { title: "理財已提前贖回", body: "持倉 #{id}：{amount} {currency} 已回到您的幣幣賬戶可用餘額；按申購時的說明，已累計的 {forfeited} {currency} 利息不予發放。" },
   earn_matured: { title: "理財已到期", body: "持倉 #{id}：本金 {amount} {currency} 和利息 {interest} {currency} 已存入您的幣幣賬戶。" },
+  mining_bought: { title: "已購買礦機份額", body: "訂單 #{id}：{plan} {shares} 份，{cost} {currency} 已從幣幣賬戶支付給平台。自現在起 {days} 天內每小時計入；收益為礦池實際支付的金額，不作任何承諾。" },
+  mining_paid: { title: "挖礦收益：{amount} {currency}", body: "{plan}，{hour}（UTC）這一小時：按您的 {shares} 份分得的礦池實際支付金額，扣除手續費 {fee} {currency} 後已存入您的幣幣賬戶。" },
 };
 
 const kr: Catalogue = {
@@ -196,6 +204,8 @@ const kr: Catalogue = {
   earn_redeemed: { title: "예치 상환 완료", body: "포지션 #{id}: {amount} {currency}를 현물 계정에서 다시 사용할 수 있습니다." },
   earn_redeemed_early: { title: "예치 중도 상환", body: "포지션 #{id}: {amount} {currency}를 현물 계정에서 다시 사용할 수 있습니다. 가입 시 안내대로 누적 이자 {forfeited} {currency}는 지급되지 않습니다." },
   earn_matured: { title: "예치 만기", body: "포지션 #{id}: 원금 {amount} {currency}와 이자 {interest} {currency}가 현물 계정에 지급되었습니다." },
+  mining_bought: { title: "채굴 지분 구매 완료", body: "구매 #{id}: {plan} {shares}지분을 {cost} {currency}에 구매했습니다. 현물 계정에서 거래소로 지급되었습니다. 지금부터 {days}일 동안 매시간 반영되며, 지급액은 풀이 실제로 지급한 금액이고 아무것도 약속되지 않습니다." },
+  mining_paid: { title: "채굴 지급: {amount} {currency}", body: "{plan}, {hour} UTC 시간: 풀이 지급한 금액 중 회원님의 {shares}지분 몫에서 수수료 {fee} {currency}를 뺀 금액이 현물 계정에 입금되었습니다." },
 };
 
 const jp: Catalogue = {
@@ -233,6 +243,8 @@ const jp: Catalogue = {
   earn_redeemed: { title: "運用を解約しました", body: "ポジション #{id}：{amount} {currency} が現物口座で再び利用可能になりました。" },
   earn_redeemed_early: { title: "運用を中途解約しました", body: "ポジション #{id}：{amount} {currency} が現物口座で再び利用可能になりました。申し込み時の説明どおり、発生済みの利息 {forfeited} {currency} は支払われません。" },
   earn_matured: { title: "運用が満期になりました", body: "ポジション #{id}：元本 {amount} {currency} と利息 {interest} {currency} が現物口座に支払われました。" },
+  mining_bought: { title: "マイニング口数を購入しました", body: "購入 #{id}：{plan} を {shares} 口、{cost} {currency} で購入しました（現物アカウントから取引所へ支払い）。今から {days} 日間の各時間に計上されます。支払額はプールが実際に支払った額で、何も約束されません。" },
+  mining_paid: { title: "マイニング支払い：{amount} {currency}", body: "{plan}、{hour}（UTC）の 1 時間：プールの支払額のうちあなたの {shares} 口分から手数料 {fee} {currency} を引いた額を現物アカウントに入金しました。" },
 };
 
 const es: Catalogue = {
@@ -270,6 +282,8 @@ const es: Catalogue = {
   earn_redeemed: { title: "Ahorro rescatado", body: "Posición #{id}: {amount} {currency} vuelve a estar disponible en su cuenta spot." },
   earn_redeemed_early: { title: "Ahorro rescatado antes de plazo", body: "Posición #{id}: {amount} {currency} vuelve a estar disponible en su cuenta spot; los {forfeited} {currency} de intereses acumulados se perdieron, como se indicó al suscribir." },
   earn_matured: { title: "Ahorro vencido", body: "Posición #{id}: se pagaron en su cuenta spot {amount} {currency} de capital y {interest} {currency} de intereses." },
+  mining_bought: { title: "Participaciones de minería compradas", body: "Compra #{id}: {shares} participaciones de {plan} por {cost} {currency}, pagadas desde su cuenta spot al exchange. Cuentan cada hora desde ahora durante {days} días; los pagos son lo que el pool pague de verdad, no se promete nada." },
+  mining_paid: { title: "Pago de minería: {amount} {currency}", body: "{plan}, hora {hour} UTC: la parte de sus {shares} participaciones de lo que pagó el pool, menos la comisión de {fee} {currency}, se abonó en su cuenta spot." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

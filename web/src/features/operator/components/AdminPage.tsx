@@ -29,6 +29,7 @@ import { VoteRounds } from "./VoteRounds.tsx";
 import { InsuranceConsole } from "./InsuranceConsole.tsx";
 import { LaunchConsole } from "./LaunchConsole.tsx";
 import { EarnConsole } from "./EarnConsole.tsx";
+import { MiningConsole } from "./MiningConsole.tsx";
 import { LiabilitiesConsole } from "./LiabilitiesConsole.tsx";
 import { useProducts } from "../../../lib/products.ts";
 import { consolePagesOn, consolePageState } from "../../../../../schemas/products.ts";
@@ -59,6 +60,7 @@ const productPages: Record<string, () => ReactNode> = {
   "/admin/insurance": () => <InsuranceConsole />,
   "/admin/launch": () => <LaunchConsole />,
   "/admin/earn": () => <EarnConsole />,
+  "/admin/mining": () => <MiningConsole />,
 };
 
 export default function AdminPage() {
