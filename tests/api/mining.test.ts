@@ -19,6 +19,7 @@ import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { buyShares } from "../../worker/domain/mining/holdings.ts";
 import { payDueHours } from "../../worker/domain/mining/pay.ts";
 import { miningPayoutTotals } from "../../worker/domain/mining/plans.ts";
+import { forgetPublicSummary } from "../../worker/domain/transparency/public.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { api, dbFingerprint, makeUser, type TestUser } from "./helpers.ts";
 import { bal, BTC, fundTreasury, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
@@ -150,7 +151,12 @@ describe("the acceptance: a user's shares are paid what the pool paid, minus the
     expect(paid).toMatchObject({ status: "paid", paid_to_users: "0.000098", fees: "0.000002", held_shares: 10 });
     const shown = (await api("/mining/plans")).body.message.find((p: { id: number }) => p.id === plan.id);
     expect(shown).toMatchObject({ paid_30d_per_share: "0.00001", paid_30d_hours: 1 });
-    expect(await miningPayoutTotals(env.DB)).toContainEqual(expect.objectContaining({ currency: "BTC" }));
+    // The public transparency page shows what was paid out of recorded payouts, and the fee kept.
+    const totals = await miningPayoutTotals(env.DB);
+    expect(totals).toEqual([expect.objectContaining({ currency: "BTC", paid_to_users: "0.000098", fees: "0.000002", hours: 1 })]);
+    await forgetPublicSummary();
+    const summary = (await api("/transparency")).body.message;
+    expect(summary.mining).toEqual([{ currency: "BTC", paid: "0.000098", fees: "0.000002", hours: 1 }]);
 
     const actions = (await env.DB.prepare("SELECT action, operator_id FROM audit_log WHERE target_type = 'mining_payout' AND target_id = ? ORDER BY id").bind(String(id)).all()).results;
     expect(actions).toEqual([

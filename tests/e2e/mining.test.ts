@@ -8,14 +8,13 @@
  * demo2 does the same in Chinese. The operator's console page lists the plan and its payouts.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { waitForRoute } from "./helpers.ts";
+import type { Browser, Page } from "playwright-core";
+import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { loginViaApi, waitForRoute } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
   server = await startServer();
@@ -23,39 +22,9 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
   await browser?.close();
   await server?.dispose();
 });
-
-async function login(account: string, password: string): Promise<string> {
-  const res = await fetch(new URL("/api/user/login", server.baseUrl), {
-    method: "POST",
-    headers: { "content-type": "application/json", lang: "en" },
-    body: JSON.stringify({ user_string: account, password, type: 1 }),
-  });
-  const json = (await res.json()) as { type: string; message: { token: string } };
-  if (json.type !== "ok") throw new Error(`login: ${JSON.stringify(json)}`);
-  return json.message.token;
-}
-
-async function openPhone(lang: string, token: string): Promise<{ page: Page; errors: Error[] }> {
-  const context = await newPhoneContext(browser);
-  contexts.push(context);
-  await context.addInitScript(
-    ([t, l]) => {
-      if (sessionStorage.getItem("seeded")) return;
-      sessionStorage.setItem("seeded", "1");
-      localStorage.setItem("lang", l as string);
-      localStorage.setItem("token", t as string);
-    },
-    [token, lang] as const,
-  );
-  const page = await context.newPage();
-  const errors: Error[] = [];
-  page.on("pageerror", (err) => errors.push(err));
-  return { page, errors };
-}
 
 const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`).first();
 
@@ -67,8 +36,8 @@ async function usdt(token: string): Promise<string> {
 }
 
 async function buyFlow(lang: "en" | "zh", account: string, shots: string) {
-  const token = await login(account, "Demo1234");
-  const { page, errors } = await openPhone(lang, token);
+  const token = await loginViaApi(server.baseUrl, account, "Demo1234");
+  const { page, errors } = await openPhone(browser, lang, token);
   await page.goto(new URL("/#/", server.baseUrl).toString());
   await byTestId(page, "earn-entry-mining").scrollIntoViewIfNeeded();
   await snap(page, `${shots}-home`);
@@ -128,8 +97,8 @@ describe("mining plans in the browser", () => {
   });
 
   it("shows the plan and its payouts on the operator's console page", async () => {
-    const token = await login("operator@exchange.test", "Operator1234");
-    const { page, errors } = await openPhone("en", token);
+    const token = await loginViaApi(server.baseUrl, "operator@exchange.test", "Operator1234");
+    const { page, errors } = await openPhone(browser, "en", token);
     await page.goto(new URL("/#/admin/mining", server.baseUrl).toString());
     await byTestId(page, "mining-plan-row").waitFor();
     expect(await byTestId(page, "mining-plan-row").innerText()).toContain("ViaBTC");

@@ -251,22 +251,28 @@ export interface MiningPayoutTotal {
   hours: number;
 }
 
+type TotalsRow = { currency_id: number; currency: string; scale: number; users: string; fees: string; hours: number };
+
 /**
  * Per payout currency, everything the mining cron has paid out: total to users, total fees, and
- * the number of paid (plan, hour) records. Read-only (for the public transparency page).
+ * the number of paid (plan, hour) records. Read-only; a statement, so the public transparency
+ * summary reads it in its own one batch (worker/domain/transparency/public.ts).
  */
-export async function miningPayoutTotals(db: D1Database): Promise<MiningPayoutTotal[]> {
-  const { results } = await db
-    .prepare(
-      `SELECT o.currency_id, c.name AS currency, c.scale, CAST(SUM(o.credited - o.fees) AS TEXT) AS users, CAST(SUM(o.fees) AS TEXT) AS fees, COUNT(*) AS hours
-         FROM mining_payouts o JOIN currencies c ON c.id = o.currency_id WHERE o.status = 'paid' GROUP BY o.currency_id ORDER BY c.sort, c.id`,
-    )
-    .all<{ currency_id: number; currency: string; scale: number; users: string; fees: string; hours: number }>();
-  return results.map((r) => ({
+export const miningPayoutTotalsStatement = (db: D1Database): D1PreparedStatement =>
+  db.prepare(
+    `SELECT o.currency_id, c.name AS currency, c.scale, CAST(SUM(o.credited - o.fees) AS TEXT) AS users, CAST(SUM(o.fees) AS TEXT) AS fees, COUNT(*) AS hours
+       FROM mining_payouts o JOIN currencies c ON c.id = o.currency_id WHERE o.status = 'paid' GROUP BY o.currency_id ORDER BY c.sort, c.id`,
+  );
+
+export const miningPayoutTotalsOf = (results: unknown[]): MiningPayoutTotal[] =>
+  (results as TotalsRow[]).map((r) => ({
     currency_id: r.currency_id,
     currency: r.currency,
     paid_to_users: formatUnitsTrim(BigInt(r.users), r.scale),
     fees: formatUnitsTrim(BigInt(r.fees), r.scale),
     hours: r.hours,
   }));
+
+export async function miningPayoutTotals(db: D1Database): Promise<MiningPayoutTotal[]> {
+  return miningPayoutTotalsOf((await miningPayoutTotalsStatement(db).all()).results);
 }

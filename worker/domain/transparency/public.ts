@@ -1,6 +1,6 @@
 /**
  * The public transparency summary (issue #20 §3, GET /api/transparency): what anyone can check
- * without an account. Read-only SQL, six statements in ONE D1 batch (one round trip, one
+ * without an account. Read-only SQL, seven statements in ONE D1 batch (one round trip, one
  * consistent read), no user's data: only sums over all users.
  *
  *   reserves   the treasury's frozen funds for open seconds contracts (micro_orders.hold, status
@@ -13,7 +13,9 @@
  *   fees       the fee account's (SYSTEM.fees) ledger rows of every product's fee kinds
  *              (schemas/products.ts `feeKinds`): fees charged less fees given back, per currency
  *              and product (withdrawal fees pay the network and are not revenue);
- *   liabilities  the latest published snapshot's root and totals (./read.ts).
+ *   liabilities  the latest published snapshot's root and totals (./read.ts);
+ *   mining     what the mining cron paid out of recorded, approved pool payouts, and the stated
+ *              fees kept, per payout currency (the mining domain's statement).
  *
  * Cached with the Cache API (caches.default, per Cloudflare location) for CACHE_SECONDS, so a
  * crowd of visitors costs one batch per location per minute. Where the Cache API does nothing
@@ -23,6 +25,7 @@ import { formatUnits } from "../../../schemas/decimal.ts";
 import { PRODUCTS } from "../../../schemas/products.ts";
 import type { Transparency } from "../../../schemas/transparency.ts";
 import { SYSTEM } from "../../lib/ledger.ts";
+import { miningPayoutTotalsOf, miningPayoutTotalsStatement } from "../mining/plans.ts";
 import { publishedView } from "./read.ts";
 import type { SnapshotRow } from "./snapshot.ts";
 
@@ -59,7 +62,7 @@ export async function forgetPublicSummary(): Promise<void> {
 }
 
 export async function computeSummary(db: D1Database, now = Date.now()): Promise<Transparency> {
-  const [currencies, seconds, lever, cover, fees, snapshot] = await db.batch([
+  const [currencies, seconds, lever, cover, fees, snapshot, mining] = await db.batch([
     db.prepare("SELECT id, name, scale FROM currencies ORDER BY id"),
     db.prepare(
       `SELECT currency_id, COUNT(*) AS open, CAST(SUM(hold) AS TEXT) AS reserved FROM micro_orders
@@ -80,6 +83,7 @@ export async function computeSummary(db: D1Database, now = Date.now()): Promise<
       )
       .bind(SYSTEM.fees, JSON.stringify(FEE_KINDS)),
     db.prepare("SELECT * FROM liab_snapshots WHERE status = 'published' ORDER BY id DESC LIMIT 1"),
+    miningPayoutTotalsStatement(db),
   ]);
   const byId = new Map((currencies!.results as unknown as Currency[]).map((c) => [c.id, c]));
   const cur = (id: number) => byId.get(id) ?? { id, name: String(id), scale: 0 };
@@ -121,5 +125,6 @@ export async function computeSummary(db: D1Database, now = Date.now()): Promise<
     cover: byName(coverRows),
     fees: byName(feeRows),
     liabilities: s ? publishedView(s) : null,
+    mining: miningPayoutTotalsOf(mining!.results).map((r) => ({ currency: r.currency, paid: r.paid_to_users, fees: r.fees, hours: r.hours })),
   };
 }
