@@ -42,7 +42,7 @@ describe("a closed leveraged position", () => {
     theirs.ws.close();
     const items = await inbox(u);
     expect(items.total).toBe(1);
-    expect(items.data[0]).toMatchObject({ kind: "lever_closed", title: "Position closed: closed by you", link: "/lever" });
+    expect(items.data[0]).toMatchObject({ kind: "lever_closed", title: "Position closed: closed by you", link: `/lever/verify?id=${p.id}` });
     expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 111.00. P/L +1.00 USDT.`);
     expect((await inbox(u, "zh")).data[0]!.title).toBe("仓位已平仓：手动平仓");
     expect((await inbox(other)).total).toBe(0);

@@ -42,7 +42,7 @@ describe("a settled seconds contract", () => {
     theirs.ws.close();
     const items = await inbox(u);
     expect(items.total).toBe(1);
-    expect(items.data[0]).toMatchObject({ kind: "seconds_settled", link: "/trade/lists" });
+    expect(items.data[0]).toMatchObject({ kind: "seconds_settled", link: `/trade/verify?id=${o.id}` });
     expect(items.data[0]!.title).toMatch(/^Contract settled: won$/i);
     expect(items.data[0]!.body).toBe(
       `BTC/USDT Down #${o.id}: entry ${o.open_price} (tick #${row.open_tick_id}), exit ${o.open_price} (tick #${row.end_tick_id}). Net +7.80 USDT.`,

@@ -15,8 +15,10 @@ export const NOTIFICATION_LINKS = {
   deposits: "/recharge/log",
   withdrawals: "/withdrawal/log",
   kyc: "/verifyed",
-  seconds: "/trade/lists",
-  lever: "/lever",
+  /** a settled contract opens its settlement check (entry and exit ticks, the result recomputed) */
+  seconds: "/trade/verify",
+  /** a closed position opens its close check (the tick that triggered it) */
+  lever: "/lever/verify",
   security: "/security",
 } as const;
 
@@ -144,7 +146,7 @@ export function secondsSettled(
       entry_tick: c.entryTick,
       exit_tick: c.exitTick,
     },
-    link: NOTIFICATION_LINKS.seconds,
+    link: `${NOTIFICATION_LINKS.seconds}?id=${c.orderId}`,
     now,
   };
 }
@@ -159,7 +161,7 @@ export function leverClosed(
     kind: "lever_closed",
     key: `lever:${p.positionId}:close`,
     params: { id: p.positionId, pair: p.pair, reason: `@${p.reason}`, pnl: signedMoney(p.pnl, p.scale), currency: p.currency, price: p.price },
-    link: NOTIFICATION_LINKS.lever,
+    link: `${NOTIFICATION_LINKS.lever}?id=${p.positionId}`,
     now,
   };
 }
