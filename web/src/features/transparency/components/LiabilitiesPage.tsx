@@ -13,6 +13,7 @@ import { useSession } from "../../../lib/session.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { proofFile, useLiabilities, useProof, useVerification, type Liabilities, type LiabilityProof, type ProofResult } from "../api.ts";
+import { PublishedSnapshot } from "./PublishedSnapshot.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./transparency.module.css";
 
@@ -29,34 +30,7 @@ function Totals({ p }: { p: Liabilities }) {
   return (
     <section className="card" data-testid="liab-published">
       <h2 className="section-title">{m.liab_published_title()}</h2>
-      <dl className={acct.kv}>
-        <div className={acct.kvRow}>
-          <dt>{m.liab_snapshot({ id: String(p.id) })}</dt>
-          <dd className="num">{formatDateTime(p.taken_at)}</dd>
-        </div>
-        <div className={acct.kvRow}>
-          <dt>{m.liab_users()}</dt>
-          <dd className="num" data-testid="liab-user-count">{p.user_count}</dd>
-        </div>
-      </dl>
-      <p className={`form-note ${s.gap}`}>{m.liab_root()}</p>
-      <p className={s.hash} data-testid="liab-root">{p.root_hash}</p>
-      <table className={`${acct.feeTable} ${s.gap}`} data-testid="liab-totals">
-        <thead>
-          <tr>
-            <th>{m.liab_currency()}</th>
-            <th className="right">{m.liab_total()}</th>
-          </tr>
-        </thead>
-        <tbody>
-          {p.totals.map((t) => (
-            <tr key={t.currency}>
-              <td>{t.currency}</td>
-              <td className="right num">{formatExact(t.total)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <PublishedSnapshot snapshot={p} testId="liab" />
     </section>
   );
 }

@@ -10,6 +10,7 @@ import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { useSummary, type MiningPayoutTotal, type Transparency } from "../api.ts";
+import { PublishedSnapshot } from "./PublishedSnapshot.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./transparency.module.css";
 
@@ -132,34 +133,7 @@ function LiabilitiesSummary({ t }: { t: Transparency }) {
       ) : (
         <>
           <Note text={m.tp_liab_note({ time: formatDateTime(l.taken_at) })} />
-          <dl className={`${acct.kv} ${s.group}`}>
-            <div className={acct.kvRow}>
-              <dt>{m.liab_snapshot({ id: String(l.id) })}</dt>
-              <dd className="num">{formatDateTime(l.taken_at)}</dd>
-            </div>
-            <div className={acct.kvRow}>
-              <dt>{m.liab_users()}</dt>
-              <dd className="num">{l.user_count}</dd>
-            </div>
-          </dl>
-          <p className={`form-note ${s.gap}`}>{m.liab_root()}</p>
-          <p className={s.hash} data-testid="tp-root">{l.root_hash}</p>
-          <table className={`${acct.feeTable} ${s.gap}`}>
-            <thead>
-              <tr>
-                <th>{m.liab_currency()}</th>
-                <th className="right">{m.liab_total()}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {l.totals.map((r) => (
-                <tr key={r.currency}>
-                  <td>{r.currency}</td>
-                  <td className="right num">{formatExact(r.total)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <PublishedSnapshot snapshot={l} testId="tp" grouped />
         </>
       )}
       <Link to="/transparency/liabilities" className={`btn btn-outline btn-block ${s.gap}`} data-testid="tp-liabilities-link">
