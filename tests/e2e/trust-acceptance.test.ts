@@ -272,9 +272,11 @@ describe("issue #16 acceptance: nothing happens to a user's money without them k
       expect(await item.textContent()).toContain(w.settledLost);
       expect(await item.textContent()).toContain(settledToast.body);
       await snap(p, shot("1-inbox"));
-      // Tapped: the contract history, and the badge is clear.
+      // Tapped: the contract's settlement check (its entry and exit ticks), and the badge is clear.
       await item.click();
-      await waitForRoute(p, /^#\/trade\/lists/);
+      await waitForRoute(p, new RegExp(`^#/trade/verify\\?id=${opened.id}$`));
+      await testId(p, "verify-verdict").waitFor();
+      expect(await testId(p, "verify-verdict").getAttribute("data-matches")).toBe("true");
       await badge(p, "");
 
       // ── 2. demo1 buys 20 USDT from the merchant's advert; the merchant is on another phone ──
