@@ -420,7 +420,8 @@ describe("money in and out", () => {
     await page.waitForSelector('[data-testid="withdrawal-record"][data-status="0"]');
 
     await go(page, "/assets", '[data-testid="asset-row-USDT"]');
-    expect(await page.locator('[data-testid="asset-row-USDT"]').getAttribute("data-frozen")).toBe(fmt(withdraw + trcFee));
+    // The screen may first show the balance it had before the request; it follows the ledger once read.
+    await expect.poll(() => page.locator('[data-testid="asset-row-USDT"]').getAttribute("data-frozen")).toBe(fmt(withdraw + trcFee));
 
     // ── 10. The operator approves the withdrawal and records the chain's success ──
     await go(opPage, "/admin/withdrawals", '[data-testid="admin-withdrawals"]');
@@ -458,7 +459,7 @@ describe("money in and out", () => {
     expect(await text(page, '[data-testid="coin-detail"] dd')).toBe(fmt(spotUsdt).replace(/0+$/, ""));
     await snap(page, "money-assets-final");
     await page.click('[data-testid="asset-tab-micro"]');
-    expect(await page.locator('[data-testid="asset-row-USDT"]').getAttribute("data-available")).toBe(fmt(toMicro));
+    await expect.poll(() => page.locator('[data-testid="asset-row-USDT"]').getAttribute("data-available")).toBe(fmt(toMicro));
     expect(await text(page, '[data-testid="asset-row-USDT"] [data-testid="coin-available"]')).toBe("100.00");
     expect(await text(page, '[data-testid="account-total"]')).toBe("100.00 USDT");
     await page.click('[data-testid="asset-tab-legal"]');
