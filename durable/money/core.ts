@@ -1,0 +1,369 @@
+/**
+ * The money core of one object (an account, a pair's desk, a system shard): its accounts, holds,
+ * keys, outbox and movements, in its own SQLite, reached only through the ports.
+ *
+ * It owns the protocol of holds and legs (DESIGN.md §12, bench/README.md "The plan past one D1"):
+ * - a hold reserves funds keyed by what it is for; it is checked when made and resolved (spent in
+ *   part, released) without ever going below zero, and a release of a resolved hold does nothing
+ *   (TigerBeetle's pending transfers: a second void is answered, not applied);
+ * - an event is committed with its legs in one transaction, and its legs must balance per currency;
+ * - legs leave through the outbox at least once, with retries, until the receiver acknowledges;
+ * - a receiver applies a leg and records its key in one transaction; a key seen again is
+ *   acknowledged without applying anything.
+ * It holds nothing in memory that matters: a crash loses nothing committed.
+ */
+import type { Mutations, Ports, SqlPort } from "./ports.ts";
+import {
+  MoneyRefusal,
+  type BalanceRow,
+  type HoldRequest,
+  type HoldRow,
+  type Leg,
+  type LegResult,
+  type MoneyEvent,
+  type MovementRow,
+  type Op,
+  type OutboxRow,
+} from "./types.ts";
+
+/** First retry after this many ms, doubling per attempt up to RETRY_CAP_MS (plus jitter). */
+export const RETRY_BASE_MS = 100;
+export const RETRY_CAP_MS = 5_000;
+
+const NONE: Mutations = {};
+
+/** Refuses anything but a non-negative safe integer: money is never a float here. */
+export function units(n: number, what = "amount"): number {
+  if (!Number.isSafeInteger(n) || n < 0) throw new MoneyRefusal(`${what} is not a non-negative integer: ${n}`);
+  return n;
+}
+
+/** Net change of the total per currency that ops make (a release only moves frozen to available). */
+export function netByCurrency(ops: readonly Op[], into = new Map<string, number>()): Map<string, number> {
+  for (const op of ops) {
+    const d = op.t === "credit" ? op.amt : op.t === "debit" || op.t === "spend" ? -op.amt : 0;
+    if (d !== 0) into.set(op.cur, (into.get(op.cur) ?? 0) + d);
+  }
+  return into;
+}
+
+export class MoneyCore {
+  readonly name: string;
+  private readonly ports: Ports;
+  private readonly sql: SqlPort;
+  private readonly m: Mutations;
+  /** Only with the legsInMemory mutation: legs waiting for the next delivery, lost at a crash. */
+  private buffered: { key: string; dest: string; ops: string }[] = [];
+
+  constructor(name: string, ports: Ports) {
+    this.name = name;
+    this.ports = ports;
+    this.sql = ports.sql;
+    this.m = ports.mutations ?? NONE;
+  }
+
+  // ---- accounts and holds -------------------------------------------------------------------
+
+  /** Opening balance of a system account (the deposits shard's supply from outside). Keyed. */
+  open(key: string, kind: string, cur: string, amt: number): "opened" | "seen" {
+    units(amt);
+    return this.sql.transaction(() => {
+      if (!this.claimKey(key)) return "seen";
+      this.applyOps(key, [{ t: "credit", kind, cur, amt }]);
+      return "opened";
+    });
+  }
+
+  /** Moves funds from available into a hold; a hold key seen again answers "exists" and moves nothing. */
+  reserve(h: HoldRequest): "reserved" | "exists" | "insufficient" {
+    if (units(h.amt) === 0) throw new MoneyRefusal("a hold reserves a positive amount");
+    return this.sql.transaction(() => {
+      if (this.sql.query("SELECT 1 FROM money_holds WHERE hold = ?", h.key).length > 0) return "exists";
+      const moved = this.sql.run(
+        "UPDATE money_balances SET available = available - ?1, frozen = frozen + ?1 WHERE kind = ?2 AND currency = ?3 AND available >= ?1",
+        h.amt,
+        h.kind,
+        h.cur,
+      );
+      if (moved === 0) return "insufficient";
+      this.sql.run(
+        "INSERT INTO money_holds (hold, kind, currency, amount, for_kind, for_id, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)",
+        h.key,
+        h.kind,
+        h.cur,
+        h.amt,
+        h.forKind,
+        h.forId,
+        this.ports.clock.now(),
+      );
+      this.movement(`${h.key}:reserve`, h.kind, h.cur, -h.amt, h.amt);
+      return "reserved";
+    });
+  }
+
+  /** Releases what is left of a hold here (an orphan whose owner never took it). Keyed. */
+  releaseRest(key: string, hold: string): "released" | "seen" | "resolved" {
+    return this.sql.transaction(() => {
+      const h = this.hold(hold);
+      if (!h) throw new MoneyRefusal(`no hold ${hold}`);
+      if (!this.claimKey(key)) return "seen";
+      if (h.state === "resolved") return "resolved";
+      this.applyOps(key, [{ t: "release", hold, cur: h.currency, amt: h.amount - h.spent - h.released }]);
+      return "released";
+    });
+  }
+
+  /** Moves funds between two accounts of this object in one transaction (no legs). Keyed. */
+  transfer(key: string, from: string, to: string, cur: string, amt: number): "moved" | "seen" | "insufficient" {
+    units(amt);
+    try {
+      return this.sql.transaction(() => {
+        if (!this.claimKey(key)) return "seen" as const;
+        const debited = this.sql.run(
+        "UPDATE money_balances SET available = available - ?1 WHERE kind = ?2 AND currency = ?3 AND available >= ?1",
+        amt,
+        from,
+        cur,
+      );
+        if (debited === 0) throw new Insufficient();
+        this.movement(key, from, cur, -amt, 0);
+        this.credit(`${key}#to`, to, cur, amt);
+        return "moved" as const;
+      });
+    } catch (e) {
+      if (e instanceof Insufficient) return "insufficient";
+      throw e;
+    }
+  }
+
+  // ---- events and the outbox (the sending side) -----------------------------------------------
+
+  /**
+   * Commits an event: its key, its own ops and its legs in the outbox, plus the caller's writes
+   * (`write`, e.g. the desk's order rows), all in one transaction. The event's ops and legs must
+   * balance per currency. An event key seen before answers "exists" and writes nothing.
+   */
+  commit(ev: MoneyEvent, write?: () => void): "committed" | "exists" {
+    const net = netByCurrency(ev.local ?? []);
+    for (const leg of ev.legs) {
+      if (leg.ops.some((op) => op.t === "debit")) throw new MoneyRefusal(`leg ${leg.key}: a debit only as the sender's own op`);
+      netByCurrency(leg.ops, net);
+    }
+    for (const [cur, d] of net) if (d !== 0) throw new MoneyRefusal(`event ${ev.key} does not balance in ${cur}: ${d}`);
+    for (const leg of ev.legs) for (const op of leg.ops) units(op.amt);
+    return this.sql.transaction(() => {
+      if (!this.claimKey(ev.key)) return "exists";
+      if (ev.local?.length) this.applyOps(ev.key, ev.local);
+      const now = this.ports.clock.now();
+      for (const leg of ev.legs) {
+        const ops = JSON.stringify(leg.ops);
+        if (this.m.legsInMemory) this.buffered.push({ key: leg.key, dest: leg.to, ops });
+        else this.sql.run("INSERT INTO money_outbox (key, dest, ops, next_at) VALUES (?, ?, ?, ?)", leg.key, leg.to, ops, now);
+      }
+      if (this.m.sendBeforeCommit) for (const leg of ev.legs) this.ports.transport.send(this.name, leg.to, [leg]);
+      write?.();
+      return "committed";
+    });
+  }
+
+  /**
+   * The delivery loop's step: hands every due leg to the transport, grouped per receiver, and
+   * schedules its retry (doubling, with jitter). A leg stays until it is acknowledged.
+   * Answers how many legs left and how many of them were retries.
+   */
+  deliverDue(): { sent: number; retries: number } {
+    const now = this.ports.clock.now();
+    if (this.buffered.length) {
+      const rows = this.buffered;
+      this.buffered = [];
+      this.sql.transaction(() => {
+        for (const r of rows) this.sql.run("INSERT INTO money_outbox (key, dest, ops, next_at) VALUES (?, ?, ?, ?)", r.key, r.dest, r.ops, now);
+      });
+    }
+    // Literal LIMITs: a bound one costs node:sqlite ten times the query.
+    const due = this.sql.query<OutboxRow>("SELECT seq, key, dest, ops, attempts, next_at FROM money_outbox WHERE next_at <= ? ORDER BY seq LIMIT 64", now);
+    if (due.length === 0) return { sent: 0, retries: 0 };
+    let retries = 0;
+    this.sql.transaction(() => {
+      for (const r of due) {
+        if (r.attempts > 0) retries++;
+        if (this.m.deleteBeforeAck) {
+          this.sql.run("DELETE FROM money_outbox WHERE seq = ?", r.seq);
+          continue;
+        }
+        const wait = Math.min(RETRY_BASE_MS * 2 ** r.attempts, RETRY_CAP_MS) + Math.floor(this.ports.random.next() * RETRY_BASE_MS);
+        this.sql.run("UPDATE money_outbox SET attempts = attempts + 1, next_at = ? WHERE seq = ?", now + wait, r.seq);
+      }
+    });
+    const byDest = new Map<string, Leg[]>();
+    for (const r of due) {
+      const legs = byDest.get(r.dest) ?? [];
+      legs.push({ key: r.key, to: r.dest, ops: JSON.parse(r.ops) as Op[] });
+      byDest.set(r.dest, legs);
+    }
+    for (const [to, legs] of byDest) this.ports.transport.send(this.name, to, legs);
+    return { sent: due.length, retries };
+  }
+
+  /** The receiver answered these keys (applied, seen or refused): they leave the outbox. */
+  acknowledge(keys: readonly string[]): void {
+    if (keys.length === 0) return;
+    this.sql.transaction(() => {
+      for (const key of keys) this.sql.run("DELETE FROM money_outbox WHERE key = ?", key);
+    });
+  }
+
+  // ---- legs (the receiving side) --------------------------------------------------------------
+
+  /**
+   * Applies a group of legs in one transaction (a hot account takes many per call). Each leg is
+   * applied and its key recorded together; a key seen before is acknowledged and not applied; a
+   * leg that asks for what is not there (no such hold, past its amount) is refused whole and
+   * recorded for an operator, never half-applied. Every answer acknowledges the leg.
+   */
+  receive(legs: readonly Leg[]): LegResult[] {
+    return this.sql.transaction(() =>
+      legs.map((leg): LegResult => {
+        if (!this.claimKey(leg.key) && !this.m.noKeyCheck) return "seen";
+        try {
+          this.applyOps(leg.key, leg.ops);
+          return "applied";
+        } catch (e) {
+          if (!(e instanceof MoneyRefusal)) throw e;
+          this.sql.run("INSERT OR REPLACE INTO money_refused (key, reason, ops, at) VALUES (?, ?, ?, ?)", leg.key, e.reason, JSON.stringify(leg.ops), this.ports.clock.now());
+          return "refused";
+        }
+      }),
+    );
+  }
+
+  // ---- reads --------------------------------------------------------------------------------
+
+  balances(): BalanceRow[] {
+    return this.sql.query<BalanceRow>("SELECT kind, currency, available, frozen FROM money_balances ORDER BY kind, currency");
+  }
+
+  hold(key: string): HoldRow | undefined {
+    return this.sql.query<HoldRow>("SELECT * FROM money_holds WHERE hold = ?", key)[0];
+  }
+
+  /** Open holds made before `before` (the orphan sweep asks their owners about them). */
+  openHolds(before = Number.MAX_SAFE_INTEGER): HoldRow[] {
+    return this.sql.query<HoldRow>("SELECT * FROM money_holds WHERE state = 'open' AND created_at < ? ORDER BY created_at, hold", before);
+  }
+
+  outbox(): OutboxRow[] {
+    return this.sql.query<OutboxRow>("SELECT seq, key, dest, ops, attempts, next_at FROM money_outbox ORDER BY seq");
+  }
+
+  hasKey(key: string): boolean {
+    return this.sql.query("SELECT 1 FROM money_keys WHERE key = ?", key).length > 0;
+  }
+
+  refused(): { key: string; reason: string }[] {
+    return this.sql.query("SELECT key, reason FROM money_refused ORDER BY key");
+  }
+
+  /** Movements not yet drained into the read model, oldest first (256 at most). */
+  undrained(): MovementRow[] {
+    return this.sql.query<MovementRow>(
+      "SELECT seq, ref, kind, currency, d_available, d_frozen FROM money_movements WHERE seq > COALESCE((SELECT value FROM money_meta WHERE name = 'drained'), 0) ORDER BY seq LIMIT 256",
+    );
+  }
+
+  /** The read model holds every movement up to seq (it applies each once, by (object, seq)). */
+  markDrained(seq: number): void {
+    this.sql.run("INSERT INTO money_meta (name, value) VALUES ('drained', ?1) ON CONFLICT (name) DO UPDATE SET value = max(value, ?1)", seq);
+  }
+
+  // ---- inside a transaction -----------------------------------------------------------------
+
+  /** Records a key; false when it was already there (the caller then applies nothing). */
+  private claimKey(key: string): boolean {
+    return this.sql.run("INSERT INTO money_keys (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", key, this.ports.clock.now()) > 0;
+  }
+
+  /** Checks every op against the holds and balances first, then writes: all of them or none. */
+  private applyOps(ref: string, ops: readonly Op[]): void {
+    const holds = new Map<string, { row: HoldRow; used: number }>();
+    const skip = new Set<number>();
+    ops.forEach((op, i) => {
+      units(op.amt);
+      if (op.t === "debit") {
+        const b = this.sql.query<{ available: number }>("SELECT available FROM money_balances WHERE kind = ? AND currency = ?", op.kind, op.cur)[0];
+        if (!b || b.available < op.amt) throw new MoneyRefusal(`${op.kind} ${op.cur} has less than ${op.amt}`);
+        return;
+      }
+      if (op.t === "credit") return;
+      let h = holds.get(op.hold);
+      if (!h) {
+        const row = this.hold(op.hold);
+        if (!row) throw new MoneyRefusal(`no hold ${op.hold}`);
+        h = { row, used: 0 };
+        holds.set(op.hold, h);
+      }
+      if (h.row.currency !== op.cur) throw new MoneyRefusal(`hold ${op.hold} is in ${h.row.currency}, not ${op.cur}`);
+      if (h.row.state === "resolved") {
+        // A second void of a voided hold is answered, not applied (the mutation applies it again).
+        if (op.t === "release" && !this.m.releaseTwice) return void skip.add(i);
+        if (op.t === "spend") throw new MoneyRefusal(`hold ${op.hold} is already resolved`);
+        return;
+      }
+      const left = h.row.amount - h.row.spent - h.row.released - h.used;
+      if (op.amt > left) throw new MoneyRefusal(`hold ${op.hold} has ${left} left, asked for ${op.amt}`);
+      h.used += op.amt;
+    });
+    ops.forEach((op, i) => {
+      if (skip.has(i) || op.amt === 0) return;
+      const at = `${ref}#${i}`;
+      switch (op.t) {
+        case "credit":
+          return this.credit(at, op.kind, op.cur, op.amt);
+        case "debit":
+          this.sql.run("UPDATE money_balances SET available = available - ? WHERE kind = ? AND currency = ?", op.amt, op.kind, op.cur);
+          return this.movement(at, op.kind, op.cur, -op.amt, 0);
+        case "spend":
+        case "release": {
+          const h = holds.get(op.hold)!.row;
+          if (h.state === "open") {
+            const col = op.t === "spend" ? "spent" : "released";
+            this.sql.run(
+              `UPDATE money_holds SET ${col} = ${col} + ?1, state = CASE WHEN spent + released + ?1 = amount THEN 'resolved' ELSE 'open' END WHERE hold = ?2`,
+              op.amt,
+              op.hold,
+            );
+          }
+          const back = op.t === "release" ? op.amt : 0;
+          this.sql.run("UPDATE money_balances SET frozen = frozen - ?, available = available + ? WHERE kind = ? AND currency = ?", op.amt, back, h.kind, h.currency);
+          return this.movement(at, h.kind, h.currency, back, -op.amt);
+        }
+      }
+    });
+  }
+
+  private credit(ref: string, kind: string, cur: string, amt: number): void {
+    const k = this.m.wrongAccount ? "spot" : kind;
+    this.sql.run(
+      "INSERT INTO money_balances (kind, currency, available) VALUES (?1, ?2, ?3) ON CONFLICT (kind, currency) DO UPDATE SET available = available + ?3",
+      k,
+      cur,
+      amt,
+    );
+    this.movement(ref, k, cur, amt, 0);
+  }
+
+  private movement(ref: string, kind: string, cur: string, dAvailable: number, dFrozen: number): void {
+    this.sql.run(
+      "INSERT INTO money_movements (ref, kind, currency, d_available, d_frozen, at) VALUES (?, ?, ?, ?, ?, ?)",
+      ref,
+      kind,
+      cur,
+      dAvailable,
+      dFrozen,
+      this.ports.clock.now(),
+    );
+  }
+}
+
+/** Thrown inside a transaction to roll it back when funds are short. */
+class Insufficient extends Error {}

@@ -1,0 +1,90 @@
+/**
+ * The money core's vocabulary. Amounts are integer units of a currency (safe integers: the core
+ * refuses anything else); a currency's scale is decided outside (durable/engine/units.ts today).
+ */
+
+/** One balance change inside a leg or an event. Spends and releases name the hold they resolve. */
+export type Op =
+  /** Adds to an account's available funds. */
+  | { t: "credit"; kind: string; cur: string; amt: number }
+  /** Takes from the sender's own available funds (local ops of an event only, never in a leg). */
+  | { t: "debit"; kind: string; cur: string; amt: number }
+  /** Takes part of a hold for good (a fill, a lost stake, a released escrow). */
+  | { t: "spend"; hold: string; cur: string; amt: number }
+  /** Gives part of a hold back to available (a cancel, the rest of a filled order). */
+  | { t: "release"; hold: string; cur: string; amt: number };
+
+/** A leg: the ops one event makes in one account object, applied there at most once by its key. */
+export interface Leg {
+  key: string;
+  to: string;
+  ops: Op[];
+}
+
+/** An event committed by its owner: its own ops (applied in the same transaction) and its legs. */
+export interface MoneyEvent {
+  key: string;
+  local?: Op[];
+  legs: Leg[];
+}
+
+/** A reservation request: funds moved from available to a hold keyed by what they are for. */
+export interface HoldRequest {
+  key: string;
+  kind: string;
+  cur: string;
+  amt: number;
+  forKind: string;
+  forId: string;
+}
+
+/** What a receiver answers per leg: every answer is an acknowledgement (the sender forgets it). */
+export type LegResult = "applied" | "seen" | "refused";
+
+export interface BalanceRow {
+  kind: string;
+  currency: string;
+  available: number;
+  frozen: number;
+}
+
+export interface HoldRow {
+  hold: string;
+  kind: string;
+  currency: string;
+  amount: number;
+  spent: number;
+  released: number;
+  for_kind: string;
+  for_id: string;
+  state: "open" | "resolved";
+  created_at: number;
+}
+
+export interface OutboxRow {
+  seq: number;
+  key: string;
+  dest: string;
+  ops: string;
+  attempts: number;
+  next_at: number;
+}
+
+export interface MovementRow {
+  seq: number;
+  ref: string;
+  kind: string;
+  currency: string;
+  d_available: number;
+  d_frozen: number;
+}
+
+/** A refusal: the leg or command asks for what the account does not have. Nothing was written. */
+export class MoneyRefusal extends Error {
+  readonly reason: string;
+  constructor(reason: string) {
+    super(reason);
+    this.reason = reason;
+    this.name = "MoneyRefusal";
+  }
+}

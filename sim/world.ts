@@ -1,0 +1,814 @@
+/**
+ * One simulated schedule: a seeded world of account objects, a pair's desks (spot, seconds,
+ * lever), a C2C desk, an earn desk and sharded system accounts (fees, treasury, deposits), each
+ * running the real money core (durable/money/) over its own SQLite. The seed picks every action
+ * and every fault: crashes (memory lost, SQLite kept) after a commit and after an apply,
+ * duplicated, reordered and delayed messages, alarm retries, rolled-back transactions and
+ * refused calls. After every step the invariants are checked; after the world goes quiet, the
+ * stronger ones (exactly once, holds = reservations, a model of every balance, the read model).
+ *
+ * The desks here are small stand-ins for the products' rules (matching, settlement, pnl): what is
+ * under test is the money they move, through the leg builders of durable/money/legs.ts.
+ */
+import { MoneyCore, RETRY_BASE_MS, RETRY_CAP_MS, migrateMoney, netByCurrency } from "../durable/money/index.ts";
+import {
+  SYSTEM,
+  depositEvent,
+  escrowReleaseLegs,
+  escrowReturnLegs,
+  interestLegs,
+  leverCloseLegs,
+  releaseLeg,
+  secondsLegs,
+  subscriptionEndLegs,
+  tradeLegs,
+  type Covered,
+  type Escrow,
+} from "../durable/money/legs.ts";
+import type { Mutations } from "../durable/money/ports.ts";
+import type { HoldRequest, Leg, MoneyEvent, Op } from "../durable/money/types.ts";
+import { Prng } from "./prng.ts";
+import { NodeSql, RolledBack } from "./sqlite.ts";
+
+export const FAULT_KINDS = [
+  "crash_after_commit",
+  "crash_after_apply",
+  "crash",
+  "duplicate",
+  "reorder",
+  "delay",
+  "alarm_retry",
+  "rollback",
+  "overload",
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
+
+export interface ScheduleOptions {
+  seed: number;
+  steps: number;
+  mutations?: Mutations;
+}
+
+/** Events committed per product (a schedule that moved no money proves little). */
+export type EventCounts = Record<string, number>;
+
+export type ScheduleResult =
+  | { ok: true; seed: number; faults: Set<FaultKind>; events: EventCounts }
+  | { ok: false; seed: number; faults: Set<FaultKind>; events: EventCounts; step: number; failure: string };
+
+/** A broken invariant (or an error no correct run throws): the schedule fails here. */
+export class Violation extends Error {}
+
+const USERS = ["u0", "u1", "u2", "u3"];
+const PAIR = "pair";
+const C2C = "c2c";
+const EARN = "earn";
+const FEES = ["fees0", "fees1"];
+const TREASURY = ["treasury0", "treasury1"];
+const DEPOSITS = ["deposits0", "deposits1"];
+const OBJECTS = [...USERS, PAIR, C2C, EARN, ...FEES, ...TREASURY, ...DEPOSITS];
+const HOLDERS = [...USERS, ...TREASURY];
+const USDT = "USDT";
+const BTC = "BTC";
+/** An open hold older than this is asked about by the orphan sweep. */
+const SWEEP_AGE = 3_000;
+const SECONDS_MS = 1_000;
+const DAY_MS = 1_000;
+const C2C_TIMEOUT = 4_000;
+
+/** Fault odds, per chance to fault. */
+const P = { overload: 0.05, workerDies: 0.04, rollback: 0.07, crashAfterCommit: 0.07, crashAfterApply: 0.15, duplicate: 0.1, delay: 0.1 };
+
+interface HoldRef {
+  obj: string;
+  hold: string;
+  cur: string;
+  left: number;
+}
+interface Rec {
+  product: string;
+  status: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  data: any;
+}
+type Cmd = { t: string; id: string; holds?: HoldRef[]; [k: string]: unknown };
+type Msg =
+  | { kind: "legs"; from: string; to: string; legs: Leg[]; at: number }
+  | { kind: "ack"; from: string; to: string; keys: string[]; at: number }
+  | { kind: "cmd"; from: string; to: string; cmd: Cmd; at: number };
+
+/** The databases of one process, reused by every schedule it runs (wiped in between). */
+export class Pool {
+  readonly sql = new Map<string, NodeSql>();
+  readonly rm = new NodeSql();
+
+  constructor() {
+    for (const name of OBJECTS) {
+      const sql = new NodeSql();
+      migrateMoney(sql);
+      sql.run("CREATE TABLE sim_records (id TEXT PRIMARY KEY, product TEXT NOT NULL, status TEXT NOT NULL, data TEXT NOT NULL)");
+      this.sql.set(name, sql);
+    }
+    this.rm.db.exec(`CREATE TABLE rm_balances (obj TEXT, kind TEXT, currency TEXT, available INTEGER NOT NULL, frozen INTEGER NOT NULL, PRIMARY KEY (obj, kind, currency)) WITHOUT ROWID;
+      CREATE TABLE rm_seen (obj TEXT, seq INTEGER, ref TEXT NOT NULL, kind TEXT, currency TEXT, d_available INTEGER, d_frozen INTEGER, PRIMARY KEY (obj, seq)) WITHOUT ROWID;
+      CREATE TRIGGER rm_apply AFTER INSERT ON rm_seen BEGIN
+        INSERT INTO rm_balances (obj, kind, currency, available, frozen) VALUES (NEW.obj, NEW.kind, NEW.currency, NEW.d_available, NEW.d_frozen)
+          ON CONFLICT DO UPDATE SET available = available + NEW.d_available, frozen = frozen + NEW.d_frozen;
+      END`);
+  }
+
+  wipe(): void {
+    for (const sql of this.sql.values()) sql.wipe();
+    this.rm.wipe();
+  }
+}
+
+let shared: Pool | undefined;
+
+/** Runs one schedule; never throws (a failure is the answer's `failure`). */
+export function runSchedule(opts: ScheduleOptions, pool: Pool = (shared ??= new Pool())): ScheduleResult {
+  pool.wipe();
+  const w = new World(opts, pool);
+  let step = -1;
+  try {
+    w.setup();
+    for (step = 0; step < opts.steps; step++) {
+      w.step();
+      w.checkStep();
+    }
+    step = opts.steps;
+    w.quiesce();
+    w.checkQuiet();
+    return { ok: true, seed: opts.seed, faults: w.faults, events: w.events };
+  } catch (e) {
+    const failure = e instanceof Violation ? e.message : `unexpected ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+    return { ok: false, seed: opts.seed, faults: w.faults, events: w.events, step, failure };
+  }
+}
+
+export { World as __World };
+/** "trade", "contract settle", "subscription day"…: what an event key says it is. */
+function eventName(ev: MoneyEvent): string {
+  const [product, id, what] = ev.key.split(":");
+  if (id === "refused") return "refused command";
+  if (product === "order" && what === "accept") return ev.legs.length ? "order trades" : "order rests";
+  return product === "deposit" ? "deposit" : `${product} ${what}`;
+}
+
+class World {
+  readonly faults = new Set<FaultKind>();
+  readonly events: EventCounts = {};
+  private readonly rnd: Prng;
+  private readonly m: Mutations;
+  private now = 1_000_000;
+  private calm = false;
+  private readonly cores = new Map<string, MoneyCore>();
+  private net: Msg[] = [];
+  private touched = new Set<string>();
+  private ids = 0;
+  private readonly issued: Record<string, string[]> = { order: [], position: [], escrow: [], subscription: [] };
+  // What every balance must be once the world is quiet, kept beside the objects.
+  private readonly shadow = new Map<string, number>();
+  private readonly shadowHolds = new Map<string, { kind: string; cur: string; left: number }>();
+  private readonly committedLegs = new Map<string, string>();
+  private readonly initial = new Map<string, number>();
+  private readonly totals = new Map<string, Map<string, number>>();
+  private readonly outboxes = new Map<string, { key: string; dest: string; net: Map<string, number> }[]>();
+
+  private readonly pool: Pool;
+
+  constructor(opts: ScheduleOptions, pool: Pool) {
+    this.pool = pool;
+    this.rnd = new Prng(opts.seed);
+    this.m = opts.mutations ?? {};
+    for (const name of OBJECTS) this.cores.set(name, this.newCore(name));
+  }
+
+  private count(what: string): void {
+    this.events[what] = (this.events[what] ?? 0) + 1;
+  }
+
+  private newCore(name: string): MoneyCore {
+    return new MoneyCore(name, {
+      sql: this.sql(name),
+      clock: { now: () => this.now },
+      random: { next: () => this.rnd.next() },
+      transport: { send: (from, to, legs) => this.send({ kind: "legs", from, to, legs, at: 0 }) },
+      mutations: this.m,
+    });
+  }
+
+  private sql(name: string): NodeSql {
+    return this.pool.sql.get(name)!;
+  }
+
+  private core(name: string): MoneyCore {
+    this.touched.add(name);
+    return this.cores.get(name)!;
+  }
+
+  private fault(kind: FaultKind, p: number): boolean {
+    if (this.calm || !this.rnd.chance(p)) return false;
+    this.faults.add(kind);
+    return true;
+  }
+
+  // ---- the world's start --------------------------------------------------------------------
+
+  /** Opening balances: the deposit shards hold the money outside, the treasury its reserve, users some of each. */
+  setup(): void {
+    const opening = (obj: string, rows: [string, string, number][]) =>
+      this.sql(obj).transaction(() => rows.forEach(([kind, cur, amt], i) => this.open(obj, `opening:${i}`, kind, cur, amt)));
+    for (const d of DEPOSITS)
+      opening(d, [
+        [SYSTEM, USDT, 100_000_000],
+        [SYSTEM, BTC, 10_000_000],
+      ]);
+    for (const t of TREASURY) opening(t, [[SYSTEM, USDT, 10_000_000]]);
+    for (const u of USERS)
+      opening(u, [
+        ["spot", USDT, 12_000],
+        ["spot", BTC, 2_000],
+        ["lever", USDT, 4_000],
+        ["funding", USDT, 4_000],
+      ]);
+    this.checkStep();
+  }
+
+  private open(obj: string, key: string, kind: string, cur: string, amt: number): void {
+    this.core(obj).open(key, kind, cur, amt);
+    this.add(obj, kind, cur, amt, 0);
+    this.initial.set(cur, (this.initial.get(cur) ?? 0) + amt);
+  }
+
+  // ---- one step -----------------------------------------------------------------------------
+
+  step(): void {
+    this.now += this.rnd.int(0, 400);
+    const r = this.rnd.int(0, 99);
+    if (r < 12) return this.placeOrder();
+    if (r < 15) return this.cancelOrder();
+    if (r < 19) return this.openContract();
+    if (r < 22) return this.openPosition();
+    if (r < 25) return this.closePosition();
+    if (r < 27) return this.openEscrow();
+    if (r < 30) return this.decideEscrow();
+    if (r < 33) return this.userTransfer();
+    if (r < 35) return this.subscribe();
+    if (r < 36) return this.redeem();
+    if (r < 38) return this.userDeposit();
+    if (r < 70) return this.deliverOne();
+    if (r < 78) return this.alarm(this.rnd.pick(OBJECTS));
+    if (r < 86) return this.cron(this.rnd.int(0, 3));
+    if (r < 89) return this.sweep(this.rnd.pick(HOLDERS));
+    if (r < 92) return this.crash(this.rnd.pick(OBJECTS), "crash");
+    if (r < 96) return this.drain(this.rnd.pick(OBJECTS), 16);
+    this.now += this.rnd.int(500, 3_000);
+  }
+
+  private nextId(prefix: string): string {
+    return `${prefix}${++this.ids}`;
+  }
+
+  /**
+   * The Worker's part of opening anything: reserve every hold (a refused call or a shortfall stops
+   * it; what was reserved stays as an orphan for the sweep), then send the command to the desk.
+   */
+  private begin(desk: string, cmd: Cmd, holds: (HoldRequest & { obj: string })[]): void {
+    const refs: HoldRef[] = [];
+    for (const h of holds) {
+      if (this.fault("overload", P.overload)) return;
+      const r = this.core(h.obj).reserve(h);
+      if (r === "insufficient") return;
+      if (r === "reserved") {
+        this.add(h.obj, h.kind, h.cur, -h.amt, h.amt);
+        this.shadowHolds.set(`${h.obj}|${h.key}`, { kind: h.kind, cur: h.cur, left: h.amt });
+      }
+      refs.push({ obj: h.obj, hold: h.key, cur: h.cur, left: h.amt });
+    }
+    if (this.fault("crash", P.workerDies)) return; // the Worker dies before the desk hears of it
+    this.send({ kind: "cmd", from: "worker", to: desk, cmd: { ...cmd, holds: refs }, at: 0 });
+  }
+
+  private placeOrder(): void {
+    const id = this.nextId("o");
+    const user = this.rnd.pick(USERS);
+    const side = this.rnd.chance(0.5) ? "buy" : "sell";
+    const price = this.rnd.int(5, 15);
+    const qty = this.rnd.int(10, 100);
+    const cur = side === "buy" ? USDT : BTC;
+    this.issued.order!.push(id);
+    const amt = side === "buy" ? price * qty : qty;
+    this.begin(PAIR, { t: "place", id, user, side, price, qty }, [{ obj: user, key: `order:${id}`, kind: "spot", cur, amt, forKind: "order", forId: id }]);
+  }
+
+  private cancelOrder(): void {
+    if (this.issued.order!.length === 0) return;
+    this.send({ kind: "cmd", from: "worker", to: PAIR, cmd: { t: "cancel", id: this.rnd.pick(this.issued.order!) }, at: 0 });
+  }
+
+  /** A product whose user hold is covered by a treasury hold (contracts, positions, subscriptions). */
+  private covered(prefix: string, forKind: string, kind: string, amt: number, cover: number): { c: Covered; holds: (HoldRequest & { obj: string })[] } {
+    const id = this.nextId(prefix);
+    const user = this.rnd.pick(USERS);
+    const treasury = TREASURY[this.ids % 2]!;
+    const hold = `${forKind}:${id}`;
+    const c: Covered = { id, cur: USDT, user, kind, hold, amt, treasury, treasuryHold: hold, treasuryAmt: cover };
+    return {
+      c,
+      holds: [
+        { obj: user, key: hold, kind, cur: USDT, amt, forKind, forId: id },
+        { obj: treasury, key: hold, kind: SYSTEM, cur: USDT, amt: cover, forKind, forId: id },
+      ],
+    };
+  }
+
+  private openContract(): void {
+    const stake = this.rnd.int(50, 500);
+    const { c, holds } = this.covered("c", "contract", "spot", stake, Math.floor((stake * 4) / 5));
+    this.begin(PAIR, { t: "contract", id: c.id, c }, holds);
+  }
+
+  private openPosition(): void {
+    const margin = this.rnd.int(50, 500);
+    const { c, holds } = this.covered("p", "position", "lever", margin, margin);
+    this.issued.position!.push(c.id);
+    this.begin(PAIR, { t: "position", id: c.id, c }, holds);
+  }
+
+  private closePosition(): void {
+    if (this.issued.position!.length === 0) return;
+    this.send({ kind: "cmd", from: "worker", to: PAIR, cmd: { t: "close", id: this.rnd.pick(this.issued.position!) }, at: 0 });
+  }
+
+  private openEscrow(): void {
+    const id = this.nextId("e");
+    const seller = this.rnd.pick(USERS);
+    const buyer = this.rnd.pick(USERS.filter((u) => u !== seller));
+    const amt = this.rnd.int(50, 500);
+    const e: Escrow = { id, cur: USDT, seller, buyer, kind: "funding", hold: `escrow:${id}`, amt };
+    this.issued.escrow!.push(id);
+    this.begin(C2C, { t: "escrow", id, e }, [{ obj: seller, key: e.hold, kind: "funding", cur: USDT, amt, forKind: "escrow", forId: id }]);
+  }
+
+  private decideEscrow(): void {
+    if (this.issued.escrow!.length === 0) return;
+    this.send({ kind: "cmd", from: "worker", to: C2C, cmd: { t: this.rnd.chance(0.7) ? "release" : "return", id: this.rnd.pick(this.issued.escrow!) }, at: 0 });
+  }
+
+  private subscribe(): void {
+    const principal = this.rnd.int(100, 1_000);
+    const days = this.rnd.int(1, 3);
+    const daily = Math.floor(principal / 100) + 1;
+    const { c, holds } = this.covered("s", "subscription", "spot", principal, days * daily);
+    this.issued.subscription!.push(c.id);
+    this.begin(EARN, { t: "subscribe", id: c.id, c, days, daily }, holds);
+  }
+
+  private redeem(): void {
+    if (this.issued.subscription!.length === 0) return;
+    this.send({ kind: "cmd", from: "worker", to: EARN, cmd: { t: "redeem", id: this.rnd.pick(this.issued.subscription!) }, at: 0 });
+  }
+
+  private userTransfer(): void {
+    const user = this.rnd.pick(USERS);
+    const [from, to] = this.rnd.pick([
+      ["spot", "lever"],
+      ["lever", "spot"],
+      ["spot", "funding"],
+      ["funding", "spot"],
+    ] as const);
+    const key = this.nextId("t");
+    const amt = this.rnd.int(50, 2_000);
+    if (this.fault("overload", P.overload)) return;
+    this.transfer(user, key, from, to, USDT, amt);
+    // The client retries with the same key (its answer was lost): nothing moves twice.
+    if (this.fault("duplicate", P.duplicate)) this.transfer(user, key, from, to, USDT, amt);
+  }
+
+  private transfer(user: string, key: string, from: string, to: string, cur: string, amt: number): void {
+    if (this.core(user).transfer(key, from, to, cur, amt) !== "moved") return;
+    this.count("transfer");
+    this.add(user, from, cur, -amt, 0);
+    this.add(user, to, cur, amt, 0);
+  }
+
+  private userDeposit(): void {
+    this.deposit(this.rnd.pick(DEPOSITS), this.rnd.pick(USERS), this.rnd.chance(0.5) ? USDT : BTC, this.rnd.int(100, 5_000));
+  }
+
+  private deposit(shard: string, user: string, cur: string, amt: number): void {
+    this.commit(shard, depositEvent(this.nextId("d"), user, "spot", cur, amt));
+  }
+
+  // ---- desks --------------------------------------------------------------------------------
+
+  private rec(desk: string, id: string): Rec | undefined {
+    const row = this.sql(desk).query<{ product: string; status: string; data: string }>("SELECT product, status, data FROM sim_records WHERE id = ?", id)[0];
+    return row && { product: row.product, status: row.status, data: JSON.parse(row.data) };
+  }
+
+  private put(desk: string, id: string, product: string, status: string, data: unknown): void {
+    this.sql(desk).run("INSERT OR REPLACE INTO sim_records (id, product, status, data) VALUES (?, ?, ?, ?)", id, product, status, JSON.stringify(data));
+  }
+
+  private open_(desk: string, product: string): { id: string; data: Rec["data"] }[] {
+    return this.sql(desk)
+      .query<{ id: string; data: string }>("SELECT id, data FROM sim_records WHERE product = ? AND status = 'open'", product)
+      .map((r) => ({ id: r.id, data: JSON.parse(r.data) }));
+  }
+
+  /**
+   * An owner commits an event (with its own writes) in one transaction, then sends its legs.
+   * Faults: the transaction rolls back; the owner crashes after the commit, before sending.
+   * Answers false when the transaction rolled back (the caller retries).
+   */
+  private commit(owner: string, ev: MoneyEvent, write?: () => void): boolean {
+    if (this.fault("rollback", P.rollback)) this.sql(owner).failNextCommit = true;
+    let r: "committed" | "exists";
+    try {
+      r = this.core(owner).commit(ev, write);
+    } catch (e) {
+      if (e instanceof RolledBack) return false;
+      throw e;
+    }
+    if (r === "exists") return true;
+    this.count(eventName(ev));
+    this.applyShadow(owner, ev.local ?? []);
+    for (const leg of ev.legs) {
+      this.committedLegs.set(leg.key, leg.to);
+      this.applyShadow(leg.to, leg.ops);
+    }
+    if (this.fault("crash_after_commit", P.crashAfterCommit)) this.crash(owner, "crash_after_commit");
+    else this.core(owner).deliverDue();
+    return true;
+  }
+
+  /** A desk takes a command; false when its transaction rolled back (the caller sends it again). */
+  private handle(desk: string, cmd: Cmd): boolean {
+    const known = this.rec(desk, cmd.id);
+    if (cmd.holds) {
+      if (known?.status === "tombstone") {
+        // The sweep gave up on this id and released its holds; the desk refuses it and releases
+        // them again, which a resolved hold answers without moving anything.
+        const legs = cmd.holds.flatMap((h, i) => releaseLeg(`${cmd.id}:refused:${i}`, h.obj, h.hold, h.cur, h.left));
+        return this.commit(desk, { key: `${cmd.id}:refused`, legs });
+      }
+      if (known) return true; // a duplicate of a command already taken
+    }
+    switch (cmd.t) {
+      case "place":
+        return this.match(cmd);
+      case "contract":
+        return this.commit(PAIR, { key: `contract:${cmd.id}:open`, legs: [] }, () => this.put(PAIR, cmd.id, "contract", "open", { c: cmd.c, holds: cmd.holds, expires: this.now + SECONDS_MS }));
+      case "position":
+        return this.commit(PAIR, { key: `position:${cmd.id}:open`, legs: [] }, () => this.put(PAIR, cmd.id, "position", "open", { c: cmd.c, holds: cmd.holds }));
+      case "escrow":
+        return this.commit(C2C, { key: `escrow:${cmd.id}:open`, legs: [] }, () => this.put(C2C, cmd.id, "escrow", "open", { e: cmd.e, holds: cmd.holds, at: this.now }));
+      case "subscribe":
+        return this.commit(EARN, { key: `subscription:${cmd.id}:open`, legs: [] }, () =>
+          this.put(EARN, cmd.id, "subscription", "open", { c: cmd.c, holds: cmd.holds, start: this.now, days: cmd.days, daily: cmd.daily, paid: 0 }),
+        );
+      case "cancel": {
+        if (known?.status !== "open") return true;
+        const h = known.data.holds[0] as HoldRef;
+        return this.commit(PAIR, { key: `order:${cmd.id}:cancel`, legs: releaseLeg(`order:${cmd.id}:cancel`, h.obj, h.hold, h.cur, h.left) }, () =>
+          this.put(PAIR, cmd.id, "order", "cancelled", { ...known.data, holds: [{ ...h, left: 0 }] }),
+        );
+      }
+      case "close":
+        if (known?.status !== "open") return true;
+        return this.closePositionAt(cmd.id, known, this.rnd.int(-known.data.c.amt, known.data.c.amt), "close");
+      case "release":
+      case "return": {
+        if (known?.status !== "open") return true;
+        const e = known.data.e as Escrow;
+        const legs = cmd.t === "release" ? escrowReleaseLegs(e) : escrowReturnLegs(e);
+        return this.commit(C2C, { key: `escrow:${cmd.id}:${cmd.t}`, legs }, () => this.put(C2C, cmd.id, "escrow", cmd.t, { ...known.data, holds: [] }));
+      }
+      case "redeem":
+        if (known?.status !== "open") return true;
+        return this.endSubscription(cmd.id, known);
+    }
+    throw new Violation(`unknown command ${cmd.t}`);
+  }
+
+  /** The spot desk: a new order trades with resting ones at their price, then rests or ends. */
+  private match(cmd: Cmd): boolean {
+    // Copies: a rolled-back match leaves the command as it came, for the retry.
+    const taker = { user: cmd.user as string, side: cmd.side as string, price: cmd.price as number, qty: cmd.qty as number, holds: cmd.holds!.map((h) => ({ ...h })) };
+    const book = this.open_(PAIR, "order")
+      .filter((o) => o.data.side !== taker.side && (taker.side === "buy" ? o.data.price <= taker.price : o.data.price >= taker.price))
+      .sort((a, b) => (taker.side === "buy" ? a.data.price - b.data.price : b.data.price - a.data.price));
+    const legs: Leg[] = [];
+    const makers: { id: string; data: Rec["data"]; done: boolean }[] = [];
+    let n = 0;
+    for (const maker of book) {
+      if (taker.qty === 0) break;
+      const qty = Math.min(taker.qty, maker.data.qty);
+      const price = maker.data.price as number;
+      const cost = price * qty;
+      const [buyer, seller] = taker.side === "buy" ? [taker, maker.data] : [maker.data, taker];
+      buyer.qty -= qty;
+      seller.qty -= qty;
+      const bh = buyer.holds[0] as HoldRef;
+      const sh = seller.holds[0] as HoldRef;
+      bh.left -= cost;
+      sh.left -= qty;
+      const id = `${cmd.id}.${++n}`;
+      legs.push(
+        ...tradeLegs(
+          {
+            id,
+            kind: "spot",
+            base: BTC,
+            quote: USDT,
+            buyer: { to: buyer.user, hold: bh.hold, rest: buyer.qty === 0 ? bh.left : 0 },
+            seller: { to: seller.user, hold: sh.hold, rest: seller.qty === 0 ? sh.left : 0 },
+            qty,
+            cost,
+            feeBase: Math.floor(qty / 50),
+            feeQuote: Math.floor(cost / 50),
+            fees: FEES[(this.ids + n) % 2]!,
+          },
+          this.m,
+        ),
+      );
+      if (buyer.qty === 0) bh.left = 0;
+      if (seller.qty === 0) sh.left = 0;
+      makers.push({ id: maker.id, data: maker.data, done: maker.data.qty === 0 });
+    }
+    return this.commit(PAIR, { key: `order:${cmd.id}:accept`, legs }, () => {
+      for (const mk of makers) this.put(PAIR, mk.id, "order", mk.done ? "filled" : "open", mk.data);
+      this.put(PAIR, cmd.id, "order", taker.qty === 0 ? "filled" : "open", taker);
+    });
+  }
+
+  private closePositionAt(id: string, r: Rec, pnl: number, why: "close" | "liquidation"): boolean {
+    const c = r.data.c as Covered;
+    const fee = why === "liquidation" ? Math.floor(c.amt / 20) : 0;
+    return this.commit(PAIR, { key: `position:${id}:end`, legs: leverCloseLegs(c, pnl, fee, FEES[this.ids % 2]!, why) }, () =>
+      this.put(PAIR, id, "position", why, { ...r.data, holds: [] }),
+    );
+  }
+
+  private endSubscription(id: string, r: Rec): boolean {
+    const c = r.data.c as Covered;
+    const left = (r.data.days - r.data.paid) * r.data.daily;
+    return this.commit(EARN, { key: `subscription:${id}:end`, legs: subscriptionEndLegs(c, left) }, () => this.put(EARN, id, "subscription", "ended", { ...r.data, holds: [] }));
+  }
+
+  /** The desks' timers: seconds settle, liquidations, interest days, C2C timeouts (an alarm may fire twice). */
+  private cron(which: number): void {
+    if (which === 0)
+      for (const o of this.open_(PAIR, "contract")) {
+        if (o.data.expires > this.now) continue;
+        const c = o.data.c as Covered;
+        this.commit(PAIR, { key: `contract:${o.id}:settle`, legs: secondsLegs(c, this.rnd.chance(0.45)) }, () => this.put(PAIR, o.id, "contract", "settled", { ...o.data, holds: [] }));
+      }
+    if (which === 1) for (const o of this.open_(PAIR, "position")) if (this.rnd.chance(0.3)) this.closePositionAt(o.id, { product: "position", status: "open", data: o.data }, -o.data.c.amt, "liquidation");
+    if (which === 2)
+      for (const o of this.open_(EARN, "subscription")) {
+        const due = Math.min(o.data.days, Math.floor((this.now - o.data.start) / DAY_MS));
+        let data = o.data;
+        for (let day = data.paid + 1; day <= due; day++) {
+          const c = data.c as Covered;
+          const holds = (data.holds as HoldRef[]).map((h) => (h.obj === c.treasury ? { ...h, left: h.left - data.daily } : h));
+          const next = { ...data, paid: day, holds };
+          if (!this.commit(EARN, { key: `subscription:${o.id}:day:${day}`, legs: interestLegs(c, day, data.daily) }, () => this.put(EARN, o.id, "subscription", "open", next))) break;
+          data = next;
+        }
+        if (data.paid === data.days) this.endSubscription(o.id, { product: "subscription", status: "open", data });
+      }
+    if (which === 3)
+      for (const o of this.open_(C2C, "escrow"))
+        if (this.now - o.data.at > C2C_TIMEOUT)
+          this.commit(C2C, { key: `escrow:${o.id}:return`, legs: escrowReturnLegs(o.data.e) }, () => this.put(C2C, o.id, "escrow", "timeout", { ...o.data, holds: [] }));
+  }
+
+  // ---- delivery, alarms, crashes, the sweep, the read model ----------------------------------
+
+  private send(msg: Msg): void {
+    msg.at = this.fault("delay", P.delay) ? this.now + this.rnd.int(300, 6_000) : this.now;
+    this.net.push(msg);
+  }
+
+  /** Delivers one message that is due: any of them (reordered), maybe twice, maybe refused. */
+  private deliverOne(): void {
+    const due: number[] = [];
+    this.net.forEach((m, i) => m.at <= this.now && due.push(i));
+    if (due.length === 0) return;
+    const i = this.rnd.pick(due);
+    if (i !== due[0]) this.faults.add("reorder");
+    this.deliver(i);
+  }
+
+  private deliver(i: number): void {
+    const msg = this.net[i]!;
+    if (this.fault("duplicate", P.duplicate)) this.net.push({ ...msg });
+    this.net.splice(i, 1);
+    if (this.fault("overload", P.overload)) return; // the receiver refused the call
+    if (msg.kind === "ack") return this.core(msg.to).acknowledge(msg.keys);
+    if (msg.kind === "cmd") {
+      // A command whose transaction rolled back is sent again by its caller.
+      if (!this.handle(msg.to, msg.cmd)) this.net.push(msg);
+      return;
+    }
+    if (this.fault("rollback", P.rollback)) this.sql(msg.to).failNextCommit = true;
+    let results;
+    try {
+      results = this.core(msg.to).receive(msg.legs);
+    } catch (e) {
+      if (e instanceof RolledBack) return; // no answer: the sender's alarm sends it again
+      throw e;
+    }
+    results.forEach((r, j) => {
+      if (r === "refused") throw new Violation(`${msg.to} refused leg ${msg.legs[j]!.key}: ${this.cores.get(msg.to)!.refused().find((x) => x.key === msg.legs[j]!.key)?.reason}`);
+    });
+    if (this.fault("crash_after_apply", P.crashAfterApply)) return this.crash(msg.to, "crash_after_apply");
+    this.send({ kind: "ack", from: msg.to, to: msg.from, keys: msg.legs.map((l) => l.key), at: 0 });
+  }
+
+  private alarm(obj: string): void {
+    const { retries } = this.core(obj).deliverDue();
+    if (retries > 0) this.faults.add("alarm_retry");
+  }
+
+  /** Memory is lost, SQLite is kept: the object starts again from its storage. */
+  private crash(obj: string, kind: FaultKind): void {
+    this.faults.add(kind);
+    this.cores.set(obj, this.newCore(obj));
+  }
+
+  /** Releases open holds whose owner never took them (the owner tombstones the id first). */
+  private sweep(obj: string): void {
+    for (const h of this.core(obj).openHolds(this.now - SWEEP_AGE)) {
+      const desk = h.for_kind === "escrow" ? C2C : h.for_kind === "subscription" ? EARN : PAIR;
+      const known = this.rec(desk, h.for_id);
+      if (known && known.status !== "tombstone") continue;
+      if (!known) this.put(desk, h.for_id, h.for_kind, "tombstone", {});
+      if (this.core(obj).releaseRest(`sweep:${h.hold}`, h.hold) !== "released") continue;
+      this.applyShadow(obj, [{ t: "release", hold: h.hold, cur: h.currency, amt: h.amount - h.spent - h.released }]);
+      this.count("orphan hold released");
+    }
+  }
+
+  /** Feeds the read model from an object's movements: idempotent by (object, seq), so a re-send adds nothing. */
+  private drain(obj: string, limit: number): number {
+    const rows = this.cores.get(obj)!.undrained().slice(0, limit);
+    if (rows.length === 0) return 0;
+    const rm = this.pool.rm;
+    rm.transaction(() => {
+      // A movement seen before is ignored, and the trigger adds only what is inserted.
+      for (const r of rows)
+        rm.run("INSERT INTO rm_seen VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING", obj, r.seq, r.ref, r.kind, r.currency, r.d_available, r.d_frozen);
+    });
+    if (this.fault("crash", P.crashAfterCommit)) {
+      this.crash(obj, "crash");
+      return rows.length;
+    }
+    this.cores.get(obj)!.markDrained(rows[rows.length - 1]!.seq);
+    return rows.length;
+  }
+
+  private deliverAll(): void {
+    for (let round = 0; round < 100; round++) {
+      for (const obj of OBJECTS) this.alarm(obj);
+      while (this.net.length) {
+        this.now = Math.max(this.now, Math.min(...this.net.map((m) => m.at)));
+        this.deliver(this.net.findIndex((m) => m.at <= this.now));
+      }
+      if (OBJECTS.every((obj) => this.sql(obj).query("SELECT 1 FROM money_outbox LIMIT 1").length === 0)) return;
+      this.now += RETRY_CAP_MS + RETRY_BASE_MS;
+    }
+    throw new Violation("the world did not go quiet after 100 rounds of delivery");
+  }
+
+  /** No new actions, no faults: time passes, the sweep runs, every leg and ack is delivered. */
+  quiesce(): void {
+    this.calm = true;
+    // What is due now arrives; then time passes and the sweep runs before what was delayed: a
+    // command still in flight finds its id tombstoned and its holds released.
+    for (let i = this.net.findIndex((m) => m.at <= this.now); i >= 0; i = this.net.findIndex((m) => m.at <= this.now)) this.deliver(i);
+    this.now += 10_000;
+    for (const obj of HOLDERS) this.sweep(obj);
+    this.deliverAll();
+    // The timers fire once more: contracts settle, positions may be liquidated, days are paid
+    // (C2C timeouts are left to the steps, so open escrows stay to be checked against their holds).
+    for (let which = 0; which < 3; which++) this.cron(which);
+    this.deliverAll();
+    for (const obj of OBJECTS) while (this.drain(obj, 256) > 0);
+    this.checkStep();
+  }
+
+  // ---- the model of every balance ----------------------------------------------------------
+
+  private add(obj: string, kind: string, cur: string, dAvailable: number, dFrozen: number): void {
+    const k = `${obj}|${kind}|${cur}`;
+    this.shadow.set(`${k}|a`, (this.shadow.get(`${k}|a`) ?? 0) + dAvailable);
+    this.shadow.set(`${k}|f`, (this.shadow.get(`${k}|f`) ?? 0) + dFrozen);
+  }
+
+  /** The ops as a correct core applies them (a release of a resolved hold moves nothing). */
+  private applyShadow(obj: string, ops: readonly Op[]): void {
+    for (const op of ops) {
+      if (op.t === "credit") this.add(obj, op.kind, op.cur, op.amt, 0);
+      else if (op.t === "debit") this.add(obj, op.kind, op.cur, -op.amt, 0);
+      else {
+        const h = this.shadowHolds.get(`${obj}|${op.hold}`);
+        if (!h || (h.left === 0 && op.t === "release")) continue;
+        h.left -= op.amt;
+        this.add(obj, h.kind, h.cur, op.t === "release" ? op.amt : 0, -op.amt);
+      }
+    }
+  }
+
+  // ---- invariants ---------------------------------------------------------------------------
+
+  /**
+   * After every step, over the objects the step touched (the others did not change): no balance
+   * below zero, frozen = the open holds, and per currency the objects plus the legs still in
+   * flight (in an outbox, not yet applied by their receiver) are constant.
+   */
+  checkStep(): void {
+    for (const obj of this.touched) {
+      const sql = this.sql(obj);
+      const t = new Map<string, number>();
+      for (const b of sql.query<{ kind: string; currency: string; available: number; frozen: number; held: number }>(
+        "SELECT kind, currency, available, frozen, (SELECT COALESCE(SUM(amount - spent - released), 0) FROM money_holds h WHERE h.state = 'open' AND h.kind = b.kind AND h.currency = b.currency) AS held FROM money_balances b",
+      )) {
+        if (b.available < 0 || b.frozen < 0) throw new Violation(`${obj} ${b.kind} ${b.currency} below zero: ${b.available}/${b.frozen}`);
+        if (b.frozen !== b.held) throw new Violation(`${obj} ${b.kind} ${b.currency}: frozen ${b.frozen} but its open holds are ${b.held}`);
+        t.set(b.currency, (t.get(b.currency) ?? 0) + b.available + b.frozen);
+      }
+      this.totals.set(obj, t);
+      this.outboxes.set(
+        obj,
+        sql.query<{ key: string; dest: string; ops: string }>("SELECT key, dest, ops FROM money_outbox").map((r) => ({ key: r.key, dest: r.dest, net: netByCurrency(JSON.parse(r.ops) as Op[]) })),
+      );
+    }
+    this.touched.clear();
+    const sum = new Map<string, number>();
+    for (const t of this.totals.values()) for (const [cur, v] of t) sum.set(cur, (sum.get(cur) ?? 0) + v);
+    for (const rows of this.outboxes.values())
+      for (const r of rows) {
+        if (r.net.size === 0 || this.sql(r.dest).query("SELECT 1 FROM money_keys WHERE key = ?", r.key).length > 0) continue;
+        for (const [cur, v] of r.net) sum.set(cur, (sum.get(cur) ?? 0) + v);
+      }
+    for (const [cur, v] of this.initial)
+      if (sum.get(cur) !== v) throw new Violation(`${cur} not conserved: objects + legs in flight = ${sum.get(cur)}, expected ${v}`);
+  }
+
+  /** Once quiet: every leg applied exactly once, holds = what they reserve for, the model, the read model. */
+  checkQuiet(): void {
+    if (this.net.length) throw new Violation(`${this.net.length} messages still in flight after the drain`);
+    for (const obj of OBJECTS) {
+      const q = this.sql(obj).query<{ outbox: number; refused: number; stuck: number }>(
+        "SELECT (SELECT COUNT(*) FROM money_outbox) AS outbox, (SELECT COUNT(*) FROM money_refused) AS refused, (SELECT COUNT(*) FROM money_holds WHERE state = 'open' AND amount - spent - released <= 0) AS stuck",
+      )[0]!;
+      if (q.outbox > 0) throw new Violation(`${obj} still has ${q.outbox} legs in its outbox after the drain`);
+      if (q.refused > 0) throw new Violation(`${obj} refused a leg: ${this.cores.get(obj)!.refused()[0]!.reason}`);
+      if (q.stuck > 0) throw new Violation(`${obj} has an open hold with nothing left`);
+    }
+    for (const [key, dest] of this.committedLegs) if (!this.cores.get(dest)!.hasKey(key)) throw new Violation(`leg ${key} was never applied by ${dest}`);
+    const dup = this.pool.rm.query<{ obj: string; ref: string }>("SELECT obj, ref FROM rm_seen GROUP BY obj, ref HAVING COUNT(*) > 1 LIMIT 1")[0];
+    if (dup) throw new Violation(`${dup.obj} applied ${dup.ref} more than once`);
+    this.checkHolds();
+    const rm = new Map<string, number>();
+    for (const r of this.pool.rm.query<{ obj: string; kind: string; currency: string; available: number; frozen: number }>("SELECT * FROM rm_balances")) {
+      rm.set(`${r.obj}|${r.kind}|${r.currency}|a`, r.available);
+      rm.set(`${r.obj}|${r.kind}|${r.currency}|f`, r.frozen);
+    }
+    const seen = new Set<string>();
+    for (const obj of OBJECTS)
+      for (const b of this.cores.get(obj)!.balances()) {
+        for (const [s, v] of [
+          ["a", b.available],
+          ["f", b.frozen],
+        ] as const) {
+          const k = `${obj}|${b.kind}|${b.currency}|${s}`;
+          seen.add(k);
+          if ((this.shadow.get(k) ?? 0) !== v) throw new Violation(`${k}: the object has ${v}, its events say ${this.shadow.get(k) ?? 0}`);
+          if ((rm.get(k) ?? 0) !== v) throw new Violation(`${k}: the object has ${v}, the read model ${rm.get(k) ?? 0}`);
+        }
+      }
+    for (const [k, v] of this.shadow) if (v !== 0 && !seen.has(k)) throw new Violation(`${k}: its events say ${v}, the object has none`);
+  }
+
+  /** Every open reservation of a desk has its holds open with exactly what it has left, and no other hold is open. */
+  private checkHolds(): void {
+    const expected = new Set<string>();
+    for (const desk of [PAIR, C2C, EARN])
+      for (const r of this.sql(desk).query<{ id: string; data: string }>("SELECT id, data FROM sim_records WHERE status = 'open'"))
+        for (const h of JSON.parse(r.data).holds as HoldRef[]) {
+          if (h.left === 0) continue;
+          expected.add(`${h.obj}|${h.hold}`);
+          const row = this.cores.get(h.obj)!.hold(h.hold);
+          const left = row && row.state === "open" ? row.amount - row.spent - row.released : 0;
+          if (left !== h.left) throw new Violation(`${r.id} reserves ${h.left} in ${h.obj}'s hold ${h.hold}, which has ${left}`);
+        }
+    for (const obj of HOLDERS)
+      for (const h of this.cores.get(obj)!.openHolds())
+        if (!expected.has(`${obj}|${h.hold}`)) throw new Violation(`${obj}'s hold ${h.hold} is open but reserves for nothing open`);
+  }
+}
