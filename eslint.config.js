@@ -74,7 +74,7 @@ export default tseslint.config(
             },
             {
               target: ["./worker", "./durable"],
-              from: ["./web", "./tests", "./scripts", "./bench"],
+              from: ["./web", "./tests", "./scripts", "./bench", "./sim"],
               message: "The Worker and Durable Objects never import the web app, tests or tools.",
             },
             {
@@ -92,6 +92,12 @@ export default tseslint.config(
               from: ".",
               except: ["./durable/engine", "./schemas"],
               message: "durable/engine is pure: it imports only itself and schemas/ (no packages, no Workers code).",
+            },
+            {
+              target: "./durable/money",
+              from: ".",
+              except: ["./durable/money"],
+              message: "durable/money is the pure money core: it imports only itself (its ports stand for SQL, the clock, randomness and the transport).",
             },
             {
               target: "./schemas",
@@ -114,7 +120,7 @@ export default tseslint.config(
   },
   {
     // Specifiers like `cloudflare:workers` resolve to no file, so no-restricted-paths cannot see them.
-    files: ["durable/engine/**", "schemas/**"],
+    files: ["durable/engine/**", "durable/money/**", "schemas/**"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -122,7 +128,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: "^(cloudflare|node):",
-              message: "durable/engine runs in plain Node and workerd, schemas/ in the browser too: no runtime-specific imports.",
+              message: "durable/engine and durable/money run in plain Node and workerd, schemas/ in the browser too: no runtime-specific imports.",
             },
           ],
         },

@@ -17,7 +17,7 @@ export default defineConfig(async () => {
             name: "unit",
             environment: "node",
             expect: { poll: POLL },
-            include: ["tests/engine/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/web/**/*.test.ts"],
+            include: ["tests/engine/**/*.test.ts", "tests/unit/**/*.test.ts", "tests/web/**/*.test.ts", "tests/sim/**/*.test.ts"],
           },
         },
         {

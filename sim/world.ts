@@ -146,7 +146,6 @@ export function runSchedule(opts: ScheduleOptions, pool: Pool = (shared ??= new 
   }
 }
 
-export { World as __World };
 /** "trade", "contract settle", "subscription day"…: what an event key says it is. */
 function eventName(ev: MoneyEvent): string {
   const [product, id, what] = ev.key.split(":");
@@ -174,6 +173,8 @@ class World {
   private readonly initial = new Map<string, number>();
   private readonly totals = new Map<string, Map<string, number>>();
   private readonly outboxes = new Map<string, { key: string; dest: string; net: Map<string, number> }[]>();
+  /** Net change per leg's ops, parsed once. */
+  private readonly nets = new Map<string, Map<string, number>>();
 
   private readonly pool: Pool;
 
@@ -258,11 +259,11 @@ class World {
     if (r < 36) return this.redeem();
     if (r < 38) return this.userDeposit();
     if (r < 70) return this.deliverOne();
-    if (r < 78) return this.alarm(this.rnd.pick(OBJECTS));
+    if (r < 78) return void this.alarm(this.rnd.pick(OBJECTS));
     if (r < 86) return this.cron(this.rnd.int(0, 3));
     if (r < 89) return this.sweep(this.rnd.pick(HOLDERS));
     if (r < 92) return this.crash(this.rnd.pick(OBJECTS), "crash");
-    if (r < 96) return this.drain(this.rnd.pick(OBJECTS), 16);
+    if (r < 96) return void this.drain(this.rnd.pick(OBJECTS), 16);
     this.now += this.rnd.int(500, 3_000);
   }
 
@@ -629,9 +630,12 @@ class World {
     this.send({ kind: "ack", from: msg.to, to: msg.from, keys: msg.legs.map((l) => l.key), at: 0 });
   }
 
-  private alarm(obj: string): void {
-    const { retries } = this.core(obj).deliverDue();
+  /** The object's alarm runs its delivery loop; answers how many legs left. */
+  private alarm(obj: string): number {
+    const { sent, retries } = this.cores.get(obj)!.deliverDue();
+    if (sent > 0) this.touched.add(obj);
     if (retries > 0) this.faults.add("alarm_retry");
+    return sent;
   }
 
   /** Memory is lost, SQLite is kept: the object starts again from its storage. */
@@ -673,12 +677,14 @@ class World {
 
   private deliverAll(): void {
     for (let round = 0; round < 100; round++) {
-      for (const obj of OBJECTS) this.alarm(obj);
+      let sent = 0;
+      for (const obj of OBJECTS) sent += this.alarm(obj);
       while (this.net.length) {
         this.now = Math.max(this.now, Math.min(...this.net.map((m) => m.at)));
         this.deliver(this.net.findIndex((m) => m.at <= this.now));
+        sent++;
       }
-      if (OBJECTS.every((obj) => this.sql(obj).query("SELECT 1 FROM money_outbox LIMIT 1").length === 0)) return;
+      if (sent === 0 && OBJECTS.every((obj) => this.sql(obj).query("SELECT 1 FROM money_outbox LIMIT 1").length === 0)) return;
       this.now += RETRY_CAP_MS + RETRY_BASE_MS;
     }
     throw new Violation("the world did not go quiet after 100 rounds of delivery");
@@ -697,7 +703,7 @@ class World {
     // (C2C timeouts are left to the steps, so open escrows stay to be checked against their holds).
     for (let which = 0; which < 3; which++) this.cron(which);
     this.deliverAll();
-    for (const obj of OBJECTS) while (this.drain(obj, 256) > 0);
+    for (const obj of OBJECTS) while (this.drain(obj, 256) === 256);
     this.checkStep();
   }
 
@@ -744,7 +750,11 @@ class World {
       this.totals.set(obj, t);
       this.outboxes.set(
         obj,
-        sql.query<{ key: string; dest: string; ops: string }>("SELECT key, dest, ops FROM money_outbox").map((r) => ({ key: r.key, dest: r.dest, net: netByCurrency(JSON.parse(r.ops) as Op[]) })),
+        sql.query<{ key: string; dest: string; ops: string }>("SELECT key, dest, ops FROM money_outbox").map((r) => {
+          let net = this.nets.get(r.ops);
+          if (!net) this.nets.set(r.ops, (net = netByCurrency(JSON.parse(r.ops) as Op[])));
+          return { key: r.key, dest: r.dest, net };
+        }),
       );
     }
     this.touched.clear();

@@ -120,11 +120,11 @@ export class MoneyCore {
       return this.sql.transaction(() => {
         if (!this.claimKey(key)) return "seen" as const;
         const debited = this.sql.run(
-        "UPDATE money_balances SET available = available - ?1 WHERE kind = ?2 AND currency = ?3 AND available >= ?1",
-        amt,
-        from,
-        cur,
-      );
+          "UPDATE money_balances SET available = available - ?1 WHERE kind = ?2 AND currency = ?3 AND available >= ?1",
+          amt,
+          from,
+          cur,
+        );
         if (debited === 0) throw new Insufficient();
         this.movement(key, from, cur, -amt, 0);
         this.credit(`${key}#to`, to, cur, amt);

@@ -1,0 +1,64 @@
+/**
+ * The money core inside a real Durable Object: the same code the simulator proves, over the
+ * object's SQLite storage (`ctx.storage.sql` + `transactionSync`) through durable/money/do-sql.ts.
+ * A fresh pair object lends its storage (the core's tables sit beside the pair's own).
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { MoneyCore, doSqlPort, migrateMoney, type Leg } from "../../durable/money/index.ts";
+
+let n = 0;
+const freshObject = () => env.PAIR.get(env.PAIR.idFromName(`money-core-test:${Date.now()}:${++n}`));
+
+function coreOver(storage: DurableObjectStorage, name: string, sent: Leg[][] = []) {
+  const sql = doSqlPort(storage);
+  migrateMoney(sql);
+  return new MoneyCore(name, { sql, clock: { now: () => Date.now() }, random: { next: Math.random }, transport: { send: (_f, _t, legs) => void sent.push(legs) } });
+}
+
+describe("the money core in a Durable Object", () => {
+  it("applies a leg once by its key, spends a hold in part and releases the rest", async () => {
+    await runInDurableObject(freshObject(), async (_obj, state) => {
+      const core = coreOver(state.storage, "u1");
+      core.open("opening", "spot", "USDT", 1_000);
+      expect(core.reserve({ key: "order:1", kind: "spot", cur: "USDT", amt: 300, forKind: "order", forId: "1" })).toBe("reserved");
+      const fill: Leg = { key: "trade:1:buyer", to: "u1", ops: [{ t: "spend", hold: "order:1", cur: "USDT", amt: 120 }, { t: "credit", kind: "spot", cur: "BTC", amt: 12 }] };
+      expect(core.receive([fill])).toEqual(["applied"]);
+      expect(core.receive([fill])).toEqual(["seen"]);
+      expect(core.receive([{ key: "order:1:cancel", to: "u1", ops: [{ t: "release", hold: "order:1", cur: "USDT", amt: 180 }] }])).toEqual(["applied"]);
+      expect(core.balances().map((b) => [b.kind, b.currency, b.available, b.frozen])).toEqual([
+        ["spot", "BTC", 12, 0],
+        ["spot", "USDT", 880, 0],
+      ]);
+      expect(core.hold("order:1")).toMatchObject({ spent: 120, released: 180, state: "resolved" });
+    });
+  });
+
+  it("commits an event with its legs in one transaction and keeps them until acknowledged", async () => {
+    await runInDurableObject(freshObject(), async (_obj, state) => {
+      const sent: Leg[][] = [];
+      const core = coreOver(state.storage, "deposits0", sent);
+      core.open("opening", "system", "USDT", 500);
+      const ev = { key: "deposit:1", local: [{ t: "debit" as const, kind: "system", cur: "USDT", amt: 200 }], legs: [{ key: "deposit:1:user", to: "u1", ops: [{ t: "credit" as const, kind: "spot", cur: "USDT", amt: 200 }] }] };
+      expect(core.commit(ev)).toBe("committed");
+      expect(core.commit(ev)).toBe("exists");
+      expect(core.deliverDue().sent).toBe(1);
+      expect(sent.flat().map((l) => l.key)).toEqual(["deposit:1:user"]);
+      expect(core.outbox()).toHaveLength(1);
+      core.acknowledge(["deposit:1:user"]);
+      expect(core.outbox()).toEqual([]);
+      expect(core.balances()[0]).toMatchObject({ kind: "system", available: 300 });
+    });
+  });
+
+  it("leaves nothing behind when an event's writes throw, and refuses an overdraft in storage", async () => {
+    await runInDurableObject(freshObject(), async (_obj, state) => {
+      const core = coreOver(state.storage, "pair");
+      expect(() => core.commit({ key: "escrow:1:release", legs: [] }, () => state.storage.sql.exec("SELECT * FROM no_such_table"))).toThrow();
+      expect(core.hasKey("escrow:1:release")).toBe(false);
+      core.open("opening", "spot", "USDT", 10);
+      expect(() => state.storage.sql.exec("UPDATE money_balances SET available = available - 11")).toThrow(/CHECK/);
+      expect(core.balances()[0]?.available).toBe(10);
+    });
+  });
+});

@@ -1,0 +1,122 @@
+/**
+ * The money core's rules, one at a time, over node:sqlite (the simulator checks them together
+ * under faults; these say what each rule is). Each test owns a fresh in-memory database.
+ */
+import { describe, expect, it } from "vitest";
+import { MoneyCore, migrateMoney, type Leg, type Mutations } from "../../durable/money/index.ts";
+import { NodeSql, RolledBack } from "../../sim/sqlite.ts";
+
+function makeCore(opts: { name?: string; mutations?: Mutations; funded?: number } = {}) {
+  const sql = new NodeSql();
+  migrateMoney(sql);
+  const clock = { t: 1_000 };
+  const sent: { to: string; legs: Leg[] }[] = [];
+  const core = new MoneyCore(opts.name ?? "u1", {
+    sql,
+    clock: { now: () => clock.t },
+    random: { next: () => 0 },
+    transport: { send: (_from, to, legs) => void sent.push({ to, legs }) },
+    mutations: opts.mutations,
+  });
+  if (opts.funded !== 0) core.open("opening", "spot", "USDT", opts.funded ?? 1_000);
+  return { core, sql, clock, sent };
+}
+
+const spot = (core: MoneyCore) => core.balances().find((b) => b.kind === "spot" && b.currency === "USDT");
+const hold = (amt: number, key = "order:1") => ({ key, kind: "spot", cur: "USDT", amt, forKind: "order", forId: key.split(":")[1]! });
+
+describe("the money core", () => {
+  it("reserves only what is available, once per hold key", () => {
+    const { core } = makeCore();
+    expect(core.reserve(hold(1_200))).toBe("insufficient");
+    expect(core.reserve(hold(300))).toBe("reserved");
+    expect(core.reserve(hold(300))).toBe("exists");
+    expect(spot(core)).toMatchObject({ available: 700, frozen: 300 });
+  });
+
+  it("acknowledges a leg whose key it has seen without applying it again", () => {
+    const { core } = makeCore();
+    const leg: Leg = { key: "trade:1:seller", to: "u1", ops: [{ t: "credit", kind: "spot", cur: "USDT", amt: 50 }] };
+    expect(core.receive([leg])).toEqual(["applied"]);
+    expect(core.receive([leg, leg])).toEqual(["seen", "seen"]);
+    expect(spot(core)?.available).toBe(1_050);
+  });
+
+  it("spends a hold in parts and releases the rest, never past its amount", () => {
+    const { core } = makeCore();
+    core.reserve(hold(300));
+    const results = core.receive([
+      { key: "fill:1", to: "u1", ops: [{ t: "spend", hold: "order:1", cur: "USDT", amt: 100 }] },
+      { key: "fill:2", to: "u1", ops: [{ t: "spend", hold: "order:1", cur: "USDT", amt: 250 }] },
+      { key: "end", to: "u1", ops: [{ t: "release", hold: "order:1", cur: "USDT", amt: 200 }] },
+    ]);
+    expect(results).toEqual(["applied", "refused", "applied"]);
+    expect(core.hold("order:1")).toMatchObject({ spent: 100, released: 200, state: "resolved" });
+    expect(spot(core)).toMatchObject({ available: 900, frozen: 0 });
+    expect(core.refused()).toEqual([{ key: "fill:2", reason: "hold order:1 has 200 left, asked for 250" }]);
+  });
+
+  it("answers a second release of a resolved hold without moving anything (a second void)", () => {
+    const { core } = makeCore();
+    core.reserve(hold(300));
+    expect(core.releaseRest("sweep:order:1", "order:1")).toBe("released");
+    expect(core.receive([{ key: "order:1:refused", to: "u1", ops: [{ t: "release", hold: "order:1", cur: "USDT", amt: 300 }] }])).toEqual(["applied"]);
+    expect(spot(core)).toMatchObject({ available: 1_000, frozen: 0 });
+  });
+
+  it("refuses an event whose legs do not balance, and writes nothing", () => {
+    const { core } = makeCore({ name: "pair" });
+    const unbalanced = { key: "trade:9", legs: [{ key: "trade:9:buyer", to: "u1", ops: [{ t: "credit" as const, kind: "spot", cur: "BTC", amt: 5 }] }] };
+    expect(() => core.commit(unbalanced)).toThrow(/does not balance in BTC/);
+    expect(core.outbox()).toEqual([]);
+  });
+
+  it("keeps an event's legs until they are acknowledged, retrying later each time", () => {
+    const { core, clock, sent } = makeCore({ name: "deposits0", funded: 0 });
+    core.open("opening", "system", "USDT", 500);
+    const ev = { key: "deposit:1", local: [{ t: "debit" as const, kind: "system", cur: "USDT", amt: 200 }], legs: [{ key: "deposit:1:user", to: "u1", ops: [{ t: "credit" as const, kind: "spot", cur: "USDT", amt: 200 }] }] };
+    expect(core.commit(ev)).toBe("committed");
+    expect(core.commit(ev)).toBe("exists");
+    expect(core.deliverDue()).toEqual({ sent: 1, retries: 0 });
+    expect(core.deliverDue()).toEqual({ sent: 0, retries: 0 });
+    clock.t += 100;
+    expect(core.deliverDue()).toEqual({ sent: 1, retries: 1 });
+    expect(sent.map((s) => s.to)).toEqual(["u1", "u1"]);
+    core.acknowledge(["deposit:1:user"]);
+    clock.t += 60_000;
+    expect(core.deliverDue().sent).toBe(0);
+    expect(core.balances()).toEqual([{ kind: "system", currency: "USDT", available: 300, frozen: 0 }].map((b) => expect.objectContaining(b)));
+  });
+
+  it("leaves nothing behind when the event's transaction rolls back", () => {
+    const { core, sql } = makeCore({ name: "pair" });
+    sql.failNextCommit = true;
+    const ev = { key: "escrow:1:release", legs: [] };
+    expect(() => core.commit(ev, () => sql.run("CREATE TABLE desk_rows (id TEXT)"))).toThrow(RolledBack);
+    expect(core.hasKey("escrow:1:release")).toBe(false);
+    expect(core.commit(ev)).toBe("committed");
+  });
+
+  it("moves funds between one's own accounts once per key, or not at all when short", () => {
+    const { core } = makeCore();
+    expect(core.transfer("t1", "spot", "lever", "USDT", 2_000)).toBe("insufficient");
+    expect(core.transfer("t1", "spot", "lever", "USDT", 400)).toBe("moved");
+    expect(core.transfer("t1", "spot", "lever", "USDT", 400)).toBe("seen");
+    expect(core.balances().map((b) => [b.kind, b.available])).toEqual([
+      ["lever", 400],
+      ["spot", 600],
+    ]);
+  });
+
+  it("refuses amounts that are not non-negative safe integers (money is never a float)", () => {
+    const { core } = makeCore();
+    expect(() => core.reserve(hold(0.5))).toThrow(/not a non-negative integer/);
+    expect(() => core.transfer("t", "spot", "lever", "USDT", 2 ** 53)).toThrow(/not a non-negative integer/);
+  });
+
+  it("runs its migrations once (a restarted object keeps its tables and rows)", () => {
+    const { core, sql } = makeCore();
+    migrateMoney(sql);
+    expect(spot(core)?.available).toBe(1_000);
+  });
+});
