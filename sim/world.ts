@@ -47,6 +47,8 @@ export interface ScheduleOptions {
   seed: number;
   steps: number;
   mutations?: Mutations;
+  /** Called with a line per step, fault, commit and delivery (`npm run sim -- --seed S --trace`). */
+  trace?: (line: string) => void;
 }
 
 /** Events committed per product (a schedule that moved no money proves little). */
@@ -133,7 +135,7 @@ export function runSchedule(opts: ScheduleOptions, pool: Pool = (shared ??= new 
   try {
     w.setup();
     for (step = 0; step < opts.steps; step++) {
-      w.step();
+      w.step(step);
       w.checkStep();
     }
     step = opts.steps;
@@ -177,9 +179,11 @@ class World {
   private readonly nets = new Map<string, Map<string, number>>();
 
   private readonly pool: Pool;
+  private readonly trace: ((line: string) => void) | undefined;
 
   constructor(opts: ScheduleOptions, pool: Pool) {
     this.pool = pool;
+    this.trace = opts.trace;
     this.rnd = new Prng(opts.seed);
     this.m = opts.mutations ?? {};
     for (const name of OBJECTS) this.cores.set(name, this.newCore(name));
@@ -211,6 +215,7 @@ class World {
   private fault(kind: FaultKind, p: number): boolean {
     if (this.calm || !this.rnd.chance(p)) return false;
     this.faults.add(kind);
+    this.trace?.(`  fault: ${kind}`);
     return true;
   }
 
@@ -244,27 +249,36 @@ class World {
 
   // ---- one step -----------------------------------------------------------------------------
 
-  step(): void {
+  /** Actions with their weights (out of 100). */
+  private readonly actions: [number, string, () => void][] = [
+    [12, "place an order", () => this.placeOrder()],
+    [3, "cancel an order", () => this.cancelOrder()],
+    [4, "open a seconds contract", () => this.openContract()],
+    [3, "open a position", () => this.openPosition()],
+    [3, "close a position", () => this.closePosition()],
+    [2, "open a C2C escrow", () => this.openEscrow()],
+    [3, "release or return an escrow", () => this.decideEscrow()],
+    [3, "transfer between own accounts", () => this.userTransfer()],
+    [2, "subscribe", () => this.subscribe()],
+    [1, "redeem a subscription", () => this.redeem()],
+    [2, "deposit", () => this.userDeposit()],
+    [32, "deliver a message", () => this.deliverOne()],
+    [8, "an alarm", () => void this.alarm(this.rnd.pick(OBJECTS))],
+    [8, "a desk's timer", () => this.cron(this.rnd.int(0, 3))],
+    [3, "the orphan sweep", () => this.sweep(this.rnd.pick(HOLDERS))],
+    [3, "a crash", () => this.crash(this.rnd.pick(OBJECTS), "crash")],
+    [4, "a read-model drain", () => void this.drain(this.rnd.pick(OBJECTS), 16)],
+    [4, "time jumps", () => void (this.now += this.rnd.int(500, 3_000))],
+  ];
+
+  step(i: number): void {
     this.now += this.rnd.int(0, 400);
-    const r = this.rnd.int(0, 99);
-    if (r < 12) return this.placeOrder();
-    if (r < 15) return this.cancelOrder();
-    if (r < 19) return this.openContract();
-    if (r < 22) return this.openPosition();
-    if (r < 25) return this.closePosition();
-    if (r < 27) return this.openEscrow();
-    if (r < 30) return this.decideEscrow();
-    if (r < 33) return this.userTransfer();
-    if (r < 35) return this.subscribe();
-    if (r < 36) return this.redeem();
-    if (r < 38) return this.userDeposit();
-    if (r < 70) return this.deliverOne();
-    if (r < 78) return void this.alarm(this.rnd.pick(OBJECTS));
-    if (r < 86) return this.cron(this.rnd.int(0, 3));
-    if (r < 89) return this.sweep(this.rnd.pick(HOLDERS));
-    if (r < 92) return this.crash(this.rnd.pick(OBJECTS), "crash");
-    if (r < 96) return void this.drain(this.rnd.pick(OBJECTS), 16);
-    this.now += this.rnd.int(500, 3_000);
+    let r = this.rnd.int(0, 99);
+    for (const [weight, name, run] of this.actions) {
+      if ((r -= weight) >= 0) continue;
+      this.trace?.(`step ${i} at ${this.now}: ${name} (${this.net.length} messages in flight)`);
+      return run();
+    }
   }
 
   private nextId(prefix: string): string {
@@ -434,6 +448,7 @@ class World {
       throw e;
     }
     if (r === "exists") return true;
+    this.trace?.(`  ${owner} commits ${ev.key}: ${ev.legs.map((l) => `${l.key} → ${l.to}`).join(", ") || "no legs"}`);
     this.count(eventName(ev));
     this.applyShadow(owner, ev.local ?? []);
     for (const leg of ev.legs) {
@@ -606,6 +621,7 @@ class World {
 
   private deliver(i: number): void {
     const msg = this.net[i]!;
+    this.trace?.(`  deliver ${msg.kind} ${msg.from} → ${msg.to}: ${msg.kind === "legs" ? msg.legs.map((l) => l.key).join(", ") : msg.kind === "ack" ? msg.keys.join(", ") : `${msg.cmd.t} ${msg.cmd.id}`}`);
     if (this.fault("duplicate", P.duplicate)) this.net.push({ ...msg });
     this.net.splice(i, 1);
     if (this.fault("overload", P.overload)) return; // the receiver refused the call
@@ -693,6 +709,7 @@ class World {
   /** No new actions, no faults: time passes, the sweep runs, every leg and ack is delivered. */
   quiesce(): void {
     this.calm = true;
+    this.trace?.(`the world goes quiet at ${this.now} (${this.net.length} messages in flight)`);
     // What is due now arrives; then time passes and the sweep runs before what was delayed: a
     // command still in flight finds its id tombstoned and its holds released.
     for (let i = this.net.findIndex((m) => m.at <= this.now); i >= 0; i = this.net.findIndex((m) => m.at <= this.now)) this.deliver(i);
@@ -733,7 +750,7 @@ class World {
 
   /**
    * After every step, over the objects the step touched (the others did not change): no balance
-   * below zero, frozen = the open holds, and per currency the objects plus the legs still in
+   * or hold below zero, frozen = the open holds, and per currency the objects plus the legs still in
    * flight (in an outbox, not yet applied by their receiver) are constant.
    */
   checkStep(): void {
@@ -747,6 +764,8 @@ class World {
         if (b.frozen !== b.held) throw new Violation(`${obj} ${b.kind} ${b.currency}: frozen ${b.frozen} but its open holds are ${b.held}`);
         t.set(b.currency, (t.get(b.currency) ?? 0) + b.available + b.frozen);
       }
+      const least = sql.query<{ least: number | null }>("SELECT MIN(amount - spent - released) AS least FROM money_holds")[0]!.least;
+      if (least !== null && least < 0) throw new Violation(`${obj} has a hold below zero: ${least}`);
       this.totals.set(obj, t);
       this.outboxes.set(
         obj,
