@@ -757,15 +757,14 @@ class World {
     for (const obj of this.touched) {
       const sql = this.sql(obj);
       const t = new Map<string, number>();
-      for (const b of sql.query<{ kind: string; currency: string; available: number; frozen: number; held: number }>(
-        "SELECT kind, currency, available, frozen, (SELECT COALESCE(SUM(amount - spent - released), 0) FROM money_holds h WHERE h.state = 'open' AND h.kind = b.kind AND h.currency = b.currency) AS held FROM money_balances b",
+      for (const b of sql.query<{ kind: string; currency: string; available: number; frozen: number; held: number; least: number | null }>(
+        "SELECT kind, currency, available, frozen, (SELECT COALESCE(SUM(amount - spent - released), 0) FROM money_holds h WHERE h.state = 'open' AND h.kind = b.kind AND h.currency = b.currency) AS held, (SELECT MIN(amount - spent - released) FROM money_holds) AS least FROM money_balances b",
       )) {
         if (b.available < 0 || b.frozen < 0) throw new Violation(`${obj} ${b.kind} ${b.currency} below zero: ${b.available}/${b.frozen}`);
+        if (b.least !== null && b.least < 0) throw new Violation(`${obj} has a hold below zero: ${b.least}`);
         if (b.frozen !== b.held) throw new Violation(`${obj} ${b.kind} ${b.currency}: frozen ${b.frozen} but its open holds are ${b.held}`);
         t.set(b.currency, (t.get(b.currency) ?? 0) + b.available + b.frozen);
       }
-      const least = sql.query<{ least: number | null }>("SELECT MIN(amount - spent - released) AS least FROM money_holds")[0]!.least;
-      if (least !== null && least < 0) throw new Violation(`${obj} has a hold below zero: ${least}`);
       this.totals.set(obj, t);
       this.outboxes.set(
         obj,

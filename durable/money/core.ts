@@ -151,19 +151,18 @@ export class MoneyCore {
     }
     for (const [cur, d] of net) if (d !== 0) throw new MoneyRefusal(`event ${ev.key} does not balance in ${cur}: ${d}`);
     for (const leg of ev.legs) for (const op of leg.ops) units(op.amt);
-    return this.sql.transaction(() => {
+    const r = this.sql.transaction(() => {
       if (!this.claimKey(ev.key)) return "exists";
       if (ev.local?.length) this.applyOps(ev.key, ev.local);
       const now = this.ports.clock.now();
-      for (const leg of ev.legs) {
-        const ops = JSON.stringify(leg.ops);
-        if (this.m.legsInMemory) this.buffered.push({ key: leg.key, dest: leg.to, ops });
-        else this.sql.run("INSERT INTO money_outbox (key, dest, ops, next_at) VALUES (?, ?, ?, ?)", leg.key, leg.to, ops, now);
-      }
+      if (!this.m.legsInMemory)
+        for (const leg of ev.legs) this.sql.run("INSERT INTO money_outbox (key, dest, ops, next_at) VALUES (?, ?, ?, ?)", leg.key, leg.to, JSON.stringify(leg.ops), now);
       if (this.m.sendBeforeCommit) for (const leg of ev.legs) this.ports.transport.send(this.name, leg.to, [leg]);
       write?.();
       return "committed";
     });
+    if (r === "committed" && this.m.legsInMemory) for (const leg of ev.legs) this.buffered.push({ key: leg.key, dest: leg.to, ops: JSON.stringify(leg.ops) });
+    return r;
   }
 
   /**
