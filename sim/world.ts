@@ -174,9 +174,9 @@ class World {
   private readonly committedLegs = new Map<string, string>();
   private readonly initial = new Map<string, number>();
   private readonly totals = new Map<string, Map<string, number>>();
-  private readonly outboxes = new Map<string, { key: string; dest: string; net: Map<string, number> }[]>();
-  /** Net change per leg's ops, parsed once. */
-  private readonly nets = new Map<string, Map<string, number>>();
+  private readonly outboxes = new Map<string, { key: string; dest: string; net: Map<string, number>; holds: Map<string, number> }[]>();
+  /** Per leg's ops, parsed once: the net change per currency, and what it takes from each hold. */
+  private readonly nets = new Map<string, { net: Map<string, number>; holds: Map<string, number> }>();
 
   private readonly pool: Pool;
   private readonly trace: ((line: string) => void) | undefined;
@@ -769,13 +769,20 @@ class World {
       this.outboxes.set(
         obj,
         sql.query<{ key: string; dest: string; ops: string }>("SELECT key, dest, ops FROM money_outbox").map((r) => {
-          let net = this.nets.get(r.ops);
-          if (!net) this.nets.set(r.ops, (net = netByCurrency(JSON.parse(r.ops) as Op[])));
-          return { key: r.key, dest: r.dest, net };
+          let parsed = this.nets.get(r.ops);
+          if (!parsed) {
+            const ops = JSON.parse(r.ops) as Op[];
+            const holds = new Map<string, number>();
+            for (const op of ops) if (op.t === "spend" || op.t === "release") holds.set(op.hold, (holds.get(op.hold) ?? 0) + op.amt);
+            this.nets.set(r.ops, (parsed = { net: netByCurrency(ops), holds }));
+          }
+          return { key: r.key, dest: r.dest, ...parsed };
         }),
       );
     }
+    const desks = [PAIR, C2C, EARN].filter((d) => this.touched.has(d));
     this.touched.clear();
+    for (const desk of desks) this.checkReservations(desk);
     const sum = new Map<string, number>();
     for (const t of this.totals.values()) for (const [cur, v] of t) sum.set(cur, (sum.get(cur) ?? 0) + v);
     for (const rows of this.outboxes.values())
@@ -785,6 +792,25 @@ class World {
       }
     for (const [cur, v] of this.initial)
       if (sum.get(cur) !== v) throw new Violation(`${cur} not conserved: objects + legs in flight = ${sum.get(cur)}, expected ${v}`);
+  }
+
+  /**
+   * A desk whose records changed: each open reservation's holds have exactly what it has left
+   * plus what its legs still in flight will take from them.
+   */
+  private checkReservations(desk: string): void {
+    const inFlight = new Map<string, number>();
+    for (const r of this.outboxes.get(desk) ?? [])
+      if (r.holds.size && !this.sql(r.dest).query("SELECT 1 FROM money_keys WHERE key = ?", r.key).length)
+        for (const [hold, amt] of r.holds) inFlight.set(`${r.dest}|${hold}`, (inFlight.get(`${r.dest}|${hold}`) ?? 0) + amt);
+    for (const r of this.sql(desk).query<{ id: string; data: string }>("SELECT id, data FROM sim_records WHERE status = 'open'"))
+      for (const h of JSON.parse(r.data).holds as HoldRef[]) {
+        const expected = h.left + (inFlight.get(`${h.obj}|${h.hold}`) ?? 0);
+        if (expected === 0) continue;
+        const row = this.cores.get(h.obj)!.hold(h.hold);
+        const left = row && row.state === "open" ? row.amount - row.spent - row.released : 0;
+        if (left !== expected) throw new Violation(`${r.id} reserves ${h.left} (+${expected - h.left} in flight) in ${h.obj}'s hold ${h.hold}, which has ${left}`);
+      }
   }
 
   /** Once quiet: every leg applied exactly once, holds = what they reserve for, the model, the read model. */
@@ -816,11 +842,12 @@ class World {
         ] as const) {
           const k = `${obj}|${b.kind}|${b.currency}|${s}`;
           seen.add(k);
-          if ((this.shadow.get(k) ?? 0) !== v) throw new Violation(`${k}: the object has ${v}, its events say ${this.shadow.get(k) ?? 0}`);
-          if ((rm.get(k) ?? 0) !== v) throw new Violation(`${k}: the object has ${v}, the read model ${rm.get(k) ?? 0}`);
+          const what = `${obj}'s ${b.kind} ${b.currency} ${s === "a" ? "available" : "frozen"}`;
+          if ((this.shadow.get(k) ?? 0) !== v) throw new Violation(`${what}: the object has ${v}, its events say ${this.shadow.get(k) ?? 0}`);
+          if ((rm.get(k) ?? 0) !== v) throw new Violation(`${what}: the object has ${v}, the read model ${rm.get(k) ?? 0}`);
         }
       }
-    for (const [k, v] of this.shadow) if (v !== 0 && !seen.has(k)) throw new Violation(`${k}: its events say ${v}, the object has none`);
+    for (const [k, v] of this.shadow) if (v !== 0 && !seen.has(k)) throw new Violation(`${k.replaceAll("|", " ")}: its events say ${v}, the object has none`);
   }
 
   /** Every open reservation of a desk has its holds open with exactly what it has left, and no other hold is open. */
