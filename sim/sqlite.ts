@@ -2,6 +2,8 @@
  * The money core's SQL port over Node's `node:sqlite` (the pinned Node 24): one in-memory
  * database per simulated object, prepared statements cached per SQL text, and a fault switch
  * that rolls back the next transaction at its commit (the simulator's "transaction rolled back").
+ * Transactions are savepoints, so a whole schedule can run inside `mark()` and be undone by
+ * `restore()`: the next schedule starts from the same opening state without rebuilding it.
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { SqlPort, SqlValue } from "../durable/money/ports.ts";
@@ -45,31 +47,32 @@ export class NodeSql implements SqlPort {
   transaction<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
     this.depth = 1;
-    this.prepared("BEGIN").run();
+    this.prepared("SAVEPOINT tx").run();
     try {
       const result = fn();
       if (this.failNextCommit) {
         this.failNextCommit = false;
         throw new RolledBack();
       }
-      this.prepared("COMMIT").run();
+      this.prepared("RELEASE tx").run();
       return result;
     } catch (e) {
-      this.prepared("ROLLBACK").run();
+      this.prepared("ROLLBACK TO tx").run();
+      this.prepared("RELEASE tx").run();
       throw e;
     } finally {
       this.depth = 0;
     }
   }
 
-  private wipes: StatementSync[] | undefined;
+  /** Opens the transaction that `restore()` undoes (what the schedule commits are savepoints in it). */
+  mark(): void {
+    this.prepared("BEGIN").run();
+  }
 
-  /** Empties every table (a new schedule reuses the database: opening one costs more than a run). */
-  wipe(): void {
-    this.wipes ??= this.query<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name <> 'money_migrations'").map((t) =>
-      this.db.prepare(`DELETE FROM ${t.name}`),
-    );
-    for (const s of this.wipes) s.run();
+  /** Back to the state at `mark()`. */
+  restore(): void {
+    this.prepared("ROLLBACK").run();
     this.failNextCommit = false;
   }
 }

@@ -99,10 +99,23 @@ type Msg =
   | { kind: "ack"; from: string; to: string; keys: string[]; at: number }
   | { kind: "cmd"; from: string; to: string; cmd: Cmd; at: number };
 
-/** The databases of one process, reused by every schedule it runs (wiped in between). */
+/** What every schedule starts from: the opening balances, made once per pool. */
+interface Opening {
+  shadow: Map<string, number>;
+  initial: Map<string, number>;
+  totals: Map<string, Map<string, number>>;
+}
+
+/**
+ * The databases of one process, reused by every schedule it runs: the opening balances are
+ * written once, and each schedule runs inside a transaction that is rolled back after it
+ * (opening a database and its schema costs more than a whole schedule).
+ */
 export class Pool {
   readonly sql = new Map<string, NodeSql>();
   readonly rm = new NodeSql();
+  opening: Opening | undefined;
+  private marked = false;
 
   constructor() {
     for (const name of OBJECTS) {
@@ -119,9 +132,14 @@ export class Pool {
       END`);
   }
 
-  wipe(): void {
-    for (const sql of this.sql.values()) sql.wipe();
-    this.rm.wipe();
+  /** Every database back to the opening state, and marked again for the next schedule. */
+  reset(): void {
+    if (!this.opening) this.opening = new World({ seed: 0, steps: 0 }, this).setup();
+    for (const sql of [...this.sql.values(), this.rm]) {
+      if (this.marked) sql.restore();
+      sql.mark();
+    }
+    this.marked = true;
   }
 }
 
@@ -129,11 +147,10 @@ let shared: Pool | undefined;
 
 /** Runs one schedule; never throws (a failure is the answer's `failure`). */
 export function runSchedule(opts: ScheduleOptions, pool: Pool = (shared ??= new Pool())): ScheduleResult {
-  pool.wipe();
+  pool.reset();
   const w = new World(opts, pool);
   let step = -1;
   try {
-    w.setup();
     for (step = 0; step < opts.steps; step++) {
       w.step(step);
       w.checkStep();
@@ -166,14 +183,16 @@ class World {
   private readonly cores = new Map<string, MoneyCore>();
   private net: Msg[] = [];
   private touched = new Set<string>();
+  /** Owners that may have legs in their outbox (the delivery of the quiet phase visits only these). */
+  private readonly senders = new Set<string>();
   private ids = 0;
   private readonly issued: Record<string, string[]> = { order: [], position: [], escrow: [], subscription: [] };
   // What every balance must be once the world is quiet, kept beside the objects.
-  private readonly shadow = new Map<string, number>();
+  private readonly shadow: Map<string, number> = new Map();
   private readonly shadowHolds = new Map<string, { kind: string; cur: string; left: number }>();
   private readonly committedLegs = new Map<string, string>();
-  private readonly initial = new Map<string, number>();
-  private readonly totals = new Map<string, Map<string, number>>();
+  private readonly initial: Map<string, number> = new Map();
+  private readonly totals: Map<string, Map<string, number>> = new Map();
   private readonly outboxes = new Map<string, { key: string; dest: string; net: Map<string, number>; holds: Map<string, number> }[]>();
   /** Per leg's ops, parsed once: the net change per currency, and what it takes from each hold. */
   private readonly nets = new Map<string, { net: Map<string, number>; holds: Map<string, number> }>();
@@ -187,6 +206,11 @@ class World {
     this.rnd = new Prng(opts.seed);
     this.m = opts.mutations ?? {};
     for (const name of OBJECTS) this.cores.set(name, this.newCore(name));
+    if (pool.opening) {
+      this.shadow = new Map(pool.opening.shadow);
+      this.initial = new Map(pool.opening.initial);
+      this.totals = new Map(pool.opening.totals);
+    }
   }
 
   private count(what: string): void {
@@ -221,8 +245,9 @@ class World {
 
   // ---- the world's start --------------------------------------------------------------------
 
-  /** Opening balances: the deposit shards hold the money outside, the treasury its reserve, users some of each. */
-  setup(): void {
+  /** Opening balances (once per pool): the deposit shards hold the money outside, the treasury its reserve, users some of each. */
+  setup(): Opening {
+    this.calm = true;
     const opening = (obj: string, rows: [string, string, number][]) =>
       this.sql(obj).transaction(() => rows.forEach(([kind, cur, amt], i) => this.open(obj, `opening:${i}`, kind, cur, amt)));
     for (const d of DEPOSITS)
@@ -238,7 +263,9 @@ class World {
         ["lever", USDT, 4_000],
         ["funding", USDT, 4_000],
       ]);
+    for (const obj of OBJECTS) this.drain(obj, 256);
     this.checkStep();
+    return { shadow: this.shadow, initial: this.initial, totals: this.totals };
   }
 
   private open(obj: string, key: string, kind: string, cur: string, amt: number): void {
@@ -448,6 +475,7 @@ class World {
       throw e;
     }
     if (r === "exists") return true;
+    this.senders.add(owner);
     this.trace?.(`  ${owner} commits ${ev.key}: ${ev.legs.map((l) => `${l.key} → ${l.to}`).join(", ") || "no legs"}`);
     this.count(eventName(ev));
     this.applyShadow(owner, ev.local ?? []);
@@ -694,13 +722,16 @@ class World {
   private deliverAll(): void {
     for (let round = 0; round < 100; round++) {
       let sent = 0;
-      for (const obj of OBJECTS) sent += this.alarm(obj);
+      for (const obj of this.senders) sent += this.alarm(obj);
       while (this.net.length) {
         this.now = Math.max(this.now, Math.min(...this.net.map((m) => m.at)));
         this.deliver(this.net.findIndex((m) => m.at <= this.now));
         sent++;
       }
-      if (sent === 0 && OBJECTS.every((obj) => this.sql(obj).query("SELECT 1 FROM money_outbox LIMIT 1").length === 0)) return;
+      if (sent === 0) {
+        for (const obj of this.senders) if (this.sql(obj).query("SELECT 1 FROM money_outbox LIMIT 1").length === 0) this.senders.delete(obj);
+        if (this.senders.size === 0) return;
+      }
       this.now += RETRY_CAP_MS + RETRY_BASE_MS;
     }
     throw new Violation("the world did not go quiet after 100 rounds of delivery");
