@@ -19,7 +19,7 @@ import {
   interestLegs,
   leverCloseLegs,
   releaseLeg,
-  secondsLegs,
+  secondsSettleLegs,
   subscriptionEndLegs,
   tradeLegs,
   type Covered,
@@ -604,12 +604,22 @@ class World {
 
   /** The desks' timers: seconds settle, liquidations, interest days, C2C timeouts (an alarm may fire twice). */
   private cron(which: number): void {
-    if (which === 0)
+    if (which === 0) {
+      // Contracts settle per expiry second, once the second is over: one event, one leg per account.
+      const bySecond = new Map<number, { id: string; data: Rec["data"] }[]>();
       for (const o of this.open_(PAIR, "contract")) {
-        if (o.data.expires > this.now) continue;
-        const c = o.data.c as Covered;
-        this.commit(PAIR, { key: `contract:${o.id}:settle`, legs: secondsLegs(c, this.rnd.chance(0.45)) }, () => this.put(PAIR, o.id, "contract", "settled", { ...o.data, holds: [] }));
+        const second = Math.floor(o.data.expires / SECONDS_MS);
+        if ((second + 1) * SECONDS_MS > this.now) continue;
+        bySecond.set(second, [...(bySecond.get(second) ?? []), o]);
       }
+      for (const [second, due] of bySecond) {
+        const settled = due.map((o) => ({ c: o.data.c as Covered, won: this.rnd.chance(0.45) }));
+        const done = this.commit(PAIR, { key: `seconds:${second}:settle`, legs: secondsSettleLegs(second, settled) }, () => {
+          for (const o of due) this.put(PAIR, o.id, "contract", "settled", { ...o.data, holds: [] });
+        });
+        if (done) for (let i = 0; i < due.length; i++) this.count("contract settled");
+      }
+    }
     if (which === 1) for (const o of this.open_(PAIR, "position")) if (this.rnd.chance(0.3)) this.closePositionAt(o.id, { product: "position", status: "open", data: o.data }, -o.data.c.amt, "liquidation");
     if (which === 2)
       for (const o of this.open_(EARN, "subscription")) {

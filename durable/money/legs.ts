@@ -102,6 +102,22 @@ export function secondsLegs(c: Covered, won: boolean): Leg[] {
 }
 
 /**
+ * Every contract a desk settles in one second, as one leg per account (the plan's
+ * `seconds:{second}:{account}`): 10,000 contracts become a few hundred legs, each listing the
+ * holds it resolves.
+ */
+export function secondsSettleLegs(second: number, settled: readonly { c: Covered; won: boolean }[]): Leg[] {
+  const byAccount = new Map<string, Op[]>();
+  for (const { c, won } of settled)
+    for (const l of secondsLegs(c, won)) {
+      const ops = byAccount.get(l.to) ?? [];
+      ops.push(...l.ops);
+      byAccount.set(l.to, ops);
+    }
+  return [...byAccount].map(([to, ops]) => ({ key: `seconds:${second}:${to}`, to, ops }));
+}
+
+/**
  * A leveraged position closes with pnl in [-margin, treasury cover]: a profit is paid from the
  * treasury's hold, a loss goes to the treasury, less a liquidation fee to a fee shard.
  */

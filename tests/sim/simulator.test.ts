@@ -28,7 +28,7 @@ describe("the money protocol under seeded faults", () => {
     expect(run.schedules).toBe(SCHEDULES);
     const missed = FAULT_KINDS.filter((k) => !(run.hits[k]! > 0));
     expect(missed, "every fault kind is hit by some schedule").toEqual([]);
-    for (const event of ["order trades", "order cancel", "contract settle", "position end", "escrow release", "escrow return", "transfer", "subscription day", "subscription end", "deposit", "orphan hold released", "refused command"])
+    for (const event of ["order trades", "order cancel", "seconds settle", "position end", "escrow release", "escrow return", "transfer", "subscription day", "subscription end", "deposit", "orphan hold released", "refused command"])
       expect(run.events[event], event).toBeGreaterThan(0);
   }, HUNG);
 
