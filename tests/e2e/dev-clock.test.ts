@@ -23,7 +23,6 @@ afterAll(async () => {
   await server?.dispose();
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON answers read field by field
 async function call(path: string, token = "", body?: unknown): Promise<any> {
   const res = await fetch(`${server.baseUrl}/api${path}`, {
     method: body === undefined ? "GET" : "POST",
