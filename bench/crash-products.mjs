@@ -32,10 +32,9 @@
  *                                 [--concurrency 6] [--json FILE]
  */
 import fs from "node:fs";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { pathToFileURL } from "node:url";
 import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, warmupOrders } from "./lib/orders.mjs";
 
@@ -114,7 +113,7 @@ export async function main(options = {}) {
     const form = new FormData();
     form.append("file", new Blob([PNG], { type: "image/png" }), "proof.png");
     form.append("scene", "c2c/proof.png");
-    const up = await fetch(`${server.url}/api/new/upload`, { method: "POST", headers: { authorization: tokens[who], lang: "en" }, body: form });
+    const up = await fetch(`${server.url}/api/new/upload`, { method: "POST", headers: { authorization: tokens[who], lang: "en" }, body: form, signal: AbortSignal.timeout(20_000) });
     proof[who] = ((await up.json()).data ?? {}).id;
   }
   const coverPlan = ((await call("", "GET", "/api/insurance/plans")).body?.message?.plans ?? [])[0]?.id;
@@ -123,6 +122,11 @@ export async function main(options = {}) {
   const rounds = (await call("demo1", "GET", "/api/vote/rounds")).body?.message ?? [];
   const candidates = (Array.isArray(rounds) ? rounds : (rounds.data ?? [])).flatMap((r) => (r.candidates ?? []).map((c) => c.id));
   let shockDown = true;
+  /** The index the load last moved the book to (a market open names it; a moved one is refused). */
+  let index = "60000.00";
+  // A flexible savings product besides the seeded 30-day one, so interest is paid day by day.
+  const flex = await call("op1", "POST", "/api/admin/earn/products", { currency_id: 3, term_days: 0, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "crash run" });
+  const savingsProducts = [1, ...(flex.body?.message ?? []).filter((p) => p.term_days === 0).map((p) => p.id).slice(-1)];
 
   // ---------------------------------------------------------------- load
   const stats = { sent: 0, ok: 0, refused: {}, cut: 0, perProduct: {} };
@@ -137,36 +141,52 @@ export async function main(options = {}) {
   const take = (list) => (list.length ? list.splice(Math.floor(rnd() * list.length), 1)[0] : null);
   let devNow = (await call("", "GET", "/api/dev/clock")).body.message.now;
 
+  /**
+   * Actions on something an earlier answer named: [list, taken off it?, (item) => [who, path, body],
+   * what an "ok" adds]. An empty list skips the action.
+   */
+  const ON_SEEN = {
+    "lever.setstop": ["positions", false, (p) => [p.who, "/api/lever/setstop", { id: p.id, stop_profit: "60500", stop_loss: "59500" }]],
+    "lever.close": ["positions", true, (p) => [p.who, "/api/lever/close", { id: p.id }]],
+    "lever.cancel": ["positions", true, (p) => [p.who, "/api/lever/cancel", { id: p.id }]],
+    "c2c.paid": ["c2cUnpaid", true, (c) => [c.who, "/api/user_legal_pay", { id: c.id, pay_orders_img: proof[c.who] }], (c) => seen.c2cPaid.push(c)],
+    "c2c.release": ["c2cPaid", true, (c) => ["merchant", "/api/legal_deal_user_sure", { id: c.id }]],
+    "c2c.cancel": ["c2cUnpaid", true, (c) => [c.who, "/api/legal_deal_cancel_order", { id: c.id }]],
+    "c2c.appeal": ["c2cPaid", false, (c) => [c.who, `/api/c2c/orders/${c.id}/appeal`, { reason: "paid, not released", evidence: [proof[c.who]] }]],
+    "savings.redeem": ["savings", true, (x) => [x.who, "/api/earn/redeem", { position_id: x.id }]],
+    "cover.claim": ["covers", false, (c) => [c.who, "/api/insurance/claim", { id: c.id }]],
+  };
+
   async function act() {
     let x = rnd() * TOTAL;
     const [product, action] = ACTIONS.find(([, , w]) => (x -= w) < 0) ?? ACTIONS[0];
     const who = rnd() < 0.5 ? "demo1" : "demo2";
     let r;
     let after = () => {};
-    switch (`${product}.${action}`) {
+    const onSeen = ON_SEEN[`${product}.${action}`];
+    if (onSeen) {
+      const [list, remove, request, added] = onSeen;
+      const item = remove ? take(seen[list]) : pick(seen[list]);
+      if (!item) return;
+      const [by, p, body] = request(item);
+      r = await call(by, "POST", p, body);
+      if (added) after = () => added(item);
+    }
+    switch (onSeen ? "" : `${product}.${action}`) {
+      case "":
+        break;
       case "lever.open":
-        r = await call(who, "POST", "/api/lever/submit", { currency_id: 1, legal_id: 3, type: rnd() < 0.5 ? 1 : 2, share: 1, multiple: rnd() < 0.5 ? 10 : 100, index_price: "60000.00" });
+        r = await call(who, "POST", "/api/lever/submit", { currency_id: 1, legal_id: 3, type: rnd() < 0.5 ? 1 : 2, share: 1, multiple: rnd() < 0.5 ? 10 : 100, index_price: index });
         after = (m) => seen.positions.push({ who, id: m.id });
         break;
-      case "lever.setstop": {
-        const p = pick(seen.positions);
-        if (!p) return;
-        r = await call(p.who, "POST", "/api/lever/setstop", { id: p.id, stop_profit: "60500", stop_loss: "59500" });
-        break;
-      }
-      case "lever.close":
-      case "lever.cancel": {
-        const p = take(seen.positions);
-        if (!p) return;
-        r = await call(p.who, "POST", `/api/lever/${action}`, { id: p.id });
-        break;
-      }
       case "lever.shock": {
-        // The index swings about 1.3 % (a taker eats one side and rests beyond it): stops and
-        // liquidations of 100x positions come due at the next sweep.
+        // The index swings about 1.4 % (a taker eats one side and rests beyond it, the market maker
+        // quotes the emptied side again): stops and liquidations of 100x positions come due.
         const down = shockDown;
         shockDown = !shockDown;
         r = await call(down ? "demo1" : "demo2", "POST", down ? "/api/transaction/walletOut" : "/api/transaction/walletIn", { currency_id: 1, legal_id: 3, price: down ? "59200.00" : "60800.00", num: "0.050000", mode: 2 });
+        await call("mm", "POST", down ? "/api/transaction/walletIn" : "/api/transaction/walletOut", { currency_id: 1, legal_id: 3, price: down ? "59100.00" : "60900.00", num: "0.001000", mode: 2 });
+        index = down ? "59150.00" : "60850.00";
         break;
       }
       case "conversion.convert":
@@ -184,57 +204,20 @@ export async function main(options = {}) {
         r = await call(who, "POST", "/api/do_legal_deal", { id: 1, value: String(15 + Math.floor(rnd() * 20)) });
         after = (m) => seen.c2cUnpaid.push({ who, id: m.data.id });
         break;
-      case "c2c.paid": {
-        const c = take(seen.c2cUnpaid);
-        if (!c) return;
-        r = await call(c.who, "POST", "/api/user_legal_pay", { id: c.id, pay_orders_img: proof[c.who] });
-        after = () => seen.c2cPaid.push(c);
-        break;
-      }
-      case "c2c.release": {
-        const c = take(seen.c2cPaid);
-        if (!c) return;
-        r = await call("merchant", "POST", "/api/legal_deal_user_sure", { id: c.id });
-        break;
-      }
-      case "c2c.cancel": {
-        const c = take(seen.c2cUnpaid);
-        if (!c) return;
-        r = await call(c.who, "POST", "/api/legal_deal_cancel_order", { id: c.id });
-        break;
-      }
-      case "c2c.appeal": {
-        const c = pick(seen.c2cPaid);
-        if (!c) return;
-        r = await call(c.who, "POST", `/api/c2c/orders/${c.id}/appeal`, { reason: "paid, not released", evidence: [proof[c.who]] });
-        break;
-      }
       case "transfer.transfer": {
         const [from, to] = rnd() < 0.5 ? ["change", "micro"] : ["micro", "change"];
         r = await call(who, "POST", "/api/wallet/change", { number: "1.5", from_field: from, to_field: to, currency_id: 3 });
         break;
       }
       case "savings.subscribe":
-        r = await call(who, "POST", "/api/earn/subscribe", { product_id: 1, amount: "20" });
+        r = await call(who, "POST", "/api/earn/subscribe", { product_id: pick(savingsProducts), amount: "20" });
         after = (m) => seen.savings.push({ who, id: m.id });
         break;
-      case "savings.redeem": {
-        const s = take(seen.savings);
-        if (!s) return;
-        r = await call(s.who, "POST", "/api/earn/redeem", { position_id: s.id });
-        break;
-      }
       case "cover.buy":
         if (!coverPlan) return;
         r = await call(who, "POST", "/api/insurance/buy", { plan_id: coverPlan, amount: "100" });
         after = (m) => seen.covers.push({ who, id: m.id });
         break;
-      case "cover.claim": {
-        const c = pick(seen.covers);
-        if (!c) return;
-        r = await call(c.who, "POST", "/api/insurance/claim", { id: c.id });
-        break;
-      }
       case "mining.buy":
         if (!miningPlan) return;
         r = await call(who, "POST", "/api/mining/buy", { plan_id: miningPlan, shares: 1 });
@@ -423,25 +406,4 @@ export async function checkProducts({ root, dir }) {
   return checks;
 }
 
-function parseArgs(argv) {
-  const o = {};
-  const num = { "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency" };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (num[a]) o[num[a]] = Number(argv[++i]);
-    else if (a === "--root") o.root = path.resolve(argv[++i]);
-    else if (a === "--json") o.json = path.resolve(argv[++i]);
-    else throw new Error(`unknown option ${a}`);
-  }
-  return o;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main(parseArgs(process.argv.slice(2))).then(
-    (r) => process.exit(r.passed ? 0 : 1),
-    (err) => {
-      console.error(err);
-      process.exit(2);
-    },
-  );
-}
+runWhenMain(import.meta.url, main, { "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency" });
