@@ -29,7 +29,7 @@
  * code flow this run does not script).
  *
  *   node bench/crash-products.mjs [--crashes 10] [--seed 1] [--min-run-ms 800] [--max-run-ms 3000]
- *                                 [--concurrency 6] [--json FILE]
+ *                                 [--concurrency 6] [--port P] [--json FILE]
  */
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -38,7 +38,7 @@ import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, warmupOrders } from "./lib/orders.mjs";
 
-export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, concurrency: 6, root: null, json: null, quiet: false };
+export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, concurrency: 6, port: null, root: null, json: null, quiet: false };
 
 const USERS = {
   ...ACCOUNTS,
@@ -88,7 +88,9 @@ export async function main(options = {}) {
   const vars = { DEV_CLOCK: "on", C2C_APPEAL_AFTER_SECONDS: "60" };
   say(`preparing state in ${dir}`);
   await prepareState({ root, dir, pepper });
-  const port = await freePort();
+  // A pinned --port for runs side by side: a killed server frees its port for a moment, where
+  // another run's freePort() could take it.
+  const port = o.port ?? (await freePort());
   let server = await startServer({ root, dir, port, pepper, vars });
   let client = httpClient(server.url, { timeoutMs: 20_000 });
   const call = async (who, method, p, body) => client.request(method, p, { token: who ? tokens[who] : undefined, body });
@@ -406,4 +408,4 @@ export async function checkProducts({ root, dir }) {
   return checks;
 }
 
-runWhenMain(import.meta.url, main, { "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency" });
+runWhenMain(import.meta.url, main, { "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency", "--port": "port" });
