@@ -147,8 +147,13 @@ export async function main(options = {}) {
    * Actions on something an earlier answer named: [list, taken off it?, (item) => [who, path, body],
    * what an "ok" adds]. An empty list skips the action.
    */
+  const stops = (type) => {
+    const at = (pct) => (Number(index) * (1 + ((type === 1 ? 1 : -1) * pct) / 100)).toFixed(2);
+    return { stop_profit: at(1), stop_loss: at(-1) };
+  };
   const ON_SEEN = {
-    "lever.setstop": ["positions", false, (p) => [p.who, "/api/lever/setstop", { id: p.id, stop_profit: "60500", stop_loss: "59500" }]],
+    // Stops on the right side of the index for the direction (long: profit above, loss below).
+    "lever.setstop": ["positions", false, (p) => [p.who, "/api/lever/setstop", { id: p.id, ...stops(p.type) }]],
     "lever.close": ["positions", true, (p) => [p.who, "/api/lever/close", { id: p.id }]],
     "lever.cancel": ["positions", true, (p) => [p.who, "/api/lever/cancel", { id: p.id }]],
     "c2c.paid": ["c2cUnpaid", true, (c) => [c.who, "/api/user_legal_pay", { id: c.id, pay_orders_img: proof[c.who] }], (c) => seen.c2cPaid.push(c)],
@@ -177,10 +182,12 @@ export async function main(options = {}) {
     switch (onSeen ? "" : `${product}.${action}`) {
       case "":
         break;
-      case "lever.open":
-        r = await call(who, "POST", "/api/lever/submit", { currency_id: 1, legal_id: 3, type: rnd() < 0.5 ? 1 : 2, share: 1, multiple: rnd() < 0.5 ? 10 : 100, index_price: index });
-        after = (m) => seen.positions.push({ who, id: m.id });
+      case "lever.open": {
+        const type = rnd() < 0.5 ? 1 : 2;
+        r = await call(who, "POST", "/api/lever/submit", { currency_id: 1, legal_id: 3, type, share: 1, multiple: rnd() < 0.5 ? 10 : 100, index_price: index });
+        after = (m) => seen.positions.push({ who, id: m.id, type });
         break;
+      }
       case "lever.shock": {
         // The index swings about 1.4 % (a taker eats one side and rests beyond it, the market maker
         // quotes the emptied side again): stops and liquidations of 100x positions come due.
