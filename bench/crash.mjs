@@ -21,8 +21,8 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { pathToFileURL } from "node:url";
 import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 
@@ -598,25 +598,4 @@ function checkObjects({ dir, spotOrders, trades, pairs }) {
   return checks;
 }
 
-function parseArgs(argv) {
-  const o = {};
-  const num = { "--seconds-share": "secondsShare", "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency", "--grace-ms": "graceMs", "--pairs": "pairs" };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
-    if (num[a]) o[num[a]] = Number(argv[++i]);
-    else if (a === "--root") o.root = path.resolve(argv[++i]);
-    else if (a === "--json") o.json = path.resolve(argv[++i]);
-    else throw new Error(`unknown option ${a}`);
-  }
-  return o;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  main(parseArgs(process.argv.slice(2))).then(
-    (r) => process.exit(r.passed ? 0 : 1),
-    (err) => {
-      console.error(err);
-      process.exit(2);
-    },
-  );
-}
+runWhenMain(import.meta.url, main, { "--seconds-share": "secondsShare", "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency", "--grace-ms": "graceMs", "--pairs": "pairs" });

@@ -18,6 +18,8 @@
  * Environment: PORT, MARKET_MAKER=off to keep the demo market maker from starting,
  * C2C_PAY_WINDOW_SECONDS / C2C_APPEAL_AFTER_SECONDS to shorten the C2C payment window and appeal delay,
  * LOCAL_OBSERVABILITY=on to keep wrangler's local trace collector (off here by default, see START_ENV).
+ * The Worker gets DEV_OUTBOX=on and DEV_CLOCK=on (worker/lib/clock.ts: POST /api/dev/clock moves the
+ * time ahead, POST /api/dev/cron runs a cron now); every-minute cron runs see the moved clock.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -157,6 +159,8 @@ function startWorker() {
     "--var",
     "DEV_OUTBOX:on",
     "--var",
+    "DEV_CLOCK:on",
+    "--var",
     "TRUST_CF_CONNECTING_IP:off",
     "--test-scheduled",
     "--show-interactive-dev-session=false",
@@ -273,6 +277,7 @@ function printBanner() {
     "",
     `  Market maker: ${marketMaker ? "running" : process.env.MARKET_MAKER === "off" ? "off (MARKET_MAKER=off)" : "not available yet"}`,
     `  Cron: fired every minute through ${BASE_URL}/__scheduled`,
+    `  Dev clock: POST ${BASE_URL}/api/dev/clock {"advance_s":86400} moves time a day ahead; POST /api/dev/cron {"cron":"* * * * *"} runs a cron now`,
     `  Local trace collector: ${START_ENV.X_LOCAL_OBSERVABILITY === "false" ? "off (LOCAL_OBSERVABILITY=on to keep it)" : "on"}`,
     `  Data: ${PERSIST_TO ?? join(ROOT, ".wrangler", "state")} (kept between runs)`,
     DEV ? "  --dev: the SPA was not rebuilt" : "",

@@ -15,6 +15,7 @@ import { SessionGone } from "./lib/auth.ts";
 import { authRoutes } from "./routes/auth.ts";
 import { contentRoutes } from "./routes/content.ts";
 import { devRoutes } from "./routes/dev.ts";
+import { devClockRoutes } from "./routes/dev-clock.ts";
 import { spotRoutes } from "./routes/spot.ts";
 import { walletRoutes } from "./routes/wallet.ts";
 import { accountRoutes } from "./routes/account.ts";
@@ -124,6 +125,7 @@ export const app = base
   .route("/api", operatorTransparencyRoutes)
   .route("/api", miningRoutes)
   .route("/api", operatorMiningRoutes)
+  .route("/api", devClockRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));

@@ -4,7 +4,7 @@
 // unstable_startWorker with file watching OFF: other people editing the tree must not reload
 // the Worker in the middle of a measurement.
 //
-//   node bench/lib/serve-child.mjs [--root DIR] --dir DIR --port PORT --pepper P [--inspector PORT]
+//   node bench/lib/serve-child.mjs [--root DIR] --dir DIR --port PORT --pepper P [--inspector PORT] [--vars JSON]
 // Prints one line `READY <url>` on stdout when the API answers.
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -36,6 +36,7 @@ const worker = await unstable_startWorker({
   bindings: {
     DEV_OUTBOX: { type: "plain_text", value: "on" },
     PEPPER: { type: "secret_text", value: pepper },
+    ...Object.fromEntries(Object.entries(JSON.parse(args.get("vars") ?? "{}")).map(([k, value]) => [k, { type: "plain_text", value: String(value) }])),
   },
   dev: {
     server: { hostname: "127.0.0.1", port },

@@ -168,11 +168,13 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 
 /**
  * Starts the Worker (bench/lib/serve-child.mjs) in its own process group and waits until the API
- * answers. Returns { url, port, pid, kill9(), stop(), exited }.
+ * answers. Returns { url, port, pid, kill9(), stop(), exited }. `vars`: extra plain-text bindings.
  */
-export async function startServer({ root, dir, port, pepper, inspector = null, timeoutMs = 900_000 }) {
+export async function startServer({ root, dir, port, pepper, inspector = null, timeoutMs = 900_000, vars = null }) {
   const args = [path.join(ROOT, "bench", "lib", "serve-child.mjs"), "--root", root, "--dir", dir, "--port", String(port), "--pepper", pepper];
   if (inspector) args.push("--inspector", String(inspector));
+  // Extra plain-text bindings, e.g. { DEV_CLOCK: "on" } for bench/crash-products.mjs.
+  if (vars) args.push("--vars", JSON.stringify(vars));
   const child = spawn(process.execPath, args, { cwd: root, env: WRANGLER_ENV, stdio: ["ignore", "pipe", "pipe"], detached: true });
   // The server must never keep the benchmark alive: its pipes are unref'd, stop() or exit ends it.
   child.unref();

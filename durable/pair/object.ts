@@ -11,6 +11,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
 import { userNotifier } from "../../worker/lib/notify.ts";
+import { devClockInObject, devClockOn, setDevOffset } from "../../worker/lib/clock.ts";
 import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { SecondsDesk, type AcceptInput, type AcceptResult, type ContractVerdict } from "./desks/seconds.ts";
 import { LeverDesk, type LeverAcceptInput, type LeverAcceptResult, type LeverCommandResult, type LeverVerdict } from "./desks/lever.ts";
@@ -73,6 +74,7 @@ export class PairDurableObject extends DurableObject<Env> {
     this.fanout = createFanout(this.spot.fanoutHost(() => ctx.getWebSockets()));
     this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy });
     ctx.blockConcurrencyWhile(async () => {
+      await devClockInObject(env, ctx.storage);
       this.store.migrate();
       this.scheduler.resume();
       const stored = this.store.meta("info");
@@ -225,6 +227,13 @@ export class PairDurableObject extends DurableObject<Env> {
     const info = this.spot.info;
     if (!info) return Promise.resolve(0);
     return this.outbox.drain(info);
+  }
+
+  /** DEV_CLOCK=on only (worker/lib/clock.ts): the clock moved ahead; re-arms the alarm for what is now due. */
+  devClockMoved(offsetMs: number): void {
+    if (!devClockOn(this.env)) return;
+    setDevOffset(offsetMs);
+    this.scheduler.resume();
   }
 
   /** The one alarm: runs every kind of work that is due (drain, index heartbeat, contract expiries). */

@@ -1,0 +1,418 @@
+#!/usr/bin/env node
+/**
+ * Crash safety of every product besides spot and seconds (those are bench/crash.mjs), sharing its
+ * harness (bench/lib): load on the real Worker with DEV_CLOCK=on — leveraged positions (open at
+ * market, TP/SL, close, cancel), C2C against the seeded merchant's sell advert (order, paid,
+ * release, cancel, appeal; the payment window's timeout by moving the clock), transfers between
+ * one's accounts, savings (subscribe, redeem), cover (buy, claim), mining (buy shares; operators
+ * record and approve ended hours), and every cron run through POST /api/dev/cron with the dev
+ * clock moved ahead between runs (POST /api/dev/clock), so interest days, cover days, mining
+ * hours, overnight fees and C2C windows all come due while the kills happen — then `kill -9` of
+ * the whole server process group at random moments and a restart on the same state, N times.
+ * A request cut by a kill has an unknown outcome and is not re-sent (the checks read the state).
+ * At the end: the clock two days ahead, every cron, the pair objects woken, the reconciler run
+ * ("0 0 * * *"), and the invariants read from D1:
+ *  - the reconciler's report is clean: per currency the ledger sums to zero, every balance equals
+ *    its ledger rows, every movement nets to zero, nothing negative, and every frozen amount equals
+ *    the product holds that explain it (the treasury's included: seconds and lever house holds,
+ *    covers, savings budgets, mining payouts approved and unpaid);
+ *  - C2C: the merchant's frozen USDT in the legal account = deposit + sell-advert escrow + the open
+ *    orders' amounts (unpaid, paid, appealed); no order both released and returned;
+ *  - lever: each user's frozen lever USDT = the margin (less overnight fees taken) of their open
+ *    positions; no position closed twice (one close movement each);
+ *  - crons: each savings interest day accrued once per position (flexible: exactly one payment
+ *    movement per accrual), each mining hour paid once per holder, each overnight fee once per
+ *    position and day.
+ *
+ * Also: conversion (BTC to USDT), launch commitments, listing votes, and a price shock now and then
+ * (so TP/SL and liquidations come due). Not covered: withdrawals (a fund password needs an e-mail
+ * code flow this run does not script).
+ *
+ *   node bench/crash-products.mjs [--crashes 10] [--seed 1] [--min-run-ms 800] [--max-run-ms 3000]
+ *                                 [--concurrency 6] [--port P] [--json FILE]
+ */
+import fs from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { runWhenMain } from "./lib/cli.mjs";
+import { httpClient, login, now, prng } from "./lib/client.mjs";
+import { ACCOUNTS, PAIRS, orderRequest, warmupOrders } from "./lib/orders.mjs";
+
+export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, concurrency: 6, port: null, root: null, json: null, quiet: false };
+
+const USERS = {
+  ...ACCOUNTS,
+  merchant: { account: "merchant@exchange.test", password: "Merchant1234" },
+  op1: { account: "operator@exchange.test", password: "Operator1234" },
+  op2: { account: "operator2@exchange.test", password: "Operator1234" },
+};
+const HOUR = 3_600_000;
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNsaGhgYGBgYmBgYGBgAAAEHAEFCg9a8QAAAABJRU5ErkJggg==", "base64");
+
+/** The actions of the load, by product, with their weights. */
+const ACTIONS = [
+  ["lever", "open", 6],
+  ["lever", "setstop", 2],
+  ["lever", "close", 3],
+  ["lever", "cancel", 1],
+  ["lever", "shock", 1],
+  ["c2c", "order", 4],
+  ["c2c", "paid", 4],
+  ["c2c", "release", 3],
+  ["c2c", "cancel", 1],
+  ["c2c", "appeal", 1],
+  ["transfer", "transfer", 3],
+  ["conversion", "convert", 2],
+  ["launch", "commit", 1],
+  ["vote", "cast", 1],
+  ["savings", "subscribe", 2],
+  ["savings", "redeem", 1],
+  ["cover", "buy", 1],
+  ["cover", "claim", 1],
+  ["mining", "buy", 2],
+  ["mining", "record", 1],
+  ["cron", "run", 3],
+  ["clock", "advance", 2],
+];
+const TOTAL = ACTIONS.reduce((a, [, , w]) => a + w, 0);
+
+export async function main(options = {}) {
+  const o = { ...DEFAULTS, ...options };
+  const say = o.quiet ? () => {} : log;
+  const t0 = now();
+  const rnd = prng(o.seed);
+  const killRnd = prng(o.seed + 0x9e3779b9);
+  const root = o.root ?? snapshotTree(ROOT);
+  const dir = tempDir("exchange-crash-products-");
+  const pepper = randomPepper();
+  const vars = { DEV_CLOCK: "on", C2C_APPEAL_AFTER_SECONDS: "60" };
+  say(`preparing state in ${dir}`);
+  await prepareState({ root, dir, pepper });
+  // A pinned --port for runs side by side: a killed server frees its port for a moment, where
+  // another run's freePort() could take it.
+  const port = o.port ?? (await freePort());
+  let server = await startServer({ root, dir, port, pepper, vars });
+  let client = httpClient(server.url, { timeoutMs: 20_000 });
+  const call = async (who, method, p, body) => client.request(method, p, { token: who ? tokens[who] : undefined, body });
+  const tokens = {};
+  for (const [k, a] of Object.entries(USERS)) tokens[k] = await login(client, a.account, a.password);
+
+  // Setup (before any kill): a BTC/USDT book (the index of lever), margin in the lever account,
+  // seconds-account money for covers, a bank card and a proof picture for each C2C buyer.
+  const pair = PAIRS[0];
+  for (const w of warmupOrders(pair)) {
+    const rq = orderRequest(pair, w, null);
+    const r = await call(w.who, "POST", rq.path, rq.body);
+    if (r.body?.type !== "ok") throw new Error(`warm-up refused: ${JSON.stringify(r.body)}`);
+  }
+  const proof = {};
+  for (const who of ["demo1", "demo2"]) {
+    for (const to of ["lever", "micro"]) {
+      const r = await call(who, "POST", "/api/wallet/change", { number: "20000", from_field: "change", to_field: to, currency_id: 3 });
+      if (r.body?.type !== "ok") throw new Error(`transfer to ${to}: ${JSON.stringify(r.body)}`);
+    }
+    await call(who, "POST", "/api/user/cash_save", { real_name: who === "demo1" ? "Demo One" : "Demo Two", bank_account: "6228480402564890018", bank_name: "", bank_branch: "Main" });
+    const form = new FormData();
+    form.append("file", new Blob([PNG], { type: "image/png" }), "proof.png");
+    form.append("scene", "c2c/proof.png");
+    const up = await fetch(`${server.url}/api/new/upload`, { method: "POST", headers: { authorization: tokens[who], lang: "en" }, body: form, signal: AbortSignal.timeout(20_000) });
+    proof[who] = ((await up.json()).data ?? {}).id;
+  }
+  const coverPlan = ((await call("", "GET", "/api/insurance/plans")).body?.message?.plans ?? [])[0]?.id;
+  const miningPlan = ((await call("", "GET", "/api/mining/plans")).body?.message ?? [])[0]?.id;
+  const project = ((await call("demo1", "GET", "/api/launch/projects")).body?.message ?? []).find?.((p) => p.prices?.length);
+  const rounds = (await call("demo1", "GET", "/api/vote/rounds")).body?.message ?? [];
+  const candidates = (Array.isArray(rounds) ? rounds : (rounds.data ?? [])).flatMap((r) => (r.candidates ?? []).map((c) => c.id));
+  let shockDown = true;
+  /** The index the load last moved the book to (a market open names it; a moved one is refused). */
+  let index = "60000.00";
+  // A flexible savings product besides the seeded 30-day one, so interest is paid day by day.
+  const flex = await call("op1", "POST", "/api/admin/earn/products", { currency_id: 3, term_days: 0, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "crash run" });
+  const savingsProducts = [1, ...(flex.body?.message ?? []).filter((p) => p.term_days === 0).map((p) => p.id).slice(-1)];
+
+  // ---------------------------------------------------------------- load
+  const stats = { sent: 0, ok: 0, refused: {}, cut: 0, perProduct: {} };
+  const count = (product, action, outcome) => {
+    const p = (stats.perProduct[product] ??= {});
+    const a = (p[action] ??= { ok: 0, refused: 0, cut: 0 });
+    a[outcome]++;
+  };
+  /** Ids the load acts on later (only from answers it got). */
+  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], savings: [], covers: [] };
+  const pick = (list) => (list.length ? list[Math.floor(rnd() * list.length)] : null);
+  const take = (list) => (list.length ? list.splice(Math.floor(rnd() * list.length), 1)[0] : null);
+  let devNow = (await call("", "GET", "/api/dev/clock")).body.message.now;
+
+  /**
+   * Actions on something an earlier answer named: [list, taken off it?, (item) => [who, path, body],
+   * what an "ok" adds]. An empty list skips the action.
+   */
+  const stops = (type) => {
+    const at = (pct) => (Number(index) * (1 + ((type === 1 ? 1 : -1) * pct) / 100)).toFixed(2);
+    return { stop_profit: at(1), stop_loss: at(-1) };
+  };
+  const ON_SEEN = {
+    // Stops on the right side of the index for the direction (long: profit above, loss below).
+    "lever.setstop": ["positions", false, (p) => [p.who, "/api/lever/setstop", { id: p.id, ...stops(p.type) }]],
+    "lever.close": ["positions", true, (p) => [p.who, "/api/lever/close", { id: p.id }]],
+    "lever.cancel": ["positions", true, (p) => [p.who, "/api/lever/cancel", { id: p.id }]],
+    "c2c.paid": ["c2cUnpaid", true, (c) => [c.who, "/api/user_legal_pay", { id: c.id, pay_orders_img: proof[c.who] }], (c) => seen.c2cPaid.push(c)],
+    "c2c.release": ["c2cPaid", true, (c) => ["merchant", "/api/legal_deal_user_sure", { id: c.id }]],
+    "c2c.cancel": ["c2cUnpaid", true, (c) => [c.who, "/api/legal_deal_cancel_order", { id: c.id }]],
+    "c2c.appeal": ["c2cPaid", false, (c) => [c.who, `/api/c2c/orders/${c.id}/appeal`, { reason: "paid, not released", evidence: [proof[c.who]] }]],
+    "savings.redeem": ["savings", true, (x) => [x.who, "/api/earn/redeem", { position_id: x.id }]],
+    "cover.claim": ["covers", false, (c) => [c.who, "/api/insurance/claim", { id: c.id }]],
+  };
+
+  async function act() {
+    let x = rnd() * TOTAL;
+    const [product, action] = ACTIONS.find(([, , w]) => (x -= w) < 0) ?? ACTIONS[0];
+    const who = rnd() < 0.5 ? "demo1" : "demo2";
+    let r;
+    let after = () => {};
+    const onSeen = ON_SEEN[`${product}.${action}`];
+    if (onSeen) {
+      const [list, remove, request, added] = onSeen;
+      const item = remove ? take(seen[list]) : pick(seen[list]);
+      if (!item) return;
+      const [by, p, body] = request(item);
+      r = await call(by, "POST", p, body);
+      if (added) after = () => added(item);
+    }
+    switch (onSeen ? "" : `${product}.${action}`) {
+      case "":
+        break;
+      case "lever.open": {
+        const type = rnd() < 0.5 ? 1 : 2;
+        r = await call(who, "POST", "/api/lever/submit", { currency_id: 1, legal_id: 3, type, share: 1, multiple: rnd() < 0.5 ? 10 : 100, index_price: index });
+        after = (m) => seen.positions.push({ who, id: m.id, type });
+        break;
+      }
+      case "lever.shock": {
+        // The index swings about 1.4 % (a taker eats one side and rests beyond it, the market maker
+        // quotes the emptied side again): stops and liquidations of 100x positions come due.
+        const down = shockDown;
+        shockDown = !shockDown;
+        r = await call(down ? "demo1" : "demo2", "POST", down ? "/api/transaction/walletOut" : "/api/transaction/walletIn", { currency_id: 1, legal_id: 3, price: down ? "59200.00" : "60800.00", num: "0.050000", mode: 2 });
+        await call("mm", "POST", down ? "/api/transaction/walletIn" : "/api/transaction/walletOut", { currency_id: 1, legal_id: 3, price: down ? "59100.00" : "60900.00", num: "0.001000", mode: 2 });
+        index = down ? "59150.00" : "60850.00";
+        break;
+      }
+      case "conversion.convert":
+        r = await call(who, "POST", "/api/user/shandui_sub", { from_currency: 1, to_currency: 3, money: "0.001" });
+        break;
+      case "launch.commit":
+        if (!project) return;
+        r = await call(who, "POST", "/api/launch/commit", { project_id: project.id, currency_id: project.prices[0].currency_id, amount: "10" });
+        break;
+      case "vote.cast":
+        if (!candidates.length) return;
+        r = await call(who, "POST", "/api/vote/cast", { candidate_id: pick(candidates) });
+        break;
+      case "c2c.order":
+        r = await call(who, "POST", "/api/do_legal_deal", { id: 1, value: String(15 + Math.floor(rnd() * 20)) });
+        after = (m) => seen.c2cUnpaid.push({ who, id: m.data.id });
+        break;
+      case "transfer.transfer": {
+        const [from, to] = rnd() < 0.5 ? ["change", "micro"] : ["micro", "change"];
+        r = await call(who, "POST", "/api/wallet/change", { number: "1.5", from_field: from, to_field: to, currency_id: 3 });
+        break;
+      }
+      case "savings.subscribe":
+        r = await call(who, "POST", "/api/earn/subscribe", { product_id: pick(savingsProducts), amount: "20" });
+        after = (m) => seen.savings.push({ who, id: m.id });
+        break;
+      case "cover.buy":
+        if (!coverPlan) return;
+        r = await call(who, "POST", "/api/insurance/buy", { plan_id: coverPlan, amount: "100" });
+        after = (m) => seen.covers.push({ who, id: m.id });
+        break;
+      case "mining.buy":
+        if (!miningPlan) return;
+        r = await call(who, "POST", "/api/mining/buy", { plan_id: miningPlan, shares: 1 });
+        break;
+      case "mining.record": {
+        // The hour before the clock's: recorded by one operator, approved by the other.
+        const hour = Math.floor(devNow / HOUR) * HOUR - HOUR;
+        r = await call("op1", "POST", "/api/admin/mining/payouts", { plan_id: miningPlan, hour, amount: "0.001", evidence: `0xcrash${o.seed}h${hour}`, reason: "crash run" });
+        after = async (m) => {
+          const a = await call("op2", "POST", "/api/admin/mining/payouts/approve", { id: m.id, reason: "crash run" });
+          count("mining", "approve", a.status === 200 && a.body?.type === "ok" ? "ok" : a.status === 0 || a.status >= 500 ? "cut" : "refused");
+        };
+        break;
+      }
+      case "cron.run": {
+        const cron = pick(["* * * * *", "* * * * *", "0 * * * *", "0 0 * * *"]);
+        r = await call("", "POST", "/api/dev/cron", { cron });
+        if (r.body?.message?.failed) stats.cronJobsFailed = (stats.cronJobsFailed ?? 0) + r.body.message.failed;
+        break;
+      }
+      case "clock.advance": {
+        const s = rnd() < 0.15 ? 86_400 : 60 + Math.floor(rnd() * 3600);
+        r = await call("", "POST", "/api/dev/clock", { advance_s: s });
+        after = (m) => (devNow = m.now);
+        break;
+      }
+      default:
+        return;
+    }
+    stats.sent++;
+    if (r.status === 200 && r.body?.type === "ok") {
+      stats.ok++;
+      count(product, action, "ok");
+      await after(r.body.message);
+    } else if (r.status === 0 || r.status >= 500) {
+      stats.cut++;
+      count(product, action, "cut");
+      await sleep(20);
+    } else {
+      const code = `${product}.${action}:${r.body?.code ?? r.status}`;
+      stats.refused[code] = (stats.refused[code] ?? 0) + 1;
+      count(product, action, "refused");
+    }
+  }
+
+  let running = false;
+  let serverUp = true;
+  async function loop() {
+    while (running) {
+      if (!serverUp) {
+        await sleep(20);
+        continue;
+      }
+      await act();
+    }
+  }
+  running = true;
+  const loadPromise = Promise.all(Array.from({ length: o.concurrency }, loop));
+
+  const crashLog = [];
+  for (let i = 1; i <= o.crashes; i++) {
+    const runMs = Math.round(o.minRunMs + killRnd() * (o.maxRunMs - o.minRunMs));
+    await sleep(runMs);
+    serverUp = false;
+    server.kill9();
+    await server.exited;
+    const tKill = now();
+    client.close();
+    client = httpClient(server.url, { timeoutMs: 20_000 });
+    server = await startServer({ root, dir, port, pepper, vars });
+    serverUp = true;
+    crashLog.push({ crash: i, afterMs: runMs, restartMs: Math.round(now() - tKill), sentSoFar: stats.sent });
+    say(`crash ${i}/${o.crashes}: kill -9 after ${runMs} ms of load; restart ${Math.round(now() - tKill)} ms; ${stats.sent} actions so far`);
+  }
+  await sleep(1000);
+  running = false;
+  await loadPromise;
+
+  // ---------------------------------------------------------------- quiet: a day ahead, every cron, the objects drained
+  say("load stopped; moving the clock two days ahead and running every cron");
+  for (let round = 0; round < 4; round++) {
+    if (round < 2) await call("", "POST", "/api/dev/clock", { advance_s: 86_400 });
+    for (const cron of ["* * * * *", "0 * * * *"]) await call("", "POST", "/api/dev/cron", { cron });
+    await call("", "GET", `/api/currency/depth?currency_id=${pair.currencyId}&legal_id=3`);
+    await sleep(1500);
+  }
+  await call("", "POST", "/api/dev/cron", { cron: "0 0 * * *" });
+  client.close();
+  await server.stop();
+
+  say("checking invariants");
+  const checks = await checkProducts({ root, dir });
+  const failed = checks.filter((c) => !c.ok);
+  const report = { seed: o.seed, crashPoints: o.crashes, crashLog, stats, checks, passed: failed.length === 0, seconds: +((now() - t0) / 1000).toFixed(1) };
+  if (!o.quiet) {
+    console.log(`\nSeed ${o.seed}: ${o.crashes} kills; ${stats.sent} actions (${stats.ok} ok, ${stats.cut} cut by a kill), cron jobs failed: ${stats.cronJobsFailed ?? 0}`);
+    for (const [p, acts] of Object.entries(stats.perProduct)) console.log(`  ${p.padEnd(9)} ${Object.entries(acts).map(([a, c]) => `${a} ${c.ok}/${c.refused}/${c.cut}`).join(", ")}   (ok/refused/cut)`);
+    console.log(`Refused: ${JSON.stringify(stats.refused)}`);
+    console.log(`States after the run: ${checks.info.statuses.map((r) => `${r.t}/${r.status}: ${r.n}`).join(", ")}`);
+    for (const c of checks) console.log(`${c.ok ? "PASS" : "FAIL"}  ${c.name}${c.detail ? `: ${c.detail}` : ""}`);
+    console.log(`\n${report.passed ? "All invariants hold" : `${failed.length} invariant(s) FAILED`} (${report.seconds} s)`);
+  }
+  if (o.json) fs.writeFileSync(o.json, JSON.stringify(report, null, 2));
+  return report;
+}
+
+/** Reads D1 and checks the per-product invariants. */
+export async function checkProducts({ root, dir }) {
+  const [reports, merchant, c2cOrders, c2cBoth, leverFrozen, leverOpen, leverCloses, accruals, earnPays, miningPaid, miningKeys, nights, ...statuses] = await d1(
+    root,
+    dir,
+    `SELECT ok, differences, stats FROM reconciliation_reports ORDER BY id DESC LIMIT 1;
+     SELECT u.id, CAST(b.frozen AS TEXT) AS frozen,
+            CAST((SELECT COALESCE(SUM(deposit), 0) FROM c2c_merchants WHERE user_id = u.id AND status IN (0, 1)) AS TEXT) AS deposit,
+            CAST((SELECT COALESCE(SUM(remaining), 0) FROM c2c_adverts WHERE user_id = u.id AND type = 'sell' AND status IN (1, 2, 4)) AS TEXT) AS adverts,
+            CAST((SELECT COALESCE(SUM(amount), 0) FROM c2c_orders WHERE seller_id = u.id AND is_sure IN (0, 3)) AS TEXT) AS open_orders
+       FROM users u JOIN balances b ON b.user_id = u.id AND b.currency_id = 3 AND b.account = 'legal' WHERE u.account = 'merchant@exchange.test';
+     SELECT is_sure, count(*) AS n FROM c2c_orders GROUP BY is_sure;
+     SELECT key FROM movements WHERE key LIKE 'c2c:%';
+     SELECT user_id, CAST(frozen AS TEXT) AS frozen FROM balances WHERE account = 'lever' AND currency_id = 3 AND user_id > 0;
+     SELECT user_id, CAST(SUM(margin - overnight) AS TEXT) AS margin, count(*) AS n FROM lever_positions WHERE status IN (0, 1, 2, 3) GROUP BY user_id;
+     SELECT p.id, p.status, (SELECT count(*) FROM movements m WHERE m.key = 'lever:' || p.id || ':close') AS closes FROM lever_positions p;
+     SELECT a.position_id, a.day, CAST(a.amount AS TEXT) AS amount, p.term_days FROM earn_accruals a JOIN earn_positions p ON p.id = a.position_id;
+     SELECT key FROM movements WHERE key LIKE 'earn:%:day:%';
+     SELECT plan_id, hour, status, CAST(amount AS TEXT) AS amount FROM mining_payouts;
+     SELECT key FROM movements WHERE key LIKE 'mining:%:%:%';
+     SELECT key FROM movements WHERE key LIKE 'lever:%:night:%';
+     SELECT 'lever' AS t, coalesce(close_reason, status) AS status, count(*) AS n FROM lever_positions GROUP BY 2;
+     SELECT 'earn' AS t, status, count(*) AS n FROM earn_positions GROUP BY status;
+     SELECT 'cover' AS t, status, count(*) AS n FROM insurance_covers GROUP BY status;
+     SELECT 'mining_payout' AS t, status, count(*) AS n FROM mining_payouts GROUP BY status;
+     SELECT 'c2c' AS t, is_sure AS status, count(*) AS n FROM c2c_orders GROUP BY is_sure;
+     SELECT 'launch' AS t, status, count(*) AS n FROM launch_subscriptions GROUP BY status;
+     SELECT 'vote_hold' AS t, released_at IS NOT NULL AS status, count(*) AS n FROM vote_holds GROUP BY 2;`,
+  );
+  const checks = [];
+  const check = (name, ok, detail = "") => checks.push({ name, ok, detail: String(detail).slice(0, 1500) });
+  const big = (v) => BigInt(v ?? 0);
+
+  const rep = reports[0];
+  check(
+    "the reconciler's report (run last, by the daily cron): ledger sums to zero per currency, balances = ledger, movements net to zero, nothing negative, every frozen amount = the product holds explaining it (treasury included)",
+    !!rep && rep.ok === 1,
+    rep ? (rep.ok === 1 ? JSON.parse(rep.stats).hold_sources?.join(", ") : rep.differences) : "no report",
+  );
+
+  const m = merchant[0];
+  const escrowOk = m && big(m.frozen) === big(m.deposit) + big(m.adverts) + big(m.open_orders);
+  check("C2C: the merchant's frozen USDT = deposit + sell-advert escrow + open orders' amounts", !!escrowOk, m ? `frozen ${m.frozen} = ${m.deposit} + ${m.adverts} + ${m.open_orders}; orders by is_sure ${JSON.stringify(c2cOrders)}` : "no merchant");
+  const ends = new Map();
+  for (const { key } of c2cBoth) {
+    const mm = /^c2c:(\d+):(release|return)$/.exec(key);
+    if (mm) ends.set(mm[1], [...(ends.get(mm[1]) ?? []), mm[2]]);
+  }
+  const twice = [...ends].filter(([, ks]) => ks.length > 1);
+  check("C2C: no order ended twice (released and returned, or either twice)", twice.length === 0, twice.length ? JSON.stringify(twice.slice(0, 10)) : `${ends.size} ended orders by movement key; keys seen ${c2cBoth.length}`);
+
+  const open = new Map(leverOpen.map((r) => [r.user_id, r]));
+  const badLever = leverFrozen.filter((b) => big(b.frozen) !== big(open.get(b.user_id)?.margin));
+  check("lever: each user's frozen lever USDT = the margin (less overnight fees taken) of their open positions", badLever.length === 0, badLever.length ? JSON.stringify(badLever.map((b) => ({ ...b, margin: open.get(b.user_id)?.margin ?? "0" }))) : `${leverOpen.reduce((a, r) => a + r.n, 0)} open positions`);
+  const badClose = leverCloses.filter((p) => p.closes > 1 || (p.status === 4 && p.closes !== 1));
+  check("lever: every closed position has exactly one close movement, none has two", badClose.length === 0, badClose.length ? JSON.stringify(badClose.slice(0, 10)) : `${leverCloses.length} positions`);
+
+  const dayKeys = new Set(earnPays.map((r) => r.key));
+  const perDay = new Map();
+  for (const a of accruals) perDay.set(`${a.position_id}:${a.day}`, (perDay.get(`${a.position_id}:${a.day}`) ?? 0) + 1);
+  const badEarn = [...perDay].filter(([, n]) => n > 1);
+  const flexPaid = accruals.filter((a) => a.term_days === 0 && big(a.amount) > 0n);
+  const missing = flexPaid.filter((a) => !dayKeys.has(`earn:${a.position_id}:day:${a.day}`));
+  check("savings: each interest day accrued once per position, each flexible day paid by exactly one movement", badEarn.length === 0 && missing.length === 0 && dayKeys.size === flexPaid.length, `${accruals.length} accruals, ${dayKeys.size} day payments${missing.length ? `; missing ${JSON.stringify(missing.slice(0, 5))}` : ""}`);
+
+  const perHour = new Map();
+  for (const { key } of miningKeys) {
+    const mm = /^mining:(\d+):(\d+):(\w+)$/.exec(key);
+    if (mm) perHour.set(`${mm[1]}:${mm[2]}`, [...(perHour.get(`${mm[1]}:${mm[2]}`) ?? []), mm[3]]);
+  }
+  const dupHolders = [...perHour].filter(([, who]) => new Set(who).size !== who.length);
+  const paidWithout = miningPaid.filter((p) => p.status === "paid" && !perHour.has(`${p.plan_id}:${p.hour}`));
+  const keysWithout = [...perHour.keys()].filter((k) => !miningPaid.some((p) => `${p.plan_id}:${p.hour}` === k && (p.status === "paid" || p.status === "approved")));
+  check("mining: each recorded hour paid at most once per holder, and only approved hours paid", dupHolders.length === 0 && keysWithout.length === 0, `${miningPaid.filter((p) => p.status === "paid").length} hours paid, ${miningKeys.length} payout movements${paidWithout.length ? `; ${paidWithout.length} paid hours with no holder (none held)` : ""}`);
+
+  const nightDup = new Map();
+  for (const { key } of nights) nightDup.set(key, (nightDup.get(key) ?? 0) + 1);
+  check("lever: each overnight fee at most once per position and day", [...nightDup.values()].every((n) => n === 1), `${nights.length} overnight fees`);
+  checks.info = { statuses: statuses.flat() };
+  return checks;
+}
+
+runWhenMain(import.meta.url, main, { "--crashes": "crashes", "--seed": "seed", "--min-run-ms": "minRunMs", "--max-run-ms": "maxRunMs", "--concurrency": "concurrency", "--port": "port" });
