@@ -22,6 +22,8 @@ import { useRiskAccepted } from "../hooks.ts";
 import { checkStake, previewContract, type StakeProblem } from "../logic.ts";
 import { newClientOrderId, signedResult } from "../display.ts";
 import { RiskDialog } from "./RiskDialog.tsx";
+import { loginPath, navigateTo } from "../../../lib/nav.ts";
+import { useLoggedIn } from "../../../lib/session.ts";
 import s from "./seconds.module.css";
 
 export type Direction = 1 | 2;
@@ -64,6 +66,7 @@ export function ContractForm({
   const scales = useScales();
   const submit = useSubmit();
   const [riskAccepted, acceptRisk] = useRiskAccepted();
+  const loggedIn = useLoggedIn();
 
   const [direction, setDirection] = useState<Direction>(initialDirection);
   const [currencyId, setCurrencyId] = useState<number | null>(null);
@@ -100,6 +103,8 @@ export function ContractForm({
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
+    // Open to guests: buying asks them to log in and brings them back to this screen.
+    if (!loggedIn) return navigateTo(loginPath());
     if (!currency || !option) return;
     if (problem) {
       setError(stakeProblemText(problem, name));
