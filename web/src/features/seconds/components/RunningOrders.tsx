@@ -7,7 +7,7 @@
  */
 import { m } from "../../../i18n/index.ts";
 import { decimalsOf } from "../../../lib/amount.ts";
-import { formatExact, formatPrice } from "../../../lib/format.ts";
+import { formatExact, formatPrice, formatDateTime } from "../../../lib/format.ts";
 import type { ApiFailure } from "../../../lib/api.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { Link } from "react-router";
@@ -83,7 +83,7 @@ function RunningRow({ order, pair, serverNow, onOpen, onDismiss }: { order: Seco
         <span className={s.rowHead}>
           <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
           <span className={s.rowSymbol}>{order.symbol_name}</span>
-          <span className="muted num">{order.create_time_format}</span>
+          <span className="muted num">{formatDateTime(order.create_time_format)}</span>
           <span className={`${s.rowClock} num`} data-testid="running-countdown">
             {phase === "running" ? clock(secondsLeft(remainMs)) : phase === "settling" ? m.sec_settling_short() : phase === "settled" ? m.sec_settled_short() : m.sec_revoked()}
           </span>

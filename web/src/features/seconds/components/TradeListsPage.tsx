@@ -7,7 +7,7 @@
  */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatExact, formatPrice } from "../../../lib/format.ts";
+import { formatExact, formatPrice, formatDateTime } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
@@ -64,7 +64,7 @@ function History() {
                   <div className={s.recordHead}>
                     <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
                     <span className={s.rowSymbol}>{o.symbol_name}</span>
-                    <span className="muted num">{o.create_time_format}</span>
+                    <span className="muted num">{formatDateTime(o.create_time_format)}</span>
                     <span className={`badge ${o.status === 3 ? "badge-ok" : o.status === 4 ? "badge-none" : "badge-pending"} ${s.recordStatus}`} data-testid="history-status">
                       {statusLabel(o.status)}
                     </span>

@@ -43,7 +43,7 @@ function Contract({ id }: { id: number }) {
       <div className={s.verifyHead}>
         <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
         <span className={s.rowSymbol}>{o.symbol_name}</span>
-        <span className="muted num">{o.create_time_format}</span>
+        <span className="muted num">{formatDateTime(o.create_time_format)}</span>
         <span className={`badge ${o.status === 3 ? "badge-ok" : o.status === 4 ? "badge-none" : "badge-pending"} ${s.recordStatus}`}>{statusLabel(o.status)}</span>
       </div>
       <dl className={s.recordGrid}>
