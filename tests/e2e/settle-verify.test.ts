@@ -131,7 +131,9 @@ describe("checking a settlement in the app", () => {
     // The browser's own verdict, and the two results side by side.
     expect(await page.locator('[data-testid="verify-verdict"]').getAttribute("data-matches")).toBe("true");
     expect(await text(page, '[data-testid="verify-verdict"]')).toBe("✓ Matches: the ticks give the settled result");
-    const settled = c.fact_profits!.startsWith("-") ? c.fact_profits!.replace(/\.?0+$/, "") : `+${c.fact_profits!.replace(/\.?0+$/, "")}`;
+    // By the one amount rule: exact, at least two decimals ("-10.00", "+8.30").
+    const trimmed = c.fact_profits!.replace(/(\.\d\d\d*?)0+$/, "$1");
+    const settled = c.fact_profits!.startsWith("-") ? trimmed : `+${trimmed}`;
     expect(await text(page, '[data-testid="verify-recomputed"]')).toBe(`${settled} USDT`);
     expect(await text(page, '[data-testid="verify-open"]')).toBe(shown(c.open_price));
     expect(await text(page, '[data-testid="verify-close"]')).toBe(shown(c.end_price!));

@@ -8,6 +8,7 @@
  */
 import { bpsToApr, type EarnPosition, type EarnSubscribe } from "../../../schemas/earn.ts";
 import { formatUnitsTrim } from "../../../schemas/money.ts";
+import { money } from "../notifications/events.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
@@ -91,7 +92,7 @@ export async function subscribe(env: Env, userId: number, input: EarnSubscribe, 
         userId,
         kind: "earn_subscribed",
         key,
-        params: { id, amount: f(amount), currency: product.currency, apr: bpsToApr(product.apr_bps) },
+        params: { id, amount: money(amount, product.scale), currency: product.currency, apr: bpsToApr(product.apr_bps) },
         link: LINK,
         now,
       }),
@@ -133,7 +134,7 @@ export function closeStatements(db: D1Database, p: PositionRow, how: "redeem" | 
       userId: p.user_id,
       kind: how === "mature" ? "earn_matured" : forfeited > 0n ? "earn_redeemed_early" : "earn_redeemed",
       key,
-      params: { id: p.id, amount: f(amount), currency: p.currency, interest: f(interest), forfeited: f(forfeited) },
+      params: { id: p.id, amount: money(amount, p.scale), currency: p.currency, interest: money(interest, p.scale), forfeited: money(forfeited, p.scale) },
       link: LINK,
       now,
     }),

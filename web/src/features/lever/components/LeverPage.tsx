@@ -12,7 +12,7 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { formatExact, formatMoney, formatPrice } from "../../../lib/format.ts";
+import { formatMoney, formatPrice, formatMoneyMoved } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { toast } from "../../../lib/toast.ts";
 import { ErrorState, SkeletonBlock } from "../../../components/States.tsx";
@@ -197,7 +197,7 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
       })
       .finally(() => setBusy(false));
   };
-  const usdt = (v: string | undefined) => (v === undefined ? "--" : `${formatExact(v)} USDT`);
+  const usdt = (v: string | undefined) => (v === undefined ? "--" : `${formatMoneyMoved(v, "USDT")} USDT`);
   return (
     <form className={s.card} onSubmit={send} data-testid="lever-form">
       <div className={s.row}>
