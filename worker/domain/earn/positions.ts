@@ -119,7 +119,6 @@ export function closeStatements(db: D1Database, p: PositionRow, how: "redeem" | 
   const interest = how === "mature" ? unpaid : 0n;
   const entries: LedgerEntry[] = [{ userId: p.user_id, currencyId: p.currency_id, account: "change", dAvailable: amount + interest, dFrozen: -amount, memo: `savings position ${p.id}` }];
   if (interest > 0n) entries.push({ userId: TREASURY, currencyId: p.currency_id, account: HOUSE_ACCOUNT, dAvailable: 0n, dFrozen: -interest, memo: `savings position ${p.id} interest` });
-  const f = (u: bigint) => formatUnitsTrim(u, p.scale);
   const forfeited = how === "redeem" ? unpaid : 0n;
   const key = `earn:${p.id}:close`;
   return [
