@@ -22,43 +22,20 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { dealMoneyCents, formatCents } from "../../schemas/c2c.ts";
 import { formatUnits, parseUnits } from "../../schemas/money.ts";
 import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { registerViaApi, uniqueEmail } from "./helpers.ts";
+import { apiCall, registerViaApi, uniqueEmail, uploadPicture } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-type Json = { type?: string; status?: number; message?: unknown; data?: unknown; code?: string };
-
-async function call<T>(path: string, opts: { token?: string; body?: unknown } = {}): Promise<T> {
-  const method = opts.body === undefined ? "GET" : "POST";
-  const headers: Record<string, string> = { lang: "en" };
-  if (opts.token) headers.authorization = opts.token;
-  if (method === "POST") headers["content-type"] = "application/json";
-  const res = await fetch(new URL(path, server.baseUrl), { method, headers, body: method === "POST" ? JSON.stringify(opts.body) : undefined });
-  const json = (await res.json()) as Json;
-  if (json.type === "ok") return json.message as T;
-  if (json.status === 1) return json.data as T;
-  throw new Error(`${path}: ${JSON.stringify(json)}`);
-}
+const call = <T>(path: string, opts: { token?: string; body?: unknown } = {}) => apiCall<T>(server.baseUrl, path, opts);
 
 async function login(account: string, password: string): Promise<string> {
   return (await call<{ token: string }>("/api/user/login", { body: { user_string: account, password, type: 1 } })).token;
 }
 
-/** A small real PNG (a 2×2 grey square). */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNsaGhgYGBgYmBgYGBgAAAEHAEFCg9a8QAAAABJRU5ErkJggg==", "base64");
-
-async function upload(token: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob([PNG], { type: "image/png" }), "id.png");
-  form.append("scene", "user/id.png");
-  const res = await fetch(new URL("/api/new/upload", server.baseUrl), { method: "POST", headers: { authorization: token, lang: "en" }, body: form });
-  const json = (await res.json()) as { status: number; data: { id: string } };
-  if (json.status !== 1) throw new Error(`upload: ${JSON.stringify(json)}`);
-  return json.data.id;
-}
+const upload = (token: string) => uploadPicture(server.baseUrl, token);
 
 /** A new account, verified at level 2 by the seeded operator, with `usdt` USDT in its fiat (legal) account. */
 async function makeVerifiedUser(prefix: string, realName: string, usdt: string, op: string): Promise<{ account: string; token: string }> {
