@@ -231,7 +231,7 @@ describe("notification centre", () => {
     await testId(page, "notif-list").waitFor();
     expect(await testId(page, "page-title").textContent()).toBe("消息通知");
     expect(await testId(page, "notif-item").count()).toBe(20);
-    expect((await itemStates(page))[0]).toEqual({ title: "充值已到账", read: false, time: "2026-11-24 11:04:00" });
+    expect((await itemStates(page))[0]).toEqual({ title: "充值已到账", read: false, time: "2026-11-24 11:04:00 UTC+8" });
     expect(await testId(page, "notif-unread-count").textContent()).toBe("26 条未读");
     await page.getByText("登录成功").waitFor({ state: "detached" });
     await snap(page, "notifications-inbox-zh");
@@ -245,7 +245,7 @@ describe("notification centre", () => {
     await tabBecomesVisible(page);
     await noticeToasts(page).filter({ hasText: "合约已结算" }).waitFor();
     await snap(page, "notifications-toast-zh");
-    await page.waitForFunction(() => document.querySelector('[data-testid="notif-item"]')?.getAttribute("data-read") === "0" && document.querySelector('[data-testid="notif-item"] .num')?.textContent === "2026-11-24 11:10:00");
+    await page.waitForFunction(() => document.querySelector('[data-testid="notif-item"]')?.getAttribute("data-read") === "0" && document.querySelector('[data-testid="notif-item"] .num')?.textContent === "2026-11-24 11:10:00 UTC+8");
     await badgeBecomes(page, "27");
 
     await page.goto(`${server.baseUrl}/#/assets`);

@@ -240,8 +240,8 @@ describe("seconds contracts", () => {
     // The settled row stays in the running list with its result until dismissed.
     const settledRow = p.locator(`li:has([data-testid="running-order"][data-id="${id}"])`);
     expect(await settledRow.locator('[data-testid="running-order"]').getAttribute("data-phase")).toBe("settled");
-    expect(await settledRow.locator('[data-testid="running-outcome"]').textContent()).toBe("Lost -10.2 USDT netDismiss");
-    expect(await settledRow.locator('[data-testid="running-result"]').textContent()).toBe("-10.2");
+    expect(await settledRow.locator('[data-testid="running-outcome"]').textContent()).toBe("Lost -10.20 USDT netDismiss");
+    expect(await settledRow.locator('[data-testid="running-result"]').textContent()).toBe("-10.20");
     await snap(p, "seconds-settled-row-en");
     await settledRow.locator('[data-testid="running-dismiss"]').click();
     await p.locator(`[data-testid="running-order"][data-id="${id}"]`).waitFor({ state: "detached" });
@@ -252,8 +252,8 @@ describe("seconds contracts", () => {
     const hist = p.locator(`[data-testid="history-row"][data-id="${id}"]`);
     await hist.waitFor();
     expect(await hist.locator('[data-testid="history-status"]').textContent()).toBe("Settled");
-    expect(await hist.locator('[data-testid="history-result"]').textContent()).toBe("-10.2");
-    expect(await hist.locator('[data-testid="history-fee"]').textContent()).toBe("0.2");
+    expect(await hist.locator('[data-testid="history-result"]').textContent()).toBe("-10.20");
+    expect(await hist.locator('[data-testid="history-fee"]').textContent()).toBe("0.20");
     expect(await hist.locator('[data-testid="history-result"]').getAttribute("class")).toContain("down");
     await snap(p, "seconds-lists-en");
 
