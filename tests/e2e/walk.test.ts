@@ -79,7 +79,7 @@ describe("browsing without an account", () => {
       await testId(page, "article-list").waitFor();
 
       // The spot screen: the market and the form are there; one's own orders and balances say "Log in to see …".
-      await page.click('[data-testid="tabbar"] a[href="#/exchange"]');
+      await page.goto(`${server.baseUrl}/#/exchange`);
       await testId(page, "exchange").waitFor();
       await testId(page, "orders-login").getByText(TEXT[lang].ordersCta).waitFor();
       await testId(page, "balances-login").getByText(TEXT[lang].balancesCta).waitFor();
