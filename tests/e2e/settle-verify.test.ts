@@ -142,8 +142,8 @@ describe("checking a settlement in the app", () => {
     const exit = page.locator('[data-testid="verify-exit"] [data-testid="tick-chosen"]');
     expect(await entry.getAttribute("data-id")).toBe(String(c.open_tick_id));
     expect(await exit.getAttribute("data-id")).toBe(String(c.end_tick_id));
-    expect(await cells(page, '[data-testid="verify-entry"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.open_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${shown(c.open_price)}$`));
-    expect(await cells(page, '[data-testid="verify-exit"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.end_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${shown(c.end_price!)}$`));
+    expect(await cells(page, '[data-testid="verify-entry"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.open_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC\\+8 ${shown(c.open_price)}$`));
+    expect(await cells(page, '[data-testid="verify-exit"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.end_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC\\+8 ${shown(c.end_price!)}$`));
     expect(await page.locator('[data-testid="verify-entry"] [data-testid="tick-row"]').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="verify-exit"] [data-testid="tick-row"]').count()).toBeGreaterThan(0);
     // The expiry is marked right after the exit tick: it is the last one at or before it.
