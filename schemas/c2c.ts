@@ -138,6 +138,14 @@ export const fiatInputSchema = decimalStringSchema;
 
 /** Body of every order action with only an id: legal_deal_user_sure, legal_deal_cancel_order, user_legal_pay_cancel, handle_one. */
 export const c2cIdBodySchema = z.object({ id: idValue });
+/**
+ * POST /api/legal_deal_user_sure: releasing escrow is money leaving the seller for good, so it needs
+ * the seller's FUND password (6 digits) and, when an authenticator is on, its code, as a withdrawal does.
+ */
+export const legalDealSureSchema = c2cIdBodySchema.extend({
+  password: z.string({ message: "c2c_release_password" }).max(64, { message: "fund_password_wrong" }),
+  totp_code: z.string().trim().max(10).optional(),
+});
 /** Path `:id` of the /api/c2c/... and /api/admin/c2c/... routes. */
 export const c2cIdParamSchema = z.object({ id: z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER) });
 /** GET /api/legal_deal?id= */

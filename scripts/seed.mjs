@@ -178,6 +178,10 @@ async function accountsSql(pepper, now) {
         row([a.account, 1, "86", await hashPassword(a.password, pepper), a.extensionCode, a.role, a.reviewStatus, a.realName, now]) +
         ` ON CONFLICT(account) DO NOTHING;`,
     );
+    if (a.fundPassword) {
+      // Set once: a fund password the user changed stays theirs.
+      out.push(`UPDATE users SET fund_password_hash = ${q(await hashPassword(a.fundPassword, pepper))} WHERE account = ${q(a.account)} AND fund_password_hash IS NULL;`);
+    }
     for (const [symbol, amount] of Object.entries(a.credits)) {
       const c = currencies.find((x) => x.name === symbol);
       if (!c) throw new Error(`unknown currency ${symbol}`);

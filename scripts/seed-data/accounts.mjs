@@ -3,7 +3,7 @@
 
 /**
  * @typedef {{ key: string, account: string, password: string, role: "user"|"operator", reviewStatus: number,
- *   realName: string | null, extensionCode: string, credits: Record<string, string> }} DemoAccount
+ *   realName: string | null, extensionCode: string, credits: Record<string, string>, fundPassword?: string }} DemoAccount
  */
 
 /** @type {DemoAccount[]} */
@@ -82,6 +82,8 @@ export const demoAccounts = [
     reviewStatus: 2,
     realName: "Demo Merchant",
     extensionCode: "MERCH1",
+    // Releasing escrow asks for it (issue #26), as withdrawals do.
+    fundPassword: "135790",
     credits: { USDT: "1000" },
   },
 ];

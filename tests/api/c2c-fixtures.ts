@@ -6,16 +6,17 @@ import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { sha256Hex } from "../../worker/lib/crypto.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
-import { ABC_CARD, makeOperator, seedWalletCurrencies, u8, uploadImage, USDT } from "./wallet-fixtures.ts";
+import { ABC_CARD, FUND_PASSWORD, makeOperator, seedWalletCurrencies, u8, uploadImage, USDT } from "./wallet-fixtures.ts";
 
-export { seedWalletCurrencies, u8, USDT };
+export { FUND_PASSWORD, seedWalletCurrencies, u8, USDT };
 
 let names = 0;
-/** A verified user (real name set) with `legal` USDT in the legal account. */
+/** A verified user (real name and fund password FUND_PASSWORD set) with `legal` USDT in the legal account. */
 export async function makeTrader(legal = "0", overrides: { verified?: 0 | 2; realName?: string } = {}): Promise<TestUser> {
   return makeUser({
     verified: overrides.verified ?? 2,
     realName: overrides.realName ?? "Wang Fang",
+    fundPassword: FUND_PASSWORD,
     balances: legal === "0" ? [] : [{ currencyId: USDT, units: u8(legal), account: "legal" }],
   });
 }
@@ -84,6 +85,11 @@ export async function placeOrder(taker: TestUser, advertId: number, value: strin
 }
 
 /** The buyer marks the order paid with a fresh proof picture. */
+/** The seller releases the escrow, with the fund password as the screen asks for it. */
+export function release(seller: TestUser, orderId: number) {
+  return api("/legal_deal_user_sure", { token: seller.token, body: { id: orderId, password: FUND_PASSWORD } });
+}
+
 export async function pay(buyer: TestUser, orderId: number) {
   const proof = await uploadImage(buyer);
   return api("/user_legal_pay", { token: buyer.token, body: { id: orderId, pay_orders_img: proof } });

@@ -5,7 +5,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { api } from "./helpers.ts";
 import { expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
-import { c2cFingerprint, makeMerchant, makeTaker, makeTrader, pay, placeOrder, postAdvert, seedWalletCurrencies } from "./c2c-fixtures.ts";
+import { c2cFingerprint, FUND_PASSWORD, makeMerchant, makeTaker, makeTrader, pay, placeOrder, postAdvert, release, seedWalletCurrencies } from "./c2c-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 afterEach(expectBooksBalanced);
@@ -58,7 +58,7 @@ describe("visitors and other users", () => {
     const calls: [string, string, unknown?][] = [
       ["GET", `/legal_deal?id=${id}`],
       ["POST", "/user_legal_pay", { id, pay_orders_img: proof }],
-      ["POST", "/legal_deal_user_sure", { id }],
+      ["POST", "/legal_deal_user_sure", { id, password: FUND_PASSWORD }],
       ["POST", "/legal_deal_cancel_order", { id }],
       ["POST", "/user_legal_pay_cancel", { id }],
       ["POST", "/handle_one", { id }],
@@ -80,7 +80,7 @@ describe("visitors and other users", () => {
     expect((await api("/c2c/merchant/orders", { token: stranger.token })).body.message).toEqual({ total: 0, lists: [] });
     expect(await c2cFingerprint()).toBe(before);
     // The merchant's own view is unaffected and the order still completes.
-    expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.message.is_sure).toBe(1);
+    expect((await release(merchant, id)).body.message.is_sure).toBe(1);
   });
 
   it("answers 403 no_permission to a non-operator on every /api/admin/c2c endpoint", async () => {
@@ -121,7 +121,8 @@ describe("bad input", () => {
       ["POST", "/do_legal_deal", "not json", "invalid_param"],
       ["POST", "/user_legal_pay", { id: 1 }, "picture_required"],
       ["POST", "/user_legal_pay", { id: 1, pay_orders_img: "" }, "picture_required"],
-      ["POST", "/legal_deal_user_sure", { id: "1; DROP TABLE users" }, "invalid_param"],
+      ["POST", "/legal_deal_user_sure", { id: "1; DROP TABLE users", password: FUND_PASSWORD }, "invalid_param"],
+      ["POST", "/legal_deal_user_sure", { id: 1 }, "c2c_release_password"],
       ["POST", "/handle_one", {}, "invalid_param"],
       ["GET", "/legal_deal?id=abc", undefined, "invalid_param"],
       ["GET", "/legal_deal", undefined, "invalid_param"],

@@ -10,7 +10,7 @@ import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
 import { handleOne, orderRow } from "../../worker/domain/c2c/orders.ts";
 import { api, type TestUser } from "./helpers.ts";
 import { expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
-import { addAlipay, c2cFingerprint, listen, makeMerchant, makeTaker, makeTrader, pay, placeOrder, postAdvert, seedWalletCurrencies } from "./c2c-fixtures.ts";
+import { addAlipay, c2cFingerprint, listen, makeMerchant, makeTaker, makeTrader, pay, placeOrder, postAdvert, release, seedWalletCurrencies } from "./c2c-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 afterEach(expectBooksBalanced);
@@ -54,7 +54,7 @@ describe("C2C notifications", () => {
     expect(paid!.body).toContain("720.00 CNY");
     expect(await kinds(buyer)).toEqual([]);
 
-    expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.type).toBe("ok");
+    expect((await release(merchant, id)).body.type).toBe("ok");
     expect(await kinds(buyer)).toEqual(["c2c_released"]);
     expect((await inbox(buyer))[0]).toMatchObject({ title: "Coins released", body: `Order #C${id}: 100.00 USDT was released to your account.` });
     expect(await kinds(merchant)).toEqual(["c2c_new_order", "c2c_paid"]);
@@ -70,7 +70,7 @@ describe("C2C notifications", () => {
     expect(await kinds(seller)).toEqual([]);
     expect((await pay(merchant, id)).body.type).toBe("ok");
     expect(await kinds(seller)).toEqual(["c2c_paid"]);
-    expect((await api("/legal_deal_user_sure", { token: seller.token, body: { id } })).body.type).toBe("ok");
+    expect((await release(seller, id)).body.type).toBe("ok");
     expect(await kinds(merchant)).toEqual(["c2c_new_order", "c2c_released"]);
     expect(await kinds(seller)).toEqual(["c2c_paid"]);
   });
@@ -87,8 +87,8 @@ describe("C2C notifications", () => {
     expect(paid.map((r) => r.body.type).sort()).toEqual(["error", "ok"]);
     expect(await kinds(merchant)).toEqual(["c2c_new_order", "c2c_paid"]);
     const confirmed = await Promise.all([
-      api("/legal_deal_user_sure", { token: merchant.token, body: { id } }),
-      api("/legal_deal_user_sure", { token: merchant.token, body: { id } }),
+      release(merchant, id),
+      release(merchant, id),
     ]);
     expect(confirmed.map((r) => r.body.type).sort()).toEqual(["error", "ok"]);
     expect(await kinds(buyer)).toEqual(["c2c_released"]);
@@ -163,7 +163,7 @@ describe("C2C notifications", () => {
     const { merchant, ad } = await market();
     const buyer = await makeTaker();
     const id = await placeOrder(buyer, ad.id, "20");
-    expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.type).toBe("error");
+    expect((await release(merchant, id)).body.type).toBe("error");
     expect((await api("/user_legal_pay_cancel", { token: merchant.token, body: { id } })).body.type).toBe("error");
     expect(await kinds(buyer)).toEqual([]);
     expect(await kinds(merchant)).toEqual(["c2c_new_order"]);
@@ -193,7 +193,7 @@ describe("the counterparty's verified name", () => {
     expect((await api(`/legal_deal?id=${id}`, { token: stranger.token })).body.code).toBe("not_found");
     expect(JSON.stringify((await api("/legal_user_deal", { token: stranger.token })).body)).not.toContain("Dong");
 
-    await api("/legal_deal_user_sure", { token: merchant.token, body: { id } });
+    await release(merchant, id);
     expect(await seen(merchant)).toMatchObject({ is_sure: 1, counterparty_name: "D**********", counterparty_real_name: null });
     expect((await seen(buyer)).counterparty_real_name).toBeNull();
 

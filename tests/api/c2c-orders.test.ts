@@ -9,7 +9,7 @@ import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
 import { createOrder, handleOne, orderRow, transitionOrder } from "../../worker/domain/c2c/orders.ts";
 import { api } from "./helpers.ts";
 import { bal, expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
-import { listen, makeMerchant, makeTaker, orderState, pay, placeOrder, postAdvert, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
+import { listen, makeMerchant, makeTaker, orderState, pay, placeOrder, postAdvert, release, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 afterEach(expectBooksBalanced);
@@ -110,7 +110,7 @@ describe("races", () => {
       expect([2, 3]).toContain(state);
       const moved = await env.DB.prepare("SELECT count(*) AS n FROM movements WHERE key LIKE ?").bind(`c2c:${id}:%`).first<{ n: number }>();
       expect(moved?.n).toBe(state === 2 ? 1 : 0);
-      if (state === 3) expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.message.is_sure).toBe(1);
+      if (state === 3) expect((await release(merchant, id)).body.message.is_sure).toBe(1);
     }
   });
 
@@ -120,8 +120,8 @@ describe("races", () => {
     const id = await placeOrder(buyer, ad.id, "100");
     await pay(buyer, id);
     const [a, b] = await Promise.all([
-      api("/legal_deal_user_sure", { token: merchant.token, body: { id } }),
-      api("/legal_deal_user_sure", { token: merchant.token, body: { id } }),
+      release(merchant, id),
+      release(merchant, id),
     ]);
     expect([a.body.type, b.body.type].sort()).toEqual(["error", "ok"]);
     expect([a.body.code, b.body.code]).toContain("c2c_order_handled");
@@ -142,7 +142,7 @@ describe("races", () => {
     const state = (await orderState(id))!.is_sure;
     if (state === 3) {
       expect((await api("/legal_deal_cancel_order", { token: buyer.token, body: { id } })).body.code).toBe("c2c_order_handled");
-      await api("/legal_deal_user_sure", { token: merchant.token, body: { id } });
+      await release(merchant, id);
       expect(await legal(buyer.id)).toEqual([u8("100"), 0n]);
     } else {
       expect(state).toBe(2);
@@ -278,7 +278,7 @@ describe("chat and appeals", () => {
     expect(await surplus(ad.id)).toBe(u8("1000"));
     expect(await legal(buyer.id)).toEqual([0n, 0n]);
     // The seller cannot confirm afterwards; nothing moves twice.
-    expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.code).toBe("c2c_order_handled");
+    expect((await release(merchant, id)).body.code).toBe("c2c_order_handled");
   });
 
   it("closes an open appeal when the seller confirms after all, leaving the operator nothing to decide", async () => {
@@ -288,7 +288,7 @@ describe("chat and appeals", () => {
     await pay(buyer, id);
     const r = (await orderRow(env.DB, id))!;
     await createAppeal(env, r, buyer.id, "waiting", [], r.paid_at! + WINDOW_MS);
-    expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.message).toMatchObject({ is_sure: 1, appeal: { status: 3 } });
+    expect((await release(merchant, id)).body.message).toMatchObject({ is_sure: 1, appeal: { status: 3 } });
     const appealId = (await env.DB.prepare("SELECT id FROM c2c_appeals WHERE order_id = ?").bind(id).first<{ id: number }>())!.id;
     const op = await makeOperator();
     expect((await api(`/admin/c2c/appeals/${appealId}/return`, { token: op.token, body: { reason: "late" } })).body.code).toBe("c2c_order_handled");
@@ -346,12 +346,50 @@ describe("notifications", () => {
     expect(await m.next((e) => e.type === "c2c_order" && e.is_sure === 3)).toEqual({ type: "c2c_order", id, is_sure: 3 });
     await api(`/c2c/orders/${id}/messages`, { token: merchant.token, body: { text: "checking my bank" } });
     expect(await b.next((e) => e.type === "c2c_message")).toEqual({ type: "c2c_message", order_id: id });
-    await api("/legal_deal_user_sure", { token: merchant.token, body: { id } });
+    await release(merchant, id);
     expect(await b.next((e) => e.type === "c2c_order" && e.is_sure === 1)).toEqual({ type: "c2c_order", id, is_sure: 1 });
     // Nobody is told about their own actions.
     expect(b.got.filter((e) => e.type === "c2c_order" && (e.is_sure === 0 || e.is_sure === 3))).toEqual([]);
     expect(m.got.filter((e) => e.type === "c2c_message" || e.is_sure === 1)).toEqual([]);
     m.close();
     b.close();
+  });
+});
+
+describe("releasing escrow needs the seller's fund password (issue #26)", () => {
+  it("refuses a release without the fund password or with a wrong one, in the caller's language, and moves nothing", async () => {
+    const { merchant, ad } = await market();
+    const buyer = await makeTaker();
+    const id = await placeOrder(buyer, ad.id, "30");
+    await pay(buyer, id);
+    const none = await api("/legal_deal_user_sure", { token: merchant.token, body: { id }, lang: "zh" });
+    expect(none.status).toBe(400);
+    expect(none.body).toMatchObject({ type: "error", code: "c2c_release_password", message: "请输入资金密码以放行币" });
+    const wrong = await api("/legal_deal_user_sure", { token: merchant.token, body: { id, password: "000000" }, lang: "en" });
+    expect(wrong.body).toMatchObject({ type: "error", code: "fund_password_wrong", message: "The fund password is wrong" });
+    expect(await orderState(id)).toMatchObject({ is_sure: 3 });
+    expect(await legal(buyer.id)).toEqual([0n, 0n]);
+    // With it, the coins go to the buyer.
+    expect((await release(merchant, id)).body.message.is_sure).toBe(1);
+    expect(await legal(buyer.id)).toEqual([u8("30"), 0n]);
+  });
+
+  it("asks a seller with no fund password to set one first", async () => {
+    const { merchant, ad } = await market();
+    await env.DB.prepare("UPDATE users SET fund_password_hash = NULL WHERE id = ?").bind(merchant.id).run();
+    const buyer = await makeTaker();
+    const id = await placeOrder(buyer, ad.id, "25");
+    await pay(buyer, id);
+    expect((await release(merchant, id)).body).toMatchObject({ code: "fund_password_required", message: "Please set a fund password first" });
+    expect(await orderState(id)).toMatchObject({ is_sure: 3 });
+  });
+
+  it("gives the buyer the order's refusal, not a password prompt", async () => {
+    const { ad } = await market();
+    const buyer = await makeTaker();
+    const id = await placeOrder(buyer, ad.id, "20");
+    await pay(buyer, id);
+    expect((await release(buyer, id)).body.code).toBe("c2c_not_authorised");
+    expect(await orderState(id)).toMatchObject({ is_sure: 3 });
   });
 });

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
 import { api } from "./helpers.ts";
 import { bal, expectBooksBalanced, makeOperator } from "./wallet-fixtures.ts";
-import { addAlipay, c2cFingerprint, makeMerchant, makeTaker, makeTrader, orderState, pay, placeOrder, postAdvert, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
+import { addAlipay, c2cFingerprint, makeMerchant, makeTaker, makeTrader, orderState, pay, placeOrder, postAdvert, release, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 afterEach(expectBooksBalanced);
@@ -177,7 +177,7 @@ describe("orders", () => {
     const mine = await api("/c2c/merchant/orders", { token: merchant.token });
     expect(mine.body.message.lists[0]).toMatchObject({ id, role: "seller", is_merchant: true, counterparty_name: "L*****" });
     expect((await pay(merchant, id)).body.code).toBe("c2c_not_authorised");
-    expect((await api("/legal_deal_user_sure", { token: merchant.token, body: { id } })).body.code).toBe("c2c_order_handled");
+    expect((await release(merchant, id)).body.code).toBe("c2c_order_handled");
 
     const paid = await pay(buyer, id);
     expect(paid.body.message).toMatchObject({ is_sure: 3, cancel_time: 0 });
@@ -187,7 +187,7 @@ describe("orders", () => {
     await proof.arrayBuffer();
     expect((await api("/legal_deal_cancel_order", { token: buyer.token, body: { id } })).body.code).toBe("c2c_order_handled");
 
-    const sure = await api("/legal_deal_user_sure", { token: merchant.token, body: { id } });
+    const sure = await release(merchant, id);
     expect(sure.body.message).toMatchObject({ is_sure: 1 });
     expect(await legal(buyer.id)).toEqual([u8("100"), 0n]);
     expect(await legal(merchant.id)).toEqual([0n, u8("1900")]);
@@ -210,7 +210,7 @@ describe("orders", () => {
     expect(view.body.message).toMatchObject({ type: "buy", role: "seller", deal_money: "1410.00", account_number: "13900139000" });
     expect((await pay(seller, id)).body.code).toBe("c2c_not_authorised");
     expect((await pay(merchant, id)).body.message.is_sure).toBe(3);
-    expect((await api("/legal_deal_user_sure", { token: seller.token, body: { id } })).body.message.is_sure).toBe(1);
+    expect((await release(seller, id)).body.message.is_sure).toBe(1);
     expect(await legal(seller.id)).toEqual([u8("100"), 0n]);
     expect(await legal(merchant.id)).toEqual([u8("200"), u8("1000")]);
   });

@@ -65,6 +65,14 @@ export interface TestUser {
  * Inserts a user directly (fast path for tests that are not about registration) with a session.
  * `balances` are credited through the ledger, like real deposits.
  */
+/** Hashes of fund passwords, made once per file: hashing is slow on purpose, and most users share one. */
+const fundHashes = new Map<string, Promise<string>>();
+function fundPasswordHash(password: string): Promise<string> {
+  let h = fundHashes.get(password);
+  if (!h) fundHashes.set(password, (h = hashPassword(password, env.PEPPER)));
+  return h;
+}
+
 export async function makeUser(
   overrides: {
     account?: string;
@@ -72,6 +80,8 @@ export async function makeUser(
     verified?: 0 | 1 | 2 | 3;
     role?: "user" | "operator";
     realName?: string;
+    /** a 6-digit fund password on file (withdrawals, releasing C2C escrow) */
+    fundPassword?: string;
     balances?: { currencyId: number; units: bigint; account?: WalletAccount }[];
   } = {},
 ): Promise<TestUser> {
@@ -96,6 +106,9 @@ export async function makeUser(
     )
     .first<{ id: number }>();
   const id = row!.id;
+  if (overrides.fundPassword !== undefined) {
+    await env.DB.prepare("UPDATE users SET fund_password_hash = ? WHERE id = ?").bind(await fundPasswordHash(overrides.fundPassword), id).run();
+  }
   for (const b of overrides.balances ?? []) {
     await env.DB.batch(
       movementStatements(env.DB, `test-credit:${id}:${b.currencyId}:${seq++}`, "deposit", [

@@ -122,14 +122,18 @@ describe("account journeys", () => {
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
     await page.getByText("다시 오신 것을 환영합니다").waitFor();
 
-    // Home is an auth route: going there now redirects to login with the target remembered.
+    // Home is open to guests (issue #26); the assets tab is one's own, so it asks to log in, remembering the target.
     await page.goto(`${server.baseUrl}/#/quotations`);
     await page.click('[data-testid="tabbar"] a[href="#/"]');
-    await waitForRoute(page, /^#\/login\?redirect=%2F$/);
-
-    // Log in again, still in Korean after the reloads.
-    await fillLogin(page, account, password);
     await waitForRoute(page, /^#\/$/);
+    await page.waitForSelector('[data-testid="home"]');
+    await page.click('[data-testid="tabbar"] a[href="#/assets"]');
+    await waitForRoute(page, /^#\/login\?redirect=%2Fassets$/);
+
+    // Log in again, still in Korean after the reloads: back to the assets the user asked for.
+    await fillLogin(page, account, password);
+    await waitForRoute(page, /^#\/assets$/);
+    await page.click('[data-testid="tabbar"] a[href="#/"]');
     await page.waitForSelector('[data-testid="home"]');
     await page.locator('[data-testid="tabbar"]').getByText("홈").waitFor();
     await snap(page, "home-after-login-kr");

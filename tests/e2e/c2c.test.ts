@@ -22,43 +22,20 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { dealMoneyCents, formatCents } from "../../schemas/c2c.ts";
 import { formatUnits, parseUnits } from "../../schemas/money.ts";
 import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { registerViaApi, uniqueEmail } from "./helpers.ts";
+import { apiCall, registerViaApi, uniqueEmail, uploadPicture } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-type Json = { type?: string; status?: number; message?: unknown; data?: unknown; code?: string };
-
-async function call<T>(path: string, opts: { token?: string; body?: unknown } = {}): Promise<T> {
-  const method = opts.body === undefined ? "GET" : "POST";
-  const headers: Record<string, string> = { lang: "en" };
-  if (opts.token) headers.authorization = opts.token;
-  if (method === "POST") headers["content-type"] = "application/json";
-  const res = await fetch(new URL(path, server.baseUrl), { method, headers, body: method === "POST" ? JSON.stringify(opts.body) : undefined });
-  const json = (await res.json()) as Json;
-  if (json.type === "ok") return json.message as T;
-  if (json.status === 1) return json.data as T;
-  throw new Error(`${path}: ${JSON.stringify(json)}`);
-}
+const call = <T>(path: string, opts: { token?: string; body?: unknown } = {}) => apiCall<T>(server.baseUrl, path, opts);
 
 async function login(account: string, password: string): Promise<string> {
   return (await call<{ token: string }>("/api/user/login", { body: { user_string: account, password, type: 1 } })).token;
 }
 
-/** A small real PNG (a 2×2 grey square). */
-const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNsaGhgYGBgYmBgYGBgAAAEHAEFCg9a8QAAAABJRU5ErkJggg==", "base64");
-
-async function upload(token: string): Promise<string> {
-  const form = new FormData();
-  form.append("file", new Blob([PNG], { type: "image/png" }), "id.png");
-  form.append("scene", "user/id.png");
-  const res = await fetch(new URL("/api/new/upload", server.baseUrl), { method: "POST", headers: { authorization: token, lang: "en" }, body: form });
-  const json = (await res.json()) as { status: number; data: { id: string } };
-  if (json.status !== 1) throw new Error(`upload: ${JSON.stringify(json)}`);
-  return json.data.id;
-}
+const upload = (token: string) => uploadPicture(server.baseUrl, token);
 
 /** A new account, verified at level 2 by the seeded operator, with `usdt` USDT in its fiat (legal) account. */
 async function makeVerifiedUser(prefix: string, realName: string, usdt: string, op: string): Promise<{ account: string; token: string }> {
@@ -89,6 +66,7 @@ async function legalUsdt(token: string): Promise<{ available: string; frozen: st
 }
 
 const u = (v: string) => parseUnits(v, 8)!;
+const FUND_PASSWORD = "246810";
 const usdt = (units: bigint) => formatUnits(units, 8);
 
 /** A phone far from Beijing: every C2C time must still read in Beijing time (the spec's zone). */
@@ -159,6 +137,8 @@ describe("C2C between two people", () => {
   it("a merchant approved by an operator sells USDT to a buyer who chats, pays with a proof, and is released exactly that amount", async () => {
     const op = await login("operator@exchange.test", "Operator1234");
     const seller = await makeVerifiedUser("merchant", "Zhang Wei", "3000", op);
+    // Releasing escrow asks for it (issue #26).
+    await call("/api/user/fund_password", { token: seller.token, body: { fund_password: FUND_PASSWORD, re_fund_password: FUND_PASSWORD, login_password: "C2cTest2024" } });
     const buyer = await makeVerifiedUser("buyer", "Li Na", "0", op);
     // The buyer's own receiving account (997 otherwise).
     await call("/api/user/cash_save", { token: buyer.token, body: { real_name: "Li Na", bank_account: "6228480402564890018", bank_name: "", bank_branch: "Main" } });
@@ -300,15 +280,26 @@ describe("C2C between two people", () => {
     // The seller checks the payment came from the buyer's verified name.
     expect(await m.page.locator('[data-testid="show-real-name"]').textContent()).toBe("Li Na");
     await m.page.locator('[data-testid="show-check-payer"]').waitFor();
-    // Times in Beijing time on a phone in New York, like the API's own format_create_time.
+    // Times in Beijing time on a phone in New York, like the API's own format_create_time, labelled UTC+8 (the one time rule).
     const seen = await call<{ format_create_time: string }>(`/api/legal_deal?id=${orderId}`, { token: seller.token });
-    expect(await m.page.locator('[data-testid="show-created"]').textContent()).toBe(seen.format_create_time);
+    expect(await m.page.locator('[data-testid="show-created"]').textContent()).toBe(`${seen.format_create_time} UTC+8`);
+    // The seller is spoken to as the seller, and the payment window is stated.
+    expect(await m.page.locator('[data-testid="show-note"]').textContent()).toBe("The buyer says they paid. Check your account, then release.");
+    expect(await m.page.locator('[data-testid="show-window"]').textContent()).toBe("15 min");
     await snap(m.page, "c2c-show-merchant-paid");
     await m.page.click('[data-testid="show-confirm-received"]');
     const confirm = m.page.locator('[data-testid="confirm-received-dialog"]');
     await confirm.waitFor();
     expect(await confirm.locator('[data-testid="confirm-received-go"]').isDisabled()).toBe(true);
     await confirm.locator('[data-testid="confirm-received-check"]').check({ force: true });
+    // Releasing needs the fund password: a wrong one is refused in words and moves nothing.
+    await confirm.locator('[data-testid="confirm-received-go"]').click();
+    await confirm.locator('[data-testid="release-error"]').getByText("Enter your fund password to release the coins").waitFor();
+    await confirm.locator('[data-testid="release-password"]').fill("000000");
+    await confirm.locator('[data-testid="confirm-received-go"]').click();
+    await confirm.locator('[data-testid="release-error"]').getByText("The fund password is wrong").waitFor();
+    expect(await call<{ is_sure: number }>(`/api/legal_deal?id=${orderId}`, { token: buyer.token })).toMatchObject({ is_sure: 3 });
+    await confirm.locator('[data-testid="release-password"]').fill(FUND_PASSWORD);
     await snap(m.page, "c2c-confirm-received");
     await confirm.locator('[data-testid="confirm-received-go"]').click();
     await m.page.waitForSelector('[data-testid="c2c-show"][data-state="1"]');
@@ -381,7 +372,7 @@ describe("C2C between two people", () => {
     // ── demo1 pays, the merchant releases: demo1 is told ──
     await call("/api/user_legal_pay", { token: buyerToken, body: { id: orderId, pay_orders_img: await upload(buyerToken) } });
     await m.page.waitForSelector('[data-testid="c2c-show"][data-state="3"]');
-    await call("/api/legal_deal_user_sure", { token: merchantToken, body: { id: orderId } });
+    await call("/api/legal_deal_user_sure", { token: merchantToken, body: { id: orderId, password: "135790" } });
     await b.page.waitForSelector('[data-testid="c2c-show"][data-state="1"]');
     const told = await call<{ data: { kind: string; link: string }[] }>("/api/notifications", { token: buyerToken });
     expect(told.data.filter((n) => n.link === `/legal/show?id=${orderId}`).map((n) => n.kind)).toEqual(["c2c_released"]);

@@ -146,3 +146,30 @@ export function addNotifications(persistDir: string, account: string, rows: Test
     db.close();
   }
 }
+
+/** A small real PNG (a 2×2 grey square), as a phone's picker would hand over. */
+export const TINY_PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNsaGhgYGBgYmBgYGBgAAAEHAEFCg9a8QAAAABJRU5ErkJggg==", "base64");
+
+/** Uploads a picture as the account of `token`; returns its upload id (proofs, identity pictures). */
+export async function uploadPicture(baseUrl: string, token: string): Promise<string> {
+  const form = new FormData();
+  form.append("file", new Blob([TINY_PNG], { type: "image/png" }), "id.png");
+  form.append("scene", "user/id.png");
+  const res = await fetch(new URL("/api/new/upload", baseUrl), { method: "POST", headers: { authorization: token, lang: "en" }, body: form });
+  const json = (await res.json()) as { status: number; data: { id: string } };
+  if (json.status !== 1) throw new Error(`upload: ${JSON.stringify(json)}`);
+  return json.data.id;
+}
+
+/** One API call as `token` (POST when a body is given); resolves with the payload of an ok answer. */
+export async function apiCall<T>(baseUrl: string, path: string, opts: { token?: string; body?: unknown } = {}): Promise<T> {
+  const method = opts.body === undefined ? "GET" : "POST";
+  const headers: Record<string, string> = { lang: "en" };
+  if (opts.token) headers.authorization = opts.token;
+  if (method === "POST") headers["content-type"] = "application/json";
+  const res = await fetch(new URL(path, baseUrl), { method, headers, body: method === "POST" ? JSON.stringify(opts.body) : undefined });
+  const json = (await res.json()) as { type?: string; status?: number; message?: unknown; data?: unknown };
+  if (json.type === "ok") return json.message as T;
+  if (json.status === 1) return json.data as T;
+  throw new Error(`${path}: ${JSON.stringify(json)}`);
+}

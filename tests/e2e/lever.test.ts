@@ -129,9 +129,9 @@ describe("leveraged contracts", () => {
       await page.fill('[data-testid="lever-sl"]', "59500");
       // 10 lots × 0.01 BTC × 60000 = 6000 USDT of value: margin 600, fee 0.05 % = 3, overnight 0.02 % = 1.2 a day;
       // liquidation when the loss leaves 20 % of the margin: 480 USDT = 4800 on 0.1 BTC → 55,200.
-      await page.waitForFunction(() => document.querySelector('[data-testid="lever-preview"]')?.textContent?.includes("600 USDT"));
-      expect(await page.locator('[data-testid="lever-preview"]').textContent()).toContain("3 USDT");
-      expect(await textOf(page, "lever-preview-overnight")).toBe("1.2 USDT");
+      await page.waitForFunction(() => document.querySelector('[data-testid="lever-preview"]')?.textContent?.includes("600.00 USDT"));
+      expect(await page.locator('[data-testid="lever-preview"]').textContent()).toContain("3.00 USDT");
+      expect(await textOf(page, "lever-preview-overnight")).toBe("1.20 USDT");
       expect(await textOf(page, "lever-preview-liquidation")).toBe("55,200.00 USDT");
       // The gain cap is told before opening: the value at open, and the price that closes the long.
       expect(await page.locator('[data-testid="lever-cap-note"]').textContent()).toContain("6,000.00");
@@ -143,10 +143,10 @@ describe("leveraged contracts", () => {
       await confirm.waitFor();
       expect(await textOf(page, "lever-confirm-lots")).toBe("10 × 0.01 BTC");
       expect(await textOf(page, "lever-confirm-price")).toBe("60,000.00 USDT");
-      expect(await textOf(page, "lever-confirm-margin")).toBe("600 USDT");
-      expect(await textOf(page, "lever-confirm-fee")).toBe("3 USDT");
-      expect(await textOf(page, "lever-confirm-cost")).toBe("603 USDT");
-      expect(await textOf(page, "lever-confirm-overnight")).toBe("1.2 USDT");
+      expect(await textOf(page, "lever-confirm-margin")).toBe("600.00 USDT");
+      expect(await textOf(page, "lever-confirm-fee")).toBe("3.00 USDT");
+      expect(await textOf(page, "lever-confirm-cost")).toBe("603.00 USDT");
+      expect(await textOf(page, "lever-confirm-overnight")).toBe("1.20 USDT");
       expect(await textOf(page, "lever-confirm-maintenance")).toBe("20%");
       expect(await textOf(page, "lever-confirm-liquidation")).toBe("55,200.00 USDT");
       expect(await textOf(page, "lever-confirm-tp")).toBe("Not set");
@@ -240,9 +240,9 @@ describe("leveraged contracts", () => {
       const shown = (await dialog.textContent()) ?? "";
       for (const part of ["Close this position?", "Long 10×", "BTC/USDT", "1 × 0.01 BTC", "60,000.00 USDT", "Expected P/L", "Back to your lever balance"]) expect(shown).toContain(part);
       expect(await textOf(page, "lever-close-index")).toBe("60,000.00 USDT");
-      expect(await textOf(page, "lever-close-pnl")).toBe("0 USDT");
+      expect(await textOf(page, "lever-close-pnl")).toBe("0.00 USDT");
       // margin 60 − close fee 0.3 at P/L 0
-      expect(await textOf(page, "lever-close-payout")).toBe("59.7 USDT");
+      expect(await textOf(page, "lever-close-payout")).toBe("59.70 USDT");
       await snap(page, "lever-close-en");
       await page.locator('[data-testid="lever-close-keep"]').click();
       expect(await page.locator('[data-testid="lever-close-confirm"]').count()).toBe(0);
@@ -254,7 +254,7 @@ describe("leveraged contracts", () => {
       await page.locator('[data-testid="lever-close-all"]').click();
       await page.waitForFunction(() => document.querySelectorAll('[data-testid="lever-close-position"]').length === 2);
       expect(await textOf(page, "lever-close-confirm")).toContain("Close all 2 positions?");
-      expect(await textOf(page, "lever-close-total-pnl")).toBe("0 USDT");
+      expect(await textOf(page, "lever-close-total-pnl")).toBe("0.00 USDT");
       await snap(page, "lever-close-all-en");
       await page.locator('[data-testid="lever-close-go"]').click();
       await page.getByText("2 positions closed").waitFor();

@@ -180,13 +180,13 @@ describe("notification centre", () => {
     await entry.click();
     await waitForRoute(page, /^#\/notifications$/);
 
-    // Newest first, Beijing times as the API gives them, unread marked.
+    // Newest first, Beijing times as the API gives them, labelled UTC+8 (the one time rule), unread marked.
     await testId(page, "notif-list").waitFor();
     expect(await testId(page, "page-title").textContent()).toBe("Notifications");
     expect(await itemStates(page)).toEqual([
-      { title: "Contract settled: Won", read: true, time: "2026-11-24 10:32:00" },
-      { title: "Contract settled: Won", read: false, time: "2026-11-24 10:31:00" },
-      { title: "Deposit credited", read: false, time: "2026-11-24 10:30:00" },
+      { title: "Contract settled: Won", read: true, time: "2026-11-24 10:32:00 UTC+8" },
+      { title: "Contract settled: Won", read: false, time: "2026-11-24 10:31:00 UTC+8" },
+      { title: "Deposit credited", read: false, time: "2026-11-24 10:30:00 UTC+8" },
     ]);
     expect(await testId(page, "notif-unread-count").textContent()).toBe("2 unread");
     await snap(page, "notifications-inbox-en");
@@ -231,21 +231,21 @@ describe("notification centre", () => {
     await testId(page, "notif-list").waitFor();
     expect(await testId(page, "page-title").textContent()).toBe("消息通知");
     expect(await testId(page, "notif-item").count()).toBe(20);
-    expect((await itemStates(page))[0]).toEqual({ title: "充值已到账", read: false, time: "2026-11-24 11:04:00" });
+    expect((await itemStates(page))[0]).toEqual({ title: "充值已到账", read: false, time: "2026-11-24 11:04:00 UTC+8" });
     expect(await testId(page, "notif-unread-count").textContent()).toBe("26 条未读");
     await page.getByText("登录成功").waitFor({ state: "detached" });
     await snap(page, "notifications-inbox-zh");
     // Scrolling to the foot of the list loads the next page.
     await page.getByRole("button", { name: "加载更多" }).scrollIntoViewIfNeeded();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="notif-item"]').length === 29);
-    expect((await itemStates(page))[28]).toEqual({ title: "充值已到账", read: true, time: "2026-11-24 10:30:00" });
+    expect((await itemStates(page))[28]).toEqual({ title: "充值已到账", read: true, time: "2026-11-24 10:30:00 UTC+8" });
 
     // A new one while the inbox is open: toasted in Chinese, listed on top.
     addNotifications(server.persistDir, DEMO1, [settled(9, 40)]);
     await tabBecomesVisible(page);
     await noticeToasts(page).filter({ hasText: "合约已结算" }).waitFor();
     await snap(page, "notifications-toast-zh");
-    await page.waitForFunction(() => document.querySelector('[data-testid="notif-item"]')?.getAttribute("data-read") === "0" && document.querySelector('[data-testid="notif-item"] .num')?.textContent === "2026-11-24 11:10:00");
+    await page.waitForFunction(() => document.querySelector('[data-testid="notif-item"]')?.getAttribute("data-read") === "0" && document.querySelector('[data-testid="notif-item"] .num')?.textContent === "2026-11-24 11:10:00 UTC+8");
     await badgeBecomes(page, "27");
 
     await page.goto(`${server.baseUrl}/#/assets`);

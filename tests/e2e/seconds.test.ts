@@ -147,15 +147,17 @@ describe("seconds contracts", () => {
     const ratio = /(\d+(?:\.\d+)?)%/.exec((await sixty.textContent()) ?? "")?.[1] ?? "";
     expect(ratio).not.toBe("");
     await p.fill('[data-testid="sec-amount"]', "10");
-    expect(await text(p, "sec-fee")).toBe("0.2 USDT");
+    expect(await text(p, "sec-fee")).toBe("0.20 USDT");
     // Both ways net of the 0.2 fee: win = 10 × ratio% (cut) − 0.2, e.g. 85 → +8.3; wrong: −10 − 0.2.
     const win = (units("10") * units(ratio)) / 100n / 10n ** 8n;
     const dec = (u: bigint) => `${u / 10n ** 8n}${u % 10n ** 8n ? `.${(u % 10n ** 8n).toString().padStart(8, "0").replace(/0+$/, "")}` : ""}`;
-    const winText = dec(win);
-    const netText = dec(win - units("0.2"));
+    const two = (t: string) => t.replace(/^(-?\d+)$/, "$1.00").replace(/^(-?\d+\.\d)$/, "$10");
+    const winText = two(dec(win));
+    // Shown by the one amount rule: exact, at least two decimals ("8.30").
+    const netText = two(dec(win - units("0.2")));
     expect(await text(p, "sec-win")).toBe(`+${netText} USDT`);
-    expect(await text(p, "sec-worst")).toBe("-10.2 USDT");
-    expect(await text(p, "sec-net-note")).toBe(`Both net of the 0.2 USDT fee you pay now: a right call pays ${winText} on top of your 10 stake, a wrong one loses the stake.`);
+    expect(await text(p, "sec-worst")).toBe("-10.20 USDT");
+    expect(await text(p, "sec-net-note")).toBe(`Both net of the 0.20 USDT fee you pay now: a right call pays ${winText} on top of your 10.00 stake, a wrong one loses the stake.`);
     expect(await text(p, "sec-tie-rule")).toContain("Up wins only if the exit price is above the entry price; down wins if it is equal or below");
     // A stake the form refuses before sending: more than the micro balance holds with the fee.
     await p.fill('[data-testid="sec-amount"]', "99");
@@ -175,8 +177,8 @@ describe("seconds contracts", () => {
     await p.locator('[data-testid="risk-tick"]').check({ force: true });
     await p.click('[data-testid="risk-accept"]');
     await p.waitForSelector('[data-testid="sec-confirm"]');
-    expect(await text(p, "sec-confirm-fee")).toBe("0.2 USDT");
-    expect(await text(p, "sec-confirm-worst")).toBe("-10.2 USDT");
+    expect(await text(p, "sec-confirm-fee")).toBe("0.20 USDT");
+    expect(await text(p, "sec-confirm-worst")).toBe("-10.20 USDT");
     expect(await text(p, "sec-confirm-win")).toBe(`+${netText} USDT`);
     await snap(p, "seconds-confirm-en");
     await p.click('[data-testid="sec-confirm-go"]');
@@ -213,8 +215,8 @@ describe("seconds contracts", () => {
     // Exit = entry (the book never moved): up does not win on a tie.
     expect(await text(p, "order-modal-close-price")).toBe("60,500.00");
     // Net of the fee, as the form said before confirming; the result before the fee beside it.
-    expect(await text(p, "order-modal-result")).toBe("-10.2 USDT");
-    expect(await text(p, "order-modal-gross")).toBe("-10 USDT");
+    expect(await text(p, "order-modal-result")).toBe("-10.20 USDT");
+    expect(await text(p, "order-modal-gross")).toBe("-10.00 USDT");
     expect(await p.locator('[data-testid="order-modal-result"]').getAttribute("class")).toContain("down");
     await snap(p, "seconds-modal-settled-en");
     // The owner got `closed_microorder` for this contract on the private channel.
@@ -238,8 +240,8 @@ describe("seconds contracts", () => {
     // The settled row stays in the running list with its result until dismissed.
     const settledRow = p.locator(`li:has([data-testid="running-order"][data-id="${id}"])`);
     expect(await settledRow.locator('[data-testid="running-order"]').getAttribute("data-phase")).toBe("settled");
-    expect(await settledRow.locator('[data-testid="running-outcome"]').textContent()).toBe("Lost -10.2 USDT netDismiss");
-    expect(await settledRow.locator('[data-testid="running-result"]').textContent()).toBe("-10.2");
+    expect(await settledRow.locator('[data-testid="running-outcome"]').textContent()).toBe("Lost -10.20 USDT netDismiss");
+    expect(await settledRow.locator('[data-testid="running-result"]').textContent()).toBe("-10.20");
     await snap(p, "seconds-settled-row-en");
     await settledRow.locator('[data-testid="running-dismiss"]').click();
     await p.locator(`[data-testid="running-order"][data-id="${id}"]`).waitFor({ state: "detached" });
@@ -250,8 +252,8 @@ describe("seconds contracts", () => {
     const hist = p.locator(`[data-testid="history-row"][data-id="${id}"]`);
     await hist.waitFor();
     expect(await hist.locator('[data-testid="history-status"]').textContent()).toBe("Settled");
-    expect(await hist.locator('[data-testid="history-result"]').textContent()).toBe("-10.2");
-    expect(await hist.locator('[data-testid="history-fee"]').textContent()).toBe("0.2");
+    expect(await hist.locator('[data-testid="history-result"]').textContent()).toBe("-10.20");
+    expect(await hist.locator('[data-testid="history-fee"]').textContent()).toBe("0.20");
     expect(await hist.locator('[data-testid="history-result"]').getAttribute("class")).toContain("down");
     await snap(p, "seconds-lists-en");
 

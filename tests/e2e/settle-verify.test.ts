@@ -131,7 +131,9 @@ describe("checking a settlement in the app", () => {
     // The browser's own verdict, and the two results side by side.
     expect(await page.locator('[data-testid="verify-verdict"]').getAttribute("data-matches")).toBe("true");
     expect(await text(page, '[data-testid="verify-verdict"]')).toBe("✓ Matches: the ticks give the settled result");
-    const settled = c.fact_profits!.startsWith("-") ? c.fact_profits!.replace(/\.?0+$/, "") : `+${c.fact_profits!.replace(/\.?0+$/, "")}`;
+    // By the one amount rule: exact, at least two decimals ("-10.00", "+8.30").
+    const trimmed = c.fact_profits!.replace(/(\.\d\d\d*?)0+$/, "$1");
+    const settled = c.fact_profits!.startsWith("-") ? trimmed : `+${trimmed}`;
     expect(await text(page, '[data-testid="verify-recomputed"]')).toBe(`${settled} USDT`);
     expect(await text(page, '[data-testid="verify-open"]')).toBe(shown(c.open_price));
     expect(await text(page, '[data-testid="verify-close"]')).toBe(shown(c.end_price!));
@@ -140,8 +142,8 @@ describe("checking a settlement in the app", () => {
     const exit = page.locator('[data-testid="verify-exit"] [data-testid="tick-chosen"]');
     expect(await entry.getAttribute("data-id")).toBe(String(c.open_tick_id));
     expect(await exit.getAttribute("data-id")).toBe(String(c.end_tick_id));
-    expect(await cells(page, '[data-testid="verify-entry"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.open_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${shown(c.open_price)}$`));
-    expect(await cells(page, '[data-testid="verify-exit"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.end_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} ${shown(c.end_price!)}$`));
+    expect(await cells(page, '[data-testid="verify-entry"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.open_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC\\+8 ${shown(c.open_price)}$`));
+    expect(await cells(page, '[data-testid="verify-exit"] [data-testid="tick-chosen"]')).toMatch(new RegExp(`^#${c.end_tick_id} \\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2} UTC\\+8 ${shown(c.end_price!)}$`));
     expect(await page.locator('[data-testid="verify-entry"] [data-testid="tick-row"]').count()).toBeGreaterThan(0);
     expect(await page.locator('[data-testid="verify-exit"] [data-testid="tick-row"]').count()).toBeGreaterThan(0);
     // The expiry is marked right after the exit tick: it is the last one at or before it.

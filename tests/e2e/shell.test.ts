@@ -101,14 +101,15 @@ describe("the start-up shell", () => {
   }
 
   it("shows a visitor the login frame for a screen that needs a login, and a signed-in user the bell and their tab", async () => {
-    const visitor = await open("/exchange", { lang: "en", scripts: false });
+    // Assets are one's own (spot, home and the markets are open to guests, issue #26).
+    const visitor = await open("/assets", { lang: "en", scripts: false });
     await visitor.page.waitForSelector('[data-testid="boot-shell"]');
     expect(await shellState(visitor.page)).toMatchObject({ back: true, menu: false, bell: false, tabbar: false });
     await visitor.close();
 
-    const user = await open("/exchange", { lang: "en", session: true, scripts: false });
+    const user = await open("/assets", { lang: "en", session: true, scripts: false });
     await user.page.waitForSelector('[data-testid="boot-shell"]');
-    expect(await shellState(user.page)).toMatchObject({ back: false, menu: true, bell: true, tabbar: true, lit: 2 });
+    expect(await shellState(user.page)).toMatchObject({ back: false, menu: true, bell: true, tabbar: true, lit: 3 });
     await user.close();
   });
 

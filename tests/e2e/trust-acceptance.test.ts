@@ -339,6 +339,8 @@ describe("issue #16 acceptance: nothing happens to a user's money without them k
       const confirm = testId(mp, "confirm-received-dialog");
       await confirm.waitFor();
       await confirm.locator('[data-testid="confirm-received-check"]').check({ force: true });
+      // Releasing needs the merchant's fund password (issue #26; the seed's demo merchant has 135790).
+      await confirm.locator('[data-testid="release-password"]').fill("135790");
       await snap(mp, shot("2-merchant-confirm"));
       await confirm.locator('[data-testid="confirm-received-go"]').click();
       await mp.waitForSelector('[data-testid="c2c-show"][data-state="1"]');

@@ -12,8 +12,12 @@ import {
   formatExact,
   formatMoney,
   formatPrice,
+  formatClock,
   formatDateTime,
+  formatDay,
+  formatMinute,
   formatShortDate,
+  timeHeading,
   formatUpTo,
   groupThousands,
   trendOf,
@@ -58,20 +62,27 @@ describe("small helpers", () => {
   it("shortens server times to month-day", () => {
     expect(formatShortDate("2026-11-21 11:59:51")).toBe("11-21");
   });
-  it("shows epoch times in Beijing time like the server's times, whatever the device's zone", () => {
+  it("shows every time in Beijing time labelled UTC+8, whatever the device's zone (the one time rule)", () => {
     const zone = process.env.TZ;
     try {
       for (const tz of ["America/New_York", "UTC", "Asia/Tokyo"]) {
         process.env.TZ = tz;
         // 2026-11-21 03:59:51 UTC is 11:59:51 in Beijing.
-        expect(formatDateTime(Date.UTC(2026, 10, 21, 3, 59, 51))).toBe("2026-11-21 11:59:51");
-        expect(formatDateTime(String(Date.UTC(2026, 10, 21, 16, 0, 0) / 1000))).toBe("2026-11-22 00:00:00");
+        expect(formatDateTime(Date.UTC(2026, 10, 21, 3, 59, 51))).toBe("2026-11-21 11:59:51 UTC+8");
+        expect(formatDateTime(String(Date.UTC(2026, 10, 21, 16, 0, 0) / 1000))).toBe("2026-11-22 00:00:00 UTC+8");
+        expect(formatDay(Date.UTC(2026, 10, 21, 16, 0, 0))).toBe("2026-11-22 (UTC+8)");
+        expect(formatMinute(Date.UTC(2026, 10, 21, 3, 59, 51))).toBe("11-21 11:59 UTC+8");
+        expect(formatClock(Date.UTC(2026, 10, 21, 3, 59, 51))).toBe("11:59:51");
       }
     } finally {
       process.env.TZ = zone;
     }
-    expect(formatDateTime("2026-11-21 11:59:51")).toBe("2026-11-21 11:59:51");
+    // The server's own strings are Beijing time already: labelled, not moved.
+    expect(formatDateTime("2026-11-21 11:59:51")).toBe("2026-11-21 11:59:51 UTC+8");
+    expect(formatMinute("2026-11-21 11:59:51")).toBe("11-21 11:59 UTC+8");
+    expect(timeHeading("Time")).toBe("Time (UTC+8)");
     expect(formatDateTime(null)).toBe("");
+    expect(formatDateTime("soon")).toBe("soon");
   });
 });
 

@@ -149,10 +149,11 @@ describe("the tie rule and the live result at the current index (spec §4)", () 
     expect(liveResult(makeOrder(), null, 8)).toBeNull();
   });
 
-  it("colours a result green only above zero (a zero result is red, spec §4)", () => {
-    expect(signedResult("8.5")).toEqual({ text: "+8.5", tone: "up" });
-    expect(signedResult("-10")).toEqual({ text: "-10", tone: "down" });
-    expect(signedResult("0.00")).toEqual({ text: "0", tone: "down" });
+  it("colours a result green only above zero (a zero result is red, spec §4), by the one amount rule", () => {
+    expect(signedResult("8.5", "USDT")).toEqual({ text: "+8.50", tone: "up" });
+    expect(signedResult("-10", "USDT")).toEqual({ text: "-10.00", tone: "down" });
+    expect(signedResult("0.00", "USDT")).toEqual({ text: "0.00", tone: "down" });
+    expect(signedResult("0.123456789", "BTC")).toEqual({ text: "+0.123456789", tone: "up" });
     expect(signOf("-0.00")).toBe(0);
   });
 });

@@ -17,6 +17,7 @@ import {
   c2cAdvertSchema,
   c2cConfigSchema,
   c2cIdBodySchema,
+  legalDealSureSchema,
   c2cIdParamSchema,
   c2cIdQuerySchema,
   c2cMessageListSchema,
@@ -56,7 +57,7 @@ import { advertInput, createAdvert, editAdvert, marketAdverts, merchantAdvertAct
 import { createAppeal } from "../domain/c2c/appeals.ts";
 import { listMessages, orderFile, sendMessage } from "../domain/c2c/chat.ts";
 import { applyMerchant, leaveMerchant, merchantView } from "../domain/c2c/merchants.ts";
-import { cancelsOn, createOrder, handleOne, listOrders, orderRow, orderView, partyOrder, transitionOrder, type OrderRow } from "../domain/c2c/orders.ts";
+import { cancelsOn, createOrder, handleOne, listOrders, orderRow, orderView, partyOrder, releaseOrder, transitionOrder, type OrderRow } from "../domain/c2c/orders.ts";
 import { addPayMethod, deletePayMethod, listPayMethods, updatePayMethod } from "../domain/c2c/pay-methods.ts";
 import { beijingDay, c2cSettings } from "../domain/c2c/shared.ts";
 
@@ -120,10 +121,11 @@ export const c2cRoutes = new Hono<AppEnv>()
     await transitionOrder(c.env, r, "pay", sideOf(r, uid), uid, { proof });
     return ok(c, await viewFor(c.env, r.id, uid));
   })
-  .post("/legal_deal_user_sure", c2cOn, requireUser, jsonBody(c2cIdBodySchema), answers(c2cOrderSchema, { summary: "The seller confirms the fiat arrived: coins to the buyer", auth: true }), async (c) => {
+  .post("/legal_deal_user_sure", c2cOn, requireUser, jsonBody(legalDealSureSchema), answers(c2cOrderSchema, { summary: "The seller confirms the fiat arrived: coins to the buyer (with the fund password, and the authenticator code when on)", auth: true }), async (c) => {
     const uid = c.get("user").id;
-    const r = await partyOrder(c.env.DB, c.req.valid("json").id, uid);
-    await transitionOrder(c.env, r, "confirm", sideOf(r, uid), uid);
+    const body = c.req.valid("json");
+    const r = await partyOrder(c.env.DB, body.id, uid);
+    await releaseOrder(c.env, r, sideOf(r, uid), uid, body);
     return ok(c, await viewFor(c.env, r.id, uid));
   })
   .post("/legal_deal_cancel_order", c2cOn, requireUser, jsonBody(c2cIdBodySchema), answers(c2cOrderSchema, { summary: "The buyer cancels an unpaid order (escrow returned)", auth: true }), async (c) => {

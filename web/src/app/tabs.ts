@@ -13,10 +13,10 @@ export interface Tab {
 }
 
 export const TABS = [
-  { to: "/", icon: "home", auth: true },
+  { to: "/", icon: "home", auth: false },
   { to: "/quotations", icon: "markets", auth: false },
-  { to: "/exchange", icon: "exchange", auth: true },
-  { to: "/trade", icon: "trade", auth: true },
+  { to: "/exchange", icon: "exchange", auth: false },
+  { to: "/trade", icon: "trade", auth: false },
   { to: "/assets", icon: "wallet", auth: true },
 ] as const satisfies readonly Tab[];
 

@@ -173,26 +173,63 @@ export function chartPriceFormatter(precision: number): (price: number) => strin
   return (price: number) => (Number.isFinite(price) ? groupThousands(price.toFixed(digits)) : PLACEHOLDER);
 }
 
-/** Beijing time (Asia/Shanghai: UTC+8, no daylight saving), the spec's zone for every time shown. */
+/**
+ * The one time rule (issue #26): every time is shown in Beijing time (Asia/Shanghai, UTC+8, no
+ * daylight saving), the zone the exchange's days, rebates and charts run on, and always carries
+ * this label, so a phone anywhere reads the same moment the same way and knows which zone it is.
+ * A table of times may label its column instead (`timeHeading`) and show `formatClock` in the cells.
+ */
+export const TIME_ZONE_LABEL = "UTC+8";
 const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
+const BEIJING_TEXT_RE = /^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/;
 
 /**
- * Dates from the API come as "YYYY-MM-DD HH:mm:ss" strings (already Beijing time, shown as they
- * are) or epoch numbers (s or ms), shown in the same form and zone whatever the device's zone, so
- * every screen tells the same time for the same moment.
+ * "YYYY-MM-DD HH:mm:ss" in Beijing time: API strings in that form are already Beijing time (the
+ * server's `timeFormat`); epoch numbers (s or ms, or their digit strings) are converted. Null for
+ * anything else.
  */
-export function formatDateTime(value: string | number | null | undefined): string {
-  if (value === null || value === undefined || value === "") return "";
-  if (typeof value !== "number" && !/^\d+$/.test(value)) return value;
+function beijingText(value: string | number | null | undefined): string | null {
+  if (value === null || value === undefined || value === "") return null;
+  if (typeof value === "string" && !/^\d+$/.test(value)) return BEIJING_TEXT_RE.test(value.trim()) ? value.trim() : null;
   const n = Number(value);
   const date = new Date((n < 1e12 ? n * 1000 : n) + SHANGHAI_OFFSET_MS);
-  if (Number.isNaN(date.getTime())) return String(value);
+  if (Number.isNaN(date.getTime())) return null;
   return date.toISOString().slice(0, 19).replace("T", " ");
+}
+
+/** A moment as "2026-11-21 11:59:51 UTC+8"; any other text is shown as it came; "" for none. */
+export function formatDateTime(value: string | number | null | undefined): string {
+  const text = beijingText(value);
+  if (text === null) return value === null || value === undefined ? "" : String(value);
+  return `${text} ${TIME_ZONE_LABEL}`;
+}
+
+/** To the minute, without the year, for tight rows: "11-21 11:59 UTC+8". */
+export function formatMinute(value: string | number | null | undefined): string {
+  const text = beijingText(value);
+  if (text === null || text.length < 16) return formatDateTime(value);
+  return `${text.slice(5, 16)} ${TIME_ZONE_LABEL}`;
+}
+
+/** The Beijing calendar day of a moment, labelled: "2026-11-21 (UTC+8)". */
+export function formatDay(value: string | number | null | undefined): string {
+  const text = beijingText(value);
+  return text === null ? formatDateTime(value) : `${text.slice(0, 10)} (${TIME_ZONE_LABEL})`;
+}
+
+/** The time of day only ("11:59:51"), for the cells of a column headed by `timeHeading`. */
+export function formatClock(value: string | number | null | undefined): string {
+  const text = beijingText(value);
+  return text === null || text.length < 19 ? PLACEHOLDER : text.slice(11, 19);
+}
+
+/** A time column's heading with the zone its cells are in: "Time (UTC+8)". */
+export function timeHeading(label: string): string {
+  return `${label} (${TIME_ZONE_LABEL})`;
 }
 
 /** Month and day only ("11-21"), for tight spots such as the notice ticker. */
 export function formatShortDate(value: string | number | null | undefined): string {
-  const full = formatDateTime(value);
-  const match = /^\d{4}-(\d{2}-\d{2})/.exec(full);
-  return match?.[1] ?? full;
+  const text = beijingText(value);
+  return text === null ? formatDateTime(value) : text.slice(5, 10);
 }

@@ -27,3 +27,11 @@ export function safeRedirect(value: string | null | undefined): string {
   if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/login")) return "/";
   return value;
 }
+
+/**
+ * The login screen that brings the user back here (or to `back`) once logged in: screens open to
+ * guests send them there when they act (buy, subscribe, vote), not when they look.
+ */
+export function loginPath(back: string = currentPath()): string {
+  return `/login?redirect=${encodeURIComponent(back)}`;
+}

@@ -113,3 +113,8 @@ if (typeof window !== "undefined") {
     }
   });
 }
+
+/** Whether someone is logged in, following logins and logouts (screens open to guests hide what is per user). */
+export function useLoggedIn(): boolean {
+  return useStore($session, { keys: ["token"] }).token !== "";
+}

@@ -34,6 +34,7 @@ import { decideOrder, type Actor, type OrderAction, type Refusal } from "./machi
 import { announceNotifications } from "../notifications/inbox.ts";
 import { actionNotices, noticeStatements, orderNotices, type NoticeOrder } from "./notices.ts";
 import { notifyUsers } from "./notify.ts";
+import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
 import { payKindsOf, paySnapshot } from "./pay-methods.ts";
 import { beijingDay, c2cSettings, guard, maskName, newId, orderNumber, runC2c, type C2cSettings } from "./shared.ts";
 
@@ -319,6 +320,20 @@ function refusal(reason: Refusal): ApiError {
     default:
       return new ApiError("c2c_order_handled", 409);
   }
+}
+
+/**
+ * The seller releases the escrow ("confirm"): money leaves them for good, so, as a withdrawal, it
+ * needs their fund password and, when an authenticator is on, its code. The order is asked first
+ * whether this party may release it now: a buyer, or an order already handled, gets the order's own
+ * refusal rather than a password prompt. Then the guarded transition, as any other.
+ */
+export async function releaseOrder(env: Env, r: OrderRow, actor: Actor, actorId: number, factors: { password: string; totp_code?: string | undefined }): Promise<IsSure> {
+  const d = decideOrder(r.is_sure, "confirm", actor, { now: Date.now(), payDeadline: r.pay_deadline, appealOpen: r.appeal_status === 0 });
+  if (!d.ok) throw refusal(d.reason);
+  await checkFundPassword(env, actorId, factors.password);
+  await checkTotpIfEnabled(env, actorId, factors.totp_code);
+  return transitionOrder(env, r, "confirm", actor, actorId);
 }
 
 /**

@@ -11,7 +11,7 @@
  * caught up day by day; an invocation does at most `limit` batches and the every-minute cron goes on.
  */
 import { FLEX_RESERVE_DAYS } from "../../../schemas/earn.ts";
-import { formatUnitsTrim } from "../../../schemas/money.ts";
+import { money } from "../notifications/events.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
@@ -76,7 +76,7 @@ function accrualStatements(db: D1Database, p: PositionRow, day: string, now: num
         userId: p.user_id,
         kind: "earn_interest",
         key,
-        params: { id: p.id, day, amount: formatUnitsTrim(pay, p.scale), currency: p.currency },
+        params: { id: p.id, day, amount: money(pay, p.scale), currency: p.currency },
         link: "/earn/positions",
         now,
       }),

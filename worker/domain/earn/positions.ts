@@ -8,6 +8,7 @@
  */
 import { bpsToApr, type EarnPosition, type EarnSubscribe } from "../../../schemas/earn.ts";
 import { formatUnitsTrim } from "../../../schemas/money.ts";
+import { money } from "../notifications/events.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
@@ -91,7 +92,7 @@ export async function subscribe(env: Env, userId: number, input: EarnSubscribe, 
         userId,
         kind: "earn_subscribed",
         key,
-        params: { id, amount: f(amount), currency: product.currency, apr: bpsToApr(product.apr_bps) },
+        params: { id, amount: money(amount, product.scale), currency: product.currency, apr: bpsToApr(product.apr_bps) },
         link: LINK,
         now,
       }),
@@ -118,7 +119,6 @@ export function closeStatements(db: D1Database, p: PositionRow, how: "redeem" | 
   const interest = how === "mature" ? unpaid : 0n;
   const entries: LedgerEntry[] = [{ userId: p.user_id, currencyId: p.currency_id, account: "change", dAvailable: amount + interest, dFrozen: -amount, memo: `savings position ${p.id}` }];
   if (interest > 0n) entries.push({ userId: TREASURY, currencyId: p.currency_id, account: HOUSE_ACCOUNT, dAvailable: 0n, dFrozen: -interest, memo: `savings position ${p.id} interest` });
-  const f = (u: bigint) => formatUnitsTrim(u, p.scale);
   const forfeited = how === "redeem" ? unpaid : 0n;
   const key = `earn:${p.id}:close`;
   return [
@@ -133,7 +133,7 @@ export function closeStatements(db: D1Database, p: PositionRow, how: "redeem" | 
       userId: p.user_id,
       kind: how === "mature" ? "earn_matured" : forfeited > 0n ? "earn_redeemed_early" : "earn_redeemed",
       key,
-      params: { id: p.id, amount: f(amount), currency: p.currency, interest: f(interest), forfeited: f(forfeited) },
+      params: { id: p.id, amount: money(amount, p.scale), currency: p.currency, interest: money(interest, p.scale), forfeited: money(forfeited, p.scale) },
       link: LINK,
       now,
     }),

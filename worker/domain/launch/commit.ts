@@ -8,6 +8,7 @@
 import type { LaunchCommitInput, LaunchSubscription } from "../../../schemas/launch.ts";
 import { vestedUnits } from "../../../schemas/launch.ts";
 import { formatUnitsTrim } from "../../../schemas/money.ts";
+import { money } from "../notifications/events.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { formatShanghai } from "../../lib/time.ts";
@@ -46,7 +47,7 @@ export async function commit(env: Pick<Env, "DB" | "USER">, userId: number, inpu
       userId,
       kind: "launch_committed",
       key,
-      params: { title: p.title, amount: formatUnitsTrim(amount, price.scale), currency: price.currency },
+      params: { title: p.title, amount: money(amount, price.scale), currency: price.currency },
       link: `/launch/project?id=${p.id}`,
       now,
     }),
@@ -91,7 +92,7 @@ export async function claim(env: Pick<Env, "DB" | "USER">, userId: number, id: n
         userId,
         kind: "launch_claimed",
         key,
-        params: { title: s.title, amount: formatUnitsTrim(amount, s.token_scale), token: s.token },
+        params: { title: s.title, amount: money(amount, s.token_scale), token: s.token },
         link: LAUNCH_LINK,
         now,
       }),

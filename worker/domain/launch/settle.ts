@@ -14,7 +14,7 @@
  * Each invocation does at most `maxSettlements` commitments and goes on at the next one.
  */
 import { allocationOf, costOf, demandOf } from "../../../schemas/launch.ts";
-import { formatUnitsTrim } from "../../../schemas/money.ts";
+import { money } from "../notifications/events.ts";
 import { TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
@@ -93,17 +93,17 @@ export async function settleProject(env: Pick<Env, "DB" | "USER">, id: number, n
       { userId: s.user_id, currencyId: p.token_id, account: "change", dAvailable: 0n, dFrozen: alloc, memo: `launch ${p.id}` },
     ];
     const note = cancelling
-      ? notificationStatement(db, { userId: s.user_id, kind: "launch_refunded", key, params: { title: p.title, amount: formatUnitsTrim(amount, price.scale), currency: price.currency }, link: LAUNCH_LINK, now })
+      ? notificationStatement(db, { userId: s.user_id, kind: "launch_refunded", key, params: { title: p.title, amount: money(amount, price.scale), currency: price.currency }, link: LAUNCH_LINK, now })
       : notificationStatement(db, {
           userId: s.user_id,
           kind: "launch_allocated",
           key,
           params: {
             title: p.title,
-            alloc: formatUnitsTrim(alloc, p.token_scale),
+            alloc: money(alloc, p.token_scale),
             token: p.token,
-            cost: formatUnitsTrim(cost, price.scale),
-            refund: formatUnitsTrim(refund, price.scale),
+            cost: money(cost, price.scale),
+            refund: money(refund, price.scale),
             currency: price.currency,
           },
           link: LAUNCH_LINK,

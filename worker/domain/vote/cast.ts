@@ -9,6 +9,7 @@
  */
 import type { VoteCastResult } from "../../../schemas/vote.ts";
 import { formatUnitsTrim } from "../../../schemas/money.ts";
+import { money } from "../notifications/events.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
@@ -62,7 +63,7 @@ export async function castVote(env: Pick<Env, "DB" | "USER">, userId: number, ca
           userId,
           kind: "vote_held",
           key,
-          params: { round: round.id, title: round.title, amount: formatUnitsTrim(units, round.scale), currency: round.currency },
+          params: { round: round.id, title: round.title, amount: money(units, round.scale), currency: round.currency },
           link: "/vote",
           now,
         }),

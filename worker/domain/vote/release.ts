@@ -6,7 +6,7 @@
  * only once the round is over) make a second run, or two runs at once, release nothing twice.
  * Bounded per call and resumable: what is left is taken by the next minute's run.
  */
-import { formatUnitsTrim } from "../../../schemas/money.ts";
+import { money } from "../notifications/events.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 
@@ -50,7 +50,7 @@ export async function releaseDueHolds(env: Pick<Env, "DB" | "USER">, now = Date.
           userId: h.user_id,
           kind: "vote_released",
           key,
-          params: { round: h.round_id, title: h.title, amount: formatUnitsTrim(units, h.scale), currency: h.currency },
+          params: { round: h.round_id, title: h.title, amount: money(units, h.scale), currency: h.currency },
           link: "/vote",
           now,
         }),

@@ -58,8 +58,11 @@ export const fetchMerchantOrders = (filter: OrderFilter, page: number, signal?: 
   call((o) => api.c2c.merchant.orders.$get({ query: q({ page, ...filter }) }, o), quiet(signal));
 export const fetchOrder = (id: number, signal?: AbortSignal) => call((o) => api.legal_deal.$get({ query: { id: String(id) } }, o), quiet(signal));
 
-/** The seller confirms the fiat arrived: the coins go to the buyer. */
-export const confirmReceived = (id: number) => call((o) => api.legal_deal_user_sure.$post({ json: { id } }, o));
+/**
+ * The seller confirms the fiat arrived: the coins go to the buyer. It needs the seller's fund
+ * password (and the authenticator code when one is on); refusals are the dialog's to show.
+ */
+export const confirmReceived = (body: { id: number; password: string; totp_code?: string }) => call((o) => api.legal_deal_user_sure.$post({ json: body }, o), { notify: false });
 /** The buyer cancels while unpaid. */
 export const cancelOrder = (id: number) => call((o) => api.user_legal_pay_cancel.$post({ json: { id } }, o));
 /** At countdown zero: the server decides (idempotent), so no toast for a refusal. */
@@ -159,6 +162,9 @@ export const useMessages = (orderId: number) =>
 export const useMerchant = () => useScreenQuery({ queryKey: [C2C, "merchant"], queryFn: ({ signal }) => fetchMerchant(signal) });
 export const useMyAdverts = () => usePagedQuery({ queryKey: [C2C, "myAdverts"], fetchPage: fetchMyAdverts, view: pagesById<C2cAdvert> });
 export const usePayMethods = () => useScreenQuery({ queryKey: [C2C, "payMethods"], queryFn: ({ signal }) => fetchPayMethods(signal) });
+/** The user centre (verification level, fund password, authenticator): what ordering and releasing need. */
+export const fetchCenter = (signal?: AbortSignal) => call((o) => api.user.center.$get({}, o), quiet(signal));
+export const useCenter = () => useScreenQuery({ queryKey: sharedKeys.center, queryFn: ({ signal }) => fetchCenter(signal) });
 
 export const usePlaceOrder = () => useCallMutation(placeOrder, moved);
 export const useConfirmReceived = () => useCallMutation(confirmReceived, moved);

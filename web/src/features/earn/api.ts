@@ -7,6 +7,7 @@
 import type { EarnPosition, EarnProduct } from "../../../../schemas/earn.ts";
 import { call, client } from "../../lib/api.ts";
 import { sharedKeys, useCallMutation, useScreenQuery } from "../../lib/query.ts";
+import { useLoggedIn } from "../../lib/session.ts";
 
 export type { EarnPosition, EarnProduct };
 
@@ -26,7 +27,11 @@ export const redeem = (position_id: number) => call((o) => client.api.earn.redee
 
 export const useProducts = () => useScreenQuery({ queryKey: PRODUCTS, queryFn: ({ signal }) => fetchProducts(signal), refetchInterval: PRODUCTS_REFRESH_MS });
 export const usePositions = () => useScreenQuery({ queryKey: POSITIONS, queryFn: ({ signal }) => fetchPositions(signal) });
-export const useSpot = () => useScreenQuery({ queryKey: [...sharedKeys.balances, "spot"], queryFn: ({ signal }) => fetchSpot(signal) });
+/** One's spot balances; a guest (the product page is open to guests) has none to ask for. */
+export const useSpot = () => {
+  const loggedIn = useLoggedIn();
+  return useScreenQuery({ queryKey: [...sharedKeys.balances, "spot"], queryFn: ({ signal }) => fetchSpot(signal), enabled: loggedIn });
+};
 
 export const useSubscribe = () => useCallMutation(subscribe, [sharedKeys.balances, [EARN]]);
 export const useRedeem = () => useCallMutation(redeem, [sharedKeys.balances, [EARN]]);

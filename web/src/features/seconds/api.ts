@@ -8,6 +8,7 @@ import type { Quotation } from "../../../../schemas/content.ts";
 import type { IndexTick, PayableCurrency, SecondsOption, SecondsOrder } from "../../../../schemas/seconds.ts";
 import { call, client } from "../../lib/api.ts";
 import { pagesById, sharedKeys, useCallMutation, usePagedQuery, useScreenQuery } from "../../lib/query.ts";
+import { useLoggedIn } from "../../lib/session.ts";
 import { clockOffset } from "./logic.ts";
 
 export type { IndexTick, PayableCurrency, SecondsOption, SecondsOrder };
@@ -73,15 +74,21 @@ export const secondsKeys = {
 export const usePairs = () => useScreenQuery({ queryKey: secondsKeys.pairs, queryFn: ({ signal }) => fetchPairs(signal), refetchInterval: 10_000 });
 export const useOptions = () => useScreenQuery({ queryKey: secondsKeys.options, queryFn: ({ signal }) => fetchOptions(signal), staleTime: 30_000 });
 export const usePayable = () => useScreenQuery({ queryKey: secondsKeys.payable, queryFn: ({ signal }) => fetchPayable(signal) });
-export const useScales = () => useScreenQuery({ queryKey: secondsKeys.scales, queryFn: ({ signal }) => fetchScales(signal), staleTime: 60_000 });
+/** The user's wallet scales: a guest has none (the form falls back to 8 places). */
+export const useScales = () => {
+  const loggedIn = useLoggedIn();
+  return useScreenQuery({ queryKey: secondsKeys.scales, queryFn: ({ signal }) => fetchScales(signal), staleTime: 60_000, enabled: loggedIn });
+};
 
 /**
  * The running list. While a contract waits for its result it is asked for every second (spec §4
  * says "wait 8 s"; we wait for the state instead: the event or the record, whichever is first);
  * otherwise every 15 s.
  */
-export const useRunning = (waiting: boolean) =>
-  useScreenQuery({ queryKey: secondsKeys.running, queryFn: ({ signal }) => fetchRunning(signal), refetchInterval: waiting ? 1000 : 15_000 });
+export const useRunning = (waiting: boolean) => {
+  const loggedIn = useLoggedIn();
+  return useScreenQuery({ queryKey: secondsKeys.running, queryFn: ({ signal }) => fetchRunning(signal), refetchInterval: waiting ? 1000 : 15_000, enabled: loggedIn });
+};
 
 export const useHistory = () => usePagedQuery({ queryKey: secondsKeys.history, fetchPage: fetchHistory, view: pagesById<SecondsOrder> });
 

@@ -1,6 +1,6 @@
 /** Display helpers of the seconds screens. */
 import { signOf } from "./logic.ts";
-import { formatExact } from "../../lib/format.ts";
+import { formatMoneyMoved } from "../../lib/format.ts";
 
 /** Random client order id: a retried submit is recognised by the server (a replay answers the first order). */
 export function newClientOrderId(): string {
@@ -9,11 +9,15 @@ export function newClientOrderId(): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** A signed result with its sign ("+8.5", "-10", "0") and the class that colours it: green only above zero (spec §4). */
-export function signedResult(value: string | null): { text: string; tone: "up" | "down" | "flat" } {
+/**
+ * A signed result of `currency` with its sign ("+8.50", "-10.00", "0.00") by the one amount rule
+ * (lib/format.ts formatMoneyMoved: exact, at least the currency's minimum decimals) and the class
+ * that colours it: green only above zero (spec §4).
+ */
+export function signedResult(value: string | null, currency: string): { text: string; tone: "up" | "down" | "flat" } {
   if (value === null) return { text: "--", tone: "flat" };
   const sign = signOf(value);
-  const text = formatExact(value);
+  const text = formatMoneyMoved(value, currency);
   return { text: sign > 0 ? `+${text}` : text, tone: sign > 0 ? "up" : "down" };
 }
 

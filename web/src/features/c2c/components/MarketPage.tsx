@@ -38,7 +38,10 @@ function Market() {
   const wanted = Number(params.get("coin") ?? "");
   const coin = coinList.find((c) => c.id === wanted) ?? coinList[0];
   const config = useC2cConfig();
-  const [open, setOpen] = useState<C2cAdvert | null>(null);
+  // The advert being ordered (and the amount typed) live in the URL, so coming back from adding a
+  // receiving account (/legal/payment?back=…) reopens the same order with the same amount.
+  const openId = loggedIn ? Number(params.get("advert") ?? "") || null : null;
+  const openAmount = params.get("amount") ?? "";
 
   const setParam = (key: string, value: string) => {
     const next = new URLSearchParams(params);
@@ -46,13 +49,19 @@ function Market() {
     setParams(next, { replace: true });
   };
 
+  const here = (extra: Record<string, string> = {}) => {
+    const next = new URLSearchParams({ side, ...(coin ? { coin: String(coin.id) } : {}), ...extra });
+    return `/legal/index?${next.toString()}`;
+  };
   const take = (ad: C2cAdvert) => {
+    // A guest logs in first and comes back to this advert's order dialog.
     if (!loggedIn) {
-      navigate(`/login?redirect=${encodeURIComponent(`/legal/index?side=${side}${coin ? `&coin=${coin.id}` : ""}`)}`);
+      navigate(`/login?redirect=${encodeURIComponent(here({ advert: String(ad.id) }))}`);
       return;
     }
-    setOpen(ad);
+    setParams(new URLSearchParams(here({ advert: String(ad.id) }).split("?")[1]), { replace: true });
   };
+  const close = () => setParams(new URLSearchParams(here().split("?")[1]), { replace: true });
 
   return (
     <div className={s.page} data-testid="c2c-market">
@@ -83,7 +92,17 @@ function Market() {
             </p>
           )}
           <AdvertList key={`${advertType}-${coin.id}`} type={advertType} coinId={coin.id} coinName={coin.name} onTake={take} />
-          {open && <LiveOrderDialog type={advertType} coinId={coin.id} advert={open} scale={qtyDecimals(coin.scale)} onClose={() => setOpen(null)} />}
+          {openId !== null && (
+            <LiveOrderDialog
+              type={advertType}
+              coinId={coin.id}
+              advertId={openId}
+              amount={openAmount}
+              scale={qtyDecimals(coin.scale)}
+              onClose={close}
+              returnPath={(amount) => here({ advert: String(openId), ...(amount ? { amount } : {}) })}
+            />
+          )}
         </>
       )}
     </div>
@@ -95,10 +114,30 @@ function Market() {
  * dialog is open, from the same cache): a changed price shows in place, the typed amount stays.
  * An advert that left the list (sold out, taken off) keeps its last copy; the server then refuses.
  */
-function LiveOrderDialog({ type, coinId, advert, scale, onClose }: { type: C2cType; coinId: number; advert: C2cAdvert; scale: number; onClose: () => void }) {
+function LiveOrderDialog({
+  type,
+  coinId,
+  advertId,
+  amount,
+  scale,
+  onClose,
+  returnPath,
+}: {
+  type: C2cType;
+  coinId: number;
+  advertId: number;
+  amount: string;
+  scale: number;
+  onClose: () => void;
+  returnPath: (amount: string) => string;
+}) {
   const list = useAdverts(type, coinId);
-  const live = list.items.find((a) => a.id === advert.id) ?? advert;
-  return <OrderDialog advert={live} scale={scale} onClose={onClose} />;
+  const [last, setLast] = useState<C2cAdvert | null>(null);
+  const live = list.items.find((a) => a.id === advertId) ?? null;
+  if (live !== null && live !== last) setLast(live);
+  const advert = live ?? last;
+  if (!advert) return null;
+  return <OrderDialog advert={advert} scale={scale} onClose={onClose} initialAmount={amount} returnPath={returnPath} />;
 }
 
 function AdvertList({ type, coinId, coinName, onTake }: { type: C2cType; coinId: number; coinName: string; onTake: (ad: C2cAdvert) => void }) {

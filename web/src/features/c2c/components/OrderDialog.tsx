@@ -7,18 +7,24 @@
  * place with a notice, the typed amount is kept and the total follows the new price; the order
  * carries the price shown, and the server refuses it if the advert's price is another one by then.
  * A new order leads to its pay page (buying) or its detail.
+ *
+ * What ordering needs comes first (issue #26): a verified identity and a receiving account (for
+ * selling, one of the kinds the merchant pays to), each with its way to get it, and the payment
+ * window. The order button waits until both are there; the way to add an account leaves with a
+ * return path that reopens this dialog with the typed amount, so nothing is lost on the way.
  */
 import { useState } from "react";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
-import { usePlaceOrder, useRefreshAdverts, type C2cAdvert } from "../api.ts";
+import { useC2cConfig, useCenter, usePayMethods, usePlaceOrder, useRefreshAdverts, type C2cAdvert } from "../api.ts";
 import { allInNumber, checkOrder, numberForTotal, totalOf, type OrderProblem } from "../math.ts";
-import { cny, PayKinds } from "./common.tsx";
+import { cny, PayKinds, payKindText } from "./common.tsx";
+import { Icon } from "../../../components/Icon.tsx";
 import s from "./c2c.module.css";
 import { formatExact } from "../../../lib/format.ts";
 
@@ -41,14 +47,31 @@ function problemText(p: OrderProblem, coin: string): string {
   }
 }
 
-export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; scale: number; onClose: () => void }) {
+export function OrderDialog({
+  advert,
+  scale,
+  onClose,
+  initialAmount = "",
+  returnPath,
+}: {
+  advert: C2cAdvert;
+  scale: number;
+  onClose: () => void;
+  /** The coin amount typed before leaving to add an account. */
+  initialAmount?: string;
+  /** Where adding an account brings the user back to: this dialog with this amount. */
+  returnPath: (amount: string) => string;
+}) {
   const navigate = useNavigate();
+  const center = useCenter();
+  const methods = usePayMethods();
+  const config = useC2cConfig();
   const place = usePlaceOrder();
   const refreshAdverts = useRefreshAdverts();
   const userBuys = advert.type === "sell";
   const coin = advert.currency_name;
   const [by, setBy] = useState<"number" | "total">("number");
-  const [number, setNumber] = useState("");
+  const [number, setNumber] = useState(initialAmount);
   const [total, setTotal] = useState("");
   const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
@@ -60,8 +83,15 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
   const qty = by === "number" ? number : (numberForTotal(total, advert.price, scale) ?? "");
   const shownTotal = totalOf(qty, advert.price, scale);
 
+  // What ordering needs, as the server checks it (998 unverified, 997 no receiving account).
+  const verified = center.data ? center.data.review_status === 2 : null;
+  const usable = (methods.data?.lists ?? []).filter((p) => !p.name_mismatch);
+  const hasAccount = methods.data ? (userBuys ? usable.length > 0 : usable.some((p) => advert.pay_kinds.includes(p.kind))) : null;
+  const ready = verified === true && hasAccount === true;
+  const minutes = config.data ? String(Math.round(config.data.pay_window_seconds / 60)) : null;
+
   const submit = async () => {
-    if (busy) return;
+    if (busy || !ready) return;
     const problem = checkOrder(qty, advert, scale);
     if (problem) {
       setError(problemText(problem, coin));
@@ -105,7 +135,7 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
             {m.cancel()}
           </button>
-          <button type="button" className={`btn ${userBuys ? s.btnBuy : s.btnSell}`} onClick={submit} disabled={busy} data-testid="c2c-order-submit">
+          <button type="button" className={`btn ${userBuys ? s.btnBuy : s.btnSell}`} onClick={submit} disabled={busy || !ready} data-testid="c2c-order-submit">
             {busy && <Spinner size={16} />}
             {userBuys ? m.c2c_buy() : m.c2c_sell()}
           </button>
@@ -113,6 +143,45 @@ export function OrderDialog({ advert, scale, onClose }: { advert: C2cAdvert; sca
       }
     >
       <div className={s.dialogBody}>
+        <section className={s.reqs} aria-label={m.c2c_req_title()} data-testid="c2c-reqs">
+          <h3 className={s.reqsTitle}>{m.c2c_req_title()}</h3>
+          <ul>
+            <li className={verified ? s.reqOk : s.reqTodo} data-testid="req-verified" data-ok={verified === true}>
+              <Icon name={verified ? "check" : "alert"} size={16} />
+              {verified === null ? (
+                <Spinner size={14} />
+              ) : verified ? (
+                <span>{m.c2c_req_verified({ level: String(center.data?.level ?? 1) })}</span>
+              ) : (
+                <>
+                  <span>{m.c2c_req_verify()}</span>
+                  <Link to="/verifyed" className="btn btn-small btn-outline" data-testid="req-verify-link">{m.c2c_req_verify_go()}</Link>
+                </>
+              )}
+            </li>
+            <li className={hasAccount ? s.reqOk : s.reqTodo} data-testid="req-account" data-ok={hasAccount === true}>
+              <Icon name={hasAccount ? "check" : "alert"} size={16} />
+              {hasAccount === null ? (
+                <Spinner size={14} />
+              ) : hasAccount ? (
+                <span>{m.c2c_req_account_ok({ kinds: [...new Set(usable.map((p) => payKindText(p.kind)))].join(", ") })}</span>
+              ) : (
+                <>
+                  <span>{userBuys ? m.c2c_req_account_buy() : m.c2c_req_account_sell({ kinds: advert.pay_kinds.map(payKindText).join(", ") })}</span>
+                  <Link to={`/legal/payment?back=${encodeURIComponent(returnPath(qty))}`} className="btn btn-small btn-outline" data-testid="req-account-link">
+                    {m.c2c_req_account_go()}
+                  </Link>
+                </>
+              )}
+            </li>
+            {minutes !== null && (
+              <li className={s.reqInfo} data-testid="req-window">
+                <Icon name="trade" size={16} />
+                <span>{userBuys ? m.c2c_window_buyer({ minutes }) : m.c2c_window_seller({ minutes })}</span>
+              </li>
+            )}
+          </ul>
+        </section>
         <dl className={s.kv}>
           <div>
             <dt>{m.c2c_merchant()}</dt>

@@ -21,7 +21,7 @@ import { formatCountdown, secondsLeft } from "../math.ts";
 import { C2cGate, cny, PayMethodCard } from "./common.tsx";
 import { ChatLink } from "./ChatLink.tsx";
 import s from "./c2c.module.css";
-import { formatExact } from "../../../lib/format.ts";
+import { formatExact, formatDateTime } from "../../../lib/format.ts";
 import { keepProof, proofOf } from "../proofs.ts";
 
 export default function PayPage() {
@@ -130,7 +130,9 @@ function PayForm({ order }: { order: C2cOrder }) {
         <span className={`${s.countdown} ${left <= 60 ? s.countdownLate : ""}`} role="timer" aria-label={m.c2c_time_left()} data-testid="pay-countdown">
           {left > 0 ? formatCountdown(left) : m.c2c_window_over()}
         </span>
-        <span className="form-note">{m.c2c_pay_within()}</span>
+        <span className="form-note" data-testid="pay-window">
+          {m.c2c_pay_window_stated({ minutes: String(Math.max(1, Math.round((order.pay_deadline - order.create_time) / 60_000))), time: formatDateTime(order.pay_deadline) })} {m.c2c_pay_within()}
+        </span>
       </section>
 
       <dl className={`${s.kv} card`}>

@@ -6,7 +6,8 @@
  * is always the verified real name (the server fills it in), and there is a configured maximum.
  */
 import { useState, type FormEvent } from "react";
-import { Link } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { safeRedirect } from "../../../lib/nav.ts";
 import { m } from "../../../i18n/index.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
@@ -29,6 +30,15 @@ export default function PaymentPage() {
 
 function Payment() {
   const methods = usePayMethods();
+  const navigate = useNavigate();
+  // Sent here from an order (?back=): once an account is added, back to that order, amount kept.
+  const [params] = useSearchParams();
+  const back = params.get("back") ? safeRedirect(params.get("back")) : null;
+  const saved = () => {
+    setAdding(false);
+    setEditing(null);
+    if (back) navigate(back, { replace: true });
+  };
   const remove = useDeletePayMethod();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<PayMethod | null>(null);
@@ -52,7 +62,13 @@ function Payment() {
 
   return (
     <div className={s.page} data-testid="c2c-payment">
-      <C2cNav here="payment" />
+      {!back && <C2cNav here="payment" />}
+      {back && (
+        <div className={`${s.notice} ${s.noticeInfo}`} data-testid="pm-back-note">
+          <p>{m.c2c_back_note()}</p>
+          <Link to={back} replace className="btn btn-small btn-outline" data-testid="pm-back">{m.c2c_back_to_order()}</Link>
+        </div>
+      )}
       <p className="form-note">{m.c2c_pm_intro()}</p>
       {methods.error && !methods.data ? (
         <ErrorState message={methods.error.message} onRetry={methods.reload} />
@@ -60,7 +76,7 @@ function Payment() {
         <SkeletonList rows={3} />
       ) : (
         <>
-          <Link to="/bank" className={s.pmRow} data-testid="pm-bank">
+          <Link to={back ? `/bank?back=${encodeURIComponent(back)}` : "/bank"} className={s.pmRow} data-testid="pm-bank">
             <span className={`${s.payKind} ${kindClass("bank")}`}>{payKindText("bank")}</span>
             <span className={s.pmText}>
               {bank ? (
@@ -96,9 +112,9 @@ function Payment() {
           </ul>
           <p className="form-note muted" data-testid="pm-count">{m.c2c_pm_count({ count: own.length, max: methods.data.max })}</p>
           {editing ? (
-            <AddMethod key={editing.id} initial={editing} onDone={() => setEditing(null)} />
+            <AddMethod key={editing.id} initial={editing} onDone={() => setEditing(null)} onSaved={saved} />
           ) : adding ? (
-            <AddMethod onDone={() => setAdding(false)} />
+            <AddMethod onDone={() => setAdding(false)} onSaved={saved} />
           ) : (
             <button type="button" className="btn btn-primary btn-block" disabled={full} onClick={() => setAdding(true)} data-testid="pm-add">
               {full ? m.c2c_pm_full() : m.c2c_pm_add()}
@@ -111,7 +127,7 @@ function Payment() {
 }
 
 /** Adds a method, or replaces `initial` (its payment code is kept unless a new one is chosen). */
-function AddMethod({ initial, onDone }: { initial?: PayMethod; onDone: () => void }) {
+function AddMethod({ initial, onDone, onSaved }: { initial?: PayMethod; onDone: () => void; onSaved: () => void }) {
   const save = useSavePayMethod();
   const [kind, setKind] = useState<PayMethodInput["kind"]>(initial && initial.kind !== "bank" ? initial.kind : "alipay");
   const [account, setAccount] = useState(initial?.account ?? "");
@@ -137,7 +153,7 @@ function AddMethod({ initial, onDone }: { initial?: PayMethod; onDone: () => voi
       const qrCode = qr ? qr.id : keptQr;
       await save({ kind, account: account.trim(), label: kind === "other" ? label.trim() : "", ...(qrCode ? { qr_code: qrCode } : {}) }, initial?.id);
       toast.success(m.c2c_pm_saved());
-      onDone();
+      onSaved();
     } catch {
       // shown by the API client (998: verify first)
     } finally {

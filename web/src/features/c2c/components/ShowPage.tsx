@@ -15,7 +15,10 @@ import { AuthImage } from "../../../components/AuthImage.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { useConfirmReceived, useOrder, type C2cOrder } from "../api.ts";
+import { useCenter, useConfirmReceived, useOrder, type C2cOrder } from "../api.ts";
+import { ApiFailure } from "../../../lib/api.ts";
+import { errText } from "../../../i18n/errors.ts";
+import { FundPasswordField, TotpField } from "../../../components/SecondFactors.tsx";
 import { useIdParam, useNow } from "../hooks.ts";
 import { canAppeal } from "../math.ts";
 import { C2cGate, cny, PayMethodCard, Row, sideText, StateBadge } from "./common.tsx";
@@ -51,6 +54,8 @@ function stateNote(o: C2cOrder): string {
     case 1:
       return buyer ? m.c2c_note_finished_buyer() : m.c2c_note_finished_seller();
     case 2:
+      // The seller is told what happened to their own coins.
+      if (!buyer) return o.cancel_reason === "expired" ? m.c2c_note_expired_seller() : o.cancel_reason === "appeal" ? m.c2c_note_returned_seller() : m.c2c_note_cancelled_seller();
       return o.cancel_reason === "expired" ? m.c2c_note_expired() : o.cancel_reason === "appeal" ? m.c2c_note_returned() : m.c2c_note_cancelled();
   }
 }
@@ -96,6 +101,9 @@ function Detail({ order: o }: { order: C2cOrder }) {
           <Row label={m.c2c_verified_name()} testId="show-real-name" strong>{o.counterparty_real_name}</Row>
         )}
         {o.is_merchant && <Row label={m.c2c_role()}>{m.c2c_you_merchant()}</Row>}
+        <Row label={m.c2c_window()} testId="show-window">
+          <span className="num">{o.is_sure === 0 ? m.c2c_window_until({ minutes: String(windowMinutes(o)), time: formatDateTime(o.pay_deadline) }) : m.c2c_window_minutes({ minutes: String(windowMinutes(o)) })}</span>
+        </Row>
         <Row label={m.c2c_created()} testId="show-created"><span className="num">{formatDateTime(o.create_time)}</span></Row>
         {o.paid_time !== null && <Row label={m.c2c_paid_at()} testId="show-paid-at"><span className="num">{formatDateTime(o.paid_time)}</span></Row>}
         {o.end_time !== null && <Row label={o.is_sure === 1 ? m.c2c_finished_at() : m.c2c_cancelled_at()}><span className="num">{formatDateTime(o.end_time)}</span></Row>}
@@ -144,20 +152,38 @@ function Detail({ order: o }: { order: C2cOrder }) {
   );
 }
 
-/** The seller's confirmation step: ticking that the money is in their account, then releasing. */
+/** The payment window of an order in whole minutes (the deployment's setting when it was placed). */
+function windowMinutes(o: C2cOrder): number {
+  return Math.max(1, Math.round((o.pay_deadline - o.create_time) / 60_000));
+}
+
+/**
+ * The seller's confirmation step: ticking that the money is in their account, then releasing with
+ * the fund password (and the authenticator code when on), as a withdrawal asks: the coins leave for good.
+ */
 function ConfirmReceived({ order, onClose }: { order: C2cOrder; onClose: () => void }) {
   const confirm = useConfirmReceived();
+  const center = useCenter();
   const [checked, setChecked] = useState(false);
+  const [password, setPassword] = useState("");
+  const [totp, setTotp] = useState("");
+  const [error, setError] = useState("");
   const [busy, setBusy] = useState(false);
+  const hasFundPassword = center.data?.has_fund_password ?? true;
+  const needsTotp = center.data?.totp_enabled ?? false;
   const go = async () => {
     if (!checked || busy) return;
+    if (!/^\d{6}$/.test(password)) return setError(errText("c2c_release_password"));
+    if (needsTotp && !/^\d{6}$/.test(totp)) return setError(errText("totp_required"));
     setBusy(true);
+    setError("");
     try {
-      await confirm(order.id);
+      await confirm({ id: order.id, password, ...(needsTotp ? { totp_code: totp } : {}) });
       toast.success(m.c2c_released());
       onClose();
-    } catch {
-      // shown by the API client
+    } catch (e) {
+      // A wrong password or code is said here, beside the field; the order stays as it was.
+      if (e instanceof ApiFailure && e.kind !== "999") setError(e.message);
     } finally {
       setBusy(false);
     }
@@ -171,7 +197,7 @@ function ConfirmReceived({ order, onClose }: { order: C2cOrder; onClose: () => v
       actions={
         <>
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>{m.cancel()}</button>
-          <button type="button" className={`btn ${s.btnBuy}`} onClick={go} disabled={!checked || busy} data-testid="confirm-received-go">
+          <button type="button" className={`btn ${s.btnBuy}`} onClick={go} disabled={!checked || busy || !hasFundPassword} data-testid="confirm-received-go">
             {busy && <Spinner size={16} />}
             {m.c2c_release()}
           </button>
@@ -185,6 +211,31 @@ function ConfirmReceived({ order, onClose }: { order: C2cOrder; onClose: () => v
           <span className="checkbox-box" aria-hidden="true"><Icon name="check" size={14} /></span>
           <span>{m.c2c_release_check({ amount: cny(order.deal_money) })}</span>
         </label>
+        {!hasFundPassword ? (
+          <p className={`${s.notice} ${s.noticeWarn}`} data-testid="release-need-fund-password">
+            {m.c2c_release_need_fund_password()} <Link to="/security/fund-password">{m.wallet_go_set()}</Link>
+          </p>
+        ) : (
+          <FundPasswordField
+            value={password}
+            onChange={(v) => {
+              setPassword(v);
+              setError("");
+            }}
+            testId="release-password"
+          />
+        )}
+        {needsTotp && (
+          <TotpField
+            value={totp}
+            onChange={(v) => {
+              setTotp(v);
+              setError("");
+            }}
+            testId="release-totp"
+          />
+        )}
+        {error && <p className="field-error" role="alert" data-testid="release-error">{error}</p>}
       </div>
     </Modal>
   );

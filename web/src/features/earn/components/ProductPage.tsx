@@ -12,6 +12,8 @@ import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
+import { loginPath } from "../../../lib/nav.ts";
+import { useLoggedIn } from "../../../lib/session.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { ProductGate } from "../../../components/ProductGate.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
@@ -66,6 +68,7 @@ function Detail({ p }: { p: EarnProduct }) {
   const navigate = useNavigate();
   const spot = useSpot();
   const subscribe = useSubscribe();
+  const loggedIn = useLoggedIn();
   const [amount, setAmount] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState(false);
@@ -78,6 +81,8 @@ function Detail({ p }: { p: EarnProduct }) {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    // Open to guests (issue #26): subscribing asks them to log in and brings them back here.
+    if (!loggedIn) return navigate(loginPath());
     const problem = problemText(amountProblem(amount, p, available, p.scale), p);
     setError(problem);
     if (!problem) setConfirming(true);
@@ -169,7 +174,7 @@ function Detail({ p }: { p: EarnProduct }) {
             <div className={acct.kvRow}>
               <dt>{m.earn_available()}</dt>
               <dd className="num" data-testid="earn-available">
-                {spot.loading ? <Spinner size={14} /> : `${formatMoney(available ?? "0", c)} ${c}`}
+                {!loggedIn ? "--" : spot.loading ? <Spinner size={14} /> : `${formatMoney(available ?? "0", c)} ${c}`}
               </dd>
             </div>
             <div className={acct.kvRow}>
@@ -187,7 +192,7 @@ function Detail({ p }: { p: EarnProduct }) {
               </div>
             )}
           </dl>
-          <button type="submit" className="btn btn-primary btn-block btn-large" disabled={amount.trim() === "" || busy} data-testid="earn-subscribe">
+          <button type="submit" className="btn btn-primary btn-block btn-large" disabled={(loggedIn && amount.trim() === "") || busy} data-testid="earn-subscribe">
             {m.earn_subscribe()}
           </button>
         </form>

@@ -5,7 +5,7 @@
  */
 import { useStore } from "@nanostores/react";
 import { m } from "../../../i18n/index.ts";
-import { formatDateTime, formatMoney } from "../../../lib/format.ts";
+import { formatMoney, formatDay } from "../../../lib/format.ts";
 import { useSentinel } from "../../../lib/useSentinel.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useInviteInfo, useTeam, type InviteeStatus, type InviteLevel } from "../api.ts";
@@ -59,7 +59,7 @@ export default function TeamPage() {
                   <dl className={acct.kv}>
                     <div className={acct.kvRow}>
                       <dt>{m.invite_joined()}</dt>
-                      <dd className="num">{formatDateTime(r.joined_at).slice(0, 10)}</dd>
+                      <dd className="num">{formatDay(r.joined_at)}</dd>
                     </div>
                     <div className={acct.kvRow}>
                       <dt>{m.invite_verified()}</dt>

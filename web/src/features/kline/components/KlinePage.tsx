@@ -9,7 +9,7 @@ import { Suspense, useCallback, useEffect, useState, type ComponentType } from "
 import { useNavigate } from "react-router";
 import type { Deal } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatCompact, formatPrice, formatUpTo, isZeroDecimal, trendOf } from "../../../lib/format.ts";
+import { formatChange, formatCompact, formatPrice, formatUpTo, isZeroDecimal, trendOf, formatClock, timeHeading } from "../../../lib/format.ts";
 import { selectCurrency } from "../../../lib/market.ts";
 import { useDeals, useTicker } from "../../../lib/market/index.ts";
 import { useSession } from "../../../lib/session.ts";
@@ -167,8 +167,6 @@ function KlineScreen({ pair, OrderSheet, trade }: { pair: ChartPair; OrderSheet?
   );
 }
 
-const dealTime = new Intl.DateTimeFormat("en-GB", { timeZone: "Asia/Shanghai", hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
-
 function DealsTable({ deals, coin, quote }: { deals: Deal[] | null; coin: string; quote: string }) {
   if (deals === null) return <SkeletonList rows={4} />;
   if (deals.length === 0) return <EmptyState text={m.kline_no_deals()} />;
@@ -176,7 +174,7 @@ function DealsTable({ deals, coin, quote }: { deals: Deal[] | null; coin: string
     <table className={s.klineDealsTable} data-testid="kline-deals">
       <thead>
         <tr>
-          <th scope="col">{m.kline_col_time()}</th>
+          <th scope="col">{timeHeading(m.kline_col_time())}</th>
           <th scope="col">{m.kline_col_direction()}</th>
           <th scope="col" className="right">
             {m.kline_col_price({ quote })}
@@ -189,7 +187,7 @@ function DealsTable({ deals, coin, quote }: { deals: Deal[] | null; coin: string
       <tbody>
         {deals.map((d, i) => (
           <tr key={`${d.time}-${i}-${d.price}`} data-testid="kline-deal">
-            <td className="num muted">{dealTime.format(new Date(d.time))}</td>
+            <td className="num muted">{formatClock(d.time)}</td>
             <td className={d.direction === "buy" ? "up" : "down"}>{d.direction === "buy" ? m.kline_dir_buy() : m.kline_dir_sell()}</td>
             <td className={`right num ${d.direction === "buy" ? "up" : "down"}`}>{formatPrice(d.price)}</td>
             <td className="right num">{formatUpTo(d.amount, 6)}</td>

@@ -7,6 +7,8 @@ import { useRef, useState, type FormEvent } from "react";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
+import { useNavigate, useSearchParams } from "react-router";
+import { safeRedirect } from "../../../lib/nav.ts";
 import { luhnValid, realNameSchema } from "../../../../../schemas/kyc.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
@@ -18,6 +20,10 @@ const groupCard = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, "$1 ");
 
 export default function BankPage() {
   const center = useCenter();
+  const navigate = useNavigate();
+  // Sent here from a C2C order (?back=): once the card is saved, back to that order.
+  const [params] = useSearchParams();
+  const back = params.get("back") ? safeRedirect(params.get("back")) : null;
   const c = center.data;
   const [editing, setEditing] = useState(false);
 
@@ -52,6 +58,7 @@ export default function BankPage() {
           onSaved={() => {
             setEditing(false);
             center.reload();
+            if (back) navigate(back, { replace: true });
           }}
         />
       )}

@@ -12,11 +12,14 @@ import { useState, type FormEvent } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { formatExact, formatMoney, formatPrice } from "../../../lib/format.ts";
+import { formatMoney, formatPrice, formatMoneyMoved } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { toast } from "../../../lib/toast.ts";
 import { ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { ProductSwitch } from "../../../components/ProductSwitch.tsx";
+import { LoginCta } from "../../../components/LoginCta.tsx";
+import { loginPath, navigateTo } from "../../../lib/nav.ts";
+import { useLoggedIn } from "../../../lib/session.ts";
 import { useDeal, useSubmit } from "../api.ts";
 import { capPriceOf, lotsOffered, openTerms, priceAt, snapLots, stepLots } from "../math.ts";
 import { OpenConfirm, type OpenSummary } from "./OpenConfirm.tsx";
@@ -62,6 +65,8 @@ export default function LeverPage() {
 function LeverDesk({ off = false }: { off?: boolean }) {
   const [coin, setCoin] = useState(1);
   const [tab, setTab] = useState<1 | 2 | 4>(2);
+  // Open to guests (issue #26): the terms and the index are public; positions are the user's own.
+  const loggedIn = useLoggedIn();
   const coinName = PAIRS.find((p) => p.id === coin)?.name ?? "";
   return (
     <div className={s.page}>
@@ -90,7 +95,7 @@ function LeverDesk({ off = false }: { off?: boolean }) {
           </button>
         ))}
       </div>
-      <Positions status={tab} />
+      {loggedIn ? <Positions status={tab} /> : <LoginCta text={m.login_to_see_positions()} testId="lever-positions-login" />}
     </div>
   );
 }
@@ -98,6 +103,7 @@ function LeverDesk({ off = false }: { off?: boolean }) {
 function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
   const deal = useDeal(coin);
   const submit = useSubmit();
+  const loggedIn = useLoggedIn();
   const [type, setType] = useState<1 | 2>(1);
   const [limit, setLimit] = useState(false);
   const [target, setTarget] = useState("");
@@ -154,6 +160,7 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
     : null;
   const send = (e: FormEvent) => {
     e.preventDefault();
+    if (!loggedIn) return navigateTo(loginPath());
     if (!terms) return;
     setConfirmError("");
     setConfirming(true);
@@ -190,7 +197,7 @@ function OrderForm({ coin, coinName }: { coin: number; coinName: string }) {
       })
       .finally(() => setBusy(false));
   };
-  const usdt = (v: string | undefined) => (v === undefined ? "--" : `${formatExact(v)} USDT`);
+  const usdt = (v: string | undefined) => (v === undefined ? "--" : `${formatMoneyMoved(v, "USDT")} USDT`);
   return (
     <form className={s.card} onSubmit={send} data-testid="lever-form">
       <div className={s.row}>

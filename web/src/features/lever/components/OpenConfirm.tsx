@@ -8,7 +8,7 @@
  * tolerance, and the dialog then stays open with the server's message on top and the new figures.
  */
 import { m } from "../../../i18n/index.ts";
-import { formatExact, formatPrice } from "../../../lib/format.ts";
+import { formatPrice, formatMoneyMoved } from "../../../lib/format.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import type { OpenTerms } from "../math.ts";
@@ -33,7 +33,8 @@ export interface OpenSummary {
   capText: string;
 }
 
-const usdt = (v: string) => `${formatExact(v)} USDT`;
+/** Amounts about to move, by the one amount rule (lib/format.ts formatMoneyMoved). */
+const usdt = (v: string) => `${formatMoneyMoved(v, "USDT")} USDT`;
 
 export function OpenConfirm({ o, busy, error, onCancel, onConfirm }: { o: OpenSummary; busy: boolean; error: string; onCancel: () => void; onConfirm: () => void }) {
   const t = o.terms;

@@ -10,7 +10,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatExact, formatMoney, formatPrice } from "../../../lib/format.ts";
+import { formatExact, formatMoney, formatPrice, formatMoneyMoved } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
@@ -27,11 +27,10 @@ const reasonText: Record<NonNullable<LeverPosition["close_reason"]>, () => strin
   revoked: m.lever_reason_revoked,
 };
 
-/** A signed USDT amount: "+1.5 USDT", "-0.3 USDT", "0 USDT". */
+/** A signed USDT amount by the one amount rule: "+1.50 USDT", "-0.30 USDT", "0.00 USDT". */
 const signed = (v: string | null) => {
   if (v === null) return "--";
-  const shown = formatExact(v);
-  return `${v.startsWith("-") || shown === "0" ? "" : "+"}${shown} USDT`;
+  return `${v.startsWith("-") || formatExact(v) === "0" ? "" : "+"}${formatMoneyMoved(v, "USDT")} USDT`;
 };
 /** Red for a loss, green for a gain, neither for zero or unknown. */
 const tone = (v: string | null) => (v === null || formatExact(v) === "0" ? undefined : v.startsWith("-") ? s.down : s.up);
@@ -222,12 +221,12 @@ function CloseConfirm({ all, positions, onDone }: { all: boolean; positions: Lev
               </div>
               <div>
                 <dt>{m.lever_close_fee()}</dt>
-                <dd>{p.close_fee_now === null ? "--" : `${formatExact(p.close_fee_now)} USDT`}</dd>
+                <dd>{p.close_fee_now === null ? "--" : `${formatMoneyMoved(p.close_fee_now, "USDT")} USDT`}</dd>
               </div>
               {!all && (
                 <div className={s.termsTotal}>
                   <dt>{m.lever_payout()}</dt>
-                  <dd data-testid="lever-close-payout">{p.payout_now === null ? "--" : `${formatExact(p.payout_now)} USDT`}</dd>
+                  <dd data-testid="lever-close-payout">{p.payout_now === null ? "--" : `${formatMoneyMoved(p.payout_now, "USDT")} USDT`}</dd>
                 </div>
               )}
             </dl>
@@ -240,7 +239,7 @@ function CloseConfirm({ all, positions, onDone }: { all: boolean; positions: Lev
               </div>
               <div>
                 <dt>{m.lever_payout()}</dt>
-                <dd data-testid="lever-close-payout">{payout === null ? "--" : `${formatExact(payout)} USDT`}</dd>
+                <dd data-testid="lever-close-payout">{payout === null ? "--" : `${formatMoneyMoved(payout, "USDT")} USDT`}</dd>
               </div>
             </dl>
           )}

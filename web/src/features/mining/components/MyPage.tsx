@@ -5,10 +5,9 @@
  */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatDateTime, formatExact } from "../../../lib/format.ts";
+import { formatDateTime, formatExact, formatMinute } from "../../../lib/format.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { useMy } from "../api.ts";
-import { utcHour } from "../display.ts";
 import { Row } from "./MiningPage.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./mining.module.css";
@@ -71,7 +70,7 @@ export default function MyPage() {
               {d.payouts.map((x) => (
                 <li key={`${x.plan_id}:${x.hour}`} className={acct.recordCard} data-testid="mining-credit">
                   <div className={`${acct.recordHead} ${s.head}`}>
-                    <span className={acct.recordTitle}>{utcHour(x.hour)} UTC</span>
+                    <span className={acct.recordTitle}>{formatMinute(x.hour)}</span>
                     <span className="num">+{formatExact(x.amount)} {x.currency}</span>
                   </div>
                   <dl className={acct.kv}>

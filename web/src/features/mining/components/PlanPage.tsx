@@ -10,14 +10,14 @@ import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { ProductGate } from "../../../components/ProductGate.tsx";
-import { formatDateTime, formatExact } from "../../../lib/format.ts";
+import { formatDateTime, formatExact, formatMinute } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { breakEven, DAY_MS } from "../../../../../schemas/mining-calc.ts";
 import { useBuyShares, usePayouts, usePlans, type MiningPlan } from "../api.ts";
-import { firstHour, payoutTone, utcHour } from "../display.ts";
+import { firstHour, payoutTone } from "../display.ts";
 import { Row } from "./MiningPage.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./mining.module.css";
@@ -205,7 +205,7 @@ function History({ p }: { p: MiningPlan }) {
           {q.data.data.map((x) => (
             <li key={x.id} className={acct.recordCard} data-testid="mining-history-row">
               <div className={`${acct.recordHead} ${s.head}`}>
-                <span className={acct.recordTitle}>{utcHour(x.hour)} UTC</span>
+                <span className={acct.recordTitle}>{formatMinute(x.hour)}</span>
                 <span className={`badge badge-${payoutTone(x.status)}`}>{statusText(x.status)}</span>
               </div>
               <dl className={acct.kv}>

@@ -4,6 +4,7 @@
  * API gives it). Tapping an item marks it read and opens its link, if it has one; "Mark all read"
  * clears the badge. Notification toasts up when the inbox opens are dismissed (the list has them).
  */
+import { formatDateTime } from "../../../lib/format.ts";
 import { useEffect, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { m } from "../../../i18n/index.ts";
@@ -55,7 +56,7 @@ export default function NotificationsPage() {
               <span className={s.text}>
                 <span className={s.title}>{n.title}</span>
                 <span className={s.body}>{n.body}</span>
-                <span className={`${s.time} num`}>{n.created_at}</span>
+                <span className={`${s.time} num`}>{formatDateTime(n.created_at)}</span>
               </span>
               {appLink(n.link) && <Icon name="chevron" size={16} className={s.chevron} />}
             </button>

@@ -16,7 +16,7 @@ import { useAdjustments, useCurrencies, useDecideAdjustment, useRequestAdjustmen
 import { accountText, ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
-import { formatExact } from "../../../lib/format.ts";
+import { formatExact, formatDateTime } from "../../../lib/format.ts";
 
 const TREASURY = -3;
 
@@ -73,7 +73,7 @@ export function AdjustmentsSection({ me }: { me: number }) {
                 <Kv label={m.op_reason()} mono>{a.reason}</Kv>
                 <Kv label={m.op_requested_by()}>{mine ? m.op_you({ id: a.requested_by }) : `ID ${a.requested_by}`}</Kv>
                 {a.decided_by !== null && <Kv label={m.op_decided_by()}>ID {a.decided_by}{a.decision_reason ? ` · ${a.decision_reason}` : ""}</Kv>}
-                <Kv label={m.wallet_time()}>{a.time_format}</Kv>
+                <Kv label={m.wallet_time()}>{formatDateTime(a.time_format)}</Kv>
               </dl>
               {a.status === 0 && (
                 <>

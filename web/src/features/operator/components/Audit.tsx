@@ -5,6 +5,7 @@ import { useAudit } from "../api.ts";
 import { auditFacts, actionLabel } from "../labels.ts";
 import { Kv, ListFooter, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
+import { formatDateTime } from "../../../lib/format.ts";
 
 export function AuditSection() {
   const list = useAudit();
@@ -22,7 +23,7 @@ export function AuditSection() {
             <li key={a.id} className={`${acct.recordCard} audit-row`} data-testid="audit-row" data-action={a.action}>
               <div className={acct.recordHead}>
                 <span className={acct.recordTitle} data-testid="audit-action">{actionLabel(a.action)}</span>
-                <span className={`muted num ${acct.small}`}>{a.time_format}</span>
+                <span className={`muted num ${acct.small}`}>{formatDateTime(a.time_format)}</span>
               </div>
               <div className={`muted ${acct.small}`}>{m.op_audit_by({ operator: userLabel(a.operator_account, a.operator_id) })}</div>
               <dl className={acct.kv}>

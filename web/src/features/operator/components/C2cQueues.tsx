@@ -7,7 +7,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { m } from "../../../i18n/index.ts";
-import { formatDateTime, formatExact, groupThousands } from "../../../lib/format.ts";
+import { formatDateTime, formatExact, groupThousands, formatMinute } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { AuthImage } from "../../../components/AuthImage.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
@@ -68,7 +68,7 @@ export function C2cMerchantsQueue() {
               <Kv label={m.op_c2c_user()}>{userLabel(r.account, r.user_id)}</Kv>
               <Kv label={m.op_c2c_real_name()}>{r.real_name ?? "—"}</Kv>
               <Kv label={m.op_c2c_deposit()}>{formatExact(r.deposit)} {r.deposit_currency}</Kv>
-              <Kv label={m.wallet_time()}>{r.format_apply_time}</Kv>
+              <Kv label={m.wallet_time()}>{formatDateTime(r.format_apply_time)}</Kv>
               {r.reason && <Kv label={m.op_reason()} mono>{r.reason}</Kv>}
             </dl>
             {r.status === 0 && r.own && <p className="form-note">{m.op_own_record()}</p>}
@@ -218,7 +218,7 @@ function AppealDetail({ id }: { id: number }) {
         <ol className={s.appealChat} data-testid="c2c-appeal-chat">
           {d.messages.map((msg) => (
             <li key={msg.id}>
-              <span className="muted">{formatDateTime(msg.create_time).slice(5)} · {msg.sender === "buyer" ? m.op_c2c_buyer() : msg.sender === "seller" ? m.op_c2c_seller() : m.c2c_operator()}</span>
+              <span className="muted">{formatMinute(msg.create_time)} · {msg.sender === "buyer" ? m.op_c2c_buyer() : msg.sender === "seller" ? m.op_c2c_seller() : m.c2c_operator()}</span>
               {msg.kind === "image" ? <AuthImage src={msg.image} alt={m.c2c_chat_image()} className={s.appealChatImage} /> : <p>{msg.text}</p>}
             </li>
           ))}
@@ -228,7 +228,7 @@ function AppealDetail({ id }: { id: number }) {
       <h3 className={s.adminSubtitle}>{m.op_c2c_history()}</h3>
       <ol className={s.appealEvents}>
         {d.events.map((e, i) => (
-          <li key={i}><span className="num">{e.format_time}</span> {e.action} {e.actor_id !== null ? `(#${e.actor_id})` : ""}</li>
+          <li key={i}><span className="num">{formatDateTime(e.format_time)}</span> {e.action} {e.actor_id !== null ? `(#${e.actor_id})` : ""}</li>
         ))}
       </ol>
       {d.status === 0 && d.own && <p className="form-note">{m.op_own_record()}</p>}

@@ -7,7 +7,7 @@ import { useDecideDeposit, useDepositQueue, type AdminDeposit } from "../api.ts"
 import { ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
-import { formatExact } from "../../../lib/format.ts";
+import { formatExact, formatDateTime } from "../../../lib/format.ts";
 
 export function DepositsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
@@ -56,7 +56,7 @@ export function DepositsQueue() {
                 <Kv label={m.wallet_network()}>{d.network || "—"}</Kv>
                 <Kv label={m.wallet_address()} mono>{d.address}</Kv>
                 {d.hash && <Kv label={m.wallet_hash()} mono>{d.hash}</Kv>}
-                <Kv label={m.wallet_time()}>{d.time_format}</Kv>
+                <Kv label={m.wallet_time()}>{formatDateTime(d.time_format)}</Kv>
                 {d.reason && <Kv label={m.op_reason()} mono>{d.reason}</Kv>}
                 {d.first_approved_by !== null && <Kv label={m.op_first_approved_by()}>#{d.first_approved_by}</Kv>}
               </dl>

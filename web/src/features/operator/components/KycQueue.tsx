@@ -7,6 +7,7 @@ import { useDecideKyc, useKycQueue, type AdminKyc } from "../api.ts";
 import { ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
+import { formatDateTime } from "../../../lib/format.ts";
 
 const docType = (t: number | null) => (t === 1 ? m.kyc_type_id() : t === 2 ? m.kyc_type_licence() : t === 3 ? m.kyc_type_passport() : "—");
 
@@ -56,7 +57,7 @@ export function KycQueue() {
               {k.type !== null && <Kv label={m.kyc_doc_type()}>{docType(k.type)}</Kv>}
               {k.card_id && <Kv label={m.kyc_doc_number()} mono>{k.card_id}</Kv>}
               {k.asset_btc && <Kv label={m.op_asset_btc()}>{k.asset_btc} BTC</Kv>}
-              <Kv label={m.wallet_time()}>{k.time_format}</Kv>
+              <Kv label={m.wallet_time()}>{formatDateTime(k.time_format)}</Kv>
               {k.reason && <Kv label={m.op_reason()} mono>{k.reason}</Kv>}
             </dl>
             {(k.front_pic || k.reverse_pic || k.hand_pic || k.asset_pic) && (

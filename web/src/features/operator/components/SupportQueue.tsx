@@ -15,6 +15,7 @@ import { useReplySupportTicket, useSetSupportStatus, useSupportQueue, useSupport
 import { Kv, QueueList, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
+import { formatMinute } from "../../../lib/format.ts";
 
 const statusText = (st: SupportStatus): string =>
   ({ new: m.support_status_new, open: m.support_status_open, pending_customer: m.op_support_pending_customer, resolved: m.support_status_resolved, closed: m.support_status_closed })[st]();
@@ -95,7 +96,7 @@ function TicketDetail({ id }: { id: number }) {
         {d.events.map((e) => (
           <li key={e.id} className={e.kind === "note" ? s.supportNote : e.kind === "status" ? s.supportStatus : ""} data-kind={e.kind}>
             <span>
-              {e.created_at.slice(5, 16)} · {e.author === "user" ? userLabel(d.account, d.user_id) : e.author === "system" ? "—" : m.op_support_by({ account: e.operator_account ?? `#${e.operator_id ?? ""}` })}
+              {formatMinute(e.created_at)} · {e.author === "user" ? userLabel(d.account, d.user_id) : e.author === "system" ? "—" : m.op_support_by({ account: e.operator_account ?? `#${e.operator_id ?? ""}` })}
               {e.kind === "note" && ` · ${m.op_support_note()}`}
             </span>
             {e.kind === "status" ? (

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatExact, isZeroDecimal } from "../../../lib/format.ts";
+import { formatExact, isZeroDecimal, formatDateTime } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
 import { useLedger, useUserDetail, useUserSearch } from "../api.ts";
@@ -41,7 +41,7 @@ export function UsersSection() {
                 <Icon name="user" size={20} />
                 <span className={acct.menuItemLabel}>
                   {u.account}
-                  <small className="muted">ID {u.id} · {u.role} · {u.created_at}</small>
+                  <small className="muted">ID {u.id} · {u.role} · {formatDateTime(u.created_at)}</small>
                 </span>
                 <span className={`badge badge-${u.review_status === 2 ? "ok" : u.review_status === 1 ? "pending" : u.review_status === 3 ? "bad" : "none"}`}>{reviewText(u.review_status)}</span>
                 <Icon name="chevron" size={16} className={acct.menuChevron} />
@@ -76,7 +76,7 @@ export function UserDetail() {
           {user.real_name && <Kv label={m.kyc_name()}>{user.real_name}</Kv>}
           <Kv label={m.sec_fund_title()}>{user.has_fund_password ? m.sec_state_set() : m.sec_fund_not_set()}</Kv>
           <Kv label={m.menu_bank()}>{bank ? `${bank.bank_name} ${bank.bank_account}` : m.assets_not_bound()}</Kv>
-          <Kv label={m.op_created()}>{user.created_at}</Kv>
+          <Kv label={m.op_created()}>{formatDateTime(user.created_at)}</Kv>
         </dl>
         <Link to={`/admin/adjustments?user=${user.id}`} className="btn btn-outline btn-small" data-testid="user-adjust">
           {m.op_request_adjustment()}
@@ -120,7 +120,7 @@ export function UserDetail() {
             <li key={l.id} className={s.ledgerRow}>
               <div>
                 <strong>{l.kind}</strong> <span className="muted">{accountText(l.account)}</span>
-                <div className={`muted ${acct.small}`}>{l.time_format} · {l.movement_key}</div>
+                <div className={`muted ${acct.small}`}>{formatDateTime(l.time_format)} · {l.movement_key}</div>
               </div>
               <div className="right num">
                 <div className={l.d_available.startsWith("-") ? "down" : isZeroDecimal(l.d_available) ? "muted" : "up"}>{formatExact(l.d_available)} {l.currency_name}</div>

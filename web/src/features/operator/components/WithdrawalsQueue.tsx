@@ -10,7 +10,7 @@ import { useDecideWithdrawal, useWithdrawalQueue, type AdminWithdrawal, type Wit
 import { ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
-import { formatExact } from "../../../lib/format.ts";
+import { formatExact, formatDateTime } from "../../../lib/format.ts";
 
 export function WithdrawalsQueue() {
   const [status, setStatus] = useState<number | undefined>(0);
@@ -87,7 +87,7 @@ export function WithdrawalsQueue() {
               {w.memo && <Kv label={m.op_wd_memo()} mono>{w.memo}</Kv>}
               {w.txid && <Kv label={m.wallet_txid()} mono>{w.txid}</Kv>}
               {w.reason && <Kv label={m.op_reason()} mono>{w.reason}</Kv>}
-              <Kv label={m.wallet_time()}>{w.time_format}</Kv>
+              <Kv label={m.wallet_time()}>{formatDateTime(w.time_format)}</Kv>
             </dl>
             {(w.status === 0 || w.status === 1) && w.own && <p className="form-note">{m.op_own_record()}</p>}
             {w.status === 0 && !w.own && (

@@ -12,7 +12,7 @@ import { DEFAULT_SECONDS, SECONDS_FEE_PERCENT } from "../../../../../schemas/sec
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
-import { currencyDecimals, formatAmount, formatExact, formatPrice } from "../../../lib/format.ts";
+import { currencyDecimals, formatAmount, formatExact, formatPrice, formatMoneyMoved } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
@@ -22,6 +22,8 @@ import { useRiskAccepted } from "../hooks.ts";
 import { checkStake, previewContract, type StakeProblem } from "../logic.ts";
 import { newClientOrderId, signedResult } from "../display.ts";
 import { RiskDialog } from "./RiskDialog.tsx";
+import { loginPath, navigateTo } from "../../../lib/nav.ts";
+import { useLoggedIn } from "../../../lib/session.ts";
 import s from "./seconds.module.css";
 
 export type Direction = 1 | 2;
@@ -36,11 +38,11 @@ export function stakeProblemText(p: StakeProblem, currency: string): string {
     case "decimals":
       return m.sec_err_amount_decimals({ decimals: p.decimals });
     case "min":
-      return m.sec_err_amount_min({ min: formatExact(p.min), currency });
+      return m.sec_err_amount_min({ min: formatMoneyMoved(p.min, currency), currency });
     case "max":
-      return m.sec_err_amount_max({ max: formatExact(p.max), currency });
+      return m.sec_err_amount_max({ max: formatMoneyMoved(p.max, currency), currency });
     case "balance":
-      return m.sec_err_balance({ cost: formatExact(p.cost), currency });
+      return m.sec_err_balance({ cost: formatMoneyMoved(p.cost, currency), currency });
   }
 }
 
@@ -64,6 +66,7 @@ export function ContractForm({
   const scales = useScales();
   const submit = useSubmit();
   const [riskAccepted, acceptRisk] = useRiskAccepted();
+  const loggedIn = useLoggedIn();
 
   const [direction, setDirection] = useState<Direction>(initialDirection);
   const [currencyId, setCurrencyId] = useState<number | null>(null);
@@ -89,7 +92,7 @@ export function ContractForm({
   const setError = (text: string) => setFailure({ text, inputs });
 
   const preview = option && amount ? previewContract(amount, option.profit_ratio, feePercent, scale) : null;
-  const netTone = preview ? signedResult(preview.winNet).tone : "flat";
+  const netTone = preview ? signedResult(preview.winNet, name).tone : "flat";
   const problem = currency ? checkStake(amount, { min: currency.min_number, max: currency.max_number, scale, feePercent, balance }) : null;
   const short = problem?.key === "balance" || (balance !== null && /^0*(\.0*)?$/.test(balance));
 
@@ -100,6 +103,8 @@ export function ContractForm({
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
+    // Open to guests: buying asks them to log in and brings them back to this screen.
+    if (!loggedIn) return navigateTo(loginPath());
     if (!currency || !option) return;
     if (problem) {
       setError(stakeProblemText(problem, name));
@@ -235,20 +240,20 @@ export function ContractForm({
       <dl className={s.facts} data-testid={tid("preview")}>
         <div>
           <dt>{m.sec_fee({ percent: feePercent })}</dt>
-          <dd className="num" data-testid={tid("fee")}>{preview ? `${formatExact(preview.fee)} ${name}` : "--"}</dd>
+          <dd className="num" data-testid={tid("fee")}>{preview ? `${formatMoneyMoved(preview.fee, name)} ${name}` : "--"}</dd>
         </div>
         <div>
           <dt>{m.sec_if_right()}</dt>
-          <dd className={`num ${netTone}`} data-testid={tid("win")}>{preview ? `${signedResult(preview.winNet).text} ${name}` : "--"}</dd>
+          <dd className={`num ${netTone}`} data-testid={tid("win")}>{preview ? `${signedResult(preview.winNet, name).text} ${name}` : "--"}</dd>
         </div>
         <div>
           <dt>{m.sec_worst_case()}</dt>
-          <dd className="num down" data-testid={tid("worst")}>{preview ? `${formatExact(preview.worst)} ${name}` : "--"}</dd>
+          <dd className="num down" data-testid={tid("worst")}>{preview ? `${formatMoneyMoved(preview.worst, name)} ${name}` : "--"}</dd>
         </div>
       </dl>
       {preview && (
         <p className={s.note} data-testid={tid("net-note")}>
-          {m.sec_net_note({ win: formatExact(preview.win), stake: formatExact(amount), fee: formatExact(preview.fee), currency: name })}
+          {m.sec_net_note({ win: formatMoneyMoved(preview.win, name), stake: formatMoneyMoved(amount, name), fee: formatMoneyMoved(preview.fee, name), currency: name })}
         </p>
       )}
       <p className={s.note} data-testid={tid("tie-rule")}>{m.sec_tie_rule()}</p>
@@ -301,7 +306,7 @@ export function ContractForm({
             </div>
             <div>
               <dt>{m.sec_amount()}</dt>
-              <dd className="num">{formatExact(amount)} {name}</dd>
+              <dd className="num">{formatMoneyMoved(amount, name)} {name}</dd>
             </div>
             <div>
               <dt>{m.sec_duration()}</dt>
@@ -313,18 +318,18 @@ export function ContractForm({
             </div>
             <div>
               <dt>{m.sec_fee({ percent: feePercent })}</dt>
-              <dd className="num" data-testid={tid("confirm-fee")}>{formatExact(preview.fee)} {name}</dd>
+              <dd className="num" data-testid={tid("confirm-fee")}>{formatMoneyMoved(preview.fee, name)} {name}</dd>
             </div>
             <div>
               <dt>{m.sec_if_right()}</dt>
-              <dd className={`num ${netTone}`} data-testid={tid("confirm-win")}>{signedResult(preview.winNet).text} {name}</dd>
+              <dd className={`num ${netTone}`} data-testid={tid("confirm-win")}>{signedResult(preview.winNet, name).text} {name}</dd>
             </div>
             <div>
               <dt>{m.sec_worst_case()}</dt>
-              <dd className="num down" data-testid={tid("confirm-worst")}>{formatExact(preview.worst)} {name}</dd>
+              <dd className="num down" data-testid={tid("confirm-worst")}>{formatMoneyMoved(preview.worst, name)} {name}</dd>
             </div>
           </dl>
-          <p className={s.note}>{m.sec_net_note({ win: formatExact(preview.win), stake: formatExact(amount), fee: formatExact(preview.fee), currency: name })}</p>
+          <p className={s.note}>{m.sec_net_note({ win: formatMoneyMoved(preview.win, name), stake: formatMoneyMoved(amount, name), fee: formatMoneyMoved(preview.fee, name), currency: name })}</p>
           <p className={s.note}>{m.sec_tie_rule()}</p>
           <p className={s.note}>{m.sec_entry_note()}</p>
         </Modal>

@@ -9,7 +9,7 @@
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { decimalsOf } from "../../../lib/amount.ts";
-import { PLACEHOLDER, formatExact, formatPrice } from "../../../lib/format.ts";
+import { PLACEHOLDER, formatPrice, formatMoneyMoved } from "../../../lib/format.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import type { PairRow, SecondsOrder } from "../api.ts";
@@ -25,9 +25,9 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
   const up = order.type === 1;
   const live = phase === "running" || phase === "settling" ? liveResult(order, index, decimalsOf(order.number)) : null;
   // Net of the fee paid at acceptance both ways, as the form showed before confirming.
-  const final = phase === "settled" ? signedResult(netResult(order.fact_profits, order.fee)) : null;
-  const gross = phase === "settled" ? signedResult(order.fact_profits) : null;
-  const expected = live ? signedResult(netResult(live.amount, order.fee)) : signedResult(null);
+  const final = phase === "settled" ? signedResult(netResult(order.fact_profits, order.fee), order.currency_name) : null;
+  const gross = phase === "settled" ? signedResult(order.fact_profits, order.currency_name) : null;
+  const expected = live ? signedResult(netResult(live.amount, order.fee), order.currency_name) : signedResult(null, order.currency_name);
   const left = secondsLeft(remainMs);
   const share = remainingShare(order, remainMs);
   const R = 44;
@@ -66,7 +66,7 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
             <span className={`${s.finalAmount} num ${final.tone}`} data-testid="order-modal-result">
               {final.text} {order.currency_name}
             </span>
-            <p>{m.sec_settled_net({ fee: `${formatExact(order.fee)} ${order.currency_name}` })}</p>
+            <p>{m.sec_settled_net({ fee: `${formatMoneyMoved(order.fee, order.currency_name)} ${order.currency_name}` })}</p>
           </div>
         ) : (
           <div className={s.modalFinal} role="status">
@@ -82,13 +82,13 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
         <div>
           <dt>{m.sec_amount()}</dt>
           <dd className="num">
-            {formatExact(order.number)} {order.currency_name}
+            {formatMoneyMoved(order.number, order.currency_name)} {order.currency_name}
           </dd>
         </div>
         <div>
           <dt>{m.spot_col_fee()}</dt>
           <dd className="num">
-            {formatExact(order.fee)} {order.currency_name}
+            {formatMoneyMoved(order.fee, order.currency_name)} {order.currency_name}
           </dd>
         </div>
         <div>

@@ -7,7 +7,7 @@
  */
 import { m } from "../../../i18n/index.ts";
 import { decimalsOf } from "../../../lib/amount.ts";
-import { formatExact, formatPrice } from "../../../lib/format.ts";
+import { formatPrice, formatDateTime, formatMoneyMoved } from "../../../lib/format.ts";
 import type { ApiFailure } from "../../../lib/api.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { Link } from "react-router";
@@ -74,7 +74,7 @@ function RunningRow({ order, pair, serverNow, onOpen, onDismiss }: { order: Seco
   const live = phase === "running" || phase === "settling" ? liveResult(order, index, decimalsOf(order.number)) : null;
   // Net of the fee paid at acceptance, both ways: what the balance ends up changed by.
   const net = phase === "settled" ? netResult(order.fact_profits, order.fee) : live ? netResult(live.amount, order.fee) : null;
-  const result = signedResult(net);
+  const result = signedResult(net, order.currency_name);
   const finished = phase === "settled" || phase === "revoked";
   const won = phase === "settled" && signOf(order.fact_profits) > 0;
   return (
@@ -83,7 +83,7 @@ function RunningRow({ order, pair, serverNow, onOpen, onDismiss }: { order: Seco
         <span className={s.rowHead}>
           <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
           <span className={s.rowSymbol}>{order.symbol_name}</span>
-          <span className="muted num">{order.create_time_format}</span>
+          <span className="muted num">{formatDateTime(order.create_time_format)}</span>
           <span className={`${s.rowClock} num`} data-testid="running-countdown">
             {phase === "running" ? clock(secondsLeft(remainMs)) : phase === "settling" ? m.sec_settling_short() : phase === "settled" ? m.sec_settled_short() : m.sec_revoked()}
           </span>
@@ -100,7 +100,7 @@ function RunningRow({ order, pair, serverNow, onOpen, onDismiss }: { order: Seco
           <span>
             <small>{m.sec_amount()}</small>
             <span className="num">
-              {formatExact(order.number)} {order.currency_name}
+              {formatMoneyMoved(order.number, order.currency_name)} {order.currency_name}
             </span>
           </span>
           <span>

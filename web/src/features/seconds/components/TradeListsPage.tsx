@@ -7,7 +7,7 @@
  */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatExact, formatPrice } from "../../../lib/format.ts";
+import { formatPrice, formatDateTime, formatMoneyMoved } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
@@ -57,14 +57,14 @@ function History() {
           {items.map((o) => {
             const up = o.type === 1;
             // Net of the fee paid at acceptance, as the form and the modal show it.
-            const result = o.status === 3 ? signedResult(netResult(o.fact_profits, o.fee)) : signedResult(null);
+            const result = o.status === 3 ? signedResult(netResult(o.fact_profits, o.fee), o.currency_name) : signedResult(null, o.currency_name);
             return (
               <li key={o.id} className={s.record} data-testid="history-row" data-id={o.id}>
                 <Link to={`/trade/verify?id=${o.id}`} className={s.recordLink} data-testid="history-open">
                   <div className={s.recordHead}>
                     <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
                     <span className={s.rowSymbol}>{o.symbol_name}</span>
-                    <span className="muted num">{o.create_time_format}</span>
+                    <span className="muted num">{formatDateTime(o.create_time_format)}</span>
                     <span className={`badge ${o.status === 3 ? "badge-ok" : o.status === 4 ? "badge-none" : "badge-pending"} ${s.recordStatus}`} data-testid="history-status">
                       {statusLabel(o.status)}
                     </span>
@@ -81,7 +81,7 @@ function History() {
                     <div>
                       <dt>{m.sec_amount()}</dt>
                       <dd className="num">
-                        {formatExact(o.number)} {o.currency_name}
+                        {formatMoneyMoved(o.number, o.currency_name)} {o.currency_name}
                       </dd>
                     </div>
                     <div>
@@ -90,7 +90,7 @@ function History() {
                     </div>
                     <div>
                       <dt>{m.spot_col_fee()}</dt>
-                      <dd className="num" data-testid="history-fee">{formatExact(o.fee)}</dd>
+                      <dd className="num" data-testid="history-fee">{formatMoneyMoved(o.fee, o.currency_name)}</dd>
                     </div>
                     <div>
                       <dt>{m.sec_result()}</dt>

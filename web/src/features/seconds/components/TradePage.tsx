@@ -17,6 +17,8 @@ import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
 import { PairDrawer } from "../../../components/PairDrawer.tsx";
 import { ProductSwitch } from "../../../components/ProductSwitch.tsx";
+import { LoginCta } from "../../../components/LoginCta.tsx";
+import { useLoggedIn } from "../../../lib/session.ts";
 import type { PairRow, SecondsOrder } from "../api.ts";
 import { useCurrentPair, useIndexPrice, useRunningOrders } from "../hooks.ts";
 import { Book } from "./Book.tsx";
@@ -62,6 +64,8 @@ function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairR
   const { book, failed } = useBook(pair);
   const { index, last, change } = useIndexPrice(pair);
   const running = useRunningOrders();
+  // Open to guests (issue #26): the market and the contract terms are public; contracts are the user's own.
+  const loggedIn = useLoggedIn();
   const status = useSocketStatus(pair.id, running.reload);
   // The owner's private channel: a settled contract replaces the running one at once; after a
   // reconnect (events sent meanwhile are lost) the list is fetched again.
@@ -114,7 +118,11 @@ function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairR
         <Book book={book} failed={failed} index={index} coin={coin} quote={quote} />
       </div>
 
-      <RunningOrders orders={running.view} pairs={pairs} serverNow={running.serverNow} error={running.error} loading={running.loading} onRetry={running.reload} onOpen={(id) => setTapped(running.view.find((o) => o.id === id) ?? null)} onDismiss={running.dismiss} />
+      {!loggedIn ? (
+        <LoginCta text={m.login_to_see_contracts()} testId="running-login" />
+      ) : (
+        <RunningOrders orders={running.view} pairs={pairs} serverNow={running.serverNow} error={running.error} loading={running.loading} onRetry={running.reload} onOpen={(id) => setTapped(running.view.find((o) => o.id === id) ?? null)} onDismiss={running.dismiss} />
+      )}
 
       {opened && <OrderModal order={opened} pairs={pairs} serverNow={running.serverNow} onClose={() => setTapped(null)} />}
     </div>

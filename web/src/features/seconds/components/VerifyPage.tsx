@@ -8,7 +8,7 @@
 import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { compareDecimal } from "../../../lib/amount.ts";
-import { formatDateTime, formatExact, formatPrice } from "../../../lib/format.ts";
+import { formatDateTime, formatPrice, formatMoneyMoved } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { useTickWindow } from "../../../lib/ticks.ts";
 import { errText } from "../../../i18n/errors.ts";
@@ -43,14 +43,14 @@ function Contract({ id }: { id: number }) {
       <div className={s.verifyHead}>
         <span className={`${s.dirTag} ${up ? s.up : s.down}`}>{up ? m.sec_up() : m.sec_down()}</span>
         <span className={s.rowSymbol}>{o.symbol_name}</span>
-        <span className="muted num">{o.create_time_format}</span>
+        <span className="muted num">{formatDateTime(o.create_time_format)}</span>
         <span className={`badge ${o.status === 3 ? "badge-ok" : o.status === 4 ? "badge-none" : "badge-pending"} ${s.recordStatus}`}>{statusLabel(o.status)}</span>
       </div>
       <dl className={s.recordGrid}>
         <div>
           <dt>{m.sec_amount()}</dt>
           <dd className="num">
-            {formatExact(o.number)} {o.currency_name}
+            {formatMoneyMoved(o.number, o.currency_name)} {o.currency_name}
           </dd>
         </div>
         <div>
@@ -61,8 +61,8 @@ function Contract({ id }: { id: number }) {
         </div>
         <div>
           <dt>{m.sec_result_gross()}</dt>
-          <dd className={`num ${signedResult(o.fact_profits).tone}`} data-testid="verify-settled">
-            {signedResult(o.fact_profits).text}
+          <dd className={`num ${signedResult(o.fact_profits, o.currency_name).tone}`} data-testid="verify-settled">
+            {signedResult(o.fact_profits, o.currency_name).text}
           </dd>
         </div>
         <div>
@@ -112,21 +112,21 @@ function Settled({ order: o, entryId, exitId }: { order: SecondsOrder; entryId: 
           {check.recomputed && (
             <p>
               {check.recomputed.won
-                ? m.sec_verify_won({ direction, ratio: o.profit_ratio, amount: `${signedResult(check.recomputed.result).text} ${o.currency_name}` })
-                : m.sec_verify_lost({ direction, amount: `${signedResult(check.recomputed.result).text} ${o.currency_name}` })}
+                ? m.sec_verify_won({ direction, ratio: o.profit_ratio, amount: `${signedResult(check.recomputed.result, o.currency_name).text} ${o.currency_name}` })
+                : m.sec_verify_lost({ direction, amount: `${signedResult(check.recomputed.result, o.currency_name).text} ${o.currency_name}` })}
             </p>
           )}
           <dl className={s.verifyCompare}>
             <div>
               <dt>{m.sec_verify_recomputed()}</dt>
-              <dd className={`num ${signedResult(check.recomputed?.result ?? null).tone}`} data-testid="verify-recomputed">
-                {signedResult(check.recomputed?.result ?? null).text} {o.currency_name}
+              <dd className={`num ${signedResult(check.recomputed?.result ?? null, o.currency_name).tone}`} data-testid="verify-recomputed">
+                {signedResult(check.recomputed?.result ?? null, o.currency_name).text} {o.currency_name}
               </dd>
             </div>
             <div>
               <dt>{m.sec_verify_settled()}</dt>
-              <dd className={`num ${signedResult(o.fact_profits).tone}`}>
-                {signedResult(o.fact_profits).text} {o.currency_name}
+              <dd className={`num ${signedResult(o.fact_profits, o.currency_name).tone}`}>
+                {signedResult(o.fact_profits, o.currency_name).text} {o.currency_name}
               </dd>
             </div>
           </dl>

@@ -7,7 +7,7 @@
  */
 import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatMoney, formatPrice } from "../../../lib/format.ts";
+import { formatMoney, formatPrice, formatDateTime } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
@@ -58,13 +58,13 @@ function TradeHistory() {
           {items.map((r, i) => {
             const buy = r.way === 2;
             return (
-              <li key={`${r.time_format}-${i}`} className={s.record} data-testid="record-row">
+              <li key={`${formatDateTime(r.time_format)}-${i}`} className={s.record} data-testid="record-row">
                 <div className={s.recordHead}>
                   <span className={`${s.sideTag} ${buy ? s.buy : s.sell}`} data-testid="side-tag" data-side={buy ? "buy" : "sell"}>{buy ? m.spot_buy() : m.spot_sell()}</span>
                   <span className={s.recordPair}>
                     {r.currency_name}/{r.legal_name}
                   </span>
-                  <span className={`${s.recordTime} muted num`}>{r.time_format}</span>
+                  <span className={`${s.recordTime} muted num`}>{formatDateTime(r.time_format)}</span>
                 </div>
                 <dl className={s.recordGrid}>
                   <div>

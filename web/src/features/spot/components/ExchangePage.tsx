@@ -11,6 +11,8 @@ import { formatChange, formatCompact, formatPrice, formatMoney, isZeroDecimal, t
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
 import { PairDrawer } from "../../../components/PairDrawer.tsx";
+import { LoginCta } from "../../../components/LoginCta.tsx";
+import { useSession } from "../../../lib/session.ts";
 import { bestPrices, useBook, useDeals, useTicker } from "../../../lib/market/index.ts";
 import type { PairRow, SpotBalance } from "../api.ts";
 import { useAccount, useCurrentPair, useLiveStatus } from "../hooks.ts";
@@ -49,7 +51,9 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
   const { book: depth, failed } = useBook(pair);
   const day = useTicker(pair);
   const deals = useDeals(pair);
-  const account = useAccount(pair);
+  // Open to guests (issue #26): the market is public; balances and orders are the user's own.
+  const guest = useSession().token === "";
+  const account = useAccount(pair, !guest);
   const status = useLiveStatus(pair, account.refresh);
   const { bestBid, bestAsk } = useMemo(() => bestPrices(depth), [depth]);
   const [pick, setPick] = useState<PricePick | null>(null);
@@ -135,7 +139,9 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
             <Icon name="chevron" size={14} />
           </Link>
         </div>
-        {tab === "orders" ? (
+        {tab === "orders" && guest ? (
+          <LoginCta text={m.login_to_see_orders()} testId="orders-login" />
+        ) : tab === "orders" ? (
           <OpenOrders
             orders={account.orders}
             error={account.ordersError}
@@ -150,7 +156,14 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
         )}
       </section>
 
-      <Balances balance={account.balance} coin={coin} quote={quote} error={account.balanceError !== null} onRetry={account.refresh} />
+      {guest ? (
+        <section className={s.exBalances} aria-label={m.spot_assets()} data-testid="balances">
+          <h2 className={s.exSectionTitle}>{m.spot_assets()}</h2>
+          <LoginCta text={m.login_to_see_balances()} testId="balances-login" />
+        </section>
+      ) : (
+        <Balances balance={account.balance} coin={coin} quote={quote} error={account.balanceError !== null} onRetry={account.refresh} />
+      )}
     </div>
   );
 }

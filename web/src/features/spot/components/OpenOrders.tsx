@@ -8,7 +8,7 @@ import type { SpotOpenOrder } from "../../../../../schemas/spot.ts";
 import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
-import { formatMoney, formatPrice } from "../../../lib/format.ts";
+import { formatMoney, formatPrice, formatDateTime } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useCancelOrder } from "../api.ts";
@@ -72,7 +72,7 @@ export function OpenOrders({
               {o.currency_name}/{o.legal_name}
             </span>
             <span className={`${s.openOrderKind} muted`}>{o.mode === 1 ? m.spot_market() : m.spot_limit()}</span>
-            <span className={`${s.openOrderTime} muted num`}>{o.time_format}</span>
+            <span className={`${s.openOrderTime} muted num`}>{formatDateTime(o.time_format)}</span>
           </div>
           <div className={s.openOrderBody}>
             <dl>

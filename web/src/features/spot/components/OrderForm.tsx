@@ -12,6 +12,8 @@ import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
+import { loginPath, navigateTo } from "../../../lib/nav.ts";
+import { useSession } from "../../../lib/session.ts";
 import { Spinner } from "../../../components/States.tsx";
 import { LEGAL_ID, usePlaceOrder, type OrderMode, type PairRow, type PlacedOrder, type Side, type SpotBalance } from "../api.ts";
 import { newClientOrderId } from "../display.ts";
@@ -96,6 +98,8 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
   const [percent, setPercent] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  // A guest sees the whole form; tapping buy/sell asks them to log in and brings them back here.
+  const guest = useSession().token === "";
   /** The client order id of the order being sent; kept across retries of the same order. */
   const pendingOid = useRef<string | null>(null);
 
@@ -229,6 +233,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
+    if (guest) return navigateTo(loginPath());
     if (submitting || !balance) return;
     const check = totalMode ? checkTotal({ total: spend, bestAsk, balance }) : checkOrder({ side, mode, price, qty, bestOpposite, balance });
     if (check.problem) {
@@ -392,7 +397,7 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
         </p>
       )}
 
-      <button type="submit" className={`btn btn-block ${s.orderSubmit} ${s[side]}`} disabled={submitting || !balance} aria-busy={submitting} data-testid={tid("submit")}>
+      <button type="submit" className={`btn btn-block ${s.orderSubmit} ${s[side]}`} disabled={submitting || (!balance && !guest)} aria-busy={submitting} data-testid={tid("submit")}>
         {submitting && <Spinner size={16} />}
         {side === "buy" ? m.spot_buy_coin({ coin }) : m.spot_sell_coin({ coin })}
       </button>

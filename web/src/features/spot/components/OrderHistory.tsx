@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import type { OrderState } from "../../../../../schemas/spot.ts";
 import { m } from "../../../i18n/index.ts";
-import { formatMoney, formatPrice } from "../../../lib/format.ts";
+import { formatMoney, formatPrice, formatDateTime } from "../../../lib/format.ts";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { fetchPairs, useOrderHistory, type PairRow } from "../api.ts";
@@ -77,7 +77,7 @@ export function OrderHistory() {
                 <span className={`${s.orderState} ${s[o.state] ?? ""}`} data-testid="order-state">
                   {stateLabel[o.state]()}
                 </span>
-                <span className={`${s.recordTime} muted num`}>{o.time_format}</span>
+                <span className={`${s.recordTime} muted num`}>{formatDateTime(o.time_format)}</span>
               </div>
               <dl className={s.recordGrid}>
                 <div>

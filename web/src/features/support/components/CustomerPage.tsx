@@ -3,6 +3,7 @@
  * the configured contact (GET /api/cfg/kefu): a web page is framed on demand, an e-mail address or
  * a phone number gets a button, an in-app route (the help centre) a link.
  */
+import { formatMinute } from "../../../lib/format.ts";
 import { useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
@@ -90,7 +91,7 @@ function TicketRow({ ticket: t }: { ticket: TicketSummary }) {
           #{t.id} · {categoryText(t.category)}
           {replied && <span className={s.ticketNew}> · {m.support_new_reply()}</span>}
         </span>
-        <span className="num">{t.updated_at.slice(5, 16)}</span>
+        <span className="num">{formatMinute(t.updated_at)}</span>
       </div>
     </Link>
   );

@@ -4,6 +4,7 @@
  * a description and up to 4 photos. `?kind=c2c&id=123` opens the form about that order (a screen
  * showing an order links here).
  */
+import { formatMinute } from "../../../lib/format.ts";
 import { useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
@@ -188,7 +189,7 @@ function OrderPicker({ kind, value, onChange }: { kind: SupportRelatedKind; valu
               <span>
                 #{o.id} · {o.name} {sideText(o.side)} {o.amount} {unitText(o.unit)}
               </span>
-              <span className="num">{o.created_at.slice(5, 16)}</span>
+              <span className="num">{formatMinute(o.created_at)}</span>
             </button>
           ))}
         </div>

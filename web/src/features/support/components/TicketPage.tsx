@@ -3,6 +3,7 @@
  * changes in order, a reply box (with photos; a reply reopens a resolved ticket or one waiting on
  * the user) and closing the ticket.
  */
+import { formatDateTime, formatMinute } from "../../../lib/format.ts";
 import { useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
@@ -64,7 +65,7 @@ function Ticket({ ticket: t }: { ticket: SupportTicketDetail }) {
         <div className={s.headMeta}>
           <span>{categoryText(t.category)}</span>
           {t.related_kind && t.related_id !== null && <span>{m.support_related_label({ kind: kindText(t.related_kind), id: t.related_id })}</span>}
-          <span className="num">{t.created_at}</span>
+          <span className="num">{formatDateTime(t.created_at)}</span>
         </div>
       </section>
       <ol className={s.conversation} data-testid="support-conversation">
@@ -95,7 +96,7 @@ function Entry({ event: e }: { event: TicketEvent }) {
         : m.support_status_change({ from: e.from_status ? statusText(e.from_status) : "", to: e.to_status ? statusText(e.to_status) : "" });
     return (
       <li className={s.statusLine} data-testid="support-status-line">
-        <span className="num">{e.created_at.slice(5, 16)}</span> · {text}
+        <span className="num">{formatMinute(e.created_at)}</span> · {text}
       </li>
     );
   }
@@ -103,7 +104,7 @@ function Entry({ event: e }: { event: TicketEvent }) {
   return (
     <li className={`${s.bubble} ${mine ? s.mine : ""}`} data-testid={mine ? "support-msg-user" : "support-msg-agent"}>
       <span className={s.bubbleMeta}>
-        {mine ? m.support_you() : m.support_agent()} · <span className="num">{e.created_at.slice(5, 16)}</span>
+        {mine ? m.support_you() : m.support_agent()} · <span className="num">{formatMinute(e.created_at)}</span>
       </span>
       <p>{e.body}</p>
       {e.images.length > 0 && (

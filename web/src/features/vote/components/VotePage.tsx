@@ -16,6 +16,7 @@ import { ProductGate } from "../../../components/ProductGate.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { useCastVote, useRounds, type VoteCandidate, type VoteRound, type VoteRoundPhase } from "../api.ts";
 import { sharePercent } from "../share.ts";
+import { loginPath } from "../../../lib/nav.ts";
 import acct from "../../../components/account.module.css";
 import s from "./vote.module.css";
 
@@ -122,7 +123,7 @@ function CandidateRow({ round, c, onVote }: { round: VoteRound; c: VoteCandidate
     if (round.phase !== "voting") return null;
     if (session.token === "") {
       return (
-        <button type="button" className="btn btn-outline btn-small" onClick={() => navigate("/login")} data-testid="vote-login">
+        <button type="button" className="btn btn-outline btn-small" onClick={() => navigate(loginPath())} data-testid="vote-login">
           {m.vote_cast()}
         </button>
       );

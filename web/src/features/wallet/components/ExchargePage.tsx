@@ -20,7 +20,7 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { requestQuote, USDT_ID, useConversionSettings, useConvert, useUserWallet, type ConversionResult } from "../api.ts";
 import { conversionQuote, trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
-import { formatExact, formatMoney } from "../../../lib/format.ts";
+import { formatExact, formatMoney, formatPrice } from "../../../lib/format.ts";
 
 type Direction = "coin_to_usdt" | "usdt_to_coin";
 
@@ -250,7 +250,7 @@ export default function ExchargePage() {
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_last_price()}</span>
-            <span className="num">{coinRow?.price ? `${formatExact(coinRow.price)} USDT` : m.wallet_no_price_short()}</span>
+            <span className="num">{coinRow?.price ? `${formatPrice(coinRow.price)} USDT` : m.wallet_no_price_short()}</span>
           </div>
           <div className={acct.kvRow}>
             <span>{m.wallet_fee_tier()}</span>

@@ -11,7 +11,7 @@ import { AuthImage } from "../../../components/AuthImage.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useDepositLog, useWithdrawalLog } from "../api.ts";
 import acct from "../../../components/account.module.css";
-import { formatMoney } from "../../../lib/format.ts";
+import { formatMoney, formatDateTime } from "../../../lib/format.ts";
 
 export default function RecordsPage() {
   const { pathname } = useLocation();
@@ -86,7 +86,7 @@ function DepositList() {
                 </div>
                 <div className={acct.kvRow}>
                   <dt>{m.wallet_time()}</dt>
-                  <dd className="num">{r.time_format}</dd>
+                  <dd className="num">{formatDateTime(r.time_format)}</dd>
                 </div>
                 {r.hash && (
                   <div className={acct.kvRow}>
@@ -151,7 +151,7 @@ function WithdrawalList() {
               )}
               <div className={acct.kvRow}>
                 <dt>{m.wallet_time()}</dt>
-                <dd className="num">{r.time_format}</dd>
+                <dd className="num">{formatDateTime(r.time_format)}</dd>
               </div>
             </dl>
             {(r.status === 3 || r.status === 4) && r.reason && <p className={`${acct.notice} ${acct.noticeBad}`}>{m.wallet_reason({ reason: r.reason })}</p>}

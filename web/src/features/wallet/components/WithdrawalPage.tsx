@@ -15,7 +15,7 @@ import { decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
-import { PasswordInput } from "../../../components/PasswordInput.tsx";
+import { FundPasswordField, TotpField } from "../../../components/SecondFactors.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { USDT_ID, useFeeTable, useSavedAddresses, useSubmitWithdrawal, useWithdrawInfo, type SavedAddress } from "../api.ts";
 import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
@@ -301,44 +301,27 @@ export default function WithdrawalPage() {
           )}
         </section>
 
-        <label className="field">
-          <span className="field-label">{m.wallet_fund_password()}</span>
-          <PasswordInput
-            inputMode="numeric"
-            maxLength={6}
-            autoComplete="off"
-            placeholder={m.wallet_fund_password_placeholder()}
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value.replace(/\D/g, "").slice(0, 6));
-              clearError("password");
-            }}
-            aria-invalid={!!errors.password}
-            disabled={!d.has_fund_password}
-            data-testid="withdraw-password"
-          />
-          {errors.password && <span className="field-error">{errors.password}</span>}
-        </label>
+        <FundPasswordField
+          value={password}
+          onChange={(v) => {
+            setPassword(v);
+            clearError("password");
+          }}
+          error={errors.password}
+          disabled={!d.has_fund_password}
+          testId="withdraw-password"
+        />
 
         {d.totp_enabled && (
-          <label className="field">
-            <span className="field-label">{m.sec_totp_code()}</span>
-            <input
-              className="input"
-              inputMode="numeric"
-              maxLength={6}
-              autoComplete="one-time-code"
-              placeholder={m.sec_totp_code_placeholder()}
-              value={totp}
-              onChange={(e) => {
-                setTotp(e.target.value.replace(/\D/g, "").slice(0, 6));
-                clearError("totp");
-              }}
-              aria-invalid={!!errors.totp}
-              data-testid="withdraw-totp"
-            />
-            {errors.totp && <span className="field-error">{errors.totp}</span>}
-          </label>
+          <TotpField
+            value={totp}
+            onChange={(v) => {
+              setTotp(v);
+              clearError("totp");
+            }}
+            error={errors.totp}
+            testId="withdraw-totp"
+          />
         )}
 
         <button type="submit" className="btn btn-primary btn-block btn-large" disabled={!ready || busy} data-testid="withdraw-submit">
