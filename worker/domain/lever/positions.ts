@@ -40,7 +40,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { balanceOf, classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
-import type { Hold, HoldSource } from "../ledger/holds.ts";
+import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import {
   allLeverSettings,
@@ -728,4 +728,10 @@ export const leverHolds: HoldSource = {
     }
     return holds;
   },
+  forUser: (db, userId) =>
+    recordHolds(db, "SELECT id, currency_id, CAST(margin - overnight AS TEXT) AS units FROM lever_positions WHERE user_id = ?1 AND status IN (0, 1, 2, 3) ORDER BY id", userId, {
+      account: "lever",
+      purpose: "lever_margin",
+      ref: "lever",
+    }),
 };
