@@ -121,6 +121,12 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
     stop_profit: price(r.stop_profit),
     stop_loss: price(r.stop_loss),
     profit,
+    net_profit:
+      status === 4
+        ? money(b(r.profit) - b(r.close_fee) - b(r.overnight) - b(r.fee))
+        : now !== null
+          ? money(now.payout - b(r.margin) - b(r.fee))
+          : null,
     close_fee_now: now === null ? null : money(now.fee),
     payout_now: now === null ? null : money(now.payout),
     risk_rate: ix !== null ? formatUnits(riskRateBps(c, p, ix), 2) : null,
