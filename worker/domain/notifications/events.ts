@@ -22,8 +22,6 @@ export const NOTIFICATION_LINKS = {
   security: "/security",
   /** a filled spot order: the order history */
   spot: "/exchange/lists",
-  /** a C2C order's conversation */
-  c2cChat: "/c2c/chat",
 } as const;
 
 /**

@@ -2,7 +2,8 @@
  * What each notification says, in the six languages, rendered at read time from its kind and
  * params (so a language switch changes old items too). English is the reference: TypeScript
  * refuses a language that misses a kind. `{name}` is replaced by that param; a param whose value
- * starts with "@" is a word of `WORDS` (an outcome, a reason, a direction) and is translated too.
+ * starts with "@" is a word of `WORDS` (an outcome, a reason, a direction) and is translated too;
+ * a user's own text that starts with "@" is written "@@..." and shown as it was typed.
  *
  * Params each kind is given (amounts are decimal strings already formatted for the currency):
  *   deposit_credited      amount, currency
@@ -322,15 +323,16 @@ const wordsEn = {
   returned: "coins returned to the seller",
   buy: "buy",
   sell: "sell",
+  image: "(a picture)",
 };
 type Words = Record<keyof typeof wordsEn, string>;
 const WORDS: Record<Locale, Words> = {
   en: wordsEn,
-  zh: { buy: "买", sell: "卖", won: "盈利", lost: "亏损", up: "看涨", down: "看跌", user: "手动平仓", profit: "止盈", loss: "止损", liquidation: "强制平仓", cap: "达到收益上限", released: "币已放行给买家", returned: "币已退回卖家" },
-  hk: { buy: "買", sell: "賣", won: "盈利", lost: "虧損", up: "看漲", down: "看跌", user: "手動平倉", profit: "止盈", loss: "止損", liquidation: "強制平倉", cap: "達到收益上限", released: "幣已放行給買家", returned: "幣已退回賣家" },
-  kr: { buy: "매수", sell: "매도", won: "수익", lost: "손실", up: "상승", down: "하락", user: "직접 종료", profit: "이익 실현", loss: "손절", liquidation: "강제 청산", cap: "수익 상한 도달", released: "코인이 구매자에게 릴리스됨", returned: "코인이 판매자에게 반환됨" },
-  jp: { buy: "買い", sell: "売り", won: "勝ち", lost: "負け", up: "上昇", down: "下落", user: "手動決済", profit: "利益確定", loss: "損切り", liquidation: "強制決済", cap: "利益上限に到達", released: "コインは買い手に解放", returned: "コインは売り手に返却" },
-  es: { buy: "compra", sell: "venta", won: "ganado", lost: "perdido", up: "Sube", down: "Baja", user: "cerrada por usted", profit: "toma de ganancias", loss: "stop-loss", liquidation: "liquidación", cap: "tope de ganancia alcanzado", released: "monedas liberadas al comprador", returned: "monedas devueltas al vendedor" },
+  zh: { image: "[图片]", buy: "买", sell: "卖", won: "盈利", lost: "亏损", up: "看涨", down: "看跌", user: "手动平仓", profit: "止盈", loss: "止损", liquidation: "强制平仓", cap: "达到收益上限", released: "币已放行给买家", returned: "币已退回卖家" },
+  hk: { image: "[圖片]", buy: "買", sell: "賣", won: "盈利", lost: "虧損", up: "看漲", down: "看跌", user: "手動平倉", profit: "止盈", loss: "止損", liquidation: "強制平倉", cap: "達到收益上限", released: "幣已放行給買家", returned: "幣已退回賣家" },
+  kr: { image: "[사진]", buy: "매수", sell: "매도", won: "수익", lost: "손실", up: "상승", down: "하락", user: "직접 종료", profit: "이익 실현", loss: "손절", liquidation: "강제 청산", cap: "수익 상한 도달", released: "코인이 구매자에게 릴리스됨", returned: "코인이 판매자에게 반환됨" },
+  jp: { image: "[画像]", buy: "買い", sell: "売り", won: "勝ち", lost: "負け", up: "上昇", down: "下落", user: "手動決済", profit: "利益確定", loss: "損切り", liquidation: "強制決済", cap: "利益上限に到達", released: "コインは買い手に解放", returned: "コインは売り手に返却" },
+  es: { image: "(una imagen)", buy: "compra", sell: "venta", won: "ganado", lost: "perdido", up: "Sube", down: "Baja", user: "cerrada por usted", profit: "toma de ganancias", loss: "stop-loss", liquidation: "liquidación", cap: "tope de ganancia alcanzado", released: "monedas liberadas al comprador", returned: "monedas devueltas al vendedor" },
 };
 
 const CATALOGUES: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };
@@ -342,6 +344,8 @@ function fill(template: string, params: NotificationParams, words: Words): strin
     const v = params[name];
     if (v === undefined) return "";
     const s = String(v);
+    // "@@..." is a user's own text that starts with "@" (escaped by the writer, e.g. a chat quote).
+    if (s.startsWith("@@")) return s.slice(1);
     if (s.startsWith("@")) return (words as Record<string, string>)[s.slice(1)] ?? s.slice(1);
     return s;
   });
