@@ -100,6 +100,11 @@ export const leverPositionSchema = z.object({
   stop_loss: z.string().nullable(),
   /** P/L: realised once closed, at the index while trading, null otherwise */
   profit: z.string().nullable(),
+  /**
+   * Net P/L: what the position does to the lever balance over its life, every fee counted (open,
+   * overnight, close): realised once closed, as if closed at the index now while trading, null otherwise.
+   */
+  net_profit: z.string().nullable(),
   /** a trading position closed at the index now: the close fee it would pay and what would return to the lever balance (null otherwise) */
   close_fee_now: z.string().nullable(),
   payout_now: z.string().nullable(),

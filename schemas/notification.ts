@@ -48,6 +48,9 @@ export const notificationKinds = [
   "earn_matured",
   "mining_bought",
   "mining_paid",
+  "spot_filled",
+  "spot_partial",
+  "c2c_message",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

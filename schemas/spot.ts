@@ -176,8 +176,12 @@ export const orderCancelledSchema = z.literal("cancelled");
 export const spotBalanceSchema = z.object({
   user_currency: z.string(),
   user_legal: z.string(),
+  /** everything frozen in the spot account (orders, withdrawals, votes, launches, savings...) */
   lock_currency: z.string(),
   lock_legal: z.string(),
+  /** the part of the frozen balance held by this user's open spot orders ("In orders") */
+  order_currency: z.string(),
+  order_legal: z.string(),
   /** No fiat reference price is published: always null. */
   cny_price: z.null(),
   price_decimals: z.number().int(),

@@ -14,9 +14,11 @@ import { appliedMovementKeys, classifyBatchError, movementStatements, movementsS
 import { secondsEntries, secondsKeys } from "../../worker/domain/seconds/ledger.ts";
 import { settleLegs } from "../engine/seconds.ts";
 import type { UserEvent } from "../../schemas/realtime.ts";
+import { formatUnits } from "../../schemas/money.ts";
 import { closeLegs, overnightLegs, refundLegs, type LeverDirection } from "../engine/margin.ts";
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
-import { notificationsStatement, type NewNotification } from "../../worker/domain/notifications/inbox.ts";
+import { NOTIFICATION_EVENT, notificationsStatement, type NewNotification } from "../../worker/domain/notifications/inbox.ts";
+import { spotFilled } from "../../worker/domain/notifications/events.ts";
 import { liveSessionsStatement } from "../../worker/lib/auth.ts";
 import type { PairStorage } from "./storage.ts";
 
@@ -167,6 +169,8 @@ export function parseOutboxEntry(json: string): OutboxEntry {
 export interface OutboxPair {
   pairId: number;
   symbol: string;
+  priceDecimals: number;
+  qtyDecimals: number;
 }
 
 /** One drain batch in D1 terms: the ledger entries of its movement and the desks' other statements. */
@@ -182,7 +186,7 @@ const SPOT_ACCOUNT: WalletAccount = "change";
  * the net of the batch; per-trade detail lives in spot_trades), one update per order with its fills
  * summed, and the trades, several per INSERT.
  */
-function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandEntry[], at: number): Application {
+function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandEntry[], at: number): Application & { notifications: NewNotification[] } {
   const sums = new Map<string, [number, number, bigint, bigint]>();
   const orders = new Map<number, [filled: number, status: number, reason: string | null]>();
   const trades: (SpotTrade & { at: number })[] = [];
@@ -237,7 +241,43 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
         .bind(pair.pairId, JSON.stringify(trades.map((t) => [t.tradeId, t.price, t.qty, t.takerSide, t.buyerId, t.sellerId, t.buyOrderId, t.sellOrderId, t.buyerFee, t.sellerFee, t.at]))),
     );
   }
-  return { ledger, extra };
+  return { ledger, extra, notifications: fillNotifications(pair, trades, orders) };
+}
+
+/**
+ * One notification per order that filled in this drain batch (in whole or in part), for its owner:
+ * the batch's fills of the order summed (a market maker's order filled by many takers is one item,
+ * not one per trade), keyed by the order and its last trade in the batch, so a re-sent batch adds none.
+ */
+function fillNotifications(pair: OutboxPair, trades: (SpotTrade & { at: number })[], orders: Map<number, [filled: number, status: number, reason: string | null]>): NewNotification[] {
+  const fills = new Map<number, { owner: number; side: "buy" | "sell"; lots: bigint; notional: bigint; lastTrade: number; at: number }>();
+  const add = (orderId: number, owner: number, side: "buy" | "sell", t: SpotTrade & { at: number }) => {
+    const f = fills.get(orderId) ?? { owner, side, lots: 0n, notional: 0n, lastTrade: 0, at: t.at };
+    f.lots += BigInt(t.qty);
+    f.notional += BigInt(t.qty) * BigInt(t.price);
+    f.lastTrade = Math.max(f.lastTrade, t.tradeId);
+    f.at = Math.max(f.at, t.at);
+    fills.set(orderId, f);
+  };
+  for (const t of trades) {
+    add(t.buyOrderId, t.buyerId, "buy", t);
+    add(t.sellOrderId, t.sellerId, "sell", t);
+  }
+  return [...fills].map(([orderId, f]) =>
+    spotFilled({
+      orderId,
+      userId: f.owner,
+      pairId: pair.pairId,
+      pair: pair.symbol,
+      side: f.side,
+      whole: orders.get(orderId)?.[1] === 2,
+      qty: formatUnits(f.lots, pair.qtyDecimals),
+      // The average price of the batch's fills, cut (never rounded up) to the pair's decimals.
+      price: formatUnits(f.notional / f.lots, pair.priceDecimals),
+      lastTrade: f.lastTrade,
+      now: f.at,
+    }),
+  );
 }
 
 /**
@@ -418,15 +458,14 @@ export class Outbox {
         const at = entries[entries.length - 1]!.at;
         const spot = entries.filter((e) => e.kind === "spot");
         const seconds = secondsApplication(this.db, pair, entries.filter((e) => e.kind === "seconds"), Date.now());
-        const { ledger, extra } = spotApplication(this.db, pair, spot, at);
+        const { ledger, extra, notifications: fillNotices } = spotApplication(this.db, pair, spot, at);
+        // Each filled order's owner is told to read the inbox again, like a settled contract's.
+        notices.push(...fillNotices.map((n) => ({ userId: n.userId, event: NOTIFICATION_EVENT })));
         // One movement for the batch's spot rows, checked balanced per currency before anything is
         // sent; its ledger rows travel as JSON (two statements however many accounts it touches).
         const spotMovement = spot.length > 0 ? movementsStatements(this.db, [{ key: `spot:${pair.pairId}:b${batchNo}`, kind: "spot", entries: ledger, now: at }]) : [];
         // Every owner's inbox item of the batch in one statement (each keyed by its event: a re-sent batch adds none).
-        const notifications = notificationsStatement(
-          this.db,
-          entries.flatMap((e) => ("notification" in e && e.notification ? [e.notification] : [])),
-        );
+        const notifications = notificationsStatement(this.db, [...entries.flatMap((e) => ("notification" in e && e.notification ? [e.notification] : [])), ...fillNotices]);
         // The live sessions of the users about to be notified, read in the same transaction (last
         // statement): their channels send to those sessions without a D1 read of their own.
         const notified = [...new Set(notices.map((n) => n.userId))];

@@ -228,3 +228,43 @@ describe("ordering at the price shown", () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe("C2C chat notifications", () => {
+  const say = (user: TestUser, id: number, body: Record<string, unknown>) => api(`/c2c/orders/${id}/messages`, { token: user.token, body });
+  const chatItems = async (user: TestUser, lang = "en") => (await inbox(user, lang)).filter((n) => n.kind === "c2c_message");
+
+  it("tells the other party of a message, never the sender, one unread item per order however many lines, and a new one once it was read", async () => {
+    const { merchant, ad } = await market();
+    const buyer = await makeTaker();
+    const id = await placeOrder(buyer, ad.id, "100");
+    const live = await listen(merchant);
+
+    expect((await say(buyer, id, { text: "Hello, paying now" })).body.type).toBe("ok");
+    await live.next((e) => e.type === "notification");
+    expect(await chatItems(merchant)).toEqual([
+      expect.objectContaining({ title: `New message on order #C${id}`, body: "Hello, paying now", link: `/legal/chat?id=${id}`, read: false }),
+    ]);
+    expect(await chatItems(buyer)).toEqual([]);
+
+    // More lines while the first is unread: still one item.
+    expect((await say(buyer, id, { text: "@merchant sent" })).body.type).toBe("ok");
+    expect(await chatItems(merchant)).toHaveLength(1);
+
+    // Read, then another line: a new item, quoting the user's own "@" text as typed.
+    const [first] = await chatItems(merchant);
+    expect((await api("/notifications/read", { token: merchant.token, body: { ids: [first!.id] } })).body.type).toBe("ok");
+    expect((await say(buyer, id, { text: "@merchant are you there?" })).body.type).toBe("ok");
+    const items = await chatItems(merchant);
+    expect(items.map((n) => [n.body, n.read])).toEqual([
+      ["@merchant are you there?", false],
+      ["Hello, paying now", true],
+    ]);
+    expect((await chatItems(merchant, "zh"))[0]!.title).toBe(`订单 #C${id} 有新消息`);
+
+    // The merchant answers: the buyer is told, the merchant is not.
+    expect((await say(merchant, id, { image: await uploadImage(merchant) })).body.type).toBe("ok");
+    expect((await chatItems(buyer)).map((n) => n.body)).toEqual(["(a picture)"]);
+    expect((await chatItems(buyer, "zh")).map((n) => n.body)).toEqual(["[图片]"]);
+    expect(await chatItems(merchant)).toHaveLength(2);
+  });
+});

@@ -1,19 +1,26 @@
 /**
  * A closed leveraged position's notification (issue #16 §1): by hand, take-profit, stop-loss,
  * liquidation or the gain cap, written by the pair's drain in the close's own D1 batch (keyed
- * `lever:{id}:close`) with the reason, the P/L and the close price, pushed to the owner after the
+ * `lever:{id}:close`) with the reason, the net P/L (every fee counted: what the balance really did) and the close price, pushed to the owner after the
  * batch; never doubled by a repeated close, sweep or drain, never seen by another user.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, drainPair, seedSpotPair, units, type TestUser } from "./helpers.ts";
 import { fundHouse, userSocket } from "./seconds-fixtures.ts";
-import { leverUser, open, positionRow, setIndex, stubOf, sweepNow } from "./lever-fixtures.ts";
+import { lever, leverUser, open, positionRow, setIndex, stubOf, sweepNow } from "./lever-fixtures.ts";
+import { signedMoney } from "../../worker/domain/notifications/events.ts";
 
 type Item = { id: number; kind: string; title: string; body: string; link: string };
 
 async function inbox(user: TestUser, lang = "en"): Promise<{ total: number; data: Item[] }> {
   return (await api("/notifications?limit=50", { token: user.token, lang })).body.message;
+}
+
+/** What the user's positions did to their lever balance (each test's user starts with 100 USDT there and nothing held). */
+async function balanceChange(u: TestUser): Promise<string> {
+  const [available, frozen] = await lever(u.id);
+  return signedMoney(available + frozen - units("100"), 8);
 }
 
 const count = async (key: string) => (await env.DB.prepare("SELECT count(*) AS n FROM notifications WHERE event_key = ?").bind(key).first<{ n: number }>())!.n;
@@ -43,7 +50,11 @@ describe("a closed leveraged position", () => {
     const items = await inbox(u);
     expect(items.total).toBe(1);
     expect(items.data[0]).toMatchObject({ kind: "lever_closed", title: "Position closed: closed by you", link: `/lever/verify?id=${p.id}` });
-    expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 111.00. P/L +1.00 USDT.`);
+    expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 111.00. Net P/L after fees ${await balanceChange(u)} USDT.`);
+    // P/L (111 − 101) × 0.1 = 1.00, less the open fee 0.00505 and the close fee 0.00555: the balance rose by 0.9894, and every place says so.
+    expect(await balanceChange(u)).toBe("+0.9894");
+    const shown = (await api(`/lever/position?id=${p.id}`, { token: u.token })).body.message;
+    expect(shown).toMatchObject({ profit: "1.00000000", net_profit: "0.98940000" });
     expect((await inbox(u, "zh")).data[0]!.title).toBe("仓位已平仓：手动平仓");
     expect((await inbox(other)).total).toBe(0);
   });
@@ -59,7 +70,7 @@ describe("a closed leveraged position", () => {
     const items = await inbox(u);
     expect(items.total).toBe(1);
     expect(items.data[0]!.title).toBe("Position closed: take-profit");
-    expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 95.00. P/L +0.60 USDT.`);
+    expect(items.data[0]!.body).toBe(`BTC/USDT position #${p.id} closed at 95.00. Net P/L after fees ${await balanceChange(u)} USDT.`);
   });
 
   it("stop-loss: a negative P/L", async () => {
@@ -71,7 +82,7 @@ describe("a closed leveraged position", () => {
     expect((await positionRow(p.id))!.status).toBe(4);
     const item = (await inbox(u)).data[0]!;
     expect(item.title).toBe("Position closed: stop-loss");
-    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 94.00. P/L -0.70 USDT.`);
+    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 94.00. Net P/L after fees ${await balanceChange(u)} USDT.`);
   });
 
   it("liquidation: the loss stops at the margin", async () => {
@@ -83,7 +94,7 @@ describe("a closed leveraged position", () => {
     expect((await positionRow(p.id))!.status).toBe(4);
     const item = (await inbox(u)).data[0]!;
     expect(item.title).toBe("Position closed: liquidation");
-    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 50.00. P/L -1.01 USDT.`);
+    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 50.00. Net P/L after fees ${await balanceChange(u)} USDT.`);
   });
 
   it("gain cap: closed when the gain reaches what the house holds", async () => {
@@ -96,7 +107,7 @@ describe("a closed leveraged position", () => {
     expect(await positionRow(p.id)).toMatchObject({ status: 4, close_reason: "cap" });
     const item = (await inbox(u)).data[0]!;
     expect(item.title).toBe("Position closed: gain cap reached");
-    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 202.00. P/L +10.10 USDT.`);
+    expect(item.body).toBe(`BTC/USDT position #${p.id} closed at 202.00. Net P/L after fees ${await balanceChange(u)} USDT.`);
   });
 
   it("keeps one item when the drain runs the close again", async () => {

@@ -25,6 +25,8 @@ function makeBalance(overrides: Partial<SpotBalance> = {}): SpotBalance {
     user_legal: "10000.00000000",
     lock_currency: "0.00000000",
     lock_legal: "0.00000000",
+    order_currency: "0.00000000",
+    order_legal: "0.00000000",
     cny_price: null,
     price_decimals: 2,
     qty_decimals: 6,

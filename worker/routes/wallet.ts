@@ -25,6 +25,8 @@ import { decodeBase64Image, MAX_UPLOAD_BYTES, readUpload, storeUpload } from "..
 import { spotWallet, walletList } from "../domain/wallet/balances.ts";
 import { claimDeposit, depositAddresses, depositRecords } from "../domain/wallet/deposits.ts";
 import { transferOwn } from "../domain/wallet/transfers.ts";
+import { statement, userHolds } from "../domain/wallet/statement.ts";
+import { holdsSchema, statementPageSchema, statementQuerySchema } from "../../schemas/statement.ts";
 import { feeTable, requestWithdrawal, withdrawalRecords, withdrawInfo } from "../domain/withdrawals/requests.ts";
 
 const MINUTE = 60_000;
@@ -32,6 +34,14 @@ const MINUTE = 60_000;
 export const walletRoutes = new Hono<AppEnv>()
   // ── Asset centre ────────────────────────────────────────────────────────────────────────────
   .post("/wallet/list", requireUser, answers(walletListSchema, { summary: "The three accounts per currency, valued in USDT at last traded prices", auth: true }), async (c) => ok(c, await walletList(c.env.DB, c.get("user").id)))
+
+  // ── Statement and holds (issue #26): every movement of one's money, and what its frozen part is held for ──
+  .get("/wallet/statement", requireUser, query(statementQuerySchema), answers(statementPageSchema, { summary: "One's statement: every movement with its kind, amount, balance after, time and record; newest first, by cursor", auth: true }), async (c) =>
+    ok(c, await statement(c.env.DB, c.get("user").id, c.req.valid("query"))),
+  )
+  .get("/wallet/holds", requireUser, answers(holdsSchema, { summary: "What one's frozen funds are held for, per coin and account (the holds sum to the frozen balance)", auth: true }), async (c) =>
+    ok(c, { groups: await userHolds(c.env.DB, c.get("user").id) }),
+  )
 
   // ── Transfers between own accounts ──────────────────────────────────────────────────────────
   .post("/wallet/change", requireUser, jsonBody(transferSchema), answers(transferDoneSchema, { summary: "Transfer between one's own accounts", auth: true }), async (c) =>

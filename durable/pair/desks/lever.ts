@@ -310,7 +310,8 @@ export class LeverDesk {
           userId: Number(r.user_id),
           pair: pair.symbol,
           reason,
-          pnl: o.pnl,
+          // What the position did to the lever balance over its life: the payout less the margin and the open fee put in.
+          pnl: o.payout - BigInt(Number(r.margin)) - BigInt(Number(r.fee)),
           // The margin is in the pair's quote currency (USDT).
           currency: pair.symbol.split("/")[1] ?? "",
           scale: pair.quoteScale,

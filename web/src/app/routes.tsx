@@ -67,6 +67,9 @@ const WithdrawalPage = page(() => import("../features/wallet/components/Withdraw
 const TransferPage = page(() => import("../features/wallet/components/TransferPage.tsx"));
 const ExchargePage = page(() => import("../features/wallet/components/ExchargePage.tsx"));
 const ExchargeLogPage = page(() => import("../features/wallet/components/ExchargeLogPage.tsx"));
+// Every movement of one's money and what its frozen part is held for (issue #26).
+const StatementPage = page(() => import("../features/wallet/components/StatementPage.tsx"));
+const HoldsPage = page(() => import("../features/wallet/components/HoldsPage.tsx"));
 const VerifyPage = page(() => import("../features/kyc/components/VerifyPage.tsx"));
 const BankPage = page(() => import("../features/kyc/components/BankPage.tsx"));
 const PasswordPage = page(() => import("../features/security/components/PasswordPage.tsx"));
@@ -147,6 +150,8 @@ const entries: Entry[] = [
   { path: "/assets", title: m.title_assets, ...tabRoute("/assets"), Component: AssetsPage },
   { path: "/personal", title: m.title_personal, auth: true, Component: PersonalPage },
   { path: "/notifications", title: m.title_notifications, auth: true, Component: NotificationsPage },
+  { path: "/statement", title: m.title_statement, auth: true, Component: StatementPage },
+  { path: "/holds", title: m.title_holds, auth: true, Component: HoldsPage },
   { path: "/trade", title: m.title_trade, ...tabRoute("/trade"), Component: TradePage },
   { path: "/trade/lists", title: m.title_trade_lists, auth: true, Component: TradeListsPage },
   { path: "/trade/verify", title: m.title_trade_verify, auth: true, Component: TradeVerifyPage },

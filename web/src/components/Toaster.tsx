@@ -33,6 +33,20 @@ export function Toaster() {
           ) : (
             <Content t={t} />
           )}
+          {t.action && (
+            <button
+              type="button"
+              className="toast-action"
+              data-testid="toast-action"
+              onClick={(e) => {
+                e.stopPropagation();
+                dismissToast(t.id);
+                t.action?.onTap();
+              }}
+            >
+              {t.action.label}
+            </button>
+          )}
         </div>
       ))}
     </div>

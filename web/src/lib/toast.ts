@@ -16,6 +16,8 @@ export interface Toast {
   onTap?: () => void;
   /** Toasts with the same key replace each other (a notification's id); without one, the same text does. */
   key?: string;
+  /** A link under the text (a money toast's "View in statement"). */
+  action?: { label: string; onTap: () => void };
 }
 
 export const $toasts = atom<Toast[]>([]);
@@ -38,8 +40,19 @@ export function showToast(text: string, kind: ToastKind = "info", durationMs = 3
 }
 
 /** A notification toast: title, body (clipped to a few lines), tap to open; stays NOTICE_TOAST_MS. */
-export function showNoticeToast(notice: { key: string; title: string; body?: string; onTap?: () => void }) {
-  push({ kind: "info", text: notice.title, detail: notice.body || undefined, onTap: notice.onTap, key: notice.key }, NOTICE_TOAST_MS);
+export function showNoticeToast(notice: { key: string; title: string; body?: string; onTap?: () => void; action?: Toast["action"] }) {
+  push({ kind: "info", text: notice.title, detail: notice.body || undefined, onTap: notice.onTap, key: notice.key, action: notice.action }, NOTICE_TOAST_MS);
+}
+
+/** Where a money toast's "View in statement" goes (the statement screen, web/src/features/wallet). */
+export const STATEMENT_ROUTE = "/statement";
+
+/**
+ * A toast for money that just moved (a transfer, a conversion...): it says so, and its link opens
+ * the statement, where the movement stays once the toast is gone. Stays as long as a notification.
+ */
+export function showMoneyToast(text: string, action: Toast["action"]) {
+  push({ kind: "success", text, action }, NOTICE_TOAST_MS);
 }
 
 export function dismissToast(id: number) {

@@ -12,8 +12,9 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { ownUpload } from "../uploads/uploads.ts";
 import { notifyUsers } from "./notify.ts";
+import { announceNotifications } from "../notifications/inbox.ts";
 import { orderFileUrl, orderRow, type OrderRow } from "./orders.ts";
-import { runC2c } from "./shared.ts";
+import { orderNumber, runC2c } from "./shared.ts";
 
 type MsgRow = { id: number; order_id: number; sender_id: number; sender_role: "buyer" | "seller" | "operator"; kind: "text" | "image"; body: string; upload_id: string | null; created_at: number };
 
@@ -36,19 +37,47 @@ export async function listMessages(db: D1Database, r: OrderRow, userId: number, 
   return results.map((m) => messageView(m, userId));
 }
 
+/** How much of a message its notification quotes. */
+const QUOTE_CHARS = 80;
+
+/**
+ * The other party's inbox item for a message, in the message's own batch (its id is the newest of
+ * the order's, read in the same transaction). Coalesced per order while unread: a conversation
+ * leaves one unread item in the other party's inbox, not one per line; once that item is read, the
+ * next message makes a new one. The sender is never notified of their own message.
+ */
+function chatNotification(db: D1Database, orderId: number, to: number, quote: string, now: number): D1PreparedStatement {
+  const link = `/legal/chat?id=${orderId}`;
+  return db
+    .prepare(
+      `INSERT INTO notifications (user_id, event_key, kind, params, link, created_at)
+       SELECT ?1, 'c2c:' || ?2 || ':msg:' || (SELECT MAX(id) FROM c2c_messages WHERE order_id = ?2), 'c2c_message', ?3, ?4, ?5
+        WHERE NOT EXISTS (SELECT 1 FROM notifications WHERE user_id = ?1 AND kind = 'c2c_message' AND link = ?4 AND read_at IS NULL)
+       ON CONFLICT (user_id, event_key) DO NOTHING`,
+    )
+    .bind(to, orderId, JSON.stringify({ id: orderNumber(orderId), text: quote }), link, now);
+}
+
 /** A party writes to the other party (text or a picture of their own). */
 export async function sendMessage(env: Env, r: OrderRow, userId: number, body: { text?: string; image?: string }, now = Date.now()): Promise<C2cMessage> {
   const db = env.DB;
   const role = r.buyer_id === userId ? "buyer" : "seller";
   const upload = body.image !== undefined ? await ownUpload(db, userId, body.image, "image") : null;
+  const other = role === "buyer" ? r.seller_id : r.buyer_id;
+  const text = upload ? "" : (body.text ?? "");
+  const cut = [...text].length > QUOTE_CHARS ? `${[...text].slice(0, QUOTE_CHARS).join("")}…` : text;
+  // The texts' "@word" is a translated word: the user's own "@..." is escaped as "@@...".
+  const quote = upload ? "@image" : cut.startsWith("@") ? `@${cut}` : cut;
   const [res] = await runC2c(db, [
     db
       .prepare("INSERT INTO c2c_messages (order_id, sender_id, sender_role, kind, body, upload_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING *")
-      .bind(r.id, userId, role, upload ? "image" : "text", upload ? "" : (body.text ?? ""), upload, now),
+      .bind(r.id, userId, role, upload ? "image" : "text", text, upload, now),
+    chatNotification(db, r.id, other, quote, now),
   ]);
   const row = res?.results?.[0] as MsgRow | undefined;
   if (!row) throw new ApiError("try_again", 500);
-  await notifyUsers(env, [r.buyer_id, r.seller_id].filter((u) => u !== userId), { type: "c2c_message", order_id: r.id });
+  await notifyUsers(env, [other], { type: "c2c_message", order_id: r.id });
+  await announceNotifications(env, [other]);
   return messageView(row, userId);
 }
 

@@ -4,7 +4,7 @@
  * approved), the remaining escrow of their sell adverts (on shelf, off shelf, abnormal) and the
  * coins of the running orders (unpaid or paid) in which they are the seller.
  */
-import type { Hold, HoldSource } from "../ledger/holds.ts";
+import type { Hold, HoldSource, UserHold } from "../ledger/holds.ts";
 
 export const c2cHolds: HoldSource = {
   name: "c2c",
@@ -19,6 +19,18 @@ export const c2cHolds: HoldSource = {
       )
       .all<{ user_id: number; currency_id: number; units: string }>();
     return results.map((r): Hold => ({ userId: r.user_id, currencyId: r.currency_id, account: "legal", units: BigInt(r.units) }));
+  },
+  async forUser(db, userId) {
+    const { results } = await db
+      .prepare(
+        `SELECT 'c2c_deposit' AS purpose, id, currency_id, CAST(deposit AS TEXT) AS units FROM c2c_merchants WHERE user_id = ?1 AND status IN (0, 1) AND deposit != 0
+         UNION ALL SELECT 'c2c_advert', id, currency_id, CAST(remaining AS TEXT) FROM c2c_adverts WHERE user_id = ?1 AND type = 'sell' AND status IN (1, 2, 4) AND remaining != 0
+         UNION ALL SELECT 'c2c_order', id, currency_id, CAST(amount AS TEXT) FROM c2c_orders WHERE seller_id = ?1 AND is_sure IN (0, 3)`,
+      )
+      .bind(userId)
+      .all<{ purpose: "c2c_deposit" | "c2c_advert" | "c2c_order"; id: number; currency_id: number; units: string }>();
+    const refType = { c2c_deposit: "c2c_merchant", c2c_advert: "c2c_advert", c2c_order: "c2c_order" } as const;
+    return results.map((r): UserHold => ({ currencyId: r.currency_id, account: "legal", units: BigInt(r.units), purpose: r.purpose, ref: { type: refType[r.purpose], id: r.id }, label: "" }));
   },
 };
 

@@ -5,7 +5,7 @@
  * unpromised).
  */
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import type { Hold, HoldSource, ProductModule } from "../ledger/holds.ts";
+import { recordHolds, type Hold, type HoldSource, type ProductModule } from "../ledger/holds.ts";
 
 export const earnHolds: HoldSource = {
   name: "earn",
@@ -23,6 +23,8 @@ export const earnHolds: HoldSource = {
     }
     return holds;
   },
+  forUser: (db, userId) =>
+    recordHolds(db, "SELECT id, currency_id, CAST(amount AS TEXT) AS units FROM earn_positions WHERE user_id = ?1 AND status = 1 ORDER BY id", userId, { account: "change", purpose: "savings", ref: "earn" }),
 };
 
 export const earnProduct: ProductModule = { id: "earn", holdSources: [earnHolds] };

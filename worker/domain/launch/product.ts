@@ -6,7 +6,7 @@
  *   - a committer's locked tokens after allocation: allocated − claimed, in the token.
  */
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import type { Hold, HoldSource, ProductModule } from "../ledger/holds.ts";
+import type { Hold, HoldSource, ProductModule, UserHold } from "../ledger/holds.ts";
 
 export const launchHolds: HoldSource = {
   name: "launch",
@@ -30,6 +30,19 @@ export const launchHolds: HoldSource = {
       holds.push({ userId: r.user_id, currencyId: r.currency_id, account: r.user_id === TREASURY ? HOUSE_ACCOUNT : "change", units: BigInt(r.units) });
     }
     return holds;
+  },
+  async forUser(db, userId) {
+    const { results } = await db
+      .prepare(
+        `SELECT 'launch' AS purpose, p.id, s.currency_id, CAST(s.amount AS TEXT) AS units, p.title FROM launch_subscriptions s JOIN launch_projects p ON p.id = s.project_id
+          WHERE s.user_id = ?1 AND s.status = 'committed'
+         UNION ALL
+         SELECT 'launch_locked', p.id, p.token_id, CAST(s.alloc - s.claimed AS TEXT), p.title FROM launch_subscriptions s JOIN launch_projects p ON p.id = s.project_id
+          WHERE s.user_id = ?1 AND s.status = 'allocated' AND s.alloc > s.claimed`,
+      )
+      .bind(userId)
+      .all<{ purpose: "launch" | "launch_locked"; id: number; currency_id: number; units: string; title: string }>();
+    return results.map((r): UserHold => ({ currencyId: r.currency_id, account: "change", units: BigInt(r.units), purpose: r.purpose, ref: { type: "launch", id: r.id }, label: r.title }));
   },
 };
 

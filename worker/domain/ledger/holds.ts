@@ -5,6 +5,7 @@
  */
 import type { WalletAccount } from "../../lib/ledger.ts";
 import type { ProductId } from "../../../schemas/products.ts";
+import type { HoldPurpose, StatementRef } from "../../../schemas/statement.ts";
 
 export interface Hold {
   userId: number;
@@ -13,14 +14,44 @@ export interface Hold {
   units: bigint;
 }
 
-/** A feature's open holds (e.g. pending withdrawals, open spot orders). */
+/** One open record's hold of one user's money, as the user's holds list shows it (GET /api/wallet/holds). */
+export interface UserHold {
+  currencyId: number;
+  account: WalletAccount;
+  units: bigint;
+  purpose: HoldPurpose;
+  ref: StatementRef;
+  /** the record's short name (a pair, a round's title), or "" */
+  label: string;
+}
+
+/**
+ * A feature's open holds (e.g. pending withdrawals, open spot orders). `load` gives every holder's
+ * total (the reconciler); `forUser` the same holds of one user, record by record, so that the user's
+ * list sums to what `load` counts for them (a source whose holds are the house's only has none).
+ */
 export interface HoldSource {
   name: string;
   load(db: D1Database): Promise<Hold[]>;
+  forUser?(db: D1Database, userId: number): Promise<UserHold[]>;
 }
 
 /** A product's worker side (worker/domain/<area>/product.ts): its declaration's id and its hold sources. */
 export interface ProductModule {
   id: ProductId;
   holdSources: readonly HoldSource[];
+}
+
+/**
+ * One user's holds of one kind, one per open record: `sql` selects `id`, `currency_id`, `units`
+ * (as text) and optionally `label` of the user's open records, with the user's id bound to `?1`.
+ */
+export async function recordHolds(
+  db: D1Database,
+  sql: string,
+  userId: number,
+  what: { account: WalletAccount; purpose: HoldPurpose; ref: StatementRef["type"] },
+): Promise<UserHold[]> {
+  const { results } = await db.prepare(sql).bind(userId).all<{ id: number; currency_id: number; units: string; label?: string }>();
+  return results.map((r) => ({ currencyId: r.currency_id, account: what.account, units: BigInt(r.units), purpose: what.purpose, ref: { type: what.ref, id: r.id }, label: r.label ?? "" }));
 }

@@ -40,7 +40,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { balanceOf, classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
-import type { Hold, HoldSource } from "../ledger/holds.ts";
+import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import {
   allLeverSettings,
@@ -121,6 +121,12 @@ export function positionOut(r: Row, index: number | null): LeverPosition {
     stop_profit: price(r.stop_profit),
     stop_loss: price(r.stop_loss),
     profit,
+    net_profit:
+      status === 4
+        ? money(b(r.profit) - b(r.close_fee) - b(r.overnight) - b(r.fee))
+        : now !== null
+          ? money(now.payout - b(r.margin) - b(r.fee))
+          : null,
     close_fee_now: now === null ? null : money(now.fee),
     payout_now: now === null ? null : money(now.payout),
     risk_rate: ix !== null ? formatUnits(riskRateBps(c, p, ix), 2) : null,
@@ -728,4 +734,10 @@ export const leverHolds: HoldSource = {
     }
     return holds;
   },
+  forUser: (db, userId) =>
+    recordHolds(db, "SELECT id, currency_id, CAST(margin - overnight AS TEXT) AS units FROM lever_positions WHERE user_id = ?1 AND status IN (0, 1, 2, 3) ORDER BY id", userId, {
+      account: "lever",
+      purpose: "lever_margin",
+      ref: "lever",
+    }),
 };

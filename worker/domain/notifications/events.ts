@@ -20,6 +20,8 @@ export const NOTIFICATION_LINKS = {
   /** a closed position opens its close check (the tick that triggered it) */
   lever: "/lever/verify",
   security: "/security",
+  /** a filled spot order: the order history */
+  spot: "/exchange/lists",
 } as const;
 
 /**
@@ -151,7 +153,39 @@ export function secondsSettled(
   };
 }
 
-/** A closed leveraged position (keyed like its close movement, `lever:{id}:close`), with the P/L the position list shows. */
+/**
+ * A spot order that filled in a drain batch, in whole or in part: the batch's fills of the order
+ * summed, keyed by the order and the batch's last trade of it (`spot:{pair}:fill:{order}:{trade}`).
+ */
+export function spotFilled(f: {
+  orderId: number;
+  userId: number;
+  pairId: number;
+  pair: string;
+  side: "buy" | "sell";
+  /** the order has nothing left to fill */
+  whole: boolean;
+  /** already formatted with the pair's decimals */
+  qty: string;
+  price: string;
+  lastTrade: number;
+  now?: number;
+}): NewNotification {
+  return {
+    userId: f.userId,
+    kind: f.whole ? "spot_filled" : "spot_partial",
+    key: `spot:${f.pairId}:fill:${f.orderId}:${f.lastTrade}`,
+    params: { id: f.orderId, pair: f.pair, side: `@${f.side}`, qty: f.qty, price: f.price },
+    link: NOTIFICATION_LINKS.spot,
+    now: f.now,
+  };
+}
+
+/**
+ * A closed leveraged position (keyed like its close movement, `lever:{id}:close`), with its net P/L
+ * as the position list shows it: what the lever balance gained or lost over the position's life,
+ * every fee (open, overnight, close) counted.
+ */
 export function leverClosed(
   p: { positionId: number; userId: number; pair: string; reason: "user" | "profit" | "loss" | "liquidation" | "cap"; pnl: bigint; currency: string; scale: number; price: string },
   now?: number,

@@ -2,7 +2,8 @@
  * What each notification says, in the six languages, rendered at read time from its kind and
  * params (so a language switch changes old items too). English is the reference: TypeScript
  * refuses a language that misses a kind. `{name}` is replaced by that param; a param whose value
- * starts with "@" is a word of `WORDS` (an outcome, a reason, a direction) and is translated too.
+ * starts with "@" is a word of `WORDS` (an outcome, a reason, a direction) and is translated too;
+ * a user's own text that starts with "@" is written "@@..." and shown as it was typed.
  *
  * Params each kind is given (amounts are decimal strings already formatted for the currency):
  *   deposit_credited      amount, currency
@@ -20,7 +21,7 @@
  *   c2c_appeal_decided    id, outcome (@released | @returned)
  *   seconds_settled       id, pair, direction (@up | @down), outcome (@won | @lost), net (signed), currency,
  *                         entry, exit, entry_tick, exit_tick
- *   lever_closed          id, pair, reason (@user | @profit | @loss | @liquidation | @cap), pnl (signed), currency, price
+ *   lever_closed          id, pair, reason (@user | @profit | @loss | @liquidation | @cap), pnl (signed, net of every fee), currency, price
  *   login_new_device      device, ip, time
  *   support_reply         id, subject
  *   invite_rebate         day (Beijing, YYYY-MM-DD), amount, currency
@@ -42,6 +43,9 @@
  *   earn_matured          id, amount, interest, currency
  *   mining_bought         id, plan, shares, cost, currency, days
  *   mining_paid           plan, hour (UTC, "YYYY-MM-DD HH:00"), shares, amount, fee, currency
+ *   spot_filled           id, pair, side (@buy | @sell), qty, price (the average of the fills)
+ *   spot_partial          id, pair, side (@buy | @sell), qty, price (the average of the fills)
+ *   c2c_message           id, text (the start of the message)
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -67,7 +71,7 @@ const en: Catalogue = {
   c2c_appeal_opened: { title: "Appeal opened", body: "An appeal was opened on order #{id}. An operator will review it." },
   c2c_appeal_decided: { title: "Appeal decided", body: "The appeal on order #{id} was decided: {outcome}." },
   seconds_settled: { title: "Contract settled: {outcome}", body: "{pair} {direction} #{id}: entry {entry} (tick #{entry_tick}), exit {exit} (tick #{exit_tick}). Net {net} {currency}." },
-  lever_closed: { title: "Position closed: {reason}", body: "{pair} position #{id} closed at {price}. P/L {pnl} {currency}." },
+  lever_closed: { title: "Position closed: {reason}", body: "{pair} position #{id} closed at {price}. Net P/L after fees {pnl} {currency}." },
   login_new_device: { title: "Login from a new device", body: "Your account was signed in at {time} (Beijing time) from {device}, address {ip}. If this was not you, change your password now." },
   support_reply: { title: "Support replied", body: "There is a reply on your ticket #{id}: {subject}" },
   invite_rebate: { title: "Invitation rebate paid", body: "Your invitation rebate for {day} (Beijing time): {amount} {currency}, from the fees your invitees paid." },
@@ -89,6 +93,9 @@ const en: Catalogue = {
   earn_matured: { title: "Savings matured", body: "Position #{id}: {amount} {currency} principal and {interest} {currency} interest were paid into your spot account." },
   mining_bought: { title: "Mining shares bought", body: "Purchase #{id}: {shares} shares of {plan} for {cost} {currency}, paid from your spot account to the exchange. They count for every hour from now for {days} days; payouts are what the pool actually pays, nothing is promised." },
   mining_paid: { title: "Mining payout: {amount} {currency}", body: "{plan}, hour {hour} UTC: your {shares} shares' part of what the pool paid, minus the {fee} {currency} fee, was paid into your spot account." },
+  spot_filled: { title: "Order filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}. Nothing is left to fill." },
+  spot_partial: { title: "Order partly filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}." },
+  c2c_message: { title: "New message on order #{id}", body: "{text}" },
 };
 
 const zh: Catalogue = {
@@ -106,7 +113,7 @@ const zh: Catalogue = {
   c2c_appeal_opened: { title: "申诉已发起", body: "订单 #{id} 已发起申诉，客服将进行审核。" },
   c2c_appeal_decided: { title: "申诉已裁决", body: "订单 #{id} 的申诉结果：{outcome}。" },
   seconds_settled: { title: "合约已结算：{outcome}", body: "{pair} {direction} #{id}：开仓 {entry}（行情 #{entry_tick}），平仓 {exit}（行情 #{exit_tick}）。净盈亏 {net} {currency}。" },
-  lever_closed: { title: "仓位已平仓：{reason}", body: "{pair} 仓位 #{id} 以 {price} 平仓。盈亏 {pnl} {currency}。" },
+  lever_closed: { title: "仓位已平仓：{reason}", body: "{pair} 仓位 #{id} 以 {price} 平仓。扣除手续费后净盈亏 {pnl} {currency}。" },
   login_new_device: { title: "新设备登录", body: "您的账户于北京时间 {time} 在 {device}（地址 {ip}）登录。如非本人操作，请立即修改密码。" },
   support_reply: { title: "客服已回复", body: "您的工单 #{id} 有新回复：{subject}" },
   invite_rebate: { title: "邀请返佣已到账", body: "您 {day}（北京时间）的邀请返佣：{amount} {currency}，来自您邀请的用户实际支付的手续费。" },
@@ -128,6 +135,9 @@ const zh: Catalogue = {
   earn_matured: { title: "理财已到期", body: "持仓 #{id}：本金 {amount} {currency} 和利息 {interest} {currency} 已存入您的币币账户。" },
   mining_bought: { title: "已购买矿机份额", body: "订单 #{id}：{plan} {shares} 份，{cost} {currency} 已从币币账户支付给平台。自现在起 {days} 天内每小时计入；收益为矿池实际支付的金额，不作任何承诺。" },
   mining_paid: { title: "挖矿收益：{amount} {currency}", body: "{plan}，{hour}（UTC）这一小时：按您的 {shares} 份分得的矿池实际支付金额，扣除手续费 {fee} {currency} 后已存入您的币币账户。" },
+  spot_filled: { title: "订单已成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。已全部成交。" },
+  spot_partial: { title: "订单部分成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。" },
+  c2c_message: { title: "订单 #{id} 有新消息", body: "{text}" },
 };
 
 const hk: Catalogue = {
@@ -145,7 +155,7 @@ const hk: Catalogue = {
   c2c_appeal_opened: { title: "申訴已發起", body: "訂單 #{id} 已發起申訴，客服將進行審核。" },
   c2c_appeal_decided: { title: "申訴已裁決", body: "訂單 #{id} 的申訴結果：{outcome}。" },
   seconds_settled: { title: "合約已結算：{outcome}", body: "{pair} {direction} #{id}：開倉 {entry}（行情 #{entry_tick}），平倉 {exit}（行情 #{exit_tick}）。淨盈虧 {net} {currency}。" },
-  lever_closed: { title: "倉位已平倉：{reason}", body: "{pair} 倉位 #{id} 以 {price} 平倉。盈虧 {pnl} {currency}。" },
+  lever_closed: { title: "倉位已平倉：{reason}", body: "{pair} 倉位 #{id} 以 {price} 平倉。扣除手續費後淨盈虧 {pnl} {currency}。" },
   login_new_device: { title: "新設備登錄", body: "您的賬戶於北京時間 {time} 在 {device}（地址 {ip}）登錄。如非本人操作，請立即修改密碼。" },
   support_reply: { title: "客服已回覆", body: "您的工單 #{id} 有新回覆：{subject}" },
   invite_rebate: { title: "邀請返佣已到賬", body: "您 {day}（北京時間）的邀請返佣：{amount} {currency}，來自您邀請的用戶實際支付的手續費。" },
@@ -167,6 +177,9 @@ const hk: Catalogue = {
   earn_matured: { title: "理財已到期", body: "持倉 #{id}：本金 {amount} {currency} 和利息 {interest} {currency} 已存入您的幣幣賬戶。" },
   mining_bought: { title: "已購買礦機份額", body: "訂單 #{id}：{plan} {shares} 份，{cost} {currency} 已從幣幣賬戶支付給平台。自現在起 {days} 天內每小時計入；收益為礦池實際支付的金額，不作任何承諾。" },
   mining_paid: { title: "挖礦收益：{amount} {currency}", body: "{plan}，{hour}（UTC）這一小時：按您的 {shares} 份分得的礦池實際支付金額，扣除手續費 {fee} {currency} 後已存入您的幣幣賬戶。" },
+  spot_filled: { title: "訂單已成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。已全部成交。" },
+  spot_partial: { title: "訂單部分成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。" },
+  c2c_message: { title: "訂單 #{id} 有新消息", body: "{text}" },
 };
 
 const kr: Catalogue = {
@@ -184,7 +197,7 @@ const kr: Catalogue = {
   c2c_appeal_opened: { title: "이의 제기 접수", body: "주문 #{id}에 이의 제기가 접수되었습니다. 운영자가 검토합니다." },
   c2c_appeal_decided: { title: "이의 제기 결정", body: "주문 #{id}의 이의 제기 결과: {outcome}." },
   seconds_settled: { title: "계약 정산: {outcome}", body: "{pair} {direction} #{id}: 진입 {entry}(틱 #{entry_tick}), 종료 {exit}(틱 #{exit_tick}). 순손익 {net} {currency}." },
-  lever_closed: { title: "포지션 종료: {reason}", body: "{pair} 포지션 #{id}이(가) {price}에 종료되었습니다. 손익 {pnl} {currency}." },
+  lever_closed: { title: "포지션 종료: {reason}", body: "{pair} 포지션 #{id}이(가) {price}에 종료되었습니다. 수수료 차감 후 순손익 {pnl} {currency}." },
   login_new_device: { title: "새 기기에서 로그인", body: "베이징 시간 {time}에 {device}(주소 {ip})에서 계정에 로그인했습니다. 본인이 아니라면 지금 비밀번호를 변경하세요." },
   support_reply: { title: "고객센터 답변", body: "티켓 #{id}에 답변이 있습니다: {subject}" },
   invite_rebate: { title: "초대 리베이트 지급", body: "{day}(베이징 시간) 초대 리베이트: {amount} {currency}. 초대한 사용자가 실제로 낸 수수료에서 지급됩니다." },
@@ -206,6 +219,9 @@ const kr: Catalogue = {
   earn_matured: { title: "예치 만기", body: "포지션 #{id}: 원금 {amount} {currency}와 이자 {interest} {currency}가 현물 계정에 지급되었습니다." },
   mining_bought: { title: "채굴 지분 구매 완료", body: "구매 #{id}: {plan} {shares}지분을 {cost} {currency}에 구매했습니다. 현물 계정에서 거래소로 지급되었습니다. 지금부터 {days}일 동안 매시간 반영되며, 지급액은 풀이 실제로 지급한 금액이고 아무것도 약속되지 않습니다." },
   mining_paid: { title: "채굴 지급: {amount} {currency}", body: "{plan}, {hour} UTC 시간: 풀이 지급한 금액 중 회원님의 {shares}지분 몫에서 수수료 {fee} {currency}를 뺀 금액이 현물 계정에 입금되었습니다." },
+  spot_filled: { title: "주문 체결 완료", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}. 남은 수량이 없습니다." },
+  spot_partial: { title: "주문 일부 체결", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}." },
+  c2c_message: { title: "주문 #{id}에 새 메시지", body: "{text}" },
 };
 
 const jp: Catalogue = {
@@ -223,7 +239,7 @@ const jp: Catalogue = {
   c2c_appeal_opened: { title: "申し立てが開始されました", body: "注文 #{id} に申し立てがありました。オペレーターが審査します。" },
   c2c_appeal_decided: { title: "申し立ての結果", body: "注文 #{id} の申し立ての結果：{outcome}。" },
   seconds_settled: { title: "契約が決済されました：{outcome}", body: "{pair} {direction} #{id}：エントリー {entry}（ティック #{entry_tick}）、エグジット {exit}（ティック #{exit_tick}）。純損益 {net} {currency}。" },
-  lever_closed: { title: "ポジションが決済されました：{reason}", body: "{pair} ポジション #{id} は {price} で決済されました。損益 {pnl} {currency}。" },
+  lever_closed: { title: "ポジションが決済されました：{reason}", body: "{pair} ポジション #{id} は {price} で決済されました。手数料差引後の純損益 {pnl} {currency}。" },
   login_new_device: { title: "新しい端末からのログイン", body: "北京時間 {time} に {device}（アドレス {ip}）からログインがありました。心当たりがない場合はすぐにパスワードを変更してください。" },
   support_reply: { title: "サポートから返信があります", body: "チケット #{id} に返信があります：{subject}" },
   invite_rebate: { title: "招待リベートが支払われました", body: "{day}（北京時間）の招待リベート：{amount} {currency}。招待したユーザーが実際に支払った手数料からの還元です。" },
@@ -245,6 +261,9 @@ const jp: Catalogue = {
   earn_matured: { title: "運用が満期になりました", body: "ポジション #{id}：元本 {amount} {currency} と利息 {interest} {currency} が現物口座に支払われました。" },
   mining_bought: { title: "マイニング口数を購入しました", body: "購入 #{id}：{plan} を {shares} 口、{cost} {currency} で購入しました（現物アカウントから取引所へ支払い）。今から {days} 日間の各時間に計上されます。支払額はプールが実際に支払った額で、何も約束されません。" },
   mining_paid: { title: "マイニング支払い：{amount} {currency}", body: "{plan}、{hour}（UTC）の 1 時間：プールの支払額のうちあなたの {shares} 口分から手数料 {fee} {currency} を引いた額を現物アカウントに入金しました。" },
+  spot_filled: { title: "注文が約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。残りはありません。" },
+  spot_partial: { title: "注文が一部約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。" },
+  c2c_message: { title: "注文 #{id} に新しいメッセージ", body: "{text}" },
 };
 
 const es: Catalogue = {
@@ -262,7 +281,7 @@ const es: Catalogue = {
   c2c_appeal_opened: { title: "Apelación abierta", body: "Se abrió una apelación en la orden #{id}. Un operador la revisará." },
   c2c_appeal_decided: { title: "Apelación resuelta", body: "La apelación de la orden #{id} se resolvió: {outcome}." },
   seconds_settled: { title: "Contrato liquidado: {outcome}", body: "{pair} {direction} #{id}: entrada {entry} (tick #{entry_tick}), salida {exit} (tick #{exit_tick}). Neto {net} {currency}." },
-  lever_closed: { title: "Posición cerrada: {reason}", body: "Posición {pair} #{id} cerrada a {price}. G/P {pnl} {currency}." },
+  lever_closed: { title: "Posición cerrada: {reason}", body: "Posición {pair} #{id} cerrada a {price}. G/P neta tras comisiones {pnl} {currency}." },
   login_new_device: { title: "Inicio de sesión desde un nuevo dispositivo", body: "Se inició sesión en su cuenta a las {time} (hora de Pekín) desde {device}, dirección {ip}. Si no fue usted, cambie su contraseña ahora." },
   support_reply: { title: "Soporte respondió", body: "Hay una respuesta en su ticket #{id}: {subject}" },
   invite_rebate: { title: "Reembolso por invitación pagado", body: "Su reembolso por invitación del {day} (hora de Pekín): {amount} {currency}, de las comisiones que pagaron sus invitados." },
@@ -284,6 +303,9 @@ const es: Catalogue = {
   earn_matured: { title: "Ahorro vencido", body: "Posición #{id}: se pagaron en su cuenta spot {amount} {currency} de capital y {interest} {currency} de intereses." },
   mining_bought: { title: "Participaciones de minería compradas", body: "Compra #{id}: {shares} participaciones de {plan} por {cost} {currency}, pagadas desde su cuenta spot al exchange. Cuentan cada hora desde ahora durante {days} días; los pagos son lo que el pool pague de verdad, no se promete nada." },
   mining_paid: { title: "Pago de minería: {amount} {currency}", body: "{plan}, hora {hour} UTC: la parte de sus {shares} participaciones de lo que pagó el pool, menos la comisión de {fee} {currency}, se abonó en su cuenta spot." },
+  spot_filled: { title: "Orden ejecutada", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}. No queda nada por ejecutar." },
+  spot_partial: { title: "Orden ejecutada en parte", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}." },
+  c2c_message: { title: "Nuevo mensaje en la orden #{id}", body: "{text}" },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */
@@ -299,15 +321,18 @@ const wordsEn = {
   cap: "gain cap reached",
   released: "coins released to the buyer",
   returned: "coins returned to the seller",
+  buy: "buy",
+  sell: "sell",
+  image: "(a picture)",
 };
 type Words = Record<keyof typeof wordsEn, string>;
 const WORDS: Record<Locale, Words> = {
   en: wordsEn,
-  zh: { won: "盈利", lost: "亏损", up: "看涨", down: "看跌", user: "手动平仓", profit: "止盈", loss: "止损", liquidation: "强制平仓", cap: "达到收益上限", released: "币已放行给买家", returned: "币已退回卖家" },
-  hk: { won: "盈利", lost: "虧損", up: "看漲", down: "看跌", user: "手動平倉", profit: "止盈", loss: "止損", liquidation: "強制平倉", cap: "達到收益上限", released: "幣已放行給買家", returned: "幣已退回賣家" },
-  kr: { won: "수익", lost: "손실", up: "상승", down: "하락", user: "직접 종료", profit: "이익 실현", loss: "손절", liquidation: "강제 청산", cap: "수익 상한 도달", released: "코인이 구매자에게 릴리스됨", returned: "코인이 판매자에게 반환됨" },
-  jp: { won: "勝ち", lost: "負け", up: "上昇", down: "下落", user: "手動決済", profit: "利益確定", loss: "損切り", liquidation: "強制決済", cap: "利益上限に到達", released: "コインは買い手に解放", returned: "コインは売り手に返却" },
-  es: { won: "ganado", lost: "perdido", up: "Sube", down: "Baja", user: "cerrada por usted", profit: "toma de ganancias", loss: "stop-loss", liquidation: "liquidación", cap: "tope de ganancia alcanzado", released: "monedas liberadas al comprador", returned: "monedas devueltas al vendedor" },
+  zh: { image: "[图片]", buy: "买", sell: "卖", won: "盈利", lost: "亏损", up: "看涨", down: "看跌", user: "手动平仓", profit: "止盈", loss: "止损", liquidation: "强制平仓", cap: "达到收益上限", released: "币已放行给买家", returned: "币已退回卖家" },
+  hk: { image: "[圖片]", buy: "買", sell: "賣", won: "盈利", lost: "虧損", up: "看漲", down: "看跌", user: "手動平倉", profit: "止盈", loss: "止損", liquidation: "強制平倉", cap: "達到收益上限", released: "幣已放行給買家", returned: "幣已退回賣家" },
+  kr: { image: "[사진]", buy: "매수", sell: "매도", won: "수익", lost: "손실", up: "상승", down: "하락", user: "직접 종료", profit: "이익 실현", loss: "손절", liquidation: "강제 청산", cap: "수익 상한 도달", released: "코인이 구매자에게 릴리스됨", returned: "코인이 판매자에게 반환됨" },
+  jp: { image: "[画像]", buy: "買い", sell: "売り", won: "勝ち", lost: "負け", up: "上昇", down: "下落", user: "手動決済", profit: "利益確定", loss: "損切り", liquidation: "強制決済", cap: "利益上限に到達", released: "コインは買い手に解放", returned: "コインは売り手に返却" },
+  es: { image: "(una imagen)", buy: "compra", sell: "venta", won: "ganado", lost: "perdido", up: "Sube", down: "Baja", user: "cerrada por usted", profit: "toma de ganancias", loss: "stop-loss", liquidation: "liquidación", cap: "tope de ganancia alcanzado", released: "monedas liberadas al comprador", returned: "monedas devueltas al vendedor" },
 };
 
 const CATALOGUES: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };
@@ -319,6 +344,8 @@ function fill(template: string, params: NotificationParams, words: Words): strin
     const v = params[name];
     if (v === undefined) return "";
     const s = String(v);
+    // "@@..." is a user's own text that starts with "@" (escaped by the writer, e.g. a chat quote).
+    if (s.startsWith("@@")) return s.slice(1);
     if (s.startsWith("@")) return (words as Record<string, string>)[s.slice(1)] ?? s.slice(1);
     return s;
   });

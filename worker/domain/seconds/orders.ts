@@ -18,7 +18,7 @@ import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
 import type { SessionGuard } from "../../lib/context.ts";
-import type { Hold, HoldSource } from "../ledger/holds.ts";
+import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import { payable, type PayableRow } from "./config.ts";
@@ -398,4 +398,6 @@ export const secondsHolds: HoldSource = {
     }
     return holds;
   },
+  forUser: (db, userId) =>
+    recordHolds(db, "SELECT id, currency_id, CAST(stake AS TEXT) AS units FROM micro_orders WHERE user_id = ?1 AND status IN (0, 1, 2) ORDER BY id", userId, { account: "micro", purpose: "seconds", ref: "seconds" }),
 };

@@ -9,6 +9,7 @@ import { notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../../durable/eng
 import { balanceOf } from "../../lib/ledger.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import type { PairRow } from "./pairs.ts";
+import { spotOrdersHeld } from "./holds.ts";
 
 /** Order history states as SQL over spot_orders (status 0 submitted, 1 open, 2 filled, 3 cancelled, 4 rejected). */
 const STATE_SQL: Record<OrderState, string> = {
@@ -143,13 +144,18 @@ export async function orderHistory(db: D1Database, userId: number, q: z.output<t
 
 /** One's spot balances of a pair, with the pair's precision. */
 export async function pairBalance(db: D1Database, userId: number, pair: PairRow) {
-  const base = await balanceOf(db, userId, pair.currencyId, "change");
-  const quote = await balanceOf(db, userId, pair.legalId, "change");
+  const [base, quote, inOrders] = await Promise.all([
+    balanceOf(db, userId, pair.currencyId, "change"),
+    balanceOf(db, userId, pair.legalId, "change"),
+    spotOrdersHeld(db, userId),
+  ]);
   return {
     user_currency: formatUnits(base.available, pair.baseScale),
     user_legal: formatUnits(quote.available, pair.quoteScale),
     lock_currency: formatUnits(base.frozen, pair.baseScale),
     lock_legal: formatUnits(quote.frozen, pair.quoteScale),
+    order_currency: formatUnits(inOrders.get(pair.currencyId) ?? 0n, pair.baseScale),
+    order_legal: formatUnits(inOrders.get(pair.legalId) ?? 0n, pair.quoteScale),
     // No fiat reference price is published; the client shows nothing rather than a guess.
     cny_price: null,
     price_decimals: pair.priceDecimals,

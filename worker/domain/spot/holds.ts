@@ -4,30 +4,59 @@
  * a sell keeps its unfilled quantity of base. Both are converted to minimal units per pair.
  */
 import { baseUnitsPerLot, lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
-import type { Hold, HoldSource } from "../ledger/holds.ts";
+import type { Hold, HoldSource, UserHold } from "../ledger/holds.ts";
+
+interface OrderRest {
+  side: string;
+  currency_id: number;
+  legal_id: number;
+  price_decimals: number;
+  qty_decimals: number;
+  base_scale: number;
+  quote_scale: number;
+  notional: string;
+  qty: string;
+}
+
+/** What open orders' unfilled rest keeps frozen: quote for a buy (limit price × rest), base for a sell. */
+function restHold(r: OrderRest): { currencyId: number; units: bigint } {
+  if (r.side === "buy") {
+    const perTickLot = quoteUnitsPerTickLot({ quoteScale: r.quote_scale, priceDecimals: r.price_decimals, qtyDecimals: r.qty_decimals });
+    return { currencyId: r.legal_id, units: notionalToQuoteUnits(BigInt(r.notional), perTickLot) };
+  }
+  const perLot = baseUnitsPerLot({ baseScale: r.base_scale, qtyDecimals: r.qty_decimals });
+  return { currencyId: r.currency_id, units: lotsToBaseUnits(BigInt(r.qty), perLot) };
+}
+
+const COLUMNS = `o.side, p.currency_id, p.legal_id, p.price_decimals, p.qty_decimals, b.scale AS base_scale, q.scale AS quote_scale`;
+const JOINS = `spot_orders o JOIN pairs p ON p.id = o.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id`;
+
+/** What one user's open spot orders hold, per currency (the spot screen's "In orders"). */
+export async function spotOrdersHeld(db: D1Database, userId: number): Promise<Map<number, bigint>> {
+  const out = new Map<number, bigint>();
+  for (const h of await spotOrderHolds.forUser!(db, userId)) out.set(h.currencyId, (out.get(h.currencyId) ?? 0n) + h.units);
+  return out;
+}
 
 export const spotOrderHolds: HoldSource = {
   name: "spot_orders",
   async load(db) {
     const { results } = await db
       .prepare(
-        `SELECT o.user_id, o.side, p.currency_id, p.legal_id, p.price_decimals, p.qty_decimals, b.scale AS base_scale, q.scale AS quote_scale,
-                CAST(SUM(o.price * (o.qty - o.filled)) AS TEXT) AS notional, CAST(SUM(o.qty - o.filled) AS TEXT) AS qty
-           FROM spot_orders o JOIN pairs p ON p.id = o.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
-          WHERE o.status IN (0, 1)
-          GROUP BY o.user_id, o.side, o.pair_id`,
+        `SELECT o.user_id, ${COLUMNS}, CAST(SUM(o.price * (o.qty - o.filled)) AS TEXT) AS notional, CAST(SUM(o.qty - o.filled) AS TEXT) AS qty
+           FROM ${JOINS} WHERE o.status IN (0, 1) GROUP BY o.user_id, o.side, o.pair_id`,
       )
-      .all<{ user_id: number; side: string; currency_id: number; legal_id: number; price_decimals: number; qty_decimals: number; base_scale: number; quote_scale: number; notional: string; qty: string }>();
-    const holds: Hold[] = [];
-    for (const r of results) {
-      if (r.side === "buy") {
-        const perTickLot = quoteUnitsPerTickLot({ quoteScale: r.quote_scale, priceDecimals: r.price_decimals, qtyDecimals: r.qty_decimals });
-        holds.push({ userId: r.user_id, currencyId: r.legal_id, account: "change", units: notionalToQuoteUnits(BigInt(r.notional), perTickLot) });
-      } else {
-        const perLot = baseUnitsPerLot({ baseScale: r.base_scale, qtyDecimals: r.qty_decimals });
-        holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "change", units: lotsToBaseUnits(BigInt(r.qty), perLot) });
-      }
-    }
-    return holds;
+      .all<OrderRest & { user_id: number }>();
+    return results.map((r): Hold => ({ userId: r.user_id, account: "change", ...restHold(r) }));
+  },
+  async forUser(db, userId) {
+    const { results } = await db
+      .prepare(
+        `SELECT o.id, ${COLUMNS}, b.name AS base, q.name AS quote, CAST(o.price * (o.qty - o.filled) AS TEXT) AS notional, CAST(o.qty - o.filled AS TEXT) AS qty
+           FROM ${JOINS} WHERE o.user_id = ? AND o.status IN (0, 1) ORDER BY o.id`,
+      )
+      .bind(userId)
+      .all<OrderRest & { id: number; base: string; quote: string }>();
+    return results.map((r): UserHold => ({ account: "change", ...restHold(r), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` }));
   },
 };

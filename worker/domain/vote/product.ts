@@ -4,7 +4,7 @@
  * account until it is released; the open holds explain that frozen money to the reconciler. The
  * house promises nothing here, so the treasury holds nothing for it.
  */
-import type { Hold, HoldSource, ProductModule } from "../ledger/holds.ts";
+import { recordHolds, type Hold, type HoldSource, type ProductModule } from "../ledger/holds.ts";
 
 export const voteHolds: HoldSource = {
   name: "vote_holds",
@@ -14,6 +14,13 @@ export const voteHolds: HoldSource = {
       .all<{ user_id: number; currency_id: number; units: string }>();
     return results.map((r): Hold => ({ userId: r.user_id, currencyId: r.currency_id, account: "change", units: BigInt(r.units) }));
   },
+  forUser: (db, userId) =>
+    recordHolds(
+      db,
+      "SELECT h.round_id AS id, h.currency_id, CAST(h.units AS TEXT) AS units, r.title AS label FROM vote_holds h JOIN vote_rounds r ON r.id = h.round_id WHERE h.user_id = ?1 AND h.released_at IS NULL ORDER BY h.round_id",
+      userId,
+      { account: "change", purpose: "vote", ref: "vote" },
+    ),
 };
 
 export const voteProduct: ProductModule = { id: "vote", holdSources: [voteHolds] };

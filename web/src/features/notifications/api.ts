@@ -16,8 +16,8 @@ import { call, client } from "../../lib/api.ts";
 import { navigateTo } from "../../lib/nav.ts";
 import { pagesById, usePagedQuery } from "../../lib/query.ts";
 import { $session, useSession } from "../../lib/session.ts";
-import { dismissToastsByKey, showNoticeToast } from "../../lib/toast.ts";
-import { absorb, appLink, emptyFeed, markedRead, toastPlan, type FeedState, type InboxPage, type NotificationItem } from "./feed.ts";
+import { dismissToastsByKey, showNoticeToast, STATEMENT_ROUTE } from "../../lib/toast.ts";
+import { absorb, appLink, emptyFeed, markedRead, movesMoney, toastPlan, type FeedState, type InboxPage, type NotificationItem } from "./feed.ts";
 
 /** Everything the notification centre shows; a `notification` event invalidates it all. */
 export const NOTIFICATIONS = ["notifications"] as const;
@@ -65,7 +65,11 @@ const toastKey = (id: number) => `${TOAST_PREFIX}${id}`;
 function announce(qc: QueryClient, fresh: NotificationItem[]) {
   const { shown, more } = toastPlan(fresh);
   if (more > 0) showNoticeToast({ key: `${TOAST_PREFIX}more`, title: m.notif_more_new({ count: String(more) }), onTap: () => navigateTo("/notifications") });
-  for (const n of shown) showNoticeToast({ key: toastKey(n.id), title: n.title, body: n.body, onTap: () => openNotification(qc, n) });
+  for (const n of shown) {
+    // A money item's toast also opens the statement, where the movement stays once the toast is gone.
+    const action = movesMoney(n.kind) ? { label: m.statement_view(), onTap: () => openNotification(qc, { ...n, link: STATEMENT_ROUTE }) } : undefined;
+    showNoticeToast({ key: toastKey(n.id), title: n.title, body: n.body, onTap: () => openNotification(qc, n), action });
+  }
 }
 
 /** The inbox is open: it lists what the notification toasts say, so they step aside instead of covering it. */

@@ -15,7 +15,8 @@ import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../co
 import { accountLabel, accountTabs, useProducts } from "../../../lib/products.ts";
 import { amountsOf, useWallets, walletOf, type AccountName, type WalletRow } from "../api.ts";
 import acct from "../../../components/account.module.css";
-import { formatExact, formatMoney } from "../../../lib/format.ts";
+import { formatExact, formatMoney, isZeroDecimal } from "../../../lib/format.ts";
+import { holdsOf, holdsRoute, purposeLabel, useHolds } from "../../../lib/holds.ts";
 
 export default function AssetsPage() {
   const hidden = useHideTotals();
@@ -101,6 +102,10 @@ export default function AssetsPage() {
           )}
           <p className={`form-note ${acct.center}`}>{m.assets_price_note()}</p>
           <div className={acct.linkRow}>
+            <Link to="/statement" className="btn btn-outline btn-small" data-testid="assets-statement">
+              <Icon name="records" size={16} />
+              {m.assets_statement()}
+            </Link>
             <Link to="/recharge/log" className="btn btn-outline btn-small">
               <Icon name="records" size={16} />
               {m.assets_records()}
@@ -156,8 +161,57 @@ function CoinRow({ row, account, hidden, open, onToggle }: { row: WalletRow; acc
             <dt>{m.assets_last_price()}</dt>
             <dd className="num">{row.usdt_price === null ? m.assets_no_price() : `${formatExact(row.usdt_price)} USDT`}</dd>
           </div>
+          {!isZeroDecimal(frozen) && <HeldFor currencyId={row.currency} coin={row.currency_name} account={account} hidden={hidden} />}
+          <div className={acct.kvRow}>
+            <dt />
+            <dd>
+              <Link to={`/statement?currency_id=${row.currency}&account=${account}`} className="text-btn" data-testid="coin-statement">
+                {m.assets_coin_statement()} ›
+              </Link>
+            </dd>
+          </div>
         </dl>
       )}
     </li>
   );
+}
+
+/** Why a coin's frozen part is frozen: each purpose with its amount (GET /api/wallet/holds), and the link to the list of records. */
+function HeldFor({ currencyId, coin, account, hidden }: { currencyId: number; coin: string; account: AccountName; hidden: boolean }) {
+  const { data } = useHolds();
+  const group = holdsOf(data?.groups, currencyId, account);
+  // One line per purpose: several open orders of a coin read as one "Spot order" amount here.
+  const byPurpose = new Map<string, { label: string; units: string[] }>();
+  for (const h of group?.holds ?? []) {
+    const entry = byPurpose.get(h.purpose) ?? { label: purposeLabel(h.purpose), units: [] };
+    entry.units.push(h.amount);
+    byPurpose.set(h.purpose, entry);
+  }
+  return (
+    <div className={acct.kvRow} data-testid="held-for">
+      <dt>{m.assets_held_for()}</dt>
+      <dd>
+        {[...byPurpose].map(([purpose, e]) => (
+          <span key={purpose} className="num" style={{ display: "block" }} data-testid="held-reason" data-purpose={purpose}>
+            {e.label} {hidden ? MASK : formatMoney(sumDecimals(e.units), coin)}
+          </span>
+        ))}
+        <Link to={holdsRoute(currencyId, account)} className="text-btn" data-testid="see-holds">
+          {m.assets_see_holds()} ›
+        </Link>
+      </dd>
+    </div>
+  );
+}
+
+/** Exact sum of decimal strings (same scale, as the API sends one coin's amounts), never through a float. */
+function sumDecimals(values: string[]): string {
+  const scale = Math.max(0, ...values.map((v) => (v.split(".")[1] ?? "").length));
+  let total = 0n;
+  for (const v of values) {
+    const [i = "0", f = ""] = v.split(".");
+    total += BigInt(i + f.padEnd(scale, "0"));
+  }
+  const t = total.toString().padStart(scale + 1, "0");
+  return scale === 0 ? t : `${t.slice(0, -scale)}.${t.slice(-scale)}`;
 }

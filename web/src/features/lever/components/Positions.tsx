@@ -66,6 +66,7 @@ export function Positions({ status }: { status: 1 | 2 | 4 }) {
             {status === 2 && <><dt>{m.lever_index()}</dt><dd>{formatPrice(p.index_price)}</dd></>}
             <dt>{m.lever_margin()}</dt><dd>{formatMoney(p.margin, "USDT")} USDT</dd>
             <dt>{m.lever_pnl()}</dt><dd className={p.profit?.startsWith("-") ? s.down : s.up} data-testid="lever-pnl">{formatMoney(p.profit, "USDT")} USDT</dd>
+            {p.net_profit !== null && <><dt>{m.lever_net_pnl()}</dt><dd className={p.net_profit.startsWith("-") ? s.down : s.up} data-testid="lever-net-pnl">{formatMoney(p.net_profit, "USDT")} USDT</dd></>}
             {status === 2 && <><dt>{m.lever_risk()}</dt><dd>{p.risk_rate === null ? "--" : `${p.risk_rate}%`}</dd></>}
             {status === 2 && <><dt>{m.lever_force()}</dt><dd data-testid="lever-force">{formatPrice(p.force_price)}</dd></>}
             {status !== 4 && <><dt>{m.lever_gain_cap()}</dt><dd data-testid="lever-gain-cap">{formatMoney(p.gain_cap, "USDT")} USDT</dd></>}
@@ -218,6 +219,10 @@ function CloseConfirm({ all, positions, onDone }: { all: boolean; positions: Lev
               <div>
                 <dt>{m.lever_expected_pnl()}</dt>
                 <dd className={tone(p.profit)} data-testid="lever-close-pnl">{signed(p.profit)}</dd>
+              </div>
+              <div>
+                <dt>{m.lever_net_pnl()}</dt>
+                <dd className={tone(p.net_profit)} data-testid="lever-close-net">{signed(p.net_profit)}</dd>
               </div>
               <div>
                 <dt>{m.lever_close_fee()}</dt>

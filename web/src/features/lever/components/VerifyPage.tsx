@@ -73,6 +73,14 @@ function Position({ id }: { id: number }) {
           <dd className="num">{formatMoney(p.margin, "USDT")} USDT</dd>
           <dt>{m.lever_pnl()}</dt>
           <dd className={`num ${p.profit?.startsWith("-") ? s.down : s.up}`}>{formatMoney(p.profit, "USDT")} USDT</dd>
+          {p.net_profit !== null && (
+            <>
+              <dt>{m.lever_net_pnl()}</dt>
+              <dd className={`num ${p.net_profit.startsWith("-") ? s.down : s.up}`} data-testid="verify-net-pnl">
+                {formatMoney(p.net_profit, "USDT")} USDT
+              </dd>
+            </>
+          )}
         </dl>
       </div>
       {p.status === 5 ? (

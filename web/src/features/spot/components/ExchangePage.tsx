@@ -195,7 +195,7 @@ function Balances({ balance, coin, quote, error, onRetry }: { balance: SpotBalan
                 {balance ? formatMoney(balance.user_currency, coin) : "--"}
               </td>
               <td className="right num" data-testid="balance-coin-frozen">
-                {balance ? formatMoney(balance.lock_currency, coin) : "--"}
+                {balance ? formatMoney(balance.order_currency, coin) : "--"}
               </td>
             </tr>
             <tr>
@@ -204,12 +204,33 @@ function Balances({ balance, coin, quote, error, onRetry }: { balance: SpotBalan
                 {balance ? formatMoney(balance.user_legal, quote) : "--"}
               </td>
               <td className="right num" data-testid="balance-legal-frozen">
-                {balance ? formatMoney(balance.lock_legal, quote) : "--"}
+                {balance ? formatMoney(balance.order_legal, quote) : "--"}
               </td>
             </tr>
           </tbody>
         </table>
       )}
+      {balance && <OtherHolds frozen={balance.lock_currency} inOrders={balance.order_currency} coin={coin} />}
+      {balance && <OtherHolds frozen={balance.lock_legal} inOrders={balance.order_legal} coin={quote} />}
     </section>
+  );
+}
+
+/**
+ * Frozen money of the pair's coins that no spot order holds (a withdrawal, a vote, a launch...):
+ * "In orders" counts orders only, so the rest is named here, with the list of what holds it.
+ */
+function OtherHolds({ frozen, inOrders, coin }: { frozen: string; inOrders: string; coin: string }) {
+  const units = (v: string) => BigInt(v.replace(".", ""));
+  // Both come from the server at the coin's own scale: their digits line up.
+  const rest = units(frozen) - units(inOrders);
+  if (rest <= 0n || !frozen.includes(".")) return null;
+  const scale = frozen.split(".")[1]!.length;
+  const text = rest.toString().padStart(scale + 1, "0");
+  const amount = `${text.slice(0, -scale)}.${text.slice(-scale)}`;
+  return (
+    <p className="form-note" data-testid={`other-holds-${coin}`}>
+      <Link to="/holds">{m.spot_other_holds({ amount: `${formatMoney(amount, coin)} ${coin}` })} ›</Link>
+    </p>
   );
 }

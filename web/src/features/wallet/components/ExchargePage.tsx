@@ -12,7 +12,8 @@ import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { sanitizeAmountInput } from "../../../lib/amount.ts";
-import { toast } from "../../../lib/toast.ts";
+import { showMoneyToast, STATEMENT_ROUTE } from "../../../lib/toast.ts";
+import { navigateTo } from "../../../lib/nav.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
@@ -132,7 +133,7 @@ export default function ExchargePage() {
       setConfirming(false);
       setHeld(null);
       setAmount("");
-      toast.success(m.wallet_convert_done());
+      showMoneyToast(m.wallet_convert_done(), { label: m.statement_view(), onTap: () => navigateTo(STATEMENT_ROUTE) });
       wallet.reload();
       settings.reload();
     } catch (err) {

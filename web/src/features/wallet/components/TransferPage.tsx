@@ -11,7 +11,8 @@ import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { compareDecimal, decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
-import { toast } from "../../../lib/toast.ts";
+import { showMoneyToast, STATEMENT_ROUTE } from "../../../lib/toast.ts";
+import { navigateTo } from "../../../lib/nav.ts";
 import { useSession } from "../../../lib/session.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
 import { Icon } from "../../../components/Icon.tsx";
@@ -97,7 +98,7 @@ function TransferForm() {
     setBusy(true);
     try {
       await transfer({ number: amount, from_field: from, to_field: to, currency_id: currency });
-      toast.success(m.wallet_transfer_done({ amount: `${amount} ${name}`, from: accountLabel(from), to: accountLabel(to) }));
+      showMoneyToast(m.wallet_transfer_done({ amount: `${amount} ${name}`, from: accountLabel(from), to: accountLabel(to) }), { label: m.statement_view(), onTap: () => navigateTo(STATEMENT_ROUTE) });
       setAmount("");
       list.reload();
     } catch {

@@ -12,7 +12,8 @@ import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
-import { toast } from "../../../lib/toast.ts";
+import { showMoneyToast, STATEMENT_ROUTE, toast } from "../../../lib/toast.ts";
+import { navigateTo } from "../../../lib/nav.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { FundPasswordField, TotpField } from "../../../components/SecondFactors.tsx";
@@ -114,7 +115,7 @@ export default function WithdrawalPage() {
         ...(d.totp_enabled ? { totp_code: totp } : {}),
       });
       setConfirming(false);
-      if (res.in_site) toast.success(m.wallet_in_site_done({ total: `${formatMoneyMoved(res.total, unit)} ${unit}` }));
+      if (res.in_site) showMoneyToast(m.wallet_in_site_done({ total: `${formatMoneyMoved(res.total, unit)} ${unit}` }), { label: m.statement_view(), onTap: () => navigateTo(STATEMENT_ROUTE) });
       else toast.success(m.wallet_withdraw_submitted({ total: `${formatMoneyMoved(res.total, unit)} ${unit}` }));
       navigate("/withdrawal/log");
     } catch (err) {

@@ -1,0 +1,265 @@
+/**
+ * The user's statement and holds (issue #26; schemas/statement.ts).
+ *
+ * Statement: the user's ledger rows (worker/lib/ledger.ts: every balance change is one), newest
+ * first, one line per movement, currency and account. Lines follow the order the ledger applied
+ * them (row id), which is the order balances changed; `time` is the movement's own time. The
+ * balance after a line is today's balance less every later row of that currency and account, read
+ * in one D1 transaction with the balance, so a page is exact however many movements land meanwhile.
+ *
+ * Holds: every open record that keeps some of the user's money frozen, from the same hold sources
+ * the reconciler checks the books with (worker/domain/ledger/holds.ts), so the list sums to the
+ * frozen balance whenever the books are right; a difference is listed as `unexplained`, never hidden.
+ */
+import { formatUnits } from "../../../schemas/money.ts";
+import type { AccountName } from "../../../schemas/products.ts";
+import type { HoldGroup, HoldItem, StatementLine, StatementPage, StatementQuery, StatementRef } from "../../../schemas/statement.ts";
+import { holdSourcesOf } from "../products.ts";
+import type { HoldSource } from "../ledger/holds.ts";
+
+const DAY_MS = 86_400_000;
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Milliseconds of a query bound: a plain date is that UTC day's start (`from`) or its last millisecond (`to`). */
+export function boundMs(text: string, end: boolean): number | null {
+  const ms = Date.parse(DATE_ONLY.test(text) ? `${text}T00:00:00Z` : text);
+  if (!Number.isFinite(ms)) return null;
+  return DATE_ONLY.test(text) && end ? ms + DAY_MS - 1 : ms;
+}
+
+const int = (s: string | undefined): number | null => (s !== undefined && /^\d{1,15}$/.test(s) ? Number(s) : null);
+
+/**
+ * The record a movement belongs to, read from its key (each product keys its movements by its
+ * record: worker/lib/ledger.ts callers) or, where the key carries none, its memo.
+ */
+export function refOf(key: string, memo: string): StatementRef {
+  const p = key.split(":");
+  switch (p[0]) {
+    case "deposit":
+      return { type: "deposit", id: int(p[1]) };
+    case "withdrawal-freeze":
+      return { type: "withdrawal", id: null };
+    case "withdrawal-final":
+    case "withdraw-internal":
+      return { type: "withdrawal", id: int(p[1]) };
+    case "transfer":
+      return { type: "transfer", id: null };
+    case "conversion":
+      return { type: "conversion", id: null };
+    case "spot-freeze":
+    case "spot-orphan":
+      return { type: "spot_order", id: int(p[1]) };
+    case "spot":
+      return { type: "spot_pair", id: int(p[1]) };
+    case "micro":
+      return { type: "seconds", id: int(p[1]) };
+    case "lever":
+      return { type: "lever", id: int(p[1]) };
+    case "c2c":
+      if (p[1] === "advert") return { type: "c2c_advert", id: int(p[2]) };
+      if (p[1] === "merchant") return { type: "c2c_merchant", id: int(p[2]) };
+      return { type: "c2c_order", id: int(p[1]) };
+    case "vote":
+      return { type: "vote", id: int(p[2]) };
+    case "launch":
+      return { type: "launch", id: int(/^launch (\d+)/.exec(memo)?.[1]) };
+    case "earn":
+      return { type: "earn", id: int(p[1]) };
+    case "insurance":
+      return { type: "insurance", id: int(p[1]) };
+    case "mining":
+      return { type: "mining", id: p[2] === "buy" ? int(p[1]) : null };
+    case "invite-rebate":
+      return { type: "invite", id: null };
+    case "adjustment":
+      return { type: "adjustment", id: int(p[1]) };
+    default:
+      return { type: "other", id: null };
+  }
+}
+
+interface Row {
+  id: number;
+  movement_key: string;
+  currency_id: number;
+  account: AccountName;
+  da: string;
+  df: string;
+  kind: string;
+  memo: string;
+  created_at: number;
+}
+
+interface Line {
+  key: string;
+  kind: string;
+  memo: string;
+  currencyId: number;
+  account: AccountName;
+  amount: bigint;
+  held: bigint;
+  topId: number;
+  at: number;
+}
+
+/** Rows of one movement are written in one statement, so a user's rows of one movement are adjacent. */
+function movementsOf(rows: Row[]): Row[][] {
+  const out: Row[][] = [];
+  for (const r of rows) {
+    const last = out[out.length - 1];
+    if (last && last[0]!.movement_key === r.movement_key) last.push(r);
+    else out.push([r]);
+  }
+  return out;
+}
+
+/** One movement's rows (newest first) as lines per currency and account. */
+function linesOf(rows: Row[]): Line[] {
+  const lines = new Map<string, Line>();
+  for (const r of rows) {
+    const k = `${r.currency_id}|${r.account}`;
+    let line = lines.get(k);
+    if (!line) {
+      line = { key: r.movement_key, kind: r.kind, memo: r.memo, currencyId: r.currency_id, account: r.account, amount: 0n, held: 0n, topId: r.id, at: r.created_at };
+      lines.set(k, line);
+    }
+    line.amount += BigInt(r.da) + BigInt(r.df);
+    line.held += BigInt(r.df);
+  }
+  return [...lines.values()];
+}
+
+/** One page of the user's statement, newest first. */
+export async function statement(db: D1Database, userId: number, q: StatementQuery): Promise<StatementPage> {
+  const where = ["user_id = ?"];
+  const binds: (number | string)[] = [userId];
+  const scope: string[] = [];
+  const scopeBinds: (number | string)[] = [];
+  if (q.currency_id !== undefined) {
+    scope.push("currency_id = ?");
+    scopeBinds.push(q.currency_id);
+  }
+  if (q.account !== undefined) {
+    scope.push("account = ?");
+    scopeBinds.push(q.account);
+  }
+  where.push(...scope);
+  binds.push(...scopeBinds);
+  const from = q.from ? boundMs(q.from, false) : null;
+  const to = q.to ? boundMs(q.to, true) : null;
+  if (from !== null) {
+    where.push("created_at >= ?");
+    binds.push(from);
+  }
+  if (to !== null) {
+    where.push("created_at <= ?");
+    binds.push(to);
+  }
+  if (q.cursor) {
+    where.push("id < ?");
+    binds.push(Number(q.cursor));
+  }
+  // A few rows more than lines: a movement of several rows may end the page; it is left whole for the next.
+  const fetch = q.limit * 2 + 8;
+  const { results: rows } = await db
+    .prepare(
+      `SELECT id, movement_key, currency_id, account, CAST(d_available AS TEXT) AS da, CAST(d_frozen AS TEXT) AS df, kind, memo, created_at
+         FROM ledger WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
+    )
+    .bind(...binds, fetch)
+    .all<Row>();
+  const movements = movementsOf(rows);
+  const full = rows.length === fetch;
+  // The last movement of a full read may go on past it: the next page starts with it.
+  if (full && movements.length > 1) movements.pop();
+  const lines: Line[] = [];
+  let kept = 0;
+  for (const m of movements) {
+    if (lines.length >= q.limit) break;
+    lines.push(...linesOf(m));
+    kept += 1;
+  }
+  if (lines.length === 0) return { lines: [], next: null };
+  const lastKept = movements[kept - 1]!;
+  const bottom = lastKept[lastKept.length - 1]!.id;
+  const top = rows[0]!.id;
+  const more = full || kept < movements.length;
+
+  // Balances now, every later row's sum, and the rows of the page's span (all of them: rows the
+  // time filter leaves out still changed the balance), in one transaction.
+  const scoped = scope.length > 0 ? ` AND ${scope.join(" AND ")}` : "";
+  const [now, later, span, names] = await db.batch([
+    db.prepare(`SELECT currency_id, account, CAST(available + frozen AS TEXT) AS t, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ?${scoped}`).bind(userId, ...scopeBinds),
+    db
+      .prepare(
+        `SELECT currency_id, account, CAST(SUM(d_available + d_frozen) AS TEXT) AS t, CAST(SUM(d_frozen) AS TEXT) AS f FROM ledger
+          WHERE user_id = ? AND id > ?${scoped} GROUP BY currency_id, account`,
+      )
+      .bind(userId, top, ...scopeBinds),
+    db
+      .prepare(`SELECT id, currency_id, account, CAST(d_available + d_frozen AS TEXT) AS t, CAST(d_frozen AS TEXT) AS f FROM ledger WHERE user_id = ? AND id BETWEEN ? AND ?${scoped} ORDER BY id DESC`)
+      .bind(userId, bottom, top, ...scopeBinds),
+    db.prepare(`SELECT id, name, scale FROM currencies WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify([...new Set(lines.map((l) => l.currencyId))])),
+  ]);
+  type Sum = { currency_id: number; account: string; t: string; f: string };
+  const running = new Map<string, [bigint, bigint]>();
+  for (const r of (now!.results ?? []) as Sum[]) running.set(`${r.currency_id}|${r.account}`, [BigInt(r.t), BigInt(r.f)]);
+  for (const r of (later!.results ?? []) as Sum[]) {
+    const k = `${r.currency_id}|${r.account}`;
+    const [t, f] = running.get(k) ?? [0n, 0n];
+    running.set(k, [t - BigInt(r.t), f - BigInt(r.f)]);
+  }
+  // Walk down from the top: a line's "after" is the running balance when its newest row is reached.
+  const lineAt = new Map<string, Line>(lines.map((l) => [`${l.topId}|${l.currencyId}|${l.account}`, l]));
+  const after = new Map<Line, [bigint, bigint]>();
+  for (const r of (span!.results ?? []) as (Sum & { id: number })[]) {
+    const k = `${r.currency_id}|${r.account}`;
+    const cur = running.get(k) ?? [0n, 0n];
+    const line = lineAt.get(`${r.id}|${k}`);
+    if (line) after.set(line, cur);
+    running.set(k, [cur[0] - BigInt(r.t), cur[1] - BigInt(r.f)]);
+  }
+  const coins = new Map(((names!.results ?? []) as { id: number; name: string; scale: number }[]).map((c) => [c.id, c]));
+  const out: StatementLine[] = lines.map((l) => {
+    const coin = coins.get(l.currencyId) ?? { name: String(l.currencyId), scale: 8 };
+    const [t, f] = after.get(l) ?? [0n, 0n];
+    return {
+      id: `${l.key}|${l.currencyId}|${l.account}`,
+      kind: l.kind,
+      currency_id: l.currencyId,
+      currency: coin.name,
+      account: l.account,
+      amount: formatUnits(l.amount, coin.scale),
+      held: formatUnits(l.held, coin.scale),
+      balance_after: formatUnits(t, coin.scale),
+      held_after: formatUnits(f, coin.scale),
+      time: new Date(l.at).toISOString(),
+      ref: refOf(l.key, l.memo),
+    };
+  });
+  return { lines: out, next: more ? String(bottom) : null };
+}
+
+/** Every open hold of the user's money, per currency and account, each group summing to its frozen balance. */
+export async function userHolds(db: D1Database, userId: number, sources: HoldSource[] = holdSourcesOf()): Promise<HoldGroup[]> {
+  const [frozenRows, held] = await Promise.all([
+    db
+      .prepare(
+        `SELECT b.currency_id, b.account, CAST(b.frozen AS TEXT) AS f, c.name, c.scale FROM balances b JOIN currencies c ON c.id = b.currency_id
+          WHERE b.user_id = ? AND b.frozen != 0 ORDER BY c.sort, c.id, b.account`,
+      )
+      .bind(userId)
+      .all<{ currency_id: number; account: AccountName; f: string; name: string; scale: number }>(),
+    Promise.all(sources.map((s) => (s.forUser ? s.forUser(db, userId) : Promise.resolve([])))).then((lists) => lists.flat()),
+  ]);
+  const groups: HoldGroup[] = [];
+  for (const b of frozenRows.results) {
+    const mine = held.filter((h) => h.currencyId === b.currency_id && h.account === b.account && h.units !== 0n);
+    const items: HoldItem[] = mine.map((h) => ({ purpose: h.purpose, amount: formatUnits(h.units, b.scale), ref: h.ref, label: h.label }));
+    const rest = BigInt(b.f) - mine.reduce((s, h) => s + h.units, 0n);
+    if (rest !== 0n) items.push({ purpose: "unexplained", amount: formatUnits(rest, b.scale), ref: { type: "other", id: null }, label: "" });
+    groups.push({ currency_id: b.currency_id, currency: b.name, account: b.account, frozen: formatUnits(BigInt(b.f), b.scale), holds: items });
+  }
+  return groups;
+}
