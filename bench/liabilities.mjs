@@ -204,7 +204,8 @@ async function main() {
     .all();
   const nodes = db.prepare("SELECT COUNT(*) AS n FROM liab_nodes WHERE snapshot_id = ?").get(snap.id).n;
   db.close();
-  const scaleOf = Object.fromEntries(proof.currencies.map((c) => [c.name, c.scale]));
+  // The proof's scales are the tree's (each currency's decimals + 2); the ledger counts minimal units.
+  const scaleOf = Object.fromEntries(proof.currencies.map((c) => [c.name, c.scale - 2]));
   const units = (v, scale) => {
     const [i, f = ""] = v.split(".");
     return BigInt(i) * 10n ** BigInt(scale) + BigInt((f + "0".repeat(scale)).slice(0, scale) || "0");
