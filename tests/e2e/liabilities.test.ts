@@ -87,6 +87,10 @@ describe("proof of liabilities", () => {
       await byId(page, "launch-reason").waitFor();
       expect(await byId(page, "launch-reason-ok").innerText()).toMatch(button);
       expect(await byId(page, "launch-reason-back").innerText()).toBe(back);
+      // The whole button is inside the dialog (a long effect wraps instead of running off it).
+      const [dialog, ok] = await Promise.all([byId(page, "launch-reason").boundingBox(), byId(page, "launch-reason-ok").boundingBox()]);
+      expect(ok!.x + ok!.width).toBeLessThanOrEqual(dialog!.x + dialog!.width);
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
       await snap(page, `console-dialog-cancel-sale-${lang}`);
       // Going back changes nothing: the sale is still open.
       await byId(page, "launch-reason-back").click();

@@ -100,23 +100,28 @@ function RunCard({ r }: { r: LiabilityRun }) {
   );
 }
 
+const agrees = (t: LiabilityRun["totals"][number]) => t.balances === t.ledger && (t.tree === null || t.tree === t.ledger);
+
 /** Per currency: the balances table's, the ledger's and the tree root's totals; one figure when they agree. */
 function Totals({ totals }: { totals: LiabilityRun["totals"] }) {
+  const allAgree = totals.every(agrees);
+  const built = totals.every((t) => t.tree !== null);
   return (
     <div className={s.liabTotals} data-testid="liab-run-totals">
-      <div className={`muted ${acct.small}`}>{m.op_liab_totals()}</div>
+      <div className={`muted ${acct.small}`}>
+        {m.op_liab_totals()}
+        {allAgree && ` · ${built ? m.op_liab_agree() : `${m.op_liab_col_balances()} = ${m.op_liab_col_ledger()}`}`}
+      </div>
       <ul className={s.liabList}>
         {totals.map((t) => {
-          const agree = t.balances === t.ledger && (t.tree === null || t.tree === t.ledger);
+          const agree = agrees(t);
           return (
             <li key={t.currency} className={s.liabRow} data-testid="liab-run-currency" data-agree={agree}>
               <div className={s.liabHead}>
                 <span className={s.liabName}>{t.currency}</span>
                 {agree && <span className="num">{formatExact(t.ledger)}</span>}
               </div>
-              {agree ? (
-                <div className={`muted ${acct.small}`}>{t.tree === null ? `${m.op_liab_col_balances()} = ${m.op_liab_col_ledger()}` : m.op_liab_agree()}</div>
-              ) : (
+              {!agree && (
                 <dl className={acct.kv}>
                   <Kv label={m.op_liab_col_balances()}>{formatExact(t.balances)}</Kv>
                   <Kv label={m.op_liab_col_ledger()}>{formatExact(t.ledger)}</Kv>
