@@ -100,7 +100,10 @@ describe("audit log labels", () => {
     for (const f of files("worker")) {
       const src = readFileSync(f, "utf8");
       for (const x of src.matchAll(/action: "([a-z_]+(?:\.[a-z_]+)+)"/g)) actions.add(x[1]!.replace(/\.refused$/, ""));
-      for (const x of src.matchAll(/'([a-z_]+(?:\.[a-z_]+)+)', '([a-z_]+)'/g)) (actions.add(x[1]!), targets.add(x[2]!));
+      for (const x of src.matchAll(/'([a-z_]+(?:\.[a-z_]+)+)', '([a-z_]+)'/g)) {
+        actions.add(x[1]!);
+        targets.add(x[2]!);
+      }
       for (const x of src.matchAll(/targetType: "([a-z_]+)"/g)) targets.add(x[1]!);
     }
     expect(actions.size).toBeGreaterThan(30);
