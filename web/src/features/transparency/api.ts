@@ -36,7 +36,8 @@ export function useVerification(proof: LiabilityProof | undefined, published: Li
   return useQuery<ProofResult>({
     queryKey: [KEY, "verify", proof?.snapshot_id, proof?.nonce, proof?.leaves, account, published?.id, published?.root_hash],
     queryFn: () => verifyProof(proof, account, published),
-    enabled: proof !== undefined && published !== undefined,
+    // The account arrives with the user's info: until then there is nothing to check the binding against.
+    enabled: proof !== undefined && published !== undefined && account.trim() !== "",
     staleTime: Infinity,
   });
 }
