@@ -342,10 +342,12 @@ export async function leavesOf(db: D1Database, s: SnapshotRow, key: CryptoKey, f
   const last = to - 1 >= 1 ? leafOwner(to - 1, n).rank : -1;
   const { results } = await db
     .prepare(
-      `SELECT u.idx, u.user_id, COALESCE(a.account, '#' || u.user_id) AS account, b.currency_id, CAST(b.amount AS TEXT) AS amount FROM liab_users u
-       LEFT JOIN users a ON a.id = u.user_id
-       JOIN liab_balances b ON b.snapshot_id = u.snapshot_id AND b.user_id = u.user_id
-       WHERE u.snapshot_id = ?1 AND ((u.idx >= ?2 AND u.idx <= ?3) OR u.idx = ?4) ORDER BY u.idx`,
+      // Two index ranges (the block's ranks, and the last rank for leaf 0), never a scan of every rank.
+      `WITH r AS (SELECT idx, user_id FROM liab_users WHERE snapshot_id = ?1 AND idx BETWEEN ?2 AND ?3
+                  UNION ALL SELECT idx, user_id FROM liab_users WHERE snapshot_id = ?1 AND idx = ?4)
+       SELECT r.idx, r.user_id, COALESCE(a.account, '#' || r.user_id) AS account, b.currency_id, CAST(b.amount AS TEXT) AS amount FROM r
+       LEFT JOIN users a ON a.id = r.user_id
+       JOIN liab_balances b ON b.snapshot_id = ?1 AND b.user_id = r.user_id ORDER BY r.idx`,
     )
     .bind(s.id, first, last, from === 0 ? n - 1 : -1)
     .all<LeafRow>();
