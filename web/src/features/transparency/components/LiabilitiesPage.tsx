@@ -166,10 +166,16 @@ const utcLabel = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).repl
 
 /** When the next snapshot is taken and how to check it, in plain words. */
 function NextAndHow({ nextAt }: { nextAt: number }) {
+  const [before, after = ""] = m.liab_next({ time: "\u0000" }).split("\u0000");
   return (
     <section className="card" data-testid="liab-next-card">
       <h2 className="section-title">{m.liab_next_title()}</h2>
-      <p className={s.note} data-testid="liab-next">{m.liab_next({ time: utcLabel(nextAt) })}</p>
+      <p className={s.note} data-testid="liab-next">
+        {/* The sentence around the time, and the time kept on one line. */}
+        {before}
+        <span className={s.nowrap}>{utcLabel(nextAt)}</span>
+        {after}
+      </p>
       <h3 className={s.subTitle}>{m.liab_how_title()}</h3>
       <ol className={s.steps} data-testid="liab-how">
         <li>{m.liab_how_1()}</li>
