@@ -21,6 +21,8 @@ export const liabilitiesSchema = z.object({
   root_hash: hashSchema,
   totals: z.array(z.object({ currency: z.string(), total: z.string() })),
   user_count: z.number().int(),
+  /** when the daily job takes the next snapshot (00:00 UTC, epoch ms) */
+  next_at: z.number().int(),
 });
 export type Liabilities = z.infer<typeof liabilitiesSchema>;
 
@@ -30,10 +32,18 @@ export const liabilityProofSchema = z.object({
   snapshot_id: z.number().int(),
   taken_at: z.number().int(),
   currencies: z.array(z.object({ name: z.string(), scale: z.number().int() })),
-  leaf: z.object({ nonce: hashSchema, balances: z.array(z.string()) }),
-  path: z.array(z.object({ side: z.enum(["left", "right"]), hash: hashSchema, sums: z.array(z.string()) })),
+  nonce: hashSchema,
+  leaves: z.array(
+    z.object({
+      part: z.union([z.literal(0), z.literal(1)]),
+      binding: hashSchema,
+      balances: z.array(z.string()),
+      path: z.array(z.object({ side: z.enum(["left", "right"]), hash: hashSchema, sums: z.array(z.string()) })),
+    }),
+  ),
   root: z.object({ hash: hashSchema, sums: z.array(z.string()) }),
   user_count: z.number().int(),
+  leaf_count: z.number().int(),
 });
 export type LiabilityProofAnswer = z.infer<typeof liabilityProofSchema>;
 

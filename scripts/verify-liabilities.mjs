@@ -1,22 +1,29 @@
 #!/usr/bin/env node
-// `npm run verify-liabilities -- proof.json [--api https://exchange.example]`: verifies a proof of
-// liabilities downloaded from the app (Assets → Proof of liabilities → Download proof.json) offline,
-// with the same code the app runs (schemas/liabilities.ts): the leaf from your nonce and balances,
-// every sibling on the path up to the root, and the root's hash and per-currency totals.
+// `npm run verify-liabilities -- proof.json --account you@example.com [--api https://exchange.example]`:
+// verifies a proof of liabilities downloaded from the app (personal centre → Proof of liabilities →
+// Download proof.json) offline, with the same code the app runs (schemas/liabilities.ts): that both
+// of your leaves are bound to YOUR account (from the nonce in the file and the account you type, so
+// a proof made for someone else fails), each leaf from its binding and amounts, every sibling on the
+// way up to the root, and the root's hash and per-currency totals.
 //
 // Without --api the root it checks against is the one in the file (the root the exchange served
 // with the proof). With --api it also fetches the published root and totals from that exchange
 // (GET /api/transparency/liabilities) and checks that your proof leads to exactly those.
 // Prints every check; exits 0 when all pass, 1 when any fails, 2 on a usage error.
 import { readFileSync } from "node:fs";
-import { verifyProof } from "../schemas/liabilities.ts";
+import { proofBalances, verifyProof } from "../schemas/liabilities.ts";
 
 const args = process.argv.slice(2);
-const apiAt = args.indexOf("--api");
-const api = apiAt >= 0 ? args[apiAt + 1] : undefined;
-const file = args.find((a, i) => !a.startsWith("--") && (apiAt < 0 || i !== apiAt + 1));
-if (!file || (apiAt >= 0 && !api)) {
-  console.error("usage: npm run verify-liabilities -- proof.json [--api https://exchange.example]");
+const valueOf = (flag) => {
+  const i = args.indexOf(flag);
+  return i >= 0 ? (args[i + 1] ?? "") : undefined;
+};
+const api = valueOf("--api");
+const account = valueOf("--account");
+const taken = new Set(["--api", "--account"].flatMap((f) => (args.includes(f) ? [args.indexOf(f), args.indexOf(f) + 1] : [])));
+const file = args.find((a, i) => !a.startsWith("--") && !taken.has(i));
+if (!file || api === "" || !account) {
+  console.error("usage: npm run verify-liabilities -- proof.json --account <the account you log in with> [--api https://exchange.example]");
   process.exit(2);
 }
 
@@ -42,12 +49,13 @@ if (api) {
   console.log("checking against the root in the file (add --api <exchange URL> to compare with the published root too)");
 }
 
-const result = await verifyProof(proof, published);
+const result = await verifyProof(proof, account, published);
 for (const c of result.checks) console.log(`${c.ok ? "ok  " : "FAIL"} ${c.check.padEnd(9)} ${c.detail}`);
 if (result.ok) {
   const names = proof.currencies.map((c) => c.name);
-  console.log(`VERIFIED: your balances (${proof.leaf.balances.map((b, i) => `${b} ${names[i]}`).join(", ")}) are included in snapshot ${proof.snapshot_id}'s totals`);
+  const mine = proofBalances(proof) ?? [];
+  console.log(`VERIFIED: your balances (${mine.map((b, i) => `${b} ${names[i]}`).join(", ")}), bound to ${account.trim().toLowerCase()}, are included in snapshot ${proof.snapshot_id}'s totals`);
   process.exit(0);
 }
-console.log("NOT VERIFIED: this proof does not lead to the root");
+console.log("NOT VERIFIED: this proof is not bound to your account or does not lead to the root");
 process.exit(1);

@@ -9,12 +9,12 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { emptyRoot, toHex, verifyProof, type LiabilityProof, type PublishedRoot } from "../../schemas/liabilities.ts";
+import { emptyRoot, proofBalances, toHex, verifyProof, type LiabilityProof, type PublishedRoot } from "../../schemas/liabilities.ts";
 import { JOBS } from "../../worker/scheduled.ts";
 import { liabilitiesJob } from "../../worker/jobs/liabilities.ts";
 import { runSnapshot, startSnapshot } from "../../worker/domain/transparency/snapshot.ts";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
-import { formatUnits } from "../../schemas/decimal.ts";
+import { formatUnits, parseUnits } from "../../schemas/decimal.ts";
 import { api, makeUser, seedCurrencies, units, type TestUser } from "./helpers.ts";
 import { makeOperator } from "./wallet-fixtures.ts";
 
@@ -129,7 +129,8 @@ describe("the daily snapshot", () => {
     expect(p.root_hash).toMatch(/^[0-9a-f]{64}$/);
     expect(p.totals.find((t) => t.currency === "BTC")!.total).not.toBe("0");
     for (const t of p.totals) expect(units(t.total), t.currency).toBe(ledger.get(t.currency) ?? 0n);
-    const users = await env.DB.prepare("SELECT COUNT(DISTINCT user_id) AS n FROM balances WHERE user_id > 0").first<{ n: number }>();
+    // Every user owed something counts (one with only zero balances has no leaf).
+    const users = await env.DB.prepare("SELECT COUNT(*) AS n FROM (SELECT user_id FROM balances WHERE user_id > 0 GROUP BY user_id HAVING MAX(available + frozen) > 0)").first<{ n: number }>();
     expect(p.user_count).toBe(users!.n);
     // The same day's cron again starts nothing new.
     await liabilitiesJob.run(env, { cron: "0 0 * * *", now: MIDNIGHT + 1000 });
@@ -138,30 +139,36 @@ describe("the daily snapshot", () => {
 
   it("gives demo1 a proof that verifies against the published root, with their balances and holds", async () => {
     const proof = await proofOf(demo1);
-    const result = await verifyProof(proof, await published());
+    const result = await verifyProof(proof, demo1.account, await published());
     expect(result.ok, JSON.stringify(result.checks)).toBe(true);
-    const mine = Object.fromEntries(proof.currencies.map((c, i) => [c.name, proof.leaf.balances[i]]));
-    // 0.5 BTC; USDT 1000 (100 of it frozen) + 250.25 in the lever account.
+    const total = proofBalances(proof)!;
+    const mine = Object.fromEntries(proof.currencies.map((c, i) => [c.name, total[i]]));
+    // 0.5 BTC; USDT 1000 (100 of it frozen) + 250.25 in the lever account, split over two leaves.
     expect(mine).toMatchObject({ BTC: "0.5", USDT: "1250.25" });
-    expect(proof.path.length).toBeGreaterThan(3);
+    expect(proof.leaves).toHaveLength(2);
+    expect(proof.leaves.map((l) => l.balances)).not.toContainEqual(total);
+    for (const l of proof.leaves) expect(l.path.length).toBeGreaterThan(3);
   });
 
   it("does not verify a proof with one balance changed, or one sibling's sum changed", async () => {
     const proof = await proofOf(demo1);
     const root = await published();
     const usdt = proof.currencies.findIndex((c) => c.name === "USDT");
+    const scale = proof.currencies[usdt]!.scale;
+    const at = (v: string) => parseUnits(v, scale)!;
     const richer = structuredClone(proof);
-    richer.leaf.balances[usdt] = "1250.26";
-    expect((await verifyProof(richer, root)).ok).toBe(false);
+    richer.leaves[0]!.balances[usdt] = formatUnits(at(richer.leaves[0]!.balances[usdt]!) + 1n, scale);
+    expect((await verifyProof(richer, demo1.account, root)).ok).toBe(false);
     const sibling = structuredClone(proof);
-    sibling.path[0]!.sums[usdt] = formatUnits(units(sibling.path[0]!.sums[usdt]!) + units("1"), 8);
-    expect((await verifyProof(sibling, root)).ok).toBe(false);
+    sibling.leaves[1]!.path[0]!.sums[usdt] = formatUnits(at(sibling.leaves[1]!.path[0]!.sums[usdt]!) + at("1"), scale);
+    expect((await verifyProof(sibling, demo1.account, root)).ok).toBe(false);
     // Moving money from the sibling to the leaf keeps the totals but not the root.
     const moved = structuredClone(proof);
-    const k = moved.path.findIndex((st) => units(st.sums[usdt]!) > 0n);
-    moved.leaf.balances[usdt] = formatUnits(units(moved.leaf.balances[usdt]!) + 1n, 8);
-    moved.path[k]!.sums[usdt] = formatUnits(units(moved.path[k]!.sums[usdt]!) - 1n, 8);
-    const r = await verifyProof(moved, root);
+    const path = moved.leaves[0]!.path;
+    const k = path.findIndex((st) => at(st.sums[usdt]!) > 0n);
+    moved.leaves[0]!.balances[usdt] = formatUnits(at(moved.leaves[0]!.balances[usdt]!) + 1n, scale);
+    path[k]!.sums[usdt] = formatUnits(at(path[k]!.sums[usdt]!) - 1n, scale);
+    const r = await verifyProof(moved, demo1.account, root);
     expect(r.ok).toBe(false);
     expect(r.checks.at(-1)!.check).toBe("root_hash");
   });
@@ -169,11 +176,12 @@ describe("the daily snapshot", () => {
   it("serves only one's own proof: never another user's leaf, none to a user without balances", async () => {
     const p1 = await proofOf(demo1);
     const p2 = await proofOf(demo2);
-    expect(p2.leaf.nonce).not.toBe(p1.leaf.nonce);
-    expect(Object.fromEntries(p2.currencies.map((c, i) => [c.name, p2.leaf.balances[i]]))).toMatchObject({ BTC: "0", USDT: "42" });
+    expect(p2.nonce).not.toBe(p1.nonce);
+    const b2 = proofBalances(p2)!;
+    expect(Object.fromEntries(p2.currencies.map((c, i) => [c.name, b2[i]]))).toMatchObject({ BTC: "0", USDT: "42" });
     // A user id in the query changes nothing: the session decides whose proof it is.
     const asked = await api(`/transparency/liabilities/proof?user_id=${demo2.id}`, { token: demo1.token });
-    expect(asked.body.message.leaf).toEqual(p1.leaf);
+    expect(asked.body.message.leaves).toEqual(p1.leaves);
     const none = await api("/transparency/liabilities/proof", { token: empty.token, lang: "zh" });
     expect(none.status).toBe(404);
     expect(none.body).toMatchObject({ type: "error", code: "liabilities_not_included" });
@@ -216,7 +224,7 @@ describe("a snapshot too big for one invocation", () => {
     expect(s.invocations).toBeGreaterThan(1);
     const p = await published();
     expect(p.id).toBe(id);
-    for (const u of [demo1, demo2]) expect((await verifyProof(await proofOf(u), p)).ok).toBe(true);
+    for (const u of [demo1, demo2]) expect((await verifyProof(await proofOf(u), u.account, p)).ok).toBe(true);
     // The older snapshot's copy and nodes are pruned once the new one is published.
     const left = await env.DB.prepare("SELECT (SELECT COUNT(*) FROM liab_users WHERE snapshot_id < ?1) + (SELECT COUNT(*) FROM liab_nodes WHERE snapshot_id < ?1) AS n").bind(id).first<{ n: number }>();
     expect(left!.n).toBe(0);

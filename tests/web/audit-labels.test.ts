@@ -1,6 +1,8 @@
 // The operator console's audit log as a person reads it (web/src/features/operator/labels.ts):
 // action names in words, the user's account instead of an id, amounts as decimals with their
 // currency (never minimal units), reason codes spelled out, nothing recorded dropped.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { AuditRow } from "../../schemas/operator.ts";
 import { actionLabel, auditFacts } from "../../web/src/features/operator/labels.ts";
@@ -89,6 +91,33 @@ describe("audit log labels", () => {
     } finally {
       await setAppLocale("en");
     }
+  });
+
+  it("has words for every action the server records, and every kind of record, in each language", async () => {
+    const files = (dir: string): string[] => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []));
+    const actions = new Set<string>(["c2c.merchant.approve", "c2c.merchant.reject", "vote.round.close", "vote.round.cancel", "c2c.appeal.release", "c2c.appeal.return", "mining.payout.approve", "mining.payout.reject"]);
+    const targets = new Set<string>();
+    for (const f of files("worker")) {
+      const src = readFileSync(f, "utf8");
+      for (const x of src.matchAll(/action: "([a-z_]+(?:\.[a-z_]+)+)"/g)) actions.add(x[1]!.replace(/\.refused$/, ""));
+      for (const x of src.matchAll(/'([a-z_]+(?:\.[a-z_]+)+)', '([a-z_]+)'/g)) {
+        actions.add(x[1]!);
+        targets.add(x[2]!);
+      }
+      for (const x of src.matchAll(/targetType: "([a-z_]+)"/g)) targets.add(x[1]!);
+    }
+    expect(actions.size).toBeGreaterThan(30);
+    for (const lang of ["en", "zh"] as const) {
+      await setAppLocale(lang);
+      try {
+        for (const a of actions) expect(actionLabel(a), a).not.toBe(a);
+        for (const t of targets) expect(facts(row({ target_type: t, target_id: "3" })).target, t).not.toMatch(new RegExp(`^${t} #`));
+      } finally {
+        await setAppLocale("en");
+      }
+    }
+    expect(actionLabel("liabilities.snapshot")).toBe("Took a liabilities snapshot");
+    expect(actionLabel("launch.cancel.refused")).toBe("Refused: Cancelled a token sale and refunded it");
   });
 
   it("keeps details it has no words for, as recorded", () => {

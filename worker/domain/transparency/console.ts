@@ -5,7 +5,7 @@
  */
 import type { LiabilityRun, LiabilityRunRequest } from "../../../schemas/transparency.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { runSnapshot, STORED_LEVEL, BLOCK_LEVEL, type SnapshotEnv } from "./snapshot.ts";
+import { runSnapshot, STORED_LEVEL, BLOCK_LEVEL, SNAPSHOT_FORMAT, type SnapshotEnv } from "./snapshot.ts";
 import { liabilityRuns } from "./read.ts";
 
 export async function snapshotNow(env: SnapshotEnv, operatorId: number, req: LiabilityRunRequest, now = Date.now()): Promise<LiabilityRun> {
@@ -16,8 +16,8 @@ export async function snapshotNow(env: SnapshotEnv, operatorId: number, req: Lia
   try {
     const [started] = await db.batch<{ id: number }>([
       db
-        .prepare("INSERT INTO liab_snapshots (trigger, operator_id, block_level, stored_level, started_at) VALUES ('operator', ?, ?, ?, ?) RETURNING id")
-        .bind(operatorId, BLOCK_LEVEL, STORED_LEVEL, now),
+        .prepare("INSERT INTO liab_snapshots (format, trigger, operator_id, block_level, stored_level, started_at) VALUES (?, 'operator', ?, ?, ?, ?) RETURNING id")
+        .bind(SNAPSHOT_FORMAT, operatorId, BLOCK_LEVEL, STORED_LEVEL, now),
       // The audit row of the snapshot just inserted (same batch, so there is never one without the other).
       db
         .prepare(

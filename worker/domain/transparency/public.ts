@@ -26,7 +26,7 @@ import { PRODUCTS } from "../../../schemas/products.ts";
 import type { Transparency } from "../../../schemas/transparency.ts";
 import { SYSTEM } from "../../lib/ledger.ts";
 import { miningPayoutTotalsOf, miningPayoutTotalsStatement } from "../mining/plans.ts";
-import { publishedView } from "./read.ts";
+import { LATEST_PUBLISHED_SQL, publishedView } from "./read.ts";
 import type { SnapshotRow } from "./snapshot.ts";
 
 export const CACHE_SECONDS = 60;
@@ -82,7 +82,7 @@ export async function computeSummary(db: D1Database, now = Date.now()): Promise<
           WHERE user_id = ?1 AND kind IN (SELECT value FROM json_each(?2)) GROUP BY currency_id, kind`,
       )
       .bind(SYSTEM.fees, JSON.stringify(FEE_KINDS)),
-    db.prepare("SELECT * FROM liab_snapshots WHERE status = 'published' ORDER BY id DESC LIMIT 1"),
+    db.prepare(LATEST_PUBLISHED_SQL),
     miningPayoutTotalsStatement(db),
   ]);
   const byId = new Map((currencies!.results as unknown as Currency[]).map((c) => [c.id, c]));
@@ -124,7 +124,7 @@ export async function computeSummary(db: D1Database, now = Date.now()): Promise<
     reserves: { seconds: reserves(seconds!.results as unknown as ReserveRow[]), lever: reserves(lever!.results as unknown as ReserveRow[]) },
     cover: byName(coverRows),
     fees: byName(feeRows),
-    liabilities: s ? publishedView(s) : null,
+    liabilities: s ? publishedView(s, now) : null,
     mining: miningPayoutTotalsOf(mining!.results).map((r) => ({ currency: r.currency, paid: r.paid_to_users, fees: r.fees, hours: r.hours })),
   };
 }

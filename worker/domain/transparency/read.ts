@@ -1,28 +1,33 @@
 /**
  * Reading the latest published liabilities snapshot: its public root and totals, and one user's
- * proof of inclusion (the user's leaf with its nonce, and the siblings up to the root). Levels
- * below the snapshot's stored_level are recomputed from the copy of the user's group of leaves.
+ * proof of inclusion (the user's nonce and their two leaves, each with its binding and the
+ * siblings up to the root). Levels below the snapshot's stored_level are recomputed from the copy
+ * of each leaf's group. Only snapshots of the current format are served (format 1 showed a
+ * neighbour's balances: issue #26).
  */
-import { PROOF_VERSION, buildLevels, formatSums, pathPositions, toHex, type LiabilityProof, type TreeNode } from "../../../schemas/liabilities.ts";
+import { PROOF_VERSION, buildLevels, formatSums, leafPlaces, nextSnapshotAt, pathPositions, toHex, userLeaves, type LiabilityProof, type TreeNode } from "../../../schemas/liabilities.ts";
 import type { Liabilities, LiabilityRun, LiabilityRunPage } from "../../../schemas/transparency.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { leavesOf, nonceKey, nonceOf, sumsOf, type SnapshotCurrency, type SnapshotEnv, type SnapshotRow } from "./snapshot.ts";
+import { SNAPSHOT_FORMAT, leafCount, leavesOf, nonceKey, nonceOf, sumsOf, treeCurrencies, type SnapshotCurrency, type SnapshotEnv, type SnapshotRow } from "./snapshot.ts";
+
+/** The latest published snapshot of the current format (the public summary reads the same row). */
+export const LATEST_PUBLISHED_SQL = `SELECT * FROM liab_snapshots WHERE status = 'published' AND format = ${SNAPSHOT_FORMAT} ORDER BY id DESC LIMIT 1`;
 
 async function latestPublished(db: D1Database): Promise<SnapshotRow | null> {
-  return db.prepare("SELECT * FROM liab_snapshots WHERE status = 'published' ORDER BY id DESC LIMIT 1").first<SnapshotRow>();
+  return db.prepare(LATEST_PUBLISHED_SQL).first<SnapshotRow>();
 }
 
-export async function publishedLiabilities(db: D1Database): Promise<Liabilities> {
+export async function publishedLiabilities(db: D1Database, now = Date.now()): Promise<Liabilities> {
   const s = await latestPublished(db);
-  const view = s ? publishedView(s) : null;
+  const view = s ? publishedView(s, now) : null;
   if (!view) throw new ApiError("liabilities_none", 404);
   return view;
 }
 
-/** A published snapshot's public root and totals (null for a row that is not published). */
-export function publishedView(s: SnapshotRow): Liabilities | null {
-  if (s.status !== "published" || !s.root_hash || s.root_sums === null) return null;
-  const currencies = JSON.parse(s.currencies) as SnapshotCurrency[];
+/** A published snapshot's public root and totals, and when the next one is taken (null for a row that is not published). */
+export function publishedView(s: SnapshotRow, now = Date.now()): Liabilities | null {
+  if (s.status !== "published" || !s.root_hash || s.root_sums === null || s.format !== SNAPSHOT_FORMAT) return null;
+  const currencies = treeCurrencies(s);
   const totals = formatSums(sumsOf(s.root_sums), currencies);
   return {
     id: s.id,
@@ -30,25 +35,35 @@ export function publishedView(s: SnapshotRow): Liabilities | null {
     root_hash: s.root_hash,
     totals: currencies.map((c, i) => ({ currency: c.name, total: totals[i]! })),
     user_count: s.user_count,
+    next_at: nextSnapshotAt(now),
   };
 }
 
-/** The session user's proof in the latest published snapshot (only ever their own leaf). */
+/** The session user's proof in the latest published snapshot (only ever their own leaves). */
 export async function proofOf(env: SnapshotEnv, userId: number): Promise<LiabilityProof> {
   const db = env.DB;
   const s = await latestPublished(db);
   if (!s || !s.root_hash || s.root_sums === null) throw new ApiError("liabilities_none", 404);
-  const me = await db.prepare("SELECT idx FROM liab_users WHERE snapshot_id = ? AND user_id = ?").bind(s.id, userId).first<{ idx: number }>();
+  const me = await db
+    .prepare("SELECT u.idx, a.account FROM liab_users u JOIN users a ON a.id = u.user_id WHERE u.snapshot_id = ? AND u.user_id = ?")
+    .bind(s.id, userId)
+    .first<{ idx: number; account: string }>();
   if (!me) throw new ApiError("liabilities_not_included", 404);
-  const currencies = JSON.parse(s.currencies) as SnapshotCurrency[];
+  const currencies = treeCurrencies(s);
+  const n = leafCount(s);
   const key = await nonceKey(env.PEPPER);
-  // The user's group of 2^stored_level leaves, and its levels up to stored_level.
+  const nonce = await nonceOf(key, s.id, userId);
   const size = 1 << s.stored_level;
-  const from = me.idx - (me.idx % size);
-  const group = await buildLevels(await leavesOf(db, s, key, from, Math.min(from + size, s.user_count)));
-  const positions = pathPositions(me.idx, s.user_count);
-  const stored = positions.filter((p) => p.level >= s.stored_level);
-  const fetched = new Map<string, TreeNode & { hex: string }>();
+  // Each leaf's group of 2^stored_level leaves (recomputed from the copy) and its levels up to stored_level.
+  const groups = new Map<number, TreeNode[][]>();
+  for (const index of leafPlaces(me.idx, s.user_count)) {
+    const from = index - (index % size);
+    if (!groups.has(from)) groups.set(from, await buildLevels(await leavesOf(db, s, key, from, Math.min(from + size, n))));
+  }
+  const places = leafPlaces(me.idx, s.user_count);
+  const positions = places.map((index) => pathPositions(index, n));
+  const stored = positions.flat().filter((p) => p.level >= s.stored_level);
+  const fetched = new Map<string, { hex: string; sums: bigint[] }>();
   if (stored.length > 0) {
     const { results } = await db
       .prepare(
@@ -57,28 +72,46 @@ export async function proofOf(env: SnapshotEnv, userId: number): Promise<Liabili
       )
       .bind(s.id, JSON.stringify(stored.map((p) => [p.level, p.index])))
       .all<{ level: number; idx: number; hash: string; sums: string }>();
-    for (const r of results) fetched.set(`${r.level}:${r.idx}`, { hash: new Uint8Array(), hex: r.hash, sums: sumsOf(r.sums) });
+    for (const r of results) fetched.set(`${r.level}:${r.idx}`, { hex: r.hash, sums: sumsOf(r.sums) });
   }
-  const path = positions.map((p) => {
-    if (p.level < s.stored_level) {
-      const n = group[p.level]![p.index - (from >> p.level)]!;
-      return { side: p.side, hash: toHex(n.hash), sums: formatSums(n.sums, currencies) };
-    }
-    const n = fetched.get(`${p.level}:${p.index}`);
-    if (!n) throw new Error(`snapshot ${s.id}: node ${p.level}:${p.index} missing`);
-    return { side: p.side, hash: n.hex, sums: formatSums(n.sums, currencies) };
+  const mine = await userLeaves({ snapshotId: s.id, rank: me.idx, users: s.user_count, nonce, account: me.account, balances: await ownCopy(db, s, userId) });
+  const leaves = mine.map((l, k) => {
+    const from = l.index - (l.index % size);
+    const group = groups.get(from)!;
+    if (toHex(group[0]![l.index - from]!.hash) !== toHex(l.node.hash)) throw new Error(`snapshot ${s.id}: leaf ${l.index} differs from its group`);
+    const path = positions[k]!.map((p) => {
+      if (p.level < s.stored_level) {
+        const node = group[p.level]![p.index - (from >> p.level)]!;
+        return { side: p.side, hash: toHex(node.hash), sums: formatSums(node.sums, currencies) };
+      }
+      const node = fetched.get(`${p.level}:${p.index}`);
+      if (!node) throw new Error(`snapshot ${s.id}: node ${p.level}:${p.index} missing`);
+      return { side: p.side, hash: node.hex, sums: formatSums(node.sums, currencies) };
+    });
+    return { part: l.part, binding: toHex(l.binding), balances: formatSums(l.node.sums, currencies), path };
   });
-  const leaf = group[0]![me.idx - from]!;
   return {
     version: PROOF_VERSION,
     snapshot_id: s.id,
     taken_at: s.taken_at ?? s.started_at,
-    currencies: currencies.map((c) => ({ name: c.name, scale: c.scale })),
-    leaf: { nonce: toHex(await nonceOf(key, s.id, userId)), balances: formatSums(leaf.sums, currencies) },
-    path,
+    currencies,
+    nonce: toHex(nonce),
+    leaves,
     root: { hash: s.root_hash, sums: formatSums(sumsOf(s.root_sums), currencies) },
     user_count: s.user_count,
+    leaf_count: n,
   };
+}
+
+/** One user's copied balances in a snapshot, in the snapshot's currency order (minimal units). */
+async function ownCopy(db: D1Database, s: SnapshotRow, userId: number): Promise<bigint[]> {
+  const currencies = JSON.parse(s.currencies) as SnapshotCurrency[];
+  const { results } = await db
+    .prepare("SELECT currency_id, CAST(amount AS TEXT) AS amount FROM liab_balances WHERE snapshot_id = ? AND user_id = ?")
+    .bind(s.id, userId)
+    .all<{ currency_id: number; amount: string }>();
+  const by = new Map(results.map((r) => [r.currency_id, BigInt(r.amount)]));
+  return currencies.map((c) => by.get(c.id) ?? 0n);
 }
 
 interface TotalRow {

@@ -5,17 +5,21 @@
  *
  *   copy    ONE batch: every user's (id > 0) available + frozen per currency, summed over every
  *           account (so every hold: orders, contracts, positions, escrow, earn products) into
- *           liab_balances; the leaves' order (user id rank) into liab_users; and per currency the
- *           totals of the balances table and of the ledger rows of users > 0, taken in the same
- *           transaction, so all of them describe the same instant;
+ *           liab_balances; every user owed something (a positive amount) ranked in a secret
+ *           shuffle into liab_users (SQLite's random(), drawn anew in each snapshot's copy, never
+ *           served to anyone and deleted with the copy: neither users nor anyone holding the
+ *           PEPPER can derive it); and per currency the totals of the balances table and of the
+ *           ledger rows of users > 0, taken in the same transaction, so all of them describe the
+ *           same instant;
  *   check   a negative balance (leaf or any account's part) or a total that differs between the
  *           balances table, the ledger rows and the copy stops publication (status failed); a
  *           snapshot of no user at all (a new exchange) publishes the empty root with zero totals;
- *   leaves  2^block_level users per step: each user's nonce (HMAC-SHA-256 of PEPPER over
- *           "liabilities:{snapshot}:{user}", never stored, never the same in two snapshots), the
- *           leaf and the block's subtree in memory; levels from stored_level up are written to
- *           liab_nodes (the lower ones are recomputed from the copy for a proof: 2^stored_level
- *           leaves, a few hashes);
+ *   leaves  2^block_level leaves per step (two per user: schemas/liabilities.ts places, splits
+ *           and binds them): each user's nonce (HMAC-SHA-256 of PEPPER over
+ *           "liabilities:{snapshot}:{user}", never stored, never the same in two snapshots), their
+ *           two leaves bound to their account, and the block's subtree in memory; levels from
+ *           stored_level up are written to liab_nodes (the lower ones are recomputed from the copy
+ *           for a proof: 2^stored_level leaves, a few hashes);
  *   top     the block roots up to the root; the root's sums must equal the copy's totals (and so
  *           the ledger's): then the snapshot is published, otherwise it fails;
  *   prune   the copies and nodes of older snapshots are deleted, 50,000 users per statement.
@@ -24,9 +28,24 @@
  * run list with its reason. An invocation stops before its statement budget (D1 allows 1,000 per
  * invocation) or its time budget, and the every-minute job goes on from the cursor.
  */
-import { buildLevels, emptyRoot, leafNode, levelCounts, levelUp, toHex, fromHex, type TreeNode } from "../../../schemas/liabilities.ts";
+import {
+  TREE_EXTRA_DECIMALS,
+  TREE_UNITS,
+  buildLevels,
+  emptyRoot,
+  leafOwner,
+  levelCounts,
+  levelUp,
+  toHex,
+  fromHex,
+  userLeaves,
+  type ProofCurrency,
+  type TreeNode,
+} from "../../../schemas/liabilities.ts";
 
-/** Leaves per step: 2^14 = 16,384. */
+/** The layout of the leaves this code builds (liab_snapshots.format; 1 was one leaf per user, in id order). */
+export const SNAPSHOT_FORMAT = 2;
+/** Leaves per step: 2^14 = 16,384 (8,192 users). */
 export const BLOCK_LEVEL = 14;
 /** Levels below this are not stored: a proof recomputes them from 2^4 = 16 users' balances. */
 export const STORED_LEVEL = 4;
@@ -44,6 +63,8 @@ export interface SnapshotRow {
   trigger: "cron" | "operator";
   operator_id: number | null;
   status: "running" | "published" | "failed";
+  /** SNAPSHOT_FORMAT of the code that built it */
+  format: number;
   phase: "copy" | "check" | "leaves" | "top" | "prune" | "done";
   cursor: number;
   step: number;
@@ -90,6 +111,14 @@ class Counter {
   }
 }
 
+/** The leaves of a snapshot: two per user ranked. */
+export const leafCount = (s: Pick<SnapshotRow, "user_count">) => 2 * s.user_count;
+
+/** The snapshot's currencies as the tree counts them (hundredths of the minimal unit). */
+export function treeCurrencies(s: Pick<SnapshotRow, "currencies">): ProofCurrency[] {
+  return (JSON.parse(s.currencies) as SnapshotCurrency[]).map((c) => ({ name: c.name, scale: c.scale + TREE_EXTRA_DECIMALS }));
+}
+
 export const sumsText = (sums: readonly bigint[]) => sums.join(",");
 export const sumsOf = (text: string): bigint[] => (text === "" ? [] : text.split(",").map((s) => BigInt(s)));
 
@@ -115,10 +144,10 @@ export async function startSnapshot(
 ): Promise<number | null> {
   const row = await db
     .prepare(
-      `INSERT INTO liab_snapshots (day, trigger, operator_id, block_level, stored_level, started_at) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO liab_snapshots (format, day, trigger, operator_id, block_level, stored_level, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT DO NOTHING RETURNING id`,
     )
-    .bind(opts.day ?? null, opts.trigger, opts.operatorId ?? null, opts.blockLevel ?? BLOCK_LEVEL, opts.storedLevel ?? STORED_LEVEL, opts.now)
+    .bind(SNAPSHOT_FORMAT, opts.day ?? null, opts.trigger, opts.operatorId ?? null, opts.blockLevel ?? BLOCK_LEVEL, opts.storedLevel ?? STORED_LEVEL, opts.now)
     .first<{ id: number }>();
   return row?.id ?? null;
 }
@@ -224,7 +253,7 @@ async function copyStep(db: D1Database, s: SnapshotRow, c: Counter) {
     db
       .prepare(
         `INSERT INTO liab_users (snapshot_id, idx, user_id)
-         SELECT ?1, ROW_NUMBER() OVER (ORDER BY user_id) - 1, user_id FROM (SELECT DISTINCT user_id FROM liab_balances WHERE snapshot_id = ?1)`,
+         SELECT ?1, ROW_NUMBER() OVER (ORDER BY random()) - 1, user_id FROM (SELECT user_id FROM liab_balances WHERE snapshot_id = ?1 GROUP BY user_id HAVING MAX(amount) > 0)`,
       )
       .bind(s.id),
     db
@@ -288,7 +317,7 @@ async function checkStep(db: D1Database, s: SnapshotRow, c: Counter) {
     return;
   }
   // The top level of this tree; blocks and stored levels never reach above it.
-  const top = levelCounts(s.user_count).length - 1;
+  const top = levelCounts(leafCount(s)).length - 1;
   const block = Math.min(s.block_level, top);
   const stored = Math.min(s.stored_level, block);
   await commit(db, advance(db, s, { phase: "leaves", cursor: 0, block_level: block, stored_level: stored }, 2, c));
@@ -297,41 +326,55 @@ async function checkStep(db: D1Database, s: SnapshotRow, c: Counter) {
 interface LeafRow {
   idx: number;
   user_id: number;
+  account: string;
   currency_id: number;
   amount: string;
 }
 
-/** Reads the leaves idx ∈ [from, to) of a snapshot and computes them (nonces, hashes). */
+/** The leaves [from, to) of a snapshot, computed from the copy: the users they belong to, their nonces, splits and bindings. */
 export async function leavesOf(db: D1Database, s: SnapshotRow, key: CryptoKey, from: number, to: number): Promise<TreeNode[]> {
+  const n = s.user_count;
+  if (from < 0 || to > leafCount(s) || from >= to) throw new RangeError(`snapshot ${s.id}: leaves ${from}..${to} of ${leafCount(s)}`);
   const currencies = JSON.parse(s.currencies) as SnapshotCurrency[];
   const pos = new Map(currencies.map((cu, i) => [cu.id, i]));
+  // Ranks owning leaves max(from, 1)..to-1 are consecutive; leaf 0 belongs to the last rank.
+  const first = from === 0 ? (to > 1 ? 0 : -1) : leafOwner(from, n).rank;
+  const last = to - 1 >= 1 ? leafOwner(to - 1, n).rank : -1;
   const { results } = await db
     .prepare(
-      `SELECT u.idx, u.user_id, b.currency_id, CAST(b.amount AS TEXT) AS amount FROM liab_users u
-       JOIN liab_balances b ON b.snapshot_id = u.snapshot_id AND b.user_id = u.user_id
-       WHERE u.snapshot_id = ? AND u.idx >= ? AND u.idx < ? ORDER BY u.idx`,
+      // Two index ranges (the block's ranks, and the last rank for leaf 0), never a scan of every rank.
+      `WITH r AS (SELECT idx, user_id FROM liab_users WHERE snapshot_id = ?1 AND idx BETWEEN ?2 AND ?3
+                  UNION ALL SELECT idx, user_id FROM liab_users WHERE snapshot_id = ?1 AND idx = ?4)
+       SELECT r.idx, r.user_id, COALESCE(a.account, '#' || r.user_id) AS account, b.currency_id, CAST(b.amount AS TEXT) AS amount FROM r
+       LEFT JOIN users a ON a.id = r.user_id
+       JOIN liab_balances b ON b.snapshot_id = ?1 AND b.user_id = r.user_id ORDER BY r.idx`,
     )
-    .bind(s.id, from, to)
+    .bind(s.id, first, last, from === 0 ? n - 1 : -1)
     .all<LeafRow>();
-  const users: { userId: number; balances: bigint[] }[] = [];
+  const users = new Map<number, { userId: number; account: string; balances: bigint[] }>();
   for (const r of results) {
-    const i = r.idx - from;
-    let u = users[i];
-    if (!u) u = users[i] = { userId: r.user_id, balances: currencies.map(() => 0n) };
+    let u = users.get(r.idx);
+    if (!u) users.set(r.idx, (u = { userId: r.user_id, account: r.account, balances: currencies.map(() => 0n) }));
     const p = pos.get(r.currency_id);
     if (p === undefined) throw new Error(`currency ${r.currency_id} is not in snapshot ${s.id}`);
     u.balances[p] = BigInt(r.amount);
   }
-  for (let i = 0; i < to - from; i++) if (!users[i]) throw new Error(`snapshot ${s.id}: leaf ${from + i} has no balances`);
-  if (users.length !== to - from) throw new Error(`snapshot ${s.id}: leaves ${from}..${to} incomplete`);
-  return Promise.all(users.map(async (u) => leafNode(await nonceOf(key, s.id, u.userId), u.balances)));
+  const out: TreeNode[] = new Array(to - from);
+  await Promise.all(
+    [...users].map(async ([rank, u]) => {
+      const leaves = await userLeaves({ snapshotId: s.id, rank, users: n, nonce: await nonceOf(key, s.id, u.userId), account: u.account, balances: u.balances });
+      for (const l of leaves) if (l.index >= from && l.index < to) out[l.index - from] = l.node;
+    }),
+  );
+  for (let i = 0; i < to - from; i++) if (!out[i]) throw new Error(`snapshot ${s.id}: leaf ${from + i} has no balances`);
+  return out;
 }
 
 async function leavesStep(db: D1Database, s: SnapshotRow, key: CryptoKey, c: Counter) {
   const size = 1 << s.block_level;
   const from = s.cursor * size;
-  const to = Math.min(from + size, s.user_count);
-  if (from >= s.user_count) {
+  const to = Math.min(from + size, leafCount(s));
+  if (from >= leafCount(s)) {
     await commit(db, advance(db, s, { phase: "top", cursor: 0 }, 2, c));
     return;
   }
@@ -367,7 +410,7 @@ async function topStep(db: D1Database, s: SnapshotRow, c: Counter) {
     .bind(s.id, s.block_level)
     .all<{ idx: number; hash: string; sums: string }>();
   const blocks: TreeNode[] = results.map((r) => ({ hash: fromHex(r.hash)!, sums: sumsOf(r.sums) }));
-  const counts = levelCounts(s.user_count);
+  const counts = levelCounts(leafCount(s));
   if (blocks.length !== counts[s.block_level]) throw new Error(`snapshot ${s.id}: ${blocks.length} block roots, expected ${counts[s.block_level]}`);
   const levels = await buildLevels(blocks);
   const root = levels[levels.length - 1]![0]!;
@@ -376,7 +419,8 @@ async function topStep(db: D1Database, s: SnapshotRow, c: Counter) {
     if (k > 0) nodes.forEach((n, j) => rows.push([s.block_level + k, j, toHex(n.hash), sumsText(n.sums)]));
   });
   const totals = await totalsOf(db, s.id, c);
-  const tree = new Map(currencies.map((cu, i) => [cu.id, root.sums[i]!.toString()]));
+  // The tree counts hundredths of a minimal unit: its totals are whole units, or they differ.
+  const tree = new Map(currencies.map((cu, i) => [cu.id, root.sums[i]! % TREE_UNITS === 0n ? (root.sums[i]! / TREE_UNITS).toString() : `${root.sums[i]!}/${TREE_UNITS}`]));
   const mismatches = totals.filter((t) => tree.get(t.currency_id) !== t.copy_total || t.copy_total !== t.ledger_total);
   const stmts: D1PreparedStatement[] = [
     ...totals.map((t) => db.prepare("UPDATE liab_totals SET tree_total = ? WHERE snapshot_id = ? AND currency_id = ?").bind(tree.get(t.currency_id) ?? null, s.id, t.currency_id)),
@@ -418,11 +462,11 @@ async function pruneStep(db: D1Database, s: SnapshotRow, c: Counter) {
     return;
   }
   const stmts = [
-    // Users are deleted from the lowest rank up, so their ids (ranked in id order) go up too.
+    // The copy by user id and the ranks by rank: the shuffle keeps the two orders apart.
     db
       .prepare(
-        `DELETE FROM liab_balances WHERE snapshot_id = ?1 AND user_id < COALESCE(
-           (SELECT user_id FROM liab_users WHERE snapshot_id = ?1 AND idx = (SELECT MIN(idx) FROM liab_users WHERE snapshot_id = ?1) + ?2), 9000000000000000000)`,
+        `DELETE FROM liab_balances WHERE snapshot_id = ?1 AND user_id <= COALESCE(
+           (SELECT MAX(user_id) FROM (SELECT user_id FROM liab_balances WHERE snapshot_id = ?1 ORDER BY user_id LIMIT ?2)), 0)`,
       )
       .bind(old.id, PRUNE_USERS),
     db

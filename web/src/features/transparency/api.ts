@@ -13,6 +13,7 @@ import { cachedFor, useScreenQuery } from "../../lib/query.ts";
 
 export type { Liabilities, MiningPayoutTotal, Transparency } from "../../../../schemas/transparency.ts";
 export type { LiabilityProof, ProofResult } from "../../../../schemas/liabilities.ts";
+export { proofBalances } from "../../../../schemas/liabilities.ts";
 
 const KEY = "transparency";
 /** A snapshot is published once a day: a minute is fresh enough. */
@@ -30,12 +31,13 @@ export const useLiabilities = () => useScreenQuery({ queryKey: [KEY, "liabilitie
 export const useProof = (enabled: boolean) =>
   useScreenQuery({ queryKey: [KEY, "proof"], queryFn: ({ signal }) => fetchProof(signal), enabled, ...cachedFor(STALE_MS) });
 
-/** The browser's own verdict on the proof, against the published root and totals. */
-export function useVerification(proof: LiabilityProof | undefined, published: Liabilities | undefined) {
+/** The browser's own verdict on the proof for the logged-in account, against the published root and totals. */
+export function useVerification(proof: LiabilityProof | undefined, published: Liabilities | undefined, account: string) {
   return useQuery<ProofResult>({
-    queryKey: [KEY, "verify", proof?.snapshot_id, proof?.leaf.nonce, published?.id, published?.root_hash],
-    queryFn: () => verifyProof(proof, published),
-    enabled: proof !== undefined && published !== undefined,
+    queryKey: [KEY, "verify", proof?.snapshot_id, proof?.nonce, proof?.leaves, account, published?.id, published?.root_hash],
+    queryFn: () => verifyProof(proof, account, published),
+    // The account arrives with the user's info: until then there is nothing to check the binding against.
+    enabled: proof !== undefined && published !== undefined && account.trim() !== "",
     staleTime: Infinity,
   });
 }

@@ -29,7 +29,7 @@ export function AdjustmentsSection({ me }: { me: number }) {
   const ask = (a: Adjustment, approve: boolean) =>
     open({
       title: approve ? m.op_adj_approve_title({ id: a.id }) : m.op_adj_reject_title({ id: a.id }),
-      confirmText: approve ? m.op_approve() : m.op_reject(),
+      confirmText: approve ? m.op_adj_apply_do() : m.op_adj_reject_do(),
       reasonRequired: !approve,
       danger: !approve,
       summary: <p className={s.dialogSummary}>{m.op_adj_summary({ amount: `${formatExact(a.amount)} ${a.currency_name}`, user: userLabel(a.user_account, a.user_id), reason: a.reason })}</p>,

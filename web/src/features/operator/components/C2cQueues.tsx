@@ -74,8 +74,8 @@ export function C2cMerchantsQueue() {
             {r.status === 0 && r.own && <p className="form-note">{m.op_own_record()}</p>}
             {r.status === 0 && !r.own && (
               <ApproveRejectButtons
-                onReject={() => ask(r.id, "merchants/reject", m.op_c2c_reject_title({ name: r.name }), m.op_reject(), m.op_c2c_reject_summary({ amount: `${formatExact(r.deposit)} ${r.deposit_currency}` }), true, m.op_rejected())}
-                onApprove={() => ask(r.id, "merchants/approve", m.op_c2c_approve_title({ name: r.name }), m.op_approve(), m.op_c2c_approve_summary({ user: userLabel(r.account, r.user_id) }), false, m.op_c2c_approved())}
+                onReject={() => ask(r.id, "merchants/reject", m.op_c2c_reject_title({ name: r.name }), m.op_c2c_reject_do(), m.op_c2c_reject_summary({ amount: `${formatExact(r.deposit)} ${r.deposit_currency}` }), true, m.op_rejected())}
+                onApprove={() => ask(r.id, "merchants/approve", m.op_c2c_approve_title({ name: r.name }), m.op_c2c_approve_do(), m.op_c2c_approve_summary({ user: userLabel(r.account, r.user_id) }), false, m.op_c2c_approved())}
                 rejectTestId="c2c-merchant-reject"
                 approveTestId="c2c-merchant-approve"
               />

@@ -18,7 +18,7 @@ export function DepositsQueue() {
   const ask = (d: AdminDeposit, approve: boolean) =>
     open({
       title: approve ? m.op_deposit_approve_title({ id: d.id }) : m.op_deposit_reject_title({ id: d.id }),
-      confirmText: approve ? m.op_approve() : m.op_reject(),
+      confirmText: approve ? m.op_deposit_credit_do({ amount: `${formatExact(d.amount)} ${d.currency_name}` }) : m.op_deposit_reject_do(),
       reasonRequired: !approve,
       danger: !approve,
       summary: <p className={s.dialogSummary}>{m.op_deposit_summary({ amount: `${formatExact(d.amount)} ${d.currency_name}`, user: userLabel(d.account, d.user_id) })}</p>,

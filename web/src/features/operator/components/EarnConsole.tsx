@@ -165,11 +165,11 @@ function CloseDialog({ product, onClose }: { product: { id: number; currency: st
       actions={
         <>
           <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
+            {m.go_back()}
           </button>
-          <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="earn-close-confirm">
+          <button type="button" className={`btn ${acct.btnDanger}`} onClick={send} disabled={busy} data-testid="earn-close-confirm">
             {busy && <Spinner size={16} />}
-            {m.op_earn_close()}
+            {m.op_earn_close_do()}
           </button>
         </>
       }

@@ -40,7 +40,7 @@ export function InsuranceConsole() {
   const askClose = (p: InsurancePlan) =>
     setDecision({
       title: m.op_ins_close_title({ name: p.name }),
-      confirmText: m.op_ins_close(),
+      confirmText: m.op_ins_close_do(),
       reasonRequired: true,
       danger: true,
       summary: <p className="form-note">{m.op_ins_close_note()}</p>,

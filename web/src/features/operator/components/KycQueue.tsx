@@ -20,7 +20,7 @@ export function KycQueue() {
   const ask = (k: AdminKyc, approve: boolean) =>
     open({
       title: approve ? m.op_kyc_approve_title({ id: k.id, level: k.level }) : m.op_kyc_reject_title({ id: k.id, level: k.level }),
-      confirmText: approve ? m.op_approve() : m.op_reject(),
+      confirmText: approve ? m.op_kyc_approve_do({ level: k.level }) : m.op_kyc_reject_do(),
       reasonRequired: !approve,
       danger: !approve,
       summary: <p className={s.dialogSummary}>{userLabel(k.account, k.user_id)}</p>,

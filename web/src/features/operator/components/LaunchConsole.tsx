@@ -118,11 +118,11 @@ function ReasonDialog({ action, onClose }: { action: { kind: "publish" | "cancel
       testId="launch-reason"
       actions={
         <>
-          <button type="button" className="btn btn-outline" disabled={busy} onClick={onClose}>
-            {m.cancel()}
+          <button type="button" className="btn btn-outline" disabled={busy} onClick={onClose} data-testid="launch-reason-back">
+            {m.go_back()}
           </button>
-          <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void go()} data-testid="launch-reason-ok">
-            {m.confirm()}
+          <button type="button" className={`btn ${action.kind === "cancel" ? acct.btnDanger : "btn-primary"}`} disabled={busy} onClick={() => void go()} data-testid="launch-reason-ok">
+            {action.kind === "publish" ? m.op_launch_publish_do({ amount: `${formatExact(p.supply)} ${p.token}` }) : m.op_launch_cancel_do({ count: String(p.committers) })}
           </button>
         </>
       }

@@ -3,7 +3,8 @@
  * its status (building, published, not published), step, users, root, invocations and statements,
  * the per-currency totals it checked (balances table, ledger, tree root) and, for one that was not
  * published, why (negative balances, totals that differ from the ledger). "Take a snapshot now"
- * carries a reason and is audited by the server.
+ * carries a reason and is audited by the server. At phone width each currency is one row: its
+ * total when the three agree, the three figures under it when they do not (no sideways scroll).
  */
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact } from "../../../lib/format.ts";
@@ -19,6 +20,14 @@ const statusLabel: Record<LiabilityRun["status"], () => string> = {
   running: m.op_liab_status_running,
   published: m.op_liab_status_published,
   failed: m.op_liab_status_failed,
+};
+const phaseLabel: Record<string, () => string> = {
+  copy: m.op_liab_phase_copy,
+  check: m.op_liab_phase_check,
+  leaves: m.op_liab_phase_leaves,
+  top: m.op_liab_phase_top,
+  prune: m.op_liab_phase_prune,
+  done: m.op_liab_phase_done,
 };
 const statusBadge: Record<LiabilityRun["status"], string> = { running: "badge-pending", published: "badge-ok", failed: "badge-bad" };
 
@@ -73,7 +82,7 @@ function RunCard({ r }: { r: LiabilityRun }) {
         </div>
       )}
       <dl className={acct.kv}>
-        <Kv label={m.op_liab_phase()}>{r.phase}</Kv>
+        <Kv label={m.op_liab_phase()}>{phaseLabel[r.phase]?.() ?? r.phase}</Kv>
         <Kv label={m.op_liab_users()}>{r.user_count}</Kv>
         <Kv label={m.op_inv_invocations()}>
           {r.invocations} · {m.op_inv_statements({ count: String(r.statements) })}
@@ -86,29 +95,44 @@ function RunCard({ r }: { r: LiabilityRun }) {
           </Kv>
         )}
       </dl>
-      {r.totals.length > 0 && (
-        <table className={`${acct.feeTable} ${s.adminTable}`}>
-          <thead>
-            <tr>
-              <th>{m.liab_currency()}</th>
-              <th className="right">{m.op_liab_col_balances()}</th>
-              <th className="right">{m.op_liab_col_ledger()}</th>
-              <th className="right">{m.op_liab_col_tree()}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {r.totals.map((t) => (
-              <tr key={t.currency}>
-                <td>{t.currency}</td>
-                <td className="right num">{formatExact(t.balances)}</td>
-                <td className="right num">{formatExact(t.ledger)}</td>
-                <td className="right num">{t.tree === null ? "--" : formatExact(t.tree)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {r.totals.length > 0 && <Totals totals={r.totals} />}
     </li>
+  );
+}
+
+const agrees = (t: LiabilityRun["totals"][number]) => t.balances === t.ledger && (t.tree === null || t.tree === t.ledger);
+
+/** Per currency: the balances table's, the ledger's and the tree root's totals; one figure when they agree. */
+function Totals({ totals }: { totals: LiabilityRun["totals"] }) {
+  const allAgree = totals.every(agrees);
+  const built = totals.every((t) => t.tree !== null);
+  return (
+    <div className={s.liabTotals} data-testid="liab-run-totals">
+      <div className={`muted ${acct.small}`}>
+        {m.op_liab_totals()}
+        {allAgree && ` · ${built ? m.op_liab_agree() : `${m.op_liab_col_balances()} = ${m.op_liab_col_ledger()}`}`}
+      </div>
+      <ul className={s.liabList}>
+        {totals.map((t) => {
+          const agree = agrees(t);
+          return (
+            <li key={t.currency} className={s.liabRow} data-testid="liab-run-currency" data-agree={agree}>
+              <div className={s.liabHead}>
+                <span className={s.liabName}>{t.currency}</span>
+                {agree && <span className="num">{formatExact(t.ledger)}</span>}
+              </div>
+              {!agree && (
+                <dl className={acct.kv}>
+                  <Kv label={m.op_liab_col_balances()}>{formatExact(t.balances)}</Kv>
+                  <Kv label={m.op_liab_col_ledger()}>{formatExact(t.ledger)}</Kv>
+                  <Kv label={m.op_liab_col_tree()}>{t.tree === null ? "--" : formatExact(t.tree)}</Kv>
+                </dl>
+              )}
+            </li>
+          );
+        })}
+      </ul>
+    </div>
   );
 }
 

@@ -48,11 +48,11 @@ export function MiningConsole() {
   const [recording, setRecording] = useState(false);
   const [decision, setDecision] = useState<Decision | null>(null);
   const askClose = (p: MiningPlan) =>
-    setDecision({ title: m.op_mining_close_title({ name: p.name }), confirmText: m.op_mining_close(), reasonRequired: true, danger: true, summary: <p className="form-note">{m.op_mining_close_note()}</p>, run: (reason) => close(p.id, reason) });
+    setDecision({ title: m.op_mining_close_title({ name: p.name }), confirmText: m.op_mining_close_do(), reasonRequired: true, danger: true, summary: <p className="form-note">{m.op_mining_close_note()}</p>, run: (reason) => close(p.id, reason) });
   const askDecide = (x: MiningAdminPayout, ok: boolean) =>
     setDecision({
       title: ok ? m.op_mining_approve_title() : m.op_mining_reject_title(),
-      confirmText: ok ? m.op_mining_approve() : m.op_mining_reject(),
+      confirmText: ok ? m.op_mining_approve_do() : m.op_mining_reject_do(),
       reasonRequired: true,
       danger: !ok,
       summary: (

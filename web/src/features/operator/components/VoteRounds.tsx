@@ -209,7 +209,7 @@ export function VoteRounds() {
   const onEnd = (r: VoteRound, action: "close" | "cancel") =>
     open({
       title: action === "close" ? m.op_vote_close_title({ title: r.title }) : m.op_vote_cancel_title({ title: r.title }),
-      confirmText: action === "close" ? m.op_vote_close() : m.op_vote_cancel(),
+      confirmText: action === "close" ? m.op_vote_close_do() : m.op_vote_cancel_do(),
       reasonRequired: true,
       danger: action === "cancel",
       summary: <p className="form-note">{action === "close" ? m.op_vote_close_summary() : m.op_vote_cancel_summary()}</p>,

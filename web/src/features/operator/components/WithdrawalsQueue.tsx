@@ -28,7 +28,12 @@ export function WithdrawalsQueue() {
     const bad = action === "reject" || action === "chain-failure";
     open({
       title: titles[action],
-      confirmText: bad ? m.op_confirm_bad() : m.op_confirm_good(),
+      confirmText: {
+        approve: m.op_wd_approve_do(),
+        reject: m.op_wd_reject_do({ total: `${formatExact(w.total)} ${w.currency_name}` }),
+        "chain-success": m.op_wd_sent_do(),
+        "chain-failure": m.op_wd_failed_do({ total: `${formatExact(w.total)} ${w.currency_name}` }),
+      }[action],
       reasonRequired: bad,
       danger: bad,
       txid: action === "chain-success",

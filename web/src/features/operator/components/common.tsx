@@ -22,6 +22,7 @@ export function StatusFilter<T extends number | undefined>({ value, options, onC
 
 export interface Decision {
   title: string;
+  /** Says what the button does ("Reject deposit", "Mark failed and refund 10 USDT"), never "OK" or "Confirm". */
   confirmText: string;
   /** A reason must be typed (rejections, chain failures). */
   reasonRequired: boolean;
@@ -69,8 +70,8 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
       testId="decision-dialog"
       actions={
         <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
+          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy} data-testid="decision-back">
+            {m.go_back()}
           </button>
           <button type="button" className={`btn ${decision.danger ? acct.btnDanger : "btn-primary"}`} onClick={go} disabled={busy} data-testid="decision-confirm">
             {busy && <Spinner size={16} />}

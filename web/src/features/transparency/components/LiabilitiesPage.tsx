@@ -1,10 +1,12 @@
 /**
- * Proof of liabilities (/transparency/liabilities, issue #20 §2). Anyone sees the latest published
- * snapshot: its time, root hash, user count and what the exchange owes its users per currency. A
- * logged-in user's proof (their leaf with its nonce, and the siblings up to the root) is fetched
- * and verified here in the browser against the published root and totals: "your balances are
- * included" with their amounts, or, clearly, that the proof does not verify and which check
- * failed. The proof downloads as proof.json for `npm run verify-liabilities -- proof.json`.
+ * Proof of liabilities (/transparency/liabilities, issue #20 §2, issue #26). Anyone sees the latest
+ * published snapshot (its time, root hash, user count and what the exchange owes its users per
+ * currency), when the next one is taken and how to check it, in plain words. A logged-in user's
+ * proof (their nonce and two leaves, each bound to their account, with the siblings up to the root)
+ * is fetched and verified here in the browser for the account they are logged in with, against the
+ * published root and totals: "your balances are included" with their amounts, the account the
+ * leaves are bound to and the nonce, or, clearly, that the proof does not verify and which check
+ * failed. The proof downloads as proof.json for `npm run verify-liabilities -- proof.json --account …`.
  */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
@@ -12,13 +14,15 @@ import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
-import { proofFile, useLiabilities, useProof, useVerification, type Liabilities, type LiabilityProof, type ProofResult } from "../api.ts";
+import { nextSnapshotAt } from "../../../../../schemas/liabilities.ts";
+import { proofBalances, proofFile, useLiabilities, useProof, useVerification, type Liabilities, type LiabilityProof, type ProofResult } from "../api.ts";
 import { PublishedSnapshot } from "./PublishedSnapshot.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./transparency.module.css";
 
 const checkLabel: Record<ProofResult["checks"][number]["check"], () => string> = {
   format: m.liab_check_format,
+  binding: m.liab_check_binding,
   leaf: m.liab_check_leaf,
   path: m.liab_check_path,
   root_hash: m.liab_check_root_hash,
@@ -74,7 +78,7 @@ function Verdict({ proof, result }: { proof: LiabilityProof; result: ProofResult
         <Icon name="check" size={20} />
         <div>
           <div className={s.verdictTitle}>{m.liab_verified()}</div>
-          <div className={s.verdictSub}>{m.liab_verified_sub({ steps: String(proof.path.length), id: String(proof.snapshot_id) })}</div>
+          <div className={s.verdictSub}>{m.liab_verified_bound({ steps: String(proof.leaves.reduce((n, l) => n + l.path.length, 0)), id: String(proof.snapshot_id) })}</div>
         </div>
       </div>
     </div>
@@ -82,7 +86,8 @@ function Verdict({ proof, result }: { proof: LiabilityProof; result: ProofResult
 }
 
 function Amounts({ proof }: { proof: LiabilityProof }) {
-  const rows = proof.currencies.map((c, i) => ({ name: c.name, amount: proof.leaf.balances[i]! }));
+  const total = proofBalances(proof) ?? proof.currencies.map(() => "0");
+  const rows = proof.currencies.map((c, i) => ({ name: c.name, amount: total[i]! }));
   const nonZero = rows.filter((r) => r.amount !== "0");
   return (
     <table className={`${acct.feeTable} ${s.amounts}`} data-testid="liab-mine">
@@ -104,9 +109,28 @@ function Amounts({ proof }: { proof: LiabilityProof }) {
   );
 }
 
+/** Whose leaves these are: the account they are bound to, the nonce, and how the binding is made. */
+function Binding({ proof, account }: { proof: LiabilityProof; account: string }) {
+  return (
+    <div className={s.gap} data-testid="liab-binding">
+      <h3 className={s.subTitle}>{m.liab_binding_title()}</h3>
+      <dl className={acct.kv}>
+        <div className={acct.kvRow}>
+          <dt>{m.liab_bound_to()}</dt>
+          <dd className={acct.monoBreak} data-testid="liab-bound-to">{account.trim().toLowerCase()}</dd>
+        </div>
+      </dl>
+      <div className={`muted ${s.label}`}>{m.liab_nonce()}</div>
+      <code className={s.command} data-testid="liab-nonce">{proof.nonce}</code>
+      <p className={`form-note ${s.gap}`}>{m.liab_binding_how()}</p>
+    </div>
+  );
+}
+
 function YourProof({ published }: { published: Liabilities }) {
   const proof = useProof(true);
-  const verdict = useVerification(proof.data, published);
+  const account = useSession().accountNum;
+  const verdict = useVerification(proof.data, published, account);
   const p = proof.data;
   return (
     <section className="card" data-testid="liab-proof">
@@ -123,13 +147,42 @@ function YourProof({ published }: { published: Liabilities }) {
         <>
           <Verdict proof={p} result={verdict.data} />
           <Amounts proof={p} />
+          <Binding proof={p} account={account} />
           <button type="button" className={`btn btn-outline btn-block ${s.gap}`} onClick={() => download(p)} data-testid="liab-download">
             {m.liab_download()}
           </button>
-          <p className={`form-note ${s.gap}`}>{m.liab_offline()}</p>
-          <code className={s.command}>npm run verify-liabilities -- proof.json</code>
+          <p className={`form-note ${s.gap}`}>{m.liab_offline_account()}</p>
+          <code className={s.command} data-testid="liab-command">
+            npm run verify-liabilities -- proof.json --account {account.trim().toLowerCase() || "you@example.com"} --api {location.origin}
+          </code>
         </>
       )}
+    </section>
+  );
+}
+
+/** "00:00 UTC" of a day as "YYYY-MM-DD 00:00 UTC": the schedule's own clock, labelled. */
+const utcLabel = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
+/** When the next snapshot is taken and how to check it, in plain words. */
+function NextAndHow({ nextAt }: { nextAt: number }) {
+  const [before, after = ""] = m.liab_next({ time: "\u0000" }).split("\u0000");
+  return (
+    <section className="card" data-testid="liab-next-card">
+      <h2 className="section-title">{m.liab_next_title()}</h2>
+      <p className={s.note} data-testid="liab-next">
+        {/* The sentence around the time, and the time kept on one line. */}
+        {before}
+        <span className={s.nowrap}>{utcLabel(nextAt)}</span>
+        {after}
+      </p>
+      <h3 className={s.subTitle}>{m.liab_how_title()}</h3>
+      <ol className={s.steps} data-testid="liab-how">
+        <li>{m.liab_how_1()}</li>
+        <li>{m.liab_how_2()}</li>
+        <li>{m.liab_how_3()}</li>
+        <li>{m.liab_how_4()}</li>
+      </ol>
     </section>
   );
 }
@@ -163,6 +216,7 @@ export default function LiabilitiesPage() {
           <Totals p={p} />
         </>
       )}
+      <NextAndHow nextAt={p?.next_at ?? nextSnapshotAt(Date.now())} />
       <Link to="/transparency" className="btn btn-outline btn-block" data-testid="liab-all-figures">
         {m.tp_all_figures()}
       </Link>
