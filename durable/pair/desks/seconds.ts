@@ -119,6 +119,11 @@ export class SecondsDesk {
     return this.newest;
   }
 
+  /** The index of a book top from this desk's `IndexSource` (the spot desk bands limit orders around it). */
+  readIndex(top: BookTop): number | null {
+    return this.index.read(top);
+  }
+
   /**
    * Records a tick if one is due and keeps the heartbeat registered while there is an index.
    * Call inside the transaction of the command that may have moved the book. Returns the index.
@@ -170,6 +175,23 @@ export class SecondsDesk {
     const before = this.store.sql.exec("SELECT id, price, at FROM ticks WHERE id < ? ORDER BY id DESC LIMIT ?", id, n).toArray().reverse();
     const after = this.store.sql.exec("SELECT id, price, at FROM ticks WHERE id > ? ORDER BY id LIMIT ?", id, n).toArray();
     return { tick: out(t), before: before.map(out), after: after.map(out) };
+  }
+
+  /**
+   * The valuation reference of [from, to) (rebates, agent levels: worker/domain/invite/settle.ts):
+   * the median of the index ticks recorded in the window; with none there, the newest tick before
+   * `to` (the index the window's fees were paid at). Null when the pair never had an index. Ticks
+   * exist only while the book is two-sided and each is a median of (last, bid, ask), so a trade
+   * printed by two accounts of one person moves none of them past the book. Read only, off the order path.
+   */
+  referencePrice(from: number, to: number): { price: number; ticks: number; tickId: number | null } | null {
+    const n = Number(this.store.one<Row>("SELECT count(*) AS n FROM ticks WHERE at >= ? AND at < ?", from, to)?.n ?? 0);
+    if (n > 0) {
+      const mid = this.store.one<Row>("SELECT price FROM ticks WHERE at >= ? AND at < ? ORDER BY price LIMIT 1 OFFSET ?", from, to, Math.floor((n - 1) / 2))!;
+      return { price: Number(mid.price), ticks: n, tickId: null };
+    }
+    const last = this.store.one<Row>("SELECT id, price FROM ticks WHERE at < ? ORDER BY at DESC, id DESC LIMIT 1", to);
+    return last ? { price: Number(last.price), ticks: 0, tickId: Number(last.id) } : null;
   }
 
   private tickRows(from: number, to: number, page: number, limit: number): { total: number; lists: TickRow[] } {

@@ -304,6 +304,13 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
           <input className={`input ${s.orderInput} ${s.readonly}`} readOnly value={m.spot_market_price()} aria-label={m.spot_price()} data-testid={tid("price-market")} tabIndex={-1} />
         </div>
       )}
+      {mode === 2 && balance && (
+        <p className={`${s.orderBest} num`} data-testid={tid("price-band")}>
+          {balance.price_band_low !== null && balance.price_band_high !== null
+            ? m.spot_price_band({ percent: balance.price_band_percent, low: formatPrice(balance.price_band_low), high: formatPrice(balance.price_band_high) })
+            : m.spot_price_band_none({ percent: balance.price_band_percent })}
+        </p>
+      )}
       {mode === 1 && (
         <p className={`${s.orderBest} num`} data-testid={tid("best-price")}>
           {bestText}
