@@ -409,7 +409,15 @@ async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now:
   }
   const stmts = [...movementsStatements(db, movements), ...notificationsStatement(db, notices, now)];
   const cursor = results[results.length - 1]!.inviter_id;
-  const ok = await commit(db, [...stmts, ...advance(db, run, { phase: "pay", cursor, inviters: movements.length, paid }, stmts.length + 2, c)]);
+  let ok: boolean;
+  try {
+    ok = await commit(db, [...stmts, ...advance(db, run, { phase: "pay", cursor, inviters: movements.length, paid }, stmts.length + 2, c)]);
+  } catch (err) {
+    // The fee account never goes negative (migrations/0034): rebates are paid out of fees really
+    // collected. The step changed nothing; the run waits here until the fee account can pay.
+    if (/system_overdraft/.test(String(err))) throw new Error(`invite settlement ${day}: the fee account holds less USDT than these rebates; nothing was paid`);
+    throw err;
+  }
   return ok ? notices.map((n) => n.userId) : [];
 }
 
