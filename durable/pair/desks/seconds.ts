@@ -17,6 +17,7 @@
 import { formatUnits } from "../../../schemas/money.ts";
 import type { SecondsOrder } from "../../../schemas/seconds.ts";
 import { bpsToPercent, settleSeconds, type SecondsDirection } from "../../engine/seconds.ts";
+import { priceMoved } from "../../engine/margin.ts";
 import { bookIndexSource, tickDue, type BookTop, type IndexSource } from "../../engine/index-price.ts";
 import { formatShanghai } from "../../../worker/lib/time.ts";
 import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
@@ -53,9 +54,14 @@ export interface AcceptInput {
   /** The most the house may hold for this pair's open contracts in this currency, and for one user's on this pair. */
   pairExposure: string;
   userExposure: string;
+  /**
+   * The index (ticks) its owner confirmed: refused with price_moved when the entry tick differs
+   * from it by more than PRICE_MOVE_TOLERANCE_BPS (the leverage rule). Absent: any entry (scripts).
+   */
+  confirmedPrice?: number;
 }
 
-export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned";
+export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned" | "price_moved";
 
 /**
  * `fresh`: accepted by this call, its D1 row's status 1 and entry ride in the next drain batch (a
@@ -63,7 +69,7 @@ export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure
  */
 export type AcceptResult =
   | { ok: true; fresh: boolean; openTickId: number; openPrice: number; createdAt: number; endAt: number }
-  | { ok: false; code: AcceptRefusal };
+  | { ok: false; code: AcceptRefusal; price?: number };
 
 /** What the reconciler learns about a contract D1 still shows as held. */
 export type ContractVerdict = { verdict: "tombstoned" } | { verdict: "known"; status: number; openTickId: number; openPrice: number; endAt: number };
@@ -262,6 +268,8 @@ export class SecondsDesk {
     if (this.tick(top, now) === null) return { ok: false, code: "no_market_price" };
     const entry = this.lastTick();
     if (!entry || now - entry.at > STALE_TICK_MS) return { ok: false, code: "no_market_price" };
+    // What was shown is what is contracted: the same tolerance as a leveraged open.
+    if (input.confirmedPrice !== undefined && priceMoved(BigInt(input.confirmedPrice), BigInt(entry.price))) return { ok: false, code: "price_moved", price: entry.price };
     const hold = BigInt(input.hold);
     if (this.held(input.currencyId) + hold > BigInt(input.pairExposure)) return { ok: false, code: "pair_exposure" };
     if (this.held(input.currencyId, input.userId) + hold > BigInt(input.userExposure)) return { ok: false, code: "user_exposure" };
