@@ -415,7 +415,7 @@ async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now:
   } catch (err) {
     // The fee account never goes negative (migrations/0034): rebates are paid out of fees really
     // collected. The step changed nothing; the run waits here until the fee account can pay.
-    if (/system_overdraft/.test(String(err))) throw new Error(`invite settlement ${day}: the fee account holds less USDT than these rebates; nothing was paid`);
+    if (/system_overdraft/.test(String(err))) throw new Error(`invite settlement ${day}: the fee account holds less USDT than these rebates; nothing was paid`, { cause: err });
     throw err;
   }
   return ok ? notices.map((n) => n.userId) : [];
