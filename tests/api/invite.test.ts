@@ -113,6 +113,13 @@ describe("settling a day", () => {
     expect(team.data.map((m: any) => m.status).sort()).toEqual(["eligible", "expired", "same_identity", "unverified"]);
     expect(team.data.find((m: any) => m.status === "unverified")).toMatchObject({ verified: false, fees_usdt: "0.00000000" });
     expect(units(team.data.find((m: any) => m.status === "eligible").fees_usdt)).toBe(fees.l1);
+    // Each invitee's verification level and the level rebates need; the fees they paid (valued at
+    // the index) beside the part that counts: the level-1 invitee paid fees that count for nothing.
+    const lone = team.data.find((m: any) => m.status === "unverified");
+    expect(lone).toMatchObject({ kyc_level: 1, kyc_level_needed: 2, fees_counted_usdt: "0.00000000" });
+    expect(units(lone.fees_paid_usdt)).toBe(fees.unverified);
+    expect(fees.unverified).toBeGreaterThan(0n);
+    expect(team.data.find((m: any) => m.status === "eligible")).toMatchObject({ kyc_level: 2, verified: true, fees_paid_usdt: team.data.find((m: any) => m.status === "eligible").fees_counted_usdt });
   });
 
   it("adds an agent level's extra share on direct invitees' fees and shows the level with progress to the next", async () => {

@@ -31,7 +31,7 @@ import { money } from "../notifications/events.ts";
 import { feeKindsSql, feeProductSql } from "./fees.ts";
 import { addDays, beijingDay, dayEnd, dayStart, monthsBefore } from "./days.ts";
 import { ratesFor, rateToBp, type AgentLevel } from "./settings.ts";
-import { REBATE_MONTHS } from "../../../schemas/invite.ts";
+import { REBATE_KYC_LEVEL, REBATE_MONTHS } from "../../../schemas/invite.ts";
 import { pairStub } from "../spot/pairs.ts";
 
 const HOUR = 3_600_000;
@@ -301,7 +301,7 @@ interface FeeRow {
 }
 
 /** Fee units of a currency at `scale`, valued in USDT units at `price` (USDT per coin). */
-export function toUsdt(fee: bigint, scale: number, price: string, usdt: Usdt): bigint {
+export function toUsdt(fee: bigint, scale: number, price: string, usdt: Pick<Usdt, "scale">): bigint {
   const p = parseUnits(price, PRICE_DECIMALS) ?? 0n;
   return mulDiv(fee * p, 10n ** BigInt(usdt.scale), 10n ** BigInt(scale + PRICE_DECIMALS));
 }
@@ -312,7 +312,7 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
   c.add(1);
   let { results: rows } = await db
     .prepare(
-      `SELECT f.user_id AS invitee, f.product, f.currency_id, f.fee, cu.scale, pr.price, u.created_at, EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= 2) AS verified,
+      `SELECT f.user_id AS invitee, f.product, f.currency_id, f.fee, cu.scale, pr.price, u.created_at, EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= ${REBATE_KYC_LEVEL}) AS verified,
          (SELECT 1 FROM invite_refusals r WHERE r.user_id = u.id) AS refused,
          p1.id AS p1, p1.role AS r1, p2.id AS p2, p2.role AS r2, p3.id AS p3, p3.role AS r3, a.extra_rate AS extra
        FROM invite_fees f JOIN users u ON u.id = f.user_id JOIN currencies cu ON cu.id = f.currency_id
