@@ -232,7 +232,10 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
     if (submitting || !balance) return;
     const check = totalMode ? checkTotal({ total: spend, bestAsk, balance }) : checkOrder({ side, mode, price, qty, bestOpposite, balance });
     if (check.problem) {
-      const text = errText(check.problem.key, check.problem.params);
+      const { key, params } = check.problem;
+      // The band's ends as the form shows them (grouped), not as the wire carries them.
+      const shown = key === "price_out_of_band" && params ? { ...params, low: formatPrice(String(params.low)), high: formatPrice(String(params.high)) } : params;
+      const text = errText(key, shown);
       setProblem(text);
       toast.error(text);
       return;
