@@ -213,6 +213,10 @@ export class PairDurableObject extends DurableObject<Env> {
   async index(pairId: number): Promise<number | null> {
     return this.seconds.readIndex((await this.ensure(pairId)).top());
   }
+  /** The reference that values this coin for money now: the index, else the newest index tick; null = the pair never had an index. */
+  async referenceNow(pairId: number): Promise<number | null> {
+    return this.seconds.readIndex((await this.ensure(pairId)).top()) ?? this.seconds.lastTick()?.price ?? null;
+  }
   async depth(pairId: number, levels = 6): Promise<{ seq: number; bids: [string, string][]; asks: [string, string][] }> {
     return { seq: this.fanout.depthSeq(), ...(await this.ensure(pairId)).depthLevels(levels) };
   }
