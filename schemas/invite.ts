@@ -30,6 +30,8 @@ export const agentLevelSchema = z.number().int().min(0).max(5);
 export const MAX_TOTAL_RATE = "0.30";
 /** Months after the invitee's registration during which their fees pay a rebate. */
 export const REBATE_MONTHS = 12;
+/** The identity verification level an invitee needs before their fees earn anyone a rebate (the spec's level 2). */
+export const REBATE_KYC_LEVEL = 2;
 
 /** A rate as a decimal fraction, "0" – "1" with at most 4 decimals ("0.2", "0.005"). */
 export const rateStringSchema = z.string({ message: "invalid_rate" }).trim().regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, { message: "invalid_rate" });
@@ -100,10 +102,19 @@ export const inviteTeamMemberSchema = z.object({
   level: inviteLevelSchema,
   /** registration time */
   joined_at: z.number().int(),
+  /** verified at the level rebates need (kyc_level >= kyc_level_needed) */
   verified: z.boolean(),
+  /** the identity verification level approved for this member: 0 none, 1 name and document, 2 pictures too */
+  kyc_level: z.number().int().min(0).max(2),
+  /** the level rebates need (REBATE_KYC_LEVEL) */
+  kyc_level_needed: z.number().int(),
   status: inviteeStatusSchema,
-  /** fees (USDT) this member paid that counted for one's rebates, all settled days */
+  /** fees (USDT) this member paid that counted for one's rebates, all settled days (= fees_counted_usdt) */
   fees_usdt: z.string(),
+  /** every fee this member paid on settled days, valued in USDT at the day's reference (the index ticks' median) */
+  fees_paid_usdt: z.string(),
+  /** the part of them that counted for one's rebates (valued the same way) */
+  fees_counted_usdt: z.string(),
 });
 export type InviteTeamMember = z.infer<typeof inviteTeamMemberSchema>;
 export const inviteTeamPageSchema = z.object({ total: z.number().int(), data: z.array(inviteTeamMemberSchema) });

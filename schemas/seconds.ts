@@ -58,6 +58,11 @@ export const secondsSubmitSchema = z.object({
   type: z.coerce.number({ message: "invalid_param" }).pipe(secondsDirectionSchema),
   seconds: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
   number: decimalStringSchema,
+  /**
+   * The index price its owner confirmed (optional): the contract is refused with price_moved,
+   * nothing held, when its entry tick differs from it by more than the leverage tolerance (0.1 %).
+   */
+  index_price: decimalStringSchema.optional(),
   /** optional idempotency key: a repeated submit with the same key answers the first order */
   client_oid: z.string().regex(/^[A-Za-z0-9_-]{1,40}$/, { message: "invalid_param" }).optional(),
 });

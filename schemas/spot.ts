@@ -187,6 +187,12 @@ export const spotBalanceSchema = z.object({
   price_decimals: z.number().int(),
   qty_decimals: z.number().int(),
   min_notional: z.string(),
+  /** Limit prices must lie within this percent of the index (the pair object refuses others with price_out_of_band). */
+  price_band_percent: z.string(),
+  /** The index now and the band's ends; null while the book is not two-sided (no index, no band). */
+  index_price: z.string().nullable(),
+  price_band_low: z.string().nullable(),
+  price_band_high: z.string().nullable(),
 });
 export type SpotBalance = z.infer<typeof spotBalanceSchema>;
 

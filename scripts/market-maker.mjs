@@ -96,7 +96,9 @@ async function main() {
     if (bal.type !== "ok") continue;
     const pd = bal.message.price_decimals;
     const qd = bal.message.qty_decimals;
-    const last = q.now_price && Number(q.now_price) > 0 ? q.now_price : START[q.currency_name];
+    // Start at the pair's index when it has one (limit orders must sit within the price band
+    // around it), else at the last trade, else at the seeded start.
+    const last = bal.message.index_price ?? (q.now_price && Number(q.now_price) > 0 ? q.now_price : START[q.currency_name]);
     if (!last) continue;
     pairs.push({
       currencyId: q.currency_id,

@@ -38,3 +38,15 @@ export function tickDue(last: { price: number; at: number } | null, index: numbe
   if (index === null) return false;
   return last === null || last.price !== index || now - last.at >= everyMs;
 }
+
+/**
+ * Every limit order's price must lie within this many basis points of the pair's index when it
+ * arrives (like Binance's PERCENT_PRICE): two accounts of one person can no longer print a trade
+ * at any price they like. Market orders have their own band around the best opposite price.
+ */
+export const PRICE_BAND_BPS = 1000;
+
+/** The prices (in ticks) a limit order may have around `index`: [low, high], both inclusive. */
+export function priceBand(index: number, bps = PRICE_BAND_BPS): { low: number; high: number } {
+  return { low: Math.max(1, Math.ceil((index * (10_000 - bps)) / 10_000)), high: Math.floor((index * (10_000 + bps)) / 10_000) };
+}

@@ -59,6 +59,8 @@ export class PairDurableObject extends DurableObject<Env> {
     // settles contracts that expire between its batches (the next alarm may only come after it).
     this.drains = new DrainRunner(() => this.drainOnce(), () => this.outbox.pending(), this.scheduler);
     this.seconds = new SecondsDesk(this.store, this.scheduler, this.outbox, this.spot, () => Promise.resolve(this.drains.inBackground()));
+    // Limit orders are banded around the same index the ticks record (an external feed included).
+    this.spot.bandReference = (top) => this.seconds.readIndex(top);
     this.outbox.beforeEachBatch(() => {
       if (this.spot.info) this.seconds.settleDue(Date.now());
     });
@@ -147,6 +149,10 @@ export class PairDurableObject extends DurableObject<Env> {
   secondsVerdict(pairId: number, orderId: number): Promise<ContractVerdict> {
     return this.ensure(pairId).then(() => this.seconds.verdictNow(orderId, Date.now()));
   }
+  /** The valuation reference of a window (desks/seconds.ts `referencePrice`), in price ticks; null = the pair never had an index. */
+  referencePrice(pairId: number, from: number, to: number) {
+    return this.ensure(pairId).then(() => this.seconds.referencePrice(from, to));
+  }
   ticks(pairId: number, from: number, to: number, page: number, limit: number) {
     return this.ensure(pairId).then(() => this.seconds.ticks(from, to, page, limit));
   }
@@ -204,6 +210,14 @@ export class PairDurableObject extends DurableObject<Env> {
   // side with the depth topic's seq; newest deals; candles between two times (ms); 24 h statistics.
   async top(pairId: number): Promise<{ bestBid: number | null; bestAsk: number | null; last: number | null }> {
     return (await this.ensure(pairId)).top();
+  }
+  /** The pair's index now (what limit orders are banded around), in price ticks; null = none (not two-sided). */
+  async index(pairId: number): Promise<number | null> {
+    return this.seconds.readIndex((await this.ensure(pairId)).top());
+  }
+  /** The reference that values this coin for money now: the index, else the newest index tick; null = the pair never had an index. */
+  async referenceNow(pairId: number): Promise<number | null> {
+    return this.seconds.readIndex((await this.ensure(pairId)).top()) ?? this.seconds.lastTick()?.price ?? null;
   }
   async depth(pairId: number, levels = 6): Promise<{ seq: number; bids: [string, string][]; asks: [string, string][] }> {
     return { seq: this.fanout.depthSeq(), ...(await this.ensure(pairId)).depthLevels(levels) };

@@ -11,7 +11,7 @@ import { addDays, beijingDay, dayEnd } from "../../worker/domain/invite/days.ts"
 import { api, balance, makeUser, seedSpotPair, units, type TestUser } from "./helpers.ts";
 import { USDT, clearBook } from "./spot-fixtures.ts";
 import { expectBooksBalanced, makeOperator } from "./wallet-fixtures.ts";
-import { buyAt30000, codeOf, feesUsdt, registerWith, sellAt30000, share, verify } from "./invite-fixtures.ts";
+import { buyAt30000, codeOf, marketAt30000, feesUsdt, registerWith, sellAt30000, share, verify } from "./invite-fixtures.ts";
 
 let op: TestUser;
 let inviter: TestUser;
@@ -21,6 +21,7 @@ let today: string;
 beforeAll(async () => {
   await seedSpotPair();
   await clearBook();
+  await marketAt30000();
   op = await makeOperator();
   inviter = await makeUser({ verified: 0 });
   await verify(op, inviter, "EARLY-INVITER-0001");

@@ -57,6 +57,20 @@ export async function verify(op: TestUser, u: TestUser, cardId: string, levels: 
   await approvePending(op, u);
 }
 
+/**
+ * A BTC market whose index is 30,000: a trade at 30,000, then a bid at 29,900 and an ask at 30,100
+ * that stay. Rebates value fees at the index ticks (never the last trade), and a book has an index
+ * only while it is two-sided. Call after clearBook(), before the trades.
+ */
+export async function marketAt30000() {
+  const [a, b] = [await trader("100000", "5"), await trader("100000", "5")];
+  await sell(a.token, { price: "30000", num: "0.01" });
+  expect((await buy(b.token, { price: "30000", num: "0.01" })).body.message).toMatchObject({ status: "filled" });
+  await buy(a.token, { price: "29900", num: "0.01" });
+  await sell(b.token, { price: "30100", num: "0.01" });
+  await drainPair(PAIR);
+}
+
 /** The user buys `num` BTC from a counterparty's ask at 30,000 (taker: 20 bps fee in BTC). */
 export async function buyAt30000(u: TestUser, num: string) {
   const maker = await trader("10000", "5");

@@ -13,7 +13,7 @@ import { addDays, beijingDay, dayEnd } from "../../worker/domain/invite/days.ts"
 import { api, balance, makeUser, seedSpotPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
 import { USDT, clearBook } from "./spot-fixtures.ts";
 import { expectBooksBalanced, makeOperator } from "./wallet-fixtures.ts";
-import { buyAt30000, codeOf, feesUsdt, registerWith, sellAt30000, share, verify } from "./invite-fixtures.ts";
+import { buyAt30000, codeOf, marketAt30000, feesUsdt, registerWith, sellAt30000, share, verify } from "./invite-fixtures.ts";
 
 let op: TestUser;
 
@@ -31,6 +31,7 @@ const fees: Record<string, bigint> = {};
 beforeAll(async () => {
   await seedSpotPair();
   await clearBook();
+  await marketAt30000();
   op = await makeOperator();
   inviter = await makeUser({ verified: 0 });
   await verify(op, inviter, "INVITER-DOC-0001");
@@ -112,6 +113,13 @@ describe("settling a day", () => {
     expect(team.data.map((m: any) => m.status).sort()).toEqual(["eligible", "expired", "same_identity", "unverified"]);
     expect(team.data.find((m: any) => m.status === "unverified")).toMatchObject({ verified: false, fees_usdt: "0.00000000" });
     expect(units(team.data.find((m: any) => m.status === "eligible").fees_usdt)).toBe(fees.l1);
+    // Each invitee's verification level and the level rebates need; the fees they paid (valued at
+    // the index) beside the part that counts: the level-1 invitee paid fees that count for nothing.
+    const lone = team.data.find((m: any) => m.status === "unverified");
+    expect(lone).toMatchObject({ kyc_level: 1, kyc_level_needed: 2, fees_counted_usdt: "0.00000000" });
+    expect(units(lone.fees_paid_usdt)).toBe(fees.unverified);
+    expect(fees.unverified).toBeGreaterThan(0n);
+    expect(team.data.find((m: any) => m.status === "eligible")).toMatchObject({ kyc_level: 2, verified: true, fees_paid_usdt: team.data.find((m: any) => m.status === "eligible").fees_counted_usdt });
   });
 
   it("adds an agent level's extra share on direct invitees' fees and shows the level with progress to the next", async () => {

@@ -101,8 +101,9 @@ describe("placing a batch", () => {
     const maker = await trader();
     await sell(maker.token, { price: "50000", num: "0.5" });
     const orders = [
-      { side: "buy", price: "100", num: "1", client_oid: "row-1" },
-      { side: "sell", price: "90000", num: "0.25" },
+      // Within the price band (10 % around the index) of the book these orders meet.
+      { side: "buy", price: "46000", num: "0.1", client_oid: "row-1" },
+      { side: "sell", price: "50500", num: "0.25" },
       { side: "buy", mode: 1, total: "500" },
     ];
     const inBatch = await trader("20000");
@@ -202,7 +203,7 @@ describe("cancelling a batch", () => {
     const other = await trader();
     const mine = (await batch(u.token, [
       { side: "buy", price: "100", num: "1" },
-      { side: "sell", price: "90000", num: "0.5" },
+      { side: "sell", price: "105", num: "0.5" },
     ])).body.message.orders.map((o: { order_id: string }) => o.order_id);
     const theirs = (await buy(other.token, { price: "100", num: "1" })).body.message.order_id;
     const r = await api("/transaction_del/batch", { token: u.token, body: { ids: [...mine, theirs, "123"] } });

@@ -241,6 +241,7 @@ describe("reconciliation", () => {
   });
 
   it("notices frozen money that no open order explains", async () => {
+    await clearBook();
     const u = await trader();
     const r = await buy(u.token, { price: "100", num: "0.1" });
     await drainPair(pair);

@@ -31,6 +31,10 @@ function makeBalance(overrides: Partial<SpotBalance> = {}): SpotBalance {
     price_decimals: 2,
     qty_decimals: 6,
     min_notional: "5.00",
+    price_band_percent: "10",
+    index_price: null,
+    price_band_low: null,
+    price_band_high: null,
     ...overrides,
   };
 }

@@ -9,8 +9,15 @@ import type { AccountName } from "../../schemas/products.ts";
 /** A wallet account: one of the products' declared accounts (schemas/products.ts, rows of `wallet_accounts`). */
 export type WalletAccount = AccountName;
 
-/** System accounts (user ids ≤ 0) may go negative; they are the other side of external flows. */
+/**
+ * System accounts (user ids ≤ 0). Only the external-flow counterparts (EXTERNAL_ACCOUNTS) may go
+ * negative: they mirror money that came from or went to the outside world. The fee account, the
+ * treasury and any other system account never do (migrations/0034's triggers refuse it).
+ */
 export const SYSTEM = { fees: 0, deposits: -1, withdrawals: -2 } as const;
+
+/** The only accounts allowed below zero (see SYSTEM); the reconciler reports any other. */
+export const EXTERNAL_ACCOUNTS: readonly number[] = [SYSTEM.deposits, SYSTEM.withdrawals];
 
 export interface LedgerEntry {
   userId: number;

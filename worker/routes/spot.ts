@@ -70,7 +70,7 @@ export const spotRoutes = new Hono<AppEnv>()
   .get("/transaction/balance", requireUser, query(pairQuerySchema), answers(spotBalanceSchema, { summary: "One's spot balances for a pair, with its precision", auth: true }), async (c) => {
     const { currency_id, legal_id } = c.req.valid("query");
     const pair = await pairFor(c.env.DB, currency_id, legal_id);
-    return ok(c, await pairBalance(c.env.DB, c.get("user").id, pair));
+    return ok(c, await pairBalance(c.env, c.get("user").id, pair));
   })
   .get("/currency/new_tradehistory", query(pairQuerySchema), answers(dealListSchema, { summary: "Newest 20 deals of a pair" }), async (c) => {
     const { currency_id, legal_id } = c.req.valid("query");

@@ -52,10 +52,10 @@ export const walletRoutes = new Hono<AppEnv>()
   .get("/user/shandui_set", requireUser, answers(conversionSettingsSchema, { summary: "Flash exchange settings and each coin's price", auth: true }), async (c) => ok(c, await conversionSettingsView(c.env.DB)))
   .get("/user/user_wallet", requireUser, answers(userWalletSchema, { summary: "Spot-account balance of every shown currency, with its scale", auth: true }), async (c) => ok(c, await spotWallet(c.env.DB, c.get("user").id)))
   .post("/user/shandui_quote", requireUser, refuseOperatorMoney, jsonBody(conversionSchema), answers(conversionQuoteSchema, { summary: "Price a flash exchange and hold it for 10 s", auth: true }), async (c) =>
-    ok(c, await createQuote(c.env.DB, c.get("user").id, c.req.valid("json"))),
+    ok(c, await createQuote(c.env, c.get("user").id, c.req.valid("json"))),
   )
   .post("/user/shandui_sub", requireUser, refuseOperatorMoney, jsonBody(conversionSubSchema), answers(conversionDoneSchema, { summary: "Flash exchange coin ↔ USDT against the treasury: a quote exactly, or at the current price", auth: true }), async (c) =>
-    ok(c, await executeConversion(c.env.DB, c.get("user").id, c.req.valid("json"))),
+    ok(c, await executeConversion(c.env, c.get("user").id, c.req.valid("json"))),
   )
   .get("/user/shandui_log", requireUser, query(pageQuerySchema), answers(conversionLogSchema, { summary: "One's flash exchanges, newest first", auth: true }), async (c) => {
     const { page, limit } = c.req.valid("query");

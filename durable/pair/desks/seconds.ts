@@ -17,6 +17,7 @@
 import { formatUnits } from "../../../schemas/money.ts";
 import type { SecondsOrder } from "../../../schemas/seconds.ts";
 import { bpsToPercent, settleSeconds, type SecondsDirection } from "../../engine/seconds.ts";
+import { priceMoved } from "../../engine/margin.ts";
 import { bookIndexSource, tickDue, type BookTop, type IndexSource } from "../../engine/index-price.ts";
 import { formatShanghai } from "../../../worker/lib/time.ts";
 import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
@@ -53,9 +54,14 @@ export interface AcceptInput {
   /** The most the house may hold for this pair's open contracts in this currency, and for one user's on this pair. */
   pairExposure: string;
   userExposure: string;
+  /**
+   * The index (ticks) its owner confirmed: refused with price_moved when the entry tick differs
+   * from it by more than PRICE_MOVE_TOLERANCE_BPS (the leverage rule). Absent: any entry (scripts).
+   */
+  confirmedPrice?: number;
 }
 
-export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned";
+export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned" | "price_moved";
 
 /**
  * `fresh`: accepted by this call, its D1 row's status 1 and entry ride in the next drain batch (a
@@ -63,7 +69,7 @@ export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure
  */
 export type AcceptResult =
   | { ok: true; fresh: boolean; openTickId: number; openPrice: number; createdAt: number; endAt: number }
-  | { ok: false; code: AcceptRefusal };
+  | { ok: false; code: AcceptRefusal; price?: number };
 
 /** What the reconciler learns about a contract D1 still shows as held. */
 export type ContractVerdict = { verdict: "tombstoned" } | { verdict: "known"; status: number; openTickId: number; openPrice: number; endAt: number };
@@ -119,6 +125,11 @@ export class SecondsDesk {
     return this.newest;
   }
 
+  /** The index of a book top from this desk's `IndexSource` (the spot desk bands limit orders around it). */
+  readIndex(top: BookTop): number | null {
+    return this.index.read(top);
+  }
+
   /**
    * Records a tick if one is due and keeps the heartbeat registered while there is an index.
    * Call inside the transaction of the command that may have moved the book. Returns the index.
@@ -170,6 +181,23 @@ export class SecondsDesk {
     const before = this.store.sql.exec("SELECT id, price, at FROM ticks WHERE id < ? ORDER BY id DESC LIMIT ?", id, n).toArray().reverse();
     const after = this.store.sql.exec("SELECT id, price, at FROM ticks WHERE id > ? ORDER BY id LIMIT ?", id, n).toArray();
     return { tick: out(t), before: before.map(out), after: after.map(out) };
+  }
+
+  /**
+   * The valuation reference of [from, to) (rebates, agent levels: worker/domain/invite/settle.ts):
+   * the median of the index ticks recorded in the window; with none there, the newest tick before
+   * `to` (the index the window's fees were paid at). Null when the pair never had an index. Ticks
+   * exist only while the book is two-sided and each is a median of (last, bid, ask), so a trade
+   * printed by two accounts of one person moves none of them past the book. Read only, off the order path.
+   */
+  referencePrice(from: number, to: number): { price: number; ticks: number; tickId: number | null } | null {
+    const n = Number(this.store.one<Row>("SELECT count(*) AS n FROM ticks WHERE at >= ? AND at < ?", from, to)?.n ?? 0);
+    if (n > 0) {
+      const mid = this.store.one<Row>("SELECT price FROM ticks WHERE at >= ? AND at < ? ORDER BY price LIMIT 1 OFFSET ?", from, to, Math.floor((n - 1) / 2))!;
+      return { price: Number(mid.price), ticks: n, tickId: null };
+    }
+    const last = this.store.one<Row>("SELECT id, price FROM ticks WHERE at < ? ORDER BY at DESC, id DESC LIMIT 1", to);
+    return last ? { price: Number(last.price), ticks: 0, tickId: Number(last.id) } : null;
   }
 
   private tickRows(from: number, to: number, page: number, limit: number): { total: number; lists: TickRow[] } {
@@ -240,6 +268,8 @@ export class SecondsDesk {
     if (this.tick(top, now) === null) return { ok: false, code: "no_market_price" };
     const entry = this.lastTick();
     if (!entry || now - entry.at > STALE_TICK_MS) return { ok: false, code: "no_market_price" };
+    // What was shown is what is contracted: the same tolerance as a leveraged open.
+    if (input.confirmedPrice !== undefined && priceMoved(BigInt(input.confirmedPrice), BigInt(entry.price))) return { ok: false, code: "price_moved", price: entry.price };
     const hold = BigInt(input.hold);
     if (this.held(input.currencyId) + hold > BigInt(input.pairExposure)) return { ok: false, code: "pair_exposure" };
     if (this.held(input.currencyId, input.userId) + hold > BigInt(input.userExposure)) return { ok: false, code: "user_exposure" };

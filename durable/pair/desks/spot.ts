@@ -20,6 +20,7 @@ import {
 } from "../../engine/index.ts";
 import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from "../../engine/units.ts";
 import { formatUnits } from "../../../schemas/money.ts";
+import { bookIndex, priceBand, type BookTop } from "../../engine/index-price.ts";
 import type { FanoutHost } from "../fanout.ts";
 import type { SpotCommandEntry, SpotTrade } from "../outbox.ts";
 import { rowToCandle, rowToSnapshotOrder, saveCandles, type PairStorage } from "../storage.ts";
@@ -49,6 +50,8 @@ export interface PlaceInput {
 export interface PlaceResult {
   ok: boolean;
   code?: string;
+  /** Refused with PRICE_BAND: the prices (in ticks) a limit order could have had, around the index at its arrival. */
+  band?: { low: number; high: number };
   /** Quantity filled by this command. */
   filled: number;
   /** Still resting in the book. */
@@ -183,6 +186,12 @@ export class SpotDesk {
   private lastPrice: number | null | undefined;
   /** `seen` answers read ahead for the orders of one transaction (`prefetch`). */
   private seenAhead = new Map<number, Seen>();
+  /**
+   * The reference a limit order's band is drawn around: the pair's index now (the object hands in
+   * the seconds desk's `IndexSource`, so an external feed bands orders too). Null = no index (the
+   * book is not two-sided): no band, see `placeOne`.
+   */
+  bandReference: (top: BookTop) => number | null = bookIndex;
 
   constructor(private readonly store: PairStorage) {}
 
@@ -278,8 +287,22 @@ export class SpotDesk {
       return { ok: false, code: "TOMBSTONED", filled: 0, remaining: 0, status: "rejected" };
     }
     if (seen.journaled) return this.replayResult(input.orderId, seen.rejected);
-    const cmd = this.commandFor(engine, input);
     const now = Date.now();
+    // The price band (PRICE_BAND_BPS around the index at arrival) for every limit order; market
+    // orders (IOC) are banded around the best opposite price by the Worker. A book that is not
+    // two-sided has no index and so no band: its first quotes make the price, and nothing that
+    // values money reads a price from such a book (rebates use index ticks, which need both sides).
+    // Cost: the book's best prices and the cached last trade, a median and two comparisons.
+    if (input.tif === "GTC" && input.budget === undefined) {
+      const index = this.bandReference(this.top());
+      if (index !== null) {
+        const band = priceBand(index);
+        if (input.price < band.low || input.price > band.high) {
+          return { ...this.refuse(info, input, { ...input, rejected: "PRICE_BAND", index }, "PRICE_BAND", now), band };
+        }
+      }
+    }
+    const cmd = this.commandFor(engine, input);
     if (cmd === null) return this.refuse(info, input, { ...input, rejected: "NO_LIQUIDITY" }, "NO_LIQUIDITY", now);
     const result = engine.execute(cmd);
     if (!result.ok) return this.refuse(info, input, { ...cmd, rejected: result.code }, result.code, now);

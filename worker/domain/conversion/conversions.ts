@@ -10,7 +10,7 @@ import { QUOTE_TTL_SECONDS } from "../../../schemas/conversion.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { runGuarded, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements, SYSTEM, type LedgerEntry } from "../../lib/ledger.ts";
-import { usdtPrice, usdtPrices } from "../spot/prices.ts";
+import { referenceUsdtPrice, usdtPrices } from "../spot/prices.ts";
 import { amountOrThrow, big, getCurrency, listCurrencies, timeFormat } from "../wallet/currency.ts";
 import { conversionDirection, conversionSettings, quote } from "./quote.ts";
 
@@ -30,9 +30,10 @@ export async function conversionSettingsView(db: D1Database) {
 }
 
 /** Prices a conversion and holds that price for QUOTE_TTL_SECONDS under a new quote id. */
-export async function createQuote(db: D1Database, userId: number, input: { from_currency: number; to_currency: number; money: string }) {
+export async function createQuote(env: PriceEnv, userId: number, input: { from_currency: number; to_currency: number; money: string }) {
   const now = Date.now();
-  const p = await priceConversion(db, userId, input, now);
+  const db = env.DB;
+  const p = await priceConversion(env, userId, input, now);
   const id = [...crypto.getRandomValues(new Uint8Array(16))].map((x) => x.toString(16).padStart(2, "0")).join("");
   const expiresAt = now + QUOTE_TTL_SECONDS * 1000;
   await db
@@ -46,7 +47,8 @@ export async function createQuote(db: D1Database, userId: number, input: { from_
 }
 
 /** Executes a quote exactly (scoped to the caller, once, unexpired), or a conversion at the current price. */
-export async function executeConversion(db: D1Database, userId: number, b: { quote_id?: string; from_currency?: number; to_currency?: number; money?: string }) {
+export async function executeConversion(env: PriceEnv, userId: number, b: { quote_id?: string; from_currency?: number; to_currency?: number; money?: string }) {
+  const db = env.DB;
   const now = Date.now();
   let p: PricedConversion;
   let key: string;
@@ -71,7 +73,7 @@ export async function executeConversion(db: D1Database, userId: number, b: { quo
     };
     key = `conversion:q:${row.id}`;
   } else {
-    p = await priceConversion(db, userId, { from_currency: b.from_currency!, to_currency: b.to_currency!, money: b.money! }, now);
+    p = await priceConversion(env, userId, { from_currency: b.from_currency!, to_currency: b.to_currency!, money: b.money! }, now);
     key = `conversion:${userId}:${crypto.randomUUID()}`;
   }
   const { direction, from, to, coin, usdt, money, q } = p;
@@ -165,15 +167,19 @@ async function checkConversionWait(db: D1Database, userId: number, now: number) 
   if (last?.t && now - last.t < waitMinutes * MINUTE) throw new ApiError("conversion_wait", 429, { minutes: waitMinutes });
 }
 
-/** Prices a conversion at the coin's last traded price with the published fee and bounds (spec §5). */
-async function priceConversion(db: D1Database, userId: number, b: { from_currency: number; to_currency: number; money: string }, now: number) {
+/** What pricing a conversion reads: D1 and the pair objects (the reference price). */
+type PriceEnv = { DB: D1Database; PAIR?: Env["PAIR"] };
+
+/** Prices a conversion at the coin's reference price (the pair's index, not a printable last trade) with the published fee and bounds (spec §5). */
+async function priceConversion(env: PriceEnv, userId: number, b: { from_currency: number; to_currency: number; money: string }, now: number) {
+  const db = env.DB;
   const direction = conversionDirection(b.from_currency, b.to_currency);
   if (!direction) throw new ApiError("conversion_pair");
   const [from, to] = await Promise.all([getCurrency(db, b.from_currency), getCurrency(db, b.to_currency)]);
   const coin = direction === "coin_to_usdt" ? from : to;
   const usdt = direction === "coin_to_usdt" ? to : from;
   const money = amountOrThrow(b.money, from.scale);
-  const price = await usdtPrice(db, coin.id);
+  const price = await referenceUsdtPrice(env, coin.id);
   if (!price) throw new ApiError("no_price", 409, { currency: coin.name });
   const s = await conversionSettings(db);
   const usdtUnits = (d: string) => {

@@ -3,11 +3,11 @@
  * their team (levels 1–3, masked) and their rebate lines. Every query is scoped to the caller.
  */
 import { formatUnits, parseUnits } from "../../../schemas/money.ts";
-import { REBATE_MONTHS, type InviteInfo, type InviteLevel, type InviteProduct, type InviteRebatePage, type InviteRunPage, type InviteTeamPage, type InviteeStatus } from "../../../schemas/invite.ts";
+import { REBATE_KYC_LEVEL, REBATE_MONTHS, type InviteInfo, type InviteLevel, type InviteProduct, type InviteRebatePage, type InviteRunPage, type InviteTeamPage, type InviteeStatus } from "../../../schemas/invite.ts";
 import { maskAccount } from "../wallet/internal-addresses.ts";
 import { addDays, beijingDay, dayStart, monthsBefore } from "./days.ts";
 import { bpToRate, levelRates, ratesFor, rateToBp } from "./settings.ts";
-import { runView, type RunRow } from "./settle.ts";
+import { runView, toUsdt, type RunRow } from "./settle.ts";
 
 async function usdtScale(db: D1Database): Promise<number> {
   const r = await db.prepare("SELECT scale FROM currencies WHERE name = 'USDT'").first<{ scale: number }>();
@@ -26,7 +26,7 @@ export async function inviteInfo(db: D1Database, userId: number, origin: string,
   const [me, counts, fees, earned] = await db.batch([
     db.prepare("SELECT extension_code FROM users WHERE id = ?").bind(userId),
     db.prepare(
-      `WITH ${TEAM} SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= 2)) AS verified,
+      `WITH ${TEAM} SELECT COUNT(*) AS total, COUNT(*) FILTER (WHERE EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= ${REBATE_KYC_LEVEL})) AS verified,
          COUNT(*) FILTER (WHERE t.level = 1) AS level1, COUNT(*) FILTER (WHERE t.level = 2) AS level2, COUNT(*) FILTER (WHERE t.level = 3) AS level3
        FROM team t JOIN users u ON u.id = t.id`,
     ).bind(userId),
@@ -65,20 +65,58 @@ export async function inviteTeam(db: D1Database, userId: number, q: { page: numb
     db.prepare(`WITH ${TEAM} SELECT COUNT(*) AS n FROM team WHERE ?2 = 0 OR level = ?2`).bind(userId, level),
     db
       .prepare(
-        `WITH ${TEAM} SELECT u.id, u.account, t.level, u.created_at, EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= 2) AS verified, (SELECT 1 FROM invite_refusals r WHERE r.user_id = u.id) AS refused,
+        `WITH ${TEAM} SELECT u.id, u.account, t.level, u.created_at, (SELECT COALESCE(MAX(k.level), 0) FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2) AS kyc_level, (SELECT 1 FROM invite_refusals r WHERE r.user_id = u.id) AS refused,
            (SELECT COALESCE(SUM(fee_usdt), 0) FROM invite_rebates b WHERE b.inviter_id = ?1 AND b.invitee_id = u.id) AS fees
          FROM team t JOIN users u ON u.id = t.id WHERE ?2 = 0 OR t.level = ?2 ORDER BY u.created_at DESC, u.id DESC LIMIT ?3 OFFSET ?4`,
       )
       .bind(userId, level, q.limit, (q.page - 1) * q.limit),
   ]);
-  type Row = { id: number; account: string; level: InviteLevel; created_at: number; verified: number; refused: number | null; fees: number };
+  type Row = { id: number; account: string; level: InviteLevel; created_at: number; kyc_level: number; refused: number | null; fees: number };
+  const rows = page!.results as Row[];
+  const paid = await feesPaid(db, rows.map((r) => r.id), scale);
   return {
     total: (total!.results[0] as { n: number }).n,
-    data: (page!.results as Row[]).map((r) => {
-      const status: InviteeStatus = r.refused ? "same_identity" : !r.verified ? "unverified" : r.created_at <= cutoff ? "expired" : "eligible";
-      return { account: maskAccount(r.account), level: r.level, joined_at: r.created_at, verified: r.verified === 1, status, fees_usdt: formatUnits(BigInt(r.fees), scale) };
+    data: rows.map((r) => {
+      const verified = r.kyc_level >= REBATE_KYC_LEVEL;
+      const status: InviteeStatus = r.refused ? "same_identity" : !verified ? "unverified" : r.created_at <= cutoff ? "expired" : "eligible";
+      const counted = formatUnits(BigInt(r.fees), scale);
+      return {
+        account: maskAccount(r.account),
+        level: r.level,
+        joined_at: r.created_at,
+        verified,
+        kyc_level: Math.min(2, Math.max(0, r.kyc_level)),
+        kyc_level_needed: REBATE_KYC_LEVEL,
+        status,
+        fees_usdt: counted,
+        fees_paid_usdt: formatUnits(paid.get(r.id) ?? 0n, scale),
+        fees_counted_usdt: counted,
+      };
     }),
   };
+}
+
+/**
+ * Every fee some users paid on settled days (invite_fees, written by the settlement), valued in
+ * USDT at each day's reference price (invite_prices: the index ticks' median, as the rebates are).
+ */
+async function feesPaid(db: D1Database, userIds: number[], usdtScale: number): Promise<Map<number, bigint>> {
+  const out = new Map<number, bigint>();
+  if (userIds.length === 0) return out;
+  const { results } = await db
+    .prepare(
+      `SELECT f.user_id, cu.name, cu.scale, COALESCE(pr.price, '0') AS price, CAST(SUM(f.fee) AS TEXT) AS fee
+       FROM invite_fees f JOIN currencies cu ON cu.id = f.currency_id LEFT JOIN invite_prices pr ON pr.day = f.day AND pr.currency_id = f.currency_id
+       WHERE f.user_id IN (${userIds.map(() => "?").join(", ")}) GROUP BY f.user_id, f.currency_id, pr.price`,
+    )
+    .bind(...userIds)
+    .all<{ user_id: number; name: string; scale: number; price: string; fee: string }>();
+  for (const r of results) {
+    const fee = BigInt(r.fee);
+    const v = r.name === "USDT" ? fee : toUsdt(fee, r.scale, r.price, { scale: usdtScale });
+    out.set(r.user_id, (out.get(r.user_id) ?? 0n) + v);
+  }
+  return out;
 }
 
 export async function inviteRebates(db: D1Database, userId: number, q: { page: number; limit: number }): Promise<InviteRebatePage> {

@@ -4,9 +4,12 @@
  *
  *   fees   one step per hour of the day: the invitees' fees of that hour, aggregated in SQL
  *          (GROUP BY) per (invitee, product, currency) into invite_fees;
- *          then one step fixes the day's prices (invite_prices: USDT = 1, otherwise the last trade
- *          of the coin's USDT pair before the day's end, i.e. the day candle's close; a re-run reads
- *          the stored price) and the inviters' agent levels (invite_agents, from the 30 days before);
+ *          then one step fixes the day's prices (invite_prices: USDT = 1, otherwise the valuation
+ *          reference of the coin's USDT pair: the median of its index ticks over the settled window,
+ *          or the newest tick before the window's end when none falls in it, "0" when the pair never
+ *          had an index; never the last trade, which two accounts of one person can print; a re-run
+ *          reads the stored price) and the inviters' agent levels (invite_agents, from the 30 days
+ *          before, over fees valued the same way);
  *   lines  invitees in id order, a few thousand fee rows per step: fees valued in USDT, eligibility
  *          (identity verified at level 2, as the spec asks, within 12 months of registration, no same-identity refusal, inviter
  *          not an operator), one invite_rebates row per (inviter, invitee, level, product);
@@ -28,7 +31,8 @@ import { money } from "../notifications/events.ts";
 import { feeKindsSql, feeProductSql } from "./fees.ts";
 import { addDays, beijingDay, dayEnd, dayStart, monthsBefore } from "./days.ts";
 import { ratesFor, rateToBp, type AgentLevel } from "./settings.ts";
-import { REBATE_MONTHS } from "../../../schemas/invite.ts";
+import { REBATE_KYC_LEVEL, REBATE_MONTHS } from "../../../schemas/invite.ts";
+import { pairStub } from "../spot/pairs.ts";
 
 const HOUR = 3_600_000;
 const FEE_ROWS_PER_STEP = 4000;
@@ -65,6 +69,8 @@ const windowTo = (run: RunRow) => run.window_to ?? dayEnd(run.day);
 
 export interface SettleEnv {
   DB: D1Database;
+  /** The pair objects, whose index ticks value the fees (absent: nothing but USDT fees is valued). */
+  PAIR?: Env["PAIR"];
   USER?: Env["USER"];
   PRODUCT_LEVER?: string;
 }
@@ -179,7 +185,7 @@ export async function settleDay(env: SettleEnv, day: string, now: number, budget
     run = (await readRun(db, day, c))!;
     if (run.phase === "done") break;
     if (!c.fits(run.phase === "pay" ? 8 : run.phase === "lines" ? 12 : 20)) break;
-    if (run.phase === "fees") await feesStep(db, run, usdt, c);
+    if (run.phase === "fees") await feesStep(env, run, usdt, c);
     else if (run.phase === "lines") await linesStep(db, run, usdt, c, now);
     else announce.push(...(await payStep(db, run, usdt, c, now)));
   }
@@ -190,7 +196,8 @@ export async function settleDay(env: SettleEnv, day: string, now: number, budget
   return (await db.prepare("SELECT * FROM invite_runs WHERE day = ?").bind(day).first<RunRow>())!;
 }
 
-async function feesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter) {
+async function feesStep(env: SettleEnv, run: RunRow, usdt: Usdt, c: Counter) {
+  const db = env.DB;
   const day = run.day;
   const start = windowFrom(run);
   const end = windowTo(run);
@@ -245,18 +252,16 @@ async function feesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter) {
       prices.push(db.prepare("INSERT INTO invite_prices (day, currency_id, price, source) VALUES (?, ?, '1', 'usdt') ON CONFLICT DO NOTHING").bind(day, id));
       continue;
     }
+    // The reference no two accounts can move: the pair's index ticks over the settled window
+    // (desks/seconds.ts `referencePrice`), never the last trade, which a thin book lets one person print.
     c.add(1);
-    const t = await db
-      .prepare(
-        `SELECT t.price, t.trade_id, p.id AS pair_id, p.price_decimals FROM pairs p JOIN spot_trades t ON t.pair_id = p.id
-         WHERE p.currency_id = ? AND p.legal_id = ? AND t.created_at < ? ORDER BY t.trade_id DESC LIMIT 1`,
-      )
-      .bind(id, usdt.id, end)
-      .first<{ price: number; trade_id: number; pair_id: number; price_decimals: number }>();
+    const pair = await db.prepare("SELECT id, price_decimals FROM pairs WHERE currency_id = ? AND legal_id = ?").bind(id, usdt.id).first<{ id: number; price_decimals: number }>();
+    const ref = pair && env.PAIR ? await pairStub({ PAIR: env.PAIR }, pair.id).referencePrice(pair.id, start, end) : null;
+    const source = !pair || !ref ? "none" : ref.tickId === null ? `index:${pair.id}:median:${ref.ticks}` : `index:${pair.id}:tick:${ref.tickId}`;
     prices.push(
       db
         .prepare("INSERT INTO invite_prices (day, currency_id, price, source) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING")
-        .bind(day, id, t ? formatUnits(BigInt(t.price), t.price_decimals) : "0", t ? `trade:${t.pair_id}:${t.trade_id}` : "none"),
+        .bind(day, id, pair && ref ? formatUnits(BigInt(ref.price), pair.price_decimals) : "0", source),
     );
   }
   const agents = JSON.parse(run.agents) as AgentLevel[];
@@ -296,7 +301,7 @@ interface FeeRow {
 }
 
 /** Fee units of a currency at `scale`, valued in USDT units at `price` (USDT per coin). */
-export function toUsdt(fee: bigint, scale: number, price: string, usdt: Usdt): bigint {
+export function toUsdt(fee: bigint, scale: number, price: string, usdt: Pick<Usdt, "scale">): bigint {
   const p = parseUnits(price, PRICE_DECIMALS) ?? 0n;
   return mulDiv(fee * p, 10n ** BigInt(usdt.scale), 10n ** BigInt(scale + PRICE_DECIMALS));
 }
@@ -307,7 +312,7 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
   c.add(1);
   let { results: rows } = await db
     .prepare(
-      `SELECT f.user_id AS invitee, f.product, f.currency_id, f.fee, cu.scale, pr.price, u.created_at, EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= 2) AS verified,
+      `SELECT f.user_id AS invitee, f.product, f.currency_id, f.fee, cu.scale, pr.price, u.created_at, EXISTS (SELECT 1 FROM kyc_submissions k WHERE k.user_id = u.id AND k.status = 2 AND k.level >= ${REBATE_KYC_LEVEL}) AS verified,
          (SELECT 1 FROM invite_refusals r WHERE r.user_id = u.id) AS refused,
          p1.id AS p1, p1.role AS r1, p2.id AS p2, p2.role AS r2, p3.id AS p3, p3.role AS r3, a.extra_rate AS extra
        FROM invite_fees f JOIN users u ON u.id = f.user_id JOIN currencies cu ON cu.id = f.currency_id
@@ -404,7 +409,15 @@ async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now:
   }
   const stmts = [...movementsStatements(db, movements), ...notificationsStatement(db, notices, now)];
   const cursor = results[results.length - 1]!.inviter_id;
-  const ok = await commit(db, [...stmts, ...advance(db, run, { phase: "pay", cursor, inviters: movements.length, paid }, stmts.length + 2, c)]);
+  let ok: boolean;
+  try {
+    ok = await commit(db, [...stmts, ...advance(db, run, { phase: "pay", cursor, inviters: movements.length, paid }, stmts.length + 2, c)]);
+  } catch (err) {
+    // The fee account never goes negative (migrations/0034): rebates are paid out of fees really
+    // collected. The step changed nothing; the run waits here until the fee account can pay.
+    if (/system_overdraft/.test(String(err))) throw new Error(`invite settlement ${day}: the fee account holds less USDT than these rebates; nothing was paid`, { cause: err });
+    throw err;
+  }
   return ok ? notices.map((n) => n.userId) : [];
 }
 

@@ -4,8 +4,15 @@
  *  1. per currency, the ledger sums to zero across every account (users and system accounts);
  *  2. every balance row equals the sum of its ledger rows (and no ledger group lacks its row);
  *  3. every movement nets to zero per currency;
- *  4. no user balance and no treasury balance is negative; system accounts hold nothing frozen
- *     (except the treasury: the house's holds for open seconds contracts and leveraged positions, checked in 5);
+ *  4. no account is negative except the two external-flow counterparts (EXTERNAL_ACCOUNTS:
+ *     deposits -1, withdrawals -2, which mirror money from and to the outside world); the fee
+ *     account, the treasury and any other system account never are (the database refuses it too:
+ *     migrations/0034); system accounts hold nothing frozen (except the treasury: the house's holds
+ *     for open seconds contracts and leveraged positions, checked in 5);
+ *  4b. every debit of the fee account is explained: a reversal of a product fee (a kind in the
+ *     products' `feeKinds`: a refund, a revoked open) or a rebate payment, and each rebate payment
+ *     (`invite-rebate:{day}:{inviter}`) equals the rebate lines it pays (invite_rebates), so the
+ *     fee account's balance is exactly the fees collected − their reversals − the rebates paid;
  *  5. frozen funds equal the open holds that explain them. Each product declares its hold
  *     sources in its worker/domain/<area>/product.ts (withdrawals and spot orders, seconds
  *     contracts, C2C escrow, leveraged positions), gathered by worker/domain/products.ts, so this
@@ -14,6 +21,8 @@
  * Differences are returned, written to `reconciliation_reports` and logged with console.error.
  */
 import { TREASURY } from "../../lib/guarded.ts";
+import { EXTERNAL_ACCOUNTS, SYSTEM } from "../../lib/ledger.ts";
+import { PRODUCTS } from "../../../schemas/products.ts";
 import { holdSourcesOf } from "../products.ts";
 import type { HoldSource } from "./holds.ts";
 
@@ -25,6 +34,7 @@ export type Difference =
   | { check: "movement_unbalanced"; movement_key: string; currency_id: number; sum: string }
   | { check: "negative_balance"; user_id: number; currency_id: number; account: string; available: string; frozen: string }
   | { check: "system_frozen"; user_id: number; currency_id: number; account: string; frozen: string }
+  | { check: "system_unexplained"; user_id: number; currency_id: number; movement_key: string; kind: string; amount: string; explained: string }
   | { check: "frozen_vs_holds"; user_id: number; currency_id: number; account: string; frozen: string; holds: string };
 
 export interface ReconcileResult {
@@ -35,12 +45,15 @@ export interface ReconcileResult {
 }
 
 const LIMIT = 100;
+const external = EXTERNAL_ACCOUNTS.join(", ");
+/** Kinds that may take money out of the fee account: reversals of product fees, and rebate payments. */
+const FEE_DEBIT_KINDS = [...new Set([...PRODUCTS.flatMap((p) => p.feeKinds), "invite_rebate"])].map((k) => `'${k.replace(/'/g, "''")}'`).join(", ");
 
 /** Runs every check and returns the differences (empty when the books are right). */
 export async function reconcile(db: D1Database, sources: HoldSource[] = holdSourcesOf()): Promise<ReconcileResult> {
   const differences: Difference[] = [];
   const grouped = `SELECT user_id, currency_id, account, SUM(d_available) AS a, SUM(d_frozen) AS f FROM ledger GROUP BY user_id, currency_id, account`;
-  const [sums, balanceRows, unbalanced, negative, systemFrozen, counts] = await db.batch([
+  const [sums, balanceRows, unbalanced, negative, systemFrozen, counts, feeDebits] = await db.batch([
     db.prepare("SELECT currency_id, CAST(SUM(d_available + d_frozen) AS TEXT) AS s FROM ledger GROUP BY currency_id HAVING SUM(d_available + d_frozen) != 0"),
     db.prepare(
       `SELECT b.user_id, b.currency_id, b.account, CAST(b.available AS TEXT) AS ba, CAST(b.frozen AS TEXT) AS bf,
@@ -62,11 +75,23 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
     db
       .prepare(
         `SELECT user_id, currency_id, account, CAST(available AS TEXT) AS a, CAST(frozen AS TEXT) AS f FROM balances
-          WHERE (user_id > 0 OR user_id = ?) AND (available < 0 OR frozen < 0) LIMIT ${LIMIT}`,
-      )
-      .bind(TREASURY),
+          WHERE user_id NOT IN (${external}) AND (available < 0 OR frozen < 0) LIMIT ${LIMIT}`,
+      ),
     db.prepare(`SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id <= 0 AND user_id != ? AND frozen != 0 LIMIT ${LIMIT}`).bind(TREASURY),
     db.prepare("SELECT (SELECT count(*) FROM ledger) AS l, (SELECT count(*) FROM movements) AS m, (SELECT count(*) FROM balances) AS b"),
+    // Fee-account debits of a kind that may not debit it, and rebate payments that differ from their lines.
+    db
+      .prepare(
+        `SELECT l.user_id, l.currency_id, l.movement_key, l.kind, CAST(-l.d_available - l.d_frozen AS TEXT) AS amount,
+                CAST(COALESCE(r.s, 0) AS TEXT) AS explained
+           FROM ledger l
+           LEFT JOIN (SELECT 'invite-rebate:' || day || ':' || inviter_id AS k, SUM(amount) AS s FROM invite_rebates GROUP BY day, inviter_id) r
+             ON l.kind = 'invite_rebate' AND r.k = l.movement_key
+          WHERE l.user_id = ? AND l.d_available + l.d_frozen < 0
+            AND (l.kind NOT IN (${FEE_DEBIT_KINDS}) OR (l.kind = 'invite_rebate' AND -l.d_available - l.d_frozen != COALESCE(r.s, 0)))
+          LIMIT ${LIMIT}`,
+      )
+      .bind(SYSTEM.fees),
   ]);
 
   for (const r of (sums!.results ?? []) as { currency_id: number; s: string }[]) differences.push({ check: "ledger_sum", currency_id: r.currency_id, sum: r.s });
@@ -81,6 +106,10 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
   }
   for (const r of (systemFrozen!.results ?? []) as { user_id: number; currency_id: number; account: string; f: string }[]) {
     differences.push({ check: "system_frozen", user_id: r.user_id, currency_id: r.currency_id, account: r.account, frozen: r.f });
+  }
+
+  for (const r of (feeDebits!.results ?? []) as { user_id: number; currency_id: number; movement_key: string; kind: string; amount: string; explained: string }[]) {
+    differences.push({ check: "system_unexplained", user_id: r.user_id, currency_id: r.currency_id, movement_key: r.movement_key, kind: r.kind, amount: r.amount, explained: r.explained });
   }
 
   // Frozen funds against the holds that explain them, both ways.

@@ -10,6 +10,7 @@
  */
 import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money.ts";
 import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
+import { PRICE_MOVE_TOLERANCE_BPS } from "../../../durable/engine/margin.ts";
 import { acceptanceMoney, bpsToPercent, openLegs, refundLegs, type SecondsDirection, type SecondsMoney } from "../../../durable/engine/seconds.ts";
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
 import { randomInt } from "../../lib/crypto.ts";
@@ -97,7 +98,7 @@ export function stakeOf(number: string, cur: PayableRow): bigint {
   return stake;
 }
 
-const refusalError = { no_market_price: "no_market_price", pair_exposure: "exposure_pair", user_exposure: "exposure_user", tombstoned: "try_again" } as const;
+const refusalError = { no_market_price: "no_market_price", pair_exposure: "exposure_pair", user_exposure: "exposure_user", tombstoned: "try_again", price_moved: "price_moved" } as const;
 
 /** How a submit proves its session (worker/lib/auth.ts `requireTrader`); absent when the caller already checked it in D1. */
 export interface SubmitSession {
@@ -146,6 +147,14 @@ export async function submitContract(env: Env, userId: number, input: SecondsSub
   return accept(env, userId, h.terms.pair, h.terms.cur, h.held, now);
 }
 
+/** The index the owner confirmed, in the pair's price ticks (null: none sent); bad precision is refused before anything is held. */
+function confirmedTicks(input: SecondsSubmit, pair: PairRow): number | null {
+  if (input.index_price === undefined) return null;
+  const t = parseUnits(input.index_price, pair.priceDecimals);
+  if (t === null || t <= 0n) throw new ApiError("invalid_field", 400, { field: "index_price" });
+  return Number(t);
+}
+
 /** Prices a submit on its terms and holds its money with its row in one D1 batch (status 0). */
 async function holdContract(
   env: Env,
@@ -159,6 +168,7 @@ async function holdContract(
   const db = env.DB;
   const terms = await termsOf(db, input, fresh, now, seen);
   const { pair, option, cur } = terms;
+  const confirmed = confirmedTicks(input, pair);
   const stake = stakeOf(input.number, cur);
   const money = acceptanceMoney(stake, option.ratioBps, cur.feeBps);
   const memo = `${pair.base}/${pair.quote} ${input.type === 1 ? "up" : "down"} ${option.seconds}s`;
@@ -182,7 +192,7 @@ async function holdContract(
           .bind(id, ...userBinds, ...guardBinds(terms), cur.currencyId, input.type, stake.toString(), money.fee.toString(), money.hold.toString(), option.seconds, option.ratioBps, input.client_oid ?? null, now),
       ]);
       if (guard) guard.confirmed = true;
-      return { held: { id, type: input.type, money, ratioBps: option.ratioBps, seconds: option.seconds }, terms };
+      return { held: { id, type: input.type, money, ratioBps: option.ratioBps, seconds: option.seconds, confirmed }, terms };
     } catch (err) {
       const msg = String(err);
       if (/NOT NULL constraint failed: micro_orders\.user_id/.test(msg)) throw new SessionGone();
@@ -203,6 +213,8 @@ async function holdContract(
 
 interface Held {
   id: number;
+  /** The index (ticks) the owner confirmed, checked by the pair object at acceptance; null = none sent. */
+  confirmed?: number | null;
   type: SecondsDirection;
   money: SecondsMoney;
   ratioBps: number;
@@ -216,6 +228,7 @@ interface Held {
  * holding something else: the reconciler or a settlement got there first).
  */
 async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, h: Held, now: number): Promise<SecondsOrder> {
+  const confirmed = h.confirmed ?? null;
   const db = env.DB;
   const input: AcceptInput = {
     pairId: pair.id,
@@ -232,6 +245,7 @@ async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, 
     seconds: h.seconds,
     pairExposure: cur.pairExposure.toString(),
     userExposure: cur.userExposure.toString(),
+    ...(confirmed === null ? {} : { confirmedPrice: confirmed }),
   };
   const r = await pairStub(env, pair.id).acceptSeconds(input);
   if (r.ok) {
@@ -274,6 +288,10 @@ async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, 
     }
   } else {
     await refund(db, h.id, userId, cur.currencyId, h.money, now);
+    if (r.code === "price_moved") {
+      const fmt = (ticks: number) => formatUnits(BigInt(ticks), pair.priceDecimals);
+      throw new ApiError("price_moved", 409, { confirmed: fmt(confirmed ?? 0), price: fmt(r.price ?? 0), tolerance: formatUnitsTrim(BigInt(PRICE_MOVE_TOLERANCE_BPS), 2) });
+    }
     if (r.code !== "tombstoned") throw new ApiError(refusalError[r.code], 409);
   }
   const row = await orderById(db, userId, h.id);

@@ -8,8 +8,9 @@ import type { orderHistoryQuerySchema, OrderState, SpotOpenOrder, SpotOrderRecor
 import { notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
 import { balanceOf } from "../../lib/ledger.ts";
 import { formatShanghai } from "../../lib/time.ts";
-import type { PairRow } from "./pairs.ts";
+import { pairStub, type PairRow } from "./pairs.ts";
 import { spotOrdersHeld } from "./holds.ts";
+import { PRICE_BAND_BPS, priceBand } from "../../../durable/engine/index-price.ts";
 
 /** Order history states as SQL over spot_orders (status 0 submitted, 1 open, 2 filled, 3 cancelled, 4 rejected). */
 const STATE_SQL: Record<OrderState, string> = {
@@ -142,13 +143,22 @@ export async function orderHistory(db: D1Database, userId: number, q: z.output<t
   return { total: total?.n ?? 0, lists };
 }
 
-/** One's spot balances of a pair, with the pair's precision. */
-export async function pairBalance(db: D1Database, userId: number, pair: PairRow) {
-  const [base, quote, inOrders] = await Promise.all([
+/**
+ * One's spot balances of a pair, with the pair's rules: precision, minimum order value and the
+ * limit price band (PRICE_BAND_BPS around the index now; low/high null while the book is not
+ * two-sided, when no band applies). "In orders" counts spot orders only (holds of other products
+ * are named by GET /api/wallet/holds).
+ */
+export async function pairBalance(env: Env, userId: number, pair: PairRow) {
+  const db = env.DB;
+  const [base, quote, inOrders, index] = await Promise.all([
     balanceOf(db, userId, pair.currencyId, "change"),
     balanceOf(db, userId, pair.legalId, "change"),
     spotOrdersHeld(db, userId),
+    pairStub(env, pair.id).index(pair.id),
   ]);
+  const band = index === null ? null : priceBand(index);
+  const price = (ticks: number | null) => (ticks === null ? null : formatUnits(BigInt(ticks), pair.priceDecimals));
   return {
     user_currency: formatUnits(base.available, pair.baseScale),
     user_legal: formatUnits(quote.available, pair.quoteScale),
@@ -161,5 +171,9 @@ export async function pairBalance(db: D1Database, userId: number, pair: PairRow)
     price_decimals: pair.priceDecimals,
     qty_decimals: pair.qtyDecimals,
     min_notional: formatUnits(pair.minNotional, pair.quoteScale, 2),
+    price_band_percent: String(PRICE_BAND_BPS / 100),
+    index_price: price(index),
+    price_band_low: price(band?.low ?? null),
+    price_band_high: price(band?.high ?? null),
   };
 }

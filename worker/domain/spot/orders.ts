@@ -1,5 +1,6 @@
 /**
- * Spot orders (spec §5, §7): the order rules (limit, market within a band, market buy by total),
+ * Spot orders (spec §5, §7): the order rules (limit within the price band around the index, which
+ * the pair object checks at booking; market within a band; market buy by total),
  * placement (funds frozen with the order row in one D1 batch, then booked in the pair's Durable
  * Object; fills and releases come back through the object's outbox), batches for bots, replays of
  * a client order id, and cancels. Every query is scoped to the trader's own orders.
@@ -11,6 +12,7 @@ import type { Locale } from "../../../schemas/locale.ts";
 import { errorText } from "../../../schemas/errors.ts";
 import type { PlaceInput, PlaceResult } from "../../../durable/pair/object.ts";
 import { lotsToBaseUnits, notionalToQuoteUnits } from "../../../durable/engine/units.ts";
+import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
 import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
@@ -241,8 +243,22 @@ async function bookOne(t: Trader, pair: PairRow, priced: PricedOrder, input: Ord
   }
   // Funds are frozen and the order is recorded: now the book. If this call fails, the order stays
   // "submitted" and the reconciler either finds it booked or tombstones it and releases the hold.
-  const result = await pairStub(t.env, pair.id).place(placeInput(pair, t.userId, orderId, priced));
+  const stub = pairStub(t.env, pair.id);
+  const result = await stub.place(placeInput(pair, t.userId, orderId, priced));
+  if (result.code === "PRICE_BAND") {
+    // Refused by the band after the freeze: the object journaled the refusal and its release of
+    // the hold (one outbox entry, applied to D1 once, keyed like every drain batch). Drain it now
+    // so the funds are back when the user reads the refusal.
+    await stub.drain();
+    throw outOfBand(pair, result);
+  }
   return placedOut(pair, orderId, result);
+}
+
+/** The refusal of a limit order outside the price band, with the band in the pair's price decimals. */
+function outOfBand(pair: PairRow, result: PlaceResult) {
+  const fmt = (ticks: number | undefined) => (ticks === undefined ? "?" : formatUnits(BigInt(ticks), pair.priceDecimals));
+  return new ApiError("price_out_of_band", 409, { percent: PRICE_BAND_BPS / 100, low: fmt(result.band?.low), high: fmt(result.band?.high) });
 }
 
 type BatchItemResult = ReturnType<typeof placedOut> | Awaited<ReturnType<typeof replay>> | { code: string; message: string };
@@ -306,7 +322,9 @@ export async function placeBatch(t: Trader, input: z.output<typeof spotBatchSche
   if (accepted.length > 0) {
     if (ids) {
       const placed = await stub.placeMany(accepted.map((a, k) => placeInput(pair, t.userId, ids[k]!, a.priced)));
-      accepted.forEach((a, k) => (results[a.index] = placedOut(pair, ids[k]!, placed[k]!)));
+      accepted.forEach((a, k) => (results[a.index] = placed[k]!.code === "PRICE_BAND" ? refused(outOfBand(pair, placed[k]!)) : placedOut(pair, ids[k]!, placed[k]!)));
+      // Orders refused by the band had their holds released by the object: drain so the funds are back.
+      if (placed.some((p) => p.code === "PRICE_BAND")) await stub.drain();
     } else {
       // The balance changed under us (another request spent it) or a client id was taken
       // meanwhile: fall back to the single-order path, which decides each order exactly.

@@ -87,6 +87,6 @@ export async function pairBySymbol(db: D1Database, symbol: string): Promise<Pair
 }
 
 /** The Durable Object stub of a pair. */
-export function pairStub(env: Env, pairId: number) {
+export function pairStub(env: Pick<Env, "PAIR">, pairId: number) {
   return env.PAIR.get(env.PAIR.idFromName(`pair:${pairId}`));
 }

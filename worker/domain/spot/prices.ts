@@ -4,6 +4,8 @@
  * reported as unknown (shown as "0.00"), never invented. All maths is bigint, rounded down.
  */
 import { BTC_ID, USDT_ID } from "../../../schemas/wallet.ts";
+import { formatUnits } from "../../../schemas/money.ts";
+import { pairStub } from "./pairs.ts";
 
 /** A price as an exact fraction: num / 10^dec. */
 export interface Price {
@@ -43,6 +45,21 @@ export async function usdtPrice(db: D1Database, currencyId: number): Promise<Pri
     .bind(currencyId, USDT_ID)
     .first<{ last_price: string }>();
   return r ? parsePrice(r.last_price) : null;
+}
+
+/**
+ * The USDT price of a coin where the house pays by it (flash exchange against the treasury): the
+ * pair's index now, else its newest index tick (desks/seconds.ts), so a trade printed by two
+ * accounts of one person on a thin book moves nothing paid out. A pair that never had an index
+ * falls back to the last trade (`usdtPrice`), as it did before the index existed.
+ */
+export async function referenceUsdtPrice(env: { DB: D1Database; PAIR?: Env["PAIR"] }, currencyId: number): Promise<Price | null> {
+  const pair = await env.DB.prepare("SELECT id, price_decimals FROM pairs WHERE currency_id = ? AND legal_id = ?").bind(currencyId, USDT_ID).first<{ id: number; price_decimals: number }>();
+  if (pair && env.PAIR) {
+    const ticks = await pairStub({ PAIR: env.PAIR }, pair.id).referenceNow(pair.id);
+    if (ticks !== null) return parsePrice(formatUnits(BigInt(ticks), pair.price_decimals));
+  }
+  return usdtPrice(env.DB, currencyId);
 }
 
 const pow10 = (n: number) => 10n ** BigInt(n);

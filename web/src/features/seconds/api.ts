@@ -27,6 +27,8 @@ export interface SubmitBody {
   seconds: number;
   number: string;
   client_oid: string;
+  /** The index the user confirmed: the server refuses with price_moved beyond its tolerance (0.1 %). */
+  index_price?: string;
 }
 
 /** Every open USDT pair: the drawer, and the pair id (match_id) of a contract. */

@@ -135,7 +135,7 @@ export interface OrderCheckInput {
 }
 
 export interface OrderProblem {
-  key: "price_positive" | "buy_qty_positive" | "sell_qty_positive" | "buy_total_positive" | "too_many_decimals" | "min_notional" | "no_liquidity" | "insufficient_balance";
+  key: "price_positive" | "buy_qty_positive" | "sell_qty_positive" | "buy_total_positive" | "too_many_decimals" | "min_notional" | "no_liquidity" | "insufficient_balance" | "price_out_of_band";
   params?: Record<string, string | number>;
 }
 
@@ -151,6 +151,9 @@ export function checkOrder(input: OrderCheckInput): { problem: OrderProblem } | 
     if (!isPositive(input.price)) return { problem: { key: "price_positive" } };
     if (parseUnits(input.price, balance.price_decimals) === null) {
       return { problem: { key: "too_many_decimals", params: { decimals: balance.price_decimals } } };
+    }
+    if (outsideBand(input.price, balance)) {
+      return { problem: { key: "price_out_of_band", params: { percent: balance.price_band_percent, low: balance.price_band_low!, high: balance.price_band_high! } } };
     }
     price = input.price;
   } else {
@@ -173,6 +176,12 @@ export function checkOrder(input: OrderCheckInput): { problem: OrderProblem } | 
   const available = side === "buy" ? balance.user_legal : balance.user_currency;
   if (compareDecimals(needed, available) === 1) return { problem: { key: "insufficient_balance" } };
   return { problem: null, effectivePrice: price };
+}
+
+/** Whether a limit price lies outside the pair's price band around the index (none while the book has no index). */
+export function outsideBand(price: string, balance: SpotBalance): boolean {
+  if (balance.price_band_low === null || balance.price_band_high === null) return false;
+  return compareDecimals(price, balance.price_band_low) === -1 || compareDecimals(price, balance.price_band_high) === 1;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * My team (/invite/team): the people one invited, by invite level (1: invited by one, 2: by them,
  * 3: by those), each with a masked account, when they joined, whether their identity is verified
- * (and so whether their fees pay one a rebate) and the fees they generated for one's rebates.
+ * at which level (rebates need level 2), the fees they paid on settled days and the part of them
+ * that counts for one's rebates, both valued at the day's reference price (the index, not the last trade).
  */
 import { useStore } from "@nanostores/react";
 import { m } from "../../../i18n/index.ts";
@@ -50,11 +51,13 @@ export default function TeamPage() {
           <ul className={acct.recordList}>
             {list.items.map((r) => {
               const badge = statusBadge[r.status];
+              // Verified below the level rebates need: say which level they have and which is needed.
+              const badgeText = r.status === "unverified" && r.kyc_level > 0 ? m.invite_status_needs_level({ level: String(r.kyc_level_needed) }) : badge.text();
               return (
                 <li key={`${r.level}-${r.account}-${r.joined_at}`} className={acct.recordCard} data-testid="team-member">
                   <div className={acct.recordHead}>
                     <span className={s.account} data-testid="team-account">{r.account}</span>
-                    <span className={`badge badge-${badge.tone}`} data-testid="team-status">{badge.text()}</span>
+                    <span className={`badge badge-${badge.tone}`} data-testid="team-status">{badgeText}</span>
                   </div>
                   <dl className={acct.kv}>
                     <div className={acct.kvRow}>
@@ -62,12 +65,19 @@ export default function TeamPage() {
                       <dd className="num">{formatDay(r.joined_at)}</dd>
                     </div>
                     <div className={acct.kvRow}>
-                      <dt>{m.invite_verified()}</dt>
-                      <dd>{r.verified ? m.invite_yes() : m.invite_no()}</dd>
+                      <dt>{m.invite_verification()}</dt>
+                      <dd data-testid="team-kyc">
+                        {r.kyc_level > 0 ? m.invite_kyc_level({ level: String(r.kyc_level) }) : m.invite_kyc_none()}
+                        {!r.verified && <span className="muted"> · {m.invite_kyc_needed({ level: String(r.kyc_level_needed) })}</span>}
+                      </dd>
                     </div>
                     <div className={acct.kvRow}>
-                      <dt>{m.invite_fees_generated()}</dt>
-                      <dd className="num">{formatMoney(r.fees_usdt, "USDT")} USDT</dd>
+                      <dt>{m.invite_fees_paid()}</dt>
+                      <dd className="num" data-testid="team-fees-paid">{formatMoney(r.fees_paid_usdt, "USDT")} USDT</dd>
+                    </div>
+                    <div className={acct.kvRow}>
+                      <dt>{m.invite_fees_counted()}</dt>
+                      <dd className="num" data-testid="team-fees-counted">{formatMoney(r.fees_counted_usdt, "USDT")} USDT</dd>
                     </div>
                   </dl>
                 </li>

@@ -76,6 +76,8 @@ export function ContractForm({
   const [failure, setFailure] = useState<{ text: string; inputs: string } | null>(null);
   const [step, setStep] = useState<"form" | "risk" | "confirm">("form");
   const [busy, setBusy] = useState(false);
+  /** The server's price_moved refusal, shown on the confirmation with the new index until the user confirms again. */
+  const [moved, setMoved] = useState<string | null>(null);
   const tid = (name: string) => `${testIdPrefix}-${name}`;
 
   const active = useMemo(() => (options.data ?? []).filter((o) => o.status === 1).sort((a, b) => a.seconds - b.seconds), [options.data]);
@@ -121,11 +123,27 @@ export function ContractForm({
     if (!currency || !option || busy) return;
     setBusy(true);
     try {
-      const order = await submit({ match_id: pair.id, currency_id: currency.id, type: direction, seconds: option.seconds, number: amount.trim(), client_oid: newClientOrderId() });
+      const order = await submit({
+        match_id: pair.id,
+        currency_id: currency.id,
+        type: direction,
+        seconds: option.seconds,
+        number: amount.trim(),
+        client_oid: newClientOrderId(),
+        ...(index === null ? {} : { index_price: index }),
+      });
+      setMoved(null);
       toast.success(m.sec_placed({ direction: direction === 1 ? m.sec_up() : m.sec_down(), seconds: option.seconds }));
       setStep("form");
       onPlaced(order);
     } catch (err) {
+      if (err instanceof ApiFailure && err.code === "price_moved") {
+        // The confirmation stays, showing the index now (it follows the book) under the server's
+        // message: what the user confirms next is the new price. Nothing was held.
+        setMoved(err.message);
+        return;
+      }
+      setMoved(null);
       setStep("form");
       // 997/998/999 are handled by the API client (dialog to /verifyed, or log in again).
       if (err instanceof ApiFailure && err.kind !== "998" && err.kind !== "997" && err.kind !== "999") {
@@ -280,7 +298,10 @@ export function ContractForm({
       {step === "confirm" && option && preview && (
         <Modal
           title={m.sec_confirm_title()}
-          onClose={() => setStep("form")}
+          onClose={() => {
+            setMoved(null);
+            setStep("form");
+          }}
           busy={busy}
           testId={tid("confirm")}
           actions={
@@ -295,6 +316,11 @@ export function ContractForm({
             </>
           }
         >
+          {moved && (
+            <p className="field-error" role="alert" data-testid={tid("confirm-moved")}>
+              {moved}
+            </p>
+          )}
           <dl className={s.confirmFacts}>
             <div>
               <dt>{m.sec_col_symbol()}</dt>

@@ -237,7 +237,10 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
     if (submitting || !balance) return;
     const check = totalMode ? checkTotal({ total: spend, bestAsk, balance }) : checkOrder({ side, mode, price, qty, bestOpposite, balance });
     if (check.problem) {
-      const text = errText(check.problem.key, check.problem.params);
+      const { key, params } = check.problem;
+      // The band's ends as the form shows them (grouped), not as the wire carries them.
+      const shown = key === "price_out_of_band" && params ? { ...params, low: formatPrice(String(params.low)), high: formatPrice(String(params.high)) } : params;
+      const text = errText(key, shown);
       setProblem(text);
       toast.error(text);
       return;
@@ -308,6 +311,13 @@ export function OrderForm({ pair, balance, bestBid, bestAsk, initialSide = "buy"
         <div className={s.orderField}>
           <input className={`input ${s.orderInput} ${s.readonly}`} readOnly value={m.spot_market_price()} aria-label={m.spot_price()} data-testid={tid("price-market")} tabIndex={-1} />
         </div>
+      )}
+      {mode === 2 && balance && (
+        <p className={`${s.orderBest} num`} data-testid={tid("price-band")}>
+          {balance.price_band_low !== null && balance.price_band_high !== null
+            ? m.spot_price_band({ percent: balance.price_band_percent, low: formatPrice(balance.price_band_low), high: formatPrice(balance.price_band_high) })
+            : m.spot_price_band_none({ percent: balance.price_band_percent })}
+        </p>
       )}
       {mode === 1 && (
         <p className={`${s.orderBest} num`} data-testid={tid("best-price")}>
