@@ -81,8 +81,8 @@ async function story(user: TestUser) {
   const bought = await buy(user.token, { price: "101", num: "0.05" });
   expect(bought.body.type, JSON.stringify(bought.body)).toBe("ok");
   await drainPair(PAIR);
-  // ... and a buy resting below the book, so a spot order holds something
-  const resting = await buy(user.token, { price: "90", num: "0.1" });
+  // ... and a buy resting below the book (inside the 10 % price band), so a spot order holds something
+  const resting = await buy(user.token, { price: "95", num: "0.1" });
   expectOk(resting);
   await drainPair(PAIR);
   // 4. a seconds contract of 10 USDT, run to its end
@@ -167,7 +167,7 @@ describe("a new user's statement", () => {
     const usdt = groups.find((g) => g.currency_id === USDT && g.account === "change")!;
     expect(usdt.holds).toEqual(
       expect.arrayContaining([
-        { purpose: "spot_order", amount: "9.00000000", ref: { type: "spot_order", id: made.orderId }, label: "BTC/USDT" },
+        { purpose: "spot_order", amount: "9.50000000", ref: { type: "spot_order", id: made.orderId }, label: "BTC/USDT" },
         { purpose: "vote", amount: "10.00000000", ref: { type: "vote", id: made.roundId }, label: "Next listing" },
         expect.objectContaining({ purpose: "withdrawal", ref: { type: "withdrawal", id: made.withdrawalId } }),
       ]),
@@ -176,7 +176,7 @@ describe("a new user's statement", () => {
 
     // The spot screen: frozen counts every hold, "In orders" only the resting buy.
     const spot = await api(`/transaction/balance?currency_id=${BTC}&legal_id=${USDT}`, { token: user.token });
-    expect(spot.body.message).toMatchObject({ order_legal: "9.00000000", order_currency: "0.00000000", lock_legal: usdt.frozen });
+    expect(spot.body.message).toMatchObject({ order_legal: "9.50000000", order_currency: "0.00000000", lock_legal: usdt.frozen });
   });
 
   it("shows 0 in orders when only a vote holds money", async () => {
