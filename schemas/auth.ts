@@ -3,7 +3,7 @@
  * the worker routes; messages are catalogue keys (schemas/errors.ts).
  */
 import { z } from "zod";
-import { idInput, singleLineText, TEXT_CHARS } from "./strict.ts";
+import { idInput, secretInput, singleLineText, TEXT_CHARS, textInput } from "./strict.ts";
 
 export const EMAIL_RE = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,180}\.[A-Za-z]{2,24}$/;
 export const PHONE_RE = /^\d{5,20}$/;
@@ -48,13 +48,14 @@ export const NEW_PASSWORD_MAX = 64;
 export const newPasswordSchema = z
   .string({ message: "password_rule" })
   .refine((p) => [...p].length >= NEW_PASSWORD_MIN && [...p].length <= NEW_PASSWORD_MAX, { message: "password_rule" })
-  .refine((p) => /\p{L}/u.test(p) && /\d/.test(p) && !/\p{Cc}/u.test(p), { message: "password_rule" });
+  .refine((p) => /\p{L}/u.test(p) && /\d/.test(p) && !/\p{Cc}/u.test(p), { message: "password_rule" })
+  .refine(singleLineText, TEXT_CHARS);
 
 /** Login passwords: only the minimum length is checked before the hash comparison. */
-export const loginPasswordSchema = z
+export const loginPasswordSchema = secretInput(z
   .string({ message: "password_short" })
   .min(6, { message: "password_short" })
-  .max(128, { message: "login_failed" });
+  .max(128, { message: "login_failed" }));
 
 export const inviteCodeSchema = z
   .string()
@@ -80,7 +81,7 @@ export const registerSchema = z
     password: newPasswordSchema,
     re_password: z.string({ message: "password_mismatch" }).max(128),
     country_code: countryCodeSchema.default("86"),
-    code_id: z.string({ message: "captcha_required" }).min(1, { message: "captcha_required" }).max(64),
+    code_id: textInput(z.string({ message: "captcha_required" }).min(1, { message: "captcha_required" }).max(64)),
     code: z.string({ message: "captcha_required" }).trim().refine(singleLineText, TEXT_CHARS).min(1, { message: "captcha_required" }).max(16),
     extension_code: inviteCodeSchema.optional(),
   })
@@ -97,7 +98,7 @@ export type LoginInput = z.input<typeof loginSchema>;
 export const sendCodeSchema = z.object({
   user_string: emailSchema,
   type: z.literal("forget", { message: "invalid_field" }),
-  lang: z.string().max(8).optional(),
+  lang: textInput(z.string().max(8)).optional(),
 });
 
 export const codeSchema = z.string({ message: "code_required" }).trim().regex(/^\d{6}$/, { message: "code_wrong" });
@@ -118,7 +119,7 @@ export const forgetSchema = z
 
 export const updatePasswordSchema = z
   .object({
-    oldpwd: z.string({ message: "old_password_wrong" }).min(1, { message: "old_password_wrong" }).max(128),
+    oldpwd: secretInput(z.string({ message: "old_password_wrong" }).min(1, { message: "old_password_wrong" }).max(128)),
     newpwd: newPasswordSchema,
     repwd: z.string({ message: "password_mismatch" }).max(128),
   })

@@ -22,6 +22,8 @@ export const errorEnvelopeSchema = z.object({
   status: z.literal(0).optional(),
   message: z.string(),
   code: z.string(),
+  /** the input field a refusal is about, as a path ("amount", "orders.0.price"), when it is about one */
+  field: z.string().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 

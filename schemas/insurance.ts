@@ -21,7 +21,7 @@
  *   at most two payouts per user and UTC day; a further claim is queued and paid the next UTC day.
  */
 import { z } from "zod";
-import { idInput, limitInput, pageInput, singleLineText, TEXT_CHARS } from "./strict.ts";
+import { idInput, limitInput, multiLineText, pageInput, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 
 /** A claim needs the value at or below this percentage of the insured amount (spec: "loses 50 %"). */
@@ -164,7 +164,7 @@ export const insuranceClaimResultSchema = z.object({
 
 // ---- operator console ----
 
-const reason = z.string({ message: "reason_required" }).min(1, { message: "reason_required" }).max(500);
+const reason = z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500);
 const percent = z.string({ message: "insurance_percent" }).regex(/^\d{1,3}(\.\d{1,2})?$/, { message: "insurance_percent" });
 
 /** POST /api/admin/insurance/plans: publishes a plan (audited). Its terms never change afterwards; it can only be closed. */

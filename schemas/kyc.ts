@@ -3,7 +3,7 @@
  * states, §5 identity, bank card and fund password rules). Shared by the web forms and the worker.
  */
 import { z } from "zod";
-import { intInput, singleLineText, TEXT_CHARS } from "./strict.ts";
+import { intInput, secretInput, singleLineText, TEXT_CHARS } from "./strict.ts";
 
 /** review_status on the user (spec §4, plus the rejected state the spec shows as a label). */
 export const reviewStatus = { none: 0, pending: 1, approved: 2, rejected: 3 } as const;
@@ -90,8 +90,8 @@ export const fundPasswordSchema = z
   .object({
     fund_password: fundPasswordRuleSchema,
     re_fund_password: z.string().max(64).optional(),
-    login_password: z.string().max(128).optional(),
-    old_fund_password: z.string().max(64).optional(),
+    login_password: secretInput(z.string().max(128)).optional(),
+    old_fund_password: secretInput(z.string().max(64)).optional(),
   })
   .refine((b) => b.re_fund_password === undefined || b.re_fund_password === b.fund_password, {
     message: "password_mismatch",

@@ -23,8 +23,8 @@ export const leverCloseReasonSchema = z.enum(["user", "profit", "loss", "liquida
 export type LeverCloseReason = z.infer<typeof leverCloseReasonSchema>;
 
 const id = idInput({ message: "invalid_param" });
-/** An optional price: absent, null, "" or "0" mean "not set" for TP/SL. */
-const optionalPrice = z.union([decimalStringSchema, z.literal(""), z.null()]).optional();
+/** An optional price: absent or "0" mean "not set" for TP/SL (null and "" are refused, like in every numeric field). */
+const optionalPrice = decimalStringSchema.optional();
 
 /** POST /api/lever/submit */
 export const leverSubmitSchema = z.object({
@@ -53,7 +53,7 @@ export const leverIdSchema = z.object({ id });
 /** POST /api/lever/batch_close: every trading position of the caller, optionally of one pair. */
 export const leverBatchCloseSchema = z.object({ currency_id: id.optional(), legal_id: id.default(3) });
 export type LeverBatchClose = z.infer<typeof leverBatchCloseSchema>;
-/** POST /api/lever/setstop: both stops at once; null / "" / "0" clears one. */
+/** POST /api/lever/setstop: both stops at once; an absent stop or "0" clears it. */
 export const leverSetStopSchema = z.object({ id, stop_profit: optionalPrice, stop_loss: optionalPrice });
 
 /** POST /api/lever/my_trade query (spec §7: status, legal_id=3, currency_id, page, limit=100). */

@@ -127,6 +127,15 @@ export function longText(max: number, opts: { min?: number; message?: ErrorKey }
   return textInput(z.string(m).trim().min(opts.min ?? 1, m).max(max, m), { multiline: true });
 }
 
+/**
+ * A secret compared with a stored hash (login password, current fund password): any text is
+ * compared as given, so an old password that predates these rules still signs in; a wrong one is
+ * refused as wrong. Marked `format: "password"` in the OpenAPI document.
+ */
+export function secretInput<S extends z.ZodString>(schema: S): S {
+  return schema.meta({ format: "password" }) as S;
+}
+
 /** Checks for a string chain: `z.string().trim().refine(singleLineText, TEXT_CHARS).max(…)`. */
 export const singleLineText = (s: string): boolean => isCleanText(s, false);
 export const multiLineText = (s: string): boolean => isCleanText(s, true);

@@ -32,7 +32,6 @@ import {
 } from "../../schemas/operator.ts";
 import { requireOperator, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
-import { ApiError } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
 import { adjustmentList, requestAdjustment } from "../domain/operator/adjustments.ts";
