@@ -26,6 +26,7 @@ import { spotWallet, walletList } from "../domain/wallet/balances.ts";
 import { claimDeposit, depositAddresses, depositRecords } from "../domain/wallet/deposits.ts";
 import { transferOwn } from "../domain/wallet/transfers.ts";
 import { feeTable, requestWithdrawal, withdrawalRecords, withdrawInfo } from "../domain/withdrawals/requests.ts";
+import { cachedPublic, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 const MINUTE = 60_000;
 
@@ -95,7 +96,7 @@ export const walletRoutes = new Hono<AppEnv>()
   })
 
   // ── Withdrawals ─────────────────────────────────────────────────────────────────────────────
-  .get("/wallet/fees", answers(feeTableSchema, { summary: "The published withdrawal fee table: fee, min and max per currency and network" }), async (c) => ok(c, await feeTable(c.env.DB)))
+  .get("/wallet/fees", answers(feeTableSchema, { summary: "The published withdrawal fee table: fee, min and max per currency and network" }), async (c) => ok(c, await cachedPublic(PUBLIC_LISTS.withdrawalFees, () => feeTable(c.env.DB))))
   .post("/wallet/get_info", requireUser, jsonBody(currencyBodySchema), answers(withdrawInfoSchema, { summary: "Withdrawal terms of a currency and what the form needs", auth: true }), async (c) =>
     ok(c, await withdrawInfo(c.env.DB, c.get("user").id, c.req.valid("json").currency)),
   )
