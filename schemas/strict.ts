@@ -49,8 +49,9 @@ export function plainNumberText(n: number): string | null {
 export function decimalInput(opts: { message?: ErrorKey; signed?: boolean } = {}) {
   const message = opts.message ?? "invalid_amount";
   const re = opts.signed ? PLAIN_SIGNED_DECIMAL_RE : PLAIN_DECIMAL_RE;
+  // The message goes on each branch too: a union whose one branch fits the type reports that branch's issue.
   return z
-    .union([z.number(), z.string().max(MAX_DECIMAL_CHARS).regex(re)], { message })
+    .union([z.number({ message }), z.string({ message }).max(MAX_DECIMAL_CHARS, { message }).regex(re, { message })], { message })
     .transform((v, ctx) => {
       const s = typeof v === "number" ? plainNumberText(v) : v;
       if (s === null || !re.test(s)) {
@@ -70,7 +71,7 @@ export function intInput(opts: { message?: ErrorKey; min?: number; max?: number 
   const min = opts.min ?? 0;
   const max = opts.max ?? Number.MAX_SAFE_INTEGER;
   return z
-    .union([z.number().int(), z.string().regex(min < 0 ? PLAIN_SIGNED_INT_RE : PLAIN_INT_RE)], m)
+    .union([z.number(m).int(m), z.string(m).regex(min < 0 ? PLAIN_SIGNED_INT_RE : PLAIN_INT_RE, m)], m)
     .transform((v) => (typeof v === "number" ? v : Number(v)))
     .pipe(z.number().int(m).min(min, m).max(max, m));
 }

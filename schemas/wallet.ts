@@ -24,11 +24,11 @@ const AMOUNT_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
  * An amount as typed: a JSON number that prints as a plain decimal (1e-7 or 0.1 + 0.2 are refused
  * rather than silently rounded) or a plain decimal string, signed (schemas/strict.ts); the sign
  * and scale are checked later, per field and currency (checkAmount). A string of more than 100
- * digits is "too large" rather than malformed.
+ * digits, or a JSON number of 10^21 or more, is "too large" rather than malformed.
  */
 export const amountInputSchema = z
-  .union([z.number(), z.string().regex(PLAIN_SIGNED_DECIMAL_RE)], { message: "invalid_amount" })
-  .transform((v) => (typeof v === "string" && v.length > 100 ? "9".repeat(40) : v))
+  .union([z.number({ message: "invalid_amount" }), z.string({ message: "invalid_amount" }).regex(PLAIN_SIGNED_DECIMAL_RE, { message: "invalid_amount" })], { message: "invalid_amount" })
+  .transform((v) => ((typeof v === "string" && v.length > 100) || (typeof v === "number" && Math.abs(v) >= 1e21) ? "9".repeat(40) : v))
   .pipe(decimalInput({ signed: true }));
 
 export type AmountCheck =

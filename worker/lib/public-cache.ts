@@ -34,7 +34,10 @@ export const PUBLIC_LISTS = {
 export const PUBLIC_LIST_SECONDS = 15;
 
 const cacheOf = (): Cache | null => (typeof caches === "undefined" ? null : (caches as unknown as { default: Cache }).default);
-const keyOf = (name: string, variant: string) => `https://public-lists.internal/v1/${encodeURIComponent(name)}?${new URLSearchParams({ v: variant })}`;
+const keyOf = (name: string) => `https://public-lists.internal/v2/${encodeURIComponent(name)}`;
+
+/** One cache entry per list, holding its variants (languages, pages), so forgetting a list drops them all. */
+type Entry = Record<string, { at: number; value: unknown }>;
 
 /**
  * The list `name` (in `variant`: a language, a page), from the cache when a fresh one is there;
@@ -42,19 +45,28 @@ const keyOf = (name: string, variant: string) => `https://public-lists.internal/
  */
 export async function cachedPublic<T>(name: string, compute: () => Promise<T>, opts: { variant?: string; seconds?: number } = {}): Promise<T> {
   const cache = cacheOf();
-  const key = keyOf(name, opts.variant ?? "");
-  const hit = await cache?.match(key).catch(() => undefined);
-  if (hit) return (await hit.json()) as T;
+  if (!cache) return compute();
+  const variant = opts.variant ?? "";
+  const ttlMs = (opts.seconds ?? PUBLIC_LIST_SECONDS) * 1000;
+  const key = keyOf(name);
+  const now = Date.now();
+  const hit = await cache.match(key).catch(() => undefined);
+  const entry: Entry = hit ? ((await hit.json().catch(() => ({}))) as Entry) : {};
+  const fresh = entry[variant];
+  if (fresh && now - fresh.at < ttlMs) return fresh.value as T;
   const value = await compute();
+  // Keep the other variants that are still fresh; a lost race only costs a recomputation.
+  const next: Entry = Object.fromEntries(Object.entries(entry).filter(([, v]) => now - v.at < ttlMs));
+  next[variant] = { at: now, value };
   await cache
-    ?.put(key, new Response(JSON.stringify(value), { headers: { "content-type": "application/json", "cache-control": `max-age=${opts.seconds ?? PUBLIC_LIST_SECONDS}` } }))
+    .put(key, new Response(JSON.stringify(next), { headers: { "content-type": "application/json", "cache-control": `max-age=${Math.ceil(ttlMs / 1000)}` } }))
     .catch(() => undefined);
   return value;
 }
 
-/** Drops the cached list `name` (its plain variant) in this location. */
+/** Drops the cached list `name`, every variant of it, in this location. */
 export async function forgetPublic(name: string): Promise<void> {
-  await cacheOf()?.delete(keyOf(name, "")).catch(() => false);
+  await cacheOf()?.delete(keyOf(name)).catch(() => false);
 }
 
 /** Middleware: after a POST through these routes, the list `name` is read afresh. */
