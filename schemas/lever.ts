@@ -32,7 +32,7 @@ export const leverSubmitSchema = z.object({
   legal_id: id.default(3),
   type: intInput({ message: "invalid_param" }).pipe(leverDirectionSchema),
   /** lots: a whole number within the pair's min and max and a multiple of its share_step (checked with messages naming them) */
-  share: intInput({ message: "invalid_param" }),
+  share: intInput({ message: "invalid_param", notWhole: "lever_lots" }),
   /** leverage: one of the pair's multiples */
   multiple: intInput({ message: "invalid_param" }),
   /** a limit open's price; absent = at market (the index now) */

@@ -65,15 +65,16 @@ export function decimalInput(opts: { message?: ErrorKey; signed?: boolean } = {}
 /**
  * An integer field: a JSON integer or a plain digit string, as a number in [min, max]
  * (defaults: 0 … Number.MAX_SAFE_INTEGER). Negative values only when `min` is below 0.
+ * `notWhole` is the message for a JSON number with a fraction (1.5 lots), when it has its own.
  */
-export function intInput(opts: { message?: ErrorKey; min?: number; max?: number } = {}) {
+export function intInput(opts: { message?: ErrorKey; min?: number; max?: number; notWhole?: ErrorKey } = {}) {
   const m = opts.message ? { message: opts.message } : undefined;
   const min = opts.min ?? 0;
   const max = opts.max ?? Number.MAX_SAFE_INTEGER;
   return z
-    .union([z.number(m).int(m), z.string(m).regex(min < 0 ? PLAIN_SIGNED_INT_RE : PLAIN_INT_RE, m)], m)
+    .union([z.number(m), z.string(m).regex(min < 0 ? PLAIN_SIGNED_INT_RE : PLAIN_INT_RE, m)], m)
     .transform((v) => (typeof v === "number" ? v : Number(v)))
-    .pipe(z.number().int(m).min(min, m).max(max, m));
+    .pipe(z.number().int(opts.notWhole ? { message: opts.notWhole } : m).min(min, m).max(max, m));
 }
 
 /** An id: a positive integer (JSON integer or digit string), at most `max`. */

@@ -1,6 +1,7 @@
 // Strict input, as an outsider would probe it (issue #26): every numeric field of every POST route
 // refuses "0x10", true, [], "", null, "1e2" and " 1", and every text field refuses NUL, U+202E and
-// U+FFFF — each with a 4xx that names the field, and with nothing changed in the database.
+// U+FFFF — each with a 4xx that names the field, and with nothing changed in the database. The
+// numeric query and path parameters of every GET route refuse the same values' string forms.
 //
 // The routes and their fields come from the app's own OpenAPI document (/api/openapi.json, built
 // from the routes' zod schemas), so a new POST route or field is fuzzed without touching this file.
@@ -31,7 +32,7 @@ type Schema = Json & {
   pattern?: string;
   default?: unknown;
 };
-type Parameter = { name: string; in: string; schema?: Schema };
+type Parameter = { name: string; in: string; required?: boolean; schema?: Schema };
 type Operation = { parameters?: Parameter[]; requestBody?: { content?: Record<string, { schema?: Schema }> } };
 type Doc = { paths: Record<string, Record<string, Operation>>; components?: { schemas?: Record<string, Schema> } };
 
@@ -282,7 +283,40 @@ async function run(kind: "number" | "text") {
   expect(failures).toEqual([]);
 }
 
+/** Every numeric query and path parameter of every GET route, with the string forms of the fuzz values. */
+async function runGets() {
+  const failures: string[] = [];
+  let count = 0;
+  for (const [path, ops] of Object.entries(doc.paths)) {
+    const op = ops.get;
+    if (!op) continue;
+    const ps = (op.parameters ?? []).filter((p) => p.in === "path" || p.in === "query");
+    const samples = Object.fromEntries(ps.map((p) => [p.name, String(sample(doc, p.schema ?? {}, p.name))]));
+    const required = new Set((op.parameters ?? []).filter((p) => p.in === "path" || p.required).map((p) => p.name));
+    for (const p of ps.filter((x) => isNumeric(doc, x.schema ?? {}))) {
+      for (const v of NUMBER_FUZZ) {
+        const text = Array.isArray(v) ? "[]" : String(v);
+        const params = { ...samples, [p.name]: text };
+        const q = new URLSearchParams(ps.filter((x) => x.in === "query" && (required.has(x.name) || x.name === p.name)).map((x) => [x.name, params[x.name]!])).toString();
+        const url = openApiPathToUrl(path, params) + (q ? `?${q}` : "");
+        const token = path.startsWith("/api/admin/") ? operator.token : user.token;
+        const res = await api<{ code?: string; field?: string }>(url, { token });
+        count += 1;
+        const shown = `GET ${path} ${p.name}=${JSON.stringify(text)}`;
+        if (res.status < 400 || res.status >= 500) failures.push(`${shown}: HTTP ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+        else if (!(p.in === "path" && text === "") && res.body.field !== p.name) failures.push(`${shown}: refused for another reason (${res.status} ${res.body.code} field=${res.body.field})`);
+      }
+    }
+  }
+  expect(count).toBeGreaterThan(100);
+  expect(failures).toEqual([]);
+}
+
 describe("strict input (fuzz over every POST route of the OpenAPI document)", () => {
+  it("refuses every malformed number in every numeric query or path parameter of every GET route with a 4xx naming it", async () => {
+    await runGets();
+  }, 600_000);
+
   it("refuses every malformed number in every numeric field with a 4xx naming it, and changes nothing", async () => {
     await run("number");
   }, 600_000);
