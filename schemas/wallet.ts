@@ -169,6 +169,8 @@ export const uploadBase64Schema = z.object({
   scene: lineText(200, { min: 0 }).optional(),
   name: lineText(200, { min: 0 }).optional(),
 });
+/** The text fields of a multipart upload (POST /api/new/upload): the same rules as the base64 one's. */
+export const uploadFormFieldsSchema = uploadBase64Schema.pick({ scene: true, name: true });
 
 /** Deposit statuses: 0 applying, 1 credited, 2 rejected. */
 export const depositStatusLabels: Record<Locale, readonly [string, string, string]> = {

@@ -10,6 +10,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, makeUser, seedCurrencies, units, type TestUser } from "./helpers.ts";
+import { PNG, uploadMultipart } from "./wallet-fixtures.ts";
 
 type Json = Record<string, unknown>;
 type Schema = Json & {
@@ -324,4 +325,15 @@ describe("strict input (fuzz over every POST route of the OpenAPI document)", ()
   it("refuses control characters, bidi overrides and non-characters in every text field, and changes nothing", async () => {
     await run("text");
   }, 600_000);
+
+  it("holds a multipart form's text fields to the same rules, and stores nothing", async () => {
+    const before = await env.DB.prepare("SELECT count(*) AS n FROM uploads").first<{ n: number }>();
+    for (const bad of TEXT_FUZZ) {
+      const scene = await uploadMultipart(user.token, PNG, "photo.png", "image/png", `user/${bad}`);
+      expect([scene.status, scene.body.code, scene.body.field]).toEqual([400, "text_chars", "scene"]);
+      const name = await uploadMultipart(user.token, PNG, `photo${bad}.png`, "image/png");
+      expect([name.status, name.body.code, name.body.field]).toEqual([400, "text_chars", "name"]);
+    }
+    expect(await env.DB.prepare("SELECT count(*) AS n FROM uploads").first<{ n: number }>()).toEqual(before);
+  });
 });
