@@ -55,7 +55,7 @@ const HINTS: Record<string, unknown> = {
   card_id: "A1234567",
   day: "2026-01-02",
   link: "https://example.com",
-  symbol: "ABC",
+  symbol: "BTCUSDT",
   term_days: 7,
   hour: 3_600_000,
 };
@@ -76,6 +76,7 @@ const STRING_CANDIDATES = [
   "100 TH/s",
   "0123456789abcdef0123456789abcdef",
   "TXabcdefghijklmnopqrstuvwxyz123456",
+  "BTCUSDT",
 ];
 
 function resolve(doc: Doc, s: Schema | undefined): Schema {
@@ -293,12 +294,11 @@ async function runGets() {
     if (!op) continue;
     const ps = (op.parameters ?? []).filter((p) => p.in === "path" || p.in === "query");
     const samples = Object.fromEntries(ps.map((p) => [p.name, String(sample(doc, p.schema ?? {}, p.name))]));
-    const required = new Set((op.parameters ?? []).filter((p) => p.in === "path" || p.required).map((p) => p.name));
     for (const p of ps.filter((x) => isNumeric(doc, x.schema ?? {}))) {
       for (const v of NUMBER_FUZZ) {
         const text = Array.isArray(v) ? "[]" : String(v);
         const params = { ...samples, [p.name]: text };
-        const q = new URLSearchParams(ps.filter((x) => x.in === "query" && (required.has(x.name) || x.name === p.name)).map((x) => [x.name, params[x.name]!])).toString();
+        const q = new URLSearchParams(ps.filter((x) => x.in === "query").map((x) => [x.name, params[x.name]!])).toString();
         const url = openApiPathToUrl(path, params) + (q ? `?${q}` : "");
         const token = path.startsWith("/api/admin/") ? operator.token : user.token;
         const res = await api<{ code?: string; field?: string }>(url, { token });
@@ -332,7 +332,8 @@ describe("strict input (fuzz over every POST route of the OpenAPI document)", ()
       const scene = await uploadMultipart(user.token, PNG, "photo.png", "image/png", `user/${bad}`);
       expect([scene.status, scene.body.code, scene.body.field]).toEqual([400, "text_chars", "scene"]);
       const name = await uploadMultipart(user.token, PNG, `photo${bad}.png`, "image/png");
-      expect([name.status, name.body.code, name.body.field]).toEqual([400, "text_chars", "name"]);
+      // A NUL in a part's file name does not even parse as a form (invalid_param); the others reach the rule.
+      expect([name.status, name.body.code, name.body.field]).toEqual(bad.includes("\u0000") ? [400, "invalid_param", undefined] : [400, "text_chars", "name"]);
     }
     expect(await env.DB.prepare("SELECT count(*) AS n FROM uploads").first<{ n: number }>()).toEqual(before);
   });
