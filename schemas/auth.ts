@@ -3,6 +3,7 @@
  * the worker routes; messages are catalogue keys (schemas/errors.ts).
  */
 import { z } from "zod";
+import { idInput, secretInput, singleLineText, TEXT_CHARS, textInput } from "./strict.ts";
 
 export const EMAIL_RE = /^[A-Za-z0-9._%+-]{1,64}@[A-Za-z0-9.-]{1,180}\.[A-Za-z]{2,24}$/;
 export const PHONE_RE = /^\d{5,20}$/;
@@ -23,6 +24,7 @@ export function normaliseAccount(account: string): string {
 export const accountSchema = z
   .string({ message: "account_required" })
   .trim()
+  .refine(singleLineText, TEXT_CHARS)
   .min(1, { message: "account_required" })
   .max(254, { message: "account_format" })
   .refine((a) => accountMode(a) !== null, { message: "account_format" })
@@ -31,6 +33,7 @@ export const accountSchema = z
 export const emailSchema = z
   .string({ message: "email_required" })
   .trim()
+  .refine(singleLineText, TEXT_CHARS)
   .max(254, { message: "email_required" })
   .regex(EMAIL_RE, { message: "email_required" })
   .transform(normaliseAccount);
@@ -45,40 +48,41 @@ export const NEW_PASSWORD_MAX = 64;
 export const newPasswordSchema = z
   .string({ message: "password_rule" })
   .refine((p) => [...p].length >= NEW_PASSWORD_MIN && [...p].length <= NEW_PASSWORD_MAX, { message: "password_rule" })
-  .refine((p) => /\p{L}/u.test(p) && /\d/.test(p) && !/\p{Cc}/u.test(p), { message: "password_rule" });
+  .refine((p) => /\p{L}/u.test(p) && /\d/.test(p) && !/\p{Cc}/u.test(p), { message: "password_rule" })
+  .refine(singleLineText, TEXT_CHARS);
 
 /** Login passwords: only the minimum length is checked before the hash comparison. */
-export const loginPasswordSchema = z
+export const loginPasswordSchema = secretInput(z
   .string({ message: "password_short" })
   .min(6, { message: "password_short" })
-  .max(128, { message: "login_failed" });
+  .max(128, { message: "login_failed" }));
 
 export const inviteCodeSchema = z
   .string()
   .trim()
+  .refine(singleLineText, TEXT_CHARS)
   .max(16, { message: "invite_invalid" })
   .regex(/^[A-Za-z0-9]*$/, { message: "invite_invalid" })
   .transform((s) => s.toUpperCase());
 
 export const countryCodeSchema = z
-  .union([z.string(), z.number()])
-  .transform((v) => String(v).replace(/^\+/, "").trim())
-  .pipe(z.string().regex(/^\d{1,4}$/, { message: "invalid_field" }));
+  .union([z.number().int().min(0).max(9999), z.string().regex(/^\+?\d{1,4}$/)], { message: "invalid_field" })
+  .transform((v) => String(v).replace(/^\+/, ""));
 
 export const checkAccountSchema = z.object({
-  mode: z.coerce.number().int().min(1).max(2).optional(),
+  mode: idInput({ max: 2 }).optional(),
   account: accountSchema,
 });
 
 export const registerSchema = z
   .object({
-    type: z.coerce.number().int().min(1).max(2).optional(),
+    type: idInput({ max: 2 }).optional(),
     user_string: accountSchema,
     password: newPasswordSchema,
     re_password: z.string({ message: "password_mismatch" }).max(128),
     country_code: countryCodeSchema.default("86"),
-    code_id: z.string({ message: "captcha_required" }).min(1, { message: "captcha_required" }).max(64),
-    code: z.string({ message: "captcha_required" }).trim().min(1, { message: "captcha_required" }).max(16),
+    code_id: textInput(z.string({ message: "captcha_required" }).min(1, { message: "captcha_required" }).max(64)),
+    code: z.string({ message: "captcha_required" }).trim().refine(singleLineText, TEXT_CHARS).min(1, { message: "captcha_required" }).max(16),
     extension_code: inviteCodeSchema.optional(),
   })
   .refine((v) => v.password === v.re_password, { message: "password_mismatch", path: ["re_password"] });
@@ -87,14 +91,14 @@ export type RegisterInput = z.input<typeof registerSchema>;
 export const loginSchema = z.object({
   user_string: accountSchema,
   password: loginPasswordSchema,
-  type: z.coerce.number().int().min(1).max(2).optional(),
+  type: idInput({ max: 2 }).optional(),
 });
 export type LoginInput = z.input<typeof loginSchema>;
 
 export const sendCodeSchema = z.object({
   user_string: emailSchema,
   type: z.literal("forget", { message: "invalid_field" }),
-  lang: z.string().max(8).optional(),
+  lang: textInput(z.string().max(8)).optional(),
 });
 
 export const codeSchema = z.string({ message: "code_required" }).trim().regex(/^\d{6}$/, { message: "code_wrong" });
@@ -115,7 +119,7 @@ export const forgetSchema = z
 
 export const updatePasswordSchema = z
   .object({
-    oldpwd: z.string({ message: "old_password_wrong" }).min(1, { message: "old_password_wrong" }).max(128),
+    oldpwd: secretInput(z.string({ message: "old_password_wrong" }).min(1, { message: "old_password_wrong" }).max(128)),
     newpwd: newPasswordSchema,
     repwd: z.string({ message: "password_mismatch" }).max(128),
   })

@@ -51,6 +51,7 @@
  *   POST /api/admin/c2c/appeals/{id}/messages operatorMessageSchema → c2cMessageSchema.
  */
 import { z } from "zod";
+import { idInput, intInput, limitInput, multiLineText, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { pageQuerySchema, pageSchema } from "./envelope.ts";
 import { decimalStringSchema } from "./money.ts";
 import { amountInputSchema, pictureRefSchema } from "./wallet.ts";
@@ -129,10 +130,8 @@ export function formatCents(cents: bigint): string {
 
 // ── Requests ────────────────────────────────────────────────────────────────────────────────────
 
-const idValue = z.union([z.number().int().positive().max(Number.MAX_SAFE_INTEGER), z.string().trim().regex(/^\d{1,15}$/).transform(Number)], {
-  message: "invalid_param",
-});
-const coinId = z.coerce.number({ message: "invalid_param" }).int({ message: "invalid_param" }).positive({ message: "invalid_param" }).max(1_000_000, { message: "invalid_param" });
+const idValue = idInput({ message: "invalid_param" });
+const coinId = idInput({ message: "invalid_param", max: 1_000_000 });
 /** A CNY amount or price as typed: a decimal string (or a plain JSON number) with at most 2 decimals. */
 export const fiatInputSchema = decimalStringSchema;
 
@@ -147,9 +146,9 @@ export const legalDealSureSchema = c2cIdBodySchema.extend({
   totp_code: z.string().trim().max(10).optional(),
 });
 /** Path `:id` of the /api/c2c/... and /api/admin/c2c/... routes. */
-export const c2cIdParamSchema = z.object({ id: z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const c2cIdParamSchema = z.object({ id: idInput({ message: "invalid_param" }) });
 /** GET /api/legal_deal?id= */
-export const c2cIdQuerySchema = z.object({ id: z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const c2cIdQuerySchema = z.object({ id: idInput({ message: "invalid_param" }) });
 
 /** GET /api/new/legal_deal/index: on-shelf adverts of one type and coin (default USDT), best price first. */
 export const advertMarketQuerySchema = pageQuerySchema.extend({
@@ -172,7 +171,7 @@ export const doLegalDealSchema = z.object({
 export const legalUserDealQuerySchema = pageQuerySchema.extend({
   type: c2cTypeSchema.optional(),
   currency_id: coinId.optional(),
-  is_sure: z.coerce.number({ message: "invalid_param" }).pipe(isSureSchema).optional(),
+  is_sure: intInput({ message: "invalid_param" }).pipe(isSureSchema).optional(),
 });
 
 /** POST /api/user_legal_pay: the buyer marks the order paid with a proof picture (upload id or url; required). */
@@ -184,6 +183,7 @@ export const merchantApplySchema = z.object({
   name: z
     .string({ message: "c2c_merchant_name" })
     .trim()
+    .refine(singleLineText, TEXT_CHARS)
     .min(2, { message: "c2c_merchant_name" })
     .max(20, { message: "c2c_merchant_name" })
     .regex(/^[\p{L}\p{N} _-]+$/u, { message: "c2c_merchant_name" }),
@@ -196,9 +196,9 @@ export const merchantApplySchema = z.object({
 export const payMethodInputSchema = z.object({
   kind: ownPayKindSchema,
   /** the Alipay / WeChat account, or for "other" the account at `label` */
-  account: z.string({ message: "invalid_param" }).trim().min(1, { message: "missing_field" }).max(64).regex(/^[\x21-\x7e]+$/, { message: "invalid_field" }),
+  account: z.string({ message: "invalid_param" }).trim().refine(singleLineText, TEXT_CHARS).min(1, { message: "missing_field" }).max(64).regex(/^[\x21-\x7e]+$/, { message: "invalid_field" }),
   /** "other" only: the name of the service, e.g. "PayPal" (required for other) */
-  label: z.string().trim().max(32).optional().default(""),
+  label: z.string().trim().refine(singleLineText, TEXT_CHARS).max(32).optional().default(""),
   /** payment-code picture (QR), an upload id or url of one's own; required for alipay and wechat */
   qr_code: pictureRefSchema.optional(),
 });
@@ -218,7 +218,7 @@ export const advertCreateSchema = z.object({
   /** accepted receiving methods; a sell advert needs the merchant to have each of them */
   pay_kinds: z.array(payKindSchema).min(1, { message: "c2c_pay_kinds" }).max(4, { message: "c2c_pay_kinds" }),
   /** terms shown to takers */
-  remark: z.string().trim().max(200).optional().default(""),
+  remark: z.string().trim().refine(multiLineText, TEXT_CHARS).max(200).optional().default(""),
 });
 
 /**
@@ -230,27 +230,27 @@ export const advertEditSchema = advertCreateSchema.pick({ price: true, min_money
 
 /** GET /api/c2c/orders/{id}/messages: messages after `after_id` (0 = from the start), oldest first. */
 export const chatQuerySchema = z.object({
-  after_id: z.coerce.number({ message: "invalid_param" }).int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(200).default(100),
+  after_id: intInput({ message: "invalid_param" }).default(0),
+  limit: limitInput(200, 100),
 });
 
 /** POST /api/c2c/orders/{id}/messages: exactly one of text or image (an upload id or url of one's own). */
 export const chatSendSchema = z
   .object({
-    text: z.string().trim().min(1, { message: "c2c_message_empty" }).max(500, { message: "too_long" }).optional(),
+    text: z.string().trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "c2c_message_empty" }).max(500, { message: "too_long" }).optional(),
     image: pictureRefSchema.optional(),
   })
   .refine((b) => (b.text === undefined) !== (b.image === undefined), { message: "c2c_message_empty" });
 
 /** POST /api/admin/c2c/appeals/{id}/messages: an operator's message to both parties of an appealed order (text only). */
 export const operatorMessageSchema = z.object({
-  text: z.string({ message: "c2c_message_empty" }).trim().min(1, { message: "c2c_message_empty" }).max(500, { message: "too_long" }),
+  text: z.string({ message: "c2c_message_empty" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "c2c_message_empty" }).max(500, { message: "too_long" }),
 });
 export type OperatorMessage = z.infer<typeof operatorMessageSchema>;
 
 /** POST /api/c2c/orders/{id}/appeal: either party, once the order is paid and the seller has not confirmed within c2cConfig.appeal_after_seconds. */
 export const appealCreateSchema = z.object({
-  reason: z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500, { message: "too_long" }),
+  reason: z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500, { message: "too_long" }),
   /** evidence pictures (own uploads), at most 5 */
   evidence: z.array(pictureRefSchema).max(5, { message: "c2c_evidence_limit" }).optional().default([]),
 });
@@ -479,13 +479,13 @@ export const c2cMessageListSchema = z.object({ lists: z.array(c2cMessageSchema) 
 // ── Operator console (/api/admin/c2c/*) ─────────────────────────────────────────────────────────
 
 export const adminC2cListQuerySchema = pageQuerySchema.extend({
-  status: z.coerce.number({ message: "invalid_param" }).int().min(0).max(4).optional(),
-  user_id: z.coerce.number({ message: "invalid_param" }).int().positive().optional(),
+  status: intInput({ message: "invalid_param", max: 4 }).optional(),
+  user_id: idInput({ message: "invalid_param" }).optional(),
 });
 
 /** An operator decision on C2C records: the reason is required (it is audited and shown to the parties). */
 export const c2cDecisionSchema = z.object({
-  reason: z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500, { message: "too_long" }),
+  reason: z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500, { message: "too_long" }),
 });
 
 export const adminMerchantSchema = z.object({

@@ -1,5 +1,7 @@
 /** GET /api/dev/outbox (local development only): the newest e-mails, SMS codes and captcha answers as stored. */
 import { z } from "zod";
+import { decimalStringSchema } from "./money.ts";
+import { idInput, intInput } from "./strict.ts";
 
 export const devOutboxSchema = z.array(z.record(z.string(), z.unknown()));
 
@@ -9,13 +11,13 @@ export const devOutboxSchema = z.array(z.record(z.string(), z.unknown()));
  * body naming one (or any other unknown field) is refused.
  */
 export const devSecondsSeedSchema = z.strictObject({
-  match_id: z.number({ message: "invalid_param" }).int().positive(),
-  currency_id: z.number({ message: "invalid_param" }).int().positive(),
-  number: z.string({ message: "invalid_amount" }).regex(/^\d{1,20}(\.\d{1,30})?$/, { message: "invalid_amount" }),
+  match_id: idInput({ message: "invalid_param" }),
+  currency_id: idInput({ message: "invalid_param" }),
+  number: decimalStringSchema,
   /** the second (ms since epoch) every contract ends in */
-  end_at: z.number({ message: "invalid_param" }).int().positive(),
-  count: z.number({ message: "invalid_param" }).int().min(0).max(1000),
-  concurrency: z.number({ message: "invalid_param" }).int().min(1).max(32).optional(),
+  end_at: idInput({ message: "invalid_param" }),
+  count: intInput({ message: "invalid_param", max: 1000 }),
+  concurrency: idInput({ message: "invalid_param", max: 32 }).optional(),
 }, { error: "invalid_param" });
 /** The contracts accepted, and why the others were refused (error key → count). */
 export const devSecondsSeededSchema = z.object({ ids: z.array(z.number().int()), refused: z.record(z.string(), z.number().int()) });

@@ -17,6 +17,7 @@
  *   POST /api/admin/earn/close              (operator, audited) earnProductCloseSchema → earnAdminProductListSchema
  */
 import { z } from "zod";
+import { idInput, intInput, multiLineText, TEXT_CHARS } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 
 /** The fixed terms on offer; 0 is flexible (redeem any time). */
@@ -31,12 +32,11 @@ export type EarnTerm = z.infer<typeof earnTermSchema>;
  */
 export const FLEX_RESERVE_DAYS = 30;
 
-const id = z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" });
+const id = idInput({ message: "invalid_param" });
 
 /** An APR in percent, 0.01 – 100 with at most 2 decimals ("5", "5.25"): basis points exactly, never a float. */
 export const aprStringSchema = z
   .string({ message: "earn_apr" })
-  .trim()
   .regex(/^\d{1,3}(\.\d{1,2})?$/, { message: "earn_apr" });
 
 /** "5.25" → 525 (the schema above guarantees the shape). */
@@ -137,12 +137,12 @@ export const earnAdminProductSchema = earnProductSchema.extend({
 });
 export const earnAdminProductListSchema = z.array(earnAdminProductSchema);
 
-const reason = z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500);
+const reason = z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500);
 
 /** POST /api/admin/earn/products: amounts in the coin, decimal strings. */
 export const earnProductCreateSchema = z.object({
   currency_id: id,
-  term_days: z.coerce.number({ message: "earn_term" }).pipe(earnTermSchema),
+  term_days: intInput({ message: "earn_term" }).pipe(earnTermSchema),
   apr: aprStringSchema.refine((v) => aprToBps(v) >= 1 && aprToBps(v) <= 10000, { message: "earn_apr" }),
   min_amount: decimalStringSchema,
   max_amount: decimalStringSchema,

@@ -7,6 +7,7 @@
  * Errors also carry `code` (an ErrorKey) so clients and tests need not parse translated text.
  */
 import { z } from "zod";
+import { idInput } from "./strict.ts";
 
 export const specialTypes = { bankRequired: "997", verifyRequired: "998", loginRequired: "999" } as const;
 export type SpecialType = (typeof specialTypes)[keyof typeof specialTypes];
@@ -21,6 +22,8 @@ export const errorEnvelopeSchema = z.object({
   status: z.literal(0).optional(),
   message: z.string(),
   code: z.string(),
+  /** the input field a refusal is about, as a path ("amount", "orders.0.price"), when it is about one */
+  field: z.string().optional(),
 });
 export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 
@@ -28,6 +31,6 @@ export type ErrorEnvelope = z.infer<typeof errorEnvelopeSchema>;
 export const pageSchema = <T extends z.ZodType>(item: T) => z.object({ total: z.number().int(), lists: z.array(item) });
 
 export const pageQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(100_000).default(1),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  page: idInput({ max: 100_000 }).default(1),
+  limit: idInput({ max: 100 }).default(20),
 });

@@ -21,6 +21,7 @@
  *   at most two payouts per user and UTC day; a further claim is queued and paid the next UTC day.
  */
 import { z } from "zod";
+import { idInput, limitInput, multiLineText, pageInput, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 
 /** A claim needs the value at or below this percentage of the insured amount (spec: "loses 50 %"). */
@@ -30,7 +31,7 @@ export const END_AT_PERCENT = "200";
 /** Payouts per user and UTC day; later claims are paid the next UTC day (spec §9). */
 export const PAYOUTS_PER_DAY = 2;
 
-const id = z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER);
+const id = idInput({ message: "invalid_param" });
 
 // ---- public and user endpoints ----
 
@@ -142,8 +143,8 @@ export const insuranceCoverSchema = z.object({
 export type InsuranceCover = z.infer<typeof insuranceCoverSchema>;
 
 export const insuranceMyQuerySchema = z.object({
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(50).default(20),
+  page: pageInput(),
+  limit: limitInput(50, 20),
 });
 
 export const insuranceMySchema = z.object({
@@ -163,12 +164,12 @@ export const insuranceClaimResultSchema = z.object({
 
 // ---- operator console ----
 
-const reason = z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500);
-const percent = z.string({ message: "insurance_percent" }).trim().regex(/^\d{1,3}(\.\d{1,2})?$/, { message: "insurance_percent" });
+const reason = z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500);
+const percent = z.string({ message: "insurance_percent" }).regex(/^\d{1,3}(\.\d{1,2})?$/, { message: "insurance_percent" });
 
 /** POST /api/admin/insurance/plans: publishes a plan (audited). Its terms never change afterwards; it can only be closed. */
 export const insurancePlanCreateSchema = z.object({
-  name: z.string({ message: "insurance_name" }).trim().min(1, { message: "insurance_name" }).max(60, { message: "insurance_name" }),
+  name: z.string({ message: "insurance_name" }).trim().refine(singleLineText, TEXT_CHARS).min(1, { message: "insurance_name" }).max(60, { message: "insurance_name" }),
   currency_id: id,
   /** the insured amounts offered, 1 to 8 */
   amounts: z.array(decimalStringSchema, { message: "insurance_amounts" }).min(1, { message: "insurance_amounts" }).max(8, { message: "insurance_amounts" }),
@@ -176,7 +177,7 @@ export const insurancePlanCreateSchema = z.object({
   premium_percent: percent,
   /** what a claim pays, in percent of the insured amount, 0.01 – 50 (never more than the loss a claim needs) */
   cover_percent: percent,
-  days: z.coerce.number({ message: "insurance_days" }).int({ message: "insurance_days" }).min(1, { message: "insurance_days" }).max(365, { message: "insurance_days" }),
+  days: idInput({ message: "insurance_days", max: 365 }),
   /** the most cover the plan may hold reserved at once */
   capacity: decimalStringSchema,
   reason,

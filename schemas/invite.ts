@@ -15,6 +15,7 @@
  *   POST /api/admin/invite/run            (operator, audited) inviteRunRequestSchema → inviteRunSchema
  */
 import { z } from "zod";
+import { idInput, intInput, limitInput, multiLineText, pageInput, TEXT_CHARS } from "./strict.ts";
 
 /** Products whose fees count (each fee movement of the ledger maps to one). */
 export const inviteProducts = ["spot", "seconds", "lever", "conversion", "c2c"] as const;
@@ -34,15 +35,14 @@ export const REBATE_MONTHS = 12;
 export const REBATE_KYC_LEVEL = 2;
 
 /** A rate as a decimal fraction, "0" – "1" with at most 4 decimals ("0.2", "0.005"). */
-export const rateStringSchema = z.string({ message: "invalid_rate" }).trim().regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, { message: "invalid_rate" });
+export const rateStringSchema = z.string({ message: "invalid_rate" }).regex(/^(0(\.\d{1,4})?|1(\.0{1,4})?)$/, { message: "invalid_rate" });
 /** A Beijing calendar day "YYYY-MM-DD". */
 export const daySchema = z
   .string({ message: "invalid_day" })
-  .trim()
   .regex(/^\d{4}-\d{2}-\d{2}$/, { message: "invalid_day" })
   .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().slice(0, 10) === d, { message: "invalid_day" });
 /** A whole USDT threshold, e.g. "1000" (decimals allowed up to 2). */
-const usdtAmountSchema = z.string({ message: "invalid_amount" }).trim().regex(/^\d{1,12}(\.\d{1,2})?$/, { message: "invalid_amount" });
+const usdtAmountSchema = z.string({ message: "invalid_amount" }).regex(/^\d{1,12}(\.\d{1,2})?$/, { message: "invalid_amount" });
 
 export const levelRateSchema = z.object({ level: inviteLevelSchema, rate: z.string() });
 export const agentLevelRowSchema = z.object({ level: z.number().int().min(1).max(5), threshold_usdt: z.string(), extra_rate: z.string() });
@@ -82,10 +82,10 @@ export const inviteInfoSchema = z.object({
 export type InviteInfo = z.infer<typeof inviteInfoSchema>;
 
 export const inviteTeamQuerySchema = z.object({
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(50).default(20),
+  page: pageInput(),
+  limit: limitInput(50, 20),
   /** only one level; all three when absent */
-  level: z.coerce.number({ message: "invalid_param" }).pipe(inviteLevelSchema).optional(),
+  level: intInput({ message: "invalid_param" }).pipe(inviteLevelSchema).optional(),
 });
 
 /**
@@ -121,8 +121,8 @@ export const inviteTeamPageSchema = z.object({ total: z.number().int(), data: z.
 export type InviteTeamPage = z.infer<typeof inviteTeamPageSchema>;
 
 export const inviteRebateQuerySchema = z.object({
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(50).default(20),
+  page: pageInput(),
+  limit: limitInput(50, 20),
 });
 
 /** One rebate line: what one invitee's fees of one product on one day paid one. */
@@ -187,18 +187,18 @@ export type AdminInviteSettings = z.infer<typeof adminInviteSettingsSchema>;
  */
 export const inviteSettingsEditSchema = z.object({
   level_rates: z
-    .array(z.object({ level: z.coerce.number({ message: "invalid_param" }).pipe(inviteLevelSchema), rate: rateStringSchema }))
+    .array(z.object({ level: intInput({ message: "invalid_param" }).pipe(inviteLevelSchema), rate: rateStringSchema }))
     .length(3, { message: "invalid_param" }),
   agent_levels: z
     .array(
       z.object({
-        level: z.coerce.number({ message: "invalid_param" }).int().min(1).max(5),
+        level: idInput({ message: "invalid_param", max: 5 }),
         threshold_usdt: usdtAmountSchema,
         extra_rate: rateStringSchema,
       }),
     )
     .length(5, { message: "invalid_param" }),
-  reason: z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500),
+  reason: z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500),
 });
 export type InviteSettingsEdit = z.infer<typeof inviteSettingsEditSchema>;
 
@@ -224,8 +224,8 @@ export const inviteRunSchema = z.object({
 export type InviteRun = z.infer<typeof inviteRunSchema>;
 
 export const inviteRunQuerySchema = z.object({
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(50).default(20),
+  page: pageInput(),
+  limit: limitInput(50, 20),
 });
 export const inviteRunPageSchema = z.object({ total: z.number().int(), data: z.array(inviteRunSchema) });
 export type InviteRunPage = z.infer<typeof inviteRunPageSchema>;
@@ -233,6 +233,6 @@ export type InviteRunPage = z.infer<typeof inviteRunPageSchema>;
 /** POST /api/admin/invite/run: settle a past Beijing day now (idempotent; audited). */
 export const inviteRunRequestSchema = z.object({
   day: daySchema,
-  reason: z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500),
+  reason: z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500),
 });
 export type InviteRunRequest = z.infer<typeof inviteRunRequestSchema>;

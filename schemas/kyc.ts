@@ -3,19 +3,19 @@
  * states, §5 identity, bank card and fund password rules). Shared by the web forms and the worker.
  */
 import { z } from "zod";
+import { intInput, secretInput, singleLineText, TEXT_CHARS } from "./strict.ts";
 
 /** review_status on the user (spec §4, plus the rejected state the spec shows as a label). */
 export const reviewStatus = { none: 0, pending: 1, approved: 2, rejected: 3 } as const;
 
 /** Document types: 1 ID card, 2 driver licence, 3 passport. */
-export const documentTypeSchema = z.union([z.literal(1), z.literal(2), z.literal(3), z.enum(["1", "2", "3"]).transform(Number)], {
-  message: "invalid_param",
-});
+export const documentTypeSchema = intInput({ message: "invalid_param" }).pipe(z.union([z.literal(1), z.literal(2), z.literal(3)], { message: "invalid_param" }));
 
 /** A real name: no digits (spec §5), no control characters. */
 export const realNameSchema = z
   .string()
   .trim()
+  .refine(singleLineText, TEXT_CHARS)
   .min(1, { message: "missing_field" })
   .max(64)
   // Control characters are matched on purpose: a name must not contain them.
@@ -26,9 +26,10 @@ export const realNameSchema = z
 export const cardIdSchema = z
   .string()
   .trim()
+  .refine(singleLineText, TEXT_CHARS)
   .regex(/^[A-Za-z0-9-]{4,32}$/, { message: "card_id_invalid" });
 
-const pic = z.string().trim().max(200).optional();
+const pic = z.string().trim().refine(singleLineText, TEXT_CHARS).max(200).optional();
 
 /**
  * POST /api/user/real_name. `level` is optional: it defaults to the highest level whose fields are
@@ -36,7 +37,7 @@ const pic = z.string().trim().max(200).optional();
  * Level 3: asset_pic (and assets above the published threshold in BTC).
  */
 export const identityFormSchema = z.object({
-  level: z.union([z.literal(1), z.literal(2), z.literal(3), z.enum(["1", "2", "3"]).transform(Number)], { message: "invalid_param" }).optional(),
+  level: intInput({ message: "invalid_param" }).pipe(z.union([z.literal(1), z.literal(2), z.literal(3)], { message: "invalid_param" })).optional(),
   name: realNameSchema.optional(),
   type: documentTypeSchema.optional(),
   card_id: cardIdSchema.optional(),
@@ -74,8 +75,8 @@ export const bankCardNumberSchema = z
 export const bankCardSchema = z.object({
   real_name: realNameSchema,
   bank_account: bankCardNumberSchema,
-  bank_name: z.string().trim().max(64).optional().default(""),
-  bank_branch: z.string().trim().max(100).optional().default(""),
+  bank_name: z.string().trim().refine(singleLineText, TEXT_CHARS).max(64).optional().default(""),
+  bank_branch: z.string().trim().refine(singleLineText, TEXT_CHARS).max(100).optional().default(""),
 });
 
 /** Fund password: exactly 6 digits (spec §5). */
@@ -89,8 +90,8 @@ export const fundPasswordSchema = z
   .object({
     fund_password: fundPasswordRuleSchema,
     re_fund_password: z.string().max(64).optional(),
-    login_password: z.string().max(128).optional(),
-    old_fund_password: z.string().max(64).optional(),
+    login_password: secretInput(z.string().max(128)).optional(),
+    old_fund_password: secretInput(z.string().max(64)).optional(),
   })
   .refine((b) => b.re_fund_password === undefined || b.re_fund_password === b.fund_password, {
     message: "password_mismatch",

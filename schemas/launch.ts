@@ -20,6 +20,7 @@
  *   POST /api/admin/launch/cancel          (operator, audited) launchActionSchema → launchProjectSchema
  */
 import { z } from "zod";
+import { idInput, intInput, multiLineText, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 import { amountInputSchema, currencyIdSchema } from "./wallet.ts";
 
@@ -97,7 +98,7 @@ export function costOf(alloc: bigint, price: bigint, tokenScale: number): bigint
 
 // ---- requests ----
 
-export const launchProjectIdSchema = z.coerce.number({ message: "invalid_param" }).int({ message: "invalid_param" }).positive({ message: "invalid_param" }).max(2 ** 53 - 1, { message: "invalid_param" });
+export const launchProjectIdSchema = idInput({ message: "invalid_param" });
 
 /** POST /api/launch/commit */
 export const launchCommitSchema = z.object({
@@ -110,9 +111,9 @@ export type LaunchCommitInput = z.infer<typeof launchCommitSchema>;
 /** POST /api/launch/claim: the subscription's id (GET /api/launch/my `id`). */
 export const launchClaimSchema = z.object({ id: launchProjectIdSchema });
 
-const reason = z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500, { message: "reason_required" });
-const days = z.coerce.number({ message: "invalid_param" }).int({ message: "invalid_param" }).min(0, { message: "invalid_param" }).max(3650, { message: "invalid_param" });
-const epochMs = z.coerce.number({ message: "invalid_param" }).int({ message: "invalid_param" }).min(0, { message: "invalid_param" }).max(8_640_000_000_000_000, { message: "invalid_param" });
+const reason = z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500, { message: "reason_required" });
+const days = intInput({ message: "invalid_param", max: 3650 });
+const epochMs = intInput({ message: "invalid_param", max: 8_640_000_000_000_000 });
 
 /**
  * POST /api/admin/launch/projects: a draft (nothing is reserved until it is published). The token is
@@ -121,14 +122,15 @@ const epochMs = z.coerce.number({ message: "invalid_param" }).int({ message: "in
  */
 export const launchProjectCreateSchema = z
   .object({
-    title: z.string({ message: "invalid_param" }).trim().min(1, { message: "missing_field" }).max(80, { message: "too_long" }),
+    title: z.string({ message: "invalid_param" }).trim().refine(singleLineText, TEXT_CHARS).min(1, { message: "missing_field" }).max(80, { message: "too_long" }),
     token_id: currencyIdSchema.optional(),
     token_name: z
       .string({ message: "invalid_param" })
       .trim()
+      .refine(singleLineText, TEXT_CHARS)
       .regex(/^[A-Z0-9]{2,12}$/, { message: "launch_token_name" })
       .optional(),
-    token_scale: z.coerce.number({ message: "invalid_param" }).int({ message: "invalid_param" }).min(0, { message: "invalid_param" }).max(8, { message: "invalid_param" }).optional(),
+    token_scale: intInput({ message: "invalid_param", max: 8 }).optional(),
     /** one price per accepted currency: units of that currency per whole token */
     prices: z
       .array(z.object({ currency_id: currencyIdSchema, price: decimalStringSchema }), { message: "invalid_param" })
@@ -140,8 +142,8 @@ export const launchProjectCreateSchema = z
     end_at: epochMs,
     cliff_days: days,
     vest_days: days,
-    vest_steps: z.coerce.number({ message: "invalid_param" }).int({ message: "invalid_param" }).min(0, { message: "invalid_param" }).max(120, { message: "invalid_param" }).default(0),
-    listing_note: z.string({ message: "invalid_param" }).trim().max(500, { message: "too_long" }).default(""),
+    vest_steps: intInput({ message: "invalid_param", max: 120 }).default(0),
+    listing_note: z.string({ message: "invalid_param" }).trim().refine(multiLineText, TEXT_CHARS).max(500, { message: "too_long" }).default(""),
     reason,
   })
   .refine((b) => (b.token_id === undefined) !== (b.token_name === undefined), { message: "launch_token", path: ["token_id"] })

@@ -10,6 +10,7 @@
  * strings in the pair's quote; times ms since the epoch unless named `*_format`.
  */
 import { z } from "zod";
+import { idInput, intInput, limitInput, multiLineText, pageInput, TEXT_CHARS } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 
 /** 1 long, 2 short */
@@ -21,19 +22,19 @@ export const leverStatusNames = { 1: "pending", 2: "trading", 3: "closing", 4: "
 export const leverCloseReasonSchema = z.enum(["user", "profit", "loss", "liquidation", "cap", "revoked"]);
 export type LeverCloseReason = z.infer<typeof leverCloseReasonSchema>;
 
-const id = z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" });
-/** An optional price: absent, null, "" or "0" mean "not set" for TP/SL. */
-const optionalPrice = z.union([decimalStringSchema, z.literal(""), z.null()]).optional();
+const id = idInput({ message: "invalid_param" });
+/** An optional price: absent or "0" mean "not set" for TP/SL (null and "" are refused, like in every numeric field). */
+const optionalPrice = decimalStringSchema.optional();
 
 /** POST /api/lever/submit */
 export const leverSubmitSchema = z.object({
   currency_id: id,
   legal_id: id.default(3),
-  type: z.coerce.number({ message: "invalid_param" }).pipe(leverDirectionSchema),
+  type: intInput({ message: "invalid_param" }).pipe(leverDirectionSchema),
   /** lots: a whole number within the pair's min and max and a multiple of its share_step (checked with messages naming them) */
-  share: z.coerce.number({ message: "invalid_param" }),
+  share: intInput({ message: "invalid_param", notWhole: "lever_lots" }),
   /** leverage: one of the pair's multiples */
-  multiple: z.coerce.number({ message: "invalid_param" }),
+  multiple: intInput({ message: "invalid_param" }),
   /** a limit open's price; absent = at market (the index now) */
   target_price: optionalPrice,
   /**
@@ -52,16 +53,16 @@ export const leverIdSchema = z.object({ id });
 /** POST /api/lever/batch_close: every trading position of the caller, optionally of one pair. */
 export const leverBatchCloseSchema = z.object({ currency_id: id.optional(), legal_id: id.default(3) });
 export type LeverBatchClose = z.infer<typeof leverBatchCloseSchema>;
-/** POST /api/lever/setstop: both stops at once; null / "" / "0" clears one. */
+/** POST /api/lever/setstop: both stops at once; an absent stop or "0" clears it. */
 export const leverSetStopSchema = z.object({ id, stop_profit: optionalPrice, stop_loss: optionalPrice });
 
 /** POST /api/lever/my_trade query (spec §7: status, legal_id=3, currency_id, page, limit=100). */
 export const leverMyTradeQuerySchema = z.object({
-  status: z.coerce.number({ message: "invalid_param" }).pipe(leverStatusSchema).optional(),
+  status: intInput({ message: "invalid_param" }).pipe(leverStatusSchema).optional(),
   legal_id: id.default(3),
   currency_id: id.optional(),
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100).default(100),
+  page: pageInput(),
+  limit: limitInput(100, 100),
 });
 
 /** GET /api/lever/deal query */
@@ -213,7 +214,7 @@ export const leverPairEditSchema = z.object({
   pair_exposure: decimalStringSchema,
   max_positions: z.number().int().min(1).max(1000),
   status: z.union([z.literal(0), z.literal(1)]),
-  reason: z.string().trim().min(1, { message: "missing_field" }).max(500),
+  reason: z.string().trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "missing_field" }).max(500),
 });
 export type LeverPairEdit = z.infer<typeof leverPairEditSchema>;
 

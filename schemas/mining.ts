@@ -25,11 +25,12 @@
  *   the fee (gross − net), the unsold shares' part and the rounding remainder return to the exchange.
  */
 import { z } from "zod";
+import { idInput, intInput, limitInput, multiLineText, pageInput, PLAIN_INT_RE, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { DECIMAL_RE } from "./decimal.ts";
 import { HOUR_MS } from "./mining-calc.ts";
 
 
-const id = z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER);
+const id = idInput({ message: "invalid_param" });
 
 // ---- public and user endpoints ----
 
@@ -83,8 +84,8 @@ export const miningPlansSchema = z.array(miningPlanSchema);
 
 export const miningPayoutsQuerySchema = z.object({
   plan_id: id,
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100).default(50),
+  page: pageInput(),
+  limit: limitInput(100, 50),
 });
 
 /** A recorded hour, public. Pending ones (recorded, approved) are not counted in the 30-day figures until paid. */
@@ -115,7 +116,7 @@ export type MiningPayouts = z.infer<typeof miningPayoutsSchema>;
 /** POST /api/mining/buy */
 export const miningBuySchema = z.object({
   plan_id: id,
-  shares: z.coerce.number({ message: "mining_shares" }).int({ message: "mining_shares" }).min(1, { message: "mining_shares" }).max(100_000_000, { message: "mining_shares" }),
+  shares: idInput({ message: "mining_shares", max: 100_000_000 }),
 });
 
 /** A purchase (the spec's mining order): "in_progress" until its term ends, then "completed". */
@@ -161,8 +162,8 @@ export type MiningMy = z.infer<typeof miningMySchema>;
 
 // ---- operator console ----
 
-const reason = z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500);
-const text = (key: "mining_name" | "mining_pool", max: number) => z.string({ message: key }).trim().min(1, { message: key }).max(max, { message: key });
+const reason = z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500);
+const text = (key: "mining_name" | "mining_pool", max: number) => z.string({ message: key }).trim().refine(singleLineText, TEXT_CHARS).min(1, { message: key }).max(max, { message: key });
 
 /** POST /api/admin/mining/plans: lists a plan (audited). The price is in USDT; the terms never change. */
 export const miningPlanCreateSchema = z.object({
@@ -171,13 +172,13 @@ export const miningPlanCreateSchema = z.object({
   pool_account: text("mining_pool", 80),
   worker: text("mining_pool", 80),
   /** the total hashrate with its unit, e.g. "100 TH/s" */
-  hashrate: z.string({ message: "mining_hashrate" }).trim().regex(/^\d{1,12}(\.\d{1,6})? ?[KMGTPE]?H\/s$/, { message: "mining_hashrate" }),
-  shares: z.coerce.number({ message: "mining_plan_shares" }).int({ message: "mining_plan_shares" }).min(1, { message: "mining_plan_shares" }).max(100_000_000, { message: "mining_plan_shares" }),
+  hashrate: z.string({ message: "mining_hashrate" }).regex(/^\d{1,12}(\.\d{1,6})? ?[KMGTPE]?H\/s$/, { message: "mining_hashrate" }),
+  shares: idInput({ message: "mining_plan_shares", max: 100_000_000 }),
   /** the price of one share, USDT */
-  price: z.string({ message: "invalid_amount" }).trim().regex(DECIMAL_RE, { message: "invalid_amount" }),
-  days: z.coerce.number({ message: "mining_days" }).int({ message: "mining_days" }).min(1, { message: "mining_days" }).max(3650, { message: "mining_days" }),
-  fee_bps: z.coerce.number({ message: "mining_fee" }).int({ message: "mining_fee" }).min(0, { message: "mining_fee" }).max(10_000, { message: "mining_fee" }),
-  other_fees: z.string().trim().max(200, { message: "too_long" }).default(""),
+  price: z.string({ message: "invalid_amount" }).regex(DECIMAL_RE, { message: "invalid_amount" }),
+  days: idInput({ message: "mining_days", max: 3650 }),
+  fee_bps: intInput({ message: "mining_fee", max: 10_000 }),
+  other_fees: z.string().trim().refine(multiLineText, TEXT_CHARS).max(200, { message: "too_long" }).default(""),
   payout_currency_id: id,
   reason,
 });
@@ -189,7 +190,8 @@ export const miningPlanCloseSchema = z.object({ id, reason });
  * milliseconds (3600000 × n). It must be a whole hour that has ended.
  */
 export const miningHourSchema = z.union([z.number(), z.string()], { message: "mining_hour" }).transform((v, ctx) => {
-  const ms = typeof v === "number" ? v : /^\d{1,15}$/.test(v.trim()) ? Number(v.trim()) : /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d)$/.test(v.trim()) ? Date.parse(v.trim()) : NaN;
+  // Epoch digits or an ISO time exactly as written: no spaces, signs, exponents or hex.
+  const ms = typeof v === "number" ? v : PLAIN_INT_RE.test(v) ? Number(v) : /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,3})?)?(Z|[+-]\d\d:\d\d)$/.test(v) ? Date.parse(v) : NaN;
   if (!Number.isSafeInteger(ms) || ms <= 0 || ms % HOUR_MS !== 0) {
     ctx.addIssue({ code: "custom", message: "mining_hour" });
     return z.NEVER;
@@ -202,9 +204,9 @@ export const miningPayoutRecordSchema = z.object({
   plan_id: id,
   hour: miningHourSchema,
   /** in the plan's payout currency */
-  amount: z.string({ message: "invalid_amount" }).trim().regex(DECIMAL_RE, { message: "invalid_amount" }),
+  amount: z.string({ message: "invalid_amount" }).regex(DECIMAL_RE, { message: "invalid_amount" }),
   /** the pool's payout id or the transaction hash */
-  evidence: z.string({ message: "mining_evidence" }).trim().min(4, { message: "mining_evidence" }).max(200, { message: "mining_evidence" }),
+  evidence: z.string({ message: "mining_evidence" }).trim().refine(singleLineText, TEXT_CHARS).min(4, { message: "mining_evidence" }).max(200, { message: "mining_evidence" }),
   reason,
 });
 

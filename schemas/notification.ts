@@ -9,6 +9,7 @@
  * then reads the first page again (the texts are rendered in the request's language).
  */
 import { z } from "zod";
+import { idInput, limitInput, pageInput } from "./strict.ts";
 
 /** Every kind of notification. A new kind needs its texts in worker/domain/notifications/texts.ts. */
 export const notificationKinds = [
@@ -56,8 +57,8 @@ export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;
 
 export const notificationQuerySchema = z.object({
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(50).default(20),
+  page: pageInput(),
+  limit: limitInput(50, 20),
 });
 
 export const notificationSchema = z.object({
@@ -83,7 +84,7 @@ export type NotificationPage = z.infer<typeof notificationPageSchema>;
 
 /** Mark some (at most 100 ids of one's own) or all of one's notifications read. */
 export const notificationReadSchema = z.union([
-  z.object({ ids: z.array(z.coerce.number({ message: "invalid_param" }).int().positive()).min(1).max(100) }).strict(),
+  z.object({ ids: z.array(idInput({ message: "invalid_param" })).min(1).max(100) }).strict(),
   z.object({ all: z.literal(true) }).strict(),
 ]);
 export type NotificationRead = z.infer<typeof notificationReadSchema>;

@@ -4,25 +4,28 @@
  * adjustments; nothing here can touch a trade, a price or a contract outcome.
  */
 import { z } from "zod";
+import { idInput, intInput, multiLineText, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { depositStatusSchema } from "./deposit.ts";
 import { pageQuerySchema, pageSchema } from "./envelope.ts";
 import { withdrawalStatusSchema } from "./withdrawal.ts";
 import { amountInputSchema, currencyIdSchema, walletAccountSchema } from "./wallet.ts";
 
 export const adminListQuerySchema = pageQuerySchema.extend({
-  status: z.coerce.number().int().min(0).max(5).optional(),
-  user_id: z.coerce.number().int().optional(),
+  status: intInput({ max: 5 }).optional(),
+  user_id: intInput({ min: -Number.MAX_SAFE_INTEGER }).optional(),
 });
 
-export const idParamSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const idParamSchema = z.object({ id: idInput() });
+/** Path of POST /api/admin/withdrawals/:id/:action. */
+export const withdrawalActionParamSchema = z.object({ id: idInput(), action: z.enum(["approve", "reject", "chain-success", "chain-failure"]) });
 
 export const TXID_MIN = 8;
 export const TXID_MAX = 128;
 
 /** A decision. Rejections (and chain failures) need a reason; approvals may carry one. */
 export const decisionSchema = z.object({
-  reason: z.string().trim().max(500).optional().default(""),
-  txid: z.string({ message: "txid_invalid" }).trim().max(TXID_MAX, { message: "txid_invalid" }).regex(/^[A-Za-z0-9]*$/, { message: "txid_invalid" }).optional().default(""),
+  reason: z.string().trim().refine(multiLineText, TEXT_CHARS).max(500).optional().default(""),
+  txid: z.string({ message: "txid_invalid" }).trim().refine(singleLineText, TEXT_CHARS).max(TXID_MAX, { message: "txid_invalid" }).regex(/^[A-Za-z0-9]*$/, { message: "txid_invalid" }).optional().default(""),
 });
 
 /**
@@ -32,6 +35,7 @@ export const decisionSchema = z.object({
 export const chainTxidSchema = z
   .string({ message: "txid_required" })
   .trim()
+  .refine(singleLineText, TEXT_CHARS)
   .min(1, { message: "txid_required" })
   .min(TXID_MIN, { message: "txid_invalid" })
   .max(TXID_MAX, { message: "txid_invalid" })
@@ -46,13 +50,13 @@ export const adjustmentRequestSchema = z.object({
   currency_id: currencyIdSchema,
   account: walletAccountSchema.optional().default("change"),
   amount: amountInputSchema,
-  reason: z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500),
+  reason: z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500),
 });
 
-export const userSearchQuerySchema = pageQuerySchema.extend({ q: z.string().trim().max(254).optional().default("") });
+export const userSearchQuerySchema = pageQuerySchema.extend({ q: z.string().trim().refine(singleLineText, TEXT_CHARS).max(254).optional().default("") });
 
 export const auditQuerySchema = pageQuerySchema.extend({
-  operator_id: z.coerce.number().int().optional(),
+  operator_id: intInput({ min: -Number.MAX_SAFE_INTEGER }).optional(),
   action: z.string().max(64).optional(),
   target_type: z.string().max(32).optional(),
   target_id: z.string().max(64).optional(),

@@ -5,24 +5,25 @@
  * there is deliberately no field here, or anywhere, that names a contract, a user or an outcome.
  */
 import { z } from "zod";
+import { idInput, intInput, multiLineText, TEXT_CHARS } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 import { payableCurrencySchema, secondsOptionSchema } from "./seconds.ts";
 
-const reason = z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500);
+const reason = z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500);
 const percent = z.string().regex(/^\d{1,3}(\.\d{1,2})?$/, { message: "invalid_param" });
 
 /** POST /api/admin/seconds/options: adds or edits one duration. */
 export const secondsOptionEditSchema = z.object({
-  seconds: z.coerce.number({ message: "invalid_param" }).int().min(1).max(86_400),
+  seconds: idInput({ message: "invalid_param", max: 86_400 }),
   /** the win in percent of the stake, 0.01 – 100 */
   profit_ratio: percent,
-  status: z.coerce.number({ message: "invalid_param" }).pipe(z.union([z.literal(0), z.literal(1)])),
+  status: intInput({ message: "invalid_param" }).pipe(z.union([z.literal(0), z.literal(1)])),
   reason,
 });
 
 /** POST /api/admin/seconds/currencies: adds or edits one payable currency. */
 export const payableCurrencyEditSchema = z.object({
-  currency_id: z.coerce.number({ message: "invalid_param" }).int().positive(),
+  currency_id: idInput({ message: "invalid_param" }),
   micro_numbers: z.array(decimalStringSchema).min(1).max(12),
   min_number: decimalStringSchema,
   max_number: decimalStringSchema,
@@ -31,7 +32,7 @@ export const payableCurrencyEditSchema = z.object({
   /** the most the house may hold (maximum payouts) for one pair's open contracts, and for one user's open contracts on one pair */
   pair_exposure: decimalStringSchema,
   user_exposure: decimalStringSchema,
-  status: z.coerce.number({ message: "invalid_param" }).pipe(z.union([z.literal(0), z.literal(1)])),
+  status: intInput({ message: "invalid_param" }).pipe(z.union([z.literal(0), z.literal(1)])),
   reason,
 });
 

@@ -11,6 +11,7 @@
  * quote currency; times are ms since the epoch unless named `*_format`.
  */
 import { z } from "zod";
+import { idInput, intInput, limitInput, pageInput } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 import { pageSchema } from "./envelope.ts";
 
@@ -53,10 +54,10 @@ export const payableCurrencyListSchema = z.array(payableCurrencySchema);
 
 /** POST /api/microtrade/submit */
 export const secondsSubmitSchema = z.object({
-  match_id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
-  currency_id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
-  type: z.coerce.number({ message: "invalid_param" }).pipe(secondsDirectionSchema),
-  seconds: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
+  match_id: idInput({ message: "invalid_param" }),
+  currency_id: idInput({ message: "invalid_param" }),
+  type: intInput({ message: "invalid_param" }).pipe(secondsDirectionSchema),
+  seconds: idInput({ message: "invalid_param" }),
   number: decimalStringSchema,
   /**
    * The index price its owner confirmed (optional): the contract is refused with price_moved,
@@ -108,9 +109,9 @@ export const secondsOrderListSchema = z.array(secondsOrderSchema);
 
 /** GET /api/new/microtrade/lists query: page through one's contracts, optionally by status. */
 export const secondsHistoryQuerySchema = z.object({
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100).default(20),
-  status: z.coerce.number({ message: "invalid_param" }).pipe(secondsStatusSchema).optional(),
+  page: pageInput(),
+  limit: limitInput(100, 20),
+  status: intInput({ message: "invalid_param" }).pipe(secondsStatusSchema).optional(),
 });
 /** GET /api/new/microtrade/lists */
 export const secondsOrderPageSchema = pageSchema(secondsOrderSchema);
@@ -127,20 +128,20 @@ export type IndexTick = z.infer<typeof indexTickSchema>;
 
 /** GET /api/microtrade/ticks query: ticks of one pair between two times (ms, inclusive), oldest first. */
 export const tickQuerySchema = z.object({
-  match_id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }),
-  from: z.coerce.number({ message: "invalid_param" }).int().min(0).optional(),
-  to: z.coerce.number({ message: "invalid_param" }).int().min(0).optional(),
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(1000).default(200),
+  match_id: idInput({ message: "invalid_param" }),
+  from: intInput({ message: "invalid_param" }).optional(),
+  to: intInput({ message: "invalid_param" }).optional(),
+  page: pageInput(),
+  limit: limitInput(1000, 200),
 });
 /** GET /api/microtrade/ticks: `{ total, lists }`, oldest first. */
 export const tickPageSchema = pageSchema(indexTickSchema);
 
 /** GET /api/currency/index_tick query: one tick of a pair and up to `n` ticks either side (issue #20 §3). */
 export const tickWindowQuerySchema = z.object({
-  match_id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" }),
-  id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" }),
-  n: z.coerce.number({ message: "invalid_param" }).int().min(0, { message: "invalid_param" }).max(20, { message: "invalid_param" }).default(5),
+  match_id: idInput({ message: "invalid_param" }),
+  id: idInput({ message: "invalid_param" }),
+  n: intInput({ message: "invalid_param", max: 20 }).default(5),
 });
 /**
  * GET /api/currency/index_tick: the tick and its neighbours, each list oldest first. Public, like
@@ -152,7 +153,7 @@ export type TickWindow = z.infer<typeof tickWindowSchema>;
 
 /** GET /api/microtrade/order query: one of one's own contracts. */
 export const secondsOrderQuerySchema = z.object({
-  id: z.coerce.number({ message: "invalid_param" }).int().positive({ message: "invalid_param" }).max(Number.MAX_SAFE_INTEGER, { message: "invalid_param" }),
+  id: idInput({ message: "invalid_param" }),
 });
 
 /** The private socket event sent to the owner when a contract settles (spec §4 `closed_microorder`). */

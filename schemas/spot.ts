@@ -1,10 +1,11 @@
 /** Spot trading contracts (spec §3 spot fields, §5 spot order rules, §7 calls). */
 import { z } from "zod";
+import { idInput, intInput, limitInput, pageInput } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 import { pageSchema } from "./envelope.ts";
 import { barSchema, dealSchema, klinePeriodSchema } from "./realtime.ts";
 
-const id = z.coerce.number({ message: "invalid_param" }).int().positive().max(2 ** 31);
+const id = idInput({ message: "invalid_param", max: 2 ** 31 });
 
 /** POST /api/transaction/walletIn (buy) and /walletOut (sell). mode 1 market, 2 limit. */
 export const spotOrderSchema = z.object({
@@ -15,7 +16,7 @@ export const spotOrderSchema = z.object({
   num: decimalStringSchema.optional(),
   /** Market buy only, instead of `num`: the USDT to spend (at most; what cannot fill is released). */
   total: decimalStringSchema.optional(),
-  mode: z.coerce.number().int().min(1).max(2),
+  mode: idInput({ max: 2 }),
   /** Optional idempotency key: a replay returns the first result. */
   client_oid: z.string().max(36).regex(/^[A-Za-z0-9_-]+$/, { message: "invalid_field" }).optional(),
 });
@@ -53,13 +54,13 @@ export type SpotBatchInput = z.input<typeof spotBatchSchema>;
 /** POST /api/transaction_del/batch: cancel up to MAX_BATCH_ORDERS of one's own orders. */
 export const cancelBatchSchema = z.object({
   ids: z
-    .array(z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER))
+    .array(idInput({ message: "invalid_param" }))
     .min(1, { message: "batch_size" })
     .max(MAX_BATCH_ORDERS, { message: "batch_size" }),
 });
 
 export const cancelOrderSchema = z.object({
-  id: z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER),
+  id: idInput({ message: "invalid_param" }),
   type: z.enum(["in", "out"]).optional(),
 });
 
@@ -69,8 +70,8 @@ export const openOrdersQuerySchema = z.object({ currency_id: id.optional() });
 export const timesharQuerySchema = z.object({
   symbol: z.string().max(20).regex(/^[A-Za-z]{2,10}[/_-]?[A-Za-z]{2,10}$/, { message: "invalid_field" }),
   period: klinePeriodSchema,
-  from: z.coerce.number().int().min(0).optional(),
-  to: z.coerce.number().int().min(0).optional(),
+  from: intInput().optional(),
+  to: intInput().optional(),
 });
 
 /** An open order (spec §3 "Spot open order"). */
@@ -120,8 +121,8 @@ export type OrderState = z.infer<typeof orderStateSchema>;
 
 /** GET /api/new/transaction/orders: page through one's orders, optionally by pair and state. */
 export const orderHistoryQuerySchema = z.object({
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100).default(20),
+  page: pageInput(),
+  limit: limitInput(100, 20),
   currency_id: id.optional(),
   status: orderStateSchema.optional(),
 });

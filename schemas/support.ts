@@ -18,6 +18,7 @@
  * GET /api/new/upload/file/{id} by their owner and by operators.
  */
 import { z } from "zod";
+import { idInput, multiLineText, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { pageQuerySchema, pageSchema } from "./envelope.ts";
 import { pictureRefSchema } from "./wallet.ts";
 
@@ -49,16 +50,14 @@ export const MAX_BODY = 4000;
 /** A resolved ticket closes itself this long after it was resolved. */
 export const AUTO_CLOSE_MS = 7 * 24 * 3600 * 1000;
 
-const orderId = z
-  .union([z.number(), z.string().trim().regex(/^\d{1,16}$/).transform(Number)], { message: "support_related_id" })
-  .pipe(z.number().int({ message: "support_related_id" }).positive({ message: "support_related_id" }).max(Number.MAX_SAFE_INTEGER, { message: "support_related_id" }));
-const body = z.string({ message: "support_body" }).trim().min(1, { message: "support_body" }).max(MAX_BODY, { message: "too_long" });
+const orderId = idInput({ message: "support_related_id" });
+const body = z.string({ message: "support_body" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "support_body" }).max(MAX_BODY, { message: "too_long" });
 const images = z.array(pictureRefSchema, { message: "invalid_param" }).max(MAX_SUPPORT_IMAGES, { message: "support_images_limit" }).optional().default([]);
 
 export const ticketCreateSchema = z
   .object({
     category: supportCategorySchema,
-    subject: z.string({ message: "support_subject" }).trim().min(1, { message: "support_subject" }).max(MAX_SUBJECT, { message: "too_long" }),
+    subject: z.string({ message: "support_subject" }).trim().refine(singleLineText, TEXT_CHARS).min(1, { message: "support_subject" }).max(MAX_SUBJECT, { message: "too_long" }),
     body,
     related_kind: supportRelatedKindSchema.optional(),
     related_id: orderId.optional(),
@@ -75,7 +74,7 @@ export type TicketCreate = z.output<typeof ticketCreateSchema>;
 export const ticketMessageSchema = z.object({ body, images });
 export type TicketMessage = z.output<typeof ticketMessageSchema>;
 
-export const ticketIdParamSchema = z.object({ id: z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const ticketIdParamSchema = z.object({ id: idInput({ message: "invalid_param" }) });
 
 export const ticketListQuerySchema = pageQuerySchema;
 

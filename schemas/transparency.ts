@@ -10,6 +10,7 @@
  *   POST /api/admin/transparency/liabilities/run     (operator, audited) liabilityRunRequestSchema → liabilityRunSchema
  */
 import { z } from "zod";
+import { limitInput, multiLineText, pageInput, TEXT_CHARS } from "./strict.ts";
 
 const hashSchema = z.string().regex(/^[0-9a-f]{64}$/);
 
@@ -80,15 +81,15 @@ export const liabilityRunSchema = z.object({
 export type LiabilityRun = z.infer<typeof liabilityRunSchema>;
 
 export const liabilityRunQuerySchema = z.object({
-  page: z.coerce.number({ message: "invalid_param" }).int().min(1).max(100_000).default(1),
-  limit: z.coerce.number({ message: "invalid_param" }).int().min(1).max(50).default(20),
+  page: pageInput(),
+  limit: limitInput(50, 20),
 });
 export const liabilityRunPageSchema = z.object({ total: z.number().int(), data: z.array(liabilityRunSchema) });
 export type LiabilityRunPage = z.infer<typeof liabilityRunPageSchema>;
 
 /** POST /api/admin/transparency/liabilities/run: take a snapshot now (audited). */
 export const liabilityRunRequestSchema = z.object({
-  reason: z.string({ message: "reason_required" }).trim().min(1, { message: "reason_required" }).max(500),
+  reason: z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500),
 });
 export type LiabilityRunRequest = z.infer<typeof liabilityRunRequestSchema>;
 

@@ -14,6 +14,7 @@
  *   POST /api/admin/vote/rounds/:id/cancel     (operator, audited) voteRoundActionSchema → voteRoundSchema
  */
 import { z } from "zod";
+import { idInput, multiLineText, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { decimalStringSchema } from "./money.ts";
 
 /** Most candidates a round may list. */
@@ -21,7 +22,7 @@ export const MAX_CANDIDATES = 20;
 /** Longest window a round may have: 90 days. */
 export const MAX_ROUND_MS = 90 * 24 * 3600 * 1000;
 
-const id = z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER);
+const id = idInput({ message: "invalid_param" });
 
 /**
  * What a round is doing now: `upcoming` (before its window), `voting`, `ended` (its window is
@@ -86,19 +87,21 @@ export type VoteCastResult = z.infer<typeof voteCastResultSchema>;
 
 // ---- console ----
 
-const text = (max: number, min = 1) => z.string({ message: "invalid_param" }).trim().min(min, { message: "invalid_param" }).max(max);
+const text = (max: number, min = 1, lines = false) => z.string({ message: "invalid_param" }).trim().refine(lines ? multiLineText : singleLineText, TEXT_CHARS).min(min, { message: "invalid_param" }).max(max);
 
 export const voteCandidateInputSchema = z.object({
   name: text(60),
   symbol: z
     .string({ message: "invalid_param" })
     .trim()
+    .refine(singleLineText, TEXT_CHARS)
     .toUpperCase()
     .regex(/^[A-Z0-9]{1,12}$/, { message: "vote_symbol_format" }),
-  description: text(500, 0).default(""),
+  description: text(500, 0, true).default(""),
   link: z
     .string({ message: "invalid_param" })
     .trim()
+    .refine(singleLineText, TEXT_CHARS)
     .max(300)
     .refine((v) => v === "" || /^https:\/\/[^\s]+$/.test(v), { message: "vote_link_format" })
     .default(""),
@@ -116,12 +119,12 @@ export const voteRoundCreateSchema = z
       .array(voteCandidateInputSchema, { message: "invalid_param" })
       .min(2, { message: "vote_candidates_count" })
       .max(MAX_CANDIDATES, { message: "vote_candidates_count" }),
-    reason: text(200),
+    reason: text(200, 1, true),
   })
   .refine((r) => r.ends_at > r.starts_at && r.ends_at - r.starts_at <= MAX_ROUND_MS, { message: "vote_window", path: ["ends_at"] })
   .refine((r) => new Set(r.candidates.map((c) => c.symbol)).size === r.candidates.length, { message: "vote_symbol_twice", path: ["candidates"] });
 export type VoteRoundCreate = z.infer<typeof voteRoundCreateSchema>;
 
 /** Closing or cancelling a round: the reason goes to the audit log. */
-export const voteRoundActionSchema = z.object({ reason: text(200) });
+export const voteRoundActionSchema = z.object({ reason: text(200, 1, true) });
 export const voteRoundIdParamSchema = z.object({ id });

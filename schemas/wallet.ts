@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Locale } from "./locale.ts";
 import { MAX_UNITS } from "./money.ts";
+import { decimalInput, idInput, intInput, lineText, PLAIN_SIGNED_DECIMAL_RE, singleLineText, TEXT_CHARS, textInput } from "./strict.ts";
 import { ACCOUNT_NAMES, type AccountName } from "./products.ts";
 
 /** The wallet accounts, as the products declare them (schemas/products.ts). */
@@ -20,23 +21,15 @@ export const BTC_ID = 1;
 const AMOUNT_RE = /^(-?)(\d+)(?:\.(\d+))?$/;
 
 /**
- * An amount as typed: a decimal string, or a JSON number only when it prints as a plain decimal
- * (1e-7 or 0.1 + 0.2 are refused rather than silently rounded). Scale checks come later, per currency.
+ * An amount as typed: a JSON number that prints as a plain decimal (1e-7 or 0.1 + 0.2 are refused
+ * rather than silently rounded) or a plain decimal string, signed (schemas/strict.ts); the sign
+ * and scale are checked later, per field and currency (checkAmount). A string of more than 100
+ * digits, or a JSON number of 10^21 or more, is "too large" rather than malformed.
  */
-export const amountInputSchema = z.union([z.string(), z.number()], { message: "invalid_amount" }).transform((v, ctx) => {
-  let s: string;
-  if (typeof v === "number") {
-    if (!Number.isFinite(v)) s = "x";
-    else if (Math.abs(v) >= 1e21) s = "9".repeat(40);
-    else s = String(v);
-  } else s = v.trim();
-  if (s.length > 100 && /^-?\d+(\.\d+)?$/.test(s)) s = "9".repeat(40);
-  if (!AMOUNT_RE.test(s) || s.length > 100) {
-    ctx.addIssue({ code: "custom", message: "invalid_amount" });
-    return z.NEVER;
-  }
-  return s;
-});
+export const amountInputSchema = z
+  .union([z.number({ message: "invalid_amount" }), z.string({ message: "invalid_amount" }).regex(PLAIN_SIGNED_DECIMAL_RE, { message: "invalid_amount" })], { message: "invalid_amount" })
+  .transform((v) => ((typeof v === "string" && v.length > 100) || (typeof v === "number" && Math.abs(v) >= 1e21) ? "9".repeat(40) : v))
+  .pipe(decimalInput({ signed: true }));
 
 export type AmountCheck =
   | { ok: true; units: bigint }
@@ -63,9 +56,7 @@ export function checkAmount(value: string, scale: number, opts: { signed?: boole
 }
 
 /** A currency id, as a number or a digit string. */
-export const currencyIdSchema = z.union([z.number().int().positive().max(1_000_000), z.string().trim().regex(/^\d{1,7}$/).transform(Number)], {
-  message: "invalid_param",
-});
+export const currencyIdSchema = idInput({ max: 1_000_000 });
 
 export const transferSchema = z
   .object({
@@ -97,7 +88,7 @@ export const conversionSubSchema = z
   })
   .refine((b) => b.quote_id !== undefined || (b.from_currency !== undefined && b.to_currency !== undefined && b.money !== undefined), { message: "invalid_param" });
 
-export const currencyBodySchema = z.object({ currency: currencyIdSchema, lang: z.string().optional() });
+export const currencyBodySchema = z.object({ currency: currencyIdSchema, lang: lineText(16, { min: 0 }).optional() });
 
 /** Withdrawal networks for USDT (spec §9): 0 ERC20, 1 TRC20; -1 is every coin's own chain (networkName). */
 export const networkNames: Record<number, string> = { [-1]: "", 0: "ERC20", 1: "TRC20" };
@@ -116,7 +107,7 @@ export function networkName(network: number, currencyName: string): string {
   if (coin === "USDT") return "";
   return ownChains[coin] ?? coin;
 }
-export const networkSchema = z.union([z.literal(0), z.literal(1), z.enum(["0", "1"]).transform(Number)], { message: "invalid_param" });
+export const networkSchema = intInput().pipe(z.union([z.literal(0), z.literal(1)], { message: "invalid_param" }));
 
 /** An address as pasted: no spaces anywhere (spec §5), printable ASCII, sane length. */
 export const addressSchema = z
@@ -129,17 +120,18 @@ export const addressSchema = z
 export const labelSchema = z.string().max(32, { message: "label_invalid" }).regex(/^[A-Za-z0-9]*$/, { message: "label_invalid" });
 
 /** Reference to an upload: the id, or the url returned by the upload endpoints. */
-export const pictureRefSchema = z.string({ message: "picture_required" }).trim().min(1, { message: "picture_required" }).max(200, { message: "picture_required" });
+export const pictureRefSchema = lineText(200, { message: "picture_required" });
 
 export const depositRequestSchema = z.object({
   currency: currencyIdSchema,
-  type: z.union([z.string(), z.number()]).optional().transform((v) => (v === undefined ? "" : String(v).trim())).pipe(z.string().max(20)),
-  acc: z.string({ message: "address_invalid" }).trim().min(1, { message: "address_invalid" }).max(128, { message: "address_invalid" }),
+  type: lineText(20, { min: 0 }).optional().default(""),
+  acc: lineText(128, { message: "address_invalid" }),
   amount: amountInputSchema,
   pic: pictureRefSchema,
   hash: z
     .string()
     .trim()
+    .refine(singleLineText, TEXT_CHARS)
     .max(128)
     .regex(/^[A-Za-z0-9]*$/, { message: "invalid_field" })
     .optional()
@@ -155,11 +147,11 @@ export const withdrawalSchema = z.object({
   address: addressSchema,
   number: amountInputSchema,
   type: networkSchema.optional(),
-  password: z.string().max(64, { message: "fund_password_wrong" }),
+  password: textInput(z.string().max(64, { message: "fund_password_wrong" })),
   charge: amountInputSchema.optional(),
   rate: amountInputSchema.optional(),
   memo: labelSchema.optional().default(""),
-  totp_code: z.string().trim().max(10).optional(),
+  totp_code: lineText(10, { min: 0 }).optional(),
 });
 
 export const addressBookAddSchema = z.object({
@@ -170,13 +162,15 @@ export const addressBookAddSchema = z.object({
   type: networkSchema.optional(),
 });
 
-export const idBodySchema = z.object({ id: z.union([z.number().int().positive(), z.string().regex(/^\d{1,12}$/).transform(Number)], { message: "invalid_param" }) });
+export const idBodySchema = z.object({ id: idInput() });
 
 export const uploadBase64Schema = z.object({
-  file_base64: z.string({ message: "file_type" }).min(1, { message: "file_type" }),
-  scene: z.string().max(200).optional(),
-  name: z.string().max(200).optional(),
+  file_base64: textInput(z.string({ message: "file_type" }).min(1, { message: "file_type" })),
+  scene: lineText(200, { min: 0 }).optional(),
+  name: lineText(200, { min: 0 }).optional(),
 });
+/** The text fields of a multipart upload (POST /api/new/upload): the same rules as the base64 one's. */
+export const uploadFormFieldsSchema = uploadBase64Schema.pick({ scene: true, name: true });
 
 /** Deposit statuses: 0 applying, 1 credited, 2 rejected. */
 export const depositStatusLabels: Record<Locale, readonly [string, string, string]> = {

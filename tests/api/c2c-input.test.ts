@@ -117,7 +117,7 @@ describe("bad input", () => {
       ["POST", "/do_legal_deal", { id: "x", value: "1" }, "invalid_param"],
       ["POST", "/do_legal_deal", { id: ad.id, value: "1e5" }, "invalid_amount"],
       ["POST", "/do_legal_deal", { id: ad.id, value: 0.1 + 0.2 }, "too_many_decimals"],
-      ["POST", "/do_legal_deal", { id: -1, value: "1" }, "invalid_field"],
+      ["POST", "/do_legal_deal", { id: -1, value: "1" }, "invalid_param"],
       ["POST", "/do_legal_deal", "not json", "invalid_param"],
       ["POST", "/user_legal_pay", { id: 1 }, "picture_required"],
       ["POST", "/user_legal_pay", { id: 1, pay_orders_img: "" }, "picture_required"],

@@ -18,6 +18,7 @@ import {
 import { errorText } from "../../schemas/errors.ts";
 import type { Locale } from "../../schemas/locale.ts";
 import { createSession } from "../../worker/lib/auth.ts";
+import { forgetPublic, PUBLIC_LISTS } from "../../worker/lib/public-cache.ts";
 import { SWITCHED_PRODUCTS } from "../../schemas/products.ts";
 
 const db = () => env.DB;
@@ -33,6 +34,8 @@ beforeEach(async () => {
       db().prepare(`DELETE FROM ${t}`),
     ),
   );
+  // The lists are cached for visitors (worker/lib/public-cache.ts); each test starts from its own rows.
+  await Promise.all([forgetPublic(PUBLIC_LISTS.news), forgetPublic(PUBLIC_LISTS.countries)]);
 });
 
 let seq = 0;

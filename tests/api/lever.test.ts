@@ -323,7 +323,7 @@ describe("opening and closing", () => {
     expect((await set({ stop_loss: "1.001" })).body.code).toBe("price_tick");
     expect((await set({ stop_profit: "130", stop_loss: "99" })).body.message).toMatchObject({ stop_profit: "130.00", stop_loss: "99.00" });
     expect((await positionRow(p.id))).toMatchObject({ stop_profit: 13000, stop_loss: 9900 });
-    expect((await set({ stop_profit: "", stop_loss: null })).body.message).toMatchObject({ stop_profit: null, stop_loss: null });
+    expect((await set({ stop_profit: "0" })).body.message).toMatchObject({ stop_profit: null, stop_loss: null });
     await api("/lever/close", { token: u.token, body: { id: p.id } });
   });
 });
@@ -561,7 +561,7 @@ describe("overnight fees, held positions, the product switch", () => {
     const listed = await call("/lever/my_trade");
     expect(listed.type).toBe("ok");
     expect(listed.message.message.data.map((p: { id: number }) => p.id).sort()).toEqual([trading.id, pending.id].sort());
-    expect((await call("/lever/setstop", { id: trading.id, stop_profit: "120", stop_loss: "" })).type).toBe("ok");
+    expect((await call("/lever/setstop", { id: trading.id, stop_profit: "120", stop_loss: "0" })).type).toBe("ok");
     expect((await call("/lever/cancel", { id: pending.id })).type).toBe("ok");
     expect((await call("/lever/batch_close", {})).message.closed.map((p: { id: number }) => p.id)).toEqual([trading.id]);
     await drainPair(1);

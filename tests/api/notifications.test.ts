@@ -6,6 +6,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { api, makeUser } from "./helpers.ts";
 import { notificationsStatement, notificationStatement } from "../../worker/domain/notifications/inbox.ts";
+import { NOTIFICATION_READS_PER_MINUTE } from "../../worker/routes/notifications.ts";
 
 async function put(userId: number, key: string, params: Record<string, string> = { amount: "12.5", currency: "USDT" }) {
   await env.DB.batch([notificationStatement(env.DB, { userId, kind: "deposit_credited", key, params, link: "/recharge" })]);
@@ -68,5 +69,24 @@ describe("notification centre", () => {
       const r = await api(`/notifications?${q}`, { token: u.token, lang: "zh" });
       expect(r.status, q).toBe(400);
     }
+  });
+
+  it(`lets at most ${NOTIFICATION_READS_PER_MINUTE} inbox reads a minute through per user, then answers too_many_requests`, async () => {
+    const [u, other] = await Promise.all([makeUser(), makeUser()]);
+    await put(u.id, "deposit:1:credited");
+    const reads = await Promise.all(
+      Array.from({ length: 2 * NOTIFICATION_READS_PER_MINUTE + 5 }, (_, i) =>
+        i % 2 === 0 ? api("/notifications?limit=1", { token: u.token }) : api("/notifications/read", { token: u.token, body: { all: true } }),
+      ),
+    );
+    // Twice the limit and five: even a burst that straddles a minute's end (the counter starts
+    // again) has at least five refused; within one minute, all but the limit are.
+    const refused = reads.filter((r) => r.status === 429);
+    expect(refused.length).toBeGreaterThanOrEqual(5);
+    expect(refused.length).toBeLessThanOrEqual(NOTIFICATION_READS_PER_MINUTE + 5);
+    expect(refused[0]!.body).toMatchObject({ type: "error", code: "too_many_requests", message: "Too many requests, please try again later" });
+    expect(reads.filter((r) => r.status !== 429 && r.status !== 200)).toEqual([]);
+    // another user reads on
+    expect((await api("/notifications", { token: other.token })).status).toBe(200);
   });
 });

@@ -116,8 +116,10 @@ export function errorResponse(c: Context<AppEnv>, err: ApiError) {
   const locale = c.get("locale") ?? "en";
   const message = errorText(locale, err.key, err.params);
   const isNew = new URL(c.req.url).pathname.startsWith("/api/new/");
+  // A refusal of one input field names it (`orders.0.price`), so a client can mark the field.
+  const field = typeof err.params?.field === "string" ? { field: err.params.field } : {};
   const body = isNew
-    ? { status: 0 as const, type: err.type, code: err.key, message }
-    : { type: err.type, code: err.key, message };
+    ? { status: 0 as const, type: err.type, code: err.key, message, ...field }
+    : { type: err.type, code: err.key, message, ...field };
   return c.json(body, err.status);
 }

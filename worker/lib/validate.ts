@@ -17,7 +17,7 @@ export function issueToError(error: z.ZodError, input?: unknown): ApiError {
   const field = issue.path.map(String).join(".") || "body";
   if (issue.message === "batch_size") return new ApiError("batch_size", 400, { field, max: MAX_BATCH_ORDERS });
   if (isErrorKey(issue.message)) return new ApiError(issue.message, 400, { field });
-  if ((issue.code === "invalid_type" || issue.code === "invalid_value") && valueAt(input, issue.path) === undefined) {
+  if ((issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union") && valueAt(input, issue.path) === undefined) {
     return new ApiError("missing_field", 400, { field });
   }
   if (issue.code === "too_big" && (issue as { origin?: string }).origin === "string") {

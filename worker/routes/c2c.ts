@@ -8,6 +8,7 @@
 import { Hono } from "hono";
 import { createMiddleware } from "hono/factory";
 import { z } from "zod";
+import { idInput } from "../../schemas/strict.ts";
 import {
   advertCreateSchema,
   advertEditSchema,
@@ -70,7 +71,7 @@ export const c2cOn = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 const fileParamSchema = z.object({
-  id: z.coerce.number({ message: "invalid_param" }).int().positive().max(Number.MAX_SAFE_INTEGER),
+  id: idInput({ message: "invalid_param" }),
   upload: z.string().regex(/^[A-Za-z0-9_-]{22}$/, { message: "not_found" }),
 });
 

@@ -32,6 +32,7 @@ import { answers, answersNew, ok, okNew } from "../lib/respond.ts";
 import { params, query } from "../lib/validate.ts";
 import { agreement, banners, newsArticle, newsPage, notices } from "../domain/content/news.ts";
 import { countries, homeUser, kefuLink, quotationGroups, shownCurrencies } from "../domain/content/reference.ts";
+import { cachedPublic, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 export const contentRoutes = new Hono<AppEnv>()
   .get("/new/home/index", answersNew(homeIndexSchema, { summary: "Home page: banners, notices, quotations, service link, the caller's verification" }), async (c) => {
@@ -55,12 +56,12 @@ export const contentRoutes = new Hono<AppEnv>()
 
   .get("/new/news/index", query(newsPageQuerySchema), answersNew(newsPageSchema, { summary: "News, 10 a page" }), async (c) => {
     const { page } = c.req.valid("query");
-    return okNew(c, await newsPage(c.env.DB, c.get("locale"), "news", page ?? 1));
+    return okNew(c, await cachedPublic(PUBLIC_LISTS.news, () => newsPage(c.env.DB, c.get("locale"), "news", page ?? 1), { variant: `news:${c.get("locale")}:${page ?? 1}` }));
   })
 
   .get("/new/news/newsHelp", query(newsPageQuerySchema), answersNew(newsPageSchema, { summary: "Help articles, 10 a page" }), async (c) => {
     const { page } = c.req.valid("query");
-    return okNew(c, await newsPage(c.env.DB, c.get("locale"), "help", page ?? 1));
+    return okNew(c, await cachedPublic(PUBLIC_LISTS.news, () => newsPage(c.env.DB, c.get("locale"), "help", page ?? 1), { variant: `help:${c.get("locale")}:${page ?? 1}` }));
   })
 
   .get("/new/news/show/:id", params(newsIdParamSchema), answersNew(newsDetailSchema, { summary: "One article (HTML), in the reader's language when translated" }), async (c) => {
@@ -86,5 +87,5 @@ export const contentRoutes = new Hono<AppEnv>()
   })
 
   .get("/country/list", answers(countryListSchema, { summary: "Countries and calling codes" }), async (c) => {
-    return ok(c, await countries(c.env.DB));
+    return ok(c, await cachedPublic(PUBLIC_LISTS.countries, () => countries(c.env.DB)));
   });

@@ -48,13 +48,13 @@ export const devRoutes = new Hono<AppEnv>()
     const worker = async () => {
       while (next < count) {
         const k = next++;
-        const seconds = Math.ceil((Number(b.end_at) - Date.now()) / 1000);
+        const seconds = Math.ceil((b.end_at - Date.now()) / 1000);
         if (seconds < 1 || seconds > 600) {
           refused.out_of_window = (refused.out_of_window ?? 0) + 1;
           continue;
         }
         try {
-          const o = await submitContract(c.env, userId, { match_id: Number(b.match_id), currency_id: Number(b.currency_id), type: k % 2 === 0 ? 1 : 2, seconds, number: String(b.number) });
+          const o = await submitContract(c.env, userId, { match_id: b.match_id, currency_id: b.currency_id, type: k % 2 === 0 ? 1 : 2, seconds, number: b.number });
           ids.push(o.id);
         } catch (err) {
           const code = err instanceof ApiError ? err.key : String(err).slice(0, 80);
@@ -62,6 +62,6 @@ export const devRoutes = new Hono<AppEnv>()
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(32, Math.max(1, Number(b.concurrency ?? 8))) }, worker));
+    await Promise.all(Array.from({ length: Math.min(32, Math.max(1, b.concurrency ?? 8)) }, worker));
     return ok(c, { ids, refused });
   });

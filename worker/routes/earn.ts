@@ -16,6 +16,7 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { listProducts } from "../domain/earn/catalogue.ts";
 import { listPositions, redeem, subscribe } from "../domain/earn/positions.ts";
+import { cachedPublic, invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 const earnOn = createMiddleware<AppEnv>(async (c, next) => {
   if (!productsOf(c.env).earn) throw new ApiError("feature_off", 403);
@@ -25,9 +26,11 @@ const earnOn = createMiddleware<AppEnv>(async (c, next) => {
 export const earnRoutes = new Hono<AppEnv>()
   .use("/earn/products", earnOn)
   .use("/earn/subscribe", earnOn)
+  .use("/earn/*", invalidates(PUBLIC_LISTS.earn))
   .get("/earn/products", answers(earnProductListSchema, { summary: "Open savings products: terms, APR, limits, the interest budget and what remains of it (with one's open principal when logged in)" }), async (c) => {
     const user = await sessionUser(c.env.DB, c.req.raw);
-    return ok(c, await listProducts(c.env.DB, user?.id ?? null));
+    // One's open principal makes the list personal: cached only for visitors without a session.
+    return ok(c, user ? await listProducts(c.env.DB, user.id) : await cachedPublic(PUBLIC_LISTS.earn, () => listProducts(c.env.DB, null)));
   })
   .post("/earn/subscribe", requireUser, refuseOperatorMoney, requireVerified, jsonBody(earnSubscribeSchema), answers(earnPositionSchema, { summary: "Subscribe: the principal is frozen in one's spot account and the position's interest reserved from the budget at once", auth: true }), async (c) =>
     ok(c, await subscribe(c.env, c.get("user").id, c.req.valid("json"))),

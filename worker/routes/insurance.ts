@@ -16,6 +16,7 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { listPlans } from "../domain/insurance/plans.ts";
 import { buyCover, claimCover, myCovers } from "../domain/insurance/covers.ts";
+import { cachedPublic, invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 const insuranceOn = createMiddleware<AppEnv>(async (c, next) => {
   if (!productsOf(c.env).insurance) throw new ApiError("feature_off", 403);
@@ -25,8 +26,9 @@ const insuranceOn = createMiddleware<AppEnv>(async (c, next) => {
 export const insuranceRoutes = new Hono<AppEnv>()
   .use("/insurance/plans", insuranceOn)
   .use("/insurance/buy", insuranceOn)
+  .use("/insurance/*", invalidates(PUBLIC_LISTS.insurance))
   .get("/insurance/plans", answers(insurancePlansSchema, { summary: "Cover plans on sale (terms, premium and cover per amount) and the running totals of premiums collected and claims paid" }), async (c) =>
-    ok(c, await listPlans(c.env.DB, false)),
+    ok(c, await cachedPublic(PUBLIC_LISTS.insurance, () => listPlans(c.env.DB, false))),
   )
   .post("/insurance/buy", requireUser, refuseOperatorMoney, requireVerified, jsonBody(insuranceBuySchema), answers(insuranceCoverSchema, { summary: "Buy a cover: premium from the spot account, the full cover reserved by the exchange, in force from 00:00 UTC tomorrow", auth: true }), async (c) =>
     ok(c, await buyCover(c.env, c.get("user").id, c.req.valid("json"))),

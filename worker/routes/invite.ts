@@ -25,6 +25,7 @@ import { jsonBody, query } from "../lib/validate.ts";
 import { inviteInfo, inviteRebates, inviteRuns, inviteTeam } from "../domain/invite/read.ts";
 import { adminSettings, editSettings, terms } from "../domain/invite/settings.ts";
 import { runDayNow } from "../domain/invite/console.ts";
+import { cachedPublic, invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 export const inviteRoutes = new Hono<AppEnv>()
   .get("/invite/info", requireUser, answers(inviteInfoSchema, { summary: "One's invite code and link, rates, agent level and progress, team counts, rebates earned", auth: true }), async (c) =>
@@ -36,10 +37,10 @@ export const inviteRoutes = new Hono<AppEnv>()
   .get("/invite/rebates", requireUser, query(inviteRebateQuerySchema), answers(inviteRebatePageSchema, { summary: "One's rebate lines, newest day first", auth: true }), async (c) =>
     ok(c, await inviteRebates(c.env.DB, c.get("user").id, c.req.valid("query"))),
   )
-  .get("/invite/terms", answers(inviteTermsSchema, { summary: "The published rebate terms: rates, agent levels, duration, products that count" }), async (c) => ok(c, await terms(c.env.DB)));
+  .get("/invite/terms", answers(inviteTermsSchema, { summary: "The published rebate terms: rates, agent levels, duration, products that count" }), async (c) => ok(c, await cachedPublic(PUBLIC_LISTS.inviteTerms, () => terms(c.env.DB))));
 
 export const operatorInviteRoutes = new Hono<AppEnv>()
-  .use("/admin/invite/*", requireUser, requireOperator)
+  .use("/admin/invite/*", requireUser, requireOperator, invalidates(PUBLIC_LISTS.inviteTerms))
   .get("/admin/invite/settings", answers(adminInviteSettingsSchema, { summary: "Rebate rates in force and those set for the next day", auth: true }), async (c) => ok(c, await adminSettings(c.env.DB)))
   .post("/admin/invite/settings", jsonBody(inviteSettingsEditSchema), answers(adminInviteSettingsSchema, { summary: "Set the rebate rates from the next Beijing day (audited; total ≤ 0.30)", auth: true }), async (c) =>
     ok(c, await editSettings(c.env.DB, c.get("user").id, c.req.valid("json"))),

@@ -15,6 +15,7 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { claim, commit } from "../domain/launch/commit.ts";
 import { listProjects, mySubscriptions } from "../domain/launch/store.ts";
+import { cachedPublic, invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 const launchOn = createMiddleware<AppEnv>(async (c, next) => {
   if (!productsOf(c.env).launch) throw new ApiError("feature_off", 403);
@@ -24,9 +25,11 @@ const launchOn = createMiddleware<AppEnv>(async (c, next) => {
 export const launchRoutes = new Hono<AppEnv>()
   .use("/launch/projects", launchOn)
   .use("/launch/commit", launchOn)
+  .use("/launch/*", invalidates(PUBLIC_LISTS.launch))
   .get("/launch/projects", answers(launchProjectListSchema, { summary: "Published launch projects with prices, window, supply, cap, vesting and totals committed; one's own commitment with a session" }), async (c) => {
     const user = await sessionUser(c.env.DB, c.req.raw);
-    return ok(c, await listProjects(c.env.DB, user?.id ?? null));
+    // One's own commitment makes the list personal: cached only for visitors without a session.
+    return ok(c, user ? await listProjects(c.env.DB, user.id) : await cachedPublic(PUBLIC_LISTS.launch, () => listProjects(c.env.DB, null)));
   })
   .post("/launch/commit", requireUser, refuseOperatorMoney, requireVerified, jsonBody(launchCommitSchema), answers(launchSubscriptionSchema, { summary: "Commit funds to an open project: frozen in one's spot account until the window ends (per-user cap; one currency per project)", auth: true }), async (c) =>
     ok(c, await commit(c.env, c.get("user").id, c.req.valid("json"))),

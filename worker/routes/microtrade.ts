@@ -32,6 +32,7 @@ import { answers, answersNew, ok, okNew } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { listOptions, listPayable, optionOut, payableOut } from "../domain/seconds/config.ts";
 import { contractHistory, contractOf, runningContracts, submitContract } from "../domain/seconds/orders.ts";
+import { cachedPublic, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 /** Every endpoint of the product refuses when the deployment switched it off. */
 const secondsOn = createMiddleware<AppEnv>(async (c, next) => {
@@ -42,7 +43,7 @@ const secondsOn = createMiddleware<AppEnv>(async (c, next) => {
 export const microtradeRoutes = new Hono<AppEnv>()
   .use("/microtrade/*", secondsOn)
   .use("/new/microtrade/*", secondsOn)
-  .get("/microtrade/seconds", answers(secondsOptionListSchema, { summary: "Offered durations with their profit ratio" }), async (c) => ok(c, (await listOptions(c.env.DB, true)).map(optionOut)))
+  .get("/microtrade/seconds", answers(secondsOptionListSchema, { summary: "Offered durations with their profit ratio" }), async (c) => ok(c, await cachedPublic(PUBLIC_LISTS.seconds, async () => (await listOptions(c.env.DB, true)).map(optionOut))))
   .get("/microtrade/payable_currencies", answers(payableCurrencyListSchema, { summary: "Currencies a contract may be paid in, with one's micro balance when logged in" }), async (c) => {
     const db = c.env.DB;
     const user = await sessionUser(db, c.req.raw);

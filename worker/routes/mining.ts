@@ -16,6 +16,7 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { listPlans, planPayouts } from "../domain/mining/plans.ts";
 import { buyShares, myMining } from "../domain/mining/holdings.ts";
+import { cachedPublic, invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 const miningOn = createMiddleware<AppEnv>(async (c, next) => {
   if (!productsOf(c.env).mining) throw new ApiError("feature_off", 403);
@@ -24,8 +25,9 @@ const miningOn = createMiddleware<AppEnv>(async (c, next) => {
 
 export const miningRoutes = new Hono<AppEnv>()
   .use("/mining/buy", miningOn)
+  .use("/mining/*", invalidates(PUBLIC_LISTS.mining))
   .get("/mining/plans", answers(miningPlansSchema, { summary: "Mining plans on sale: pool, worker, hashrate, shares left, price, term, stated fees, and the last 30 days' paid payouts per share" }), async (c) =>
-    ok(c, await listPlans(c.env.DB, false)),
+    ok(c, await cachedPublic(PUBLIC_LISTS.mining, () => listPlans(c.env.DB, false))),
   )
   .get("/mining/payouts", query(miningPayoutsQuerySchema), answers(miningPayoutsSchema, { summary: "A plan's recorded pool payouts per hour, newest first, with evidence and status (pending ones are not counted until paid)" }), async (c) =>
     ok(c, await planPayouts(c.env.DB, c.req.valid("query"))),

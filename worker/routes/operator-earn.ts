@@ -12,9 +12,10 @@ import type { AppEnv } from "../lib/context.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { adminProducts, closeProduct, createProduct } from "../domain/earn/catalogue.ts";
+import { invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 export const operatorEarnRoutes = new Hono<AppEnv>()
-  .use("/admin/earn/*", requireUser, requireOperator)
+  .use("/admin/earn/*", requireUser, requireOperator, invalidates(PUBLIC_LISTS.earn))
   .get("/admin/earn/products", answers(earnAdminProductListSchema, { summary: "Every savings product with its budget, reserved, paid, released and remaining, and its open positions", auth: true }), async (c) =>
     ok(c, await adminProducts(c.env.DB)),
   )

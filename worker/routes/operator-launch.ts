@@ -11,9 +11,10 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { cancelProject, createProject, publishProject } from "../domain/launch/console.ts";
 import { listProjects } from "../domain/launch/store.ts";
+import { invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 export const operatorLaunchRoutes = new Hono<AppEnv>()
-  .use("/admin/launch/*", requireUser, requireOperator)
+  .use("/admin/launch/*", requireUser, requireOperator, invalidates(PUBLIC_LISTS.launch))
   .get("/admin/launch/projects", answers(launchProjectListSchema, { summary: "Every launch project, drafts included, newest first", auth: true }), async (c) =>
     ok(c, await listProjects(c.env.DB, null, { drafts: true })),
   )

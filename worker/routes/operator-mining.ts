@@ -22,9 +22,10 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { closePlan, createPlan, listPlans } from "../domain/mining/plans.ts";
 import { adminPayouts, decidePayout, recordPayout } from "../domain/mining/payouts.ts";
+import { invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 export const operatorMiningRoutes = new Hono<AppEnv>()
-  .use("/admin/mining/*", requireUser, requireOperator)
+  .use("/admin/mining/*", requireUser, requireOperator, invalidates(PUBLIC_LISTS.mining))
   .get("/admin/mining/plans", answers(miningPlansSchema, { summary: "Every mining plan, open or closed", auth: true }), async (c) => ok(c, await listPlans(c.env.DB, true)))
   .post("/admin/mining/plans", jsonBody(miningPlanCreateSchema), answers(miningPlanSchema, { summary: "List a mining plan (audited; its terms never change)", auth: true }), async (c) =>
     ok(c, await createPlan(c.env.DB, c.get("user").id, c.req.valid("json"))),

@@ -13,6 +13,7 @@ import type { AppEnv } from "../lib/context.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { listOptions, listPayable, optionOut, saveOption, savePayable } from "../domain/seconds/config.ts";
+import { invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 async function options(db: D1Database) {
   return (await listOptions(db, false)).map((o) => ({ ...optionOut(o), updated_at: o.updatedAt }));
@@ -34,7 +35,7 @@ async function currencies(db: D1Database) {
 }
 
 export const operatorSecondsRoutes = new Hono<AppEnv>()
-  .use("/admin/seconds/*", requireUser, requireOperator)
+  .use("/admin/seconds/*", requireUser, requireOperator, invalidates(PUBLIC_LISTS.seconds))
   .get("/admin/seconds/options", answers(adminSecondsOptionListSchema, { summary: "Every duration option, offered or withdrawn", auth: true }), async (c) => ok(c, await options(c.env.DB)))
   .post("/admin/seconds/options", jsonBody(secondsOptionEditSchema), answers(adminSecondsOptionListSchema, { summary: "Add or edit a duration option (audited; applies to new contracts only)", auth: true }), async (c) => {
     await saveOption(c.env.DB, c.get("user").id, c.req.valid("json"));

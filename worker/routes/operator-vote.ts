@@ -10,9 +10,10 @@ import type { AppEnv } from "../lib/context.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, params } from "../lib/validate.ts";
 import { adminRounds, createRound, endRound } from "../domain/vote/console.ts";
+import { invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 export const operatorVoteRoutes = new Hono<AppEnv>()
-  .use("/admin/vote/*", requireUser, requireOperator)
+  .use("/admin/vote/*", requireUser, requireOperator, invalidates(PUBLIC_LISTS.vote))
   .get("/admin/vote/rounds", answers(voteRoundListSchema, { summary: "Listing-vote rounds with their tallies", auth: true }), async (c) => ok(c, { data: await adminRounds(c.env.DB) }))
   .post("/admin/vote/rounds", jsonBody(voteRoundCreateSchema), answers(voteRoundSchema, { summary: "Open a round: title, candidates, window and the minimum balance held per voter (audited)", auth: true }), async (c) =>
     ok(c, await createRound(c.env.DB, c.get("user").id, c.req.valid("json"))),

@@ -27,11 +27,11 @@ import {
   auditQuerySchema,
   decisionSchema,
   idParamSchema,
+  withdrawalActionParamSchema,
   userSearchQuerySchema,
 } from "../../schemas/operator.ts";
 import { requireOperator, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
-import { ApiError } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
 import { adjustmentList, requestAdjustment } from "../domain/operator/adjustments.ts";
@@ -66,10 +66,9 @@ export const operatorRoutes = new Hono<AppEnv>()
   .get("/admin/withdrawals", query(adminListQuerySchema), answers(adminWithdrawalPageSchema, { summary: "Withdrawals (filter by status, user)", auth: true }), async (c) =>
     ok(c, await withdrawalQueue(c.env.DB, c.get("user").id, c.get("locale"), c.req.valid("query"))),
   )
-  .post("/admin/withdrawals/:id/:action{approve|reject|chain-success|chain-failure}", jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Approve, reject, or record the chain result of a withdrawal", auth: true }), async (c) => {
-    const id = Number(c.req.param("id"));
-    if (!Number.isSafeInteger(id) || id <= 0) throw new ApiError("invalid_param");
-    const action = withdrawalActions[c.req.param("action")]!;
+  .post("/admin/withdrawals/:id/:action{approve|reject|chain-success|chain-failure}", params(withdrawalActionParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Approve, reject, or record the chain result of a withdrawal", auth: true }), async (c) => {
+    const { id, action: name } = c.req.valid("param");
+    const action = withdrawalActions[name]!;
     const b = c.req.valid("json");
     return ok(c, await transitionWithdrawal(c.env, c.get("user").id, id, action, b.reason, b.txid));
   })

@@ -16,6 +16,7 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { castVote } from "../domain/vote/cast.ts";
 import { listRounds } from "../domain/vote/rounds.ts";
+import { cachedPublic, invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 const voteOn = createMiddleware<AppEnv>(async (c, next) => {
   if (!productsOf(c.env).vote) throw new ApiError("feature_off", 403);
@@ -23,10 +24,11 @@ const voteOn = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 export const voteRoutes = new Hono<AppEnv>()
-  .use("/vote/*", voteOn)
+  .use("/vote/*", voteOn, invalidates(PUBLIC_LISTS.vote))
   .get("/vote/rounds", answers(voteRoundListSchema, { summary: "Listing-vote rounds with candidates, public tallies and voter counts; one's own votes and hold when logged in" }), async (c) => {
     const user = await sessionUser(c.env.DB, c.req.raw);
-    return ok(c, { data: await listRounds(c.env.DB, user?.id ?? null) });
+    // One's own votes make the list personal: cached only for visitors without a session.
+    return ok(c, { data: user ? await listRounds(c.env.DB, user.id) : await cachedPublic(PUBLIC_LISTS.vote, () => listRounds(c.env.DB, null)) });
   })
   .post(
     "/vote/cast",

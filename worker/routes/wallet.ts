@@ -8,7 +8,7 @@
 import { productsOf } from "../lib/products.ts";
 import { Hono } from "hono";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
-import { conversionSchema, conversionSubSchema, currencyBodySchema, depositRequestSchema, transferSchema, uploadBase64Schema, withdrawalSchema } from "../../schemas/wallet.ts";
+import { conversionSchema, conversionSubSchema, currencyBodySchema, depositRequestSchema, transferSchema, uploadBase64Schema, uploadFormFieldsSchema, withdrawalSchema } from "../../schemas/wallet.ts";
 import { refuseOperatorMoney, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
@@ -19,7 +19,7 @@ import { conversionDoneSchema, conversionLogSchema, conversionQuoteSchema, conve
 import { depositAddressesSchema, depositClaimedSchema, depositRecordPageSchema } from "../../schemas/deposit.ts";
 import { uploadSchema } from "../../schemas/upload.ts";
 import { feeTableSchema, withdrawalRecordPageSchema, withdrawalSubmittedSchema, withdrawInfoSchema } from "../../schemas/withdrawal.ts";
-import { jsonBody, query } from "../lib/validate.ts";
+import { jsonBody, parseOrThrow, query } from "../lib/validate.ts";
 import { conversionLog, conversionSettingsView, createQuote, executeConversion } from "../domain/conversion/conversions.ts";
 import { decodeBase64Image, MAX_UPLOAD_BYTES, readUpload, storeUpload } from "../domain/uploads/uploads.ts";
 import { spotWallet, walletList } from "../domain/wallet/balances.ts";
@@ -28,6 +28,7 @@ import { transferOwn } from "../domain/wallet/transfers.ts";
 import { statement, userHolds } from "../domain/wallet/statement.ts";
 import { holdsSchema, statementPageSchema, statementQuerySchema } from "../../schemas/statement.ts";
 import { feeTable, requestWithdrawal, withdrawalRecords, withdrawInfo } from "../domain/withdrawals/requests.ts";
+import { cachedPublic, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 const MINUTE = 60_000;
 
@@ -78,8 +79,9 @@ export const walletRoutes = new Hono<AppEnv>()
     const file = form.file;
     if (!(file instanceof File)) throw new ApiError("missing_field", 400, { field: "file" });
     if (file.size > MAX_UPLOAD_BYTES) throw new ApiError("file_too_large", 413);
-    const scene = typeof form.scene === "string" ? form.scene : undefined;
-    const info = await storeUpload(c.env, user.id, new Uint8Array(await file.arrayBuffer()), scene, { name: file.name, mime: file.type });
+    // Form fields follow the same text rules as JSON ones (schemas/strict.ts).
+    const { scene, name } = parseOrThrow(uploadFormFieldsSchema, { scene: form.scene, name: file.name || undefined });
+    const info = await storeUpload(c.env, user.id, new Uint8Array(await file.arrayBuffer()), scene, { name, mime: file.type });
     return okNew(c, info);
   })
   .post("/new/upload/base64", requireUser, jsonBody(uploadBase64Schema), answersNew(uploadSchema, { summary: "Upload a JPEG or PNG as base64", auth: true }), async (c) => {
@@ -105,7 +107,7 @@ export const walletRoutes = new Hono<AppEnv>()
   })
 
   // ── Withdrawals ─────────────────────────────────────────────────────────────────────────────
-  .get("/wallet/fees", answers(feeTableSchema, { summary: "The published withdrawal fee table: fee, min and max per currency and network" }), async (c) => ok(c, await feeTable(c.env.DB)))
+  .get("/wallet/fees", answers(feeTableSchema, { summary: "The published withdrawal fee table: fee, min and max per currency and network" }), async (c) => ok(c, await cachedPublic(PUBLIC_LISTS.withdrawalFees, () => feeTable(c.env.DB))))
   .post("/wallet/get_info", requireUser, jsonBody(currencyBodySchema), answers(withdrawInfoSchema, { summary: "Withdrawal terms of a currency and what the form needs", auth: true }), async (c) =>
     ok(c, await withdrawInfo(c.env.DB, c.get("user").id, c.req.valid("json").currency)),
   )

@@ -25,12 +25,12 @@ import { formatUnits } from "../../../schemas/decimal.ts";
 import { PRODUCTS } from "../../../schemas/products.ts";
 import type { Transparency } from "../../../schemas/transparency.ts";
 import { SYSTEM } from "../../lib/ledger.ts";
+import { cachedPublic, forgetPublic } from "../../lib/public-cache.ts";
 import { miningPayoutTotalsOf, miningPayoutTotalsStatement } from "../mining/plans.ts";
 import { LATEST_PUBLISHED_SQL, publishedView } from "./read.ts";
 import type { SnapshotRow } from "./snapshot.ts";
 
 export const CACHE_SECONDS = 60;
-const CACHE_KEY = "https://transparency.internal/api/transparency/v1";
 
 /** Fee movement kind → product id, from the declarations. */
 const FEE_PRODUCT: ReadonlyMap<string, string> = new Map(PRODUCTS.flatMap((p) => p.feeKinds.map((k): [string, string] => [k, p.id])));
@@ -42,23 +42,14 @@ interface Currency {
   scale: number;
 }
 
-const cacheOf = (): Cache | null => (typeof caches === "undefined" ? null : (caches as unknown as { default: Cache }).default);
-
-/** The summary, from the cache when a fresh one is there. */
-export async function publicSummary(db: D1Database, now = Date.now()): Promise<Transparency> {
-  const cache = cacheOf();
-  const hit = await cache?.match(CACHE_KEY).catch(() => undefined);
-  if (hit) return (await hit.json()) as Transparency;
-  const summary = await computeSummary(db, now);
-  await cache
-    ?.put(CACHE_KEY, new Response(JSON.stringify(summary), { headers: { "content-type": "application/json", "cache-control": `max-age=${CACHE_SECONDS}` } }))
-    .catch(() => undefined);
-  return summary;
+/** The summary, from the cache when a fresh one is there (worker/lib/public-cache.ts). */
+export function publicSummary(db: D1Database, now = Date.now()): Promise<Transparency> {
+  return cachedPublic("transparency", () => computeSummary(db, now), { seconds: CACHE_SECONDS });
 }
 
 /** Drops the cached summary (tests, and anything that must show a change at once). */
 export async function forgetPublicSummary(): Promise<void> {
-  await cacheOf()?.delete(CACHE_KEY);
+  await forgetPublic("transparency");
 }
 
 export async function computeSummary(db: D1Database, now = Date.now()): Promise<Transparency> {

@@ -60,4 +60,4 @@ export const useClose = () => useCallMutation((id: number) => call((o) => client
 export const useCloseAll = () => useCallMutation(() => call((o) => client.api.lever.batch_close.$post({ json: { legal_id: LEGAL_ID } }, o)), changed);
 export const useCancel = () => useCallMutation((id: number) => call((o) => client.api.lever.cancel.$post({ json: { id } }, o)), changed);
 export const useSetStops = () =>
-  useCallMutation((id: number, stop_profit: string, stop_loss: string) => call((o) => client.api.lever.setstop.$post({ json: { id, stop_profit, stop_loss } }, o)), changed);
+  useCallMutation((id: number, stop_profit: string, stop_loss: string) => call((o) => client.api.lever.setstop.$post({ json: { id, stop_profit: stop_profit.trim() || "0", stop_loss: stop_loss.trim() || "0" } }, o)), changed);
