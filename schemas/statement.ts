@@ -13,6 +13,7 @@
  */
 import { z } from "zod";
 import { ACCOUNT_NAMES } from "./products.ts";
+import { idInput, intInput } from "./strict.ts";
 
 /** "2026-11-29" (that UTC day: from its start, or to its end) or a full ISO instant. */
 const instant = z
@@ -22,7 +23,7 @@ const instant = z
   .refine((s) => Number.isFinite(Date.parse(s.length === 10 ? `${s}T00:00:00Z` : s)), { message: "invalid_field" });
 
 export const statementQuerySchema = z.object({
-  currency_id: z.coerce.number({ message: "invalid_field" }).int().positive().max(1_000_000).optional(),
+  currency_id: idInput({ message: "invalid_field", max: 1_000_000 }).optional(),
   account: z.enum(ACCOUNT_NAMES, { message: "invalid_field" }).optional(),
   /** inclusive */
   from: instant.optional(),
@@ -30,7 +31,7 @@ export const statementQuerySchema = z.object({
   to: instant.optional(),
   /** the `next` of the previous page */
   cursor: z.string().regex(/^[1-9]\d{0,15}$/, { message: "invalid_field" }).optional(),
-  limit: z.coerce.number({ message: "invalid_field" }).int().min(1).max(100).default(30),
+  limit: intInput({ message: "invalid_field", min: 1, max: 100 }).default(30),
 });
 export type StatementQuery = z.infer<typeof statementQuerySchema>;
 
