@@ -51,7 +51,7 @@
  *   POST /api/admin/c2c/appeals/{id}/messages operatorMessageSchema → c2cMessageSchema.
  */
 import { z } from "zod";
-import { idInput, intInput, limitInput, multiLineText, singleLineText, TEXT_CHARS } from "./strict.ts";
+import { idInput, intInput, limitInput, lineText, multiLineText, secretInput, singleLineText, TEXT_CHARS } from "./strict.ts";
 import { pageQuerySchema, pageSchema } from "./envelope.ts";
 import { decimalStringSchema } from "./money.ts";
 import { amountInputSchema, pictureRefSchema } from "./wallet.ts";
@@ -142,8 +142,8 @@ export const c2cIdBodySchema = z.object({ id: idValue });
  * the seller's FUND password (6 digits) and, when an authenticator is on, its code, as a withdrawal does.
  */
 export const legalDealSureSchema = c2cIdBodySchema.extend({
-  password: z.string({ message: "c2c_release_password" }).max(64, { message: "fund_password_wrong" }),
-  totp_code: z.string().trim().max(10).optional(),
+  password: secretInput(z.string({ message: "c2c_release_password" }).max(64, { message: "fund_password_wrong" })),
+  totp_code: lineText(10, { min: 0 }).optional(),
 });
 /** Path `:id` of the /api/c2c/... and /api/admin/c2c/... routes. */
 export const c2cIdParamSchema = z.object({ id: idInput({ message: "invalid_param" }) });

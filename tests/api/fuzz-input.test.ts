@@ -115,10 +115,12 @@ function sampleString(s: Schema): string {
 
 /** A value the field's schema accepts. */
 function sample(doc: Doc, raw: Schema, name?: string): unknown {
-  if (name && name in HINTS && HINTS[name] !== undefined) return HINTS[name];
   const s = resolve(doc, raw);
+  // A field's own list of values comes first: a hint is for names whose rules a schema cannot say
+  // (`account` is an e-mail at login and an account kind in the statement's query).
   if (s.const !== undefined) return s.const;
   if (s.enum?.length) return s.enum[0];
+  if (name && name in HINTS && HINTS[name] !== undefined) return HINTS[name];
   const alts = s.anyOf ?? s.oneOf;
   if (alts) {
     const numeric = alts.find((a) => typesOf(resolve(doc, a)).some((t) => t === "integer" || t === "number"));
@@ -268,7 +270,17 @@ async function run(kind: "number" | "text") {
   const failures: string[] = [];
   const byRoute = new Map<string, Probe[]>();
   for (const p of all) byRoute.set(p.route, [...(byRoute.get(p.route) ?? []), p]);
+  const switchedOff: string[] = [];
   for (const [route, list] of byRoute) {
+    // A development-only route (the dev clock) answers 404 for every body in a deployment without
+    // its switch, as in this test's Worker: nothing of it to parse.
+    if (route.startsWith("POST /api/dev/")) {
+      const probe = await api<{ code?: string }>(list[0]!.url, { method: "POST", token: user.token, body: {} });
+      if (probe.status === 404 && probe.body.code === "not_found") {
+        switchedOff.push(route);
+        continue;
+      }
+    }
     const before = await snapshot();
     for (const p of list) {
       const token = route.startsWith("POST /api/admin/") ? operator.token : user.token;
@@ -283,6 +295,7 @@ async function run(kind: "number" | "text") {
     if (changed.length) failures.push(`${route}: changed ${changed.join(", ")}`);
   }
   expect(failures).toEqual([]);
+  expect(switchedOff.every((r) => r.startsWith("POST /api/dev/"))).toBe(true);
 }
 
 /** Every numeric query and path parameter of every GET route, with the string forms of the fuzz values. */
