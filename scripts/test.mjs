@@ -97,7 +97,7 @@ function touchedTests(ref, passThrough) {
 
   const listed = join(root, "test-results", "changed.json");
   rmSync(listed, { force: true });
-  const vitestArgs = ["list", ref ? `--changed=${ref}` : "--changed", "--filesOnly", `--json=${listed}`, ...passThrough.filter((a) => a.startsWith("--project"))];
+  const vitestArgs = ["list", ref ? `--changed=${ref}` : "--changed", "--filesOnly", `--json=${listed}`, ...projectArgs(passThrough)];
   const res = spawnSync(process.execPath, [vitest, ...vitestArgs], { cwd: root, encoding: "utf8", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" } });
   if (res.status !== 0 || !existsSync(listed)) throw new Error(`vitest list --changed failed:\n${res.stdout}\n${res.stderr}`);
   const related = JSON.parse(readFileSync(listed, "utf8")).map((t) => t.file.slice(root.length));
@@ -116,4 +116,9 @@ function touchedTests(ref, passThrough) {
       .map((f) => `${dir}/${f}`),
   );
   return [...new Set([...related, ...named])].sort();
+}
+
+/** The `--project <name>` / `--project=<name>` arguments, so the listing covers the same projects. */
+function projectArgs(list) {
+  return list.flatMap((a, i) => (a === "--project" ? [a, list[i + 1]] : a.startsWith("--project=") ? [a] : []));
 }
