@@ -1,5 +1,6 @@
 // Three projects side by side: pure Node (engine, schemas), workerd (API and Durable Objects
 // through the real Worker) and browser end-to-end (Chromium against a locally started Worker).
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
@@ -7,10 +8,16 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 // other work) can take for one answer. This bound only ends a wait that would never succeed.
 const POLL = { timeout: 60_000, interval: 50 };
 
+// Test files run side by side in every project, as many at once as the machine has cores and at
+// least two (vitest's default, cores - 1, runs one file at a time on a 2-core machine; a browser test
+// file mostly waits for its page and its Worker). TEST_WORKERS=n sets another number.
+const LANES = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism());
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   return {
     test: {
+      maxWorkers: LANES,
       projects: [
         {
           test: {
@@ -51,9 +58,11 @@ export default defineConfig(async () => {
             environment: "node",
             expect: { poll: POLL },
             include: ["tests/e2e/**/*.test.ts"],
+            // Each file starts its own Worker (on a copy of one seeded D1) and its own Chromium, so
+            // files run in parallel; what they share is prepared once, here and in tests/e2e/server.ts.
+            globalSetup: ["tests/e2e/global-setup.ts"],
             testTimeout: 180_000,
             hookTimeout: 300_000,
-            fileParallelism: false,
           },
         },
       ],

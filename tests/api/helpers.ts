@@ -62,6 +62,24 @@ export interface TestUser {
 }
 
 /**
+ * One stored hash per password for the users a test file makes: scrypt at the production cost
+ * (worker/lib/password.ts, unchanged) takes up to a second on a loaded machine, and most files make
+ * dozens of users with the same password. Logging in still verifies against it at that cost; only
+ * the salt is shared between these test users.
+ */
+const hashes = new Map<string, Promise<string>>();
+function storedHash(password: string): Promise<string> {
+  let hash = hashes.get(password);
+  if (!hash) {
+    hash = hashPassword(password, env.PEPPER);
+    hashes.set(password, hash);
+    // A failed hash must not be reused by the next user.
+    hash.catch(() => hashes.delete(password));
+  }
+  return hash;
+}
+
+/**
  * Inserts a user directly (fast path for tests that are not about registration) with a session.
  * `balances` are credited through the ledger, like real deposits.
  */
@@ -90,7 +108,7 @@ export async function makeUser(
   seq += 1;
   // Taken before any await: users made in parallel must not share a code.
   const code = `T${Date.now().toString(36).toUpperCase().slice(-4)}${seq}`.slice(0, 12);
-  const hash = await hashPassword(password, env.PEPPER);
+  const hash = await storedHash(password);
   const row = await env.DB.prepare(
     `INSERT INTO users (account, account_type, password_hash, extension_code, role, review_status, real_name, created_at)
      VALUES (?, 1, ?, ?, ?, ?, ?, ?) RETURNING id`,

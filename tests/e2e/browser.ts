@@ -24,6 +24,17 @@ const OFFLINE_FLAGS = [
 
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 
+/**
+ * Unpacks the packaged Chromium (when there is no system one) into the temporary folder. Run once
+ * before the browser test files start (tests/e2e/global-setup.ts): files run in parallel, and two
+ * unpacking it at once would let one launch a half-written binary.
+ */
+export async function prepareBrowser(): Promise<void> {
+  if (existsSync(SYSTEM_CHROMIUM)) return;
+  const { default: packaged } = await import("@sparticuz/chromium");
+  await packaged.executablePath();
+}
+
 export async function launchBrowser(): Promise<Browser> {
   if (existsSync(SYSTEM_CHROMIUM)) {
     return chromium.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: OFFLINE_FLAGS });

@@ -10,7 +10,7 @@
  * approves it and records the chain's success. Every number on /assets then equals the ledger
  * result computed here with bigints, and the reconciliation finds no difference.
  */
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
@@ -43,17 +43,23 @@ async function login(account: string, password: string): Promise<string> {
   return (await call<{ token: string }>("/api/user/login", { body: { user_string: account, password, type: 1 } })).token;
 }
 
-/** Makes an account an operator straight in the test database (there is one seeded operator; adjustments need two). */
-function promoteToOperator(account: string) {
+/**
+ * Makes an account an operator straight in the test database (there is one seeded operator;
+ * adjustments need two). Asynchronous on purpose: a blocking wrangler call (many seconds on a
+ * loaded machine) kept this process from seeing the Worker close an idle keep-alive connection, and
+ * the next request went out on it ("fetch failed: other side closed").
+ */
+async function promoteToOperator(account: string): Promise<void> {
   const wrangler = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
   const sql = `UPDATE users SET role = 'operator' WHERE account = '${account.replace(/'/g, "''")}'`;
-  const res = spawnSync(process.execPath, [wrangler, "d1", "execute", "DB", "--local", "--persist-to", server.persistDir, "--command", sql], {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
-    encoding: "utf8",
-    timeout: 120_000,
+  await new Promise<void>((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [wrangler, "d1", "execute", "DB", "--local", "--persist-to", server.persistDir, "--command", sql],
+      { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, encoding: "utf8", timeout: 120_000 },
+      (err, stdout, stderr) => (err ? reject(new Error(`promoting ${account} failed:\n${stdout}\n${stderr}`, { cause: err })) : resolve()),
+    );
   });
-  if (res.status !== 0) throw new Error(`promoting ${account} failed:\n${res.stdout}\n${res.stderr}`);
 }
 
 /** A phone page; with a token the session is seeded once (reloads keep whatever the app stored since). */
@@ -182,7 +188,7 @@ describe("money in and out", () => {
     const op1 = await login("operator@exchange.test", "Operator1234");
     const op2Account = uniqueEmail("op2");
     await registerViaApi(server.baseUrl, op2Account, "Operator1234");
-    promoteToOperator(op2Account);
+    await promoteToOperator(op2Account);
     const op2 = await login(op2Account, "Operator1234");
 
     // ── 1. Registration in the browser ──

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,13 +43,63 @@ function filesUnder(dir: string): string[] {
 }
 
 /**
+ * Runs `make` in at most one process at a time until `done()` holds: browser test files run in
+ * parallel, and two of them must not build the SPA or the template at once. The lock is a folder
+ * (made atomically) holding its owner's pid; a lock whose owner died is taken over. Waiting polls
+ * the state (`done()`, the lock), never a fixed time.
+ */
+async function once(lock: string, done: () => boolean, make: () => void): Promise<void> {
+  while (!done()) {
+    try {
+      mkdirSync(lock);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      if (!ownerAlive(lock)) rmSync(lock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    try {
+      writeFileSync(join(lock, "pid"), String(process.pid));
+      if (!done()) make();
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
+}
+
+function ownerAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, "pid"), "utf8"));
+  } catch {
+    // Made a moment ago with its pid not written yet (alive), or removed meanwhile (look again).
+    const made = statSync(lock, { throwIfNoEntry: false });
+    return made !== undefined && Date.now() - made.mtimeMs < 10_000;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** The built SPA the worker serves (built when missing: `npm test` builds it before any test). */
+export async function ensureWebBuilt(): Promise<void> {
+  const built = join(ROOT, "dist", "web", "index.html");
+  await once(join(tmpdir(), `exchange-e2e-web-build-${createHash("sha256").update(ROOT).digest("hex").slice(0, 16)}.lock`), () => existsSync(built), () =>
+    run("npm", ["run", "build"], "building the web app"),
+  );
+}
+
+/**
  * A local D1 with every migration applied and the demo seed written, made once and copied for each
  * server: applying the migrations through wrangler and seeding is most of a server's start-up, and
  * every browser test file starts one. The folder's name is a hash of the migrations, the seed and its
  * data, so a changed migration or seed makes a new one; it is built in a temporary folder and renamed
  * into place when complete, so a run that dies half-way never leaves a template behind.
  */
-function seededTemplate(): string {
+async function seededTemplate(): Promise<string> {
   const hash = createHash("sha256");
   hash.update(TEST_PEPPER);
   for (const f of [...filesUnder(join(ROOT, "migrations")), join(ROOT, "scripts", "seed.mjs"), ...filesUnder(join(ROOT, "scripts", "seed-data"))]) {
@@ -57,8 +107,12 @@ function seededTemplate(): string {
   }
   const template = join(tmpdir(), `exchange-e2e-template-${hash.digest("hex").slice(0, 16)}`);
   const ready = join(template, ".ready");
-  if (existsSync(ready) && Date.now() - statSync(ready).mtimeMs < TEMPLATE_MAX_AGE_MS) return template;
+  const fresh = () => existsSync(ready) && Date.now() - statSync(ready).mtimeMs < TEMPLATE_MAX_AGE_MS;
+  await once(`${template}.lock`, fresh, () => buildTemplate(template));
+  return template;
+}
 
+function buildTemplate(template: string): void {
   const building = mkdtempSync(join(tmpdir(), "exchange-e2e-building-"));
   const wranglerBin = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
   run(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", building], "applying D1 migrations");
@@ -69,19 +123,16 @@ function seededTemplate(): string {
   writeFileSync(join(building, ".ready"), new Date().toISOString());
   rmSync(template, { recursive: true, force: true });
   renameSync(building, template);
-  return template;
 }
 
 /** `vars`: extra plain-text bindings, e.g. a shortened C2C payment window. */
 export async function startServer(vars: Record<string, string> = {}): Promise<TestServer> {
   Object.assign(process.env, OFFLINE_ENV);
 
-  if (!existsSync(join(ROOT, "dist", "web", "index.html"))) {
-    run("npm", ["run", "build"], "building the web app");
-  }
-
+  await ensureWebBuilt();
+  const template = await seededTemplate();
   const persistDir = mkdtempSync(join(tmpdir(), "exchange-e2e-"));
-  cpSync(seededTemplate(), persistDir, { recursive: true });
+  cpSync(template, persistDir, { recursive: true });
 
   const { unstable_startWorker } = await import("wrangler");
   const worker = await unstable_startWorker({
