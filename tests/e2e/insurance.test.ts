@@ -4,7 +4,7 @@
  * Contract-asset cover in a real browser at phone size (issue #19 §4), in English and in Chinese:
  * a demo user with USDT in the seconds account opens the cover page, sees the seeded plan, its
  * rule and the published totals, picks 1,000 USDT, reads the confirmation (premium from the spot
- * account, cover reserved by the exchange, in force from 00:00 UTC tomorrow, no early exit), pays,
+ * account, cover reserved by the exchange, in force from the next 00:00 UTC, shown as 08:00 UTC+8 by the one time rule, no early exit), pays,
  * and finds the cover under "My cover" as starting tomorrow, with the premium gone from the spot
  * account. A cover in force whose seconds account has lost half is claimed and paid into the
  * seconds account. The operator publishes a plan from the console and it is on sale at once.
@@ -94,8 +94,10 @@ async function buyJourney(lang: "en" | "zh", account: string, words: { plan: str
   await page.locator('[data-testid="ins-confirm"]').waitFor();
   expect(await text(page, "ins-confirm-premium")).toContain("50.00");
   expect(await text(page, "ins-confirm-cover")).toContain("500.00");
-  expect(await text(page, "ins-confirm-start")).toContain(tomorrowUtc());
-  expect(await text(page, "ins-confirm-rules")).toContain(tomorrowUtc());
+  // The cover's day starts at 00:00 UTC, shown by the one time rule as 08:00 UTC+8 the same date.
+  expect(await text(page, "ins-confirm-start")).toContain(`${tomorrowUtc()} 08:00`);
+  expect(await text(page, "ins-confirm-rules")).toContain(`${tomorrowUtc()} 08:00 UTC+8`);
+  expect(await text(page, "ins-confirm-rules")).not.toMatch(/UTC(?!\+8)/);
   expect(await text(page, "ins-confirm-go")).toContain(words.pay);
   await snap(page, `insurance-confirm-${lang}`);
   expect(await spotUsdt(token)).toBe(spotBefore);
@@ -105,7 +107,7 @@ async function buyJourney(lang: "en" | "zh", account: string, words: { plan: str
   const card = page.locator('[data-testid="ins-cover"]').first();
   await card.waitFor();
   expect(await card.getAttribute("data-status")).toBe("pending");
-  expect(await card.locator('[data-testid="ins-cover-status"]').innerText()).toContain(tomorrowUtc());
+  expect(await card.locator('[data-testid="ins-cover-status"]').innerText()).toContain(`${tomorrowUtc()} 08:00 UTC+8`);
   expect(await card.innerText()).toContain(words.starts);
   await snap(page, `insurance-my-${lang}`);
 
@@ -200,7 +202,7 @@ async function claimJourney(lang: "en" | "zh", account: string, planName: string
 }
 
 describe("contract-asset cover", () => {
-  it("in English: demo1 reads the plan and its terms, buys 1,000 USDT of cover and sees it start tomorrow (UTC)", async () => {
+  it("in English: demo1 reads the plan and its terms, buys 1,000 USDT of cover and sees it start at the next 08:00 UTC+8", async () => {
     await buyJourney("en", "demo1@exchange.test", { plan: "Seconds account cover", pay: "Pay 50", starts: "Starts" });
   });
 

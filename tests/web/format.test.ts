@@ -16,7 +16,7 @@ import {
   formatDateTime,
   formatDay,
   formatMinute,
-  formatShortDate,
+  formatDayStart, formatShortDate, parseBeijingInput, toBeijingInput,
   timeHeading,
   formatUpTo,
   groupThousands,
@@ -59,8 +59,30 @@ describe("small helpers", () => {
   it("groups integer digits only", () => {
     expect(groupThousands("-1234567.891")).toBe("-1,234,567.891");
   });
-  it("shortens server times to month-day", () => {
-    expect(formatShortDate("2026-11-21 11:59:51")).toBe("11-21");
+  it("shortens server times to month-day, still labelled with the zone", () => {
+    expect(formatShortDate("2026-11-21 11:59:51")).toBe("11-21 (UTC+8)");
+  });
+  it("shows the start of a product day (00:00 UTC) as 08:00 the same date in UTC+8", () => {
+    expect(formatDayStart("2026-11-21")).toBe("2026-11-21 08:00 UTC+8");
+    expect(formatDayStart(Date.UTC(2026, 11, 31))).toBe("2026-12-31 08:00 UTC+8");
+    expect(formatDayStart("soon")).toBe("soon");
+  });
+  it("reads a console's typed time in UTC+8 whatever the device's zone, and fills inputs the same way", () => {
+    const zone = process.env.TZ;
+    try {
+      for (const tz of ["America/New_York", "UTC"]) {
+        process.env.TZ = tz;
+        // 2026-11-26 17:00 in Beijing is 09:00 UTC.
+        expect(parseBeijingInput("2026-11-26 17:00")).toBe(Date.UTC(2026, 10, 26, 9));
+        expect(parseBeijingInput("2026-11-26T17:00")).toBe(Date.UTC(2026, 10, 26, 9));
+        expect(toBeijingInput(Date.UTC(2026, 10, 26, 9))).toBe("2026-11-26 17:00");
+        expect(toBeijingInput(Date.UTC(2026, 10, 26, 9), "T")).toBe("2026-11-26T17:00");
+      }
+    } finally {
+      process.env.TZ = zone;
+    }
+    expect(parseBeijingInput("2026-11-26T09:00:00Z")).toBeNull();
+    expect(parseBeijingInput("tomorrow")).toBeNull();
   });
   it("shows every time in Beijing time labelled UTC+8, whatever the device's zone (the one time rule)", () => {
     const zone = process.env.TZ;

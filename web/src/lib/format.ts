@@ -228,8 +228,34 @@ export function timeHeading(label: string): string {
   return `${label} (${TIME_ZONE_LABEL})`;
 }
 
-/** Month and day only ("11-21"), for tight spots such as the notice ticker. */
+/** Month and day only, labelled ("11-21 (UTC+8)"), for tight spots such as the notice ticker. */
 export function formatShortDate(value: string | number | null | undefined): string {
   const text = beijingText(value);
-  return text === null ? formatDateTime(value) : text.slice(5, 10);
+  return text === null ? formatDateTime(value) : `${text.slice(5, 10)} (${TIME_ZONE_LABEL})`;
+}
+
+/**
+ * A time typed into a console input, read in UTC+8 like every time the app shows:
+ * "2026-11-26 17:00" or "2026-11-26T17:00" (a datetime-local value) → epoch ms; null otherwise.
+ */
+export function parseBeijingInput(value: string): number | null {
+  const t = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2})$/.exec(value.trim());
+  const ms = t ? Date.parse(`${t[1]}T${t[2]}:00+08:00`) : NaN;
+  return Number.isNaN(ms) ? null : ms;
+}
+
+/** Epoch ms as a console input's value in UTC+8, "2026-11-26 17:00" (`sep` "T" for datetime-local). */
+export function toBeijingInput(ms: number, sep: " " | "T" = " "): string {
+  return new Date(ms + SHANGHAI_OFFSET_MS).toISOString().slice(0, 16).replace("T", sep);
+}
+
+/**
+ * The start of a product day (savings interest, covers, the balances snapshot): those days run
+ * from 00:00 UTC, which is 08:00 the same date in Beijing time. Takes the day ("2026-11-21") or
+ * the moment (epoch ms) and shows it by the one rule: "2026-11-21 08:00 UTC+8".
+ */
+export function formatDayStart(value: string | number | null | undefined): string {
+  const ms = typeof value === "string" && /^\d{4}-\d{2}-\d{2}$/.test(value) ? Date.parse(`${value}T00:00:00Z`) : value;
+  const text = beijingText(ms);
+  return text === null || text.length < 16 ? formatDateTime(value) : `${text.slice(0, 16)} ${TIME_ZONE_LABEL}`;
 }

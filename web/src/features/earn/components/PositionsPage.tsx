@@ -8,7 +8,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { m, useLocale } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { formatDateTime, formatMoneyMoved } from "../../../lib/format.ts";
+import { formatDateTime, formatDayStart, formatMoneyMoved } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { ProductGate } from "../../../components/ProductGate.tsx";
@@ -70,7 +70,7 @@ function PositionCard({ p, onRedeem }: { p: EarnPosition; onRedeem: (p: EarnPosi
         {p.maturity_day && (
           <div className={acct.kvRow}>
             <dt>{m.earn_maturity()}</dt>
-            <dd className="num">{m.earn_maturity_value({ day: p.maturity_day })}</dd>
+            <dd className="num">{formatDayStart(p.maturity_day)}</dd>
           </div>
         )}
         <div className={`${acct.kvRow} muted`}>

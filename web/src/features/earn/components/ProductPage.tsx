@@ -10,7 +10,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { m, useLocale } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
+import { formatDayStart, formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { loginPath } from "../../../lib/nav.ts";
 import { useLoggedIn } from "../../../lib/session.ts";
@@ -49,7 +49,7 @@ function Rules({ p, now }: { p: EarnProduct; now: number }) {
       <li>{m.earn_rule_interest()}</li>
       {p.kind === "fixed" ? (
         <>
-          <li>{m.earn_rule_fixed({ day: maturityDay(now, p.term_days), days: String(p.term_days) })}</li>
+          <li>{m.earn_rule_fixed({ day: formatDayStart(maturityDay(now, p.term_days)), days: String(p.term_days) })}</li>
           <li data-testid="earn-rule-early">{m.earn_rule_early()}</li>
           <li>{m.earn_rule_fixed_reserve()}</li>
         </>
@@ -232,7 +232,7 @@ function Detail({ p }: { p: EarnProduct }) {
             </div>
             <div className={acct.kvRow}>
               <dt>{m.earn_term()}</dt>
-              <dd>{p.kind === "fixed" ? `${termLabel(p)} · ${m.earn_maturity_value({ day: maturityDay(now, p.term_days) })}` : termLabel(p)}</dd>
+              <dd>{p.kind === "fixed" ? `${termLabel(p)} · ${formatDayStart(maturityDay(now, p.term_days))}` : termLabel(p)}</dd>
             </div>
             <div className={acct.kvRow}>
               <dt>{m.earn_apr()}</dt>

@@ -10,7 +10,7 @@ import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { ProductGate } from "../../../components/ProductGate.tsx";
-import { formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
+import { formatDayStart, formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
@@ -126,7 +126,7 @@ function BuySheet({ plan, quote, onClose }: { plan: InsurancePlan; quote: Quote;
     setError("");
     try {
       await buy(plan.id, quote.amount);
-      toast.success(m.ins_bought({ day: utcDay(start) }));
+      toast.success(m.ins_bought({ day: formatDayStart(start) }));
       onClose();
       navigate("/insurance/my");
     } catch (e) {
@@ -183,9 +183,9 @@ function BuySheet({ plan, quote, onClose }: { plan: InsurancePlan; quote: Quote;
       <ul className={s.terms} data-testid="ins-confirm-rules">
         <li>{m.ins_term_source({ premium: formatMoneyMoved(quote.premium, c), currency: c })}</li>
         <li>{m.ins_term_reserve({ cover: formatMoneyMoved(quote.cover, c), currency: c })}</li>
-        <li>{m.ins_term_t1({ day: utcDay(start) })}</li>
+        <li>{m.ins_term_t1({ day: formatDayStart(start) })}</li>
         <li>{m.ins_term_claim({ value: formatMoneyMoved(half, c), currency: c, cover: formatMoneyMoved(quote.cover, c) })}</li>
-        <li>{m.ins_term_end({ value: formatMoneyMoved(doubleOf(quote.amount), c), currency: c, day: utcDay(end) })}</li>
+        <li>{m.ins_term_end({ value: formatMoneyMoved(doubleOf(quote.amount), c), currency: c, day: formatDayStart(end) })}</li>
         <li>{m.ins_term_day()}</li>
         <li>{m.ins_term_exit()}</li>
       </ul>

@@ -9,7 +9,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { ProductGate } from "../../../components/ProductGate.tsx";
-import { formatMoneyMoved } from "../../../lib/format.ts";
+import { formatDayStart, formatMoneyMoved } from "../../../lib/format.ts";
 import { openConfirm } from "../../../lib/dialog.ts";
 import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
@@ -20,10 +20,10 @@ import s from "./insurance.module.css";
 
 function statusText(c: InsuranceCover): string {
   const labels: Record<InsuranceStatus, () => string> = {
-    pending: () => m.ins_status_pending({ day: utcDay(c.start_at) }),
+    pending: () => m.ins_status_pending({ day: formatDayStart(c.start_at) }),
     active: m.ins_status_active,
     claimable: m.ins_status_claimable,
-    processing: () => m.ins_status_processing({ day: c.pay_day }),
+    processing: () => m.ins_status_processing({ day: formatDayStart(c.pay_day) }),
     paid: m.ins_status_paid,
     ended: () => (c.end_reason === "profit" ? m.ins_status_ended_profit() : m.ins_status_ended_expired()),
   };
@@ -40,7 +40,7 @@ function CoverCard({ c }: { c: InsuranceCover }) {
     try {
       const r = await claim(c.id);
       if (r.result === "paid") toast.success(m.ins_claim_paid({ cover: money(c.cover) }));
-      else toast.info(m.ins_claim_queued({ day: r.cover.pay_day }));
+      else toast.info(m.ins_claim_queued({ day: formatDayStart(r.cover.pay_day) }));
     } catch {
       // the API client showed the server's message
     } finally {
@@ -96,8 +96,8 @@ function CoverCard({ c }: { c: InsuranceCover }) {
           </div>
         </div>
       )}
-      {c.status === "pending" && <p className={s.note}>{m.ins_note_pending({ day: utcDay(c.start_at) })}</p>}
-      {c.status === "processing" && <p className={s.note}>{m.ins_note_processing({ day: c.pay_day, cover: money(c.cover) })}</p>}
+      {c.status === "pending" && <p className={s.note}>{m.ins_note_pending({ day: formatDayStart(c.start_at) })}</p>}
+      {c.status === "processing" && <p className={s.note}>{m.ins_note_processing({ day: formatDayStart(c.pay_day), cover: money(c.cover) })}</p>}
       {c.status === "claimable" && c.open_contracts > 0 && <p className={s.note}>{m.ins_note_open({ count: String(c.open_contracts) })}</p>}
       {c.status === "claimable" && (
         <button type="button" className="btn btn-primary" onClick={askClaim} disabled={busy || c.open_contracts > 0} data-testid="ins-claim">

@@ -9,7 +9,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { m } from "../../../i18n/index.ts";
-import { formatDateTime, formatExact } from "../../../lib/format.ts";
+import { formatDateTime, formatExact, parseBeijingInput, toBeijingInput } from "../../../lib/format.ts";
 import { $session } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
@@ -30,9 +30,9 @@ import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
 const BTC_ID = 1;
-const hourText = (ms: number) => new Date(ms).toISOString().slice(0, 13).replace("T", " ") + ":00 UTC";
-/** The last whole hour that has ended, as the ISO text the record form prefills. */
-const lastEndedHour = () => new Date(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000).toISOString().replace(".000Z", "Z");
+const hourText = (ms: number) => formatDateTime(ms);
+/** The last whole hour that has ended, in UTC+8 as the record form prefills it ("2026-11-26 17:00"). */
+const lastEndedHour = () => toBeijingInput(Math.floor(Date.now() / 3_600_000) * 3_600_000 - 3_600_000);
 
 const statusLabel = (x: MiningAdminPayout["status"]) =>
   x === "paid" ? m.mining_status_paid() : x === "approved" ? m.mining_status_approved() : x === "rejected" ? m.mining_status_rejected() : m.mining_status_pending();
@@ -286,7 +286,7 @@ function RecordDialog({ plans, onClose }: { plans: MiningPlan[]; onClose: () => 
     if (!reason.trim()) return setError(m.op_reason_required());
     setBusy(true);
     try {
-      await record({ plan_id: Number(planId), hour: hour.trim(), amount: amount.trim(), evidence: evidence.trim(), reason: reason.trim() });
+      await record({ plan_id: Number(planId), hour: String(parseBeijingInput(hour) ?? hour.trim()), amount: amount.trim(), evidence: evidence.trim(), reason: reason.trim() });
       toast.success(m.op_mining_recorded_toast());
       onClose();
     } catch {

@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
-import { formatDateTime } from "../../../lib/format.ts";
+import { formatDateTime, parseBeijingInput, timeHeading, toBeijingInput } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
@@ -34,13 +34,8 @@ interface CandidateForm {
 }
 const emptyCandidate = (): CandidateForm => ({ name: "", symbol: "", description: "", link: "" });
 
-/** "2026-11-26T10:00" typed in Beijing time → epoch ms (the console states its times in Beijing time like the rest of the app). */
-function beijingInputToMs(value: string): number | null {
-  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}$/.test(value)) return null;
-  const ms = Date.parse(`${value}:00+08:00`);
-  return Number.isNaN(ms) ? null : ms;
-}
-const msToBeijingInput = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(0, 16);
+/** The datetime-local inputs are read and filled in UTC+8, the zone their labels state. */
+const msToBeijingInput = (ms: number) => toBeijingInput(ms, "T");
 
 function CreateDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateVoteRound();
@@ -57,8 +52,8 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const setCand = (i: number, patch: Partial<CandidateForm>) => setCandidates((cs) => cs.map((c, j) => (j === i ? { ...c, ...patch } : c)));
   const go = async () => {
-    const startsAt = beijingInputToMs(starts);
-    const endsAt = beijingInputToMs(ends);
+    const startsAt = parseBeijingInput(starts);
+    const endsAt = parseBeijingInput(ends);
     const filled = candidates.filter((c) => c.name.trim() || c.symbol.trim());
     if (!title.trim() || !min.trim() || startsAt === null || endsAt === null || filled.length < 2 || filled.some((c) => !c.name.trim() || !c.symbol.trim())) {
       setError(m.op_vote_err_fields());
@@ -129,11 +124,11 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
         </div>
         <div className={v.times}>
           <label className="field">
-            <span className="field-label">{m.op_vote_starts()}</span>
+            <span className="field-label">{timeHeading(m.op_vote_starts())}</span>
             <input className="input" type="datetime-local" value={starts} onChange={(e) => setStarts(e.target.value)} data-testid="vote-create-starts" />
           </label>
           <label className="field">
-            <span className="field-label">{m.op_vote_ends()}</span>
+            <span className="field-label">{timeHeading(m.op_vote_ends())}</span>
             <input className="input" type="datetime-local" value={ends} onChange={(e) => setEnds(e.target.value)} data-testid="vote-create-ends" />
           </label>
         </div>

@@ -10,7 +10,7 @@
  */
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatDateTime, formatExact } from "../../../lib/format.ts";
+import { formatDateTime, formatDayStart, formatExact } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
@@ -161,9 +161,6 @@ function YourProof({ published }: { published: Liabilities }) {
   );
 }
 
-/** "00:00 UTC" of a day as "YYYY-MM-DD 00:00 UTC": the schedule's own clock, labelled. */
-const utcLabel = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-
 /** When the next snapshot is taken and how to check it, in plain words. */
 function NextAndHow({ nextAt }: { nextAt: number }) {
   const [before, after = ""] = m.liab_next({ time: "\u0000" }).split("\u0000");
@@ -173,7 +170,7 @@ function NextAndHow({ nextAt }: { nextAt: number }) {
       <p className={s.note} data-testid="liab-next">
         {/* The sentence around the time, and the time kept on one line. */}
         {before}
-        <span className={s.nowrap}>{utcLabel(nextAt)}</span>
+        <span className={s.nowrap}>{formatDayStart(nextAt)}</span>
         {after}
       </p>
       <h3 className={s.subTitle}>{m.liab_how_title()}</h3>

@@ -9,7 +9,7 @@ import { m } from "../../../i18n/index.ts";
 import { isAccountName } from "../../../../../schemas/products.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
-import { formatMoney, isZeroDecimal } from "../../../lib/format.ts";
+import { formatDateTime, formatMoney, isZeroDecimal } from "../../../lib/format.ts";
 import { accountLabel, accountTabs, useProducts } from "../../../lib/products.ts";
 import { useUserWallet } from "../api.ts";
 import { kindLabel, refRoute, useStatement, type StatementLine } from "../statement.ts";
@@ -22,8 +22,8 @@ function signed(value: string, coin: string): string {
   return value.startsWith("-") || isZeroDecimal(value) ? text : `+${text}`;
 }
 
-/** "2026-11-29 08:15:02 UTC" from an ISO instant. */
-const utc = (iso: string) => m.statement_time_utc({ time: iso.slice(0, 19).replace("T", " ") });
+/** An ISO instant by the one time rule: "2026-11-29 16:15:02 UTC+8". */
+const utc = (iso: string) => formatDateTime(Date.parse(iso));
 
 export default function StatementPage() {
   const [params, setParams] = useSearchParams();
