@@ -8,7 +8,7 @@
  */
 import { useState, type FormEvent } from "react";
 import { m } from "../../../i18n/index.ts";
-import { formatDateTime, formatMoney } from "../../../lib/format.ts";
+import { formatDateTime, formatDay, formatMoney } from "../../../lib/format.ts";
 import { formatRate, percentToRate, rateToPercent } from "../../../lib/rate.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useSentinel } from "../../../lib/useSentinel.ts";
@@ -136,7 +136,7 @@ function RunList() {
         {runs.items.map((r) => (
           <li key={r.day} className={acct.recordCard} data-testid="inv-run-row">
             <div className={acct.recordHead}>
-              <span className={`${acct.recordTitle} num`}>{r.day}</span>
+              <span className={`${acct.recordTitle} num`}>{formatDay(r.day)}</span>
               <span className={`badge ${r.status === "done" ? "badge-ok" : "badge-pending"}`}>{r.status === "done" ? m.op_inv_run_done() : m.op_inv_run_running()}</span>
             </div>
             <dl className={acct.kv}>
