@@ -83,6 +83,11 @@ describe("a leverage close shows the P/L net of fees", () => {
         await snap(page, `walk-money-lever-close-${lang}`);
         await testId(page, "lever-close-go").click();
         await page.getByText(TEXT[lang].closed).first().waitFor();
+        // The close's own notification states the net figure too, not the gross.
+        const notice = testId(page, "notice-toast").filter({ hasText: "60200.00" });
+        await notice.waitFor();
+        expect(await notice.innerText()).toContain("+13.99 USDT");
+        expect(await notice.innerText()).not.toContain("20.00 USDT");
 
         await testId(page, "lever-tab-4").click();
         const closed = page.locator(`[data-testid="lever-list-4"] [data-testid="lever-position-${p.id}"]`);
