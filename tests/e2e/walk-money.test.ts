@@ -191,6 +191,8 @@ describe("a money notification refreshes the balances it names at once", () => {
         expect(units(after)).toBeGreaterThan(units(before));
 
         await expect.poll(() => usdtRow.getAttribute("data-available"), { timeout: 120_000 }).toBe(after);
+        // The figure the user reads, not only the row's data.
+        expect(shownUnits(await usdtRow.locator('[data-testid="coin-available"]').textContent())).toBe(units(after));
         await testId(page, "notice-toast").first().waitFor();
         await snap(page, `walk-money-balance-refreshed-${lang}`);
         expect(new URL(page.url()).hash).toBe("#/assets");
