@@ -317,7 +317,7 @@ export function ContractForm({
           }
         >
           {moved && (
-            <p className="field-error" role="alert" data-testid={tid("confirm-moved")}>
+            <p className={`field-error ${s.confirmMoved}`} role="alert" data-testid={tid("confirm-moved")}>
               {moved}
             </p>
           )}
