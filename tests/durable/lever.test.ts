@@ -55,13 +55,15 @@ describe("stops at the index", () => {
     const u = await leverUser("100");
     const p = (await open(u.token, { currency_id: TRADED_COIN, stop_loss: "95" })).body.message;
     expect(p.status).toBe(2);
-    // A lone bid at 94 is hit: the last trade prints 94, below the stop-loss …
-    // (the index goes up first, below the gain cap: only an ask at 150.01 remains once the bids are gone)
-    await setIndex("150.00", TRADED, TRADED_COIN);
-    const { results } = await env.DB.prepare("SELECT id, user_id FROM spot_orders WHERE pair_id = ? AND status IN (0, 1) AND side = 'buy'").bind(TRADED).all<{ id: number; user_id: number }>();
-    for (const o of results) await stubOf(TRADED).cancel(TRADED, o.id, o.user_id);
+    // A lone bid at 94 is hit: the last trade prints 94, below the stop-loss. A limit order must sit
+    // within 10 % of the index (the price band), so the index is kept near 100 by a trade at 100.01
+    // first: then the bid at 94 rests with index = median(100.01, 94, 100.01) = 100.01.
     const a = await trader("100000", "0");
     const b = await trader("100000", "0");
+    expect((await buy(a.token, { price: "100.01", num: "0.1", currency_id: TRADED_COIN })).body.type).toBe("ok");
+    await drainPair(TRADED);
+    const { results } = await env.DB.prepare("SELECT id, user_id FROM spot_orders WHERE pair_id = ? AND status IN (0, 1) AND side = 'buy'").bind(TRADED).all<{ id: number; user_id: number }>();
+    for (const o of results) await stubOf(TRADED).cancel(TRADED, o.id, o.user_id);
     const coin = async (userId: number) => {
       await env.DB.batch(
         movementStatements(env.DB, `test-coin:${userId}`, "deposit", [
@@ -79,7 +81,7 @@ describe("stops at the index", () => {
     // … while the book has no bid, so there is no index: nothing is stopped.
     await sweepNow(TRADED);
     expect((await positionRow(p.id))!.status).toBe(2);
-    // A bid returns at 99: index = median(94, 99, 150.01) = 99, above the stop-loss.
+    // A bid returns at 99: index = median(94, 99, 100.01) = 99, above the stop-loss.
     expect((await buy(a.token, { price: "99", num: "0.1", currency_id: TRADED_COIN })).body.type).toBe("ok");
     await sweepNow(TRADED);
     expect((await positionRow(p.id))!.status).toBe(2);
