@@ -1,5 +1,5 @@
 // Adapter exposing our matching engine to the shared order-book harness
-// (/work/shared/bench/orderbook, see its README for the interface).
+// (the external order-book harness that bench/run.mjs finds through ORDERBOOK_BENCH; its README gives the interface).
 // It drives `SpotEngine.book`, the numeric core that `SpotEngine.execute` (the Durable Object's
 // entry point) runs: same validation, matching, STP check and fill tape; it skips only the event
 // objects, fees and depth-change lists built around the core. Every limit gets its own owner (its
