@@ -2,31 +2,36 @@
 /**
  * Crash safety of every product besides spot and seconds (those are bench/crash.mjs), sharing its
  * harness (bench/lib): load on the real Worker with DEV_CLOCK=on — leveraged positions (open at
- * market, TP/SL, close, cancel), C2C against the seeded merchant's sell advert (order, paid,
- * release, cancel, appeal; the payment window's timeout by moving the clock), transfers between
- * one's accounts, savings (subscribe, redeem), cover (buy, claim), mining (buy shares; operators
- * record and approve ended hours), and every cron run through POST /api/dev/cron with the dev
- * clock moved ahead between runs (POST /api/dev/clock), so interest days, cover days, mining
- * hours, overnight fees and C2C windows all come due while the kills happen — then `kill -9` of
- * the whole server process group at random moments and a restart on the same state, N times.
- * A request cut by a kill has an unknown outcome and is not re-sent (the checks read the state).
- * At the end: the clock two days ahead, every cron, the pair objects woken, the reconciler run
- * ("0 0 * * *"), and the invariants read from D1:
+ * market, TP/SL, close, cancel; a price shock now and then so stops and liquidations come due; a
+ * third of the opens by an account demo2 invited, so its fees earn demo2 daily rebates), C2C
+ * against the seeded merchant's sell advert (order, paid, release, cancel, appeal, and the appeal
+ * decided by an operator: coins to the buyer or back to the seller; the payment window's timeout by
+ * moving the clock), transfers between one's accounts, conversion, withdrawals (request with the
+ * fund password set at the start, approve or reject, the chain's success or failure), savings
+ * (subscribe, redeem), cover (buy; a 30 s seconds contract whose tie loses past the 50 % threshold;
+ * claim), launch (commit, claim vested tokens), listing votes, mining (buy shares; operators record
+ * and approve ended hours), and every cron run through POST /api/dev/cron with the dev clock moved
+ * ahead between runs (POST /api/dev/clock: minutes, a day, now and then a week), so interest days,
+ * cover days, mining hours, rebate days, overnight fees, launch windows and C2C windows all come
+ * due while the kills happen — then `kill -9` of the whole server process group at random moments
+ * and a restart on the same state, N times. A request cut by a kill has an unknown outcome and is
+ * not re-sent (the checks read the state). At the end: the clock two days ahead, every cron, the
+ * pair objects woken, the reconciler run ("0 0 * * *"), and the invariants read from D1:
  *  - the reconciler's report is clean: per currency the ledger sums to zero, every balance equals
  *    its ledger rows, every movement nets to zero, nothing negative, and every frozen amount equals
  *    the product holds that explain it (the treasury's included: seconds and lever house holds,
  *    covers, savings budgets, mining payouts approved and unpaid);
  *  - C2C: the merchant's frozen USDT in the legal account = deposit + sell-advert escrow + the open
- *    orders' amounts (unpaid, paid, appealed); no order both released and returned;
+ *    orders' amounts (unpaid, paid, appealed); no order both released and returned; a decided
+ *    appeal ended its order its way, once, an open one not at all;
  *  - lever: each user's frozen lever USDT = the margin (less overnight fees taken) of their open
  *    positions; no position closed twice (one close movement each);
+ *  - withdrawals: one freeze per request, one final movement per ended one, none while open;
+ *  - cover: one payout per paid claim, one settlement per ended cover, none while live;
+ *  - launch: one settlement per subscription once its window ended;
  *  - crons: each savings interest day accrued once per position (flexible: exactly one payment
  *    movement per accrual), each mining hour paid once per holder, each overnight fee once per
- *    position and day.
- *
- * Also: conversion (BTC to USDT), launch commitments, listing votes, and a price shock now and then
- * (so TP/SL and liquidations come due). Not covered: withdrawals (a fund password needs an e-mail
- * code flow this run does not script).
+ *    position and day, each rebate day paid once per inviter with the sum of its lines.
  *
  *   node bench/crash-products.mjs [--crashes 10] [--seed 1] [--min-run-ms 800] [--max-run-ms 3000]
  *                                 [--concurrency 6] [--port P] [--json FILE]
