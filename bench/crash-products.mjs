@@ -15,7 +15,7 @@
  * cover days, mining hours, rebate days, overnight fees, launch windows and C2C windows all come
  * due while the kills happen — then `kill -9` of the whole server process group at random moments
  * and a restart on the same state, N times. A request cut by a kill has an unknown outcome and is
- * not re-sent (the checks read the state). At the end: the clock two days ahead, every cron, the
+ * not re-sent (the checks read the state). At the end: the clock 16 days ahead, every cron, the
  * pair objects woken, the reconciler run ("0 0 * * *"), and the invariants read from D1:
  *  - the reconciler's report is clean: per currency the ledger sums to zero, every balance equals
  *    its ledger rows, every movement nets to zero, nothing negative, and every frozen amount equals
@@ -56,6 +56,8 @@ const USERS = {
 };
 const HOUR = 3_600_000;
 const FUND_PASSWORD = "246810";
+/** The seeded merchant's fund password (scripts/seed-data/accounts.mjs): a release needs it. */
+const MERCHANT_FUND_PASSWORD = "135790";
 const CHAIN_ADDRESS = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNsaGhgYGBgYmBgYGBgAAAEHAEFCg9a8QAAAABJRU5ErkJggg==", "base64");
 
@@ -174,7 +176,7 @@ export async function main(options = {}) {
     a[outcome]++;
   };
   /** Ids the load acts on later (only from answers it got). */
-  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], savings: [], covers: [], withdrawals: [], withdrawalsApproved: [], launch: [] };
+  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], c2cDisputed: [], savings: [], covers: [], withdrawals: [], withdrawalsApproved: [], launch: [] };
   const pick = (list) => (list.length ? list[Math.floor(rnd() * list.length)] : null);
   const take = (list) => (list.length ? list.splice(Math.floor(rnd() * list.length), 1)[0] : null);
   const drop = (list, item) => list.includes(item) && list.splice(list.indexOf(item), 1);
@@ -193,11 +195,12 @@ export async function main(options = {}) {
     "lever.setstop": ["positions", false, (p) => [p.who, "/api/lever/setstop", { id: p.id, ...stops(p.type) }]],
     "lever.close": ["positions", true, (p) => [p.who, "/api/lever/close", { id: p.id }]],
     "lever.cancel": ["positions", true, (p) => [p.who, "/api/lever/cancel", { id: p.id }]],
-    "c2c.paid": ["c2cUnpaid", true, (c) => [c.who, "/api/user_legal_pay", { id: c.id, pay_orders_img: proof[c.who] }], (c) => seen.c2cPaid.push(c)],
-    "c2c.release": ["c2cPaid", true, (c) => ["merchant", "/api/legal_deal_user_sure", { id: c.id }]],
+    // Half the paid orders the merchant leaves alone: their buyers appeal them.
+    "c2c.paid": ["c2cUnpaid", true, (c) => [c.who, "/api/user_legal_pay", { id: c.id, pay_orders_img: proof[c.who] }], (c) => (rnd() < 0.5 ? seen.c2cPaid : seen.c2cDisputed).push(c)],
+    "c2c.release": ["c2cPaid", true, (c) => ["merchant", "/api/legal_deal_user_sure", { id: c.id, password: MERCHANT_FUND_PASSWORD }]],
     "c2c.cancel": ["c2cUnpaid", true, (c) => [c.who, "/api/legal_deal_cancel_order", { id: c.id }]],
     // Appealed (once the clock has moved past the 60 s), the order leaves the merchant's hands: an operator decides it.
-    "c2c.appeal": ["c2cPaid", false, (c) => [c.who, `/api/c2c/orders/${c.id}/appeal`, { reason: "paid, not released", evidence: [proof[c.who]] }], (c) => drop(seen.c2cPaid, c)],
+    "c2c.appeal": ["c2cDisputed", false, (c) => [c.who, `/api/c2c/orders/${c.id}/appeal`, { reason: "paid, not released", evidence: [proof[c.who]] }], (c) => drop(seen.c2cDisputed, c)],
     "withdraw.approve": ["withdrawals", true, (w) => ["op1", `/api/admin/withdrawals/${w.id}/approve`, { reason: "crash run" }], (w) => seen.withdrawalsApproved.push(w)],
     "withdraw.reject": ["withdrawals", true, (w) => ["op1", `/api/admin/withdrawals/${w.id}/reject`, { reason: "crash run: rejected" }]],
     "withdraw.chain": [
@@ -205,7 +208,7 @@ export async function main(options = {}) {
       true,
       (w) => ["op2", `/api/admin/withdrawals/${w.id}/${rnd() < 0.7 ? "chain-success" : "chain-failure"}`, { reason: "crash run: chain result", txid: `crash${o.seed}tx${w.id}${"0".repeat(40)}` }],
     ],
-    "launch.claim": ["launch", false, (x) => [x.who, "/api/launch/claim", { project_id: x.project }]],
+    "launch.claim": ["launch", false, (x) => [x.who, "/api/launch/claim", { id: x.project }]],
     "savings.redeem": ["savings", true, (x) => [x.who, "/api/earn/redeem", { position_id: x.id }]],
     "cover.claim": ["covers", false, (c) => [c.who, "/api/insurance/claim", { id: c.id }]],
   };
@@ -256,7 +259,7 @@ export async function main(options = {}) {
         break;
       case "c2c.decide": {
         // An operator decides an open appeal: coins to the buyer (accepted) or back to the seller.
-        const list = (await call("op1", "GET", "/api/admin/c2c/appeals?status=0")).body?.message?.data ?? [];
+        const list = (await call("op1", "GET", "/api/admin/c2c/appeals?status=0")).body?.message?.lists ?? [];
         const open = list.filter((a) => a.status === 0 && !a.own);
         if (!open.length) return;
         const a = pick(open);
@@ -317,9 +320,9 @@ export async function main(options = {}) {
         break;
       }
       case "clock.advance": {
-        // Mostly minutes, one in seven a day, one in twenty a week (launch windows and vesting, fixed savings terms, covers' ends).
+        // Mostly minutes, one in seven a day, one in ten a week (launch windows and vesting, fixed savings terms, covers' ends).
         const x = rnd();
-        const s = x < 0.05 ? 7 * 86_400 : x < 0.2 ? 86_400 : 60 + Math.floor(rnd() * 3600);
+        const s = x < 0.1 ? 7 * 86_400 : x < 0.25 ? 86_400 : 60 + Math.floor(rnd() * 3600);
         r = await call("", "POST", "/api/dev/clock", { advance_s: s });
         after = (m) => (devNow = m.now);
         break;
@@ -377,9 +380,10 @@ export async function main(options = {}) {
   await loadPromise;
 
   // ---------------------------------------------------------------- quiet: a day ahead, every cron, the objects drained
-  say("load stopped; moving the clock two days ahead and running every cron");
+  // Fifteen days, then one more: every launch window has ended (the seeded one is 14 days), so each commitment settles.
+  say("load stopped; moving the clock 16 days ahead and running every cron");
   for (let round = 0; round < 4; round++) {
-    if (round < 2) await call("", "POST", "/api/dev/clock", { advance_s: 86_400 });
+    if (round < 2) await call("", "POST", "/api/dev/clock", { advance_s: round === 0 ? 15 * 86_400 : 86_400 });
     for (const cron of ["* * * * *", "0 * * * *"]) await call("", "POST", "/api/dev/cron", { cron });
     await call("", "GET", `/api/currency/depth?currency_id=${pair.currencyId}&legal_id=3`);
     await sleep(1500);
