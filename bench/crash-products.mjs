@@ -2,38 +2,44 @@
 /**
  * Crash safety of every product besides spot and seconds (those are bench/crash.mjs), sharing its
  * harness (bench/lib): load on the real Worker with DEV_CLOCK=on — leveraged positions (open at
- * market, TP/SL, close, cancel), C2C against the seeded merchant's sell advert (order, paid,
- * release, cancel, appeal; the payment window's timeout by moving the clock), transfers between
- * one's accounts, savings (subscribe, redeem), cover (buy, claim), mining (buy shares; operators
- * record and approve ended hours), and every cron run through POST /api/dev/cron with the dev
- * clock moved ahead between runs (POST /api/dev/clock), so interest days, cover days, mining
- * hours, overnight fees and C2C windows all come due while the kills happen — then `kill -9` of
- * the whole server process group at random moments and a restart on the same state, N times.
- * A request cut by a kill has an unknown outcome and is not re-sent (the checks read the state).
- * At the end: the clock two days ahead, every cron, the pair objects woken, the reconciler run
- * ("0 0 * * *"), and the invariants read from D1:
+ * market, TP/SL, close, cancel; a price shock now and then so stops and liquidations come due; a
+ * third of the opens by an account demo2 invited, so its fees earn demo2 daily rebates), C2C
+ * against the seeded merchant's sell advert (order, paid, release, cancel, appeal, and the appeal
+ * decided by an operator: coins to the buyer or back to the seller; the payment window's timeout by
+ * moving the clock), transfers between one's accounts, conversion, withdrawals (request with the
+ * fund password set at the start, approve or reject, the chain's success or failure), savings
+ * (subscribe, redeem), cover (buy; a 30 s seconds contract whose tie loses past the 50 % threshold;
+ * claim), launch (commit, claim vested tokens), listing votes, mining (buy shares; operators record
+ * and approve ended hours), and every cron run through POST /api/dev/cron with the dev clock moved
+ * ahead between runs (POST /api/dev/clock: minutes, a day, now and then a week), so interest days,
+ * cover days, mining hours, rebate days, overnight fees, launch windows and C2C windows all come
+ * due while the kills happen — then `kill -9` of the whole server process group at random moments
+ * and a restart on the same state, N times. A request cut by a kill has an unknown outcome and is
+ * not re-sent (the checks read the state). At the end: the clock 16 days ahead, every cron, the
+ * pair objects woken, the reconciler run ("0 0 * * *"), and the invariants read from D1:
  *  - the reconciler's report is clean: per currency the ledger sums to zero, every balance equals
  *    its ledger rows, every movement nets to zero, nothing negative, and every frozen amount equals
  *    the product holds that explain it (the treasury's included: seconds and lever house holds,
  *    covers, savings budgets, mining payouts approved and unpaid);
  *  - C2C: the merchant's frozen USDT in the legal account = deposit + sell-advert escrow + the open
- *    orders' amounts (unpaid, paid, appealed); no order both released and returned;
+ *    orders' amounts (unpaid, paid, appealed); no order both released and returned; a decided
+ *    appeal ended its order its way, once, an open one not at all;
  *  - lever: each user's frozen lever USDT = the margin (less overnight fees taken) of their open
  *    positions; no position closed twice (one close movement each);
+ *  - withdrawals: one freeze per request, one final movement per ended one, none while open;
+ *  - cover: one payout per paid claim, one settlement per ended cover, none while live;
+ *  - launch: one settlement per subscription once its window ended;
  *  - crons: each savings interest day accrued once per position (flexible: exactly one payment
  *    movement per accrual), each mining hour paid once per holder, each overnight fee once per
- *    position and day.
- *
- * Also: conversion (BTC to USDT), launch commitments, listing votes, and a price shock now and then
- * (so TP/SL and liquidations come due). Not covered: withdrawals (a fund password needs an e-mail
- * code flow this run does not script).
+ *    position and day, each rebate day paid once per inviter with the sum of its lines.
  *
  *   node bench/crash-products.mjs [--crashes 10] [--seed 1] [--min-run-ms 800] [--max-run-ms 3000]
  *                                 [--concurrency 6] [--port P] [--json FILE]
  */
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { ROOT, claimPort, d1, freePort, fundingSql, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { currencies } from "../scripts/seed-data/reference.mjs";
 import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, warmupOrders } from "./lib/orders.mjs";
@@ -42,11 +48,17 @@ export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, c
 
 const USERS = {
   ...ACCOUNTS,
+  // Invited by demo2 (written before the server starts): its lever fees earn demo2 daily rebates.
+  inv: { account: "invitee@exchange.test", password: "Demo1234" },
   merchant: { account: "merchant@exchange.test", password: "Merchant1234" },
   op1: { account: "operator@exchange.test", password: "Operator1234" },
   op2: { account: "operator2@exchange.test", password: "Operator1234" },
 };
 const HOUR = 3_600_000;
+const FUND_PASSWORD = "246810";
+/** The seeded merchant's fund password (scripts/seed-data/accounts.mjs): a release needs it. */
+const MERCHANT_FUND_PASSWORD = "135790";
+const CHAIN_ADDRESS = "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE";
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAIAAAACCAIAAAD91JpzAAAAFklEQVR4nGNsaGhgYGBgYmBgYGBgAAAEHAEFCg9a8QAAAABJRU5ErkJggg==", "base64");
 
 /** The actions of the load, by product, with their weights. */
@@ -60,21 +72,40 @@ const ACTIONS = [
   ["c2c", "paid", 4],
   ["c2c", "release", 3],
   ["c2c", "cancel", 1],
-  ["c2c", "appeal", 1],
+  ["c2c", "appeal", 2],
+  ["c2c", "decide", 2],
   ["transfer", "transfer", 3],
   ["conversion", "convert", 2],
+  ["withdraw", "request", 2],
+  ["withdraw", "approve", 1],
+  ["withdraw", "reject", 1],
+  ["withdraw", "chain", 1],
   ["launch", "commit", 1],
+  ["launch", "claim", 1],
   ["vote", "cast", 1],
   ["savings", "subscribe", 2],
   ["savings", "redeem", 1],
   ["cover", "buy", 1],
-  ["cover", "claim", 1],
+  ["cover", "lose", 1],
+  ["cover", "claim", 2],
   ["mining", "buy", 2],
   ["mining", "record", 1],
   ["cron", "run", 3],
   ["clock", "advance", 2],
 ];
 const TOTAL = ACTIONS.reduce((a, [, , w]) => a + w, 0);
+
+/**
+ * An account invited by demo2, verified at level 2 (what rebates need), with demo1's password
+ * hash (same pepper, so the same password): rows the registration and the identity review write.
+ */
+function inviteeSql(now) {
+  const id = (account) => `(SELECT id FROM users WHERE account = '${account}')`;
+  return `INSERT INTO users (account, account_type, country_code, password_hash, extension_code, parent_id, review_status, real_name, created_at)
+      SELECT 'invitee@exchange.test', 1, '86', password_hash, 'CRASHINV', ${id("demo2@exchange.test")}, 2, 'Invitee Crash', ${now} FROM users WHERE account = 'demo1@exchange.test';
+    INSERT INTO kyc_submissions (user_id, level, name, type, card_id, status, reviewed_at, created_at)
+      VALUES (${id("invitee@exchange.test")}, 2, 'Invitee Crash', 3, 'CRASHINV', 2, ${now}, ${now});`;
+}
 
 export async function main(options = {}) {
   const o = { ...DEFAULTS, ...options };
@@ -88,8 +119,10 @@ export async function main(options = {}) {
   const vars = { DEV_CLOCK: "on", C2C_APPEAL_AFTER_SECONDS: "60" };
   say(`preparing state in ${dir}`);
   await prepareState({ root, dir, pepper });
+  await d1(root, dir, `${inviteeSql(Date.now())}\n${fundingSql(currencies, ["invitee@exchange.test"], Date.now())}`);
   // A pinned --port for runs side by side: a killed server frees its port for a moment, where
   // another run's freePort() could take it.
+  if (o.port && !claimPort(o.port)) throw new Error(`port ${o.port} is claimed by another bench run`);
   const port = o.port ?? (await freePort());
   let server = await startServer({ root, dir, port, pepper, vars });
   let client = httpClient(server.url, { timeoutMs: 20_000 });
@@ -106,7 +139,12 @@ export async function main(options = {}) {
     if (r.body?.type !== "ok") throw new Error(`warm-up refused: ${JSON.stringify(r.body)}`);
   }
   const proof = {};
+  const inv = await call("inv", "POST", "/api/wallet/change", { number: "20000", from_field: "change", to_field: "lever", currency_id: 3 });
+  if (inv.body?.type !== "ok") throw new Error(`invitee's transfer to lever: ${JSON.stringify(inv.body)}`);
   for (const who of ["demo1", "demo2"]) {
+    // A fund password (set with the login password) for withdrawals.
+    const fp = await call(who, "POST", "/api/user/fund_password", { fund_password: FUND_PASSWORD, re_fund_password: FUND_PASSWORD, login_password: USERS[who].password });
+    if (fp.body?.type !== "ok") throw new Error(`fund password: ${JSON.stringify(fp.body)}`);
     for (const to of ["lever", "micro"]) {
       const r = await call(who, "POST", "/api/wallet/change", { number: "20000", from_field: "change", to_field: to, currency_id: 3 });
       if (r.body?.type !== "ok") throw new Error(`transfer to ${to}: ${JSON.stringify(r.body)}`);
@@ -138,9 +176,10 @@ export async function main(options = {}) {
     a[outcome]++;
   };
   /** Ids the load acts on later (only from answers it got). */
-  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], savings: [], covers: [] };
+  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], c2cDisputed: [], savings: [], covers: [], withdrawals: [], withdrawalsApproved: [], launch: [] };
   const pick = (list) => (list.length ? list[Math.floor(rnd() * list.length)] : null);
   const take = (list) => (list.length ? list.splice(Math.floor(rnd() * list.length), 1)[0] : null);
+  const drop = (list, item) => list.includes(item) && list.splice(list.indexOf(item), 1);
   let devNow = (await call("", "GET", "/api/dev/clock")).body.message.now;
 
   /**
@@ -156,17 +195,27 @@ export async function main(options = {}) {
     "lever.setstop": ["positions", false, (p) => [p.who, "/api/lever/setstop", { id: p.id, ...stops(p.type) }]],
     "lever.close": ["positions", true, (p) => [p.who, "/api/lever/close", { id: p.id }]],
     "lever.cancel": ["positions", true, (p) => [p.who, "/api/lever/cancel", { id: p.id }]],
-    "c2c.paid": ["c2cUnpaid", true, (c) => [c.who, "/api/user_legal_pay", { id: c.id, pay_orders_img: proof[c.who] }], (c) => seen.c2cPaid.push(c)],
-    "c2c.release": ["c2cPaid", true, (c) => ["merchant", "/api/legal_deal_user_sure", { id: c.id }]],
+    // Half the paid orders the merchant leaves alone: their buyers appeal them.
+    "c2c.paid": ["c2cUnpaid", true, (c) => [c.who, "/api/user_legal_pay", { id: c.id, pay_orders_img: proof[c.who] }], (c) => (rnd() < 0.5 ? seen.c2cPaid : seen.c2cDisputed).push(c)],
+    "c2c.release": ["c2cPaid", true, (c) => ["merchant", "/api/legal_deal_user_sure", { id: c.id, password: MERCHANT_FUND_PASSWORD }]],
     "c2c.cancel": ["c2cUnpaid", true, (c) => [c.who, "/api/legal_deal_cancel_order", { id: c.id }]],
-    "c2c.appeal": ["c2cPaid", false, (c) => [c.who, `/api/c2c/orders/${c.id}/appeal`, { reason: "paid, not released", evidence: [proof[c.who]] }]],
+    // Appealed (once the clock has moved past the 60 s), the order leaves the merchant's hands: an operator decides it.
+    "c2c.appeal": ["c2cDisputed", false, (c) => [c.who, `/api/c2c/orders/${c.id}/appeal`, { reason: "paid, not released", evidence: [proof[c.who]] }], (c) => drop(seen.c2cDisputed, c)],
+    "withdraw.approve": ["withdrawals", true, (w) => ["op1", `/api/admin/withdrawals/${w.id}/approve`, { reason: "crash run" }], (w) => seen.withdrawalsApproved.push(w)],
+    "withdraw.reject": ["withdrawals", true, (w) => ["op1", `/api/admin/withdrawals/${w.id}/reject`, { reason: "crash run: rejected" }]],
+    "withdraw.chain": [
+      "withdrawalsApproved",
+      true,
+      (w) => ["op2", `/api/admin/withdrawals/${w.id}/${rnd() < 0.7 ? "chain-success" : "chain-failure"}`, { reason: "crash run: chain result", txid: `crash${o.seed}tx${w.id}${"0".repeat(40)}` }],
+    ],
+    "launch.claim": ["launch", false, (x) => [x.who, "/api/launch/claim", { id: x.project }]],
     "savings.redeem": ["savings", true, (x) => [x.who, "/api/earn/redeem", { position_id: x.id }]],
     "cover.claim": ["covers", false, (c) => [c.who, "/api/insurance/claim", { id: c.id }]],
   };
 
   async function act() {
     let x = rnd() * TOTAL;
-    const [product, action] = ACTIONS.find(([, , w]) => (x -= w) < 0) ?? ACTIONS[0];
+    let [product, action] = ACTIONS.find(([, , w]) => (x -= w) < 0) ?? ACTIONS[0];
     const who = rnd() < 0.5 ? "demo1" : "demo2";
     let r;
     let after = () => {};
@@ -184,8 +233,10 @@ export async function main(options = {}) {
         break;
       case "lever.open": {
         const type = rnd() < 0.5 ? 1 : 2;
-        r = await call(who, "POST", "/api/lever/submit", { currency_id: 1, legal_id: 3, type, share: 1, multiple: rnd() < 0.5 ? 10 : 100, index_price: index });
-        after = (m) => seen.positions.push({ who, id: m.id, type });
+        // One open in three by the invitee: its fees are demo2's rebates.
+        const opener = rnd() < 0.34 ? "inv" : who;
+        r = await call(opener, "POST", "/api/lever/submit", { currency_id: 1, legal_id: 3, type, share: 1, multiple: rnd() < 0.5 ? 10 : 100, index_price: index });
+        after = (m) => seen.positions.push({ who: opener, id: m.id, type });
         break;
       }
       case "lever.shock": {
@@ -204,6 +255,27 @@ export async function main(options = {}) {
       case "launch.commit":
         if (!project) return;
         r = await call(who, "POST", "/api/launch/commit", { project_id: project.id, currency_id: project.prices[0].currency_id, amount: "10" });
+        after = () => seen.launch.some((x) => x.who === who) || seen.launch.push({ who, project: project.id });
+        break;
+      case "c2c.decide": {
+        // An operator decides an open appeal: coins to the buyer (accepted) or back to the seller.
+        const list = (await call("op1", "GET", "/api/admin/c2c/appeals?status=0")).body?.message?.lists ?? [];
+        const open = list.filter((a) => a.status === 0 && !a.own);
+        if (!open.length) return;
+        const a = pick(open);
+        const release = rnd() < 0.6;
+        action = release ? "accept" : "reject";
+        r = await call("op1", "POST", `/api/admin/c2c/appeals/${a.id}/${release ? "release" : "return"}`, { reason: release ? "crash run: the payment arrived" : "crash run: no payment" });
+        break;
+      }
+      case "withdraw.request":
+        r = await call(who, "POST", "/api/wallet/out", { currency: 3, address: CHAIN_ADDRESS, number: String(10 + Math.floor(rnd() * 20)), type: 1, password: FUND_PASSWORD });
+        after = (m) => seen.withdrawals.push({ who, id: m.id });
+        break;
+      case "cover.lose":
+        // A 30 s seconds contract of 60 USDT: with the index unmoved it ends in a tie, which loses,
+        // taking a 100 USDT cover bought earlier below its 50 % claim threshold.
+        r = await call(who, "POST", "/api/microtrade/submit", { match_id: 1, currency_id: 3, type: rnd() < 0.5 ? 1 : 2, seconds: 30, number: "60" });
         break;
       case "vote.cast":
         if (!candidates.length) return;
@@ -248,7 +320,9 @@ export async function main(options = {}) {
         break;
       }
       case "clock.advance": {
-        const s = rnd() < 0.15 ? 86_400 : 60 + Math.floor(rnd() * 3600);
+        // Mostly minutes, one in seven a day, one in ten a week (launch windows and vesting, fixed savings terms, covers' ends).
+        const x = rnd();
+        const s = x < 0.1 ? 7 * 86_400 : x < 0.25 ? 86_400 : 60 + Math.floor(rnd() * 3600);
         r = await call("", "POST", "/api/dev/clock", { advance_s: s });
         after = (m) => (devNow = m.now);
         break;
@@ -306,9 +380,10 @@ export async function main(options = {}) {
   await loadPromise;
 
   // ---------------------------------------------------------------- quiet: a day ahead, every cron, the objects drained
-  say("load stopped; moving the clock two days ahead and running every cron");
+  // Fifteen days, then one more: every launch window has ended (the seeded one is 14 days), so each commitment settles.
+  say("load stopped; moving the clock 16 days ahead and running every cron");
   for (let round = 0; round < 4; round++) {
-    if (round < 2) await call("", "POST", "/api/dev/clock", { advance_s: 86_400 });
+    if (round < 2) await call("", "POST", "/api/dev/clock", { advance_s: round === 0 ? 15 * 86_400 : 86_400 });
     for (const cron of ["* * * * *", "0 * * * *"]) await call("", "POST", "/api/dev/cron", { cron });
     await call("", "GET", `/api/currency/depth?currency_id=${pair.currencyId}&legal_id=3`);
     await sleep(1500);
@@ -333,9 +408,11 @@ export async function main(options = {}) {
   return report;
 }
 
+const countBy = (rows, k) => rows.reduce((a, r) => ((a[r[k]] = (a[r[k]] ?? 0) + 1), a), {});
+
 /** Reads D1 and checks the per-product invariants. */
 export async function checkProducts({ root, dir }) {
-  const [reports, merchant, c2cOrders, c2cBoth, leverFrozen, leverOpen, leverCloses, accruals, earnPays, miningPaid, miningKeys, nights, ...statuses] = await d1(
+  const [reports, merchant, c2cOrders, c2cBoth, leverFrozen, leverOpen, leverCloses, accruals, earnPays, miningPaid, miningKeys, nights, withdrawals, orphanFreezes, appeals, covers, rebates, rebatePays, launchSubs, ...statuses] = await d1(
     root,
     dir,
     `SELECT ok, differences, stats FROM reconciliation_reports ORDER BY id DESC LIMIT 1;
@@ -354,12 +431,27 @@ export async function checkProducts({ root, dir }) {
      SELECT plan_id, hour, status, CAST(amount AS TEXT) AS amount FROM mining_payouts;
      SELECT key FROM movements WHERE key LIKE 'mining:%:%:%';
      SELECT key FROM movements WHERE key LIKE 'lever:%:night:%';
+     SELECT w.id, w.status, (SELECT count(*) FROM movements m WHERE m.key = w.freeze_key) AS freezes,
+            (SELECT count(*) FROM movements m WHERE m.key = 'withdrawal-final:' || w.id) AS finals FROM withdrawals w WHERE w.status <> 5;
+     SELECT key FROM movements WHERE key LIKE 'withdrawal-freeze:%' AND key NOT IN (SELECT freeze_key FROM withdrawals);
+     SELECT p.id, p.order_id, p.status, o.is_sure,
+            (SELECT count(*) FROM movements m WHERE m.key = 'c2c:' || p.order_id || ':release') AS released,
+            (SELECT count(*) FROM movements m WHERE m.key = 'c2c:' || p.order_id || ':return') AS returned
+       FROM c2c_appeals p JOIN c2c_orders o ON o.id = p.order_id;
+     SELECT v.id, v.status, (SELECT count(*) FROM movements m WHERE m.key = 'insurance:' || v.id || ':settle') AS settles,
+            (SELECT kind FROM movements m WHERE m.key = 'insurance:' || v.id || ':settle') AS kind FROM insurance_covers v;
+     SELECT day, inviter_id, CAST(SUM(amount) AS TEXT) AS amount FROM invite_rebates GROUP BY day, inviter_id;
+     SELECT l.movement_key AS key, l.user_id, CAST(l.d_available AS TEXT) AS amount FROM ledger l WHERE l.movement_key LIKE 'invite-rebate:%' AND l.user_id > 0;
+     SELECT s.id, s.status, (SELECT count(*) FROM movements m WHERE m.key = 'launch:sub:' || s.id || ':settle') AS settles FROM launch_subscriptions s;
      SELECT 'lever' AS t, coalesce(close_reason, status) AS status, count(*) AS n FROM lever_positions GROUP BY 2;
      SELECT 'earn' AS t, status, count(*) AS n FROM earn_positions GROUP BY status;
      SELECT 'cover' AS t, status, count(*) AS n FROM insurance_covers GROUP BY status;
      SELECT 'mining_payout' AS t, status, count(*) AS n FROM mining_payouts GROUP BY status;
      SELECT 'c2c' AS t, is_sure AS status, count(*) AS n FROM c2c_orders GROUP BY is_sure;
      SELECT 'launch' AS t, status, count(*) AS n FROM launch_subscriptions GROUP BY status;
+     SELECT 'withdrawal' AS t, status, count(*) AS n FROM withdrawals GROUP BY status;
+     SELECT 'c2c_appeal' AS t, status, count(*) AS n FROM c2c_appeals GROUP BY status;
+     SELECT 'invite_run' AS t, phase AS status, count(*) AS n FROM invite_runs GROUP BY phase;
      SELECT 'vote_hold' AS t, released_at IS NOT NULL AS status, count(*) AS n FROM vote_holds GROUP BY 2;`,
   );
   const checks = [];
@@ -411,6 +503,29 @@ export async function checkProducts({ root, dir }) {
   const nightDup = new Map();
   for (const { key } of nights) nightDup.set(key, (nightDup.get(key) ?? 0) + 1);
   check("lever: each overnight fee at most once per position and day", [...nightDup.values()].every((n) => n === 1), `${nights.length} overnight fees`);
+
+  // Withdrawals: one freeze per request, one final movement per ended one (sent, failed, rejected), none while open.
+  const badW = withdrawals.filter((w) => w.freezes !== 1 || w.finals !== ([2, 3, 4].includes(w.status) ? 1 : 0));
+  check("withdrawals: each request froze once; each sent, failed or rejected one settled by exactly one movement, an open one by none; no freeze without its record", badW.length === 0 && orphanFreezes.length === 0, badW.length || orphanFreezes.length ? JSON.stringify({ bad: badW.slice(0, 10), orphanFreezes: orphanFreezes.slice(0, 5) }) : `${withdrawals.length} withdrawals, by status ${JSON.stringify(countBy(withdrawals, "status"))}`);
+
+  // C2C appeals: a decided one ended its order the way it was decided, once; an open one not at all.
+  const badAppeal = appeals.filter((a) => (a.status === 0 ? a.released + a.returned !== 0 : a.status === 1 ? a.released !== 1 || a.returned !== 0 : a.status === 2 ? a.returned !== 1 || a.released !== 0 : a.released + a.returned > 1));
+  check("C2C appeals: an accepted appeal released its order's coins to the buyer once, a rejected one returned them to the seller once, an open one moved nothing", badAppeal.length === 0, badAppeal.length ? JSON.stringify(badAppeal.slice(0, 10)) : `${appeals.length} appeals, by status ${JSON.stringify(countBy(appeals, "status"))}`);
+
+  // Covers: a paid cover by exactly one payout, an ended one by one release of its reserve, a live or queued one by none.
+  const badCover = covers.filter((v) => (v.status <= 1 ? v.settles !== 0 : v.settles !== 1 || (v.status === 2) !== (v.kind === "insurance_payout")));
+  check("cover: each paid claim paid by exactly one payout movement, each ended cover settled once, a live or queued cover not at all", badCover.length === 0, badCover.length ? JSON.stringify(badCover.slice(0, 10)) : `${covers.length} covers, by status ${JSON.stringify(countBy(covers, "status"))}`);
+
+  // Rebates: each settled day pays each inviter exactly the sum of its rebate lines, by one movement.
+  const paid = new Map(rebatePays.map((r) => [r.key, r]));
+  const owed = rebates.filter((r) => big(r.amount) > 0n);
+  const badRebate = owed.filter((r) => big(paid.get(`invite-rebate:${r.day}:${r.inviter_id}`)?.amount) !== big(r.amount));
+  const strayRebate = rebatePays.filter((p) => !owed.some((r) => `invite-rebate:${r.day}:${r.inviter_id}` === p.key));
+  check("rebates: each settled day paid each inviter the sum of its rebate lines by exactly one movement, and nothing else", badRebate.length === 0 && strayRebate.length === 0, badRebate.length || strayRebate.length ? JSON.stringify({ badRebate: badRebate.slice(0, 5), strayRebate: strayRebate.slice(0, 5) }) : `${owed.length} (day, inviter) payments`);
+
+  // Launch: each commitment settled (allocated or refunded) by exactly one movement once its window ended, none before.
+  const badLaunch = launchSubs.filter((x) => x.settles !== (x.status === "committed" ? 0 : 1));
+  check("launch: each subscription settled by exactly one movement once its window ended, none before", badLaunch.length === 0, badLaunch.length ? JSON.stringify(badLaunch.slice(0, 10)) : `${launchSubs.length} subscriptions, by status ${JSON.stringify(countBy(launchSubs, "status"))}`);
   checks.info = { statuses: statuses.flat() };
   return checks;
 }

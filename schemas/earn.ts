@@ -114,10 +114,12 @@ export const earnPositionSchema = z.object({
   reserved: z.string(),
   /** interest days accrued */
   days: z.number().int(),
-  /** the first interest day (the UTC day after subscribing) */
+  /** the UTC day the first interest day starts on (the subscription's; each interest day is 24 hours of holding from the subscription) */
   first_day: z.string(),
-  /** fixed: the UTC day at whose start (00:00 UTC) principal + interest are paid; null for flexible */
+  /** fixed: the UTC day principal + interest are paid (the day of matures_at); null for flexible */
   maturity_day: z.string().nullable(),
+  /** fixed: when the last interest day ends (term × 24 hours after subscribing); principal + interest are paid by the next run; null for flexible */
+  matures_at: z.number().int().nullable(),
   status: z.enum(["open", "redeemed", "matured"]),
   created_at: z.number().int(),
   closed_at: z.number().int().nullable(),

@@ -62,16 +62,73 @@ export function snapshotTree(root = ROOT) {
   return dst;
 }
 
-/** The first port of the bench range nobody listens on (checked by binding it). */
+/**
+ * Ports handed out by freePort(), one file per port under the system's temp folder holding the
+ * owner's pid, created exclusively: a crash run kills its server and restarts it on the same port,
+ * and while the port is unbound another process's check by binding alone would take it (session 11
+ * saw one run's load go to another run's server). A claim lasts until its process exits; a claim
+ * whose process is gone is stale and taken over.
+ */
+const PORT_CLAIMS = path.join(os.tmpdir(), "exchange-bench-ports");
+
+function processAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === "EPERM";
+  }
+}
+
+/** Claims `port` for this process (true), or false when a live process holds it. */
+export function claimPort(port) {
+  fs.mkdirSync(PORT_CLAIMS, { recursive: true });
+  const file = path.join(PORT_CLAIMS, `${port}.pid`);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      fs.writeFileSync(file, String(process.pid), { flag: "wx" });
+      process.on("exit", () => releasePort(port));
+      return true;
+    } catch (err) {
+      if (err.code !== "EEXIST") throw err;
+      const owner = Number(fs.readFileSync(file, "utf8")) || 0;
+      if (owner === process.pid) return true;
+      if (owner && processAlive(owner)) return false;
+      // Stale (its process is gone): move it aside under a name of our own, so two processes
+      // taking it over at once cannot both delete a fresh claim.
+      try {
+        fs.renameSync(file, `${file}.stale.${process.pid}`);
+        fs.rmSync(`${file}.stale.${process.pid}`, { force: true });
+      } catch {}
+    }
+  }
+  return false;
+}
+
+/** Gives up this process's claim on `port` (nothing when another process holds it). */
+export function releasePort(port) {
+  const file = path.join(PORT_CLAIMS, `${port}.pid`);
+  try {
+    if (fs.readFileSync(file, "utf8") === String(process.pid)) fs.rmSync(file, { force: true });
+  } catch {}
+}
+
+const portBindable = (p) =>
+  new Promise((res) => {
+    const s = net.createServer();
+    s.once("error", () => res(false));
+    s.listen(p, "127.0.0.1", () => s.close(() => res(true)));
+  });
+
+/**
+ * The first port of the bench range that no other bench process has claimed and nobody listens
+ * on; claimed for this process until it exits (so a server killed and restarted on it keeps it).
+ */
 export async function freePort(exclude = []) {
   for (let p = PORT_RANGE[0]; p <= PORT_RANGE[1]; p++) {
-    if (exclude.includes(p)) continue;
-    const free = await new Promise((res) => {
-      const s = net.createServer();
-      s.once("error", () => res(false));
-      s.listen(p, "127.0.0.1", () => s.close(() => res(true)));
-    });
-    if (free) return p;
+    if (exclude.includes(p) || !claimPort(p)) continue;
+    if (await portBindable(p)) return p;
+    releasePort(p);
   }
   throw new Error(`no free port in ${PORT_RANGE.join("-")}`);
 }
@@ -105,7 +162,7 @@ export async function d1(root, dir, sql) {
 /** Bench funding: extra balances for the two demo accounts, as ordinary balanced deposit movements. */
 export const BENCH_FUNDING = { USDT: "1000000", BTC: "100", ETH: "1000", LTC: "10000", DOGE: "10000000", XRP: "1000000", BCH: "1000" };
 
-function fundingSql(currencies, accounts, now) {
+export function fundingSql(currencies, accounts, now) {
   const out = [];
   const units = (amount, scale) => {
     const [i, f = ""] = amount.split(".");

@@ -1,8 +1,8 @@
 // The dev clock (issue #27 §5, worker/lib/clock.ts), through the real Worker with DEV_CLOCK on:
 // moving the clock ahead by a day and running the next cron puts a bought cover in force, pays a
-// recorded mining hour to the holders of that hour, and accrues savings interest exactly one day
-// per day moved (interest days start the UTC day after the subscription, so the first day is
-// paid once the second move has ended it). Without DEV_CLOCK the routes are 404; bad input moves
+// recorded mining hour to the holders of that hour, and accrues exactly one day of savings interest
+// for a subscription bought before the move (an interest day is 24 hours of holding), and one more
+// per further day moved, never twice. Without DEV_CLOCK the routes are 404; bad input moves
 // nothing. The clock goes back to real time after the file (it is one isolate's clock).
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -80,7 +80,7 @@ describe("moving the clock a day ahead, then the next cron", () => {
   let second: TestUser;
   let user: TestUser;
 
-  it("puts a bought cover in force, pays the recorded hour to its holders, and accrues savings interest one day per day moved", async () => {
+  it("puts a bought cover in force, pays the recorded hour to its holders, and accrues exactly one day of savings interest; each further day one more", async () => {
     operator = await makeUser({ role: "operator" });
     second = await makeUser({ role: "operator" });
     user = await makeUser({ verified: 2, balances: [{ currencyId: USDT, units: u8("3000") }, { currencyId: USDT, units: u8("1000"), account: "micro" }] });
@@ -114,7 +114,8 @@ describe("moving the clock a day ahead, then the next cron", () => {
     const early = await api("/admin/mining/payouts", { token: operator.token, body: { plan_id: planId, hour: H, amount: "0.01", evidence: "0xdevclock0001", reason: "from the pool's payout page" } });
     expect(early.body.code).toBe("mining_hour_open");
 
-    // One day ahead.
+    // One day ahead (the spot balance read first: interest is paid into it).
+    const spotAtSubscription = (await bal(user.id, USDT))[0];
     const start = await clock();
     const moved = await advance(DAY_S);
     expect(moved.body.type, JSON.stringify(moved.body)).toBe("ok");
@@ -142,24 +143,24 @@ describe("moving the clock a day ahead, then the next cron", () => {
     await cron();
     expect(await bal(user.id, BTC)).toEqual([u8("0.000098"), 0n]);
 
-    // Savings: the day of the subscription earns nothing, so one day ahead the first interest day has not ended yet.
+    // Savings: the one day moved is one day of holding: exactly one day of interest, paid into
+    // the spot account by the cron above, once however often the cron runs.
     const positions = async () => (await api("/earn/positions", { token: user.token })).body.message as { days: number; paid: string }[];
-    expect((await positions())[0]).toMatchObject({ days: 0, paid: "0" });
-    const spotBefore = (await bal(user.id, USDT))[0];
-
-    // Another day ahead: exactly one day of interest, paid once however often the cron runs.
-    await advance(DAY_S);
+    expect((await positions())[0]).toMatchObject({ days: 1 });
+    expect(u8((await positions())[0]!.paid)).toBe(d);
+    expect((await bal(user.id, USDT))[0]).toBe(spotAtSubscription + d);
     await cron("0 0 * * *");
     await cron();
     expect((await positions())[0]).toMatchObject({ days: 1 });
-    expect(u8((await positions())[0]!.paid)).toBe(d);
-    expect((await bal(user.id, USDT))[0] - spotBefore).toBe(d);
+    expect((await bal(user.id, USDT))[0]).toBe(spotAtSubscription + d);
 
-    // And each further day moved, one more day.
+    // A second day moved: exactly one more day, again once.
     await advance(DAY_S);
     await cron();
+    await cron("0 0 * * *");
     expect((await positions())[0]).toMatchObject({ days: 2 });
-    expect((await bal(user.id, USDT))[0] - spotBefore).toBe(2n * d);
+    expect(u8((await positions())[0]!.paid)).toBe(2n * d);
+    expect((await bal(user.id, USDT))[0]).toBe(spotAtSubscription + 2n * d);
     await booksClean();
   });
 });

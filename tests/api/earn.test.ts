@@ -1,7 +1,7 @@
 // Savings (issue #19 §1 and its part of §5), through the Worker: products published by operators
 // with an interest budget frozen from the treasury, subscriptions that freeze the principal in the
 // user's own spot account and reserve the position's interest at once, the daily cron's accrual
-// (once per position and day), flexible redemption, fixed maturity and early redemption, the
+// (once per position and interest day: 24 hours of holding from the subscription), flexible redemption, fixed maturity and early redemption, the
 // console's create and close, bad input and parallel requests. The reconciler stays clean.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -13,8 +13,8 @@ import { api, dbFingerprint, makeUser, type TestUser } from "./helpers.ts";
 import { bal, fundTreasury, makeOperator, seedWalletCurrencies, u8, ETH, USDT } from "./wallet-fixtures.ts";
 
 const DAY = 86_400_000;
-/** 00:00 UTC of the day `n` days after today, plus a minute (when the daily cron has run). */
-const dayStart = (n: number) => Math.floor(Date.now() / DAY) * DAY + n * DAY + 60_000;
+/** A minute past `n` whole days of holding for a position subscribed before the call (interest day n has ended). */
+const held = (n: number) => Date.now() + n * DAY + 60_000;
 const daily = (amount: bigint, bps: bigint) => (amount * bps) / 3_650_000n;
 
 let operator: TestUser;
@@ -65,8 +65,10 @@ describe("a 30-day product, as demo1 would try it", () => {
     expect(after.my_open).toBe("100");
     await expectClean();
 
-    // The day of the subscription earns nothing; the daily cron after the first full day accrues one day.
-    await runScheduled("0 0 * * *", env, dayStart(2));
+    // Just short of a day of holding earns nothing yet; one day of holding accrues exactly one day.
+    await runScheduled("* * * * *", env, held(1) - 3 * 60_000);
+    expect((await positions(user.token))[0]).toMatchObject({ days: 0, earned: "0" });
+    await runScheduled("0 0 * * *", env, held(1));
     let [pos] = await positions(user.token);
     expect(pos).toMatchObject({ days: 1, status: "open" });
     expect(u8(pos.earned)).toBe(d);
@@ -75,8 +77,8 @@ describe("a 30-day product, as demo1 would try it", () => {
     expect(await bal(user.id, USDT)).toEqual([u8("9900"), u8("100")]);
 
     // A second run of the same day pays nothing.
-    await runScheduled("0 0 * * *", env, dayStart(2));
-    await runScheduled("* * * * *", env, dayStart(2) + 60_000);
+    await runScheduled("0 0 * * *", env, held(1));
+    await runScheduled("* * * * *", env, held(1) + 60_000);
     [pos] = await positions(user.token);
     expect(pos.days).toBe(1);
     expect(u8(pos.earned)).toBe(d);
@@ -91,7 +93,7 @@ describe("a 30-day product, as demo1 would try it", () => {
     const p = await createProduct({ term_days: 30, budget: "500" });
     const user = await demoUser();
     const pos = (await subscribe(user.token, p.id, "100")).body.message;
-    await runScheduled("0 0 * * *", env, dayStart(2));
+    await runScheduled("0 0 * * *", env, held(1));
     expect((await positions(user.token))[0].days).toBe(1);
 
     const r = await api("/earn/redeem", { token: user.token, body: { position_id: pos.id } });
@@ -116,15 +118,15 @@ describe("a 30-day product, as demo1 would try it", () => {
     const d = daily(u8("1000"), 1250n);
 
     // No run for 9 days: the next one accrues the 7 interest days and pays out.
-    await runScheduled("0 0 * * *", env, dayStart(9));
+    await runScheduled("0 0 * * *", env, held(8));
     const [done] = await positions(user.token);
     expect(done).toMatchObject({ id: pos.id, status: "matured", days: 7, maturity_day: pos.maturity_day });
     expect(u8(done.paid)).toBe(d * 7n);
     expect(await bal(user.id, USDT)).toEqual([u8("1000") + d * 7n, 0n]);
     expect(u8((await product(p.id)).paid)).toBe(d * 7n);
 
-    await runScheduled("0 0 * * *", env, dayStart(9));
-    await runScheduled("0 0 * * *", env, dayStart(10));
+    await runScheduled("0 0 * * *", env, held(8));
+    await runScheduled("0 0 * * *", env, held(9));
     expect(await bal(user.id, USDT)).toEqual([u8("1000") + d * 7n, 0n]);
     expect((await inbox(user.token)).filter((n) => n.kind === "earn_matured")).toHaveLength(1);
     await expectClean();
@@ -140,7 +142,7 @@ describe("a flexible product", () => {
     const d = daily(u8("1000"), 365n); // 0.1 USDT a day
     expect(u8(pos.reserved)).toBe(d * 30n);
 
-    await runScheduled("0 0 * * *", env, dayStart(3));
+    await runScheduled("0 0 * * *", env, held(2));
     const [open] = await positions(user.token);
     expect(open.days).toBe(2);
     expect(u8(open.paid)).toBe(d * 2n);
@@ -168,7 +170,7 @@ describe("a flexible product whose budget runs low", () => {
     const other = await demoUser("100");
     expect((await subscribe(other.token, p.id, "100")).body).toMatchObject({ code: "earn_budget", message: expect.stringMatching(/at most 50\.00009999 USDT/) });
 
-    await runScheduled("0 0 * * *", env, dayStart(4));
+    await runScheduled("0 0 * * *", env, held(3));
     const [pos] = await positions(user.token);
     expect(pos).toMatchObject({ days: 3, paid: "0.3" });
     // Day 1 renewed (0.1 of the 0.15 left); days 2 and 3 could not be: the reserve ran down to 2.8.
@@ -310,7 +312,7 @@ describe("the operator console", () => {
     expect((await subscribe(user.token, p.id, "10")).body).toMatchObject({ code: "earn_closed" });
     expect((await api("/admin/earn/close", { token: operator.token, body: { product_id: p.id, reason: "again" } })).body).toMatchObject({ code: "earn_closed" });
     // … while the open position runs to maturity and is paid in full.
-    await runScheduled("0 0 * * *", env, dayStart(9));
+    await runScheduled("0 0 * * *", env, held(8));
     expect((await positions(user.token))[0]).toMatchObject({ status: "matured" });
     expect(await bal(user.id, USDT)).toEqual([u8("1000") + reserve, 0n]);
     const audit = await env.DB.prepare("SELECT action FROM audit_log WHERE target_type = 'earn_product' AND target_id = ? ORDER BY id").bind(String(p.id)).all();

@@ -121,6 +121,8 @@ describe("a new user's statement", () => {
     expect(lines.find((l) => l.kind === "deposit")).toMatchObject({ amount: "1000.00000000", held: "0.00000000", ref: { type: "deposit", id: made.depositId }, account: "change", currency: "USDT" });
     expect(lines.find((l) => l.kind === "vote_hold")).toMatchObject({ amount: "0.00000000", held: "10.00000000", ref: { type: "vote", id: made.roundId } });
     expect(lines.find((l) => l.kind === "micro_settle")!.ref).toEqual({ type: "seconds", id: made.contractId });
+    // The withdrawal's freeze names its withdrawal record, the one the holds list shows.
+    expect(lines.find((l) => l.kind === "withdrawal_freeze")!.ref).toEqual({ type: "withdrawal", id: made.withdrawalId });
     const btc = lines.find((l) => l.kind === "spot" && l.currency === "BTC")!;
     expect(btc.ref).toEqual({ type: "spot_pair", id: PAIR });
     expect(signed(btc.amount)).toBeGreaterThan(0n); // 0.05 BTC less the fee

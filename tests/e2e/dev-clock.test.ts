@@ -5,8 +5,8 @@
  * seconds contract; the clock moves a day ahead: the contract settles at once (its pair object
  * re-arms on the move), the next cron puts the cover in force, the hour the shares
  * held is recorded and approved by two operators and paid to demo1 once, and a spot order still
- * trades. The savings position's first interest day (the day after the subscription) ends with
- * the second day moved: exactly one day of interest, however often the cron runs.
+ * trades. The savings position bought before the move has held one day: exactly one day of
+ * interest, however often the cron runs; a second day moved pays exactly one more.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, type TestServer } from "./server.ts";
@@ -43,7 +43,7 @@ const units = (v: string) => {
 };
 
 describe("the dev clock on a started exchange", () => {
-  it("moves a day: the cover is in force, the held hour is paid once, an open contract settles at once; savings accrue one day per day", async () => {
+  it("moves a day: the cover is in force, the held hour is paid once, an open contract settles at once, savings accrue exactly one day; a second day one more", async () => {
     const demo1 = await login("demo1@exchange.test", "Demo1234");
     const demo2 = await login("demo2@exchange.test", "Demo1234");
     const op1 = await login("operator@exchange.test", "Operator1234");
@@ -97,15 +97,21 @@ describe("the dev clock on a started exchange", () => {
     const bought = await call("/transaction/walletIn", demo1, { currency_id: 1, legal_id: 3, price: "61000", num: "0.001", mode: 2 });
     expect(bought.status).toBe("filled");
 
-    // Savings: the subscription's day earns nothing, so the first interest day ends with the second day moved.
+    // Savings: the subscription bought before the move has held one day: exactly one day of
+    // interest (1,000 USDT at 5 % a year: 1000 × 500 / 3,650,000 = 0.1369863 USDT, rounded down).
+    const day = (units("1000") * 500n) / 3_650_000n;
     const pos = async () => ((await call("/earn/positions", demo1)) as { id: number; days: number; earned: string }[]).find((p) => p.id === position.id)!;
-    expect(await pos()).toMatchObject({ days: 0 });
-    await call("/dev/clock", "", { advance_s: DAY_S });
-    await call("/dev/cron", "", { cron: "0 0 * * *" });
-    await call("/dev/cron", "", { cron: "* * * * *" });
     const one = await pos();
     expect(one.days).toBe(1);
-    // 1,000 USDT at 5 % a year: 1000 × 500 / 3,650,000 = 0.1369863 USDT a day (8 decimals, rounded down).
-    expect(units(one.earned)).toBe((units("1000") * 500n) / 3_650_000n);
+    expect(units(one.earned)).toBe(day);
+    await call("/dev/cron", "", { cron: "0 0 * * *" });
+    expect(await pos()).toMatchObject({ days: 1, earned: one.earned });
+    // A second day moved: exactly one more day.
+    await call("/dev/clock", "", { advance_s: DAY_S });
+    await call("/dev/cron", "", { cron: "* * * * *" });
+    await call("/dev/cron", "", { cron: "0 0 * * *" });
+    const two = await pos();
+    expect(two.days).toBe(2);
+    expect(units(two.earned)).toBe(2n * day);
   });
 });

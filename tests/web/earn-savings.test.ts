@@ -1,7 +1,7 @@
 // The savings screens' preview arithmetic (web/src/features/earn/terms.ts): what a user is shown
 // before subscribing must be what the server will compute (amount × APR / 365, rounded down).
 import { describe, expect, it } from "vitest";
-import { amountProblem, dailyInterest, maturityDay, reserveLow, termInterest } from "../../web/src/features/earn/terms.ts";
+import { amountProblem, dailyInterest, maturityAt, reserveLow, termInterest } from "../../web/src/features/earn/terms.ts";
 
 describe("the interest a subscription would earn", () => {
   it("is amount × APR / 365 a day, rounded down to the unit, never a float", () => {
@@ -14,9 +14,9 @@ describe("the interest a subscription would earn", () => {
     expect(dailyInterest("abc", 500)).toBeNull();
   });
 
-  it("pays a fixed term out at 00:00 UTC after the day of subscription and the term's days", () => {
-    expect(maturityDay(Date.UTC(2026, 10, 26, 7, 30), 30)).toBe("2026-12-27");
-    expect(maturityDay(Date.UTC(2026, 11, 31, 23, 59), 7)).toBe("2027-01-08");
+  it("pays a fixed term out once the term's days of holding have passed since the subscription, to the minute", () => {
+    expect(maturityAt(Date.UTC(2026, 10, 26, 7, 30), 30)).toBe(Date.UTC(2026, 11, 26, 7, 30));
+    expect(maturityAt(Date.UTC(2026, 11, 31, 23, 59), 7)).toBe(Date.UTC(2027, 0, 7, 23, 59));
   });
 });
 

@@ -44,17 +44,22 @@ export async function runGuarded(db: D1Database, stmts: D1PreparedStatement[]): 
   try {
     return await db.batch(stmts);
   } catch (err) {
-    const msg = String((err as Error)?.message ?? err);
-    if (msg.includes("own_record")) throw new ApiError("own_record", 403);
-    if (msg.includes("self_review")) throw new ApiError("self_review", 409);
-    if (msg.includes("state_conflict")) throw new ApiError("state_conflict", 409);
-    if (msg.includes("treasury_overdraft")) throw new ApiError("treasury_insufficient", 409);
-    const kind = classifyBatchError(err);
-    // A decision movement is keyed by its record: a second decision hits the key.
-    if (kind === "duplicate") throw new ApiError("state_conflict", 409);
-    if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
-    throw err;
+    throw guardedError(err);
   }
+}
+
+/** What a failed guarded batch answers: its guard's or the ledger's refusal as an ApiError, anything else as it was. */
+export function guardedError(err: unknown): unknown {
+  const msg = String((err as Error)?.message ?? err);
+  if (msg.includes("own_record")) return new ApiError("own_record", 403);
+  if (msg.includes("self_review")) return new ApiError("self_review", 409);
+  if (msg.includes("state_conflict")) return new ApiError("state_conflict", 409);
+  if (msg.includes("treasury_overdraft")) return new ApiError("treasury_insufficient", 409);
+  const kind = classifyBatchError(err);
+  // A decision movement is keyed by its record: a second decision hits the key.
+  if (kind === "duplicate") return new ApiError("state_conflict", 409);
+  if (kind === "insufficient") return new ApiError("insufficient_balance", 409);
+  return err;
 }
 
 export interface AuditEntry {

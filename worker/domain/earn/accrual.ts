@@ -1,8 +1,10 @@
 /**
  * The daily interest of savings positions (issue #19 §1), run by the cron (worker/jobs/earn.ts).
  *
- * Interest days start the UTC day after the subscription; day d is accrued once it has ended (at or
- * after 00:00 UTC of d + 1). Each (position, day) is ONE batch: its row in `earn_accruals` (primary
+ * Interest days are whole days of holding counted from the subscription itself: day n (1, 2, …) is
+ * accrued once n × 24 hours have passed since the position was opened, so one day of holding pays
+ * one day, never twice; a day is named by the UTC date it started on (first_day + n − 1). Each
+ * (position, day) is ONE batch: its row in `earn_accruals` (primary
  * key: a second run, a retry or two runs at once abort on it), the position's counters guarded on
  * the state read, and for a flexible position the payment from the reserve (movement
  * `earn:{id}:day:{day}`, notification keyed the same) with the day re-reserved from the budget while
@@ -18,7 +20,7 @@ import { movementStatements } from "../../lib/ledger.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { releaseRemainders } from "./catalogue.ts";
 import { closeStatements } from "./positions.ts";
-import { addDays, earnGuard, POSITION_COLUMNS, runEarnBatch, utcDay, type PositionRow } from "./shared.ts";
+import { addDays, DAY_MS, earnGuard, POSITION_COLUMNS, runEarnBatch, type PositionRow } from "./shared.ts";
 
 const FROM = "FROM earn_positions p JOIN currencies c ON c.id = p.currency_id";
 
@@ -96,7 +98,6 @@ export interface AccrualRun {
 /** Accrues every ended interest day of open positions, pays matured fixed positions, and releases closed products' unpromised budgets. */
 export async function runAccruals(env: Env, now = Date.now(), limit = 200): Promise<AccrualRun> {
   const db = env.DB;
-  const yesterday = addDays(utcDay(now), -1);
   const notified = new Set<number>();
   let batches = 0;
   let accrued = 0;
@@ -107,10 +108,10 @@ export async function runAccruals(env: Env, now = Date.now(), limit = 200): Prom
     const { results } = await db
       .prepare(
         `SELECT ${POSITION_COLUMNS} ${FROM}
-          WHERE p.status = 1 AND (p.term_days = 0 OR p.days < p.term_days) AND date(p.first_day, '+' || p.days || ' days') <= ?
+          WHERE p.status = 1 AND (p.term_days = 0 OR p.days < p.term_days) AND p.created_at + (p.days + 1) * ${DAY_MS} <= ?
           ORDER BY p.id LIMIT ?`,
       )
-      .bind(yesterday, Math.min(50, limit - batches))
+      .bind(now, Math.min(50, limit - batches))
       .all<PositionRow>();
     if (results.length === 0) break;
     for (const p of results) {

@@ -16,7 +16,6 @@ import { announceNotifications, notificationStatement } from "../notifications/i
 import { amountOrThrow } from "../wallet/currency.ts";
 import { productRow } from "./catalogue.ts";
 import {
-  addDays,
   dailyInterest,
   earnGuard,
   largestCovered,
@@ -86,7 +85,7 @@ export async function subscribe(env: Env, userId: number, input: EarnSubscribe, 
           `INSERT INTO earn_positions (id, user_id, product_id, currency_id, term_days, apr_bps, amount, daily, reserved, first_day, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
-        .bind(id, userId, product.id, product.currency_id, product.term_days, product.apr_bps, amount.toString(), daily.toString(), reserve.toString(), addDays(utcDay(now), 1), now),
+        .bind(id, userId, product.id, product.currency_id, product.term_days, product.apr_bps, amount.toString(), daily.toString(), reserve.toString(), utcDay(now), now),
       db.prepare("UPDATE earn_products SET reserved = reserved + ? WHERE id = ?").bind(reserve.toString(), product.id),
       notificationStatement(db, {
         userId,

@@ -12,7 +12,7 @@ import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError } from "../../lib/ledger.ts";
 
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 /** The UTC calendar day of a time, "YYYY-MM-DD". */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
@@ -24,6 +24,9 @@ const ID_EPOCH = Date.UTC(2026, 0, 1);
 export function newEarnId(now = Date.now()): number {
   return (now - ID_EPOCH) * 4096 + randomInt(4096);
 }
+
+/** When a fixed position subscribed at `createdAt` has held its last interest day: paid by the next cron run. */
+export const maturesAt = (createdAt: number, termDays: number): number => createdAt + termDays * DAY_MS;
 
 /** One full day of interest on `amount` at `aprBps`, rounded down to the unit. */
 export function dailyInterest(amount: bigint, aprBps: number): bigint {
@@ -171,7 +174,8 @@ export function positionView(r: PositionRow): EarnPosition {
     reserved: f(r.reserved),
     days: r.days,
     first_day: r.first_day,
-    maturity_day: r.term_days === 0 ? null : addDays(r.first_day, r.term_days),
+    maturity_day: r.term_days === 0 ? null : utcDay(maturesAt(r.created_at, r.term_days)),
+    matures_at: r.term_days === 0 ? null : maturesAt(r.created_at, r.term_days),
     status: STATUS[r.status as 1 | 2 | 3] ?? "open",
     created_at: r.created_at,
     closed_at: r.closed_at,

@@ -70,20 +70,36 @@ export interface InSiteRequest {
 const ID_ATTEMPTS = 5;
 
 /**
- * Moves `amount` from the sender's change available to the recipient's, and records the settled
- * withdrawal, in one batch. The id is taken before the batch so that the movement key can carry
- * it; two requests racing for the same id make one batch fail on the primary key (nothing written)
- * and that one tries the next id. Returns the withdrawal id.
+ * Writes the batch `build(id)` with the next withdrawal id, taken before the batch so that its
+ * movement key can carry the id (the statement links each movement to its withdrawal). Two requests
+ * racing for one id make one batch fail on the primary key or the movement key (nothing written),
+ * and that one takes the next id. Returns the id; any other failure is thrown as it came.
  */
-export async function inSiteWithdrawal(db: D1Database, r: InSiteRequest): Promise<number> {
-  if (r.senderId === r.recipientId) throw new ApiError("self_transfer");
+export async function withNextWithdrawalId(db: D1Database, build: (id: number) => D1PreparedStatement[]): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const next = await db.prepare("SELECT COALESCE(MAX(id), 0) + 1 AS id FROM withdrawals").first<{ id: number }>();
     const id = next!.id;
-    const key = `withdraw-internal:${id}`;
-    const now = Date.now();
     try {
-      await db.batch([
+      await db.batch(build(id));
+      return id;
+    } catch (err) {
+      if (/movements\.key|withdrawals\.id/.test(String((err as Error)?.message ?? err)) && attempt < ID_ATTEMPTS) continue;
+      throw err;
+    }
+  }
+}
+
+/**
+ * Moves `amount` from the sender's change available to the recipient's, and records the settled
+ * withdrawal, in one batch (keyed by the withdrawal's id: withNextWithdrawalId). Returns the withdrawal id.
+ */
+export async function inSiteWithdrawal(db: D1Database, r: InSiteRequest): Promise<number> {
+  if (r.senderId === r.recipientId) throw new ApiError("self_transfer");
+  try {
+    return await withNextWithdrawalId(db, (id) => {
+      const key = `withdraw-internal:${id}`;
+      const now = Date.now();
+      return [
         ...movementStatements(
           db,
           key,
@@ -100,15 +116,12 @@ export async function inSiteWithdrawal(db: D1Database, r: InSiteRequest): Promis
              VALUES (?, ?, ?, ?, ?, ?, ?, 0, 5, ?, ?, ?, ?)`,
           )
           .bind(id, r.senderId, r.currencyId, r.network, r.address, r.memo, r.amount.toString(), key, r.recipientId, now, now),
-      ]);
-      return id;
-    } catch (err) {
-      const msg = String((err as Error)?.message ?? err);
-      // Another request took this id first (its movement key or its row): nothing was written.
-      if (/movements\.key|withdrawals\.id/.test(msg) && attempt < ID_ATTEMPTS) continue;
-      if (msg.includes("state_conflict")) throw new ApiError("state_conflict", 409);
-      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-      throw err;
-    }
+      ];
+    });
+  } catch (err) {
+    const msg = String((err as Error)?.message ?? err);
+    if (msg.includes("state_conflict")) throw new ApiError("state_conflict", 409);
+    if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+    throw err;
   }
 }

@@ -39,7 +39,8 @@ export function refOf(key: string, memo: string): StatementRef {
     case "deposit":
       return { type: "deposit", id: int(p[1]) };
     case "withdrawal-freeze":
-      return { type: "withdrawal", id: null };
+      // withdrawal-freeze:{id}; keys written before the id was in them (…:{user}:{uuid}) name no record.
+      return { type: "withdrawal", id: p.length === 2 ? int(p[1]) : null };
     case "withdrawal-final":
     case "withdraw-internal":
       return { type: "withdrawal", id: int(p[1]) };

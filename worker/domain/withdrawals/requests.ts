@@ -10,10 +10,10 @@ import type { Locale } from "../../../schemas/locale.ts";
 import { inSiteTexts, networkName, normalizeInternalAddress, withdrawalStatusLabels, type withdrawalSchema } from "../../../schemas/wallet.ts";
 import type { FeeRow as PublishedFee, WithdrawalSubmitted } from "../../../schemas/withdrawal.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { runGuarded } from "../../lib/guarded.ts";
+import { guardedError } from "../../lib/guarded.ts";
 import { balanceOf, movementStatements } from "../../lib/ledger.ts";
 import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
-import { inSiteWithdrawal, internalAddressOwner } from "../wallet/internal-addresses.ts";
+import { inSiteWithdrawal, internalAddressOwner, withNextWithdrawalId } from "../wallet/internal-addresses.ts";
 import { amountOrThrow, big, getCurrency, listCurrencies, timeFormat } from "../wallet/currency.ts";
 import { cheaperFirst, feeRows, hasNetworks, termsFor } from "./withdrawals.ts";
 
@@ -125,15 +125,22 @@ export async function requestWithdrawal(env: Env, userId: number, b: z.output<ty
     };
   }
   const total = amount + terms.fee;
-  const now = Date.now();
-  const key = `withdrawal-freeze:${userId}:${crypto.randomUUID()}`;
-  const results = await runGuarded(db, [
-    ...movementStatements(db, key, "withdrawal_freeze", [{ userId, currencyId: cur.id, account: "change", dAvailable: -total, dFrozen: total }], now),
-    db
-      .prepare("INSERT INTO withdrawals (user_id, currency_id, network, address, memo, amount, fee, freeze_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id")
-      .bind(userId, cur.id, network, b.address, b.memo, amount.toString(), terms.fee.toString(), key, now),
-  ]);
-  const id = (results.at(-1)?.results?.[0] as { id: number } | undefined)?.id ?? 0;
+  // The freeze is keyed by the withdrawal's id, so the statement links it to its record.
+  let id: number;
+  try {
+    id = await withNextWithdrawalId(db, (wid) => {
+      const key = `withdrawal-freeze:${wid}`;
+      const now = Date.now();
+      return [
+        ...movementStatements(db, key, "withdrawal_freeze", [{ userId, currencyId: cur.id, account: "change", dAvailable: -total, dFrozen: total }], now),
+        db
+          .prepare("INSERT INTO withdrawals (id, user_id, currency_id, network, address, memo, amount, fee, freeze_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+          .bind(wid, userId, cur.id, network, b.address, b.memo, amount.toString(), terms.fee.toString(), key, now),
+      ];
+    });
+  } catch (err) {
+    throw guardedError(err);
+  }
   return {
     id,
     status: 0,

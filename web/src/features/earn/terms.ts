@@ -23,10 +23,9 @@ export function termInterest(amount: string, aprBps: number, days: number, scale
   return fromUnitsTrim(toUnits(d, scale)! * BigInt(days), scale);
 }
 
-/** The UTC day a fixed position subscribed at `now` pays out (at its 00:00 UTC): after the day of subscription and `days` interest days. */
-export function maturityDay(now: number, days: number): string {
-  const today = Date.UTC(new Date(now).getUTCFullYear(), new Date(now).getUTCMonth(), new Date(now).getUTCDate());
-  return new Date(today + (days + 1) * 86_400_000).toISOString().slice(0, 10);
+/** When a fixed position subscribed at `now` has held its `days` interest days (each 24 hours of holding): principal and interest are paid then. */
+export function maturityAt(now: number, days: number): number {
+  return now + days * 86_400_000;
 }
 
 export type AmountProblem = "invalid" | "below_min" | "above_room" | "above_budget" | "above_balance" | null;

@@ -8,7 +8,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { m, useLocale } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { formatDateTime, formatDayStart, formatMoneyMoved } from "../../../lib/format.ts";
+import { formatDateTime, formatMoneyMoved } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { ProductGate } from "../../../components/ProductGate.tsx";
@@ -67,10 +67,10 @@ function PositionCard({ p, onRedeem }: { p: EarnPosition; onRedeem: (p: EarnPosi
             </dd>
           </div>
         )}
-        {p.maturity_day && (
+        {p.matures_at !== null && (
           <div className={acct.kvRow}>
             <dt>{m.earn_maturity()}</dt>
-            <dd className="num">{formatDayStart(p.maturity_day)}</dd>
+            <dd className="num">{formatDateTime(p.matures_at)}</dd>
           </div>
         )}
         <div className={`${acct.kvRow} muted`}>

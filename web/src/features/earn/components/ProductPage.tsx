@@ -10,7 +10,7 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { m, useLocale } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { formatDayStart, formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
+import { formatDateTime, formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { loginPath } from "../../../lib/nav.ts";
 import { useLoggedIn } from "../../../lib/session.ts";
@@ -19,7 +19,7 @@ import { ProductGate } from "../../../components/ProductGate.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { useProducts, useSpot, useSubscribe, type EarnProduct } from "../api.ts";
 import { sourceText, termLabel } from "../labels.ts";
-import { amountProblem, dailyInterest, maturityDay, termInterest, type AmountProblem } from "../terms.ts";
+import { amountProblem, dailyInterest, maturityAt, termInterest, type AmountProblem } from "../terms.ts";
 import acct from "../../../components/account.module.css";
 import s from "./earn.module.css";
 
@@ -49,7 +49,7 @@ function Rules({ p, now }: { p: EarnProduct; now: number }) {
       <li>{m.earn_rule_interest()}</li>
       {p.kind === "fixed" ? (
         <>
-          <li>{m.earn_rule_fixed({ day: formatDayStart(maturityDay(now, p.term_days)), days: String(p.term_days) })}</li>
+          <li>{m.earn_rule_fixed({ day: formatDateTime(maturityAt(now, p.term_days)), days: String(p.term_days) })}</li>
           <li data-testid="earn-rule-early">{m.earn_rule_early()}</li>
           <li>{m.earn_rule_fixed_reserve()}</li>
         </>
@@ -232,7 +232,7 @@ function Detail({ p }: { p: EarnProduct }) {
             </div>
             <div className={acct.kvRow}>
               <dt>{m.earn_term()}</dt>
-              <dd>{p.kind === "fixed" ? `${termLabel(p)} · ${formatDayStart(maturityDay(now, p.term_days))}` : termLabel(p)}</dd>
+              <dd>{p.kind === "fixed" ? `${termLabel(p)} · ${formatDateTime(maturityAt(now, p.term_days))}` : termLabel(p)}</dd>
             </div>
             <div className={acct.kvRow}>
               <dt>{m.earn_apr()}</dt>
