@@ -7,8 +7,10 @@
 import { z } from "zod";
 import { intInput, limitInput } from "./strict.ts";
 
-/** Users per step. */
-export const devAccountsMigrateSchema = z.strictObject({ limit: limitInput(500, 100) }, { error: "invalid_param" });
+const userId = () => intInput({ message: "invalid_param", min: 1 });
+
+/** Users per step; `first`/`last`: one range of user ids (each range keeps its own cursor, so drivers run side by side). */
+export const devAccountsMigrateSchema = z.strictObject({ limit: limitInput(500, 100), first: userId().optional(), last: userId().optional() }, { error: "invalid_param" });
 
 export const devAccountsMigratedSchema = z.object({
   imported: z.number().int(),
@@ -21,9 +23,9 @@ export const devAccountsMigratedSchema = z.object({
   done: z.boolean(),
 });
 
-/** The users after `after` (a user id; 0 = from the first), `limit` of them. */
+/** The users after `after` (a user id; 0 = from the first), `limit` of them, up to `last`. */
 export const devAccountsVerifySchema = z.strictObject(
-  { after: intInput({ message: "invalid_param", min: 0 }).default(0), limit: limitInput(500, 100) },
+  { after: intInput({ message: "invalid_param", min: 0 }).default(0), limit: limitInput(500, 100), last: userId().optional() },
   { error: "invalid_param" },
 );
 

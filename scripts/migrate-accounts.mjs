@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 100] [--verify-only]`:
+// `npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 100] [--range FIRST-LAST] [--verify-only]`:
 // moves every user's D1 balances into their account object (issue #28;
 // docs/architecture/account-objects.md "Migration"), then verifies every user's totals.
 //
@@ -9,6 +9,8 @@
 // resumes at the cursor, and a user opened twice is opened once (the object's opening is keyed).
 // Then every user is drained into the read model and compared, exactly, in D1, in the object and
 // in the read model. Prints the rates and what they mean for 1,000,000 users.
+// `--range 1-500000` takes only those user ids, with a cursor of its own: several drivers run side
+// by side on different ranges.
 // Exits 0 when every user matches, 1 when any does not (or a step failed), 2 on a usage error.
 
 const args = process.argv.slice(2);
@@ -19,8 +21,10 @@ const valueOf = (flag, fallback) => {
 const api = valueOf("--api", "http://127.0.0.1:8787").replace(/\/$/, "");
 const batch = Number(valueOf("--batch", "100"));
 const verifyOnly = args.includes("--verify-only");
-if (!/^https?:\/\//.test(api) || !Number.isInteger(batch) || batch < 1 || batch > 500) {
-  console.error("usage: npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 1..500] [--verify-only]");
+const rangeText = valueOf("--range", "");
+const range = /^\d+-\d+$/.test(rangeText) ? { first: Number(rangeText.split("-")[0]), last: Number(rangeText.split("-")[1]) } : undefined;
+if (!/^https?:\/\//.test(api) || !Number.isInteger(batch) || batch < 1 || batch > 500 || (rangeText !== "" && !(range && range.first >= 1 && range.last >= range.first))) {
+  console.error("usage: npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 1..500] [--range FIRST-LAST] [--verify-only]");
   process.exit(2);
 }
 
@@ -44,7 +48,7 @@ if (!verifyOnly) {
   let opened = 0;
   let seen = 0;
   for (;;) {
-    const step = await post("/dev/accounts/migrate", { limit: batch });
+    const step = await post("/dev/accounts/migrate", { limit: batch, ...range });
     opened += step.imported;
     seen += step.seen;
     for (const f of step.failed) console.error(`user ${f.user_id}: not opened: ${f.error}`);
@@ -63,9 +67,9 @@ if (!verifyOnly) {
 
 const started = Date.now();
 let checked = 0;
-let after = 0;
+let after = range ? range.first - 1 : 0;
 for (;;) {
-  const v = await post("/dev/accounts/verify", { after, limit: batch });
+  const v = await post("/dev/accounts/verify", { after, limit: batch, ...(range ? { last: range.last } : {}) });
   checked += v.checked;
   for (const m of v.mismatched) console.error(`user ${m.user_id}: D1 and the ${m.where === "object" ? "account object" : "read model"} differ`);
   bad += v.mismatched.length;

@@ -138,4 +138,24 @@ describe("moving D1's balances into account objects", () => {
     expect(await post("/dev/accounts/migrate", {})).toMatchObject({ status: 200, body: { message: { imported: 0, seen: 0, failed: [], done: true, cursor } } });
     expect(await post("/dev/accounts/verify", { after: FIRST + 20, limit: 5 })).toMatchObject({ status: 200, body: { message: { checked: 5, mismatched: [], next: FIRST + 25, done: false } } });
   });
+
+  it("runs ranges of users side by side, each with its own cursor", async () => {
+    const low = { first: FIRST, last: FIRST + 149 };
+    const high = { first: FIRST + 150, last: FIRST + 299 };
+    const drive = async (range: typeof low) => {
+      let seen = 0;
+      for (;;) {
+        const step = await migrateAccountsStep(env, 40, range);
+        expect(step).toMatchObject({ imported: 0, failed: [] });
+        seen += step.seen;
+        if (step.done) return seen;
+      }
+    };
+    // Every user was opened above: each range finds its 150 opened, none of the other's.
+    expect(await Promise.all([drive(low), drive(high)])).toEqual([150, 150]);
+    expect([await migrationCursor(env.DB, low), await migrationCursor(env.DB, high)]).toEqual([low.last, high.last]);
+    const v = await verifyAccountsStep(env, high.first - 1, 500, high.last);
+    expect(v).toMatchObject({ checked: 150, mismatched: [], next: high.last, done: true });
+    expect(await post("/dev/accounts/migrate", { first: 10, last: 9 })).toMatchObject({ status: 400, body: { code: "invalid_param", field: "last" } });
+  });
 });

@@ -60,15 +60,26 @@ function canonical(rows: readonly { account: string; currencyId: number; availab
 const opening = (rows: D1Row[]): OpeningBalance[] =>
   rows.map((r) => ({ account: r.account, currencyId: r.currency_id, available: BigInt(r.available), frozen: BigInt(r.frozen) }));
 
-/** The next `limit` users after `after` that have balance rows, with all their rows (amounts as exact text). */
-async function nextUsers(db: D1Database, after: number, limit: number): Promise<Map<number, D1Row[]>> {
+/** Users `first`..`last` (inclusive): a range that one driver migrates while others take other ranges. */
+export interface UserRange {
+  first: number;
+  last: number;
+}
+
+const EVERYONE: UserRange = { first: 1, last: Number.MAX_SAFE_INTEGER };
+
+/** The cursor's row: one per range, so ranges run side by side, each resumable on its own. */
+const cursorName = (r: UserRange) => (r.first === EVERYONE.first && r.last === EVERYONE.last ? MIGRATION : `${MIGRATION}:${r.first}-${r.last}`);
+
+/** The next `limit` users after `after` (up to `last`) that have balance rows, with all their rows (amounts as exact text). */
+async function nextUsers(db: D1Database, after: number, limit: number, last = EVERYONE.last): Promise<Map<number, D1Row[]>> {
   const { results } = await db
     .prepare(
       `SELECT user_id, currency_id, account, CAST(available AS TEXT) AS available, CAST(frozen AS TEXT) AS frozen FROM balances
-       WHERE user_id > ?1 AND user_id <= (SELECT COALESCE(max(user_id), ?1) FROM (SELECT DISTINCT user_id FROM balances WHERE user_id > ?1 ORDER BY user_id LIMIT ?2))
+       WHERE user_id > ?1 AND user_id <= (SELECT COALESCE(max(user_id), ?1) FROM (SELECT DISTINCT user_id FROM balances WHERE user_id > ?1 AND user_id <= ?3 ORDER BY user_id LIMIT ?2))
        ORDER BY user_id, account, currency_id`,
     )
-    .bind(Math.max(0, after), limit)
+    .bind(Math.max(0, after), limit, last)
     .all<D1Row>();
   const users = new Map<number, D1Row[]>();
   for (const r of results) {
@@ -114,11 +125,21 @@ async function pool<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void
   }));
 }
 
-/** Opens the next `limit` users' account objects from D1 and moves the cursor past those that answered. */
-export async function migrateAccountsStep(env: Pick<Env, "DB" | "USER">, limit: number, sources: HoldSource[] = holdSourcesOf(), now = Date.now()): Promise<MigrateStep> {
-  await env.DB.prepare("INSERT INTO account_migration (name, cursor, users, started_at, updated_at) VALUES (?1, 0, 0, ?2, ?2) ON CONFLICT (name) DO NOTHING").bind(MIGRATION, now).run();
-  const cursor = (await env.DB.prepare("SELECT cursor FROM account_migration WHERE name = ?").bind(MIGRATION).first<{ cursor: number }>())?.cursor ?? 0;
-  const users = await nextUsers(env.DB, cursor, limit);
+/**
+ * Opens the next `limit` users' account objects from D1 (of `range`, by default everyone) and
+ * moves the range's cursor past those that answered.
+ */
+export async function migrateAccountsStep(
+  env: Pick<Env, "DB" | "USER">,
+  limit: number,
+  range: UserRange = EVERYONE,
+  sources: HoldSource[] = holdSourcesOf(),
+  now = Date.now(),
+): Promise<MigrateStep> {
+  const name = cursorName(range);
+  await env.DB.prepare("INSERT INTO account_migration (name, cursor, users, started_at, updated_at) VALUES (?1, ?2, 0, ?3, ?3) ON CONFLICT (name) DO NOTHING").bind(name, range.first - 1, now).run();
+  const cursor = await migrationCursor(env.DB, range);
+  const users = await nextUsers(env.DB, cursor, limit, range.last);
   const ids = [...users.keys()];
   const answered = new Set<number>();
   const step: MigrateStep = { imported: 0, seen: 0, mismatched: [], failed: [], cursor, done: false };
@@ -142,7 +163,7 @@ export async function migrateAccountsStep(env: Pick<Env, "DB" | "USER">, limit: 
     moved = id;
   }
   if (moved !== cursor)
-    await env.DB.prepare("UPDATE account_migration SET cursor = max(cursor, ?2), users = users + ?3, updated_at = ?4 WHERE name = ?1").bind(MIGRATION, moved, step.imported, now).run();
+    await env.DB.prepare("UPDATE account_migration SET cursor = max(cursor, ?2), users = users + ?3, updated_at = ?4 WHERE name = ?1").bind(name, moved, step.imported, now).run();
   step.cursor = moved;
   step.mismatched.sort((a, b) => a - b);
   step.failed.sort((a, b) => a.user_id - b.user_id);
@@ -150,14 +171,14 @@ export async function migrateAccountsStep(env: Pick<Env, "DB" | "USER">, limit: 
   return step;
 }
 
-/** The migration's cursor (0 before the first step). */
-export async function migrationCursor(db: D1Database): Promise<number> {
-  return (await db.prepare("SELECT cursor FROM account_migration WHERE name = ?").bind(MIGRATION).first<{ cursor: number }>())?.cursor ?? 0;
+/** A range's cursor: the last user id it has opened (`first - 1` before its first step). */
+export async function migrationCursor(db: D1Database, range: UserRange = EVERYONE): Promise<number> {
+  return (await db.prepare("SELECT cursor FROM account_migration WHERE name = ?").bind(cursorName(range)).first<{ cursor: number }>())?.cursor ?? range.first - 1;
 }
 
-/** Drains the next `limit` users' objects after `after`, then compares D1's balances with each object and with the read model. */
-export async function verifyAccountsStep(env: Pick<Env, "DB" | "USER">, after: number, limit: number): Promise<VerifyStep> {
-  const users = await nextUsers(env.DB, after, limit);
+/** Drains the next `limit` users' objects after `after` (up to `last`), then compares D1's balances with each object and with the read model. */
+export async function verifyAccountsStep(env: Pick<Env, "DB" | "USER">, after: number, limit: number, last = EVERYONE.last): Promise<VerifyStep> {
+  const users = await nextUsers(env.DB, after, limit, last);
   const ids = [...users.keys()];
   const objects = new Map<number, AccountBalance[]>();
   await pool(ids, async (userId) => {
