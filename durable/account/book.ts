@@ -7,7 +7,7 @@
  * CHECK every balance and hold (available, frozen, spent, released never below zero, never past
  * the hold), so a bug aborts its transaction instead of taking money that is not there.
  */
-import { MoneyCore, type ClockPort, type HoldRow, type MovementRow, type Op, type SqlPort } from "../money/index.ts";
+import { MoneyCore, type ClockPort, type HoldRow, type Leg, type LegResult, type MovementRow, type Op, type SqlPort } from "../money/index.ts";
 import { migrateAccount } from "./schema.ts";
 import type {
   AccountBalance,
@@ -182,6 +182,17 @@ export class AccountBook {
       checkNotice(leg.notice);
     }
     return this.sql.transaction(() => legs.map((leg) => this.applyOne(leg)));
+  }
+
+  /**
+   * Legs in the money core's own format, as a sender's outbox delivers them (`MoneyCore.deliverDue`
+   * in the pair object or a system shard): kinds are account names, currencies D1 ids as text.
+   * Applied as `apply` does (whole, once by key; a refusal recorded for an operator); every answer
+   * acknowledges the leg to its sender. No notifications: the sender's event carries none yet.
+   */
+  receive(legs: readonly Leg[]): LegResult[] {
+    for (const leg of legs) key(leg.key);
+    return this.sql.transaction(() => this.core.receive(legs));
   }
 
   /** Between two of this user's accounts, in one transaction. */

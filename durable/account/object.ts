@@ -9,7 +9,7 @@
  * Nothing in the products calls these yet: the next session wires them (docs/architecture/account-objects.md).
  */
 import { DurableObject } from "cloudflare:workers";
-import { doSqlPort } from "../money/index.ts";
+import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
 import { DRAIN_BATCH, drainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
@@ -48,6 +48,13 @@ export class AccountObject extends DurableObject<Env> {
   async accountApply(userId: number, legs: A.AccountLeg[]): Promise<A.LegAnswer[]> {
     const answers = this.book(userId).apply(legs);
     if (answers.some((a) => a.result !== "seen")) await this.drainSoon();
+    return answers;
+  }
+
+  /** Legs from another object's outbox (the core's format); the sender forgets each leg once answered. */
+  async accountReceive(userId: number, legs: Leg[]): Promise<LegResult[]> {
+    const answers = this.book(userId).receive(legs);
+    if (answers.some((a) => a !== "seen")) await this.drainSoon();
     return answers;
   }
 

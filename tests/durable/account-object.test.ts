@@ -7,6 +7,7 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import type { AccountBalance, AccountLeg } from "../../durable/account/types.ts";
+import { MoneyCore, doSqlPort, migrateMoney, tradeLegs, type Leg } from "../../durable/money/index.ts";
 import { userStub } from "../../worker/lib/notify.ts";
 import { makeUser } from "../api/helpers.ts";
 
@@ -169,6 +170,52 @@ describe("account object: notifications and the read model", () => {
     await expect.poll(() => readModel(id)).toEqual([
       ["change", USDT, 50n, 0n],
       ["lever", USDT, 20n, 0n],
+    ]);
+  });
+});
+
+describe("account object: legs from another object's outbox", () => {
+  it("applies a trade committed by a sender once in each account, however often the sender redelivers", async () => {
+    const buyer = await funded(1_000n);
+    const seller = await makeUser();
+    const sellerStub = userStub(env, seller.id);
+    await sellerStub.accountImport(seller.id, [{ account: "change", currencyId: BTC, available: 10n, frozen: 0n }]);
+    await buyer.stub.accountReserve(buyer.id, { forKind: "spot_order", forId: "1", account: "change", currencyId: USDT, amount: 500n });
+    await sellerStub.accountReserve(seller.id, { forKind: "spot_order", forId: "2", account: "change", currencyId: BTC, amount: 10n });
+    // The sender: a money core in an object's storage (as the pair object will hold it), with its
+    // outbox delivering to the account objects by name.
+    const sent: Leg[][] = [];
+    const pair = env.PAIR.get(env.PAIR.idFromName(`account-legs-test:${Date.now()}`));
+    const trade = tradeLegs({
+      id: "77", kind: "change", base: String(BTC), quote: String(USDT), qty: 4, cost: 200, feeBase: 0, feeQuote: 2, fees: "system:fees:0",
+      buyer: { to: `user:${buyer.id}`, hold: "spot_order:1", rest: 300 },
+      seller: { to: `user:${seller.id}`, hold: "spot_order:2", rest: 0 },
+    });
+    await runInDurableObject(pair, (_obj, state) => {
+      const sql = doSqlPort(state.storage);
+      migrateMoney(sql);
+      const core = new MoneyCore("pair:1", { sql, clock: { now: () => Date.now() }, random: { next: () => 0 }, transport: { send: (_f, _t, legs) => void sent.push(legs) } });
+      // The fee leg goes to a system shard (not built yet): only the two users' legs are delivered here.
+      expect(core.commit({ key: "trade:77", legs: trade.filter((l) => l.to.startsWith("user:")), local: [{ t: "credit", kind: "system", cur: String(USDT), amt: 2 }] })).toBe("committed");
+      core.deliverDue();
+    });
+    const deliver = async () => {
+      const answers: string[] = [];
+      for (const legs of sent) {
+        const userId = Number(legs[0]!.to.slice("user:".length));
+        answers.push(...(await userStub(env, userId).accountReceive(userId, legs)));
+      }
+      return answers.sort();
+    };
+    expect(await deliver()).toEqual(["applied", "applied"]);
+    expect(await deliver()).toEqual(["seen", "seen"]);
+    expect((await buyer.stub.accountBalances(buyer.id)).map(row)).toEqual([
+      ["change", BTC, 4n, 0n],
+      ["change", USDT, 800n, 0n],
+    ]);
+    expect((await sellerStub.accountBalances(seller.id)).map(row)).toEqual([
+      ["change", BTC, 0n, 6n],
+      ["change", USDT, 198n, 0n],
     ]);
   });
 });
