@@ -152,6 +152,15 @@ export class AccountBook {
     });
   }
 
+  /**
+   * Several reservations in one transaction (a batch of orders), each answered as `reserve`
+   * answers it, earlier requests first: one the balance no longer covers is refused alone.
+   */
+  reserveMany(requests: readonly ReserveRequest[]): ReserveAnswer[] {
+    if (requests.length > 100) bad("at most 100 reservations per call");
+    return this.sql.transaction(() => requests.map((r) => this.reserve(r)));
+  }
+
   /** Resolves a hold: spends `spend`, credits what the event pays, then releases `release` (or all that is left). */
   resolve(r: ResolveRequest): LegAnswer {
     const ops: AccountOp[] = [{ t: "spend", hold: r.hold, amount: r.spend }];

@@ -39,6 +39,12 @@ export class AccountObject extends DurableObject<Env> {
     return answer;
   }
 
+  async accountReserveMany(userId: number, requests: A.ReserveRequest[]): Promise<A.ReserveAnswer[]> {
+    const answers = this.book(userId).reserveMany(requests);
+    if (answers.some((a) => a.result === "reserved")) await this.drainSoon();
+    return answers;
+  }
+
   async accountResolve(userId: number, request: A.ResolveRequest): Promise<A.LegAnswer> {
     const answer = this.book(userId).resolve(request);
     if (answer.result !== "seen") await this.drainSoon();

@@ -59,6 +59,14 @@ describe("account object: money moves exactly once", () => {
     expect((await stub.accountBalances(id)).map(row)).toEqual([["change", USDT, 300n, 200n]]);
   });
 
+  it("reserves a batch in one call, earlier requests first, refusing only those the balance no longer covers", async () => {
+    const { id, stub } = await funded(250n);
+    const ask = (n: number, amount: bigint) => ({ forKind: "spot_order", forId: String(n), account: "change", currencyId: USDT, amount });
+    const answers = await stub.accountReserveMany(id, [ask(1, 100n), ask(2, 100n), ask(3, 100n), ask(4, 50n), ask(1, 100n)]);
+    expect(answers.map((a) => a.result)).toEqual(["reserved", "reserved", "insufficient", "reserved", "exists"]);
+    expect((await stub.accountBalances(id)).map(row)).toEqual([["change", USDT, 0n, 250n]]);
+  });
+
   it("resolves a hold once: spends part, credits the payout, gives back the rest; a second copy changes nothing", async () => {
     const { id, stub } = await funded(500n);
     await stub.accountReserve(id, { forKind: "position", forId: "3", account: "change", currencyId: USDT, amount: 200n });
