@@ -20,8 +20,12 @@
  * for it: it reads the notified users' live sessions in the D1 transaction that commits what the
  * events announce and hands them over with the events, so only sessions missing from that list
  * cost a D1 read here.
+ *
+ * It is also the user's account object (issue #28, durable/account/): the calls it inherits from
+ * AccountObject hold the user's balances, holds and movements in its own SQLite and drain them to
+ * D1. No product calls them yet; until one does, the object stores nothing.
  */
-import { DurableObject } from "cloudflare:workers";
+import { AccountObject } from "./account/object.ts";
 import { USER_CHANNEL_CLOSE, userEventSchema, type UserEvent } from "../schemas/realtime.ts";
 import { sessionOfTokenHash } from "../worker/lib/auth.ts";
 
@@ -53,7 +57,7 @@ function closeQuietly(ws: WebSocket, code: number, reason: string) {
   }
 }
 
-export class UserDurableObject extends DurableObject<Env> {
+export class UserDurableObject extends AccountObject {
   /** Pushes run one after another, so events reach a socket in the order they were pushed. */
   private queue: Promise<unknown> = Promise.resolve();
 

@@ -16,6 +16,7 @@ import { authRoutes } from "./routes/auth.ts";
 import { contentRoutes } from "./routes/content.ts";
 import { devRoutes } from "./routes/dev.ts";
 import { devClockRoutes } from "./routes/dev-clock.ts";
+import { devAccountRoutes } from "./routes/dev-accounts.ts";
 import { spotRoutes } from "./routes/spot.ts";
 import { walletRoutes } from "./routes/wallet.ts";
 import { accountRoutes } from "./routes/account.ts";
@@ -127,6 +128,7 @@ export const app = base
   .route("/api", operatorMiningRoutes)
   .route("/api", devClockRoutes)
   .route("/api", devRoutes)
+  .route("/api", devAccountRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));
 

@@ -1,0 +1,364 @@
+/**
+ * One user's money inside their account object: every account kind and currency, holds keyed by
+ * what they reserve for, legs applied at most once by key, and the notifications written in the
+ * same transaction as the money they describe. Pure code over the money core's ports
+ * (durable/money): the object hands it `ctx.storage.sql` + `transactionSync` (do-sql.ts), a test or
+ * the simulator can hand it `node:sqlite`. Overdrafts are impossible in storage: the core's tables
+ * CHECK every balance and hold (available, frozen, spent, released never below zero, never past
+ * the hold), so a bug aborts its transaction instead of taking money that is not there.
+ */
+import { MoneyCore, type ClockPort, type HoldRow, type Leg, type LegResult, type MovementRow, type Op, type SqlPort } from "../money/index.ts";
+import { migrateAccount } from "./schema.ts";
+import type {
+  AccountBalance,
+  AccountHold,
+  AccountLeg,
+  AccountNotice,
+  AccountOp,
+  DrainAnswer,
+  ImportAnswer,
+  LegAnswer,
+  OpeningBalance,
+  OpeningHold,
+  ReserveAnswer,
+  ReserveRequest,
+  ResolveRequest,
+  TransferAnswer,
+  TransferRequest,
+} from "./types.ts";
+
+/** The key of the one-time opening copied from D1 (scripts/migrate-accounts.mjs). */
+export const OPENING_KEY = "migrate:opening";
+/** What a D1 frozen balance becomes in the object: one hold per account and currency (see the design page). */
+export const MIGRATED_HOLD_KIND = "migrated";
+
+const NAME = /^[a-z][a-z0-9_]{0,31}$/;
+const ID = /^[A-Za-z0-9_.:-]{1,120}$/;
+const MAX = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** A caller's mistake (a bad name, a negative or fractional amount): thrown before anything is read. */
+function bad(what: string): never {
+  throw new RangeError(`account object: ${what}`);
+}
+
+function units(amount: unknown, what: string): number {
+  if (typeof amount !== "bigint" || amount < 0n || amount > MAX) bad(`${what} must be a bigint in [0, 2^53)`);
+  return Number(amount);
+}
+
+function name(v: unknown, what: string): string {
+  if (typeof v !== "string" || !NAME.test(v)) bad(`${what} is not a name`);
+  return v;
+}
+
+function currency(v: unknown): string {
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v <= 0) bad("currencyId is not a positive integer");
+  return String(v);
+}
+
+function key(v: unknown, what = "key"): string {
+  if (typeof v !== "string" || v.length < 1 || v.length > 200) bad(`${what} must be 1-200 characters`);
+  return v;
+}
+
+function checkNotice(n: AccountNotice | undefined): void {
+  if (!n) return;
+  key(n.eventKey, "notice.eventKey");
+  if (typeof n.kind !== "string" || n.kind.length < 1 || n.kind.length > 64) bad("notice.kind must be 1-64 characters");
+  if (n.link !== undefined && typeof n.link !== "string") bad("notice.link must be text");
+}
+
+const toHold = (h: HoldRow): AccountHold => ({
+  hold: h.hold,
+  account: h.kind,
+  currencyId: Number(h.currency),
+  amount: BigInt(h.amount),
+  spent: BigInt(h.spent),
+  released: BigInt(h.released),
+  forKind: h.for_kind,
+  forId: h.for_id,
+  open: h.state === "open",
+  createdAt: h.created_at,
+});
+
+/** A movement as the drain sends it to D1's read model (`account_movements`). */
+export type PendingMovement = MovementRow & { at: number };
+
+export interface PendingNotice {
+  seq: number;
+  event_key: string;
+  kind: string;
+  params: string;
+  link: string;
+  created_at: number;
+}
+
+export class AccountBook {
+  private readonly sql: SqlPort;
+  private readonly clock: ClockPort;
+  private readonly core: MoneyCore;
+  private ownerId: number | undefined;
+
+  constructor(sql: SqlPort, clock: ClockPort = { now: () => Date.now() }) {
+    this.sql = sql;
+    this.clock = clock;
+    migrateAccount(sql);
+    this.core = new MoneyCore("account", {
+      sql,
+      clock,
+      random: { next: Math.random },
+      // An account object only receives legs today; sending (a user-to-user leg) is the pair's and the system shards' part.
+      transport: {
+        send() {
+          throw new Error("account objects send no legs");
+        },
+      },
+    });
+  }
+
+  /** Binds the object to its user on first use; a call for another user is a bug and is refused. */
+  owner(userId: number): number {
+    if (this.ownerId === userId) return userId;
+    if (!Number.isSafeInteger(userId) || userId <= 0) bad("userId is not a positive integer");
+    const row = this.sql.query<{ user_id: number }>("SELECT user_id FROM account_owner WHERE one = 1")[0];
+    if (row && row.user_id !== userId) throw new Error(`account object of user ${row.user_id} called for user ${userId}`);
+    if (!row) this.sql.run("INSERT INTO account_owner (one, user_id) VALUES (1, ?)", userId);
+    this.ownerId = userId;
+    return userId;
+  }
+
+  /** The user this object belongs to (undefined before its first call). */
+  ownerOf(): number | undefined {
+    return this.ownerId ?? this.sql.query<{ user_id: number }>("SELECT user_id FROM account_owner WHERE one = 1")[0]?.user_id;
+  }
+
+  // ---- money ----------------------------------------------------------------------------------
+
+  /** Reserves funds for one record (an order, a contract, a position, an escrow): hold `${forKind}:${forId}`. */
+  reserve(r: ReserveRequest): ReserveAnswer {
+    const kind = name(r.account, "account");
+    const cur = currency(r.currencyId);
+    const amt = units(r.amount, "amount");
+    if (amt === 0) bad("a hold reserves a positive amount");
+    const forKind = name(r.forKind, "forKind");
+    if (typeof r.forId !== "string" || !ID.test(r.forId)) bad("forId is not an id");
+    checkNotice(r.notice);
+    const hold = `${forKind}:${r.forId}`;
+    return this.sql.transaction((): ReserveAnswer => {
+      const result = this.core.reserve({ key: hold, kind, cur, amt, forKind, forId: r.forId });
+      if (result === "insufficient") return { result, available: BigInt(this.available(kind, cur)) };
+      if (result === "reserved") this.notice(r.notice);
+      return { result, hold: toHold(this.core.hold(hold)!) };
+    });
+  }
+
+  /**
+   * Several reservations in one transaction (a batch of orders), each answered as `reserve`
+   * answers it, earlier requests first: one the balance no longer covers is refused alone.
+   */
+  reserveMany(requests: readonly ReserveRequest[]): ReserveAnswer[] {
+    if (requests.length > 100) bad("at most 100 reservations per call");
+    return this.sql.transaction(() => requests.map((r) => this.reserve(r)));
+  }
+
+  /** Resolves a hold: spends `spend`, credits what the event pays, then releases `release` (or all that is left). */
+  resolve(r: ResolveRequest): LegAnswer {
+    const ops: AccountOp[] = [{ t: "spend", hold: r.hold, amount: r.spend }];
+    for (const c of r.credits ?? []) ops.push({ t: "credit", ...c });
+    ops.push({ t: "release", hold: r.hold, amount: r.release });
+    return this.apply([{ key: r.key, ops, notice: r.notice }])[0]!;
+  }
+
+  /**
+   * Applies legs in one transaction (a hot account takes many per call): each leg whole and its key
+   * recorded together, a key seen before answered and not applied, a leg that asks for what is
+   * not there refused whole. The notification of an applied leg is written with it.
+   */
+  apply(legs: readonly AccountLeg[]): LegAnswer[] {
+    for (const leg of legs) {
+      key(leg.key);
+      if (!Array.isArray(leg.ops) || leg.ops.length === 0 || leg.ops.length > 64) bad(`leg ${leg.key} needs 1-64 ops`);
+      for (const op of leg.ops) {
+        if (op.t === "credit") {
+          name(op.account, "account");
+          currency(op.currencyId);
+          units(op.amount, "amount");
+        } else if (op.t === "spend" || op.t === "release") {
+          key(op.hold, "hold");
+          if (!(op.t === "release" && op.amount === "rest")) units(op.amount, "amount");
+        } else bad(`unknown op ${(op as { t: unknown }).t}`);
+      }
+      checkNotice(leg.notice);
+    }
+    return this.sql.transaction(() => legs.map((leg) => this.applyOne(leg)));
+  }
+
+  /**
+   * Legs in the money core's own format, as a sender's outbox delivers them (`MoneyCore.deliverDue`
+   * in the pair object or a system shard): kinds are account names, currencies D1 ids as text.
+   * Applied as `apply` does (whole, once by key; a refusal recorded for an operator); every answer
+   * acknowledges the leg to its sender. No notifications: the sender's event carries none yet.
+   */
+  receive(legs: readonly Leg[]): LegResult[] {
+    for (const leg of legs) key(leg.key);
+    return this.sql.transaction(() => this.core.receive(legs));
+  }
+
+  /** Between two of this user's accounts, in one transaction. */
+  transfer(r: TransferRequest): TransferAnswer {
+    const k = key(r.key);
+    const from = name(r.from, "from");
+    const to = name(r.to, "to");
+    const cur = currency(r.currencyId);
+    const amt = units(r.amount, "amount");
+    if (amt === 0 || from === to) bad("a transfer moves a positive amount between two accounts");
+    checkNotice(r.notice);
+    return this.sql.transaction((): TransferAnswer => {
+      if (this.core.hasKey(k)) return "seen";
+      // Checked here, not by the core's own refusal: that one would leave the key claimed inside this transaction.
+      if (this.available(from, cur) < amt) return "insufficient";
+      const result = this.core.transfer(k, from, to, cur, amt);
+      if (result === "moved") this.notice(r.notice);
+      return result;
+    });
+  }
+
+  /**
+   * The one-time opening from D1's balances (the migration): each row's available and frozen
+   * credited, each open record's part of the frozen amount put in its own hold (`records`, keyed
+   * as the product will resolve it), and what no record explains in one hold
+   * `migrated:{account}:{currency}`. Keyed: a second
+   * call answers `seen` and writes nothing. Refused (thrown) on an object that already moved money.
+   */
+  importOpening(rows: readonly OpeningBalance[], records: readonly OpeningHold[] = []): ImportAnswer {
+    const checked = rows.map((r) => ({ kind: name(r.account, "account"), cur: currency(r.currencyId), available: units(r.available, "available"), frozen: units(r.frozen, "frozen") }));
+    const holds = records.map((h) => {
+      if (typeof h.forId !== "string" || !ID.test(h.forId)) bad("forId is not an id");
+      return { kind: name(h.account, "account"), cur: currency(h.currencyId), amt: units(h.amount, "amount"), forKind: name(h.forKind, "forKind"), forId: h.forId };
+    });
+    // The records' holds come out of their balance's frozen amount; what no record explains stays in one `migrated` hold.
+    const left = new Map(checked.map((r) => [`${r.kind}:${r.cur}`, r.frozen]));
+    for (const h of holds) {
+      const rest = (left.get(`${h.kind}:${h.cur}`) ?? 0) - h.amt;
+      if (h.amt === 0 || rest < 0) bad(`record hold ${h.forKind}:${h.forId} is not inside its frozen balance`);
+      left.set(`${h.kind}:${h.cur}`, rest);
+    }
+    return this.sql.transaction((): ImportAnswer => {
+      if (this.core.hasKey(OPENING_KEY)) return { result: "seen", balances: this.balances() };
+      if (this.sql.query("SELECT 1 FROM money_movements LIMIT 1").length > 0) throw new Error("account object already holds money: no opening from D1");
+      const ops: Op[] = checked.map((r) => ({ t: "credit", kind: r.kind, cur: r.cur, amt: r.available + r.frozen }));
+      const [result] = this.core.receive([{ key: OPENING_KEY, to: "account", ops }]);
+      if (result !== "applied") throw new Error(`opening not applied: ${result}`);
+      for (const h of holds) {
+        const held = this.core.reserve({ key: `${h.forKind}:${h.forId}`, kind: h.kind, cur: h.cur, amt: h.amt, forKind: h.forKind, forId: h.forId });
+        if (held !== "reserved") throw new Error(`opening hold ${h.forKind}:${h.forId}: ${held}`);
+      }
+      for (const [id, amt] of left) {
+        if (amt === 0) continue;
+        const [kind, cur] = id.split(":") as [string, string];
+        const held = this.core.reserve({ key: `${MIGRATED_HOLD_KIND}:${id}`, kind, cur, amt, forKind: MIGRATED_HOLD_KIND, forId: id });
+        if (held !== "reserved") throw new Error(`opening hold ${id}: ${held}`);
+      }
+      return { result: "imported", balances: this.balances() };
+    });
+  }
+
+  // ---- exact reads ----------------------------------------------------------------------------
+
+  balances(): AccountBalance[] {
+    return this.core
+      .balances()
+      .map((b) => ({ account: b.kind, currencyId: Number(b.currency), available: BigInt(b.available), frozen: BigInt(b.frozen) }))
+      .sort((a, b) => a.account.localeCompare(b.account) || a.currencyId - b.currencyId);
+  }
+
+  hold(hold: string): AccountHold | null {
+    const h = this.core.hold(key(hold, "hold"));
+    return h ? toHold(h) : null;
+  }
+
+  /** Open holds, oldest first (what the orphan sweep will ask the holds' owners about). */
+  openHolds(): AccountHold[] {
+    return this.core.openHolds().map(toHold);
+  }
+
+  /** This user's notifications as written here (newest first, at most `limit`). */
+  notices(limit = 50): PendingNotice[] {
+    return this.sql.query<PendingNotice>(`SELECT seq, event_key, kind, params, link, created_at FROM account_notices ORDER BY seq DESC LIMIT ${Math.max(1, Math.min(500, Math.floor(limit)))}`);
+  }
+
+  // ---- the drain's side -----------------------------------------------------------------------
+
+  /** Movements and notifications not yet in the read model, oldest first, at most `limit` of each. */
+  pending(limit: number): { movements: PendingMovement[]; notices: PendingNotice[]; drainedSeq: number } {
+    const n = Math.max(1, Math.min(2000, Math.floor(limit)));
+    const drainedSeq = this.sql.query<{ value: number }>("SELECT value FROM money_meta WHERE name = 'drained'")[0]?.value ?? 0;
+    const noticeSeq = this.sql.query<{ value: number }>("SELECT value FROM account_bookmarks WHERE name = 'notices'")[0]?.value ?? 0;
+    // Literal LIMITs, as the core's own queries.
+    const movements = this.sql.query<PendingMovement>(`SELECT seq, ref, kind, currency, d_available, d_frozen, at FROM money_movements WHERE seq > ? ORDER BY seq LIMIT ${n}`, drainedSeq);
+    const notices = this.sql.query<PendingNotice>(`SELECT seq, event_key, kind, params, link, created_at FROM account_notices WHERE seq > ? ORDER BY seq LIMIT ${n}`, noticeSeq);
+    return { movements, notices, drainedSeq };
+  }
+
+  /** The read model holds everything up to these seqs (bookmarks only move forward). */
+  markDrained(movementSeq: number, noticeSeq: number): void {
+    this.sql.transaction(() => {
+      if (movementSeq > 0) this.core.markDrained(movementSeq);
+      if (noticeSeq > 0)
+        this.sql.run("INSERT INTO account_bookmarks (name, value) VALUES ('notices', ?1) ON CONFLICT (name) DO UPDATE SET value = max(value, ?1)", noticeSeq);
+    });
+  }
+
+  /** Whether anything waits for the drain (one indexed read each). */
+  undrained(): boolean {
+    const p = this.pending(1);
+    return p.movements.length > 0 || p.notices.length > 0;
+  }
+
+  drainAnswer(movements: number, notices: number): DrainAnswer {
+    const p = this.pending(1);
+    return { movements, notices, drainedSeq: p.drainedSeq, more: p.movements.length > 0 || p.notices.length > 0 };
+  }
+
+  // ---- inside a transaction -------------------------------------------------------------------
+
+  private available(kind: string, cur: string): number {
+    return this.sql.query<{ available: number }>("SELECT available FROM money_balances WHERE kind = ? AND currency = ?", kind, cur)[0]?.available ?? 0;
+  }
+
+  private applyOne(leg: AccountLeg): LegAnswer {
+    if (this.core.hasKey(leg.key)) {
+      const refused = this.sql.query<{ reason: string }>("SELECT reason FROM money_refused WHERE key = ?", leg.key)[0];
+      return refused ? { key: leg.key, result: "refused", reason: refused.reason } : { key: leg.key, result: "seen" };
+    }
+    const used = new Map<string, number>();
+    const ops = leg.ops.map((op): Op => {
+      if (op.t === "credit") return { t: "credit", kind: op.account, cur: String(op.currencyId), amt: Number(op.amount) };
+      const h = this.core.hold(op.hold);
+      const before = used.get(op.hold) ?? 0;
+      const amt = op.amount === "rest" ? (h ? Math.max(0, h.amount - h.spent - h.released - before) : 0) : Number(op.amount);
+      used.set(op.hold, before + amt);
+      return { t: op.t, hold: op.hold, cur: h?.currency ?? "", amt };
+    });
+    const [result] = this.core.receive([{ key: leg.key, to: "account", ops }]);
+    if (result === "refused") {
+      const reason = this.sql.query<{ reason: string }>("SELECT reason FROM money_refused WHERE key = ?", leg.key)[0]?.reason ?? "refused";
+      return { key: leg.key, result, reason };
+    }
+    if (result === "applied") this.notice(leg.notice);
+    return { key: leg.key, result: result! };
+  }
+
+  private notice(n: AccountNotice | undefined): void {
+    if (!n) return;
+    this.sql.run(
+      "INSERT INTO account_notices (event_key, kind, params, link, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (event_key) DO NOTHING",
+      n.eventKey,
+      n.kind,
+      JSON.stringify(n.params ?? {}),
+      n.link ?? "",
+      this.clock.now(),
+    );
+  }
+}
+

@@ -1,0 +1,122 @@
+/**
+ * The account object's calls (issue #28): the per-user object (durable/user.ts, one per user,
+ * named `user:{id}`) extends this class, so one object serves the user's sockets and holds the
+ * user's money. Each call is one transaction of the object's own SQLite (`transactionSync`,
+ * through durable/money/do-sql.ts) and names the user it is for: the object is bound to its user
+ * on the first call and refuses any other. Money written here reaches D1 (the read model) through
+ * the drain: an alarm a moment after the first write, in batches, idempotently.
+ *
+ * Nothing in the products calls these yet: the next session wires them (docs/architecture/account-objects.md).
+ */
+import { DurableObject } from "cloudflare:workers";
+import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
+import { AccountBook } from "./book.ts";
+import { DRAIN_BATCH, drainStatements } from "./drain.ts";
+import type * as A from "./types.ts";
+
+/** The drain runs this long after the first undrained write: the writes of that moment share one D1 batch. */
+export const DRAIN_DELAY_MS = 500;
+/** Retry after a failed drain (D1 unreachable): the movements wait in the object, nothing is lost. */
+const DRAIN_RETRY_MS = 5_000;
+/** Steps per alarm before it yields and sets the next one. */
+const STEPS_PER_ALARM = 8;
+
+export class AccountObject extends DurableObject<Env> {
+  private accountBook: AccountBook | undefined;
+  /** An alarm is known to be set (this instance set or saw it); cleared when the alarm runs. */
+  private drainSet = false;
+
+  /** The money tables are created on the first money call, so a socket-only user's object never has them. */
+  protected book(userId?: number): AccountBook {
+    this.accountBook ??= new AccountBook(doSqlPort(this.ctx.storage));
+    if (userId !== undefined) this.accountBook.owner(userId);
+    return this.accountBook;
+  }
+
+  async accountReserve(userId: number, request: A.ReserveRequest): Promise<A.ReserveAnswer> {
+    const answer = this.book(userId).reserve(request);
+    if (answer.result === "reserved") await this.drainSoon();
+    return answer;
+  }
+
+  async accountReserveMany(userId: number, requests: A.ReserveRequest[]): Promise<A.ReserveAnswer[]> {
+    const answers = this.book(userId).reserveMany(requests);
+    if (answers.some((a) => a.result === "reserved")) await this.drainSoon();
+    return answers;
+  }
+
+  async accountResolve(userId: number, request: A.ResolveRequest): Promise<A.LegAnswer> {
+    const answer = this.book(userId).resolve(request);
+    if (answer.result !== "seen") await this.drainSoon();
+    return answer;
+  }
+
+  async accountApply(userId: number, legs: A.AccountLeg[]): Promise<A.LegAnswer[]> {
+    const answers = this.book(userId).apply(legs);
+    if (answers.some((a) => a.result !== "seen")) await this.drainSoon();
+    return answers;
+  }
+
+  /** Legs from another object's outbox (the core's format); the sender forgets each leg once answered. */
+  async accountReceive(userId: number, legs: Leg[]): Promise<LegResult[]> {
+    const answers = this.book(userId).receive(legs);
+    if (answers.some((a) => a !== "seen")) await this.drainSoon();
+    return answers;
+  }
+
+  async accountTransfer(userId: number, request: A.TransferRequest): Promise<A.TransferAnswer> {
+    const answer = this.book(userId).transfer(request);
+    if (answer === "moved") await this.drainSoon();
+    return answer;
+  }
+
+  async accountBalances(userId: number): Promise<A.AccountBalance[]> {
+    return this.book(userId).balances();
+  }
+
+  async accountHold(userId: number, hold: string): Promise<A.AccountHold | null> {
+    return this.book(userId).hold(hold);
+  }
+
+  async accountOpenHolds(userId: number): Promise<A.AccountHold[]> {
+    return this.book(userId).openHolds();
+  }
+
+  /** The migration's one-time opening from D1's balances (keyed: a second call writes nothing). */
+  async accountImport(userId: number, rows: A.OpeningBalance[], records: A.OpeningHold[] = []): Promise<A.ImportAnswer> {
+    const answer = this.book(userId).importOpening(rows, records);
+    if (answer.result === "imported") await this.drainSoon();
+    return answer;
+  }
+
+  /** One drain step now (the alarm runs the same): up to `limit` movements and notifications into D1. */
+  async accountDrain(limit = DRAIN_BATCH): Promise<A.DrainAnswer> {
+    const book = this.book();
+    const userId = book.ownerOf();
+    if (userId === undefined) return { movements: 0, notices: 0, drainedSeq: 0, more: false };
+    const p = book.pending(limit);
+    if (p.movements.length === 0 && p.notices.length === 0) return book.drainAnswer(0, 0);
+    await this.env.DB.batch(drainStatements(this.env.DB, userId, p.movements, p.notices, Date.now()));
+    book.markDrained(p.movements.at(-1)?.seq ?? 0, p.notices.at(-1)?.seq ?? 0);
+    return book.drainAnswer(p.movements.length, p.notices.length);
+  }
+
+  override async alarm(): Promise<void> {
+    this.drainSet = false;
+    try {
+      for (let i = 0; i < STEPS_PER_ALARM; i++) if (!(await this.accountDrain()).more) return;
+      await this.drainSoon(0);
+    } catch (err) {
+      console.error(JSON.stringify({ level: "warn", msg: "account drain failed; retrying", error: String(err).slice(0, 300) }));
+      this.drainSet = true;
+      await this.ctx.storage.setAlarm(Date.now() + DRAIN_RETRY_MS);
+    }
+  }
+
+  /** Sets the drain's alarm unless one is set: an earlier alarm is never pushed back by later writes. */
+  private async drainSoon(delay = DRAIN_DELAY_MS): Promise<void> {
+    if (this.drainSet) return;
+    if ((await this.ctx.storage.getAlarm()) === null) await this.ctx.storage.setAlarm(Date.now() + delay);
+    this.drainSet = true;
+  }
+}

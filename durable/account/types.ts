@@ -1,0 +1,127 @@
+/**
+ * What the account object's calls take and answer (its RPC contract with the Worker and the
+ * other objects). Amounts are bigint integer units of the currency (never a JS number on this
+ * boundary); inside, the money core keeps them as safe integers and refuses anything past 2^53.
+ * Accounts are the wallet account names of D1 (`change`, `micro`, `legal`, `lever`, …) and
+ * currencies their D1 ids, so a movement drains to the read model as it is.
+ */
+
+/** A notification written in the same transaction as the money it describes (the inbox's row). */
+export interface AccountNotice {
+  /** The event's key: one row per key, ever (as `notifications (user_id, event_key)` in D1). */
+  eventKey: string;
+  kind: string;
+  params?: Record<string, string | number | boolean | null>;
+  link?: string;
+}
+
+/** Funds moved from available into a hold, keyed by what they reserve for: hold `${forKind}:${forId}`. */
+export interface ReserveRequest {
+  forKind: string;
+  forId: string;
+  account: string;
+  currencyId: number;
+  amount: bigint;
+  notice?: AccountNotice;
+}
+
+export interface AccountHold {
+  hold: string;
+  account: string;
+  currencyId: number;
+  amount: bigint;
+  spent: bigint;
+  released: bigint;
+  forKind: string;
+  forId: string;
+  open: boolean;
+  createdAt: number;
+}
+
+/**
+ * `reserved`: moved now. `exists`: this hold was made before (a retry): nothing moved, the hold as
+ * it stands is answered and the caller compares it. `insufficient`: nothing moved.
+ */
+export type ReserveAnswer = { result: "reserved" | "exists"; hold: AccountHold } | { result: "insufficient"; available: bigint };
+
+/** One balance change of a leg. Spends and releases name a hold of this account. */
+export type AccountOp =
+  | { t: "credit"; account: string; currencyId: number; amount: bigint }
+  | { t: "spend"; hold: string; amount: bigint }
+  | { t: "release"; hold: string; amount: bigint | "rest" };
+
+/** A leg: ops applied together and at most once by key, with the notification they announce. */
+export interface AccountLeg {
+  key: string;
+  ops: AccountOp[];
+  notice?: AccountNotice;
+}
+
+/**
+ * `applied`: done now. `seen`: this key was applied before; nothing done again. `refused`: the leg
+ * asks for what is not there (no such hold, past what it holds); nothing of it was applied, and the
+ * key stays refused (recorded for an operator, as the money core does).
+ */
+export type LegAnswer = { key: string; result: "applied" | "seen" } | { key: string; result: "refused"; reason: string };
+
+/** Resolves a hold: spends part of it for good and gives back the rest (or some), crediting what the event pays. */
+export interface ResolveRequest {
+  key: string;
+  hold: string;
+  spend: bigint;
+  release: bigint | "rest";
+  credits?: { account: string; currencyId: number; amount: bigint }[];
+  notice?: AccountNotice;
+}
+
+/** Between two accounts of this user: one transaction, no legs. */
+export interface TransferRequest {
+  key: string;
+  from: string;
+  to: string;
+  currencyId: number;
+  amount: bigint;
+  notice?: AccountNotice;
+}
+
+export type TransferAnswer = "moved" | "seen" | "insufficient";
+
+export interface AccountBalance {
+  account: string;
+  currencyId: number;
+  available: bigint;
+  frozen: bigint;
+}
+
+/** A D1 balance row as the migration copies it (what the account object must equal afterwards). */
+export interface OpeningBalance {
+  account: string;
+  currencyId: number;
+  available: bigint;
+  frozen: bigint;
+}
+
+/** An open record's part of a frozen balance (from the products' hold sources): becomes hold `${forKind}:${forId}`. */
+export interface OpeningHold {
+  forKind: string;
+  forId: string;
+  account: string;
+  currencyId: number;
+  amount: bigint;
+}
+
+/** `imported`: written now; `seen`: this object was opened from D1 before (nothing written again). */
+export interface ImportAnswer {
+  result: "imported" | "seen";
+  balances: AccountBalance[];
+}
+
+/** One drain step: what reached D1, and the bookmarks after it. */
+export interface DrainAnswer {
+  movements: number;
+  notices: number;
+  /** Every movement up to this seq is in the read model. */
+  drainedSeq: number;
+  /** Movements still waiting (another step drains them). */
+  more: boolean;
+}

@@ -1,0 +1,37 @@
+/**
+ * The move of D1's balances into the account objects (issue #28), local only (under `npm start`:
+ * DEV_OUTBOX and DEV_CLOCK on): POST /api/dev/accounts/migrate opens the next users' objects from
+ * the cursor, POST /api/dev/accounts/verify compares a range of users' totals. Driven by
+ * scripts/migrate-accounts.mjs.
+ */
+import { z } from "zod";
+import { intInput, limitInput } from "./strict.ts";
+
+const userId = () => intInput({ message: "invalid_param", min: 1 });
+
+/** Users per step; `first`/`last`: one range of user ids (each range keeps its own cursor, so drivers run side by side). */
+export const devAccountsMigrateSchema = z.strictObject({ limit: limitInput(500, 100), first: userId().optional(), last: userId().optional() }, { error: "invalid_param" });
+
+export const devAccountsMigratedSchema = z.object({
+  imported: z.number().int(),
+  seen: z.number().int(),
+  /** users whose object, opened before, no longer equals D1 */
+  mismatched: z.array(z.number().int()),
+  /** users whose object refused or failed: the cursor stays before the first of them */
+  failed: z.array(z.object({ user_id: z.number().int(), error: z.string() })),
+  cursor: z.number().int(),
+  done: z.boolean(),
+});
+
+/** The users after `after` (a user id; 0 = from the first), `limit` of them, up to `last`. */
+export const devAccountsVerifySchema = z.strictObject(
+  { after: intInput({ message: "invalid_param", min: 0 }).default(0), limit: limitInput(500, 100), last: userId().optional() },
+  { error: "invalid_param" },
+);
+
+export const devAccountsVerifiedSchema = z.object({
+  checked: z.number().int(),
+  mismatched: z.array(z.object({ user_id: z.number().int(), where: z.enum(["object", "read_model"]) })),
+  next: z.number().int(),
+  done: z.boolean(),
+});

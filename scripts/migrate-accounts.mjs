@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// `npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 100] [--range FIRST-LAST] [--verify-only]`:
+// moves every user's D1 balances into their account object (issue #28;
+// docs/architecture/account-objects.md "Migration"), then verifies every user's totals.
+//
+// It drives a running local exchange (`npm start`: the routes under /api/dev/accounts answer only
+// there) one step at a time: each step opens the next `--batch` users' objects after the cursor
+// kept in D1 (`account_migration`), so the script can be stopped anywhere and run again: it
+// resumes at the cursor, and a user opened twice is opened once (the object's opening is keyed).
+// Then every user is drained into the read model and compared, exactly, in D1, in the object and
+// in the read model. Prints the rates and what they mean for 1,000,000 users.
+// `--range 1-500000` takes only those user ids, with a cursor of its own: several drivers run side
+// by side on different ranges.
+// Exits 0 when every user matches, 1 when any does not (or a step failed), 2 on a usage error.
+
+const args = process.argv.slice(2);
+const valueOf = (flag, fallback) => {
+  const i = args.indexOf(flag);
+  return i >= 0 ? (args[i + 1] ?? "") : fallback;
+};
+const api = valueOf("--api", "http://127.0.0.1:8787").replace(/\/$/, "");
+const batch = Number(valueOf("--batch", "100"));
+const verifyOnly = args.includes("--verify-only");
+const rangeText = valueOf("--range", "");
+const range = /^\d+-\d+$/.test(rangeText) ? { first: Number(rangeText.split("-")[0]), last: Number(rangeText.split("-")[1]) } : undefined;
+if (!/^https?:\/\//.test(api) || !Number.isInteger(batch) || batch < 1 || batch > 500 || (rangeText !== "" && !(range && range.first >= 1 && range.last >= range.first))) {
+  console.error("usage: npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 1..500] [--range FIRST-LAST] [--verify-only]");
+  process.exit(2);
+}
+
+async function post(path, body) {
+  const res = await fetch(`${api}/api${path}`, { method: "POST", headers: { "content-type": "application/json", lang: "en" }, body: JSON.stringify(body) });
+  const json = await res.json().catch(() => ({}));
+  if (res.status === 404) throw new Error(`${path}: 404 (the routes answer only under npm start, with DEV_OUTBOX and DEV_CLOCK on)`);
+  if (!res.ok || json.type !== "ok") throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return json.message;
+}
+
+const perMillion = (perSecond) => {
+  if (!(perSecond > 0)) return "n/a";
+  const s = 1_000_000 / perSecond;
+  return s < 3600 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
+};
+
+let bad = 0;
+if (!verifyOnly) {
+  const started = Date.now();
+  let opened = 0;
+  let seen = 0;
+  for (;;) {
+    const step = await post("/dev/accounts/migrate", { limit: batch, ...range });
+    opened += step.imported;
+    seen += step.seen;
+    for (const f of step.failed) console.error(`user ${f.user_id}: not opened: ${f.error}`);
+    for (const u of step.mismatched) console.error(`user ${u}: opened before, no longer equals D1`);
+    bad += step.mismatched.length;
+    if (step.failed.length) {
+      console.error(`stopped at cursor ${step.cursor}: fix the failures above and run again (it resumes there)`);
+      process.exit(1);
+    }
+    console.log(`cursor ${step.cursor}: ${opened} opened, ${seen} found opened before`);
+    if (step.done) break;
+  }
+  const s = (Date.now() - started) / 1000;
+  console.log(`opened ${opened} users in ${s.toFixed(1)} s (${(opened / s).toFixed(1)}/s; 1,000,000 users at this rate: ${perMillion(opened / s)})`);
+}
+
+const started = Date.now();
+let checked = 0;
+let after = range ? range.first - 1 : 0;
+for (;;) {
+  const v = await post("/dev/accounts/verify", { after, limit: batch, ...(range ? { last: range.last } : {}) });
+  checked += v.checked;
+  for (const m of v.mismatched) console.error(`user ${m.user_id}: D1 and the ${m.where === "object" ? "account object" : "read model"} differ`);
+  bad += v.mismatched.length;
+  after = v.next;
+  if (v.done) break;
+}
+const s = (Date.now() - started) / 1000;
+console.log(`verified ${checked} users in ${s.toFixed(1)} s (${(checked / s).toFixed(1)}/s; 1,000,000 users at this rate: ${perMillion(checked / s)}): ${bad === 0 ? "every total matches" : `${bad} differences`}`);
+process.exit(bad === 0 ? 0 : 1);

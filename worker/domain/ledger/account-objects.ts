@@ -1,0 +1,209 @@
+/**
+ * The move of a running exchange's balances from D1 into the account objects (issue #28;
+ * docs/architecture/account-objects.md "Migration"). Two steps, each over a batch of users in
+ * user id order, each safe to run again:
+ * - `migrateAccountsStep`: opens the next users' account objects from their D1 balance rows (a
+ *   user with frozen funds also gets one hold per open record, from the products' hold sources,
+ *   and one `migrated` hold for any frozen rest no record explains). The object's opening is keyed,
+ *   so a batch run twice writes nothing twice; the cursor in `account_migration` moves past a
+ *   user only once their object answered, so a stopped run resumes where it stopped.
+ * - `verifyAccountsStep`: drains each user's object into the read model and compares, exactly,
+ *   D1's balances with the object's and with the read model's; any difference is listed.
+ * System accounts (user id ≤ 0) are not moved here: they become sharded objects (not built yet).
+ */
+import type { AccountBalance, OpeningBalance, OpeningHold } from "../../../durable/account/types.ts";
+import { userStub } from "../../lib/notify.ts";
+import { holdSourcesOf } from "../products.ts";
+import type { HoldSource } from "./holds.ts";
+
+const MIGRATION = "opening";
+/** Objects called at once by one step. */
+const CONCURRENCY = 16;
+
+interface D1Row {
+  user_id: number;
+  currency_id: number;
+  account: string;
+  available: string;
+  frozen: string;
+}
+
+export interface MigrateStep {
+  /** Users whose objects were opened now, or found opened before (a step run again). */
+  imported: number;
+  seen: number;
+  /** Users opened before whose object no longer equals D1 (D1 changed after their opening: outside the read-only window). */
+  mismatched: number[];
+  /** Users whose object refused or failed: the cursor stops before the first of them. */
+  failed: { user_id: number; error: string }[];
+  cursor: number;
+  done: boolean;
+}
+
+export interface VerifyStep {
+  checked: number;
+  mismatched: { user_id: number; where: "object" | "read_model" }[];
+  /** The last user checked: the next step starts after it. */
+  next: number;
+  done: boolean;
+}
+
+/** Balances as comparable text, zero rows left out (D1 keeps a row at 0/0, an object never writes one). */
+function canonical(rows: readonly { account: string; currencyId: number; available: bigint; frozen: bigint }[]): string {
+  return rows
+    .filter((r) => r.available !== 0n || r.frozen !== 0n)
+    .map((r) => `${r.account}:${r.currencyId}=${r.available}/${r.frozen}`)
+    .sort()
+    .join(",");
+}
+
+const opening = (rows: D1Row[]): OpeningBalance[] =>
+  rows.map((r) => ({ account: r.account, currencyId: r.currency_id, available: BigInt(r.available), frozen: BigInt(r.frozen) }));
+
+/** Users `first`..`last` (inclusive): a range that one driver migrates while others take other ranges. */
+export interface UserRange {
+  first: number;
+  last: number;
+}
+
+const EVERYONE: UserRange = { first: 1, last: Number.MAX_SAFE_INTEGER };
+
+/** The cursor's row: one per range, so ranges run side by side, each resumable on its own. */
+const cursorName = (r: UserRange) => (r.first === EVERYONE.first && r.last === EVERYONE.last ? MIGRATION : `${MIGRATION}:${r.first}-${r.last}`);
+
+/** The next `limit` users after `after` (up to `last`) that have balance rows, with all their rows (amounts as exact text). */
+async function nextUsers(db: D1Database, after: number, limit: number, last = EVERYONE.last): Promise<Map<number, D1Row[]>> {
+  const { results } = await db
+    .prepare(
+      `SELECT user_id, currency_id, account, CAST(available AS TEXT) AS available, CAST(frozen AS TEXT) AS frozen FROM balances
+       WHERE user_id > ?1 AND user_id <= (SELECT COALESCE(max(user_id), ?1) FROM (SELECT DISTINCT user_id FROM balances WHERE user_id > ?1 AND user_id <= ?3 ORDER BY user_id LIMIT ?2))
+       ORDER BY user_id, account, currency_id`,
+    )
+    .bind(Math.max(0, after), limit, last)
+    .all<D1Row>();
+  const users = new Map<number, D1Row[]>();
+  for (const r of results) {
+    const list = users.get(r.user_id) ?? [];
+    list.push(r);
+    users.set(r.user_id, list);
+  }
+  return users;
+}
+
+/**
+ * One user's open records, each its own hold keyed by its purpose and record id (what the product
+ * will resolve once it moves); a record sharing its key with another of another currency gets the
+ * account and currency in its id. Records that claim more than a balance's frozen amount (the
+ * reconciler reports those) are left out: that frozen amount stays in one `migrated` hold.
+ */
+async function recordHolds(db: D1Database, userId: number, rows: OpeningBalance[], sources: HoldSource[]): Promise<OpeningHold[]> {
+  const lists = await Promise.all(sources.map((s) => (s.forUser ? s.forUser(db, userId) : Promise.resolve([]))));
+  const byKey = new Map<string, OpeningHold>();
+  for (const h of lists.flat()) {
+    if (h.units <= 0n) continue;
+    const id = String(h.ref.id ?? "none");
+    const k = `${h.purpose}:${id}:${h.account}:${h.currencyId}`;
+    const same = byKey.get(k);
+    if (same) same.amount += h.units;
+    else byKey.set(k, { forKind: h.purpose, forId: id, account: h.account, currencyId: h.currencyId, amount: h.units });
+  }
+  const holds = [...byKey.values()];
+  const ids = new Map<string, number>();
+  for (const h of holds) ids.set(`${h.forKind}:${h.forId}`, (ids.get(`${h.forKind}:${h.forId}`) ?? 0) + 1);
+  for (const h of holds) if ((ids.get(`${h.forKind}:${h.forId}`) ?? 0) > 1) h.forId = `${h.forId}:${h.account}:${h.currencyId}`;
+  const frozen = new Map(rows.map((r) => [`${r.account}:${r.currencyId}`, r.frozen]));
+  const claimed = new Map<string, bigint>();
+  for (const h of holds) claimed.set(`${h.account}:${h.currencyId}`, (claimed.get(`${h.account}:${h.currencyId}`) ?? 0n) + h.amount);
+  return holds.filter((h) => (claimed.get(`${h.account}:${h.currencyId}`) ?? 0n) <= (frozen.get(`${h.account}:${h.currencyId}`) ?? 0n));
+}
+
+/** Runs `fn` over items, `CONCURRENCY` at a time. */
+async function pool<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  }));
+}
+
+/**
+ * Opens the next `limit` users' account objects from D1 (of `range`, by default everyone) and
+ * moves the range's cursor past those that answered.
+ */
+export async function migrateAccountsStep(
+  env: Pick<Env, "DB" | "USER">,
+  limit: number,
+  range: UserRange = EVERYONE,
+  sources: HoldSource[] = holdSourcesOf(),
+  now = Date.now(),
+): Promise<MigrateStep> {
+  const name = cursorName(range);
+  await env.DB.prepare("INSERT INTO account_migration (name, cursor, users, started_at, updated_at) VALUES (?1, ?2, 0, ?3, ?3) ON CONFLICT (name) DO NOTHING").bind(name, range.first - 1, now).run();
+  const cursor = await migrationCursor(env.DB, range);
+  const users = await nextUsers(env.DB, cursor, limit, range.last);
+  const ids = [...users.keys()];
+  const answered = new Set<number>();
+  const step: MigrateStep = { imported: 0, seen: 0, mismatched: [], failed: [], cursor, done: false };
+  await pool(ids, async (userId) => {
+    try {
+      const rows = opening(users.get(userId)!);
+      const records = rows.some((r) => r.frozen > 0n) ? await recordHolds(env.DB, userId, rows, sources) : [];
+      const answer = await userStub(env, userId).accountImport(userId, rows, records);
+      if (answer.result === "imported") step.imported++;
+      else step.seen++;
+      if (canonical(answer.balances) !== canonical(rows)) step.mismatched.push(userId);
+      answered.add(userId);
+    } catch (err) {
+      step.failed.push({ user_id: userId, error: String(err).slice(0, 200) });
+    }
+  });
+  // Past every user that answered, up to the first that did not.
+  let moved = cursor;
+  for (const id of ids) {
+    if (!answered.has(id)) break;
+    moved = id;
+  }
+  if (moved !== cursor)
+    await env.DB.prepare("UPDATE account_migration SET cursor = max(cursor, ?2), users = users + ?3, updated_at = ?4 WHERE name = ?1").bind(name, moved, step.imported, now).run();
+  step.cursor = moved;
+  step.mismatched.sort((a, b) => a - b);
+  step.failed.sort((a, b) => a.user_id - b.user_id);
+  step.done = ids.length === 0 || (step.failed.length === 0 && ids.length < limit);
+  return step;
+}
+
+/** A range's cursor: the last user id it has opened (`first - 1` before its first step). */
+export async function migrationCursor(db: D1Database, range: UserRange = EVERYONE): Promise<number> {
+  return (await db.prepare("SELECT cursor FROM account_migration WHERE name = ?").bind(cursorName(range)).first<{ cursor: number }>())?.cursor ?? range.first - 1;
+}
+
+/** Drains the next `limit` users' objects after `after` (up to `last`), then compares D1's balances with each object and with the read model. */
+export async function verifyAccountsStep(env: Pick<Env, "DB" | "USER">, after: number, limit: number, last = EVERYONE.last): Promise<VerifyStep> {
+  const users = await nextUsers(env.DB, after, limit, last);
+  const ids = [...users.keys()];
+  const objects = new Map<number, AccountBalance[]>();
+  await pool(ids, async (userId) => {
+    const stub = userStub(env, userId);
+    for (let i = 0; i < 1000; i++) if (!(await stub.accountDrain()).more) break;
+    objects.set(userId, await stub.accountBalances(userId));
+  });
+  const model = new Map<number, OpeningBalance[]>();
+  if (ids.length > 0) {
+    const { results } = await env.DB.prepare(
+      `SELECT user_id, currency_id, account, CAST(available AS TEXT) AS available, CAST(frozen AS TEXT) AS frozen FROM account_balances WHERE user_id BETWEEN ?1 AND ?2`,
+    )
+      .bind(ids[0], ids.at(-1))
+      .all<D1Row>();
+    for (const r of results) {
+      const list = model.get(r.user_id) ?? [];
+      list.push(...opening([r]));
+      model.set(r.user_id, list);
+    }
+  }
+  const mismatched: VerifyStep["mismatched"] = [];
+  for (const userId of ids) {
+    const d1 = canonical(opening(users.get(userId)!));
+    if (canonical(objects.get(userId) ?? []) !== d1) mismatched.push({ user_id: userId, where: "object" });
+    if (canonical(model.get(userId) ?? []) !== d1) mismatched.push({ user_id: userId, where: "read_model" });
+  }
+  return { checked: ids.length, mismatched, next: ids.at(-1) ?? after, done: ids.length < limit };
+}

@@ -1,0 +1,29 @@
+/**
+ * The move of D1's balances into the account objects (issue #28; worker/domain/ledger/account-objects.ts).
+ * Local only: the routes answer under `npm start` (DEV_OUTBOX and DEV_CLOCK both on); anywhere else
+ * they are indistinguishable from an unknown path. scripts/migrate-accounts.mjs drives them.
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "../lib/context.ts";
+import { devClockOn } from "../lib/clock.ts";
+import { devOutboxEnabled } from "../lib/delivery.ts";
+import { ApiError, notFound } from "../lib/errors.ts";
+import { answers, ok } from "../lib/respond.ts";
+import { jsonBody } from "../lib/validate.ts";
+import { devAccountsMigratedSchema, devAccountsMigrateSchema, devAccountsVerifiedSchema, devAccountsVerifySchema } from "../../schemas/dev-accounts.ts";
+import { migrateAccountsStep, verifyAccountsStep } from "../domain/ledger/account-objects.ts";
+
+export const devAccountRoutes = new Hono<AppEnv>()
+  .use("/dev/accounts/*", async (c, next) => {
+    if (!devOutboxEnabled(c.env) || !devClockOn(c.env)) throw notFound();
+    await next();
+  })
+  .post("/dev/accounts/migrate", jsonBody(devAccountsMigrateSchema), answers(devAccountsMigratedSchema, { summary: "Local only (npm start): opens the next users' account objects from their D1 balances, after the cursor of the range first..last (default: everyone)" }), async (c) => {
+    const { limit, first = 1, last = Number.MAX_SAFE_INTEGER } = c.req.valid("json");
+    if (last < first) throw new ApiError("invalid_param", 400, { field: "last" });
+    return ok(c, await migrateAccountsStep(c.env, limit, { first, last }));
+  })
+  .post("/dev/accounts/verify", jsonBody(devAccountsVerifySchema), answers(devAccountsVerifiedSchema, { summary: "Local only (npm start): drains the next users' account objects and compares each one's D1 balances with the object and the read model" }), async (c) => {
+    const { after, limit, last } = c.req.valid("json");
+    return ok(c, await verifyAccountsStep(c.env, after, limit, last));
+  });
