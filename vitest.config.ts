@@ -38,6 +38,10 @@ export default defineConfig(async () => {
                   // Every answer is parsed with the schema its route declares (worker/lib/respond.ts).
                   CONTRACT_CHECK: "on",
                   PEPPER: "test-pepper-not-secret",
+                  // New password hashes at the test cost (worker/lib/password.ts passwordCost): the
+                  // suites hash thousands of times; tests/unit/password-cost.test.ts holds that the
+                  // deployed configuration hashes at the full cost.
+                  PASSWORD_COST: "test",
                 },
               },
             }),

@@ -2,7 +2,9 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { describe, expect, it } from "vitest";
 import worker from "../../worker/index.ts";
 import { sha256Hex } from "../../worker/lib/crypto.ts";
-import { SCRYPT_PARAMS, hashPassword, verifyPassword } from "../../worker/lib/password.ts";
+import { SCRYPT_PARAMS, TEST_SCRYPT_COST, hashPassword, passwordCost, verifyPassword } from "../../worker/lib/password.ts";
+import toml from "../../wrangler.toml?raw";
+import startScript from "../../scripts/start.mjs?raw";
 import { api, dbFingerprint, makeUser, solvedCaptcha, uniqueEmail } from "./helpers.ts";
 
 /** Repeats a request until it is answered 429 (at most 100 times) and returns that answer. */
@@ -299,6 +301,28 @@ describe("password hashing", () => {
     expect(await verifyPassword("Abc12345", h, "pepper-b")).toBe(false);
     expect(await verifyPassword("Abc12346", h, "pepper-a")).toBe(false);
     expect(await hashPassword("Abc12345", "pepper-a")).not.toBe(h);
+  });
+
+  it("hashes new passwords at the pinned cost wherever wrangler.toml deploys it; only a local test Worker hashes cheaper", async () => {
+    // The deployed vars: DEV_OUTBOX off and no PASSWORD_COST, so the full cost.
+    const deployed = Object.fromEntries([...toml.matchAll(/^([A-Z_]+)\s*=\s*"([^"]*)"/gm)].map((m) => [m[1], m[2]]));
+    expect(deployed.DEV_OUTBOX).toBe("off");
+    expect(toml).not.toContain("PASSWORD_COST");
+    expect(passwordCost(deployed)).toBe(SCRYPT_PARAMS);
+    // `npm start` turns the dev outbox on but never the test cost.
+    expect(startScript).not.toContain("PASSWORD_COST");
+    expect(passwordCost({ DEV_OUTBOX: "on" })).toBe(SCRYPT_PARAMS);
+    // The test cost needs both switches.
+    expect(passwordCost({ PASSWORD_COST: "test", DEV_OUTBOX: "off" })).toBe(SCRYPT_PARAMS);
+    expect(passwordCost({ PASSWORD_COST: "test" })).toBe(SCRYPT_PARAMS);
+    expect(passwordCost({ PASSWORD_COST: "low", DEV_OUTBOX: "on" })).toBe(SCRYPT_PARAMS);
+    // This suite's Worker is a test Worker: a registration stores the test cost, and it verifies.
+    expect(passwordCost(env)).toBe(TEST_SCRYPT_COST);
+    const account = uniqueEmail();
+    expect((await register(account)).body.type).toBe("ok");
+    const row = await env.DB.prepare("SELECT password_hash AS h FROM users WHERE account = ?").bind(account).first<{ h: string }>();
+    expect(row!.h).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect((await api("/user/login", { body: { user_string: account, password: "Fresh2026pass", type: 1 } })).body.type).toBe("ok");
   });
 });
 

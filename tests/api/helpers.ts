@@ -3,7 +3,7 @@
  * Requests go through the real Worker (SELF), with the same headers the web app sends.
  */
 import { env, SELF } from "cloudflare:test";
-import { hashPassword } from "../../worker/lib/password.ts";
+import { hashPassword, passwordCost, SCRYPT_PARAMS, type ScryptCost } from "../../worker/lib/password.ts";
 import { createSession } from "../../worker/lib/auth.ts";
 import { movementStatements, SYSTEM, type WalletAccount } from "../../worker/lib/ledger.ts";
 
@@ -62,19 +62,21 @@ export interface TestUser {
 }
 
 /**
- * One stored hash per password for the users a test file makes: scrypt at the production cost
- * (worker/lib/password.ts, unchanged) takes up to a second on a loaded machine, and most files make
- * dozens of users with the same password. Logging in still verifies against it at that cost; only
- * the salt is shared between these test users.
+ * One stored hash per password (and cost) for the users a test file makes: most files make dozens
+ * of users with the same password. The cost is the one the test Worker hashes new passwords with
+ * (PASSWORD_COST=test, worker/lib/password.ts passwordCost), or production's for a test about
+ * hashing itself (`productionCost`). Logging in verifies at the stored hash's cost; only the salt is
+ * shared between these test users.
  */
 const hashes = new Map<string, Promise<string>>();
-function storedHash(password: string): Promise<string> {
-  let hash = hashes.get(password);
+function storedHash(password: string, cost: ScryptCost): Promise<string> {
+  const key = `${cost.N}/${cost.r}/${cost.p}/${password}`;
+  let hash = hashes.get(key);
   if (!hash) {
-    hash = hashPassword(password, env.PEPPER);
-    hashes.set(password, hash);
+    hash = hashPassword(password, env.PEPPER, cost);
+    hashes.set(key, hash);
     // A failed hash must not be reused by the next user.
-    hash.catch(() => hashes.delete(password));
+    hash.catch(() => hashes.delete(key));
   }
   return hash;
 }
@@ -83,13 +85,6 @@ function storedHash(password: string): Promise<string> {
  * Inserts a user directly (fast path for tests that are not about registration) with a session.
  * `balances` are credited through the ledger, like real deposits.
  */
-/** Hashes of fund passwords, made once per file: hashing is slow on purpose, and most users share one. */
-const fundHashes = new Map<string, Promise<string>>();
-function fundPasswordHash(password: string): Promise<string> {
-  let h = fundHashes.get(password);
-  if (!h) fundHashes.set(password, (h = hashPassword(password, env.PEPPER)));
-  return h;
-}
 
 export async function makeUser(
   overrides: {
@@ -100,6 +95,8 @@ export async function makeUser(
     realName?: string;
     /** a 6-digit fund password on file (withdrawals, releasing C2C escrow) */
     fundPassword?: string;
+    /** both hashes at production's scrypt cost instead of the test Worker's (tests about hashing under load) */
+    productionCost?: boolean;
     balances?: { currencyId: number; units: bigint; account?: WalletAccount }[];
   } = {},
 ): Promise<TestUser> {
@@ -108,7 +105,8 @@ export async function makeUser(
   seq += 1;
   // Taken before any await: users made in parallel must not share a code.
   const code = `T${Date.now().toString(36).toUpperCase().slice(-4)}${seq}`.slice(0, 12);
-  const hash = await storedHash(password);
+  const cost = overrides.productionCost ? SCRYPT_PARAMS : passwordCost(env);
+  const hash = await storedHash(password, cost);
   const row = await env.DB.prepare(
     `INSERT INTO users (account, account_type, password_hash, extension_code, role, review_status, real_name, created_at)
      VALUES (?, 1, ?, ?, ?, ?, ?, ?) RETURNING id`,
@@ -125,7 +123,7 @@ export async function makeUser(
     .first<{ id: number }>();
   const id = row!.id;
   if (overrides.fundPassword !== undefined) {
-    await env.DB.prepare("UPDATE users SET fund_password_hash = ? WHERE id = ?").bind(await fundPasswordHash(overrides.fundPassword), id).run();
+    await env.DB.prepare("UPDATE users SET fund_password_hash = ? WHERE id = ?").bind(await storedHash(overrides.fundPassword, cost), id).run();
   }
   for (const b of overrides.balances ?? []) {
     await env.DB.batch(

@@ -9,6 +9,7 @@ import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { api, dbFingerprint, makeUser, seedCurrencies, type TestUser } from "./helpers.ts";
+import { hashPassword, SCRYPT_PARAMS } from "../../worker/lib/password.ts";
 
 export const BTC = 1;
 export const ETH = 2;
@@ -87,10 +88,14 @@ export const FUND_PASSWORD = "135790";
 export const ABC_CARD = "6228480402564890018";
 
 /** A user ready to withdraw: fund password and bank card on file, optional balances. */
-export async function makeWithdrawer(balances: { currencyId: number; units: bigint }[] = []): Promise<TestUser> {
-  const user = await makeUser({ balances });
+export async function makeWithdrawer(balances: { currencyId: number; units: bigint }[] = [], opts: { productionCost?: boolean } = {}): Promise<TestUser> {
+  const user = await makeUser({ balances, productionCost: opts.productionCost });
   const fp = await api("/user/fund_password", { token: user.token, body: { fund_password: FUND_PASSWORD, re_fund_password: FUND_PASSWORD, login_password: user.password } });
   expect(fp.body.type, JSON.stringify(fp.body)).toBe("ok");
+  if (opts.productionCost) {
+    // The Worker hashed it at the test cost (PASSWORD_COST=test); a test about hashing under load needs production's.
+    await env.DB.prepare("UPDATE users SET fund_password_hash = ? WHERE id = ?").bind(await hashPassword(FUND_PASSWORD, env.PEPPER, SCRYPT_PARAMS), user.id).run();
+  }
   const bank = await api("/user/cash_save", { token: user.token, body: { real_name: "Li Lei", bank_account: ABC_CARD, bank_name: "", bank_branch: "Main" } });
   expect(bank.body.type, JSON.stringify(bank.body)).toBe("ok");
   return user;

@@ -113,6 +113,38 @@ describe("proof of liabilities", () => {
     expect(await page.locator('[data-testid="liab-how"] li').count()).toBe(4);
   });
 
+  it("the personal centre's menu stays where it is while the screen's figures load", async () => {
+    // On a slow network a tap aimed at a menu entry must not land elsewhere because something
+    // above it grew when its answer arrived: the earn rows come with the product switches, the
+    // profile and the totals with their own answers. The answers are held and let through in turn.
+    const { page, errors } = await openPhone(browser, "en", await loginViaApi(server.baseUrl, "demo1@exchange.test", "Demo1234"));
+    const gate = () => {
+      let open!: () => void;
+      return { opened: new Promise<void>((r) => (open = r)), open: () => open() };
+    };
+    const switches = gate();
+    const rest = gate();
+    await page.route("**/api/**", async (route) => {
+      await (new URL(route.request().url()).pathname === "/api/cfg/kefu" ? switches.opened : rest.opened);
+      await route.continue();
+    });
+    await page.goto(`${server.baseUrl}/#/personal`);
+    await byId(page, "personal-page").waitFor();
+    // Nothing below the earn rows is drawn before the switches say whether there are any.
+    expect(await page.locator('[data-testid="menu-liabilities"]').count()).toBe(0);
+    switches.open();
+    const entry = byId(page, "menu-liabilities");
+    await entry.waitFor();
+    await byId(page, "earn-rows").waitFor();
+    const before = await entry.boundingBox();
+    rest.open();
+    await byId(page, "personal-total").waitFor();
+    await byId(page, "greeting").waitFor();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="personal-page"] .skeleton'));
+    expect(await entry.boundingBox()).toEqual(before);
+    expect(errors).toEqual([]);
+  });
+
   for (const [lang, verified, next] of [
     ["en", "Your balances are included in the published totals", "The next snapshot:"],
     ["zh", "您的余额已计入公布的合计", "下次快照："],

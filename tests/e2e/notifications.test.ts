@@ -200,8 +200,13 @@ describe("notification centre", () => {
     await testId(page, "notif-list").waitFor();
     expect((await itemStates(page)).map((i) => i.read)).toEqual([true, false, true]);
 
-    // Mark all read: no badge, every item read, the button has nothing left to do.
+    // Mark all read: no badge, every item read, the button has nothing left to do. The screen
+    // shows it at once; the server marks whatever the inbox holds when the request arrives, so the
+    // next item is written only once the server has answered (on a loaded machine the request can
+    // arrive after it, and would mark it read too).
+    const markedAll = page.waitForResponse((r) => new URL(r.url()).pathname === "/api/notifications/read" && r.request().method() === "POST");
     await testId(page, "notif-mark-all").click();
+    expect(await (await markedAll).json()).toMatchObject({ type: "ok", message: { unread: 0 } });
     await badgeBecomes(page, "");
     await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="notif-item"]')].every((el) => el.getAttribute("data-read") === "1"));
     expect(await testId(page, "notif-unread-count").textContent()).toBe("All read");

@@ -101,7 +101,7 @@ export async function ensureWebBuilt(): Promise<void> {
  */
 async function seededTemplate(): Promise<string> {
   const hash = createHash("sha256");
-  hash.update(TEST_PEPPER);
+  hash.update(TEST_PEPPER).update("password-cost:test");
   for (const f of [...filesUnder(join(ROOT, "migrations")), join(ROOT, "scripts", "seed.mjs"), ...filesUnder(join(ROOT, "scripts", "seed-data"))]) {
     if (existsSync(f)) hash.update(f.slice(ROOT.length)).update(readFileSync(f));
   }
@@ -118,7 +118,7 @@ function buildTemplate(template: string): void {
   run(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", building], "applying D1 migrations");
   const seed = join(ROOT, "scripts", "seed.mjs");
   if (existsSync(seed)) {
-    run(process.execPath, [seed, "--persist-to", building, "--pepper", TEST_PEPPER], "seeding");
+    run(process.execPath, [seed, "--persist-to", building, "--pepper", TEST_PEPPER, "--password-cost", "test"], "seeding");
   }
   writeFileSync(join(building, ".ready"), new Date().toISOString());
   rmSync(template, { recursive: true, force: true });
@@ -145,6 +145,8 @@ export async function startServer(vars: Record<string, string> = {}): Promise<Te
       DEV_OUTBOX: { type: "plain_text", value: "on" },
       TRUST_CF_CONNECTING_IP: { type: "plain_text", value: "off" },
       PEPPER: { type: "secret_text", value: TEST_PEPPER },
+      // scrypt at the test cost (worker/lib/password.ts passwordCost; the seed above matches it).
+      PASSWORD_COST: { type: "plain_text", value: "test" },
       ...Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text" as const, value }])),
     },
     dev: {

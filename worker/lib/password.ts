@@ -10,6 +10,31 @@ import { Semaphore } from "./semaphore.ts";
 
 export const SCRYPT_PARAMS = { N: 16384, r: 8, p: 5, keyLength: 32, saltLength: 16 } as const;
 
+/** The scrypt cost a new hash is made with (verifying reads it from the stored hash). */
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+/**
+ * The test suites' cost: 1/80 of the work and 1/16 of the memory, so the hundreds of users the
+ * tests register, log in and give fund passwords do not spend minutes of CPU in scrypt. Never
+ * deployed: see passwordCost.
+ */
+export const TEST_SCRYPT_COST: ScryptCost = { N: 1024, r: 8, p: 1 };
+
+/**
+ * The cost new hashes are made with: production's SCRYPT_PARAMS, except on a local test Worker,
+ * which says so twice: PASSWORD_COST "test" counts only together with DEV_OUTBOX "on" (wrangler.toml
+ * deploys DEV_OUTBOX "off" and no PASSWORD_COST; tests/unit/password-cost.test.ts holds that the
+ * deployed vars hash at the full cost). The test configurations set both (vitest.config.ts,
+ * tests/e2e/server.ts); `npm start` sets only DEV_OUTBOX, so it hashes as production does.
+ */
+export function passwordCost(env: { DEV_OUTBOX?: string; PASSWORD_COST?: string }): ScryptCost {
+  return env.PASSWORD_COST === "test" && env.DEV_OUTBOX === "on" ? TEST_SCRYPT_COST : SCRYPT_PARAMS;
+}
+
 /**
  * Hashes at once per isolate. Each scrypt needs 128·N·r = 16 MiB; an isolate has 128 MB, and thirty
  * at once restarted the worker mid-request. Two run together; up to 200 more wait their turn (at
@@ -37,9 +62,10 @@ function peppered(password: string, pepper: string): Buffer {
   return createHmac("sha256", pepper).update(password, "utf8").digest();
 }
 
-/** Hashes a password for storage. */
-export async function hashPassword(password: string, pepper: string): Promise<string> {
-  const { N, r, p, keyLength, saltLength } = SCRYPT_PARAMS;
+/** Hashes a password for storage, at production's cost unless `cost` says otherwise (passwordCost). */
+export async function hashPassword(password: string, pepper: string, cost: ScryptCost = SCRYPT_PARAMS): Promise<string> {
+  const { keyLength, saltLength } = SCRYPT_PARAMS;
+  const { N, r, p } = cost;
   const salt = randomBytes(saltLength);
   const key = await scrypt(peppered(password, pepper), salt, N, r, p, keyLength);
   return `scrypt$${N}$${r}$${p}$${salt.toString("base64")}$${key.toString("base64")}`;
@@ -56,6 +82,7 @@ export async function verifyPassword(password: string, stored: string, pepper: s
   return key.length === expected.length && timingSafeEqual(key, expected);
 }
 
-/** A hash of a random password: used to spend the same time when the account does not exist. */
-export const DUMMY_HASH =
-  "scrypt$16384$8$5$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+/** A hash of a random password at `cost`: used to spend the same time when the account does not exist. */
+export function dummyHash(cost: ScryptCost = SCRYPT_PARAMS): string {
+  return `scrypt$${cost.N}$${cost.r}$${cost.p}$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=`;
+}

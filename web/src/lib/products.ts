@@ -14,13 +14,19 @@ export type { AccountName, Products };
 export { ACCOUNT_NAMES, productOfPath };
 
 const $products = atom<Products | null>(null);
+/** The last load failed (every optional product counts as off until one succeeds). */
+const $productsFailed = atom(false);
 let loading: Promise<void> | null = null;
 
 function load() {
   loading ??= call((o) => client.api.cfg.kefu.$get({}, o), { notify: false })
-    .then((r) => $products.set(r.products))
+    .then((r) => {
+      $productsFailed.set(false);
+      $products.set(r.products);
+    })
     .catch(() => {
       loading = null; // try again on the next screen that asks
+      $productsFailed.set(true);
     });
   return loading;
 }
@@ -32,6 +38,17 @@ export function useProducts(): Products | null {
     if (!products) void load();
   }, [products]);
   return products;
+}
+
+/**
+ * Whether the switches are settled: loaded, or their load failed (all optional products off). A
+ * screen that shows product entries above other controls draws those controls once this holds,
+ * so they do not move under a finger when the entries arrive.
+ */
+export function useProductsSettled(): boolean {
+  const products = useProducts();
+  const failed = useStore($productsFailed);
+  return products !== null || failed;
 }
 
 /** Of `all`, the wallet accounts whose products are on (schemas/products.ts): spot ("change") always; micro = seconds; legal = C2C; lever = leveraged contracts. */

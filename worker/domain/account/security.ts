@@ -6,7 +6,7 @@
  * gate (type 997 → /bank).
  */
 import { bankRequired, ApiError, notFound } from "../../lib/errors.ts";
-import { hashPassword, verifyPassword } from "../../lib/password.ts";
+import { hashPassword, passwordCost, verifyPassword } from "../../lib/password.ts";
 import { qrPngDataUrl } from "../../lib/qr.ts";
 import { reserveAttempt } from "../../lib/ratelimit.ts";
 import { consumeCode, encryptSecret, newSecret, otpauthUri } from "./totp.ts";
@@ -54,7 +54,7 @@ export async function setFundPassword(env: Env, uid: number, b: { fund_password:
     if (b.login_password === undefined) throw new ApiError("missing_field", 400, { field: row.fund_password_hash ? "old_fund_password" : "login_password" });
     if (!(await verifyPassword(b.login_password, row.password_hash, env.PEPPER))) throw new ApiError("old_password_wrong");
   }
-  await db.prepare("UPDATE users SET fund_password_hash = ? WHERE id = ?").bind(await hashPassword(b.fund_password, env.PEPPER), uid).run();
+  await db.prepare("UPDATE users SET fund_password_hash = ? WHERE id = ?").bind(await hashPassword(b.fund_password, env.PEPPER, passwordCost(env)), uid).run();
 }
 
 /** Starts (or restarts, while not yet confirmed) authenticator enrolment: the secret, its URI and QR code. */

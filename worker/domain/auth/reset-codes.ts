@@ -5,7 +5,7 @@
 import { randomInt, sha256Hex } from "../../lib/crypto.ts";
 import { deliver } from "../../lib/delivery.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { hashPassword } from "../../lib/password.ts";
+import { hashPassword, passwordCost } from "../../lib/password.ts";
 import { assertUncommonPassword } from "./password-policy.ts";
 import { findUser } from "./users.ts";
 
@@ -60,7 +60,7 @@ export async function checkCode(db: D1Database, account: string, code: string): 
 }
 
 /** Resets the password with a valid code: the code is spent, every session ends, lockouts clear. */
-export async function resetPassword(env: Pick<Env, "DB" | "PEPPER">, account: string, password: string, code: string): Promise<void> {
+export async function resetPassword(env: Pick<Env, "DB" | "PEPPER" | "DEV_OUTBOX">, account: string, password: string, code: string): Promise<void> {
   const db = env.DB;
   assertUncommonPassword(password);
   const codeId = await checkCode(db, account, code);
@@ -69,7 +69,7 @@ export async function resetPassword(env: Pick<Env, "DB" | "PEPPER">, account: st
   const now = Date.now();
   await db.batch([
     db.prepare("UPDATE verification_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(now, codeId),
-    db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(password, env.PEPPER), user.id),
+    db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(password, env.PEPPER, passwordCost(env)), user.id),
     db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, user.id),
     // Every address's failures for this account (a range on the key: no LIKE pattern to escape).
     db.prepare("DELETE FROM login_failures WHERE key >= ?1 AND key < ?1 || char(1114111)").bind(`${account}|`),

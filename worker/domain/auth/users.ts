@@ -7,7 +7,7 @@ import { accountMode, type registerSchema } from "../../../schemas/auth.ts";
 import type { z } from "zod";
 import { randomString } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { DUMMY_HASH, hashPassword, verifyPassword } from "../../lib/password.ts";
+import { dummyHash, hashPassword, passwordCost, verifyPassword } from "../../lib/password.ts";
 import { failLoginAttempt, reserveLoginAttempt } from "../../lib/ratelimit.ts";
 import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client.ts";
@@ -41,7 +41,7 @@ async function newExtensionCode(db: D1Database): Promise<string> {
 }
 
 /** Registers an account and logs it in (its first device); returns the session token. */
-export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER">, ip: string, input: z.output<typeof registerSchema>, userAgent?: string | null) {
+export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OUTBOX">, ip: string, input: z.output<typeof registerSchema>, userAgent?: string | null) {
   const db = env.DB;
   // Before the captcha is spent: a refused password must not cost the user a new image code.
   assertUncommonPassword(input.password);
@@ -56,7 +56,7 @@ export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER">, ip: str
     parentId = parent.id;
   }
   if (await findUser(db, input.user_string)) throw new ApiError("account_exists", 409);
-  const hash = await hashPassword(input.password, env.PEPPER);
+  const hash = await hashPassword(input.password, env.PEPPER, passwordCost(env));
   const now = Date.now();
   let userId: number;
   try {
@@ -81,7 +81,7 @@ export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER">, ip: str
  * Logs in: a session token, or login_failed / the lockout / account_locked. A login from a device
  * or address the account never signed in from notifies its owner (./devices.ts).
  */
-export async function login(env: Pick<Env, "DB" | "PEPPER" | "USER">, ip: string, account: string, password: string, userAgent?: string | null) {
+export async function login(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OUTBOX">, ip: string, account: string, password: string, userAgent?: string | null) {
   const db = env.DB;
   const now = Date.now();
   // Lockouts are per (account, address): an attacker elsewhere cannot lock the owner out. The
@@ -90,7 +90,7 @@ export async function login(env: Pick<Env, "DB" | "PEPPER" | "USER">, ip: string
   const refused = await reserveLoginAttempt(db, failKey, LOGIN_MAX_FAILURES, LOGIN_LOCK_MS, now);
   if (refused) throw refused;
   const user = await findUser(db, account);
-  const good = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH, env.PEPPER);
+  const good = await verifyPassword(password, user?.password_hash ?? dummyHash(passwordCost(env)), env.PEPPER);
   if (!user || !good) {
     await failLoginAttempt(db, failKey, LOGIN_MAX_FAILURES, LOGIN_LOCK_MS, now);
     throw new ApiError("login_failed", 400);
@@ -135,14 +135,14 @@ export async function endSession(d1: D1Database, sessionId: number): Promise<voi
 }
 
 /** Changes the password after checking the old one; every session ends, the caller's included. */
-export async function changePassword(env: Pick<Env, "DB" | "PEPPER">, userId: number, oldpwd: string, newpwd: string): Promise<void> {
+export async function changePassword(env: Pick<Env, "DB" | "PEPPER" | "DEV_OUTBOX">, userId: number, oldpwd: string, newpwd: string): Promise<void> {
   const db = env.DB;
   assertUncommonPassword(newpwd);
   const row = await db.prepare("SELECT password_hash FROM users WHERE id = ?").bind(userId).first<{ password_hash: string }>();
   if (!row || !(await verifyPassword(oldpwd, row.password_hash, env.PEPPER))) throw new ApiError("old_password_wrong");
   const now = Date.now();
   await db.batch([
-    db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(newpwd, env.PEPPER), userId),
+    db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(newpwd, env.PEPPER, passwordCost(env)), userId),
     // Every session ends, this one included: the user signs in again with the new password.
     db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId),
   ]);

@@ -10,7 +10,7 @@ import { m } from "../../../i18n/index.ts";
 import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
 import { clearLogin, useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
-import { accountLabel, accountTabs, useProducts, type AccountName } from "../../../lib/products.ts";
+import { accountLabel, accountTabs, useProducts, useProductsSettled, type AccountName } from "../../../lib/products.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { EarnEntries } from "../../../components/EarnEntries.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
@@ -39,6 +39,7 @@ export default function PersonalPage() {
   const navigate = useNavigate();
   const hidden = useHideTotals();
   const products = useProducts();
+  const settled = useProductsSettled();
   const [tab, setTab] = useState<AccountName>("change");
   const [busy, setBusy] = useState(false);
   const center = useCenter();
@@ -80,7 +81,19 @@ export default function PersonalPage() {
       {center.error && !c ? (
         <ErrorState message={center.error.message} onRetry={center.reload} />
       ) : !c ? (
-        <SkeletonBlock height={96} />
+        // The card's own frame and lines, so the menu below stays put when the answer arrives.
+        <section className={acct.profileCard} aria-busy="true">
+          <div className={acct.profileAvatar}>
+            <Icon name="user" size={28} />
+          </div>
+          <div className={`${acct.profileText} ${acct.profileLoading}`} aria-hidden="true">
+            <span className={`skeleton ${acct.profileGreeting}`}>{"\u00a0"}</span>
+            <span className={`skeleton ${acct.profileAccount}`}>{"\u00a0"}</span>
+            <span className={acct.profileMeta}>
+              <span className="skeleton badge">{"\u00a0"}</span>
+            </span>
+          </div>
+        </section>
       ) : (
         <section className={acct.profileCard}>
           <div className={acct.profileAvatar}>
@@ -112,14 +125,19 @@ export default function PersonalPage() {
           <button type="button" className="text-btn" onClick={totals.reload}>
             {m.load_failed()} · {m.retry()}
           </button>
-        ) : !totals.data ? (
-          <div className={`skeleton ${acct.heroSkeleton}`} />
         ) : (
           <>
-            <div className={`${acct.heroValue} num`} data-testid="personal-total">
-              {mask(formatMoney(totals.data.total_usdt, "USDT"))}
-              <span className={acct.heroUnit}>USDT</span>
-            </div>
+            {totals.data ? (
+              <div className={`${acct.heroValue} num`} data-testid="personal-total">
+                {mask(formatMoney(totals.data.total_usdt, "USDT"))}
+                <span className={acct.heroUnit}>USDT</span>
+              </div>
+            ) : (
+              // As tall as the figures it stands for, so the menu below stays put when they arrive.
+              <div className={`${acct.heroValue} num skeleton ${acct.heroSkeleton}`} aria-hidden="true">
+                {"\u00a0"}
+              </div>
+            )}
             <div className={acct.miniTabs} role="tablist" aria-label={m.assets_accounts()}>
               {accountTabs(products).map((a) => (
                 <button key={a} type="button" role="tab" aria-selected={tab === a} className={tab === a ? "active" : ""} onClick={() => setTab(a)}>
@@ -127,8 +145,8 @@ export default function PersonalPage() {
                 </button>
               ))}
             </div>
-            <div className={`${acct.miniTabValue} num`} data-testid="personal-account-total">
-              {mask(formatMoney(accountTotal(totals.data, tab), "USDT"))} USDT
+            <div className={`${acct.miniTabValue} num`} data-testid={totals.data ? "personal-account-total" : undefined}>
+              {totals.data ? `${mask(formatMoney(accountTotal(totals.data, tab), "USDT"))} USDT` : "\u00a0"}
             </div>
           </>
         )}
@@ -153,18 +171,25 @@ export default function PersonalPage() {
         </Link>
       </nav>
 
-      <EarnEntries variant="rows" />
-
-      <nav className={acct.menuList}>
-        {menu.map((item) => (
-          <Link key={item.to} to={item.to} className={acct.menuItem} data-testid={item.testId}>
-            <Icon name={item.icon} size={20} />
-            <span className={acct.menuItemLabel}>{item.label}</span>
-            {item.badge && <span className={`badge badge-${item.badge.tone}`}>{item.badge.text}</span>}
-            <Icon name="chevron" size={16} className={acct.menuChevron} />
-          </Link>
-        ))}
-      </nav>
+      {/* The earn rows (issue #19) come with the product switches and sit above the menu: the
+          menu is drawn once the switches are settled, so its entries never move under a finger. */}
+      {!settled ? (
+        <SkeletonBlock height={200} />
+      ) : (
+        <>
+          <EarnEntries variant="rows" />
+          <nav className={acct.menuList}>
+            {menu.map((item) => (
+              <Link key={item.to} to={item.to} className={acct.menuItem} data-testid={item.testId}>
+                <Icon name={item.icon} size={20} />
+                <span className={acct.menuItemLabel}>{item.label}</span>
+                {item.badge && <span className={`badge badge-${item.badge.tone}`}>{item.badge.text}</span>}
+                <Icon name="chevron" size={16} className={acct.menuChevron} />
+              </Link>
+            ))}
+          </nav>
+        </>
+      )}
 
       <button type="button" className={`btn btn-ghost btn-block btn-large ${acct.logoutBtn}`} onClick={logout} disabled={busy} data-testid="personal-logout">
         {busy ? <Spinner size={16} /> : <Icon name="logout" size={18} />}
