@@ -12,6 +12,8 @@ export const savedAddressSchema = z.object({
   label: z.string(),
   memo: z.string(),
   created_at: z.string(),
+  /** Added while the withdrawal whitelist was on: usable from this Beijing time; null once usable. */
+  usable_from: z.string().nullable(),
 });
 export type SavedAddress = z.infer<typeof savedAddressSchema>;
 

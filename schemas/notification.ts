@@ -52,6 +52,14 @@ export const notificationKinds = [
   "spot_filled",
   "spot_partial",
   "c2c_message",
+  "security_passkey_added",
+  "security_passkey_removed",
+  "security_anti_phishing",
+  "security_whitelist_on",
+  "security_whitelist_off",
+  "security_locked",
+  "security_address_added",
+  "security_address_removed",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

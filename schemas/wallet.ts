@@ -8,6 +8,7 @@ import type { Locale } from "./locale.ts";
 import { MAX_UNITS } from "./money.ts";
 import { decimalInput, idInput, intInput, lineText, PLAIN_SIGNED_DECIMAL_RE, singleLineText, TEXT_CHARS, textInput } from "./strict.ts";
 import { ACCOUNT_NAMES, type AccountName } from "./products.ts";
+import { authenticationResponseSchema } from "./security.ts";
 
 /** The wallet accounts, as the products declare them (schemas/products.ts). */
 export const walletAccounts = ACCOUNT_NAMES;
@@ -152,6 +153,8 @@ export const withdrawalSchema = z.object({
   rate: amountInputSchema.optional(),
   memo: labelSchema.optional().default(""),
   totp_code: lineText(10, { min: 0 }).optional(),
+  /** A passkey's answer to POST /api/security/passkeys/confirm/options, instead of `totp_code`. */
+  passkey: authenticationResponseSchema.optional(),
 });
 
 export const addressBookAddSchema = z.object({

@@ -41,6 +41,8 @@ export const withdrawInfoSchema = z.object({
   fees: z.array(networkTermsSchema),
   has_fund_password: z.boolean(),
   totp_enabled: z.boolean(),
+  /** The account has passkeys: one can confirm instead of the authenticator code (and is needed without one). */
+  has_passkey: z.boolean(),
   has_receiving_info: z.boolean(),
 });
 export type WithdrawInfo = z.infer<typeof withdrawInfoSchema>;

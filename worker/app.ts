@@ -43,6 +43,7 @@ import { operatorEarnRoutes } from "./routes/operator-earn.ts";
 import { operatorTransparencyRoutes, transparencyRoutes } from "./routes/transparency.ts";
 import { miningRoutes } from "./routes/mining.ts";
 import { operatorMiningRoutes } from "./routes/operator-mining.ts";
+import { securityRoutes } from "./routes/security.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -126,6 +127,7 @@ export const app = base
   .route("/api", operatorTransparencyRoutes)
   .route("/api", miningRoutes)
   .route("/api", operatorMiningRoutes)
+  .route("/api", securityRoutes)
   .route("/api", devClockRoutes)
   .route("/api", devRoutes)
   .route("/api", devAccountRoutes)

@@ -2,6 +2,8 @@
  * One interface for every message a user receives (e-mail and SMS codes). Locally, with
  * DEV_OUTBOX=on, messages land in the dev_outbox table (GET /api/dev/outbox). Deployed, they are
  * POSTed as JSON to DELIVERY_WEBHOOK (a mail/SMS provider or a relay of the operator's choice).
+ * Every e-mail and SMS to an account that set an anti-phishing code carries it, in the subject and
+ * as the first line, added here so no message can leave without it.
  */
 import { ApiError } from "./errors.ts";
 
@@ -18,8 +20,17 @@ export function devOutboxEnabled(env: Env): boolean {
   return env.DEV_OUTBOX === "on";
 }
 
+/** The message with the recipient's anti-phishing code in its subject and first line, when they set one. */
+async function withAntiPhishingCode(db: D1Database, msg: Message): Promise<Message> {
+  if (msg.channel === "captcha") return msg;
+  const row = await db.prepare("SELECT anti_phishing_code AS code FROM users WHERE account = ?").bind(msg.recipient).first<{ code: string | null }>();
+  if (!row?.code) return msg;
+  return { ...msg, subject: `[${row.code}] ${msg.subject}`, body: `Anti-phishing code: ${row.code}\n\n${msg.body}` };
+}
+
 /** Sends a message through the configured channel; throws delivery_failed when it cannot. */
-export async function deliver(env: Env, msg: Message): Promise<void> {
+export async function deliver(env: Env, message: Message): Promise<void> {
+  const msg = await withAntiPhishingCode(env.DB, message);
   if (devOutboxEnabled(env)) {
     await env.DB.prepare(
       "INSERT INTO dev_outbox (channel, recipient, subject, body, code, created_at) VALUES (?, ?, ?, ?, ?, ?)",

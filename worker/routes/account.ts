@@ -83,9 +83,9 @@ export const accountRoutes = new Hono<AppEnv>()
     ok(c, await listAddresses(c.env.DB, c.get("user").id, c.req.valid("query").currency)),
   )
   .post("/user/addresses", requireUser, jsonBody(addressBookAddSchema), answers(addressAddedSchema, { summary: "Add an address to the book", auth: true }), async (c) =>
-    ok(c, await addAddress(c.env.DB, c.get("user").id, c.req.valid("json"))),
+    ok(c, await addAddress(c.env, c.get("user").id, c.req.valid("json"))),
   )
   .post("/user/addresses/delete", requireUser, jsonBody(idBodySchema), answers(addressDeletedSchema, { summary: "Delete an address of one's book", auth: true }), async (c) => {
-    await deleteAddress(c.env.DB, c.get("user").id, c.req.valid("json").id);
+    await deleteAddress(c.env, c.get("user").id, c.req.valid("json").id);
     return ok(c, { deleted: true as const });
   });

@@ -28,6 +28,7 @@ import { transferOwn } from "../domain/wallet/transfers.ts";
 import { statement, userHolds } from "../domain/wallet/statement.ts";
 import { holdsSchema, statementPageSchema, statementQuerySchema } from "../../schemas/statement.ts";
 import { feeTable, requestWithdrawal, withdrawalRecords, withdrawInfo } from "../domain/withdrawals/requests.ts";
+import { relyingParty } from "../domain/account/passkeys.ts";
 import { cachedPublic, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 const MINUTE = 60_000;
@@ -114,7 +115,7 @@ export const walletRoutes = new Hono<AppEnv>()
   .post("/wallet/out", requireUser, refuseOperatorMoney, jsonBody(withdrawalSchema), answers(withdrawalSubmittedSchema, { summary: "Withdraw (an internal address is an instant, free in-site transfer); 997 without receiving account", auth: true }), async (c) => {
     const user = c.get("user");
     await rateLimit(c.env.DB, `withdraw:${user.id}`, 20, 60 * MINUTE);
-    return ok(c, await requestWithdrawal(c.env, user.id, c.req.valid("json"), c.get("locale")));
+    return ok(c, await requestWithdrawal(c.env, user.id, c.req.valid("json"), c.get("locale"), relyingParty(c.req.raw, c.env)));
   })
   .get("/new/users/withdrawalLog", requireUser, query(pageQuerySchema), answersNew(withdrawalRecordPageSchema, { summary: "One's withdrawals, newest first", auth: true }), async (c) => {
     const { page, limit } = c.req.valid("query");

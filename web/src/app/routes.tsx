@@ -77,6 +77,9 @@ const SecurityPage = page(() => import("../features/security/components/Security
 const FundPasswordPage = page(() => import("../features/security/components/FundPasswordPage.tsx"));
 const TotpPage = page(() => import("../features/security/components/TotpPage.tsx"));
 const AddressesPage = page(() => import("../features/security/components/AddressesPage.tsx"));
+const PasskeysPage = page(() => import("../features/security/components/PasskeysPage.tsx"));
+const AntiPhishingPage = page(() => import("../features/security/components/AntiPhishingPage.tsx"));
+const WhitelistPage = page(() => import("../features/security/components/WhitelistPage.tsx"));
 // Invitations (issue #18): one's code, team and rebates, and the public terms.
 const InvitePage = page(() => import("../features/invite/components/InvitePage.tsx"));
 const InviteTeamPage = page(() => import("../features/invite/components/TeamPage.tsx"));
@@ -168,6 +171,9 @@ const entries: Entry[] = [
   { path: "/security/fund-password", title: m.sec_fund_title, auth: true, Component: FundPasswordPage },
   { path: "/security/authenticator", title: m.sec_totp_title, auth: true, Component: TotpPage },
   { path: "/security/addresses", title: m.sec_addresses_title, auth: true, Component: AddressesPage },
+  { path: "/security/passkeys", title: m.sec_passkeys_title, auth: true, Component: PasskeysPage },
+  { path: "/security/anti-phishing", title: m.sec_anti_title, auth: true, Component: AntiPhishingPage },
+  { path: "/security/whitelist", title: m.sec_whitelist_title, auth: true, Component: WhitelistPage },
   { path: "/invite", title: m.title_invite, auth: true, Component: InvitePage },
   { path: "/invite/team", title: m.title_invite_team, auth: true, Component: InviteTeamPage },
   { path: "/invite/rebates", title: m.title_invite_rebates, auth: true, Component: InviteRebatesPage },

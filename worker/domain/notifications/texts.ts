@@ -46,6 +46,10 @@
  *   spot_filled           id, pair, side (@buy | @sell), qty, price (the average of the fills)
  *   spot_partial          id, pair, side (@buy | @sell), qty, price (the average of the fills)
  *   c2c_message           id, text (the start of the message)
+ *   security_passkey_added / security_passkey_removed   name
+ *   security_anti_phishing, security_whitelist_on, security_whitelist_off   (none)
+ *   security_locked       days, time (Beijing, when the lock ends)
+ *   security_address_added / security_address_removed   currency, address
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -96,6 +100,14 @@ const en: Catalogue = {
   spot_filled: { title: "Order filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}. Nothing is left to fill." },
   spot_partial: { title: "Order partly filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}." },
   c2c_message: { title: "New message on order #{id}", body: "{text}" },
+  security_passkey_added: { title: "Passkey added", body: "A passkey named \"{name}\" was added to your account. If this was not you, lock your account's settings and contact support." },
+  security_passkey_removed: { title: "Passkey removed", body: "The passkey \"{name}\" was removed from your account." },
+  security_anti_phishing: { title: "Anti-phishing code changed", body: "Your anti-phishing code was changed. Every genuine e-mail and SMS from us shows it." },
+  security_whitelist_on: { title: "Withdrawal whitelist on", body: "Withdrawals now go only to addresses in your address book. A new address can be used 24 hours after it is added." },
+  security_whitelist_off: { title: "Withdrawal whitelist off", body: "Withdrawals can go to any address again. If this was not you, contact support now." },
+  security_locked: { title: "Security settings locked", body: "Your whitelist, address book and second factors are locked for {days} days, until {time} (Beijing time)." },
+  security_address_added: { title: "Withdrawal address added", body: "{currency} address {address} was added to your address book." },
+  security_address_removed: { title: "Withdrawal address removed", body: "{currency} address {address} was removed from your address book." },
 };
 
 const zh: Catalogue = {
@@ -138,6 +150,14 @@ const zh: Catalogue = {
   spot_filled: { title: "订单已成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。已全部成交。" },
   spot_partial: { title: "订单部分成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。" },
   c2c_message: { title: "订单 #{id} 有新消息", body: "{text}" },
+  security_passkey_added: { title: "已添加通行密钥", body: "您的账户添加了名为“{name}”的通行密钥。如非本人操作，请锁定账户设置并联系客服。" },
+  security_passkey_removed: { title: "已删除通行密钥", body: "通行密钥“{name}”已从您的账户删除。" },
+  security_anti_phishing: { title: "防钓鱼码已更改", body: "您的防钓鱼码已更改。我们发出的每封真实邮件和短信都会显示它。" },
+  security_whitelist_on: { title: "提币白名单已开启", body: "现在只能提币到地址簿中的地址。新地址添加 24 小时后才能使用。" },
+  security_whitelist_off: { title: "提币白名单已关闭", body: "现在可以提币到任何地址。如非本人操作，请立即联系客服。" },
+  security_locked: { title: "安全设置已锁定", body: "您的白名单、地址簿和二次验证已锁定 {days} 天，至北京时间 {time}。" },
+  security_address_added: { title: "已添加提币地址", body: "{currency} 地址 {address} 已添加到您的地址簿。" },
+  security_address_removed: { title: "已删除提币地址", body: "{currency} 地址 {address} 已从您的地址簿删除。" },
 };
 
 const hk: Catalogue = {
@@ -180,6 +200,14 @@ const hk: Catalogue = {
   spot_filled: { title: "訂單已成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。已全部成交。" },
   spot_partial: { title: "訂單部分成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。" },
   c2c_message: { title: "訂單 #{id} 有新消息", body: "{text}" },
+  security_passkey_added: { title: "已新增通行密鑰", body: "您的賬戶新增了名為「{name}」的通行密鑰。如非本人操作，請鎖定賬戶設定並聯絡客服。" },
+  security_passkey_removed: { title: "已刪除通行密鑰", body: "通行密鑰「{name}」已從您的賬戶刪除。" },
+  security_anti_phishing: { title: "防釣魚碼已更改", body: "您的防釣魚碼已更改。我們發出的每封真實郵件和短訊都會顯示它。" },
+  security_whitelist_on: { title: "提幣白名單已開啟", body: "現在只能提幣到地址簿中的地址。新地址新增 24 小時後才能使用。" },
+  security_whitelist_off: { title: "提幣白名單已關閉", body: "現在可以提幣到任何地址。如非本人操作，請立即聯絡客服。" },
+  security_locked: { title: "安全設定已鎖定", body: "您的白名單、地址簿和二次驗證已鎖定 {days} 天，至北京時間 {time}。" },
+  security_address_added: { title: "已新增提幣地址", body: "{currency} 地址 {address} 已新增到您的地址簿。" },
+  security_address_removed: { title: "已刪除提幣地址", body: "{currency} 地址 {address} 已從您的地址簿刪除。" },
 };
 
 const kr: Catalogue = {
@@ -222,6 +250,14 @@ const kr: Catalogue = {
   spot_filled: { title: "주문 체결 완료", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}. 남은 수량이 없습니다." },
   spot_partial: { title: "주문 일부 체결", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}." },
   c2c_message: { title: "주문 #{id}에 새 메시지", body: "{text}" },
+  security_passkey_added: { title: "패스키 추가됨", body: "\"{name}\" 패스키가 계정에 추가되었습니다. 본인이 아니라면 계정 설정을 잠그고 고객지원에 문의하세요." },
+  security_passkey_removed: { title: "패스키 삭제됨", body: "\"{name}\" 패스키가 계정에서 삭제되었습니다." },
+  security_anti_phishing: { title: "피싱 방지 코드 변경됨", body: "피싱 방지 코드가 변경되었습니다. 저희가 보내는 모든 정식 이메일과 SMS에 이 코드가 표시됩니다." },
+  security_whitelist_on: { title: "출금 화이트리스트 켜짐", body: "이제 주소록에 있는 주소로만 출금됩니다. 새 주소는 추가 후 24시간이 지나야 사용할 수 있습니다." },
+  security_whitelist_off: { title: "출금 화이트리스트 꺼짐", body: "이제 모든 주소로 출금할 수 있습니다. 본인이 아니라면 지금 고객지원에 문의하세요." },
+  security_locked: { title: "보안 설정 잠김", body: "화이트리스트, 주소록, 2단계 인증이 {days}일 동안, 베이징 시간 {time}까지 잠겼습니다." },
+  security_address_added: { title: "출금 주소 추가됨", body: "{currency} 주소 {address}이(가) 주소록에 추가되었습니다." },
+  security_address_removed: { title: "출금 주소 삭제됨", body: "{currency} 주소 {address}이(가) 주소록에서 삭제되었습니다." },
 };
 
 const jp: Catalogue = {
@@ -264,6 +300,14 @@ const jp: Catalogue = {
   spot_filled: { title: "注文が約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。残りはありません。" },
   spot_partial: { title: "注文が一部約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。" },
   c2c_message: { title: "注文 #{id} に新しいメッセージ", body: "{text}" },
+  security_passkey_added: { title: "パスキーを追加しました", body: "「{name}」という名前のパスキーがアカウントに追加されました。心当たりがない場合は、設定をロックしてサポートに連絡してください。" },
+  security_passkey_removed: { title: "パスキーを削除しました", body: "パスキー「{name}」がアカウントから削除されました。" },
+  security_anti_phishing: { title: "フィッシング対策コードを変更しました", body: "フィッシング対策コードが変更されました。当社からの正規のメールとSMSにはすべてこのコードが表示されます。" },
+  security_whitelist_on: { title: "出金ホワイトリストを有効にしました", body: "出金はアドレス帳のアドレスにのみ送られます。新しいアドレスは追加から24時間後に使えます。" },
+  security_whitelist_off: { title: "出金ホワイトリストを無効にしました", body: "どのアドレスにも出金できるようになりました。心当たりがない場合はすぐにサポートに連絡してください。" },
+  security_locked: { title: "セキュリティ設定をロックしました", body: "ホワイトリスト、アドレス帳、二段階認証が {days} 日間、北京時間 {time} までロックされました。" },
+  security_address_added: { title: "出金アドレスを追加しました", body: "{currency} のアドレス {address} がアドレス帳に追加されました。" },
+  security_address_removed: { title: "出金アドレスを削除しました", body: "{currency} のアドレス {address} がアドレス帳から削除されました。" },
 };
 
 const es: Catalogue = {
@@ -306,6 +350,14 @@ const es: Catalogue = {
   spot_filled: { title: "Orden ejecutada", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}. No queda nada por ejecutar." },
   spot_partial: { title: "Orden ejecutada en parte", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}." },
   c2c_message: { title: "Nuevo mensaje en la orden #{id}", body: "{text}" },
+  security_passkey_added: { title: "Llave de acceso añadida", body: "Se añadió a su cuenta una llave de acceso llamada \"{name}\". Si no fue usted, bloquee los ajustes de su cuenta y contacte con soporte." },
+  security_passkey_removed: { title: "Llave de acceso eliminada", body: "La llave de acceso \"{name}\" se eliminó de su cuenta." },
+  security_anti_phishing: { title: "Código antiphishing cambiado", body: "Su código antiphishing cambió. Todo correo y SMS auténtico nuestro lo muestra." },
+  security_whitelist_on: { title: "Lista blanca de retiros activada", body: "Los retiros solo van a direcciones de su libreta. Una dirección nueva se puede usar 24 horas después de añadirla." },
+  security_whitelist_off: { title: "Lista blanca de retiros desactivada", body: "Los retiros pueden ir de nuevo a cualquier dirección. Si no fue usted, contacte con soporte ahora." },
+  security_locked: { title: "Ajustes de seguridad bloqueados", body: "Su lista blanca, su libreta de direcciones y sus segundos factores quedan bloqueados {days} días, hasta las {time} (hora de Pekín)." },
+  security_address_added: { title: "Dirección de retiro añadida", body: "La dirección {currency} {address} se añadió a su libreta." },
+  security_address_removed: { title: "Dirección de retiro eliminada", body: "La dirección {currency} {address} se eliminó de su libreta." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

@@ -12,7 +12,9 @@ import type { FeeRow as PublishedFee, WithdrawalSubmitted } from "../../../schem
 import { ApiError } from "../../lib/errors.ts";
 import { guardedError } from "../../lib/guarded.ts";
 import { balanceOf, movementStatements } from "../../lib/ledger.ts";
-import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
+import { checkFundPassword } from "../account/security.ts";
+import { checkSecondFactor, checkWhitelist } from "../account/guards.ts";
+import type { RelyingParty } from "../account/passkeys.ts";
 import { inSiteWithdrawal, internalAddressOwner, withNextWithdrawalId } from "../wallet/internal-addresses.ts";
 import { amountOrThrow, big, getCurrency, listCurrencies, timeFormat } from "../wallet/currency.ts";
 import { cheaperFirst, feeRows, hasNetworks, termsFor } from "./withdrawals.ts";
@@ -46,10 +48,11 @@ export async function withdrawInfo(db: D1Database, uid: number, currencyId: numb
     db
       .prepare(
         `SELECT u.fund_password_hash IS NOT NULL AS fp, EXISTS (SELECT 1 FROM totp_secrets t WHERE t.user_id = u.id AND t.enabled = 1) AS totp,
+                EXISTS (SELECT 1 FROM passkeys p WHERE p.user_id = u.id) AS passkey,
                 EXISTS (SELECT 1 FROM bank_cards b WHERE b.user_id = u.id) AS bank FROM users u WHERE u.id = ?`,
       )
       .bind(uid)
-      .first<{ fp: number; totp: number; bank: number }>(),
+      .first<{ fp: number; totp: number; passkey: number; bank: number }>(),
   ]);
   const terms = (network: -1 | 0 | 1) => {
     const t = termsFor(rows, network)!;
@@ -70,12 +73,13 @@ export async function withdrawInfo(db: D1Database, uid: number, currencyId: numb
     fees: [terms(-1), ...rows.filter((r) => r.network !== -1).map((r) => terms(r.network))],
     has_fund_password: security?.fp === 1,
     totp_enabled: security?.totp === 1,
+    has_passkey: security?.passkey === 1,
     has_receiving_info: security?.bank === 1,
   };
 }
 
 /** Requests a withdrawal, or settles it in-site when the address is another user's internal one. */
-export async function requestWithdrawal(env: Env, userId: number, b: z.output<typeof withdrawalSchema>, locale: Locale): Promise<WithdrawalSubmitted> {
+export async function requestWithdrawal(env: Env, userId: number, b: z.output<typeof withdrawalSchema>, locale: Locale, rp: RelyingParty): Promise<WithdrawalSubmitted> {
   const db = env.DB;
   const cur = await getCurrency(db, b.currency);
   const rows = await feeRows(db, cur);
@@ -108,9 +112,12 @@ export async function requestWithdrawal(env: Env, userId: number, b: z.output<ty
     const units = parseUnits(shown, cur.scale);
     if (units === null || units !== fee) throw new ApiError("fee_mismatch", 409, { fee: `${fmt(fee, cur.scale)} ${cur.name}` });
   }
+  // With the whitelist on, only to the address book (and a new entry only after it cooled).
+  await checkWhitelist(db, userId, { currencyId: cur.id, network, address: internal ?? b.address, inSite: recipientId !== null });
   // A coin withdrawal needs no bank card: the receiving-account gate (997) is for fiat (C2C).
   await checkFundPassword(env, userId, b.password);
-  await checkTotpIfEnabled(env, userId, b.totp_code);
+  // The authenticator code, or a passkey instead (an account with passkeys only needs one).
+  await checkSecondFactor(env, userId, b, rp, { required: false });
   if (recipientId !== null && internal) {
     const id = await inSiteWithdrawal(db, { senderId: userId, recipientId, currencyId: cur.id, network: -1, address: internal, memo: b.memo, amount });
     return {

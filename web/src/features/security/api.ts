@@ -3,6 +3,8 @@ import type { SavedAddress } from "../../../../schemas/address-book.ts";
 import type { UserCenter } from "../../../../schemas/kyc.ts";
 import type { FeeRow } from "../../../../schemas/withdrawal.ts";
 import { call, client } from "../../lib/api.ts";
+import type { SecondFactorAnswer } from "../../components/SecondFactors.tsx";
+import type { RegistrationResponseJSON } from "../../lib/passkey.ts";
 import { cachedFor, sharedKeys, useCallMutation, useScreenQuery } from "../../lib/query.ts";
 
 export type { FeeRow, SavedAddress };
@@ -37,3 +39,24 @@ export const useFeeTable = () => useScreenQuery({ queryKey: ["fees"], queryFn: (
 
 export const useAddAddress = () => useCallMutation(addAddress, [sharedKeys.addresses]);
 export const useDeleteAddress = () => useCallMutation(deleteAddress, [sharedKeys.addresses]);
+
+// ── Account guards (issue #29): passkeys, anti-phishing code, whitelist, settings lock ──────────
+
+export const guardKeys = { settings: ["security-settings"] as const, passkeys: ["passkeys"] as const };
+
+export const fetchGuards = (signal?: AbortSignal) => call((o) => client.api.security.settings.$get({}, o), { notify: false, signal });
+export const fetchPasskeys = (signal?: AbortSignal) => call((o) => client.api.security.passkeys.$get({}, o), { notify: false, signal });
+export const addPasskey = (body: { name: string; response: RegistrationResponseJSON } & SecondFactorAnswer) => call((o) => client.api.security.passkeys.$post({ json: body }, o));
+export const removePasskey = (id: number, factor: SecondFactorAnswer) => call((o) => client.api.security.passkeys[":id"].delete.$post({ param: { id: String(id) }, json: factor }, o));
+export const setAntiPhishing = (code: string, factor: SecondFactorAnswer) => call((o) => client.api.security.anti_phishing.$post({ json: { code, ...factor } }, o));
+export const setWhitelist = (on: boolean, factor: SecondFactorAnswer) => call((o) => client.api.security.whitelist.$post({ json: { on, ...factor } }, o));
+export const lockSettings = (days: number, factor: SecondFactorAnswer) => call((o) => client.api.security.lock.$post({ json: { days, ...factor } }, o));
+
+/** The account's guards (second factors, anti-phishing code, whitelist, lock). */
+export const useGuards = () => useScreenQuery({ queryKey: [...guardKeys.settings], queryFn: ({ signal }) => fetchGuards(signal) });
+export const usePasskeys = () => useScreenQuery({ queryKey: [...guardKeys.passkeys], queryFn: ({ signal }) => fetchPasskeys(signal) });
+export const useAddPasskey = () => useCallMutation(addPasskey, [guardKeys.passkeys, guardKeys.settings]);
+export const useRemovePasskey = () => useCallMutation(removePasskey, [guardKeys.passkeys, guardKeys.settings]);
+export const useSetAntiPhishing = () => useCallMutation(setAntiPhishing, [guardKeys.settings]);
+export const useSetWhitelist = () => useCallMutation(setWhitelist, [guardKeys.settings]);
+export const useLockSettings = () => useCallMutation(lockSettings, [guardKeys.settings]);

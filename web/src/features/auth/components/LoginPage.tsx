@@ -9,6 +9,7 @@ import { Spinner } from "../../../components/States.tsx";
 import { completeLogin, login } from "../api.ts";
 import { withoutError, type FieldErrors } from "../fieldState.ts";
 import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+import { PasskeyLogin } from "../PasskeyLogin.tsx";
 import "./auth.module.css";
 
 /** The form check, fetched once the user starts typing (see loginCheck.ts). */
@@ -94,6 +95,7 @@ export default function LoginPage() {
           {busy && <Spinner size={16} />}
           {m.login_button()}
         </button>
+        <PasskeyLogin />
         <p className="form-foot">
           {m.no_account()}{" "}
           <Link to={`/register${params.get("code") ? `?code=${encodeURIComponent(params.get("code") ?? "")}` : ""}`}>{m.register_now()}</Link>

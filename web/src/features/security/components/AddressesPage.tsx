@@ -74,6 +74,7 @@ export default function AddressesPage() {
               </div>
               <code className={acct.monoBreak}>{a.address}</code>
               {a.memo && <span className="muted">{m.sec_memo()}: {a.memo}</span>}
+              {a.usable_from && <span className="badge badge-pending" data-testid="address-cooling">{m.sec_address_opens({ time: a.usable_from })}</span>}
             </li>
           ))}
         </ul>

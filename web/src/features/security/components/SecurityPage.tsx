@@ -6,11 +6,12 @@ import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { Icon, type IconName } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { useSecurity } from "../api.ts";
+import { useGuards, useSecurity } from "../api.ts";
 import acct from "../../../components/account.module.css";
 
 export default function SecurityPage() {
   const s = useSecurity();
+  const g = useGuards();
   if (s.error && !s.data) return <ErrorState message={s.error.message} onRetry={s.reload} />;
   if (!s.data) return <SkeletonList rows={4} />;
   const d = s.data;
@@ -33,6 +34,10 @@ export default function SecurityPage() {
     },
     { to: "/security/addresses", icon: "records", label: m.sec_addresses_title(), desc: m.sec_addresses_desc(), testId: "sec-addresses" },
     { to: "/password", icon: "key", label: m.menu_password(), desc: m.sec_password_desc(), testId: "sec-password" },
+    // Account guards (issue #29): their states come from /api/security/settings.
+    { to: "/security/passkeys", icon: "key", label: m.sec_passkeys_title(), desc: m.sec_passkeys_desc(), ...(g.data ? { badge: g.data.passkeys > 0 ? { text: String(g.data.passkeys), tone: "ok" } : { text: m.sec_state_off(), tone: "none" } } : {}), testId: "sec-passkeys" },
+    { to: "/security/anti-phishing", icon: "shield", label: m.sec_anti_title(), desc: m.sec_anti_desc(), ...(g.data ? { badge: g.data.anti_phishing_code ? { text: m.sec_state_set(), tone: "ok" } : { text: m.sec_anti_none(), tone: "none" } } : {}), testId: "sec-anti-phishing" },
+    { to: "/security/whitelist", icon: "records", label: m.sec_whitelist_title(), desc: m.sec_whitelist_desc(), ...(g.data ? { badge: g.data.locked_until ? { text: m.sec_locked(), tone: "pending" } : g.data.whitelist ? { text: m.sec_state_on(), tone: "ok" } : { text: m.sec_state_off(), tone: "none" } } : {}), testId: "sec-whitelist" },
   ];
   return (
     <div className={acct.acctPage} data-testid="security-page">

@@ -4,7 +4,8 @@
  * amount received, the total that is frozen and the network's min / max come from the one
  * published fee table and are shown live, before anything is sent; a confirm dialog repeats
  * them. No other deduction exists. The fund password (and the authenticator code once
- * enabled) authorises the request; an operator reviews it before it goes to the chain.
+ * enabled, or one of the account's passkeys instead) authorises the request; an operator reviews
+ * it before it goes to the chain.
  */
 import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link, useNavigate } from "react-router";
@@ -14,6 +15,7 @@ import { ApiFailure } from "../../../lib/api.ts";
 import { decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
 import { showMoneyToast, STATEMENT_ROUTE, toast } from "../../../lib/toast.ts";
 import { navigateTo } from "../../../lib/nav.ts";
+import { confirmWithPasskey, PasskeyCancelled } from "../../../lib/passkey.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { FundPasswordField, TotpField } from "../../../components/SecondFactors.tsx";
@@ -37,6 +39,7 @@ export default function WithdrawalPage() {
   const [amount, setAmount] = useState("");
   const [password, setPassword] = useState("");
   const [totp, setTotp] = useState("");
+  const [withPasskey, setWithPasskey] = useState(false);
   const [errors, setErrors] = useState<Errors>({});
   const [confirming, setConfirming] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -45,6 +48,9 @@ export default function WithdrawalPage() {
 
   // The info of the coin chosen (the previous coin's stays in `info.data` while the next loads).
   const d = info.data?.currency === currency ? info.data : undefined;
+  // A passkey confirms instead of the authenticator code: always when the account has no
+  // authenticator, by choice when it has both.
+  const passkeyChosen = !!d?.has_passkey && (!d.totp_enabled || withPasskey);
   /** Every coin that the fee table lists, once each, in its order. */
   const coins = useMemo(() => [...new Map((feeTable.data ?? []).map((r) => [r.currency_id, r.currency])).entries()], [feeTable.data]);
   // Default to the first network of the answer: the server lists the cheaper one first.
@@ -90,7 +96,7 @@ export default function WithdrawalPage() {
             : errText(preview.problem, { decimals: scale });
     }
     if (!/^\d{6}$/.test(password)) next.password = errText("fund_password_rule");
-    if (d?.totp_enabled && !/^\d{6}$/.test(totp)) next.totp = errText("totp_required");
+    if (d?.totp_enabled && !passkeyChosen && !/^\d{6}$/.test(totp)) next.totp = errText("totp_required");
     setErrors(next);
     return Object.keys(next).length === 0;
   };
@@ -105,6 +111,7 @@ export default function WithdrawalPage() {
     if (!d || !terms || busy) return;
     setBusy(true);
     try {
+      const factor = passkeyChosen ? { passkey: await confirmWithPasskey() } : d.totp_enabled ? { totp_code: totp } : {};
       const res = await submitWithdrawal({
         currency: d.currency,
         address: address.trim(),
@@ -112,7 +119,7 @@ export default function WithdrawalPage() {
         ...(d.networks.length > 0 && network !== null ? { type: network } : {}),
         password,
         charge: terms.fee,
-        ...(d.totp_enabled ? { totp_code: totp } : {}),
+        ...factor,
       });
       setConfirming(false);
       if (res.in_site) showMoneyToast(m.wallet_in_site_done({ total: `${formatMoneyMoved(res.total, unit)} ${unit}` }), { label: m.statement_view(), onTap: () => navigateTo(STATEMENT_ROUTE) });
@@ -120,6 +127,10 @@ export default function WithdrawalPage() {
       navigate("/withdrawal/log");
     } catch (err) {
       setConfirming(false);
+      if (err instanceof PasskeyCancelled) {
+        toast.error(err.message);
+        return;
+      }
       const f = err instanceof ApiFailure ? err : null;
       if (f?.kind === "997" || f?.kind === "998" || f?.kind === "999") return; // handled by the API client
       if (f?.code === "fund_password_wrong" || f?.code === "fund_password_rule") setErrors({ password: f.message });
@@ -313,7 +324,9 @@ export default function WithdrawalPage() {
           testId="withdraw-password"
         />
 
-        {d.totp_enabled && (
+        {passkeyChosen ? (
+          <p className="form-note" data-testid="withdraw-passkey-note">{m.sec_passkey_will_confirm()}</p>
+        ) : d.totp_enabled && (
           <TotpField
             value={totp}
             onChange={(v) => {
@@ -323,6 +336,11 @@ export default function WithdrawalPage() {
             error={errors.totp}
             testId="withdraw-totp"
           />
+        )}
+        {d.has_passkey && d.totp_enabled && (
+          <button type="button" className="text-btn" onClick={() => setWithPasskey((v) => !v)} data-testid="withdraw-factor-switch">
+            {withPasskey ? m.sec_passkey_use_code() : m.sec_passkey_use()}
+          </button>
         )}
 
         <button type="submit" className="btn btn-primary btn-block btn-large" disabled={!ready || busy} data-testid="withdraw-submit">
