@@ -239,6 +239,13 @@ const en = {
   lever_cancel_failed: "Only a pending order can be cancelled",
   lever_exposure: "The exchange cannot take more positions on this pair right now; please try fewer lots or later",
   lever_margin_in_use: "Margin of open leveraged positions cannot be transferred out; close them first",
+  invalid_price: "Please enter a valid price",
+  alert_kind: "Choose an alert type: above, below or move",
+  alert_window: "Choose a window: 1h or 24h",
+  alert_percent: "Enter a move of more than 0 and at most 100 % (at most two decimals)",
+  alert_fields: "This field does not belong to this alert type: {field}",
+  alert_limit: "You already have {max} active alerts: delete one before adding another",
+  alert_already: "The last price {last} is already there: choose a level the price has yet to reach",
 };
 
 export type ErrorKey = keyof typeof en;
@@ -476,6 +483,13 @@ const zh: Catalogue = {
   lever_cancel_failed: "只有挂单可以撤销",
   lever_exposure: "平台暂时无法在该交易对承接更多持仓，请减少手数或稍后再试",
   lever_margin_in_use: "杠杆持仓占用的保证金不能转出，请先平仓",
+  invalid_price: "请输入有效的价格",
+  alert_kind: "请选择提醒类型：高于、低于或涨跌幅",
+  alert_window: "请选择时间窗口：1 小时或 24 小时",
+  alert_percent: "请输入大于 0 且不超过 100 的涨跌幅（最多两位小数）",
+  alert_fields: "该字段不适用于此提醒类型：{field}",
+  alert_limit: "您已有 {max} 个生效中的提醒，请先删除一个再添加",
+  alert_already: "最新价 {last} 已达到该价位，请选择价格尚未达到的价位",
 };
 
 const hk: Catalogue = {
@@ -710,6 +724,13 @@ const hk: Catalogue = {
   lever_cancel_failed: "只有掛單可以撤銷",
   lever_exposure: "平台暫時無法在該交易對承接更多持倉，請減少手數或稍後再試",
   lever_margin_in_use: "槓桿持倉佔用的保證金不能轉出，請先平倉",
+  invalid_price: "請輸入有效的價格",
+  alert_kind: "請選擇提醒類型：高於、低於或漲跌幅",
+  alert_window: "請選擇時間窗口：1 小時或 24 小時",
+  alert_percent: "請輸入大於 0 且不超過 100 的漲跌幅（最多兩位小數）",
+  alert_fields: "此欄位不適用於此提醒類型：{field}",
+  alert_limit: "您已有 {max} 個生效中的提醒，請先刪除一個再新增",
+  alert_already: "最新價 {last} 已達到該價位，請選擇價格尚未達到的價位",
 };
 
 const kr: Catalogue = {
@@ -944,6 +965,13 @@ const kr: Catalogue = {
   lever_cancel_failed: "대기 중인 주문만 취소할 수 있습니다",
   lever_exposure: "지금은 거래소가 이 거래쌍에서 더 많은 포지션을 받을 수 없습니다. 랏 수를 줄이거나 나중에 시도하세요",
   lever_margin_in_use: "열린 레버리지 포지션의 증거금은 이체할 수 없습니다. 먼저 포지션을 종료하세요",
+  invalid_price: "올바른 가격을 입력하세요",
+  alert_kind: "알림 유형을 선택하세요: 이상, 이하 또는 변동",
+  alert_window: "기간을 선택하세요: 1시간 또는 24시간",
+  alert_percent: "0보다 크고 100 이하인 변동률을 입력하세요(소수점 두 자리까지)",
+  alert_fields: "이 항목은 이 알림 유형에 해당하지 않습니다: {field}",
+  alert_limit: "활성 알림이 이미 {max}개 있습니다. 하나를 삭제한 후 추가하세요",
+  alert_already: "최근 가격 {last}이(가) 이미 그 수준입니다. 아직 도달하지 않은 가격을 선택하세요",
 };
 
 const jp: Catalogue = {
@@ -1178,6 +1206,13 @@ const jp: Catalogue = {
   lever_cancel_failed: "取消できるのは待機中の注文だけです",
   lever_exposure: "現在、取引所はこの取引ペアでこれ以上のポジションを引き受けられません。ロット数を減らすか後でお試しください",
   lever_margin_in_use: "保有中のレバレッジポジションの証拠金は振替できません。先に決済してください",
+  invalid_price: "有効な価格を入力してください",
+  alert_kind: "アラートの種類を選んでください：以上、以下、または変動",
+  alert_window: "期間を選んでください：1時間または24時間",
+  alert_percent: "0より大きく100以下の変動率を入力してください（小数点以下2桁まで）",
+  alert_fields: "この項目はこのアラートの種類には使えません：{field}",
+  alert_limit: "有効なアラートがすでに{max}件あります。追加する前に1件削除してください",
+  alert_already: "直近価格 {last} はすでにその水準です。まだ到達していない価格を選んでください",
 };
 
 const es: Catalogue = {
@@ -1412,6 +1447,13 @@ const es: Catalogue = {
   lever_cancel_failed: "Solo se puede cancelar una orden pendiente",
   lever_exposure: "La plataforma no puede asumir más posiciones en este par ahora; pruebe con menos lotes o más tarde",
   lever_margin_in_use: "El margen de las posiciones apalancadas abiertas no se puede transferir; ciérrelas primero",
+  invalid_price: "Introduzca un precio válido",
+  alert_kind: "Elija un tipo de alerta: por encima, por debajo o variación",
+  alert_window: "Elija un periodo: 1 h o 24 h",
+  alert_percent: "Introduzca una variación mayor que 0 y de como máximo 100 % (dos decimales como máximo)",
+  alert_fields: "Este campo no corresponde a este tipo de alerta: {field}",
+  alert_limit: "Ya tiene {max} alertas activas: elimine una antes de añadir otra",
+  alert_already: "El último precio {last} ya está ahí: elija un nivel que el precio aún no haya alcanzado",
 };
 
 export const errorCatalogue: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };

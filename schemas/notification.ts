@@ -52,6 +52,9 @@ export const notificationKinds = [
   "spot_filled",
   "spot_partial",
   "c2c_message",
+  "price_alert_above",
+  "price_alert_below",
+  "price_alert_move",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

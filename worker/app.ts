@@ -42,6 +42,8 @@ import { operatorEarnRoutes } from "./routes/operator-earn.ts";
 import { operatorTransparencyRoutes, transparencyRoutes } from "./routes/transparency.ts";
 import { miningRoutes } from "./routes/mining.ts";
 import { operatorMiningRoutes } from "./routes/operator-mining.ts";
+import { alertRoutes } from "./routes/alerts.ts";
+import { marketRoutes } from "./routes/market.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -125,6 +127,8 @@ export const app = base
   .route("/api", operatorTransparencyRoutes)
   .route("/api", miningRoutes)
   .route("/api", operatorMiningRoutes)
+  .route("/api", alertRoutes)
+  .route("/api", marketRoutes)
   .route("/api", devClockRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input

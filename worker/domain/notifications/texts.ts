@@ -46,6 +46,9 @@
  *   spot_filled           id, pair, side (@buy | @sell), qty, price (the average of the fills)
  *   spot_partial          id, pair, side (@buy | @sell), qty, price (the average of the fills)
  *   c2c_message           id, text (the start of the message)
+ *   price_alert_above     pair, level, price (the trade that reached it)
+ *   price_alert_below     pair, level, price
+ *   price_alert_move      pair, price, from (the window's first price), move (signed percent), percent (the alert's), hours (1 | 24)
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -96,6 +99,9 @@ const en: Catalogue = {
   spot_filled: { title: "Order filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}. Nothing is left to fill." },
   spot_partial: { title: "Order partly filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}." },
   c2c_message: { title: "New message on order #{id}", body: "{text}" },
+  price_alert_above: { title: "Price alert: {pair} at or above {level}", body: "{pair} traded at {price}, at or above your alert level {level}. The alert has fired and is done." },
+  price_alert_below: { title: "Price alert: {pair} at or below {level}", body: "{pair} traded at {price}, at or below your alert level {level}. The alert has fired and is done." },
+  price_alert_move: { title: "Price alert: {pair} moved {move} %", body: "{pair} traded at {price}, {move} % against {from}, its first price in the last {hours} h (your alert: {percent} %). The alert has fired and is done." },
 };
 
 const zh: Catalogue = {
@@ -138,6 +144,9 @@ const zh: Catalogue = {
   spot_filled: { title: "订单已成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。已全部成交。" },
   spot_partial: { title: "订单部分成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。" },
   c2c_message: { title: "订单 #{id} 有新消息", body: "{text}" },
+  price_alert_above: { title: "价格提醒：{pair} 达到或高于 {level}", body: "{pair} 成交价 {price}，已达到或高于您的提醒价位 {level}。该提醒已触发并结束。" },
+  price_alert_below: { title: "价格提醒：{pair} 达到或低于 {level}", body: "{pair} 成交价 {price}，已达到或低于您的提醒价位 {level}。该提醒已触发并结束。" },
+  price_alert_move: { title: "价格提醒：{pair} 涨跌 {move} %", body: "{pair} 成交价 {price}，相对过去 {hours} 小时内的首个价格 {from} 变动 {move} %（您的提醒：{percent} %）。该提醒已触发并结束。" },
 };
 
 const hk: Catalogue = {
@@ -180,6 +189,9 @@ const hk: Catalogue = {
   spot_filled: { title: "訂單已成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。已全部成交。" },
   spot_partial: { title: "訂單部分成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。" },
   c2c_message: { title: "訂單 #{id} 有新消息", body: "{text}" },
+  price_alert_above: { title: "價格提醒：{pair} 達到或高於 {level}", body: "{pair} 成交價 {price}，已達到或高於您的提醒價位 {level}。此提醒已觸發並結束。" },
+  price_alert_below: { title: "價格提醒：{pair} 達到或低於 {level}", body: "{pair} 成交價 {price}，已達到或低於您的提醒價位 {level}。此提醒已觸發並結束。" },
+  price_alert_move: { title: "價格提醒：{pair} 漲跌 {move} %", body: "{pair} 成交價 {price}，相對過去 {hours} 小時內的首個價格 {from} 變動 {move} %（您的提醒：{percent} %）。此提醒已觸發並結束。" },
 };
 
 const kr: Catalogue = {
@@ -222,6 +234,9 @@ const kr: Catalogue = {
   spot_filled: { title: "주문 체결 완료", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}. 남은 수량이 없습니다." },
   spot_partial: { title: "주문 일부 체결", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}." },
   c2c_message: { title: "주문 #{id}에 새 메시지", body: "{text}" },
+  price_alert_above: { title: "가격 알림: {pair} {level} 이상", body: "{pair}이(가) {price}에 거래되어 알림 가격 {level} 이상에 도달했습니다. 알림이 실행되어 종료되었습니다." },
+  price_alert_below: { title: "가격 알림: {pair} {level} 이하", body: "{pair}이(가) {price}에 거래되어 알림 가격 {level} 이하에 도달했습니다. 알림이 실행되어 종료되었습니다." },
+  price_alert_move: { title: "가격 알림: {pair} {move} % 변동", body: "{pair}이(가) {price}에 거래되어 최근 {hours}시간의 첫 가격 {from} 대비 {move} % 변동했습니다(알림: {percent} %). 알림이 실행되어 종료되었습니다." },
 };
 
 const jp: Catalogue = {
@@ -264,6 +279,9 @@ const jp: Catalogue = {
   spot_filled: { title: "注文が約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。残りはありません。" },
   spot_partial: { title: "注文が一部約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。" },
   c2c_message: { title: "注文 #{id} に新しいメッセージ", body: "{text}" },
+  price_alert_above: { title: "価格アラート：{pair} が {level} 以上", body: "{pair} が {price} で約定し、アラート価格 {level} 以上に達しました。アラートは発動して終了しました。" },
+  price_alert_below: { title: "価格アラート：{pair} が {level} 以下", body: "{pair} が {price} で約定し、アラート価格 {level} 以下に達しました。アラートは発動して終了しました。" },
+  price_alert_move: { title: "価格アラート：{pair} が {move} % 変動", body: "{pair} が {price} で約定し、直近 {hours} 時間の最初の価格 {from} から {move} % 変動しました（アラート：{percent} %）。アラートは発動して終了しました。" },
 };
 
 const es: Catalogue = {
@@ -306,6 +324,9 @@ const es: Catalogue = {
   spot_filled: { title: "Orden ejecutada", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}. No queda nada por ejecutar." },
   spot_partial: { title: "Orden ejecutada en parte", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}." },
   c2c_message: { title: "Nuevo mensaje en la orden #{id}", body: "{text}" },
+  price_alert_above: { title: "Alerta de precio: {pair} en {level} o más", body: "{pair} se negoció a {price}, en su nivel de alerta {level} o por encima. La alerta se ha activado y ha terminado." },
+  price_alert_below: { title: "Alerta de precio: {pair} en {level} o menos", body: "{pair} se negoció a {price}, en su nivel de alerta {level} o por debajo. La alerta se ha activado y ha terminado." },
+  price_alert_move: { title: "Alerta de precio: {pair} varió {move} %", body: "{pair} se negoció a {price}, {move} % frente a {from}, su primer precio en las últimas {hours} h (su alerta: {percent} %). La alerta se ha activado y ha terminado." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */
