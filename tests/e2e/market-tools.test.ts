@@ -24,7 +24,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   demo1 = await loginViaApi(server.baseUrl, "demo1@exchange.test", "Demo1234");
   demo2 = await loginViaApi(server.baseUrl, "demo2@exchange.test", "Demo1234");
-}, 180_000);
+}, 600_000);
 
 afterAll(async () => {
   await browser?.close();
