@@ -5,13 +5,21 @@
  * used for drawing only; the labels are the book's own decimal strings.
  */
 import { m } from "../../../i18n/index.ts";
-import { formatCompact, formatPrice } from "../../../lib/format.ts";
+import { decimalsOf, fromUnits, toUnits } from "../../../lib/amount.ts";
+import { formatPrice, formatUpTo } from "../../../lib/format.ts";
 import type { Book, Level } from "../../../lib/market/index.ts";
 import s from "./kline.module.css";
 
 const W = 358;
 const H = 150;
 const PAD = 4;
+
+/** A side's whole amount, exactly (the label beside the chart). */
+function total(levels: readonly Level[]): { units: bigint; text: string } {
+  const d = Math.max(0, ...levels.map(([, q]) => decimalsOf(q)));
+  const units = levels.reduce((sum, [, q]) => sum + (toUnits(q, d) ?? 0n), 0n);
+  return { units, text: fromUnits(units, d) };
+}
 
 function cumulative(levels: readonly Level[]): { price: number; cum: number }[] {
   let cum = 0;
@@ -24,8 +32,13 @@ export default function DepthChart({ book, coin }: { book: Book; coin: string })
   const levels = Math.max(book.bids.length, book.asks.length);
   if (bids.length === 0 && asks.length === 0) return <p className={`muted ${s.bookEmpty}`}>{m.kline_book_empty()}</p>;
   const prices = [...bids, ...asks].map((l) => l.price);
-  const lo = Math.min(...prices);
-  const hi = Math.max(...prices);
+  // A margin on both ends, so the outermost level's amount shows as a step and not a bare edge.
+  const margin = (Math.max(...prices) - Math.min(...prices)) * 0.08 || Math.max(...prices) * 0.001 || 1;
+  const lo = Math.min(...prices) - margin;
+  const hi = Math.max(...prices) + margin;
+  const bidTotal = total(book.bids);
+  const askTotal = total(book.asks);
+  const larger = bidTotal.units >= askTotal.units ? bidTotal : askTotal;
   const maxCum = Math.max(bids[bids.length - 1]?.cum ?? 0, asks[asks.length - 1]?.cum ?? 0) || 1;
   const x = (p: number) => (hi === lo ? W / 2 : PAD + ((p - lo) / (hi - lo)) * (W - 2 * PAD));
   const y = (c: number) => H - PAD - (c / maxCum) * (H - 2 * PAD);
@@ -50,7 +63,7 @@ export default function DepthChart({ book, coin }: { book: Book; coin: string })
       <div className={`${s.depthAxis} num muted`}>
         <span>{formatPrice(book.bids[book.bids.length - 1]?.[0] ?? book.asks[0]?.[0])}</span>
         <span>
-          {formatCompact(String(maxCum))} {coin}
+          {formatUpTo(larger.text, 6)} {coin}
         </span>
         <span>{formatPrice(book.asks[book.asks.length - 1]?.[0] ?? book.bids[0]?.[0])}</span>
       </div>
