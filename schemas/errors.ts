@@ -254,6 +254,13 @@ const en = {
   address_not_whitelisted: "The withdrawal whitelist is on: withdraw only to an address in your address book",
   address_cooling: "This address was added while the whitelist was on: it can be used from {time} (Beijing time)",
   contact_unverified: "Please confirm your e-mail or phone with the code we sent first",
+  invalid_price: "Please enter a valid price",
+  alert_kind: "Choose an alert type: above, below or move",
+  alert_window: "Choose a window: 1h or 24h",
+  alert_percent: "Enter a move of more than 0 and at most 100 % (at most two decimals)",
+  alert_fields: "This field does not belong to this alert type: {field}",
+  alert_limit: "You already have {max} active alerts: delete one before adding another",
+  alert_already: "The last price {last} is already there: choose a level the price has yet to reach",
 };
 
 export type ErrorKey = keyof typeof en;
@@ -506,6 +513,13 @@ const zh: Catalogue = {
   address_not_whitelisted: "提币白名单已开启：只能提币到地址簿中的地址",
   address_cooling: "该地址是在白名单开启期间添加的，可于北京时间 {time} 起使用",
   contact_unverified: "请先用我们发送的验证码确认您的邮箱或手机",
+  invalid_price: "请输入有效的价格",
+  alert_kind: "请选择提醒类型：高于、低于或涨跌幅",
+  alert_window: "请选择时间窗口：1 小时或 24 小时",
+  alert_percent: "请输入大于 0 且不超过 100 的涨跌幅（最多两位小数）",
+  alert_fields: "该字段不适用于此提醒类型：{field}",
+  alert_limit: "您已有 {max} 个生效中的提醒，请先删除一个再添加",
+  alert_already: "最新价 {last} 已达到该价位，请选择价格尚未达到的价位",
 };
 
 const hk: Catalogue = {
@@ -755,6 +769,13 @@ const hk: Catalogue = {
   address_not_whitelisted: "提幣白名單已開啟：只能提幣到地址簿中的地址",
   address_cooling: "該地址是在白名單開啟期間新增的，可於北京時間 {time} 起使用",
   contact_unverified: "請先用我們發送的驗證碼確認您的郵箱或手機",
+  invalid_price: "請輸入有效的價格",
+  alert_kind: "請選擇提醒類型：高於、低於或漲跌幅",
+  alert_window: "請選擇時間窗口：1 小時或 24 小時",
+  alert_percent: "請輸入大於 0 且不超過 100 的漲跌幅（最多兩位小數）",
+  alert_fields: "此欄位不適用於此提醒類型：{field}",
+  alert_limit: "您已有 {max} 個生效中的提醒，請先刪除一個再新增",
+  alert_already: "最新價 {last} 已達到該價位，請選擇價格尚未達到的價位",
 };
 
 const kr: Catalogue = {
@@ -1004,6 +1025,13 @@ const kr: Catalogue = {
   address_not_whitelisted: "출금 화이트리스트가 켜져 있습니다. 주소록에 있는 주소로만 출금할 수 있습니다",
   address_cooling: "화이트리스트가 켜진 동안 추가된 주소입니다. 베이징 시간 {time}부터 사용할 수 있습니다",
   contact_unverified: "먼저 보내 드린 코드로 이메일 또는 휴대폰을 확인해 주세요",
+  invalid_price: "올바른 가격을 입력하세요",
+  alert_kind: "알림 유형을 선택하세요: 이상, 이하 또는 변동",
+  alert_window: "기간을 선택하세요: 1시간 또는 24시간",
+  alert_percent: "0보다 크고 100 이하인 변동률을 입력하세요(소수점 두 자리까지)",
+  alert_fields: "이 항목은 이 알림 유형에 해당하지 않습니다: {field}",
+  alert_limit: "활성 알림이 이미 {max}개 있습니다. 하나를 삭제한 후 추가하세요",
+  alert_already: "최근 가격 {last}이(가) 이미 그 수준입니다. 아직 도달하지 않은 가격을 선택하세요",
 };
 
 const jp: Catalogue = {
@@ -1253,6 +1281,13 @@ const jp: Catalogue = {
   address_not_whitelisted: "出金ホワイトリストが有効です。アドレス帳のアドレスにのみ出金できます",
   address_cooling: "このアドレスはホワイトリスト有効中に追加されたため、北京時間 {time} から使用できます",
   contact_unverified: "先に送信したコードでメールアドレスまたは電話番号を確認してください",
+  invalid_price: "有効な価格を入力してください",
+  alert_kind: "アラートの種類を選んでください：以上、以下、または変動",
+  alert_window: "期間を選んでください：1時間または24時間",
+  alert_percent: "0より大きく100以下の変動率を入力してください（小数点以下2桁まで）",
+  alert_fields: "この項目はこのアラートの種類には使えません：{field}",
+  alert_limit: "有効なアラートがすでに{max}件あります。追加する前に1件削除してください",
+  alert_already: "直近価格 {last} はすでにその水準です。まだ到達していない価格を選んでください",
 };
 
 const es: Catalogue = {
@@ -1502,6 +1537,13 @@ const es: Catalogue = {
   address_not_whitelisted: "La lista blanca de retiros está activada: retire solo a una dirección de su libreta",
   address_cooling: "Esta dirección se añadió con la lista blanca activada: podrá usarse desde las {time} (hora de Pekín)",
   contact_unverified: "Confirme primero su correo o teléfono con el código que le enviamos",
+  invalid_price: "Introduzca un precio válido",
+  alert_kind: "Elija un tipo de alerta: por encima, por debajo o variación",
+  alert_window: "Elija un periodo: 1 h o 24 h",
+  alert_percent: "Introduzca una variación mayor que 0 y de como máximo 100 % (dos decimales como máximo)",
+  alert_fields: "Este campo no corresponde a este tipo de alerta: {field}",
+  alert_limit: "Ya tiene {max} alertas activas: elimine una antes de añadir otra",
+  alert_already: "El último precio {last} ya está ahí: elija un nivel que el precio aún no haya alcanzado",
 };
 
 export const errorCatalogue: Record<Locale, Catalogue> = { en, zh, hk, kr, jp, es };

@@ -60,6 +60,9 @@ export const notificationKinds = [
   "security_locked",
   "security_address_added",
   "security_address_removed",
+  "price_alert_above",
+  "price_alert_below",
+  "price_alert_move",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

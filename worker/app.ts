@@ -44,6 +44,8 @@ import { operatorTransparencyRoutes, transparencyRoutes } from "./routes/transpa
 import { miningRoutes } from "./routes/mining.ts";
 import { operatorMiningRoutes } from "./routes/operator-mining.ts";
 import { securityRoutes } from "./routes/security.ts";
+import { alertRoutes } from "./routes/alerts.ts";
+import { marketRoutes } from "./routes/market.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -128,6 +130,8 @@ export const app = base
   .route("/api", miningRoutes)
   .route("/api", operatorMiningRoutes)
   .route("/api", securityRoutes)
+  .route("/api", alertRoutes)
+  .route("/api", marketRoutes)
   .route("/api", devClockRoutes)
   .route("/api", devRoutes)
   .route("/api", devAccountRoutes)

@@ -21,10 +21,12 @@ export interface SpotCommitParts {
   fanout: ReturnType<typeof createFanout>;
   /** Whether a drain is running now (drain.ts): it applies every row appended before it finds the outbox empty. */
   draining: () => boolean;
+  /** Price alerts (desks/alerts.ts): fires, in this transaction, those the fills reached. */
+  alerts?: { onCommit(published: AppliedResult[], now: number): number };
 }
 
 /** A function that runs spot commands (the results of `run`, in order) as one committed step. */
-export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining }: SpotCommitParts) {
+export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining, alerts }: SpotCommitParts) {
   return function commit<T>(run: () => T[]): T[] {
     let out: T[] = [];
     let published: AppliedResult[] = [];
@@ -41,6 +43,8 @@ export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout,
           // due row stays (cleared only once nothing waits: a crash still leaves it due); otherwise
           // the drain is due now.
           if (!(draining() && scheduler.has("drain"))) scheduler.at("drain", entry.at);
+          // Alerts fire only on fills, which always make an entry: the drain just scheduled takes them too.
+          alerts?.onCommit(published, entry.at);
         }
         seconds.tick(spot.top(), Date.now());
       });

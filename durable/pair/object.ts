@@ -14,6 +14,7 @@ import { userNotifier } from "../../worker/lib/notify.ts";
 import { devClockInObject, devClockOn, setDevOffset } from "../../worker/lib/clock.ts";
 import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { SecondsDesk, type AcceptInput, type AcceptResult, type ContractVerdict } from "./desks/seconds.ts";
+import { AlertsDesk, alertStatements, type AddAlertResult, type AlertInput } from "./desks/alerts.ts";
 import { LeverDesk, type LeverAcceptInput, type LeverAcceptResult, type LeverCommandResult, type LeverVerdict } from "./desks/lever.ts";
 import { acceptPairSocket, closePairSocket, createFanout } from "./fanout.ts";
 import { announceLever, byUser } from "./notices.ts";
@@ -33,6 +34,7 @@ export class PairDurableObject extends DurableObject<Env> {
   private readonly spot: SpotDesk;
   private readonly seconds: SecondsDesk;
   private readonly lever: LeverDesk;
+  private readonly alerts: AlertsDesk;
   private readonly fanout: ReturnType<typeof createFanout>;
   private readonly drains: DrainRunner;
   /** Runs spot commands as one committed step (commit.ts). */
@@ -74,7 +76,16 @@ export class PairDurableObject extends DurableObject<Env> {
     this.seconds.drainDue = drainDue;
     this.lever.drainDue = drainDue;
     this.fanout = createFanout(this.spot.fanoutHost(() => ctx.getWebSockets()));
-    this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy });
+    // Price alerts fire in the transaction of the fill that reached them; their D1 rows ride in the drain batch.
+    const spot = this.spot;
+    this.alerts = new AlertsDesk(this.store, this.outbox, {
+      symbol: () => spot.info!.symbol,
+      price: (u) => spot.price(u),
+      last: () => spot.top().last,
+      windowOpen: (ms, now) => spot.windowOpen(ms, now),
+    });
+    this.outbox.alongEachBatch((entries) => alertStatements(env.DB, entries));
+    this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy, alerts: this.alerts });
     ctx.blockConcurrencyWhile(async () => {
       await devClockInObject(env, ctx.storage);
       this.store.migrate();
@@ -131,6 +142,23 @@ export class PairDurableObject extends DurableObject<Env> {
   async cancelMany(pairId: number, orderIds: number[], userId: number): Promise<boolean[]> {
     const spot = await this.ensure(pairId);
     return this.commit(() => orderIds.map((id) => spot.cancelOne(id, userId))).map((r) => r.ok);
+  }
+
+  // Price alerts (desks/alerts.ts): the route has written the D1 row first; these keep the object's copy.
+  /** Takes an active alert in; refused when the last trade already reached its level. */
+  async addAlert(pairId: number, input: AlertInput): Promise<AddAlertResult> {
+    await this.ensure(pairId);
+    return this.store.transaction(() => this.alerts.add(input));
+  }
+  /** Forgets one of a user's alerts; false when the object did not hold it (fired, or never here). */
+  async removeAlert(pairId: number, alertId: number, userId: number): Promise<boolean> {
+    await this.ensure(pairId);
+    return this.store.transaction(() => this.alerts.remove(alertId, userId));
+  }
+  /** How many alerts wait on this pair (tests and tools). */
+  async alertCount(pairId: number): Promise<number> {
+    await this.ensure(pairId);
+    return this.alerts.size();
   }
 
   /** The reconciler asks about an order D1 shows as submitted: known, or tombstoned now (never booked later). */

@@ -156,8 +156,19 @@ export interface LeverEntry {
   notification?: NewNotification;
 }
 
-/** Every kind of outbox entry. A new desk adds its kind here and its case in `application()`. */
-export type OutboxEntry = SpotCommandEntry | SecondsSettleEntry | SecondsAcceptedEntry | LeverEntry;
+/**
+ * Price alerts fired by one spot transaction (desks/alerts.ts): each owner's inbox item and the
+ * traded price that fired it; applied by the alerts desk's statements along the drain batch.
+ */
+export interface AlertEntry {
+  kind: "alert";
+  at: number;
+  alerts: { id: number; userId: number; price: string; notification: NewNotification }[];
+  notices?: UserNotice[];
+}
+
+/** Every kind of outbox entry. A new desk adds its kind here and its case in `application()` (or an `alongEachBatch` hook). */
+export type OutboxEntry = SpotCommandEntry | SecondsSettleEntry | SecondsAcceptedEntry | LeverEntry | AlertEntry;
 
 /** Reads a stored row (rows from before the typed outbox have no `kind`: they are spot). */
 export function parseOutboxEntry(json: string): OutboxEntry {

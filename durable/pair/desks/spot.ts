@@ -562,6 +562,14 @@ export class SpotDesk {
     return { open: p(s.open), high: p(s.high), low: p(s.low), close: p(s.last), volume: this.qty(s.volume), quote_volume: this.quoteAmount(s.quoteVolume), change: s.change };
   }
 
+  /** The first traded price (a 1-minute candle's open) within the last `windowMs` up to `now`, or null (alerts' moves). */
+  windowOpen(windowMs: number, now: number): number | null {
+    const from = now - windowMs;
+    const bars = this.klines.bars("1min", Math.ceil(windowMs / 60_000) + 1);
+    for (const b of bars) if (b.openTime >= from - 59_999 && b.openTime <= now) return b.open;
+    return null;
+  }
+
   currentBars(): { period: KlinePeriod; bar: Bar }[] {
     const out: { period: KlinePeriod; bar: Bar }[] = [];
     for (const period of KLINE_PERIODS) {

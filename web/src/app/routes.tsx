@@ -61,6 +61,7 @@ function KlineRoute() {
 const AssetsPage = page(() => import("../features/assets/components/AssetsPage.tsx"));
 const PersonalPage = page(() => import("../features/personal/components/PersonalPage.tsx"));
 const NotificationsPage = page(() => import("../features/notifications/components/NotificationsPage.tsx"));
+const AlertsPage = page(() => import("../features/alerts/components/AlertsPage.tsx"));
 const RechargePage = page(() => import("../features/wallet/components/RechargePage.tsx"));
 const RecordsPage = page(() => import("../features/wallet/components/RecordsPage.tsx"));
 const WithdrawalPage = page(() => import("../features/wallet/components/WithdrawalPage.tsx"));
@@ -153,6 +154,7 @@ const entries: Entry[] = [
   { path: "/assets", title: m.title_assets, ...tabRoute("/assets"), Component: AssetsPage },
   { path: "/personal", title: m.title_personal, auth: true, Component: PersonalPage },
   { path: "/notifications", title: m.title_notifications, auth: true, Component: NotificationsPage },
+  { path: "/alerts", title: m.title_alerts, auth: true, Component: AlertsPage },
   { path: "/statement", title: m.title_statement, auth: true, Component: StatementPage },
   { path: "/holds", title: m.title_holds, auth: true, Component: HoldsPage },
   { path: "/trade", title: m.title_trade, ...tabRoute("/trade"), Component: TradePage },

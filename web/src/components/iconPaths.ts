@@ -47,6 +47,8 @@ export const ICON_PATHS = {
   filter: "M4 6h16M7 12h10M10 18h4",
   gift: "M4 9.5h16v4H4zM5.5 13.5V20h13v-6.5M12 9.5V20M12 9.5C10.5 6 7 5 6.5 7S9 9.5 12 9.5zM12 9.5c1.5-3.5 5-4.5 5.5-2.5S15 9.5 12 9.5z",
   share: "M12 14.5V4M8 7.5L12 3.5l4 4M8.5 10.5H5.5V20h13v-9.5h-3",
+  star: "M12 3.8l2.5 5.2 5.7.8-4.1 4 1 5.7L12 16.8l-5.1 2.7 1-5.7-4.1-4 5.7-.8z",
+  search: "M10.5 4a6.5 6.5 0 100 13 6.5 6.5 0 000-13zM15.3 15.3L20 20",
 } as const;
 
 export type IconName = keyof typeof ICON_PATHS;

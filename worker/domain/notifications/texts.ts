@@ -50,6 +50,9 @@
  *   security_anti_phishing, security_whitelist_on, security_whitelist_off   (none)
  *   security_locked       days, time (Beijing, when the lock ends)
  *   security_address_added / security_address_removed   currency, address
+ *   price_alert_above     pair, level, price (the trade that reached it)
+ *   price_alert_below     pair, level, price
+ *   price_alert_move      pair, price, from (the window's first price), move (signed percent), percent (the alert's), hours (1 | 24)
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -108,6 +111,9 @@ const en: Catalogue = {
   security_locked: { title: "Security settings locked", body: "Your whitelist, address book and second factors are locked for {days} days, until {time} (Beijing time)." },
   security_address_added: { title: "Withdrawal address added", body: "{currency} address {address} was added to your address book." },
   security_address_removed: { title: "Withdrawal address removed", body: "{currency} address {address} was removed from your address book." },
+  price_alert_above: { title: "Price alert: {pair} at or above {level}", body: "{pair} traded at {price}, at or above your alert level {level}. The alert has fired and is done." },
+  price_alert_below: { title: "Price alert: {pair} at or below {level}", body: "{pair} traded at {price}, at or below your alert level {level}. The alert has fired and is done." },
+  price_alert_move: { title: "Price alert: {pair} moved {move} %", body: "{pair} traded at {price}, {move} % against {from}, its first price in the last {hours} h (your alert: {percent} %). The alert has fired and is done." },
 };
 
 const zh: Catalogue = {
@@ -158,6 +164,9 @@ const zh: Catalogue = {
   security_locked: { title: "安全设置已锁定", body: "您的白名单、地址簿和二次验证已锁定 {days} 天，至北京时间 {time}。" },
   security_address_added: { title: "已添加提币地址", body: "{currency} 地址 {address} 已添加到您的地址簿。" },
   security_address_removed: { title: "已删除提币地址", body: "{currency} 地址 {address} 已从您的地址簿删除。" },
+  price_alert_above: { title: "价格提醒：{pair} 达到或高于 {level}", body: "{pair} 成交价 {price}，已达到或高于您的提醒价位 {level}。该提醒已触发并结束。" },
+  price_alert_below: { title: "价格提醒：{pair} 达到或低于 {level}", body: "{pair} 成交价 {price}，已达到或低于您的提醒价位 {level}。该提醒已触发并结束。" },
+  price_alert_move: { title: "价格提醒：{pair} 涨跌 {move} %", body: "{pair} 成交价 {price}，相对过去 {hours} 小时内的首个价格 {from} 变动 {move} %（您的提醒：{percent} %）。该提醒已触发并结束。" },
 };
 
 const hk: Catalogue = {
@@ -208,6 +217,9 @@ const hk: Catalogue = {
   security_locked: { title: "安全設定已鎖定", body: "您的白名單、地址簿和二次驗證已鎖定 {days} 天，至北京時間 {time}。" },
   security_address_added: { title: "已新增提幣地址", body: "{currency} 地址 {address} 已新增到您的地址簿。" },
   security_address_removed: { title: "已刪除提幣地址", body: "{currency} 地址 {address} 已從您的地址簿刪除。" },
+  price_alert_above: { title: "價格提醒：{pair} 達到或高於 {level}", body: "{pair} 成交價 {price}，已達到或高於您的提醒價位 {level}。此提醒已觸發並結束。" },
+  price_alert_below: { title: "價格提醒：{pair} 達到或低於 {level}", body: "{pair} 成交價 {price}，已達到或低於您的提醒價位 {level}。此提醒已觸發並結束。" },
+  price_alert_move: { title: "價格提醒：{pair} 漲跌 {move} %", body: "{pair} 成交價 {price}，相對過去 {hours} 小時內的首個價格 {from} 變動 {move} %（您的提醒：{percent} %）。此提醒已觸發並結束。" },
 };
 
 const kr: Catalogue = {
@@ -258,6 +270,9 @@ const kr: Catalogue = {
   security_locked: { title: "보안 설정 잠김", body: "화이트리스트, 주소록, 2단계 인증이 {days}일 동안, 베이징 시간 {time}까지 잠겼습니다." },
   security_address_added: { title: "출금 주소 추가됨", body: "{currency} 주소 {address}이(가) 주소록에 추가되었습니다." },
   security_address_removed: { title: "출금 주소 삭제됨", body: "{currency} 주소 {address}이(가) 주소록에서 삭제되었습니다." },
+  price_alert_above: { title: "가격 알림: {pair} {level} 이상", body: "{pair}이(가) {price}에 거래되어 알림 가격 {level} 이상에 도달했습니다. 알림이 실행되어 종료되었습니다." },
+  price_alert_below: { title: "가격 알림: {pair} {level} 이하", body: "{pair}이(가) {price}에 거래되어 알림 가격 {level} 이하에 도달했습니다. 알림이 실행되어 종료되었습니다." },
+  price_alert_move: { title: "가격 알림: {pair} {move} % 변동", body: "{pair}이(가) {price}에 거래되어 최근 {hours}시간의 첫 가격 {from} 대비 {move} % 변동했습니다(알림: {percent} %). 알림이 실행되어 종료되었습니다." },
 };
 
 const jp: Catalogue = {
@@ -308,6 +323,9 @@ const jp: Catalogue = {
   security_locked: { title: "セキュリティ設定をロックしました", body: "ホワイトリスト、アドレス帳、二段階認証が {days} 日間、北京時間 {time} までロックされました。" },
   security_address_added: { title: "出金アドレスを追加しました", body: "{currency} のアドレス {address} がアドレス帳に追加されました。" },
   security_address_removed: { title: "出金アドレスを削除しました", body: "{currency} のアドレス {address} がアドレス帳から削除されました。" },
+  price_alert_above: { title: "価格アラート：{pair} が {level} 以上", body: "{pair} が {price} で約定し、アラート価格 {level} 以上に達しました。アラートは発動して終了しました。" },
+  price_alert_below: { title: "価格アラート：{pair} が {level} 以下", body: "{pair} が {price} で約定し、アラート価格 {level} 以下に達しました。アラートは発動して終了しました。" },
+  price_alert_move: { title: "価格アラート：{pair} が {move} % 変動", body: "{pair} が {price} で約定し、直近 {hours} 時間の最初の価格 {from} から {move} % 変動しました（アラート：{percent} %）。アラートは発動して終了しました。" },
 };
 
 const es: Catalogue = {
@@ -358,6 +376,9 @@ const es: Catalogue = {
   security_locked: { title: "Ajustes de seguridad bloqueados", body: "Su lista blanca, su libreta de direcciones y sus segundos factores quedan bloqueados {days} días, hasta las {time} (hora de Pekín)." },
   security_address_added: { title: "Dirección de retiro añadida", body: "La dirección {currency} {address} se añadió a su libreta." },
   security_address_removed: { title: "Dirección de retiro eliminada", body: "La dirección {currency} {address} se eliminó de su libreta." },
+  price_alert_above: { title: "Alerta de precio: {pair} en {level} o más", body: "{pair} se negoció a {price}, en su nivel de alerta {level} o por encima. La alerta se ha activado y ha terminado." },
+  price_alert_below: { title: "Alerta de precio: {pair} en {level} o menos", body: "{pair} se negoció a {price}, en su nivel de alerta {level} o por debajo. La alerta se ha activado y ha terminado." },
+  price_alert_move: { title: "Alerta de precio: {pair} varió {move} %", body: "{pair} se negoció a {price}, {move} % frente a {from}, su primer precio en las últimas {hours} h (su alerta: {percent} %). La alerta se ha activado y ha terminado." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

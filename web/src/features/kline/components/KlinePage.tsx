@@ -5,19 +5,24 @@
  * buy and sell buttons that open the order dialog the app plugs in (logged-out users go to
  * /login first). Everything shown comes from real trades and follows the pair's socket.
  */
-import { Suspense, useCallback, useEffect, useState, type ComponentType } from "react";
-import { useNavigate } from "react-router";
+import { Suspense, lazy, useCallback, useEffect, useState, type ComponentType } from "react";
+import { Link, useNavigate } from "react-router";
 import type { Deal } from "../../../../../schemas/realtime.ts";
 import { m } from "../../../i18n/index.ts";
 import { formatChange, formatCompact, formatPrice, formatUpTo, isZeroDecimal, trendOf, formatClock, timeHeading } from "../../../lib/format.ts";
 import { selectCurrency } from "../../../lib/market.ts";
-import { useDeals, useTicker } from "../../../lib/market/index.ts";
+import { useBook, useDeals, useTicker } from "../../../lib/market/index.ts";
 import { useSession } from "../../../lib/session.ts";
 import { EmptyState, ErrorState, PageSpinner, SkeletonList } from "../../../components/States.tsx";
 import { ApiFailure } from "../../../lib/api.ts";
 import { fetchChartPairs, type ChartPair } from "../api.ts";
 import { INTERVALS, type Interval } from "../chartData.ts";
 import { PriceChart } from "./PriceChart.tsx";
+import { OrderBook } from "./OrderBook.tsx";
+import { Icon } from "../../../components/Icon.tsx";
+
+/** The depth chart is drawn only when its tab is opened: it adds nothing to the page's first load. */
+const DepthChart = lazy(() => import("./DepthChart.tsx"));
 import s from "./kline.module.css";
 
 /** The order dialog a trading feature provides for this page (spot: buy/sell). */
@@ -86,6 +91,8 @@ function KlineScreen({ pair, OrderSheet, trade }: { pair: ChartPair; OrderSheet?
   const [interval, setActiveInterval] = useState<Interval>("15min");
   const day = useTicker(pair);
   const deals = useDeals(pair);
+  const { book } = useBook(pair);
+  const [panel, setPanel] = useState<"book" | "depth">("book");
   const [sheet, setSheet] = useState<"buy" | "sell" | null>(null);
   const coin = pair.currency_name;
   const quote = pair.legal_name || "USDT";
@@ -144,6 +151,26 @@ function KlineScreen({ pair, OrderSheet, trade }: { pair: ChartPair; OrderSheet?
 
       <PriceChart pair={pair} symbol={`${coin}/${quote}`} interval={interval} />
       <p className={`${s.klineTz} muted`}>{m.kline_timezone_note()}</p>
+
+      <div className={s.marketTabs} role="tablist">
+        <button type="button" role="tab" aria-selected={panel === "book"} className={panel === "book" ? "active" : ""} onClick={() => setPanel("book")} data-testid="panel-book">
+          {m.kline_book()}
+        </button>
+        <button type="button" role="tab" aria-selected={panel === "depth"} className={panel === "depth" ? "active" : ""} onClick={() => setPanel("depth")} data-testid="panel-depth">
+          {m.kline_depth()}
+        </button>
+        {!trade && (
+          <Link to={session.token ? "/alerts" : `/login?redirect=${encodeURIComponent("/alerts")}`} className={s.alertLink} data-testid="kline-alert">
+            <Icon name="bell" size={16} />
+            {m.kline_alert()}
+          </Link>
+        )}
+      </div>
+      {panel === "book" ? (
+        <OrderBook book={book} coin={coin} quote={quote} />
+      ) : (
+        <Suspense fallback={<SkeletonList rows={3} />}>{book ? <DepthChart book={book} coin={coin} /> : <SkeletonList rows={3} />}</Suspense>
+      )}
 
       <section className={s.klineDeals}>
         <h2 className={s.klineSectionTitle}>{m.kline_recent_deals()}</h2>
