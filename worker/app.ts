@@ -42,6 +42,9 @@ import { operatorEarnRoutes } from "./routes/operator-earn.ts";
 import { operatorTransparencyRoutes, transparencyRoutes } from "./routes/transparency.ts";
 import { miningRoutes } from "./routes/mining.ts";
 import { operatorMiningRoutes } from "./routes/operator-mining.ts";
+import { apiKeyRoutes } from "./routes/apikeys.ts";
+import { deviceRoutes } from "./routes/devices.ts";
+import { exportRoutes } from "./routes/export.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -62,7 +65,7 @@ base.use("*", async (c, next) => {
   // from, when the API has several hosts); with none configured the API is same-origin only.
   const origins = (c.env.APP_ORIGIN ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "");
   if (origins.length === 0) return next();
-  return cors({ origin: origins, allowHeaders: ["Authorization", "Content-Type", "lang"], maxAge: 600 })(c, next);
+  return cors({ origin: origins, allowHeaders: ["Authorization", "Content-Type", "lang", "X-API-KEY", "X-API-TIMESTAMP", "X-API-SIGNATURE"], maxAge: 600 })(c, next);
 });
 
 base.onError((err, c) => {
@@ -125,6 +128,9 @@ export const app = base
   .route("/api", operatorTransparencyRoutes)
   .route("/api", miningRoutes)
   .route("/api", operatorMiningRoutes)
+  .route("/api", apiKeyRoutes)
+  .route("/api", deviceRoutes)
+  .route("/api", exportRoutes)
   .route("/api", devClockRoutes)
   .route("/api", devRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
