@@ -77,6 +77,11 @@ const SecurityPage = page(() => import("../features/security/components/Security
 const FundPasswordPage = page(() => import("../features/security/components/FundPasswordPage.tsx"));
 const TotpPage = page(() => import("../features/security/components/TotpPage.tsx"));
 const AddressesPage = page(() => import("../features/security/components/AddressesPage.tsx"));
+// API keys for bots, signed-in devices, recent sign-ins and CSV exports (issue #29).
+const ApiKeysPage = page(() => import("../features/access/components/ApiKeysPage.tsx"));
+const DevicesPage = page(() => import("../features/access/components/DevicesPage.tsx"));
+const LoginsPage = page(() => import("../features/access/components/LoginsPage.tsx"));
+const ExportPage = page(() => import("../features/access/components/ExportPage.tsx"));
 // Invitations (issue #18): one's code, team and rebates, and the public terms.
 const InvitePage = page(() => import("../features/invite/components/InvitePage.tsx"));
 const InviteTeamPage = page(() => import("../features/invite/components/TeamPage.tsx"));
@@ -168,6 +173,10 @@ const entries: Entry[] = [
   { path: "/security/fund-password", title: m.sec_fund_title, auth: true, Component: FundPasswordPage },
   { path: "/security/authenticator", title: m.sec_totp_title, auth: true, Component: TotpPage },
   { path: "/security/addresses", title: m.sec_addresses_title, auth: true, Component: AddressesPage },
+  { path: "/security/api-keys", title: m.apikey_title, auth: true, Component: ApiKeysPage },
+  { path: "/security/devices", title: m.devices_title, auth: true, Component: DevicesPage },
+  { path: "/security/logins", title: m.logins_title, auth: true, Component: LoginsPage },
+  { path: "/security/export", title: m.export_title, auth: true, Component: ExportPage },
   { path: "/invite", title: m.title_invite, auth: true, Component: InvitePage },
   { path: "/invite/team", title: m.title_invite_team, auth: true, Component: InviteTeamPage },
   { path: "/invite/rebates", title: m.title_invite_rebates, auth: true, Component: InviteRebatesPage },

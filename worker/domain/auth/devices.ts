@@ -15,6 +15,7 @@ import { announceNotifications } from "../notifications/inbox.ts";
 import { NOTIFICATION_LINKS } from "../notifications/events.ts";
 
 const DEVICE_MAX = 80;
+const UNKNOWN_DEVICE = "Unknown device";
 const IP_MAX = 64;
 
 const BROWSERS: [RegExp, string][] = [
@@ -54,7 +55,7 @@ export function describeDevice(userAgent: string | null | undefined): string {
   if (browser && system) return `${browser} (${system})`;
   if (browser || system) return (browser ?? system)!;
   const product = /^\s*([A-Za-z][A-Za-z0-9._-]{0,39})/.exec(ua)?.[1];
-  return product ?? "Unknown device";
+  return product ?? UNKNOWN_DEVICE;
 }
 
 /**
@@ -103,8 +104,10 @@ export async function recordFailedLogin(db: D1Database, userId: number, ip: stri
 export async function signIn(env: Pick<Env, "DB" | "USER">, userId: number, ip: string, userAgent: string | null | undefined, now = Date.now(), place: string | null = null): Promise<string> {
   const db = env.DB;
   const { browser, system } = browserAndSystem(userAgent);
-  const session = await sessionStatements(db, userId, ip, now, { browser: browser ?? null, system: system ?? null, place });
   const device = describeDevice(userAgent).slice(0, DEVICE_MAX);
+  // A client that is no browser (a script, curl) is listed by its product name.
+  const client = browser ?? (system || device === UNKNOWN_DEVICE ? null : device);
+  const session = await sessionStatements(db, userId, ip, now, { browser: client, system: system ?? null, place });
   const address = (ip || "unknown").slice(0, IP_MAX);
   const results = await db.batch([
     ...session.statements,

@@ -33,6 +33,11 @@ export default function SecurityPage() {
     },
     { to: "/security/addresses", icon: "records", label: m.sec_addresses_title(), desc: m.sec_addresses_desc(), testId: "sec-addresses" },
     { to: "/password", icon: "key", label: m.menu_password(), desc: m.sec_password_desc(), testId: "sec-password" },
+    // Issue #29: API keys, devices, sign-ins and exports (features/access).
+    { to: "/security/api-keys", icon: "build", label: m.apikey_title(), desc: m.apikey_menu_desc(), testId: "sec-apikeys" },
+    { to: "/security/devices", icon: "user", label: m.devices_title(), desc: m.devices_menu_desc(), testId: "sec-devices" },
+    { to: "/security/logins", icon: "records", label: m.logins_title(), desc: m.logins_menu_desc(), testId: "sec-logins" },
+    { to: "/security/export", icon: "deposit", label: m.export_title(), desc: m.export_menu_desc(), testId: "sec-export" },
   ];
   return (
     <div className={acct.acctPage} data-testid="security-page">
