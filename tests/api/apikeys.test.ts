@@ -6,6 +6,8 @@ import { env, SELF } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { api, makeUser, seedSpotPair, units, type TestUser } from "./helpers.ts";
 import { BTC, clearBook, USDT } from "./spot-fixtures.ts";
+import { API_KEY_RATE } from "../../worker/lib/api-keys.ts";
+import { currentCode } from "../../worker/domain/account/totp.ts";
 
 const FUND = "135790";
 const DAY = 24 * 3600 * 1000;
@@ -104,6 +106,16 @@ describe("a bot with a trade key", () => {
     const zh = await api("/apikeys", { token: user.token, lang: "zh", body: { label: "bot", scopes: ["trade"] } });
     expect(zh.body.message).toContain("资金密码");
     expect((await api("/apikeys", { token: user.token })).body.message.list).toHaveLength(0);
+  });
+
+  it("asks for the authenticator code instead when the account has one", async () => {
+    const user = await bot();
+    const { secret } = (await api("/user/totp/enrol", { token: user.token, body: {} })).body.message;
+    expect((await api("/user/totp/confirm", { token: user.token, body: { code: currentCode(secret) } })).body.type).toBe("ok");
+    expect((await makeKey(user, { label: "bot", scopes: ["trade"] })).body.code).toBe("totp_required");
+    // The next time step's code (the confirmed one cannot be used twice).
+    const r = await api("/apikeys", { token: user.token, body: { label: "bot", scopes: ["trade"], totp_code: currentCode(secret, Date.now() + 30_000) } });
+    expect(r.body.type, JSON.stringify(r.body)).toBe("ok");
   });
 
   it("refuses bad labels, scopes and addresses, naming the field", async () => {
@@ -227,6 +239,28 @@ describe("expiry and addresses", () => {
     const elsewhere = await signed(key, "/transaction/walletIn", { body: limitBuy, ip: "203.0.113.8" });
     expect([elsewhere.status, elsewhere.body.code]).toEqual([403, "apikey_ip"]);
     expect(await usdt(user.id)).toEqual([units("10000"), 0n]);
+  });
+});
+
+describe("rate limits", () => {
+  it("each key has its own limit: a key past it is refused while its owner's session goes on", async () => {
+    const user = await bot();
+    const busy = await keyOf(user, ["read"]);
+    const calm = await keyOf(user, ["read"]);
+    // The busy key has used up this minute's requests (asked again if the minute turned in between).
+    const windowOf = (t: number) => t - (t % API_KEY_RATE.windowMs);
+    let refused;
+    let window;
+    do {
+      window = windowOf(Date.now());
+      await env.DB.prepare("INSERT INTO rate_limits (key, window_start, count) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET window_start = excluded.window_start, count = excluded.count")
+        .bind(`apikey:${busy.id}`, window, API_KEY_RATE.limit)
+        .run();
+      refused = await signed(busy, "/transaction/balance?currency_id=1&legal_id=3");
+    } while (windowOf(Date.now()) !== window);
+    expect([refused.status, refused.body.code]).toEqual([429, "too_many_requests"]);
+    expect((await signed(calm, "/transaction/balance?currency_id=1&legal_id=3")).body.type).toBe("ok");
+    expect((await api("/transaction/balance?currency_id=1&legal_id=3", { token: user.token })).body.type).toBe("ok");
   });
 });
 
