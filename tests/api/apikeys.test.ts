@@ -97,6 +97,19 @@ describe("a bot with a trade key", () => {
     expect(JSON.stringify(row)).not.toContain(key.secret);
   });
 
+  it("tells its owner a key was made, in their language, linking to the keys", async () => {
+    const user = await bot();
+    await keyOf(user, ["read", "trade"]);
+    const inbox = await api("/notifications", { token: user.token, lang: "zh" });
+    const notice = inbox.body.message.data.find((n: { kind: string }) => n.kind === "apikey_created");
+    expect(notice).toMatchObject({ title: "新的 API 密钥", link: "/security/api-keys" });
+    expect(notice.body).toContain("“bot”（read, trade）");
+    // A refused key leaves no notice.
+    await makeKey(user, { label: "nope", scopes: ["trade"], fund_password: "000000" });
+    const again = await api("/notifications", { token: user.token });
+    expect(again.body.message.data.filter((n: { kind: string }) => n.kind === "apikey_created")).toHaveLength(1);
+  });
+
   it("is made only with the second factor", async () => {
     const user = await bot();
     const none = await api("/apikeys", { token: user.token, body: { label: "bot", scopes: ["trade"] } });

@@ -46,6 +46,7 @@
  *   spot_filled           id, pair, side (@buy | @sell), qty, price (the average of the fills)
  *   spot_partial          id, pair, side (@buy | @sell), qty, price (the average of the fills)
  *   c2c_message           id, text (the start of the message)
+ *   apikey_created        label, scopes ("read, trade"), time (Beijing)
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -96,6 +97,7 @@ const en: Catalogue = {
   spot_filled: { title: "Order filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}. Nothing is left to fill." },
   spot_partial: { title: "Order partly filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}." },
   c2c_message: { title: "New message on order #{id}", body: "{text}" },
+  apikey_created: { title: "New API key", body: "An API key “{label}” ({scopes}) was created on your account at {time} (Beijing time). If this was not you, delete it under Security → API keys and change your password." },
 };
 
 const zh: Catalogue = {
@@ -138,6 +140,7 @@ const zh: Catalogue = {
   spot_filled: { title: "订单已成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。已全部成交。" },
   spot_partial: { title: "订单部分成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。" },
   c2c_message: { title: "订单 #{id} 有新消息", body: "{text}" },
+  apikey_created: { title: "新的 API 密钥", body: "您的账户于北京时间 {time} 创建了 API 密钥“{label}”（{scopes}）。如非本人操作，请在 安全中心 → API 密钥 中删除并修改密码。" },
 };
 
 const hk: Catalogue = {
@@ -180,6 +183,7 @@ const hk: Catalogue = {
   spot_filled: { title: "訂單已成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。已全部成交。" },
   spot_partial: { title: "訂單部分成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。" },
   c2c_message: { title: "訂單 #{id} 有新消息", body: "{text}" },
+  apikey_created: { title: "新的 API 密鑰", body: "您的帳戶於北京時間 {time} 建立了 API 密鑰「{label}」（{scopes}）。如非本人操作，請在 安全中心 → API 密鑰 中刪除並修改密碼。" },
 };
 
 const kr: Catalogue = {
@@ -222,6 +226,7 @@ const kr: Catalogue = {
   spot_filled: { title: "주문 체결 완료", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}. 남은 수량이 없습니다." },
   spot_partial: { title: "주문 일부 체결", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}." },
   c2c_message: { title: "주문 #{id}에 새 메시지", body: "{text}" },
+  apikey_created: { title: "새 API 키", body: "베이징 시간 {time}에 계정에서 API 키 “{label}”({scopes})이 만들어졌습니다. 본인이 아니라면 보안 → API 키에서 삭제하고 비밀번호를 변경하세요." },
 };
 
 const jp: Catalogue = {
@@ -264,6 +269,7 @@ const jp: Catalogue = {
   spot_filled: { title: "注文が約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。残りはありません。" },
   spot_partial: { title: "注文が一部約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。" },
   c2c_message: { title: "注文 #{id} に新しいメッセージ", body: "{text}" },
+  apikey_created: { title: "新しい API キー", body: "北京時間 {time} にアカウントで API キー「{label}」（{scopes}）が作成されました。心当たりがない場合は、セキュリティ → API キーで削除し、パスワードを変更してください。" },
 };
 
 const es: Catalogue = {
@@ -306,6 +312,7 @@ const es: Catalogue = {
   spot_filled: { title: "Orden ejecutada", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}. No queda nada por ejecutar." },
   spot_partial: { title: "Orden ejecutada en parte", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}." },
   c2c_message: { title: "Nuevo mensaje en la orden #{id}", body: "{text}" },
+  apikey_created: { title: "Nueva clave API", body: "Se creó la clave API «{label}» ({scopes}) en su cuenta a las {time} (hora de Pekín). Si no fue usted, elimínela en Seguridad → Claves API y cambie su contraseña." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

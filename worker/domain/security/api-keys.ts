@@ -9,7 +9,12 @@ import { API_KEY_TTL_MS, deriveApiSecret } from "../../lib/api-keys.ts";
 import type { SessionUser } from "../../lib/context.ts";
 import { randomToken, sha256Hex } from "../../lib/crypto.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
+import { formatShanghai } from "../../lib/time.ts";
 import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
+import { announceNotifications } from "../notifications/inbox.ts";
+
+/** Where the owner's notice of a new key leads: the keys screen, to delete a key they did not make. */
+const API_KEYS_LINK = "/security/api-keys";
 
 /**
  * The second factor of a security change: the authenticator code when the account has one
@@ -60,16 +65,25 @@ export async function createApiKey(env: Env, user: SessionUser, input: z.output<
   const scopes = API_KEY_SCOPES.filter((s) => input.scopes.includes(s)).join(",");
   const ips = input.ips && input.ips.length > 0 ? JSON.stringify([...new Set(input.ips)]) : null;
   const expiresAt = ips ? null : now + API_KEY_TTL_MS;
-  // The count of live keys and the insert are one statement: parallel requests cannot pass the limit.
-  const row = await env.DB.prepare(
-    `INSERT INTO api_keys (user_id, api_key, label, scopes, ips, salt, secret_hash, created_at, expires_at)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
-     WHERE (SELECT count(*) FROM api_keys WHERE user_id = ?1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > ?8)) < ?10
-     RETURNING ${COLUMNS}`,
-  )
-    .bind(user.id, apiKey, input.label, scopes, ips, salt, await sha256Hex(secret), now, expiresAt, API_KEY_MAX_PER_USER)
-    .first<KeyRow>();
+  // The count of live keys and the insert are one statement: parallel requests cannot pass the
+  // limit. The owner's notification rides in the same batch and exists only when the key does.
+  const notice = JSON.stringify({ label: input.label, scopes: scopes.replace(",", ", "), time: formatShanghai(now) });
+  const [inserted] = await env.DB.batch<KeyRow>([
+    env.DB.prepare(
+      `INSERT INTO api_keys (user_id, api_key, label, scopes, ips, salt, secret_hash, created_at, expires_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9
+       WHERE (SELECT count(*) FROM api_keys WHERE user_id = ?1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > ?8)) < ?10
+       RETURNING ${COLUMNS}`,
+    ).bind(user.id, apiKey, input.label, scopes, ips, salt, await sha256Hex(secret), now, expiresAt, API_KEY_MAX_PER_USER),
+    env.DB.prepare(
+      `INSERT INTO notifications (user_id, event_key, kind, params, link, created_at)
+       SELECT user_id, 'apikey:' || id, 'apikey_created', ?2, ?3, ?4 FROM api_keys WHERE api_key = ?1
+       ON CONFLICT (user_id, event_key) DO NOTHING`,
+    ).bind(apiKey, notice, API_KEYS_LINK, now),
+  ]);
+  const row = inserted?.results[0];
   if (!row) throw new ApiError("apikey_limit", 409, { max: API_KEY_MAX_PER_USER });
+  await announceNotifications(env, [user.id]);
   return { ...view(row, now), secret };
 }
 

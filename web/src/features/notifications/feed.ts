@@ -96,7 +96,7 @@ export function appLink(link: string | null | undefined): string | null {
 }
 
 /** Kinds that say nothing about the user's money (the rest all moved or held some). */
-const NOT_MONEY = new Set<string>(["kyc_approved", "kyc_rejected", "c2c_new_order", "c2c_paid", "c2c_appeal_opened", "c2c_appeal_decided", "login_new_device", "support_reply", "insurance_queued", "insurance_ended", "insurance_expired", "c2c_message"]);
+const NOT_MONEY = new Set<string>(["kyc_approved", "kyc_rejected", "c2c_new_order", "c2c_paid", "c2c_appeal_opened", "c2c_appeal_decided", "login_new_device", "support_reply", "insurance_queued", "insurance_ended", "insurance_expired", "c2c_message", "apikey_created"]);
 
 /** Whether a notification is about money that moved or was held (its toast links to the statement). */
 export const movesMoney = (kind: string): boolean => !NOT_MONEY.has(kind);
