@@ -109,6 +109,22 @@ export class UserDurableObject extends AccountObject {
     return run;
   }
 
+  /**
+   * Closes at once the sockets of sessions that have just been revoked (GET /api/security/sessions'
+   * revoke, after D1 ended them); answers how many were closed.
+   */
+  async endSessions(sessionIds: number[]): Promise<number> {
+    const ended = new Set(sessionIds);
+    let closed = 0;
+    for (const ws of this.ctx.getWebSockets()) {
+      const state = stateOf(ws);
+      if (!state || !ended.has(state.sessionId)) continue;
+      closeQuietly(ws, USER_CHANNEL_SESSION_ENDED, "session ended");
+      closed += 1;
+    }
+    return closed;
+  }
+
   /** How many sockets this user has open (tests, tools). */
   async socketCount(): Promise<number> {
     return this.ctx.getWebSockets().length;

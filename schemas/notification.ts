@@ -63,6 +63,7 @@ export const notificationKinds = [
   "price_alert_above",
   "price_alert_below",
   "price_alert_move",
+  "apikey_created",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -46,6 +46,9 @@ import { operatorMiningRoutes } from "./routes/operator-mining.ts";
 import { securityRoutes } from "./routes/security.ts";
 import { alertRoutes } from "./routes/alerts.ts";
 import { marketRoutes } from "./routes/market.ts";
+import { apiKeyRoutes } from "./routes/apikeys.ts";
+import { deviceRoutes } from "./routes/devices.ts";
+import { exportRoutes } from "./routes/export.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -66,7 +69,7 @@ base.use("*", async (c, next) => {
   // from, when the API has several hosts); with none configured the API is same-origin only.
   const origins = (c.env.APP_ORIGIN ?? "").split(",").map((o) => o.trim()).filter((o) => o !== "");
   if (origins.length === 0) return next();
-  return cors({ origin: origins, allowHeaders: ["Authorization", "Content-Type", "lang"], maxAge: 600 })(c, next);
+  return cors({ origin: origins, allowHeaders: ["Authorization", "Content-Type", "lang", "X-API-KEY", "X-API-TIMESTAMP", "X-API-SIGNATURE"], maxAge: 600 })(c, next);
 });
 
 base.onError((err, c) => {
@@ -132,6 +135,9 @@ export const app = base
   .route("/api", securityRoutes)
   .route("/api", alertRoutes)
   .route("/api", marketRoutes)
+  .route("/api", apiKeyRoutes)
+  .route("/api", deviceRoutes)
+  .route("/api", exportRoutes)
   .route("/api", devClockRoutes)
   .route("/api", devRoutes)
   .route("/api", devAccountRoutes)

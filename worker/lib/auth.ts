@@ -10,6 +10,18 @@ import { sha256Hex, randomToken } from "./crypto.ts";
 import { auditStatement } from "./guarded.ts";
 import { ApiError, loginRequired, verifyRequired } from "./errors.ts";
 import { errorResponse } from "./respond.ts";
+import { carriesApiKey } from "./api-keys.ts";
+
+/**
+ * Deny by default for API keys (worker/lib/api-keys.ts): true when the route accepted the request's
+ * key (`apiKeyAccess` set `c.var.user`), false when the request carries none; a key the route did
+ * not accept is refused with `apikey_scope`, whatever else the request carries.
+ */
+function signedWithKey(c: Context<AppEnv>): boolean {
+  if (c.get("apiKey")) return true;
+  if (carriesApiKey(c.req.raw)) throw new ApiError("apikey_scope", 403);
+  return false;
+}
 
 export const SESSION_TTL_MS = 30 * 24 * 3600 * 1000;
 
@@ -27,8 +39,15 @@ export async function sessionUser(db: D1Database, req: Request, now = Date.now()
   const user = await sessionOfToken(db, token, now);
   if (user) rememberHint(token, user, now);
   else hints.delete(token);
+  // "Last seen" of the devices list, written at most once a minute per session.
+  if (user && (user.lastSeenAt ?? 0) < now - LAST_SEEN_STEP_MS) {
+    await db.prepare("UPDATE sessions SET last_seen_at = ? WHERE id = ?").bind(now, user.sessionId).run();
+  }
   return user;
 }
+
+/** How stale a session's last_seen_at may get before a request writes it again. */
+const LAST_SEEN_STEP_MS = 60_000;
 
 /** Resolves a session token from elsewhere than the Authorization header (the user channel's upgrade), or null. */
 export async function sessionOfToken(db: D1Database, token: string, now = Date.now()): Promise<SessionUser | null> {
@@ -45,14 +64,14 @@ export async function sessionOfToken(db: D1Database, token: string, now = Date.n
 export async function sessionOfTokenHash(db: D1Database, tokenHash: string, now = Date.now()): Promise<SessionUser | null> {
   const row = await db
     .prepare(
-      `SELECT s.id AS session_id, u.id, u.account, u.role, u.review_status, u.locked
+      `SELECT s.id AS session_id, s.last_seen_at, u.id, u.account, u.role, u.review_status, u.locked
        FROM sessions s JOIN users u ON u.id = s.user_id
        WHERE s.token_hash = ? AND s.revoked_at IS NULL AND s.expires_at > ?`,
     )
     .bind(tokenHash, now)
-    .first<{ session_id: number; id: number; account: string; role: SessionUser["role"]; review_status: number; locked: number }>();
+    .first<{ session_id: number; last_seen_at: number | null; id: number; account: string; role: SessionUser["role"]; review_status: number; locked: number }>();
   if (!row || row.locked) return null;
-  return { id: row.id, account: row.account, role: row.role, reviewStatus: row.review_status, sessionId: row.session_id };
+  return { id: row.id, account: row.account, role: row.role, reviewStatus: row.review_status, sessionId: row.session_id, lastSeenAt: row.last_seen_at ?? 0 };
 }
 
 /** How many of a user's newest live sessions `liveSessionsStatement` lists (a user has at most 16 channel sockets). */
@@ -146,6 +165,12 @@ async function traderFromD1(c: Context<AppEnv>): Promise<SessionUser> {
  * the three middlewares do. Either way the answer is the one the D1 state gives.
  */
 export const requireTrader = createMiddleware<AppEnv>(async (c, next) => {
+  if (signedWithKey(c)) {
+    // The key's user was read from D1 with the key: the same rules as traderFromD1 (keys are never made for operators).
+    if (c.get("user").role !== "user") throw new ApiError("no_permission", 403);
+    if (c.get("user").reviewStatus !== 2) throw verifyRequired();
+    return next();
+  }
   const token = bearer(c.req.raw);
   const hint = token ? hintOf(token, Date.now()) : null;
   if (!hint || hint.role !== "user" || hint.reviewStatus !== 2) {
@@ -182,6 +207,7 @@ export async function confirmTrader(c: Context<AppEnv>): Promise<void> {
 
 /** Requires a valid session; sets `c.var.user`. */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {
+  if (signedWithKey(c)) return next();
   const user = await sessionUser(c.env.DB, c.req.raw);
   if (!user) throw loginRequired();
   c.set("user", user);
@@ -213,15 +239,25 @@ export const refuseOperatorMoney = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** What the sessions list shows of the device a session was made on (GET /api/security/sessions). */
+export interface SessionDevice {
+  browser: string | null;
+  system: string | null;
+  place: string | null;
+}
+const NO_DEVICE: SessionDevice = { browser: null, system: null, place: null };
+
 /**
  * A new session's token (shown to the client once, never stored), its hash and the statements that
  * create it, for a batch that may carry more of the login (worker/domain/auth/devices.ts).
  */
-export async function sessionStatements(db: D1Database, userId: number, ip: string, now = Date.now()) {
+export async function sessionStatements(db: D1Database, userId: number, ip: string, now = Date.now(), seen: SessionDevice = NO_DEVICE) {
   const token = randomToken(32);
   const tokenHash = await sha256Hex(token);
   const statements = [
-    db.prepare("INSERT INTO sessions (token_hash, user_id, created_at, expires_at, ip) VALUES (?, ?, ?, ?, ?)").bind(tokenHash, userId, now, now + SESSION_TTL_MS, ip),
+    db
+      .prepare("INSERT INTO sessions (token_hash, user_id, created_at, expires_at, ip, browser, system, place, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      .bind(tokenHash, userId, now, now + SESSION_TTL_MS, ip, seen.browser, seen.system, seen.place, now),
     db.prepare("UPDATE users SET last_login_at = ? WHERE id = ?").bind(now, userId),
   ];
   return { token, tokenHash, statements };

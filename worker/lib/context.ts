@@ -6,7 +6,10 @@ export interface SessionUser {
   account: string;
   role: "user" | "operator" | "system";
   reviewStatus: number;
+  /** 0 for a request signed with an API key (no session; worker/lib/api-keys.ts). */
   sessionId: number;
+  /** When the session was last seen (the devices list), as read with it. */
+  lastSeenAt?: number;
 }
 
 /**
@@ -19,6 +22,12 @@ export interface SessionGuard {
   confirmed: boolean;
 }
 
+/** The API key a signed request was verified with. */
+export interface ApiKeyAuth {
+  id: number;
+  scopes: readonly ("read" | "trade")[];
+}
+
 export type AppEnv = {
   Bindings: Env;
   Variables: {
@@ -26,5 +35,7 @@ export type AppEnv = {
     locale: Locale;
     user: SessionUser;
     sessionGuard?: SessionGuard;
+    /** Set when the request was signed with an API key that the route accepts (worker/lib/api-keys.ts). */
+    apiKey?: ApiKeyAuth;
   };
 };

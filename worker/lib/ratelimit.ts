@@ -15,7 +15,13 @@ export async function rateLimit(db: D1Database, key: string, limit: number, wind
 /** One atomic increment of a fixed-window counter; returns the count including this hit. */
 async function countHit(db: D1Database, key: string, windowMs: number, now: number) {
   const windowStart = now - (now % windowMs);
-  const row = await db
+  const row = await hitStatement(db, key, windowMs, now).first<{ count: number }>();
+  return { count: row?.count ?? Number.MAX_SAFE_INTEGER, windowStart };
+}
+
+/** The counting statement of `rateLimit` (rows `{ count }`, this hit included), for a batch that carries more. */
+export function hitStatement(db: D1Database, key: string, windowMs: number, now: number): D1PreparedStatement {
+  return db
     .prepare(
       `INSERT INTO rate_limits (key, window_start, count) VALUES (?1, ?2, 1)
        ON CONFLICT (key) DO UPDATE SET
@@ -23,9 +29,7 @@ async function countHit(db: D1Database, key: string, windowMs: number, now: numb
          window_start = ?2
        RETURNING count`,
     )
-    .bind(key, windowStart)
-    .first<{ count: number }>();
-  return { count: row?.count ?? Number.MAX_SAFE_INTEGER, windowStart };
+    .bind(key, now - (now % windowMs));
 }
 
 /** A reserved guess at a secret: give it back with `refund` when the secret turned out right. */
@@ -95,6 +99,17 @@ export async function failLoginAttempt(db: D1Database, key: string, max: number,
 export function clientIp(req: Request, env: Pick<Env, "TRUST_CF_CONNECTING_IP">): string {
   if (env.TRUST_CF_CONNECTING_IP !== "on") return "local";
   return req.headers.get("cf-connecting-ip")?.trim() || "unknown";
+}
+
+/**
+ * Where the caller is, as Cloudflare's edge places its address ("Tokyo, JP"), or null: only when
+ * the edge is trusted (as for `clientIp`), and only what the edge set on the request (`request.cf`).
+ */
+export function clientPlace(req: Request, env: Pick<Env, "TRUST_CF_CONNECTING_IP">): string | null {
+  if (env.TRUST_CF_CONNECTING_IP !== "on") return null;
+  const cf = (req as { cf?: { city?: unknown; country?: unknown } }).cf;
+  const parts = [cf?.city, cf?.country].filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  return parts.length > 0 ? parts.join(", ").slice(0, 80) : null;
 }
 
 /** Deletes counters whose window started over a day ago (the cron's housekeeping; no window here is longer). */

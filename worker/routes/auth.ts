@@ -26,7 +26,7 @@ import type { AppEnv } from "../lib/context.ts";
 import { deliver } from "../lib/delivery.ts";
 import { ApiError } from "../lib/errors.ts";
 import { requireUser } from "../lib/auth.ts";
-import { clientIp, rateLimit } from "../lib/ratelimit.ts";
+import { clientIp, clientPlace, rateLimit } from "../lib/ratelimit.ts";
 import { answers, answersNew, ok, okNew } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { createCaptcha } from "../domain/auth/captcha.ts";
@@ -41,7 +41,7 @@ export const LOGIN_PER_ADDRESS = 100;
 async function register<E extends AppEnv>(c: Context<E>, input: ReturnType<typeof registerSchema.parse>) {
   const ip = clientIp(c.req.raw, c.env);
   await rateLimit(c.env.DB, `register:${ip}`, 10, 10 * MINUTE);
-  return registerUser(c.env, ip, input, c.req.header("user-agent"));
+  return registerUser(c.env, ip, input, c.req.header("user-agent"), clientPlace(c.req.raw, c.env));
 }
 
 export const authRoutes = new Hono<AppEnv>()
@@ -63,7 +63,7 @@ export const authRoutes = new Hono<AppEnv>()
     const ip = clientIp(c.req.raw, c.env);
     const { user_string: account, password } = c.req.valid("json");
     await rateLimit(c.env.DB, `login:${ip}`, LOGIN_PER_ADDRESS, 10 * MINUTE);
-    return ok(c, await login(c.env, ip, account, password, c.req.header("user-agent")));
+    return ok(c, await login(c.env, ip, account, password, c.req.header("user-agent"), clientPlace(c.req.raw, c.env)));
   })
   .get("/user/info", requireUser, answers(userInfoSchema, { summary: "The logged-in user", auth: true }), async (c) => ok(c, await userInfo(c.env.DB, c.get("user").id)))
   .post("/user/logout", requireUser, answers(okWordSchema, { summary: "End this session", auth: true }), async (c) => {

@@ -26,7 +26,27 @@ const documentation = {
     description:
       "Every answer is an envelope: `{ type: \"ok\", message }` on the classic endpoints, `{ status: 1, data }` under /api/new/. Amounts are decimal strings, never JSON numbers. Send the session token from /api/user/login in the `Authorization` header, and a `lang` header (en, zh, hk, kr, jp, es) for translated messages. Realtime data: a WebSocket at /ws?pair={id} (messages in schemas/realtime.ts).",
   },
-  components: { securitySchemes: { session: { type: "apiKey" as const, in: "header" as const, name: "Authorization" } } },
+  components: {
+    securitySchemes: {
+      session: { type: "apiKey" as const, in: "header" as const, name: "Authorization" },
+      // API keys for bots (worker/lib/api-keys.ts): the three headers go together.
+      apiKey: {
+        type: "apiKey" as const,
+        in: "header" as const,
+        name: "X-API-KEY",
+        description:
+          "An API key made at POST /api/apikeys (scopes read and/or trade; a route that accepts keys names its scope in `x-api-key-scope`, every other route refuses a key with `apikey_scope`: a key never withdraws or changes security settings). Send it with X-API-TIMESTAMP and X-API-SIGNATURE instead of Authorization. A key without an IP list expires after 90 days; with one, requests from other addresses are refused (`apikey_ip`). Each key has its own rate limit (600 requests a minute).",
+      },
+      apiTimestamp: { type: "apiKey" as const, in: "header" as const, name: "X-API-TIMESTAMP", description: "The request time in milliseconds since the epoch; refused outside ±5 s of the server clock (`apikey_timestamp`)." },
+      apiSignature: {
+        type: "apiKey" as const,
+        in: "header" as const,
+        name: "X-API-SIGNATURE",
+        description:
+          "Lowercase hex HMAC-SHA256 with the key's secret of: timestamp + METHOD + path with query + raw body, e.g. `1764410000000POST/api/transaction/walletIn{\"currency_id\":1,...}` (GET: empty body). A wrong signature is `apikey_signature`; a signature already used is `apikey_replayed` (send each request with a fresh timestamp). Example client: scripts/bot.mjs.",
+      },
+    },
+  },
 };
 
 let cached: Promise<Spec> | undefined;

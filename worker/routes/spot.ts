@@ -33,6 +33,7 @@ import { pageQuerySchema } from "../../schemas/envelope.ts";
 import type { Context } from "hono";
 import { confirmTrader, requireTrader, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
+import { apiKeyAccess } from "../lib/api-keys.ts";
 import { answers, answersBare, answersNew, bare, ok, okNew } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { openOrders, orderHistory, pairBalance, tradeHistory } from "../domain/spot/history.ts";
@@ -48,26 +49,30 @@ const trader = <E extends AppEnv>(c: Context<E>): Trader => ({
   confirm: () => confirmTrader(c as unknown as Context<AppEnv>),
 });
 
+/** Routes a bot's API key may call (worker/lib/api-keys.ts; every other route refuses keys). */
+const TRADE_KEY = apiKeyAccess("trade");
+const READ_KEY = apiKeyAccess("read");
+
 export const spotRoutes = new Hono<AppEnv>()
-  .post("/transaction/walletIn", requireTrader, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Buy (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "buy", c.req.valid("json"))))
-  .post("/transaction/walletOut", requireTrader, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Sell (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "sell", c.req.valid("json"))))
-  .post("/transaction/batch", requireTrader, jsonBody(spotBatchSchema), answers(batchPlacedSchema, { summary: "Up to 20 orders of one pair; one result per order", auth: true }), async (c) => ok(c, await placeBatch(trader(c), c.req.valid("json"))))
-  .post("/transaction_del/batch", requireUser, jsonBody(cancelBatchSchema), answers(batchCancelledSchema, { summary: "Cancel up to 20 of one's own orders", auth: true }), async (c) => ok(c, await cancelBatch(trader(c), c.req.valid("json").ids)))
-  .post("/transaction_del", requireUser, jsonBody(cancelOrderSchema), answers(orderCancelledSchema, { summary: "Cancel one of one's own open orders", auth: true }), async (c) => {
+  .post("/transaction/walletIn", TRADE_KEY, requireTrader, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Buy (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "buy", c.req.valid("json"))))
+  .post("/transaction/walletOut", TRADE_KEY, requireTrader, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Sell (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "sell", c.req.valid("json"))))
+  .post("/transaction/batch", TRADE_KEY, requireTrader, jsonBody(spotBatchSchema), answers(batchPlacedSchema, { summary: "Up to 20 orders of one pair; one result per order", auth: true }), async (c) => ok(c, await placeBatch(trader(c), c.req.valid("json"))))
+  .post("/transaction_del/batch", TRADE_KEY, requireUser, jsonBody(cancelBatchSchema), answers(batchCancelledSchema, { summary: "Cancel up to 20 of one's own orders", auth: true }), async (c) => ok(c, await cancelBatch(trader(c), c.req.valid("json").ids)))
+  .post("/transaction_del", TRADE_KEY, requireUser, jsonBody(cancelOrderSchema), answers(orderCancelledSchema, { summary: "Cancel one of one's own open orders", auth: true }), async (c) => {
     await cancelOrder(trader(c), c.req.valid("json").id);
     return ok(c, "cancelled");
   })
-  .get("/new/transaction/index", requireUser, query(openOrdersQuerySchema), answersNew(spotOpenOrderPageSchema, { summary: "One's open orders (at most 100)", auth: true }), async (c) =>
+  .get("/new/transaction/index", READ_KEY, requireUser, query(openOrdersQuerySchema), answersNew(spotOpenOrderPageSchema, { summary: "One's open orders (at most 100)", auth: true }), async (c) =>
     okNew(c, await openOrders(c.env.DB, c.get("user").id, c.req.valid("query").currency_id)),
   )
-  .get("/new/transaction/lists", requireUser, query(pageQuerySchema), answersNew(spotRecordPageSchema, { summary: "One's trades, newest first", auth: true }), async (c) => {
+  .get("/new/transaction/lists", READ_KEY, requireUser, query(pageQuerySchema), answersNew(spotRecordPageSchema, { summary: "One's trades, newest first", auth: true }), async (c) => {
     const { page, limit } = c.req.valid("query");
     return okNew(c, await tradeHistory(c.env.DB, c.get("user").id, page, limit));
   })
-  .get("/new/transaction/orders", requireUser, query(orderHistoryQuerySchema), answersNew(spotOrderRecordPageSchema, { summary: "One's orders with their final state, newest first; by pair and state", auth: true }), async (c) =>
+  .get("/new/transaction/orders", READ_KEY, requireUser, query(orderHistoryQuerySchema), answersNew(spotOrderRecordPageSchema, { summary: "One's orders with their final state, newest first; by pair and state", auth: true }), async (c) =>
     okNew(c, await orderHistory(c.env.DB, c.get("user").id, c.req.valid("query"))),
   )
-  .get("/transaction/balance", requireUser, query(pairQuerySchema), answers(spotBalanceSchema, { summary: "One's spot balances for a pair, with its precision", auth: true }), async (c) => {
+  .get("/transaction/balance", READ_KEY, requireUser, query(pairQuerySchema), answers(spotBalanceSchema, { summary: "One's spot balances for a pair, with its precision", auth: true }), async (c) => {
     const { currency_id, legal_id } = c.req.valid("query");
     const pair = await pairFor(c.env.DB, currency_id, legal_id);
     return ok(c, await pairBalance(c.env, c.get("user").id, pair));

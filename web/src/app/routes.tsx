@@ -81,6 +81,11 @@ const AddressesPage = page(() => import("../features/security/components/Address
 const PasskeysPage = page(() => import("../features/security/components/PasskeysPage.tsx"));
 const AntiPhishingPage = page(() => import("../features/security/components/AntiPhishingPage.tsx"));
 const WhitelistPage = page(() => import("../features/security/components/WhitelistPage.tsx"));
+// API keys for bots, signed-in devices, recent sign-ins and CSV exports (issue #29).
+const ApiKeysPage = page(() => import("../features/access/components/ApiKeysPage.tsx"));
+const DevicesPage = page(() => import("../features/access/components/DevicesPage.tsx"));
+const LoginsPage = page(() => import("../features/access/components/LoginsPage.tsx"));
+const ExportPage = page(() => import("../features/access/components/ExportPage.tsx"));
 // Invitations (issue #18): one's code, team and rebates, and the public terms.
 const InvitePage = page(() => import("../features/invite/components/InvitePage.tsx"));
 const InviteTeamPage = page(() => import("../features/invite/components/TeamPage.tsx"));
@@ -176,6 +181,10 @@ const entries: Entry[] = [
   { path: "/security/passkeys", title: m.sec_passkeys_title, auth: true, Component: PasskeysPage },
   { path: "/security/anti-phishing", title: m.sec_anti_title, auth: true, Component: AntiPhishingPage },
   { path: "/security/whitelist", title: m.sec_whitelist_title, auth: true, Component: WhitelistPage },
+  { path: "/security/api-keys", title: m.apikey_title, auth: true, Component: ApiKeysPage },
+  { path: "/security/devices", title: m.devices_title, auth: true, Component: DevicesPage },
+  { path: "/security/logins", title: m.logins_title, auth: true, Component: LoginsPage },
+  { path: "/security/export", title: m.export_title, auth: true, Component: ExportPage },
   { path: "/invite", title: m.title_invite, auth: true, Component: InvitePage },
   { path: "/invite/team", title: m.title_invite_team, auth: true, Component: InviteTeamPage },
   { path: "/invite/rebates", title: m.title_invite_rebates, auth: true, Component: InviteRebatesPage },

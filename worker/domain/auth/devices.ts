@@ -15,6 +15,7 @@ import { announceNotifications } from "../notifications/inbox.ts";
 import { NOTIFICATION_LINKS } from "../notifications/events.ts";
 
 const DEVICE_MAX = 80;
+const UNKNOWN_DEVICE = "Unknown device";
 const IP_MAX = 64;
 
 const BROWSERS: [RegExp, string][] = [
@@ -37,6 +38,12 @@ const SYSTEMS: [RegExp, string][] = [
   [/\bLinux\b/, "Linux"],
 ];
 
+/** The browser and the system of a User-Agent, each when recognised (the sessions list shows them apart). */
+export function browserAndSystem(userAgent: string | null | undefined): { browser: string | undefined; system: string | undefined } {
+  const ua = (userAgent ?? "").slice(0, 1000);
+  return { browser: BROWSERS.find(([re]) => re.test(ua))?.[1], system: SYSTEMS.find(([re]) => re.test(ua))?.[1] };
+}
+
 /**
  * A short readable description of the browser and system of a User-Agent ("Chrome (Windows)",
  * "Safari (iOS)"), without versions so an update is not a new device; a client that is no browser
@@ -44,12 +51,11 @@ const SYSTEMS: [RegExp, string][] = [
  */
 export function describeDevice(userAgent: string | null | undefined): string {
   const ua = (userAgent ?? "").slice(0, 1000);
-  const browser = BROWSERS.find(([re]) => re.test(ua))?.[1];
-  const system = SYSTEMS.find(([re]) => re.test(ua))?.[1];
+  const { browser, system } = browserAndSystem(ua);
   if (browser && system) return `${browser} (${system})`;
   if (browser || system) return (browser ?? system)!;
   const product = /^\s*([A-Za-z][A-Za-z0-9._-]{0,39})/.exec(ua)?.[1];
-  return product ?? "Unknown device";
+  return product ?? UNKNOWN_DEVICE;
 }
 
 /**
@@ -78,17 +84,36 @@ function loginDeviceStatements(db: D1Database, l: { userId: number; tokenHash: s
   ];
 }
 
+/** Records a sign-in (`ok`) or a failed attempt at an existing account: GET /api/security/logins lists them for 90 days. */
+export function loginEventStatement(db: D1Database, e: { userId: number; ok: boolean; ip: string; device: string; place: string | null; now: number }): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO login_events (user_id, at, ok, ip, device, place) VALUES (?, ?, ?, ?, ?, ?)")
+    .bind(e.userId, e.now, e.ok ? 1 : 0, (e.ip || "unknown").slice(0, IP_MAX), e.device.slice(0, DEVICE_MAX), e.place);
+}
+
+/** Records a failed password attempt at an existing account (the login's refusal does not wait for it to matter). */
+export async function recordFailedLogin(db: D1Database, userId: number, ip: string, userAgent: string | null | undefined, place: string | null, now = Date.now()): Promise<void> {
+  await loginEventStatement(db, { userId, ok: false, ip, device: describeDevice(userAgent), place, now }).run();
+}
+
 /**
  * Signs a user in from `ip` with `userAgent`: the session, the new-device notification (when it is
  * one) and the device record in one batch; the user's open tabs hear of a notification after it.
  * Returns the session token.
  */
-export async function signIn(env: Pick<Env, "DB" | "USER">, userId: number, ip: string, userAgent: string | null | undefined, now = Date.now()): Promise<string> {
+export async function signIn(env: Pick<Env, "DB" | "USER">, userId: number, ip: string, userAgent: string | null | undefined, now = Date.now(), place: string | null = null): Promise<string> {
   const db = env.DB;
-  const session = await sessionStatements(db, userId, ip, now);
+  const { browser, system } = browserAndSystem(userAgent);
   const device = describeDevice(userAgent).slice(0, DEVICE_MAX);
+  // A client that is no browser (a script, curl) is listed by its product name.
+  const client = browser ?? (system || device === UNKNOWN_DEVICE ? null : device);
+  const session = await sessionStatements(db, userId, ip, now, { browser: client, system: system ?? null, place });
   const address = (ip || "unknown").slice(0, IP_MAX);
-  const results = await db.batch([...session.statements, ...loginDeviceStatements(db, { userId, tokenHash: session.tokenHash, device, ip: address, now })]);
+  const results = await db.batch([
+    ...session.statements,
+    ...loginDeviceStatements(db, { userId, tokenHash: session.tokenHash, device, ip: address, now }),
+    loginEventStatement(db, { userId, ok: true, ip: address, device, place, now }),
+  ]);
   const notified = (results[session.statements.length]?.meta.changes ?? 0) > 0;
   if (notified) await announceNotifications(env, [userId]);
   return session.token;

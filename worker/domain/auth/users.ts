@@ -13,7 +13,7 @@ import { eq } from "drizzle-orm";
 import { getDb, schema } from "../../db/client.ts";
 import { consumeCaptcha } from "./captcha.ts";
 import { assertUncommonPassword } from "./password-policy.ts";
-import { signIn } from "./devices.ts";
+import { recordFailedLogin, signIn } from "./devices.ts";
 
 const MINUTE = 60_000;
 /** Failed logins per (account, address) before that address is locked out of that account. */
@@ -41,7 +41,7 @@ async function newExtensionCode(db: D1Database): Promise<string> {
 }
 
 /** Registers an account and logs it in (its first device); returns the session token. */
-export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OUTBOX">, ip: string, input: z.output<typeof registerSchema>, userAgent?: string | null) {
+export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OUTBOX">, ip: string, input: z.output<typeof registerSchema>, userAgent?: string | null, place: string | null = null) {
   const db = env.DB;
   // Before the captcha is spent: a refused password must not cost the user a new image code.
   assertUncommonPassword(input.password);
@@ -73,7 +73,7 @@ export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OU
     if (/UNIQUE constraint failed: users\.account/.test(String(err))) throw new ApiError("account_exists", 409);
     throw err;
   }
-  const token = await signIn(env, userId, ip, userAgent, now);
+  const token = await signIn(env, userId, ip, userAgent, now, place);
   return { token, lastTime: null as number | null };
 }
 
@@ -81,7 +81,7 @@ export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OU
  * Logs in: a session token, or login_failed / the lockout / account_locked. A login from a device
  * or address the account never signed in from notifies its owner (./devices.ts).
  */
-export async function login(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OUTBOX">, ip: string, account: string, password: string, userAgent?: string | null) {
+export async function login(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OUTBOX">, ip: string, account: string, password: string, userAgent?: string | null, place: string | null = null) {
   const db = env.DB;
   const now = Date.now();
   // Lockouts are per (account, address): an attacker elsewhere cannot lock the owner out. The
@@ -93,10 +93,12 @@ export async function login(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OUTBO
   const good = await verifyPassword(password, user?.password_hash ?? dummyHash(passwordCost(env)), env.PEPPER);
   if (!user || !good) {
     await failLoginAttempt(db, failKey, LOGIN_MAX_FAILURES, LOGIN_LOCK_MS, now);
+    // The owner sees the failed attempt in GET /api/security/logins (an unknown account has no owner).
+    if (user) await recordFailedLogin(db, user.id, ip, userAgent, place, now);
     throw new ApiError("login_failed", 400);
   }
   if (user.locked) throw new ApiError("account_locked", 403);
-  const token = await signIn(env, user.id, ip, userAgent, now);
+  const token = await signIn(env, user.id, ip, userAgent, now, place);
   await db.prepare("DELETE FROM login_failures WHERE key = ?").bind(failKey).run();
   return { token, lastTime: user.last_login_at };
 }

@@ -53,6 +53,7 @@
  *   price_alert_above     pair, level, price (the trade that reached it)
  *   price_alert_below     pair, level, price
  *   price_alert_move      pair, price, from (the window's first price), move (signed percent), percent (the alert's), hours (1 | 24)
+ *   apikey_created        label, scopes ("read, trade"), time (Beijing)
  */
 import type { Locale } from "../../../schemas/locale.ts";
 import type { NotificationKind } from "../../../schemas/notification.ts";
@@ -114,6 +115,7 @@ const en: Catalogue = {
   price_alert_above: { title: "Price alert: {pair} at or above {level}", body: "{pair} traded at {price}, at or above your alert level {level}. The alert has fired and is done." },
   price_alert_below: { title: "Price alert: {pair} at or below {level}", body: "{pair} traded at {price}, at or below your alert level {level}. The alert has fired and is done." },
   price_alert_move: { title: "Price alert: {pair} moved {move} %", body: "{pair} traded at {price}, {move} % against {from}, its first price in the last {hours} h (your alert: {percent} %). The alert has fired and is done." },
+  apikey_created: { title: "New API key", body: "An API key “{label}” ({scopes}) was created on your account at {time} (Beijing time). If this was not you, delete it under Security → API keys and change your password." },
 };
 
 const zh: Catalogue = {
@@ -167,6 +169,7 @@ const zh: Catalogue = {
   price_alert_above: { title: "价格提醒：{pair} 达到或高于 {level}", body: "{pair} 成交价 {price}，已达到或高于您的提醒价位 {level}。该提醒已触发并结束。" },
   price_alert_below: { title: "价格提醒：{pair} 达到或低于 {level}", body: "{pair} 成交价 {price}，已达到或低于您的提醒价位 {level}。该提醒已触发并结束。" },
   price_alert_move: { title: "价格提醒：{pair} 涨跌 {move} %", body: "{pair} 成交价 {price}，相对过去 {hours} 小时内的首个价格 {from} 变动 {move} %（您的提醒：{percent} %）。该提醒已触发并结束。" },
+  apikey_created: { title: "新的 API 密钥", body: "您的账户于北京时间 {time} 创建了 API 密钥“{label}”（{scopes}）。如非本人操作，请在 安全中心 → API 密钥 中删除并修改密码。" },
 };
 
 const hk: Catalogue = {
@@ -220,6 +223,7 @@ const hk: Catalogue = {
   price_alert_above: { title: "價格提醒：{pair} 達到或高於 {level}", body: "{pair} 成交價 {price}，已達到或高於您的提醒價位 {level}。此提醒已觸發並結束。" },
   price_alert_below: { title: "價格提醒：{pair} 達到或低於 {level}", body: "{pair} 成交價 {price}，已達到或低於您的提醒價位 {level}。此提醒已觸發並結束。" },
   price_alert_move: { title: "價格提醒：{pair} 漲跌 {move} %", body: "{pair} 成交價 {price}，相對過去 {hours} 小時內的首個價格 {from} 變動 {move} %（您的提醒：{percent} %）。此提醒已觸發並結束。" },
+  apikey_created: { title: "新的 API 密鑰", body: "您的帳戶於北京時間 {time} 建立了 API 密鑰「{label}」（{scopes}）。如非本人操作，請在 安全中心 → API 密鑰 中刪除並修改密碼。" },
 };
 
 const kr: Catalogue = {
@@ -273,6 +277,7 @@ const kr: Catalogue = {
   price_alert_above: { title: "가격 알림: {pair} {level} 이상", body: "{pair}이(가) {price}에 거래되어 알림 가격 {level} 이상에 도달했습니다. 알림이 실행되어 종료되었습니다." },
   price_alert_below: { title: "가격 알림: {pair} {level} 이하", body: "{pair}이(가) {price}에 거래되어 알림 가격 {level} 이하에 도달했습니다. 알림이 실행되어 종료되었습니다." },
   price_alert_move: { title: "가격 알림: {pair} {move} % 변동", body: "{pair}이(가) {price}에 거래되어 최근 {hours}시간의 첫 가격 {from} 대비 {move} % 변동했습니다(알림: {percent} %). 알림이 실행되어 종료되었습니다." },
+  apikey_created: { title: "새 API 키", body: "베이징 시간 {time}에 계정에서 API 키 “{label}”({scopes})이 만들어졌습니다. 본인이 아니라면 보안 → API 키에서 삭제하고 비밀번호를 변경하세요." },
 };
 
 const jp: Catalogue = {
@@ -326,6 +331,7 @@ const jp: Catalogue = {
   price_alert_above: { title: "価格アラート：{pair} が {level} 以上", body: "{pair} が {price} で約定し、アラート価格 {level} 以上に達しました。アラートは発動して終了しました。" },
   price_alert_below: { title: "価格アラート：{pair} が {level} 以下", body: "{pair} が {price} で約定し、アラート価格 {level} 以下に達しました。アラートは発動して終了しました。" },
   price_alert_move: { title: "価格アラート：{pair} が {move} % 変動", body: "{pair} が {price} で約定し、直近 {hours} 時間の最初の価格 {from} から {move} % 変動しました（アラート：{percent} %）。アラートは発動して終了しました。" },
+  apikey_created: { title: "新しい API キー", body: "北京時間 {time} にアカウントで API キー「{label}」（{scopes}）が作成されました。心当たりがない場合は、セキュリティ → API キーで削除し、パスワードを変更してください。" },
 };
 
 const es: Catalogue = {
@@ -379,6 +385,7 @@ const es: Catalogue = {
   price_alert_above: { title: "Alerta de precio: {pair} en {level} o más", body: "{pair} se negoció a {price}, en su nivel de alerta {level} o por encima. La alerta se ha activado y ha terminado." },
   price_alert_below: { title: "Alerta de precio: {pair} en {level} o menos", body: "{pair} se negoció a {price}, en su nivel de alerta {level} o por debajo. La alerta se ha activado y ha terminado." },
   price_alert_move: { title: "Alerta de precio: {pair} varió {move} %", body: "{pair} se negoció a {price}, {move} % frente a {from}, su primer precio en las últimas {hours} h (su alerta: {percent} %). La alerta se ha activado y ha terminado." },
+  apikey_created: { title: "Nueva clave API", body: "Se creó la clave API «{label}» ({scopes}) en su cuenta a las {time} (hora de Pekín). Si no fue usted, elimínela en Seguridad → Claves API y cambie su contraseña." },
 };
 
 /** Words a param may name with "@word" (an outcome, a reason, a direction). */

@@ -58,32 +58,48 @@ export async function tradeHistory(db: D1Database, userId: number, page: number,
   const total = await db.prepare(`SELECT count(*) AS n ${where}`).bind(userId).first<{ n: number }>();
   const { results } = await db
     .prepare(
-      `SELECT t.*, p.price_decimals, p.qty_decimals, b.name AS base, b.scale AS base_scale, q.name AS quote, q.scale AS quote_scale
-       FROM spot_trades t JOIN pairs p ON p.id = t.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
+      `${TRADE_ROW_SQL}
        WHERE t.buyer_id = ?1 OR t.seller_id = ?1 ORDER BY t.created_at DESC, t.trade_id DESC LIMIT ?2 OFFSET ?3`,
     )
     .bind(userId, limit, (page - 1) * limit)
     .all<Record<string, number | string>>();
   const lists: SpotRecord[] = results.map((r) => {
-    const buy = Number(r.buyer_id) === userId;
-    const pd = Number(r.price_decimals);
-    const qd = Number(r.qty_decimals);
-    const quoteScale = Number(r.quote_scale);
-    const notional = notionalToQuoteUnits(BigInt(r.price as number) * BigInt(r.qty as number), quoteUnitsPerTickLot({ quoteScale, priceDecimals: pd, qtyDecimals: qd }));
+    const t = tradeFigures(r, userId);
     return {
       time_format: formatShanghai(Number(r.created_at)),
       currency_name: String(r.base),
       legal_name: String(r.quote),
-      way: buy ? 2 : 1,
-      direction: buy ? "buy" : "sell",
-      number: formatUnits(BigInt(r.qty as number), qd),
-      price: formatUnits(BigInt(r.price as number), pd),
-      amount: formatUnits(notional, quoteScale, Math.min(quoteScale, 8)),
-      fee: buy ? formatUnits(BigInt(r.buyer_fee as number), Number(r.base_scale)) : formatUnits(BigInt(r.seller_fee as number), quoteScale),
-      fee_currency: String(buy ? r.base : r.quote),
+      way: t.buy ? 2 : 1,
+      direction: t.buy ? "buy" : "sell",
+      number: t.number,
+      price: t.price,
+      amount: t.amount,
+      fee: t.fee,
+      fee_currency: t.fee_currency,
     };
   });
   return { total: total?.n ?? 0, lists };
+}
+
+/** The SELECT of a trade row with what `tradeFigures` reads (pair precision, currency names and scales). */
+export const TRADE_ROW_SQL = `SELECT t.*, p.price_decimals, p.qty_decimals, b.name AS base, b.scale AS base_scale, q.name AS quote, q.scale AS quote_scale
+       FROM spot_trades t JOIN pairs p ON p.id = t.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id`;
+
+/** One trade as its party `userId` sees it: side, quantity, price, quote total and fee, exact decimals. */
+export function tradeFigures(r: Record<string, number | string>, userId: number) {
+  const buy = Number(r.buyer_id) === userId;
+  const pd = Number(r.price_decimals);
+  const qd = Number(r.qty_decimals);
+  const quoteScale = Number(r.quote_scale);
+  const notional = notionalToQuoteUnits(BigInt(r.price as number) * BigInt(r.qty as number), quoteUnitsPerTickLot({ quoteScale, priceDecimals: pd, qtyDecimals: qd }));
+  return {
+    buy,
+    number: formatUnits(BigInt(r.qty as number), qd),
+    price: formatUnits(BigInt(r.price as number), pd),
+    amount: formatUnits(notional, quoteScale, Math.min(quoteScale, 8)),
+    fee: buy ? formatUnits(BigInt(r.buyer_fee as number), Number(r.base_scale)) : formatUnits(BigInt(r.seller_fee as number), quoteScale),
+    fee_currency: String(buy ? r.base : r.quote),
+  };
 }
 
 /** One's orders with their final state, newest first; by base currency and state. */

@@ -96,7 +96,7 @@ export function appLink(link: string | null | undefined): string | null {
 }
 
 /** Kinds that say nothing about the user's money (the rest all moved or held some). */
-const NOT_MONEY = new Set<string>(["kyc_approved", "kyc_rejected", "login_new_device", "support_reply", "insurance_queued", "insurance_ended", "insurance_expired", "security_passkey_added", "security_passkey_removed", "security_anti_phishing", "security_whitelist_on", "security_whitelist_off", "security_locked", "security_address_added", "security_address_removed", "price_alert_above", "price_alert_below", "price_alert_move"]);
+const NOT_MONEY = new Set<string>(["kyc_approved", "kyc_rejected", "login_new_device", "support_reply", "insurance_queued", "insurance_ended", "insurance_expired", "security_passkey_added", "security_passkey_removed", "security_anti_phishing", "security_whitelist_on", "security_whitelist_off", "security_locked", "security_address_added", "security_address_removed", "price_alert_above", "price_alert_below", "price_alert_move", "apikey_created"]);
 
 /** Whether a notification is about money that moved or was held (its toast links to the statement). */
 export const movesMoney = (kind: string): boolean => !NOT_MONEY.has(kind);

@@ -38,6 +38,11 @@ export default function SecurityPage() {
     { to: "/security/passkeys", icon: "key", label: m.sec_passkeys_title(), desc: m.sec_passkeys_desc(), ...(g.data ? { badge: g.data.passkeys > 0 ? { text: String(g.data.passkeys), tone: "ok" } : { text: m.sec_state_off(), tone: "none" } } : {}), testId: "sec-passkeys" },
     { to: "/security/anti-phishing", icon: "shield", label: m.sec_anti_title(), desc: m.sec_anti_desc(), ...(g.data ? { badge: g.data.anti_phishing_code ? { text: m.sec_state_set(), tone: "ok" } : { text: m.sec_anti_none(), tone: "none" } } : {}), testId: "sec-anti-phishing" },
     { to: "/security/whitelist", icon: "records", label: m.sec_whitelist_title(), desc: m.sec_whitelist_desc(), ...(g.data ? { badge: g.data.locked_until ? { text: m.sec_locked(), tone: "pending" } : g.data.whitelist ? { text: m.sec_state_on(), tone: "ok" } : { text: m.sec_state_off(), tone: "none" } } : {}), testId: "sec-whitelist" },
+    // Issue #29: API keys, devices, sign-ins and exports (features/access).
+    { to: "/security/api-keys", icon: "build", label: m.apikey_title(), desc: m.apikey_menu_desc(), testId: "sec-apikeys" },
+    { to: "/security/devices", icon: "user", label: m.devices_title(), desc: m.devices_menu_desc(), testId: "sec-devices" },
+    { to: "/security/logins", icon: "records", label: m.logins_title(), desc: m.logins_menu_desc(), testId: "sec-logins" },
+    { to: "/security/export", icon: "deposit", label: m.export_title(), desc: m.export_menu_desc(), testId: "sec-export" },
   ];
   return (
     <div className={acct.acctPage} data-testid="security-page">
