@@ -3,7 +3,7 @@ import { Fragment, useState, type ReactNode } from "react";
 import { m } from "../../../i18n/index.ts";
 import type { PagedList } from "../../../lib/query.ts";
 import { useSentinel } from "../../../lib/useSentinel.ts";
-import { Modal } from "../../../components/Modal.tsx";
+import { ConfirmSheet } from "../../../components/ConfirmSheet.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
@@ -63,22 +63,17 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
     }
   };
   return (
-    <Modal
+    <ConfirmSheet
       title={decision.title}
       onClose={onClose}
+      onConfirm={() => void go()}
+      confirmText={decision.confirmText}
       busy={busy}
       testId="decision-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy} data-testid="decision-back">
-            {m.go_back()}
-          </button>
-          <button type="button" className={`btn ${decision.danger ? acct.btnDanger : "btn-primary"}`} onClick={go} disabled={busy} data-testid="decision-confirm">
-            {busy && <Spinner size={16} />}
-            {decision.confirmText}
-          </button>
-        </>
-      }
+      confirmTestId="decision-confirm"
+      danger={decision.danger}
+      back
+      cancelTestId="decision-back"
     >
       {decision.summary}
       {decision.txid && (
@@ -95,7 +90,7 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
       </label>
       {error && <p className="field-error">{error}</p>}
       <p className="form-note">{m.op_audit_note()}</p>
-    </Modal>
+    </ConfirmSheet>
   );
 }
 
