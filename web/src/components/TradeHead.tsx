@@ -1,13 +1,16 @@
 /**
- * The frame of the trade screens (spot and seconds): the header (pair picker, the day's change,
+ * The frame of the trade screens (spot and seconds): the pair states and the pair drawer, the header (pair picker, the day's change,
  * the live dot, links to the chart and the history) and the big price with its note. Each screen
  * puts its own form, book and lists under it.
  */
-import type { ReactNode } from "react";
+import { useCallback, useState, type ReactNode } from "react";
 import { Link } from "react-router";
+import type { Quotation } from "../../../schemas/content.ts";
 import { m } from "../i18n/index.ts";
 import { formatChange, formatPrice } from "../lib/format.ts";
 import { Icon } from "./Icon.tsx";
+import { PairDrawer } from "./PairDrawer.tsx";
+import { EmptyState, ErrorState, PageSpinner } from "./States.tsx";
 import s from "./TradeHead.module.css";
 
 export function TradeHead({
@@ -70,5 +73,44 @@ export function TradePrice({ price, trend, testId, children }: { price: string |
       </span>
       {children}
     </div>
+  );
+}
+
+/** What a trade screen's pair hook gives: the pairs, the one shown, and how to pick another. */
+interface PairChoice<P extends Quotation> {
+  pairs: P[] | null | undefined;
+  pair: P | null | undefined;
+  error: { message: string } | null | undefined;
+  reload: () => void;
+  choose: (row: P) => void;
+}
+
+/**
+ * A trade screen's pair: loading, failed and empty states until the pairs are known, then the
+ * screen for the current pair (`children`, given the pair and how to open the picker) and the pair
+ * drawer.
+ */
+export function PairScreen<P extends Quotation>({ choice, look, children }: { choice: PairChoice<P>; look?: "trade"; children: (pair: P, openPairs: () => void, pairs: P[]) => ReactNode }) {
+  const { pairs, pair, error, reload, choose } = choice;
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
+  if (!pairs) return error ? <ErrorState message={error.message} onRetry={reload} /> : <PageSpinner />;
+  if (pairs.length === 0) return <EmptyState />;
+  if (!pair) return <PageSpinner />;
+  return (
+    <>
+      {children(pair, () => setDrawerOpen(true), pairs)}
+      <PairDrawer
+        look={look}
+        open={drawerOpen}
+        pairs={pairs}
+        currentId={pair.id}
+        onClose={closeDrawer}
+        onPick={(row) => {
+          choose(row as P);
+          setDrawerOpen(false);
+        }}
+      />
+    </>
   );
 }

@@ -5,16 +5,15 @@
  * its modal. The book and prices come from the shared market store (the pair's one socket); the
  * result of every contract is computed by the server from its public entry and exit ticks.
  */
-import { useCallback, useState } from "react";
+import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { formatPrice, trendOf } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { useBook } from "../../../lib/market/index.ts";
 import { useSocketStatus } from "../../../lib/realtime.ts";
 import { useUserEvent } from "../../../lib/userChannel.ts";
-import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
-import { PairDrawer } from "../../../components/PairDrawer.tsx";
-import { TradeHead, TradePrice } from "../../../components/TradeHead.tsx";
+import { PageSpinner } from "../../../components/States.tsx";
+import { PairScreen, TradeHead, TradePrice } from "../../../components/TradeHead.tsx";
 import { ProductSwitch } from "../../../components/ProductSwitch.tsx";
 import { LoginCta } from "../../../components/LoginCta.tsx";
 import { useLoggedIn } from "../../../lib/session.ts";
@@ -35,27 +34,10 @@ export default function TradePage() {
 }
 
 function Trade() {
-  const { pairs, pair, error, reload, choose } = useCurrentPair();
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
-  if (!pairs) return error ? <ErrorState message={error.message} onRetry={reload} /> : <PageSpinner />;
-  if (pairs.length === 0) return <EmptyState />;
-  if (!pair) return <PageSpinner />;
   return (
-    <>
-      <TradeScreen key={pair.id} pair={pair} pairs={pairs} onOpenPairs={() => setDrawerOpen(true)} />
-      <PairDrawer
-        look="trade"
-        open={drawerOpen}
-        pairs={pairs}
-        currentId={pair.id}
-        onClose={closeDrawer}
-        onPick={(row) => {
-          choose(row);
-          setDrawerOpen(false);
-        }}
-      />
-    </>
+    <PairScreen choice={useCurrentPair()} look="trade">
+      {(pair, openPairs, pairs) => <TradeScreen key={pair.id} pair={pair} pairs={pairs} onOpenPairs={openPairs} />}
+    </PairScreen>
   );
 }
 

@@ -4,14 +4,13 @@
  * balances of both currencies. Book, last price, deals and the user's own orders follow the
  * pair's socket; balances and open orders reload after each own order event.
  */
-import { useCallback, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { formatCompact, formatPrice, formatMoney, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
-import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
-import { PairDrawer } from "../../../components/PairDrawer.tsx";
-import { TradeHead, TradePrice } from "../../../components/TradeHead.tsx";
+import { ErrorState } from "../../../components/States.tsx";
+import { PairScreen, TradeHead, TradePrice } from "../../../components/TradeHead.tsx";
 import { LoginCta } from "../../../components/LoginCta.tsx";
 import { useSession } from "../../../lib/session.ts";
 import { bestPrices, useBook, useDeals, useTicker } from "../../../lib/market/index.ts";
@@ -24,28 +23,7 @@ import { OrderForm, type PricePick } from "./OrderForm.tsx";
 import s from "./spot.module.css";
 
 export default function ExchangePage() {
-  const { pairs, pair, error, reload, choose } = useCurrentPair();
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
-
-  if (!pairs) return error ? <ErrorState message={error.message} onRetry={reload} /> : <PageSpinner />;
-  if (pairs.length === 0) return <EmptyState />;
-  if (!pair) return <PageSpinner />;
-  return (
-    <>
-      <ExchangeScreen key={pair.id} pair={pair} onOpenPairs={() => setDrawerOpen(true)} />
-      <PairDrawer
-        open={drawerOpen}
-        pairs={pairs}
-        currentId={pair.id}
-        onClose={closeDrawer}
-        onPick={(row) => {
-          choose(row);
-          setDrawerOpen(false);
-        }}
-      />
-    </>
-  );
+  return <PairScreen choice={useCurrentPair()}>{(pair, openPairs) => <ExchangeScreen key={pair.id} pair={pair} onOpenPairs={openPairs} />}</PairScreen>;
 }
 
 function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () => void }) {
