@@ -10,7 +10,7 @@ import { compareDecimal } from "../../../lib/amount.ts";
 import { formatExact } from "../../../lib/format.ts";
 import { useCloseInsurancePlan, useCreateInsurancePlan, useInsurancePlans, type InsurancePlan } from "../insurance-api.ts";
 import { Kv, useDecisionDialog } from "./common.tsx";
-import { FormDialog, OnOff, RecordActions, RecordCard, SectionHead, TextField, useFormSave, RecordList } from "./kit.tsx";
+import { FormDialog, OnOff, RecordActions, RecordCard, SectionHead, TextField, useFormSave, RecordList, NameId } from "./kit.tsx";
 import acct from "../../../components/account.module.css";
 
 const USDT_ID = 3;
@@ -61,11 +61,7 @@ export function InsuranceConsole() {
         {(p) => (
         <RecordCard
           key={p.id}
-          title={
-            <>
-              {p.name} <span className="muted">#{p.id}</span>
-            </>
-          }
+          title={<NameId name={p.name} id={p.id} />}
           badge={<OnOff on={p.status === 1} onText={m.op_ins_on_sale()} offText={m.op_ins_closed()} />}
           testId="ins-plan-row"
           actions={

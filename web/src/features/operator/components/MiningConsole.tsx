@@ -23,7 +23,7 @@ import {
   type MiningPlan,
 } from "../mining-api.ts";
 import { ApproveRejectButtons, Kv, useDecisionDialog } from "./common.tsx";
-import { Field as KitField, FormDialog, OnOff, RecordActions, RecordCard, SectionHead, TextField, useFormSave, RecordList } from "./kit.tsx";
+import { Field as KitField, FormDialog, OnOff, RecordActions, RecordCard, SectionHead, TextField, useFormSave, RecordList, NameId } from "./kit.tsx";
 import acct from "../../../components/account.module.css";
 
 const BTC_ID = 1;
@@ -73,11 +73,7 @@ export function MiningConsole() {
         {(p) => (
         <RecordCard
           key={p.id}
-          title={
-            <>
-              {p.name} <span className="muted">#{p.id}</span>
-            </>
-          }
+          title={<NameId name={p.name} id={p.id} />}
           badge={<OnOff on={p.status === "open"} onText={m.op_mining_open()} offText={m.op_mining_closed()} />}
           testId="mining-plan-row"
           actions={

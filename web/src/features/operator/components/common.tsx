@@ -2,9 +2,9 @@
 import { Fragment, useState, type ReactNode } from "react";
 import { m } from "../../../i18n/index.ts";
 import type { PagedList } from "../../../lib/query.ts";
-import { useSentinel } from "../../../lib/useSentinel.ts";
 import { ConfirmSheet } from "../../../components/ConfirmSheet.tsx";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { ListFooter } from "../../../components/ListFooter.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -150,24 +150,6 @@ export function QueueList<T extends { id: number }>({ list, renderItem }: { list
   );
 }
 
-export function ListFooter({ hasMore, loadingMore, moreError, onMore, count }: { hasMore: boolean; loadingMore: boolean; moreError: boolean; onMore: () => void; count: number }) {
-  const ref = useSentinel(onMore, hasMore && !moreError);
-  if (count === 0) return null;
-  return (
-    <div className={acct.listFooter} ref={ref}>
-      {loadingMore ? (
-        <Spinner size={18} />
-      ) : moreError ? (
-        <button type="button" className="text-btn" onClick={onMore}>{m.load_failed()} · {m.retry()}</button>
-      ) : hasMore ? (
-        <button type="button" className="text-btn" onClick={onMore}>{m.load_more()}</button>
-      ) : (
-        <span className="muted">{m.no_more()}</span>
-      )}
-    </div>
-  );
-}
-
 export function Kv({ label, children, mono = false, testId }: { label: string; children: ReactNode; mono?: boolean; testId?: string }) {
   return (
     <div className={acct.kvRow}>
@@ -176,6 +158,8 @@ export function Kv({ label, children, mono = false, testId }: { label: string; c
     </div>
   );
 }
+
+export { ListFooter };
 
 // Shared words of the console live in ../labels.ts (plain functions, unit-tested).
 export { accountText, userLabel } from "../labels.ts";

@@ -110,6 +110,15 @@ export function RecordCard({ title, badge, testId, alert, actions, numTitle = fa
   );
 }
 
+/** A record's name with its number after it, muted ("Antminer S19 #3"). */
+export function NameId({ name, id }: { name: string; id: number }) {
+  return (
+    <>
+      {name} <span className="muted">#{id}</span>
+    </>
+  );
+}
+
 /** A row of buttons under a record. */
 export function RecordActions({ children }: { children: ReactNode }) {
   return <div className={acct.btnRow}>{children}</div>;
