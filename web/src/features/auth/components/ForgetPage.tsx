@@ -11,11 +11,10 @@ import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { toast } from "../../../lib/toast.ts";
 import { useCountdown } from "../../../lib/useCountdown.ts";
-import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { checkEmailCode, resetPassword, sendForgetCode } from "../api.ts";
-import { fieldErrors, withoutError, type FieldErrors } from "../validation.ts";
-import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+import { fieldErrors } from "../validation.ts";
+import { AccountField, AuthField, AuthLayout, AuthSubmit, PasswordField, useFieldErrors } from "./AuthLayout.tsx";
 import s from "./auth.module.css";
 
 const RESEND_SECONDS = 60;
@@ -28,7 +27,7 @@ export default function ForgetPage() {
   const [codeSent, setCodeSent] = useState(false);
   const [password, setPassword] = useState("");
   const [rePassword, setRePassword] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, setErrors, edit } = useFieldErrors();
   const [sending, setSending] = useState(false);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
@@ -121,29 +120,8 @@ export default function ForgetPage() {
 
       {step === 1 ? (
         <form className="form" onSubmit={verify} noValidate>
-          <label className="field">
-            <span className="field-label">{m.label_email()}</span>
-            <input
-              className="input"
-              name="account"
-              type="email"
-              inputMode="email"
-              autoComplete="username"
-              autoCapitalize="off"
-              spellCheck={false}
-              placeholder={m.email_placeholder()}
-              value={account}
-              onChange={(e) => {
-              setAccount(e.target.value);
-              setErrors((er) => withoutError(er, "account"));
-            }}
-              aria-invalid={!!errors.account}
-              aria-describedby="forget-account-error"
-            />
-            <FieldError id="forget-account-error" text={errors.account} />
-          </label>
-          <label className="field">
-            <span className="field-label">{m.label_code()}</span>
+          <AccountField label={m.label_email()} placeholder={m.email_placeholder()} value={account} onChange={edit("account", setAccount)} error={errors.account} errorId="forget-account-error" email />
+          <AuthField label={m.label_code()} errorId="forget-code-error" error={errors.code}>
             <div className="input-wrap">
               <input
                 className="input"
@@ -154,10 +132,7 @@ export default function ForgetPage() {
                 maxLength={6}
                 placeholder={m.code_placeholder()}
                 value={code}
-                onChange={(e) => {
-                  setCode(e.target.value.replace(/\D/g, ""));
-                  setErrors((er) => withoutError(er, "code"));
-                }}
+                onChange={edit("code", (v) => setCode(v.replace(/\D/g, "")))}
                 aria-invalid={!!errors.code}
                 aria-describedby="forget-code-error"
               />
@@ -165,54 +140,21 @@ export default function ForgetPage() {
                 {sending ? <Spinner size={14} /> : left > 0 ? m.resend_in({ seconds: left }) : codeSent ? m.resend_code() : m.send_code()}
               </button>
             </div>
-            <FieldError id="forget-code-error" text={errors.code} />
-          </label>
-          <button type="submit" className="btn btn-primary btn-block btn-large" disabled={!canContinue || busy} data-testid="forget-continue">
-            {busy && <Spinner size={16} />}
+          </AuthField>
+          <AuthSubmit busy={busy} disabled={!canContinue} testId="forget-continue">
             {m.continue_button()}
-          </button>
+          </AuthSubmit>
         </form>
       ) : (
         <form className="form" onSubmit={reset} noValidate>
           <p className="form-note">
             {m.resetting_for()} <strong>{account.trim()}</strong>
           </p>
-          <label className="field">
-            <span className="field-label">{m.label_new_password()}</span>
-            <PasswordInput
-              name="password"
-              autoComplete="new-password"
-              placeholder={m.new_password_placeholder()}
-              value={password}
-              onChange={(e) => {
-              setPassword(e.target.value);
-              setErrors((er) => withoutError(er, "password"));
-            }}
-              aria-invalid={!!errors.password}
-              aria-describedby="forget-password-error"
-            />
-            <FieldError id="forget-password-error" text={errors.password} />
-          </label>
-          <label className="field">
-            <span className="field-label">{m.label_repassword()}</span>
-            <PasswordInput
-              name="repassword"
-              autoComplete="new-password"
-              placeholder={m.repassword_placeholder()}
-              value={rePassword}
-              onChange={(e) => {
-              setRePassword(e.target.value);
-              setErrors((er) => withoutError(er, "repassword"));
-            }}
-              aria-invalid={!!errors.repassword}
-              aria-describedby="forget-repassword-error"
-            />
-            <FieldError id="forget-repassword-error" text={errors.repassword ?? errors.code ?? errors.account} />
-          </label>
-          <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy || done || password === "" || rePassword === ""} data-testid="forget-reset">
-            {busy && <Spinner size={16} />}
+          <PasswordField label={m.label_new_password()} name="password" autoComplete="new-password" placeholder={m.new_password_placeholder()} value={password} onChange={edit("password", setPassword)} error={errors.password} errorId="forget-password-error" />
+          <PasswordField label={m.label_repassword()} name="repassword" autoComplete="new-password" placeholder={m.repassword_placeholder()} value={rePassword} onChange={edit("repassword", setRePassword)} error={errors.repassword ?? errors.code ?? errors.account} errorId="forget-repassword-error" />
+          <AuthSubmit busy={busy} disabled={done || password === "" || rePassword === ""} testId="forget-reset">
             {m.reset_button()}
-          </button>
+          </AuthSubmit>
         </form>
       )}
     </AuthLayout>

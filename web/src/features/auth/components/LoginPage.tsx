@@ -4,11 +4,8 @@ import { Link, useNavigate, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { safeRedirect } from "../../../lib/nav.ts";
 import { toast } from "../../../lib/toast.ts";
-import { PasswordInput } from "../../../components/PasswordInput.tsx";
-import { Spinner } from "../../../components/States.tsx";
 import { completeLogin, login } from "../api.ts";
-import { withoutError, type FieldErrors } from "../fieldState.ts";
-import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+import { AccountField, AuthFoot, AuthLayout, AuthSubmit, PasswordField, useFieldErrors } from "./AuthLayout.tsx";
 import { PasskeyLogin } from "../PasskeyLogin.tsx";
 import "./auth.module.css";
 
@@ -21,7 +18,7 @@ export default function LoginPage() {
   const redirect = safeRedirect(params.get("redirect"));
   const [account, setAccount] = useState("");
   const [password, setPassword] = useState("");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, setErrors, edit } = useFieldErrors();
   const [busy, setBusy] = useState(false);
 
   const submit = async (e: FormEvent) => {
@@ -49,57 +46,20 @@ export default function LoginPage() {
   return (
     <AuthLayout heading={m.login_heading()} sub={m.login_sub()}>
       <form className="form" onSubmit={submit} onFocus={() => void loadCheck()} noValidate>
-        <label className="field">
-          <span className="field-label">{m.label_account()}</span>
-          <input
-            className="input"
-            name="account"
-            type="text"
-            inputMode="email"
-            autoComplete="username"
-            autoCapitalize="off"
-            spellCheck={false}
-            placeholder={m.account_placeholder()}
-            value={account}
-            onChange={(e) => {
-              setAccount(e.target.value);
-              setErrors((er) => withoutError(er, "user_string"));
-            }}
-            aria-invalid={!!errors.user_string}
-            aria-describedby="login-account-error"
-          />
-          <FieldError id="login-account-error" text={errors.user_string} />
-        </label>
-        <label className="field">
-          <span className="field-label">{m.label_password()}</span>
-          <PasswordInput
-            name="password"
-            autoComplete="current-password"
-            placeholder={m.password_placeholder()}
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              setErrors((er) => withoutError(er, "password"));
-            }}
-            aria-invalid={!!errors.password}
-            aria-describedby="login-password-error"
-          />
-          <FieldError id="login-password-error" text={errors.password} />
-        </label>
+        <AccountField label={m.label_account()} placeholder={m.account_placeholder()} value={account} onChange={edit("user_string", setAccount)} error={errors.user_string} errorId="login-account-error" />
+        <PasswordField label={m.label_password()} name="password" autoComplete="current-password" placeholder={m.password_placeholder()} value={password} onChange={edit("password", setPassword)} error={errors.password} errorId="login-password-error" />
         <div className="form-row-end">
           <Link to="/forget" className="link-muted">
             {m.forgot_password()}
           </Link>
         </div>
-        <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy} data-testid="login-submit">
-          {busy && <Spinner size={16} />}
+        <AuthSubmit busy={busy} testId="login-submit">
           {m.login_button()}
-        </button>
+        </AuthSubmit>
         <PasskeyLogin />
-        <p className="form-foot">
-          {m.no_account()}{" "}
+        <AuthFoot text={m.no_account()}>
           <Link to={`/register${params.get("code") ? `?code=${encodeURIComponent(params.get("code") ?? "")}` : ""}`}>{m.register_now()}</Link>
-        </p>
+        </AuthFoot>
       </form>
     </AuthLayout>
   );

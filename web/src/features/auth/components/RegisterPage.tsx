@@ -12,12 +12,11 @@ import { getAppLocale, m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { toast } from "../../../lib/toast.ts";
-import { PasswordInput } from "../../../components/PasswordInput.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { Spinner } from "../../../components/States.tsx";
 import { checkAccount, completeLogin, fetchCaptcha, fetchCountries, register, type Captcha, type Country } from "../api.ts";
-import { fieldErrors, withoutError, type FieldErrors } from "../validation.ts";
-import { AuthLayout, FieldError } from "./AuthLayout.tsx";
+import { fieldErrors } from "../validation.ts";
+import { AccountField, AuthField, AuthFoot, AuthLayout, AuthSubmit, FieldError, PasswordField, useFieldErrors } from "./AuthLayout.tsx";
 import s from "./auth.module.css";
 
 const DEFAULT_COUNTRY = "86";
@@ -44,7 +43,7 @@ export default function RegisterPage() {
   const [agreed, setAgreed] = useState(false);
   const [captcha, setCaptcha] = useState<Captcha | null>(null);
   const [captchaState, setCaptchaState] = useState<"loading" | "ready" | "error">("loading");
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, setErrors, clear, edit } = useFieldErrors();
   const [busy, setBusy] = useState(false);
 
   const loadCaptcha = useCallback(async () => {
@@ -128,35 +127,11 @@ export default function RegisterPage() {
   return (
     <AuthLayout heading={m.register_heading()} sub={m.register_sub()}>
       <form className="form" onSubmit={submit} noValidate>
-        <label className="field">
-          <span className="field-label">{m.label_account()}</span>
-          <input
-            className="input"
-            name="account"
-            type="text"
-            inputMode="email"
-            autoComplete="username"
-            autoCapitalize="off"
-            spellCheck={false}
-            placeholder={m.account_placeholder()}
-            value={account}
-            onChange={(e) => {
-              setAccount(e.target.value);
-              setErrors((er) => withoutError(er, "user_string"));
-            }}
-            aria-invalid={!!errors.user_string}
-            aria-describedby="reg-account-error"
-          />
-          <FieldError id="reg-account-error" text={errors.user_string} />
-        </label>
+        <AccountField label={m.label_account()} placeholder={m.account_placeholder()} value={account} onChange={edit("user_string", setAccount)} error={errors.user_string} errorId="reg-account-error" />
 
-        <label className="field">
-          <span className="field-label">{m.country_code()}</span>
+        <AuthField label={m.country_code()} errorId="reg-country-error" error={errors.country_code}>
           <div className="select-wrap">
-            <select className="input" value={countryCode} onChange={(e) => {
-              setCountryCode(e.target.value);
-              setErrors((er) => withoutError(er, "country_code"));
-            }} data-testid="country-code">
+            <select className="input" value={countryCode} onChange={edit("country_code", setCountryCode)} data-testid="country-code">
               {codeOptions.map((c) => (
                 <option key={`${c.country_id}-${c.area_code}`} value={areaCode(c)}>
                   +{areaCode(c)} {countryName(c)}
@@ -165,45 +140,13 @@ export default function RegisterPage() {
             </select>
             <Icon name="chevronDown" size={18} className="select-caret" />
           </div>
-          <FieldError id="reg-country-error" text={errors.country_code} />
-        </label>
+        </AuthField>
 
-        <label className="field">
-          <span className="field-label">{m.label_password()}</span>
-          <PasswordInput
-            name="password"
-            autoComplete="new-password"
-            placeholder={m.new_password_placeholder()}
-            value={password}
-            onChange={(e) => {
-              setPassword(e.target.value);
-              setErrors((er) => withoutError(er, "password"));
-            }}
-            aria-invalid={!!errors.password}
-            aria-describedby="reg-password-error"
-          />
-          <FieldError id="reg-password-error" text={errors.password} />
-        </label>
+        <PasswordField label={m.label_password()} name="password" autoComplete="new-password" placeholder={m.new_password_placeholder()} value={password} onChange={edit("password", setPassword)} error={errors.password} errorId="reg-password-error" />
 
-        <label className="field">
-          <span className="field-label">{m.label_repassword()}</span>
-          <PasswordInput
-            name="re_password"
-            autoComplete="new-password"
-            placeholder={m.repassword_placeholder()}
-            value={rePassword}
-            onChange={(e) => {
-              setRePassword(e.target.value);
-              setErrors((er) => withoutError(er, "re_password"));
-            }}
-            aria-invalid={!!errors.re_password}
-            aria-describedby="reg-repassword-error"
-          />
-          <FieldError id="reg-repassword-error" text={errors.re_password} />
-        </label>
+        <PasswordField label={m.label_repassword()} name="re_password" autoComplete="new-password" placeholder={m.repassword_placeholder()} value={rePassword} onChange={edit("re_password", setRePassword)} error={errors.re_password} errorId="reg-repassword-error" />
 
-        <label className="field">
-          <span className="field-label">{m.label_captcha()}</span>
+        <AuthField label={m.label_captcha()} errorId="reg-captcha-error" error={errors.code ?? errors.code_id}>
           <div className="input-wrap">
             <input
               className="input"
@@ -215,10 +158,7 @@ export default function RegisterPage() {
               maxLength={8}
               placeholder={m.captcha_placeholder()}
               value={code}
-              onChange={(e) => {
-              setCode(e.target.value);
-              setErrors((er) => withoutError(er, "code"));
-            }}
+              onChange={edit("code", setCode)}
               aria-invalid={!!errors.code}
               aria-describedby="reg-captcha-error"
             />
@@ -241,11 +181,9 @@ export default function RegisterPage() {
               )}
             </button>
           </div>
-          <FieldError id="reg-captcha-error" text={errors.code ?? errors.code_id} />
-        </label>
+        </AuthField>
 
-        <label className="field">
-          <span className="field-label">{m.label_invite()}</span>
+        <AuthField label={m.label_invite()} errorId="reg-invite-error" error={errors.extension_code}>
           <input
             className={inviteLocked ? `input ${s.inviteLocked}` : "input"}
             name="invite"
@@ -256,10 +194,7 @@ export default function RegisterPage() {
             placeholder={m.invite_placeholder()}
             value={invite}
             readOnly={inviteLocked}
-            onChange={(e) => {
-              setInvite(e.target.value);
-              setErrors((er) => withoutError(er, "extension_code"));
-            }}
+            onChange={edit("extension_code", setInvite)}
             aria-invalid={!!errors.extension_code}
             aria-describedby={inviteLocked ? "reg-invite-note reg-invite-error" : "reg-invite-error"}
             data-testid="register-invite"
@@ -272,14 +207,13 @@ export default function RegisterPage() {
               </button>
             </span>
           )}
-          <FieldError id="reg-invite-error" text={errors.extension_code} />
-        </label>
+        </AuthField>
 
         <div className="field">
           <label className="checkbox">
             <input type="checkbox" checked={agreed} onChange={(e) => {
                 setAgreed(e.target.checked);
-                setErrors((er) => withoutError(er, "agreement"));
+                clear("agreement");
               }} data-testid="agree" />
             <span className="checkbox-box" aria-hidden="true">
               <Icon name="check" size={14} />
@@ -294,13 +228,12 @@ export default function RegisterPage() {
           <FieldError id="reg-agree-error" text={errors.agreement} />
         </div>
 
-        <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy} data-testid="register-submit">
-          {busy && <Spinner size={16} />}
+        <AuthSubmit busy={busy} testId="register-submit">
           {m.register_button()}
-        </button>
-        <p className="form-foot">
-          {m.have_account()} <Link to="/login">{m.login_now()}</Link>
-        </p>
+        </AuthSubmit>
+        <AuthFoot text={m.have_account()}>
+          <Link to="/login">{m.login_now()}</Link>
+        </AuthFoot>
       </form>
     </AuthLayout>
   );

@@ -14,7 +14,7 @@ import { formatDateTime, formatMoney, formatMoneyMoved } from "../../../lib/form
 import { toast } from "../../../lib/toast.ts";
 import { loginPath } from "../../../lib/nav.ts";
 import { useLoggedIn } from "../../../lib/session.ts";
-import { Modal } from "../../../components/Modal.tsx";
+import { ConfirmSheet } from "../../../components/ConfirmSheet.tsx";
 import { ProductGate } from "../../../components/ProductGate.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { useProducts, useSpot, useSubscribe, type EarnProduct } from "../api.ts";
@@ -202,23 +202,7 @@ function Detail({ p }: { p: EarnProduct }) {
       </Link>
 
       {confirming && (
-        <Modal
-          title={m.earn_confirm_title()}
-          onClose={() => setConfirming(false)}
-          busy={busy}
-          testId="earn-confirm"
-          actions={
-            <>
-              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)} disabled={busy}>
-                {m.cancel()}
-              </button>
-              <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="earn-confirm-button">
-                {busy && <Spinner size={16} />}
-                {m.confirm()}
-              </button>
-            </>
-          }
-        >
+        <ConfirmSheet title={m.earn_confirm_title()} onClose={() => setConfirming(false)} onConfirm={() => void send()} confirmText={m.confirm()} busy={busy} testId="earn-confirm" confirmTestId="earn-confirm-button">
           <dl className={acct.kv}>
             <div className={`${acct.kvRow} ${acct.strong}`}>
               <dt>{m.earn_amount()}</dt>
@@ -251,7 +235,7 @@ function Detail({ p }: { p: EarnProduct }) {
               <dd data-testid="earn-confirm-exit">{p.kind === "fixed" ? m.earn_rule_early() : m.earn_confirm_exit_flexible()}</dd>
             </div>
           </dl>
-        </Modal>
+        </ConfirmSheet>
       )}
     </div>
   );

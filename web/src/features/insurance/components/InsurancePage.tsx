@@ -13,8 +13,8 @@ import { ProductGate } from "../../../components/ProductGate.tsx";
 import { formatDayStart, formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
-import { Modal } from "../../../components/Modal.tsx";
-import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
+import { ConfirmSheet, useSheetAction } from "../../../components/ConfirmSheet.tsx";
+import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { useBuyCover, usePlans, type InsurancePlan, type InsurancePlans } from "../api.ts";
 import { nextUtcDay, utcDay } from "../display.ts";
 import acct from "../../../components/account.module.css";
@@ -115,44 +115,22 @@ function PlanCard({ plan, onBuy }: { plan: InsurancePlan; onBuy: (q: Quote) => v
 function BuySheet({ plan, quote, onClose }: { plan: InsurancePlan; quote: Quote; onClose: () => void }) {
   const buy = useBuyCover();
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
+  const { busy, error, setError, run } = useSheetAction();
   const start = nextUtcDay(Date.now());
   const end = start + plan.days * 86_400_000;
   const c = plan.currency;
   const half = halfOf(quote.amount);
   const go = async () => {
-    setBusy(true);
     setError("");
-    try {
+    await run(async () => {
       await buy(plan.id, quote.amount);
       toast.success(m.ins_bought({ day: formatDayStart(start) }));
       onClose();
       navigate("/insurance/my");
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    }, (e) => setError((e as Error).message));
   };
   return (
-    <Modal
-      title={m.ins_confirm_title()}
-      onClose={onClose}
-      busy={busy}
-      testId="ins-confirm"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void go()} disabled={busy} data-testid="ins-confirm-go">
-            {busy && <Spinner size={16} />}
-            {m.ins_confirm_pay({ amount: formatMoneyMoved(quote.premium, c), currency: c })}
-          </button>
-        </>
-      }
-    >
+    <ConfirmSheet title={m.ins_confirm_title()} onClose={onClose} onConfirm={() => void go()} confirmText={m.ins_confirm_pay({ amount: formatMoneyMoved(quote.premium, c), currency: c })} busy={busy} testId="ins-confirm" confirmTestId="ins-confirm-go">
       {error && (
         <p className="field-error" role="alert" data-testid="ins-confirm-error">
           {error}
@@ -189,7 +167,7 @@ function BuySheet({ plan, quote, onClose }: { plan: InsurancePlan; quote: Quote;
         <li>{m.ins_term_day()}</li>
         <li>{m.ins_term_exit()}</li>
       </ul>
-    </Modal>
+    </ConfirmSheet>
   );
 }
 

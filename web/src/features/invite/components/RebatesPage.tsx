@@ -8,8 +8,8 @@
 import { m } from "../../../i18n/index.ts";
 import { formatMoneyMoved, isZeroDecimal } from "../../../lib/format.ts";
 import { formatRate } from "../../../lib/rate.ts";
-import { useSentinel } from "../../../lib/useSentinel.ts";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { ListFooter } from "../../../components/ListFooter.tsx";
 import { useRebates } from "../api.ts";
 import { productLabel } from "../labels.ts";
 import acct from "../../../components/account.module.css";
@@ -17,7 +17,6 @@ import s from "./invite.module.css";
 
 export default function RebatesPage() {
   const list = useRebates();
-  const sentinel = useSentinel(list.loadMore, list.hasMore && !list.moreError);
   return (
     <div className={acct.acctPage} data-testid="invite-rebates">
       <p className="form-note">{m.invite_rebates_note()}</p>
@@ -69,21 +68,7 @@ export default function RebatesPage() {
               </li>
             ))}
           </ul>
-          <div className={acct.listFooter} ref={sentinel}>
-            {list.loadingMore ? (
-              <Spinner size={18} />
-            ) : list.moreError ? (
-              <button type="button" className="text-btn" onClick={list.loadMore}>
-                {m.load_failed()} · {m.retry()}
-              </button>
-            ) : list.hasMore ? (
-              <button type="button" className="text-btn" onClick={list.loadMore}>
-                {m.load_more()}
-              </button>
-            ) : (
-              <span className="muted">{m.no_more()}</span>
-            )}
-          </div>
+          <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
         </>
       )}
     </div>

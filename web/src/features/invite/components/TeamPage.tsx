@@ -7,8 +7,8 @@
 import { useStore } from "@nanostores/react";
 import { m } from "../../../i18n/index.ts";
 import { formatMoney, formatDay } from "../../../lib/format.ts";
-import { useSentinel } from "../../../lib/useSentinel.ts";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { ListFooter } from "../../../components/ListFooter.tsx";
 import { useInviteInfo, useTeam, type InviteeStatus, type InviteLevel } from "../api.ts";
 import { $teamLevel } from "../stores.ts";
 import acct from "../../../components/account.module.css";
@@ -27,7 +27,6 @@ export default function TeamPage() {
   const level = useStore($teamLevel);
   const info = useInviteInfo();
   const list = useTeam(level);
-  const sentinel = useSentinel(list.loadMore, list.hasMore && !list.moreError);
   const counts = info.data ? { 1: info.data.invitees.level1, 2: info.data.invitees.level2, 3: info.data.invitees.level3 } : null;
   return (
     <div className={acct.acctPage} data-testid="invite-team">
@@ -84,21 +83,7 @@ export default function TeamPage() {
               );
             })}
           </ul>
-          <div className={acct.listFooter} ref={sentinel}>
-            {list.loadingMore ? (
-              <Spinner size={18} />
-            ) : list.moreError ? (
-              <button type="button" className="text-btn" onClick={list.loadMore}>
-                {m.load_failed()} · {m.retry()}
-              </button>
-            ) : list.hasMore ? (
-              <button type="button" className="text-btn" onClick={list.loadMore}>
-                {m.load_more()}
-              </button>
-            ) : (
-              <span className="muted">{m.no_more()}</span>
-            )}
-          </div>
+          <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
         </>
       )}
     </div>

@@ -12,6 +12,7 @@ import { ProductGate } from "../../../components/ProductGate.tsx";
 import { decimalsOf, isPositiveDecimal, toUnits } from "../../../lib/amount.ts";
 import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
+import { ConfirmSheet } from "../../../components/ConfirmSheet.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { useCommit, useProjects, type LaunchProject } from "../api.ts";
@@ -153,26 +154,11 @@ function CommitSheet({ project: p, onClose }: { project: LaunchProject; onClose:
 
   if (confirming) {
     return (
-      <Modal
-        title={m.launch_confirm_title()}
-        onClose={() => setConfirming(false)}
-        busy={busy}
-        testId="launch-confirm"
-        actions={
-          <>
-            <button type="button" className="btn btn-outline" disabled={busy} onClick={() => setConfirming(false)}>
-              {m.cancel()}
-            </button>
-            <button type="button" className="btn btn-primary" disabled={busy} onClick={() => void send()} data-testid="launch-confirm-ok">
-              {m.launch_confirm_ok({ amount: formatExact(amount), currency: price.currency })}
-            </button>
-          </>
-        }
-      >
+      <ConfirmSheet title={m.launch_confirm_title()} onClose={() => setConfirming(false)} onConfirm={() => void send()} confirmText={m.launch_confirm_ok({ amount: formatExact(amount), currency: price.currency })} busy={busy} testId="launch-confirm" confirmTestId="launch-confirm-ok" cancelStyle="btn-outline">
         <p className={s.sheetNote}>{m.launch_confirm_source({ amount: formatExact(amount), currency: price.currency, end: formatDateTime(p.end_at) })}</p>
         <p className={s.sheetNote}>{m.launch_confirm_early()}</p>
         <Terms />
-      </Modal>
+      </ConfirmSheet>
     );
   }
   return (

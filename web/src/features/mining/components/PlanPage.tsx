@@ -13,8 +13,8 @@ import { ProductGate } from "../../../components/ProductGate.tsx";
 import { formatDateTime, formatExact, formatMinute } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
-import { Modal } from "../../../components/Modal.tsx";
-import { EmptyState, ErrorState, SkeletonBlock, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { ConfirmSheet, useSheetAction } from "../../../components/ConfirmSheet.tsx";
+import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
 import { breakEven, DAY_MS } from "../../../../../schemas/mining-calc.ts";
 import { useBuyShares, usePayouts, usePlans, type MiningPlan } from "../api.ts";
 import { firstHour, payoutTone } from "../display.ts";
@@ -236,8 +236,7 @@ function BuySheet({ p, initial, onClose }: { p: MiningPlan; initial: string; onC
   const buy = useBuyShares();
   const navigate = useNavigate();
   const [shares, setShares] = useState(/^\d{1,9}$/.test(initial) && Number(initial) >= 1 ? initial : "1");
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState("");
+  const { busy, error, setError, run } = useSheetAction();
   const n = /^\d{1,9}$/.test(shares) ? Number(shares) : 0;
   const valid = n >= 1 && n <= p.shares_left;
   const r = breakEven({ shares: valid ? shares : "1", price: p.price, fee_bps: p.fee_bps, days: p.days, per_share_day: "0", coin_price: "0", payout_decimals: PAYOUT_DECIMALS, price_decimals: PRICE_DECIMALS });
@@ -249,37 +248,16 @@ function BuySheet({ p, initial, onClose }: { p: MiningPlan; initial: string; onC
       setError(m.mining_shares_invalid({ left: String(p.shares_left) }));
       return;
     }
-    setBusy(true);
     setError("");
-    try {
+    await run(async () => {
       await buy(p.id, n);
       toast.success(m.mining_bought_toast({ shares: String(n) }));
       onClose();
       navigate("/mining/my");
-    } catch (e) {
-      setError((e as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    }, (e) => setError((e as Error).message));
   };
   return (
-    <Modal
-      title={m.mining_confirm_title()}
-      onClose={onClose}
-      busy={busy}
-      testId="mining-confirm"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void go()} disabled={busy || !valid} data-testid="mining-confirm-go">
-            {busy && <Spinner size={16} />}
-            {m.mining_confirm_pay({ amount: cost, currency: p.price_currency })}
-          </button>
-        </>
-      }
-    >
+    <ConfirmSheet title={m.mining_confirm_title()} onClose={onClose} onConfirm={() => void go()} confirmText={m.mining_confirm_pay({ amount: cost, currency: p.price_currency })} busy={busy} testId="mining-confirm" confirmTestId="mining-confirm-go" confirmDisabled={!valid}>
       <label className="field">
         <span className="field-label">{m.mining_calc_shares()}</span>
         <input className="input" inputMode="numeric" value={shares} onChange={(e) => setShares(e.target.value.trim())} data-testid="mining-confirm-shares" />
@@ -302,6 +280,6 @@ function BuySheet({ p, initial, onClose }: { p: MiningPlan; initial: string; onC
         <li>{m.mining_confirm_nothing_promised()}</li>
         <li>{m.mining_confirm_no_exit()}</li>
       </ul>
-    </Modal>
+    </ConfirmSheet>
   );
 }

@@ -14,6 +14,7 @@ import { Spinner } from "../../../components/States.tsx";
 import { ACCOUNT_NAMES, accountLabel, type AccountName } from "../../../lib/products.ts";
 import { useAdjustments, useCurrencies, useDecideAdjustment, useRequestAdjustment, type Adjustment } from "../api.ts";
 import { accountText, ApproveRejectButtons, Kv, QueueList, StatusFilter, useDecisionDialog, userLabel } from "./common.tsx";
+import { CheckField, CurrencySelect, Field } from "./kit.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 import { formatExact, formatDateTime } from "../../../lib/format.ts";
@@ -132,11 +133,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
   return (
     <form className="form card" onSubmit={submit} noValidate data-testid="adjustment-form">
       <h2 className="section-title">{m.op_adj_request_title()}</h2>
-      <label className="checkbox">
-        <input type="checkbox" checked={treasury} onChange={(e) => setTreasury(e.target.checked)} data-testid="adj-treasury" />
-        <span className="checkbox-box"><Icon name="check" size={14} /></span>
-        <span>{m.op_adj_treasury()}</span>
-      </label>
+      <CheckField label={m.op_adj_treasury()} checked={treasury} onChange={setTreasury} testId="adj-treasury" />
       {!treasury && (
         <div className={acct.formGrid}>
           <label className="field">
@@ -144,8 +141,7 @@ function RequestForm({ onDone }: { onDone: () => void }) {
             <input className="input" inputMode="numeric" value={userId} onChange={(e) => { setUserId(e.target.value.replace(/\D/g, "")); setErrors((er) => ({ ...er, user: "" })); }} aria-invalid={!!errors.user} data-testid="adj-user" />
             {errors.user && <span className="field-error">{errors.user}</span>}
           </label>
-          <label className="field">
-            <span className="field-label">{m.op_account()}</span>
+          <Field label={m.op_account()}>
             <div className="select-wrap">
               <select className="input" value={account} onChange={(e) => setAccount(e.target.value as AccountName)} data-testid="adj-account">
                 {ACCOUNT_NAMES.map((a) => (
@@ -154,21 +150,11 @@ function RequestForm({ onDone }: { onDone: () => void }) {
               </select>
               <Icon name="chevronDown" size={18} className="select-caret" />
             </div>
-          </label>
+          </Field>
         </div>
       )}
       <div className={acct.formGrid}>
-        <label className="field">
-          <span className="field-label">{m.wallet_currency()}</span>
-          <div className="select-wrap">
-            <select className="input" value={currency} onChange={(e) => setCurrency(Number(e.target.value))} data-testid="adj-currency">
-              {(currencies.data ?? [{ currency: 3, currency_name: "USDT", decimals: 8 }]).map((c) => (
-                <option key={c.currency} value={c.currency}>{c.currency_name}</option>
-              ))}
-            </select>
-            <Icon name="chevronDown" size={18} className="select-caret" />
-          </div>
-        </label>
+        <CurrencySelect value={currency} onChange={setCurrency} currencies={currencies.data} testId="adj-currency" />
         <label className="field">
           <span className="field-label">{m.op_adj_amount()}</span>
           <input className="input num" inputMode="decimal" value={amount} placeholder="+100 / -100" onChange={(e) => { setAmount(e.target.value.replace(/[^\d.-]/g, "")); setErrors((er) => ({ ...er, amount: "" })); }} aria-invalid={!!errors.amount} data-testid="adj-amount" />

@@ -11,10 +11,10 @@ import { m } from "../../../i18n/index.ts";
 import { ApiFailure } from "../../../lib/api.ts";
 import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
-import { Modal } from "../../../components/Modal.tsx";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { ConfirmSheet } from "../../../components/ConfirmSheet.tsx";
 import { useCloseEarnProduct, useCreateEarnProduct, useEarnCurrencies, useEarnProducts } from "../earnApi.ts";
 import { Kv } from "./common.tsx";
+import { Field, OnOff, RecordCard, RecordList } from "./kit.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -61,8 +61,7 @@ function NewProduct() {
   return (
     <form className={`card form ${s.secForm}`} onSubmit={submit} noValidate data-testid="earn-new">
       <h3 className={s.adminSubtitle}>{m.op_earn_new()}</h3>
-      <label className="field">
-        <span className="field-label">{m.wallet_currency()}</span>
+      <Field label={m.wallet_currency()}>
         <select className="input" value={f.currency_id} onChange={(e) => set({ currency_id: Number(e.target.value) })} data-testid="earn-new-currency">
           {(currencies.data ?? [{ currency: 3, currency_name: "USDT" }]).map((c) => (
             <option key={c.currency} value={c.currency}>
@@ -70,9 +69,8 @@ function NewProduct() {
             </option>
           ))}
         </select>
-      </label>
-      <label className="field">
-        <span className="field-label">{m.op_earn_term()}</span>
+      </Field>
+      <Field label={m.op_earn_term()}>
         <select className="input" value={f.term_days} onChange={(e) => set({ term_days: Number(e.target.value) as Term })} data-testid="earn-new-term">
           {TERMS.map((t) => (
             <option key={t} value={t}>
@@ -80,7 +78,7 @@ function NewProduct() {
             </option>
           ))}
         </select>
-      </label>
+      </Field>
       {(
         [
           ["apr", m.op_earn_apr(), "earn-new-apr"],
@@ -89,36 +87,19 @@ function NewProduct() {
           ["budget", m.op_earn_budget(), "earn-new-budget"],
         ] as const
       ).map(([key, label, testId]) => (
-        <label className="field" key={key}>
-          <span className="field-label">{label}</span>
+        <Field label={label} key={key}>
           <input className="input num" inputMode="decimal" autoComplete="off" value={f[key]} onChange={(e) => set({ [key]: e.target.value.replace(/[^\d.]/g, "") })} data-testid={testId} />
-        </label>
+        </Field>
       ))}
-      <label className="field">
-        <span className="field-label">{m.op_reason()}</span>
+      <Field label={m.op_reason()}>
         <input className="input" value={f.reason} maxLength={500} onChange={(e) => set({ reason: e.target.value })} data-testid="earn-new-reason" />
-      </label>
+      </Field>
       {error && <span className="field-error" data-testid="earn-new-error">{error}</span>}
       <button type="submit" className="btn btn-primary btn-block" disabled={!ready || busy} data-testid="earn-new-submit">
         {m.op_earn_publish()}
       </button>
       {confirming && (
-        <Modal
-          title={m.op_earn_new()}
-          onClose={() => setConfirming(false)}
-          busy={busy}
-          actions={
-            <>
-              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)} disabled={busy}>
-                {m.cancel()}
-              </button>
-              <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="earn-new-confirm">
-                {busy && <Spinner size={16} />}
-                {m.op_earn_publish()}
-              </button>
-            </>
-          }
-        >
+        <ConfirmSheet title={m.op_earn_new()} onClose={() => setConfirming(false)} onConfirm={() => void send()} confirmText={m.op_earn_publish()} busy={busy} confirmTestId="earn-new-confirm">
           <p className={s.dialogSummary}>{m.op_earn_publish_confirm({ budget: formatExact(f.budget), currency })}</p>
           <dl className={acct.kv}>
             <Kv label={m.op_earn_term()}>{termText(f.term_days)}</Kv>
@@ -128,7 +109,7 @@ function NewProduct() {
             </Kv>
             <Kv label={m.op_reason()}>{f.reason}</Kv>
           </dl>
-        </Modal>
+        </ConfirmSheet>
       )}
     </form>
   );
@@ -157,23 +138,7 @@ function CloseDialog({ product, onClose }: { product: { id: number; currency: st
     }
   };
   return (
-    <Modal
-      title={`${m.op_earn_close()} #${product.id}`}
-      onClose={onClose}
-      busy={busy}
-      testId="earn-close-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.go_back()}
-          </button>
-          <button type="button" className={`btn ${acct.btnDanger}`} onClick={send} disabled={busy} data-testid="earn-close-confirm">
-            {busy && <Spinner size={16} />}
-            {m.op_earn_close_do()}
-          </button>
-        </>
-      }
-    >
+    <ConfirmSheet title={`${m.op_earn_close()} #${product.id}`} onClose={onClose} onConfirm={() => void send()} confirmText={m.op_earn_close_do()} busy={busy} testId="earn-close-dialog" confirmTestId="earn-close-confirm" danger back>
       <p className={s.dialogSummary}>
         {product.currency} · {termText(product.term_days)} · {product.apr}%
       </p>
@@ -183,7 +148,7 @@ function CloseDialog({ product, onClose }: { product: { id: number; currency: st
         <input className="input" value={reason} maxLength={500} onChange={(e) => { setReason(e.target.value); setError(null); }} data-testid="earn-close-reason" />
       </label>
       {error && <span className="field-error">{error}</span>}
-    </Modal>
+    </ConfirmSheet>
   );
 }
 
@@ -194,63 +159,58 @@ export function EarnConsole() {
     <section data-testid="admin-earn">
       <NewProduct />
       <h3 className={s.adminSubtitle}>{m.op_earn_title()}</h3>
-      {products.loading ? (
-        <SkeletonList rows={3} />
-      ) : products.error ? (
-        <ErrorState message={products.error.message} onRetry={products.reload} />
-      ) : (products.data ?? []).length === 0 ? (
-        <EmptyState text={m.op_earn_empty()} />
-      ) : (
-        <ul className={acct.recordList}>
-          {products.data!.map((p) => (
-            <li key={p.id} className={acct.recordCard} data-testid="earn-admin-row">
-              <div className={acct.recordHead}>
-                <span className={acct.recordTitle}>
-                  #{p.id} {p.currency} · {termText(p.term_days)} · <span className="num">{p.apr}%</span>
-                </span>
-                <span className={`badge ${p.status === "open" ? "badge-ok" : "badge-none"}`}>{p.status === "open" ? m.op_earn_status_open() : m.op_earn_status_closed()}</span>
-              </div>
-              <dl className={acct.kv}>
-                <Kv label={m.earn_limits()}>
-                  <span className="num">
-                    {formatExact(p.min_amount)} – {formatExact(p.max_amount)} {p.currency}
-                  </span>
-                </Kv>
-                <Kv label={m.op_earn_budget_line()}>
-                  <span className="num">{formatExact(p.budget)}</span>
-                </Kv>
-                <Kv label={m.op_earn_reserved()}>
-                  <span className="num">{formatExact(p.reserved)}</span>
-                </Kv>
-                <Kv label={m.op_earn_paid()}>
-                  <span className="num">{formatExact(p.paid)}</span>
-                </Kv>
-                <Kv label={m.op_earn_released()}>
-                  <span className="num">{formatExact(p.released)}</span>
-                </Kv>
-                <Kv label={m.op_earn_remaining()} testId="earn-admin-remaining">
-                  <span className="num">
-                    {formatExact(p.remaining)} {p.currency}
-                  </span>
-                </Kv>
-                <Kv label={m.op_earn_positions()}>
-                  <span className="num">
-                    {p.open_positions} · {formatExact(p.open_principal)} {p.currency}
-                  </span>
-                </Kv>
-                <Kv label="">
-                  <span className="muted num">{formatDateTime(p.closed_at ?? p.created_at)}</span>
-                </Kv>
-              </dl>
-              {p.status === "open" && (
+      <RecordList q={products} rows={3} emptyText={m.op_earn_empty()}>
+        {(p) => (
+          <RecordCard
+            key={p.id}
+            title={
+              <>
+                #{p.id} {p.currency} · {termText(p.term_days)} · <span className="num">{p.apr}%</span>
+              </>
+            }
+            badge={<OnOff on={p.status === "open"} onText={m.op_earn_status_open()} offText={m.op_earn_status_closed()} />}
+            testId="earn-admin-row"
+            actions={
+              p.status === "open" && (
                 <button type="button" className="btn btn-outline btn-small" onClick={() => setClosing(p)} data-testid="earn-close">
                   {m.op_earn_close()}
                 </button>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
+              )
+            }
+          >
+            <Kv label={m.earn_limits()}>
+              <span className="num">
+                {formatExact(p.min_amount)} – {formatExact(p.max_amount)} {p.currency}
+              </span>
+            </Kv>
+            <Kv label={m.op_earn_budget_line()}>
+              <span className="num">{formatExact(p.budget)}</span>
+            </Kv>
+            <Kv label={m.op_earn_reserved()}>
+              <span className="num">{formatExact(p.reserved)}</span>
+            </Kv>
+            <Kv label={m.op_earn_paid()}>
+              <span className="num">{formatExact(p.paid)}</span>
+            </Kv>
+            <Kv label={m.op_earn_released()}>
+              <span className="num">{formatExact(p.released)}</span>
+            </Kv>
+            <Kv label={m.op_earn_remaining()} testId="earn-admin-remaining">
+              <span className="num">
+                {formatExact(p.remaining)} {p.currency}
+              </span>
+            </Kv>
+            <Kv label={m.op_earn_positions()}>
+              <span className="num">
+                {p.open_positions} · {formatExact(p.open_principal)} {p.currency}
+              </span>
+            </Kv>
+            <Kv label="">
+              <span className="muted num">{formatDateTime(p.closed_at ?? p.created_at)}</span>
+            </Kv>
+          </RecordCard>
+        )}
+      </RecordList>
       {closing && <CloseDialog product={closing} onClose={() => setClosing(null)} />}
     </section>
   );

@@ -6,17 +6,16 @@
  * inviters paid, total paid, fees counted, invocations, statements) with "settle a past day",
  * behind a confirmation. Every change carries a reason and is audited by the server.
  */
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatDay, formatMoney } from "../../../lib/format.ts";
 import { formatRate, percentToRate, rateToPercent } from "../../../lib/rate.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useSentinel } from "../../../lib/useSentinel.ts";
-import { Modal } from "../../../components/Modal.tsx";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { useInviteRuns, useInviteSettings, useRunInviteDay, useSaveInviteSettings, type AdminInviteSettings, type InviteSettings } from "../inviteApi.ts";
 import { beijingDay, isSettleableDay, settingsProblem, totalPercent, type SettingsForm, type SettingsProblem } from "../inviteSettings.ts";
 import { Kv } from "./common.tsx";
+import { FormDialog, PagedRecords, ReasonField, RecordCard, SectionHead, TextField, useFormSave } from "./kit.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -84,12 +83,7 @@ export function InviteConsole() {
   return (
     <section data-testid="admin-invite">
       <p className="form-note">{m.op_inv_note()}</p>
-      <div className={s.secHead}>
-        <h3 className={s.adminSubtitle}>{m.op_inv_settings()}</h3>
-        <button type="button" className="btn btn-outline btn-small" onClick={() => setEditing(true)} disabled={!d} data-testid="inv-settings-edit">
-          {m.op_sec_edit()}
-        </button>
-      </div>
+      <SectionHead title={m.op_inv_settings()} action={m.op_sec_edit()} onAction={() => setEditing(true)} actionDisabled={!d} actionTestId="inv-settings-edit" />
       {settings.error && !d ? (
         <ErrorState message={settings.error.message} onRetry={settings.reload} />
       ) : !d ? (
@@ -110,12 +104,7 @@ export function InviteConsole() {
         </>
       )}
 
-      <div className={s.secHead}>
-        <h3 className={s.adminSubtitle}>{m.op_inv_runs()}</h3>
-        <button type="button" className="btn btn-outline btn-small" onClick={() => setSettling(true)} data-testid="inv-run-open">
-          {m.op_inv_settle_day()}
-        </button>
-      </div>
+      <SectionHead title={m.op_inv_runs()} action={m.op_inv_settle_day()} onAction={() => setSettling(true)} actionTestId="inv-run-open" />
       <RunList />
 
       {editing && d && <SettingsDialog settings={d} onClose={() => setEditing(false)} />}
@@ -126,51 +115,36 @@ export function InviteConsole() {
 
 function RunList() {
   const runs = useInviteRuns();
-  const sentinel = useSentinel(runs.loadMore, runs.hasMore && !runs.moreError);
-  if (runs.loading) return <SkeletonList rows={3} />;
-  if (runs.error) return <ErrorState message={runs.error.message} onRetry={runs.reload} />;
-  if (runs.items.length === 0) return <EmptyState text={m.op_inv_no_runs()} />;
   return (
-    <>
-      <ul className={acct.recordList}>
-        {runs.items.map((r) => (
-          <li key={r.day} className={acct.recordCard} data-testid="inv-run-row">
-            <div className={acct.recordHead}>
-              <span className={`${acct.recordTitle} num`}>{formatDay(r.day)}</span>
-              <span className={`badge ${r.status === "done" ? "badge-ok" : "badge-pending"}`}>{r.status === "done" ? m.op_inv_run_done() : m.op_inv_run_running()}</span>
-            </div>
-            <dl className={acct.kv}>
-              <Kv label={m.op_inv_inviters_paid()}>
-                <span className="num">{r.inviters_paid}</span>
-              </Kv>
-              <Kv label={m.op_inv_total_paid()}>
-                <span className="num">{formatMoney(r.total_paid_usdt, "USDT")} USDT</span>
-              </Kv>
-              <Kv label={m.op_inv_fees_counted()}>
-                <span className="num">{formatMoney(r.fees_counted_usdt, "USDT")} USDT</span>
-              </Kv>
-              <Kv label={m.op_inv_invocations()}>
-                <span className="num">
-                  {r.invocations} · {m.op_inv_statements({ count: String(r.statements) })}
-                </span>
-              </Kv>
-              <Kv label={m.op_inv_finished()}>
-                <span className="num">{r.finished_at ? formatDateTime(r.finished_at) : "--"}</span>
-              </Kv>
-            </dl>
-          </li>
-        ))}
-      </ul>
-      <div className={acct.listFooter} ref={sentinel}>
-        {runs.loadingMore ? (
-          <Spinner size={18} />
-        ) : runs.hasMore ? (
-          <button type="button" className="text-btn" onClick={runs.loadMore}>
-            {runs.moreError ? m.retry() : m.load_more()}
-          </button>
-        ) : null}
-      </div>
-    </>
+    <PagedRecords list={runs} emptyText={m.op_inv_no_runs()}>
+      {(r) => (
+        <RecordCard
+          key={r.day}
+          title={formatDay(r.day)}
+          numTitle
+          badge={<span className={`badge ${r.status === "done" ? "badge-ok" : "badge-pending"}`}>{r.status === "done" ? m.op_inv_run_done() : m.op_inv_run_running()}</span>}
+          testId="inv-run-row"
+        >
+          <Kv label={m.op_inv_inviters_paid()}>
+            <span className="num">{r.inviters_paid}</span>
+          </Kv>
+          <Kv label={m.op_inv_total_paid()}>
+            <span className="num">{formatMoney(r.total_paid_usdt, "USDT")} USDT</span>
+          </Kv>
+          <Kv label={m.op_inv_fees_counted()}>
+            <span className="num">{formatMoney(r.fees_counted_usdt, "USDT")} USDT</span>
+          </Kv>
+          <Kv label={m.op_inv_invocations()}>
+            <span className="num">
+              {r.invocations} · {m.op_inv_statements({ count: String(r.statements) })}
+            </span>
+          </Kv>
+          <Kv label={m.op_inv_finished()}>
+            <span className="num">{r.finished_at ? formatDateTime(r.finished_at) : "--"}</span>
+          </Kv>
+        </RecordCard>
+      )}
+    </PagedRecords>
   );
 }
 
@@ -187,56 +161,26 @@ function toForm(st: InviteSettings): SettingsForm {
 }
 
 function SettingsDialog({ settings, onClose }: { settings: AdminInviteSettings; onClose: () => void }) {
-  const save = useSaveInviteSettings();
+  const saveSettings = useSaveInviteSettings();
   // Edit what will apply next: the settings already set for a later day, else today's.
   const [form, setForm] = useState<SettingsForm>(() => toForm(settings.next ?? settings.current));
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
   const from = beijingDay(Date.now(), 1);
+  const { busy, error, save } = useFormSave(onClose, () => m.op_inv_saved({ day: from }));
   const total = totalPercent(form);
   const setLevel = (i: number, v: string) => setForm((f) => ({ ...f, levels: f.levels.map((x, j) => (j === i ? v : x)) as SettingsForm["levels"] }));
   const setAgent = (i: number, key: "threshold" | "extra", v: string) => setForm((f) => ({ ...f, agents: f.agents.map((a, j) => (j === i ? { ...a, [key]: v } : a)) }));
-  const go = async (e?: FormEvent) => {
-    e?.preventDefault();
+  const go = () => {
     const problem = settingsProblem(form, settings.max_total_rate);
-    if (problem) {
-      setError(problemText(problem, settings.max_total_rate));
-      return;
-    }
-    setBusy(true);
-    try {
-      await save({
+    save(problem && problemText(problem, settings.max_total_rate), () =>
+      saveSettings({
         level_rates: form.levels.map((p, i) => ({ level: (i + 1) as 1 | 2 | 3, rate: percentToRate(p.trim()) ?? "" })),
         agent_levels: form.agents.map((a, i) => ({ level: i + 1, threshold_usdt: a.threshold.trim(), extra_rate: percentToRate(a.extra.trim()) ?? "" })),
         reason: form.reason.trim(),
-      });
-      toast.success(m.op_inv_saved({ day: from }));
-      onClose();
-    } catch {
-      // the API client showed the server's message
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
   };
   return (
-    <Modal
-      title={m.op_inv_edit_title()}
-      onClose={onClose}
-      busy={busy}
-      testId="inv-settings-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void go()} disabled={busy} data-testid="inv-settings-save">
-            {busy && <Spinner size={16} />}
-            {m.op_sec_save()}
-          </button>
-        </>
-      }
-    >
-      <form className={`form ${s.secForm}`} onSubmit={(e) => void go(e)} noValidate>
+    <FormDialog title={m.op_inv_edit_title()} testId="inv-settings-dialog" onClose={onClose} onSave={go} saveText={m.op_sec_save()} saveTestId="inv-settings-save" busy={busy} error={error} errorTestId="inv-settings-error">
         <p className={`${acct.notice} ${acct.noticeInfo}`} data-testid="inv-settings-from">
           {m.op_inv_takes_effect({ day: from })}
         </p>
@@ -273,17 +217,8 @@ function SettingsDialog({ settings, onClose }: { settings: AdminInviteSettings; 
         <p className="form-note" data-testid="inv-settings-total">
           {m.op_inv_total({ total: total === null ? "--" : `${total}%`, max: formatRate(settings.max_total_rate) })}
         </p>
-        <label className="field">
-          <span className="field-label">{m.op_reason()}</span>
-          <input className="input" value={form.reason} onChange={(e) => setForm((f) => ({ ...f, reason: e.target.value }))} data-testid="inv-settings-reason" />
-        </label>
-        {error && (
-          <p className="field-error" role="alert" data-testid="inv-settings-error">
-            {error}
-          </p>
-        )}
-      </form>
-    </Modal>
+        <ReasonField value={form.reason} onChange={(reason) => setForm((f) => ({ ...f, reason }))} testId="inv-settings-reason" />
+    </FormDialog>
   );
 }
 
@@ -293,62 +228,17 @@ function RunDialog({ onClose }: { onClose: () => void }) {
   const yesterday = beijingDay(now, -1);
   const [day, setDay] = useState(yesterday);
   const [reason, setReason] = useState("");
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
-  const go = async () => {
-    if (!isSettleableDay(day, Date.now())) {
-      setError(m.op_inv_err_day());
-      return;
-    }
-    if (!reason.trim()) {
-      setError(m.op_reason_required());
-      return;
-    }
-    setBusy(true);
-    try {
+  const { busy, error, save } = useFormSave(onClose);
+  const go = () =>
+    save(!isSettleableDay(day, Date.now()) ? m.op_inv_err_day() : !reason.trim() ? m.op_reason_required() : null, async () => {
       const r = await run({ day, reason: reason.trim() });
       toast.success(m.op_inv_settled({ day: r.day, count: String(r.inviters_paid), total: formatMoney(r.total_paid_usdt, "USDT") }));
-      onClose();
-    } catch {
-      // the API client showed the server's message
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
-    <Modal
-      title={m.op_inv_settle_day()}
-      onClose={onClose}
-      busy={busy}
-      testId="inv-run-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void go()} disabled={busy} data-testid="inv-run-confirm">
-            {busy && <Spinner size={16} />}
-            {m.op_inv_settle_confirm({ day })}
-          </button>
-        </>
-      }
-    >
-      <div className={`form ${s.secForm}`}>
-        <p className="form-note">{m.op_inv_settle_note()}</p>
-        <label className="field">
-          <span className="field-label">{m.op_inv_day()}</span>
-          <input className="input" type="date" value={day} max={beijingDay(now)} onChange={(e) => setDay(e.target.value)} data-testid="inv-run-day" />
-        </label>
-        <label className="field">
-          <span className="field-label">{m.op_reason()}</span>
-          <input className="input" value={reason} onChange={(e) => setReason(e.target.value)} data-testid="inv-run-reason" />
-        </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-      </div>
-    </Modal>
+    <FormDialog title={m.op_inv_settle_day()} testId="inv-run-dialog" onClose={onClose} onSave={go} saveText={m.op_inv_settle_confirm({ day })} saveTestId="inv-run-confirm" busy={busy} error={error} plain>
+      <p className="form-note">{m.op_inv_settle_note()}</p>
+      <TextField label={m.op_inv_day()} type="date" value={day} max={beijingDay(now)} onChange={setDay} testId="inv-run-day" />
+      <ReasonField value={reason} onChange={setReason} testId="inv-run-reason" />
+    </FormDialog>
   );
 }

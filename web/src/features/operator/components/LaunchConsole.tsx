@@ -5,16 +5,14 @@
  * vesting and listing note. Publishing needs the supply in the treasury (fund it with an
  * adjustment first); cancelling refunds every commitment in full.
  */
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
-import { Modal } from "../../../components/Modal.tsx";
-import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { ConfirmSheet, useSheetAction } from "../../../components/ConfirmSheet.tsx";
 import { useCancelLaunch, useCreateLaunch, useLaunchProjects, usePublishLaunch, type LaunchProject } from "../launchApi.ts";
 import { Kv } from "./common.tsx";
-import acct from "../../../components/account.module.css";
-import s from "./operator.module.css";
+import { Field, FormDialog, ReasonField, RecordActions, RecordCard, SectionHead, RecordList } from "./kit.tsx";
 
 const CURRENCIES = [
   { id: 3, name: "USDT" },
@@ -30,61 +28,49 @@ export function LaunchConsole() {
   return (
     <section data-testid="admin-launch">
       <p className="form-note">{m.op_launch_note()}</p>
-      <div className={s.secHead}>
-        <h3 className={s.adminSubtitle}>{m.op_nav_launch()}</h3>
-        <button type="button" className="btn btn-outline btn-small" onClick={() => setCreating(true)} data-testid="launch-new">
-          {m.op_launch_new()}
-        </button>
-      </div>
-      {q.error && !q.data ? (
-        <ErrorState message={q.error.message} onRetry={q.reload} />
-      ) : !q.data ? (
-        <SkeletonList rows={3} />
-      ) : q.data.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <ul className={acct.recordList}>
-          {q.data.map((p) => (
-            <li key={p.id} className={acct.recordCard} data-testid="launch-admin-row">
-              <div className={acct.recordHead}>
-                <span className={acct.recordTitle}>
-                  #{p.id} {p.title} · {p.token}
-                </span>
-                <span className="badge badge-none" data-testid="launch-admin-status">
-                  {p.status}
-                </span>
-              </div>
-              <dl className={acct.kv}>
-                <Kv label={m.launch_supply()}>
-                  {formatExact(p.supply)} {p.token}
-                </Kv>
-                <Kv label={m.launch_cap()}>
-                  {formatExact(p.cap)} {p.token}
-                </Kv>
-                <Kv label={m.launch_price()}>{p.prices.map((x) => `${formatExact(x.price)} ${x.currency}`).join(" · ")}</Kv>
-                <Kv label={m.launch_window()}>
-                  {formatDateTime(p.start_at)} – {formatDateTime(p.end_at)}
-                </Kv>
-                <Kv label={m.launch_total_demand()}>
-                  {formatExact(p.total_demand)} {p.token} · {p.committers}
-                </Kv>
-              </dl>
-              <div className={acct.btnRow}>
-                {p.status === "draft" && (
-                  <button type="button" className="btn btn-primary btn-small" onClick={() => setAction({ kind: "publish", project: p })} data-testid="launch-publish">
-                    {m.op_launch_publish()}
-                  </button>
-                )}
-                {(p.status === "draft" || p.status === "open") && (
-                  <button type="button" className="btn btn-outline btn-small" onClick={() => setAction({ kind: "cancel", project: p })} data-testid="launch-cancel">
-                    {m.op_launch_cancel()}
-                  </button>
-                )}
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <SectionHead title={m.op_nav_launch()} action={m.op_launch_new()} onAction={() => setCreating(true)} actionTestId="launch-new" />
+      <RecordList q={q} rows={3}>
+        {(p) => (
+        <RecordCard
+          key={p.id}
+          title={`#${p.id} ${p.title} · ${p.token}`}
+          badge={
+            <span className="badge badge-none" data-testid="launch-admin-status">
+              {p.status}
+            </span>
+          }
+          testId="launch-admin-row"
+          actions={
+            <RecordActions>
+              {p.status === "draft" && (
+                <button type="button" className="btn btn-primary btn-small" onClick={() => setAction({ kind: "publish", project: p })} data-testid="launch-publish">
+                  {m.op_launch_publish()}
+                </button>
+              )}
+              {(p.status === "draft" || p.status === "open") && (
+                <button type="button" className="btn btn-outline btn-small" onClick={() => setAction({ kind: "cancel", project: p })} data-testid="launch-cancel">
+                  {m.op_launch_cancel()}
+                </button>
+              )}
+            </RecordActions>
+          }
+        >
+          <Kv label={m.launch_supply()}>
+            {formatExact(p.supply)} {p.token}
+          </Kv>
+          <Kv label={m.launch_cap()}>
+            {formatExact(p.cap)} {p.token}
+          </Kv>
+          <Kv label={m.launch_price()}>{p.prices.map((x) => `${formatExact(x.price)} ${x.currency}`).join(" · ")}</Kv>
+          <Kv label={m.launch_window()}>
+            {formatDateTime(p.start_at)} – {formatDateTime(p.end_at)}
+          </Kv>
+          <Kv label={m.launch_total_demand()}>
+            {formatExact(p.total_demand)} {p.token} · {p.committers}
+          </Kv>
+        </RecordCard>
+        )}
+      </RecordList>
       {action && <ReasonDialog action={action} onClose={() => setAction(null)} />}
       {creating && <CreateDialog onClose={() => setCreating(false)} />}
     </section>
@@ -95,46 +81,35 @@ function ReasonDialog({ action, onClose }: { action: { kind: "publish" | "cancel
   const publish = usePublishLaunch();
   const cancel = useCancelLaunch();
   const [reason, setReason] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useSheetAction();
   const p = action.project;
-  const go = async () => {
+  const go = () => {
     if (!reason.trim()) return toast.error(m.op_reason_required());
-    setBusy(true);
-    try {
+    void run(async () => {
       await (action.kind === "publish" ? publish(p.id, reason.trim()) : cancel(p.id, reason.trim()));
       toast.success(m.op_launch_done());
       onClose();
-    } catch {
-      /* the call showed the error */
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
-    <Modal
+    <ConfirmSheet
       title={action.kind === "publish" ? m.op_launch_publish() : m.op_launch_cancel()}
       onClose={onClose}
+      onConfirm={go}
+      confirmText={action.kind === "publish" ? m.op_launch_publish_do({ amount: `${formatExact(p.supply)} ${p.token}` }) : m.op_launch_cancel_do({ count: String(p.committers) })}
       busy={busy}
       testId="launch-reason"
-      actions={
-        <>
-          <button type="button" className="btn btn-outline" disabled={busy} onClick={onClose} data-testid="launch-reason-back">
-            {m.go_back()}
-          </button>
-          <button type="button" className={`btn ${action.kind === "cancel" ? acct.btnDanger : "btn-primary"}`} disabled={busy} onClick={() => void go()} data-testid="launch-reason-ok">
-            {action.kind === "publish" ? m.op_launch_publish_do({ amount: `${formatExact(p.supply)} ${p.token}` }) : m.op_launch_cancel_do({ count: String(p.committers) })}
-          </button>
-        </>
-      }
+      confirmTestId="launch-reason-ok"
+      danger={action.kind === "cancel"}
+      back
+      cancelStyle="btn-outline"
+      cancelTestId="launch-reason-back"
     >
       <p className="form-note">
         {action.kind === "publish" ? m.op_launch_publish_note({ supply: formatExact(p.supply), token: p.token }) : m.op_launch_cancel_note()}
       </p>
-      <label className="field">
-        <span className="field-label">{m.op_reason()}</span>
-        <input className="input" value={reason} onChange={(e) => setReason(e.target.value)} data-testid="launch-reason-input" />
-      </label>
-    </Modal>
+      <ReasonField value={reason} onChange={setReason} testId="launch-reason-input" />
+    </ConfirmSheet>
   );
 }
 
@@ -157,19 +132,16 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
     note: "",
     reason: "",
   });
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, error, setError, run } = useSheetAction();
   const set = (k: keyof typeof f) => (e: { target: { value: string } }) => setF({ ...f, [k]: e.target.value });
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     const prices = CURRENCIES.flatMap((c) => {
       const v = f[c.name.toLowerCase() as "usdt" | "btc" | "eth"].trim();
       return v ? [{ currency_id: c.id, price: v }] : [];
     });
     const start = Date.now() + Number(f.startHours || "0") * 3_600_000;
-    setBusy(true);
     setError("");
-    try {
+    await run(async () => {
       await create({
         title: f.title,
         token_name: f.token.trim().toUpperCase(),
@@ -187,57 +159,30 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
       });
       toast.success(m.op_launch_done());
       onClose();
-    } catch (err) {
-      setError((err as Error).message);
-    } finally {
-      setBusy(false);
-    }
+    }, (err) => setError((err as Error).message));
   };
   const field = (k: keyof typeof f, label: string, numeric = true) => (
-    <label className="field" key={k}>
-      <span className="field-label">{label}</span>
+    <Field label={label} key={k}>
       <input className={`input${numeric ? " num" : ""}`} inputMode={numeric ? "decimal" : "text"} value={f[k]} onChange={set(k)} data-testid={`launch-f-${k}`} />
-    </label>
+    </Field>
   );
   return (
-    <Modal
-      title={m.op_launch_new()}
-      onClose={onClose}
-      busy={busy}
-      testId="launch-create"
-      actions={
-        <>
-          <button type="button" className="btn btn-outline" disabled={busy} onClick={onClose}>
-            {m.cancel()}
-          </button>
-          <button type="submit" form="launch-create-form" className="btn btn-primary" disabled={busy} data-testid="launch-create-ok">
-            {m.confirm()}
-          </button>
-        </>
-      }
-    >
-      <form id="launch-create-form" className="form" onSubmit={(e) => void submit(e)} noValidate>
-        {field("title", m.op_launch_f_title(), false)}
-        {field("token", m.op_launch_f_token(), false)}
-        {field("scale", m.op_launch_f_scale())}
-        {field("usdt", m.launch_price_in({ currency: "USDT" }))}
-        {field("btc", m.launch_price_in({ currency: "BTC" }))}
-        {field("eth", m.launch_price_in({ currency: "ETH" }))}
-        {field("supply", m.launch_supply())}
-        {field("cap", m.op_launch_f_cap())}
-        {field("startHours", m.op_launch_f_start())}
-        {field("days", m.op_launch_f_days())}
-        {field("cliff", m.op_launch_f_cliff())}
-        {field("vest", m.op_launch_f_vest())}
-        {field("steps", m.op_launch_f_steps())}
-        {field("note", m.launch_listing(), false)}
-        {field("reason", m.op_reason(), false)}
-        {error && (
-          <span className="field-error" role="alert">
-            {error}
-          </span>
-        )}
-      </form>
-    </Modal>
+    <FormDialog title={m.op_launch_new()} testId="launch-create" onClose={onClose} onSave={() => void submit()} saveText={m.confirm()} saveTestId="launch-create-ok" busy={busy} error={error} spaced>
+      {field("title", m.op_launch_f_title(), false)}
+      {field("token", m.op_launch_f_token(), false)}
+      {field("scale", m.op_launch_f_scale())}
+      {field("usdt", m.launch_price_in({ currency: "USDT" }))}
+      {field("btc", m.launch_price_in({ currency: "BTC" }))}
+      {field("eth", m.launch_price_in({ currency: "ETH" }))}
+      {field("supply", m.launch_supply())}
+      {field("cap", m.op_launch_f_cap())}
+      {field("startHours", m.op_launch_f_start())}
+      {field("days", m.op_launch_f_days())}
+      {field("cliff", m.op_launch_f_cliff())}
+      {field("vest", m.op_launch_f_vest())}
+      {field("steps", m.op_launch_f_steps())}
+      {field("note", m.launch_listing(), false)}
+      {field("reason", m.op_reason(), false)}
+    </FormDialog>
   );
 }

@@ -9,10 +9,9 @@
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
-import { useSentinel } from "../../../lib/useSentinel.ts";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useLiabilityRuns, useTakeSnapshot, type LiabilityRun } from "../liabilitiesApi.ts";
 import { Kv, useDecisionDialog } from "./common.tsx";
+import { PagedRecords, RecordCard, SectionHead } from "./kit.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -48,12 +47,7 @@ export function LiabilitiesConsole() {
   return (
     <section data-testid="admin-liabilities">
       <p className="form-note">{m.op_liab_note()}</p>
-      <div className={s.secHead}>
-        <h3 className={s.adminSubtitle}>{m.op_liab_runs()}</h3>
-        <button type="button" className="btn btn-outline btn-small" onClick={openTake} data-testid="liab-run-open">
-          {m.op_liab_take()}
-        </button>
-      </div>
+      <SectionHead title={m.op_liab_runs()} action={m.op_liab_take()} onAction={openTake} actionTestId="liab-run-open" />
       <RunList />
       {decision.dialog}
     </section>
@@ -62,47 +56,51 @@ export function LiabilitiesConsole() {
 
 function RunCard({ r }: { r: LiabilityRun }) {
   return (
-    <li className={acct.recordCard} data-testid="liab-run-row">
-      <div className={acct.recordHead}>
-        <span className={`${acct.recordTitle} num`}>
+    <RecordCard
+      title={
+        <>
           #{r.id} · {r.trigger === "cron" ? m.op_liab_trigger_cron() : m.op_liab_trigger_operator()}
-        </span>
+        </>
+      }
+      numTitle
+      badge={
         <span className={`badge ${statusBadge[r.status]}`} data-testid="liab-run-status">
           {statusLabel[r.status]()}
         </span>
-      </div>
-      {r.problem && (
-        <div className={`${acct.notice} ${acct.noticeBad}`} role="alert" data-testid="liab-run-problem">
-          {r.problem.negative_users > 0 && <div>{m.op_liab_negative({ count: String(r.problem.negative_users) })}</div>}
-          {r.problem.mismatches.length > 0 && (
-            <div>
-              {m.op_liab_mismatch()}: {r.problem.mismatches.map((x) => x.currency).join(", ")}
-            </div>
-          )}
-        </div>
-      )}
-      <dl className={acct.kv}>
-        <Kv label={m.op_liab_phase()}>{phaseLabel[r.phase]?.() ?? r.phase}</Kv>
-        <Kv label={m.op_liab_users()}>{r.user_count}</Kv>
-        <Kv label={m.op_inv_invocations()}>
-          {r.invocations} · {m.op_inv_statements({ count: String(r.statements) })}
+      }
+      testId="liab-run-row"
+      alert={
+        r.problem && (
+          <div className={`${acct.notice} ${acct.noticeBad}`} role="alert" data-testid="liab-run-problem">
+            {r.problem.negative_users > 0 && <div>{m.op_liab_negative({ count: String(r.problem.negative_users) })}</div>}
+            {r.problem.mismatches.length > 0 && (
+              <div>
+                {m.op_liab_mismatch()}: {r.problem.mismatches.map((x) => x.currency).join(", ")}
+              </div>
+            )}
+          </div>
+        )
+      }
+      actions={r.totals.length > 0 && <Totals totals={r.totals} />}
+    >
+      <Kv label={m.op_liab_phase()}>{phaseLabel[r.phase]?.() ?? r.phase}</Kv>
+      <Kv label={m.op_liab_users()}>{r.user_count}</Kv>
+      <Kv label={m.op_inv_invocations()}>
+        {r.invocations} · {m.op_inv_statements({ count: String(r.statements) })}
+      </Kv>
+      <Kv label={m.liab_taken()}>{r.taken_at ? formatDateTime(r.taken_at) : "--"}</Kv>
+      <Kv label={m.op_inv_finished()}>{r.finished_at ? formatDateTime(r.finished_at) : "--"}</Kv>
+      {r.root_hash && (
+        <Kv label={m.op_liab_root()} mono>
+          {r.root_hash}
         </Kv>
-        <Kv label={m.liab_taken()}>{r.taken_at ? formatDateTime(r.taken_at) : "--"}</Kv>
-        <Kv label={m.op_inv_finished()}>{r.finished_at ? formatDateTime(r.finished_at) : "--"}</Kv>
-        {r.root_hash && (
-          <Kv label={m.op_liab_root()} mono>
-            {r.root_hash}
-          </Kv>
-        )}
-      </dl>
-      {r.totals.length > 0 && <Totals totals={r.totals} />}
-    </li>
+      )}
+    </RecordCard>
   );
 }
 
 const agrees = (t: LiabilityRun["totals"][number]) => t.balances === t.ledger && (t.tree === null || t.tree === t.ledger);
 
-/** Per currency: the balances table's, the ledger's and the tree root's totals; one figure when they agree. */
 function Totals({ totals }: { totals: LiabilityRun["totals"] }) {
   const allAgree = totals.every(agrees);
   const built = totals.every((t) => t.tree !== null);
@@ -138,26 +136,9 @@ function Totals({ totals }: { totals: LiabilityRun["totals"] }) {
 
 function RunList() {
   const runs = useLiabilityRuns();
-  const sentinel = useSentinel(runs.loadMore, runs.hasMore && !runs.moreError);
-  if (runs.loading) return <SkeletonList rows={3} />;
-  if (runs.error) return <ErrorState message={runs.error.message} onRetry={runs.reload} />;
-  if (runs.items.length === 0) return <EmptyState text={m.op_liab_no_runs()} />;
   return (
-    <>
-      <ul className={acct.recordList}>
-        {runs.items.map((r) => (
-          <RunCard key={r.id} r={r} />
-        ))}
-      </ul>
-      <div className={acct.listFooter} ref={sentinel}>
-        {runs.loadingMore ? (
-          <Spinner size={18} />
-        ) : runs.hasMore ? (
-          <button type="button" className="text-btn" onClick={runs.loadMore}>
-            {runs.moreError ? m.retry() : m.load_more()}
-          </button>
-        ) : null}
-      </div>
-    </>
+    <PagedRecords list={runs} emptyText={m.op_liab_no_runs()}>
+      {(r) => <RunCard key={r.id} r={r} />}
+    </PagedRecords>
   );
 }

@@ -7,13 +7,10 @@
  * show no decision buttons (the server refuses them and audits the attempt). Every action carries
  * a reason the server audits.
  */
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact, parseBeijingInput, toBeijingInput } from "../../../lib/format.ts";
 import { $session } from "../../../lib/session.ts";
-import { toast } from "../../../lib/toast.ts";
-import { Modal } from "../../../components/Modal.tsx";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import {
   useApproveMiningPayout,
   useCloseMiningPlan,
@@ -25,9 +22,9 @@ import {
   type MiningAdminPayout,
   type MiningPlan,
 } from "../mining-api.ts";
-import { ApproveRejectButtons, DecisionDialog, Kv, type Decision } from "./common.tsx";
+import { ApproveRejectButtons, Kv, useDecisionDialog } from "./common.tsx";
+import { Field as KitField, FormDialog, OnOff, RecordActions, RecordCard, SectionHead, TextField, useFormSave, RecordList, NameId } from "./kit.tsx";
 import acct from "../../../components/account.module.css";
-import s from "./operator.module.css";
 
 const BTC_ID = 1;
 const hourText = (ms: number) => formatDateTime(ms);
@@ -46,11 +43,11 @@ export function MiningConsole() {
   const me = Number($session.get().user_id);
   const [creating, setCreating] = useState(false);
   const [recording, setRecording] = useState(false);
-  const [decision, setDecision] = useState<Decision | null>(null);
+  const { open, dialog } = useDecisionDialog();
   const askClose = (p: MiningPlan) =>
-    setDecision({ title: m.op_mining_close_title({ name: p.name }), confirmText: m.op_mining_close_do(), reasonRequired: true, danger: true, summary: <p className="form-note">{m.op_mining_close_note()}</p>, run: (reason) => close(p.id, reason) });
+    open({ title: m.op_mining_close_title({ name: p.name }), confirmText: m.op_mining_close_do(), reasonRequired: true, danger: true, summary: <p className="form-note">{m.op_mining_close_note()}</p>, run: (reason) => close(p.id, reason) });
   const askDecide = (x: MiningAdminPayout, ok: boolean) =>
-    setDecision({
+    open({
       title: ok ? m.op_mining_approve_title() : m.op_mining_reject_title(),
       confirmText: ok ? m.op_mining_approve_do() : m.op_mining_reject_do(),
       reasonRequired: true,
@@ -71,167 +68,94 @@ export function MiningConsole() {
   return (
     <section data-testid="admin-mining">
       <p className="form-note">{m.op_mining_note()}</p>
-      <div className={s.secHead}>
-        <h3 className={s.adminSubtitle}>{m.op_mining_plans()}</h3>
-        <button type="button" className="btn btn-outline btn-small" onClick={() => setCreating(true)} data-testid="mining-plan-add">
-          {m.op_mining_add()}
-        </button>
-      </div>
-      {plans.error && !plans.data ? (
-        <ErrorState message={plans.error.message} onRetry={plans.reload} />
-      ) : !plans.data ? (
-        <SkeletonList rows={2} />
-      ) : plans.data.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <ul className={acct.recordList}>
-          {plans.data.map((p) => (
-            <li key={p.id} className={acct.recordCard} data-testid="mining-plan-row">
-              <div className={acct.recordHead}>
-                <span className={acct.recordTitle}>
-                  {p.name} <span className="muted">#{p.id}</span>
-                </span>
-                <span className={`badge ${p.status === "open" ? "badge-ok" : "badge-none"}`}>{p.status === "open" ? m.op_mining_open() : m.op_mining_closed()}</span>
-              </div>
-              <dl className={acct.kv}>
-                <Kv label={m.mining_pool()}>{p.pool} · {p.pool_account} · {p.worker}</Kv>
-                <Kv label={m.mining_hashrate()}>{p.hashrate}</Kv>
-                <Kv label={m.op_mining_sold()}>{p.sold} / {p.shares}</Kv>
-                <Kv label={m.mining_price()}>{formatExact(p.price)} {p.price_currency} · {m.mining_days({ days: String(p.days) })} · {m.mining_fee_value({ percent: p.fee_percent })}</Kv>
-                <Kv label={m.mining_paid_30d()}>{formatExact(p.paid_30d_per_share)} {p.payout_currency} / {m.mining_share()}</Kv>
-              </dl>
-              {p.status === "open" && (
-                <div className={acct.btnRow}>
-                  <button type="button" className={`btn btn-small ${acct.btnDanger}`} onClick={() => askClose(p)} data-testid="mining-plan-close">
-                    {m.op_mining_close()}
-                  </button>
-                </div>
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      <div className={s.secHead}>
-        <h3 className={s.adminSubtitle}>{m.op_mining_payouts()}</h3>
-        <button type="button" className="btn btn-outline btn-small" onClick={() => setRecording(true)} disabled={!plans.data || plans.data.length === 0} data-testid="mining-payout-add">
-          {m.op_mining_record()}
-        </button>
-      </div>
+      <SectionHead title={m.op_mining_plans()} action={m.op_mining_add()} onAction={() => setCreating(true)} actionTestId="mining-plan-add" />
+      <RecordList q={plans} rows={2}>
+        {(p) => (
+        <RecordCard
+          key={p.id}
+          title={<NameId name={p.name} id={p.id} />}
+          badge={<OnOff on={p.status === "open"} onText={m.op_mining_open()} offText={m.op_mining_closed()} />}
+          testId="mining-plan-row"
+          actions={
+            p.status === "open" && (
+              <RecordActions>
+                <button type="button" className={`btn btn-small ${acct.btnDanger}`} onClick={() => askClose(p)} data-testid="mining-plan-close">
+                  {m.op_mining_close()}
+                </button>
+              </RecordActions>
+            )
+          }
+        >
+          <Kv label={m.mining_pool()}>{p.pool} · {p.pool_account} · {p.worker}</Kv>
+          <Kv label={m.mining_hashrate()}>{p.hashrate}</Kv>
+          <Kv label={m.op_mining_sold()}>{p.sold} / {p.shares}</Kv>
+          <Kv label={m.mining_price()}>{formatExact(p.price)} {p.price_currency} · {m.mining_days({ days: String(p.days) })} · {m.mining_fee_value({ percent: p.fee_percent })}</Kv>
+          <Kv label={m.mining_paid_30d()}>{formatExact(p.paid_30d_per_share)} {p.payout_currency} / {m.mining_share()}</Kv>
+        </RecordCard>
+        )}
+      </RecordList>
+      <SectionHead title={m.op_mining_payouts()} action={m.op_mining_record()} onAction={() => setRecording(true)} actionDisabled={!plans.data || plans.data.length === 0} actionTestId="mining-payout-add" />
       <p className="form-note">{m.op_mining_payouts_note()}</p>
-      {payouts.error && !payouts.data ? (
-        <ErrorState message={payouts.error.message} onRetry={payouts.reload} />
-      ) : !payouts.data ? (
-        <SkeletonList rows={2} />
-      ) : payouts.data.length === 0 ? (
-        <EmptyState />
-      ) : (
-        <ul className={acct.recordList}>
-          {payouts.data.map((x) => (
-            <li key={x.id} className={acct.recordCard} data-testid="mining-payout-row">
-              <div className={acct.recordHead}>
-                <span className={acct.recordTitle}>
-                  {x.plan_name} · {hourText(x.hour)}
-                </span>
-                <span className={`badge ${x.status === "paid" ? "badge-ok" : x.status === "rejected" ? "badge-bad" : "badge-pending"}`} data-testid="mining-payout-status">
-                  {statusLabel(x.status)}
-                </span>
-              </div>
-              <dl className={acct.kv}>
-                <Kv label={m.mining_pool_paid()}>{formatExact(x.amount)} {x.currency}</Kv>
-                <Kv label={m.mining_evidence()} mono>{x.evidence}</Kv>
-                <Kv label={m.op_mining_recorded()}>{m.op_mining_by({ id: String(x.recorded_by), time: formatDateTime(x.recorded_at), reason: x.record_reason })}</Kv>
-                {x.decided_by !== null && <Kv label={m.op_mining_decided()}>{m.op_mining_by({ id: String(x.decided_by), time: formatDateTime(x.decided_at ?? 0), reason: x.decide_reason })}</Kv>}
-                {x.status === "paid" && <Kv label={m.mining_to_users()}>{formatExact(x.paid_to_users)} {x.currency} ({m.mining_fees_kept({ fees: formatExact(x.fees) })})</Kv>}
-              </dl>
-              {x.status === "pending" &&
-                (x.recorded_by === me ? (
-                  <p className="form-note" data-testid="mining-payout-own">{m.op_mining_own()}</p>
-                ) : (
-                  <ApproveRejectButtons onReject={() => askDecide(x, false)} onApprove={() => askDecide(x, true)} rejectTestId="mining-payout-reject" approveTestId="mining-payout-approve" />
-                ))}
-            </li>
-          ))}
-        </ul>
-      )}
+      <RecordList q={payouts} rows={2}>
+        {(x) => (
+        <RecordCard
+          key={x.id}
+          title={
+            <>
+              {x.plan_name} · {hourText(x.hour)}
+            </>
+          }
+          badge={
+            <span className={`badge ${x.status === "paid" ? "badge-ok" : x.status === "rejected" ? "badge-bad" : "badge-pending"}`} data-testid="mining-payout-status">
+              {statusLabel(x.status)}
+            </span>
+          }
+          testId="mining-payout-row"
+          actions={
+            x.status === "pending" &&
+            (x.recorded_by === me ? (
+              <p className="form-note" data-testid="mining-payout-own">{m.op_mining_own()}</p>
+            ) : (
+              <ApproveRejectButtons onReject={() => askDecide(x, false)} onApprove={() => askDecide(x, true)} rejectTestId="mining-payout-reject" approveTestId="mining-payout-approve" />
+            ))
+          }
+        >
+          <Kv label={m.mining_pool_paid()}>{formatExact(x.amount)} {x.currency}</Kv>
+          <Kv label={m.mining_evidence()} mono>{x.evidence}</Kv>
+          <Kv label={m.op_mining_recorded()}>{m.op_mining_by({ id: String(x.recorded_by), time: formatDateTime(x.recorded_at), reason: x.record_reason })}</Kv>
+          {x.decided_by !== null && <Kv label={m.op_mining_decided()}>{m.op_mining_by({ id: String(x.decided_by), time: formatDateTime(x.decided_at ?? 0), reason: x.decide_reason })}</Kv>}
+          {x.status === "paid" && <Kv label={m.mining_to_users()}>{formatExact(x.paid_to_users)} {x.currency} ({m.mining_fees_kept({ fees: formatExact(x.fees) })})</Kv>}
+        </RecordCard>
+        )}
+      </RecordList>
       {creating && <PlanDialog onClose={() => setCreating(false)} />}
       {recording && plans.data && <RecordDialog plans={plans.data} onClose={() => setRecording(false)} />}
-      {decision && <DecisionDialog decision={decision} onClose={() => setDecision(null)} onDone={() => setDecision(null)} />}
+      {dialog}
     </section>
   );
 }
 
-function useField(initial: string) {
-  return useState(initial);
-}
-
 function Field({ label, value, set, testId, mode = "text" }: { label: string; value: string; set: (v: string) => void; testId: string; mode?: "text" | "decimal" | "numeric" }) {
-  return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      <input className="input" inputMode={mode} value={value} onChange={(e) => set(e.target.value)} data-testid={testId} />
-    </label>
-  );
-}
-
-function Dialog({ title, busy, onClose, onSave, saveText, testId, children, error }: { title: string; busy: boolean; onClose: () => void; onSave: () => void; saveText: string; testId: string; children: React.ReactNode; error: string }) {
-  return (
-    <Modal
-      title={title}
-      onClose={onClose}
-      busy={busy}
-      testId={testId}
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={onSave} disabled={busy} data-testid={`${testId}-save`}>
-            {busy && <Spinner size={16} />}
-            {saveText}
-          </button>
-        </>
-      }
-    >
-      <form
-        className={`form ${s.secForm}`}
-        onSubmit={(e: FormEvent) => {
-          e.preventDefault();
-          onSave();
-        }}
-        noValidate
-      >
-        {children}
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-      </form>
-    </Modal>
-  );
+  return <TextField label={label} mode={mode} value={value} onChange={set} testId={testId} />;
 }
 
 function PlanDialog({ onClose }: { onClose: () => void }) {
   const create = useCreateMiningPlan();
-  const [name, setName] = useField("");
-  const [pool, setPool] = useField("");
-  const [account, setAccount] = useField("");
-  const [worker, setWorker] = useField("");
-  const [hashrate, setHashrate] = useField("100 TH/s");
-  const [shares, setShares] = useField("1000");
-  const [price, setPrice] = useField("");
-  const [days, setDays] = useField("30");
-  const [fee, setFee] = useField("200");
-  const [other, setOther] = useField("");
-  const [reason, setReason] = useField("");
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    if (![name, pool, account, worker, price].every((v) => v.trim() !== "")) return setError(m.op_mining_err_fields());
-    if (!reason.trim()) return setError(m.op_reason_required());
-    setBusy(true);
-    try {
-      await create({
+  const [name, setName] = useState("");
+  const [pool, setPool] = useState("");
+  const [account, setAccount] = useState("");
+  const [worker, setWorker] = useState("");
+  const [hashrate, setHashrate] = useState("100 TH/s");
+  const [shares, setShares] = useState("1000");
+  const [price, setPrice] = useState("");
+  const [days, setDays] = useState("30");
+  const [fee, setFee] = useState("200");
+  const [other, setOther] = useState("");
+  const [reason, setReason] = useState("");
+  const { busy, error, save } = useFormSave(onClose, m.op_mining_listed);
+  const go = () =>
+    save(![name, pool, account, worker, price].every((v) => v.trim() !== "") ? m.op_mining_err_fields() : !reason.trim() ? m.op_reason_required() : null, () =>
+      create({
         name: name.trim(),
         pool: pool.trim(),
         pool_account: account.trim(),
@@ -244,17 +168,10 @@ function PlanDialog({ onClose }: { onClose: () => void }) {
         other_fees: other.trim(),
         payout_currency_id: BTC_ID,
         reason: reason.trim(),
-      });
-      toast.success(m.op_mining_listed());
-      onClose();
-    } catch {
-      // the API client showed the server's message
-    } finally {
-      setBusy(false);
-    }
-  };
+      }),
+    );
   return (
-    <Dialog title={m.op_mining_new()} busy={busy} onClose={onClose} onSave={() => void save()} saveText={m.op_mining_list()} testId="mining-plan-dialog" error={error}>
+    <FormDialog title={m.op_mining_new()} busy={busy} onClose={onClose} onSave={go} saveText={m.op_mining_list()} testId="mining-plan-dialog" saveTestId="mining-plan-dialog-save" error={error}>
       <Field label={m.op_mining_name()} value={name} set={setName} testId="mining-plan-name" />
       <Field label={m.mining_pool()} value={pool} set={setPool} testId="mining-plan-pool" />
       <Field label={m.mining_pool_account()} value={account} set={setAccount} testId="mining-plan-account" />
@@ -267,38 +184,26 @@ function PlanDialog({ onClose }: { onClose: () => void }) {
       <Field label={m.mining_other_fees()} value={other} set={setOther} testId="mining-plan-other" />
       <p className="form-note">{m.op_mining_payout_btc()}</p>
       <Field label={m.op_reason()} value={reason} set={setReason} testId="mining-plan-reason" />
-    </Dialog>
+    </FormDialog>
   );
 }
 
 function RecordDialog({ plans, onClose }: { plans: MiningPlan[]; onClose: () => void }) {
   const record = useRecordMiningPayout();
   const [planId, setPlanId] = useState(String(plans[0]!.id));
-  const [hour, setHour] = useField(lastEndedHour());
-  const [amount, setAmount] = useField("");
-  const [evidence, setEvidence] = useField("");
-  const [reason, setReason] = useField("");
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const [hour, setHour] = useState(lastEndedHour());
+  const [amount, setAmount] = useState("");
+  const [evidence, setEvidence] = useState("");
+  const [reason, setReason] = useState("");
+  const { busy, error, save } = useFormSave(onClose, m.op_mining_recorded_toast);
   const plan = plans.find((p) => String(p.id) === planId);
-  const save = async () => {
-    if (!amount.trim() || !evidence.trim()) return setError(m.op_mining_err_fields());
-    if (!reason.trim()) return setError(m.op_reason_required());
-    setBusy(true);
-    try {
-      await record({ plan_id: Number(planId), hour: String(parseBeijingInput(hour) ?? hour.trim()), amount: amount.trim(), evidence: evidence.trim(), reason: reason.trim() });
-      toast.success(m.op_mining_recorded_toast());
-      onClose();
-    } catch {
-      // the API client showed the server's message
-    } finally {
-      setBusy(false);
-    }
-  };
+  const go = () =>
+    save(!amount.trim() || !evidence.trim() ? m.op_mining_err_fields() : !reason.trim() ? m.op_reason_required() : null, () =>
+      record({ plan_id: Number(planId), hour: String(parseBeijingInput(hour) ?? hour.trim()), amount: amount.trim(), evidence: evidence.trim(), reason: reason.trim() }),
+    );
   return (
-    <Dialog title={m.op_mining_record()} busy={busy} onClose={onClose} onSave={() => void save()} saveText={m.op_mining_record()} testId="mining-payout-dialog" error={error}>
-      <label className="field">
-        <span className="field-label">{m.mining_plan()}</span>
+    <FormDialog title={m.op_mining_record()} busy={busy} onClose={onClose} onSave={go} saveText={m.op_mining_record()} testId="mining-payout-dialog" saveTestId="mining-payout-dialog-save" error={error}>
+      <KitField label={m.mining_plan()}>
         <select className="input" value={planId} onChange={(e) => setPlanId(e.target.value)} data-testid="mining-payout-plan">
           {plans.map((p) => (
             <option key={p.id} value={p.id}>
@@ -306,12 +211,12 @@ function RecordDialog({ plans, onClose }: { plans: MiningPlan[]; onClose: () => 
             </option>
           ))}
         </select>
-      </label>
+      </KitField>
       <Field label={m.op_mining_hour_input()} value={hour} set={setHour} testId="mining-payout-hour" />
       <Field label={m.op_mining_amount({ currency: plan?.payout_currency ?? "" })} value={amount} set={setAmount} testId="mining-payout-amount" mode="decimal" />
       <Field label={m.mining_evidence()} value={evidence} set={setEvidence} testId="mining-payout-evidence" />
       <Field label={m.op_reason()} value={reason} set={setReason} testId="mining-payout-reason" />
       <p className="form-note">{m.op_mining_record_note()}</p>
-    </Dialog>
+    </FormDialog>
   );
 }

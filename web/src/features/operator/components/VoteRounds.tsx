@@ -7,13 +7,10 @@
 import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
 import { formatDateTime, parseBeijingInput, timeHeading, toBeijingInput } from "../../../lib/format.ts";
-import { toast } from "../../../lib/toast.ts";
-import { Icon } from "../../../components/Icon.tsx";
-import { Modal } from "../../../components/Modal.tsx";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useCurrencies } from "../api.ts";
 import { useCreateVoteRound, useEndVoteRound, useVoteRounds, type VoteRound } from "../voteApi.ts";
 import { useDecisionDialog } from "./common.tsx";
+import { CurrencySelect, Field, FormDialog, Loaded, ReasonField, SectionHead, TextField, useFormSave } from "./kit.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 import v from "./VoteRounds.module.css";
@@ -48,89 +45,41 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
   const [ends, setEnds] = useState(msToBeijingInput(now + 7 * 24 * 3600_000));
   const [candidates, setCandidates] = useState<CandidateForm[]>([emptyCandidate(), emptyCandidate()]);
   const [reason, setReason] = useState("");
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, error, save } = useFormSave(onClose, m.op_vote_created);
   const setCand = (i: number, patch: Partial<CandidateForm>) => setCandidates((cs) => cs.map((c, j) => (j === i ? { ...c, ...patch } : c)));
-  const go = async () => {
+  const go = () => {
     const startsAt = parseBeijingInput(starts);
     const endsAt = parseBeijingInput(ends);
     const filled = candidates.filter((c) => c.name.trim() || c.symbol.trim());
-    if (!title.trim() || !min.trim() || startsAt === null || endsAt === null || filled.length < 2 || filled.some((c) => !c.name.trim() || !c.symbol.trim())) {
-      setError(m.op_vote_err_fields());
-      return;
-    }
-    if (!reason.trim()) {
-      setError(m.op_reason_required());
-      return;
-    }
-    setBusy(true);
-    try {
-      await create({
+    const incomplete = !title.trim() || !min.trim() || startsAt === null || endsAt === null || filled.length < 2 || filled.some((c) => !c.name.trim() || !c.symbol.trim());
+    save(incomplete ? m.op_vote_err_fields() : !reason.trim() ? m.op_reason_required() : null, () =>
+      create({
         title: title.trim(),
         currency_id: currency,
         min_balance: min.trim(),
-        starts_at: startsAt,
-        ends_at: endsAt,
+        starts_at: startsAt!,
+        ends_at: endsAt!,
         candidates: filled.map((c) => ({ name: c.name.trim(), symbol: c.symbol.trim(), description: c.description.trim(), link: c.link.trim() })),
         reason: reason.trim(),
-      });
-      toast.success(m.op_vote_created());
-      onClose();
-    } catch {
-      // the API client showed the server's message
-    } finally {
-      setBusy(false);
-    }
+      }),
+    );
   };
   return (
-    <Modal
-      title={m.op_vote_new()}
-      onClose={onClose}
-      busy={busy}
-      testId="vote-create-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void go()} disabled={busy} data-testid="vote-create-confirm">
-            {busy && <Spinner size={16} />}
-            {m.op_vote_create()}
-          </button>
-        </>
-      }
-    >
-      <form className={`form ${s.secForm}`} onSubmit={(e) => { e.preventDefault(); void go(); }} noValidate>
-        <label className="field">
-          <span className="field-label">{m.op_vote_title_label()}</span>
+    <FormDialog title={m.op_vote_new()} testId="vote-create-dialog" onClose={onClose} onSave={go} saveText={m.op_vote_create()} saveTestId="vote-create-confirm" busy={busy} error={error} note={<p className="form-note">{m.op_audit_note()}</p>}>
+        <Field label={m.op_vote_title_label()}>
           <input className="input" value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} data-testid="vote-create-title" />
-        </label>
+        </Field>
         <div className={v.grid2}>
-          <label className="field">
-            <span className="field-label">{m.wallet_currency()}</span>
-            <div className="select-wrap">
-              <select className="input" value={currency} onChange={(e) => setCurrency(Number(e.target.value))} data-testid="vote-create-currency">
-                {(currencies.data ?? [{ currency: 3, currency_name: "USDT", decimals: 8 }]).map((c) => (
-                  <option key={c.currency} value={c.currency}>{c.currency_name}</option>
-                ))}
-              </select>
-              <Icon name="chevronDown" size={18} className="select-caret" />
-            </div>
-          </label>
-          <label className="field">
-            <span className="field-label">{m.op_vote_min()}</span>
-            <input className="input" inputMode="decimal" value={min} onChange={(e) => setMin(e.target.value.trim())} data-testid="vote-create-min" />
-          </label>
+          <CurrencySelect value={currency} onChange={setCurrency} currencies={currencies.data} testId="vote-create-currency" />
+          <TextField label={m.op_vote_min()} mode="decimal" value={min} onChange={(x) => setMin(x.trim())} testId="vote-create-min" />
         </div>
         <div className={v.times}>
-          <label className="field">
-            <span className="field-label">{timeHeading(m.op_vote_starts())}</span>
+          <Field label={timeHeading(m.op_vote_starts())}>
             <input className="input" type="datetime-local" value={starts} onChange={(e) => setStarts(e.target.value)} data-testid="vote-create-starts" />
-          </label>
-          <label className="field">
-            <span className="field-label">{timeHeading(m.op_vote_ends())}</span>
+          </Field>
+          <Field label={timeHeading(m.op_vote_ends())}>
             <input className="input" type="datetime-local" value={ends} onChange={(e) => setEnds(e.target.value)} data-testid="vote-create-ends" />
-          </label>
+          </Field>
         </div>
         <p className="form-note">{m.op_vote_min_note()}</p>
         <h3 className={s.adminSubtitle}>{m.op_vote_candidates()}</h3>
@@ -154,18 +103,8 @@ function CreateDialog({ onClose }: { onClose: () => void }) {
             {m.op_vote_add_cand()}
           </button>
         )}
-        <label className="field">
-          <span className="field-label">{m.op_reason()}</span>
-          <input className="input" value={reason} onChange={(e) => setReason(e.target.value)} data-testid="vote-create-reason" />
-        </label>
-        {error && (
-          <p className="field-error" role="alert">
-            {error}
-          </p>
-        )}
-        <p className="form-note">{m.op_audit_note()}</p>
-      </form>
-    </Modal>
+        <ReasonField value={reason} onChange={setReason} testId="vote-create-reason" />
+    </FormDialog>
   );
 }
 
@@ -212,25 +151,16 @@ export function VoteRounds() {
     });
   return (
     <div data-testid="op-vote">
-      <div className={s.secHead}>
-        <h3 className={s.adminSubtitle}>{m.op_nav_vote()}</h3>
-        <button type="button" className="btn btn-outline btn-small" onClick={() => setCreating(true)} data-testid="op-vote-new">
-          {m.op_vote_new()}
-        </button>
-      </div>
-      {rounds.error && !list ? (
-        <ErrorState message={rounds.error.message} onRetry={rounds.reload} />
-      ) : !list ? (
-        <SkeletonList rows={3} />
-      ) : list.length === 0 ? (
-        <EmptyState text={m.op_vote_empty()} />
-      ) : (
-        <ul className={v.rounds}>
-          {list.map((r) => (
-            <RoundRow key={r.id} round={r} onEnd={onEnd} />
-          ))}
-        </ul>
-      )}
+      <SectionHead title={m.op_nav_vote()} action={m.op_vote_new()} onAction={() => setCreating(true)} actionTestId="op-vote-new" />
+      <Loaded q={{ data: list, error: rounds.error, reload: rounds.reload }} rows={3} empty={(d) => d.length === 0} emptyText={m.op_vote_empty()}>
+        {(rows) => (
+          <ul className={v.rounds}>
+            {rows.map((r) => (
+              <RoundRow key={r.id} round={r} onEnd={onEnd} />
+            ))}
+          </ul>
+        )}
+      </Loaded>
       {creating && <CreateDialog onClose={() => setCreating(false)} />}
       {dialog}
     </div>

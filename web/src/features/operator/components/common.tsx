@@ -2,9 +2,9 @@
 import { Fragment, useState, type ReactNode } from "react";
 import { m } from "../../../i18n/index.ts";
 import type { PagedList } from "../../../lib/query.ts";
-import { useSentinel } from "../../../lib/useSentinel.ts";
-import { Modal } from "../../../components/Modal.tsx";
-import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
+import { ConfirmSheet } from "../../../components/ConfirmSheet.tsx";
+import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
+import { ListFooter } from "../../../components/ListFooter.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
 
@@ -63,22 +63,17 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
     }
   };
   return (
-    <Modal
+    <ConfirmSheet
       title={decision.title}
       onClose={onClose}
+      onConfirm={() => void go()}
+      confirmText={decision.confirmText}
       busy={busy}
       testId="decision-dialog"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy} data-testid="decision-back">
-            {m.go_back()}
-          </button>
-          <button type="button" className={`btn ${decision.danger ? acct.btnDanger : "btn-primary"}`} onClick={go} disabled={busy} data-testid="decision-confirm">
-            {busy && <Spinner size={16} />}
-            {decision.confirmText}
-          </button>
-        </>
-      }
+      confirmTestId="decision-confirm"
+      danger={decision.danger}
+      back
+      cancelTestId="decision-back"
     >
       {decision.summary}
       {decision.txid && (
@@ -95,7 +90,7 @@ export function DecisionDialog({ decision, onClose, onDone }: { decision: Decisi
       </label>
       {error && <p className="field-error">{error}</p>}
       <p className="form-note">{m.op_audit_note()}</p>
-    </Modal>
+    </ConfirmSheet>
   );
 }
 
@@ -155,24 +150,6 @@ export function QueueList<T extends { id: number }>({ list, renderItem }: { list
   );
 }
 
-export function ListFooter({ hasMore, loadingMore, moreError, onMore, count }: { hasMore: boolean; loadingMore: boolean; moreError: boolean; onMore: () => void; count: number }) {
-  const ref = useSentinel(onMore, hasMore && !moreError);
-  if (count === 0) return null;
-  return (
-    <div className={acct.listFooter} ref={ref}>
-      {loadingMore ? (
-        <Spinner size={18} />
-      ) : moreError ? (
-        <button type="button" className="text-btn" onClick={onMore}>{m.load_failed()} · {m.retry()}</button>
-      ) : hasMore ? (
-        <button type="button" className="text-btn" onClick={onMore}>{m.load_more()}</button>
-      ) : (
-        <span className="muted">{m.no_more()}</span>
-      )}
-    </div>
-  );
-}
-
 export function Kv({ label, children, mono = false, testId }: { label: string; children: ReactNode; mono?: boolean; testId?: string }) {
   return (
     <div className={acct.kvRow}>
@@ -181,6 +158,8 @@ export function Kv({ label, children, mono = false, testId }: { label: string; c
     </div>
   );
 }
+
+export { ListFooter };
 
 // Shared words of the console live in ../labels.ts (plain functions, unit-tested).
 export { accountText, userLabel } from "../labels.ts";

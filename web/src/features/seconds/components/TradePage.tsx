@@ -5,17 +5,15 @@
  * its modal. The book and prices come from the shared market store (the pair's one socket); the
  * result of every contract is computed by the server from its public entry and exit ticks.
  */
-import { useCallback, useState } from "react";
-import { Link } from "react-router";
+import { useState } from "react";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatPrice, trendOf } from "../../../lib/format.ts";
+import { formatPrice, trendOf } from "../../../lib/format.ts";
 import { useProducts } from "../../../lib/products.ts";
 import { useBook } from "../../../lib/market/index.ts";
 import { useSocketStatus } from "../../../lib/realtime.ts";
 import { useUserEvent } from "../../../lib/userChannel.ts";
-import { Icon } from "../../../components/Icon.tsx";
-import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
-import { PairDrawer } from "../../../components/PairDrawer.tsx";
+import { PageSpinner } from "../../../components/States.tsx";
+import { PairScreen, TradeHead, TradePrice } from "../../../components/TradeHead.tsx";
 import { ProductSwitch } from "../../../components/ProductSwitch.tsx";
 import { LoginCta } from "../../../components/LoginCta.tsx";
 import { useLoggedIn } from "../../../lib/session.ts";
@@ -36,27 +34,10 @@ export default function TradePage() {
 }
 
 function Trade() {
-  const { pairs, pair, error, reload, choose } = useCurrentPair();
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
-  if (!pairs) return error ? <ErrorState message={error.message} onRetry={reload} /> : <PageSpinner />;
-  if (pairs.length === 0) return <EmptyState />;
-  if (!pair) return <PageSpinner />;
   return (
-    <>
-      <TradeScreen key={pair.id} pair={pair} pairs={pairs} onOpenPairs={() => setDrawerOpen(true)} />
-      <PairDrawer
-        look="trade"
-        open={drawerOpen}
-        pairs={pairs}
-        currentId={pair.id}
-        onClose={closeDrawer}
-        onPick={(row) => {
-          choose(row);
-          setDrawerOpen(false);
-        }}
-      />
-    </>
+    <PairScreen choice={useCurrentPair()} look="trade">
+      {(pair, openPairs, pairs) => <TradeScreen key={pair.id} pair={pair} pairs={pairs} onOpenPairs={openPairs} />}
+    </PairScreen>
   );
 }
 
@@ -82,36 +63,12 @@ function TradeScreen({ pair, pairs, onOpenPairs }: { pair: PairRow; pairs: PairR
       <div className={s.products}>
         <ProductSwitch />
       </div>
-      <div className={s.head}>
-        <button type="button" className={s.pairBtn} onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
-          <span className={s.pairName}>
-            {coin}/{quote}
-          </span>
-          <Icon name="chevronDown" size={18} />
-        </button>
-        <span className={`change-pill num ${s.changePill} ${trend}`} data-testid="header-change">
-          {formatChange(change)}
-        </span>
-        <span className={`${s.liveDot} ${s[status] ?? ""}`} title={status === "open" ? m.spot_live() : m.spot_reconnecting()} data-testid="live-status" data-status={status}>
-          <span className="visually-hidden">{status === "open" ? m.spot_live() : m.spot_reconnecting()}</span>
-        </span>
-        <span className={s.headLinks}>
-          <Link to="/kline?from=trade&mode=seconds" className="icon-btn" aria-label={m.spot_chart()} data-testid="kline-link">
-            <Icon name="markets" size={20} />
-          </Link>
-          <Link to="/trade/lists" className="icon-btn" aria-label={m.sec_history()} data-testid="history-link">
-            <Icon name="records" size={20} />
-          </Link>
-        </span>
-      </div>
-      <div className={s.priceRow}>
-        <span className={`${s.index} num ${trend}`} data-testid="index-price">
-          {formatPrice(index)}
-        </span>
+      <TradeHead coin={coin} quote={quote} change={change} trend={trend} status={status} onOpenPairs={onOpenPairs} chartTo="/kline?from=trade&mode=seconds" historyTo="/trade/lists" historyLabel={m.sec_history()} />
+      <TradePrice price={index} trend={trend} testId="index-price">
         <span className={`${s.priceNote} muted`}>
           {m.sec_index_label()} · {m.sec_last_label()} <span className="num">{formatPrice(last)}</span>
         </span>
-      </div>
+      </TradePrice>
 
       <div className={s.main}>
         <ContractForm pair={pair} index={index} onPlaced={running.add} />

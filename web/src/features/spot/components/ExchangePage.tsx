@@ -4,13 +4,13 @@
  * balances of both currencies. Book, last price, deals and the user's own orders follow the
  * pair's socket; balances and open orders reload after each own order event.
  */
-import { useCallback, useMemo, useState } from "react";
+import { useMemo, useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatChange, formatCompact, formatPrice, formatMoney, isZeroDecimal, trendOf } from "../../../lib/format.ts";
+import { formatCompact, formatPrice, formatMoney, isZeroDecimal, trendOf } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
-import { EmptyState, ErrorState, PageSpinner } from "../../../components/States.tsx";
-import { PairDrawer } from "../../../components/PairDrawer.tsx";
+import { ErrorState } from "../../../components/States.tsx";
+import { PairScreen, TradeHead, TradePrice } from "../../../components/TradeHead.tsx";
 import { LoginCta } from "../../../components/LoginCta.tsx";
 import { useSession } from "../../../lib/session.ts";
 import { bestPrices, useBook, useDeals, useTicker } from "../../../lib/market/index.ts";
@@ -23,28 +23,7 @@ import { OrderForm, type PricePick } from "./OrderForm.tsx";
 import s from "./spot.module.css";
 
 export default function ExchangePage() {
-  const { pairs, pair, error, reload, choose } = useCurrentPair();
-  const [drawerOpen, setDrawerOpen] = useState(false);
-  const closeDrawer = useCallback(() => setDrawerOpen(false), []);
-
-  if (!pairs) return error ? <ErrorState message={error.message} onRetry={reload} /> : <PageSpinner />;
-  if (pairs.length === 0) return <EmptyState />;
-  if (!pair) return <PageSpinner />;
-  return (
-    <>
-      <ExchangeScreen key={pair.id} pair={pair} onOpenPairs={() => setDrawerOpen(true)} />
-      <PairDrawer
-        open={drawerOpen}
-        pairs={pairs}
-        currentId={pair.id}
-        onClose={closeDrawer}
-        onPick={(row) => {
-          choose(row);
-          setDrawerOpen(false);
-        }}
-      />
-    </>
-  );
+  return <PairScreen choice={useCurrentPair()}>{(pair, openPairs) => <ExchangeScreen key={pair.id} pair={pair} onOpenPairs={openPairs} />}</PairScreen>;
 }
 
 function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () => void }) {
@@ -70,37 +49,13 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
 
   return (
     <div className={s.exchange} data-testid="exchange">
-      <div className={s.exHead}>
-        <button type="button" className={s.exPair} onClick={onOpenPairs} aria-haspopup="dialog" data-testid="pair-button">
-          <span className={s.exPairName}>
-            {coin}/{quote}
-          </span>
-          <Icon name="chevronDown" size={18} />
-        </button>
-        <span className={`change-pill num ${s.exChange} ${trend}`} data-testid="header-change">
-          {formatChange(change)}
-        </span>
-        <span className={`${s.liveDot} ${s[status] ?? ""}`} title={status === "open" ? m.spot_live() : m.spot_reconnecting()} data-testid="live-status" data-status={status}>
-          <span className="visually-hidden">{status === "open" ? m.spot_live() : m.spot_reconnecting()}</span>
-        </span>
-        <span className={s.exHeadLinks}>
-          <Link to="/kline?from=exchange" className="icon-btn" aria-label={m.spot_chart()} data-testid="kline-link">
-            <Icon name="markets" size={20} />
-          </Link>
-          <Link to="/exchange/lists" className="icon-btn" aria-label={m.spot_history()} data-testid="history-link">
-            <Icon name="records" size={20} />
-          </Link>
-        </span>
-      </div>
-      <div className={s.exPriceRow}>
-        <span className={`${s.exLast} num ${trend}`} data-testid="header-last">
-          {formatPrice(lastPrice)}
-        </span>
+      <TradeHead coin={coin} quote={quote} change={change} trend={trend} status={status} pulse onOpenPairs={onOpenPairs} chartTo="/kline?from=exchange" historyTo="/exchange/lists" historyLabel={m.spot_history()} />
+      <TradePrice price={lastPrice} trend={trend} testId="header-last">
         <span className={`${s.exStats} muted num`}>
           {m.spot_high()} {formatPrice(day?.high)} · {m.spot_low()} {formatPrice(day?.low)} · {m.vol_short()}{" "}
           <span data-testid="header-volume">{day ? formatCompact(day.quote_volume) : formatCompact(pair.quote_volume)}</span> {quote}
         </span>
-      </div>
+      </TradePrice>
 
       <div className={s.exMain}>
         <OrderForm

@@ -11,9 +11,9 @@ import { m, useLocale } from "../../../i18n/index.ts";
 import { formatDateTime } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
-import { Modal } from "../../../components/Modal.tsx";
+import { ConfirmSheet } from "../../../components/ConfirmSheet.tsx";
 import { ProductGate } from "../../../components/ProductGate.tsx";
-import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
+import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/States.tsx";
 import { useCastVote, useRounds, type VoteCandidate, type VoteRound, type VoteRoundPhase } from "../api.ts";
 import { sharePercent } from "../share.ts";
 import { loginPath } from "../../../lib/nav.ts";
@@ -46,7 +46,7 @@ function Rules() {
   );
 }
 
-function ConfirmSheet({ round, candidate, onClose }: { round: VoteRound; candidate: VoteCandidate; onClose: () => void }) {
+function VoteSheet({ round, candidate, onClose }: { round: VoteRound; candidate: VoteCandidate; onClose: () => void }) {
   const cast = useCastVote();
   const [busy, setBusy] = useState(false);
   const firstVote = (round.mine?.held ?? "0") === "0";
@@ -63,23 +63,7 @@ function ConfirmSheet({ round, candidate, onClose }: { round: VoteRound; candida
     }
   };
   return (
-    <Modal
-      title={m.vote_confirm_title({ name: candidate.name, symbol: candidate.symbol })}
-      onClose={onClose}
-      busy={busy}
-      testId="vote-confirm"
-      actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={() => void go()} disabled={busy} data-testid="vote-confirm-button">
-            {busy && <Spinner size={16} />}
-            {m.vote_confirm_button()}
-          </button>
-        </>
-      }
-    >
+    <ConfirmSheet title={m.vote_confirm_title({ name: candidate.name, symbol: candidate.symbol })} onClose={onClose} onConfirm={() => void go()} confirmText={m.vote_confirm_button()} busy={busy} testId="vote-confirm" confirmTestId="vote-confirm-button">
       <dl className={s.terms}>
         <div>
           <dt>{m.vote_confirm_round()}</dt>
@@ -109,7 +93,7 @@ function ConfirmSheet({ round, candidate, onClose }: { round: VoteRound; candida
       </p>
       <p className={`form-note ${s.sheetNote}`}>{m.vote_confirm_final()}</p>
       <p className="form-note">{m.vote_advisory()}</p>
-    </Modal>
+    </ConfirmSheet>
   );
 }
 
@@ -231,7 +215,7 @@ function Rounds() {
       ) : (
         list.map((r) => <RoundCard key={r.id} round={r} onVote={(rr, c) => setPicked({ roundId: rr.id, candidateId: c.id })} />)
       )}
-      {round && candidate && <ConfirmSheet round={round} candidate={candidate} onClose={() => setPicked(null)} />}
+      {round && candidate && <VoteSheet round={round} candidate={candidate} onClose={() => setPicked(null)} />}
     </div>
   );
 }
