@@ -52,6 +52,7 @@ export const notificationKinds = [
   "spot_filled",
   "spot_partial",
   "c2c_message",
+  "spot_triggered",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

@@ -21,10 +21,12 @@ export interface SpotCommitParts {
   fanout: ReturnType<typeof createFanout>;
   /** Whether a drain is running now (drain.ts): it applies every row appended before it finds the outbox empty. */
   draining: () => boolean;
+  /** Runs after the commands, in their transaction: conditional orders their fills fired (desks/conditional.ts). */
+  settle?: () => void;
 }
 
 /** A function that runs spot commands (the results of `run`, in order) as one committed step. */
-export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining }: SpotCommitParts) {
+export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining, settle }: SpotCommitParts) {
   return function commit<T>(run: () => T[]): T[] {
     let out: T[] = [];
     let published: AppliedResult[] = [];
@@ -32,6 +34,7 @@ export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout,
       store.transaction(() => {
         spot.begin();
         out = run();
+        settle?.();
         published = spot.takePublished();
         const entry = spot.finish();
         if (entry) {
