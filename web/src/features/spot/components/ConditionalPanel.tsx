@@ -91,9 +91,7 @@ export function ConditionalPanel({ pair }: { pair: PairRow }) {
 
   const input = (k: keyof Fields, label: string, unit: string) => (
     <label className={s.field}>
-      <span className="muted">
-        {label} ({unit})
-      </span>
+      <span className="muted">{unit ? `${label} (${unit})` : label}</span>
       <input className="input num" inputMode="decimal" value={f[k]} onChange={set(k)} data-testid={`cond-${k}`} />
     </label>
   );
@@ -123,14 +121,14 @@ export function ConditionalPanel({ pair }: { pair: PairRow }) {
           {type !== "trailing" && input("stop", m.cond_stop_price(), quote)}
           {input("price", m.cond_limit_price(), quote)}
           {type === "oco" && input("limit", m.cond_stop_limit_price(), quote)}
-          {type === "trailing" && input("callback", m.cond_callback(), "%")}
+          {type === "trailing" && input("callback", m.cond_callback(), "")}
           {type === "trailing" && input("activation", m.cond_activation(), quote)}
           {input("num", m.spot_quantity(), coin)}
         </div>
         <p className={s.rule} data-testid="cond-rule">
           {rule ?? m.cond_rule_incomplete()}
         </p>
-        <button type="submit" className="btn btn-block" disabled={!rule || busy} aria-busy={busy} data-testid="cond-submit">
+        <button type="submit" className="btn btn-primary btn-block" disabled={!rule || busy} aria-busy={busy} data-testid="cond-submit">
           {busy ? <Spinner size={14} /> : side === "buy" ? m.cond_place_buy() : m.cond_place_sell()}
         </button>
       </form>
