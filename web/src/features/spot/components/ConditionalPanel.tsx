@@ -132,7 +132,7 @@ export function ConditionalPanel({ pair }: { pair: PairRow }) {
           {busy ? <Spinner size={14} /> : side === "buy" ? m.cond_place_buy() : m.cond_place_sell()}
         </button>
       </form>
-      <h3 className={s.title}>{m.cond_open_title()}</h3>
+      <h3 className={`${s.title} ${s.listTitle}`}>{m.cond_open_title()}</h3>
       <OpenConditional orders={open.data?.lists ?? null} onChanged={open.reload} />
     </section>
   );
