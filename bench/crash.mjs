@@ -33,6 +33,7 @@ export const DEFAULTS = {
   maxRunMs: 2500,
   concurrency: 12, // requests in flight (over both pairs)
   cancelShare: 0.25, // share of actions that cancel an open order instead of placing one
+  conditionalShare: 0.04, // share of actions that place (or, a third of them, cancel) a conditional stop-limit (issue #30)
   batchShare: 0.3, // share of placing actions that send a batch (POST /api/transaction/batch) instead of one order
   batchSize: 5,
   secondsShare: 0.2, // share of actions that open a seconds contract (1-3 s) instead
@@ -74,7 +75,8 @@ export async function main(options = {}) {
   const cancels = []; // { orderId, who, result: "cancelled" | "not_found" | "unknown" | code }
   const openByWho = { mm: [], demo1: [], demo2: [] };
   let oidCounter = 0;
-  const stats = { placed: 0, acked: 0, refused: {}, unknown: 0, cancelsSent: 0, cancelsAcked: 0, retries: 0, replays: 0, batches: 0, contracts: 0, contractsAcked: 0, contractsRefused: {} };
+  const stats = { placed: 0, acked: 0, refused: {}, unknown: 0, cancelsSent: 0, cancelsAcked: 0, retries: 0, replays: 0, batches: 0, contracts: 0, contractsAcked: 0, contractsRefused: {}, conditionals: 0, conditionalsAcked: 0, conditionalCancels: 0 };
+  const conditionalIds = [];
   /** clientOid -> { who, body, ids: Set, unknown, refused } */
   const contracts = new Map();
 
@@ -152,6 +154,27 @@ export async function main(options = {}) {
         const res = await sendContract(rec);
         if (res === "ok") stats.contractsAcked++;
         if (res === "unknown") await sleep(20);
+        continue;
+      }
+      if (rnd() < o.conditionalShare) {
+        // A stop-limit at a taker's price (beyond the market on its side, so some fire under the
+        // load), or the cancel of one; its hold is checked with the open orders' below.
+        const ord = streams[pi]();
+        if (conditionalIds.length > 0 && rnd() < 1 / 3) {
+          const [who, id] = conditionalIds.splice(Math.floor(rnd() * conditionalIds.length), 1)[0];
+          stats.conditionalCancels++;
+          await client.request("POST", "/api/transaction/conditional/cancel", { token: tokens[who], body: { id } });
+          continue;
+        }
+        stats.conditionals++;
+        const r = await client.request("POST", "/api/transaction/conditional", {
+          token: tokens[ord.who],
+          body: { currency_id: pair.currencyId, legal_id: 3, side: ord.side, type: "stop_limit", num: ord.num, stop_price: ord.price, price: ord.price },
+        });
+        if (r.status === 200 && r.body?.type === "ok") {
+          stats.conditionalsAcked++;
+          conditionalIds.push([ord.who, r.body.message.id]);
+        }
         continue;
       }
       if (rnd() < o.cancelShare) {
@@ -413,13 +436,19 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs, contr
     const k = `${r.user_id}:${currency}`;
     expectFrozen.set(k, (expectFrozen.get(k) ?? 0n) + units);
   }
+  // Open conditional orders (issue #30) hold their own reserved units besides the open orders.
+  const [conditionalRows] = await d1(root, dir, "SELECT user_id, reserved_currency, reserved_units FROM spot_conditional_orders WHERE status IN (0, 1)");
+  for (const c of conditionalRows) {
+    const k = `${c.user_id}:${c.reserved_currency}`;
+    expectFrozen.set(k, (expectFrozen.get(k) ?? 0n) + big(c.reserved_units));
+  }
   const bad3 = [];
   for (const b of balances.filter((x) => x.user_id > 0 && x.account === "change")) {
     const e = expectFrozen.get(`${b.user_id}:${b.currency_id}`) ?? 0n;
     if (big(b.frozen) !== e) bad3.push({ user: b.user_id, currency: b.currency_id, frozen: String(b.frozen), openOrderReservations: String(e) });
   }
   for (const [k, v] of expectFrozen) if (!bal.has(`${k.split(":")[0]}:${k.split(":")[1]}:change`) && v !== 0n) bad3.push({ account: k, frozen: 0, openOrderReservations: String(v) });
-  check("each user's frozen funds equal the reservations of their open orders (so finished orders hold nothing)", bad3.length === 0, bad3.length ? JSON.stringify(bad3) : `${open.length} open orders`);
+  check("each user's frozen funds equal the reservations of their open orders and open conditional orders (so finished ones hold nothing)", bad3.length === 0, bad3.length ? JSON.stringify(bad3) : `${open.length} open orders, ${conditionalRows.length} open conditional orders`);
 
   // 4. Orders: nothing left submitted; every acknowledged order exists exactly once; client ids unique.
   const stillSubmitted = spotOrders.filter((r) => r.status === 0);

@@ -7,7 +7,7 @@
  *   node bench/e2e-load.mjs [--concurrency 16] [--sweep 1,16,64] [--scale 1] [--no-profile]
  *                           [--batch 10,20] [--batch-concurrency 2] [--batch-orders 8000] [--only-batch]
  *                           [--subscribers 200] [--pair-phases 1,2,4] [--phase-seconds 15] [--cpu-profile]
- *                           [--root DIR] [--json FILE] [--seed 7] [--total-seconds 240]
+ *                           [--root DIR] [--json FILE] [--seed 7] [--total-seconds 240] [--rest-stops 10000]
  *
  * Phases: an endpoint profile (what one HTTP hop, one D1 read and one DO call cost), a concurrency
  * sweep on one pair, then 1, 2 and 4 pairs at once, then one pair again with 200 extra plain depth
@@ -35,7 +35,7 @@ import path from "node:path";
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ROOT, WRANGLER_ENV, d1, freePort, groupCpu, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
-import { depthSocket, httpClient, login, now, summary } from "./lib/client.mjs";
+import { depthSocket, fmt, httpClient, login, now, summary } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 import { findInspector, startProfiling } from "./lib/cpu-profile.mjs";
 
@@ -58,7 +58,32 @@ export const DEFAULTS = {
   json: null,
   quiet: false,
   cpuProfile: false, // sample the runtime's workers (exchange Worker + DOs, D1 simulator) during the 1-pair phase
+  restStops: 0, // conditional stop-limit sells mm rests on pair 1 before the phases, far below the market (never fire): the trigger check's cost per trade
 };
+
+/**
+ * Rests `n` stop-limit sells of mm on `pair` at 50–60% of mid (the load trades at mid ± 25 steps,
+ * so none fires): every trade of the phases then runs the trigger check against them. Trees
+ * without conditional orders (an older main) answer 404: reported, and the run goes on without.
+ */
+async function restStops(client, tokens, pair, n, concurrency = 16) {
+  let next = 0;
+  let ok = 0;
+  let refused = null;
+  const one = async () => {
+    for (let i = next++; i < n && refused === null; i = next++) {
+      const stop = Math.round(pair.mid * (0.5 + (0.1 * i) / n));
+      const r = await client.request("POST", "/api/transaction/conditional", {
+        token: tokens.mm,
+        body: { currency_id: pair.currencyId, legal_id: 3, side: "sell", type: "stop_limit", num: fmt(pair.qty, pair.qd), stop_price: fmt(stop, pair.pd), price: fmt(stop - pair.step, pair.pd) },
+      });
+      if (r.status === 200 && r.body?.type === "ok") ok++;
+      else refused = `${r.status} ${r.body?.message ?? r.error?.message ?? ""}`;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, one));
+  return { rested: ok, refused };
+}
 
 /** Sends one order; resolves with what the client saw. */
 async function submit(client, tokens, pair, o) {
@@ -356,9 +381,15 @@ export async function main(options = {}) {
         if (!r.ok) throw new Error(`warm-up order refused: ${r.http} ${r.code}`);
       }
     }
+    let stops = null;
+    if (o.restStops > 0) {
+      const t0 = now();
+      stops = await restStops(client, tokens, PAIRS[0], o.restStops);
+      say(`rested ${stops.rested} stop orders on ${PAIRS[0].name} in ${((now() - t0) / 1000).toFixed(1)} s${stops.refused ? ` (then refused: ${stops.refused})` : ""}`);
+    }
     await ledgerCatchUp(client, tokens);
 
-    const report = { loadAtStart, machine: machineInfo(), runtime: runtimeInfo(root), options: { ...o, root: o.root ? o.root : "snapshot of the working tree" }, profile: [], phases: [] };
+    const report = { loadAtStart, machine: machineInfo(), runtime: runtimeInfo(root), options: { ...o, root: o.root ? o.root : "snapshot of the working tree" }, stops, profile: [], phases: [] };
     if (o.profile) {
       say("profiling single endpoints");
       const n = o.profileRequests;
@@ -520,6 +551,7 @@ function parseArgs(argv) {
     else if (a === "--cpu-profile") o.cpuProfile = true;
     else if (a === "--cpu-profile-phase") o.cpuProfilePhase = v();
     else if (a === "--subscribers") o.subscribers = Number(v());
+    else if (a === "--rest-stops") o.restStops = Number(v());
     else if (a === "--pair-phases") o.pairPhases = v().split(",").filter(Boolean).map(Number);
     else throw new Error(`unknown option ${a}`);
   }

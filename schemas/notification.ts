@@ -64,6 +64,7 @@ export const notificationKinds = [
   "price_alert_below",
   "price_alert_move",
   "apikey_created",
+  "spot_triggered",
 ] as const;
 export const notificationKindSchema = z.enum(notificationKinds);
 export type NotificationKind = z.infer<typeof notificationKindSchema>;

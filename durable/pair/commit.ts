@@ -23,10 +23,12 @@ export interface SpotCommitParts {
   draining: () => boolean;
   /** Price alerts (desks/alerts.ts): fires, in this transaction, those the fills reached. */
   alerts?: { onCommit(published: AppliedResult[], now: number): number };
+  /** Runs after the commands, in their transaction: conditional orders their fills fired (desks/conditional.ts). */
+  settle?: () => void;
 }
 
 /** A function that runs spot commands (the results of `run`, in order) as one committed step. */
-export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining, alerts }: SpotCommitParts) {
+export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining, alerts, settle }: SpotCommitParts) {
   return function commit<T>(run: () => T[]): T[] {
     let out: T[] = [];
     let published: AppliedResult[] = [];
@@ -34,6 +36,7 @@ export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout,
       store.transaction(() => {
         spot.begin();
         out = run();
+        settle?.();
         published = spot.takePublished();
         const entry = spot.finish();
         if (entry) {

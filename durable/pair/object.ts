@@ -15,6 +15,7 @@ import { devClockInObject, devClockOn, setDevOffset } from "../../worker/lib/clo
 import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { SecondsDesk, type AcceptInput, type AcceptResult, type ContractVerdict } from "./desks/seconds.ts";
 import { AlertsDesk, alertStatements, type AddAlertResult, type AlertInput } from "./desks/alerts.ts";
+import { ConditionalDesk, type ConditionalInput, type ConditionalResult } from "./desks/conditional.ts";
 import { LeverDesk, type LeverAcceptInput, type LeverAcceptResult, type LeverCommandResult, type LeverVerdict } from "./desks/lever.ts";
 import { acceptPairSocket, closePairSocket, createFanout } from "./fanout.ts";
 import { announceLever, byUser } from "./notices.ts";
@@ -35,6 +36,7 @@ export class PairDurableObject extends DurableObject<Env> {
   private readonly seconds: SecondsDesk;
   private readonly lever: LeverDesk;
   private readonly alerts: AlertsDesk;
+  private readonly conditional: ConditionalDesk;
   private readonly fanout: ReturnType<typeof createFanout>;
   private readonly drains: DrainRunner;
   /** Runs spot commands as one committed step (commit.ts). */
@@ -52,6 +54,7 @@ export class PairDurableObject extends DurableObject<Env> {
       for (const [userId, events] of byUser(notices)) void notify(userId, events, live?.get(userId));
     });
     this.spot = new SpotDesk(this.store);
+    this.conditional = new ConditionalDesk(this.store, this.spot);
     // The quotation table's row rides in each drain batch (it was a D1 round trip of its own after it).
     this.outbox.alongEachBatch(() => {
       const ticker = this.spot.tickerStatement(env.DB);
@@ -85,7 +88,7 @@ export class PairDurableObject extends DurableObject<Env> {
       windowOpen: (ms, now) => spot.windowOpen(ms, now),
     });
     this.outbox.alongEachBatch((entries) => alertStatements(env.DB, entries));
-    this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy, alerts: this.alerts });
+    this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy, alerts: this.alerts, settle: () => this.conditional.settle() });
     ctx.blockConcurrencyWhile(async () => {
       await devClockInObject(env, ctx.storage);
       this.store.migrate();
@@ -99,6 +102,7 @@ export class PairDurableObject extends DurableObject<Env> {
   /** Rebuilds the desks' in-memory state from SQLite (as after an eviction). */
   private load(info: PairInfo) {
     this.spot.load(info);
+    this.conditional.load();
   }
 
   /** Loads the pair from D1 on first use (the object learns which pair it is), or its desks from SQLite. */
@@ -159,6 +163,37 @@ export class PairDurableObject extends DurableObject<Env> {
   async alertCount(pairId: number): Promise<number> {
     await this.ensure(pairId);
     return this.alerts.size();
+  }
+
+  // Conditional orders (desks/conditional.ts) on funds the Worker already holds in D1.
+  /** Watches a stop-limit, OCO (its limit leg booked now) or trailing stop. */
+  async placeConditional(input: ConditionalInput): Promise<ConditionalResult> {
+    await this.ensure(input.pairId);
+    const r = this.commit(() => [this.conditional.place(input)])[0]!;
+    // A refusal released the hold through the outbox: drain so the funds are back when the user reads it.
+    if (!r.ok) await this.drain();
+    return r;
+  }
+
+  /** Cancels one of a user's conditional orders; `unseen` is what D1 froze for one this object never saw. */
+  async cancelConditional(pairId: number, id: number, userId: number, unseen: { own: string; side: "buy" | "sell"; type: ConditionalInput["type"] } | null): Promise<{ ok: boolean; code?: string }> {
+    await this.ensure(pairId);
+    const r = this.commit(() => [this.conditional.cancel(id, userId, unseen)])[0]!;
+    if (r.ok) await this.drain();
+    return r;
+  }
+
+  /** Cancels a user's given open orders and every open conditional order of theirs on this pair, in one transaction. */
+  async cancelAll(pairId: number, userId: number, orderIds: number[]): Promise<{ orders: number; conditionals: number }> {
+    const spot = await this.ensure(pairId);
+    const [orders, conditionals] = this.commit(() => {
+      // Orders first (an OCO's leg among them), then the conditional orders.
+      const cancelled = orderIds.map((id) => spot.cancelOne(id, userId).ok);
+      const conds = this.conditional.openOf(userId).map((id) => this.conditional.cancel(id, userId, null).ok);
+      return [cancelled.filter(Boolean).length, conds.filter(Boolean).length];
+    });
+    await this.drain();
+    return { orders: orders!, conditionals: conditionals! };
   }
 
   /** The reconciler asks about an order D1 shows as submitted: known, or tombstoned now (never booked later). */

@@ -18,7 +18,7 @@ import { formatUnits } from "../../schemas/money.ts";
 import { closeLegs, overnightLegs, refundLegs, type LeverDirection } from "../engine/margin.ts";
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import { NOTIFICATION_EVENT, notificationsStatement, type NewNotification } from "../../worker/domain/notifications/inbox.ts";
-import { spotFilled } from "../../worker/domain/notifications/events.ts";
+import { spotFilled, spotTriggered } from "../../worker/domain/notifications/events.ts";
 import { liveSessionsStatement } from "../../worker/lib/auth.ts";
 import type { PairStorage } from "./storage.ts";
 
@@ -52,7 +52,17 @@ export interface SpotCommandEntry {
   trades: SpotTrade[];
   /** Private events for their owners, sent once this entry is in D1 (durable/pair/notices.ts). */
   notices?: UserNotice[];
+  /** Conditional orders that changed (desks/conditional.ts), applied before `orders` (a child's row first). */
+  conditionals?: ConditionalUpdate[];
 }
+
+/**
+ * One conditional order's new state: [id, status (1 open, 2 triggered, 3 cancelled, 4 refused),
+ * reason, trigger price (ticks) or null, its child order's D1 row or null, owner].
+ */
+export type ConditionalUpdate = [id: number, status: number, reason: string | null, triggerPrice: number | null, child: ConditionalChild | null, owner: number];
+/** A triggered order's child as D1 records it: [id, userId, side, price, qty, reserved units, reserved currency]. */
+export type ConditionalChild = [number, number, "buy" | "sell", number, number, string, number];
 
 /** One private event of an entry and the user it is for. */
 export interface UserNotice {
@@ -201,6 +211,7 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
   const sums = new Map<string, [number, number, bigint, bigint]>();
   const orders = new Map<number, [filled: number, status: number, reason: string | null]>();
   const trades: (SpotTrade & { at: number })[] = [];
+  const conditionals: [ConditionalUpdate, number][] = [];
   for (const p of entries) {
     for (const [userId, currencyId, dAvail, dFrozen] of p.entries) {
       const k = `${userId}:${currencyId}`;
@@ -218,6 +229,7 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
       orders.set(orderId, o);
     }
     for (const t of p.trades) trades.push({ ...t, at: t.at ?? p.at });
+    if (p.conditionals) for (const c of p.conditionals) conditionals.push([c, p.at]);
   }
   const ledger: LedgerEntry[] = [...sums.values()].map(([userId, currencyId, dAvailable, dFrozen]) => ({
     userId,
@@ -228,7 +240,7 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
     memo: pair.symbol,
   }));
   // One statement for the orders and one for the trades, however many (each row's values in a JSON array).
-  const extra: D1PreparedStatement[] = [];
+  const extra: D1PreparedStatement[] = conditionals.length > 0 ? conditionalStatements(db, pair, conditionals, at) : [];
   if (orders.size > 0) {
     extra.push(
       db
@@ -252,7 +264,58 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
         .bind(pair.pairId, JSON.stringify(trades.map((t) => [t.tradeId, t.price, t.qty, t.takerSide, t.buyerId, t.sellerId, t.buyOrderId, t.sellOrderId, t.buyerFee, t.sellerFee, t.at]))),
     );
   }
-  return { ledger, extra, notifications: fillNotifications(pair, trades, orders) };
+  return { ledger, extra, notifications: [...triggerNotifications(pair, conditionals), ...fillNotifications(pair, trades, orders)] };
+}
+
+/**
+ * Conditional orders in D1 (migrations/0044): the triggered ones' child rows first (the spot
+ * orders' update of the same batch then finds them), then each order's state, forward only.
+ */
+function conditionalStatements(db: D1Database, pair: OutboxPair, updates: [ConditionalUpdate, number][], at: number): D1PreparedStatement[] {
+  const out: D1PreparedStatement[] = [];
+  const children = updates.flatMap(([[, , , , child], when]) => (child ? [[...child, when]] : []));
+  if (children.length > 0) {
+    out.push(
+      db
+        .prepare(
+          `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, created_at, updated_at)
+           SELECT value ->> 0, value ->> 1, ?, value ->> 2, 'limit', value ->> 3, value ->> 4, value ->> 5, value ->> 6, 0, value ->> 7, value ->> 7
+           FROM json_each(?) WHERE true ON CONFLICT (id) DO NOTHING`,
+        )
+        .bind(pair.pairId, JSON.stringify(children)),
+    );
+  }
+  out.push(
+    db
+      .prepare(
+        `UPDATE spot_conditional_orders SET status = v.value ->> 1, reason = COALESCE(v.value ->> 2, reason),
+           trigger_price = COALESCE(v.value ->> 3, trigger_price), child_order_id = COALESCE(v.value ->> 4, child_order_id), updated_at = ?
+         FROM json_each(?) AS v WHERE spot_conditional_orders.id = v.value ->> 0 AND spot_conditional_orders.status < v.value ->> 1`,
+      )
+      .bind(at, JSON.stringify(updates.map(([[id, status, reason, trigger, child]]) => [id, status, reason, trigger, child ? child[0] : null]))),
+  );
+  return out;
+}
+
+/** One notification per triggered conditional order, for its owner (keyed by the order: a re-sent batch adds none). */
+function triggerNotifications(pair: OutboxPair, updates: [ConditionalUpdate, number][]): NewNotification[] {
+  return updates.flatMap(([[id, status, , trigger, child, owner], when]) =>
+    status === 2 && child
+      ? [
+          spotTriggered({
+            conditionalId: id,
+            userId: owner,
+            pairId: pair.pairId,
+            pair: pair.symbol,
+            side: child[2],
+            trigger: formatUnits(BigInt(trigger ?? 0), pair.priceDecimals),
+            price: formatUnits(BigInt(child[3]), pair.priceDecimals),
+            qty: formatUnits(BigInt(child[4]), pair.qtyDecimals),
+            now: when,
+          }),
+        ]
+      : [],
+  );
 }
 
 /**

@@ -84,6 +84,21 @@ export const MIGRATIONS: readonly { id: number; sql: string }[] = [
           CREATE INDEX IF NOT EXISTS lever_user ON lever_positions(user_id, status);
           CREATE TABLE IF NOT EXISTS lever_tombstones (id INTEGER PRIMARY KEY, at INTEGER NOT NULL);`,
   },
+  {
+    // Conditional spot orders (desks/conditional.ts): status 1 open (watched), 2 triggered (its
+    // child order placed), 3 cancelled, 4 refused. `seq` is the placement order (ties fire in it);
+    // a trailing stop's tracked extreme is not written per trade: it is recomputed at load from
+    // `placed_trade` (the last trade id at placement), `extreme0` and the trades since.
+    id: 7,
+    sql: `CREATE TABLE IF NOT EXISTS conditionals (
+            id INTEGER PRIMARY KEY, owner INTEGER NOT NULL, side TEXT NOT NULL, type TEXT NOT NULL, qty INTEGER NOT NULL,
+            price INTEGER NOT NULL, stop INTEGER, limit_price INTEGER, callback_bps INTEGER, activation INTEGER,
+            own_units TEXT NOT NULL, child_units TEXT NOT NULL, currency INTEGER NOT NULL,
+            status INTEGER NOT NULL, reason TEXT, seq INTEGER NOT NULL, placed_trade INTEGER NOT NULL, extreme0 INTEGER,
+            trigger_price INTEGER, at INTEGER NOT NULL);
+          CREATE INDEX IF NOT EXISTS conditionals_open ON conditionals(status, seq);
+          CREATE INDEX IF NOT EXISTS conditionals_owner ON conditionals(owner, status);`,
+  },
 ];
 
 /** Synchronous access to the object's SQLite, with the meta rows and transactions. */

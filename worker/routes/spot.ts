@@ -39,6 +39,17 @@ import { jsonBody, query } from "../lib/validate.ts";
 import { openOrders, orderHistory, pairBalance, tradeHistory } from "../domain/spot/history.ts";
 import { cancelBatch, cancelOrder, placeBatch, placeOrder, type Trader } from "../domain/spot/orders.ts";
 import { pairBySymbol, pairFor, pairStub } from "../domain/spot/pairs.ts";
+import { cancelAll, cancelConditional, listConditional, placeConditional } from "../domain/spot/conditional.ts";
+import {
+  cancelAllDoneSchema,
+  cancelAllSchema,
+  conditionalCancelledSchema,
+  conditionalCancelSchema,
+  conditionalListQuerySchema,
+  conditionalListSchema,
+  conditionalOrderOutSchema,
+  conditionalOrderSchema,
+} from "../../schemas/spot-conditional.ts";
 
 /** The session's user as a trader (with the session hint's guard on the routes behind requireTrader). */
 const trader = <E extends AppEnv>(c: Context<E>): Trader => ({
@@ -61,6 +72,20 @@ export const spotRoutes = new Hono<AppEnv>()
   .post("/transaction_del", TRADE_KEY, requireUser, jsonBody(cancelOrderSchema), answers(orderCancelledSchema, { summary: "Cancel one of one's own open orders", auth: true }), async (c) => {
     await cancelOrder(trader(c), c.req.valid("json").id);
     return ok(c, "cancelled");
+  })
+  .post("/transaction/conditional", TRADE_KEY, requireTrader, jsonBody(conditionalOrderSchema), answers(conditionalOrderOutSchema, { summary: "Place a stop-limit, OCO or trailing stop; funds held like a limit order's", auth: true }), async (c) =>
+    ok(c, await placeConditional(trader(c), c.req.valid("json"))),
+  )
+  .get("/transaction/conditional", READ_KEY, requireUser, query(conditionalListQuerySchema), answers(conditionalListSchema, { summary: "One's conditional orders, open or done, newest first", auth: true }), async (c) =>
+    ok(c, await listConditional(c.env.DB, c.get("user").id, c.req.valid("query"))),
+  )
+  .post("/transaction/conditional/cancel", TRADE_KEY, requireUser, jsonBody(conditionalCancelSchema), answers(conditionalCancelledSchema, { summary: "Cancel one of one's open conditional orders", auth: true }), async (c) => {
+    await cancelConditional(trader(c), c.req.valid("json").id);
+    return ok(c, "cancelled" as const);
+  })
+  .post("/transaction/cancel_all", TRADE_KEY, requireUser, jsonBody(cancelAllSchema), answers(cancelAllDoneSchema, { summary: "Cancel all of one's open orders and conditional orders on a pair", auth: true }), async (c) => {
+    const { currency_id, legal_id } = c.req.valid("json");
+    return ok(c, await cancelAll(trader(c), currency_id, legal_id));
   })
   .get("/new/transaction/index", READ_KEY, requireUser, query(openOrdersQuerySchema), answersNew(spotOpenOrderPageSchema, { summary: "One's open orders (at most 100)", auth: true }), async (c) =>
     okNew(c, await openOrders(c.env.DB, c.get("user").id, c.req.valid("query").currency_id)),

@@ -22,7 +22,8 @@ import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from 
 import { formatUnits } from "../../../schemas/money.ts";
 import { bookIndex, priceBand, type BookTop } from "../../engine/index-price.ts";
 import type { FanoutHost } from "../fanout.ts";
-import type { SpotCommandEntry, SpotTrade } from "../outbox.ts";
+import type { ConditionalUpdate, SpotCommandEntry, SpotTrade } from "../outbox.ts";
+import { ConditionalBook } from "../../engine/conditional.ts";
 import { rowToCandle, rowToSnapshotOrder, saveCandles, type PairStorage } from "../storage.ts";
 
 const SYSTEM_FEES = 0;
@@ -119,10 +120,12 @@ interface Pending {
   journaled: Map<number, boolean>;
   /** Every order whose book row may have changed: true = it rested in the book before this transaction. */
   book: Map<number, boolean>;
+  /** Conditional orders that changed (desks/conditional.ts). */
+  conditionals: ConditionalUpdate[];
 }
 
 function emptyPending(): Pending {
-  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false, journal: [], journaled: new Map(), book: new Map() };
+  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false, journal: [], journaled: new Map(), book: new Map(), conditionals: [] };
 }
 
 /** What the object's storage knows about an order id before a place: tombstoned, journaled, refused. */
@@ -192,6 +195,11 @@ export class SpotDesk {
    * book is not two-sided): no band, see `placeOne`.
    */
   bandReference: (top: BookTop) => number | null = bookIndex;
+  /**
+   * The pair's open conditional orders (desks/conditional.ts runs them): every fill is reported to
+   * it, which costs one size check while none is open; what fired is settled after the commands.
+   */
+  conditional = new ConditionalBook();
 
   constructor(private readonly store: PairStorage) {}
 
@@ -316,6 +324,24 @@ export class SpotDesk {
     return summarise(result, input.orderId);
   }
 
+  /** A ledger delta of the spot wallet for this transaction's outbox entry (a conditional order's hold). */
+  addEntry(userId: number, currencyId: number, dAvailable: bigint, dFrozen: bigint, now: number): void {
+    if (dAvailable === 0n && dFrozen === 0n) return;
+    this.pending.at = now;
+    this.pending.entries.push([userId, currencyId, dAvailable.toString(), dFrozen.toString()]);
+  }
+
+  /** A conditional order's new state for this transaction's outbox entry. */
+  noteConditional(update: ConditionalUpdate, now: number): void {
+    this.pending.at = now;
+    this.pending.conditionals.push(update);
+  }
+
+  /** Refuses an order that never reached the book (an OCO's leg whose conditional order was refused): journaled, its hold released. */
+  rejectUnbooked(input: PlaceInput, code: string): PlaceResult {
+    return this.refuse(this.info!, input, { ...input, rejected: code }, code, Date.now());
+  }
+
   /** Refused (by the engine, or no ask within the band): recorded so a retry gives the same answer; the hold is released. */
   private refuse(info: PairInfo, input: PlaceInput, journal: object, code: string, now: number): PlaceResult {
     this.pending.journal.push([-input.orderId, input.orderId, JSON.stringify(journal), now]);
@@ -413,8 +439,10 @@ export class SpotDesk {
       );
     }
     saveCandles(sql, p.bars.values());
-    if (p.orders.length === 0 && p.entries.length === 0 && p.trades.length === 0) return null;
-    return { kind: "spot", at: p.at, entries: p.entries, orders: p.orders, trades: p.trades };
+    if (p.orders.length === 0 && p.entries.length === 0 && p.trades.length === 0 && p.conditionals.length === 0) return null;
+    const entry: SpotCommandEntry = { kind: "spot", at: p.at, entries: p.entries, orders: p.orders, trades: p.trades };
+    if (p.conditionals.length > 0) entry.conditionals = p.conditionals;
+    return entry;
   }
 
   /**
@@ -470,6 +498,7 @@ export class SpotDesk {
           at: now,
         });
         this.lastPrice = ev.price;
+        this.conditional.noteFill(ev.price, Number(ev.makerId), Number(ev.takerId));
         for (const bar of this.klines.addTrade({ time: now, price: ev.price, qty: ev.qty })) p.bars.set(`${bar.period}:${bar.openTime}`, bar);
       } else if (ev.type === "booked") {
         touch(Number(ev.id))[2] = 1;

@@ -181,6 +181,29 @@ export function spotFilled(f: {
   };
 }
 
+/** A conditional spot order fired and placed its limit order (keyed by the conditional order: once). */
+export function spotTriggered(t: {
+  conditionalId: number;
+  userId: number;
+  pairId: number;
+  pair: string;
+  side: "buy" | "sell";
+  /** already formatted with the pair's decimals */
+  trigger: string;
+  price: string;
+  qty: string;
+  now?: number;
+}): NewNotification {
+  return {
+    userId: t.userId,
+    kind: "spot_triggered",
+    key: `spot:${t.pairId}:trigger:${t.conditionalId}`,
+    params: { id: t.conditionalId, pair: t.pair, side: `@${t.side}`, trigger: t.trigger, price: t.price, qty: t.qty },
+    link: NOTIFICATION_LINKS.spot,
+    now: t.now,
+  };
+}
+
 /**
  * A closed leveraged position (keyed like its close movement, `lever:{id}:close`), with its net P/L
  * as the position list shows it: what the lever balance gained or lost over the position's life,

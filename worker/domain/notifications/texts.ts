@@ -45,6 +45,7 @@
  *   mining_paid           plan, hour (UTC, "YYYY-MM-DD HH:00"), shares, amount, fee, currency
  *   spot_filled           id, pair, side (@buy | @sell), qty, price (the average of the fills)
  *   spot_partial          id, pair, side (@buy | @sell), qty, price (the average of the fills)
+ *   spot_triggered        id, pair, side (@buy | @sell), trigger, price, qty (a conditional order placed its limit order)
  *   c2c_message           id, text (the start of the message)
  *   security_passkey_added / security_passkey_removed   name
  *   security_anti_phishing, security_whitelist_on, security_whitelist_off   (none)
@@ -103,6 +104,7 @@ const en: Catalogue = {
   mining_paid: { title: "Mining payout: {amount} {currency}", body: "{plan}, hour {hour} UTC: your {shares} shares' part of what the pool paid, minus the {fee} {currency} fee, was paid into your spot account." },
   spot_filled: { title: "Order filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}. Nothing is left to fill." },
   spot_partial: { title: "Order partly filled", body: "{pair} {side} order #{id}: {qty} filled at an average of {price}." },
+  spot_triggered: { title: "Conditional order triggered", body: "{pair} conditional {side} #{id}: the price reached {trigger}, so a limit {side} of {qty} at {price} was placed." },
   c2c_message: { title: "New message on order #{id}", body: "{text}" },
   security_passkey_added: { title: "Passkey added", body: "A passkey named \"{name}\" was added to your account. If this was not you, lock your account's settings and contact support." },
   security_passkey_removed: { title: "Passkey removed", body: "The passkey \"{name}\" was removed from your account." },
@@ -157,6 +159,7 @@ const zh: Catalogue = {
   mining_paid: { title: "挖矿收益：{amount} {currency}", body: "{plan}，{hour}（UTC）这一小时：按您的 {shares} 份分得的矿池实际支付金额，扣除手续费 {fee} {currency} 后已存入您的币币账户。" },
   spot_filled: { title: "订单已成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。已全部成交。" },
   spot_partial: { title: "订单部分成交", body: "{pair} {side}单 #{id}：成交 {qty}，均价 {price}。" },
+  spot_triggered: { title: "条件单已触发", body: "{pair} 条件{side}单 #{id}：价格已达 {trigger}，已按 {price} 下限价{side}单，数量 {qty}。" },
   c2c_message: { title: "订单 #{id} 有新消息", body: "{text}" },
   security_passkey_added: { title: "已添加通行密钥", body: "您的账户添加了名为“{name}”的通行密钥。如非本人操作，请锁定账户设置并联系客服。" },
   security_passkey_removed: { title: "已删除通行密钥", body: "通行密钥“{name}”已从您的账户删除。" },
@@ -211,6 +214,7 @@ const hk: Catalogue = {
   mining_paid: { title: "挖礦收益：{amount} {currency}", body: "{plan}，{hour}（UTC）這一小時：按您的 {shares} 份分得的礦池實際支付金額，扣除手續費 {fee} {currency} 後已存入您的幣幣賬戶。" },
   spot_filled: { title: "訂單已成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。已全部成交。" },
   spot_partial: { title: "訂單部分成交", body: "{pair} {side}單 #{id}：成交 {qty}，均價 {price}。" },
+  spot_triggered: { title: "條件單已觸發", body: "{pair} 條件{side}單 #{id}：價格已達 {trigger}，已按 {price} 下限價{side}單，數量 {qty}。" },
   c2c_message: { title: "訂單 #{id} 有新消息", body: "{text}" },
   security_passkey_added: { title: "已新增通行密鑰", body: "您的賬戶新增了名為「{name}」的通行密鑰。如非本人操作，請鎖定賬戶設定並聯絡客服。" },
   security_passkey_removed: { title: "已刪除通行密鑰", body: "通行密鑰「{name}」已從您的賬戶刪除。" },
@@ -265,6 +269,7 @@ const kr: Catalogue = {
   mining_paid: { title: "채굴 지급: {amount} {currency}", body: "{plan}, {hour} UTC 시간: 풀이 지급한 금액 중 회원님의 {shares}지분 몫에서 수수료 {fee} {currency}를 뺀 금액이 현물 계정에 입금되었습니다." },
   spot_filled: { title: "주문 체결 완료", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}. 남은 수량이 없습니다." },
   spot_partial: { title: "주문 일부 체결", body: "{pair} {side} 주문 #{id}: {qty} 체결, 평균가 {price}." },
+  spot_triggered: { title: "조건부 주문 발동", body: "{pair} 조건부 {side} #{id}: 가격이 {trigger}에 도달하여 {price}에 {qty} 지정가 {side} 주문이 들어갔습니다." },
   c2c_message: { title: "주문 #{id}에 새 메시지", body: "{text}" },
   security_passkey_added: { title: "패스키 추가됨", body: "\"{name}\" 패스키가 계정에 추가되었습니다. 본인이 아니라면 계정 설정을 잠그고 고객지원에 문의하세요." },
   security_passkey_removed: { title: "패스키 삭제됨", body: "\"{name}\" 패스키가 계정에서 삭제되었습니다." },
@@ -319,6 +324,7 @@ const jp: Catalogue = {
   mining_paid: { title: "マイニング支払い：{amount} {currency}", body: "{plan}、{hour}（UTC）の 1 時間：プールの支払額のうちあなたの {shares} 口分から手数料 {fee} {currency} を引いた額を現物アカウントに入金しました。" },
   spot_filled: { title: "注文が約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。残りはありません。" },
   spot_partial: { title: "注文が一部約定しました", body: "{pair} {side}注文 #{id}：{qty} が平均 {price} で約定しました。" },
+  spot_triggered: { title: "条件付き注文が発動しました", body: "{pair} 条件付き{side} #{id}：価格が {trigger} に達したため、{price} で {qty} の指値{side}注文を出しました。" },
   c2c_message: { title: "注文 #{id} に新しいメッセージ", body: "{text}" },
   security_passkey_added: { title: "パスキーを追加しました", body: "「{name}」という名前のパスキーがアカウントに追加されました。心当たりがない場合は、設定をロックしてサポートに連絡してください。" },
   security_passkey_removed: { title: "パスキーを削除しました", body: "パスキー「{name}」がアカウントから削除されました。" },
@@ -373,6 +379,7 @@ const es: Catalogue = {
   mining_paid: { title: "Pago de minería: {amount} {currency}", body: "{plan}, hora {hour} UTC: la parte de sus {shares} participaciones de lo que pagó el pool, menos la comisión de {fee} {currency}, se abonó en su cuenta spot." },
   spot_filled: { title: "Orden ejecutada", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}. No queda nada por ejecutar." },
   spot_partial: { title: "Orden ejecutada en parte", body: "Orden de {side} {pair} #{id}: {qty} ejecutado a un precio medio de {price}." },
+  spot_triggered: { title: "Orden condicional activada", body: "{pair} {side} condicional #{id}: el precio llegó a {trigger}, así que se colocó una orden límite de {side} de {qty} a {price}." },
   c2c_message: { title: "Nuevo mensaje en la orden #{id}", body: "{text}" },
   security_passkey_added: { title: "Llave de acceso añadida", body: "Se añadió a su cuenta una llave de acceso llamada \"{name}\". Si no fue usted, bloquee los ajustes de su cuenta y contacte con soporte." },
   security_passkey_removed: { title: "Llave de acceso eliminada", body: "La llave de acceso \"{name}\" se eliminó de su cuenta." },

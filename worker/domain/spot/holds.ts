@@ -5,6 +5,7 @@
  */
 import { baseUnitsPerLot, lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
 import type { Hold, HoldSource, UserHold } from "../ledger/holds.ts";
+import { spotConditionalHolds } from "./conditional.ts";
 
 interface OrderRest {
   side: string;
@@ -31,10 +32,11 @@ function restHold(r: OrderRest): { currencyId: number; units: bigint } {
 const COLUMNS = `o.side, p.currency_id, p.legal_id, p.price_decimals, p.qty_decimals, b.scale AS base_scale, q.scale AS quote_scale`;
 const JOINS = `spot_orders o JOIN pairs p ON p.id = o.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id`;
 
-/** What one user's open spot orders hold, per currency (the spot screen's "In orders"). */
+/** What one user's open spot orders and open conditional orders hold, per currency (the spot screen's "In orders"). */
 export async function spotOrdersHeld(db: D1Database, userId: number): Promise<Map<number, bigint>> {
   const out = new Map<number, bigint>();
-  for (const h of await spotOrderHolds.forUser!(db, userId)) out.set(h.currencyId, (out.get(h.currencyId) ?? 0n) + h.units);
+  const holds = await Promise.all([spotOrderHolds.forUser!(db, userId), spotConditionalHolds.forUser!(db, userId)]);
+  for (const h of holds.flat()) out.set(h.currencyId, (out.get(h.currencyId) ?? 0n) + h.units);
   return out;
 }
 

@@ -38,7 +38,7 @@ export const MARKET_BAND_PERCENT = 10;
 const ID_EPOCH = Date.UTC(2026, 0, 1);
 
 /** Time-ordered order ids: milliseconds since 2026 × 4096 + random; safe integers for ~69 years. */
-function newOrderId(now: number) {
+export function newOrderId(now: number) {
   return (now - ID_EPOCH) * 4096 + randomInt(4096);
 }
 

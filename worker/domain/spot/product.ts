@@ -2,5 +2,6 @@
 import type { ProductModule } from "../ledger/holds.ts";
 import { withdrawalHolds } from "../withdrawals/holds.ts";
 import { spotOrderHolds } from "./holds.ts";
+import { spotConditionalHolds } from "./conditional.ts";
 
-export const spotProduct: ProductModule = { id: "spot", holdSources: [withdrawalHolds, spotOrderHolds] };
+export const spotProduct: ProductModule = { id: "spot", holdSources: [withdrawalHolds, spotOrderHolds, spotConditionalHolds] };

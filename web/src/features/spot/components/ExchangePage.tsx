@@ -20,6 +20,7 @@ import { MarketTrades } from "./MarketTrades.tsx";
 import { OpenOrders } from "./OpenOrders.tsx";
 import { OrderBook } from "./OrderBook.tsx";
 import { OrderForm, type PricePick } from "./OrderForm.tsx";
+import { ConditionalPanel } from "./ConditionalPanel.tsx";
 import s from "./spot.module.css";
 
 export default function ExchangePage() {
@@ -76,6 +77,8 @@ function ExchangeScreen({ pair, onOpenPairs }: { pair: PairRow; onOpenPairs: () 
           onPick={(price) => setPick((p) => ({ price, nonce: (p?.nonce ?? 0) + 1 }))}
         />
       </div>
+
+      {!guest && <ConditionalPanel pair={pair} />}
 
       <section className={s.exLists}>
         <div className={s.exTabs}>

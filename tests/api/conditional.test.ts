@@ -1,0 +1,234 @@
+/**
+ * Conditional spot orders through the API (issue #30): a stop-limit, an OCO and a trailing stop
+ * each hold their funds like a limit order, fire on a trade and place an ordinary limit order that
+ * trades; cancelling one (or all of a pair's orders in one call) gives the funds back; bad input is
+ * refused with a translated message and changes nothing. After every scenario the reconciler finds
+ * the frozen funds equal to what the open orders and conditional orders hold.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, balance, dbFingerprint, drainPair, makeUser, seedCurrencies, seedSpotPair, units, type TestUser } from "./helpers.ts";
+import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
+
+const USDT = 3;
+let nextPair = 40;
+
+/** A fresh pair of its own (no trades, empty book) and a maker of trades on it. */
+async function freshPair() {
+  const n = nextPair++;
+  await seedSpotPair({ pairId: n, currencyId: n, name: `C${n}` });
+  const coin = n;
+  const make = (usdt = "100000", coins = "10") => makeUser({ verified: 2, balances: [{ currencyId: USDT, units: units(usdt) }, { currencyId: coin, units: units(coins) }] });
+  const order = (u: TestUser, side: "buy" | "sell", price: string, num: string) =>
+    api(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", { token: u.token, body: { currency_id: coin, legal_id: USDT, mode: 2, price, num } });
+  const cond = (u: TestUser, body: Record<string, unknown>, lang = "en") => api("/transaction/conditional", { token: u.token, lang, body: { currency_id: coin, legal_id: USDT, ...body } });
+  const list = async (u: TestUser, status: "open" | "done") => (await api(`/transaction/conditional?status=${status}`, { token: u.token })).body.message.lists as Record<string, unknown>[];
+  const a = await make();
+  const b = await make();
+  /** Two other traders print a trade at `price`. */
+  const trade = async (price: string) => {
+    expect((await order(a, "sell", price, "0.1")).body.message).toMatchObject({ status: "open" });
+    expect((await order(b, "buy", price, "0.1")).body.message.status).toBe("filled");
+    await drainPair(n);
+  };
+  return { pairId: n, coin, make, order, cond, list, trade };
+}
+
+const noDifferences = async () => expect((await reconcile(env.DB)).differences).toEqual([]);
+
+beforeAll(async () => {
+  await seedCurrencies();
+});
+
+describe("a stop-limit order", () => {
+  it("holds its coins, fires when a trade reaches the stop, and places a limit sell that trades like any other", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("0", "1");
+    const placed = await p.cond(me, { side: "sell", type: "stop_limit", num: "0.5", stop_price: "95", price: "94" });
+    expect(placed.body).toMatchObject({ type: "ok", message: { type: "stop_limit", side: "sell", status: "open", stop_price: "95.00", price: "94.00", num: "0.500000" } });
+    await drainPair(p.pairId);
+    expect(await balance(me.id, p.coin)).toEqual([units("0.5"), units("0.5")]);
+    expect(await p.list(me, "open")).toEqual([expect.objectContaining({ id: placed.body.message.id, status: "open" })]);
+    await noDifferences();
+
+    // A trade at 96 does not reach it; one at 95 does.
+    await p.trade("96");
+    expect((await p.list(me, "open")).length).toBe(1);
+    const buyer = await p.make();
+    expect((await p.order(buyer, "buy", "94", "0.2")).body.message.status).toBe("open");
+    await p.trade("95");
+    const done = await p.list(me, "done");
+    expect(done).toEqual([expect.objectContaining({ id: placed.body.message.id, status: "triggered", trigger_price: "95.00" })]);
+    const childId = done[0]!.order_id as string;
+    // The child is an ordinary order: it took the resting bid at 94 and rests with the rest.
+    const open = (await api("/new/transaction/index", { token: me.token })).body.data.lists as { id: string }[];
+    expect(open.map((o) => o.id)).toEqual([childId]);
+    expect(await balance(me.id, p.coin)).toEqual([units("0.5"), units("0.3")]);
+    expect((await balance(me.id, USDT))[0]).toBeGreaterThan(0n);
+    // Its owner was told, once.
+    const items = (await api("/notifications?limit=50", { token: me.token })).body.message.data as { kind: string; body: string }[];
+    expect(items.filter((i) => i.kind === "spot_triggered")).toEqual([expect.objectContaining({ body: expect.stringContaining("reached 95.00") })]);
+    await noDifferences();
+  });
+
+  it("refuses a stop the last price has already passed, with a translated message, and holds nothing", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "1");
+    const before = await dbFingerprint();
+    const r = await p.cond(me, { side: "sell", type: "stop_limit", num: "0.5", stop_price: "101", price: "100" }, "zh");
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ type: "error", message: "触发价已到达（最新价 100.00），订单会立即触发。未下单" });
+    expect(await dbFingerprint()).toBe(before);
+  });
+});
+
+describe("an OCO order", () => {
+  it("cancels its stop when the limit leg fills, and never leaves both alive", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("0", "1");
+    const placed = await p.cond(me, { side: "sell", type: "oco", num: "0.4", price: "105", stop_price: "95", limit_price: "94" });
+    expect(placed.body.message).toMatchObject({ status: "open", leg_order_id: placed.body.message.id });
+    await drainPair(p.pairId);
+    // One hold for both legs: 0.4 coins.
+    expect(await balance(me.id, p.coin)).toEqual([units("0.6"), units("0.4")]);
+    await noDifferences();
+    const taker = await p.make();
+    expect((await p.order(taker, "buy", "105", "0.1")).body.message.status).toBe("filled");
+    await drainPair(p.pairId);
+    expect(await p.list(me, "done")).toEqual([expect.objectContaining({ status: "cancelled", reason: "oco_filled" })]);
+    // A later fall through the stop fires nothing; the leg keeps trading as an ordinary order.
+    await p.trade("95");
+    expect(await p.list(me, "done")).toEqual([expect.objectContaining({ status: "cancelled", order_id: null })]);
+    expect(await balance(me.id, p.coin)).toEqual([units("0.6"), units("0.3")]);
+    await noDifferences();
+  });
+
+  it("cancels the limit leg when the stop fires, and the buy's hold follows the larger price", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "0");
+    const placed = await p.cond(me, { side: "buy", type: "oco", num: "1", price: "95", stop_price: "104", limit_price: "106" });
+    expect(placed.body.type).toBe("ok");
+    await drainPair(p.pairId);
+    expect(await balance(me.id, USDT)).toEqual([units("894"), units("106")]);
+    await noDifferences();
+    await p.trade("104");
+    const [done] = await p.list(me, "done");
+    expect(done).toMatchObject({ status: "triggered", trigger_price: "104.00" });
+    const open = (await api("/new/transaction/index", { token: me.token })).body.data.lists as { id: string; price: string }[];
+    expect(open).toEqual([expect.objectContaining({ id: done!.order_id })]);
+    expect(await balance(me.id, USDT)).toEqual([units("894"), units("106")]);
+    await noDifferences();
+  });
+});
+
+describe("a trailing stop", () => {
+  it("tracks the low after its activation price and buys when the price comes back by the callback", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "0");
+    const placed = await p.cond(me, { side: "buy", type: "trailing", num: "1", price: "99", callback_bps: 200, activation_price: "97" });
+    expect(placed.body.message).toMatchObject({ status: "open", callback_bps: 200, activation_price: "97.00" });
+    await p.trade("98"); // not active yet
+    await p.trade("96"); // active, low 96
+    await p.trade("95"); // low 95: fires at 95 × 1.02 = 96.90
+    await p.trade("96.80");
+    expect((await p.list(me, "open")).length).toBe(1);
+    await p.trade("96.90");
+    expect(await p.list(me, "done")).toEqual([expect.objectContaining({ status: "triggered", trigger_price: "96.90" })]);
+    await noDifferences();
+  });
+
+  it("needs a price to start from on a pair without trades", async () => {
+    const p = await freshPair();
+    const me = await p.make();
+    const r = await p.cond(me, { side: "sell", type: "trailing", num: "1", price: "90", callback_bps: 100 });
+    expect(r.body).toMatchObject({ type: "error", message: "This pair has no trade yet: give an activation price for a trailing stop" });
+  });
+});
+
+describe("after the pair object restarts", () => {
+  it("still watches its orders, and a trailing stop remembers the high it saw before", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("0", "2");
+    expect((await p.cond(me, { side: "sell", type: "trailing", num: "1", price: "100", callback_bps: 500 })).body.type).toBe("ok");
+    expect((await p.cond(me, { side: "sell", type: "stop_limit", num: "1", price: "90", stop_price: "91" })).body.type).toBe("ok");
+    await p.trade("110");
+    await p.trade("106"); // the last price at the restart is not the high
+    const stub = env.PAIR.get(env.PAIR.idFromName(`pair:${p.pairId}`));
+    await runInDurableObject(stub, async (_obj, state) => state.abort("test restart")).catch(() => undefined);
+    await p.trade("105"); // 110 × 0.95 = 104.50: not yet
+    expect((await p.list(me, "open")).length).toBe(2);
+    await p.trade("104.50");
+    expect(await p.list(me, "done")).toEqual([expect.objectContaining({ type: "trailing", status: "triggered", trigger_price: "104.50" })]);
+    expect(await p.list(me, "open")).toEqual([expect.objectContaining({ type: "stop_limit", status: "open" })]);
+    await noDifferences();
+  });
+});
+
+describe("conditional order input", () => {
+  it("is strict: missing and unexpected fields, bad callbacks, too little money, each a translated refusal that changes nothing", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("10", "0");
+    const before = await dbFingerprint();
+    const cases: [Record<string, unknown>, number, string][] = [
+      [{ side: "sell", type: "stop_limit", num: "1", price: "90" }, 400, "此订单类型必须填写 stop_price"],
+      [{ side: "sell", type: "stop_limit", num: "1", price: "90", stop_price: "91", callback_bps: 100 }, 400, "callback_bps 不适用于此订单类型"],
+      [{ side: "buy", type: "trailing", num: "1", price: "90", callback_bps: 5 }, 400, "回调幅度须在 10 至 2000 个基点之间"],
+      [{ side: "buy", type: "oco", num: "1", price: "110", stop_price: "105", limit_price: "106" }, 400, "OCO 买单的限价须低于最新价、触发价须高于最新价；OCO 卖单相反"],
+      [{ side: "buy", type: "stop_limit", num: "1", price: "106", stop_price: "105" }, 409, "余额不足"],
+      [{ side: "up", type: "stop_limit", num: "1", price: "106", stop_price: "105" }, 400, "参数无效：side"],
+      [{ side: "buy", type: "stop_limit", num: "1.0000001", price: "106", stop_price: "105" }, 400, "小数位过多（最多 6 位）"],
+    ];
+    for (const [body, status, message] of cases) {
+      const r = await p.cond(me, body, "zh");
+      expect([r.status, r.body.message]).toEqual([status, message]);
+    }
+    expect(await dbFingerprint()).toBe(before);
+  });
+});
+
+describe("cancelling", () => {
+  it("gives a conditional order's funds back to its owner only", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "0");
+    const other = await p.make();
+    const placed = await p.cond(me, { side: "buy", type: "stop_limit", num: "1", price: "106", stop_price: "105" });
+    const id = placed.body.message.id;
+    expect((await api("/transaction/conditional/cancel", { token: other.token, body: { id } })).status).toBe(404);
+    expect((await api("/transaction/conditional/cancel", { token: me.token, body: { id } })).body).toEqual({ type: "ok", message: "cancelled" });
+    expect(await balance(me.id, USDT)).toEqual([units("1000"), 0n]);
+    expect(await p.list(me, "done")).toEqual([expect.objectContaining({ id, status: "cancelled", reason: "user" })]);
+    expect((await api("/transaction/conditional/cancel", { token: me.token, body: { id } })).status).toBe(404);
+    // Cancelled means never watched again: a rise through the stop fires nothing.
+    await p.trade("105");
+    expect((await p.list(me, "done"))[0]).toMatchObject({ status: "cancelled", order_id: null });
+    await noDifferences();
+  });
+
+  it("cancels all of a pair's open orders and conditional orders in one call, and nothing on other pairs", async () => {
+    const p = await freshPair();
+    const q = await freshPair();
+    await p.trade("100");
+    const me = await makeUser({ verified: 2, balances: [{ currencyId: USDT, units: units("5000") }, { currencyId: p.coin, units: units("5") }, { currencyId: q.coin, units: units("5") }] });
+    expect((await p.order(me, "buy", "99", "1")).body.type).toBe("ok");
+    expect((await p.order(me, "sell", "101", "1")).body.type).toBe("ok");
+    expect((await p.cond(me, { side: "sell", type: "stop_limit", num: "1", price: "94", stop_price: "95" })).body.type).toBe("ok");
+    expect((await p.cond(me, { side: "sell", type: "oco", num: "1", price: "103", stop_price: "96", limit_price: "95" })).body.type).toBe("ok");
+    expect((await q.order(me, "sell", "50", "1")).body.type).toBe("ok");
+    const r = await api("/transaction/cancel_all", { token: me.token, body: { currency_id: p.coin, legal_id: USDT } });
+    expect(r.body).toEqual({ type: "ok", message: { orders: 3, conditionals: 2 } });
+    await drainPair(p.pairId);
+    expect(await balance(me.id, p.coin)).toEqual([units("5"), 0n]);
+    expect(await balance(me.id, USDT)).toEqual([units("5000"), 0n]);
+    expect(await p.list(me, "open")).toEqual([]);
+    expect(await balance(me.id, q.coin)).toEqual([units("4"), units("1")]);
+    await noDifferences();
+  });
+});

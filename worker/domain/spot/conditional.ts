@@ -1,0 +1,302 @@
+/**
+ * Conditional spot orders (stop-limit, OCO, trailing stop) and cancel-all. Placement follows the
+ * limit order's path: the rules are checked here, then ONE D1 batch freezes the funds (movement
+ * `spot-freeze:{id}`) with the conditional order's row (and an OCO's limit leg as an ordinary
+ * spot order row with the same id), then the pair object watches it (durable/pair/desks/
+ * conditional.ts). What fires becomes an ordinary limit order there; its row, fills, state and
+ * the hold's moves come back through the object's outbox. Every query is scoped to the caller.
+ */
+import type { z } from "zod";
+import { formatUnits, parseUnits } from "../../../schemas/money.ts";
+import { CALLBACK_BPS, type conditionalListQuerySchema, type conditionalOrderSchema, type ConditionalOrderOut } from "../../../schemas/spot-conditional.ts";
+import { conditionalHolds, type ConditionalOrder } from "../../../durable/engine/conditional.ts";
+import { notionalToQuoteUnits } from "../../../durable/engine/units.ts";
+import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import type { HoldSource, Hold, UserHold } from "../ledger/holds.ts";
+import { newOrderId, type Trader } from "./orders.ts";
+import { pairFor, pairStub, type PairRow } from "./pairs.ts";
+
+type Input = z.output<typeof conditionalOrderSchema>;
+
+const STATUS = ["submitted", "open", "triggered", "cancelled", "rejected"] as const;
+
+/** A price field in the pair's price units, or the error a user should see. */
+function priceUnits(pair: PairRow, value: string): number {
+  const p = parseUnits(value, pair.priceDecimals);
+  if (p === null) throw new ApiError("too_many_decimals", 400, { decimals: pair.priceDecimals });
+  if (p <= 0n) throw new ApiError("price_positive");
+  if (p > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
+  return Number(p);
+}
+
+/** Which fields each type takes: required ones must be there, the others must not. */
+const FIELDS = {
+  stop_limit: { price: true, stop_price: true, limit_price: false, callback_bps: false, activation_price: false },
+  oco: { price: true, stop_price: true, limit_price: true, callback_bps: false, activation_price: false },
+  trailing: { price: true, stop_price: false, limit_price: false, callback_bps: true, activation_price: null },
+} as const;
+
+/** The order the rules accept, in engine units (ticks, lots). */
+function checkOrder(pair: PairRow, input: Input, last: number | null, id: number, userId: number): ConditionalOrder {
+  const rules = FIELDS[input.type];
+  for (const [field, need] of Object.entries(rules) as [keyof typeof rules, boolean | null][]) {
+    const given = input[field] !== undefined;
+    if (need === true && !given) throw new ApiError("cond_field_required", 400, { field });
+    if (need === false && given) throw new ApiError("cond_field_unexpected", 400, { field });
+  }
+  const qty = parseUnits(input.num, pair.qtyDecimals);
+  if (qty === null) throw new ApiError("too_many_decimals", 400, { decimals: pair.qtyDecimals });
+  if (qty <= 0n) throw new ApiError(input.side === "buy" ? "buy_qty_positive" : "sell_qty_positive");
+  if (qty > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
+  const o: ConditionalOrder = {
+    id,
+    owner: userId,
+    side: input.side,
+    type: input.type,
+    qty: Number(qty),
+    price: priceUnits(pair, input.price!),
+    stop: input.stop_price === undefined ? null : priceUnits(pair, input.stop_price),
+    limitPrice: input.limit_price === undefined ? null : priceUnits(pair, input.limit_price),
+    callbackBps: input.callback_bps ?? null,
+    activation: input.activation_price === undefined ? null : priceUnits(pair, input.activation_price),
+  };
+  if (o.callbackBps !== null && (o.callbackBps < CALLBACK_BPS.min || o.callbackBps > CALLBACK_BPS.max)) throw new ApiError("cond_callback_range", 400, CALLBACK_BPS);
+  const buy = o.side === "buy";
+  const fmt = (v: number) => formatUnits(BigInt(v), pair.priceDecimals);
+  // A stop already met would fire at once: refused, as the rule in words would not hold.
+  if (o.stop !== null && last !== null && (buy ? last >= o.stop : last <= o.stop)) throw new ApiError("cond_would_trigger", 409, { last: fmt(last) });
+  if (o.type === "oco") {
+    // The leg waits on one side of the market and the stop on the other.
+    const legFirst = last ?? o.stop!;
+    if (buy ? !(o.price < o.stop! && o.price <= legFirst) : !(o.price > o.stop! && o.price >= legFirst)) throw new ApiError("cond_oco_prices");
+  }
+  if (o.type === "trailing" && o.activation === null && last === null) throw new ApiError("cond_no_price", 409);
+  // Each order it may place must be worth the pair's minimum.
+  for (const p of o.type === "oco" ? [o.price, o.limitPrice!] : [o.price]) {
+    const notional = BigInt(p) * qty;
+    if (notional > BigInt(Number.MAX_SAFE_INTEGER)) throw new ApiError("amount_too_large");
+    if (notionalToQuoteUnits(notional, pair.quotePerTickLot) < pair.minNotional) throw new ApiError("min_notional", 400, { min: formatUnits(pair.minNotional, pair.quoteScale, 2) });
+  }
+  return o;
+}
+
+interface Row {
+  id: number;
+  pair_id: number;
+  side: "buy" | "sell";
+  type: "stop_limit" | "oco" | "trailing";
+  qty: number;
+  price: number;
+  stop_price: number | null;
+  limit_price: number | null;
+  callback_bps: number | null;
+  activation_price: number | null;
+  reserved_units: number;
+  status: number;
+  reason: string | null;
+  trigger_price: number | null;
+  child_order_id: number | null;
+  client_oid: string | null;
+  created_at: number;
+  currency_id: number;
+  legal_id: number;
+  base: string;
+  quote: string;
+  price_decimals: number;
+  qty_decimals: number;
+}
+
+const ROW_SQL = `SELECT c.*, p.currency_id, p.legal_id, p.price_decimals, p.qty_decimals, b.name AS base, q.name AS quote
+  FROM spot_conditional_orders c JOIN pairs p ON p.id = c.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id`;
+
+function out(r: Row): ConditionalOrderOut {
+  const price = (v: number | null) => (v === null ? null : formatUnits(BigInt(v), r.price_decimals));
+  return {
+    id: String(r.id),
+    currency_id: r.currency_id,
+    legal_id: r.legal_id,
+    symbol: `${r.base}/${r.quote}`,
+    side: r.side,
+    type: r.type,
+    num: formatUnits(BigInt(r.qty), r.qty_decimals),
+    price: price(r.price)!,
+    stop_price: price(r.stop_price),
+    limit_price: price(r.limit_price),
+    callback_bps: r.callback_bps,
+    activation_price: price(r.activation_price),
+    status: STATUS[r.status] ?? "submitted",
+    reason: r.reason,
+    trigger_price: price(r.trigger_price),
+    order_id: r.child_order_id === null ? null : String(r.child_order_id),
+    leg_order_id: r.type === "oco" ? String(r.id) : null,
+    created_at: r.created_at,
+  };
+}
+
+async function rowById(db: D1Database, userId: number, id: number) {
+  return db.prepare(`${ROW_SQL} WHERE c.id = ? AND c.user_id = ?`).bind(id, userId).first<Row>();
+}
+
+const isClientOidTaken = (err: unknown) => /UNIQUE constraint failed: spot_conditional_orders\.user_id/.test(String(err));
+const isIdTaken = (err: unknown) => classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: (spot_conditional_orders|spot_orders)\.id/.test(String(err));
+
+/** Places a conditional order: funds frozen with its row in one D1 batch, then watched by the pair object. */
+export async function placeConditional(t: Trader, input: Input): Promise<ConditionalOrderOut> {
+  const db = t.env.DB;
+  const pair = await pairFor(db, input.currency_id, input.legal_id);
+  // Placement writes no session-checked row: the session is confirmed in D1 first.
+  await t.confirm?.();
+  if (input.client_oid) {
+    const prior = await db.prepare(`${ROW_SQL} WHERE c.user_id = ? AND c.client_oid = ?`).bind(t.userId, input.client_oid).first<Row>();
+    if (prior) return replay(t, pair, prior, input);
+  }
+  const stub = pairStub(t.env, pair.id);
+  const last = (await stub.top(pair.id)).last;
+  const now = Date.now();
+  let o: ConditionalOrder;
+  for (let attempt = 0; ; attempt++) {
+    o = checkOrder(pair, input, last, newOrderId(now), t.userId);
+    const holds = conditionalHolds(pair, o);
+    const currency = o.side === "buy" ? pair.legalId : pair.currencyId;
+    const stmts = [
+      ...movementStatements(db, `spot-freeze:${o.id}`, "spot_freeze", [
+        { userId: t.userId, currencyId: currency, account: "change", dAvailable: -holds.total, dFrozen: holds.total, memo: `${pair.base}/${pair.quote}` },
+      ]),
+      db
+        .prepare(
+          `INSERT INTO spot_conditional_orders (id, user_id, pair_id, side, type, qty, price, stop_price, limit_price, callback_bps, activation_price,
+             reserved_units, reserved_currency, status, client_oid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+        )
+        .bind(o.id, t.userId, pair.id, o.side, o.type, o.qty, o.price, o.stop, o.limitPrice, o.callbackBps, o.activation, holds.own.toString(), currency, input.client_oid ?? null, now, now),
+    ];
+    if (o.type === "oco") {
+      stmts.push(
+        db
+          .prepare(
+            `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, created_at, updated_at)
+             VALUES (?, ?, ?, ?, 'limit', ?, ?, ?, ?, 0, ?, ?)`,
+          )
+          .bind(o.id, t.userId, pair.id, o.side, o.price, o.qty, holds.leg.toString(), currency, now, now),
+      );
+    }
+    try {
+      await db.batch(stmts);
+      break;
+    } catch (err) {
+      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (input.client_oid && isClientOidTaken(err)) {
+        const prior = await db.prepare(`${ROW_SQL} WHERE c.user_id = ? AND c.client_oid = ?`).bind(t.userId, input.client_oid).first<Row>();
+        if (prior) return replay(t, pair, prior, input);
+      }
+      if (!isIdTaken(err) || attempt >= 4) throw err;
+    }
+  }
+  await watch(t, pair, o);
+  const row = (await rowById(db, t.userId, o.id))!;
+  return { ...out(row), status: "open" };
+}
+
+/** Hands a held order to the pair object; a refusal (its hold already released there) becomes the user's error. */
+async function watch(t: Trader, pair: PairRow, o: ConditionalOrder) {
+  const r = await pairStub(t.env, pair.id).placeConditional({
+    pairId: pair.id,
+    id: o.id,
+    userId: t.userId,
+    side: o.side,
+    type: o.type,
+    qty: o.qty,
+    price: o.price,
+    stop: o.stop,
+    limitPrice: o.limitPrice,
+    callbackBps: o.callbackBps,
+    activation: o.activation,
+  });
+  if (r.ok) return r;
+  const fmt = (ticks: number | undefined) => (ticks === undefined ? "?" : formatUnits(BigInt(ticks), pair.priceDecimals));
+  if (r.code === "PRICE_BAND") throw new ApiError("price_out_of_band", 409, { percent: PRICE_BAND_BPS / 100, low: fmt(r.leg?.band?.low), high: fmt(r.leg?.band?.high) });
+  if (r.code === "NO_PRICE") throw new ApiError("cond_no_price", 409);
+  if (r.code === "WOULD_TRIGGER") {
+    const last = (await pairStub(t.env, pair.id).top(pair.id)).last;
+    throw new ApiError("cond_would_trigger", 409, { last: last === null ? "?" : fmt(last) });
+  }
+  throw new ApiError("state_conflict", 409);
+}
+
+/** The same client order id again: the same order answers its state; a different one is refused. */
+async function replay(t: Trader, pair: PairRow, prior: Row, input: Input): Promise<ConditionalOrderOut> {
+  const o = checkOrder(pair, input, null, prior.id, t.userId);
+  const same =
+    prior.pair_id === pair.id &&
+    prior.side === o.side &&
+    prior.type === o.type &&
+    prior.qty === o.qty &&
+    prior.price === o.price &&
+    prior.stop_price === o.stop &&
+    prior.limit_price === o.limitPrice &&
+    prior.callback_bps === o.callbackBps &&
+    prior.activation_price === o.activation;
+  if (!same) throw new ApiError("duplicate_client_id", 409);
+  // Its first request died between the freeze and the object: send it again (the object answers a known id with its state).
+  if (prior.status === 0) await watch(t, pair, o).catch((err: unknown) => (err instanceof ApiError ? undefined : Promise.reject(err)));
+  const row = (await rowById(t.env.DB, t.userId, prior.id)) ?? prior;
+  return { ...out(row), replayed: true };
+}
+
+/** One's conditional orders: open (submitted or watched) or done (triggered, cancelled, refused), newest first, at most 100. */
+export async function listConditional(db: D1Database, userId: number, q: z.output<typeof conditionalListQuerySchema>) {
+  const statuses = q.status === "open" ? "0, 1" : "2, 3, 4";
+  const where = [`c.user_id = ?`, `c.status IN (${statuses})`];
+  const args: number[] = [userId];
+  if (q.currency_id !== undefined) {
+    where.push("p.currency_id = ?");
+    args.push(q.currency_id);
+  }
+  if (q.legal_id !== undefined) {
+    where.push("p.legal_id = ?");
+    args.push(q.legal_id);
+  }
+  const { results } = await db.prepare(`${ROW_SQL} WHERE ${where.join(" AND ")} ORDER BY c.id DESC LIMIT 100`).bind(...args).all<Row>();
+  return { lists: results.map(out) };
+}
+
+/** Cancels one of one's own open conditional orders (an OCO's limit leg with it); the hold comes back through the object's outbox. */
+export async function cancelConditional(t: Trader, id: number): Promise<void> {
+  const row = await t.env.DB.prepare("SELECT pair_id, side, type, status, reserved_units FROM spot_conditional_orders WHERE id = ? AND user_id = ?")
+    .bind(id, t.userId)
+    .first<{ pair_id: number; side: "buy" | "sell"; type: Row["type"]; status: number; reserved_units: number }>();
+  if (!row || row.status > 1) throw new ApiError("cond_not_found", 404);
+  const r = await pairStub(t.env, row.pair_id).cancelConditional(row.pair_id, id, t.userId, { own: String(row.reserved_units), side: row.side, type: row.type });
+  if (!r.ok) throw new ApiError("cond_not_found", 404);
+}
+
+/** Cancels every open order and conditional order of the caller on one pair, in one step of the pair object. */
+export async function cancelAll(t: Trader, currencyId: number, legalId: number) {
+  const db = t.env.DB;
+  const pair = await pairFor(db, currencyId, legalId);
+  const { results } = await db.prepare("SELECT id FROM spot_orders WHERE user_id = ? AND pair_id = ? AND status IN (0, 1)").bind(t.userId, pair.id).all<{ id: number }>();
+  return pairStub(t.env, pair.id).cancelAll(pair.id, t.userId, results.map((r) => r.id));
+}
+
+/** Open conditional orders as a hold source: each holds its own `reserved_units` (an OCO's leg is a spot order and counted there). */
+export const spotConditionalHolds: HoldSource = {
+  name: "spot_conditional_orders",
+  async load(db) {
+    const { results } = await db
+      .prepare("SELECT user_id, reserved_currency, CAST(SUM(reserved_units) AS TEXT) AS units FROM spot_conditional_orders WHERE status IN (0, 1) GROUP BY user_id, reserved_currency")
+      .all<{ user_id: number; reserved_currency: number; units: string }>();
+    return results.map((r): Hold => ({ userId: r.user_id, currencyId: r.reserved_currency, account: "change", units: BigInt(r.units) }));
+  },
+  async forUser(db, userId) {
+    const { results } = await db
+      .prepare(
+        `SELECT c.id, c.reserved_currency, CAST(c.reserved_units AS TEXT) AS units, b.name AS base, q.name AS quote
+           FROM spot_conditional_orders c JOIN pairs p ON p.id = c.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
+          WHERE c.user_id = ? AND c.status IN (0, 1) AND c.reserved_units > 0 ORDER BY c.id`,
+      )
+      .bind(userId)
+      .all<{ id: number; reserved_currency: number; units: string; base: string; quote: string }>();
+    return results.map((r): UserHold => ({ account: "change", currencyId: r.reserved_currency, units: BigInt(r.units), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` }));
+  },
+};
