@@ -18,7 +18,15 @@ export default function QuotationsPage() {
   const { data, error, loading, reload } = useQuotations();
   const [groupId, setGroupId] = useState<number | null>(null);
 
-  if (loading && !data) return <SkeletonList rows={8} avatar />;
+  const note = <p className={`${s.quoteNote} muted`}>{m.quotes_note()}</p>;
+  // The note shows while the rows load too, where index.html's shell drew it (web/shell.ts).
+  if (loading && !data)
+    return (
+      <div className="quotes">
+        <SkeletonList rows={8} avatar />
+        {note}
+      </div>
+    );
   if (error && !data) return <ErrorState message={error.message} onRetry={reload} />;
   const groups = Array.isArray(data) ? data : [];
   const group = groups.find((g) => g.id === groupId) ?? groups[0];
@@ -91,7 +99,7 @@ export default function QuotationsPage() {
           </tbody>
         </table>
       )}
-      <p className={`${s.quoteNote} muted`}>{m.quotes_note()}</p>
+      {note}
     </div>
   );
 }
