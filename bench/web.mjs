@@ -277,6 +277,24 @@ const median = (xs) => {
   return s[Math.floor(s.length / 2)];
 };
 
+/** The LCP element Lighthouse names (its element audit, or the LCP insight in newer versions): selector and snippet. */
+function lcpElement(audits) {
+  const find = (v) => {
+    if (!v || typeof v !== "object") return null;
+    if (v.type === "node" && (v.selector || v.snippet)) return `${v.selector ?? ""} ${v.snippet ?? ""}`.trim();
+    for (const x of Array.isArray(v) ? v : Object.values(v)) {
+      const f = find(x);
+      if (f) return f;
+    }
+    return null;
+  };
+  for (const id of ["largest-contentful-paint-element", "lcp-breakdown-insight", "lcp-discovery-insight"]) {
+    const f = find(audits[id]?.details);
+    if (f) return f;
+  }
+  return "?";
+}
+
 /** Lighthouse mobile (performance, accessibility, best practices, SEO), median of `runs`. */
 async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES, title = "") {
   let lh, launcher;
@@ -305,6 +323,7 @@ async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES, title = "") {
           lcp: a["largest-contentful-paint"].numericValue,
           tbt: a["total-blocking-time"].numericValue,
           cls: a["cumulative-layout-shift"].numericValue,
+          lcpElement: lcpElement(a),
           failed: Object.values(a)
             .filter((x) => x.score !== null && x.score < 1 && ["binary", "numeric"].includes(x.scoreDisplayMode) && !/metric/.test(x.id))
             .map((x) => x.id),
@@ -321,6 +340,7 @@ async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES, title = "") {
         tbt: Math.round(pick("tbt")),
         cls: Number(pick("cls").toFixed(3)),
         runs: results.map((r) => r.performance),
+        lcpElements: [...new Set(results.map((r) => r.lcpElement))],
         failed: [...new Set(results.flatMap((r) => r.failed))],
       };
     }
@@ -333,6 +353,7 @@ async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES, title = "") {
   for (const [route, r] of Object.entries(out)) {
     console.log(`| ${route} | ${r.performance} | ${r.accessibility} | ${r.bestPractices} | ${r.seo} | ${r.fcp} | ${r.lcp} | ${r.tbt} | ${r.cls} | ${r.runs.join(", ")} |`);
   }
+  for (const [route, r] of Object.entries(out)) console.log(`- ${route} LCP element: ${r.lcpElements.join(" | ")}`);
   for (const [route, r] of Object.entries(out)) if (r.failed.length) console.log(`- ${route} audits below full marks: ${r.failed.join(", ")}`);
   return out;
 }

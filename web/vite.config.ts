@@ -52,7 +52,14 @@ const LOCALES = ["en", "zh", "hk", "kr", "jp", "es"];
  */
 function firstRoutePreload(): Plugin {
   let inline = "";
-  const shell = bootShell(readFileSync(`${webRoot}src/styles/tokens.css`, "utf8"));
+  // The shell draws /login's and /quotations' first text in every language (web/shell.ts).
+  const words = Object.fromEntries(
+    LOCALES.map((l) => {
+      const msg = JSON.parse(readFileSync(`${webRoot}messages/${l}.json`, "utf8")) as Record<string, string>;
+      return [l, { login_heading: msg.login_heading!, login_sub: msg.login_sub!, quotes_note: msg.quotes_note! }];
+    }),
+  );
+  const shell = bootShell(readFileSync(`${webRoot}src/styles/tokens.css`, "utf8"), words);
   return {
     name: "first-route-preload",
     // The Content-Security-Policy (web/public/_headers) allows scripts from our origin only; this
@@ -116,8 +123,9 @@ function firstRoutePreload(): Plugin {
         // Language as i18n/index.ts picks it: the stored one, else the browser's (approximately;
         // a wrong guess costs one unused preload).
         // The shell's variant (web/shell.ts): a tab screen the visitor may see lights its tab and
-        // shows the menu icon and the bar; a session shows the bell.
-        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,B=${JSON.stringify(shell.tabs)},l=s.getItem("lang"),k=s.getItem("token"),h=document.documentElement;if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p],b=B[p];if(b&&!(b[0]&&!k))h.setAttribute("data-boot-tab",b[1]);if(k)h.setAttribute("data-boot-in","");if(r&&r.a&&!k)r=M.r["/login"];(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u)){e.rel="preload";e.as="style"}else e.rel="modulepreload";e.crossOrigin="";e.href=u;document.head.appendChild(e)});if(r&&r.d){var q=fetch(r.d,{headers:{lang:l,accept:"application/json"},cache:"no-store"});q.catch(function(){});window.__early={u:r.d,l:l,t:Date.now(),p:q}}}catch(e){}})();`;
+        // shows the menu icon and the bar; a session shows the bell; the screen (data-boot-page)
+        // and the language (data-boot-lang) pick the first text it draws.
+        const code = `(function(){try{var M=${JSON.stringify(map)},s=localStorage,B=${JSON.stringify(shell.tabs)},l=s.getItem("lang"),k=s.getItem("token"),h=document.documentElement;if(!M.l[l]){var n=(navigator.language||"").toLowerCase();l=/^zh-(tw|hk)/.test(n)?"hk":/^zh/.test(n)?"zh":/^ko/.test(n)?"kr":/^ja/.test(n)?"jp":/^es/.test(n)?"es":"en"}var p=location.hash.slice(1).split("?")[0]||"/",r=M.r[p],b=B[p];if(b&&!(b[0]&&!k))h.setAttribute("data-boot-tab",b[1]);if(k)h.setAttribute("data-boot-in","");if(r&&r.a&&!k){r=M.r["/login"];p="/login"}h.setAttribute("data-boot-page",p);h.setAttribute("data-boot-lang",l);(M.l[l]||[]).concat(r?r.f:[]).forEach(function(u){var e=document.createElement("link");if(/\\.css$/.test(u)){e.rel="preload";e.as="style"}else e.rel="modulepreload";e.crossOrigin="";e.href=u;document.head.appendChild(e)});if(r&&r.d){var q=fetch(r.d,{headers:{lang:l,accept:"application/json"},cache:"no-store"});q.catch(function(){});window.__early={u:r.d,l:l,t:Date.now(),p:q}}}catch(e){}})();`;
         inline = code;
         // Right after <meta charset>, before the entry's stylesheet: an inline script after a
         // stylesheet waits for it to download, which held every preload back by that long. So the

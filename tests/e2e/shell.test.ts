@@ -2,13 +2,19 @@
 // Functions passed to page.evaluate() run in the browser, hence the DOM types.
 /**
  * The first paint comes from the document alone (issue #17 §3): before any script or stylesheet
- * has arrived, a phone shows the app's frame (web/shell.ts) for the screen in the URL, without a
- * word of text, so it is right in every language; then the app replaces it, already styled.
+ * has arrived, a phone shows the app's frame (web/shell.ts) for the screen in the URL, with the
+ * screen's first text in the visitor's language where the screen draws it (the largest paint comes
+ * from the document: issue #31); then the app replaces it, already styled, without a shift.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
 import { startServer, type TestServer } from "./server.ts";
+
+const WORDS = Object.fromEntries(
+  ["en", "zh"].map((l) => [l, JSON.parse(readFileSync(new URL(`../../web/messages/${l}.json`, import.meta.url), "utf8")) as Record<string, string>]),
+);
 
 let server: TestServer;
 let browser: Browser;
@@ -33,7 +39,7 @@ afterAll(async () => {
 });
 
 /** A phone with `lang` (and a session) stored; with `scripts: false` no script or stylesheet of the build ever arrives. */
-async function open(path: string, opts: { lang: string; session?: boolean; scripts: boolean }): Promise<{ page: Page; errors: Error[]; close: () => Promise<void> }> {
+async function open(path: string, opts: { lang: string; session?: boolean; scripts: boolean; hold?: RegExp }): Promise<{ page: Page; errors: Error[]; close: () => Promise<void> }> {
   const context = await newPhoneContext(browser);
   await context.addInitScript(
     ([l, t]) => {
@@ -52,6 +58,8 @@ async function open(path: string, opts: { lang: string; session?: boolean; scrip
     });
     seen.observe(document, { childList: true, subtree: true });
   });
+  // A request held unanswered keeps the screen in its loading state.
+  if (opts.hold) await context.route(opts.hold, () => {});
   if (!opts.scripts) await context.route(/\/assets\/.+\.(js|css)$/, (route) => route.abort());
   const page = await context.newPage();
   const errors: Error[] = [];
@@ -71,7 +79,7 @@ function shellState(page: Page) {
     const tabs = Array.from(shell?.querySelectorAll<HTMLElement>(".boot-tab") ?? []);
     const lit = tabs.findIndex((t) => getComputedStyle(t).color === "rgb(240, 185, 11)");
     return {
-      text: shell?.textContent?.trim() ?? null,
+      text: shell?.innerText.replace(/\s+/g, " ").trim() ?? null,
       back: shown(".boot-back"),
       menu: shown(".boot-menu"),
       bell: shown(".boot-bell"),
@@ -84,17 +92,18 @@ function shellState(page: Page) {
 
 describe("the start-up shell", () => {
   for (const lang of ["en", "zh"]) {
-    it(`shows a ${lang} visitor the frame of the screen in the URL before any script arrives, with no text in it`, async () => {
+    it(`shows a ${lang} visitor the frame of the screen in the URL and its first text in ${lang} before any script arrives`, async () => {
+      const words = WORDS[lang]!;
       const login = await open("/login", { lang, scripts: false });
       await login.page.waitForSelector('[data-testid="boot-shell"]');
-      expect(await shellState(login.page)).toEqual({ text: "", back: true, menu: false, bell: false, tabbar: false, tabs: 4, lit: -1 });
+      expect(await shellState(login.page)).toEqual({ text: `${words.login_heading} ${words.login_sub}`, back: true, menu: false, bell: false, tabbar: false, tabs: 4, lit: -1 });
       await snap(login.page, `shell-${lang}-login`);
       await login.close();
 
       // A tab screen: the menu icon, and the tab bar (the tabs the app shows first) with Markets lit.
       const quotes = await open("/quotations", { lang, scripts: false });
       await quotes.page.waitForSelector('[data-testid="boot-shell"]');
-      expect(await shellState(quotes.page)).toEqual({ text: "", back: false, menu: true, bell: false, tabbar: true, tabs: 4, lit: 1 });
+      expect(await shellState(quotes.page)).toEqual({ text: words.quotes_note, back: false, menu: true, bell: false, tabbar: true, tabs: 4, lit: 1 });
       await snap(quotes.page, `shell-${lang}-quotations`);
       await quotes.close();
     });
@@ -111,6 +120,29 @@ describe("the start-up shell", () => {
     await user.page.waitForSelector('[data-testid="boot-shell"]');
     expect(await shellState(user.page)).toMatchObject({ back: false, menu: true, bell: true, tabbar: true, lit: 3 });
     await user.close();
+  });
+
+  it("draws the login heading and the quotations note where the app then draws them, so nothing shifts", async () => {
+    const place = (page: Page, sel: string) =>
+      page.evaluate((s) => {
+        const el = Array.from(document.querySelectorAll<HTMLElement>(s)).find((e) => e.offsetHeight > 0);
+        const r = el?.getBoundingClientRect();
+        return r ? { x: Math.round(r.x), y: Math.round(r.y), w: Math.round(r.width), h: Math.round(r.height), text: el!.innerText } : null;
+      }, sel);
+    for (const [path, bootSel, appSel] of [
+      ["/login", ".boot-h[data-l=zh]", "main h2"],
+      ["/quotations", ".boot-note[data-l=zh]", "main p.muted"],
+    ] as const) {
+      const shell = await open(path, { lang: "zh", scripts: false });
+      await shell.page.waitForSelector(bootSel);
+      const drawn = await place(shell.page, bootSel);
+      await shell.close();
+      // The quotations while their rows load, as the shell draws them.
+      const app = await open(path, { lang: "zh", scripts: true, hold: /quotation_new/ });
+      await app.page.waitForSelector(appSel);
+      await expect.poll(() => place(app.page, appSel), { timeout: 30_000 }).toEqual(drawn);
+      await app.close();
+    }
   });
 
   it("is replaced by the app, which paints styled and in the stored language from its first frame", async () => {

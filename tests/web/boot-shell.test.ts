@@ -19,11 +19,25 @@ describe("the start-up shell", () => {
     for (const t of TABS) expect(shell.tabs[t.to]).toEqual([t.auth ? 1 : 0, first.findIndex((f) => f.to === t.to)]);
   });
 
-  it("paints in the app's colours and holds no text, so it is right in every language", () => {
-    const shell = bootShell(tokens);
+  it("paints in the app's colours, and its only words are the first screens' own, in each language", () => {
+    const locales = ["en", "zh", "hk", "kr", "jp", "es"];
+    const words = Object.fromEntries(
+      locales.map((l) => {
+        const msg = JSON.parse(readFileSync(new URL(`../../web/messages/${l}.json`, import.meta.url), "utf8")) as Record<string, string>;
+        return [l, { login_heading: msg.login_heading!, login_sub: msg.login_sub!, quotes_note: msg.quotes_note! }];
+      }),
+    );
+    const shell = bootShell(tokens, words);
     expect(shell.style).toContain(`background:${token(tokens, "bg")}`);
     expect(shell.style).toContain(`{color:${token(tokens, "accent")}}`);
-    expect(shell.html.replace(/<[^>]*>/g, "").trim()).toBe("");
+    const unescape = (t: string) => t.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&");
+    const drawn = [...shell.html.matchAll(/<p class="[^"]*" lang="[^"]*" data-l="(\w+)">([^<]*)<\/p>/g)].map((m) => [m[1], unescape(m[2]!)]);
+    expect(drawn.sort()).toEqual(locales.flatMap((l) => Object.values(words[l]!).map((w) => [l, w])).sort());
+    // Each language's words show only for that language.
+    for (const l of locales) expect(shell.style).toContain(`[data-boot-lang="${l}"] .boot-w[data-l="${l}"]`);
+    // Nothing else in it is text, and without words it has none.
+    expect(shell.html.replace(/<p class="[^"]*boot-w[^"]*"[^>]*>[^<]*<\/p>/g, "").replace(/<[^>]*>/g, "").trim()).toBe("");
+    expect(bootShell(tokens).html.replace(/<[^>]*>/g, "").trim()).toBe("");
   });
 
   it("refuses to build without a colour it needs rather than painting a wrong one", () => {

@@ -41,7 +41,15 @@ export default function QuotationsPage() {
   const [query, setQuery] = useState("");
   const [sort, setSort] = useState<Sort>(null);
 
-  if (loading && !data) return <SkeletonList rows={8} avatar />;
+  const note = <p className={`${s.quoteNote} muted`}>{m.quotes_note()}</p>;
+  // The note shows while the rows load too, where index.html's shell drew it (web/shell.ts).
+  if (loading && !data)
+    return (
+      <div className="quotes">
+        <SkeletonList rows={8} avatar />
+        {note}
+      </div>
+    );
   if (error && !data) return <ErrorState message={error.message} onRetry={reload} />;
   const groups = Array.isArray(data) ? data : [];
   const favIds = favourites ?? [];
@@ -155,7 +163,7 @@ export default function QuotationsPage() {
         </table>
       )}
       {tab === FAV_TAB && !hasFavs && <p className="muted">{m.quotes_no_favourites()}</p>}
-      <p className={`${s.quoteNote} muted`}>{m.quotes_note()}</p>
+      {note}
     </div>
   );
 }
