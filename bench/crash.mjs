@@ -59,6 +59,9 @@ export async function main(options = {}) {
   await prepareState({ root, dir, pepper });
   // Short durations, so contracts expire (and settle) between the kills.
   await d1(root, dir, `INSERT INTO seconds_options (seconds, profit_ratio_bps, status) VALUES ${o.secondsDurations.map((d) => `(${d}, 8000, 1)`).join(", ")} ON CONFLICT (seconds) DO NOTHING;`);
+  // What the house holds before the load: the seeded products' reservations (a savings budget, a
+  // launch's supply), which no action of this run touches; at the end it must hold exactly that.
+  const [houseBefore] = await d1(root, dir, "SELECT currency_id, account, CAST(frozen AS TEXT) AS frozen FROM balances WHERE user_id = -3 AND frozen != 0");
   const port = await freePort();
   let server = await startServer({ root, dir, port, pepper });
   let client = httpClient(server.url, { timeoutMs: 20_000 });
@@ -319,7 +322,7 @@ export async function main(options = {}) {
 
   // ---------------------------------------------------------------- checks
   say("checking invariants");
-  const checks = await checkInvariants({ root, dir, orders, cancels, pairs, contracts });
+  const checks = await checkInvariants({ root, dir, orders, cancels, pairs, contracts, houseBefore });
   const failed = checks.filter((c) => !c.ok);
   const windows = checks.info;
   const report = {
@@ -358,7 +361,7 @@ export async function main(options = {}) {
 const countBy = (xs) => xs.reduce((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {});
 
 /** Reads D1 (and the pair objects' SQLite files when possible) and checks the invariants. */
-export async function checkInvariants({ root, dir, orders, cancels, pairs, contracts = new Map() }) {
+export async function checkInvariants({ root, dir, orders, cancels, pairs, contracts = new Map(), houseBefore = [] }) {
   const [balances, ledgerByAccount, unbalancedMovements, spotOrders, trades, pairRows, currencies, systemAccounts, outcomes, microOrders, microMoves] = await d1(
     root,
     dir,
@@ -511,7 +514,7 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs, contr
 
   // 5b. Seconds contracts: each settled exactly once by the tie rule from its stored prices, or
   //     revoked with exactly one refund; nothing left running; the house holds nothing.
-  checks.push(...checkContracts({ microOrders, microMoves, balances, contracts }));
+  checks.push(...checkContracts({ microOrders, microMoves, balances, contracts, houseBefore }));
 
   // 6. The pair objects' own state (needs the sqlite3 tool; skipped otherwise).
   checks.push(...checkObjects({ dir, spotOrders, trades, pairs }));
@@ -537,7 +540,7 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs, contr
   return checks;
 }
 
-function checkContracts({ microOrders, microMoves, balances, contracts }) {
+function checkContracts({ microOrders, microMoves, balances, contracts, houseBefore }) {
   const out = [];
   const check = (name, ok, detail = "") => out.push({ name, ok, detail: ok ? detail : detail.slice(0, 2000) });
   const big = (v) => BigInt(v ?? 0);
@@ -564,8 +567,15 @@ function checkContracts({ microOrders, microMoves, balances, contracts }) {
   check("no contract client id answered with two contracts", twice.length === 0 && [...byOid.values()].every((n) => n === 1), JSON.stringify(twice.slice(0, 10).map((c) => ({ oid: c.clientOid, ids: [...c.ids] }))));
   const lost = [...contracts.values()].filter((c) => c.ids.size === 1 && !microOrders.some((m) => String(m.id) === [...c.ids][0]));
   check("every acknowledged contract exists in D1", lost.length === 0, JSON.stringify(lost.slice(0, 10).map((c) => c.clientOid)));
-  const frozen = balances.filter((b) => (b.account === "micro" && b.user_id > 0 && big(b.frozen) !== 0n) || (b.user_id === -3 && big(b.frozen) !== 0n));
-  check("no stake and no house hold left frozen once every contract is settled or revoked", frozen.length === 0, JSON.stringify(frozen));
+  const seeded = new Map(houseBefore.map((h) => [`${h.currency_id}:${h.account}`, big(h.frozen)]));
+  const frozen = balances.filter(
+    (b) => (b.account === "micro" && b.user_id > 0 && big(b.frozen) !== 0n) || (b.user_id === -3 && big(b.frozen) !== (seeded.get(`${b.currency_id}:${b.account}`) ?? 0n)),
+  );
+  check(
+    "no stake and no house hold left frozen once every contract is settled or revoked (the house holds exactly the seeded products' reservations it held before the load)",
+    frozen.length === 0,
+    frozen.length ? JSON.stringify(frozen) : `house before and after: ${JSON.stringify(houseBefore)}`,
+  );
   return out;
 }
 
