@@ -28,7 +28,7 @@ describe("the declarations and the database agree", () => {
 
   it("gives every declared product exactly one worker module, and the reconciler every product's hold sources in the order it had", () => {
     expect(PRODUCT_MODULES.map((m) => m.id)).toEqual(PRODUCTS.map((p) => p.id));
-    expect(holdSourcesOf().map((s) => s.name)).toEqual(["withdrawals", "spot_orders", "micro_orders", "c2c", "lever_positions", "vote_holds", "insurance_covers", "launch", "earn", "mining"]);
+    expect(holdSourcesOf().map((s) => s.name)).toEqual(["withdrawals", "spot_orders", "spot_conditional_orders", "micro_orders", "c2c", "lever_positions", "vote_holds", "insurance_covers", "launch", "earn", "mining"]);
   });
 
   it("reads each switch from its PRODUCT_* variable, and anything but on/true/1 as off", () => {
