@@ -57,6 +57,25 @@ export default defineConfig(async () => {
           },
         },
         {
+          // The same Worker with balances in the account objects (ACCOUNTS=objects, worker/lib/accounts.ts):
+          // only tests/objects/, which run each money path on the objects and read D1 as the read model.
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations, DEV_OUTBOX: "on", CONTRACT_CHECK: "on", PEPPER: "test-pepper-not-secret", PASSWORD_COST: "test", ACCOUNTS: "objects" },
+              },
+            }),
+          ],
+          test: {
+            name: "objects",
+            expect: { poll: POLL },
+            include: ["tests/objects/**/*.test.ts"],
+            setupFiles: ["tests/api/setup.ts"],
+            testTimeout: 120_000,
+          },
+        },
+        {
           test: {
             name: "e2e",
             environment: "node",

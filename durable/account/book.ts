@@ -98,6 +98,8 @@ export class AccountBook {
   private readonly clock: ClockPort;
   private readonly core: MoneyCore;
   private ownerId: number | undefined;
+  /** Set when this object is a system account's shard (ownerSystem). */
+  private shard: number | undefined;
 
   constructor(sql: SqlPort, clock: ClockPort = { now: () => Date.now() }) {
     this.sql = sql;
@@ -118,18 +120,49 @@ export class AccountBook {
 
   /** Binds the object to its user on first use; a call for another user is a bug and is refused. */
   owner(userId: number): number {
-    if (this.ownerId === userId) return userId;
+    if (this.ownerId === userId && this.shard === undefined) return userId;
     if (!Number.isSafeInteger(userId) || userId <= 0) bad("userId is not a positive integer");
     const row = this.sql.query<{ user_id: number }>("SELECT user_id FROM account_owner WHERE one = 1")[0];
     if (row && row.user_id !== userId) throw new Error(`account object of user ${row.user_id} called for user ${userId}`);
-    if (!row) this.sql.run("INSERT INTO account_owner (one, user_id) VALUES (1, ?)", userId);
+    if (!row) {
+      const system = this.systemOf();
+      if (system) throw new Error(`system shard ${system.userId}:${system.shard} called for user ${userId}`);
+      this.sql.run("INSERT INTO account_owner (one, user_id) VALUES (1, ?)", userId);
+    }
     this.ownerId = userId;
     return userId;
   }
 
-  /** The user this object belongs to (undefined before its first call). */
+  /**
+   * Binds the object to shard `shard` of system account `userId` (a D1 system user id, <= 0) on
+   * first use (durable/account/address.ts); a call naming another account or shard is refused.
+   */
+  ownerSystem(userId: number, shard: number): void {
+    if (this.ownerId === userId && this.shard === shard) return;
+    if (!Number.isSafeInteger(userId) || userId > 0) bad("a system account's id is <= 0");
+    if (!Number.isSafeInteger(shard) || shard < 0) bad("shard is not a non-negative integer");
+    const row = this.systemOf();
+    if (row && (row.userId !== userId || row.shard !== shard)) throw new Error(`system shard ${row.userId}:${row.shard} called as ${userId}:${shard}`);
+    if (!row) {
+      const user = this.sql.query<{ user_id: number }>("SELECT user_id FROM account_owner WHERE one = 1")[0];
+      if (user) throw new Error(`account object of user ${user.user_id} called as system shard ${userId}:${shard}`);
+      this.sql.run("INSERT INTO account_system (one, user_id, shard) VALUES (1, ?, ?)", userId, shard);
+    }
+    this.ownerId = userId;
+    this.shard = shard;
+  }
+
+  /** The user this object belongs to (undefined before its first call, and for a system shard). */
   ownerOf(): number | undefined {
+    if (this.shard !== undefined) return undefined;
     return this.ownerId ?? this.sql.query<{ user_id: number }>("SELECT user_id FROM account_owner WHERE one = 1")[0]?.user_id;
+  }
+
+  /** The system account and shard this object is (undefined for a user's object or before its first call). */
+  systemOf(): { userId: number; shard: number } | undefined {
+    if (this.shard !== undefined) return { userId: this.ownerId!, shard: this.shard };
+    const row = this.sql.query<{ user_id: number; shard: number }>("SELECT user_id, shard FROM account_system WHERE one = 1")[0];
+    return row ? { userId: row.user_id, shard: row.shard } : undefined;
   }
 
   // ---- money ----------------------------------------------------------------------------------
@@ -143,12 +176,16 @@ export class AccountBook {
     const forKind = name(r.forKind, "forKind");
     if (typeof r.forId !== "string" || !ID.test(r.forId)) bad("forId is not an id");
     checkNotice(r.notice);
+    if (r.owner !== undefined && (typeof r.owner !== "string" || !ID.test(r.owner) || r.owner.length > 64)) bad("owner is not a name");
     const hold = `${forKind}:${r.forId}`;
     return this.sql.transaction((): ReserveAnswer => {
       const result = this.core.reserve({ key: hold, kind, cur, amt, forKind, forId: r.forId });
       if (result === "insufficient") return { result, available: BigInt(this.available(kind, cur)) };
-      if (result === "reserved") this.notice(r.notice);
-      return { result, hold: toHold(this.core.hold(hold)!) };
+      if (result === "reserved") {
+        this.notice(r.notice);
+        if (r.owner) this.sql.run("INSERT INTO account_hold_owners (hold, owner) VALUES (?, ?)", hold, r.owner);
+      }
+      return { result, hold: this.withOwner(toHold(this.core.hold(hold)!)) };
     });
   }
 
@@ -274,7 +311,18 @@ export class AccountBook {
 
   hold(hold: string): AccountHold | null {
     const h = this.core.hold(key(hold, "hold"));
-    return h ? toHold(h) : null;
+    return h ? this.withOwner(toHold(h)) : null;
+  }
+
+  /** Several holds by name, in the order asked (null = no such hold): a batch cancel's one read. */
+  holds(names: readonly string[]): (AccountHold | null)[] {
+    if (names.length > 100) bad("at most 100 holds per call");
+    return names.map((n) => this.hold(n));
+  }
+
+  private withOwner(h: AccountHold): AccountHold {
+    const owner = this.sql.query<{ owner: string }>("SELECT owner FROM account_hold_owners WHERE hold = ?", h.hold)[0]?.owner;
+    return owner ? { ...h, owner } : h;
   }
 
   /** Open holds, oldest first (what the orphan sweep will ask the holds' owners about). */

@@ -45,3 +45,23 @@ export function drainStatements(db: D1Database, userId: number, movements: reado
   );
   return stmts;
 }
+
+/** The same step for shard `shard` of system account `userId` (migrations/0049: keyed by shard too; no notifications). */
+export function systemDrainStatements(db: D1Database, userId: number, shard: number, movements: readonly PendingMovement[], now: number): D1PreparedStatement[] {
+  if (movements.length === 0) return [];
+  return [
+    db
+      .prepare(
+        `INSERT INTO system_movements (user_id, shard, seq, ref, account, currency_id, d_available, d_frozen, created_at)
+         SELECT ?1, ?2, value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6 FROM json_each(?3) WHERE true
+         ON CONFLICT (user_id, shard, seq) DO NOTHING`,
+      )
+      .bind(userId, shard, JSON.stringify(movements.map((m) => [m.seq, m.ref, m.kind, m.currency, m.d_available, m.d_frozen, m.at]))),
+    db
+      .prepare(
+        `INSERT INTO system_drained (user_id, shard, seq, drained_at) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT (user_id, shard) DO UPDATE SET seq = max(seq, excluded.seq), drained_at = excluded.drained_at`,
+      )
+      .bind(userId, shard, movements.at(-1)!.seq, now),
+  ];
+}

@@ -6,12 +6,15 @@
  * on the first call and refuses any other. Money written here reaches D1 (the read model) through
  * the drain: an alarm a moment after the first write, in batches, idempotently.
  *
- * Nothing in the products calls these yet: the next session wires them (docs/architecture/account-objects.md).
+ * The same class serves the shards of system accounts (`system:{id}:{k}`, durable/account/address.ts):
+ * the `system*` calls bind the object to its shard instead of a user. Spot and transfers call these
+ * when the exchange's switch `ACCOUNTS` is "objects" (worker/lib/accounts.ts); see
+ * docs/architecture/account-objects.md for what is wired.
  */
 import { DurableObject } from "cloudflare:workers";
 import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
-import { DRAIN_BATCH, drainStatements } from "./drain.ts";
+import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
 
 /** The drain runs this long after the first undrained write: the writes of that moment share one D1 batch. */
@@ -78,6 +81,30 @@ export class AccountObject extends DurableObject<Env> {
     return this.book(userId).hold(hold);
   }
 
+  /** Several holds by name, in the order asked (null = none): where a batch of cancels goes. */
+  async accountHolds(userId: number, holds: string[]): Promise<(A.AccountHold | null)[]> {
+    return this.book(userId).holds(holds);
+  }
+
+  // ---- a system account's shard (`system:{id}:{k}`) --------------------------------------------
+
+  private systemBook(userId: number, shard: number): AccountBook {
+    const book = this.book();
+    book.ownerSystem(userId, shard);
+    return book;
+  }
+
+  /** Legs for this shard from another object's outbox (fees of trades, …): as `accountReceive`. */
+  async systemReceive(userId: number, shard: number, legs: Leg[]): Promise<LegResult[]> {
+    const answers = this.systemBook(userId, shard).receive(legs);
+    if (answers.some((a) => a !== "seen")) await this.drainSoon();
+    return answers;
+  }
+
+  async systemBalances(userId: number, shard: number): Promise<A.AccountBalance[]> {
+    return this.systemBook(userId, shard).balances();
+  }
+
   async accountOpenHolds(userId: number): Promise<A.AccountHold[]> {
     return this.book(userId).openHolds();
   }
@@ -93,10 +120,15 @@ export class AccountObject extends DurableObject<Env> {
   async accountDrain(limit = DRAIN_BATCH): Promise<A.DrainAnswer> {
     const book = this.book();
     const userId = book.ownerOf();
-    if (userId === undefined) return { movements: 0, notices: 0, drainedSeq: 0, more: false };
+    const system = userId === undefined ? book.systemOf() : undefined;
+    if (userId === undefined && !system) return { movements: 0, notices: 0, drainedSeq: 0, more: false };
     const p = book.pending(limit);
     if (p.movements.length === 0 && p.notices.length === 0) return book.drainAnswer(0, 0);
-    await this.env.DB.batch(drainStatements(this.env.DB, userId, p.movements, p.notices, Date.now()));
+    await this.env.DB.batch(
+      system
+        ? systemDrainStatements(this.env.DB, system.userId, system.shard, p.movements, Date.now())
+        : drainStatements(this.env.DB, userId!, p.movements, p.notices, Date.now()),
+    );
     book.markDrained(p.movements.at(-1)?.seq ?? 0, p.notices.at(-1)?.seq ?? 0);
     return book.drainAnswer(p.movements.length, p.notices.length);
   }

@@ -19,6 +19,15 @@ CREATE TABLE account_notices (
   created_at INTEGER NOT NULL);
 CREATE TABLE account_bookmarks (name TEXT PRIMARY KEY, value INTEGER NOT NULL CHECK (value >= 0)) WITHOUT ROWID`,
   },
+  {
+    // Shard objects of system accounts (durable/account/address.ts: `system:{id}:{k}`), bound on
+    // their first call like a user's object; and who owns each hold's record (`pair:{id}` for a spot
+    // order): where a cancel is sent and whom the orphan sweep asks.
+    id: 2,
+    sql: `
+CREATE TABLE account_system (one INTEGER PRIMARY KEY CHECK (one = 1), user_id INTEGER NOT NULL CHECK (user_id <= 0), shard INTEGER NOT NULL CHECK (shard >= 0));
+CREATE TABLE account_hold_owners (hold TEXT PRIMARY KEY, owner TEXT NOT NULL CHECK (length(owner) BETWEEN 1 AND 64)) WITHOUT ROWID`,
+  },
 ];
 
 /** Runs the core's migrations, then the account's, each in its own transaction, once per storage. */

@@ -23,6 +23,8 @@ export interface ReserveRequest {
   currencyId: number;
   amount: bigint;
   notice?: AccountNotice;
+  /** Who owns the record the hold is for (`pair:{id}` for a spot order): where it is cancelled, whom the orphan sweep asks. */
+  owner?: string;
 }
 
 export interface AccountHold {
@@ -36,6 +38,8 @@ export interface AccountHold {
   forId: string;
   open: boolean;
   createdAt: number;
+  /** The record's owner given at reserve time (absent when none was given). */
+  owner?: string;
 }
 
 /**

@@ -11,6 +11,7 @@ import { orderNotices } from "./notices.ts";
 import type { Outbox } from "./outbox.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PairStorage } from "./storage.ts";
+import type { PairLegs } from "./legs.ts";
 
 export interface SpotCommitParts {
   store: PairStorage;
@@ -25,19 +26,27 @@ export interface SpotCommitParts {
   alerts?: { onCommit(published: AppliedResult[], now: number): number };
   /** Runs after the commands, in their transaction: conditional orders their fills fired (desks/conditional.ts). */
   settle?: () => void;
+  /** `ACCOUNTS=objects`: the legs' outbox (legs.ts), committed in this transaction and delivered after it. */
+  legs?: PairLegs;
 }
 
 /** A function that runs spot commands (the results of `run`, in order) as one committed step. */
-export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining, alerts, settle }: SpotCommitParts) {
+export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining, alerts, settle, legs }: SpotCommitParts) {
   return function commit<T>(run: () => T[]): T[] {
     let out: T[] = [];
     let published: AppliedResult[] = [];
+    let money: ReturnType<SpotDesk["takeLegs"]> = null;
     try {
       store.transaction(() => {
         spot.begin();
         out = run();
         settle?.();
         published = spot.takePublished();
+        money = legs ? spot.takeLegs() : null;
+        if (money) {
+          legs!.commitInside(money.key, money.legs);
+          scheduler.at("legs", Date.now());
+        }
         const entry = spot.finish();
         if (entry) {
           const notices = orderNotices(published, { pairId: spot.info!.pairId, price: (u) => spot.price(u), qty: (u) => spot.qty(u) });
@@ -57,6 +66,8 @@ export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout,
       throw err;
     }
     fanout.publish(published);
+    // The legs go out now (the scheduler's "legs" row, written with them, retries after a crash).
+    if (money) void legs!.deliver();
     return out;
   };
 }

@@ -25,6 +25,9 @@ import { Scheduler } from "./scheduler.ts";
 import { DrainRunner } from "./drain.ts";
 import { PairStorage } from "./storage.ts";
 import type { BookTop } from "../engine/index-price.ts";
+import { PairLegs } from "./legs.ts";
+import { migrateMoney } from "../money/index.ts";
+import { accountsOnObjects, sendLegs } from "../../worker/lib/accounts.ts";
 
 export type { Deal, PairInfo, PlaceInput, PlaceResult } from "./desks/spot.ts";
 
@@ -41,6 +44,8 @@ export class PairDurableObject extends DurableObject<Env> {
   private readonly drains: DrainRunner;
   /** Runs spot commands as one committed step (commit.ts). */
   private readonly commit: ReturnType<typeof spotCommitter>;
+  /** `ACCOUNTS=objects` (worker/lib/accounts.ts): the legs' outbox towards the account objects (legs.ts); null otherwise. */
+  private readonly legs: PairLegs | null;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -88,10 +93,17 @@ export class PairDurableObject extends DurableObject<Env> {
       windowOpen: (ms, now) => spot.windowOpen(ms, now),
     });
     this.outbox.alongEachBatch((entries) => alertStatements(env.DB, entries));
-    this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy, alerts: this.alerts, settle: () => this.conditional.settle() });
+    this.legs = accountsOnObjects(env) ? new PairLegs(this.store, `pair:${ctx.id.toString()}`, (to, legs) => sendLegs(env, to, legs)) : null;
+    if (this.legs) {
+      this.spot.legsMode = true;
+      const legs = this.legs;
+      this.scheduler.handle("legs", () => legs.deliver());
+    }
+    this.commit = spotCommitter({ store: this.store, spot: this.spot, outbox: this.outbox, scheduler: this.scheduler, seconds: this.seconds, fanout: this.fanout, draining: () => this.drains.busy, alerts: this.alerts, settle: () => this.conditional.settle(), legs: this.legs ?? undefined });
     ctx.blockConcurrencyWhile(async () => {
       await devClockInObject(env, ctx.storage);
       this.store.migrate();
+      this.legs?.migrate(migrateMoney);
       this.scheduler.resume();
       const stored = this.store.meta("info");
       if (stored) this.load(JSON.parse(stored) as PairInfo);
@@ -121,7 +133,10 @@ export class PairDurableObject extends DurableObject<Env> {
   /** Books an order whose funds are already frozen in D1. */
   async place(input: PlaceInput): Promise<PlaceResult> {
     const spot = await this.ensure(input.pairId);
-    return this.commit(() => [spot.placeOne(input)])[0]!;
+    const r = this.commit(() => [spot.placeOne(input)])[0]!;
+    // A refusal's release leg reaches the owner's object before the refusal is answered.
+    if (this.legs && !r.ok) await this.legs.deliver();
+    return r;
   }
 
   /** Books the orders of one batch request in order, in one transaction (each its own engine command). */
@@ -130,10 +145,19 @@ export class PairDurableObject extends DurableObject<Env> {
     const pairId = inputs[0]!.pairId;
     if (inputs.some((i) => i.pairId !== pairId)) throw new Error("placeMany: orders of different pairs");
     const spot = await this.ensure(pairId);
-    return this.commit(() => {
+    const placed = this.commit(() => {
       spot.prefetch(inputs.map((i) => i.orderId));
       return inputs.map((input) => spot.placeOne(input));
     });
+    if (this.legs && placed.some((r) => !r.ok)) await this.legs.deliver();
+    return placed;
+  }
+
+  /** `ACCOUNTS=objects`: delivers the due legs now and answers whether any still wait (tests and tools). */
+  async deliverLegs(): Promise<boolean> {
+    if (!this.legs) return false;
+    await this.legs.deliver();
+    return this.legs.pending();
   }
 
   /** Cancels a user's open order; the release reaches D1 through the outbox. */

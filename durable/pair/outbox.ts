@@ -54,7 +54,15 @@ export interface SpotCommandEntry {
   notices?: UserNotice[];
   /** Conditional orders that changed (desks/conditional.ts), applied before `orders` (a child's row first). */
   conditionals?: ConditionalUpdate[];
+  /**
+   * `ACCOUNTS=objects` only: the D1 rows of orders placed in this transaction (the Worker wrote
+   * none: their funds are holds in the account objects), inserted before `orders` updates them.
+   */
+  newOrders?: NewOrderRow[];
 }
+
+/** A spot order's D1 row: [id, userId, side, kind, price, qty, reserved units, reserved currency, client order id, budget, created at]. */
+export type NewOrderRow = [number, number, "buy" | "sell", "market" | "limit", number, number, string, number, string | null, number | null, number];
 
 /**
  * One conditional order's new state: [id, status (1 open, 2 triggered, 3 cancelled, 4 refused),
@@ -212,7 +220,9 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
   const orders = new Map<number, [filled: number, status: number, reason: string | null]>();
   const trades: (SpotTrade & { at: number })[] = [];
   const conditionals: [ConditionalUpdate, number][] = [];
+  const newOrders: NewOrderRow[] = [];
   for (const p of entries) {
+    if (p.newOrders) newOrders.push(...p.newOrders);
     for (const [userId, currencyId, dAvail, dFrozen] of p.entries) {
       const k = `${userId}:${currencyId}`;
       const cur = sums.get(k) ?? [userId, currencyId, 0n, 0n];
@@ -241,6 +251,7 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
   }));
   // One statement for the orders and one for the trades, however many (each row's values in a JSON array).
   const extra: D1PreparedStatement[] = conditionals.length > 0 ? conditionalStatements(db, pair, conditionals, at) : [];
+  if (newOrders.length > 0) extra.unshift(newOrdersStatement(db, pair, newOrders));
   if (orders.size > 0) {
     extra.push(
       db
@@ -265,6 +276,22 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
     );
   }
   return { ledger, extra, notifications: [...triggerNotifications(pair, conditionals), ...fillNotifications(pair, trades, orders)] };
+}
+
+/**
+ * The rows of orders whose funds are held in the account objects (`ACCOUNTS=objects`): one
+ * statement, each row as the Worker's freeze batch writes it (status 0, updated by the same
+ * batch's order update). A copy already there is left alone (a re-sent batch; a client order id
+ * used twice within one drain's window keeps its first order's row: docs/architecture/account-objects.md).
+ */
+function newOrdersStatement(db: D1Database, pair: OutboxPair, rows: NewOrderRow[]): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, budget, created_at, updated_at)
+       SELECT value ->> 0, value ->> 1, ?, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, 0, value ->> 8, value ->> 9, value ->> 10, value ->> 10
+       FROM json_each(?) WHERE true ORDER BY key ON CONFLICT DO NOTHING`,
+    )
+    .bind(pair.pairId, JSON.stringify(rows));
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import type { PairStorage } from "./storage.ts";
 
-export type DueKind = "drain" | "expiry" | "sweep" | "tick";
+export type DueKind = "drain" | "expiry" | "sweep" | "tick" | "legs";
 
 /**
  * Runs one kind's due work; throwing leaves it due again RETRY_MS later (logged). It may answer

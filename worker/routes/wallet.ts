@@ -24,7 +24,8 @@ import { conversionLog, conversionSettingsView, createQuote, executeConversion }
 import { decodeBase64Image, MAX_UPLOAD_BYTES, readUpload, storeUpload } from "../domain/uploads/uploads.ts";
 import { spotWallet, walletList } from "../domain/wallet/balances.ts";
 import { claimDeposit, depositAddresses, depositRecords } from "../domain/wallet/deposits.ts";
-import { transferOwn } from "../domain/wallet/transfers.ts";
+import { transferOwn, transferOwnOnObjects } from "../domain/wallet/transfers.ts";
+import { accountsOnObjects } from "../lib/accounts.ts";
 import { statement, userHolds } from "../domain/wallet/statement.ts";
 import { holdsSchema, statementPageSchema, statementQuerySchema } from "../../schemas/statement.ts";
 import { feeTable, requestWithdrawal, withdrawalRecords, withdrawInfo } from "../domain/withdrawals/requests.ts";
@@ -47,7 +48,7 @@ export const walletRoutes = new Hono<AppEnv>()
 
   // ── Transfers between own accounts ──────────────────────────────────────────────────────────
   .post("/wallet/change", requireUser, jsonBody(transferSchema), answers(transferDoneSchema, { summary: "Transfer between one's own accounts", auth: true }), async (c) =>
-    ok(c, await transferOwn(c.env.DB, productsOf(c.env), c.get("user").id, c.req.valid("json"))),
+    ok(c, accountsOnObjects(c.env) ? await transferOwnOnObjects(c.env, productsOf(c.env), c.get("user").id, c.req.valid("json")) : await transferOwn(c.env.DB, productsOf(c.env), c.get("user").id, c.req.valid("json"))),
   )
 
   // ── Flash exchange (coin ↔ USDT against the treasury at the last traded price) ─────────────

@@ -22,7 +22,9 @@ import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from 
 import { formatUnits } from "../../../schemas/money.ts";
 import { bookIndex, priceBand, type BookTop } from "../../engine/index-price.ts";
 import type { FanoutHost } from "../fanout.ts";
-import type { ConditionalUpdate, SpotCommandEntry, SpotTrade } from "../outbox.ts";
+import type { ConditionalUpdate, NewOrderRow, SpotCommandEntry, SpotTrade } from "../outbox.ts";
+import type { Leg } from "../../money/index.ts";
+import { doneLegs, fillLegs, refusedLegs } from "../legs.ts";
 import { ConditionalBook } from "../../engine/conditional.ts";
 import { rowToCandle, rowToSnapshotOrder, saveCandles, type PairStorage } from "../storage.ts";
 
@@ -46,6 +48,8 @@ export interface PlaceInput {
    * best-first up to `price` (the band) and at most `qty` lots, until the budget runs out.
    */
   budget?: number;
+  /** The client's order id, for the D1 row the drain writes when balances live in the account objects (`ACCOUNTS=objects`). */
+  clientOid?: string | null;
 }
 
 export interface PlaceResult {
@@ -122,10 +126,14 @@ interface Pending {
   book: Map<number, boolean>;
   /** Conditional orders that changed (desks/conditional.ts). */
   conditionals: ConditionalUpdate[];
+  /** `legsMode` only: the money of the transaction as legs to the account objects (durable/pair/legs.ts). */
+  legs: Leg[];
+  /** `legsMode` only: D1 rows of the orders this transaction placed (nothing wrote them before). */
+  newOrders: NewOrderRow[];
 }
 
 function emptyPending(): Pending {
-  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false, journal: [], journaled: new Map(), book: new Map(), conditionals: [] };
+  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false, journal: [], journaled: new Map(), book: new Map(), conditionals: [], legs: [], newOrders: [] };
 }
 
 /** What the object's storage knows about an order id before a place: tombstoned, journaled, refused. */
@@ -200,6 +208,12 @@ export class SpotDesk {
    * it, which costs one size check while none is open; what fired is settled after the commands.
    */
   conditional = new ConditionalBook();
+  /**
+   * Balances live in the account objects (`ACCOUNTS=objects`): the orders' funds are holds there
+   * (`spot_order:{id}`), so fills, releases and refusals become legs (`takeLegs`) instead of ledger
+   * deltas, and the outbox entry carries the new orders' D1 rows. Set once by the object.
+   */
+  legsMode = false;
 
   constructor(private readonly store: PairStorage) {}
 
@@ -279,6 +293,18 @@ export class SpotDesk {
     return own === undefined ? seen : { ...seen, journaled: true, rejected: own };
   }
 
+  /**
+   * `legsMode`: the legs of the transaction's commands and their event key (the first journal row's
+   * seq: unique in this pair), or null when none moved money. Call before finish().
+   */
+  takeLegs(): { key: string; legs: Leg[] } | null {
+    const p = this.pending;
+    if (p.legs.length === 0) return null;
+    const legs = p.legs;
+    p.legs = [];
+    return { key: `spot:${this.info!.pairId}:j${p.journal[0]?.[0] ?? `t${p.at}`}`, legs };
+  }
+
   /** The results to fan out once the transaction has committed. */
   takePublished(): AppliedResult[] {
     const out = this.published;
@@ -296,6 +322,7 @@ export class SpotDesk {
     }
     if (seen.journaled) return this.replayResult(input.orderId, seen.rejected);
     const now = Date.now();
+    if (this.legsMode) this.pending.newOrders.push(newOrderRow(info, input, now));
     // The price band (PRICE_BAND_BPS around the index at arrival) for every limit order; market
     // orders (IOC) are banded around the best opposite price by the Worker. A book that is not
     // two-sided has no index and so no band: its first quotes make the price, and nothing that
@@ -349,7 +376,8 @@ export class SpotDesk {
     const currency = input.side === "buy" ? info.legalId : info.currencyId;
     const units = input.reservedUnits;
     this.pending.at = now;
-    this.pending.entries.push([input.userId, currency, units, (-BigInt(units)).toString()]);
+    if (this.legsMode) this.pending.legs.push(...refusedLegs(info, input));
+    else this.pending.entries.push([input.userId, currency, units, (-BigInt(units)).toString()]);
     this.pending.orders.push([input.orderId, 0, 4, code]);
     return { ok: false, code, filled: 0, remaining: 0, status: "rejected" };
   }
@@ -442,6 +470,7 @@ export class SpotDesk {
     if (p.orders.length === 0 && p.entries.length === 0 && p.trades.length === 0 && p.conditionals.length === 0) return null;
     const entry: SpotCommandEntry = { kind: "spot", at: p.at, entries: p.entries, orders: p.orders, trades: p.trades };
     if (p.conditionals.length > 0) entry.conditionals = p.conditionals;
+    if (p.newOrders.length > 0) entry.newOrders = p.newOrders;
     return entry;
   }
 
@@ -477,10 +506,13 @@ export class SpotDesk {
     const p = this.pending;
     for (const ev of result.events) {
       if (ev.type === "fill") {
-        const s = settleFill(pair, ev);
-        add(s.buyer);
-        add(s.seller);
-        add(s.fee);
+        if (this.legsMode) p.legs.push(...fillLegs(info, pair, ev));
+        else {
+          const s = settleFill(pair, ev);
+          add(s.buyer);
+          add(s.seller);
+          add(s.fee);
+        }
         touch(Number(ev.takerId))[1] += ev.qty;
         touch(Number(ev.makerId))[1] += ev.qty;
         const buyerIsTaker = ev.takerSide === "buy";
@@ -503,7 +535,8 @@ export class SpotDesk {
       } else if (ev.type === "booked") {
         touch(Number(ev.id))[2] = 1;
       } else if (ev.type === "done") {
-        add(releaseDelta(pair, ev));
+        if (this.legsMode) p.legs.push(...doneLegs(info, pair, ev));
+        else add(releaseDelta(pair, ev));
         const o = touch(Number(ev.id));
         o[2] = ev.reason === "filled" || ev.reason === "budget" ? 2 : 3; // a market buy by total is done when its budget is spent
         o[3] = ev.reason;
@@ -657,4 +690,21 @@ function summarise(result: AppliedResult, orderId: number): PlaceResult {
     if (ev.type === "done" && Number(ev.id) === orderId) status = ev.reason === "filled" || ev.reason === "budget" ? "filled" : "cancelled";
   }
   return { ok: true, filled, remaining, status };
+}
+
+/** The D1 row of an order placed with its funds held in its owner's account object (status 0: the drain's update moves it on). */
+function newOrderRow(info: PairInfo, input: PlaceInput, now: number): NewOrderRow {
+  return [
+    input.orderId,
+    input.userId,
+    input.side,
+    input.tif === "IOC" ? "market" : "limit",
+    input.price,
+    input.qty,
+    input.reservedUnits,
+    input.side === "buy" ? info.legalId : info.currencyId,
+    input.clientOid ?? null,
+    input.budget ?? null,
+    now,
+  ];
 }

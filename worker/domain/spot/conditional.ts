@@ -16,6 +16,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import type { HoldSource, Hold, UserHold } from "../ledger/holds.ts";
 import { newOrderId, type Trader } from "./orders.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
 import { pairFor, pairStub, type PairRow } from "./pairs.ts";
 
 type Input = z.output<typeof conditionalOrderSchema>;
@@ -144,6 +145,8 @@ const isIdTaken = (err: unknown) => classifyBatchError(err) === "duplicate" || /
 
 /** Places a conditional order: funds frozen with its row in one D1 batch, then watched by the pair object. */
 export async function placeConditional(t: Trader, input: Input): Promise<ConditionalOrderOut> {
+  // Conditional orders still freeze in D1: not offered while balances live in the account objects (docs/architecture/account-objects.md).
+  if (accountsOnObjects(t.env)) throw new ApiError("feature_off", 403);
   const db = t.env.DB;
   const pair = await pairFor(db, input.currency_id, input.legal_id);
   // Placement writes no session-checked row: the session is confirmed in D1 first.

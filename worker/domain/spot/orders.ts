@@ -19,6 +19,8 @@ import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
 import type { SessionGuard } from "../../lib/context.ts";
 import { pairFor, pairStub, type PairRow } from "./pairs.ts";
+import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
+import type { ReserveRequest } from "../../../durable/account/types.ts";
 
 /** Who places or cancels: the Worker's bindings, the session's user and the answer's language. */
 export interface Trader {
@@ -214,6 +216,7 @@ export async function placeOrder(t: Trader, side: "buy" | "sell", input: OrderIn
 
 /** Freezes one priced order's funds with its order row in one D1 batch, then books it. */
 async function bookOne(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
+  if (accountsOnObjects(t.env)) return bookOnObjects(t, pair, priced);
   const db = t.env.DB;
   const now = Date.now();
   let orderId: number;
@@ -301,6 +304,10 @@ export async function placeBatch(t: Trader, input: z.output<typeof spotBatchSche
   // Every order first: when the balance covers them all (the usual case), the freeze batch is the
   // only D1 round trip and its CHECKs are the balance check. When it does not (the batch changed
   // nothing), read the balance and accept orders in their given order while it covers them.
+  if (accountsOnObjects(t.env)) {
+    await batchOnObjects(t, pair, fresh, results, refused);
+    return { orders: results as BatchItemResult[] };
+  }
   let accepted = fresh;
   let ids = accepted.length > 0 ? await freezeMany(db, t.userId, pair, accepted.map((a) => a.priced), t.guard) : null;
   if (accepted.length > 0 && !ids) {
@@ -472,6 +479,7 @@ async function replay(t: Trader, prior: PriorOrder, side: "buy" | "sell", input:
 
 /** Cancels one of one's own open orders; another user's order id answers like an unknown one. */
 export async function cancelOrder(t: Trader, id: number): Promise<void> {
+  if (accountsOnObjects(t.env)) return cancelOnObjects(t, id);
   const order = await t.env.DB.prepare("SELECT pair_id, status FROM spot_orders WHERE id = ? AND user_id = ?").bind(id, t.userId).first<{ pair_id: number; status: number }>();
   if (!order || order.status > 1) throw new ApiError("order_not_found", 404);
   const r = await pairStub(t.env, order.pair_id).cancel(order.pair_id, id, t.userId);
@@ -481,6 +489,7 @@ export async function cancelOrder(t: Trader, id: number): Promise<void> {
 /** Cancels up to MAX_BATCH_ORDERS of one's own orders; says which were not open (or not one's own). */
 export async function cancelBatch(t: Trader, requested: number[]) {
   const ids = [...new Set(requested)];
+  if (accountsOnObjects(t.env)) return cancelBatchOnObjects(t, ids);
   const { results: rows } = await t.env.DB.prepare(
     `SELECT id, pair_id FROM spot_orders WHERE user_id = ? AND status IN (0, 1) AND id IN (${ids.map(() => "?").join(", ")})`,
   )
@@ -488,6 +497,92 @@ export async function cancelBatch(t: Trader, requested: number[]) {
     .all<{ id: number; pair_id: number }>();
   const byPair = new Map<number, number[]>();
   for (const r of rows) byPair.set(r.pair_id, [...(byPair.get(r.pair_id) ?? []), r.id]);
+  const cancelled = new Set<number>();
+  for (const [pairId, pairIds] of byPair) {
+    const done = await pairStub(t.env, pairId).cancelMany(pairId, pairIds, t.userId);
+    pairIds.forEach((id, k) => done[k] && cancelled.add(id));
+  }
+  return { cancelled: ids.filter((id) => cancelled.has(id)).map(String), not_found: ids.filter((id) => !cancelled.has(id)).map(String) };
+}
+
+// ---- Balances in the account objects (ACCOUNTS=objects, worker/lib/accounts.ts) -----------------
+// The order's funds become a hold in the trader's own object (`spot_order:{id}`, owned by the pair),
+// then the pair books it; fills, the rest and refusals come back as legs from the pair, and the
+// order's D1 row arrives with the pair's drain. No D1 write on the way: the session is checked
+// in D1 first (a read, as every route's session check), since no freeze batch carries it here.
+
+const SPOT_HOLD = "spot_order";
+const holdOwner = (pairId: number) => `pair:${pairId}`;
+
+function reserveOf(pair: PairRow, orderId: number, o: PricedOrder): ReserveRequest {
+  return { forKind: SPOT_HOLD, forId: String(orderId), account: "change", currencyId: o.reservedCurrency, amount: o.reserved, owner: holdOwner(pair.id) };
+}
+
+/** One order: its hold in the trader's object, then the book. */
+async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder) {
+  await t.confirm?.();
+  const account = accountStub(t.env, t.userId);
+  let orderId: number;
+  for (let attempt = 0; ; attempt++) {
+    // A hold of this id already there is another order of this user in the same millisecond: draw again.
+    orderId = newOrderId(Date.now());
+    const held = await account.accountReserve(t.userId, reserveOf(pair, orderId, priced));
+    if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+    if (held.result === "reserved") break;
+    if (attempt >= 4) throw new ApiError("try_again", 503);
+  }
+  // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
+  const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, orderId, priced), clientOid: priced.clientOid });
+  // A refusal's release reached the object before the pair answered.
+  if (result.code === "PRICE_BAND") throw outOfBand(pair, result);
+  return placedOut(pair, orderId, result);
+}
+
+/** A batch: every hold in one call to the trader's object (in the given order, each covered or refused alone), then one call to the pair. */
+async function batchOnObjects(
+  t: Trader,
+  pair: PairRow,
+  fresh: { index: number; priced: PricedOrder }[],
+  results: (BatchItemResult | null)[],
+  refused: (err: ApiError) => { code: string; message: string },
+) {
+  if (fresh.length === 0) return;
+  await t.confirm?.();
+  const first = newOrderId(Date.now());
+  const ids = fresh.map((_, k) => first + k);
+  const answers = await accountStub(t.env, t.userId).accountReserveMany(t.userId, fresh.map((f, k) => reserveOf(pair, ids[k]!, f.priced)));
+  const held: { index: number; priced: PricedOrder; id: number }[] = [];
+  fresh.forEach((f, k) => {
+    const a = answers[k]!;
+    if (a.result === "reserved") held.push({ ...f, id: ids[k]! });
+    else results[f.index] = refused(new ApiError(a.result === "insufficient" ? "insufficient_balance" : "try_again", a.result === "insufficient" ? 409 : 503));
+  });
+  if (held.length === 0) return;
+  const placed = await pairStub(t.env, pair.id).placeMany(held.map((h) => ({ ...placeInput(pair, t.userId, h.id, h.priced), clientOid: h.priced.clientOid })));
+  held.forEach((h, k) => (results[h.index] = placed[k]!.code === "PRICE_BAND" ? refused(outOfBand(pair, placed[k]!)) : placedOut(pair, h.id, placed[k]!)));
+}
+
+/** The pair an open hold of one's own orders belongs to (null: no such open order of this user). */
+function pairOfHold(h: { open: boolean; owner?: string } | null): number | null {
+  const m = h?.open ? /^pair:([0-9]+)$/.exec(h.owner ?? "") : null;
+  return m ? Number(m[1]) : null;
+}
+
+async function cancelOnObjects(t: Trader, id: number): Promise<void> {
+  const [h] = await accountStub(t.env, t.userId).accountHolds(t.userId, [`${SPOT_HOLD}:${id}`]);
+  const pairId = pairOfHold(h ?? null);
+  if (pairId === null) throw new ApiError("order_not_found", 404);
+  const r = await pairStub(t.env, pairId).cancel(pairId, id, t.userId);
+  if (!r.ok) throw new ApiError("order_not_found", 404);
+}
+
+async function cancelBatchOnObjects(t: Trader, ids: number[]) {
+  const holds = await accountStub(t.env, t.userId).accountHolds(t.userId, ids.map((id) => `${SPOT_HOLD}:${id}`));
+  const byPair = new Map<number, number[]>();
+  ids.forEach((id, k) => {
+    const pairId = pairOfHold(holds[k] ?? null);
+    if (pairId !== null) byPair.set(pairId, [...(byPair.get(pairId) ?? []), id]);
+  });
   const cancelled = new Set<number>();
   for (const [pairId, pairIds] of byPair) {
     const done = await pairStub(t.env, pairId).cancelMany(pairId, pairIds, t.userId);

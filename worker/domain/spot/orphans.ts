@@ -7,10 +7,13 @@
  */
 import { movementStatements } from "../../lib/ledger.ts";
 import { pairStub } from "./pairs.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
 
 export const ORPHAN_GRACE_MS = 60_000;
 
 export async function reconcileSpotOrders(env: Env, now = Date.now(), graceMs = ORPHAN_GRACE_MS) {
+  // With balances in the account objects a spot hold is theirs: their own sweep releases orphans, never D1's ledger.
+  if (accountsOnObjects(env)) return { checked: 0, released: 0 };
   const { results } = await env.DB.prepare(
     "SELECT id, user_id, pair_id, reserved_units, reserved_currency FROM spot_orders WHERE status = 0 AND created_at < ? ORDER BY id LIMIT 200",
   )

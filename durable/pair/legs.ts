@@ -1,0 +1,188 @@
+/**
+ * The pair's money when balances live in the account objects (issue #28, `ACCOUNTS=objects`):
+ * every spot fill, release and refusal becomes legs (durable/money) committed in the pair's own
+ * SQLite in the same transaction as the book, the journal and the D1 outbox entry, and delivered
+ * from there at least once to the users' account objects and the fee shards, each applying a leg
+ * once by its key. The pair never holds money: it spends and releases the holds the Worker made in
+ * the users' objects (`spot_order:{id}`) before it booked the orders.
+ *
+ * Keys, one per event and party: `trade:{pair}:{trade}:buyer|seller|fee`, `spot_order:{id}:done`
+ * (what a finished order, filled, expired or cancelled, leaves of its hold) and
+ * `spot_order:{id}:refused` (the whole hold of an order the pair refused). Every fill balances per
+ * currency (the core checks it at commit): the buyer's hold pays the seller and the seller's the
+ * buyer, each less the fee, which goes to fee shard `tradeId mod SYSTEM_SHARDS`.
+ */
+import { settleFill, releaseDelta, type DoneEvent, type FillEvent } from "../engine/index.ts";
+import { MoneyCore, type Leg, type LegResult, type Op, type SqlPort, type SqlValue } from "../money/index.ts";
+import { shardOf, systemAddress, SYSTEM_USERS, userAddress } from "../account/address.ts";
+import type { PairStorage } from "./storage.ts";
+
+/** The account kind spot orders hold and credit (D1's spot wallet account). */
+export const SPOT_KIND = "change";
+export const spotHold = (orderId: number) => `spot_order:${orderId}`;
+
+const amt = (n: bigint, what: string): number => {
+  if (n < 0n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${what} out of range: ${n}`);
+  return Number(n);
+};
+
+function leg(key: string, to: string, ops: Op[]): Leg[] {
+  const kept = ops.filter((op) => op.amt > 0);
+  return kept.length > 0 ? [{ key, to, ops: kept }] : [];
+}
+
+export interface PairCurrencies {
+  pairId: number;
+  currencyId: number;
+  legalId: number;
+}
+
+/** One fill's legs: the buyer's and the seller's (each spending their order's hold) and the fee shard's. */
+export function fillLegs(info: PairCurrencies, pair: Parameters<typeof settleFill>[0], ev: FillEvent): Leg[] {
+  const s = settleFill(pair, ev);
+  const base = String(info.currencyId);
+  const quote = String(info.legalId);
+  const buyerIsTaker = ev.takerSide === "buy";
+  const buyOrder = Number(buyerIsTaker ? ev.takerId : ev.makerId);
+  const sellOrder = Number(buyerIsTaker ? ev.makerId : ev.takerId);
+  // The buyer froze `reserved` for this fill (at its own limit), pays `paid` and gets the difference back now.
+  const reserved = -s.buyer.quote.frozen;
+  const back = s.buyer.quote.available;
+  const key = `trade:${info.pairId}:${ev.tradeId}`;
+  return [
+    ...leg(`${key}:buyer`, userAddress(Number(s.buyer.account)), [
+      { t: "spend", hold: spotHold(buyOrder), cur: quote, amt: amt(reserved - back, "buyer's cost") },
+      { t: "release", hold: spotHold(buyOrder), cur: quote, amt: amt(back, "buyer's price improvement") },
+      { t: "credit", kind: SPOT_KIND, cur: base, amt: amt(s.buyer.base.available, "buyer's coins") },
+    ]),
+    ...leg(`${key}:seller`, userAddress(Number(s.seller.account)), [
+      { t: "spend", hold: spotHold(sellOrder), cur: base, amt: amt(-s.seller.base.frozen, "seller's coins") },
+      { t: "credit", kind: SPOT_KIND, cur: quote, amt: amt(s.seller.quote.available, "seller's proceeds") },
+    ]),
+    ...leg(`${key}:fee`, systemAddress(SYSTEM_USERS.fees, shardOf(ev.tradeId)), [
+      { t: "credit", kind: SPOT_KIND, cur: base, amt: amt(s.fee.base.available, "buyer's fee") },
+      { t: "credit", kind: SPOT_KIND, cur: quote, amt: amt(s.fee.quote.available, "seller's fee") },
+    ]),
+  ];
+}
+
+/** What a finished order (filled, expired, cancelled) leaves of its hold goes back to its owner. */
+export function doneLegs(info: PairCurrencies, pair: Parameters<typeof releaseDelta>[0], ev: DoneEvent): Leg[] {
+  const d = releaseDelta(pair, ev);
+  const id = Number(ev.id);
+  const [cur, units] = ev.reservationAsset === "base" ? [String(info.currencyId), d.base.available] : [String(info.legalId), d.quote.available];
+  return leg(`${spotHold(id)}:done`, userAddress(Number(ev.owner)), [{ t: "release", hold: spotHold(id), cur, amt: amt(units, "released reservation") }]);
+}
+
+/** An order the pair refused (band, no liquidity, the engine's checks): its whole hold goes back. */
+export function refusedLegs(info: PairCurrencies, order: { orderId: number; userId: number; side: "buy" | "sell"; reservedUnits: string }): Leg[] {
+  const cur = String(order.side === "buy" ? info.legalId : info.currencyId);
+  return leg(`${spotHold(order.orderId)}:refused`, userAddress(order.userId), [
+    { t: "release", hold: spotHold(order.orderId), cur, amt: amt(BigInt(order.reservedUnits), "reserved units") },
+  ]);
+}
+
+/** Hands a group of legs to the object `to` names; answers one result per leg (worker/lib/accounts.ts `sendLegs`). */
+export type LegSender = (to: string, legs: Leg[]) => Promise<LegResult[]>;
+
+/**
+ * The pair's outbox of legs: the money core over the pair's SQLite (its `money_*` tables beside
+ * the pair's own), committing inside the spot transaction and delivering with the core's retries
+ * (doubling backoff from 100 ms up to 5 s, with jitter) until each receiver answers.
+ */
+export class PairLegs {
+  readonly core: MoneyCore;
+  /** >0 while the caller's own storage transaction is open: the core's transactions join it. */
+  private inside = 0;
+  private sends: Promise<void>[] = [];
+  private running: Promise<number | null> | null = null;
+  private again = false;
+
+  constructor(
+    private readonly store: PairStorage,
+    name: string,
+    private readonly send: LegSender,
+  ) {
+    const sql: SqlPort = {
+      run: (q, ...p: SqlValue[]) => store.sql.exec(q, ...p).rowsWritten,
+      query: <T>(q: string, ...p: SqlValue[]) => store.sql.exec(q, ...p).toArray() as T[],
+      transaction: <T>(fn: () => T): T => (this.inside > 0 ? fn() : store.transaction(fn)),
+    };
+    this.core = new MoneyCore(name, {
+      sql,
+      clock: { now: () => Date.now() },
+      random: { next: Math.random },
+      transport: {
+        send: (_from, to, legs) => {
+          this.sends.push(
+            this.send(to, legs).then(
+              (results) => {
+                results.forEach((r, i) => {
+                  if (r === "refused") console.error(JSON.stringify({ level: "error", msg: "leg refused by its account", to, key: legs[i]?.key }));
+                });
+                this.core.acknowledge(legs.map((l) => l.key));
+              },
+              (err: unknown) => console.error(JSON.stringify({ level: "warn", msg: "leg delivery failed; retrying", to, error: String(err).slice(0, 300) })),
+            ),
+          );
+        },
+      },
+    });
+  }
+
+  /** Creates the core's tables (once per object, under blockConcurrencyWhile). */
+  migrate(migrate: (sql: SqlPort) => void): void {
+    migrate({
+      run: (q, ...p: SqlValue[]) => this.store.sql.exec(q, ...p).rowsWritten,
+      query: <T>(q: string, ...p: SqlValue[]) => this.store.sql.exec(q, ...p).toArray() as T[],
+      transaction: <T>(fn: () => T): T => this.store.transaction(fn),
+    });
+  }
+
+  /** Commits legs as one event; call inside the storage transaction that made them. */
+  commitInside(key: string, legs: Leg[]): void {
+    if (legs.length === 0) return;
+    this.inside++;
+    try {
+      this.core.commit({ key, legs });
+    } finally {
+      this.inside--;
+    }
+  }
+
+  /** Whether legs wait for an answer. */
+  pending(): boolean {
+    return this.store.one("SELECT 1 AS x FROM money_outbox LIMIT 1") !== undefined;
+  }
+
+  /**
+   * Delivers every due leg (grouped per receiver, one call each) and waits for the answers;
+   * answers when legs are next due (a failed receiver's retry), or null when none wait. One run at
+   * a time: a call during a run makes that run go round once more.
+   */
+  deliver(): Promise<number | null> {
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    const run = this.rounds().finally(() => {
+      this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  private async rounds(): Promise<number | null> {
+    for (let round = 0; round < 64; round++) {
+      this.again = false;
+      this.sends = [];
+      const { sent } = this.core.deliverDue();
+      const sends = this.sends;
+      this.sends = [];
+      await Promise.all(sends);
+      if (sent === 0 && !this.again) break;
+    }
+    const next = this.store.one<{ at: number | null }>("SELECT min(next_at) AS at FROM money_outbox");
+    return next?.at ?? null;
+  }
+}

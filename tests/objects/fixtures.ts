@@ -1,0 +1,72 @@
+/**
+ * Shared setup of the tests that run with balances in the account objects (the "objects" vitest
+ * project: ACCOUNTS=objects). Traders are opened in their objects the way the cut-over opens them
+ * (`accountImport`), and D1 is read only as the read model the objects and the pair drain into.
+ */
+import { env, runInDurableObject } from "cloudflare:test";
+import { expect } from "vitest";
+import type { AccountBalance } from "../../durable/account/types.ts";
+import { SYSTEM_SHARDS, SYSTEM_USERS, accountStub, systemStub } from "../../worker/lib/accounts.ts";
+import { makeUser, units } from "../api/helpers.ts";
+
+export const BTC = 1;
+export const USDT = 3;
+export const PAIR = 1;
+
+export const pairStub = () => env.PAIR.get(env.PAIR.idFromName(`pair:${PAIR}`));
+
+/** A verified user whose object was opened with `usdt` and `btc` in the spot account. */
+export async function objectTrader(usdt = "10000", btc = "1") {
+  const u = await makeUser({ verified: 2 });
+  const rows = [
+    { account: "change", currencyId: USDT, available: units(usdt), frozen: 0n },
+    { account: "change", currencyId: BTC, available: units(btc), frozen: 0n },
+  ].filter((r) => r.available > 0n);
+  await accountStub(env, u.id).accountImport(u.id, rows);
+  return u;
+}
+
+/** A user's balances in their object, as [account, currency, available, frozen] (zero rows left out). */
+export async function objectBalances(userId: number) {
+  return rows(await accountStub(env, userId).accountBalances(userId));
+}
+
+const rows = (list: AccountBalance[]) => list.filter((b) => b.available !== 0n || b.frozen !== 0n).map((b) => [b.account, b.currencyId, b.available, b.frozen]);
+
+/** The fee account's balances summed over its shards, per currency: [currency, available]. */
+export async function feeTotals() {
+  const sums = new Map<number, bigint>();
+  for (let k = 0; k < SYSTEM_SHARDS; k++)
+    for (const b of await systemStub(env, SYSTEM_USERS.fees, k).systemBalances(SYSTEM_USERS.fees, k)) sums.set(b.currencyId, (sums.get(b.currencyId) ?? 0n) + b.available);
+  return sums;
+}
+
+/** Drains one account object (or shard) into D1 until nothing waits. */
+export async function drainObject(stub: { accountDrain(limit?: number): Promise<{ more: boolean }> }) {
+  for (let i = 0; i < 100; i++) if (!(await stub.accountDrain()).more) return;
+  throw new Error("drain never ended");
+}
+
+/** D1's read model of a user (account_balances), zero rows left out. */
+export async function readModel(userId: number) {
+  const { results } = await env.DB.prepare("SELECT account, currency_id, available, frozen FROM account_balances WHERE user_id = ? ORDER BY account, currency_id")
+    .bind(userId)
+    .all<{ account: string; currency_id: number; available: number; frozen: number }>();
+  return results.filter((r) => r.available !== 0 || r.frozen !== 0).map((r) => [r.account, r.currency_id, BigInt(r.available), BigInt(r.frozen)]);
+}
+
+/** Waits until the pair has delivered every leg (each acknowledged by its account). */
+export async function legsDelivered() {
+  await expect.poll(() => pairStub().deliverLegs()).toBe(false);
+}
+
+/** D1 rows a user's money wrote on today's path (balances, ledger): none while balances live in the objects. */
+export async function d1LedgerRows(userId: number) {
+  const r = await env.DB.prepare("SELECT (SELECT count(*) FROM balances WHERE user_id = ?1) + (SELECT count(*) FROM ledger WHERE user_id = ?1) AS n").bind(userId).first<{ n: number }>();
+  return r?.n ?? 0;
+}
+
+/** Runs `fn` inside the pair object (its instance and storage). */
+export function inPair<R>(fn: (instance: unknown, state: DurableObjectState) => R | Promise<R>) {
+  return runInDurableObject(pairStub(), fn);
+}
