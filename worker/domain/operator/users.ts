@@ -35,8 +35,12 @@ export async function findUsers(db: D1Database, q: z.output<typeof userSearchQue
   return { total: count(total), lists: page<Row>(rows).map((r) => ({ ...r, created_at: timeFormat(r.created_at) })) };
 }
 
-/** One user's profile, bank card and balances; the look is audited. */
-export async function userDetail(db: D1Database, operatorId: number, id: number) {
+/**
+ * One user's profile, bank card and balances; the look is audited. In objects mode (`objects`:
+ * wallet/object-reads.ts) the balances are the read model's (`account_balances`: the user's
+ * account object as of its last drain, a moment behind at most).
+ */
+export async function userDetail(db: D1Database, operatorId: number, id: number, objects = false) {
   const u = await db
     .prepare("SELECT id, account, role, review_status, real_name, locked, fund_password_hash IS NOT NULL AS fp, created_at FROM users WHERE id = ?")
     .bind(id)
@@ -44,7 +48,7 @@ export async function userDetail(db: D1Database, operatorId: number, id: number)
   if (!u) throw notFound();
   const [balances, bank, state] = await Promise.all([
     db
-      .prepare("SELECT b.currency_id, c.name, c.scale, b.account, CAST(b.available AS TEXT) AS a, CAST(b.frozen AS TEXT) AS f FROM balances b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id = ? ORDER BY b.currency_id, b.account")
+      .prepare(`SELECT b.currency_id, c.name, c.scale, b.account, CAST(b.available AS TEXT) AS a, CAST(b.frozen AS TEXT) AS f FROM ${objects ? "account_balances" : "balances"} b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id = ? ORDER BY b.currency_id, b.account`)
       .bind(id)
       .all<{ currency_id: number; name: string; scale: number; account: string; a: string; f: string }>(),
     db.prepare("SELECT real_name, bank_account, bank_name, bank_branch FROM bank_cards WHERE user_id = ?").bind(id).first<{ real_name: string; bank_account: string; bank_name: string; bank_branch: string }>(),
