@@ -16,6 +16,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index.ts";
 import type { AccountLeg } from "../../durable/account/types.ts";
 import { userStub } from "../../worker/lib/notify.ts";
+import { movementStatements } from "../../worker/lib/ledger.ts";
 import { reconcileAndRecord } from "../../worker/domain/ledger/reconcile.ts";
 import { compareObject, reconcileObjects } from "../../worker/domain/ledger/reconcile-objects.ts";
 import { runSnapshot, startSnapshot } from "../../worker/domain/transparency/snapshot.ts";
@@ -24,6 +25,9 @@ import { api, makeUser, type TestUser } from "./helpers.ts";
 import { BTC, makeOperator, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 const OBJECTS: Env = { ...env, ACCOUNTS: "objects" };
+
+/** A signed decimal string at scale 8 as minimal units. */
+const signed = (s: string): bigint => (s.startsWith("-") ? -u8(s.slice(1)) : u8(s));
 
 /** A request to the Worker with the switch on. */
 async function objectsApi(path: string, user: TestUser, body?: unknown): Promise<{ status: number; body: any }> {
@@ -39,16 +43,10 @@ async function objectsApi(path: string, user: TestUser, body?: unknown): Promise
   return { status: res.status, body: await res.json() };
 }
 
-/**
- * A user with 1,000 USDT in D1 (what the switch off shows) and an account object opened with other
- * amounts, then moved: two holds (a spot order, a withdrawal), a fill, a transfer to the contract
- * account. The object's background drain is switched off, so only a read's own drain brings its
- * movements to D1.
- */
-async function userWithObject() {
-  const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("1000") }] });
-  const stub = userStub(env, user.id);
-  await stub.accountImport(user.id, [
+/** Opens the user's object as the migration does (500.5 USDT; 0.3 BTC of which 0.05 held) and switches its background drain off. */
+async function openObject(userId: number) {
+  const stub = userStub(env, userId);
+  await stub.accountImport(userId, [
     { account: "change", currencyId: USDT, available: u8("500.5"), frozen: 0n },
     { account: "change", currencyId: BTC, available: u8("0.25"), frozen: u8("0.05") },
   ]);
@@ -56,9 +54,16 @@ async function userWithObject() {
   await runInDurableObject(stub, async (_instance, state) => {
     await state.storage.deleteAlarm();
   });
-  return { user, stub };
+  return stub;
 }
 
+/** A user with 1,000 USDT in D1 (what the switch off shows) and an account object opened with other amounts. */
+async function userWithObject() {
+  const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("1000") }] });
+  return { user, stub: await openObject(user.id) };
+}
+
+/** Two holds (a spot order, a withdrawal), a fill of the order, a transfer to the contract account. */
 async function moveMoney(id: number, stub: ReturnType<typeof userStub>) {
   expect((await stub.accountReserve(id, { forKind: "spot_order", forId: "701", account: "change", currencyId: USDT, amount: u8("120") })).result).toBe("reserved");
   expect((await stub.accountReserve(id, { forKind: "withdrawal", forId: "88", account: "change", currencyId: USDT, amount: u8("30") })).result).toBe("reserved");
@@ -125,8 +130,12 @@ describe("exact reads from the account object", () => {
 });
 
 describe("the statement from the read model", () => {
-  it("lists every movement of the object with its kind and record, the user's latest included before any background drain", async () => {
-    const { user, stub } = await userWithObject();
+  it("lists every movement of the object with its kind and record, the user's latest included before any background drain, then the ledger before the cut-over", async () => {
+    // Migrated as a running exchange's user is: D1's balances (a deposit of each coin, some BTC
+    // held) are what the object is opened with.
+    const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("500.5") }, { currencyId: BTC, units: u8("0.3") }] });
+    await env.DB.batch(movementStatements(env.DB, `test-hold:${user.id}`, "test_hold", [{ userId: user.id, currencyId: BTC, account: "change", dAvailable: -u8("0.05"), dFrozen: u8("0.05") }]));
+    const stub = await openObject(user.id);
     await moveMoney(user.id, stub);
     // Nothing of it is in D1 yet (no alarm): the statement's own drain must bring it.
     expect((await env.DB.prepare("SELECT count(*) AS n FROM account_movements WHERE user_id = ?").bind(user.id).first<{ n: number }>())!.n).toBe(0);
@@ -139,30 +148,46 @@ describe("the statement from the read model", () => {
       cursor = r.body.message.next;
       if (cursor === null) break;
     }
-    const usdt = lines.filter((l) => l.currency_id === USDT);
-    expect(usdt.map((l) => [l.kind, l.account, l.amount, l.held, l.balance_after, l.held_after, l.ref])).toEqual([
-      ["transfer", "lever", "50.50000000", "0.00000000", "50.50000000", "0.00000000", { type: "transfer", id: null }],
-      ["transfer", "change", "-50.50000000", "0.00000000", "350.00000000", "50.00000000", { type: "transfer", id: null }],
-      ["spot", "change", "-100.00000000", "-100.00000000", "400.50000000", "50.00000000", { type: "spot_pair", id: null }],
-      ["withdrawal_freeze", "change", "0.00000000", "30.00000000", "500.50000000", "150.00000000", { type: "withdrawal", id: 88 }],
-      ["spot_freeze", "change", "0.00000000", "120.00000000", "500.50000000", "120.00000000", { type: "spot_order", id: 701 }],
-      ["account_opening", "change", "500.50000000", "0.00000000", "500.50000000", "0.00000000", { type: "other", id: null }],
+    const coin = (id: number) => (id === USDT ? "USDT" : "BTC");
+    expect(lines.map((l) => [l.kind, coin(l.currency_id), l.account, l.amount, l.held, l.balance_after, l.held_after, l.ref])).toEqual([
+      ["transfer", "USDT", "lever", "50.50000000", "0.00000000", "50.50000000", "0.00000000", { type: "transfer", id: null }],
+      ["transfer", "USDT", "change", "-50.50000000", "0.00000000", "350.00000000", "50.00000000", { type: "transfer", id: null }],
+      ["spot", "BTC", "change", "0.00100000", "0.00000000", "0.30100000", "0.05000000", { type: "spot_pair", id: null }],
+      ["spot", "USDT", "change", "-100.00000000", "-100.00000000", "400.50000000", "50.00000000", { type: "spot_pair", id: null }],
+      ["withdrawal_freeze", "USDT", "change", "0.00000000", "30.00000000", "500.50000000", "150.00000000", { type: "withdrawal", id: 88 }],
+      ["spot_freeze", "USDT", "change", "0.00000000", "120.00000000", "500.50000000", "120.00000000", { type: "spot_order", id: 701 }],
+      // The migration's opening is not a line: below it, D1's ledger up to the cut-over.
+      ["test_hold", "BTC", "change", "0.00000000", "0.05000000", "0.30000000", "0.05000000", { type: "other", id: null }],
+      ["deposit", "BTC", "change", "0.30000000", "0.00000000", "0.30000000", "0.00000000", { type: "other", id: null }],
+      ["deposit", "USDT", "change", "500.50000000", "0.00000000", "500.50000000", "0.00000000", { type: "other", id: null }],
     ]);
-    // The fill's BTC is on the same movement as its USDT; the opening's frozen BTC is its own hold.
-    expect(lines.filter((l) => l.currency_id === BTC).map((l) => [l.kind, l.amount, l.balance_after])).toEqual([
-      ["spot", "0.00100000", "0.30100000"],
-      ["account_opening", "0.00000000", "0.30000000"],
-      ["account_opening", "0.30000000", "0.30000000"],
+    // Every line's amount adds up to the object's balance of its coin and account.
+    for (const b of await stub.accountBalances(user.id)) {
+      const sum = lines.filter((l) => l.currency_id === b.currencyId && l.account === b.account).reduce((t, l) => t + signed(l.amount), 0n);
+      expect(sum, `${b.account} ${b.currencyId}`).toBe(b.available + b.frozen);
+    }
+
+    // One coin only: the same lines of it, across both parts.
+    const btc = (await objectsApi(`/wallet/statement?currency_id=${BTC}&limit=100`, user)).body.message;
+    expect(btc.lines.map((l: any) => [l.kind, l.balance_after])).toEqual([
+      ["spot", "0.30100000"],
+      ["test_hold", "0.30000000"],
+      ["deposit", "0.30000000"],
     ]);
+    expect(btc.next).toBeNull();
 
     // A movement right after: the next read has it at the top, with no wait for any drain.
     expect((await stub.accountApply(user.id, [{ key: "order:701:cancel", ops: [{ t: "release", hold: "spot_order:701", amount: "rest" }] }]))[0]!.result).toBe("applied");
     const top = (await objectsApi("/wallet/statement?limit=1", user)).body.message.lines[0];
     expect(top).toMatchObject({ kind: "spot_release", amount: "0.00000000", held: "-20.00000000", balance_after: "350.00000000", held_after: "30.00000000", ref: { type: "spot_order", id: 701 } });
 
-    // The switch off: the statement is D1's ledger, the 1,000 USDT deposit only.
+    // The switch off: the statement is D1's ledger alone, as before.
     const d1 = (await api("/wallet/statement", { token: user.token })).body.message.lines;
-    expect(d1.map((l: any) => [l.kind, l.amount])).toEqual([["deposit", "1000.00000000"]]);
+    expect(d1.map((l: any) => [l.kind, coin(l.currency_id), l.amount])).toEqual([
+      ["test_hold", "BTC", "0.00000000"],
+      ["deposit", "BTC", "0.30000000"],
+      ["deposit", "USDT", "500.50000000"],
+    ]);
   });
 });
 

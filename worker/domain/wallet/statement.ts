@@ -125,7 +125,11 @@ const LEDGER: Source = { rows: "ledger", balances: "balances", row: (r) => r, re
 
 /** The objects' movements: `seq` orders them per user, a row's movement is its ref without the op's index. */
 const MOVEMENTS: Source = {
-  rows: "(SELECT seq AS id, ref AS movement_key, user_id, currency_id, account, d_available, d_frozen, '' AS kind, '' AS memo, created_at FROM account_movements)",
+  // Without the migration's opening (its credits and the holds it re-made, written in its one
+  // transaction: same time, first in the object): the ledger's lines before it tell that history.
+  rows: `(SELECT seq AS id, ref AS movement_key, user_id, currency_id, account, d_available, d_frozen, '' AS kind, '' AS memo, created_at FROM account_movements m
+          WHERE NOT (ref LIKE 'migrate:opening#%' OR (ref LIKE '%:reserve' AND created_at = (
+            SELECT o.created_at FROM account_movements o WHERE o.user_id = m.user_id AND o.ref LIKE 'migrate:opening#%' ORDER BY o.seq LIMIT 1))))`,
   balances: "account_balances",
   row: (r) => {
     const key = movementOf(r.movement_key);
@@ -162,14 +166,39 @@ function linesOf(rows: Row[]): Line[] {
 }
 
 /**
- * One page of the user's statement, newest first. In objects mode the user's object drains first
- * (one call; a D1 batch only when something waits), and the page is read on a D1 session that has
- * everything the object drained (freshSession): the user's own latest movement is on it.
+ * Objects mode: cursors at or past this one page through D1's ledger (`id < cursor - LEDGER_CURSOR`),
+ * below every movement of the object; LEDGER_START starts it. Ids and seqs stay below 10^15.
+ */
+const LEDGER_CURSOR = 1_000_000_000_000_000;
+const LEDGER_START = 2 * LEDGER_CURSOR - 1;
+
+const ledgerNext = (page: StatementPage): string | null => (page.next === null ? null : String(LEDGER_CURSOR + Number(page.next)));
+
+/**
+ * One page of the user's statement, newest first.
+ *
+ * In objects mode: first the object's movements (the read model), then D1's ledger, the record up
+ * to the cut-over (its last lines end at the balances the migration opened the object with). The
+ * user's object drains first (one call; a D1 batch only when something waits), and the page is
+ * read on a D1 session that has everything the object drained (freshSession): the user's own
+ * latest movement is on it, however far behind the background drain or a replica is.
  */
 export async function statement(db: D1Database, userId: number, q: StatementQuery, reads: AccountReads | null = null): Promise<StatementPage> {
   if (!reads) return statementOf(db, LEDGER, userId, q);
+  const cursor = q.cursor === undefined ? null : Number(q.cursor);
+  if (cursor !== null && cursor >= LEDGER_CURSOR) {
+    const rest = await statementOf(db, LEDGER, userId, { ...q, cursor: cursor >= LEDGER_START ? undefined : String(cursor - LEDGER_CURSOR) });
+    return { lines: rest.lines, next: ledgerNext(rest) };
+  }
   const drainedSeq = await reads.drained(userId);
-  return statementOf(await freshSession(reads.db, userId, drainedSeq), MOVEMENTS, userId, q);
+  const page = await statementOf(await freshSession(reads.db, userId, drainedSeq), MOVEMENTS, userId, q);
+  if (page.next !== null) return page;
+  if (page.lines.length >= q.limit) {
+    const older = await db.prepare("SELECT 1 AS x FROM ledger WHERE user_id = ? LIMIT 1").bind(userId).first();
+    return { lines: page.lines, next: older ? String(LEDGER_START) : null };
+  }
+  const rest = await statementOf(db, LEDGER, userId, { ...q, cursor: undefined, limit: q.limit - page.lines.length });
+  return { lines: [...page.lines, ...rest.lines], next: ledgerNext(rest) };
 }
 
 async function statementOf(db: D1Reader, src: Source, userId: number, q: StatementQuery): Promise<StatementPage> {
