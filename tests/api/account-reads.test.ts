@@ -20,7 +20,7 @@ import { movementStatements } from "../../worker/lib/ledger.ts";
 import { reconcileAndRecord } from "../../worker/domain/ledger/reconcile.ts";
 import { compareObject, reconcileObjects } from "../../worker/domain/ledger/reconcile-objects.ts";
 import { runSnapshot, startSnapshot } from "../../worker/domain/transparency/snapshot.ts";
-import { userDetail } from "../../worker/domain/operator/users.ts";
+import { userDetail, userLedger } from "../../worker/domain/operator/users.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
 import { BTC, makeOperator, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
@@ -203,6 +203,21 @@ describe("operator screens and the liabilities proof read the read model", () =>
       ["lever", "50.50000000", "0.00000000"],
     ]);
     expect((await userDetail(env.DB, op.id, user.id)).balances.map((b) => [b.account, b.available])).toEqual([["change", "1000.00000000"]]);
+    // The user's rows: the object's movements (its keys as they are, the opening included), then D1's ledger.
+    const rows = (await userLedger(env.DB, user.id, { page: 1, limit: 50 }, true)).lists;
+    expect(rows.map((r) => [r.movement_key, r.kind, r.d_available, r.d_frozen])).toEqual([
+      ["transfer:e2e-1#to", "transfer", "50.50000000", "0.00000000"],
+      ["transfer:e2e-1", "transfer", "-50.50000000", "0.00000000"],
+      ["trade:9001:buyer#1", "spot", "0.00100000", "0.00000000"],
+      ["trade:9001:buyer#0", "spot", "0.00000000", "-100.00000000"],
+      ["withdrawal:88:reserve", "withdrawal_freeze", "-30.00000000", "30.00000000"],
+      ["spot_order:701:reserve", "spot_freeze", "-120.00000000", "120.00000000"],
+      ["migrated:change:1:reserve", "account_opening", "-0.05000000", "0.05000000"],
+      ["migrate:opening#1", "account_opening", "0.30000000", "0.00000000"],
+      ["migrate:opening#0", "account_opening", "500.50000000", "0.00000000"],
+      [expect.stringMatching(/^test-credit:/), "deposit", "1000.00000000", "0.00000000"],
+    ]);
+    expect((await userLedger(env.DB, user.id, { page: 1, limit: 50 })).lists.map((r) => r.kind)).toEqual(["deposit"]);
 
     const id = await startSnapshot(env.DB, { trigger: "operator", now: Date.now() });
     const snapshot = await runSnapshot(OBJECTS, id!, { statements: 900, ms: 60_000 });

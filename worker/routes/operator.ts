@@ -91,7 +91,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     ok(c, await userDetail(c.env.DB, c.get("user").id, c.req.valid("param").id, readsOnObjects(c.env))),
   )
   .get("/admin/users/:id/ledger", params(idParamSchema), query(adminListQuerySchema), answers(ledgerPageSchema, { summary: "A user's ledger rows, newest first", auth: true }), async (c) =>
-    ok(c, await userLedger(c.env.DB, c.req.valid("param").id, c.req.valid("query"))),
+    ok(c, await userLedger(c.env.DB, c.req.valid("param").id, c.req.valid("query"), readsOnObjects(c.env))),
   )
   .get("/admin/treasury", answers(treasurySchema, { summary: "Balances of the system accounts", auth: true }), async (c) => ok(c, await treasuryBalances(c.env.DB)))
 
