@@ -17,7 +17,9 @@ import worker from "../../worker/index.ts";
 import type { AccountLeg } from "../../durable/account/types.ts";
 import { userStub } from "../../worker/lib/notify.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
-import { reconcileAndRecord } from "../../worker/domain/ledger/reconcile.ts";
+import { reconcile, reconcileAndRecord } from "../../worker/domain/ledger/reconcile.ts";
+import { holdSourcesOf } from "../../worker/domain/products.ts";
+import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
 import { compareObject, reconcileObjects } from "../../worker/domain/ledger/reconcile-objects.ts";
 import { runSnapshot, startSnapshot } from "../../worker/domain/transparency/snapshot.ts";
 import { userDetail, userLedger } from "../../worker/domain/operator/users.ts";
@@ -262,5 +264,25 @@ describe("the reconciler in objects mode", () => {
     const report = await reconcileAndRecord(env.DB, "operator", OBJECTS);
     expect(report.ok).toBe(false);
     expect(report.differences).toContainEqual(expect.objectContaining({ check: "read_model_vs_movements", user_id: other.user.id }));
+  });
+
+  it("checks frozen funds against their records with the object itself: a hold the read model has not received is no difference, a hold without its record is", async () => {
+    const user = await makeUser();
+    const stub = await openObject(user.id);
+    await drainAll(stub);
+    const w = await env.DB.prepare("INSERT INTO withdrawals (user_id, currency_id, address, amount, fee, freeze_key, created_at) VALUES (?, ?, 'T-address', ?, ?, ?, ?) RETURNING id")
+      .bind(user.id, USDT, Number(u8("9")), Number(u8("1")), `withdrawal-freeze:reads28:${user.id}`, Date.now())
+      .first<{ id: number }>();
+    expect((await stub.accountReserve(user.id, { forKind: "withdrawal", forId: String(w!.id), account: "change", currencyId: USDT, amount: u8("10") })).result).toBe("reserved");
+    // The read model still says nothing is frozen in USDT (no drain since): the object decides.
+    const reads = accountReads(OBJECTS)!;
+    const mine = async () => (await reconcile(env.DB, holdSourcesOf(), reads)).differences.filter((d) => d.user_id === user.id && d.check === "frozen_vs_holds" && d.currency_id === USDT);
+    expect(await mine()).toEqual([]);
+
+    // Frozen money no record explains (an order the pair never recorded) is reported.
+    expect((await stub.accountReserve(user.id, { forKind: "spot_order", forId: "999999", account: "change", currencyId: USDT, amount: u8("5") })).result).toBe("reserved");
+    // (found once drained, as the object's alarm drains within a second of the write)
+    await drainAll(stub);
+    expect(await mine()).toEqual([{ check: "frozen_vs_holds", user_id: user.id, currency_id: USDT, account: "change", frozen: String(u8("15")), holds: String(u8("10")) }]);
   });
 });
