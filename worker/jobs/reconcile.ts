@@ -11,7 +11,7 @@ export const RECONCILE_EVERY_MINUTES = 10;
 export async function reconcileJob(cron: string, env: Env, now = new Date()): Promise<void> {
   if (cron === "* * * * *" && now.getUTCMinutes() % RECONCILE_EVERY_MINUTES !== 0) return;
   try {
-    await reconcileAndRecord(env.DB, "cron");
+    await reconcileAndRecord(env.DB, "cron", env);
   } catch (err) {
     console.error(JSON.stringify({ level: "error", event: "reconciliation_failed", error: String(err), stack: (err as Error)?.stack }));
   }

@@ -39,6 +39,7 @@ import { auditLog, reconcileReports, runReconciliation } from "../domain/operato
 import { depositQueue, kycQueue, withdrawalQueue } from "../domain/operator/queues.ts";
 import { decideAdjustment, decideDeposit, decideKyc } from "../domain/operator/reviews.ts";
 import { findUsers, treasuryBalances, userDetail, userLedger } from "../domain/operator/users.ts";
+import { readsOnObjects } from "../domain/wallet/object-reads.ts";
 import { transitionWithdrawal, type WithdrawalAction } from "../domain/withdrawals/withdrawals.ts";
 
 const withdrawalActions: Record<string, WithdrawalAction> = {
@@ -87,10 +88,10 @@ export const operatorRoutes = new Hono<AppEnv>()
   // ── Users, balances and ledger ──────────────────────────────────────────────────────────────
   .get("/admin/users", query(userSearchQuerySchema), answers(adminUserPageSchema, { summary: "Find users by id or account prefix", auth: true }), async (c) => ok(c, await findUsers(c.env.DB, c.req.valid("query"))))
   .get("/admin/users/:id", params(idParamSchema), answers(adminUserDetailSchema, { summary: "A user's profile, bank card and balances (audited)", auth: true }), async (c) =>
-    ok(c, await userDetail(c.env.DB, c.get("user").id, c.req.valid("param").id)),
+    ok(c, await userDetail(c.env.DB, c.get("user").id, c.req.valid("param").id, readsOnObjects(c.env))),
   )
   .get("/admin/users/:id/ledger", params(idParamSchema), query(adminListQuerySchema), answers(ledgerPageSchema, { summary: "A user's ledger rows, newest first", auth: true }), async (c) =>
-    ok(c, await userLedger(c.env.DB, c.req.valid("param").id, c.req.valid("query"))),
+    ok(c, await userLedger(c.env.DB, c.req.valid("param").id, c.req.valid("query"), readsOnObjects(c.env))),
   )
   .get("/admin/treasury", answers(treasurySchema, { summary: "Balances of the system accounts", auth: true }), async (c) => ok(c, await treasuryBalances(c.env.DB)))
 
@@ -108,5 +109,5 @@ export const operatorRoutes = new Hono<AppEnv>()
 
   // ── Audit log and reconciliation ────────────────────────────────────────────────────────────
   .get("/admin/audit", query(auditQuerySchema), answers(auditPageSchema, { summary: "The audit log, newest first", auth: true }), async (c) => ok(c, await auditLog(c.env.DB, c.req.valid("query"))))
-  .get("/admin/reconcile", answers(reconcileResultSchema, { summary: "Run the reconciliation now (recorded as a report)", auth: true }), async (c) => ok(c, await runReconciliation(c.env.DB, c.get("user").id)))
+  .get("/admin/reconcile", answers(reconcileResultSchema, { summary: "Run the reconciliation now (recorded as a report)", auth: true }), async (c) => ok(c, await runReconciliation(c.env.DB, c.get("user").id, c.env)))
   .get("/admin/reconcile/reports", query(adminListQuerySchema), answers(reconcileReportPageSchema, { summary: "Past reconciliation reports", auth: true }), async (c) => ok(c, await reconcileReports(c.env.DB, c.req.valid("query"))));

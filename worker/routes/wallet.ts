@@ -27,6 +27,7 @@ import { claimDeposit, depositAddresses, depositRecords } from "../domain/wallet
 import { transferOwn, transferOwnOnObjects } from "../domain/wallet/transfers.ts";
 import { accountsOnObjects } from "../lib/accounts.ts";
 import { statement, userHolds } from "../domain/wallet/statement.ts";
+import { accountReads } from "../domain/wallet/object-reads.ts";
 import { holdsSchema, statementPageSchema, statementQuerySchema } from "../../schemas/statement.ts";
 import { feeTable, requestWithdrawal, withdrawalRecords, withdrawInfo } from "../domain/withdrawals/requests.ts";
 import { relyingParty } from "../domain/account/passkeys.ts";
@@ -36,14 +37,14 @@ const MINUTE = 60_000;
 
 export const walletRoutes = new Hono<AppEnv>()
   // ── Asset centre ────────────────────────────────────────────────────────────────────────────
-  .post("/wallet/list", requireUser, answers(walletListSchema, { summary: "The three accounts per currency, valued in USDT at last traded prices", auth: true }), async (c) => ok(c, await walletList(c.env.DB, c.get("user").id)))
+  .post("/wallet/list", requireUser, answers(walletListSchema, { summary: "The three accounts per currency, valued in USDT at last traded prices", auth: true }), async (c) => ok(c, await walletList(c.env.DB, c.get("user").id, accountReads(c.env))))
 
   // ── Statement and holds (issue #26): every movement of one's money, and what its frozen part is held for ──
   .get("/wallet/statement", requireUser, query(statementQuerySchema), answers(statementPageSchema, { summary: "One's statement: every movement with its kind, amount, balance after, time and record; newest first, by cursor", auth: true }), async (c) =>
-    ok(c, await statement(c.env.DB, c.get("user").id, c.req.valid("query"))),
+    ok(c, await statement(c.env.DB, c.get("user").id, c.req.valid("query"), accountReads(c.env))),
   )
   .get("/wallet/holds", requireUser, answers(holdsSchema, { summary: "What one's frozen funds are held for, per coin and account (the holds sum to the frozen balance)", auth: true }), async (c) =>
-    ok(c, { groups: await userHolds(c.env.DB, c.get("user").id) }),
+    ok(c, { groups: await userHolds(c.env.DB, c.get("user").id, undefined, accountReads(c.env)) }),
   )
 
   // ── Transfers between own accounts ──────────────────────────────────────────────────────────
@@ -53,7 +54,7 @@ export const walletRoutes = new Hono<AppEnv>()
 
   // ── Flash exchange (coin ↔ USDT against the treasury at the last traded price) ─────────────
   .get("/user/shandui_set", requireUser, answers(conversionSettingsSchema, { summary: "Flash exchange settings and each coin's price", auth: true }), async (c) => ok(c, await conversionSettingsView(c.env.DB)))
-  .get("/user/user_wallet", requireUser, answers(userWalletSchema, { summary: "Spot-account balance of every shown currency, with its scale", auth: true }), async (c) => ok(c, await spotWallet(c.env.DB, c.get("user").id)))
+  .get("/user/user_wallet", requireUser, answers(userWalletSchema, { summary: "Spot-account balance of every shown currency, with its scale", auth: true }), async (c) => ok(c, await spotWallet(c.env.DB, c.get("user").id, accountReads(c.env))))
   .post("/user/shandui_quote", requireUser, refuseOperatorMoney, jsonBody(conversionSchema), answers(conversionQuoteSchema, { summary: "Price a flash exchange and hold it for 10 s", auth: true }), async (c) =>
     ok(c, await createQuote(c.env, c.get("user").id, c.req.valid("json"))),
   )
@@ -111,7 +112,7 @@ export const walletRoutes = new Hono<AppEnv>()
   // ── Withdrawals ─────────────────────────────────────────────────────────────────────────────
   .get("/wallet/fees", answers(feeTableSchema, { summary: "The published withdrawal fee table: fee, min and max per currency and network" }), async (c) => ok(c, await cachedPublic(PUBLIC_LISTS.withdrawalFees, () => feeTable(c.env.DB))))
   .post("/wallet/get_info", requireUser, jsonBody(currencyBodySchema), answers(withdrawInfoSchema, { summary: "Withdrawal terms of a currency and what the form needs", auth: true }), async (c) =>
-    ok(c, await withdrawInfo(c.env.DB, c.get("user").id, c.req.valid("json").currency)),
+    ok(c, await withdrawInfo(c.env.DB, c.get("user").id, c.req.valid("json").currency, accountReads(c.env))),
   )
   .post("/wallet/out", requireUser, refuseOperatorMoney, jsonBody(withdrawalSchema), answers(withdrawalSubmittedSchema, { summary: "Withdraw (an internal address is an instant, free in-site transfer); 997 without receiving account", auth: true }), async (c) => {
     const user = c.get("user");

@@ -18,13 +18,20 @@
  *     contracts, C2C escrow, leveraged positions), gathered by worker/domain/products.ts, so this
  *     file imports no product; frozen money that no source explains — or a hold without the
  *     frozen money behind it — is reported.
+ * In objects mode (`ACCOUNTS = "objects"`: users' money lives in their account objects, D1 is the
+ * read model) check 5 reads users' frozen funds from the read model and confirms a difference
+ * with the user's object itself, and the objects are compared with the read model
+ * (reconcile-objects.ts): the sum of `account_movements` = `account_balances` = the object's balances.
+ * Checks 1–4 keep checking D1's ledger (the record up to the cut-over, and the system accounts).
  * Differences are returned, written to `reconciliation_reports` and logged with console.error.
  */
 import { TREASURY } from "../../lib/guarded.ts";
 import { EXTERNAL_ACCOUNTS, SYSTEM } from "../../lib/ledger.ts";
 import { PRODUCTS } from "../../../schemas/products.ts";
 import { holdSourcesOf } from "../products.ts";
+import { accountReads, readsOnObjects, type AccountReads, type AccountsEnv } from "../wallet/object-reads.ts";
 import type { HoldSource } from "./holds.ts";
+import { reconcileObjects, type ObjectDifference } from "./reconcile-objects.ts";
 
 export type { Hold, HoldSource } from "./holds.ts";
 
@@ -35,7 +42,8 @@ export type Difference =
   | { check: "negative_balance"; user_id: number; currency_id: number; account: string; available: string; frozen: string }
   | { check: "system_frozen"; user_id: number; currency_id: number; account: string; frozen: string }
   | { check: "system_unexplained"; user_id: number; currency_id: number; movement_key: string; kind: string; amount: string; explained: string }
-  | { check: "frozen_vs_holds"; user_id: number; currency_id: number; account: string; frozen: string; holds: string };
+  | { check: "frozen_vs_holds"; user_id: number; currency_id: number; account: string; frozen: string; holds: string }
+  | ObjectDifference;
 
 export interface ReconcileResult {
   ok: boolean;
@@ -49,8 +57,8 @@ const external = EXTERNAL_ACCOUNTS.join(", ");
 /** Kinds that may take money out of the fee account: reversals of product fees, and rebate payments. */
 const FEE_DEBIT_KINDS = [...new Set([...PRODUCTS.flatMap((p) => p.feeKinds), "invite_rebate"])].map((k) => `'${k.replace(/'/g, "''")}'`).join(", ");
 
-/** Runs every check and returns the differences (empty when the books are right). */
-export async function reconcile(db: D1Database, sources: HoldSource[] = holdSourcesOf()): Promise<ReconcileResult> {
+/** Runs every check and returns the differences (empty when the books are right); `reads`: objects mode. */
+export async function reconcile(db: D1Database, sources: HoldSource[] = holdSourcesOf(), reads: AccountReads | null = null): Promise<ReconcileResult> {
   const differences: Difference[] = [];
   const grouped = `SELECT user_id, currency_id, account, SUM(d_available) AS a, SUM(d_frozen) AS f FROM ledger GROUP BY user_id, currency_id, account`;
   const [sums, balanceRows, unbalanced, negative, systemFrozen, counts, feeDebits] = await db.batch([
@@ -122,16 +130,28 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
       holds.set(k, (holds.get(k) ?? 0n) + h.units);
     }
   }
+  // Objects mode: users' frozen funds are in their objects, as of the last drain in the read model.
   const { results: frozenRows } = await db
-    .prepare("SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE (user_id > 0 OR user_id = ?) AND frozen != 0")
+    .prepare(
+      reads
+        ? "SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM account_balances WHERE frozen != 0 UNION ALL SELECT user_id, currency_id, account, CAST(frozen AS TEXT) FROM balances WHERE user_id = ?1 AND frozen != 0"
+        : "SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE (user_id > 0 OR user_id = ?) AND frozen != 0",
+    )
     .bind(TREASURY)
     .all<{ user_id: number; currency_id: number; account: string; f: string }>();
   const frozen = new Map<string, bigint>(frozenRows.map((r) => [`${r.user_id}|${r.currency_id}|${r.account}`, BigInt(r.f)]));
+  const objectFrozen = new Map<number, Promise<Map<string, bigint>>>();
   for (const k of new Set([...holds.keys(), ...frozen.keys()])) {
-    const f = frozen.get(k) ?? 0n;
+    let f = frozen.get(k) ?? 0n;
     const h = holds.get(k) ?? 0n;
+    const [u, c, a] = k.split("|");
+    if (f !== h && reads && Number(u) > 0) {
+      // The read model may not have the user's latest hold yet: the object's own frozen funds decide.
+      const user = Number(u);
+      if (!objectFrozen.has(user)) objectFrozen.set(user, frozenInObject(reads, user));
+      f = (await objectFrozen.get(user)!).get(`${c}|${a}`) ?? 0n;
+    }
     if (f !== h && differences.length < 10 * LIMIT) {
-      const [u, c, a] = k.split("|");
       differences.push({ check: "frozen_vs_holds", user_id: Number(u), currency_id: Number(c), account: a!, frozen: f.toString(), holds: h.toString() });
     }
   }
@@ -145,9 +165,25 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
   };
 }
 
-/** Runs the checks, stores a report row and shouts when anything is off. */
-export async function reconcileAndRecord(db: D1Database, source: "cron" | "operator"): Promise<ReconcileResult & { report_id: number }> {
-  const result = await reconcile(db);
+/** One user's frozen funds per currency and account, from their object after it drained. */
+async function frozenInObject(reads: AccountReads, userId: number): Promise<Map<string, bigint>> {
+  await reads.drained(userId);
+  return new Map((await reads.balances(userId)).map((b) => [`${b.currencyId}|${b.account}`, b.frozen]));
+}
+
+/**
+ * Runs the checks, stores a report row and shouts when anything is off. `env` (the cron's and the
+ * operator route's) switches on the objects' checks when `ACCOUNTS = "objects"`.
+ */
+export async function reconcileAndRecord(db: D1Database, source: "cron" | "operator", env?: AccountsEnv): Promise<ReconcileResult & { report_id: number }> {
+  const objects = env && readsOnObjects(env) ? env : null;
+  const result = await reconcile(db, holdSourcesOf(), objects ? accountReads(objects) : null);
+  if (objects) {
+    const check = await reconcileObjects(objects);
+    result.differences.push(...check.differences);
+    result.ok = result.differences.length === 0;
+    if (check.busy.length > 0) console.warn(JSON.stringify({ level: "warn", event: "reconciliation_objects_busy", users: check.busy }));
+  }
   if (!result.ok) {
     console.error(JSON.stringify({ level: "error", event: "reconciliation_difference", source, differences: result.differences, stats: result.stats }));
   }

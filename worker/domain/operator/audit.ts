@@ -1,4 +1,5 @@
 /** The audit log and the reconciliation reports, as operators read them. */
+import type { AccountsEnv } from "../wallet/object-reads.ts";
 import type { z } from "zod";
 import { formatUnits } from "../../../schemas/money.ts";
 import type { AuditRow, auditQuerySchema } from "../../../schemas/operator.ts";
@@ -129,8 +130,8 @@ function amountOf(r: AuditDbRow, detail: Record<string, unknown> | null): { valu
 }
 
 /** Runs the reconciliation now, records the report and audits the run. */
-export async function runReconciliation(db: D1Database, operatorId: number) {
-  const result = await reconcileAndRecord(db, "operator");
+export async function runReconciliation(db: D1Database, operatorId: number, env?: AccountsEnv) {
+  const result = await reconcileAndRecord(db, "operator", env);
   await auditStatement(db, { operatorId, action: "reconcile.run", targetType: "reconciliation", targetId: result.report_id, detail: { ok: result.ok, differences: result.differences.length } }).run();
   return result;
 }

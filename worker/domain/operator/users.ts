@@ -8,6 +8,8 @@ import { SYSTEM_ACCOUNTS, auditStatement } from "../../lib/guarded.ts";
 import { notFound } from "../../lib/errors.ts";
 import { kycState, maskCard } from "../kyc/state.ts";
 import { timeFormat } from "../wallet/currency.ts";
+import { movementKind, movementOf } from "../wallet/object-reads.ts";
+import { refOf } from "../wallet/statement.ts";
 import { count, fmt, page } from "./rows.ts";
 
 /** The user row without its fund-password flag column (answered as has_fund_password). */
@@ -35,8 +37,12 @@ export async function findUsers(db: D1Database, q: z.output<typeof userSearchQue
   return { total: count(total), lists: page<Row>(rows).map((r) => ({ ...r, created_at: timeFormat(r.created_at) })) };
 }
 
-/** One user's profile, bank card and balances; the look is audited. */
-export async function userDetail(db: D1Database, operatorId: number, id: number) {
+/**
+ * One user's profile, bank card and balances; the look is audited. In objects mode (`objects`:
+ * wallet/object-reads.ts) the balances are the read model's (`account_balances`: the user's
+ * account object as of its last drain, a moment behind at most).
+ */
+export async function userDetail(db: D1Database, operatorId: number, id: number, objects = false) {
   const u = await db
     .prepare("SELECT id, account, role, review_status, real_name, locked, fund_password_hash IS NOT NULL AS fp, created_at FROM users WHERE id = ?")
     .bind(id)
@@ -44,7 +50,7 @@ export async function userDetail(db: D1Database, operatorId: number, id: number)
   if (!u) throw notFound();
   const [balances, bank, state] = await Promise.all([
     db
-      .prepare("SELECT b.currency_id, c.name, c.scale, b.account, CAST(b.available AS TEXT) AS a, CAST(b.frozen AS TEXT) AS f FROM balances b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id = ? ORDER BY b.currency_id, b.account")
+      .prepare(`SELECT b.currency_id, c.name, c.scale, b.account, CAST(b.available AS TEXT) AS a, CAST(b.frozen AS TEXT) AS f FROM ${objects ? "account_balances" : "balances"} b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id = ? ORDER BY b.currency_id, b.account`)
       .bind(id)
       .all<{ currency_id: number; name: string; scale: number; account: string; a: string; f: string }>(),
     db.prepare("SELECT real_name, bank_account, bank_name, bank_branch FROM bank_cards WHERE user_id = ?").bind(id).first<{ real_name: string; bank_account: string; bank_name: string; bank_branch: string }>(),
@@ -59,17 +65,28 @@ export async function userDetail(db: D1Database, operatorId: number, id: number)
   };
 }
 
-/** One user's ledger rows, newest first. */
-export async function userLedger(db: D1Database, id: number, q: { page: number; limit: number }) {
+/** Objects mode: a movement of the read model is listed with this added to its seq (ledger ids stay below it). */
+const MOVEMENT_ROW_ID = 1_000_000_000_000_000;
+
+/**
+ * One user's ledger rows, newest first. In objects mode (`objects`) first the rows of the user's
+ * account object as drained into the read model (`account_movements`: its `ref` as the key, the
+ * kind read from it as the statement reads it, the migration's opening included), then D1's
+ * ledger up to the cut-over.
+ */
+export async function userLedger(db: D1Database, id: number, q: { page: number; limit: number }, objects = false) {
   const { page: p, limit } = q;
+  const ledgerRows = `SELECT l.id, l.movement_key, l.currency_id, c.name, c.scale, l.account, CAST(l.d_available AS TEXT) AS da, CAST(l.d_frozen AS TEXT) AS df, l.kind, l.memo, l.created_at
+           FROM ledger l JOIN currencies c ON c.id = l.currency_id WHERE l.user_id = ?1`;
+  const rowsSql = objects
+    ? `SELECT * FROM (
+         SELECT ${MOVEMENT_ROW_ID} + m.seq AS id, m.ref AS movement_key, m.currency_id, c.name, c.scale, m.account, CAST(m.d_available AS TEXT) AS da, CAST(m.d_frozen AS TEXT) AS df, '' AS kind, '' AS memo, m.created_at
+           FROM account_movements m JOIN currencies c ON c.id = m.currency_id WHERE m.user_id = ?1
+         UNION ALL ${ledgerRows}) ORDER BY id DESC`
+    : `${ledgerRows} ORDER BY l.id DESC`;
   const [total, rows] = await db.batch([
-    db.prepare("SELECT count(*) AS n FROM ledger WHERE user_id = ?").bind(id),
-    db
-      .prepare(
-        `SELECT l.id, l.movement_key, l.currency_id, c.name, c.scale, l.account, CAST(l.d_available AS TEXT) AS da, CAST(l.d_frozen AS TEXT) AS df, l.kind, l.memo, l.created_at
-           FROM ledger l JOIN currencies c ON c.id = l.currency_id WHERE l.user_id = ? ORDER BY l.id DESC LIMIT ? OFFSET ?`,
-      )
-      .bind(id, limit, (p - 1) * limit),
+    db.prepare(objects ? "SELECT (SELECT count(*) FROM ledger WHERE user_id = ?1) + (SELECT count(*) FROM account_movements WHERE user_id = ?1) AS n" : "SELECT count(*) AS n FROM ledger WHERE user_id = ?1").bind(id),
+    db.prepare(`${rowsSql} LIMIT ?2 OFFSET ?3`).bind(id, limit, (p - 1) * limit),
   ]);
   type Row = { id: number; movement_key: string; currency_id: number; name: string; scale: number; account: string; da: string; df: string; kind: string; memo: string; created_at: number };
   return {
@@ -77,7 +94,7 @@ export async function userLedger(db: D1Database, id: number, q: { page: number; 
     lists: page<Row>(rows).map((r) => ({
       id: r.id,
       movement_key: r.movement_key,
-      kind: r.kind,
+      kind: r.id > MOVEMENT_ROW_ID ? movementKind(movementOf(r.movement_key), (k) => refOf(k, "")).kind : r.kind,
       currency_id: r.currency_id,
       currency_name: r.name,
       account: r.account,

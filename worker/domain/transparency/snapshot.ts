@@ -28,6 +28,7 @@
  * run list with its reason. An invocation stops before its statement budget (D1 allows 1,000 per
  * invocation) or its time budget, and the every-minute job goes on from the cursor.
  */
+import { readsOnObjects } from "../wallet/object-reads.ts";
 import {
   TREE_EXTRA_DECIMALS,
   TREE_UNITS,
@@ -55,6 +56,17 @@ const PRUNE_USERS = 50_000;
 export interface SnapshotEnv {
   DB: D1Database;
   PEPPER: string;
+  /** "objects": users' balances are their account objects', read from D1's read model (object-reads.ts). */
+  ACCOUNTS?: string;
+}
+
+/**
+ * The tables the copy reads users' balances and their movements from: D1's `balances` and
+ * `ledger`, or in objects mode the read model the account objects drain into (`account_balances`,
+ * `account_movements`: the objects' balances as of their last drain, a moment behind at most).
+ */
+function liabilityTables(env: SnapshotEnv): { balances: string; ledger: string } {
+  return readsOnObjects(env) ? { balances: "account_balances", ledger: "account_movements" } : { balances: "balances", ledger: "ledger" };
 }
 
 export interface SnapshotRow {
@@ -228,7 +240,7 @@ export async function runSnapshot(env: SnapshotEnv, id: number, budget: Budget =
     s = (await readSnapshot(db, id))!;
     if (s.phase === "done") break;
     if (!c.fits(s.phase === "leaves" ? 3 + Math.ceil((2 << (s.block_level - s.stored_level)) / NODES_PER_STATEMENT) : 8)) break;
-    if (s.phase === "copy") await copyStep(db, s, c);
+    if (s.phase === "copy") await copyStep(db, s, c, liabilityTables(env));
     else if (s.phase === "check") await checkStep(db, s, c);
     else if (s.phase === "leaves") await leavesStep(db, s, key, c);
     else if (s.phase === "top") await topStep(db, s, c);
@@ -239,7 +251,7 @@ export async function runSnapshot(env: SnapshotEnv, id: number, budget: Budget =
   return (await readSnapshot(db, id))!;
 }
 
-async function copyStep(db: D1Database, s: SnapshotRow, c: Counter) {
+async function copyStep(db: D1Database, s: SnapshotRow, c: Counter, t: { balances: string; ledger: string }) {
   c.add(1);
   const { results: currencies } = await db.prepare("SELECT id, name, scale FROM currencies ORDER BY id").all<SnapshotCurrency>();
   const now = Date.now();
@@ -247,7 +259,7 @@ async function copyStep(db: D1Database, s: SnapshotRow, c: Counter) {
     db
       .prepare(
         `INSERT INTO liab_balances (snapshot_id, user_id, currency_id, amount)
-         SELECT ?1, user_id, currency_id, SUM(available + frozen) FROM balances WHERE user_id > 0 GROUP BY user_id, currency_id`,
+         SELECT ?1, user_id, currency_id, SUM(available + frozen) FROM ${t.balances} WHERE user_id > 0 GROUP BY user_id, currency_id`,
       )
       .bind(s.id),
     db
@@ -260,8 +272,8 @@ async function copyStep(db: D1Database, s: SnapshotRow, c: Counter) {
       .prepare(
         `INSERT INTO liab_totals (snapshot_id, currency_id, balances_total, ledger_total, copy_total)
          SELECT ?1, c.id, COALESCE(b.t, '0'), COALESCE(l.t, '0'), COALESCE(x.t, '0') FROM currencies c
-         LEFT JOIN (SELECT currency_id, CAST(SUM(available + frozen) AS TEXT) AS t FROM balances WHERE user_id > 0 GROUP BY currency_id) b ON b.currency_id = c.id
-         LEFT JOIN (SELECT currency_id, CAST(SUM(d_available + d_frozen) AS TEXT) AS t FROM ledger WHERE user_id > 0 GROUP BY currency_id) l ON l.currency_id = c.id
+         LEFT JOIN (SELECT currency_id, CAST(SUM(available + frozen) AS TEXT) AS t FROM ${t.balances} WHERE user_id > 0 GROUP BY currency_id) b ON b.currency_id = c.id
+         LEFT JOIN (SELECT currency_id, CAST(SUM(d_available + d_frozen) AS TEXT) AS t FROM ${t.ledger} WHERE user_id > 0 GROUP BY currency_id) l ON l.currency_id = c.id
          LEFT JOIN (SELECT currency_id, CAST(SUM(amount) AS TEXT) AS t FROM liab_balances WHERE snapshot_id = ?1 GROUP BY currency_id) x ON x.currency_id = c.id`,
       )
       .bind(s.id),
@@ -269,7 +281,7 @@ async function copyStep(db: D1Database, s: SnapshotRow, c: Counter) {
       .prepare(
         `UPDATE liab_snapshots SET taken_at = ?2, currencies = ?3,
            user_count = (SELECT COUNT(*) FROM liab_users WHERE snapshot_id = ?1),
-           negative_users = (SELECT COUNT(*) FROM (SELECT user_id FROM balances WHERE user_id > 0 AND (available < 0 OR frozen < 0)
+           negative_users = (SELECT COUNT(*) FROM (SELECT user_id FROM ${t.balances} WHERE user_id > 0 AND (available < 0 OR frozen < 0)
              UNION SELECT user_id FROM liab_balances WHERE snapshot_id = ?1 AND amount < 0))
          WHERE id = ?1`,
       )

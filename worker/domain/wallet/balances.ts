@@ -1,29 +1,39 @@
 /**
  * Balance views: every product's account (schemas/products.ts) per currency valued in USDT at last traded prices (spec §2
  * Assets), and the spot account of every shown currency. Reads only; balances change only through
- * the ledger (worker/lib/ledger.ts).
+ * the ledger (worker/lib/ledger.ts). In objects mode (`reads`, object-reads.ts) the balances are the
+ * user's account object's, exactly; currencies and prices still come from D1.
  */
 import { formatUnits } from "../../../schemas/money.ts";
 import { USDT_ID, walletAccounts, type WalletAccountName } from "../../../schemas/wallet.ts";
 import type { WalletList, WalletRow } from "../../../schemas/assets.ts";
 import { usdtPrices, usdtValue } from "../spot/prices.ts";
 import { big, listCurrencies } from "./currency.ts";
+import type { AccountReads } from "./object-reads.ts";
 
 /** Display precision of USDT values (spec §9: assets 2 decimals). */
 const USDT_SCALE = 8;
 const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
 
+type Held = { currency_id: number; account: string; a: string; f: string };
+
+/** The user's balance rows: D1's, or the account object's in objects mode. */
+async function heldRows(db: D1Database, userId: number, reads: AccountReads | null, account?: string): Promise<Held[]> {
+  if (reads) {
+    const rows = await reads.balances(userId);
+    return rows.filter((b) => account === undefined || b.account === account).map((b) => ({ currency_id: b.currencyId, account: b.account, a: b.available.toString(), f: b.frozen.toString() }));
+  }
+  const { results } = await db
+    .prepare(`SELECT currency_id, account, CAST(available AS TEXT) AS a, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ?${account === undefined ? "" : " AND account = ?"}`)
+    .bind(...(account === undefined ? [userId] : [userId, account]))
+    .all<Held>();
+  return results;
+}
+
 /** Every shown currency in each declared account, valued in USDT, with the totals. */
-export async function walletList(db: D1Database, userId: number) {
-  const [currencies, prices, rows] = await Promise.all([
-    listCurrencies(db, true),
-    usdtPrices(db),
-    db
-      .prepare("SELECT currency_id, account, CAST(available AS TEXT) AS a, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ?")
-      .bind(userId)
-      .all<{ currency_id: number; account: string; a: string; f: string }>(),
-  ]);
-  const held = new Map(rows.results.map((r) => [`${r.currency_id}|${r.account}`, { a: BigInt(r.a), f: BigInt(r.f) }]));
+export async function walletList(db: D1Database, userId: number, reads: AccountReads | null = null) {
+  const [currencies, prices, rows] = await Promise.all([listCurrencies(db, true), usdtPrices(db), heldRows(db, userId, reads)]);
+  const held = new Map(rows.map((r) => [`${r.currency_id}|${r.account}`, { a: BigInt(r.a), f: BigInt(r.f) }]));
   let grand = 0n;
   const wallet = <A extends WalletAccountName>(account: A) => {
     let total = 0n;
@@ -56,12 +66,8 @@ export async function walletList(db: D1Database, userId: number) {
 }
 
 /** The spot ("change") account of every shown currency, with its scale. */
-export async function spotWallet(db: D1Database, userId: number) {
-  const currencies = await listCurrencies(db, true);
-  const { results } = await db
-    .prepare("SELECT currency_id, CAST(available AS TEXT) AS a, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ? AND account = 'change'")
-    .bind(userId)
-    .all<{ currency_id: number; a: string; f: string }>();
+export async function spotWallet(db: D1Database, userId: number, reads: AccountReads | null = null) {
+  const [currencies, results] = await Promise.all([listCurrencies(db, true), heldRows(db, userId, reads, "change")]);
   const held = new Map(results.map((r) => [r.currency_id, r]));
   return currencies.map((cur) => ({
     currency: cur.id,

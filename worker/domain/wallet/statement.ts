@@ -10,12 +10,18 @@
  * Holds: every open record that keeps some of the user's money frozen, from the same hold sources
  * the reconciler checks the books with (worker/domain/ledger/holds.ts), so the list sums to the
  * frozen balance whenever the books are right; a difference is listed as `unexplained`, never hidden.
+ *
+ * In objects mode (`reads`: object-reads.ts) the statement is the same page over the account
+ * objects' read model (`account_movements`, `account_balances`), read after the user's object has
+ * drained, so a user's own latest movement is always on it; the holds are the object's open holds.
  */
 import { formatUnits } from "../../../schemas/money.ts";
 import type { AccountName } from "../../../schemas/products.ts";
 import type { HoldGroup, HoldItem, StatementLine, StatementPage, StatementQuery, StatementRef } from "../../../schemas/statement.ts";
 import { holdSourcesOf } from "../products.ts";
-import type { HoldSource } from "../ledger/holds.ts";
+import type { HoldSource, UserHold } from "../ledger/holds.ts";
+import { listCurrencies } from "./currency.ts";
+import { freshSession, holdOf, movementKind, movementOf, type AccountReads, type D1Reader } from "./object-reads.ts";
 
 const DAY_MS = 86_400_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -104,6 +110,34 @@ interface Line {
   at: number;
 }
 
+/** Where a statement's rows come from: D1's ledger, or the account objects' read model (objects mode). */
+interface Source {
+  /** a table (or subquery) with the ledger's columns: id, movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at */
+  rows: string;
+  /** a table with `balances`' columns: user_id, currency_id, account, available, frozen */
+  balances: string;
+  /** a fetched row as a line reads it: its movement's key and its kind */
+  row(r: Row): Row;
+  ref(key: string, memo: string): StatementRef;
+}
+
+const LEDGER: Source = { rows: "ledger", balances: "balances", row: (r) => r, ref: refOf };
+
+/** The objects' movements: `seq` orders them per user, a row's movement is its ref without the op's index. */
+const MOVEMENTS: Source = {
+  // Without the migration's opening (its credits and the holds it re-made, written in its one
+  // transaction: same time, first in the object): the ledger's lines before it tell that history.
+  rows: `(SELECT seq AS id, ref AS movement_key, user_id, currency_id, account, d_available, d_frozen, '' AS kind, '' AS memo, created_at FROM account_movements m
+          WHERE NOT (ref LIKE 'migrate:opening#%' OR (ref LIKE '%:reserve' AND created_at = (
+            SELECT o.created_at FROM account_movements o WHERE o.user_id = m.user_id AND o.ref LIKE 'migrate:opening#%' ORDER BY o.seq LIMIT 1))))`,
+  balances: "account_balances",
+  row: (r) => {
+    const key = movementOf(r.movement_key);
+    return { ...r, movement_key: key, kind: movementKind(key, (k) => refOf(k, "")).kind };
+  },
+  ref: (key) => movementKind(key, (k) => refOf(k, "")).ref,
+};
+
 /** Rows of one movement are written in one statement, so a user's rows of one movement are adjacent. */
 function movementsOf(rows: Row[]): Row[][] {
   const out: Row[][] = [];
@@ -131,8 +165,43 @@ function linesOf(rows: Row[]): Line[] {
   return [...lines.values()];
 }
 
-/** One page of the user's statement, newest first. */
-export async function statement(db: D1Database, userId: number, q: StatementQuery): Promise<StatementPage> {
+/**
+ * Objects mode: cursors at or past this one page through D1's ledger (`id < cursor - LEDGER_CURSOR`),
+ * below every movement of the object; LEDGER_START starts it. Ids and seqs stay below 10^15.
+ */
+const LEDGER_CURSOR = 1_000_000_000_000_000;
+const LEDGER_START = 2 * LEDGER_CURSOR - 1;
+
+const ledgerNext = (page: StatementPage): string | null => (page.next === null ? null : String(LEDGER_CURSOR + Number(page.next)));
+
+/**
+ * One page of the user's statement, newest first.
+ *
+ * In objects mode: first the object's movements (the read model), then D1's ledger, the record up
+ * to the cut-over (its last lines end at the balances the migration opened the object with). The
+ * user's object drains first (one call; a D1 batch only when something waits), and the page is
+ * read on a D1 session that has everything the object drained (freshSession): the user's own
+ * latest movement is on it, however far behind the background drain or a replica is.
+ */
+export async function statement(db: D1Database, userId: number, q: StatementQuery, reads: AccountReads | null = null): Promise<StatementPage> {
+  if (!reads) return statementOf(db, LEDGER, userId, q);
+  const cursor = q.cursor === undefined ? null : Number(q.cursor);
+  if (cursor !== null && cursor >= LEDGER_CURSOR) {
+    const rest = await statementOf(db, LEDGER, userId, { ...q, cursor: cursor >= LEDGER_START ? undefined : String(cursor - LEDGER_CURSOR) });
+    return { lines: rest.lines, next: ledgerNext(rest) };
+  }
+  const drainedSeq = await reads.drained(userId);
+  const page = await statementOf(await freshSession(reads.db, userId, drainedSeq), MOVEMENTS, userId, q);
+  if (page.next !== null) return page;
+  if (page.lines.length >= q.limit) {
+    const older = await db.prepare("SELECT 1 AS x FROM ledger WHERE user_id = ? LIMIT 1").bind(userId).first();
+    return { lines: page.lines, next: older ? String(LEDGER_START) : null };
+  }
+  const rest = await statementOf(db, LEDGER, userId, { ...q, cursor: undefined, limit: q.limit - page.lines.length });
+  return { lines: [...page.lines, ...rest.lines], next: ledgerNext(rest) };
+}
+
+async function statementOf(db: D1Reader, src: Source, userId: number, q: StatementQuery): Promise<StatementPage> {
   const where = ["user_id = ?"];
   const binds: (number | string)[] = [userId];
   const scope: string[] = [];
@@ -163,13 +232,14 @@ export async function statement(db: D1Database, userId: number, q: StatementQuer
   }
   // A few rows more than lines: a movement of several rows may end the page; it is left whole for the next.
   const fetch = q.limit * 2 + 8;
-  const { results: rows } = await db
+  const { results } = await db
     .prepare(
       `SELECT id, movement_key, currency_id, account, CAST(d_available AS TEXT) AS da, CAST(d_frozen AS TEXT) AS df, kind, memo, created_at
-         FROM ledger WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
+         FROM ${src.rows} WHERE ${where.join(" AND ")} ORDER BY id DESC LIMIT ?`,
     )
     .bind(...binds, fetch)
     .all<Row>();
+  const rows = results.map(src.row);
   const movements = movementsOf(rows);
   const full = rows.length === fetch;
   // The last movement of a full read may go on past it: the next page starts with it.
@@ -191,15 +261,15 @@ export async function statement(db: D1Database, userId: number, q: StatementQuer
   // time filter leaves out still changed the balance), in one transaction.
   const scoped = scope.length > 0 ? ` AND ${scope.join(" AND ")}` : "";
   const [now, later, span, names] = await db.batch([
-    db.prepare(`SELECT currency_id, account, CAST(available + frozen AS TEXT) AS t, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ?${scoped}`).bind(userId, ...scopeBinds),
+    db.prepare(`SELECT currency_id, account, CAST(available + frozen AS TEXT) AS t, CAST(frozen AS TEXT) AS f FROM ${src.balances} WHERE user_id = ?${scoped}`).bind(userId, ...scopeBinds),
     db
       .prepare(
-        `SELECT currency_id, account, CAST(SUM(d_available + d_frozen) AS TEXT) AS t, CAST(SUM(d_frozen) AS TEXT) AS f FROM ledger
+        `SELECT currency_id, account, CAST(SUM(d_available + d_frozen) AS TEXT) AS t, CAST(SUM(d_frozen) AS TEXT) AS f FROM ${src.rows}
           WHERE user_id = ? AND id > ?${scoped} GROUP BY currency_id, account`,
       )
       .bind(userId, top, ...scopeBinds),
     db
-      .prepare(`SELECT id, currency_id, account, CAST(d_available + d_frozen AS TEXT) AS t, CAST(d_frozen AS TEXT) AS f FROM ledger WHERE user_id = ? AND id BETWEEN ? AND ?${scoped} ORDER BY id DESC`)
+      .prepare(`SELECT id, currency_id, account, CAST(d_available + d_frozen AS TEXT) AS t, CAST(d_frozen AS TEXT) AS f FROM ${src.rows} WHERE user_id = ? AND id BETWEEN ? AND ?${scoped} ORDER BY id DESC`)
       .bind(userId, bottom, top, ...scopeBinds),
     db.prepare(`SELECT id, name, scale FROM currencies WHERE id IN (SELECT value FROM json_each(?))`).bind(JSON.stringify([...new Set(lines.map((l) => l.currencyId))])),
   ]);
@@ -236,14 +306,15 @@ export async function statement(db: D1Database, userId: number, q: StatementQuer
       balance_after: formatUnits(t, coin.scale),
       held_after: formatUnits(f, coin.scale),
       time: new Date(l.at).toISOString(),
-      ref: refOf(l.key, l.memo),
+      ref: src.ref(l.key, l.memo),
     };
   });
   return { lines: out, next: more ? String(bottom) : null };
 }
 
 /** Every open hold of the user's money, per currency and account, each group summing to its frozen balance. */
-export async function userHolds(db: D1Database, userId: number, sources: HoldSource[] = holdSourcesOf()): Promise<HoldGroup[]> {
+export async function userHolds(db: D1Database, userId: number, sources: HoldSource[] = holdSourcesOf(), reads: AccountReads | null = null): Promise<HoldGroup[]> {
+  if (reads) return objectHolds(db, userId, sources, reads);
   const [frozenRows, held] = await Promise.all([
     db
       .prepare(
@@ -263,4 +334,41 @@ export async function userHolds(db: D1Database, userId: number, sources: HoldSou
     groups.push({ currency_id: b.currency_id, currency: b.name, account: b.account, frozen: formatUnits(BigInt(b.f), b.scale), holds: items });
   }
   return groups;
+}
+
+/**
+ * Objects mode: the account object's frozen balances and open holds, exactly. Each hold is named
+ * by its record (`spot_order:{id}`, `seconds:{id}`, …: object-reads.ts holdOf); its amount is what
+ * it still holds. The records' short names (a pair, a round's title) come from the same hold sources
+ * as in D1 mode, matched by purpose and record; a hold that no product names (the migration's
+ * `migrated:…`) and any frozen rest no hold explains are `unexplained`.
+ */
+async function objectHolds(db: D1Database, userId: number, sources: HoldSource[], reads: AccountReads): Promise<HoldGroup[]> {
+  const [balances, holds, currencies, named] = await Promise.all([
+    reads.balances(userId),
+    reads.openHolds(userId),
+    listCurrencies(db),
+    Promise.all(sources.map((s) => (s.forUser ? s.forUser(db, userId) : Promise.resolve([] as UserHold[])))).then((lists) => lists.flat()),
+  ]);
+  const labels = new Map(named.map((h) => [`${h.purpose}|${h.ref.type}|${h.ref.id}`, h.label]));
+  const order = new Map(currencies.map((c, i) => [c.id, i]));
+  const frozen = balances
+    .filter((b) => b.frozen !== 0n)
+    .sort((a, b) => (order.get(a.currencyId) ?? 1e9) - (order.get(b.currencyId) ?? 1e9) || a.currencyId - b.currencyId || a.account.localeCompare(b.account));
+  const coins = new Map(currencies.map((c) => [c.id, c]));
+  return frozen.map((b): HoldGroup => {
+    const coin = coins.get(b.currencyId) ?? { name: String(b.currencyId), scale: 8 };
+    const mine = holds.filter((h) => h.account === b.account && h.currencyId === b.currencyId);
+    let rest = b.frozen;
+    const items: HoldItem[] = [];
+    for (const h of mine) {
+      const left = h.amount - h.spent - h.released;
+      if (left === 0n) continue;
+      rest -= left;
+      const { purpose, ref } = holdOf(h.forKind, h.forId);
+      items.push({ purpose, amount: formatUnits(left, coin.scale), ref, label: labels.get(`${purpose}|${ref.type}|${ref.id}`) ?? "" });
+    }
+    if (rest !== 0n) items.push({ purpose: "unexplained", amount: formatUnits(rest, coin.scale), ref: { type: "other", id: null }, label: "" });
+    return { currency_id: b.currencyId, currency: coin.name, account: b.account as AccountName, frozen: formatUnits(b.frozen, coin.scale), holds: items };
+  });
 }

@@ -17,6 +17,7 @@ import { checkSecondFactor, checkWhitelist } from "../account/guards.ts";
 import type { RelyingParty } from "../account/passkeys.ts";
 import { inSiteWithdrawal, internalAddressOwner, withNextWithdrawalId } from "../wallet/internal-addresses.ts";
 import { amountOrThrow, big, getCurrency, listCurrencies, timeFormat } from "../wallet/currency.ts";
+import { balanceIn, type AccountReads } from "../wallet/object-reads.ts";
 import { cheaperFirst, feeRows, hasNetworks, termsFor } from "./withdrawals.ts";
 
 const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
@@ -36,7 +37,7 @@ export async function feeTable(db: D1Database): Promise<PublishedFee[]> {
 }
 
 /** The withdrawal terms of a currency and what the form needs (balance, second factors). */
-export async function withdrawInfo(db: D1Database, uid: number, currencyId: number) {
+export async function withdrawInfo(db: D1Database, uid: number, currencyId: number, reads: AccountReads | null = null) {
   const cur = await getCurrency(db, currencyId);
   const rows = await feeRows(db, cur);
   const general = termsFor(rows, -1);
@@ -44,7 +45,8 @@ export async function withdrawInfo(db: D1Database, uid: number, currencyId: numb
   const erc = termsFor(rows, 0);
   const trc = termsFor(rows, 1);
   const [bal, security] = await Promise.all([
-    balanceOf(db, uid, cur.id, "change"),
+    // What the user can withdraw: the spot account's available balance (the account object's, exactly, in objects mode).
+    reads ? reads.balances(uid).then((rows) => balanceIn(rows, "change", cur.id)) : balanceOf(db, uid, cur.id, "change"),
     db
       .prepare(
         `SELECT u.fund_password_hash IS NOT NULL AS fp, EXISTS (SELECT 1 FROM totp_secrets t WHERE t.user_id = u.id AND t.enabled = 1) AS totp,

@@ -1,0 +1,173 @@
+/**
+ * Reads in objects mode (issue #28, docs/architecture/account-objects.md "Reads in objects mode"):
+ * with `ACCOUNTS = "objects"` every balance lives in its user's account object (durable/account/),
+ * so the exact reads (my balances, my holds, what I can withdraw) ask the object, and the
+ * statement reads D1's read model (`account_movements`, drained by the object) after the object
+ * has drained what the user just did. With `ACCOUNTS = "d1"` (the default) nothing here is used and
+ * every read is today's D1 read, unchanged.
+ *
+ * Also the names the account object's holds and movements carry (`spot_order:{id}`,
+ * `trade:{id}:buyer#0`, …) read back as the statement's kinds and records and the holds list's
+ * purposes, as `refOf` (statement.ts) reads the ledger's movement keys.
+ */
+import type { AccountBalance, AccountHold } from "../../../durable/account/types.ts";
+import { holdPurposes, type HoldPurpose, type StatementRef } from "../../../schemas/statement.ts";
+import { userStub } from "../../lib/notify.ts";
+
+/** What the reads need of the environment: D1, the user objects and the switch. */
+export type AccountsEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
+
+/** The exchange-wide switch (wrangler.toml `ACCOUNTS`): "objects" = money lives in the account objects. */
+export function readsOnObjects(env: { ACCOUNTS?: string }): boolean {
+  return env.ACCOUNTS === "objects";
+}
+
+/** Drain steps a read waits for at most (256 movements each): a user's backlog is a step or two. */
+const DRAIN_STEPS = 20;
+
+/** The account object's exact reads of one user, and its drain on demand. */
+export interface AccountReads {
+  balances(userId: number): Promise<AccountBalance[]>;
+  openHolds(userId: number): Promise<AccountHold[]>;
+  /**
+   * Drains the user's object into D1 now and answers its bookmark: every movement up to this seq
+   * is in D1's primary (`account_drained.seq` there is at least this).
+   */
+  drained(userId: number): Promise<number>;
+  /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API; see readFresh). */
+  db: D1Database;
+}
+
+/** The object reads when the switch is on; null when money is in D1 (the caller reads D1 as always). */
+export function accountReads(env: AccountsEnv): AccountReads | null {
+  if (!readsOnObjects(env)) return null;
+  return {
+    balances: (userId) => userStub(env, userId).accountBalances(userId),
+    openHolds: (userId) => userStub(env, userId).accountOpenHolds(userId),
+    async drained(userId) {
+      const stub = userStub(env, userId);
+      let seq = 0;
+      for (let i = 0; i < DRAIN_STEPS; i++) {
+        const step = await stub.accountDrain();
+        seq = step.drainedSeq;
+        if (!step.more) break;
+      }
+      return seq;
+    },
+    db: env.DB,
+  };
+}
+
+/** A D1 reader: the database or one of its sessions. */
+export type D1Reader = Pick<D1Database, "prepare" | "batch">;
+
+/**
+ * A D1 session that holds the user's movements up to `drainedSeq` (D1's Sessions API, with the
+ * object's bookmark as the check): first on any replica ("first-unconstrained"), whose
+ * `account_drained` row for the user says how far it has the object's movements; when that is
+ * behind, a session that starts on the primary instead. Every later query of the session sees at
+ * least what its first one saw. Without read replication every query goes to the primary anyway.
+ */
+export async function freshSession(db: D1Database, userId: number, drainedSeq: number): Promise<D1Reader> {
+  const session = db.withSession("first-unconstrained");
+  const seen = (await session.prepare("SELECT seq FROM account_drained WHERE user_id = ?").bind(userId).first<{ seq: number }>())?.seq ?? 0;
+  return seen >= drainedSeq ? session : db.withSession("first-primary");
+}
+
+/** One account's balance of one currency from the object's list (zero when it holds none). */
+export function balanceIn(rows: readonly AccountBalance[], account: string, currencyId: number): { available: bigint; frozen: bigint } {
+  const r = rows.find((b) => b.account === account && b.currencyId === currencyId);
+  return { available: r?.available ?? 0n, frozen: r?.frozen ?? 0n };
+}
+
+// ---- names: holds and movements as the screens show them --------------------------------------
+
+/** The record type behind each hold purpose (as the products' hold sources name it). */
+const PURPOSE_REF: Record<Exclude<HoldPurpose, "unexplained">, StatementRef["type"]> = {
+  spot_order: "spot_order",
+  withdrawal: "withdrawal",
+  vote: "vote",
+  launch: "launch",
+  launch_locked: "launch",
+  savings: "earn",
+  c2c_order: "c2c_order",
+  c2c_advert: "c2c_advert",
+  c2c_deposit: "c2c_merchant",
+  seconds: "seconds",
+  lever_margin: "lever",
+};
+
+const int = (s: string | undefined): number | null => (s !== undefined && /^\d{1,15}$/.test(s) ? Number(s) : null);
+
+/**
+ * What a hold of the object is for: its purpose and record, from its name `{forKind}:{forId}`
+ * (forId is the record's id, or `{id}:{account}:{currency}` where the migration split one record's
+ * hold). A kind no product declares, and the migration's `migrated:…` hold (frozen funds no record
+ * explained at the opening), is `unexplained`: listed, never hidden.
+ */
+export function holdOf(forKind: string, forId: string): { purpose: HoldPurpose; ref: StatementRef } {
+  const purpose = (holdPurposes as readonly string[]).includes(forKind) && forKind !== "unexplained" ? (forKind as Exclude<HoldPurpose, "unexplained">) : null;
+  if (!purpose) return { purpose: "unexplained", ref: { type: "other", id: null } };
+  return { purpose, ref: { type: PURPOSE_REF[purpose], id: int(forId.split(":")[0]) } };
+}
+
+/** The statement kind of a reservation, by the hold's kind (the ledger's kind codes, which the web words). */
+const RESERVE_KIND: Record<string, string> = {
+  spot_order: "spot_freeze",
+  withdrawal: "withdrawal_freeze",
+  vote: "vote_hold",
+  launch: "launch_committed",
+  savings: "earn_subscribed",
+  c2c_order: "c2c_escrow",
+  c2c_advert: "c2c_escrow",
+  c2c_deposit: "c2c_deposit",
+  seconds: "micro_open",
+  lever_margin: "lever_open",
+};
+
+/** The movement a row of the object belongs to: its ref without the op's index (`trade:9:buyer#1` → `trade:9:buyer`). */
+export function movementOf(ref: string): string {
+  return ref.replace(/#[^#]*$/, "");
+}
+
+/**
+ * A movement of the object as a statement line's kind and record, from its key: a reservation
+ * `{hold}:reserve`, the money core's legs (`trade:`, `order:`, `contract:`, `seconds:`,
+ * `position:`, `escrow:`, `subscription:`, `deposit:`; durable/money/legs.ts), a product's own
+ * hold name followed by what happened to it (`spot_order:{id}:cancel`), the migration's opening.
+ * `fallback` reads keys the products already use in D1 (`transfer:…`, `conversion:…`: refOf).
+ */
+export function movementKind(key: string, fallback: (key: string) => StatementRef): { kind: string; ref: StatementRef } {
+  const p = key.split(":");
+  const head = p[0] ?? "";
+  if (key === "migrate:opening") return { kind: "account_opening", ref: { type: "other", id: null } };
+  if (p.at(-1) === "reserve" && p.length >= 3) {
+    const { ref } = holdOf(head, p.slice(1, -1).join(":"));
+    return { kind: RESERVE_KIND[head] ?? (head === "migrated" ? "account_opening" : `${head}_hold`), ref };
+  }
+  switch (head) {
+    case "trade":
+      return { kind: "spot", ref: { type: "spot_pair", id: null } };
+    case "order":
+    case "spot_order":
+      return { kind: "spot_release", ref: { type: "spot_order", id: int(p[1]) } };
+    case "contract":
+      return { kind: "micro_settle", ref: { type: "seconds", id: int(p[1]) } };
+    case "seconds":
+      return { kind: "micro_settle", ref: { type: "seconds", id: p.length === 2 ? int(p[1]) : null } };
+    case "position":
+    case "lever_margin":
+      return { kind: `lever_${p[2] ?? "close"}`, ref: { type: "lever", id: int(p[1]) } };
+    case "escrow":
+    case "c2c_order":
+      return { kind: p[2] === "return" ? "c2c_return" : "c2c_release", ref: { type: "c2c_order", id: int(p[1]) } };
+    case "subscription":
+      return { kind: p[2] === "end" ? "earn_matured" : "earn_interest", ref: { type: "earn", id: int(p[1]) } };
+    case "deposit":
+      return { kind: "deposit", ref: { type: "deposit", id: int(p[1]) } };
+    case "withdrawal":
+      return { kind: p[2] === "sent" || p[2] === "success" ? "withdrawal_sent" : "withdrawal_reject", ref: { type: "withdrawal", id: int(p[1]) } };
+    default:
+      return { kind: head.replace(/-/g, "_") || "other", ref: fallback(key) };
+  }
+}
