@@ -13,14 +13,13 @@
 import type { AccountBalance, AccountHold } from "../../../durable/account/types.ts";
 import { holdPurposes, type HoldPurpose, type StatementRef } from "../../../schemas/statement.ts";
 import { userStub } from "../../lib/notify.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
 
 /** What the reads need of the environment: D1, the user objects and the switch. */
 export type AccountsEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
 
-/** The exchange-wide switch (wrangler.toml `ACCOUNTS`): "objects" = money lives in the account objects. */
-export function readsOnObjects(env: { ACCOUNTS?: string }): boolean {
-  return env.ACCOUNTS === "objects";
-}
+/** The exchange-wide switch (wrangler.toml `ACCOUNTS`, worker/lib/accounts.ts): "objects" = money lives in the account objects. */
+export const readsOnObjects = accountsOnObjects;
 
 /** Drain steps a read waits for at most (256 movements each): a user's backlog is a step or two. */
 const DRAIN_STEPS = 20;
