@@ -207,6 +207,13 @@ export function report(r: CapacityResult): string[] {
     `Read model (D1): ${f0(r.drains.batches)} drain batches (${f0(r.drains.movements)} movements), ${f1(r.drains.batches / Math.max(1, r.orders))} per order, ` +
       `busiest second ${f0(drainPeak)} batches = ${f0(drainPeak * DRAIN_STATEMENTS)} statements at ${DRAIN_STATEMENTS} per batch (D1: about ${f0(D1_STATEMENTS)}/s).`,
   );
+  // The drain through K collector objects (accounts hand their movements to collector id mod K, which
+  // writes one D1 batch per 500 ms): a collector takes the drain windows as calls, D1 sees 2K batches/s.
+  const collectors = Math.max(1, Math.ceil(drainPeak / LIMIT));
+  out.push(
+    `Through ${collectors} drain collector object(s) (each about ${f0(drainPeak / collectors)} calls/s in that second), D1 would take ${f0(2 * collectors)} batches = ${f0(2 * collectors * DRAIN_STATEMENTS)} statements/s, ` +
+      `${f1((2 * collectors * DRAIN_STATEMENTS * o.seconds) / Math.max(1, r.orders))} per order.`,
+  );
   const shape = { pairs: o.pairs, users: r.spread.account.objects / o.seconds, makers: o.makers, shards: o.shards, shardBy: o.shardBy, rounds: 1000 / o.roundMs };
   const p = predicted({ ...shape, a: o.actionsPerPair }, m);
   out.push("");

@@ -59,6 +59,10 @@ describe("the object protocol at scale (capacity simulator)", () => {
     expect(() => runCapacity({ ...SMALL, seconds: 1, mutations: { overspendHold: true } })).toThrow(CapacityViolation);
   }, 120_000);
 
+  it("loses a settlement when two pairs settle into one treasury shard in the same second under legs.ts's key `seconds:{second}:{account}`", () => {
+    expect(() => runCapacity({ ...SMALL, seconds: 2, shards: 1, secondsKeyWithoutPair: true })).toThrow(/answered seen to leg seconds:1:treasury:0/);
+  }, 120_000);
+
   it("puts the market maker first at 100 pairs with one maker account and 100 ms rounds, and lifts the ceiling with more maker accounts", () => {
     const m = measured(r);
     const one = ceiling({ pairs: 100, users: 100_000, makers: 1, rounds: 10 }, m);
