@@ -1,7 +1,15 @@
 #!/usr/bin/env node
-// `npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 100] [--range FIRST-LAST] [--verify-only]`:
+// `npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 100] [--range FIRST-LAST] [--verify-only]
+//   [--maintenance] [--end-maintenance]`:
 // moves every user's D1 balances into their account object (issue #28;
 // docs/architecture/account-objects.md "Migration"), then verifies every user's totals.
+//
+// It copies only inside the read-only window (worker/lib/maintenance.ts): with the maintenance
+// switch off it stops (exit 2) unless `--maintenance` asks it to turn the switch on itself (audited
+// as operator 0). It then waits until every Worker isolate sees the window and the money requests
+// that passed the switch before it have ended (the state's refresh_ms + settle_ms after it started).
+// The window stays on at the end (the products are switched to the objects next: "Cut-over");
+// `--end-maintenance` turns it off when every total matched.
 //
 // It drives a running local exchange (`npm start`: the routes under /api/dev/accounts answer only
 // there) one step at a time: each step opens the next `--batch` users' objects after the cursor
@@ -22,14 +30,16 @@ const api = valueOf("--api", "http://127.0.0.1:8787").replace(/\/$/, "");
 const batch = Number(valueOf("--batch", "100"));
 const verifyOnly = args.includes("--verify-only");
 const rangeText = valueOf("--range", "");
+const turnOn = args.includes("--maintenance");
+const turnOff = args.includes("--end-maintenance");
 const range = /^\d+-\d+$/.test(rangeText) ? { first: Number(rangeText.split("-")[0]), last: Number(rangeText.split("-")[1]) } : undefined;
 if (!/^https?:\/\//.test(api) || !Number.isInteger(batch) || batch < 1 || batch > 500 || (rangeText !== "" && !(range && range.first >= 1 && range.last >= range.first))) {
-  console.error("usage: npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 1..500] [--range FIRST-LAST] [--verify-only]");
+  console.error("usage: npm run migrate-accounts -- [--api http://127.0.0.1:8787] [--batch 1..500] [--range FIRST-LAST] [--verify-only] [--maintenance] [--end-maintenance]");
   process.exit(2);
 }
 
 async function post(path, body) {
-  const res = await fetch(`${api}/api${path}`, { method: "POST", headers: { "content-type": "application/json", lang: "en" }, body: JSON.stringify(body) });
+  const res = await fetch(`${api}/api${path}`, body === undefined ? { headers: { lang: "en" } } : { method: "POST", headers: { "content-type": "application/json", lang: "en" }, body: JSON.stringify(body) });
   const json = await res.json().catch(() => ({}));
   if (res.status === 404) throw new Error(`${path}: 404 (the routes answer only under npm start, with DEV_OUTBOX and DEV_CLOCK on)`);
   if (!res.ok || json.type !== "ok") throw new Error(`${path}: HTTP ${res.status} ${JSON.stringify(json).slice(0, 300)}`);
@@ -41,6 +51,22 @@ const perMillion = (perSecond) => {
   const s = 1_000_000 / perSecond;
   return s < 3600 ? `${Math.round(s / 60)} min` : `${(s / 3600).toFixed(1)} h`;
 };
+
+// The read-only window first: nothing is copied while money can still move.
+let window = await post("/dev/accounts/maintenance");
+if (!window.on) {
+  if (!turnOn) {
+    console.error("the maintenance window is off: turn it on in the operator console (POST /api/admin/maintenance) or pass --maintenance");
+    process.exit(2);
+  }
+  window = await post("/dev/accounts/maintenance", { on: true, reason: "npm run migrate-accounts" });
+  console.log(`maintenance window on since ${new Date(window.since).toISOString()}: money routes answer "maintenance", money crons skip`);
+}
+const readyAt = window.since + window.refresh_ms + window.settle_ms;
+if (Date.now() < readyAt) {
+  console.log(`waiting ${((readyAt - Date.now()) / 1000).toFixed(1)} s until every isolate sees the window and the money requests before it have ended`);
+  await new Promise((resolve) => setTimeout(resolve, readyAt - Date.now()));
+}
 
 let bad = 0;
 if (!verifyOnly) {
@@ -78,4 +104,8 @@ for (;;) {
 }
 const s = (Date.now() - started) / 1000;
 console.log(`verified ${checked} users in ${s.toFixed(1)} s (${(checked / s).toFixed(1)}/s; 1,000,000 users at this rate: ${perMillion(checked / s)}): ${bad === 0 ? "every total matches" : `${bad} differences`}`);
+if (bad === 0 && turnOff) {
+  await post("/dev/accounts/maintenance", { on: false, reason: "npm run migrate-accounts: every total matches" });
+  console.log("maintenance window off: money moves again");
+} else console.log(`the maintenance window stays on${bad === 0 ? ": switch the products to the account objects, then end it in the console" : ": fix the differences above first"}`);
 process.exit(bad === 0 ? 0 : 1);

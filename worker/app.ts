@@ -49,6 +49,8 @@ import { marketRoutes } from "./routes/market.ts";
 import { apiKeyRoutes } from "./routes/apikeys.ts";
 import { deviceRoutes } from "./routes/devices.ts";
 import { exportRoutes } from "./routes/export.ts";
+import { operatorMaintenanceRoutes } from "./routes/operator-maintenance.ts";
+import { maintenanceGuard } from "./lib/maintenance.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -71,6 +73,9 @@ base.use("*", async (c, next) => {
   if (origins.length === 0) return next();
   return cors({ origin: origins, allowHeaders: ["Authorization", "Content-Type", "lang", "X-API-KEY", "X-API-TIMESTAMP", "X-API-SIGNATURE"], maxAge: 600 })(c, next);
 });
+
+// The read-only window of a migration: money routes answer `maintenance` while it is on (worker/lib/maintenance.ts).
+base.use("/api/*", maintenanceGuard);
 
 base.onError((err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
@@ -141,6 +146,7 @@ export const app = base
   .route("/api", devClockRoutes)
   .route("/api", devRoutes)
   .route("/api", devAccountRoutes)
+  .route("/api", operatorMaintenanceRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));
 

@@ -19,6 +19,7 @@ import { launchSettleJob } from "./jobs/launch.ts";
 import { earnInterestJob } from "./jobs/earn.ts";
 import { liabilitiesJob } from "./jobs/liabilities.ts";
 import { miningPayJob } from "./jobs/mining.ts";
+import { readMaintenance } from "./lib/maintenance.ts";
 
 export const JOBS: Readonly<Record<string, readonly Job[]>> = {
   // Every minute (C2C: unpaid orders cancelled within 60 s of their window's end); the ledger
@@ -35,14 +36,42 @@ export const JOBS: Readonly<Record<string, readonly Job[]>> = {
   "0 * * * *": [miningPayJob],
 };
 
-export async function runScheduled(cron: string, env: Env, now = Date.now()): Promise<void> {
+/**
+ * The jobs that move money (release holds, pay, charge, settle): skipped while the maintenance
+ * window is on (worker/lib/maintenance.ts). Every job is in one of the two lists
+ * (tests/api/maintenance.test.ts); the others only read, prune or close support tickets.
+ */
+export const MONEY_JOBS: ReadonlySet<string> = new Set([
+  c2cExpiry.name,
+  spotOrphansJob.name,
+  secondsHeldJob.name,
+  leverHeldJob.name,
+  leverOvernightJob.name,
+  inviteRebatesJob.name,
+  voteReleaseJob.name,
+  insuranceJob.name,
+  launchSettleJob.name,
+  earnInterestJob.name,
+  miningPayJob.name,
+]);
+export const QUIET_JOBS: ReadonlySet<string> = new Set([pruneJob.name, supportAutoCloseJob.name, liabilitiesJob.name, ledgerReconcileJob.name]);
+
+/** Runs a cron's jobs; answers the names of the jobs it skipped for the maintenance window. */
+export async function runScheduled(cron: string, env: Env, now = Date.now()): Promise<string[]> {
   const jobs = JOBS[cron];
   if (!jobs) {
     console.error(JSON.stringify({ level: "error", event: "cron_unknown", cron }));
-    return;
+    return [];
   }
+  // Read once per run (a cron fires at most once a minute): never a remembered value here.
+  const paused = jobs.some((j) => !QUIET_JOBS.has(j.name)) && (await readMaintenance(env.DB)).on;
+  const skipped: string[] = [];
   const failed: unknown[] = [];
   for (const job of jobs) {
+    if (paused && !QUIET_JOBS.has(job.name)) {
+      skipped.push(job.name);
+      continue;
+    }
     try {
       await job.run(env, { cron, now });
     } catch (err) {
@@ -51,5 +80,7 @@ export async function runScheduled(cron: string, env: Env, now = Date.now()): Pr
     }
   }
   // The invocation still reports failure (the runtime logs the rejected waitUntil).
+  if (skipped.length > 0) console.log(JSON.stringify({ level: "info", event: "cron_jobs_paused", cron, reason: "maintenance", jobs: skipped }));
   if (failed.length > 0) throw new AggregateError(failed, `${failed.length} cron job(s) failed`);
+  return skipped;
 }

@@ -12,6 +12,9 @@ import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import { devAccountsMigratedSchema, devAccountsMigrateSchema, devAccountsVerifiedSchema, devAccountsVerifySchema } from "../../schemas/dev-accounts.ts";
 import { migrateAccountsStep, verifyAccountsStep } from "../domain/ledger/account-objects.ts";
+import { maintenanceSetSchema, maintenanceStateSchema } from "../../schemas/maintenance.ts";
+import { readMaintenance, setMaintenance } from "../lib/maintenance.ts";
+import { maintenanceOut } from "./operator-maintenance.ts";
 
 export const devAccountRoutes = new Hono<AppEnv>()
   .use("/dev/accounts/*", async (c, next) => {
@@ -26,4 +29,10 @@ export const devAccountRoutes = new Hono<AppEnv>()
   .post("/dev/accounts/verify", jsonBody(devAccountsVerifySchema), answers(devAccountsVerifiedSchema, { summary: "Local only (npm start): drains the next users' account objects and compares each one's D1 balances with the object and the read model" }), async (c) => {
     const { after, limit, last } = c.req.valid("json");
     return ok(c, await verifyAccountsStep(c.env, after, limit, last));
+  })
+  // The migration script's own switch (operator 0 in the audit log): the window before it copies anything.
+  .get("/dev/accounts/maintenance", answers(maintenanceStateSchema, { summary: "Local only (npm start): the maintenance switch" }), async (c) => ok(c, maintenanceOut(await readMaintenance(c.env.DB))))
+  .post("/dev/accounts/maintenance", jsonBody(maintenanceSetSchema), answers(maintenanceStateSchema, { summary: "Local only (npm start): turns the maintenance window on or off (audited as operator 0)" }), async (c) => {
+    const { on, reason } = c.req.valid("json");
+    return ok(c, maintenanceOut(await setMaintenance(c.env.DB, 0, on, reason)));
   });

@@ -66,6 +66,8 @@ const ACTIONS: Record<string, () => string> = {
   "launch.create": m.op_act_launch_create,
   "launch.publish": m.op_act_launch_publish,
   "launch.cancel": m.op_act_launch_cancel,
+  "maintenance.on": m.op_act_maintenance_on,
+  "maintenance.off": m.op_act_maintenance_off,
 };
 
 /** The action in words; a refused attempt says so ("Refused: Credited a deposit"). */

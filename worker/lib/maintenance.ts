@@ -1,0 +1,243 @@
+/**
+ * The maintenance switch: the read-only window of a migration (docs/architecture/account-objects.md,
+ * "Cut-over"). An operator turns it on or off in the console (POST /api/admin/maintenance, audited);
+ * it is one `settings` row, so no deploy is needed. While it is on:
+ * - every request that is not a read (GET) and not listed in NO_MONEY_ROUTES answers 503
+ *   `maintenance` in the request's language, before its handler runs, so nothing moves;
+ * - the crons skip the jobs that move money (worker/scheduled.ts `MONEY_JOBS`).
+ * Reads, signing in, security settings, notifications and support keep working.
+ *
+ * Every write route is classified here, as moving money or not; tests/api/maintenance.test.ts
+ * walks the OpenAPI document and fails on a route in neither list. A route missing from both is
+ * refused in the window (the safe side).
+ *
+ * Cost on the order path: a Set lookup, and the flag read from this isolate's memory; D1 is read
+ * (one `SELECT` of one row) at most once per MAINTENANCE_CACHE_MS per isolate. The window therefore
+ * starts within MAINTENANCE_CACHE_MS of the switch in every isolate (scripts/migrate-accounts.mjs
+ * waits that long, plus the longest request, before it copies anything).
+ */
+import { createMiddleware } from "hono/factory";
+import { matchedRoutes } from "hono/route";
+import type { AppEnv } from "./context.ts";
+import { ApiError } from "./errors.ts";
+import { auditStatement } from "./guarded.ts";
+
+/** The `settings` row: "0" (off) or the time in ms the window started. */
+export const MAINTENANCE_KEY = "maintenance";
+/** How long an isolate trusts what it last read. */
+export const MAINTENANCE_CACHE_MS = 2_000;
+/** The longest a money request takes after it passed the switch (it then finds the window in force). */
+export const MAINTENANCE_SETTLE_MS = 5_000;
+
+/** Writes that move money (or decide about money): refused in the window. */
+export const MONEY_ROUTES: readonly string[] = [
+  // Spot
+  "POST /api/transaction/walletIn",
+  "POST /api/transaction/walletOut",
+  "POST /api/transaction/batch",
+  "POST /api/transaction_del",
+  "POST /api/transaction_del/batch",
+  "POST /api/transaction/cancel_all",
+  "POST /api/transaction/conditional",
+  "POST /api/transaction/conditional/cancel",
+  // Wallet: transfers, conversion, withdrawals
+  "POST /api/wallet/change",
+  "POST /api/user/shandui_sub",
+  "POST /api/wallet/out",
+  // Seconds contracts, lever
+  "POST /api/microtrade/submit",
+  "POST /api/lever/submit",
+  "POST /api/lever/close",
+  "POST /api/lever/batch_close",
+  "POST /api/lever/cancel",
+  "POST /api/lever/setstop",
+  // C2C
+  "POST /api/do_legal_deal",
+  "POST /api/legal_deal_user_sure",
+  "POST /api/legal_deal_cancel_order",
+  "POST /api/user_legal_pay_cancel",
+  "POST /api/handle_one",
+  "POST /api/c2c/merchant/apply",
+  "POST /api/c2c/merchant/leave",
+  "POST /api/c2c/adverts",
+  "POST /api/c2c/adverts/:id/edit",
+  "POST /api/c2c/adverts/:id/:action{off|on|withdraw}",
+  // Earn, insurance, launches, mining, votes
+  "POST /api/earn/subscribe",
+  "POST /api/earn/redeem",
+  "POST /api/insurance/buy",
+  "POST /api/insurance/claim",
+  "POST /api/launch/commit",
+  "POST /api/launch/claim",
+  "POST /api/mining/buy",
+  "POST /api/vote/cast",
+  // Operators' money decisions and the products' budgets
+  "POST /api/admin/deposits/:id/approve",
+  "POST /api/admin/withdrawals/:id/:action{approve|reject|chain-success|chain-failure}",
+  "POST /api/admin/adjustments/:id/approve",
+  "POST /api/admin/c2c/appeals/:id/release",
+  "POST /api/admin/c2c/appeals/:id/return",
+  "POST /api/admin/c2c/merchants/:id/approve",
+  "POST /api/admin/c2c/merchants/:id/reject",
+  "POST /api/admin/c2c/adverts/:id/abnormal",
+  "POST /api/admin/earn/products",
+  "POST /api/admin/earn/close",
+  "POST /api/admin/insurance/plans",
+  "POST /api/admin/insurance/close",
+  "POST /api/admin/launch/projects",
+  "POST /api/admin/launch/publish",
+  "POST /api/admin/launch/cancel",
+  "POST /api/admin/mining/plans",
+  "POST /api/admin/mining/close",
+  "POST /api/admin/mining/payouts",
+  "POST /api/admin/mining/payouts/approve",
+  "POST /api/admin/mining/payouts/reject",
+  "POST /api/admin/vote/rounds",
+  "POST /api/admin/vote/rounds/:id/close",
+  "POST /api/admin/vote/rounds/:id/cancel",
+  "POST /api/admin/invite/run",
+  // Local only: seeds contracts with money
+  "POST /api/dev/seconds/seed",
+];
+
+/** Writes that move no money: they keep working in the window. */
+export const NO_MONEY_ROUTES: readonly string[] = [
+  // Signing up and in, sessions, profile, security
+  "POST /api/login/smscode",
+  "POST /api/sms_mail",
+  "POST /api/new/check/account",
+  "POST /api/user/register",
+  "POST /api/new/register",
+  "POST /api/user/login",
+  "POST /api/user/login/passkey/options",
+  "POST /api/user/login/passkey",
+  "POST /api/user/logout",
+  "POST /api/user/check_email",
+  "POST /api/user/forget",
+  "POST /api/new/users/update-password",
+  "POST /api/user/real_name",
+  "POST /api/user/cash_save",
+  "POST /api/user/fund_password",
+  "POST /api/user/totp/enrol",
+  "POST /api/user/totp/confirm",
+  "POST /api/user/totp/disable",
+  "POST /api/user/addresses",
+  "POST /api/user/addresses/delete",
+  "POST /api/security/passkeys/options",
+  "POST /api/security/passkeys",
+  "POST /api/security/passkeys/:id/delete",
+  "POST /api/security/passkeys/confirm/options",
+  "POST /api/security/anti_phishing",
+  "POST /api/security/whitelist",
+  "POST /api/security/lock",
+  "POST /api/security/sessions/revoke",
+  "POST /api/apikeys",
+  "POST /api/apikeys/:id/delete",
+  // Reads sent as POST (the spec's form-era endpoints), a conversion quote, a deposit claim (an operator credits it later)
+  "POST /api/wallet/list",
+  "POST /api/wallet/get_info",
+  "POST /api/wallet/get_in_address",
+  "POST /api/lever/my_trade",
+  "POST /api/user/shandui_quote",
+  "POST /api/wallet/charge_req",
+  "POST /api/new/upload",
+  "POST /api/new/upload/base64",
+  // C2C talk and states that hold no money (the escrow stays as it is)
+  "POST /api/user_legal_pay",
+  "POST /api/c2c/orders/:id/messages",
+  "POST /api/c2c/orders/:id/appeal",
+  "POST /api/c2c/pay_methods",
+  "POST /api/c2c/pay_methods/:id",
+  "POST /api/c2c/pay_methods/:id/delete",
+  // Notifications, alerts, favourites, support
+  "POST /api/notifications/read",
+  "POST /api/alerts",
+  "POST /api/alerts/:id/delete",
+  "POST /api/market/favourites",
+  "POST /api/support/tickets",
+  "POST /api/support/tickets/:id/messages",
+  "POST /api/support/tickets/:id/close",
+  // Operators: reviews and settings that move nothing, the window itself
+  "POST /api/admin/maintenance",
+  "POST /api/admin/kyc/:id/approve",
+  "POST /api/admin/kyc/:id/reject",
+  "POST /api/admin/deposits/:id/reject",
+  "POST /api/admin/adjustments",
+  "POST /api/admin/adjustments/:id/reject",
+  "POST /api/admin/c2c/appeals/:id/messages",
+  "POST /api/admin/support/tickets/:id/reply",
+  "POST /api/admin/support/tickets/:id/status",
+  "POST /api/admin/seconds/options",
+  "POST /api/admin/seconds/currencies",
+  "POST /api/admin/lever/pairs",
+  "POST /api/admin/invite/settings",
+  "POST /api/admin/transparency/liabilities/run",
+  // Local only: the migration itself, the dev clock, the crons (which skip money jobs themselves)
+  "POST /api/dev/accounts/migrate",
+  "POST /api/dev/accounts/verify",
+  "POST /api/dev/accounts/maintenance",
+  "POST /api/dev/clock",
+  "POST /api/dev/cron",
+];
+
+const allowed = new Set(NO_MONEY_ROUTES);
+
+export interface MaintenanceState {
+  on: boolean;
+  /** When the window started (ms), null when off. */
+  since: number | null;
+}
+
+/** The switch as D1 has it now (one statement). */
+export async function readMaintenance(db: D1Database): Promise<MaintenanceState> {
+  const r = await db.prepare("SELECT value FROM settings WHERE key = ?").bind(MAINTENANCE_KEY).first<{ value: string }>();
+  const since = Number(r?.value ?? "0");
+  return Number.isSafeInteger(since) && since > 0 ? { on: true, since } : { on: false, since: null };
+}
+
+let cached: { at: number; on: boolean } | undefined;
+
+/** The switch as this isolate last read it, read again after MAINTENANCE_CACHE_MS. */
+export async function maintenanceOn(db: D1Database, now = Date.now()): Promise<boolean> {
+  if (cached && now - cached.at < MAINTENANCE_CACHE_MS) return cached.on;
+  const { on } = await readMaintenance(db);
+  cached = { at: now, on };
+  return on;
+}
+
+/** This isolate reads the switch again at its next check (after it changed it; tests). */
+export function forgetMaintenance(): void {
+  cached = undefined;
+}
+
+/**
+ * Turns the window on or off, with its audit row in the same batch. Turning it on again keeps the
+ * time it started. `operatorId` 0 is the local migration script (scripts/migrate-accounts.mjs).
+ */
+export async function setMaintenance(db: D1Database, operatorId: number, on: boolean, reason: string, now = Date.now()): Promise<MaintenanceState> {
+  await db.batch([
+    db
+      .prepare("INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = CASE WHEN ?2 = '0' THEN '0' WHEN settings.value = '0' THEN ?2 ELSE settings.value END")
+      .bind(MAINTENANCE_KEY, on ? String(now) : "0"),
+    auditStatement(db, { operatorId, action: on ? "maintenance.on" : "maintenance.off", targetType: "settings", targetId: MAINTENANCE_KEY, reason }, now),
+  ]);
+  forgetMaintenance();
+  return readMaintenance(db);
+}
+
+/** The route a request reached, as registered ("POST /api/admin/kyc/:id/approve"), or null when none (a 404). */
+function routeOf(c: Parameters<typeof matchedRoutes>[0]): string | null {
+  const routes = matchedRoutes(c);
+  for (let i = routes.length - 1; i >= 0; i--) if (routes[i]!.method === c.req.method) return `${c.req.method} ${routes[i]!.path}`;
+  return null;
+}
+
+/** Refuses every write that may move money while the window is on (mounted before every route). */
+export const maintenanceGuard = createMiddleware<AppEnv>(async (c, next) => {
+  const method = c.req.method;
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
+  const route = routeOf(c);
+  if (route === null || allowed.has(route)) return next();
+  if (await maintenanceOn(c.env.DB)) throw new ApiError("maintenance", 503);
+  await next();
+});
