@@ -128,7 +128,7 @@ export class AccountObject extends DurableObject<Env> {
     if (p.movements.length === 0 && p.notices.length === 0) return book.drainAnswer(0, 0);
     await this.env.DB.batch(
       system
-        ? systemDrainStatements(this.env.DB, system.userId, system.shard, p.movements, Date.now())
+        ? systemDrainStatements(this.env.DB, system.userId, system.shard, p.movements)
         : drainStatements(this.env.DB, userId!, p.movements, p.notices, Date.now()),
     );
     book.markDrained(p.movements.at(-1)?.seq ?? 0, p.notices.at(-1)?.seq ?? 0);
