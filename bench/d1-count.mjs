@@ -31,7 +31,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { httpClient, login } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
-import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { ROOT, d1, freePort, log, openAccountObjects, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 
 const args = new Map();
 for (let i = 2; i < process.argv.length; i++) {
@@ -154,22 +154,8 @@ async function main() {
   await prepareState({ root, dir, pepper });
   const vars = ACCOUNTS_MODE === "objects" ? { ACCOUNTS: "objects" } : null;
   if (vars) {
-    // The cut-over: every user's D1 balances opened in their account object (the dev route needs
-    // DEV_CLOCK, which this counting server must not run with), then a fresh server on the same state.
-    const migrator = await startServer({ root, dir, port: await freePort(), pepper, vars: { ...vars, DEV_CLOCK: "on" } });
-    const mc = httpClient(migrator.url, { timeoutMs: 600_000 });
-    try {
-      for (let step = 0; step < 1000; step++) {
-        const r = (await mc.request("POST", "/api/dev/accounts/migrate", { body: { limit: 100 } })).body;
-        const m = r?.message ?? r?.data;
-        if (!m || m.failed?.length) throw new Error(`migration: ${JSON.stringify(r)}`);
-        if (m.done) break;
-      }
-      log("users opened in their account objects");
-    } finally {
-      mc.close();
-      await migrator.stop();
-    }
+    await openAccountObjects({ root, dir, pepper });
+    log("users opened in their account objects");
   }
   // Long seconds contracts are not needed: a 30 s contract settles within the run.
   const port = await freePort();
