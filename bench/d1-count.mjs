@@ -12,6 +12,14 @@
 //   npm exec -- node bench/d1-count.mjs                 # every action, a markdown table
 //   npm exec -- node bench/d1-count.mjs --json FILE     # the counts as JSON too
 //   npm exec -- node bench/d1-count.mjs --only c2c,seconds   # some of them (spot, transfer, conversion, seconds, lever, deposit, withdrawal, c2c)
+//   npm exec -- node bench/d1-count.mjs --accounts objects --only spot,transfer
+//                                                       # balances in the account objects (ACCOUNTS=objects, issue #28):
+//                                                       # the users are opened in their objects first (the cut-over's migration)
+//
+// "Worker path" columns: the statements the Worker itself sent while handling the action's
+// requests (an AsyncLocalStorage mark set around its fetch handler; the objects' alarms and
+// drains run outside it): the synchronous path. The other columns count everything from quiet to
+// quiet, drains included.
 //
 // Each action runs `--repeat` times (default 3) after one warm-up; after each, the script waits
 // until the counters stop moving (the pair object's drain and the user channel's notices run after
@@ -23,7 +31,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { httpClient, login } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
-import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { ROOT, d1, freePort, log, openAccountObjects, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 
 const args = new Map();
 for (let i = 2; i < process.argv.length; i++) {
@@ -34,15 +42,20 @@ for (let i = 2; i < process.argv.length; i++) {
   else args.set(a.slice(2), process.argv[++i]);
 }
 const REPEAT = Number(args.get("repeat") ?? 3);
+/** --accounts objects: the exchange's balances switch (worker/lib/accounts.ts); default d1. */
+const ACCOUNTS_MODE = args.get("accounts") === "objects" ? "objects" : "d1";
 /** --only spot,transfer,conversion,seconds,lever,deposit,withdrawal,c2c: a subset of the actions. */
 const ONLY = typeof args.get("only") === "string" ? args.get("only").split(",") : null;
 const want = (name) => !ONLY || ONLY.includes(name);
 
 const ENTRY = `// bench/d1-count.mjs: counts D1 round trips and statements in this isolate (snapshot only).
+import { AsyncLocalStorage } from "node:async_hooks";
 import handler from "./index.ts";
 export { PairDurableObject, UserDurableObject } from "./index.ts";
 
-const stats = { roundTrips: 0, statements: 0, reads: 0, writes: 0, batches: 0, rowsRead: 0, rowsWritten: 0, sqlMs: 0, patched: "" };
+const stats = { roundTrips: 0, statements: 0, reads: 0, writes: 0, batches: 0, rowsRead: 0, rowsWritten: 0, sqlMs: 0, patched: "", workerRoundTrips: 0, workerStatements: 0, workerReads: 0, workerWrites: 0 };
+/** Set while the Worker's own fetch handler runs (not the objects' calls, alarms or drains). */
+const inWorker = new AsyncLocalStorage<boolean>();
 let patched = false;
 function kind(sql: unknown): "read" | "write" {
   const s = String(sql ?? "").trimStart().toUpperCase();
@@ -61,12 +74,19 @@ function patch(db: D1Database) {
   stats.patched = "D1DatabaseSession._send";
   proto._send = function (this: unknown, endpoint: unknown, query: unknown, ...rest: unknown[]) {
     stats.roundTrips += 1;
+    const worker = inWorker.getStore() === true;
+    if (worker) stats.workerRoundTrips += 1;
     const list = Array.isArray(query) ? query : [query];
     if (Array.isArray(query)) stats.batches += 1;
     for (const q of list) {
       stats.statements += 1;
       if (kind(q) === "read") stats.reads += 1;
       else stats.writes += 1;
+      if (worker) {
+        stats.workerStatements += 1;
+        if (kind(q) === "read") stats.workerReads += 1;
+        else stats.workerWrites += 1;
+      }
     }
     const out = send.call(this, endpoint, query, ...rest) as Promise<unknown>;
     // D1's own figures per statement: rows read and written, and the SQL's execution time.
@@ -86,7 +106,7 @@ export default {
   fetch(request: Request, env: Env, ctx: ExecutionContext) {
     patch(env.DB);
     if (new URL(request.url).pathname === "/__d1count") return Response.json(stats);
-    return handler.fetch(request, env, ctx);
+    return inWorker.run(true, () => handler.fetch(request, env, ctx));
   },
   scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
     patch(env.DB);
@@ -109,6 +129,9 @@ function rowOf(action, unit, per, runs) {
     rowsRead: med("rowsRead"),
     rowsWritten: med("rowsWritten"),
     sqlMs: Number(med("sqlMs").toFixed(2)),
+    workerStatements: med("workerStatements"),
+    workerReads: med("workerReads"),
+    workerWrites: med("workerWrites"),
     runs: runs.map((r) => `${r.roundTrips}/${r.statements}`),
   };
 }
@@ -129,9 +152,14 @@ async function main() {
   const pepper = randomPepper();
   log(`preparing state in ${dir}`);
   await prepareState({ root, dir, pepper });
+  const vars = ACCOUNTS_MODE === "objects" ? { ACCOUNTS: "objects" } : null;
+  if (vars) {
+    await openAccountObjects({ root, dir, pepper });
+    log("users opened in their account objects");
+  }
   // Long seconds contracts are not needed: a 30 s contract settles within the run.
   const port = await freePort();
-  const server = await startServer({ root, dir, port, pepper });
+  const server = await startServer({ root, dir, port, pepper, vars });
   const client = httpClient(server.url, { timeoutMs: 60_000 });
   const call = async (method, p, token, body) => {
     const r = await client.request(method, p.startsWith("/api/") ? p : `/api${p}`, { token, body });
@@ -171,6 +199,9 @@ async function main() {
       rowsRead: b.rowsRead - a.rowsRead,
       rowsWritten: b.rowsWritten - a.rowsWritten,
       sqlMs: b.sqlMs - a.sqlMs,
+      workerStatements: b.workerStatements - a.workerStatements,
+      workerReads: b.workerReads - a.workerReads,
+      workerWrites: b.workerWrites - a.workerWrites,
     });
 
     // Idle: what the runtime does alone (alarms) over 5 s.
@@ -286,7 +317,7 @@ async function main() {
           const a = await settle();
           // keep the pair's index moving so the settlement has a price (a maker order each few seconds would add its own count; none is needed: the last index stands)
           // Polling the list costs D1 work of its own: measured around each poll and taken out.
-          const polls = { roundTrips: 0, statements: 0, reads: 0, writes: 0, rowsRead: 0, rowsWritten: 0, sqlMs: 0 };
+          const polls = { roundTrips: 0, statements: 0, reads: 0, writes: 0, rowsRead: 0, rowsWritten: 0, sqlMs: 0, workerStatements: 0, workerReads: 0, workerWrites: 0 };
           for (;;) {
             await settle(3000);
             const p0 = await count();
@@ -400,10 +431,12 @@ async function main() {
     log(`negative balances after the run: ${rec[0][0]?.n}`);
 
     // Saturation: D1 runs one query at a time; at about 1 ms each that is 1,000 statements/s.
-    console.log("\n| action | D1 round trips | statements | reads | writes | rows read | rows written | D1 SQL ms | per | statements per one | per second at 1,000 statements/s |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    console.log(`\nbalances: ACCOUNTS=${ACCOUNTS_MODE}`);
+    console.log("\n| action | D1 round trips | statements | reads | writes | rows read | rows written | D1 SQL ms | per | statements per one | per second at 1,000 statements/s | Worker path: statements (reads/writes) per one | after the answer (drains) per one |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     for (const r of rows) {
       const each = r.statements / r.per;
-      console.log(`| ${r.action} | ${r.roundTrips} | ${r.statements} | ${r.reads} | ${r.writes} | ${r.rowsRead} | ${r.rowsWritten} | ${r.sqlMs} | ${r.per} | ${each.toFixed(2)} | ${Math.floor(1000 / each)} |`);
+      const sync = `${(r.workerStatements / r.per).toFixed(2)} (${(r.workerReads / r.per).toFixed(2)}/${(r.workerWrites / r.per).toFixed(2)})`;
+      console.log(`| ${r.action} | ${r.roundTrips} | ${r.statements} | ${r.reads} | ${r.writes} | ${r.rowsRead} | ${r.rowsWritten} | ${r.sqlMs} | ${r.per} | ${each.toFixed(2)} | ${Math.floor(1000 / each)} | ${sync} | ${((r.statements - r.workerStatements) / r.per).toFixed(2)} |`);
     }
     console.log(`\nidle over 5 s: ${idle.roundTrips} round trips, ${idle.statements} statements`);
     if (typeof args.get("json") === "string") fs.writeFileSync(args.get("json"), JSON.stringify({ idle, rows }, null, 2));

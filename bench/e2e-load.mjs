@@ -8,6 +8,7 @@
  *                           [--batch 10,20] [--batch-concurrency 2] [--batch-orders 8000] [--only-batch]
  *                           [--subscribers 200] [--pair-phases 1,2,4] [--phase-seconds 15] [--cpu-profile]
  *                           [--root DIR] [--json FILE] [--seed 7] [--total-seconds 240] [--rest-stops 10000]
+ *                           [--accounts objects]   (balances in the account objects, issue #28: users opened first)
  *
  * Phases: an endpoint profile (what one HTTP hop, one D1 read and one DO call cost), a concurrency
  * sweep on one pair, then 1, 2 and 4 pairs at once, then one pair again with 200 extra plain depth
@@ -34,7 +35,7 @@ import { pathToFileURL } from "node:url";
 import path from "node:path";
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ROOT, WRANGLER_ENV, d1, freePort, groupCpu, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { ROOT, WRANGLER_ENV, d1, freePort, groupCpu, log, openAccountObjects, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { depthSocket, fmt, httpClient, login, now, summary } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 import { findInspector, startProfiling } from "./lib/cpu-profile.mjs";
@@ -353,10 +354,14 @@ export async function main(options = {}) {
   const pepper = randomPepper();
   say(`preparing state in ${dir} (migrations, seed, bench funding)`);
   await prepareState({ root, dir, pepper });
+  if (o.accounts === "objects") {
+    say("opening every user's balances in their account object (ACCOUNTS=objects)");
+    await openAccountObjects({ root, dir, pepper });
+  }
   const port = await freePort();
   const inspector = o.cpuProfile ? await freePort([port]) : null;
   say(`starting the Worker on 127.0.0.1:${port}`);
-  const server = await startServer({ root, dir, port, pepper, inspector });
+  const server = await startServer({ root, dir, port, pepper, inspector, vars: o.accounts === "objects" ? { ACCOUNTS: "objects" } : null });
   const client = httpClient(server.url);
   const sockets = [];
   try {
@@ -553,6 +558,7 @@ function parseArgs(argv) {
     else if (a === "--subscribers") o.subscribers = Number(v());
     else if (a === "--rest-stops") o.restStops = Number(v());
     else if (a === "--pair-phases") o.pairPhases = v().split(",").filter(Boolean).map(Number);
+    else if (a === "--accounts") o.accounts = v();
     else throw new Error(`unknown option ${a}`);
   }
   return o;

@@ -43,7 +43,7 @@ CREATE TRIGGER system_movements_no_delete BEFORE DELETE ON system_movements BEGI
   SELECT RAISE(ABORT, 'system movements are append-only');
 END;
 
--- How far each shard's drain has reached.
+-- How far each shard's drain has reached, moved by the inserts themselves (a drain step is one statement).
 CREATE TABLE system_drained (
   user_id INTEGER NOT NULL,
   shard INTEGER NOT NULL,
@@ -51,3 +51,7 @@ CREATE TABLE system_drained (
   drained_at INTEGER NOT NULL,
   PRIMARY KEY (user_id, shard)
 );
+CREATE TRIGGER system_movements_drained AFTER INSERT ON system_movements BEGIN
+  INSERT INTO system_drained (user_id, shard, seq, drained_at) VALUES (NEW.user_id, NEW.shard, NEW.seq, NEW.created_at)
+  ON CONFLICT (user_id, shard) DO UPDATE SET seq = max(seq, excluded.seq), drained_at = max(drained_at, excluded.drained_at);
+END;

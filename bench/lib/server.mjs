@@ -322,3 +322,25 @@ function describeCmd(cmd) {
   if (joined.includes("esbuild")) return "esbuild";
   return path.basename(cmd[0] ?? "?");
 }
+
+/**
+ * The cut-over for a run with balances in the account objects (`ACCOUNTS=objects`, issue #28):
+ * every user's D1 balances (and their open orders' holds) opened in their account object, through
+ * the local-only migration route, on a server of its own (the route needs DEV_CLOCK, which a
+ * measured server must not run with); the state directory keeps the objects for the next server.
+ */
+export async function openAccountObjects({ root, dir, pepper }) {
+  const server = await startServer({ root, dir, port: await freePort(), pepper, vars: { ACCOUNTS: "objects", DEV_CLOCK: "on" } });
+  try {
+    for (let step = 0; step < 10_000; step++) {
+      const res = await fetch(`${server.url}/api/dev/accounts/migrate`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ limit: 100 }) });
+      const body = await res.json();
+      const m = body?.message ?? body?.data;
+      if (!m || m.failed?.length) throw new Error(`account objects: migration refused: ${JSON.stringify(body).slice(0, 500)}`);
+      if (m.done) return;
+    }
+    throw new Error("account objects: migration never ended");
+  } finally {
+    await server.stop();
+  }
+}

@@ -320,6 +320,40 @@ export class AccountBook {
     return names.map((n) => this.hold(n));
   }
 
+  /**
+   * The orphan sweep's list: open holds with an owner that has not yet said it knows their record,
+   * made before `before` (oldest first, at most `limit`); and when the next one comes due.
+   * Holds resolved meanwhile are marked checked here (nobody needs to ask about them).
+   */
+  unchecked(before: number, limit = 50): { holds: { hold: string; owner: string; forKind: string; forId: string }[]; next: number | null } {
+    return this.sql.transaction(() => {
+      this.sql.run("UPDATE account_hold_owners SET checked = 1 WHERE checked = 0 AND hold IN (SELECT hold FROM money_holds WHERE state = 'resolved')");
+      const n = Math.max(1, Math.min(200, Math.floor(limit)));
+      const holds = this.sql.query<{ hold: string; owner: string; forKind: string; forId: string }>(
+        `SELECT o.hold, o.owner, h.for_kind AS forKind, h.for_id AS forId FROM account_hold_owners o JOIN money_holds h ON h.hold = o.hold
+         WHERE o.checked = 0 AND h.state = 'open' AND h.created_at < ? ORDER BY h.created_at LIMIT ${n}`,
+        before,
+      );
+      const next = this.sql.query<{ at: number | null }>(
+        "SELECT min(h.created_at) AS at FROM account_hold_owners o JOIN money_holds h ON h.hold = o.hold WHERE o.checked = 0 AND h.state = 'open' AND h.created_at >= ?",
+        before,
+      )[0]?.at;
+      return { holds, next: next ?? null };
+    });
+  }
+
+  /** The hold's owner knows its record: never asked again. */
+  markChecked(hold: string): void {
+    this.sql.run("UPDATE account_hold_owners SET checked = 1 WHERE hold = ?", hold);
+  }
+
+  /** The owner never had the record and now never will (tombstoned): what is left of the hold goes back, keyed `{hold}:orphan`. */
+  releaseOrphan(hold: string): LegAnswer {
+    const answer = this.apply([{ key: `${hold}:orphan`, ops: [{ t: "release", hold, amount: "rest" }] }])[0]!;
+    this.markChecked(hold);
+    return answer;
+  }
+
   private withOwner(h: AccountHold): AccountHold {
     const owner = this.sql.query<{ owner: string }>("SELECT owner FROM account_hold_owners WHERE hold = ?", h.hold)[0]?.owner;
     return owner ? { ...h, owner } : h;

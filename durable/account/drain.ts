@@ -46,8 +46,11 @@ export function drainStatements(db: D1Database, userId: number, movements: reado
   return stmts;
 }
 
-/** The same step for shard `shard` of system account `userId` (migrations/0049: keyed by shard too; no notifications). */
-export function systemDrainStatements(db: D1Database, userId: number, shard: number, movements: readonly PendingMovement[], now: number): D1PreparedStatement[] {
+/**
+ * The same step for shard `shard` of system account `userId` (migrations/0049: keyed by shard too;
+ * no notifications): one statement, its trigger moves `system_drained`.
+ */
+export function systemDrainStatements(db: D1Database, userId: number, shard: number, movements: readonly PendingMovement[]): D1PreparedStatement[] {
   if (movements.length === 0) return [];
   return [
     db
@@ -57,11 +60,5 @@ export function systemDrainStatements(db: D1Database, userId: number, shard: num
          ON CONFLICT (user_id, shard, seq) DO NOTHING`,
       )
       .bind(userId, shard, JSON.stringify(movements.map((m) => [m.seq, m.ref, m.kind, m.currency, m.d_available, m.d_frozen, m.at]))),
-    db
-      .prepare(
-        `INSERT INTO system_drained (user_id, shard, seq, drained_at) VALUES (?1, ?2, ?3, ?4)
-         ON CONFLICT (user_id, shard) DO UPDATE SET seq = max(seq, excluded.seq), drained_at = excluded.drained_at`,
-      )
-      .bind(userId, shard, movements.at(-1)!.seq, now),
   ];
 }

@@ -22,11 +22,15 @@ CREATE TABLE account_bookmarks (name TEXT PRIMARY KEY, value INTEGER NOT NULL CH
   {
     // Shard objects of system accounts (durable/account/address.ts: `system:{id}:{k}`), bound on
     // their first call like a user's object; and who owns each hold's record (`pair:{id}` for a spot
-    // order): where a cancel is sent and whom the orphan sweep asks.
+    // order): where a cancel is sent and whom the orphan sweep asks (`checked` once the owner said
+    // it knows the record: from then on its legs resolve the hold, and it is never asked again).
     id: 2,
     sql: `
 CREATE TABLE account_system (one INTEGER PRIMARY KEY CHECK (one = 1), user_id INTEGER NOT NULL CHECK (user_id <= 0), shard INTEGER NOT NULL CHECK (shard >= 0));
-CREATE TABLE account_hold_owners (hold TEXT PRIMARY KEY, owner TEXT NOT NULL CHECK (length(owner) BETWEEN 1 AND 64)) WITHOUT ROWID`,
+CREATE TABLE account_hold_owners (
+  hold TEXT PRIMARY KEY, owner TEXT NOT NULL CHECK (length(owner) BETWEEN 1 AND 64),
+  checked INTEGER NOT NULL DEFAULT 0 CHECK (checked IN (0, 1))) WITHOUT ROWID;
+CREATE INDEX account_hold_owners_unchecked ON account_hold_owners (checked) WHERE checked = 0`,
   },
 ];
 

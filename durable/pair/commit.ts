@@ -30,6 +30,9 @@ export interface SpotCommitParts {
   legs?: PairLegs;
 }
 
+/** `ACCOUNTS=objects`: how long after a command its rows wait for the read model's drain (as the account objects' DRAIN_DELAY_MS). */
+export const READ_MODEL_DELAY_MS = 500;
+
 /** A function that runs spot commands (the results of `run`, in order) as one committed step. */
 export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout, draining, alerts, settle, legs }: SpotCommitParts) {
   return function commit<T>(run: () => T[]): T[] {
@@ -54,7 +57,9 @@ export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout,
           // A running drain takes this row too (it stops only at an empty outbox) while the drain's
           // due row stays (cleared only once nothing waits: a crash still leaves it due); otherwise
           // the drain is due now.
-          if (!(draining() && scheduler.has("drain"))) scheduler.at("drain", entry.at);
+          // With balances in the account objects D1 is only the read model: the drain waits a moment
+          // so the commands of that moment share one D1 batch.
+          if (!(draining() && scheduler.has("drain"))) scheduler.at("drain", legs ? entry.at + READ_MODEL_DELAY_MS : entry.at);
           // Alerts fire only on fills, which always make an entry: the drain just scheduled takes them too.
           alerts?.onCommit(published, entry.at);
         }

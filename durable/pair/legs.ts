@@ -10,7 +10,9 @@
  * (what a finished order, filled, expired or cancelled, leaves of its hold) and
  * `spot_order:{id}:refused` (the whole hold of an order the pair refused). Every fill balances per
  * currency (the core checks it at commit): the buyer's hold pays the seller and the seller's the
- * buyer, each less the fee, which goes to fee shard `tradeId mod SYSTEM_SHARDS`.
+ * buyer, each less the fee, which goes to fee shard `pairId mod SYSTEM_SHARDS`: one shard per pair,
+ * so a delivery round takes all of a pair's fee legs to one object in one call (and P pairs spread
+ * over the shards), instead of touching every shard each round.
  */
 import { settleFill, releaseDelta, type DoneEvent, type FillEvent } from "../engine/index.ts";
 import { MoneyCore, type Leg, type LegResult, type Op, type SqlPort, type SqlValue } from "../money/index.ts";
@@ -59,7 +61,7 @@ export function fillLegs(info: PairCurrencies, pair: Parameters<typeof settleFil
       { t: "spend", hold: spotHold(sellOrder), cur: base, amt: amt(-s.seller.base.frozen, "seller's coins") },
       { t: "credit", kind: SPOT_KIND, cur: quote, amt: amt(s.seller.quote.available, "seller's proceeds") },
     ]),
-    ...leg(`${key}:fee`, systemAddress(SYSTEM_USERS.fees, shardOf(ev.tradeId)), [
+    ...leg(`${key}:fee`, systemAddress(SYSTEM_USERS.fees, shardOf(info.pairId)), [
       { t: "credit", kind: SPOT_KIND, cur: base, amt: amt(s.fee.base.available, "buyer's fee") },
       { t: "credit", kind: SPOT_KIND, cur: quote, amt: amt(s.fee.quote.available, "seller's fee") },
     ]),

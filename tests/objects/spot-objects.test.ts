@@ -118,6 +118,26 @@ describe("spot on the account objects", () => {
     for (const o of [bid, ask]) expect((await cancel(e.token, o.body.message.order_id)).body.type).toBe("ok");
   });
 
+  it("releases a hold whose order never reached the pair (the orphan sweep), once, and never books that order after", async () => {
+    const u = await objectTrader("1000", "0");
+    const account = accountStub(env, u.id);
+    // The Worker reserved and died before the pair heard of the order.
+    const lost = Date.now() * 4096;
+    await account.accountReserve(u.id, { forKind: "spot_order", forId: String(lost), account: "change", currencyId: USDT, amount: units("100"), owner: `pair:${PAIR}` });
+    const resting = await spot(u.token, "buy", { price: "30000", num: "0.01" });
+    expect(await objectBalances(u.id)).toEqual([["change", USDT, units("600"), units("400")]]);
+    expect(await account.accountSweep(0)).toMatchObject({ known: 1, released: 1 });
+    expect(await objectBalances(u.id)).toEqual([["change", USDT, units("700"), units("300")]]);
+    // Asked once each: a second sweep asks nobody and releases nothing.
+    expect(await account.accountSweep(0)).toMatchObject({ known: 0, released: 0 });
+    const late = await pairStub().place({ pairId: PAIR, orderId: lost, userId: u.id, side: "buy", price: 3_000_000, qty: 10_000, tif: "GTC", reservedUnits: String(units("100")) });
+    expect(late).toMatchObject({ ok: false, code: "TOMBSTONED" });
+    await legsDelivered();
+    expect(await objectBalances(u.id)).toEqual([["change", USDT, units("700"), units("300")]]);
+    expect((await cancel(u.token, resting.body.message.order_id)).body.type).toBe("ok");
+    await expect.poll(() => objectBalances(u.id)).toEqual([["change", USDT, units("1000"), 0n]]);
+  });
+
   it("applies each leg once when the pair delivers it again and again (acknowledgements lost)", async () => {
     const seller = await objectTrader("0", "1");
     const buyer = await objectTrader("10000", "0");
