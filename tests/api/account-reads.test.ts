@@ -23,7 +23,9 @@ import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
 import { compareObject, reconcileObjects } from "../../worker/domain/ledger/reconcile-objects.ts";
 import { runSnapshot, startSnapshot } from "../../worker/domain/transparency/snapshot.ts";
 import { userDetail, userLedger } from "../../worker/domain/operator/users.ts";
-import { api, makeUser, type TestUser } from "./helpers.ts";
+import { migrateAccountsStep, verifyAccountsStep } from "../../worker/domain/ledger/account-objects.ts";
+import { api, drainPair, makeUser, seedSpotPair, type TestUser } from "./helpers.ts";
+import { buy, PAIR, trader } from "./spot-fixtures.ts";
 import { BTC, makeOperator, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 const OBJECTS: Env = { ...env, ACCOUNTS: "objects" };
@@ -284,5 +286,32 @@ describe("the reconciler in objects mode", () => {
     // (found once drained, as the object's alarm drains within a second of the write)
     await drainAll(stub);
     expect(await mine()).toEqual([{ check: "frozen_vs_holds", user_id: user.id, currency_id: USDT, account: "change", frozen: String(u8("15")), holds: String(u8("10")) }]);
+  });
+});
+
+describe("a migrated user", () => {
+  it("sees the same wallet, holds, withdrawable balance and statement with the switch on as before the cut-over", async () => {
+    await seedSpotPair();
+    const u = await trader("1000", "0.5");
+    const placed = await buy(u.token, { price: "50", num: "2" });
+    expect(placed.body.type, JSON.stringify(placed.body)).toBe("ok");
+    await drainPair(PAIR);
+    const range = { first: u.id, last: u.id };
+    expect(await migrateAccountsStep(env, 10, range)).toMatchObject({ imported: 1, mismatched: [], failed: [] });
+    expect((await verifyAccountsStep(env, u.id - 1, 10, u.id)).mismatched).toEqual([]);
+
+    const reads: [string, unknown?][] = [["/wallet/list", {}], ["/user/user_wallet"], ["/wallet/get_info", { currency: USDT }], ["/wallet/holds"], ["/wallet/statement?limit=100"]];
+    for (const [path, body] of reads) {
+      const before = await api(path, { token: u.token, body });
+      const after = await objectsApi(path, u, body);
+      expect(after.body, path).toEqual(before.body);
+    }
+    // (the statement compared is not empty: the two deposits and the order's freeze)
+    expect((await objectsApi("/wallet/statement", u)).body.message.lines.map((l: any) => l.kind)).toEqual(["spot_freeze", "deposit", "deposit"]);
+    // The order's frozen USDT is its own hold in the object, shown with its pair.
+    const holds = (await objectsApi("/wallet/holds", u)).body.message.groups;
+    expect(holds).toEqual([
+      expect.objectContaining({ currency_id: USDT, holds: [expect.objectContaining({ purpose: "spot_order", ref: { type: "spot_order", id: Number(placed.body.message.order_id) }, label: "BTC/USDT" })] }),
+    ]);
   });
 });

@@ -33,7 +33,7 @@ export interface AccountReads {
    * is in D1's primary (`account_drained.seq` there is at least this).
    */
   drained(userId: number): Promise<number>;
-  /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API; see readFresh). */
+  /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API: freshSession). */
   db: D1Database;
 }
 
