@@ -67,7 +67,7 @@ export const DEFAULTS = {
  * so none fires): every trade of the phases then runs the trigger check against them. Trees
  * without conditional orders (an older main) answer 404: reported, and the run goes on without.
  */
-async function restStops(client, tokens, pair, n, concurrency = 16) {
+export async function restStops(client, tokens, pair, n, concurrency = 16) {
   let next = 0;
   let ok = 0;
   let refused = null;
@@ -361,7 +361,12 @@ export async function main(options = {}) {
   const port = await freePort();
   const inspector = o.cpuProfile ? await freePort([port]) : null;
   say(`starting the Worker on 127.0.0.1:${port}`);
-  const server = await startServer({ root, dir, port, pepper, inspector, vars: o.accounts === "objects" ? { ACCOUNTS: "objects" } : null });
+  // One account rests all the stops: the per-user limits (20 a pair, 100 in all) are raised for the bench (DEV_OUTBOX only).
+  const vars = {
+    ...(o.accounts === "objects" ? { ACCOUNTS: "objects" } : {}),
+    ...(o.restStops > 0 ? { CONDITIONAL_OPEN_LIMIT: `${Math.max(o.restStops, 20)},${Math.max(o.restStops, 100)}` } : {}),
+  };
+  const server = await startServer({ root, dir, port, pepper, inspector, vars: Object.keys(vars).length ? vars : null });
   const client = httpClient(server.url);
   const sockets = [];
   try {

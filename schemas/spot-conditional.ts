@@ -8,6 +8,13 @@ const price = decimalInput({ message: "invalid_amount" });
 /** Callbacks of a trailing stop, in basis points (0.1% … 20%). */
 export const CALLBACK_BPS = { min: 10, max: 2000 } as const;
 
+/**
+ * How many open conditional orders (submitted or watched) one user may have: per pair, and over
+ * every pair (docs/products.md, "Conditional orders"). A placement beyond either is refused before
+ * anything is held (cond_limit_pair, cond_limit_total).
+ */
+export const CONDITIONAL_LIMITS = { perPair: 20, total: 100 } as const;
+
 /** POST /api/transaction/conditional */
 export const conditionalOrderSchema = z.object({
   currency_id: id,

@@ -1,6 +1,7 @@
-// The command line of the crash benchmarks (bench/crash.mjs, bench/crash-products.mjs): numeric
-// options by flag, --root and --json as paths; run `main` when the file is the entry point and exit
-// 0 when every invariant held, 1 when one failed, 2 when the run itself broke.
+// The command line of the crash benchmarks (bench/crash.mjs, bench/crash-products.mjs) and
+// bench/ab-stops.mjs: numeric options by flag, --root, --base and --json as paths; run `main` when
+// the file is the entry point and exit 0 when every invariant held (or the run reports none), 1 when
+// one failed, 2 when the run itself broke.
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
@@ -11,6 +12,7 @@ export function parseArgs(argv, num) {
     const a = argv[i];
     if (num[a]) o[num[a]] = Number(argv[++i]);
     else if (a === "--root") o.root = path.resolve(argv[++i]);
+    else if (a === "--base") o.base = path.resolve(argv[++i]);
     else if (a === "--json") o.json = path.resolve(argv[++i]);
     else throw new Error(`unknown option ${a}`);
   }
@@ -21,7 +23,7 @@ export function parseArgs(argv, num) {
 export function runWhenMain(metaUrl, main, num) {
   if (!process.argv[1] || metaUrl !== pathToFileURL(path.resolve(process.argv[1])).href) return;
   main(parseArgs(process.argv.slice(2), num)).then(
-    (r) => process.exit(r.passed ? 0 : 1),
+    (r) => process.exit(r.passed === false ? 1 : 0),
     (err) => {
       console.error(err);
       process.exit(2);

@@ -15,7 +15,7 @@ import { devClockInObject, devClockOn, setDevOffset } from "../../worker/lib/clo
 import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { SecondsDesk, type AcceptInput, type AcceptResult, type ContractVerdict } from "./desks/seconds.ts";
 import { AlertsDesk, alertStatements, type AddAlertResult, type AlertInput } from "./desks/alerts.ts";
-import { ConditionalDesk, type ConditionalInput, type ConditionalResult } from "./desks/conditional.ts";
+import { ConditionalDesk, type ConditionalInput, type ConditionalResult, type Unseen } from "./desks/conditional.ts";
 import { LeverDesk, type LeverAcceptInput, type LeverAcceptResult, type LeverCommandResult, type LeverVerdict } from "./desks/lever.ts";
 import { acceptPairSocket, closePairSocket, createFanout } from "./fanout.ts";
 import { announceLever, byUser } from "./notices.ts";
@@ -199,12 +199,26 @@ export class PairDurableObject extends DurableObject<Env> {
     return r;
   }
 
+  /** Before a placement: the last price, and how many of the user's conditional orders this pair watches. */
+  async conditionalTop(pairId: number, userId: number): Promise<{ last: number | null; open: number }> {
+    const spot = await this.ensure(pairId);
+    return { last: spot.top().last, open: this.conditional.openCount(userId) };
+  }
+
   /** Cancels one of a user's conditional orders; `unseen` is what D1 froze for one this object never saw. */
-  async cancelConditional(pairId: number, id: number, userId: number, unseen: { own: string; side: "buy" | "sell"; type: ConditionalInput["type"] } | null): Promise<{ ok: boolean; code?: string }> {
+  async cancelConditional(pairId: number, id: number, userId: number, unseen: Unseen | null): Promise<{ ok: boolean; code?: string }> {
     await this.ensure(pairId);
     const r = this.commit(() => [this.conditional.cancel(id, userId, unseen)])[0]!;
     if (r.ok) await this.drain();
     return r;
+  }
+
+  /** The reconciler asks about a conditional order D1 still shows as submitted (desks/conditional.ts `orphan`). */
+  async conditionalOrphan(pairId: number, id: number, userId: number, unseen: Unseen): Promise<"known" | "tombstoned"> {
+    await this.ensure(pairId);
+    const verdict = this.commit(() => [this.conditional.orphan(id, userId, unseen)])[0]!;
+    if (verdict === "tombstoned") await this.drain();
+    return verdict;
   }
 
   /** Cancels a user's given open orders and every open conditional order of theirs on this pair, in one transaction. */

@@ -9,6 +9,8 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, balance, dbFingerprint, drainPair, makeUser, seedCurrencies, seedSpotPair, units, type TestUser } from "./helpers.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
+import { reconcileConditionalOrders, reconcileSpotOrders } from "../../worker/domain/spot/orphans.ts";
+import { movementStatements } from "../../worker/lib/ledger.ts";
 
 const USDT = 3;
 let nextPair = 40;
@@ -229,6 +231,118 @@ describe("cancelling", () => {
     expect(await balance(me.id, USDT)).toEqual([units("5000"), 0n]);
     expect(await p.list(me, "open")).toEqual([]);
     expect(await balance(me.id, q.coin)).toEqual([units("4"), units("1")]);
+    await noDifferences();
+  });
+});
+
+describe("open conditional order limits", () => {
+  it("takes at most 20 open on one pair, even sent at once: the rest are refused in the user's language and hold nothing", async () => {
+    const p = await freshPair();
+    const me = await p.make("100000", "0");
+    const stop = (k: number) => p.cond(me, { side: "buy", type: "stop_limit", num: "0.1", stop_price: String(105 + k), price: String(106 + k) }, "zh");
+    const all = await Promise.all(Array.from({ length: 25 }, (_, k) => stop(k)));
+    const taken = all.filter((r) => r.body.type === "ok");
+    expect(taken.length).toBe(20);
+    for (const r of all.filter((x) => x.body.type !== "ok")) {
+      expect(r.status).toBe(409);
+      expect(r.body.message).toBe("您在此交易对已有 20 个未触发的条件单，请先撤销一个再下单");
+    }
+    await drainPair(p.pairId);
+    // Only the 20 open ones hold anything: each 0.1 × its limit price.
+    const held = taken.reduce((a, r) => a + units(r.body.message.price) / 10n, 0n);
+    expect(await balance(me.id, USDT)).toEqual([units("100000") - held, held]);
+    expect((await p.list(me, "open")).length).toBe(20);
+    // The 21st is refused before anything is frozen; a cancel makes room for one more.
+    const before = await dbFingerprint();
+    expect((await stop(30)).body.message).toBe("您在此交易对已有 20 个未触发的条件单，请先撤销一个再下单");
+    expect(await dbFingerprint()).toEqual(before);
+    expect((await api("/transaction/conditional/cancel", { token: me.token, body: { id: taken[0]!.body.message.id } })).body.type).toBe("ok");
+    expect((await stop(31)).body).toMatchObject({ type: "ok", message: { status: "open" } });
+    expect((await stop(32)).status).toBe(409);
+    await drainPair(p.pairId);
+    await noDifferences();
+  });
+
+  it("takes at most 100 open over all pairs, and refuses the next one with nothing held", async () => {
+    const pairs = [await freshPair(), await freshPair(), await freshPair(), await freshPair(), await freshPair(), await freshPair()];
+    const me = await pairs[0]!.make("1000000", "0");
+    const stop = (p: Awaited<ReturnType<typeof freshPair>>, k: number, lang = "en") => p.cond(me, { side: "buy", type: "stop_limit", num: "0.1", stop_price: String(105 + k), price: String(106 + k) }, lang);
+    for (const p of pairs.slice(0, 5)) {
+      const r = await Promise.all(Array.from({ length: 20 }, (_, k) => stop(p, k)));
+      expect(r.map((x) => x.body.type)).toEqual(Array(20).fill("ok"));
+    }
+    const before = await dbFingerprint();
+    const sixth = await stop(pairs[5]!, 0, "es");
+    expect(sixth.status).toBe(409);
+    expect(sixth.body.message).toBe("Ya tiene 100 órdenes condicionales abiertas en total: cancele una antes de colocar otra");
+    expect(await dbFingerprint()).toEqual(before);
+    await noDifferences();
+  });
+});
+
+describe("a conditional order stuck at submitted", () => {
+  /** What a Worker that died between the D1 freeze and the pair object leaves: the freeze and the row (and an OCO's leg row). */
+  async function crashLeft(pairId: number, userId: number, id: number, type: "stop_limit" | "oco", own: bigint, leg = 0n) {
+    const at = Date.now() - 120_000;
+    await env.DB.batch([
+      ...movementStatements(env.DB, `spot-freeze:${id}`, "spot_freeze", [{ userId, currencyId: USDT, account: "change", dAvailable: -(own + leg), dFrozen: own + leg }]),
+      env.DB.prepare(
+        `INSERT INTO spot_conditional_orders (id, user_id, pair_id, side, type, qty, price, stop_price, limit_price, reserved_units, reserved_currency, status, created_at, updated_at)
+         VALUES (?, ?, ?, 'buy', ?, 100000, 9000, 11000, ?, ?, 3, 0, ?, ?)`,
+      ).bind(id, userId, pairId, type, type === "oco" ? 11200 : null, own.toString(), at, at),
+      ...(type === "oco"
+        ? [
+            env.DB.prepare(
+              "INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, created_at, updated_at) VALUES (?, ?, ?, 'buy', 'limit', 9000, 100000, ?, 3, 0, ?, ?)",
+            ).bind(id, userId, pairId, leg.toString(), at, at),
+          ]
+        : []),
+    ]);
+  }
+
+  it("is refused and its funds released once by the reconciler when the pair never saw it, and a late placement is refused", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "0");
+    await crashLeft(p.pairId, me.id, 999_100_001, "stop_limit", units("10.6"));
+    await crashLeft(p.pairId, me.id, 999_100_002, "oco", units("2.2"), units("9"));
+    expect(await balance(me.id, USDT)).toEqual([units("978.2"), units("21.8")]);
+    expect((await p.list(me, "open")).map((o) => o.status)).toEqual(["submitted", "submitted"]);
+
+    expect(await reconcileConditionalOrders(env, Date.now())).toEqual({ checked: 2, released: 2 });
+    await reconcileSpotOrders(env, Date.now()); // the OCO's limit leg
+    expect(await balance(me.id, USDT)).toEqual([units("1000"), 0n]);
+    expect(await p.list(me, "open")).toEqual([]);
+    expect((await p.list(me, "done")).map((o) => [o.status, o.reason])).toEqual([
+      ["rejected", "orphaned"],
+      ["rejected", "orphaned"],
+    ]);
+    await noDifferences();
+
+    // The request arrives after all: it must not be watched on funds that were given back.
+    const stub = env.PAIR.get(env.PAIR.idFromName(`pair:${p.pairId}`));
+    const late = await stub.placeConditional({ pairId: p.pairId, id: 999_100_001, userId: me.id, side: "buy", type: "stop_limit", qty: 100000, price: 10600, stop: 10500, limitPrice: null, callbackBps: null, activation: null });
+    expect(late).toMatchObject({ ok: false, status: "rejected" });
+    // Running the reconcilers again changes nothing.
+    expect(await reconcileConditionalOrders(env, Date.now())).toEqual({ checked: 0, released: 0 });
+    await reconcileSpotOrders(env, Date.now());
+    await drainPair(p.pairId);
+    expect(await balance(me.id, USDT)).toEqual([units("1000"), 0n]);
+    await noDifferences();
+  });
+
+  it("is left alone when the pair watches it (only D1 has not heard yet), and still fires", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "0");
+    const placed = await p.cond(me, { side: "buy", type: "stop_limit", num: "0.1", stop_price: "105", price: "106" });
+    await drainPair(p.pairId);
+    // As if the object's answer had not reached D1 yet.
+    await env.DB.prepare("UPDATE spot_conditional_orders SET status = 0, created_at = ? WHERE id = ?").bind(Date.now() - 120_000, placed.body.message.id).run();
+    expect(await reconcileConditionalOrders(env, Date.now())).toEqual({ checked: 1, released: 0 });
+    expect(await balance(me.id, USDT)).toEqual([units("989.4"), units("10.6")]);
+    await p.trade("105");
+    expect(await p.list(me, "done")).toEqual([expect.objectContaining({ id: placed.body.message.id, status: "triggered" })]);
     await noDifferences();
   });
 });

@@ -16,8 +16,12 @@ import type { ConditionalChild } from "../outbox.ts";
 import type { PairStorage } from "../storage.ts";
 import type { PlaceResult, SpotDesk } from "./spot.ts";
 
-/** What the Worker sends to watch a conditional order (its funds already frozen in D1). Prices in ticks, qty in lots. */
-export type ConditionalInput = Omit<ConditionalOrder, "owner" | "extreme"> & { pairId: number; userId: number };
+/**
+ * What the Worker sends to watch a conditional order (its funds already frozen in D1). Prices in
+ * ticks, qty in lots. `maxOpen`: the most open conditional orders its owner may have here (this one
+ * refused with LIMIT, its hold released, when they already have that many).
+ */
+export type ConditionalInput = Omit<ConditionalOrder, "owner" | "extreme"> & { pairId: number; userId: number; maxOpen?: number };
 
 export interface ConditionalResult {
   ok: boolean;
@@ -28,6 +32,13 @@ export interface ConditionalResult {
 }
 
 const STATUS = ["submitted", "open", "triggered", "cancelled", "rejected"] as const;
+
+/** What D1 froze for an order this object may never have seen: its own hold, side and type. */
+export interface Unseen {
+  own: string;
+  side: "buy" | "sell";
+  type: ConditionalType;
+}
 
 export class ConditionalDesk {
   constructor(
@@ -82,7 +93,7 @@ export class ConditionalDesk {
     const prior = this.store.one<{ status: number }>("SELECT status FROM conditionals WHERE id = ?", input.id);
     if (prior) return { ok: prior.status !== 4, status: STATUS[prior.status] === "submitted" ? "open" : (STATUS[prior.status] as ConditionalResult["status"]) };
     const now = Date.now();
-    const { pairId: _pair, userId, ...fields } = input;
+    const { pairId: _pair, userId, maxOpen, ...fields } = input;
     const o: ConditionalOrder = { ...fields, owner: userId };
     const holds = conditionalHolds(this.factors(), o);
     const currency = this.currency(o.side);
@@ -92,6 +103,8 @@ export class ConditionalDesk {
     const met = o.stop !== null && last !== null && (o.side === "buy" ? last >= o.stop : last <= o.stop);
     const noStart = o.type === "trailing" && o.activation === null && last === null;
     if (met || noStart) return this.refuse(o, holds, met ? "WOULD_TRIGGER" : "NO_PRICE", now);
+    // The Worker looked before freezing; two placements at once may both have passed it.
+    if (maxOpen !== undefined && this.openCount(userId) >= maxOpen) return this.refuse(o, holds, "LIMIT", now);
     const seq = Number(this.store.meta("cond_seq") ?? 0) + 1;
     this.store.setMeta("cond_seq", seq);
     const extreme0 = o.type === "trailing" && o.activation === null ? last : null;
@@ -139,21 +152,14 @@ export class ConditionalDesk {
    * (its placement never arrived) is recorded as cancelled here, so it can never be watched later,
    * and `unseen` (what D1 froze for it) is released.
    */
-  cancel(id: number, userId: number, unseen: { own: string; side: "buy" | "sell"; type: ConditionalType } | null): { ok: boolean; code?: string } {
+  cancel(id: number, userId: number, unseen: Unseen | null): { ok: boolean; code?: string } {
     const now = Date.now();
     const row = this.store.one<{ owner: number; status: number }>("SELECT owner, status FROM conditionals WHERE id = ?", id);
     if (row && Number(row.owner) !== userId) return { ok: false, code: "NOT_FOUND" };
     if (row && Number(row.status) !== 1) return { ok: false, code: "NOT_OPEN" };
     if (!row) {
       if (!unseen) return { ok: false, code: "NOT_FOUND" };
-      this.store.sql.exec(
-        `INSERT INTO conditionals (id, owner, side, type, qty, price, own_units, child_units, currency, status, reason, seq, placed_trade, at)
-         VALUES (?, ?, ?, ?, 0, 0, ?, '0', ?, 3, 'user', 0, 0, ?)`,
-        id, userId, unseen.side, unseen.type, unseen.own, this.currency(unseen.side), now,
-      );
-      const own = BigInt(unseen.own);
-      this.spot.addEntry(userId, this.currency(unseen.side), own, -own, now);
-      this.spot.noteConditional([id, 3, "user", null, null, userId], now);
+      this.closeUnseen(id, userId, unseen, 3, "user", now);
       return { ok: true };
     }
     const o = this.spot.conditional.remove(id);
@@ -161,6 +167,38 @@ export class ConditionalDesk {
     this.close(o, 3, "user", now);
     if (o.type === "oco" && this.spot.engine!.order(o.id)) this.spot.cancelOne(o.id, userId);
     return { ok: true };
+  }
+
+  /**
+   * The reconciler asks about an order D1 has shown as submitted for a while (its Worker died
+   * between the freeze and this object, or D1 has not heard the answer). Known: its state reaches
+   * D1 through the outbox (the caller nudges the drain). Unknown: it is recorded here as refused
+   * (`orphaned`), so a late placement of it is refused too, and `unseen` (what D1 froze for it)
+   * is released through the outbox. An OCO's limit leg is a spot order: the spot reconciler
+   * releases its hold (worker/domain/spot/orphans.ts); it is tombstoned here as well.
+   */
+  orphan(id: number, userId: number, unseen: Unseen): "known" | "tombstoned" {
+    if (this.store.one("SELECT 1 AS x FROM conditionals WHERE id = ?", id)) return "known";
+    this.closeUnseen(id, userId, unseen, 4, "orphaned", Date.now());
+    if (unseen.type === "oco" && !this.spot.known(id)) this.spot.tombstone(id);
+    return "tombstoned";
+  }
+
+  /** Records an order this object never watched as finished, releasing what D1 froze for it. */
+  private closeUnseen(id: number, userId: number, unseen: Unseen, status: 3 | 4, reason: string, now: number) {
+    this.store.sql.exec(
+      `INSERT INTO conditionals (id, owner, side, type, qty, price, own_units, child_units, currency, status, reason, seq, placed_trade, at)
+       VALUES (?, ?, ?, ?, 0, 0, ?, '0', ?, ?, ?, 0, 0, ?)`,
+      id, userId, unseen.side, unseen.type, unseen.own, this.currency(unseen.side), status, reason, now,
+    );
+    const own = BigInt(unseen.own);
+    this.spot.addEntry(userId, this.currency(unseen.side), own, -own, now);
+    this.spot.noteConditional([id, status, reason, null, null, userId], now);
+  }
+
+  /** How many of a user's conditional orders this pair watches (index conditionals_owner). */
+  openCount(userId: number): number {
+    return Number(this.store.one<{ n: number }>("SELECT count(*) AS n FROM conditionals WHERE owner = ? AND status = 1", userId)?.n ?? 0);
   }
 
   /** The ids of a user's open conditional orders here. */

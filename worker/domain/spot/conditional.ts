@@ -8,7 +8,7 @@
  */
 import type { z } from "zod";
 import { formatUnits, parseUnits } from "../../../schemas/money.ts";
-import { CALLBACK_BPS, type conditionalListQuerySchema, type conditionalOrderSchema, type ConditionalOrderOut } from "../../../schemas/spot-conditional.ts";
+import { CALLBACK_BPS, CONDITIONAL_LIMITS, type conditionalListQuerySchema, type conditionalOrderSchema, type ConditionalOrderOut } from "../../../schemas/spot-conditional.ts";
 import { conditionalHolds, type ConditionalOrder } from "../../../durable/engine/conditional.ts";
 import { notionalToQuoteUnits } from "../../../durable/engine/units.ts";
 import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
@@ -22,6 +22,19 @@ import { pairFor, pairStub, type PairRow } from "./pairs.ts";
 type Input = z.output<typeof conditionalOrderSchema>;
 
 const STATUS = ["submitted", "open", "triggered", "cancelled", "rejected"] as const;
+
+/**
+ * The open-order limits (schemas/spot-conditional.ts). A benchmark resting thousands of one
+ * account's stops raises them with CONDITIONAL_OPEN_LIMIT "perPair,total", honoured only together
+ * with DEV_OUTBOX "on" (wrangler.toml deploys DEV_OUTBOX "off" and no CONDITIONAL_OPEN_LIMIT).
+ */
+export function conditionalLimits(env: { DEV_OUTBOX?: string; CONDITIONAL_OPEN_LIMIT?: string }): { perPair: number; total: number } {
+  const raised = env.DEV_OUTBOX === "on" ? /^(\d{1,6}),(\d{1,6})$/.exec(env.CONDITIONAL_OPEN_LIMIT ?? "") : null;
+  return raised ? { perPair: Number(raised[1]), total: Number(raised[2]) } : { ...CONDITIONAL_LIMITS };
+}
+
+/** The INSERT's status: 0, or NULL (refused by NOT NULL, the whole batch undone) when the user already has `total` open. */
+const isOverTotal = (err: unknown) => /NOT NULL constraint failed: spot_conditional_orders\.status/.test(String(err));
 
 /** A price field in the pair's price units, or the error a user should see. */
 function priceUnits(pair: PairRow, value: string): number {
@@ -155,8 +168,10 @@ export async function placeConditional(t: Trader, input: Input): Promise<Conditi
     const prior = await db.prepare(`${ROW_SQL} WHERE c.user_id = ? AND c.client_oid = ?`).bind(t.userId, input.client_oid).first<Row>();
     if (prior) return replay(t, pair, prior, input);
   }
-  const stub = pairStub(t.env, pair.id);
-  const last = (await stub.top(pair.id)).last;
+  const limits = conditionalLimits(t.env);
+  // One object call gives the last price and how many of the caller's orders the pair watches.
+  const { last, open } = await pairStub(t.env, pair.id).conditionalTop(pair.id, t.userId);
+  if (open >= limits.perPair) throw new ApiError("cond_limit_pair", 409, { max: limits.perPair });
   const now = Date.now();
   let o: ConditionalOrder;
   for (let attempt = 0; ; attempt++) {
@@ -170,9 +185,10 @@ export async function placeConditional(t: Trader, input: Input): Promise<Conditi
       db
         .prepare(
           `INSERT INTO spot_conditional_orders (id, user_id, pair_id, side, type, qty, price, stop_price, limit_price, callback_bps, activation_price,
-             reserved_units, reserved_currency, status, client_oid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+             reserved_units, reserved_currency, status, client_oid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+             CASE WHEN (SELECT count(*) FROM spot_conditional_orders WHERE user_id = ? AND status IN (0, 1)) < ? THEN 0 END, ?, ?, ?)`,
         )
-        .bind(o.id, t.userId, pair.id, o.side, o.type, o.qty, o.price, o.stop, o.limitPrice, o.callbackBps, o.activation, holds.own.toString(), currency, input.client_oid ?? null, now, now),
+        .bind(o.id, t.userId, pair.id, o.side, o.type, o.qty, o.price, o.stop, o.limitPrice, o.callbackBps, o.activation, holds.own.toString(), currency, t.userId, limits.total, input.client_oid ?? null, now, now),
     ];
     if (o.type === "oco") {
       stmts.push(
@@ -189,6 +205,7 @@ export async function placeConditional(t: Trader, input: Input): Promise<Conditi
       break;
     } catch (err) {
       if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (isOverTotal(err)) throw new ApiError("cond_limit_total", 409, { max: limits.total });
       if (input.client_oid && isClientOidTaken(err)) {
         const prior = await db.prepare(`${ROW_SQL} WHERE c.user_id = ? AND c.client_oid = ?`).bind(t.userId, input.client_oid).first<Row>();
         if (prior) return replay(t, pair, prior, input);
@@ -196,13 +213,13 @@ export async function placeConditional(t: Trader, input: Input): Promise<Conditi
       if (!isIdTaken(err) || attempt >= 4) throw err;
     }
   }
-  await watch(t, pair, o);
+  await watch(t, pair, o, limits.perPair);
   const row = (await rowById(db, t.userId, o.id))!;
   return { ...out(row), status: "open" };
 }
 
 /** Hands a held order to the pair object; a refusal (its hold already released there) becomes the user's error. */
-async function watch(t: Trader, pair: PairRow, o: ConditionalOrder) {
+async function watch(t: Trader, pair: PairRow, o: ConditionalOrder, maxOpen: number) {
   const r = await pairStub(t.env, pair.id).placeConditional({
     pairId: pair.id,
     id: o.id,
@@ -215,11 +232,13 @@ async function watch(t: Trader, pair: PairRow, o: ConditionalOrder) {
     limitPrice: o.limitPrice,
     callbackBps: o.callbackBps,
     activation: o.activation,
+    maxOpen,
   });
   if (r.ok) return r;
   const fmt = (ticks: number | undefined) => (ticks === undefined ? "?" : formatUnits(BigInt(ticks), pair.priceDecimals));
   if (r.code === "PRICE_BAND") throw new ApiError("price_out_of_band", 409, { percent: PRICE_BAND_BPS / 100, low: fmt(r.leg?.band?.low), high: fmt(r.leg?.band?.high) });
   if (r.code === "NO_PRICE") throw new ApiError("cond_no_price", 409);
+  if (r.code === "LIMIT") throw new ApiError("cond_limit_pair", 409, { max: maxOpen });
   if (r.code === "WOULD_TRIGGER") {
     const last = (await pairStub(t.env, pair.id).top(pair.id)).last;
     throw new ApiError("cond_would_trigger", 409, { last: last === null ? "?" : fmt(last) });
@@ -242,7 +261,7 @@ async function replay(t: Trader, pair: PairRow, prior: Row, input: Input): Promi
     prior.activation_price === o.activation;
   if (!same) throw new ApiError("duplicate_client_id", 409);
   // Its first request died between the freeze and the object: send it again (the object answers a known id with its state).
-  if (prior.status === 0) await watch(t, pair, o).catch((err: unknown) => (err instanceof ApiError ? undefined : Promise.reject(err)));
+  if (prior.status === 0) await watch(t, pair, o, conditionalLimits(t.env).perPair).catch((err: unknown) => (err instanceof ApiError ? undefined : Promise.reject(err)));
   const row = (await rowById(t.env.DB, t.userId, prior.id)) ?? prior;
   return { ...out(row), replayed: true };
 }

@@ -44,3 +44,31 @@ export async function reconcileSpotOrders(env: Env, now = Date.now(), graceMs = 
   }
   return { checked: results.length, released };
 }
+
+/**
+ * The same for conditional orders (worker/domain/spot/conditional.ts): a row still submitted after
+ * the grace period is asked about. Known to the object: its outbox carries the state to D1 (the
+ * drain is nudged). Unknown: the object records it as refused (`orphaned`), so it can never be
+ * watched later, and releases what D1 froze for it through its outbox, which also marks the row
+ * (durable/pair/desks/conditional.ts `orphan`). An OCO's limit leg is a spot_orders row of the
+ * same id, released by reconcileSpotOrders above.
+ */
+export async function reconcileConditionalOrders(env: Env, now = Date.now(), graceMs = ORPHAN_GRACE_MS) {
+  const { results } = await env.DB.prepare(
+    "SELECT id, user_id, pair_id, side, type, CAST(reserved_units AS TEXT) AS own FROM spot_conditional_orders WHERE status = 0 AND created_at < ? ORDER BY id LIMIT 200",
+  )
+    .bind(now - graceMs)
+    .all<{ id: number; user_id: number; pair_id: number; side: "buy" | "sell"; type: "stop_limit" | "oco" | "trailing"; own: string }>();
+  let released = 0;
+  const nudged = new Set<number>();
+  for (const o of results) {
+    const stub = pairStub(env, o.pair_id);
+    const verdict = await stub.conditionalOrphan(o.pair_id, o.id, o.user_id, { own: o.own, side: o.side, type: o.type });
+    if (verdict === "tombstoned") released += 1;
+    else if (!nudged.has(o.pair_id)) {
+      nudged.add(o.pair_id);
+      await stub.drain();
+    }
+  }
+  return { checked: results.length, released };
+}
