@@ -11,6 +11,7 @@ import { useMy } from "../api.ts";
 import { KvRow } from "../../../components/KvRow.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./mining.module.css";
+import { EvidenceRow } from "./EvidenceRow.tsx";
 
 export default function MyPage() {
   const q = useMy();
@@ -79,9 +80,7 @@ export default function MyPage() {
                     <KvRow label={m.mining_my_gross_fee()}>
                       {formatExact(x.gross)} − {formatExact(x.fee)} {x.currency}
                     </KvRow>
-                    <KvRow label={m.mining_evidence()}>
-                      <span className={s.evidence}>{x.evidence}</span>
-                    </KvRow>
+                    <EvidenceRow evidence={x.evidence} />
                   </dl>
                 </li>
               ))}

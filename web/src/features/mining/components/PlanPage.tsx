@@ -21,6 +21,7 @@ import { firstHour, payoutTone } from "../display.ts";
 import { KvRow } from "../../../components/KvRow.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./mining.module.css";
+import { EvidenceRow } from "./EvidenceRow.tsx";
 
 /** Decimals the calculator shows: the payout currency's (BTC 8) and the price currency's (USDT 2). */
 const PAYOUT_DECIMALS = 8;
@@ -216,9 +217,7 @@ function History({ p }: { p: MiningPlan }) {
                     {formatExact(x.paid_to_users)} {x.currency} <span className="muted">({m.mining_fees_kept({ fees: formatExact(x.fees) })})</span>
                   </KvRow>
                 )}
-                <KvRow label={m.mining_evidence()}>
-                  <span className={s.evidence}>{x.evidence}</span>
-                </KvRow>
+                <EvidenceRow evidence={x.evidence} />
               </dl>
             </li>
           ))}
