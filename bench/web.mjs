@@ -22,6 +22,7 @@
 //   npm run bench:web -- --start           # Lighthouse also against `npm start`, both tables
 //   npm run bench:web -- --start-only      # Lighthouse against `npm start` only (no axe)
 //   npm run bench:web -- --url http://127.0.0.1:8787   # Lighthouse against a server already running
+//   npm run bench:web -- --lhr-dir DIR     # also keep each Lighthouse run's whole JSON report in DIR
 //
 // --start runs the product the README's way: `scripts/start.mjs` (what `npm start` runs: the build,
 // migrations, the seed, `wrangler dev`, the demo market maker) on a free port with its data in a
@@ -32,7 +33,7 @@
 // Lighthouse runs without network except localhost; it throttles as its mobile preset does
 // (simulated 4G, 4× CPU slowdown), so scores are comparable between runs on this machine only.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
@@ -296,7 +297,7 @@ function lcpElement(audits) {
 }
 
 /** Lighthouse mobile (performance, accessibility, best practices, SEO), median of `runs`. */
-async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES, title = "") {
+async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES, title = "", lhrDir = null) {
   let lh, launcher;
   try {
     lh = (await import("lighthouse")).default;
@@ -314,6 +315,8 @@ async function lighthouse(base, runs, routes = LIGHTHOUSE_ROUTES, title = "") {
         const r = await lh(`${base}/#${route}`, { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices", "seo"] });
         const c = r.lhr.categories;
         const a = r.lhr.audits;
+        // --lhr-dir DIR keeps each run's whole report (long tasks, bootup time, main-thread breakdown).
+        if (lhrDir) writeFileSync(path.join(lhrDir, `${route.replace(/\W+/g, "_")}-${i + 1}.json`), r.report);
         results.push({
           performance: Math.round(c.performance.score * 100),
           accessibility: Math.round(c.accessibility.score * 100),
@@ -452,6 +455,8 @@ export async function webBench(opts = {}) {
   const result = { firstLoad: { js: fl.js, css: fl.css, gzip: fl.gzip, raw: fl.raw, files: fl.rows }, firstScreen: screens };
   const runs = Number(opts.runs ?? 3);
   const routes = typeof opts.routes === "string" ? opts.routes.split(",") : undefined;
+  const lhrDir = typeof opts["lhr-dir"] === "string" ? path.resolve(opts["lhr-dir"]) : null;
+  if (lhrDir) mkdirSync(lhrDir, { recursive: true });
   // How each Lighthouse run went: the 1-minute load average at its end, the market maker's state.
   const runInfo = (running) => ({ loadAverage: Number(loadavg()[0].toFixed(2)), marketMaker: running ? "running" : "stopped" });
   if (!opts["size-only"]) {
@@ -459,7 +464,7 @@ export async function webBench(opts = {}) {
     else if (typeof opts.url === "string") {
       // A server someone already runs (their own `npm start`, say): Lighthouse only, nothing started.
       result.static = await staticChecks(opts.url, fl);
-      result.lighthouseUrl = await lighthouse(opts.url, runs, routes, opts.url);
+      result.lighthouseUrl = await lighthouse(opts.url, runs, routes, opts.url, lhrDir);
       result.lighthouseUrlRun = { loadAverage: runInfo(true).loadAverage };
     } else {
       if (!opts["start-only"]) {
@@ -468,7 +473,7 @@ export async function webBench(opts = {}) {
         try {
           result.static = await staticChecks(worker.base, fl);
           if (!opts["no-lighthouse"]) {
-            result.lighthouse = await lighthouse(worker.base, runs, routes, "throw-away Worker + market maker");
+            result.lighthouse = await lighthouse(worker.base, runs, routes, "throw-away Worker + market maker", lhrDir);
             result.lighthouseRun = runInfo(mm.running());
             console.log(`market maker at the end of the run: ${mm.running() ? "running" : "stopped"}`);
           }
@@ -483,7 +488,7 @@ export async function webBench(opts = {}) {
         const product = await startProduct();
         try {
           if (opts["start-only"]) result.static = await staticChecks(product.base, fl);
-          result.lighthouseStart = await lighthouse(product.base, runs, routes, "`npm start` (market maker on)");
+          result.lighthouseStart = await lighthouse(product.base, runs, routes, "`npm start` (market maker on)", lhrDir);
           result.lighthouseStartRun = runInfo(product.running());
           console.log(`market maker at the end of the run: ${product.running() ? "running" : "stopped"}`);
         } finally {

@@ -1,13 +1,14 @@
 /**
  * The side drawer (spec §2): who is logged in (account, user id, real name only once verified),
  * or a login/register prompt; links to account screens (the inbox with its unread count); logout
- * only when logged in.
+ * only when logged in. Its content is drawn the first time it opens (and kept, so it slides out
+ * again): the first screen of a visit does not build a menu nobody has asked for.
  */
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { m } from "../i18n/index.ts";
 import { useSession } from "../lib/session.ts";
-import { pathOn, useProducts } from "../lib/products.ts";
+import { pathOn, useProducts, type Products } from "../lib/products.ts";
 import { toast } from "../lib/toast.ts";
 import { Icon, LogoMark, type IconName } from "../components/Icon.tsx";
 import { useDrawerPanel } from "../components/useDrawerPanel.ts";
@@ -61,10 +62,24 @@ const entries: Entry[] = [
 ];
 
 export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }) {
-  const session = useSession();
+  const [drawn, setDrawn] = useState(open);
+  if (open && !drawn) setDrawn(true);
+  // The product switches load at start-up all the same, so the first opening shows every entry at once.
   const products = useProducts();
-  const navigate = useNavigate();
   const panelRef = useDrawerPanel(open, onClose);
+  return (
+    <div className={`${d.drawerRoot} ${open ? d.open : ""}`} aria-hidden={!open}>
+      <div className={d.drawerBackdrop} onClick={onClose} />
+      <aside className={d.drawer} ref={panelRef} tabIndex={-1} role="dialog" aria-modal="true" aria-label={m.menu_title()} inert={!open}>
+        {drawn && <DrawerContent products={products} onClose={onClose} />}
+      </aside>
+    </div>
+  );
+}
+
+function DrawerContent({ products, onClose }: { products: Products | null; onClose: () => void }) {
+  const session = useSession();
+  const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const loggedIn = session.token !== "";
   const status = verifyLabel(session.verified);
@@ -79,72 +94,69 @@ export function Drawer({ open, onClose }: { open: boolean; onClose: () => void }
   };
 
   return (
-    <div className={`${d.drawerRoot} ${open ? d.open : ""}`} aria-hidden={!open}>
-      <div className={d.drawerBackdrop} onClick={onClose} />
-      <aside className={d.drawer} ref={panelRef} tabIndex={-1} role="dialog" aria-modal="true" aria-label={m.menu_title()} inert={!open}>
-        <div className={d.drawerHead}>
-          <div className={s.drawerBrand}>
-            <LogoMark size={26} />
-            <span>Honest Exchange</span>
-          </div>
-          <button type="button" className="icon-btn" onClick={onClose} aria-label={m.close()}>
-            <Icon name="close" />
-          </button>
+    <>
+      <div className={d.drawerHead}>
+        <div className={s.drawerBrand}>
+          <LogoMark size={26} />
+          <span>Honest Exchange</span>
         </div>
+        <button type="button" className="icon-btn" onClick={onClose} aria-label={m.close()}>
+          <Icon name="close" />
+        </button>
+      </div>
 
-        {loggedIn ? (
-          <div className={s.drawerUser} data-testid="drawer-user">
-            <div className={s.drawerAvatar}>
-              <Icon name="user" size={26} />
+      {loggedIn ? (
+        <div className={s.drawerUser} data-testid="drawer-user">
+          <div className={s.drawerAvatar}>
+            <Icon name="user" size={26} />
+          </div>
+          <div className={s.drawerUserText}>
+            <div className={s.drawerAccount}>{session.accountNum || "—"}</div>
+            <div className={`${s.drawerUid} num`}>
+              {m.user_id_label()}: {session.user_id}
             </div>
-            <div className={s.drawerUserText}>
-              <div className={s.drawerAccount}>{session.accountNum || "—"}</div>
-              <div className={`${s.drawerUid} num`}>
-                {m.user_id_label()}: {session.user_id}
+            {session.verified === "2" && session.true_name && (
+              <div className={s.drawerName}>
+                {m.real_name_label()}: {session.true_name}
               </div>
-              {session.verified === "2" && session.true_name && (
-                <div className={s.drawerName}>
-                  {m.real_name_label()}: {session.true_name}
-                </div>
-              )}
-            </div>
+            )}
           </div>
-        ) : (
-          <div className={s.drawerGuest}>
-            <p className={s.drawerGuestTitle}>{m.drawer_welcome()}</p>
-            <p className="muted">{m.drawer_login_prompt()}</p>
-            <div className={s.drawerGuestActions}>
-              <Link to="/login" className="btn btn-primary btn-small">
-                {m.login()}
-              </Link>
-              <Link to="/register" className="btn btn-outline btn-small">
-                {m.register()}
-              </Link>
-            </div>
+        </div>
+      ) : (
+        <div className={s.drawerGuest}>
+          <p className={s.drawerGuestTitle}>{m.drawer_welcome()}</p>
+          <p className="muted">{m.drawer_login_prompt()}</p>
+          <div className={s.drawerGuestActions}>
+            <Link to="/login" className="btn btn-primary btn-small">
+              {m.login()}
+            </Link>
+            <Link to="/register" className="btn btn-outline btn-small">
+              {m.register()}
+            </Link>
           </div>
-        )}
+        </div>
+      )}
 
-        <nav className={s.drawerMenu} data-testid="drawer-menu">
-          {entries
-            .filter((e) => (loggedIn || !e.auth) && (!e.operator || session.role === "operator") && pathOn(e.to, products))
-            .map((e) => (
-              <Link key={e.to} to={e.to} className={s.drawerItem}>
-                <Icon name={e.icon} size={20} />
-                <span className={s.drawerItemLabel}>{e.label()}</span>
-                {e.to === "/verifyed" && <span className={`badge badge-${status.tone}`}>{status.text}</span>}
-                {e.to === "/notifications" && <UnreadCount />}
-                <Icon name="chevron" size={16} className={s.drawerChevron} />
-              </Link>
-            ))}
-        </nav>
+      <nav className={s.drawerMenu} data-testid="drawer-menu">
+        {entries
+          .filter((e) => (loggedIn || !e.auth) && (!e.operator || session.role === "operator") && pathOn(e.to, products))
+          .map((e) => (
+            <Link key={e.to} to={e.to} className={s.drawerItem}>
+              <Icon name={e.icon} size={20} />
+              <span className={s.drawerItemLabel}>{e.label()}</span>
+              {e.to === "/verifyed" && <span className={`badge badge-${status.tone}`}>{status.text}</span>}
+              {e.to === "/notifications" && <UnreadCount />}
+              <Icon name="chevron" size={16} className={s.drawerChevron} />
+            </Link>
+          ))}
+      </nav>
 
-        {loggedIn && (
-          <button type="button" className={s.drawerLogout} onClick={doLogout} disabled={busy} data-testid="logout-button">
-            <Icon name="logout" size={20} />
-            {m.logout()}
-          </button>
-        )}
-      </aside>
-    </div>
+      {loggedIn && (
+        <button type="button" className={s.drawerLogout} onClick={doLogout} disabled={busy} data-testid="logout-button">
+          <Icon name="logout" size={20} />
+          {m.logout()}
+        </button>
+      )}
+    </>
   );
 }

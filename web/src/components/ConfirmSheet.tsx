@@ -47,16 +47,12 @@ export function ConfirmSheet({
       onClose={onClose}
       busy={busy}
       testId={testId}
+      dismiss={{ text: back ? m.go_back() : undefined, testId: cancelTestId, outline: cancelStyle === "btn-outline" }}
       actions={
-        <>
-          <button type="button" className={`btn ${cancelStyle}`} onClick={onClose} disabled={busy} data-testid={cancelTestId}>
-            {back ? m.go_back() : m.cancel()}
-          </button>
-          <button type="button" className={`btn ${danger ? acct.btnDanger : "btn-primary"}`} onClick={onConfirm} disabled={busy || confirmDisabled} data-testid={confirmTestId}>
-            {busy && <Spinner size={16} />}
-            {confirmText}
-          </button>
-        </>
+        <button type="button" className={`btn ${danger ? acct.btnDanger : "btn-primary"}`} onClick={onConfirm} disabled={busy || confirmDisabled} data-testid={confirmTestId}>
+          {busy && <Spinner size={16} />}
+          {confirmText}
+        </button>
       }
     >
       {children}

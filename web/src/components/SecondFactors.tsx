@@ -9,6 +9,7 @@ import { m, useLocale } from "../i18n/index.ts";
 import { errText } from "../i18n/errors.ts";
 import { confirmWithPasskey, type AuthenticationResponseJSON } from "../lib/passkey.ts";
 import { PasswordInput } from "./PasswordInput.tsx";
+import { CodeInput, Field } from "./Field.tsx";
 
 const sixDigits = (v: string) => v.replace(/\D/g, "").slice(0, 6);
 
@@ -23,8 +24,7 @@ interface FieldProps {
 export function FundPasswordField({ value, onChange, error, disabled = false, testId }: FieldProps) {
   useLocale();
   return (
-    <label className="field">
-      <span className="field-label">{m.wallet_fund_password()}</span>
+    <Field label={m.wallet_fund_password()} error={error}>
       <PasswordInput
         inputMode="numeric"
         maxLength={6}
@@ -36,29 +36,22 @@ export function FundPasswordField({ value, onChange, error, disabled = false, te
         disabled={disabled}
         data-testid={testId}
       />
-      {error && <span className="field-error">{error}</span>}
-    </label>
+    </Field>
   );
 }
 
 export function TotpField({ value, onChange, error, testId }: Omit<FieldProps, "disabled">) {
   useLocale();
   return (
-    <label className="field">
-      <span className="field-label">{m.sec_totp_code()}</span>
-      <input
-        className="input"
-        inputMode="numeric"
-        maxLength={6}
-        autoComplete="one-time-code"
+    <Field label={m.sec_totp_code()} error={error}>
+      <CodeInput
         placeholder={m.sec_totp_code_placeholder()}
         value={value}
-        onChange={(e) => onChange(sixDigits(e.target.value))}
+        onChange={onChange}
         aria-invalid={!!error}
         data-testid={testId}
       />
-      {error && <span className="field-error">{error}</span>}
-    </label>
+    </Field>
   );
 }
 

@@ -122,3 +122,16 @@ export function socketUrlFor(path: string, host: string = apiHosts.current): str
   }
   return `${host.replace(/^http/i, "ws")}${path}`;
 }
+
+/** A socket frame read against `schema`: the message, or null for a binary frame, bad JSON or a shape it does not know. */
+export function parseFrame<T>(raw: unknown, schema: { safeParse: (v: unknown) => { success: true; data: T } | { success: false } }): T | null {
+  if (typeof raw !== "string") return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}

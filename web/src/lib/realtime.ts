@@ -13,7 +13,7 @@
 import { useEffect, useRef, useState } from "react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { serverMessageSchema, type ServerMessage } from "../../../schemas/realtime.ts";
-import { apiHosts, socketUrlFor } from "./hosts.ts";
+import { apiHosts, parseFrame, socketUrlFor } from "./hosts.ts";
 
 export type SocketStatus = "connecting" | "open" | "closed";
 export type TopicMessage = Exclude<ServerMessage, { type: "error" | "pong" }>;
@@ -95,17 +95,8 @@ class PairChannel {
   }
 
   private receive(raw: unknown) {
-    if (typeof raw !== "string") return;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    const parsed = serverMessageSchema.safeParse(json);
-    if (!parsed.success) return;
-    const msg = parsed.data;
-    if (msg.type === "pong" || msg.type === "error") return;
+    const msg = parseFrame(raw, serverMessageSchema);
+    if (!msg || msg.type === "pong" || msg.type === "error") return;
     const handlers = this.topics.get(msg.topic);
     if (handlers) for (const h of [...handlers]) h(msg);
   }

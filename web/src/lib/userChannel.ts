@@ -17,7 +17,7 @@ import { useStore } from "@nanostores/react";
 import { WebSocket as ReconnectingWebSocket } from "partysocket";
 import { USER_CHANNEL_CLOSE, USER_CHANNEL_PROTOCOL, USER_CHANNEL_TOKEN_PREFIX, userServerMessageSchema, type UserEvent, type UserEventType } from "../../../schemas/realtime.ts";
 import { $session } from "./session.ts";
-import { apiHosts, socketUrlFor } from "./hosts.ts";
+import { apiHosts, parseFrame, socketUrlFor } from "./hosts.ts";
 
 /**
  * off: not logged in; ended: the server ended this socket for good, because the session is over
@@ -172,16 +172,8 @@ export class UserChannel {
   }
 
   private receive(raw: unknown) {
-    if (typeof raw !== "string") return;
-    let json: unknown;
-    try {
-      json = JSON.parse(raw);
-    } catch {
-      return;
-    }
-    const parsed = userServerMessageSchema.safeParse(json);
-    if (!parsed.success || parsed.data.type === "pong") return;
-    const event = parsed.data;
+    const event = parseFrame(raw, userServerMessageSchema);
+    if (!event || event.type === "pong") return;
     for (const h of [...(this.handlers.get(event.type) ?? [])]) h(event);
   }
 }

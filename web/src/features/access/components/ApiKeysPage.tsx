@@ -16,6 +16,7 @@ import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../componen
 import { useApiKeys, useCenter, useCreateApiKey, useDeleteApiKey, type ApiKeyCreated, type ApiKeyScopeName, type ApiKeyView } from "../api.ts";
 import acct from "../../../components/account.module.css";
 import s from "./access.module.css";
+import { Field } from "../../../components/Field.tsx";
 
 const SCOPES: ApiKeyScopeName[] = ["read", "trade"];
 const scopeLabel = (scope: ApiKeyScopeName) => (scope === "read" ? m.apikey_scope_read() : m.apikey_scope_trade());
@@ -158,11 +159,9 @@ function CreateForm({ onCancel, onCreated }: { onCancel: () => void; onCreated: 
 
   return (
     <form className="form card" onSubmit={submit} noValidate data-testid="apikey-form">
-      <label className="field">
-        <span className="field-label">{m.apikey_name()}</span>
+      <Field label={m.apikey_name()} error={errors.label}>
         <input className="input" maxLength={40} value={label} placeholder={m.apikey_name_placeholder()} onChange={(e) => setLabel(e.target.value)} aria-invalid={!!errors.label} data-testid="apikey-label" />
-        {errors.label && <span className="field-error">{errors.label}</span>}
-      </label>
+      </Field>
       <div className="field">
         <span className="field-label">{m.apikey_scopes()}</span>
         <div className={s.scopes}>

@@ -8,7 +8,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
+import { MASK, useHideTotals } from "../../../lib/hideTotals.ts";
 import { CoinAvatar } from "../../../components/CoinAvatar.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../components/States.tsx";
@@ -17,6 +17,7 @@ import { amountsOf, useWallets, walletOf, type AccountName, type WalletRow } fro
 import acct from "../../../components/account.module.css";
 import { formatExact, formatMoney, isZeroDecimal } from "../../../lib/format.ts";
 import { holdsOf, holdsRoute, purposeLabel, useHolds } from "../../../lib/holds.ts";
+import { TotalsHead } from "../../../components/TotalsHead.tsx";
 
 export default function AssetsPage() {
   const hidden = useHideTotals();
@@ -34,12 +35,7 @@ export default function AssetsPage() {
   return (
     <div className={acct.acctPage} data-testid="assets-page">
       <section className={acct.heroCard}>
-        <div className={acct.heroTop}>
-          <span className={acct.heroLabel}>{m.assets_total_label()}</span>
-          <button type="button" className={`icon-btn ${acct.heroEye}`} onClick={toggleHideTotals} aria-pressed={hidden} aria-label={hidden ? m.assets_show_totals() : m.assets_hide_totals()} data-testid="hide-totals">
-            <Icon name={hidden ? "eyeOff" : "eye"} size={18} />
-          </button>
-        </div>
+        <TotalsHead />
         {loading && !data ? (
           <div className={`skeleton ${acct.heroSkeleton}`} />
         ) : (

@@ -16,6 +16,7 @@ import { checkEmailCode, resetPassword, sendForgetCode } from "../api.ts";
 import { fieldErrors } from "../validation.ts";
 import { AccountField, AuthField, AuthLayout, AuthSubmit, PasswordField, useFieldErrors } from "./AuthLayout.tsx";
 import s from "./auth.module.css";
+import { CodeInput } from "../../../components/Field.tsx";
 
 const RESEND_SECONDS = 60;
 
@@ -27,7 +28,7 @@ export default function ForgetPage() {
   const [codeSent, setCodeSent] = useState(false);
   const [password, setPassword] = useState("");
   const [rePassword, setRePassword] = useState("");
-  const { errors, setErrors, edit } = useFieldErrors();
+  const { errors, setErrors, clear, edit } = useFieldErrors();
   const [sending, setSending] = useState(false);
   const [busy, setBusy] = useState(false);
   const [done, setDone] = useState(false);
@@ -123,16 +124,15 @@ export default function ForgetPage() {
           <AccountField label={m.label_email()} placeholder={m.email_placeholder()} value={account} onChange={edit("account", setAccount)} error={errors.account} errorId="forget-account-error" email />
           <AuthField label={m.label_code()} errorId="forget-code-error" error={errors.code}>
             <div className="input-wrap">
-              <input
-                className="input"
+              <CodeInput
                 name="code"
                 type="text"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
                 placeholder={m.code_placeholder()}
                 value={code}
-                onChange={edit("code", (v) => setCode(v.replace(/\D/g, "")))}
+                onChange={(v) => {
+                  setCode(v);
+                  clear("code");
+                }}
                 aria-invalid={!!errors.code}
                 aria-describedby="forget-code-error"
               />

@@ -18,6 +18,7 @@ import { checkAccount, completeLogin, fetchCaptcha, fetchCountries, register, ty
 import { fieldErrors } from "../validation.ts";
 import { AccountField, AuthField, AuthFoot, AuthLayout, AuthSubmit, FieldError, PasswordField, useFieldErrors } from "./AuthLayout.tsx";
 import s from "./auth.module.css";
+import { ExactInput } from "../../../components/Field.tsx";
 
 const DEFAULT_COUNTRY = "86";
 
@@ -184,13 +185,11 @@ export default function RegisterPage() {
         </AuthField>
 
         <AuthField label={m.label_invite()} errorId="reg-invite-error" error={errors.extension_code}>
-          <input
+          <ExactInput
+            capitals
             className={inviteLocked ? `input ${s.inviteLocked}` : "input"}
             name="invite"
             type="text"
-            autoComplete="off"
-            autoCapitalize="characters"
-            spellCheck={false}
             placeholder={m.invite_placeholder()}
             value={invite}
             readOnly={inviteLocked}

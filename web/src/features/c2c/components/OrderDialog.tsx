@@ -130,16 +130,12 @@ export function OrderDialog({
       onClose={onClose}
       busy={busy}
       testId="c2c-order-dialog"
+      dismiss
       actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>
-            {m.cancel()}
-          </button>
-          <button type="button" className={`btn ${userBuys ? s.btnBuy : s.btnSell}`} onClick={submit} disabled={busy || !ready} data-testid="c2c-order-submit">
-            {busy && <Spinner size={16} />}
-            {userBuys ? m.c2c_buy() : m.c2c_sell()}
-          </button>
-        </>
+        <button type="button" className={`btn ${userBuys ? s.btnBuy : s.btnSell}`} onClick={submit} disabled={busy || !ready} data-testid="c2c-order-submit">
+          {busy && <Spinner size={16} />}
+          {userBuys ? m.c2c_buy() : m.c2c_sell()}
+        </button>
       }
     >
       <div className={s.dialogBody}>

@@ -194,14 +194,12 @@ function ConfirmReceived({ order, onClose }: { order: C2cOrder; onClose: () => v
       onClose={onClose}
       busy={busy}
       testId="confirm-received-dialog"
+      dismiss
       actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose} disabled={busy}>{m.cancel()}</button>
-          <button type="button" className={`btn ${s.btnBuy}`} onClick={go} disabled={!checked || busy || !hasFundPassword} data-testid="confirm-received-go">
-            {busy && <Spinner size={16} />}
-            {m.c2c_release()}
-          </button>
-        </>
+        <button type="button" className={`btn ${s.btnBuy}`} onClick={go} disabled={!checked || busy || !hasFundPassword} data-testid="confirm-received-go">
+          {busy && <Spinner size={16} />}
+          {m.c2c_release()}
+        </button>
       }
     >
       <div className={s.dialogBody}>

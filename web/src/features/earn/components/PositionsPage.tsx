@@ -144,16 +144,12 @@ function Positions() {
           onClose={() => setAsked(null)}
           busy={busy}
           testId="earn-redeem-confirm"
+          dismiss
           actions={
-            <>
-              <button type="button" className="btn btn-ghost" onClick={() => setAsked(null)} disabled={busy}>
-                {m.cancel()}
-              </button>
-              <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="earn-redeem-button">
-                {busy && <Spinner size={16} />}
-                {m.confirm()}
-              </button>
-            </>
+            <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="earn-redeem-button">
+              {busy && <Spinner size={16} />}
+              {m.confirm()}
+            </button>
           }
         >
           <p className={s.source} data-testid="earn-redeem-text">

@@ -8,8 +8,7 @@
 import { m } from "../../../i18n/index.ts";
 import { formatMoneyMoved, isZeroDecimal } from "../../../lib/format.ts";
 import { formatRate } from "../../../lib/rate.ts";
-import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { ListFooter } from "../../../components/ListFooter.tsx";
+import { PagedList } from "../../../components/ListFooter.tsx";
 import { useRebates } from "../api.ts";
 import { productLabel } from "../labels.ts";
 import acct from "../../../components/account.module.css";
@@ -20,57 +19,46 @@ export default function RebatesPage() {
   return (
     <div className={acct.acctPage} data-testid="invite-rebates">
       <p className="form-note">{m.invite_rebates_note()}</p>
-      {list.loading ? (
-        <SkeletonList rows={4} />
-      ) : list.error ? (
-        <ErrorState message={list.error.message} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        <EmptyState text={m.invite_rebates_empty()} />
-      ) : (
-        <>
-          <ul className={acct.recordList}>
-            {list.items.map((r) => (
-              <li key={`${r.day}-${r.level}-${r.invitee}-${r.product}`} className={acct.recordCard} data-testid="rebate-row">
-                <div className={acct.recordHead}>
-                  <span className={acct.recordTitle}>
-                    <span className="num">{r.day}</span>
-                    <span className="badge badge-none">{m.invite_level({ level: String(r.level) })}</span>
-                  </span>
-                  <span className={`${s.amountUp} num`} data-testid="rebate-amount">
-                    +{formatMoneyMoved(r.amount, r.currency)} {r.currency}
-                  </span>
-                </div>
-                <dl className={acct.kv}>
-                  <div className={acct.kvRow}>
-                    <dt>{m.invite_invitee()}</dt>
-                    <dd className="num">{r.invitee}</dd>
-                  </div>
-                  <div className={acct.kvRow}>
-                    <dt>{m.invite_product()}</dt>
-                    <dd>{productLabel(r.product)}</dd>
-                  </div>
-                  <div className={acct.kvRow}>
-                    <dt>{m.invite_fee()}</dt>
-                    <dd className="num">{formatMoneyMoved(r.fee_usdt, "USDT")} USDT</dd>
-                  </div>
-                  <div className={acct.kvRow}>
-                    <dt>{m.invite_rate()}</dt>
-                    <dd className="num">
-                      {formatRate(r.rate)}
-                      {!isZeroDecimal(r.agent_rate) && <span className="muted"> {m.invite_rate_with_agent({ rate: formatRate(r.agent_rate) })}</span>}
-                    </dd>
-                  </div>
-                  <div className={acct.kvRow}>
-                    <dt>{m.invite_paid_to()}</dt>
-                    <dd>{r.paid_to === "lever" ? m.assets_acct_lever() : m.assets_acct_change()}</dd>
-                  </div>
-                </dl>
-              </li>
-            ))}
-          </ul>
-          <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
-        </>
-      )}
+      <PagedList list={list} emptyText={m.invite_rebates_empty()}>
+        {(r) => (
+          <li key={`${r.day}-${r.level}-${r.invitee}-${r.product}`} className={acct.recordCard} data-testid="rebate-row">
+            <div className={acct.recordHead}>
+              <span className={acct.recordTitle}>
+                <span className="num">{r.day}</span>
+                <span className="badge badge-none">{m.invite_level({ level: String(r.level) })}</span>
+              </span>
+              <span className={`${s.amountUp} num`} data-testid="rebate-amount">
+                +{formatMoneyMoved(r.amount, r.currency)} {r.currency}
+              </span>
+            </div>
+            <dl className={acct.kv}>
+              <div className={acct.kvRow}>
+                <dt>{m.invite_invitee()}</dt>
+                <dd className="num">{r.invitee}</dd>
+              </div>
+              <div className={acct.kvRow}>
+                <dt>{m.invite_product()}</dt>
+                <dd>{productLabel(r.product)}</dd>
+              </div>
+              <div className={acct.kvRow}>
+                <dt>{m.invite_fee()}</dt>
+                <dd className="num">{formatMoneyMoved(r.fee_usdt, "USDT")} USDT</dd>
+              </div>
+              <div className={acct.kvRow}>
+                <dt>{m.invite_rate()}</dt>
+                <dd className="num">
+                  {formatRate(r.rate)}
+                  {!isZeroDecimal(r.agent_rate) && <span className="muted"> {m.invite_rate_with_agent({ rate: formatRate(r.agent_rate) })}</span>}
+                </dd>
+              </div>
+              <div className={acct.kvRow}>
+                <dt>{m.invite_paid_to()}</dt>
+                <dd>{r.paid_to === "lever" ? m.assets_acct_lever() : m.assets_acct_change()}</dd>
+              </div>
+            </dl>
+          </li>
+        )}
+      </PagedList>
     </div>
   );
 }

@@ -7,8 +7,7 @@
 import { useStore } from "@nanostores/react";
 import { m } from "../../../i18n/index.ts";
 import { formatMoney, formatDay } from "../../../lib/format.ts";
-import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
-import { ListFooter } from "../../../components/ListFooter.tsx";
+import { PagedList } from "../../../components/ListFooter.tsx";
 import { useInviteInfo, useTeam, type InviteeStatus, type InviteLevel } from "../api.ts";
 import { $teamLevel } from "../stores.ts";
 import acct from "../../../components/account.module.css";
@@ -39,53 +38,42 @@ export default function TeamPage() {
         ))}
       </div>
       <p className="form-note">{level === 1 ? m.invite_level_1_who() : level === 2 ? m.invite_level_2_who() : m.invite_level_3_who()}</p>
-      {list.loading ? (
-        <SkeletonList rows={4} />
-      ) : list.error ? (
-        <ErrorState message={list.error.message} onRetry={list.reload} />
-      ) : list.items.length === 0 ? (
-        <EmptyState text={level === 1 ? m.invite_team_empty() : m.invite_team_empty_level()} />
-      ) : (
-        <>
-          <ul className={acct.recordList}>
-            {list.items.map((r) => {
-              const badge = statusBadge[r.status];
-              // Verified below the level rebates need: say which level they have and which is needed.
-              const badgeText = r.status === "unverified" && r.kyc_level > 0 ? m.invite_status_needs_level({ level: String(r.kyc_level_needed) }) : badge.text();
-              return (
-                <li key={`${r.level}-${r.account}-${r.joined_at}`} className={acct.recordCard} data-testid="team-member">
-                  <div className={acct.recordHead}>
-                    <span className={s.account} data-testid="team-account">{r.account}</span>
-                    <span className={`badge badge-${badge.tone}`} data-testid="team-status">{badgeText}</span>
-                  </div>
-                  <dl className={acct.kv}>
-                    <div className={acct.kvRow}>
-                      <dt>{m.invite_joined()}</dt>
-                      <dd className="num">{formatDay(r.joined_at)}</dd>
-                    </div>
-                    <div className={acct.kvRow}>
-                      <dt>{m.invite_verification()}</dt>
-                      <dd data-testid="team-kyc">
-                        {r.kyc_level > 0 ? m.invite_kyc_level({ level: String(r.kyc_level) }) : m.invite_kyc_none()}
-                        {!r.verified && <span className="muted"> · {m.invite_kyc_needed({ level: String(r.kyc_level_needed) })}</span>}
-                      </dd>
-                    </div>
-                    <div className={acct.kvRow}>
-                      <dt>{m.invite_fees_paid()}</dt>
-                      <dd className="num" data-testid="team-fees-paid">{formatMoney(r.fees_paid_usdt, "USDT")} USDT</dd>
-                    </div>
-                    <div className={acct.kvRow}>
-                      <dt>{m.invite_fees_counted()}</dt>
-                      <dd className="num" data-testid="team-fees-counted">{formatMoney(r.fees_counted_usdt, "USDT")} USDT</dd>
-                    </div>
-                  </dl>
-                </li>
-              );
-            })}
-          </ul>
-          <ListFooter hasMore={list.hasMore} loadingMore={list.loadingMore} moreError={list.moreError} onMore={list.loadMore} count={list.items.length} />
-        </>
-      )}
+      <PagedList list={list} emptyText={level === 1 ? m.invite_team_empty() : m.invite_team_empty_level()}>
+        {(r) => {
+          const badge = statusBadge[r.status];
+          // Verified below the level rebates need: say which level they have and which is needed.
+          const badgeText = r.status === "unverified" && r.kyc_level > 0 ? m.invite_status_needs_level({ level: String(r.kyc_level_needed) }) : badge.text();
+          return (
+            <li key={`${r.level}-${r.account}-${r.joined_at}`} className={acct.recordCard} data-testid="team-member">
+              <div className={acct.recordHead}>
+                <span className={s.account} data-testid="team-account">{r.account}</span>
+                <span className={`badge badge-${badge.tone}`} data-testid="team-status">{badgeText}</span>
+              </div>
+              <dl className={acct.kv}>
+                <div className={acct.kvRow}>
+                  <dt>{m.invite_joined()}</dt>
+                  <dd className="num">{formatDay(r.joined_at)}</dd>
+                </div>
+                <div className={acct.kvRow}>
+                  <dt>{m.invite_verification()}</dt>
+                  <dd data-testid="team-kyc">
+                    {r.kyc_level > 0 ? m.invite_kyc_level({ level: String(r.kyc_level) }) : m.invite_kyc_none()}
+                    {!r.verified && <span className="muted"> · {m.invite_kyc_needed({ level: String(r.kyc_level_needed) })}</span>}
+                  </dd>
+                </div>
+                <div className={acct.kvRow}>
+                  <dt>{m.invite_fees_paid()}</dt>
+                  <dd className="num" data-testid="team-fees-paid">{formatMoney(r.fees_paid_usdt, "USDT")} USDT</dd>
+                </div>
+                <div className={acct.kvRow}>
+                  <dt>{m.invite_fees_counted()}</dt>
+                  <dd className="num" data-testid="team-fees-counted">{formatMoney(r.fees_counted_usdt, "USDT")} USDT</dd>
+                </div>
+              </dl>
+            </li>
+          );
+        }}
+      </PagedList>
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { lookupBank, useCenter, useSaveBankCard } from "../api.ts";
 import acct from "../../../components/account.module.css";
+import { Field } from "../../../components/Field.tsx";
 
 /** Digits in groups of four, as printed on a card. */
 const groupCard = (digits: string) => digits.replace(/(\d{4})(?=\d)/g, "$1 ");
@@ -127,13 +128,10 @@ function BankForm({ defaultName, onCancel, onSaved }: { defaultName: string; onC
 
   return (
     <form className="form card" onSubmit={submit} noValidate data-testid="bank-form">
-      <label className="field">
-        <span className="field-label">{m.kyc_bank_holder()}</span>
+      <Field label={m.kyc_bank_holder()} error={errors.real_name}>
         <input className="input" autoComplete="name" value={realName} placeholder={m.kyc_name_placeholder()} onChange={(e) => { setRealName(e.target.value); setErrors((er) => ({ ...er, real_name: "" })); }} aria-invalid={!!errors.real_name} data-testid="bank-real-name" />
-        {errors.real_name && <span className="field-error">{errors.real_name}</span>}
-      </label>
-      <label className="field">
-        <span className="field-label">{m.kyc_bank_card()}</span>
+      </Field>
+      <Field label={m.kyc_bank_card()} error={errors.card} errorTestId="bank-card-error">
         <div className="input-wrap">
           <input
             className="input num"
@@ -151,19 +149,19 @@ function BankForm({ defaultName, onCancel, onSaved }: { defaultName: string; onC
           />
           {looking && <span className={`input-addon ${acct.inputUnit}`}><Spinner size={16} /></span>}
         </div>
-        {errors.card && <span className="field-error" data-testid="bank-card-error">{errors.card}</span>}
-      </label>
-      <label className="field">
-        <span className="field-label">{m.kyc_bank_name()}</span>
+      </Field>
+      <Field label={m.kyc_bank_name()} error={errors.bank_name}>
         <input className="input" value={bankName} placeholder={m.kyc_bank_name_placeholder()} onChange={(e) => { setBankName(e.target.value); setErrors((er) => ({ ...er, bank_name: "" })); }} aria-invalid={!!errors.bank_name} data-testid="bank-name" />
-        {errors.bank_name && <span className="field-error">{errors.bank_name}</span>}
-      </label>
-      <label className="field">
-        <span className="field-label">
-          {m.kyc_bank_branch()} <span className="muted">({m.wallet_optional()})</span>
-        </span>
+      </Field>
+      <Field
+        label={
+          <>
+            {m.kyc_bank_branch()} <span className="muted">({m.wallet_optional()})</span>
+          </>
+        }
+      >
         <input className="input" value={branch} placeholder={m.kyc_bank_branch_placeholder()} onChange={(e) => setBranch(e.target.value)} data-testid="bank-branch" />
-      </label>
+      </Field>
       <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy} data-testid="bank-submit">
         {busy && <Spinner size={16} />}
         {m.kyc_bank_save()}

@@ -20,6 +20,7 @@ import { windowState } from "../display.ts";
 import { Clock, useNow, vestingText } from "./Clock.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./launch.module.css";
+import { KvRow } from "../../../components/KvRow.tsx";
 
 export default function ProjectPage() {
   return (
@@ -40,14 +41,6 @@ function ProjectPageScreen() {
   const p = q.data?.find((x) => x.id === id);
   if (!p) return <EmptyState text={m.launch_not_found()} />;
   const open = windowState(p, now) === "open";
-  const Row = ({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) => (
-    <div className={acct.kvRow}>
-      <dt>{label}</dt>
-      <dd className="num" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
   return (
     <div className={acct.acctPage} data-testid="launch-project">
       <section className="card">
@@ -57,31 +50,31 @@ function ProjectPageScreen() {
         </div>
         <dl className={acct.kv}>
           {p.prices.map((x) => (
-            <Row key={x.currency_id} label={m.launch_price_in({ currency: x.currency })} testId={`launch-price-${x.currency}`}>
+            <KvRow key={x.currency_id} label={m.launch_price_in({ currency: x.currency })} testId={`launch-price-${x.currency}`}>
               {formatExact(x.price)} {x.currency} / {p.token}
-            </Row>
+            </KvRow>
           ))}
-          <Row label={m.launch_supply()} testId="launch-supply">
+          <KvRow label={m.launch_supply()} testId="launch-supply">
             {formatExact(p.supply)} {p.token}
-          </Row>
-          <Row label={m.launch_total_demand()} testId="launch-demand">
+          </KvRow>
+          <KvRow label={m.launch_total_demand()} testId="launch-demand">
             {formatExact(p.total_demand)} {p.token}
-          </Row>
-          <Row label={m.launch_committers()}>{p.committers}</Row>
-          <Row label={m.launch_cap()} testId="launch-cap">
+          </KvRow>
+          <KvRow label={m.launch_committers()}>{p.committers}</KvRow>
+          <KvRow label={m.launch_cap()} testId="launch-cap">
             {formatExact(p.cap)} {p.token}
-          </Row>
-          <Row label={m.launch_window()}>
+          </KvRow>
+          <KvRow label={m.launch_window()}>
             {formatDateTime(p.start_at)} – {formatDateTime(p.end_at)}
-          </Row>
-          <Row label={m.launch_vesting()} testId="launch-vesting">
+          </KvRow>
+          <KvRow label={m.launch_vesting()} testId="launch-vesting">
             {vestingText(p)}
-          </Row>
-          {p.listing_note !== "" && <Row label={m.launch_listing()}>{p.listing_note}</Row>}
+          </KvRow>
+          {p.listing_note !== "" && <KvRow label={m.launch_listing()}>{p.listing_note}</KvRow>}
           {p.mine && (
-            <Row label={m.launch_mine()} testId="launch-mine">
+            <KvRow label={m.launch_mine()} testId="launch-mine">
               {formatExact(p.mine.amount)} {p.mine.currency}
-            </Row>
+            </KvRow>
           )}
         </dl>
         <p className="form-note">{m.launch_reserved({ supply: formatExact(p.supply), token: p.token })}</p>
@@ -166,15 +159,11 @@ function CommitSheet({ project: p, onClose }: { project: LaunchProject; onClose:
       title={m.launch_commit_title({ title: p.title })}
       onClose={onClose}
       testId="launch-sheet"
+      dismiss={{ outline: true }}
       actions={
-        <>
-          <button type="button" className="btn btn-outline" onClick={onClose}>
-            {m.cancel()}
-          </button>
-          <button type="submit" form="launch-commit-form" className="btn btn-primary" data-testid="launch-sheet-next">
-            {m.launch_commit()}
-          </button>
-        </>
+        <button type="submit" form="launch-commit-form" className="btn btn-primary" data-testid="launch-sheet-next">
+          {m.launch_commit()}
+        </button>
       }
     >
       <form id="launch-commit-form" className="form" onSubmit={onSubmit} noValidate>

@@ -45,16 +45,12 @@ export function OpenConfirm({ o, busy, error, onCancel, onConfirm }: { o: OpenSu
       onClose={onCancel}
       busy={busy}
       testId="lever-confirm"
+      dismiss={{ testId: "lever-confirm-cancel" }}
       actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onCancel} disabled={busy} data-testid="lever-confirm-cancel">
-            {m.cancel()}
-          </button>
-          <button type="button" className={`btn ${long ? s.longBtn : s.shortBtn}`} onClick={onConfirm} disabled={busy} data-testid="lever-confirm-go">
-            {busy && <Spinner size={16} />}
-            {long ? m.lever_open_long() : m.lever_open_short()}
-          </button>
-        </>
+        <button type="button" className={`btn ${long ? s.longBtn : s.shortBtn}`} onClick={onConfirm} disabled={busy} data-testid="lever-confirm-go">
+          {busy && <Spinner size={16} />}
+          {long ? m.lever_open_long() : m.lever_open_short()}
+        </button>
       }
     >
       {error && (

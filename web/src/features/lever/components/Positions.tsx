@@ -180,16 +180,12 @@ function CloseConfirm({ all, positions, onDone }: { all: boolean; positions: Lev
       onClose={onDone}
       busy={busy}
       testId="lever-close-confirm"
+      dismiss={{ text: m.lever_keep_open(), testId: "lever-close-keep" }}
       actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onDone} disabled={busy} data-testid="lever-close-keep">
-            {m.lever_keep_open()}
-          </button>
-          <button type="button" className={`btn ${s.shortBtn}`} onClick={go} disabled={busy || positions.length === 0} data-testid="lever-close-go">
-            {busy && <Spinner size={16} />}
-            {all ? m.lever_close_all() : m.lever_close()}
-          </button>
-        </>
+        <button type="button" className={`btn ${s.shortBtn}`} onClick={go} disabled={busy || positions.length === 0} data-testid="lever-close-go">
+          {busy && <Spinner size={16} />}
+          {all ? m.lever_close_all() : m.lever_close()}
+        </button>
       }
     >
       {positions.length === 0 ? (

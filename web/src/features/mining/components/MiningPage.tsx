@@ -13,17 +13,8 @@ import { EmptyState, ErrorState, SkeletonBlock } from "../../../components/State
 import { usePlans, type MiningPlan } from "../api.ts";
 import acct from "../../../components/account.module.css";
 import s from "./mining.module.css";
+import { KvRow } from "../../../components/KvRow.tsx";
 
-export function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <div className={acct.kvRow}>
-      <dt>{label}</dt>
-      <dd className="num" data-testid={testId}>
-        {children}
-      </dd>
-    </div>
-  );
-}
 
 function PlanCard({ p }: { p: MiningPlan }) {
   return (
@@ -34,18 +25,18 @@ function PlanCard({ p }: { p: MiningPlan }) {
           <span className="badge badge-ok">{p.hashrate}</span>
         </div>
         <dl className={acct.kv}>
-          <Row label={m.mining_pool()}>{p.pool}</Row>
-          <Row label={m.mining_price()}>
+          <KvRow label={m.mining_pool()}>{p.pool}</KvRow>
+          <KvRow label={m.mining_price()}>
             {formatExact(p.price)} {p.price_currency} / {m.mining_share()}
-          </Row>
-          <Row label={m.mining_shares_left()} testId="mining-plan-left">
+          </KvRow>
+          <KvRow label={m.mining_shares_left()} testId="mining-plan-left">
             {m.mining_shares_of({ left: String(p.shares_left), total: String(p.shares) })}
-          </Row>
-          <Row label={m.mining_term()}>{m.mining_days({ days: String(p.days) })}</Row>
-          <Row label={m.mining_fee()}>{m.mining_fee_value({ percent: p.fee_percent })}</Row>
-          <Row label={m.mining_paid_30d()} testId="mining-plan-30d">
+          </KvRow>
+          <KvRow label={m.mining_term()}>{m.mining_days({ days: String(p.days) })}</KvRow>
+          <KvRow label={m.mining_fee()}>{m.mining_fee_value({ percent: p.fee_percent })}</KvRow>
+          <KvRow label={m.mining_paid_30d()} testId="mining-plan-30d">
             {formatExact(p.paid_30d_per_share)} {p.payout_currency} / {m.mining_share()}
-          </Row>
+          </KvRow>
         </dl>
       </Link>
     </li>

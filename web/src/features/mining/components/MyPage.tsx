@@ -8,9 +8,10 @@ import { m } from "../../../i18n/index.ts";
 import { formatDateTime, formatExact, formatMinute } from "../../../lib/format.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { useMy } from "../api.ts";
-import { Row } from "./MiningPage.tsx";
+import { KvRow } from "../../../components/KvRow.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./mining.module.css";
+import { EvidenceRow } from "./EvidenceRow.tsx";
 
 export default function MyPage() {
   const q = useMy();
@@ -37,7 +38,7 @@ export default function MyPage() {
             ) : (
               <dl className={acct.kv}>
                 {d.totals.map((t) => (
-                  <Row key={t.currency} label={t.currency}>{formatExact(t.amount)}</Row>
+                  <KvRow key={t.currency} label={t.currency}>{formatExact(t.amount)}</KvRow>
                 ))}
               </dl>
             )}
@@ -53,11 +54,11 @@ export default function MyPage() {
                   </span>
                 </div>
                 <dl className={acct.kv}>
-                  <Row label={m.mining_my_shares()} testId="mining-holding-shares">{h.shares}</Row>
-                  <Row label={m.mining_calc_cost()}>{formatExact(h.cost)} {h.price_currency}</Row>
-                  <Row label={m.mining_bought_at()}>{formatDateTime(h.created_at)}</Row>
-                  <Row label={m.mining_term_end()}>{formatDateTime(h.end_at)}</Row>
-                  <Row label={m.mining_payout_currency()}>{h.payout_currency}</Row>
+                  <KvRow label={m.mining_my_shares()} testId="mining-holding-shares">{h.shares}</KvRow>
+                  <KvRow label={m.mining_calc_cost()}>{formatExact(h.cost)} {h.price_currency}</KvRow>
+                  <KvRow label={m.mining_bought_at()}>{formatDateTime(h.created_at)}</KvRow>
+                  <KvRow label={m.mining_term_end()}>{formatDateTime(h.end_at)}</KvRow>
+                  <KvRow label={m.mining_payout_currency()}>{h.payout_currency}</KvRow>
                 </dl>
               </li>
             ))}
@@ -74,14 +75,12 @@ export default function MyPage() {
                     <span className="num">+{formatExact(x.amount)} {x.currency}</span>
                   </div>
                   <dl className={acct.kv}>
-                    <Row label={m.mining_plan()}>{x.plan_name}</Row>
-                    <Row label={m.mining_my_shares()}>{x.shares}</Row>
-                    <Row label={m.mining_my_gross_fee()}>
+                    <KvRow label={m.mining_plan()}>{x.plan_name}</KvRow>
+                    <KvRow label={m.mining_my_shares()}>{x.shares}</KvRow>
+                    <KvRow label={m.mining_my_gross_fee()}>
                       {formatExact(x.gross)} − {formatExact(x.fee)} {x.currency}
-                    </Row>
-                    <Row label={m.mining_evidence()}>
-                      <span className={s.evidence}>{x.evidence}</span>
-                    </Row>
+                    </KvRow>
+                    <EvidenceRow evidence={x.evidence} />
                   </dl>
                 </li>
               ))}

@@ -18,9 +18,10 @@ import { EmptyState, ErrorState, SkeletonBlock, SkeletonList } from "../../../co
 import { breakEven, DAY_MS } from "../../../../../schemas/mining-calc.ts";
 import { useBuyShares, usePayouts, usePlans, type MiningPlan } from "../api.ts";
 import { firstHour, payoutTone } from "../display.ts";
-import { Row } from "./MiningPage.tsx";
+import { KvRow } from "../../../components/KvRow.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./mining.module.css";
+import { EvidenceRow } from "./EvidenceRow.tsx";
 
 /** Decimals the calculator shows: the payout currency's (BTC 8) and the price currency's (USDT 2). */
 const PAYOUT_DECIMALS = 8;
@@ -54,20 +55,20 @@ function PlanScreen() {
           <span className="badge badge-ok">{p.hashrate}</span>
         </div>
         <dl className={acct.kv}>
-          <Row label={m.mining_pool()} testId="mining-pool">{p.pool}</Row>
-          <Row label={m.mining_pool_account()}>{p.pool_account}</Row>
-          <Row label={m.mining_worker()} testId="mining-worker">{p.worker}</Row>
-          <Row label={m.mining_hashrate()}>{m.mining_hashrate_value({ hashrate: p.hashrate, shares: String(p.shares) })}</Row>
-          <Row label={m.mining_shares_left()} testId="mining-left">
+          <KvRow label={m.mining_pool()} testId="mining-pool">{p.pool}</KvRow>
+          <KvRow label={m.mining_pool_account()}>{p.pool_account}</KvRow>
+          <KvRow label={m.mining_worker()} testId="mining-worker">{p.worker}</KvRow>
+          <KvRow label={m.mining_hashrate()}>{m.mining_hashrate_value({ hashrate: p.hashrate, shares: String(p.shares) })}</KvRow>
+          <KvRow label={m.mining_shares_left()} testId="mining-left">
             {m.mining_shares_of({ left: String(p.shares_left), total: String(p.shares) })}
-          </Row>
-          <Row label={m.mining_price()} testId="mining-price">
+          </KvRow>
+          <KvRow label={m.mining_price()} testId="mining-price">
             {formatExact(p.price)} {p.price_currency} / {m.mining_share()}
-          </Row>
-          <Row label={m.mining_term()}>{m.mining_days({ days: String(p.days) })}</Row>
-          <Row label={m.mining_fee()} testId="mining-fee">{m.mining_fee_value({ percent: p.fee_percent })}</Row>
-          <Row label={m.mining_other_fees()}>{p.other_fees || m.mining_none()}</Row>
-          <Row label={m.mining_payout_currency()}>{p.payout_currency}</Row>
+          </KvRow>
+          <KvRow label={m.mining_term()}>{m.mining_days({ days: String(p.days) })}</KvRow>
+          <KvRow label={m.mining_fee()} testId="mining-fee">{m.mining_fee_value({ percent: p.fee_percent })}</KvRow>
+          <KvRow label={m.mining_other_fees()}>{p.other_fees || m.mining_none()}</KvRow>
+          <KvRow label={m.mining_payout_currency()}>{p.payout_currency}</KvRow>
         </dl>
       </section>
       <Paid30 p={p} />
@@ -102,13 +103,13 @@ function Paid30({ p }: { p: MiningPlan }) {
     <section className="card" data-testid="mining-30d">
       <h3 className={s.cardTitle}>{m.mining_30d_title()}</h3>
       <dl className={acct.kv}>
-        <Row label={m.mining_paid_30d()} testId="mining-30d-total">
+        <KvRow label={m.mining_paid_30d()} testId="mining-30d-total">
           {formatExact(p.paid_30d_per_share)} {p.payout_currency} / {m.mining_share()}
-        </Row>
-        <Row label={m.mining_hours_paid()}>{p.paid_30d_hours}</Row>
-        <Row label={m.mining_avg_day()} testId="mining-30d-avg">
+        </KvRow>
+        <KvRow label={m.mining_hours_paid()}>{p.paid_30d_hours}</KvRow>
+        <KvRow label={m.mining_avg_day()} testId="mining-30d-avg">
           {formatExact(p.avg_day_per_share)} {p.payout_currency}
-        </Row>
+        </KvRow>
       </dl>
       <p className="form-note">{m.mining_30d_note({ days: String(p.days_30d) })}</p>
       {days.length === 0 ? (
@@ -157,19 +158,19 @@ function Calculator({ p, shares, setShares }: { p: MiningPlan; shares: string; s
         <p className="field-error" role="alert">{m.mining_calc_invalid()}</p>
       ) : (
         <dl className={acct.kv} data-testid="mining-calc-result">
-          <Row label={m.mining_calc_cost()} testId="mining-calc-cost">{formatExact(r.cost)} {pc}</Row>
-          <Row label={m.mining_calc_net_day()}>
+          <KvRow label={m.mining_calc_cost()} testId="mining-calc-cost">{formatExact(r.cost)} {pc}</KvRow>
+          <KvRow label={m.mining_calc_net_day()}>
             {formatExact(r.net_day)} {cur} <span className="muted">({m.mining_calc_fee_day({ fee: formatExact(r.fee_day), currency: cur })})</span>
-          </Row>
-          <Row label={m.mining_calc_net_term({ days: String(p.days) })}>{formatExact(r.net_term)} {cur}</Row>
-          <Row label={m.mining_calc_value_term()}>{formatExact(r.value_term)} {pc}</Row>
-          <Row label={m.mining_calc_result()} testId="mining-calc-result-term">{r.result_term} {pc}</Row>
-          <Row label={m.mining_calc_break_even_price({ currency: cur })} testId="mining-calc-be-price">
+          </KvRow>
+          <KvRow label={m.mining_calc_net_term({ days: String(p.days) })}>{formatExact(r.net_term)} {cur}</KvRow>
+          <KvRow label={m.mining_calc_value_term()}>{formatExact(r.value_term)} {pc}</KvRow>
+          <KvRow label={m.mining_calc_result()} testId="mining-calc-result-term">{r.result_term} {pc}</KvRow>
+          <KvRow label={m.mining_calc_break_even_price({ currency: cur })} testId="mining-calc-be-price">
             {r.break_even_price === null ? m.mining_calc_never() : `${formatExact(r.break_even_price)} ${pc}`}
-          </Row>
-          <Row label={m.mining_calc_break_even_days()} testId="mining-calc-be-days">
+          </KvRow>
+          <KvRow label={m.mining_calc_break_even_days()} testId="mining-calc-be-days">
             {r.break_even_days === null ? m.mining_calc_never() : r.within_term ? m.mining_days({ days: String(r.break_even_days) }) : m.mining_calc_beyond({ days: String(r.break_even_days) })}
-          </Row>
+          </KvRow>
         </dl>
       )}
     </section>
@@ -209,16 +210,14 @@ function History({ p }: { p: MiningPlan }) {
                 <span className={`badge badge-${payoutTone(x.status)}`}>{statusText(x.status)}</span>
               </div>
               <dl className={acct.kv}>
-                <Row label={m.mining_pool_paid()}>{formatExact(x.amount)} {x.currency}</Row>
-                <Row label={m.mining_per_share()}>{formatExact(x.per_share)} {x.currency}</Row>
+                <KvRow label={m.mining_pool_paid()}>{formatExact(x.amount)} {x.currency}</KvRow>
+                <KvRow label={m.mining_per_share()}>{formatExact(x.per_share)} {x.currency}</KvRow>
                 {x.status === "paid" && (
-                  <Row label={m.mining_to_users()}>
+                  <KvRow label={m.mining_to_users()}>
                     {formatExact(x.paid_to_users)} {x.currency} <span className="muted">({m.mining_fees_kept({ fees: formatExact(x.fees) })})</span>
-                  </Row>
+                  </KvRow>
                 )}
-                <Row label={m.mining_evidence()}>
-                  <span className={s.evidence}>{x.evidence}</span>
-                </Row>
+                <EvidenceRow evidence={x.evidence} />
               </dl>
             </li>
           ))}
@@ -268,10 +267,10 @@ function BuySheet({ p, initial, onClose }: { p: MiningPlan; initial: string; onC
         </p>
       )}
       <dl className={acct.kv} data-testid="mining-confirm-terms">
-        <Row label={m.mining_plan()}>{p.name}</Row>
-        <Row label={m.mining_calc_cost()} testId="mining-confirm-cost">{cost} {p.price_currency}</Row>
-        <Row label={m.mining_counts()}>{m.mining_counts_value({ start: formatDateTime(start), end: formatDateTime(end) })}</Row>
-        <Row label={m.mining_fee()}>{m.mining_fee_value({ percent: p.fee_percent })}</Row>
+        <KvRow label={m.mining_plan()}>{p.name}</KvRow>
+        <KvRow label={m.mining_calc_cost()} testId="mining-confirm-cost">{cost} {p.price_currency}</KvRow>
+        <KvRow label={m.mining_counts()}>{m.mining_counts_value({ start: formatDateTime(start), end: formatDateTime(end) })}</KvRow>
+        <KvRow label={m.mining_fee()}>{m.mining_fee_value({ percent: p.fee_percent })}</KvRow>
       </dl>
       <ul className={`${s.terms} ${s.bullets}`} data-testid="mining-confirm-rules">
         <li>{m.mining_confirm_source({ amount: cost, currency: p.price_currency })}</li>

@@ -13,6 +13,7 @@ import { Icon } from "../../../components/Icon.tsx";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import acct from "../../../components/account.module.css";
 import s from "./operator.module.css";
+import { Field } from "../../../components/Field.tsx";
 
 /** A subtitle with the section's one action to the right ("Add", "Edit", "Settle a past day"). */
 export function SectionHead({ title, action, onAction, actionTestId, actionDisabled = false }: { title: string; action: string; onAction: () => void; actionTestId: string; actionDisabled?: boolean }) {
@@ -187,16 +188,8 @@ export function FormDialog({
   );
 }
 
-/** A labelled field around any control, with an optional hint under it. */
-export function Field({ label, hint, children }: { label: string; hint?: string; children: ReactNode }) {
-  return (
-    <label className="field">
-      <span className="field-label">{label}</span>
-      {children}
-      {hint && <span className="form-note">{hint}</span>}
-    </label>
-  );
-}
+/** The labelled field of every form (components/Field.tsx); console forms take it from here. */
+export { Field };
 
 /** A labelled text input; `onChange` gets the typed text. */
 export function TextField({ label, value, onChange, testId, mode, hint, disabled, type, max }: { label: string; value: string; onChange: (v: string) => void; testId?: string; mode?: "text" | "decimal" | "numeric"; hint?: string; disabled?: boolean; type?: "date"; max?: string }) {

@@ -7,7 +7,7 @@
 import { useState } from "react";
 import { Link, useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { MASK, toggleHideTotals, useHideTotals } from "../../../lib/hideTotals.ts";
+import { MASK, useHideTotals } from "../../../lib/hideTotals.ts";
 import { clearLogin, useSession } from "../../../lib/session.ts";
 import { toast } from "../../../lib/toast.ts";
 import { accountLabel, accountTabs, useProducts, useProductsSettled, type AccountName } from "../../../lib/products.ts";
@@ -17,6 +17,7 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { endSession, greetingPart, useCenter, useTotals, type WalletTotals } from "../api.ts";
 import acct from "../../../components/account.module.css";
 import { formatMoney } from "../../../lib/format.ts";
+import { TotalsHead } from "../../../components/TotalsHead.tsx";
 
 function verifyBadge(status: number): { text: string; tone: string } {
   if (status === 2) return { text: m.verify_status_2(), tone: "ok" };
@@ -115,12 +116,7 @@ export default function PersonalPage() {
       )}
 
       <section className={`${acct.heroCard} ${acct.compact}`}>
-        <div className={acct.heroTop}>
-          <span className={acct.heroLabel}>{m.assets_total_label()}</span>
-          <button type="button" className={`icon-btn ${acct.heroEye}`} onClick={toggleHideTotals} aria-pressed={hidden} aria-label={hidden ? m.assets_show_totals() : m.assets_hide_totals()} data-testid="hide-totals">
-            <Icon name={hidden ? "eyeOff" : "eye"} size={18} />
-          </button>
-        </div>
+        <TotalsHead />
         {totals.error && !totals.data ? (
           <button type="button" className="text-btn" onClick={totals.reload}>
             {m.load_failed()} · {m.retry()}

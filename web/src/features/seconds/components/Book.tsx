@@ -5,17 +5,13 @@
  */
 import { m } from "../../../i18n/index.ts";
 import { formatExact, formatPrice } from "../../../lib/format.ts";
-import { depthRows, type Book as BookData, type DepthRow } from "../../../lib/market/index.ts";
+import type { Book as BookData, DepthRow } from "../../../lib/market/index.ts";
 import { decimalsOf, truncate } from "../../../lib/amount.ts";
+import { BookFrame, bookSides } from "../../../components/BookFrame.tsx";
 import b from "../../../components/book.module.css";
 
-const LEVELS = 6;
-
 export function Book({ book, failed, index, coin, quote }: { book: BookData | null; failed: boolean; index: string | null; coin: string; quote: string }) {
-  const asks = depthRows(book?.asks ?? [], LEVELS);
-  const bids = depthRows(book?.bids ?? [], LEVELS);
-  const askRows: (DepthRow | null)[] = [...Array.from({ length: LEVELS - asks.length }, () => null), ...[...asks].reverse()];
-  const bidRows: (DepthRow | null)[] = [...bids, ...Array.from({ length: LEVELS - bids.length }, () => null)];
+  const { askRows, bidRows } = bookSides(book);
   const loading = book === null && !failed;
   const line = (row: DepthRow | null, side: "ask" | "bid", i: number) => (
     <li key={`${side}-${i}`} className={`${b.bookRow} ${b[side]}${row ? "" : ` ${b.empty}`}`} data-testid={row ? `book-${side}` : undefined}>
@@ -25,11 +21,7 @@ export function Book({ book, failed, index, coin, quote }: { book: BookData | nu
     </li>
   );
   return (
-    <section className={b.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
-      <div className={b.bookHead}>
-        <span>{m.spot_book_price({ quote })}</span>
-        <span>{m.spot_book_amount({ coin })}</span>
-      </div>
+    <BookFrame coin={coin} quote={quote} loading={loading}>
       <ul className={b.bookSide}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
       <div className={`${b.bookIndex} num`} data-testid="book-index" title={m.sec_index_label()}>
         {formatPrice(index)}
@@ -37,6 +29,6 @@ export function Book({ book, failed, index, coin, quote }: { book: BookData | nu
       <ul className={b.bookSide}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
       {failed && book === null && <p className={`${b.bookFailed} ${b.small}`}>{m.load_failed()}</p>}
       {!loading && index === null && <p className={`${b.bookFailed} ${b.small}`} data-testid="no-index">{m.sec_no_index()}</p>}
-    </section>
+    </BookFrame>
   );
 }

@@ -304,16 +304,12 @@ export function ContractForm({
           }}
           busy={busy}
           testId={tid("confirm")}
+          dismiss={{ onClick: () => setStep("form") }}
           actions={
-            <>
-              <button type="button" className="btn btn-ghost" onClick={() => setStep("form")} disabled={busy}>
-                {m.cancel()}
-              </button>
-              <button type="button" className={`btn ${s.submit} ${direction === 1 ? s.up : s.down}`} onClick={() => void send()} disabled={busy} data-testid={tid("confirm-go")}>
-                {busy && <Spinner size={16} />}
-                {m.confirm()}
-              </button>
-            </>
+            <button type="button" className={`btn ${s.submit} ${direction === 1 ? s.up : s.down}`} onClick={() => void send()} disabled={busy} data-testid={tid("confirm-go")}>
+              {busy && <Spinner size={16} />}
+              {m.confirm()}
+            </button>
           }
         >
           {moved && (

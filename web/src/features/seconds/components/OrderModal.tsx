@@ -17,6 +17,7 @@ import { useIndexPrice } from "../hooks.ts";
 import { liveResult, netResult, phaseOf, remainingShare, secondsLeft } from "../logic.ts";
 import { signedResult } from "../display.ts";
 import s from "./seconds.module.css";
+import { Fact } from "../../../components/KvRow.tsx";
 
 export function OrderModal({ order, pairs, serverNow, onClose }: { order: SecondsOrder; pairs: PairRow[]; serverNow: number; onClose: () => void }) {
   const pair = pairs.find((p) => p.id === order.match_id) ?? null;
@@ -79,67 +80,23 @@ export function OrderModal({ order, pairs, serverNow, onClose }: { order: Second
           <dt>{m.sec_col_direction()}</dt>
           <dd className={up ? "up" : "down"}>{up ? m.sec_up() : m.sec_down()}</dd>
         </div>
-        <div>
-          <dt>{m.sec_amount()}</dt>
-          <dd className="num">
-            {formatMoneyMoved(order.number, order.currency_name)} {order.currency_name}
-          </dd>
-        </div>
-        <div>
-          <dt>{m.spot_col_fee()}</dt>
-          <dd className="num">
-            {formatMoneyMoved(order.fee, order.currency_name)} {order.currency_name}
-          </dd>
-        </div>
-        <div>
-          <dt>{m.sec_duration()}</dt>
-          <dd className="num">
-            {m.sec_seconds_short({ seconds: order.seconds })} · {m.sec_ratio({ ratio: order.profit_ratio })}
-          </dd>
-        </div>
-        <div>
-          <dt>{m.sec_open_price()}</dt>
-          <dd className="num" data-testid="order-modal-open">{formatPrice(order.open_price)}</dd>
-        </div>
+        <Fact label={m.sec_amount()}>{formatMoneyMoved(order.number, order.currency_name)} {order.currency_name}</Fact>
+        <Fact label={m.spot_col_fee()}>{formatMoneyMoved(order.fee, order.currency_name)} {order.currency_name}</Fact>
+        <Fact label={m.sec_duration()}>{m.sec_seconds_short({ seconds: order.seconds })} · {m.sec_ratio({ ratio: order.profit_ratio })}</Fact>
+        <Fact label={m.sec_open_price()} testId="order-modal-open">{formatPrice(order.open_price)}</Fact>
         {phase === "settled" && gross && (
-          <div>
-            <dt>{m.sec_result_gross()}</dt>
-            <dd className={`num ${gross.tone}`} data-testid="order-modal-gross">
-              {gross.text} {order.currency_name}
-            </dd>
-          </div>
+          <Fact label={m.sec_result_gross()} tone={gross.tone} testId="order-modal-gross">{gross.text} {order.currency_name}</Fact>
         )}
         {phase === "settled" ? (
-          <div>
-            <dt>{m.sec_close_price()}</dt>
-            <dd className="num" data-testid="order-modal-close-price">{formatPrice(order.end_price)}</dd>
-          </div>
+          <Fact label={m.sec_close_price()} testId="order-modal-close-price">{formatPrice(order.end_price)}</Fact>
         ) : (
-          <div>
-            <dt>{m.sec_current_price()}</dt>
-            <dd className="num">{formatPrice(index)}</dd>
-          </div>
+          <Fact label={m.sec_current_price()}>{formatPrice(index)}</Fact>
         )}
         {phase !== "settled" && phase !== "revoked" && (
-          <div>
-            <dt>{m.sec_expected()}</dt>
-            <dd className={`num ${expected.tone}`} data-testid="order-modal-expected">
-              {expected.text} {order.currency_name}
-            </dd>
-          </div>
+          <Fact label={m.sec_expected()} tone={expected.tone} testId="order-modal-expected">{expected.text} {order.currency_name}</Fact>
         )}
-        <div>
-          <dt>{m.sec_entry_tick()}</dt>
-          <dd className="num" data-testid="entry-tick">
-            {order.open_tick_id === null ? <span className="muted">{PLACEHOLDER}</span> : `#${order.open_tick_id}`}
-          </dd>
-        </div>
-        <div>
-          <dt>{m.sec_exit_tick()}</dt>
-          <dd className="num" data-testid="exit-tick">
-            {order.end_tick_id === null ? <span className="muted">{m.sec_exit_tick_pending()}</span> : `#${order.end_tick_id}`}
-          </dd>
-        </div>
+        <Fact label={m.sec_entry_tick()} testId="entry-tick">{order.open_tick_id === null ? <span className="muted">{PLACEHOLDER}</span> : `#${order.open_tick_id}`}</Fact>
+        <Fact label={m.sec_exit_tick()} testId="exit-tick">{order.end_tick_id === null ? <span className="muted">{m.sec_exit_tick_pending()}</span> : `#${order.end_tick_id}`}</Fact>
       </dl>
       <p className={s.note}>{m.sec_tie_rule()}</p>
       {phase === "settled" && (

@@ -16,15 +16,11 @@ export function RiskDialog({ onAccept, onClose }: { onAccept: () => void; onClos
       title={m.sec_risk_title()}
       onClose={onClose}
       testId="risk-dialog"
+      dismiss
       actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            {m.cancel()}
-          </button>
-          <button type="button" className="btn btn-primary" disabled={!ticked} onClick={onAccept} data-testid="risk-accept">
-            {m.sec_risk_accept()}
-          </button>
-        </>
+        <button type="button" className="btn btn-primary" disabled={!ticked} onClick={onAccept} data-testid="risk-accept">
+          {m.sec_risk_accept()}
+        </button>
       }
     >
       <div className={s.risk}>

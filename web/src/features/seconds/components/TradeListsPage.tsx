@@ -17,6 +17,7 @@ import { signedResult } from "../display.ts";
 import { netResult } from "../logic.ts";
 import { NotOpen } from "./NotOpen.tsx";
 import s from "./seconds.module.css";
+import { Fact } from "../../../components/KvRow.tsx";
 
 export function statusLabel(status: SecondsOrder["status"]): string {
   switch (status) {
@@ -70,34 +71,12 @@ function History() {
                     </span>
                   </div>
                   <dl className={s.recordGrid}>
-                    <div>
-                      <dt>{m.sec_open_price()}</dt>
-                      <dd className="num">{formatPrice(o.open_price)}</dd>
-                    </div>
-                    <div>
-                      <dt>{m.sec_close_price()}</dt>
-                      <dd className="num">{formatPrice(o.end_price)}</dd>
-                    </div>
-                    <div>
-                      <dt>{m.sec_amount()}</dt>
-                      <dd className="num">
-                        {formatMoneyMoved(o.number, o.currency_name)} {o.currency_name}
-                      </dd>
-                    </div>
-                    <div>
-                      <dt>{m.sec_seconds()}</dt>
-                      <dd className="num">{m.sec_seconds_short({ seconds: o.seconds })}</dd>
-                    </div>
-                    <div>
-                      <dt>{m.spot_col_fee()}</dt>
-                      <dd className="num" data-testid="history-fee">{formatMoneyMoved(o.fee, o.currency_name)}</dd>
-                    </div>
-                    <div>
-                      <dt>{m.sec_result()}</dt>
-                      <dd className={`num ${result.tone}`} data-testid="history-result">
-                        {result.text}
-                      </dd>
-                    </div>
+                    <Fact label={m.sec_open_price()}>{formatPrice(o.open_price)}</Fact>
+                    <Fact label={m.sec_close_price()}>{formatPrice(o.end_price)}</Fact>
+                    <Fact label={m.sec_amount()}>{formatMoneyMoved(o.number, o.currency_name)} {o.currency_name}</Fact>
+                    <Fact label={m.sec_seconds()}>{m.sec_seconds_short({ seconds: o.seconds })}</Fact>
+                    <Fact label={m.spot_col_fee()} testId="history-fee">{formatMoneyMoved(o.fee, o.currency_name)}</Fact>
+                    <Fact label={m.sec_result()} tone={result.tone} testId="history-result">{result.text}</Fact>
                   </dl>
                   {o.status === 3 && (
                     <span className={s.recordCta}>

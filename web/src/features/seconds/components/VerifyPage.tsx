@@ -20,6 +20,7 @@ import { checkContract } from "../verify.ts";
 import { NotOpen } from "./NotOpen.tsx";
 import { statusLabel } from "./TradeListsPage.tsx";
 import s from "./seconds.module.css";
+import { Fact } from "../../../components/KvRow.tsx";
 
 export default function VerifyPage() {
   const products = useProducts();
@@ -47,32 +48,11 @@ function Contract({ id }: { id: number }) {
         <span className={`badge ${o.status === 3 ? "badge-ok" : o.status === 4 ? "badge-none" : "badge-pending"} ${s.recordStatus}`}>{statusLabel(o.status)}</span>
       </div>
       <dl className={s.recordGrid}>
-        <div>
-          <dt>{m.sec_amount()}</dt>
-          <dd className="num">
-            {formatMoneyMoved(o.number, o.currency_name)} {o.currency_name}
-          </dd>
-        </div>
-        <div>
-          <dt>{m.sec_duration()}</dt>
-          <dd className="num">
-            {m.sec_seconds_short({ seconds: o.seconds })} · {m.sec_ratio({ ratio: o.profit_ratio })}
-          </dd>
-        </div>
-        <div>
-          <dt>{m.sec_result_gross()}</dt>
-          <dd className={`num ${signedResult(o.fact_profits, o.currency_name).tone}`} data-testid="verify-settled">
-            {signedResult(o.fact_profits, o.currency_name).text}
-          </dd>
-        </div>
-        <div>
-          <dt>{m.sec_open_price()}</dt>
-          <dd className="num" data-testid="verify-open">{formatPrice(o.open_price)}</dd>
-        </div>
-        <div>
-          <dt>{m.sec_close_price()}</dt>
-          <dd className="num" data-testid="verify-close">{formatPrice(o.end_price)}</dd>
-        </div>
+        <Fact label={m.sec_amount()}>{formatMoneyMoved(o.number, o.currency_name)} {o.currency_name}</Fact>
+        <Fact label={m.sec_duration()}>{m.sec_seconds_short({ seconds: o.seconds })} · {m.sec_ratio({ ratio: o.profit_ratio })}</Fact>
+        <Fact label={m.sec_result_gross()} tone={signedResult(o.fact_profits, o.currency_name).tone} testId="verify-settled">{signedResult(o.fact_profits, o.currency_name).text}</Fact>
+        <Fact label={m.sec_open_price()} testId="verify-open">{formatPrice(o.open_price)}</Fact>
+        <Fact label={m.sec_close_price()} testId="verify-close">{formatPrice(o.end_price)}</Fact>
       </dl>
       {o.status === 4 ? (
         <p className={s.verifyNote}>{m.sec_verify_revoked()}</p>
@@ -117,18 +97,8 @@ function Settled({ order: o, entryId, exitId }: { order: SecondsOrder; entryId: 
             </p>
           )}
           <dl className={s.verifyCompare}>
-            <div>
-              <dt>{m.sec_verify_recomputed()}</dt>
-              <dd className={`num ${signedResult(check.recomputed?.result ?? null, o.currency_name).tone}`} data-testid="verify-recomputed">
-                {signedResult(check.recomputed?.result ?? null, o.currency_name).text} {o.currency_name}
-              </dd>
-            </div>
-            <div>
-              <dt>{m.sec_verify_settled()}</dt>
-              <dd className={`num ${signedResult(o.fact_profits, o.currency_name).tone}`}>
-                {signedResult(o.fact_profits, o.currency_name).text} {o.currency_name}
-              </dd>
-            </div>
+            <Fact label={m.sec_verify_recomputed()} tone={signedResult(check.recomputed?.result ?? null, o.currency_name).tone} testId="verify-recomputed">{signedResult(check.recomputed?.result ?? null, o.currency_name).text} {o.currency_name}</Fact>
+            <Fact label={m.sec_verify_settled()} tone={signedResult(o.fact_profits, o.currency_name).tone}>{signedResult(o.fact_profits, o.currency_name).text} {o.currency_name}</Fact>
           </dl>
         </section>
       )}

@@ -14,6 +14,7 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { useGuards, useSetAntiPhishing } from "../api.ts";
 import { guardFailure, NeedsFactor } from "./guardForm.tsx";
 import acct from "../../../components/account.module.css";
+import { ExactInput, Field } from "../../../components/Field.tsx";
 
 const CODE_RE = /^[A-Za-z0-9]{4,20}$/;
 
@@ -68,14 +69,9 @@ export default function AntiPhishingPage() {
         <NeedsFactor />
       ) : (
         <form className="form card" onSubmit={submit} noValidate>
-          <label className="field">
-            <span className="field-label">{m.sec_anti_label()}</span>
-            <input
-              className="input"
+          <Field label={m.sec_anti_label()} error={error}>
+            <ExactInput
               maxLength={20}
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
               placeholder={m.sec_anti_placeholder()}
               value={code}
               onChange={(e) => {
@@ -85,8 +81,7 @@ export default function AntiPhishingPage() {
               aria-invalid={!!error}
               data-testid="anti-code"
             />
-            {error && <span className="field-error">{error}</span>}
-          </label>
+          </Field>
           {factor.fields}
           <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy} data-testid="anti-save">
             {busy && <Spinner size={16} />}

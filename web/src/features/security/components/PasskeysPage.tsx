@@ -15,6 +15,7 @@ import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../componen
 import { useAddPasskey, useGuards, usePasskeys, useRemovePasskey } from "../api.ts";
 import { guardFailure } from "./guardForm.tsx";
 import acct from "../../../components/account.module.css";
+import { Field } from "../../../components/Field.tsx";
 
 export default function PasskeysPage() {
   const guards = useGuards();
@@ -103,8 +104,7 @@ export default function PasskeysPage() {
         <p className="form-note" data-testid="passkey-locked">{m.sec_locked_until({ time: guards.data.locked_until_text })}</p>
       ) : (
         <form className="form card" onSubmit={submitAdd} noValidate data-testid="passkey-add-form">
-          <label className="field">
-            <span className="field-label">{m.sec_passkey_name_label()}</span>
+          <Field label={m.sec_passkey_name_label()} error={nameError}>
             <input
               className="input"
               maxLength={40}
@@ -118,8 +118,7 @@ export default function PasskeysPage() {
               aria-invalid={!!nameError}
               data-testid="passkey-name"
             />
-            {nameError && <span className="field-error">{nameError}</span>}
-          </label>
+          </Field>
           {addFactor.fields}
           <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy} data-testid="passkey-add">
             {busy && <Spinner size={16} />}

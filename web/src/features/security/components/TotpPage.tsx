@@ -10,6 +10,7 @@ import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { useSecurity, totpConfirm, totpDisable, totpEnrol } from "../api.ts";
 import acct from "../../../components/account.module.css";
+import { CodeInput, Field } from "../../../components/Field.tsx";
 
 export default function TotpPage() {
   const state = useSecurity();
@@ -62,24 +63,19 @@ export default function TotpPage() {
   };
 
   const codeField = (
-    <label className="field">
-      <span className="field-label">{m.sec_totp_code()}</span>
-      <input
+    <Field label={m.sec_totp_code()} error={error}>
+      <CodeInput
         className="input num"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        maxLength={6}
         placeholder={m.sec_totp_code_placeholder()}
         value={code}
-        onChange={(e) => {
-          setCode(e.target.value.replace(/\D/g, "").slice(0, 6));
+        onChange={(v) => {
+          setCode(v);
           setError("");
         }}
         aria-invalid={!!error}
         data-testid="totp-code"
       />
-      {error && <span className="field-error">{error}</span>}
-    </label>
+    </Field>
   );
 
   return (

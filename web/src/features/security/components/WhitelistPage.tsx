@@ -16,6 +16,7 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { useGuards, useLockSettings, useSetWhitelist } from "../api.ts";
 import { guardFailure, NeedsFactor } from "./guardForm.tsx";
 import acct from "../../../components/account.module.css";
+import { Field } from "../../../components/Field.tsx";
 
 export default function WhitelistPage() {
   const guards = useGuards();
@@ -110,8 +111,7 @@ export default function WhitelistPage() {
           <form className="form card" onSubmit={submitLock} noValidate>
             <h2 className="section-title">{m.sec_lock_title()}</h2>
             <p className="muted">{m.sec_lock_explain()}</p>
-            <label className="field">
-              <span className="field-label">{m.sec_lock_days()}</span>
+            <Field label={m.sec_lock_days()} error={daysError}>
               <input
                 className="input num"
                 inputMode="numeric"
@@ -124,8 +124,7 @@ export default function WhitelistPage() {
                 aria-invalid={!!daysError}
                 data-testid="lock-days"
               />
-              {daysError && <span className="field-error">{daysError}</span>}
-            </label>
+            </Field>
             {lockFactor.fields}
             <button type="submit" className={`btn btn-block ${acct.btnDanger}`} disabled={busy !== null} data-testid="lock-submit">
               {busy === "lock" && <Spinner size={16} />}

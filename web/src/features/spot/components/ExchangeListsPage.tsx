@@ -15,6 +15,7 @@ import { clampDecimals } from "../orderMath.ts";
 import { useSpotRecords } from "../api.ts";
 import { OrderHistory } from "./OrderHistory.tsx";
 import s from "./spot.module.css";
+import { Fact } from "../../../components/KvRow.tsx";
 
 export default function ExchangeListsPage() {
   const [params, setParams] = useSearchParams();
@@ -67,28 +68,10 @@ function TradeHistory() {
                   <span className={`${s.recordTime} muted num`}>{formatDateTime(r.time_format)}</span>
                 </div>
                 <dl className={s.recordGrid}>
-                  <div>
-                    <dt>{m.spot_col_amount({ coin: r.currency_name })}</dt>
-                    <dd className="num" data-testid="record-qty">
-                      {formatMoney(r.number, r.currency_name)}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{m.spot_col_price({ quote: r.legal_name })}</dt>
-                    <dd className="num" data-testid="record-price">
-                      {formatPrice(clampDecimals(r.price, 5))}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{m.spot_col_traded({ quote: r.legal_name })}</dt>
-                    <dd className="num" data-testid="record-amount">
-                      {formatMoney(r.amount, r.legal_name)}
-                    </dd>
-                  </div>
-                  <div>
-                    <dt>{m.spot_col_fee()}</dt>
-                    <dd className="num" data-testid="record-fee">{`${formatMoney(r.fee, r.fee_currency)} ${r.fee_currency}`}</dd>
-                  </div>
+                  <Fact label={m.spot_col_amount({ coin: r.currency_name })} testId="record-qty">{formatMoney(r.number, r.currency_name)}</Fact>
+                  <Fact label={m.spot_col_price({ quote: r.legal_name })} testId="record-price">{formatPrice(clampDecimals(r.price, 5))}</Fact>
+                  <Fact label={m.spot_col_traded({ quote: r.legal_name })} testId="record-amount">{formatMoney(r.amount, r.legal_name)}</Fact>
+                  <Fact label={m.spot_col_fee()} testId="record-fee">{`${formatMoney(r.fee, r.fee_currency)} ${r.fee_currency}`}</Fact>
                 </dl>
               </li>
             );

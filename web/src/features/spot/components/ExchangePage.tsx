@@ -147,24 +147,8 @@ function Balances({ balance, coin, quote, error, onRetry }: { balance: SpotBalan
             </tr>
           </thead>
           <tbody>
-            <tr>
-              <th scope="row">{coin}</th>
-              <td className="right num" data-testid="balance-coin-available">
-                {balance ? formatMoney(balance.user_currency, coin) : "--"}
-              </td>
-              <td className="right num" data-testid="balance-coin-frozen">
-                {balance ? formatMoney(balance.order_currency, coin) : "--"}
-              </td>
-            </tr>
-            <tr>
-              <th scope="row">{quote}</th>
-              <td className="right num" data-testid="balance-legal-available">
-                {balance ? formatMoney(balance.user_legal, quote) : "--"}
-              </td>
-              <td className="right num" data-testid="balance-legal-frozen">
-                {balance ? formatMoney(balance.order_legal, quote) : "--"}
-              </td>
-            </tr>
+            <BalanceRow unit={coin} available={balance?.user_currency} held={balance?.order_currency} testId="balance-coin" />
+            <BalanceRow unit={quote} available={balance?.user_legal} held={balance?.order_legal} testId="balance-legal" />
           </tbody>
         </table>
       )}
@@ -190,5 +174,20 @@ function OtherHolds({ frozen, inOrders, coin }: { frozen: string; inOrders: stri
     <p className="form-note" data-testid={`other-holds-${coin}`}>
       <Link to="/holds">{m.spot_other_holds({ amount: `${formatMoney(amount, coin)} ${coin}` })} ›</Link>
     </p>
+  );
+}
+
+/** One currency's row of the pair's balances: available, and held by open orders ("--" until they load). */
+function BalanceRow({ unit, available, held, testId }: { unit: string; available: string | undefined; held: string | undefined; testId: string }) {
+  return (
+    <tr>
+      <th scope="row">{unit}</th>
+      <td className="right num" data-testid={`${testId}-available`}>
+        {available !== undefined ? formatMoney(available, unit) : "--"}
+      </td>
+      <td className="right num" data-testid={`${testId}-frozen`}>
+        {held !== undefined ? formatMoney(held, unit) : "--"}
+      </td>
+    </tr>
   );
 }

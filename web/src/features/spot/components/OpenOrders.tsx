@@ -13,6 +13,7 @@ import { toast } from "../../../lib/toast.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useCancelOrder } from "../api.ts";
 import s from "./spot.module.css";
+import { Fact } from "../../../components/KvRow.tsx";
 
 export function OpenOrders({
   orders,
@@ -76,18 +77,9 @@ export function OpenOrders({
           </div>
           <div className={s.openOrderBody}>
             <dl>
-              <div>
-                <dt>{m.spot_col_price({ quote: o.legal_name })}</dt>
-                <dd className="num">{formatPrice(o.price)}</dd>
-              </div>
-              <div>
-                <dt>{m.spot_col_amount({ coin: o.currency_name })}</dt>
-                <dd className="num">{formatMoney(o.number, o.currency_name)}</dd>
-              </div>
-              <div>
-                <dt>{m.spot_col_filled()}</dt>
-                <dd className="num">{formatMoney(o.filled, o.currency_name)}</dd>
-              </div>
+              <Fact label={m.spot_col_price({ quote: o.legal_name })}>{formatPrice(o.price)}</Fact>
+              <Fact label={m.spot_col_amount({ coin: o.currency_name })}>{formatMoney(o.number, o.currency_name)}</Fact>
+              <Fact label={m.spot_col_filled()}>{formatMoney(o.filled, o.currency_name)}</Fact>
             </dl>
             <button type="button" className={`btn btn-outline btn-small ${s.openOrderCancel}`} onClick={() => cancel(o)} disabled={busy.has(o.id)} data-testid="cancel-order">
               {busy.has(o.id) ? <Spinner size={14} /> : m.spot_cancel()}

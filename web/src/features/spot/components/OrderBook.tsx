@@ -6,10 +6,9 @@
  */
 import { m } from "../../../i18n/index.ts";
 import { formatPrice, formatUpTo, trendOf } from "../../../lib/format.ts";
-import { depthRows, type Book, type DepthRow as Row } from "../../../lib/market/index.ts";
+import type { Book, DepthRow as Row } from "../../../lib/market/index.ts";
+import { BookFrame, bookSides } from "../../../components/BookFrame.tsx";
 import b from "../../../components/book.module.css";
-
-const LEVELS = 6;
 
 export function OrderBook({
   depth,
@@ -28,11 +27,8 @@ export function OrderBook({
   onPick: (price: string) => void;
   failed?: boolean;
 }) {
-  const asks = depthRows(depth?.asks ?? [], LEVELS);
-  const bids = depthRows(depth?.bids ?? [], LEVELS);
   // Asks are drawn highest first so the best ask sits right above the last price.
-  const askRows: (Row | null)[] = [...Array.from({ length: LEVELS - asks.length }, () => null), ...[...asks].reverse()];
-  const bidRows: (Row | null)[] = [...bids, ...Array.from({ length: LEVELS - bids.length }, () => null)];
+  const { askRows, bidRows } = bookSides(depth);
   const trend = trendOf(change);
   const loading = depth === null && !failed;
 
@@ -56,17 +52,13 @@ export function OrderBook({
     );
 
   return (
-    <section className={b.book} aria-label={m.spot_book_label()} data-testid="order-book" aria-busy={loading}>
-      <div className={b.bookHead}>
-        <span>{m.spot_book_price({ quote })}</span>
-        <span>{m.spot_book_amount({ coin })}</span>
-      </div>
+    <BookFrame coin={coin} quote={quote} loading={loading}>
       <ul className={`${b.bookSide} asks`}>{askRows.map((r, i) => line(r, "ask", i))}</ul>
       <div className={`${b.bookLast} num ${trend}`} data-testid="book-last">
         {formatPrice(lastPrice)}
       </div>
       <ul className={`${b.bookSide} bids`}>{bidRows.map((r, i) => line(r, "bid", i))}</ul>
       {failed && depth === null && <p className={b.bookFailed}>{m.load_failed()}</p>}
-    </section>
+    </BookFrame>
   );
 }

@@ -12,6 +12,7 @@ import { EmptyState, ErrorState, SkeletonList } from "../../../components/States
 import { fetchPairs, useOrderHistory, type PairRow } from "../api.ts";
 import { clampDecimals } from "../orderMath.ts";
 import s from "./spot.module.css";
+import { Fact } from "../../../components/KvRow.tsx";
 
 const STATES: OrderState[] = ["open", "filled", "partial", "cancelled", "rejected"];
 const stateLabel: Record<OrderState, () => string> = {
@@ -80,24 +81,10 @@ export function OrderHistory() {
                 <span className={`${s.recordTime} muted num`}>{formatDateTime(o.time_format)}</span>
               </div>
               <dl className={s.recordGrid}>
-                <div>
-                  <dt>{m.spot_col_price({ quote: o.legal_name })}</dt>
-                  <dd className="num">{o.price === null ? m.spot_market() : formatPrice(clampDecimals(o.price, 5))}</dd>
-                </div>
-                <div>
-                  <dt>{m.spot_col_avg_price({ quote: o.legal_name })}</dt>
-                  <dd className="num">{o.avg_price === null ? "--" : formatPrice(clampDecimals(o.avg_price, 5))}</dd>
-                </div>
-                <div>
-                  <dt>{m.spot_col_amount({ coin: o.currency_name })}</dt>
-                  <dd className="num">{formatMoney(o.number, o.currency_name)}</dd>
-                </div>
-                <div>
-                  <dt>{m.spot_col_filled()}</dt>
-                  <dd className="num" data-testid="order-filled">
-                    {formatMoney(o.filled, o.currency_name)}
-                  </dd>
-                </div>
+                <Fact label={m.spot_col_price({ quote: o.legal_name })}>{o.price === null ? m.spot_market() : formatPrice(clampDecimals(o.price, 5))}</Fact>
+                <Fact label={m.spot_col_avg_price({ quote: o.legal_name })}>{o.avg_price === null ? "--" : formatPrice(clampDecimals(o.avg_price, 5))}</Fact>
+                <Fact label={m.spot_col_amount({ coin: o.currency_name })}>{formatMoney(o.number, o.currency_name)}</Fact>
+                <Fact label={m.spot_col_filled()} testId="order-filled">{formatMoney(o.filled, o.currency_name)}</Fact>
               </dl>
             </li>
           ))}

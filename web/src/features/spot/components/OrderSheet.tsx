@@ -4,15 +4,14 @@
  * pair's book for its prices and closes once an order has been accepted. The app composes it into
  * the chart page (features never import each other).
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useMemo, useState } from "react";
 import { m } from "../../../i18n/index.ts";
-import { Icon } from "../../../components/Icon.tsx";
+import { BottomSheet, SheetBody } from "../../../components/BottomSheet.tsx";
 import { ErrorState, PageSpinner } from "../../../components/States.tsx";
 import { bestPrices, useBook } from "../../../lib/market/index.ts";
 import type { PairRow, Side } from "../api.ts";
 import { useAccount, useCurrentPair } from "../hooks.ts";
 import { OrderForm } from "./OrderForm.tsx";
-import s from "./spot.module.css";
 
 export interface OrderSheetProps {
   side: Side;
@@ -21,45 +20,25 @@ export interface OrderSheetProps {
 
 export default function OrderSheet({ side, onClose }: OrderSheetProps) {
   const { pair, pairs, error, reload } = useCurrentPair();
-  const panel = useRef<HTMLDivElement>(null);
   const [current, setCurrent] = useState<Side>(side);
 
-  useEffect(() => {
-    panel.current?.focus();
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
-
   return (
-    <div className={s.sheetBackdrop} onClick={onClose}>
-      <div
-        className={s.sheet}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby="order-sheet-title"
-        tabIndex={-1}
-        ref={panel}
-        onClick={(e) => e.stopPropagation()}
-        data-testid="order-sheet"
-      >
-        <div className={s.sheetHead}>
-          <h2 id="order-sheet-title" className={current === "buy" ? "up" : "down"}>
-            {current === "buy" ? m.spot_buy() : m.spot_sell()} {pair ? `${pair.currency_name}/${pair.legal_name}` : ""}
-          </h2>
-          <button type="button" className="icon-btn" onClick={onClose} aria-label={m.close()} data-testid="order-sheet-close">
-            <Icon name="close" />
-          </button>
-        </div>
-        {pair ? (
-          <SheetForm key={pair.id} pair={pair} side={side} onSide={setCurrent} onDone={onClose} />
-        ) : !pairs && error ? (
-          <ErrorState message={error.message} onRetry={reload} />
-        ) : (
-          <PageSpinner />
-        )}
-      </div>
-    </div>
+    <BottomSheet
+      title={`${current === "buy" ? m.spot_buy() : m.spot_sell()} ${pair ? `${pair.currency_name}/${pair.legal_name}` : ""}`}
+      titleClass={current === "buy" ? "up" : "down"}
+      titleId="order-sheet-title"
+      testId="order-sheet"
+      closeTestId="order-sheet-close"
+      onClose={onClose}
+    >
+      {pair ? (
+        <SheetForm key={pair.id} pair={pair} side={side} onSide={setCurrent} onDone={onClose} />
+      ) : !pairs && error ? (
+        <ErrorState message={error.message} onRetry={reload} />
+      ) : (
+        <PageSpinner />
+      )}
+    </BottomSheet>
   );
 }
 
@@ -68,7 +47,7 @@ function SheetForm({ pair, side, onSide, onDone }: { pair: PairRow; side: Side; 
   const account = useAccount(pair);
   const { bestBid, bestAsk } = useMemo(() => bestPrices(book), [book]);
   return (
-    <div className={s.sheetBody}>
+    <SheetBody>
       <OrderForm
         pair={pair}
         balance={account.balance}
@@ -82,6 +61,6 @@ function SheetForm({ pair, side, onSide, onDone }: { pair: PairRow; side: Side; 
           else account.refreshSettled();
         }}
       />
-    </div>
+    </SheetBody>
   );
 }

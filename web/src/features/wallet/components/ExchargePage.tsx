@@ -299,9 +299,9 @@ export default function ExchargePage() {
           onClose={() => { setConfirming(false); setHeld(null); }}
           busy={busy}
           testId="convert-confirm"
+          dismiss
           actions={
             <>
-              <button type="button" className="btn btn-ghost" onClick={() => { setConfirming(false); setHeld(null); }} disabled={busy}>{m.cancel()}</button>
               {secondsLeft > 0 ? (
                 <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="convert-confirm-button">
                   {busy && <Spinner size={16} />}

@@ -8,11 +8,11 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { useNavigate, useSearchParams } from "react-router";
 import { getAppLocale, m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
-import { sanitizeAmountInput } from "../../../lib/amount.ts";
 import { copyText } from "../../../lib/clipboard.ts";
 import { toast } from "../../../lib/toast.ts";
 import type { UploadInfo } from "../../../lib/upload.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
+import { AmountInput, ExactInput, Field } from "../../../components/Field.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { PhotoPicker } from "../../../components/PhotoPicker.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
@@ -159,26 +159,19 @@ export default function RechargePage() {
           <form className="form card" onSubmit={submit} noValidate>
             <h2 className="section-title">{m.wallet_claim_title()}</h2>
             <p className="form-note">{m.wallet_claim_note()}</p>
-            <label className="field">
-              <span className="field-label">{m.wallet_amount()}</span>
-              <div className="input-wrap">
-                <input
-                  className="input"
-                  inputMode="decimal"
-                  autoComplete="off"
-                  placeholder={m.wallet_amount_placeholder()}
-                  value={amount}
-                  onChange={(e) => {
-                    setAmount(sanitizeAmountInput(e.target.value, scale));
-                    setErrors((er) => ({ ...er, amount: "" }));
-                  }}
-                  aria-invalid={!!errors.amount}
-                  data-testid="deposit-amount"
-                />
-                <span className={`input-addon ${acct.inputUnit}`}>{currencyName}</span>
-              </div>
-              {errors.amount && <span className="field-error">{errors.amount}</span>}
-            </label>
+            <Field label={m.wallet_amount()} error={errors.amount}>
+              <AmountInput
+                value={amount}
+                onChange={(v) => {
+                  setAmount(v);
+                  setErrors((er) => ({ ...er, amount: "" }));
+                }}
+                scale={scale}
+                unit={currencyName}
+                invalid={!!errors.amount}
+                testId="deposit-amount"
+              />
+            </Field>
             <PhotoPicker
               label={m.wallet_proof()}
               hint={m.wallet_proof_hint()}
@@ -190,15 +183,15 @@ export default function RechargePage() {
               testId="deposit-proof"
             />
             {errors.pic && <span className="field-error">{errors.pic}</span>}
-            <label className="field">
-              <span className="field-label">
-                {m.wallet_hash()} <span className="muted">({m.wallet_optional()})</span>
-              </span>
-              <input
-                className="input"
-                autoComplete="off"
-                autoCapitalize="off"
-                spellCheck={false}
+            <Field
+              label={
+                <>
+                  {m.wallet_hash()} <span className="muted">({m.wallet_optional()})</span>
+                </>
+              }
+              error={errors.hash}
+            >
+              <ExactInput
                 placeholder={m.wallet_hash_placeholder()}
                 value={hash}
                 onChange={(e) => {
@@ -208,8 +201,7 @@ export default function RechargePage() {
                 aria-invalid={!!errors.hash}
                 data-testid="deposit-hash"
               />
-              {errors.hash && <span className="field-error">{errors.hash}</span>}
-            </label>
+            </Field>
             <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy || !selected} data-testid="deposit-submit">
               {busy && <Spinner size={16} />}
               {m.wallet_submit()}

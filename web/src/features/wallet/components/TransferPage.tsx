@@ -10,11 +10,12 @@ import { useEffect, useMemo, useState, type FormEvent } from "react";
 import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
-import { compareDecimal, decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
+import { compareDecimal, decimalsOf } from "../../../lib/amount.ts";
 import { showMoneyToast, STATEMENT_ROUTE } from "../../../lib/toast.ts";
 import { navigateTo } from "../../../lib/nav.ts";
 import { useSession } from "../../../lib/session.ts";
 import { checkAmount } from "../../../../../schemas/wallet.ts";
+import { AmountInput, Field } from "../../../components/Field.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
 import { isAccountName } from "../../../../../schemas/products.ts";
@@ -157,36 +158,33 @@ function TransferForm() {
           </div>
         </label>
 
-        <label className="field">
-          <span className={`field-label ${acct.fieldLabelRow}`}>
-            <span>{m.wallet_amount()}</span>
+        <Field
+          label={m.wallet_amount()}
+          extra={
             <span className="muted num" data-testid="transfer-available">
               {m.wallet_available({ amount: `${formatMoney(available, name)} ${name}` })}
             </span>
-          </span>
-          <div className="input-wrap">
-            <input
-              className="input"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder={m.wallet_amount_placeholder()}
-              value={amount}
-              onChange={(e) => {
-                setAmount(sanitizeAmountInput(e.target.value, scale));
-                setError("");
-              }}
-              aria-invalid={!!error}
-              data-testid="transfer-amount"
-            />
-            <span className={`input-addon ${acct.inputAddonRow}`}>
-              <span className={acct.inputUnit}>{name}</span>
-              <button type="button" className="text-btn" onClick={() => { setAmount(trimZeros(available)); setError(""); }} data-testid="transfer-all">
-                {m.wallet_all()}
-              </button>
-            </span>
-          </div>
-          {error && <span className="field-error" data-testid="transfer-error">{error}</span>}
-        </label>
+          }
+          error={error}
+          errorTestId="transfer-error"
+        >
+          <AmountInput
+            value={amount}
+            onChange={(v) => {
+              setAmount(v);
+              setError("");
+            }}
+            scale={scale}
+            unit={name}
+            onAll={() => {
+              setAmount(trimZeros(available));
+              setError("");
+            }}
+            allTestId="transfer-all"
+            invalid={!!error}
+            testId="transfer-amount"
+          />
+        </Field>
 
         <button type="submit" className="btn btn-primary btn-block btn-large" disabled={busy || same} data-testid="transfer-submit">
           {busy && <Spinner size={16} />}

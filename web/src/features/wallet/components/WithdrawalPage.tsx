@@ -12,10 +12,11 @@ import { Link, useNavigate } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { errText } from "../../../i18n/errors.ts";
 import { ApiFailure } from "../../../lib/api.ts";
-import { decimalsOf, sanitizeAmountInput } from "../../../lib/amount.ts";
+import { decimalsOf } from "../../../lib/amount.ts";
 import { showMoneyToast, STATEMENT_ROUTE, toast } from "../../../lib/toast.ts";
 import { navigateTo } from "../../../lib/nav.ts";
 import { confirmWithPasskey, PasskeyCancelled } from "../../../lib/passkey.ts";
+import { AmountInput, ExactInput, Field } from "../../../components/Field.tsx";
 import { Icon } from "../../../components/Icon.tsx";
 import { Modal } from "../../../components/Modal.tsx";
 import { FundPasswordField, TotpField } from "../../../components/SecondFactors.tsx";
@@ -211,11 +212,8 @@ export default function WithdrawalPage() {
         <label className="field">
           <span className="field-label">{m.wallet_address()}</span>
           <div className="input-wrap">
-            <input
+            <ExactInput
               className="input input-with-icon"
-              autoComplete="off"
-              autoCapitalize="off"
-              spellCheck={false}
               placeholder={m.wallet_address_placeholder()}
               value={address}
               onChange={(e) => {
@@ -237,36 +235,33 @@ export default function WithdrawalPage() {
           )}
         </label>
 
-        <label className="field">
-          <span className={`field-label ${acct.fieldLabelRow}`}>
-            <span>{m.wallet_amount()}</span>
+        <Field
+          label={m.wallet_amount()}
+          extra={
             <span className="muted num" data-testid="withdraw-available">
               {m.wallet_available({ amount: `${formatMoney(d.change_balance, unit)} ${unit}` })}
             </span>
-          </span>
-          <div className="input-wrap">
-            <input
-              className="input"
-              inputMode="decimal"
-              autoComplete="off"
-              placeholder={m.wallet_withdraw_amount_placeholder({ min: formatMoney(terms.min, unit) })}
-              value={amount}
-              onChange={(e) => {
-                setAmount(sanitizeAmountInput(e.target.value, scale));
-                clearError("amount");
-              }}
-              aria-invalid={!!errors.amount}
-              data-testid="withdraw-amount"
-            />
-            <span className={`input-addon ${acct.inputAddonRow}`}>
-              <span className={acct.inputUnit}>{unit}</span>
-              <button type="button" className="text-btn" onClick={() => { setAmount(withdrawAll(d.change_balance, terms, scale)); clearError("amount"); }} data-testid="withdraw-all">
-                {m.wallet_all()}
-              </button>
-            </span>
-          </div>
-          {errors.amount && <span className="field-error">{errors.amount}</span>}
-        </label>
+          }
+          error={errors.amount}
+        >
+          <AmountInput
+            value={amount}
+            onChange={(v) => {
+              setAmount(v);
+              clearError("amount");
+            }}
+            scale={scale}
+            unit={unit}
+            onAll={() => {
+              setAmount(withdrawAll(d.change_balance, terms, scale));
+              clearError("amount");
+            }}
+            allTestId="withdraw-all"
+            placeholder={m.wallet_withdraw_amount_placeholder({ min: formatMoney(terms.min, unit) })}
+            invalid={!!errors.amount}
+            testId="withdraw-amount"
+          />
+        </Field>
 
         <section className={acct.summary} aria-live="polite" data-testid="withdraw-summary">
           <div className={acct.kvRow}>
@@ -357,16 +352,12 @@ export default function WithdrawalPage() {
           onClose={() => setConfirming(false)}
           busy={busy}
           testId="withdraw-confirm"
+          dismiss
           actions={
-            <>
-              <button type="button" className="btn btn-ghost" onClick={() => setConfirming(false)} disabled={busy}>
-                {m.cancel()}
-              </button>
-              <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="withdraw-confirm-button">
-                {busy && <Spinner size={16} />}
-                {m.confirm()}
-              </button>
-            </>
+            <button type="button" className="btn btn-primary" onClick={send} disabled={busy} data-testid="withdraw-confirm-button">
+              {busy && <Spinner size={16} />}
+              {m.confirm()}
+            </button>
           }
         >
           <dl className={acct.kv}>
@@ -423,15 +414,11 @@ function AddressBook({ currency, network, onClose, onPick }: { currency: number;
       title={m.wallet_address_book()}
       onClose={onClose}
       testId="address-book"
+      dismiss={{ text: m.close() }}
       actions={
-        <>
-          <button type="button" className="btn btn-ghost" onClick={onClose}>
-            {m.close()}
-          </button>
-          <Link to="/security/addresses" className="btn btn-outline">
-            {m.wallet_manage_addresses()}
-          </Link>
-        </>
+        <Link to="/security/addresses" className="btn btn-outline">
+          {m.wallet_manage_addresses()}
+        </Link>
       }
     >
       {list.error && !list.data ? (
