@@ -134,6 +134,8 @@ export const userInfoSchema = z.object({
   review_status: z.number(),
   name: z.string().nullable(),
   role: z.enum(["user", "operator", "system"]),
+  /** The e-mail or phone is proven with the code sent at registration (issue #29); until then no deposits, withdrawals, resets or API keys. */
+  contact_verified: z.boolean(),
 });
 export type UserInfo = z.infer<typeof userInfoSchema>;
 

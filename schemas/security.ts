@@ -14,6 +14,7 @@
  *   POST /api/security/anti_phishing             antiPhishingSchema → securitySettingsSchema
  *   POST /api/security/whitelist                 whitelistSchema → securitySettingsSchema
  *   POST /api/security/lock                      lockSchema → securitySettingsSchema
+ *   GET  /api/user/verify_contact                → contactStateSchema
  *   POST /api/user/verify_contact                verifyContactSchema → contactStateSchema
  *   POST /api/user/verify_contact/resend         → contactStateSchema
  */
@@ -127,5 +128,16 @@ export const securitySettingsSchema = z.object({
 });
 export type SecuritySettings = z.infer<typeof securitySettingsSchema>;
 
-export const verifyContactSchema = z.object({ code: z.string().trim().regex(/^\d{6}$/, { message: "code_wrong" }) });
-export const contactStateSchema = z.object({ contact_verified: z.boolean() });
+/** POST /api/user/verify_contact: the 6-digit code sent to the account's e-mail or phone. */
+export const verifyContactSchema = z.object({
+  code: z.string({ message: "code_required" }).trim().min(1, { message: "code_required" }).max(16, { message: "code_wrong" }).regex(/^\d{6}$/, { message: "code_wrong" }),
+});
+/** The proof of the account's e-mail or phone, as the banner shows it. */
+export const contactStateSchema = z.object({
+  contact_verified: z.boolean(),
+  /** Where the code goes: the e-mail address or the phone the account registered with. */
+  channel: z.enum(["email", "sms"]),
+  /** Seconds until another code may be asked for (0: now). */
+  resend_in: z.number().int(),
+});
+export type ContactState = z.infer<typeof contactStateSchema>;

@@ -32,7 +32,7 @@ describe("the anti-phishing code", () => {
     const r = await api("/security/anti_phishing", { token: user.token, body: { code: "Blue42sky", totp_code: await totp(user) } });
     expect(r.body.message.anti_phishing_code).toBe("Blue42sky");
     // The resend wait of the reset code is a minute: a new message needs a new minute.
-    await env.DB.prepare("UPDATE verification_codes SET created_at = created_at - 61000 WHERE account = ?").bind(user.account).run();
+    await env.DB.prepare("UPDATE rate_limits SET window_start = window_start - 61000 WHERE key = ?").bind(`forget-send:${user.account}`).run();
     await sendEveryKind(user);
 
     const sent = await outbox(user.account);

@@ -201,3 +201,22 @@ export async function drainPair(pairId: number): Promise<number> {
   const stub = env.PAIR.get(env.PAIR.idFromName(`pair:${pairId}`));
   return stub.drain();
 }
+
+/** The newest code sent to `account` (e-mail or SMS) as the dev outbox recorded it, or null. */
+export async function outboxCode(account: string): Promise<string | null> {
+  const row = await env.DB.prepare("SELECT code FROM dev_outbox WHERE recipient = ? AND channel IN ('email', 'sms') AND code IS NOT NULL ORDER BY id DESC LIMIT 1")
+    .bind(account)
+    .first<{ code: string }>();
+  return row?.code ?? null;
+}
+
+/**
+ * Proves a registered account's e-mail or phone the way its owner does (issue #29): the code sent
+ * at registration, read from the dev outbox, entered through POST /api/user/verify_contact. Users
+ * made with makeUser are proven already (like every account made by the operators' own tools).
+ */
+export async function proveContact(user: { account: string; token: string }): Promise<void> {
+  const code = await outboxCode(user.account);
+  const r = await api("/user/verify_contact", { token: user.token, body: { code } });
+  if (r.body?.message?.contact_verified !== true) throw new Error(`verify_contact: ${JSON.stringify(r.body)}`);
+}

@@ -6,7 +6,7 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
-import { api, drainPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
+import { api, drainPair, proveContact, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, sell, trader } from "./spot-fixtures.ts";
 import { uploadImage } from "./wallet-fixtures.ts";
 
@@ -17,7 +17,7 @@ export async function codeOf(u: TestUser): Promise<string> {
   return (await api("/invite/info", { token: u.token })).body.message.code;
 }
 
-/** Registers through the API with an invite code, then funds the new user through the ledger. */
+/** Registers through the API with an invite code, proves the e-mail with its code, then funds the new user through the ledger. */
 export async function registerWith(code: string | undefined): Promise<TestUser> {
   const account = uniqueEmail("inv");
   const password = "Fresh2026pass";
@@ -25,6 +25,8 @@ export async function registerWith(code: string | undefined): Promise<TestUser> 
     body: { type: 1, user_string: account, password, re_password: password, ...(await solvedCaptcha()), ...(code ? { extension_code: code } : {}) },
   });
   expect(r.body.type).toBe("ok");
+  // A funded account has proven its e-mail (deposits need it): with the code, as its owner would.
+  await proveContact({ account, token: r.body.message.token });
   const id = (await env.DB.prepare("SELECT id FROM users WHERE account = ?").bind(account).first<{ id: number }>())!.id;
   seq += 1;
   for (const [currencyId, amount] of [[USDT, units("10000")], [BTC, units("1")]] as const) {

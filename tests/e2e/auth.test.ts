@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { captchaAnswer, latestEmailCode, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
+import { captchaAnswer, latestEmailCode, proveContactInBanner, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
@@ -61,20 +61,25 @@ describe("account journeys", () => {
     await page.fill('input[name="re_password"]', password);
     await page.check('[data-testid="agree"]', { force: true });
 
-    // An account that already exists is refused by the account check, before the captcha is used.
+    // An account that already exists is reported by the registration itself, only after its
+    // captcha is answered (the account check answers alike for every address: issue #29).
     await page.fill('input[name="account"]', "demo1@exchange.test");
-    await page.fill('input[name="captcha"]', "0000");
+    await page.fill('input[name="captcha"]', await captchaAnswer(server.baseUrl, captcha.message.code_id));
+    const afterTaken = page.waitForResponse((r) => r.url().includes("/api/login/smscode"));
     await page.click('[data-testid="register-submit"]');
-    await page.getByText("This account is already registered").waitFor();
+    await page.getByText("Tip: This account is already registered").waitFor();
+    const second = (await (await afterTaken).json()) as { message: { code_id: string } };
+    expect(second.message.code_id).not.toBe(captcha.message.code_id);
 
     // A wrong captcha ("0" is not in the captcha alphabet) fails with the "Tip:" prefix and,
     // captchas being single-use, a fresh image is fetched at once.
     await page.fill('input[name="account"]', account);
+    await page.fill('input[name="captcha"]', "0000");
     const freshCaptcha = page.waitForResponse((r) => r.url().includes("/api/login/smscode"));
     await page.click('[data-testid="register-submit"]');
     await page.getByText("Tip: The image code is wrong or has expired").waitFor();
     const fresh = (await (await freshCaptcha).json()) as { message: { code_id: string } };
-    expect(fresh.message.code_id).not.toBe(captcha.message.code_id);
+    expect(fresh.message.code_id).not.toBe(second.message.code_id);
     expect(await page.inputValue('input[name="captcha"]')).toBe("");
 
     await page.fill('input[name="captcha"]', await captchaAnswer(server.baseUrl, fresh.message.code_id));
@@ -85,6 +90,8 @@ describe("account journeys", () => {
     await waitForRoute(page, /^#\/$/);
     await page.waitForSelector('[data-testid="home"]');
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeTruthy();
+    // The code sent at sign-up, entered in the banner every screen shows until then.
+    await proveContactInBanner(page, server.baseUrl, account);
     await page.getByText("Markets", { exact: true }).first().waitFor();
     await snap(page, "home-en");
 

@@ -18,7 +18,7 @@ import { Secret, TOTP } from "otpauth";
 import { formatUnits } from "../../schemas/money.ts";
 import { formatMoney, groupThousands } from "../../web/src/lib/format.ts";
 import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { captchaAnswer, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
+import { captchaAnswer, proveContactInBanner, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
 import { ROOT, startServer, type TestServer } from "./server.ts";
 
 let server: TestServer;
@@ -204,6 +204,7 @@ describe("money in and out", () => {
     await page.fill('input[name="captcha"]', await captchaAnswer(server.baseUrl, captcha.message.code_id));
     await page.click('[data-testid="register-submit"]');
     await waitForRoute(page, /^#\/$/);
+    await proveContactInBanner(page, server.baseUrl, account);
 
     // ── 2. Identity verification: level 1 + level 2 photos, then locked under review ──
     await go(page, "/verifyed", '[data-testid="kyc-form"]');

@@ -22,6 +22,8 @@ export const users = sqliteTable("users", {
   locked: integer("locked").notNull().default(0),
   createdAt: integer("created_at").notNull(),
   lastLoginAt: integer("last_login_at"),
+  /** migrations/0043: NULL until the e-mail or phone is proven (worker/domain/auth/contact.ts). */
+  contactVerifiedAt: integer("contact_verified_at"),
 });
 
 export const sessions = sqliteTable("sessions", {

@@ -11,11 +11,12 @@ import { rateLimit } from "../lib/ratelimit.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, params } from "../lib/validate.ts";
 import { createApiKey, deleteApiKey, listApiKeys } from "../domain/security/api-keys.ts";
+import { requireProvenContact } from "../domain/auth/contact.ts";
 
 const MINUTE = 60_000;
 
 export const apiKeyRoutes = new Hono<AppEnv>()
-  .post("/apikeys", requireUser, jsonBody(apiKeyCreateSchema), answers(apiKeyCreatedSchema, { summary: "Make an API key (second factor: authenticator code, or the fund password without one); the secret is answered this once", auth: true }), async (c) => {
+  .post("/apikeys", requireUser, requireProvenContact, jsonBody(apiKeyCreateSchema), answers(apiKeyCreatedSchema, { summary: "Make an API key (second factor: authenticator code, or the fund password without one); the secret is answered this once", auth: true }), async (c) => {
     const user = c.get("user");
     await rateLimit(c.env.DB, `apikey-create:${user.id}`, 10, 10 * MINUTE);
     return ok(c, await createApiKey(c.env, user, c.req.valid("json")));

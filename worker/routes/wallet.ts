@@ -32,6 +32,7 @@ import { holdsSchema, statementPageSchema, statementQuerySchema } from "../../sc
 import { feeTable, requestWithdrawal, withdrawalRecords, withdrawInfo } from "../domain/withdrawals/requests.ts";
 import { relyingParty } from "../domain/account/passkeys.ts";
 import { cachedPublic, PUBLIC_LISTS } from "../lib/public-cache.ts";
+import { requireProvenContact } from "../domain/auth/contact.ts";
 
 const MINUTE = 60_000;
 
@@ -98,10 +99,10 @@ export const walletRoutes = new Hono<AppEnv>()
   .get("/new/upload/file/:id", requireUser, answersFile({ summary: "One's own upload (operators: any)", auth: true }), async (c) => readUpload(c.env, c.get("user"), c.req.param("id")))
 
   // ── Deposits ────────────────────────────────────────────────────────────────────────────────
-  .post("/wallet/get_in_address", requireUser, jsonBody(currencyBodySchema), answers(depositAddressesSchema, { summary: "Deposit addresses of a currency, and one's in-site address", auth: true }), async (c) =>
+  .post("/wallet/get_in_address", requireUser, requireProvenContact, jsonBody(currencyBodySchema), answers(depositAddressesSchema, { summary: "Deposit addresses of a currency, and one's in-site address", auth: true }), async (c) =>
     ok(c, await depositAddresses(c.env, c.get("user").id, c.req.valid("json").currency, c.get("locale"))),
   )
-  .post("/wallet/charge_req", requireUser, refuseOperatorMoney, jsonBody(depositRequestSchema), answers(depositClaimedSchema, { summary: "Claim a deposit with a proof picture (an operator credits it)", auth: true }), async (c) =>
+  .post("/wallet/charge_req", requireUser, refuseOperatorMoney, requireProvenContact, jsonBody(depositRequestSchema), answers(depositClaimedSchema, { summary: "Claim a deposit with a proof picture (an operator credits it)", auth: true }), async (c) =>
     ok(c, await claimDeposit(c.env, c.get("user").id, c.req.valid("json"), c.get("locale"))),
   )
   .get("/new/users/rechargeLog", requireUser, query(pageQuerySchema), answersNew(depositRecordPageSchema, { summary: "One's deposit claims and in-site transfers received", auth: true }), async (c) => {
@@ -114,7 +115,7 @@ export const walletRoutes = new Hono<AppEnv>()
   .post("/wallet/get_info", requireUser, jsonBody(currencyBodySchema), answers(withdrawInfoSchema, { summary: "Withdrawal terms of a currency and what the form needs", auth: true }), async (c) =>
     ok(c, await withdrawInfo(c.env.DB, c.get("user").id, c.req.valid("json").currency, accountReads(c.env))),
   )
-  .post("/wallet/out", requireUser, refuseOperatorMoney, jsonBody(withdrawalSchema), answers(withdrawalSubmittedSchema, { summary: "Withdraw (an internal address is an instant, free in-site transfer); 997 without receiving account", auth: true }), async (c) => {
+  .post("/wallet/out", requireUser, refuseOperatorMoney, requireProvenContact, jsonBody(withdrawalSchema), answers(withdrawalSubmittedSchema, { summary: "Withdraw (an internal address is an instant, free in-site transfer); 997 without receiving account", auth: true }), async (c) => {
     const user = c.get("user");
     await rateLimit(c.env.DB, `withdraw:${user.id}`, 20, 60 * MINUTE);
     return ok(c, await requestWithdrawal(c.env, user.id, c.req.valid("json"), c.get("locale"), relyingParty(c.req.raw, c.env)));

@@ -21,6 +21,8 @@ export const BRAND = "Honest Exchange";
 
 // The notification centre's live updates (user channel events), loaded after start-up with the channel's code.
 const NotificationLive = lazy(() => import("../features/notifications/components/NotificationLive.tsx"));
+// The "confirm your e-mail or phone" banner (issue #29), only for an account that has not entered its code.
+const ContactBanner = lazy(() => import("../features/auth/components/ContactBanner.tsx"));
 
 function useRouteMeta(): RouteMeta | undefined {
   const matches = useMatches();
@@ -109,6 +111,11 @@ export function Shell() {
       </header>
 
       <main className={s.appMain} key={locale}>
+        {loggedIn && session.contact_verified === "0" && (
+          <Suspense fallback={null}>
+            <ContactBanner />
+          </Suspense>
+        )}
         <Suspense fallback={<PageSpinner />}>
           <Outlet />
         </Suspense>

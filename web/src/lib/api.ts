@@ -28,6 +28,7 @@ import { currentPath, navigateTo } from "./nav.ts";
 import { toast } from "./toast.ts";
 import { apiHosts, apiUrl, withFailover } from "./hosts.ts";
 import { takeEarly } from "./early.ts";
+import { markContactUnproven } from "./contact.ts";
 
 type AppType = typeof app;
 
@@ -220,6 +221,8 @@ export async function call<R>(send: Send<R>, opts: CallOptions = {}): Promise<Pa
       handleJump(message, "/bank");
       throw new ApiFailure("997", message, code, res.status);
     }
+    // A gate that needs the proven e-mail or phone: the banner (lib/contact.ts) shows again if a stale profile hid it.
+    if (code === "contact_unverified") markContactUnproven();
     if (notify) toast.error(message);
     const kind: FailureKind = type === "999" || type === "998" || type === "997" ? type : "error";
     throw new ApiFailure(kind, message, code, res.status);

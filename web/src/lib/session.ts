@@ -19,6 +19,8 @@ export interface SessionState {
   is_seller: string;
   /** "user" or "operator" (GET /api/user/info); only shows or hides the operator console link. */
   role: string;
+  /** "0" until the e-mail or phone is proven with the code sent at sign-up (GET /api/user/info; the banner, lib/contact.ts). */
+  contact_verified: string;
   currentCurrencyID: string;
   currentCurrency: string;
   legal_name: string;
@@ -34,6 +36,7 @@ const defaults: SessionState = {
   extension_code: "",
   is_seller: "0",
   role: "user",
+  contact_verified: "1",
   currentCurrencyID: "1",
   currentCurrency: "BTC",
   legal_name: "USDT",
@@ -50,6 +53,7 @@ const loginFields: (keyof SessionState)[] = [
   "extension_code",
   "is_seller",
   "role",
+  "contact_verified",
 ];
 
 function read(): SessionState {

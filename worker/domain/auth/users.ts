@@ -14,6 +14,7 @@ import { getDb, schema } from "../../db/client.ts";
 import { consumeCaptcha } from "./captcha.ts";
 import { assertUncommonPassword } from "./password-policy.ts";
 import { recordFailedLogin, signIn } from "./devices.ts";
+import { sendFirstContactCode } from "./contact.ts";
 
 const MINUTE = 60_000;
 /** Failed logins per (account, address) before that address is locked out of that account. */
@@ -40,8 +41,12 @@ async function newExtensionCode(db: D1Database): Promise<string> {
   }
 }
 
-/** Registers an account and logs it in (its first device); returns the session token. */
-export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OUTBOX">, ip: string, input: z.output<typeof registerSchema>, userAgent?: string | null, place: string | null = null) {
+/**
+ * Registers an account and logs it in (its first device); returns the session token. The account
+ * starts unproven: a code goes to its e-mail or phone (./contact.ts). A taken address is answered
+ * `account_exists` only after the captcha is spent (docs/api.md "Registered or not").
+ */
+export async function register(env: Env, ip: string, input: z.output<typeof registerSchema>, userAgent?: string | null, place: string | null = null) {
   const db = env.DB;
   // Before the captcha is spent: a refused password must not cost the user a new image code.
   assertUncommonPassword(input.password);
@@ -62,8 +67,9 @@ export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OU
   try {
     const row = await db
       .prepare(
-        `INSERT INTO users (account, account_type, country_code, password_hash, extension_code, parent_id, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+        // contact_verified_at NULL: not proven until the code sent below is entered (./contact.ts).
+        `INSERT INTO users (account, account_type, country_code, password_hash, extension_code, parent_id, created_at, contact_verified_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, NULL) RETURNING id`,
       )
       .bind(input.user_string, mode, input.country_code, hash, await newExtensionCode(db), parentId, now)
       .first<{ id: number }>();
@@ -74,6 +80,7 @@ export async function register(env: Pick<Env, "DB" | "PEPPER" | "USER" | "DEV_OU
     throw err;
   }
   const token = await signIn(env, userId, ip, userAgent, now, place);
+  await sendFirstContactCode(env, input.user_string);
   return { token, lastTime: null as number | null };
 }
 
@@ -115,6 +122,7 @@ export async function userInfo(d1: D1Database, userId: number) {
       review_status: u.reviewStatus,
       real_name: u.realName,
       role: u.role,
+      contact_verified_at: u.contactVerifiedAt,
     })
     .from(u)
     .where(eq(u.id, userId));
@@ -128,6 +136,7 @@ export async function userInfo(d1: D1Database, userId: number) {
     // The real name is shown only once verified (spec §4).
     name: row.review_status === 2 ? row.real_name : null,
     role: row.role,
+    contact_verified: row.contact_verified_at !== null,
   };
 }
 

@@ -37,6 +37,7 @@ export async function refreshUserInfo(): Promise<UserInfo> {
     extension_code: info.extension_code,
     is_seller: String(info.is_seller),
     role: info.role,
+    contact_verified: info.contact_verified ? "1" : "0",
   });
   return info;
 }
@@ -72,3 +73,11 @@ export const checkEmailCode = (user_string: string, email_code: string) =>
 
 export const resetPassword = (body: { account: string; password: string; repassword: string; code: string }) =>
   call((o) => client.api.user.forget.$post({ json: body }, o));
+
+/** The proof of the account's e-mail or phone (issue #29): its state, the code, a new code. */
+export const fetchContactState = (signal?: AbortSignal) => call((o) => client.api.user.verify_contact.$get({}, o), { notify: false, signal });
+
+/** Failures (wrong, expired, too many tries) are shown by the banner under its field, not as a toast. */
+export const verifyContactCode = (code: string) => call((o) => client.api.user.verify_contact.$post({ json: { code } }, o), { notify: false });
+
+export const resendContactCode = () => call((o) => client.api.user.verify_contact.resend.$post({}, o), { notify: false });

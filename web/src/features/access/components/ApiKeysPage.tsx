@@ -17,6 +17,8 @@ import { useApiKeys, useCenter, useCreateApiKey, useDeleteApiKey, type ApiKeyCre
 import acct from "../../../components/account.module.css";
 import s from "./access.module.css";
 import { Field } from "../../../components/Field.tsx";
+import { useContactProven } from "../../../lib/contact.ts";
+import { ContactGate } from "../../../components/ContactGate.tsx";
 
 const SCOPES: ApiKeyScopeName[] = ["read", "trade"];
 const scopeLabel = (scope: ApiKeyScopeName) => (scope === "read" ? m.apikey_scope_read() : m.apikey_scope_trade());
@@ -27,6 +29,7 @@ export default function ApiKeysPage() {
   const deleteKey = useDeleteApiKey();
   const [adding, setAdding] = useState(false);
   const [created, setCreated] = useState<ApiKeyCreated | null>(null);
+  const proven = useContactProven();
 
   const remove = (k: ApiKeyView) =>
     openConfirm({
@@ -54,6 +57,8 @@ export default function ApiKeysPage() {
             setCreated(k);
           }}
         />
+      ) : !proven ? (
+        <ContactGate text={m.contact_gate_apikeys()} />
       ) : (
         <button type="button" className="btn btn-primary btn-block" onClick={() => setAdding(true)} data-testid="apikey-add">
           {m.apikey_add()}

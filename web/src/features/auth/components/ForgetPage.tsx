@@ -141,6 +141,7 @@ export default function ForgetPage() {
               </button>
             </div>
           </AuthField>
+          <p className="form-note" data-testid="forget-proven-note">{m.forget_proven_note()}</p>
           <AuthSubmit busy={busy} disabled={!canContinue} testId="forget-continue">
             {m.continue_button()}
           </AuthSubmit>

@@ -19,8 +19,12 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { USDT_ID, useDepositAddresses, useSubmitDeposit, useUserWallet, type DepositAddress } from "../api.ts";
 import { QrImage } from "../../../components/QrImage.tsx";
 import acct from "../../../components/account.module.css";
+import { withProvenContact } from "../../../components/ContactGate.tsx";
 
-export default function RechargePage() {
+/** The screen: the form once the account's e-mail or phone is proven, else why not and where to enter the code. */
+export default withProvenContact(RechargeForm, m.contact_gate_deposit);
+
+function RechargeForm() {
   const navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const currency = Number(params.get("currency")) || USDT_ID;

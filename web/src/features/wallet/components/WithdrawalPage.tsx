@@ -26,10 +26,14 @@ import { withdrawAll, withdrawalPreview, withdrawalTerms } from "../math.ts";
 import { INTERNAL_ADDRESS_RE } from "../../../../../schemas/wallet.ts";
 import acct from "../../../components/account.module.css";
 import { formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
+import { withProvenContact } from "../../../components/ContactGate.tsx";
 
 type Errors = Partial<Record<"address" | "amount" | "password" | "totp", string>>;
 
-export default function WithdrawalPage() {
+/** The screen: the form once the account's e-mail or phone is proven, else why not and where to enter the code. */
+export default withProvenContact(WithdrawalForm, m.contact_gate_withdraw);
+
+function WithdrawalForm() {
   const navigate = useNavigate();
   const feeTable = useFeeTable();
   const [currency, setCurrency] = useState<number>(USDT_ID);
