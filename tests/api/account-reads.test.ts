@@ -278,7 +278,7 @@ describe("the reconciler in objects mode", () => {
     expect((await stub.accountReserve(user.id, { forKind: "withdrawal", forId: String(w!.id), account: "change", currencyId: USDT, amount: u8("10") })).result).toBe("reserved");
     // The read model still says nothing is frozen in USDT (no drain since): the object decides.
     const reads = accountReads(OBJECTS)!;
-    const mine = async () => (await reconcile(env.DB, holdSourcesOf(), reads)).differences.filter((d) => d.user_id === user.id && d.check === "frozen_vs_holds" && d.currency_id === USDT);
+    const mine = async () => (await reconcile(env.DB, holdSourcesOf(), reads)).differences.filter((d) => d.check === "frozen_vs_holds" && d.user_id === user.id && d.currency_id === USDT);
     expect(await mine()).toEqual([]);
 
     // Frozen money no record explains (an order the pair never recorded) is reported.
