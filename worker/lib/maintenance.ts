@@ -219,7 +219,11 @@ export async function setMaintenance(db: D1Database, operatorId: number, on: boo
     db
       .prepare("INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = CASE WHEN ?2 = '0' THEN '0' WHEN settings.value = '0' THEN ?2 ELSE settings.value END")
       .bind(MAINTENANCE_KEY, on ? String(now) : "0"),
-    auditStatement(db, { operatorId, action: on ? "maintenance.on" : "maintenance.off", targetType: "settings", targetId: MAINTENANCE_KEY, reason }, now),
+    auditStatement(
+      db,
+      on ? { operatorId, action: "maintenance.on", targetType: "settings", targetId: MAINTENANCE_KEY, reason } : { operatorId, action: "maintenance.off", targetType: "settings", targetId: MAINTENANCE_KEY, reason },
+      now,
+    ),
   ]);
   forgetMaintenance();
   return readMaintenance(db);

@@ -119,6 +119,7 @@ const TARGETS: Record<string, () => string> = {
   seconds_option: m.op_target_seconds_option,
   micro_currency: m.op_target_micro_currency,
   lever_pair: m.op_target_lever_pair,
+  settings: m.op_target_settings,
   earn_product: m.op_target_earn_product,
   insurance_plan: m.op_target_insurance_plan,
   vote_round: m.op_target_vote_round,
