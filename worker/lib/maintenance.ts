@@ -112,6 +112,8 @@ export const NO_MONEY_ROUTES: readonly string[] = [
   "POST /api/user/login/passkey/options",
   "POST /api/user/login/passkey",
   "POST /api/user/logout",
+  "POST /api/user/verify_contact",
+  "POST /api/user/verify_contact/resend",
   "POST /api/user/check_email",
   "POST /api/user/forget",
   "POST /api/new/users/update-password",
