@@ -50,6 +50,16 @@ async function setIndex(price: string) {
 /** Each shard's house balance, per shard. */
 const allHouses = (userId: number) => Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => house(userId, k)));
 
+/** A long of 10 lots × 10 opened at an index of 101 by a user with 100 USDT, with every shard's house balance just before it. */
+async function longAt101() {
+  await setIndex("101.00");
+  const u = await leverUser("100");
+  const treasuries = await allHouses(TREASURY);
+  const fees = await allHouses(SYSTEM_USERS.fees);
+  const p = (await open(u.token, {})).body.message;
+  return { u, p, shard: leverShard(p.id), treasuries, fees };
+}
+
 beforeAll(async () => {
   await seedSpotPair();
   // The house's USDT, spread over the treasury's shards (the cut-over opens them from D1's treasury).
@@ -63,13 +73,8 @@ beforeAll(async () => {
 
 describe("leveraged positions on the account objects", () => {
   it("holds margin and fee in the user's object and the cover in a treasury shard, and closes with a profit exactly", async () => {
-    await setIndex("101.00");
-    const u = await leverUser("100");
-    const treasuries = await allHouses(TREASURY);
-    const fees = await allHouses(SYSTEM_USERS.fees);
-    const p = (await open(u.token, {})).body.message;
+    const { u, p, shard, treasuries, fees } = await longAt101();
     expect(p).toMatchObject({ status: 2, open_price: "101.00", margin: "1.01000000", trade_fee: "0.00505000" });
-    const shard = leverShard(p.id);
     expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100") - u8("1.01505"), u8("1.01505")]]);
     // The house holds the most it can pay: the position's value at open.
     expect(await house(TREASURY, shard)).toEqual([treasuries[shard]![0] - u8("10.1"), u8("10.1")]);
@@ -89,12 +94,7 @@ describe("leveraged positions on the account objects", () => {
   });
 
   it("closes with a loss: the user's hold pays the loss and both fees, the treasury shard takes the loss", async () => {
-    await setIndex("101.00");
-    const u = await leverUser("100");
-    const treasuries = await allHouses(TREASURY);
-    const fees = await allHouses(SYSTEM_USERS.fees);
-    const p = (await open(u.token, {})).body.message;
-    const shard = leverShard(p.id);
+    const { u, p, shard, treasuries, fees } = await longAt101();
     await setIndex("94.00");
     const c = (await api("/lever/close", { token: u.token, body: { id: p.id } })).body.message;
     expect(c).toMatchObject({ status: 4, profit: "-0.70000000", close_fee: "0.00470000" });
@@ -106,11 +106,7 @@ describe("leveraged positions on the account objects", () => {
   });
 
   it("liquidates exactly once when the index gaps past the liquidation price, the loss stopping at the margin", async () => {
-    await setIndex("101.00");
-    const u = await leverUser("100");
-    const treasuries = await allHouses(TREASURY);
-    const p = (await open(u.token, {})).body.message;
-    const shard = leverShard(p.id);
+    const { u, p, shard, treasuries } = await longAt101();
     await setIndex("50.00");
     await sweepNow();
     await sweepNow();
@@ -126,11 +122,7 @@ describe("leveraged positions on the account objects", () => {
   });
 
   it("takes an overnight fee once per position and day, however often the day is run or its leg delivered", async () => {
-    await setIndex("101.00");
-    const u = await leverUser("100");
-    const fees = await allHouses(SYSTEM_USERS.fees);
-    const p = (await open(u.token, {})).body.message;
-    const shard = leverShard(p.id);
+    const { u, p, shard, fees } = await longAt101();
     const tomorrow = Date.now() + 86_400_000;
     await chargeOvernight(env, tomorrow);
     await chargeOvernight(env, tomorrow);

@@ -28,6 +28,9 @@ async function house(userId: number, shard: number, currencyId = USDT): Promise<
   return [b?.available ?? 0n, b?.frozen ?? 0n];
 }
 
+/** Each shard's USDT in the house's account, per shard. */
+const allHouses = (userId: number) => Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => house(userId, k)));
+
 /** D1's read model of one system shard (system_balances), zero rows left out. */
 async function shardReadModel(userId: number, shard: number) {
   const { results } = await env.DB.prepare("SELECT account, currency_id, available, frozen FROM system_balances WHERE user_id = ? AND shard = ? ORDER BY account, currency_id")
@@ -70,8 +73,8 @@ beforeAll(async () => {
 describe("seconds contracts on the account objects", () => {
   it("holds the stake and fee in the user's object and the cover in a treasury shard, and settles a lost contract exactly", async () => {
     const u = await bettor("100");
-    const treasuries = await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => house(TREASURY, k)));
-    const fees = await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => house(SYSTEM_USERS.fees, k)));
+    const treasuries = await allHouses(TREASURY);
+    const fees = await allHouses(SYSTEM_USERS.fees);
     // An up contract on an unchanged index is a tie, and a tie loses an up contract.
     const o = (await submit(u.token, { type: 1, seconds: 1, number: "10" })).body.message;
     expect(o).toMatchObject({ status: 1, number: "10.00000000", fee: "0.20000000", profit_ratio: "80" });
@@ -100,6 +103,8 @@ describe("seconds contracts on the account objects", () => {
 
   it("pays a won contract from the treasury shard's cover: stake back plus stake × ratio, the fee to a fee shard", async () => {
     const u = await bettor("100");
+    const treasuries = await allHouses(TREASURY);
+    const fees = await allHouses(SYSTEM_USERS.fees);
     // A down contract on an unchanged index wins.
     const o = (await submit(u.token, { type: 2, seconds: 1, number: "10" })).body.message;
     const shard = coverShard(o.id);
@@ -108,8 +113,9 @@ describe("seconds contracts on the account objects", () => {
     await legsDelivered();
     expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("100") - units("0.2") + units("8"), 0n]]);
     expect(await accountStub(env, u.id).accountOpenHolds(u.id)).toEqual([]);
-    const [, frozen] = await house(TREASURY, shard);
-    expect(frozen).toBe(0n);
+    // The win is paid from the shard's cover: 8 less than before, nothing frozen; the fee to the fee shard.
+    expect(await house(TREASURY, shard)).toEqual([treasuries[shard]![0] - units("8"), 0n]);
+    expect(await house(SYSTEM_USERS.fees, shard)).toEqual([fees[shard]![0] + units("0.2"), 0n]);
     expect(await systemStub(env, TREASURY, shard).systemHold(TREASURY, shard, `seconds:${o.id}`)).toMatchObject({ amount: units("8"), spent: units("8"), open: false });
 
     await drainObject(accountStub(env, u.id));
@@ -131,12 +137,12 @@ describe("seconds contracts on the account objects", () => {
 
   it("gives the cover back when the user's object cannot hold the stake", async () => {
     const u = await bettor("5");
-    const before = await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => house(TREASURY, k)));
+    const before = await allHouses(TREASURY);
     const r = await submit(u.token, { number: "10" });
     expect(r.body).toMatchObject({ code: "insufficient_balance" });
     expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("5"), 0n]]);
     // The cover was held first, then given back: every shard as before, nothing frozen.
-    expect(await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => house(TREASURY, k)))).toEqual(before);
+    expect(await allHouses(TREASURY)).toEqual(before);
     expect(before.every(([, frozen]) => frozen === 0n)).toBe(true);
   });
 });
