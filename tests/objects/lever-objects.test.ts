@@ -154,4 +154,18 @@ describe("leveraged positions on the account objects", () => {
     expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100000"), 0n]]);
     expect(await allHouses(TREASURY)).toEqual(before);
   });
+
+  it("gives a pending open's margin, fee and cover back whole when its owner cancels it", async () => {
+    await setIndex("101.00");
+    const u = await leverUser("100");
+    const before = await allHouses(TREASURY);
+    const p = (await open(u.token, { target_price: "95" })).body.message;
+    expect(p).toMatchObject({ status: 1, margin: "0.95000000" });
+    // Margin 0.95 at the limit price and 95 × 0.1 × 0.05 % = 0.00475 open fee, held.
+    expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100") - u8("0.95475"), u8("0.95475")]]);
+    expect((await api("/lever/cancel", { token: u.token, body: { id: p.id } })).body.message).toMatchObject({ status: 5 });
+    await legsDelivered();
+    expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100"), 0n]]);
+    expect(await allHouses(TREASURY)).toEqual(before);
+  });
 });

@@ -16,6 +16,8 @@ import { BTC, PAIR, USDT, d1LedgerRows, drainObject, legsDelivered, objectBalanc
 const TREASURY = SYSTEM_USERS.treasury;
 /** A payable coin the house holds none of. */
 const UNFUNDED = 8;
+/** ETH/USDT: a pair whose book stays empty (no index). */
+const EMPTY_PAIR = 2;
 /** What each treasury shard is given in USDT. */
 const SHARD_FUNDS = units("1000");
 
@@ -48,6 +50,7 @@ async function bettor(usdt = "100", currencyId = USDT) {
 
 beforeAll(async () => {
   await seedSpotPair();
+  await seedSpotPair({ pairId: EMPTY_PAIR, currencyId: 2 });
   await env.DB.prepare("INSERT INTO currencies (id, name, scale) VALUES (?, 'NOPE', 8) ON CONFLICT DO NOTHING").bind(UNFUNDED).run();
   // A one-second duration, so a contract runs out while the test waits for its settlement.
   await env.DB.prepare("INSERT INTO seconds_options (seconds, profit_ratio_bps, status) VALUES (1, 8000, 1)").run();
@@ -144,5 +147,15 @@ describe("seconds contracts on the account objects", () => {
     // The cover was held first, then given back: every shard as before, nothing frozen.
     expect(await allHouses(TREASURY)).toEqual(before);
     expect(before.every(([, frozen]) => frozen === 0n)).toBe(true);
+  });
+
+  it("gives both holds back when the pair refuses the contract (no market price)", async () => {
+    const u = await bettor("100");
+    const before = await allHouses(TREASURY);
+    const r = await submit(u.token, { match_id: EMPTY_PAIR, number: "10" });
+    expect(r.body).toMatchObject({ code: "no_market_price" });
+    expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("100"), 0n]]);
+    expect(await accountStub(env, u.id).accountOpenHolds(u.id)).toEqual([]);
+    expect(await allHouses(TREASURY)).toEqual(before);
   });
 });
