@@ -103,6 +103,24 @@ export class AccountObject extends DurableObject<Env> {
     return answers;
   }
 
+  /** A hold in this shard (the treasury's cover of a seconds contract or a lever position): as `accountReserve`. */
+  async systemReserve(userId: number, shard: number, request: A.ReserveRequest): Promise<A.ReserveAnswer> {
+    const answer = this.systemBook(userId, shard).reserve(request);
+    if (answer.result === "reserved") await this.drainSoon();
+    return answer;
+  }
+
+  /** Keyed legs on this shard (a refused record's cover released): as `accountApply`. */
+  async systemApply(userId: number, shard: number, legs: A.AccountLeg[]): Promise<A.LegAnswer[]> {
+    const answers = this.systemBook(userId, shard).apply(legs);
+    if (answers.some((a) => a.result !== "seen")) await this.drainSoon();
+    return answers;
+  }
+
+  async systemHold(userId: number, shard: number, hold: string): Promise<A.AccountHold | null> {
+    return this.systemBook(userId, shard).hold(hold);
+  }
+
   async systemBalances(userId: number, shard: number): Promise<A.AccountBalance[]> {
     return this.systemBook(userId, shard).balances();
   }

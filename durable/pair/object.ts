@@ -96,6 +96,8 @@ export class PairDurableObject extends DurableObject<Env> {
     this.legs = accountsOnObjects(env) ? new PairLegs(this.store, `pair:${ctx.id.toString()}`, (to, legs) => sendLegs(env, to, legs)) : null;
     if (this.legs) {
       this.spot.legsMode = true;
+      this.seconds.legs = this.legs;
+      this.lever.legs = this.legs;
       const legs = this.legs;
       this.scheduler.handle("legs", () => legs.deliver());
     }
@@ -290,6 +292,7 @@ export class PairDurableObject extends DurableObject<Env> {
     const spot = await this.ensure(pairId);
     const r = this.store.transaction(() => run(spot.top(), Date.now()));
     if (r.ok) await this.drain();
+    if (r.ok && this.legs) void this.legs.deliver();
     return r;
   }
 
@@ -298,6 +301,7 @@ export class PairDurableObject extends DurableObject<Env> {
     await this.ensure(pairId);
     const n = this.lever.overnight(day, Date.now());
     if (n > 0) await this.drain();
+    if (n > 0 && this.legs) void this.legs.deliver();
     return n;
   }
 

@@ -21,6 +21,7 @@ import { NOTIFICATION_EVENT, notificationsStatement, type NewNotification } from
 import { spotFilled, spotTriggered } from "../../worker/domain/notifications/events.ts";
 import { liveSessionsStatement } from "../../worker/lib/auth.ts";
 import type { PairStorage } from "./storage.ts";
+import { objectsContractsStatement, type ObjectsContractRow } from "./desks/seconds-objects.ts";
 
 const DRAIN_BATCH = 500;
 /** How long drained rows are kept for inspection and replay. */
@@ -114,6 +115,8 @@ export interface SecondsSettleEntry {
   notices?: UserNotice[];
   /** The owner's inbox item (`seconds_settled`), written in the settlement's own D1 batch. */
   notification?: NewNotification;
+  /** `ACCOUNTS=objects`: the money went as legs to the account objects (desks/seconds-objects.ts); D1 books no movement. */
+  objects?: true;
 }
 
 /**
@@ -128,6 +131,8 @@ export interface SecondsAcceptedEntry {
   openTickId: number;
   openPrice: number;
   endAt: number;
+  /** `ACCOUNTS=objects`: the contract's D1 row, inserted here (no one wrote it before: desks/seconds-objects.ts). */
+  row?: ObjectsContractRow;
 }
 
 /** What the lever desk tells D1 about one position (money in minimal units as strings, prices in ticks). */
@@ -172,6 +177,8 @@ export interface LeverEntry {
   notices?: UserNotice[];
   /** A close's inbox item (`lever_closed`), written in the close's own D1 batch. */
   notification?: NewNotification;
+  /** `ACCOUNTS=objects`: the money went as legs to the account objects (desks/lever-objects.ts); D1 books no movement. */
+  objects?: true;
 }
 
 /**
@@ -392,7 +399,7 @@ function secondsApplication(db: D1Database, pair: OutboxPair, entries: SecondsSe
   const settlements = entries.map((e) => e.settlement);
   const movements = movementsStatements(
     db,
-    settlements.map((s) => ({
+    entries.flatMap(({ settlement: s, objects }) => (objects ? [] : [s])).map((s) => ({
       key: secondsKeys.settle(s.orderId),
       kind: "micro_settle",
       entries: secondsEntries(
@@ -431,7 +438,9 @@ function secondsApplication(db: D1Database, pair: OutboxPair, entries: SecondsSe
  */
 function secondsAcceptedApplication(db: D1Database, entries: SecondsAcceptedEntry[]): D1PreparedStatement[] {
   if (entries.length === 0) return [];
+  const rows = entries.flatMap((e) => (e.row ? [e.row] : []));
   return [
+    ...(rows.length > 0 ? [objectsContractsStatement(db, rows)] : []),
     db
       .prepare(
         `UPDATE micro_orders SET status = 1, open_tick_id = v.value ->> 1, open_price = v.value ->> 2, end_at = v.value ->> 3
@@ -460,25 +469,27 @@ function leverApplication(db: D1Database, pair: OutboxPair, entries: LeverEntry[
         .bind(JSON.stringify(accepted)),
     );
   }
-  for (const { event: e } of entries) {
+  for (const { event: e, objects } of entries) {
     const memo = `${pair.symbol} #${e.positionId}`;
+    // The movements of an event whose money went to the account objects as legs: none here.
+    const movement: typeof movementStatements = objects ? () => [] : movementStatements;
     if (e.type === "accepted") continue;
     if (e.type === "open") {
       out.push(db.prepare("UPDATE lever_positions SET status = 2, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status IN (0, 1)").bind(e.openPrice, e.openTickId, e.openAt, e.positionId));
     } else if (e.type === "stops") {
       out.push(db.prepare("UPDATE lever_positions SET stop_profit = ?, stop_loss = ? WHERE id = ? AND status < 4").bind(e.stopProfit, e.stopLoss, e.positionId));
     } else if (e.type === "night") {
-      out.push(...movementStatements(db, leverKeys.night(e.positionId, e.day), "lever_overnight", leverEntries(overnightLegs(BigInt(e.fee)), e.userId, e.currencyId, memo)));
+      out.push(...movement(db, leverKeys.night(e.positionId, e.day), "lever_overnight", leverEntries(overnightLegs(BigInt(e.fee)), e.userId, e.currencyId, memo)));
       out.push(db.prepare("UPDATE lever_positions SET overnight = overnight + ? WHERE id = ?").bind(e.fee, e.positionId));
     } else if (e.type === "revoke") {
       const m = { margin: BigInt(e.margin), fee: BigInt(e.fee), hold: BigInt(e.hold) };
-      out.push(...movementStatements(db, leverKeys.close(e.positionId), "lever_revoke", leverEntries(refundLegs(m), e.userId, e.currencyId, memo), e.closedAt));
+      out.push(...movement(db, leverKeys.close(e.positionId), "lever_revoke", leverEntries(refundLegs(m), e.userId, e.currencyId, memo), e.closedAt));
       out.push(db.prepare("UPDATE lever_positions SET status = 5, close_reason = 'revoked', closed_at = ? WHERE id = ? AND status IN (0, 1)").bind(e.closedAt, e.positionId));
     } else {
       // The direction does not change the legs: they are the released holds and the outcome.
       const p = { direction: 1 as LeverDirection, openPrice: 0n, lots: 1n, margin: BigInt(e.margin), hold: BigInt(e.hold), overnight: BigInt(e.overnight) };
       const o = { pnl: BigInt(e.pnl), fee: BigInt(e.fee), payout: BigInt(e.payout) };
-      out.push(...movementStatements(db, leverKeys.close(e.positionId), `lever_${e.reason === "user" ? "close" : e.reason}`, leverEntries(closeLegs(p, o), e.userId, e.currencyId, memo), e.closedAt));
+      out.push(...movement(db, leverKeys.close(e.positionId), `lever_${e.reason === "user" ? "close" : e.reason}`, leverEntries(closeLegs(p, o), e.userId, e.currencyId, memo), e.closedAt));
       out.push(
         db
           .prepare(

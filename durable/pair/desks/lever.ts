@@ -40,6 +40,8 @@ import type { PairInfo } from "./spot.ts";
 import { formatUnits } from "../../../schemas/money.ts";
 import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
 import { leverClosed } from "../../../worker/domain/notifications/events.ts";
+import { leverCloseKey, leverCloseLegs, leverNightKey, leverNightLegs, leverRevokeKey, leverRevokeLegs, type LeverMoney } from "./lever-objects.ts";
+import type { SecondsLegsOutbox } from "./seconds-objects.ts";
 
 /** The sweep runs at least this often while a position is pending or trading. */
 export const SWEEP_EVERY_MS = 1000;
@@ -133,6 +135,21 @@ export class LeverDesk {
 
   /** Registers the drain of a new outbox entry (the object may skip it while a drain runs). */
   drainDue: (at: number) => void = (at) => this.scheduler.at("drain", at);
+
+  /** `ACCOUNTS=objects`: the pair's outbox of legs; closes, revokes and overnight fees become legs (lever-objects.ts). Set once by the object. */
+  legs: SecondsLegsOutbox | null = null;
+
+  /** `legs` set: commits an event's legs in the caller's transaction and marks its D1 entry as carrying no movement. */
+  private money(entry: LeverEntry, key: string, legs: () => ReturnType<typeof leverCloseLegs>, now: number): LeverEntry {
+    if (!this.legs) return entry;
+    this.legs.commitInside(key, legs());
+    this.scheduler.at("legs", now);
+    return { ...entry, objects: true };
+  }
+
+  private leverMoney(r: Row): LeverMoney {
+    return { positionId: Number(r.id), userId: Number(r.user_id), currencyId: Number(r.currency_id), margin: big(r.margin), openFee: big(r.fee), hold: big(r.hold), overnight: big(r.overnight) };
+  }
 
   /**
    * The house's hold of the pair's live positions (status 1, 2, 3) as the rows say: read once after
@@ -281,7 +298,7 @@ export class LeverDesk {
       now,
       r.id,
     );
-    const entry: LeverEntry = {
+    const plain: LeverEntry = {
       kind: "lever",
       at: now,
       event: {
@@ -320,6 +337,7 @@ export class LeverDesk {
         now,
       ),
     };
+    const entry = this.money(plain, leverCloseKey(Number(r.id)), () => leverCloseLegs(this.leverMoney(r), o.payout, o.fee), now);
     this.outbox.append(entry);
     return entry;
   }
@@ -384,6 +402,7 @@ export class LeverDesk {
   async sweepDue(top: BookTop | null, now: number, drain: () => Promise<unknown>): Promise<number | null> {
     const r = this.sweep(top, now);
     if (r.opened + r.closed > 0) await drain();
+    if (r.closed > 0 && this.legs) void this.legs.deliver();
     return r.next;
   }
 
@@ -408,11 +427,12 @@ export class LeverDesk {
     if (!r) return { ok: false, code: "not_found" };
     if (Number(r.status) !== 1) return { ok: false, code: "cancel_failed" };
     this.store.sql.exec("UPDATE lever_positions SET status = 3, close_reason = 'revoked', closed_at = ? WHERE id = ? AND status = 1", now, positionId);
-    this.outbox.append({
+    const revoke: LeverEntry = {
       kind: "lever",
       at: now,
       event: { type: "revoke", positionId, userId, currencyId: Number(r.currency_id), margin: String(r.margin), fee: String(r.fee), hold: String(r.hold), closedAt: now },
-    });
+    };
+    this.outbox.append(this.money(revoke, leverRevokeKey(positionId), () => leverRevokeLegs(this.leverMoney(r)), now));
     this.scheduler.at("drain", now);
     return { ok: true };
   }
@@ -471,7 +491,9 @@ export class LeverDesk {
             const fee = overnightFee(this.units(r), p, Number(r.overnight_bps));
             if (fee === 0n) continue;
             p = { ...p, overnight: p.overnight + fee };
-            this.outbox.append({ kind: "lever", at: now, event: { type: "night", positionId: Number(r.id), userId: Number(r.user_id), currencyId: Number(r.currency_id), day: d, fee: fee.toString() } });
+            const night: LeverEntry = { kind: "lever", at: now, event: { type: "night", positionId: Number(r.id), userId: Number(r.user_id), currencyId: Number(r.currency_id), day: d, fee: fee.toString() } };
+            const m = this.leverMoney(r);
+            this.outbox.append(this.money(night, leverNightKey(m.positionId, d), () => leverNightLegs(m, d, fee), now));
             charged++;
           }
           this.store.sql.exec("UPDATE lever_positions SET overnight = ?, night_day = ? WHERE id = ?", Number(p.overnight), day, r.id);

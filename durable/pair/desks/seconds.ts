@@ -26,6 +26,7 @@ import type { Outbox, SecondsSettleEntry, SecondsSettlement } from "../outbox.ts
 import type { Scheduler } from "../scheduler.ts";
 import type { PairStorage } from "../storage.ts";
 import type { SpotDesk } from "./spot.ts";
+import { settleChunkLegs, settleEventKey, type ObjectsContractRow, type SecondsLegsOutbox } from "./seconds-objects.ts";
 
 export const TICK_EVERY_MS = 1000;
 /** An entry tick older than this is not a price to contract on. */
@@ -59,6 +60,11 @@ export interface AcceptInput {
    * from it by more than PRICE_MOVE_TOLERANCE_BPS (the leverage rule). Absent: any entry (scripts).
    */
   confirmedPrice?: number;
+  /**
+   * `ACCOUNTS=objects` (desks/seconds-objects.ts): the money is held in the account objects and no
+   * D1 row exists yet; the acceptance's outbox entry carries the row for the drain to insert.
+   */
+  objects?: { clientOid: string | null; createdAt: number };
 }
 
 export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned" | "price_moved";
@@ -211,6 +217,9 @@ export class SecondsDesk {
 
   // ---------------------------------------------------------------- contracts
 
+  /** `ACCOUNTS=objects`: the pair's outbox of legs; settlements become legs (seconds-objects.ts). Set once by the object. */
+  legs: SecondsLegsOutbox | null = null;
+
   /** Registers the drain of a new outbox entry (the object may skip it while a drain runs). */
   drainDue: (at: number) => void = (at) => this.scheduler.at("drain", at);
 
@@ -295,7 +304,11 @@ export class SecondsDesk {
     );
     this.addHeld(this.heldSums(), input.currencyId, input.userId, hold);
     // D1's held row learns its entry in the drain batch, not in a round trip of the submit's own.
-    this.outbox.append({ kind: "seconds_accepted", at: now, orderId: input.orderId, openTickId: entry.id, openPrice: entry.price, endAt });
+    const o = input.objects;
+    const row = o
+      ? { row: [input.orderId, input.userId, input.pairId, input.currencyId, input.type, input.stake, input.fee, input.hold, input.seconds, input.ratioBps, o.clientOid, o.createdAt] satisfies ObjectsContractRow }
+      : {};
+    this.outbox.append({ kind: "seconds_accepted", at: now, orderId: input.orderId, openTickId: entry.id, openPrice: entry.price, endAt, ...row });
     this.drainDue(now);
     // Settled strictly after end_at: any tick recorded later carries a later time.
     this.scheduler.at("expiry", endAt + 1);
@@ -328,6 +341,7 @@ export class SecondsDesk {
            FROM json_each(?) AS v WHERE contracts.id = v.value ->> 0 AND +contracts.status = 1`,
           JSON.stringify(entries.map(({ settlement: s }) => [s.orderId, s.endTickId, s.endPrice, s.result])),
         );
+        if (this.legs) this.commitLegs(entries, now);
         this.outbox.appendMany(entries);
         this.scheduler.at("drain", now);
       });
@@ -342,6 +356,7 @@ export class SecondsDesk {
     if (!this.spot.info) return null;
     const { settled, next } = this.settleDue(now);
     if (settled > 0) await drain();
+    if (settled > 0 && this.legs) void this.legs.deliver();
     return next;
   }
 
@@ -397,6 +412,26 @@ export class SecondsDesk {
         { userId: settlement.userId, event: NOTIFICATION_EVENT },
       ],
     };
+  }
+
+  /**
+   * `ACCOUNTS=objects`: the chunk's money as one leg per account, committed in the chunk's
+   * transaction; its D1 entries then carry no ledger movement (`objects`).
+   */
+  private commitLegs(entries: SecondsSettleEntry[], now: number): void {
+    const money = entries.map(({ settlement: s }) => ({
+      orderId: s.orderId,
+      userId: s.userId,
+      currencyId: s.currencyId,
+      stake: BigInt(s.stake),
+      fee: BigInt(s.fee),
+      hold: BigInt(s.hold),
+      result: BigInt(s.result),
+    }));
+    const key = settleEventKey(this.spot.info!.pairId, now, entries[0]!.settlement.orderId);
+    this.legs!.commitInside(key, settleChunkLegs(key, money));
+    for (const e of entries) e.objects = true;
+    this.scheduler.at("legs", now);
   }
 
   /** After D1 applied these settlements: status 3. */

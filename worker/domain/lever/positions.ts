@@ -55,6 +55,8 @@ import {
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
 import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { holdOnObjects, refundOnObjects, releaseOnObjects } from "./objects.ts";
 
 const ID_EPOCH = Date.UTC(2026, 0, 1);
 /** Time-ordered position ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
@@ -363,9 +365,12 @@ async function holdPosition(
   if (money.hold > s.pairExposure) throw new ApiError("lever_exposure", 409);
   const memo = `${pair.base}/${pair.quote} ${direction === 1 ? "long" : "short"} ${input.share}×${input.multiple}`;
   const guard = session.guard && !session.guard.confirmed ? session.guard : null;
+  // Balances in the account objects (worker/lib/accounts.ts): the money is held there first (objects.ts), the batch writes only the row.
+  const onObjects = accountsOnObjects(env);
 
   for (let attempt = 0; ; attempt++) {
     const id = newPositionId(now);
+    if (onObjects) await holdOnObjects(env, userId, pair.id, pair.legalId, id, money);
     // The row's user id comes from the live session when it rests on a hint, its pair id from the
     // settings as D1 holds them now: either gone, and the NOT NULL column fails the whole batch.
     const user = guard ? LIVE_TRADER_USER_ID : "?";
@@ -373,7 +378,7 @@ async function holdPosition(
     try {
       await db.batch([
         // The movement's three legs travel as one JSON statement (movementsStatements: the same rows and checks).
-        ...movementsStatements(db, [{ key: leverKeys.open(id), kind: "lever_open", entries: leverEntries(openLegs(money), userId, pair.legalId, memo), now }]),
+        ...(onObjects ? [] : movementsStatements(db, [{ key: leverKeys.open(id), kind: "lever_open", entries: leverEntries(openLegs(money), userId, pair.legalId, memo), now }])),
         db
           .prepare(
             `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
@@ -405,6 +410,7 @@ async function holdPosition(
       if (guard) guard.confirmed = true;
       return { id, pair, s, money, price, target, stopProfit, stopLoss, quotedPrice: index.reused ? index.price : null, confirmed };
     } catch (err) {
+      if (onObjects) await releaseOnObjects(env, userId, id, money.hold > 0n);
       const msg = String(err);
       if (/NOT NULL constraint failed: lever_positions\.user_id/.test(msg)) throw new SessionGone();
       if (/NOT NULL constraint failed: lever_positions\.pair_id/.test(msg)) throw new StaleSettings();
@@ -450,7 +456,8 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
   };
   const r = await pairStub(env, pair.id).acceptLever(accept);
   if (!r.ok) {
-    await refund(db, id, userId, pair.legalId, money, now);
+    if (accountsOnObjects(env)) await refundOnObjects(env, id, userId, money.hold > 0n, now);
+    else await refund(db, id, userId, pair.legalId, money, now);
     if (r.code === "requote") {
       noteIndex(pair.id, null);
       return REQUOTE;
@@ -700,7 +707,8 @@ export async function reconcileHeldPositions(env: Env, now = Date.now(), graceMs
       continue;
     }
     const money = { margin: BigInt(o.margin), fee: BigInt(o.fee), hold: BigInt(o.hold) };
-    if (await refund(env.DB, o.id, o.user_id, o.currency_id, money, now)) refunded++;
+    const done = accountsOnObjects(env) ? await refundOnObjects(env, o.id, o.user_id, money.hold > 0n, now) : await refund(env.DB, o.id, o.user_id, o.currency_id, money, now);
+    if (done) refunded++;
   }
   return { checked: results.length, confirmed, refunded };
 }

@@ -8,27 +8,25 @@
  * (reconcileHeldContracts) asks the object: known → status 1, unknown → tombstone, then refund.
  * Settlement reaches D1 from the pair object's outbox (durable/pair/outbox.ts).
  */
-import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money.ts";
+import { parseUnits } from "../../../schemas/money.ts";
 import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
-import { PRICE_MOVE_TOLERANCE_BPS } from "../../../durable/engine/margin.ts";
-import { acceptanceMoney, bpsToPercent, openLegs, refundLegs, type SecondsDirection, type SecondsMoney } from "../../../durable/engine/seconds.ts";
+import { acceptanceMoney, openLegs, refundLegs, type SecondsDirection, type SecondsMoney } from "../../../durable/engine/seconds.ts";
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
-import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
-import type { SessionGuard } from "../../lib/context.ts";
 import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import { formatShanghai } from "../../lib/time.ts";
 import { payable, type PayableRow } from "./config.ts";
 import { TERMS_GUARD, forgetTerms, guardBinds, isStaleTerms, termsOf, type Terms } from "./terms.ts";
 import { secondsEntries, secondsKeys } from "./ledger.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { submitOnObjects } from "./objects.ts";
+import { acceptedOut, confirmedTicks, newContractId, orderOut, priceMovedError, refusalError, stakeOf, type Held, type OrderRow, type SubmitSession } from "./contract.ts";
 
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-/** Time-ordered contract ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
-const newContractId = (now: number) => (now - ID_EPOCH) * 4096 + randomInt(4096);
+export { orderOut, stakeOf, type SubmitSession } from "./contract.ts";
+
 
 /** Settled contracts stay in the running list this long, so the screen can show the result. */
 export const RECENTLY_SETTLED_MS = 60_000;
@@ -39,40 +37,6 @@ const ORDER_SELECT = `SELECT o.*, p.price_decimals, b.name AS base, q.name AS qu
   FROM micro_orders o JOIN pairs p ON p.id = o.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
   JOIN currencies c ON c.id = o.currency_id`;
 
-type OrderRow = Record<string, number | string | null>;
-
-/** A D1 contract row as the API answers it. Status 1 past its expiry reads as 2 (settling). */
-export function orderOut(r: OrderRow, now: number): SecondsOrder {
-  const scale = Number(r.scale);
-  const pd = Number(r.price_decimals);
-  const money = (v: number | string | null | undefined) => formatUnits(BigInt(v ?? 0), scale);
-  const endAt = r.end_at === null ? Number(r.created_at) + Number(r.seconds) * 1000 : Number(r.end_at);
-  const status = Number(r.status);
-  const settled = status === 3;
-  return {
-    id: Number(r.id),
-    type: Number(r.type) as SecondsDirection,
-    symbol_name: `${r.base}/${r.quote}`,
-    currency_name: String(r.currency_name),
-    currency_id: Number(r.currency_id),
-    match_id: Number(r.pair_id),
-    // A contract revoked before it had an entry tick has none (it never ran).
-    open_price: r.open_price === null || r.open_price === undefined ? null : formatUnits(BigInt(r.open_price), pd),
-    end_price: settled ? formatUnits(BigInt(r.end_price ?? 0), pd) : null,
-    number: money(r.stake),
-    fee: money(r.fee),
-    seconds: Number(r.seconds),
-    profit_ratio: bpsToPercent(Number(r.profit_ratio_bps)),
-    fact_profits: settled ? money(r.result) : null,
-    status: (status <= 1 ? (now >= endAt ? 2 : 1) : status) as SecondsOrder["status"],
-    created_at: Number(r.created_at),
-    create_time_format: formatShanghai(Number(r.created_at)),
-    end_at: endAt,
-    remain_milli_seconds: status <= 1 ? Math.max(0, endAt - now) : 0,
-    open_tick_id: r.open_tick_id === null || r.open_tick_id === undefined ? null : Number(r.open_tick_id),
-    end_tick_id: settled ? Number(r.end_tick_id) : null,
-  };
-}
 
 async function orderById(db: D1Database, userId: number, id: number): Promise<OrderRow | null> {
   return db.prepare(`${ORDER_SELECT} WHERE o.id = ? AND o.user_id = ?`).bind(id, userId).first<OrderRow>();
@@ -88,25 +52,6 @@ export async function contractOf(db: D1Database, userId: number, id: number, now
   return orderOut(r, now);
 }
 
-/** The stake of a submit in minimal units, checked against the currency's bounds. */
-export function stakeOf(number: string, cur: PayableRow): bigint {
-  const stake = parseUnits(number, cur.scale);
-  if (stake === null) throw new ApiError("too_many_decimals", 400, { decimals: cur.scale });
-  if (stake <= 0n || stake < cur.min || stake > cur.max) {
-    throw new ApiError("stake_range", 400, { min: formatUnitsTrim(cur.min, cur.scale), max: formatUnitsTrim(cur.max, cur.scale), currency: cur.name });
-  }
-  return stake;
-}
-
-const refusalError = { no_market_price: "no_market_price", pair_exposure: "exposure_pair", user_exposure: "exposure_user", tombstoned: "try_again", price_moved: "price_moved" } as const;
-
-/** How a submit proves its session (worker/lib/auth.ts `requireTrader`); absent when the caller already checked it in D1. */
-export interface SubmitSession {
-  /** A session hint not yet confirmed by D1 in this request: the freeze batch checks it (`LIVE_TRADER_USER_ID`). */
-  guard?: SessionGuard;
-  /** Confirms the session in D1 now, before work no freeze batch guards (a replay). */
-  confirm?: () => Promise<void>;
-}
 
 /** A freeze batch found a remembered term changed (terms.ts): nothing was written. */
 class StaleTerms extends Error {}
@@ -124,6 +69,8 @@ export async function submitContract(env: Env, userId: number, input: SecondsSub
     const prior = await db.prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND o.client_oid = ?`).bind(userId, input.client_oid).first<OrderRow>();
     if (prior) return replay(env, userId, prior, input);
   }
+  // Balances in the account objects (worker/lib/accounts.ts): holds there, no D1 write on the way.
+  if (accountsOnObjects(env)) return submitOnObjects(env, userId, input, now, session);
   let h: Awaited<ReturnType<typeof holdContract>>;
   for (let round = 0; ; round++) {
     const seen = { remembered: false };
@@ -147,13 +94,6 @@ export async function submitContract(env: Env, userId: number, input: SecondsSub
   return accept(env, userId, h.terms.pair, h.terms.cur, h.held, now);
 }
 
-/** The index the owner confirmed, in the pair's price ticks (null: none sent); bad precision is refused before anything is held. */
-function confirmedTicks(input: SecondsSubmit, pair: PairRow): number | null {
-  if (input.index_price === undefined) return null;
-  const t = parseUnits(input.index_price, pair.priceDecimals);
-  if (t === null || t <= 0n) throw new ApiError("invalid_field", 400, { field: "index_price" });
-  return Number(t);
-}
 
 /** Prices a submit on its terms and holds its money with its row in one D1 batch (status 0). */
 async function holdContract(
@@ -211,15 +151,6 @@ async function holdContract(
   }
 }
 
-interface Held {
-  id: number;
-  /** The index (ticks) the owner confirmed, checked by the pair object at acceptance; null = none sent. */
-  confirmed?: number | null;
-  type: SecondsDirection;
-  money: SecondsMoney;
-  ratioBps: number;
-  seconds: number;
-}
 
 /**
  * The second step: the pair object accepts (→ status 1, in D1 with its next drain batch) or refuses
@@ -260,43 +191,16 @@ async function accept(env: Env, userId: number, pair: PairRow, cur: PayableRow, 
           .bind(r.openTickId, r.openPrice, r.endAt, h.id)
           .run()
       ).meta.changes === 1;
-    if (noted) {
-      const row: OrderRow = {
-        id: h.id,
-        type: h.type,
-        pair_id: pair.id,
-        currency_id: cur.currencyId,
-        stake: h.money.stake.toString(),
-        fee: h.money.fee.toString(),
-        seconds: h.seconds,
-        profit_ratio_bps: h.ratioBps,
-        status: 1,
-        open_tick_id: r.openTickId,
-        open_price: r.openPrice,
-        end_tick_id: null,
-        end_price: null,
-        result: null,
-        created_at: now,
-        end_at: r.endAt,
-        price_decimals: pair.priceDecimals,
-        base: pair.base,
-        quote: pair.quote,
-        currency_name: cur.name,
-        scale: cur.scale,
-      };
-      return orderOut(row, Date.now());
-    }
+    if (noted) return acceptedOut(pair, cur, h, r, now);
   } else {
     await refund(db, h.id, userId, cur.currencyId, h.money, now);
-    if (r.code === "price_moved") {
-      const fmt = (ticks: number) => formatUnits(BigInt(ticks), pair.priceDecimals);
-      throw new ApiError("price_moved", 409, { confirmed: fmt(confirmed ?? 0), price: fmt(r.price ?? 0), tolerance: formatUnitsTrim(BigInt(PRICE_MOVE_TOLERANCE_BPS), 2) });
-    }
+    if (r.code === "price_moved") throw priceMovedError(pair, confirmed, r.price);
     if (r.code !== "tombstoned") throw new ApiError(refusalError[r.code], 409);
   }
   const row = await orderById(db, userId, h.id);
   return orderOut(row!, Date.now());
 }
+
 
 /** Returns everything a refused contract held, once (`micro:{id}:refund`), and marks it revoked. */
 async function refund(db: D1Database, id: number, userId: number, currencyId: number, money: SecondsMoney, now: number): Promise<boolean> {

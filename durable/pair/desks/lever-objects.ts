@@ -1,0 +1,117 @@
+/**
+ * Leveraged positions with balances in the account objects (issue #28, `ACCOUNTS=objects`).
+ *
+ * Before the desk sees a position, the Worker (worker/domain/lever/objects.ts) made two holds of
+ * the same name `lever_margin:{id}`: the house's cover (the most the position can win) in treasury
+ * shard `shardOf(id)`, and the margin plus the open fee in the user's `lever` account. The desk's
+ * money events become legs, committed in the event's own transaction with the desk's state and
+ * delivered by the pair's outbox of legs (durable/pair/legs.ts), each applied once by its key:
+ *
+ * - an overnight fee: `lever:{id}:fee:{day}`: the user's hold pays the fee to fee shard `shardOf(id)`;
+ * - a close (by its owner, a stop, the cap or a liquidation: one per position, ever) `lever:{id}:close`:
+ *   the user's hold pays the open fee and any loss and gives back the rest, a win beyond the
+ *   collateral is credited; the treasury shard's cover pays what the house owes (the P/L, capped at
+ *   the cover) and is released, or takes the house's gain; the fee shard gets both fees;
+ * - a revoke (a pending open cancelled) `lever:{id}:revoke`: both holds back whole.
+ * Each event balances per currency (the pair's money core checks it at commit).
+ */
+import type { Leg, Op } from "../../money/index.ts";
+import { shardOf, systemAddress, SYSTEM_USERS, userAddress } from "../../account/address.ts";
+
+export const LEVER_HOLD = "lever_margin";
+export const leverHold = (positionId: number) => `${LEVER_HOLD}:${positionId}`;
+/** The user's account a position's margin lives in (D1's lever account). */
+export const LEVER_USER_KIND = "lever";
+/** The house's account in the treasury and fee shards (D1's HOUSE_ACCOUNT). */
+export const LEVER_HOUSE_KIND = "change";
+/** The treasury shard of a position's cover and the fee shard of its fees. */
+export const leverShard = (positionId: number) => shardOf(positionId);
+
+const num = (n: bigint, what: string): number => {
+  if (n < 0n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${what} out of range: ${n}`);
+  return Number(n);
+};
+
+function legs(key: string, parts: { to: string; ops: Op[] }[]): Leg[] {
+  return parts.flatMap(({ to, ops }) => {
+    const kept = ops.filter((op) => op.amt > 0);
+    return kept.length > 0 ? [{ key: `${key}:${to}`, to, ops: kept }] : [];
+  });
+}
+
+export interface LeverMoney {
+  positionId: number;
+  userId: number;
+  currencyId: number;
+  margin: bigint;
+  /** the open fee (held with the margin, paid at the close) */
+  openFee: bigint;
+  /** the house's cover */
+  hold: bigint;
+  /** overnight fees already paid from the hold */
+  overnight: bigint;
+}
+
+/** The event key of a position's close (whatever the reason: a position closes once). */
+export const leverCloseKey = (positionId: number) => `lever:${positionId}:close`;
+export const leverNightKey = (positionId: number, day: number) => `lever:${positionId}:fee:${day}`;
+export const leverRevokeKey = (positionId: number) => `lever:${positionId}:revoke`;
+
+/** A close: `payout` goes back to the user's available balance, `closeFee` to the fee shard (durable/engine/margin.ts closeAt). */
+export function leverCloseLegs(p: LeverMoney, payout: bigint, closeFee: bigint): Leg[] {
+  const cur = String(p.currencyId);
+  const hold = leverHold(p.positionId);
+  const col = p.margin - p.overnight;
+  // What the house pays beyond the collateral (the P/L; negative: the house gains).
+  const housePays = payout + closeFee - col;
+  const shard = leverShard(p.positionId);
+  return legs(leverCloseKey(p.positionId), [
+    {
+      to: userAddress(p.userId),
+      ops:
+        payout <= col
+          ? [
+              { t: "spend", hold, cur, amt: num(p.openFee + col - payout, "fee and loss") },
+              { t: "release", hold, cur, amt: num(payout, "payout") },
+            ]
+          : [
+              { t: "spend", hold, cur, amt: num(p.openFee, "open fee") },
+              { t: "release", hold, cur, amt: num(col, "collateral") },
+              { t: "credit", kind: LEVER_USER_KIND, cur, amt: num(payout - col, "profit") },
+            ],
+    },
+    {
+      to: systemAddress(SYSTEM_USERS.treasury, shard),
+      ops:
+        housePays > 0n
+          ? [
+              { t: "spend", hold, cur, amt: num(housePays, "house pays") },
+              { t: "release", hold, cur, amt: num(p.hold - housePays, "cover back") },
+            ]
+          : [
+              { t: "release", hold, cur, amt: num(p.hold, "cover back") },
+              { t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(-housePays, "house gains") },
+            ],
+    },
+    { to: systemAddress(SYSTEM_USERS.fees, shard), ops: [{ t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(p.openFee + closeFee, "fees") }] },
+  ]);
+}
+
+/** One day's overnight fee, from the user's hold to the fee shard. */
+export function leverNightLegs(p: { positionId: number; userId: number; currencyId: number }, day: number, fee: bigint): Leg[] {
+  const cur = String(p.currencyId);
+  return legs(leverNightKey(p.positionId, day), [
+    { to: userAddress(p.userId), ops: [{ t: "spend", hold: leverHold(p.positionId), cur, amt: num(fee, "overnight fee") }] },
+    { to: systemAddress(SYSTEM_USERS.fees, leverShard(p.positionId)), ops: [{ t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(fee, "overnight fee") }] },
+  ]);
+}
+
+/** A pending open cancelled by its owner: both holds back whole. */
+export function leverRevokeLegs(p: LeverMoney): Leg[] {
+  const cur = String(p.currencyId);
+  const hold = leverHold(p.positionId);
+  return legs(leverRevokeKey(p.positionId), [
+    { to: userAddress(p.userId), ops: [{ t: "release", hold, cur, amt: num(p.margin + p.openFee, "margin and fee") }] },
+    { to: systemAddress(SYSTEM_USERS.treasury, leverShard(p.positionId)), ops: [{ t: "release", hold, cur, amt: num(p.hold, "cover") }] },
+  ]);
+}

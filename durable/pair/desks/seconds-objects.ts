@@ -1,0 +1,117 @@
+/**
+ * Seconds contracts with balances in the account objects (issue #28, `ACCOUNTS=objects`).
+ *
+ * Before the desk sees a contract, the Worker (worker/domain/seconds/objects.ts) made two holds of
+ * the same name `seconds:{id}`: the house's cover (the most a win pays) in treasury shard
+ * `coverShard(id)`, and the stake plus the fee in the user's `micro` account. The desk accepts as
+ * today; its D1 row is inserted by the drain (nothing wrote it before). At settlement, every
+ * contract of a settled chunk (the desk settles up to 250 per transaction) becomes ops, grouped into
+ * ONE leg per account: the user's (`spend` the fee and a lost stake, `release` the rest, `credit` a
+ * win), the treasury shard's (`spend` the win, `release` the rest of the cover, `credit` a lost
+ * stake) and the fee shard's (`credit` the fee). The legs are committed in the chunk's own
+ * transaction (with status 2 and the D1 outbox entries) and delivered by the pair's outbox of legs
+ * (durable/pair/legs.ts) at least once; each account applies each leg once by its key
+ * `seconds:{pair}:{second}:{first contract id}:{account}` (a contract is settled by one chunk only,
+ * so its first id names the chunk for ever). 10,000 contracts due in one second are 40 chunks: at
+ * most 40 legs per treasury or fee shard, however many users, each round one call per account.
+ */
+import type { Leg, Op } from "../../money/index.ts";
+import { shardOf, systemAddress, SYSTEM_USERS, userAddress } from "../../account/address.ts";
+
+/** The hold's kind in both objects; the hold is `seconds:{id}` in each. */
+export const SECONDS_HOLD = "seconds";
+export const secondsHold = (orderId: number) => `${SECONDS_HOLD}:${orderId}`;
+/** The user's account a contract stakes from (D1's micro account). */
+export const SECONDS_USER_KIND = "micro";
+/** The house's account in the treasury and fee shards (D1's HOUSE_ACCOUNT). */
+export const HOUSE_KIND = "change";
+
+/** The treasury shard holding a contract's cover, and the fee shard its fee goes to (spread by contract id). */
+export const coverShard = (orderId: number) => shardOf(orderId);
+
+/** The legs' outbox the desk commits into (PairLegs, durable/pair/legs.ts). */
+export interface SecondsLegsOutbox {
+  commitInside(key: string, legs: Leg[]): void;
+  deliver(): Promise<unknown>;
+}
+
+/** One settled contract's money (minimal units; result + win / − stake / 0 never happens: a tie is a loss or a win by direction). */
+export interface SettledMoney {
+  orderId: number;
+  userId: number;
+  currencyId: number;
+  stake: bigint;
+  fee: bigint;
+  hold: bigint;
+  result: bigint;
+}
+
+const num = (n: bigint, what: string): number => {
+  if (n < 0n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${what} out of range: ${n}`);
+  return Number(n);
+};
+
+/** One contract's ops per account (zero amounts left out). */
+export function contractOps(c: SettledMoney): { to: string; ops: Op[] }[] {
+  const cur = String(c.currencyId);
+  const hold = secondsHold(c.orderId);
+  const won = c.result > 0n ? c.result : 0n;
+  const lost = c.result < 0n ? -c.result : 0n;
+  const shard = coverShard(c.orderId);
+  const keep = (ops: Op[]) => ops.filter((op) => op.amt > 0);
+  return [
+    {
+      to: userAddress(c.userId),
+      ops: keep([
+        { t: "spend", hold, cur, amt: num(c.fee + lost, "fee and lost stake") },
+        { t: "release", hold, cur, amt: num(c.stake - lost, "stake back") },
+        { t: "credit", kind: SECONDS_USER_KIND, cur, amt: num(won, "win") },
+      ]),
+    },
+    {
+      to: systemAddress(SYSTEM_USERS.treasury, shard),
+      ops: keep([
+        { t: "spend", hold, cur, amt: num(won, "win paid") },
+        { t: "release", hold, cur, amt: num(c.hold - won, "cover back") },
+        { t: "credit", kind: HOUSE_KIND, cur, amt: num(lost, "lost stake") },
+      ]),
+    },
+    { to: systemAddress(SYSTEM_USERS.fees, shard), ops: keep([{ t: "credit", kind: HOUSE_KIND, cur, amt: num(c.fee, "fee") }]) },
+  ].filter((l) => l.ops.length > 0);
+}
+
+/** The event key of one settled chunk: its pair, its second and its first contract. */
+export const settleEventKey = (pairId: number, at: number, firstOrderId: number) => `seconds:${pairId}:${Math.floor(at / 1000)}:${firstOrderId}`;
+
+/** Every contract of a settled chunk as one leg per account, keyed `{event}:{account}`. */
+export function settleChunkLegs(eventKey: string, settled: readonly SettledMoney[]): Leg[] {
+  const byAccount = new Map<string, Op[]>();
+  for (const c of settled)
+    for (const { to, ops } of contractOps(c)) {
+      const list = byAccount.get(to);
+      if (list) list.push(...ops);
+      else byAccount.set(to, [...ops]);
+    }
+  return [...byAccount].map(([to, ops]) => ({ key: `${eventKey}:${to}`, to, ops }));
+}
+
+/**
+ * A contract's D1 row when the drain inserts it (no one wrote it before): [id, userId, pairId,
+ * currencyId, type, stake, fee, hold, seconds, ratio bps, client order id, created at].
+ */
+export type ObjectsContractRow = [number, number, number, number, number, string, string, string, number, number, string | null, number];
+
+/**
+ * The drain's insert of contracts accepted on the account objects: one statement, each row as the
+ * D1 path's hold batch writes it, status 0 (the same batch's acceptance update then moves it to 1,
+ * and a settlement in the same batch to 3). A copy already there is left alone (a re-sent batch).
+ */
+export function objectsContractsStatement(db: D1Database, rows: ObjectsContractRow[]): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, 0, value ->> 10, value ->> 11
+       FROM json_each(?) WHERE true ORDER BY key ON CONFLICT DO NOTHING`,
+    )
+    .bind(JSON.stringify(rows));
+}

@@ -1,0 +1,57 @@
+/**
+ * Leveraged positions with balances in the account objects (issue #28, `ACCOUNTS=objects`,
+ * worker/lib/accounts.ts). An open holds its money in the objects first, in place of the D1
+ * movement `lever:{id}:open`:
+ *
+ * 1. the house's cover (the most the position can win) as hold `lever_margin:{id}` in treasury shard
+ *    `leverShard(id)`: refused (`house_cannot_cover`) when that shard cannot cover it, nothing moved;
+ * 2. the margin and the open fee as hold `lever_margin:{id}` in the user's `lever` account: refused
+ *    (`insufficient_balance`) when they are not there, and the cover goes back.
+ *
+ * The position's D1 row is still written by the open (status 0, no ledger rows), so every read,
+ * close, cancel and stop keeps finding it there; the desk's closes, revokes and overnight fees are
+ * legs (durable/pair/desks/lever-objects.ts). A refused open gives both holds back
+ * (`lever_margin:{id}:refused`, each once) and its row is revoked, as today's refund does.
+ */
+import { leverHold, leverShard, LEVER_HOLD, LEVER_HOUSE_KIND, LEVER_USER_KIND } from "../../../durable/pair/desks/lever-objects.ts";
+import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
+import { ApiError } from "../../lib/errors.ts";
+
+const TREASURY = SYSTEM_USERS.treasury;
+
+/** The cover in its treasury shard, then the margin and fee in the user's object (throws the refusal, nothing left held). */
+export async function holdOnObjects(env: Env, userId: number, pairId: number, currencyId: number, id: number, money: { margin: bigint; fee: bigint; hold: bigint }): Promise<void> {
+  const request = { forKind: LEVER_HOLD, forId: String(id), currencyId, owner: `pair:${pairId}` };
+  if (money.hold > 0n) {
+    const shard = leverShard(id);
+    const cover = await systemStub(env, TREASURY, shard).systemReserve(TREASURY, shard, { ...request, account: LEVER_HOUSE_KIND, amount: money.hold });
+    if (cover.result === "insufficient") throw new ApiError("house_cannot_cover", 409);
+    // A hold of this id already there: another open drew it in the same millisecond.
+    if (cover.result === "exists") throw new ApiError("try_again", 503);
+  }
+  const held = await accountStub(env, userId).accountReserve(userId, { ...request, account: LEVER_USER_KIND, amount: money.margin + money.fee });
+  if (held.result === "reserved") return;
+  await releaseCover(env, id, money.hold > 0n);
+  throw held.result === "insufficient" ? new ApiError("insufficient_balance", 409) : new ApiError("try_again", 503);
+}
+
+const refusedKey = (id: number) => `${leverHold(id)}:refused`;
+const releaseRest = (id: number) => [{ key: refusedKey(id), ops: [{ t: "release" as const, hold: leverHold(id), amount: "rest" as const }] }];
+
+async function releaseCover(env: Env, id: number, covered: boolean): Promise<void> {
+  if (!covered) return;
+  const shard = leverShard(id);
+  await systemStub(env, TREASURY, shard).systemApply(TREASURY, shard, releaseRest(id));
+}
+
+/** An open the pair refused or never saw (or whose row could not be written): both holds back, each once by its key. */
+export async function releaseOnObjects(env: Env, userId: number, id: number, covered: boolean): Promise<void> {
+  await Promise.all([accountStub(env, userId).accountApply(userId, releaseRest(id)), releaseCover(env, id, covered)]);
+}
+
+/** `refund` on the objects: the holds back, then the row revoked (`status 0` only: false when something else moved it first). */
+export async function refundOnObjects(env: Env, id: number, userId: number, covered: boolean, now: number): Promise<boolean> {
+  await releaseOnObjects(env, userId, id, covered);
+  const r = await env.DB.prepare("UPDATE lever_positions SET status = 5, close_reason = 'revoked', closed_at = ? WHERE id = ? AND status = 0").bind(now, id).run();
+  return r.meta.changes === 1;
+}
