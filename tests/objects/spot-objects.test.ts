@@ -138,6 +138,21 @@ describe("spot on the account objects", () => {
     await expect.poll(() => objectBalances(u.id)).toEqual([["change", USDT, units("1000"), 0n]]);
   });
 
+  it("spends a market buy's budget only for what it bought and gives the rest of the hold back", async () => {
+    const seller = await objectTrader("0", "1");
+    const buyer = await objectTrader("1000", "0");
+    await spot(seller.token, "sell", { price: "50000", num: "0.01" });
+    // 600 USDT to spend, but only 0.01 BTC (500 USDT) is offered within the band.
+    const bought = await spot(buyer.token, "buy", { mode: 1, total: "600" });
+    expect(bought.body.message).toMatchObject({ filled: "0.010000" });
+    await legsDelivered();
+    expect(await objectBalances(buyer.id)).toEqual([
+      ["change", BTC, units("0.01") - units("0.00002"), 0n],
+      ["change", USDT, units("500"), 0n],
+    ]);
+    expect(await accountStub(env, buyer.id).accountOpenHolds(buyer.id)).toEqual([]);
+  });
+
   it("applies each leg once when the pair delivers it again and again (acknowledgements lost)", async () => {
     const seller = await objectTrader("0", "1");
     const buyer = await objectTrader("10000", "0");

@@ -548,16 +548,28 @@ async function batchOnObjects(
 ) {
   if (fresh.length === 0) return;
   await t.confirm?.();
-  const first = newOrderId(Date.now());
-  const ids = fresh.map((_, k) => first + k);
-  const answers = await accountStub(t.env, t.userId).accountReserveMany(t.userId, fresh.map((f, k) => reserveOf(pair, ids[k]!, f.priced)));
+  const account = accountStub(t.env, t.userId);
   const held: { index: number; priced: PricedOrder; id: number }[] = [];
-  fresh.forEach((f, k) => {
-    const a = answers[k]!;
-    if (a.result === "reserved") held.push({ ...f, id: ids[k]! });
-    else results[f.index] = refused(new ApiError(a.result === "insufficient" ? "insufficient_balance" : "try_again", a.result === "insufficient" ? 409 : 503));
-  });
+  let pending = fresh;
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    // Consecutive ids after a fresh time-ordered one; an id this user's object already holds (another
+    // batch of theirs in the same milliseconds) is drawn again, as the D1 path redraws a colliding batch.
+    const first = newOrderId(Date.now());
+    const ids = pending.map((_, k) => first + k);
+    const answers = await account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced)));
+    const again: typeof fresh = [];
+    pending.forEach((f, k) => {
+      const a = answers[k]!;
+      if (a.result === "reserved") held.push({ ...f, id: ids[k]! });
+      else if (a.result === "insufficient") results[f.index] = refused(new ApiError("insufficient_balance", 409));
+      else if (attempt < 4) again.push(f);
+      else results[f.index] = refused(new ApiError("try_again", 503));
+    });
+    pending = again;
+  }
   if (held.length === 0) return;
+  // The pair books them in the given order.
+  held.sort((a, b) => a.index - b.index);
   const placed = await pairStub(t.env, pair.id).placeMany(held.map((h) => ({ ...placeInput(pair, t.userId, h.id, h.priced), clientOid: h.priced.clientOid })));
   held.forEach((h, k) => (results[h.index] = placed[k]!.code === "PRICE_BAND" ? refused(outOfBand(pair, placed[k]!)) : placedOut(pair, h.id, placed[k]!)));
 }
