@@ -107,7 +107,7 @@ export async function sendContactCode(env: Env, account: string, at = Date.now()
   await deliver(env, {
     channel: sms ? "sms" : "email",
     recipient: account,
-    subject: "Confirm your e-mail address",
+    subject: sms ? "Confirm your phone number" : "Confirm your e-mail address",
     body: sms
       ? `Honest Exchange: your code is ${code}. It expires in 30 minutes.`
       : `Your confirmation code is ${code}. Enter it in the app to confirm this address; it expires in 30 minutes. If you did not open an account with us, ignore this e-mail.`,
