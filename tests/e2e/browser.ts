@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type BrowserServer, type LaunchOptions, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
 
 export const VIEWPORT = { width: 390, height: 844 };
 export const SCREENSHOT_DIR = join(process.cwd(), "test-results");
@@ -35,24 +35,13 @@ export async function prepareBrowser(): Promise<void> {
   await packaged.executablePath();
 }
 
-/** How to start Chromium here: the system browser when installed, else the packaged one. */
-async function launchOptions(): Promise<LaunchOptions> {
-  if (existsSync(SYSTEM_CHROMIUM)) return { executablePath: SYSTEM_CHROMIUM, headless: true, args: OFFLINE_FLAGS };
+export async function launchBrowser(): Promise<Browser> {
+  if (existsSync(SYSTEM_CHROMIUM)) {
+    return chromium.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: OFFLINE_FLAGS });
+  }
   const { default: packaged } = await import("@sparticuz/chromium");
   const extra = OFFLINE_FLAGS.filter((f) => !packaged.args.some((a) => a.split("=")[0] === f.split("=")[0]));
-  return { executablePath: await packaged.executablePath(), headless: true, args: [...packaged.args, ...extra] };
-}
-
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch(await launchOptions());
-}
-
-/**
- * One Chromium for a whole run, started by vitest's own process (tests/e2e/pool.ts): each browser
- * test file connects to it and opens contexts of its own, rather than starting a browser per file.
- */
-export async function launchBrowserServer(): Promise<BrowserServer> {
-  return chromium.launchServer(await launchOptions());
+  return chromium.launch({ executablePath: await packaged.executablePath(), headless: true, args: [...packaged.args, ...extra] });
 }
 
 /**

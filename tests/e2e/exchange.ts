@@ -5,14 +5,15 @@
  *     useExchange();
  *
  * `server` is a Worker of the file's own, on a fresh copy of the seeded D1 (no other file uses it,
- * before or at the same time), and `browser` the run's Chromium, in which the file opens its own
- * contexts. Both come from vitest's own process (tests/e2e/pool.ts), which starts Workers ahead of
- * the files that will need them. `useServer(vars)` inside a describe gives that block a private
- * Worker started with extra settings (e.g. a short C2C payment window) in place of the file's.
+ * before or at the same time), handed over by vitest's own process (tests/e2e/pool.ts), which
+ * starts Workers ahead of the files that will need them; `browser` is the file's Chromium.
+ * `useServer(vars)` inside a describe gives that block a private Worker started with extra
+ * settings (e.g. a short C2C payment window) in place of the file's.
  */
 import { request } from "node:http";
 import { afterAll, beforeAll, inject } from "vitest";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchBrowser } from "./browser.ts";
 import type { Lease } from "./pool.ts";
 
 declare module "vitest" {
@@ -30,7 +31,7 @@ export interface TestServer {
 
 /** The current block's Worker (assigned before its tests run). */
 export let server: TestServer;
-/** The run's Chromium, connected for this file. */
+/** The file's Chromium (each test opens its own contexts in it). */
 export let browser: Browser;
 
 /** One call to the pool's service. No timeout of its own: a lease waits for a Worker to start, and the hook's bound ends a hang. */
@@ -67,13 +68,11 @@ export function useServer(vars: Record<string, string> = {}): void {
   });
 }
 
-/** For the whole file: its own Worker (see useServer) and the run's Chromium. Call at the top level. */
+/** For the whole file: its own Worker (see useServer) and Chromium. Call at the top level. */
 export function useExchange(vars: Record<string, string> = {}): void {
   beforeAll(async () => {
-    const { wsEndpoint } = await poolCall<{ wsEndpoint: string }>("GET", "/browser");
-    browser = await chromium.connect(wsEndpoint);
+    browser = await launchBrowser();
   });
-  // Disconnecting closes every context the file opened.
   afterAll(() => browser?.close());
   useServer(vars);
 }

@@ -1,5 +1,5 @@
 /**
- * The browser tests' servers and browser, kept by vitest's own process for the whole run (started
+ * The browser tests' Workers, kept by vitest's own process for the whole run (started
  * from tests/e2e/global-setup.ts) and handed to the test files through a small HTTP service on
  * 127.0.0.1 (tests/e2e/exchange.ts is the files' side).
  *
@@ -10,12 +10,9 @@
  *   a start, and no file process loads wrangler.
  * - A file that needs other settings (extra `vars`, e.g. the dev clock) gets a private Worker
  *   started with them, never reused.
- * - One Chromium serves every file; each file connects to it and opens contexts of its own.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { BrowserServer } from "playwright-core";
-import { launchBrowserServer } from "./browser.ts";
 import { startServer, type TestServer } from "./server.ts";
 
 /** What a file receives for its lease: where its Worker answers, and its --persist-to folder. */
@@ -110,12 +107,10 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
 
 /**
  * Starts the service; its address goes to the files (vitest's provide/inject). POST /lease
- * {vars} answers with a Lease once a Worker is ready; POST /release {id}; GET /browser answers
- * the shared Chromium's WebSocket endpoint (started at the first request).
+ * {vars} answers with a Lease once a Worker is ready; POST /release {id}.
  */
 export async function startPool(): Promise<{ url: string; close(): Promise<void> }> {
   const pool = new ServerPool();
-  let browser: Promise<BrowserServer> | undefined;
   const http: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const answer = (status: number, value: unknown) => {
       res.writeHead(status, { "content-type": "application/json" });
@@ -123,10 +118,7 @@ export async function startPool(): Promise<{ url: string; close(): Promise<void>
     };
     void (async () => {
       try {
-        if (req.method === "GET" && req.url === "/browser") {
-          browser ??= launchBrowserServer();
-          answer(200, { wsEndpoint: (await browser).wsEndpoint() });
-        } else if (req.method === "POST" && req.url === "/lease") {
+        if (req.method === "POST" && req.url === "/lease") {
           const { vars = {} } = (await body(req)) as { vars?: Record<string, string> };
           const lease = await pool.lease(vars);
           // A file that went away while waiting never releases: hand the Worker straight back.
@@ -154,7 +146,6 @@ export async function startPool(): Promise<{ url: string; close(): Promise<void>
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
       await pool.close();
-      if (browser) await (await browser).close();
     },
   };
 }
