@@ -8,10 +8,11 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 // other work) can take for one answer. This bound only ends a wait that would never succeed.
 const POLL = { timeout: 60_000, interval: 50 };
 
-// Test files run side by side in every project, as many at once as the machine has cores and at
-// least two (vitest's default, cores - 1, runs one file at a time on a 2-core machine; a browser test
-// file mostly waits for its page and its Worker). TEST_WORKERS=n sets another number.
-const LANES = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism());
+// Test files run side by side, across the projects, two more at once than the machine has cores
+// (vitest's default, cores - 1, runs one file at a time on a 2-core machine). A browser test file
+// mostly waits (for its page, a contract's 60 s, a C2C window), and the API files start a runtime
+// each; the extra lanes keep the cores busy meanwhile. TEST_WORKERS=n sets another number.
+const LANES = Number(process.env.TEST_WORKERS) || availableParallelism() + 2;
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
@@ -81,10 +82,12 @@ export default defineConfig(async () => {
             environment: "node",
             expect: { poll: POLL },
             include: ["tests/e2e/**/*.test.ts"],
-            // Each file starts its own Worker (on a copy of one seeded D1) and its own Chromium, so
-            // files run in parallel; what they share is prepared once, here and in tests/e2e/server.ts.
+            // Each file gets a Worker of its own on a fresh copy of one seeded D1, started ahead by
+            // vitest's own process, and opens contexts in the run's one Chromium (tests/e2e/pool.ts).
             globalSetup: ["tests/e2e/global-setup.ts"],
-            testTimeout: 180_000,
+            // A bound on a hung journey, not a speed check: with the lanes above a browser file
+            // shares the cores with more files, and on a loaded machine one journey took over 180 s.
+            testTimeout: 300_000,
             hookTimeout: 300_000,
           },
         },

@@ -92,7 +92,7 @@ function touchedTests(ref, passThrough) {
     return res.stdout.split("\n").filter(Boolean);
   };
   const changedFiles = [...new Set([...git(["diff", "--name-only", ref ?? "HEAD"]), ...git(["ls-files", "--others", "--exclude-standard"])])];
-  const everything = /^(migrations\/|scripts\/(seed|test)|wrangler\.toml$|vitest\.config\.|package(-lock)?\.json$|tests\/api\/setup\.ts$|tests\/e2e\/(server|browser|global-setup)\.ts$)/;
+  const everything = /^(migrations\/|scripts\/(seed|test)|wrangler\.toml$|vitest\.config\.|package(-lock)?\.json$|tests\/api\/setup\.ts$|tests\/e2e\/(server|browser|global-setup|pool|exchange)\.ts$)/;
   if (changedFiles.some((f) => everything.test(f))) return "all";
 
   const listed = join(root, "test-results", "changed.json");

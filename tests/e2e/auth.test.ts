@@ -5,24 +5,13 @@
  * outbox) → logged in on home → switch to Korean → log out from the drawer → log in again; and
  * password recovery by e-mailed code → reset → log in with the new password.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { captchaAnswer, latestEmailCode, proveContactInBanner, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
+import { describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
+import { captchaAnswer, proveContactInBanner, latestEmailCode, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 async function openPage(): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newPhoneContext(browser);

@@ -17,16 +17,14 @@
  * Identity verification and the starting funds are set up through the API (their screens have
  * their own browser tests in money.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
 import { dealMoneyCents, formatCents } from "../../schemas/c2c.ts";
 import { formatUnits, parseUnits } from "../../schemas/money.ts";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange, useServer } from "./exchange.ts";
 import { apiCall, registerViaApi, uniqueEmail, uploadPicture } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 const call = <T>(path: string, opts: { token?: string; body?: unknown } = {}) => apiCall<T>(server.baseUrl, path, opts);
@@ -117,23 +115,13 @@ async function makeImage(page: Page, label: string): Promise<Buffer> {
   return Buffer.from(dataUrl.split(",")[1] ?? "", "base64");
 }
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
+useExchange();
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
 });
 
 describe("C2C between two people", () => {
-  beforeAll(async () => {
-    server = await startServer();
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
-
   it("a merchant approved by an operator sells USDT to a buyer who chats, pays with a proof, and is released exactly that amount", async () => {
     const op = await login("operator@exchange.test", "Operator1234");
     const seller = await makeVerifiedUser("merchant", "Zhang Wei", "3000", op);
@@ -382,12 +370,7 @@ describe("C2C between two people", () => {
 });
 
 describe("C2C's clock and appeals", () => {
-  beforeAll(async () => {
-    server = await startServer({ C2C_PAY_WINDOW_SECONDS: "20", C2C_APPEAL_AFTER_SECONDS: "5" });
-  });
-  afterAll(async () => {
-    await server?.dispose();
-  });
+  useServer({ C2C_PAY_WINDOW_SECONDS: "20", C2C_APPEAL_AFTER_SECONDS: "5" });
 
   it("an unpaid order cancels itself when the window ends, and an appealed one is released by an operator", async () => {
     const op = await login("operator@exchange.test", "Operator1234");

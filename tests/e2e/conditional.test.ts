@@ -5,14 +5,12 @@
  * first; trades by two other accounts move the price through each trigger; every one leaves the
  * open conditional list and its limit order appears among the open orders.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { apiCall } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 let demo1 = "";
 let mm = "";
 let demo2 = "";
@@ -27,18 +25,13 @@ async function trade(price: number) {
   await call("/api/transaction/walletIn", { token: demo2, body: { currency_id: 1, legal_id: 3, mode: 2, price: String(price), num: "0.01" } });
 }
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   demo1 = await login("demo1@exchange.test", "Demo1234");
   demo2 = await login("demo2@exchange.test", "Demo1234");
   mm = await login("mm@exchange.test", "MarketMaker1234");
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
 
 const words = {
   en: { stop: "When the last price falls to", oco: "One filling cancels the other", trail: "the highest price is tracked" },

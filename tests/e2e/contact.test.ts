@@ -6,24 +6,12 @@
  * "Enter the code" leads to the banner every screen shows, the code from the dev outbox is entered
  * there, and the deposit then goes through.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { latestCode, loginViaApi, registerViaApi, TINY_PNG, uniqueEmail, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 const words = {
   en: { title: "Confirm your e-mail address", gate: "Deposits open once your e-mail or phone is confirmed", wrong: "The code is wrong: 4 more tries", done: "Address confirmed" },

@@ -8,20 +8,14 @@
  * trades. The savings position bought before the move has held one day: exactly one day of
  * interest, however often the cron runs; a second day moved pays exactly one more.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type TestServer } from "./server.ts";
+import { describe, expect, it } from "vitest";
+import { server, useServer } from "./exchange.ts";
 
-let server: TestServer;
 const HOUR = 3_600_000;
 const DAY_S = 86_400;
 
-beforeAll(async () => {
-  server = await startServer({ DEV_CLOCK: "on" });
-});
-
-afterAll(async () => {
-  await server?.dispose();
-});
+// A private Worker: the clock this file moves must not move under any other file.
+useServer({ DEV_CLOCK: "on" });
 
 async function call(path: string, token = "", body?: unknown): Promise<any> {
   const res = await fetch(`${server.baseUrl}/api${path}`, {

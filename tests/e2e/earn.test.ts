@@ -8,24 +8,12 @@
  * remainder fall, then redeems it early and is told what is forfeited. The operator publishes a
  * flexible product from the console and closes it. demo2 reads the same screens in Chinese.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { loginViaApi, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 const api = async (path: string, token: string) => {
   const res = await fetch(new URL(`/api${path}`, server.baseUrl), { headers: { authorization: token, lang: "en" } });

@@ -5,14 +5,11 @@
  * destination and a required transaction id; an audit log whose long transaction id does not
  * widen the page; and an overview that counts C2C appeals and merchant applications.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap, VIEWPORT } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap, VIEWPORT } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
-
-let server: TestServer;
-let browser: Browser;
 
 async function call<T>(path: string, opts: { token?: string; body?: unknown } = {}): Promise<T> {
   const headers: Record<string, string> = { "content-type": "application/json", lang: "en" };
@@ -33,15 +30,7 @@ async function callNew<T>(path: string, token: string): Promise<T> {
 
 const login = async (account: string, password: string) => (await call<{ token: string }>("/api/user/login", { body: { user_string: account, password, type: 1 } })).token;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 async function openAs(locale: string, token: string | null): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {
   const context = await newPhoneContext(browser);

@@ -12,25 +12,18 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
+useExchange();
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await server?.dispose();
 });
 
 async function apiCall<T>(path: string, token: string | null, body?: unknown): Promise<T> {
@@ -116,7 +109,6 @@ async function buyJourney(lang: "en" | "zh", account: string, words: { plan: str
   expect(spent).toBeCloseTo(50, 6);
   expect(errors).toEqual([]);
 }
-
 
 /**
  * A STAND-IN for a day passing: a cover bought yesterday (so in force now) and a settled seconds

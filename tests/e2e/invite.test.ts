@@ -7,24 +7,13 @@
  * the new user (masked, not verified); the public terms show the rates, the 12 months and what is
  * refused.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { captchaAnswer, loginViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 const text = (page: Page, testId: string) => page.locator(`[data-testid="${testId}"]`).first().innerText();
 

@@ -6,24 +6,13 @@
  * confirmation (which says where the money comes from and that there is no early exit), and finds
  * the commitment under "My subscriptions", escrowed in the spot account; demo2 does the same in Chinese.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { loginViaApi, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 const byTestId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`).first();
 

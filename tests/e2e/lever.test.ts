@@ -10,14 +10,12 @@
  * index that moved is refused and shown again; every close is confirmed with the position, the
  * index and the expected P/L; "Transfer USDT in" targets the lever account.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
 import { parseUnits } from "../../schemas/money.ts";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { startServer, type TestServer } from "./server.ts";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 
-let server: TestServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 type Json = { type?: string; status?: number; message?: unknown; data?: unknown; code?: string };
@@ -71,15 +69,10 @@ async function openAs(token: string, lang: "en" | "zh", accepted = false): Promi
 
 const textOf = async (page: Page, testId: string) => (await page.locator(`[data-testid="${testId}"]`).first().textContent())?.trim();
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
+useExchange();
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await server?.dispose();
 });
 
 describe("leveraged contracts", () => {

@@ -11,25 +11,14 @@
  * for demo1 and refuses for demo2; a proof altered on its way shows clearly that it does not verify.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { verifyProof } from "../../schemas/liabilities.ts";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { loginViaApi, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 const byId = (page: Page, testId: string) => page.locator(`[data-testid="${testId}"]`).first();
 

@@ -8,28 +8,21 @@
  * page shows the order book beside the candles, groups it by a coarser price step, and draws the
  * depth chart when its tab is opened.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { apiCall, loginViaApi, registerViaApi, uniqueEmail } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 let demo1 = "";
 let demo2 = "";
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   demo1 = await loginViaApi(server.baseUrl, "demo1@exchange.test", "Demo1234");
   demo2 = await loginViaApi(server.baseUrl, "demo2@exchange.test", "Demo1234");
 }, 600_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
 
 const words = {
   en: { favourites: "Favourites", toast: "Price alert: BTC/USDT at or above", fired: "Fired at", bids: "Bids" },

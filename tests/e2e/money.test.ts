@@ -12,17 +12,16 @@
  */
 import { execFile } from "node:child_process";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
 import { Secret, TOTP } from "otpauth";
 import { formatUnits } from "../../schemas/money.ts";
 import { formatMoney, groupThousands } from "../../web/src/lib/format.ts";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { captchaAnswer, proveContactInBanner, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
-import { ROOT, startServer, type TestServer } from "./server.ts";
+import { ROOT } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 type Json = { type?: string; status?: number; message?: unknown; data?: unknown; code?: string };
@@ -154,15 +153,10 @@ async function decide(page: Page, item: ReturnType<Page["locator"]>, button: str
 
 const text = async (page: Page, selector: string) => ((await page.locator(selector).first().textContent()) ?? "").trim();
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
+useExchange();
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await server?.dispose();
 });
 
 describe("money in and out", () => {

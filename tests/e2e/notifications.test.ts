@@ -16,26 +16,15 @@
  * the app sees them when the tab becomes visible again, on a reload, when the test plays the
  * server's push on the user channel, or when the channel reconnects after a drop.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page, WebSocketRoute } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import type { BrowserContext, Page, WebSocketRoute } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { addNotifications, waitForRoute, type TestNotification } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
-
-let server: TestServer;
-let browser: Browser;
 
 const DEMO1 = "demo1@exchange.test";
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 /** 2026-11-24 02:30:00 UTC, shown as 10:30:00 Beijing time; one minute later per step. */
 const at = (minute: number) => Date.UTC(2026, 10, 24, 2, 30 + minute, 0);

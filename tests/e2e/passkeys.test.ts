@@ -6,25 +6,18 @@
  * authenticator code, then signs out and signs in with it alone. WebAuthn needs a secure origin
  * and a host name (not an IP address), so the app is opened at http://localhost.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { apiCall, loginViaApi, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 let base: string;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  base = server.baseUrl.replace("127.0.0.1", "localhost");
-});
+useExchange();
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
+beforeAll(async () => {
+  base = server.baseUrl.replace("127.0.0.1", "localhost");
 });
 
 /** A platform authenticator with user verification, which answers without a prompt. */

@@ -6,14 +6,12 @@
  * band in words; the invite team list shows an invitee verified at level 1 as such, with the level
  * rebates need.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { captchaAnswer, uniqueEmail } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 let demo1 = "";
 let band = { index: "", low: "", high: "" };
 
@@ -38,9 +36,9 @@ const grouped = (v: string) => {
   return `${i.replace(/\B(?=(\d{3})+(?!\d))/g, ",")}${f === undefined ? "" : `.${f}`}`;
 };
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   demo1 = await login("demo1@exchange.test", "Demo1234");
   const demo2 = await login("demo2@exchange.test", "Demo1234");
   // A two-sided BTC book gives the pair an index, and with it a band.
@@ -62,11 +60,6 @@ beforeAll(async () => {
   const kyc = await call<{ lists: { id: number; account: string }[] }>("/api/admin/kyc?status=1&limit=100", { token: op });
   await call(`/api/admin/kyc/${kyc.lists.find((k) => k.account === account)!.id}/approve`, { token: op, body: { reason: "" } });
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
 
 const text = async (page: Page, testId: string) => (await page.locator(`[data-testid="${testId}"]`).first().textContent())?.trim();
 

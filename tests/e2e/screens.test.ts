@@ -8,11 +8,12 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { ROOT, startServer, type TestServer } from "./server.ts";
+import { ROOT } from "./server.ts";
 
 const LOCALES = ["en", "zh", "hk", "kr", "jp", "es"] as const;
 type Locale = (typeof LOCALES)[number];
@@ -22,14 +23,12 @@ const messages = Object.fromEntries(
   LOCALES.map((l) => [l, JSON.parse(readFileSync(join(ROOT, "web", "messages", `${l}.json`), "utf8")) as Messages]),
 ) as Record<Locale, Messages>;
 
-let server: TestServer;
-let browser: Browser;
 let token = "";
 let articleId = 0;
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const res = await fetch(`${server.baseUrl}/api/user/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -40,11 +39,6 @@ beforeAll(async () => {
   token = json.message.token;
   const news = (await (await fetch(`${server.baseUrl}/api/new/news/index?page=1`)).json()) as { data: { lists: { id: number }[] } };
   articleId = news.data.lists[0]?.id ?? 0;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
 });
 
 async function openAs(locale: Locale, sessionToken: string | null): Promise<{ context: BrowserContext; page: Page; errors: Error[] }> {

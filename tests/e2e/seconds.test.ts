@@ -13,14 +13,12 @@
  * No market maker runs here: demo2 rests a bid and an ask, so BTC/USDT has a two-sided book and an
  * index (the mid) that stays put, so the up contract ends on a tie and loses, which is the rule.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const tokens: Record<"demo1" | "demo2", string> = { demo1: "", demo2: "" };
 
 interface Tick {
@@ -66,19 +64,14 @@ const units = (v: string) => {
   return v.startsWith("-") ? -u : u;
 };
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   tokens.demo1 = await login("demo1@exchange.test");
   tokens.demo2 = await login("demo2@exchange.test");
   // A two-sided BTC/USDT book from someone else: bid 60,000, ask 61,000 → index 60,500 (no trade yet).
   await api(tokens.demo2, "/api/transaction/walletIn", { currency_id: 1, legal_id: 3, price: "60000", num: "0.01", mode: 2, client_oid: "sec-e2e-bid" });
   await api(tokens.demo2, "/api/transaction/walletOut", { currency_id: 1, legal_id: 3, price: "61000", num: "0.01", mode: 2, client_oid: "sec-e2e-ask" });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
 });
 
 interface Opened {

@@ -9,25 +9,16 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { apiCall, loginViaApi, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
-import { ROOT, startServer, type TestServer } from "./server.ts";
+import { ROOT } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const FUND = "135790";
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 /** An account with a fund password (creating a key is confirmed with it), signed in on this phone and two other devices. */
 async function account(lang: string, existing?: { account: string; password: string }) {

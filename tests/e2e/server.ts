@@ -4,7 +4,7 @@
  * started in-process with wrangler's unstable_startWorker on a free port, serving the built SPA
  * (built first when dist/web/index.html is missing) and /api with the dev outbox turned on.
  */
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,12 +24,15 @@ export interface TestServer {
 }
 
 // The bound ends a step that hangs; a loaded machine (CI beside other work) took over 180 s to apply
-// the migrations, so it is generous.
-function run(cmd: string, args: string[], what: string) {
-  const res = spawnSync(cmd, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV }, encoding: "utf8", timeout: 900_000 });
-  if (res.status !== 0) {
-    throw new Error(`${what} failed (exit ${res.status ?? res.signal}):\n${res.stdout ?? ""}\n${res.stderr ?? ""}`);
-  }
+// the migrations, so it is generous. Asynchronous: it runs in vitest's own process (tests/e2e/pool.ts),
+// whose other work (the other projects' files) must go on meanwhile.
+function run(cmd: string, args: string[], what: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { cwd: ROOT, env: { ...process.env, ...OFFLINE_ENV }, encoding: "utf8", timeout: 900_000, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${what} failed (exit ${err.code ?? err.signal}):\n${stdout}\n${stderr}`));
+      else resolve();
+    });
+  });
 }
 
 /** A migrated and seeded local D1 is reused for this long; the seed's windows (a sale, a vote round) are dated from its creation. */
@@ -48,7 +51,7 @@ function filesUnder(dir: string): string[] {
  * (made atomically) holding its owner's pid; a lock whose owner died is taken over. Waiting polls
  * the state (`done()`, the lock), never a fixed time.
  */
-async function once(lock: string, done: () => boolean, make: () => void): Promise<void> {
+async function once(lock: string, done: () => boolean, make: () => Promise<void>): Promise<void> {
   while (!done()) {
     try {
       mkdirSync(lock);
@@ -60,7 +63,7 @@ async function once(lock: string, done: () => boolean, make: () => void): Promis
     }
     try {
       writeFileSync(join(lock, "pid"), String(process.pid));
-      if (!done()) make();
+      if (!done()) await make();
     } finally {
       rmSync(lock, { recursive: true, force: true });
     }
@@ -112,13 +115,13 @@ async function seededTemplate(): Promise<string> {
   return template;
 }
 
-function buildTemplate(template: string): void {
+async function buildTemplate(template: string): Promise<void> {
   const building = mkdtempSync(join(tmpdir(), "exchange-e2e-building-"));
   const wranglerBin = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
-  run(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", building], "applying D1 migrations");
+  await run(process.execPath, [wranglerBin, "d1", "migrations", "apply", "DB", "--local", "--persist-to", building], "applying D1 migrations");
   const seed = join(ROOT, "scripts", "seed.mjs");
   if (existsSync(seed)) {
-    run(process.execPath, [seed, "--persist-to", building, "--pepper", TEST_PEPPER, "--password-cost", "test"], "seeding");
+    await run(process.execPath, [seed, "--persist-to", building, "--pepper", TEST_PEPPER, "--password-cost", "test"], "seeding");
   }
   writeFileSync(join(building, ".ready"), new Date().toISOString());
   rmSync(template, { recursive: true, force: true });

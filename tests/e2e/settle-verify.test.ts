@@ -12,13 +12,11 @@
  * pair's own alarm (the test waits for its record, not for time). demo2 quotes the book.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 const tokens = { demo1: "", demo2: "", operator: "" };
 
@@ -94,9 +92,9 @@ interface Contract {
   end_tick_id: number | null;
 }
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   tokens.demo1 = await login("demo1@exchange.test", "Demo1234");
   tokens.demo2 = await login("demo2@exchange.test", "Demo1234");
   tokens.operator = await login("operator@exchange.test", "Operator1234");
@@ -105,8 +103,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of contexts) await c.close();
-  await browser?.close();
-  await server?.dispose();
 });
 
 describe("checking a settlement in the app", () => {

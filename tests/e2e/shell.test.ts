@@ -7,22 +7,20 @@
  * from the document: issue #31); then the app replaces it, already styled, without a shift.
  */
 import { readFileSync } from "node:fs";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
-import { startServer, type TestServer } from "./server.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 
 const WORDS = Object.fromEntries(
   ["en", "zh"].map((l) => [l, JSON.parse(readFileSync(new URL(`../../web/messages/${l}.json`, import.meta.url), "utf8")) as Record<string, string>]),
 );
 
-let server: TestServer;
-let browser: Browser;
 let token = "";
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const res = await fetch(`${server.baseUrl}/api/user/login`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -31,11 +29,6 @@ beforeAll(async () => {
   const json = (await res.json()) as { type: string; message: { token: string } };
   if (json.type !== "ok") throw new Error(`demo login failed: ${JSON.stringify(json)}`);
   token = json.message.token;
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
 });
 
 /** A phone with `lang` (and a session) stored; with `scripts: false` no script or stylesheet of the build ever arrives. */

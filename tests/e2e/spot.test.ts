@@ -8,15 +8,13 @@
  * order through its confirm dialog returns the frozen funds; checks made before sending; the
  * chart of a pair that never traded stays empty; a logged-out buyer is sent to log in.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 import { formatMoney } from "../../web/src/lib/format.ts";
 
-let server: TestServer;
-let browser: Browser;
 const tokens: Record<"demo1" | "demo2", string> = { demo1: "", demo2: "" };
 
 interface Balance {
@@ -47,16 +45,11 @@ async function balanceOf(token: string): Promise<Balance> {
 /** A ledger value of the API as the balances table shows it: the one precision rule of lib/format.ts (unit-tested there). */
 const shown = formatMoney;
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   tokens.demo1 = await login("demo1@exchange.test");
   tokens.demo2 = await login("demo2@exchange.test");
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
 });
 
 interface Opened {

@@ -5,14 +5,11 @@
  * movements; with only a vote holding money the spot screen's "In orders" is 0 and Assets names the
  * vote under "Frozen"; a limit order filled while its owner looks at another screen is toasted.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const tokens: Record<"demo1" | "demo2", string> = { demo1: "", demo2: "" };
 
 async function call<T>(path: string, token: string, body?: unknown): Promise<T> {
@@ -35,16 +32,11 @@ async function login(account: string): Promise<string> {
   return ((await res.json()) as { message: { token: string } }).message.token;
 }
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   tokens.demo1 = await login("demo1@exchange.test");
   tokens.demo2 = await login("demo2@exchange.test");
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
 });
 
 describe("the statement", () => {

@@ -6,14 +6,12 @@
  * operator answers it in the console, demo1 is notified, reads the reply and answers; the
  * operator's internal note never reaches demo1. Screens in English and Chinese.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import { afterAll, describe, expect, it } from "vitest";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 type Json = { type?: string; message?: unknown };
@@ -66,15 +64,10 @@ async function png(page: Page): Promise<Buffer> {
   return Buffer.from(dataUrl.split(",")[1] ?? "", "base64");
 }
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
+useExchange();
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await server?.dispose();
 });
 
 describe("support tickets", () => {

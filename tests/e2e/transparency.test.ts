@@ -8,13 +8,11 @@
  * Chinese).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 async function login(account: string, password: string): Promise<string> {
@@ -48,9 +46,9 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 12
   }
 }
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   const demo1 = await login("demo1@exchange.test", "Demo1234");
   const demo2 = await login("demo2@exchange.test", "Demo1234");
   // demo2 quotes BTC/USDT 60,000 / 61,000; demo1 buys 0.001 BTC from the ask: a trade with its fees.
@@ -72,8 +70,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await server?.dispose();
 });
 
 /** A phone with no session at all (a visitor), in `lang`. */

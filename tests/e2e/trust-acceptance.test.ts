@@ -23,13 +23,11 @@
  * loses (up wins only above the entry), which makes its result known in advance.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { launchBrowser, newPhoneContext, snap } from "./browser.ts";
+import type { BrowserContext, Page } from "playwright-core";
+import { newPhoneContext, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
 const contexts: BrowserContext[] = [];
 
 type Lang = "en" | "zh";
@@ -206,9 +204,9 @@ const SELL_ADVERT = 1;
 /** The items of this test's kinds; demo2 must never hold one. */
 const KINDS = ["seconds_settled", "c2c_new_order", "c2c_paid", "c2c_released", "support_reply"];
 
+useExchange();
+
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
   tokens.demo1 = await login("demo1@exchange.test", "Demo1234");
   tokens.demo2 = await login("demo2@exchange.test", "Demo1234");
   tokens.merchant = await login("merchant@exchange.test", "Merchant1234");
@@ -224,8 +222,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await server?.dispose();
 });
 
 describe("issue #16 acceptance: nothing happens to a user's money without them knowing", () => {

@@ -8,24 +8,13 @@
  * hold; a second vote in the same round holds nothing more; the personal centre lists Earn too; the
  * operator console lists the round.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { loginViaApi, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 const candidate = (page: Page, symbol: string) => page.locator(`[data-testid="vote-candidate-${symbol}"]`);
 const tallyOf = async (page: Page, symbol: string) => Number(/\d+/.exec(await candidate(page, symbol).locator('[data-testid="vote-tally"]').innerText())?.[0]);

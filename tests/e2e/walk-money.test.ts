@@ -11,24 +11,14 @@
  * - a seconds contract refused with `price_moved` (the confirmed index altered on the way) shows
  *   the server's translated message and keeps the confirmation; confirming again opens it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { parseUnits } from "../../schemas/money.ts";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { apiCall, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 const LANGS = ["en", "zh"] as const;
 type Lang = (typeof LANGS)[number];

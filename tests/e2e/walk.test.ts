@@ -11,23 +11,13 @@
  * - the merchant's order speaks to the seller, every time on it is labelled UTC+8, and releasing
  *   the coins asks for the fund password, refusing a missing or wrong one in the user's language.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page, Response } from "playwright-core";
-import { launchBrowser, openPhone, snap } from "./browser.ts";
+import { describe, expect, it } from "vitest";
+import type { Page, Response } from "playwright-core";
+import { openPhone, snap } from "./browser.ts";
+import { browser, server, useExchange } from "./exchange.ts";
 import { apiCall, loginViaApi, registerViaApi, uniqueEmail, uploadPicture, waitForRoute } from "./helpers.ts";
-import { startServer, type TestServer } from "./server.ts";
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
+useExchange();
 
 const testId = (page: Page, id: string) => page.locator(`[data-testid="${id}"]`);
 
