@@ -267,6 +267,21 @@ describe("limits under parallel buys", () => {
     expect(await bal(user.id, USDT)).toEqual([u8("50"), 0n]);
     await booksClean();
   });
+
+  it("books every buy made in the same millisecond, each under its own id", async () => {
+    // Holding ids are (ms since 2026) × 4096 + 12 random bits; 300 buys stamped with one
+    // millisecond draw a taken id almost surely (birthday bound: 1 − e^(−300·299/8192) ≈ 1), and
+    // a buy that meets one must draw again rather than fail.
+    const op = await operator();
+    const plan = await listPlan(op, { shares: 1000, price: "1" });
+    const user = await buyer("300");
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (let i = 0; i < 300; i++) ids.add((await buyShares(env, user.id, { plan_id: plan.id, shares: 1 }, now)).id);
+    expect(ids.size).toBe(300);
+    expect(await bal(user.id, USDT)).toEqual([0n, 0n]);
+    await booksClean();
+  });
 });
 
 describe("refusals that change nothing", () => {

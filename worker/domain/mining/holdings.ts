@@ -17,6 +17,8 @@ import { planRow } from "./plans.ts";
 
 const LINK = "/mining/my";
 const ID_EPOCH = Date.UTC(2026, 0, 1);
+/** Draws of a new holding id before a buy gives up (a taken id writes nothing). */
+const ID_ATTEMPTS = 5;
 
 interface HoldingRow {
   id: number;
@@ -60,44 +62,53 @@ export async function buyShares(env: Pick<Env, "DB" | "USER">, userId: number, b
   if (plan.status !== "open") throw new ApiError("mining_plan_closed", 409);
   if (b.shares > plan.shares - plan.sold) throw new ApiError("mining_sold_out", 409, { left: plan.shares - plan.sold });
   const cost = BigInt(plan.price) * BigInt(b.shares);
-  const id = (now - ID_EPOCH) * 4096 + randomInt(4096);
-  const key = `mining:${id}:buy`;
-  const stmts = [
-    ...movementStatements(
-      db,
-      key,
-      "mining_buy",
-      [
-        { userId, currencyId: plan.price_currency_id, account: "change", dAvailable: -cost, dFrozen: 0n, memo: `mining #${id}: ${b.shares} shares of plan ${plan.id}` },
-        { userId: TREASURY, currencyId: plan.price_currency_id, account: HOUSE_ACCOUNT, dAvailable: cost, dFrozen: 0n, memo: `mining #${id}: shares sold` },
-      ],
-      now,
-    ),
-    db
-      .prepare("INSERT INTO mining_holdings (id, plan_id, user_id, shares, cost, start_at, end_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-      .bind(id, plan.id, userId, b.shares, cost.toString(), now, now + plan.days * DAY_MS, now),
-    db.prepare("UPDATE mining_plans SET sold = sold + ? WHERE id = ?").bind(b.shares, plan.id),
-    notificationStatement(db, {
-      userId,
-      kind: "mining_bought",
-      key,
-      params: { id, plan: plan.name, shares: b.shares, cost: money(cost, plan.price_scale), currency: plan.price_currency, days: plan.days },
-      link: LINK,
-      now,
-    }),
-  ];
-  try {
-    await db.batch(stmts);
-  } catch (err) {
-    const msg = String((err as Error)?.message ?? err);
-    if (msg.includes("mining_sold_out")) {
-      const fresh = await planRow(db, plan.id);
-      throw new ApiError("mining_sold_out", 409, { left: fresh ? fresh.shares - fresh.sold : 0 });
+  const build = (id: number) => {
+    const key = `mining:${id}:buy`;
+    return [
+      ...movementStatements(
+        db,
+        key,
+        "mining_buy",
+        [
+          { userId, currencyId: plan.price_currency_id, account: "change", dAvailable: -cost, dFrozen: 0n, memo: `mining #${id}: ${b.shares} shares of plan ${plan.id}` },
+          { userId: TREASURY, currencyId: plan.price_currency_id, account: HOUSE_ACCOUNT, dAvailable: cost, dFrozen: 0n, memo: `mining #${id}: shares sold` },
+        ],
+        now,
+      ),
+      db
+        .prepare("INSERT INTO mining_holdings (id, plan_id, user_id, shares, cost, start_at, end_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .bind(id, plan.id, userId, b.shares, cost.toString(), now, now + plan.days * DAY_MS, now),
+      db.prepare("UPDATE mining_plans SET sold = sold + ? WHERE id = ?").bind(b.shares, plan.id),
+      notificationStatement(db, {
+        userId,
+        kind: "mining_bought",
+        key,
+        params: { id, plan: plan.name, shares: b.shares, cost: money(cost, plan.price_scale), currency: plan.price_currency, days: plan.days },
+        link: LINK,
+        now,
+      }),
+    ];
+  };
+  // Ids are (ms since 2026) × 4096 + 12 random bits; parallel buys in one millisecond can draw the
+  // same one (workerd's clock stands still between I/O), and such a batch writes nothing: draw again.
+  const insert = async (attempt: number): Promise<number> => {
+    const id = (now - ID_EPOCH) * 4096 + randomInt(4096);
+    try {
+      await db.batch(build(id));
+      return id;
+    } catch (err) {
+      const msg = String((err as Error)?.message ?? err);
+      if (/movements\.key|mining_holdings\.id/.test(msg) && attempt < ID_ATTEMPTS) return insert(attempt + 1);
+      if (msg.includes("mining_sold_out")) {
+        const fresh = await planRow(db, plan.id);
+        throw new ApiError("mining_sold_out", 409, { left: fresh ? fresh.shares - fresh.sold : 0 });
+      }
+      if (msg.includes("mining_plan_closed")) throw new ApiError("mining_plan_closed", 409);
+      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+      throw err;
     }
-    if (msg.includes("mining_plan_closed")) throw new ApiError("mining_plan_closed", 409);
-    if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-    throw err;
-  }
+  };
+  const id = await insert(1);
   await announceNotifications(env, [userId]);
   const row = await db.prepare(`${HOLDING_SELECT} WHERE h.id = ? AND h.user_id = ?`).bind(id, userId).first<HoldingRow>();
   return holdingOut(row!, now);
