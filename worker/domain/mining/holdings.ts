@@ -10,7 +10,7 @@ import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
-import { batchWithNewId } from "../../lib/ids.ts";
+import { batchWithNewId, takenIn } from "../../lib/ids.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
 import { planRow } from "./plans.ts";
@@ -88,7 +88,7 @@ export async function buyShares(env: Pick<Env, "DB" | "USER">, userId: number, b
   };
   let id: number;
   try {
-    id = await batchWithNewId(db, /movements\.key|mining_holdings\.id/, build, now);
+    id = await batchWithNewId(db, takenIn("mining_holdings"), build, now);
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);
     if (msg.includes("mining_sold_out")) {

@@ -12,7 +12,7 @@
  * withdrawal row inserted as status 5 with recipient_user_id. Nothing is frozen, so there is no
  * hold for the reconciliation to explain; an overdraft aborts the whole batch (insufficient_balance).
  */
-import { batchWithNewId } from "../../lib/ids.ts";
+import { batchWithNewId, takenIn } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 
@@ -74,7 +74,7 @@ export interface InSiteRequest {
  * again when taken (worker/lib/ids.ts). Returns the id; any other failure is thrown as it came.
  */
 export function withNextWithdrawalId(db: D1Database, build: (id: number) => D1PreparedStatement[]): Promise<number> {
-  return batchWithNewId(db, /movements\.key|withdrawals\.id/, build);
+  return batchWithNewId(db, takenIn("withdrawals"), build);
 }
 
 /**
