@@ -27,8 +27,8 @@ export class IdTaken extends Error {
   }
 }
 
-/** The D1 failures of a batch that met a taken id: the movement key (which carries the id) or `table`'s primary key. */
-export const takenIn = (table: string): RegExp => new RegExp(`UNIQUE constraint failed: (movements\\.key|${table}\\.id)\\b`);
+/** The D1 failures of a batch that met a taken id: the movement key (which carries the id) or a `tables`' primary key. */
+export const takenIn = (...tables: string[]): RegExp => new RegExp(`UNIQUE constraint failed: (movements\\.key|(${tables.join("|")})\\.id)\\b`);
 
 /**
  * Runs `write(id)` under a new id, drawing again when it failed on a taken id (IdTaken, or a
