@@ -59,8 +59,6 @@ export interface CapacityOptions {
   openAll: boolean;
   /** A known bug switched on in every object's core (tests: the checks must catch it). */
   mutations?: Mutations;
-  /** Settles with `secondsSettleLegs(second)` as legs.ts keys it, without the pair (tests: two pairs then share a key). */
-  secondsKeyWithoutPair?: boolean;
 }
 
 export const DEFAULTS: CapacityOptions = {
@@ -618,11 +616,10 @@ class Capacity {
     const due = list.filter((c) => c.expires <= this.second);
     if (due.length === 0) return;
     this.contracts[pair] = list.filter((c) => c.expires > this.second);
-    // The desk's key must name the pair as well as the second: legs.ts keys `seconds:{second}:{account}`,
-    // so two pairs settling into one treasury shard in the same second would share a key (one would be
-    // answered `seen` and its money lost). The second passed here is unique per pair and second.
-    const second = this.o.secondsKeyWithoutPair ? this.second : this.second * 100_000 + pair;
-    this.commit(pair, { key: `seconds:${second}`, legs: secondsSettleLegs(second, due.map((d) => ({ c: d.c, won: this.rnd.chance(0.45) }))) });
+    // The legs' keys name the pair (`seconds:{pair}:{second}:{first id}:{account}`): a treasury shard
+    // takes the settlements of many pairs in the same second, each applied once.
+    const settled = due.map((d) => ({ c: d.c, won: this.rnd.chance(0.45) }));
+    this.commit(pair, { key: `seconds:${this.second}`, legs: secondsSettleLegs(`pair:${pair}`, this.second, settled) });
   }
 
   private transfer(pair: number): void {

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MoneyCore, migrateMoney, type Leg, type Mutations } from "../../durable/money/index.ts";
+import { SYSTEM, secondsSettleLegs, type Covered } from "../../durable/money/legs.ts";
 import { NodeSql, RolledBack } from "../../sim/sqlite.ts";
 
 function makeCore(opts: { name?: string; mutations?: Mutations; funded?: number } = {}) {
@@ -118,5 +119,19 @@ describe("the money core", () => {
     const { core, sql } = makeCore();
     migrateMoney(sql);
     expect(spot(core)?.available).toBe(1_000);
+  });
+
+  it("pays both pairs' seconds settlements when two pairs settle into one treasury shard in the same second", () => {
+    // One treasury shard covers a contract on each of two pairs, both lost in second 42: the
+    // shard must take both stakes (a key without the pair would answer the second one `seen`).
+    const { core: treasury } = makeCore({ name: "treasury:0", funded: 0 });
+    treasury.open("opening", SYSTEM, "USDT", 1_000);
+    const contract = (id: string): Covered => ({ id, cur: "USDT", user: `user:${id}`, kind: "micro", hold: `seconds:${id}`, amt: 100, treasury: "treasury:0", treasuryHold: `seconds:${id}`, treasuryAmt: 85 });
+    for (const id of ["7", "8"]) treasury.reserve({ key: `seconds:${id}`, kind: SYSTEM, cur: "USDT", amt: 85, forKind: "seconds", forId: id });
+    const legsOf = (pair: string, id: string) => secondsSettleLegs(pair, 42, [{ c: contract(id), won: false }]).filter((l) => l.to === "treasury:0");
+    const [a, b] = [legsOf("pair:1", "7"), legsOf("pair:2", "8")];
+    expect(a[0]!.key).toBe("seconds:pair:1:42:7:treasury:0");
+    expect(treasury.receive([...a, ...b])).toEqual(["applied", "applied"]);
+    expect(treasury.balances()).toEqual([{ kind: SYSTEM, currency: "USDT", available: 1_200, frozen: 0 }]);
   });
 });
