@@ -134,4 +134,31 @@ describe("the money core", () => {
     expect(treasury.receive([...a, ...b])).toEqual(["applied", "applied"]);
     expect(treasury.balances()).toEqual([{ kind: SYSTEM, currency: "USDT", available: 1_200, frozen: 0 }]);
   });
+
+  it("delivers a round as one call per receiver with all its due legs, however many other receivers the round has", () => {
+    const { core, sent } = makeCore({ name: "pair", funded: 0 });
+    core.open("opening", "system", "USDT", 1_000_000);
+    const credit = (key: string, to: string): Leg => ({ key, to, ops: [{ t: "credit", kind: "spot", cur: "USDT", amt: 1 }] });
+    // 150 trades: each pays the market maker and a distinct taker, 300 legs to 151 receivers.
+    for (let i = 0; i < 150; i++)
+      core.commit({ key: `trade:${i}`, local: [{ t: "debit", kind: "system", cur: "USDT", amt: 2 }], legs: [credit(`trade:${i}:maker`, "mm"), credit(`trade:${i}:taker`, `user:${i}`)] });
+    let steps = 0;
+    while (core.deliverDue().sent > 0) steps++;
+    expect(steps).toBe(3);
+    const toMaker = sent.filter((s) => s.to === "mm");
+    expect(toMaker).toHaveLength(1);
+    expect(toMaker[0]!.legs).toHaveLength(150);
+    expect(new Set(sent.map((s) => s.to)).size).toBe(sent.length);
+  });
+
+  it("bounds a call's legs: a receiver with more due legs than one call carries gets the rest in the next step", () => {
+    const { core, sent } = makeCore({ name: "pair", funded: 0 });
+    core.open("opening", "system", "USDT", 1_000_000);
+    const legs: Leg[] = Array.from({ length: 300 }, (_, i) => ({ key: `fee:${i}`, to: "fees:0", ops: [{ t: "credit", kind: "system", cur: "USDT", amt: 1 }] }));
+    core.commit({ key: "fees", local: [{ t: "debit", kind: "system", cur: "USDT", amt: 300 }], legs });
+    expect(core.deliverDue().sent).toBe(256);
+    expect(core.deliverDue().sent).toBe(44);
+    expect(sent.map((s) => s.legs.length)).toEqual([256, 44]);
+    expect(sent.flatMap((s) => s.legs.map((l) => l.key))).toEqual(legs.map((l) => l.key));
+  });
 });
