@@ -117,6 +117,13 @@ export class AccountObject extends DurableObject<Env> {
     return answers;
   }
 
+  /** The cut-over's one-time opening of this shard from its part of D1's system balances (keyed: a second call writes nothing). */
+  async systemImport(userId: number, shard: number, rows: A.OpeningBalance[]): Promise<A.ImportAnswer> {
+    const answer = this.systemBook(userId, shard).importOpening(rows);
+    if (answer.result === "imported") await this.drainSoon();
+    return answer;
+  }
+
   async systemHold(userId: number, shard: number, hold: string): Promise<A.AccountHold | null> {
     return this.systemBook(userId, shard).hold(hold);
   }
