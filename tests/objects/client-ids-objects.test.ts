@@ -6,10 +6,10 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { accountStub, SYSTEM_SHARDS, SYSTEM_USERS, systemAddress, systemStub } from "../../worker/lib/accounts.ts";
-import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
+import { accountStub, SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
+import { api, seedSpotPair, units } from "../api/helpers.ts";
 import { submit } from "../api/seconds-fixtures.ts";
-import { BTC, USDT, objectBalances, objectTrader, pairStub } from "./fixtures.ts";
+import { BTC, USDT, fundTreasuryShards, objectBalances, objectTrader, objectUserWith, pairStub, twoSidedObjectBook } from "./fixtures.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 
@@ -26,20 +26,12 @@ async function treasuryFrozen() {
   return sum;
 }
 
-async function bettor(usdt = "100") {
-  const u = await makeUser({ verified: 2 });
-  await accountStub(env, u.id).accountImport(u.id, [{ account: "micro", currencyId: USDT, available: units(usdt), frozen: 0n }]);
-  return u;
-}
 
 beforeAll(async () => {
   await seedSpotPair();
-  for (let k = 0; k < SYSTEM_SHARDS; k++)
-    await systemStub(env, TREASURY, k).systemReceive(TREASURY, k, [{ key: `test:fund:${k}`, to: systemAddress(TREASURY, k), ops: [{ t: "credit", kind: "change", cur: String(USDT), amt: Number(units("1000")) }] }]);
+  await fundTreasuryShards(units("1000"));
   // A two-sided book (bid 100, ask 102): the pair has an index for seconds contracts.
-  const mm = await objectTrader("100000", "100");
-  expect((await buy(mm.token, { price: "100", num: "0.1" })).body.type).toBe("ok");
-  expect((await api("/transaction/walletOut", { token: mm.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: "102", num: "0.1" } })).body.type).toBe("ok");
+  await twoSidedObjectBook();
 });
 
 describe("client order ids on the account objects", () => {
@@ -75,7 +67,7 @@ describe("client order ids on the account objects", () => {
   });
 
   it("makes one seconds contract and one hold of stake and cover from two submits with one client_oid, at once and back to back", async () => {
-    const u = await bettor("100");
+    const u = await objectUserWith("micro");
     const coversBefore = await treasuryFrozen();
     const [x, y] = await Promise.all([submit(u.token, { client_oid: "c-once" }), submit(u.token, { client_oid: "c-once" })]);
     expect(x.body.type).toBe("ok");

@@ -11,7 +11,7 @@
  *    `seconds:{id}:refused`, before it is answered.
  *
  * The desk settles with legs to both objects and a fee shard. A Worker that dies between a hold and
- * the pair's answer leaves the holds open for the orphan sweep (not built yet: docs/architecture/account-objects.md).
+ * the pair's answer leaves the holds open: the orphan sweep of each object (durable/account/object.ts) asks the pair and releases them.
  * A client order id is recorded with the stake's hold in the user's object: a second submit with it
  * holds nothing and answers the first contract (`replayOnObjects`), even before D1 has its row.
  */
