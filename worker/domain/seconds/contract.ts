@@ -88,7 +88,16 @@ export interface Held {
 
 /** A contract just accepted, as its D1 row will read once the pair's drain has run. */
 export function acceptedOut(pair: PairRow, cur: PayableRow, h: Held, r: { openTickId: number; openPrice: number; endAt: number }, now: number): SecondsOrder {
-  const row: OrderRow = {
+  return orderOut(heldRow(pair, cur, h, r, now), Date.now());
+}
+
+/** A contract refused or revoked before it ran (status 4, no entry), as D1's row of a refunded one reads. */
+export function revokedOut(pair: PairRow, cur: PayableRow, h: Held, createdAt: number): SecondsOrder {
+  return orderOut({ ...heldRow(pair, cur, h, { openTickId: 0, openPrice: 0, endAt: 0 }, createdAt), status: 4, open_tick_id: null, open_price: null, end_at: null }, Date.now());
+}
+
+function heldRow(pair: PairRow, cur: PayableRow, h: Held, r: { openTickId: number; openPrice: number; endAt: number }, now: number): OrderRow {
+  return {
     id: h.id,
     type: h.type,
     pair_id: pair.id,
@@ -111,7 +120,6 @@ export function acceptedOut(pair: PairRow, cur: PayableRow, h: Held, r: { openTi
     currency_name: cur.name,
     scale: cur.scale,
   };
-  return orderOut(row, Date.now());
 }
 
 /** The refusal of an entry that moved past the tolerance from the index its owner confirmed. */

@@ -211,7 +211,7 @@ export async function placeOrder(t: Trader, side: "buy" | "sell", input: OrderIn
 
 /** Freezes one priced order's funds with its order row in one D1 batch, then books it. */
 async function bookOne(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
-  if (accountsOnObjects(t.env)) return bookOnObjects(t, pair, priced);
+  if (accountsOnObjects(t.env)) return bookOnObjects(t, pair, priced, input);
   const db = t.env.DB;
   const now = Date.now();
   let orderId: number;
@@ -460,6 +460,8 @@ async function replay(t: Trader, prior: PriorOrder, side: "buy" | "sell", input:
       tif: prior.kind === "market" ? "IOC" : "GTC",
       reservedUnits: String(prior.reserved_units),
       ...(prior.budget === null ? {} : { budget: prior.budget }),
+      // Objects mode: the pair writes the order's D1 row (if this call books it first, the row still carries its client id).
+      clientOid: input.client_oid ?? null,
     });
     await stub.drain();
     row = (await priorOrder(t.env.DB, t.userId, input.client_oid!)) ?? prior;
@@ -510,25 +512,51 @@ export async function cancelBatch(t: Trader, requested: number[]) {
 const SPOT_HOLD = "spot_order";
 const holdOwner = (pairId: number) => `pair:${pairId}`;
 
+/**
+ * An order's hold. With a client order id, the id is recorded with the hold in the trader's object
+ * (one order per client id and user) with the order's terms, so a second submit with it gets the
+ * first order back from the reserve itself, before D1 has the first order's row (the drain's window).
+ */
 function reserveOf(pair: PairRow, orderId: number, o: PricedOrder): ReserveRequest {
-  return { forKind: SPOT_HOLD, forId: String(orderId), account: "change", currencyId: o.reservedCurrency, amount: o.reserved, owner: holdOwner(pair.id) };
+  const r: ReserveRequest = { forKind: SPOT_HOLD, forId: String(orderId), account: "change", currencyId: o.reservedCurrency, amount: o.reserved, owner: holdOwner(pair.id) };
+  if (o.clientOid === null) return r;
+  const terms: Omit<PriorOrder, "filled" | "status"> = {
+    id: orderId,
+    side: o.side,
+    kind: o.kind,
+    price: Number(o.price),
+    qty: Number(o.qty),
+    pair_id: pair.id,
+    reserved_units: Number(o.reserved),
+    budget: o.budget === null ? null : Number(o.budget),
+  };
+  return { ...r, clientId: o.clientOid, terms: JSON.stringify(terms) };
+}
+
+/** The first order of a client id, from the terms its hold was made with: answered as D1's replay answers (submitted: booked or refused now). */
+function replayHeld(t: Trader, terms: string, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
+  const first = JSON.parse(terms) as Omit<PriorOrder, "filled" | "status">;
+  return replay(t, { ...first, filled: 0, status: 0 }, side, input, pair);
 }
 
 /** One order: its hold in the trader's object, then the book. */
-async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder) {
+async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
   await t.confirm?.();
   const account = accountStub(t.env, t.userId);
   // A hold of this id already there is another order of this user in the same millisecond: draw again.
-  const orderId = await withNewId(
+  const got = await withNewId(
     null,
-    async (id) => {
+    async (id): Promise<{ id: number } | { replay: string }> => {
       const held = await account.accountReserve(t.userId, reserveOf(pair, id, priced));
       if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (held.result === "replay") return { replay: held.terms };
       if (held.result === "exists") throw new IdTaken();
-      return id;
+      return { id };
     },
     Date.now(),
   );
+  if ("replay" in got) return replayHeld(t, got.replay, priced.side, input, pair);
+  const orderId = got.id;
   // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
   const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, orderId, priced), clientOid: priced.clientOid });
   // A refusal's release reached the object before the pair answered.
@@ -540,7 +568,7 @@ async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder) {
 async function batchOnObjects(
   t: Trader,
   pair: PairRow,
-  fresh: { index: number; priced: PricedOrder }[],
+  fresh: { index: number; priced: PricedOrder; input: OrderFields }[],
   results: (BatchItemResult | null)[],
   refused: (err: ApiError) => { code: string; message: string },
 ) {
@@ -556,13 +584,24 @@ async function batchOnObjects(
     const ids = pending.map((_, k) => first + k);
     const answers = await account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced)));
     const again: typeof fresh = [];
+    const replays: { f: (typeof fresh)[number]; terms: string }[] = [];
     pending.forEach((f, k) => {
       const a = answers[k]!;
       if (a.result === "reserved") held.push({ ...f, id: ids[k]! });
       else if (a.result === "insufficient") results[f.index] = refused(new ApiError("insufficient_balance", 409));
+      else if (a.result === "replay") replays.push({ f, terms: a.terms });
       else if (attempt < 4) again.push(f);
       else results[f.index] = refused(new ApiError("try_again", 503));
     });
+    // A client id this user's object already holds an order for: that order answers (rare, one by one).
+    for (const { f, terms } of replays) {
+      try {
+        results[f.index] = await replayHeld(t, terms, f.priced.side, f.input, pair);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        results[f.index] = refused(err);
+      }
+    }
     pending = again;
   }
   if (held.length === 0) return;
