@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { dealMoneyCents, formatCents } from "../../schemas/c2c.ts";
 import { formatUnits, parseUnits } from "../../schemas/money.ts";
-import { newPhoneContext, snap } from "./browser.ts";
+import { newPhoneContext, snap, snapFailure } from "./browser.ts";
 import { browser, server, useExchange, useServer } from "./exchange.ts";
 import { apiCall, registerViaApi, uniqueEmail, uploadPicture } from "./helpers.ts";
 
@@ -93,7 +93,7 @@ async function go(page: Page, route: string, ready: string) {
   try {
     await page.waitForSelector(ready);
   } catch (err) {
-    await snap(page, `c2c-failed-${route.replace(/\W+/g, "-")}`);
+    await snapFailure(page, `c2c-failed-${route.replace(/\W+/g, "-")}`);
     throw err;
   }
 }
