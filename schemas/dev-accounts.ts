@@ -2,7 +2,7 @@
  * The move of D1's balances into the account objects (issue #28), local only (under `npm start`:
  * DEV_OUTBOX and DEV_CLOCK on): POST /api/dev/accounts/migrate opens the next users' objects from
  * the cursor, POST /api/dev/accounts/verify compares a range of users' totals. Driven by
- * scripts/migrate-accounts.mjs.
+ * scripts/migrate-accounts.mjs. POST /api/dev/accounts/treasury opens the treasury's shard objects.
  */
 import { z } from "zod";
 import { intInput, limitInput } from "./strict.ts";
@@ -34,4 +34,13 @@ export const devAccountsVerifiedSchema = z.object({
   mismatched: z.array(z.object({ user_id: z.number().int(), where: z.enum(["object", "read_model"]) })),
   next: z.number().int(),
   done: z.boolean(),
+});
+
+/** The treasury's opening takes nothing: it splits D1's treasury balance over the shards. */
+export const devAccountsTreasurySchema = z.strictObject({}, { error: "invalid_param" });
+
+export const devAccountsTreasuryOpenedSchema = z.object({
+  opened: z.array(z.object({ account: z.string(), currency_id: z.number().int(), available: z.string(), per_shard: z.array(z.string()) })),
+  applied: z.number().int(),
+  seen: z.number().int(),
 });

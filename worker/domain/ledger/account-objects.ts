@@ -9,9 +9,11 @@
  *   user only once their object answered, so a stopped run resumes where it stopped.
  * - `verifyAccountsStep`: drains each user's object into the read model and compares, exactly,
  *   D1's balances with the object's and with the read model's; any difference is listed.
- * System accounts (user id ≤ 0) are not moved here: they become sharded objects (not built yet).
+ * System accounts (user id ≤ 0) are not moved by these steps; `openTreasuryShards` opens the
+ * treasury's shard objects from D1's treasury balance.
  */
 import type { AccountBalance, OpeningBalance, OpeningHold } from "../../../durable/account/types.ts";
+import { SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
 import { userStub } from "../../lib/notify.ts";
 import { holdSourcesOf } from "../products.ts";
 import type { HoldSource } from "./holds.ts";
@@ -206,4 +208,44 @@ export async function verifyAccountsStep(env: Pick<Env, "DB" | "USER">, after: n
     if (canonical(model.get(userId) ?? []) !== d1) mismatched.push({ user_id: userId, where: "read_model" });
   }
   return { checked: ids.length, mismatched, next: ids.at(-1) ?? after, done: ids.length < limit };
+}
+
+export interface TreasuryOpening {
+  /** One row per (account, currency) of D1's treasury that had funds available: what each shard got. */
+  opened: { account: string; currency_id: number; available: string; per_shard: string[] }[];
+  /** Shard calls that applied the opening now, and those that had it already (a step run again). */
+  applied: number;
+  seen: number;
+}
+
+/**
+ * The treasury's opening at the cut-over (docs/architecture/account-objects.md, "What remains
+ * after session 13"): D1's treasury (user -3) available balance of each account and currency is
+ * split over its `SYSTEM_SHARDS` shard objects (`system:-3:{k}`; shard 0 takes the remainder), one
+ * credit leg per shard keyed `opening:{account}:{currency}`, so a second run applies nothing. What
+ * the treasury holds frozen (the reservations of products still on D1) stays in D1.
+ */
+export async function openTreasuryShards(env: Pick<Env, "DB" | "USER">): Promise<TreasuryOpening> {
+  const { results } = await env.DB.prepare("SELECT account, currency_id, CAST(available AS TEXT) AS available FROM balances WHERE user_id = ? AND available > 0 ORDER BY account, currency_id")
+    .bind(SYSTEM_USERS.treasury)
+    .all<{ account: string; currency_id: number; available: string }>();
+  const out: TreasuryOpening = { opened: [], applied: 0, seen: 0 };
+  for (const r of results) {
+    const total = BigInt(r.available);
+    const shards = BigInt(SYSTEM_SHARDS);
+    const parts = Array.from({ length: SYSTEM_SHARDS }, (_, k) => total / shards + (k === 0 ? total % shards : 0n));
+    await pool(
+      parts.map((amount, k) => ({ amount, k })).filter((p) => p.amount > 0n),
+      async ({ amount, k }) => {
+        const [answer] = await systemStub(env, SYSTEM_USERS.treasury, k).systemApply(SYSTEM_USERS.treasury, k, [
+          { key: `opening:${r.account}:${r.currency_id}`, ops: [{ t: "credit", account: r.account, currencyId: r.currency_id, amount }] },
+        ]);
+        if (answer?.result === "applied") out.applied++;
+        else if (answer?.result === "seen") out.seen++;
+        else throw new Error(`treasury shard ${k} refused its opening: ${JSON.stringify(answer)}`);
+      },
+    );
+    out.opened.push({ account: r.account, currency_id: r.currency_id, available: r.available, per_shard: parts.map(String) });
+  }
+  return out;
 }
