@@ -12,6 +12,7 @@
  * docs/architecture/account-objects.md for what is wired.
  */
 import { DurableObject } from "cloudflare:workers";
+import { devClockInObject, devClockOn } from "../../worker/lib/clock.ts";
 import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
@@ -30,6 +31,14 @@ export class AccountObject extends DurableObject<Env> {
   private accountBook: AccountBook | undefined;
   /** An alarm is known to be set (this instance set or saw it); cleared when the alarm runs. */
   private drainSet = false;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // The dev clock (npm start, DEV_CLOCK=on): the drain's and the sweep's alarms are asked for in
+    // dev time and must fire by real time, as the pair object's do (worker/lib/clock.ts); without
+    // this an advanced clock put them days ahead and the objects stopped draining into D1.
+    if (devClockOn(env)) void ctx.blockConcurrencyWhile(() => devClockInObject(env, ctx.storage));
+  }
 
   /** The money tables are created on the first money call, so a socket-only user's object never has them. */
   protected book(userId?: number): AccountBook {
