@@ -409,7 +409,10 @@ export async function main(options = {}) {
     await call("", "GET", `/api/currency/depth?currency_id=${pair.currencyId}&legal_id=3`);
     await sleep(1500);
   }
+  // Objects mode: the last legs delivered and every object drained before the reconciler reads them, and its own drains after.
+  if (objects) await sleep(3000);
   await call("", "POST", "/api/dev/cron", { cron: "0 0 * * *" });
+  if (objects) await sleep(3000);
   client.close();
   await server.stop();
 
