@@ -146,7 +146,18 @@ export async function main(options = {}) {
   const port = o.port ?? (await freePort());
   let server = await startServer({ root, dir, port, pepper, vars });
   let client = httpClient(server.url, { timeoutMs: 20_000 });
-  const call = async (who, method, p, body) => client.request(method, p, { token: who ? tokens[who] : undefined, body });
+  const call = async (who, method, p, body) => {
+    const r = await client.request(method, p, { token: who ? tokens[who] : undefined, body });
+    if (!who || r.body?.code !== "login_required") return r;
+    // Sessions last 30 days of clock time: once the dev clock has moved past that, log in again.
+    try {
+      tokens[who] = await login(client, USERS[who].account, USERS[who].password);
+    } catch {
+      return r; // the server went down meanwhile (a kill): the next call logs in again
+    }
+    stats.relogins = (stats.relogins ?? 0) + 1;
+    return client.request(method, p, { token: tokens[who], body });
+  };
   const tokens = {};
   for (const [k, a] of Object.entries(USERS)) tokens[k] = await login(client, a.account, a.password);
 
@@ -421,7 +432,7 @@ export async function main(options = {}) {
   const failed = checks.filter((c) => !c.ok);
   const report = { seed: o.seed, crashPoints: o.crashes, crashLog, stats, checks, passed: failed.length === 0, seconds: +((now() - t0) / 1000).toFixed(1) };
   if (!o.quiet) {
-    console.log(`\nSeed ${o.seed}: ${o.crashes} kills; ${stats.sent} actions (${stats.ok} ok, ${stats.cut} cut by a kill), cron jobs failed: ${stats.cronJobsFailed ?? 0}`);
+    console.log(`\nSeed ${o.seed}: ${o.crashes} kills; ${stats.sent} actions (${stats.ok} ok, ${stats.cut} cut by a kill), cron jobs failed: ${stats.cronJobsFailed ?? 0}, logins again after the clock passed 30 days: ${stats.relogins ?? 0}`);
     for (const [p, acts] of Object.entries(stats.perProduct)) console.log(`  ${p.padEnd(9)} ${Object.entries(acts).map(([a, c]) => `${a} ${c.ok}/${c.refused}/${c.cut}`).join(", ")}   (ok/refused/cut)`);
     console.log(`Refused: ${JSON.stringify(stats.refused)}`);
     console.log(`States after the run: ${checks.info.statuses.map((r) => `${r.t}/${r.status}: ${r.n}`).join(", ")}`);

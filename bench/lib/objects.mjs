@@ -164,7 +164,10 @@ export async function d1RecordsExplainer(root, dir) {
 export async function checkAccountObjects({ root, dir, opening, d1Users, explain: explainProducts, records = [] }) {
   const checks = [];
   const d1Records = await d1RecordsExplainer(root, dir);
-  const explain = (owner, h) => d1Records(owner, h) ?? explainProducts(owner, h);
+  const explain = (owner, h) => {
+    const d1Record = d1Records(owner, h);
+    return d1Record === undefined ? explainProducts(owner, h) : d1Record;
+  };
   const check = (name, ok, detail = "") => checks.push({ name, ok, detail: String(detail).slice(0, 2000) });
   const objects = readAccountObjects(dir);
   const label = (o) => (o.shard === null ? `user:${o.userId}` : `system:${o.userId}:${o.shard}`);
