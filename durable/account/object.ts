@@ -184,7 +184,7 @@ export class AccountObject extends DurableObject<Env> {
         continue;
       }
       const pairId = Number(pair[1]);
-      const verdict = await this.env.PAIR.get(this.env.PAIR.idFromName(`pair:${pairId}`)).tombstone(pairId, orderId);
+      const verdict = await this.env.PAIR.get(this.env.PAIR.idFromName(`pair:${pairId}`)).tombstone(pairId, orderId, book.ownerOf());
       if (verdict === "known") {
         book.markChecked(h.hold);
         known += 1;
