@@ -14,6 +14,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
+import { D1_RECORD_OWNER, recordVerdict } from "./records.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
 
@@ -167,6 +168,15 @@ export class AccountObject extends DurableObject<Env> {
     let known = 0;
     let released = 0;
     for (const h of holds) {
+      if (h.owner === D1_RECORD_OWNER) {
+        // A record that lives in D1 (records.ts): tombstoned there unless it exists.
+        const verdict = await recordVerdict(this.env.DB, h.forKind, h.forId);
+        if (verdict !== "tombstoned") {
+          book.markChecked(h.hold);
+          if (verdict === "known") known += 1;
+        } else if (book.releaseOrphan(h.hold).result === "applied") released += 1;
+        continue;
+      }
       const pair = /^pair:([0-9]+)$/.exec(h.owner);
       const orderId = Number(h.forId);
       if (!pair || h.forKind !== "spot_order" || !Number.isSafeInteger(orderId)) {

@@ -36,6 +36,8 @@ import { actionNotices, noticeStatements, orderNotices, type NoticeOrder } from 
 import { notifyUsers } from "./notify.ts";
 import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
 import { payKindsOf, paySnapshot } from "./pay-methods.ts";
+import { c2cOnObjects, orderLegs, tombstoneGuard, withEscrow } from "./objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { beijingDay, c2cSettings, guard, maskName, newId, orderNumber, runC2c, type C2cSettings } from "./shared.ts";
 
 export type OrderRow = {
@@ -269,36 +271,48 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
   const snapshot = await paySnapshot(db, sellerId, kinds);
   if (snapshot.length === 0) throw new ApiError("c2c_advert_closed", 409);
 
-  const id = newId(now);
   const settings = c2cSettings(env);
-  const stmts = userSells
-    ? movementStatements(db, `c2c:${id}:escrow`, "c2c_escrow", [
-        { userId, currencyId: a.currency_id, account: "legal", dAvailable: -units, dFrozen: units, memo: `c2c order ${id} escrow` },
-      ], now)
-    : [];
-  stmts.push(
-    db
-      .prepare(
-        `INSERT INTO c2c_orders (id, advert_id, type, merchant_id, taker_id, buyer_id, seller_id, currency_id, amount, price, deal_money, is_sure, pay_deadline, pay_methods, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-      )
-      .bind(id, a.id, a.type, a.user_id, userId, userSells ? a.user_id : userId, sellerId, a.currency_id, units.toString(), price.toString(), money.toString(), now + settings.payWindowMs, JSON.stringify(snapshot), now),
-    db.prepare("UPDATE c2c_adverts SET remaining = remaining - ?, updated_at = ? WHERE id = ? AND status = 1 AND price = ?").bind(units.toString(), now, a.id, price.toString()),
-    guard(db, `advert ${a.id} take`),
-  );
-  const notice = noticeStatements(
-    db,
-    orderNotices(
-      { id, merchant_id: a.user_id, buyer_id: userSells ? a.user_id : userId, seller_id: sellerId, amount: units, scale: a.scale, currency_name: a.currency_name, deal_money: money },
-      [{ notice: "new" }],
+  const onObjects = c2cOnObjects(env);
+  const buyerId = userSells ? a.user_id : userId;
+  const noticed = new Set<number>();
+  // One guarded batch: the record, the advert's remaining, the notices (and on D1's path the escrow's movement).
+  const write = async (id: number) => {
+    const stmts = onObjects
+      ? [tombstoneGuard(db, "c2c_order", id)]
+      : userSells
+        ? movementStatements(db, `c2c:${id}:escrow`, "c2c_escrow", [
+            { userId, currencyId: a.currency_id, account: "legal", dAvailable: -units, dFrozen: units, memo: `c2c order ${id} escrow` },
+          ], now)
+        : [];
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO c2c_orders (id, advert_id, type, merchant_id, taker_id, buyer_id, seller_id, currency_id, amount, price, deal_money, is_sure, pay_deadline, pay_methods, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+        )
+        .bind(id, a.id, a.type, a.user_id, userId, buyerId, sellerId, a.currency_id, units.toString(), price.toString(), money.toString(), now + settings.payWindowMs, JSON.stringify(snapshot), now),
+      db.prepare("UPDATE c2c_adverts SET remaining = remaining - ?, updated_at = ? WHERE id = ? AND status = 1 AND price = ?").bind(units.toString(), now, a.id, price.toString()),
+      guard(db, `advert ${a.id} take`),
+    );
+    const notice = noticeStatements(
+      db,
+      orderNotices(
+        { id, merchant_id: a.user_id, buyer_id: buyerId, seller_id: sellerId, amount: units, scale: a.scale, currency_name: a.currency_name, deal_money: money },
+        [{ notice: "new" }],
+        now,
+      ),
       now,
-    ),
-    now,
-  );
-  stmts.push(...notice.stmts);
-  await runC2c(db, stmts, "c2c_advert_closed");
+    );
+    stmts.push(...notice.stmts);
+    await runC2c(db, stmts, "c2c_advert_closed");
+    for (const u of notice.userIds) noticed.add(u);
+  };
+  // Objects mode: a user selling escrows their coins in their own object first (c2c_order:{id}), then the record.
+  const escrowed = onObjects && userSells;
+  const id = escrowed ? await withEscrow(env, { userId, kind: "c2c_order", currencyId: a.currency_id, amount: units, now }, write) : newId(now);
+  if (!escrowed) await write(id);
   await notifyUsers(env, [a.user_id], { type: "c2c_order", id, is_sure: 0 });
-  await announceNotifications(env, notice.userIds);
+  await announceNotifications(env, [...noticed]);
   return { id, is_sure: 0 };
 }
 
@@ -348,7 +362,11 @@ export async function transitionOrder(env: Env, r: OrderRow, action: OrderAction
   const t = d.transition;
   const n = big(r.amount);
   const stmts: D1PreparedStatement[] = [];
-  if (t.escrow === "release") {
+  // Objects mode: the escrow's legs, written with the transition and sent once it committed (objects.ts).
+  const legs = c2cOnObjects(env) ? orderLegs(r, t.escrow) : null;
+  if (legs) {
+    if (t.escrow === "return") stmts.push(db.prepare("UPDATE c2c_adverts SET remaining = remaining + ?, updated_at = ? WHERE id = ?").bind(n.toString(), now, r.advert_id));
+  } else if (t.escrow === "release") {
     const entries: LedgerEntry[] = [
       { userId: r.seller_id, currencyId: r.currency_id, account: "legal", dAvailable: 0n, dFrozen: -n, memo: `c2c order ${r.id} released` },
       { userId: r.buyer_id, currencyId: r.currency_id, account: "legal", dAvailable: n, dFrozen: 0n, memo: `c2c order ${r.id} bought` },
@@ -393,7 +411,9 @@ export async function transitionOrder(env: Env, r: OrderRow, action: OrderAction
   // The parties' notification-centre items, after every guard of the batch: a lost race inserts none.
   const notice = noticeStatements(db, orderNotices(noticeOrder(r), actionNotices(t.action), now), now);
   stmts.push(...notice.stmts);
+  if (legs) stmts.push(...recordLegsStatements(db, `c2c_order:${r.id}`, legs, now));
   await runC2c(db, stmts);
+  if (legs) await deliverRecordLegs(env, legs);
   const others = [r.buyer_id, r.seller_id].filter((u) => u !== actorId);
   await notifyUsers(env, others, { type: "c2c_order", id: r.id, is_sure: t.to });
   await announceNotifications(env, notice.userIds);

@@ -1,0 +1,124 @@
+/**
+ * C2C with balances in the account objects (issue #28, `ACCOUNTS=objects`, worker/lib/accounts.ts).
+ * The records (orders, adverts, merchant applications) stay in D1 with their state machines
+ * (machine.ts) and guards; only the money moves to the objects, in the two moves of the design:
+ *
+ * 1. **the hold, then the record**: coins a record escrows are held in the owner's object first,
+ *    `c2c_order:{id}` (a user selling to a buy advert), `c2c_advert:{id}` (a sell advert's whole
+ *    amount), `c2c_deposit:{id}` (a merchant's security deposit), all in the `legal` account;
+ *    `insufficient_balance` moves nothing. Then the record's D1 batch, which also refuses a record
+ *    whose id was tombstoned (`record_tombstones`). A batch the database refuses gives the hold back
+ *    (`{hold}:refused`); a Worker that dies in between leaves the hold to its object's orphan sweep,
+ *    which after a grace tombstones the id in D1 and releases it (`{hold}:orphan`,
+ *    durable/account/records.ts);
+ * 2. **the transition, then its legs**: release (the escrow spent, the buyer credited) and return
+ *    (a user's own escrow released) are the money core's `escrowReleaseLegs` / `escrowReturnLegs`,
+ *    keyed by the order (`escrow:{id}:release:seller|buyer`, `escrow:{id}:return`), written into
+ *    `record_legs` in the transition's own D1 batch and sent after it commits (worker/lib/record-legs.ts).
+ *    The guarded transition happens once, so its legs are written once; a retry or a second decision
+ *    is refused by the order's state before any leg, and a leg sent twice is `seen` in its object.
+ *
+ * What each escrow means is D1's: an order on a sell advert draws on the advert's escrow, so its
+ * release spends the advert's hold and its return moves nothing (the coins stay in the advert, whose
+ * remaining grows again in D1); a withdrawn advert gives back exactly its remaining amount (never
+ * "the rest": a release of an order that ended just before may still be on its way).
+ */
+import type { Leg } from "../../../durable/money/index.ts";
+import { escrowReleaseLegs, escrowReturnLegs, releaseLeg, units } from "../../../durable/money/index.ts";
+import { accountStub, accountsOnObjects, userAddress } from "../../lib/accounts.ts";
+import { ApiError } from "../../lib/errors.ts";
+import { balanceOf } from "../../lib/ledger.ts";
+import { balanceIn } from "../wallet/object-reads.ts";
+import type { EscrowEffect } from "./machine.ts";
+import { newId } from "./shared.ts";
+import { D1_RECORD_OWNER } from "../../../durable/account/records.ts";
+
+/** Where C2C coins live, in the objects as in D1. */
+export const C2C_ACCOUNT = "legal";
+/** The owner of a hold whose record is a D1 row: the orphan sweep asks D1 (durable/account/records.ts). */
+export const RECORD_OWNER = D1_RECORD_OWNER;
+
+export type EscrowKind = "c2c_order" | "c2c_advert" | "c2c_deposit";
+export type C2cEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
+
+export const c2cOnObjects = (env: { ACCOUNTS?: string }) => accountsOnObjects(env);
+export const escrowHold = (kind: EscrowKind, id: number) => `${kind}:${id}`;
+
+/** The legal account's balance of one coin: the object's in objects mode, D1's otherwise. */
+export async function legalBalance(env: C2cEnv, userId: number, currencyId: number): Promise<{ available: bigint; frozen: bigint }> {
+  if (!c2cOnObjects(env)) return balanceOf(env.DB, userId, currencyId, C2C_ACCOUNT);
+  return balanceIn(await accountStub(env, userId).accountBalances(userId), C2C_ACCOUNT, currencyId);
+}
+
+/**
+ * Aborts the record's batch when the orphan sweep tombstoned its id (its hold was given back): the
+ * statement guard of migrations/0012 with "changed" 0 when a tombstone exists.
+ */
+export function tombstoneGuard(db: D1Database, kind: EscrowKind, id: number): D1PreparedStatement {
+  return db
+    .prepare("INSERT INTO c2c_guards (changed, what) SELECT NOT EXISTS (SELECT 1 FROM record_tombstones WHERE kind = ?1 AND id = ?2), ?3")
+    .bind(kind, id, `${kind} ${id} tombstoned`);
+}
+
+/**
+ * The two moves of a new record: a fresh id's hold of `amount` in the owner's object, then the
+ * record's batch (`write`, which must carry `tombstoneGuard`). A refused batch gives the hold back
+ * before its refusal is answered. Answers the record's id.
+ */
+export async function withEscrow(env: C2cEnv, o: { userId: number; kind: EscrowKind; currencyId: number; amount: bigint; now: number }, write: (id: number) => Promise<void>): Promise<number> {
+  const stub = accountStub(env, o.userId);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const id = newId(o.now);
+    const held = await stub.accountReserve(o.userId, { forKind: o.kind, forId: String(id), account: C2C_ACCOUNT, currencyId: o.currencyId, amount: o.amount, owner: RECORD_OWNER });
+    if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+    // A hold of this id already there: another record drew it in the same millisecond; draw again.
+    if (held.result === "exists") continue;
+    try {
+      await write(id);
+      return id;
+    } catch (err) {
+      // Only a refusal the database answered (translated into an ApiError) is certain to have written nothing.
+      if (err instanceof ApiError) await giveBack(env, o.userId, escrowHold(o.kind, id), "refused");
+      throw err;
+    }
+  }
+  throw new ApiError("try_again", 503);
+}
+
+async function giveBack(env: C2cEnv, userId: number, hold: string, why: string): Promise<void> {
+  await accountStub(env, userId).accountApply(userId, [{ key: `${hold}:${why}`, ops: [{ t: "release", hold, amount: "rest" }] }]);
+}
+
+/** What an order's transition owes the objects (the fields of OrderRow it reads). */
+export interface EscrowOrder {
+  id: number;
+  type: "buy" | "sell";
+  advert_id: number;
+  buyer_id: number;
+  seller_id: number;
+  currency_id: number;
+  amount: number;
+}
+
+/** The legs of an order's escrow effect: release to the buyer, or return to a selling user. */
+export function orderLegs(r: EscrowOrder, effect: EscrowEffect): Leg[] {
+  if (effect === "none") return [];
+  // A sell advert's order draws on the advert's escrow; a user selling to a buy advert escrowed their own coins.
+  const hold = r.type === "sell" ? escrowHold("c2c_advert", r.advert_id) : escrowHold("c2c_order", r.id);
+  const e = { id: String(r.id), cur: String(r.currency_id), seller: userAddress(r.seller_id), buyer: userAddress(r.buyer_id), kind: C2C_ACCOUNT, hold, amt: units(Number(r.amount)) };
+  if (effect === "release") return escrowReleaseLegs(e);
+  // Returned into a sell advert: the coins stay in its hold (D1's remaining grows again); nothing moves.
+  return r.type === "buy" ? escrowReturnLegs(e) : [];
+}
+
+/** A withdrawn sell advert gives back exactly what remains in it. */
+export function advertWithdrawLegs(a: { id: number; user_id: number; currency_id: number }, remaining: bigint): Leg[] {
+  const hold = escrowHold("c2c_advert", a.id);
+  return releaseLeg(`${hold}:withdraw`, userAddress(a.user_id), hold, String(a.currency_id), units(Number(remaining)));
+}
+
+/** A rejected application or a merchant who leaves gets the deposit back. */
+export function depositReleaseLegs(m: { id: number; user_id: number; currency_id: number }, deposit: bigint): Leg[] {
+  const hold = escrowHold("c2c_deposit", m.id);
+  return releaseLeg(`${hold}:release`, userAddress(m.user_id), hold, String(m.currency_id), units(Number(deposit)));
+}
