@@ -9,6 +9,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { accountStub, sendLegs } from "../../worker/lib/accounts.ts";
 import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
+import { c2cHolds } from "../../worker/domain/c2c/holds.ts";
 import { orderLegs, tombstoneGuard } from "../../worker/domain/c2c/objects.ts";
 import { orderRow } from "../../worker/domain/c2c/orders.ts";
 import { c2cExpiryJob } from "../../worker/jobs/c2c-expiry.ts";
@@ -69,6 +70,13 @@ const statementKinds = async (u: TestUser) => {
   return (r.body.message.lines as { kind: string }[]).map((l) => l.kind);
 };
 
+/** The holds screen's items of the legal USDT account: [purpose, record type, record id, amount]. */
+const holdsList = async (u: TestUser) => {
+  const groups = (await api("/wallet/holds", { token: u.token })).body.message.groups as { currency_id: number; account: string; frozen: string; holds: { purpose: string; amount: string; ref: { type: string; id: number | null } }[] }[];
+  const g = groups.find((x) => x.currency_id === USDT && x.account === "legal");
+  return { frozen: g?.frozen ?? "0", holds: (g?.holds ?? []).map((h) => [h.purpose, h.ref.type, h.ref.id, h.amount]) };
+};
+
 async function appealId(orderId: number) {
   return (await env.DB.prepare("SELECT id FROM c2c_appeals WHERE order_id = ?").bind(orderId).first<{ id: number }>())!.id;
 }
@@ -83,6 +91,15 @@ describe("C2C on the account objects", () => {
     const id = await placeOrder(buyer, ad.id, "100");
     // The coins stay in the advert's hold while the order runs.
     expect(await legal(merchant.id)).toEqual([u8("9000"), u8("2000")]);
+    const { holds, frozen } = await holdsList(merchant);
+    expect(frozen).toBe("2000.00000000");
+    expect(holds).toEqual(
+      expect.arrayContaining([
+        ["c2c_deposit", "c2c_merchant", expect.any(Number), "1000.00000000"],
+        ["c2c_advert", "c2c_advert", ad.id, "1000.00000000"],
+      ]),
+    );
+    expect(holds).toHaveLength(2);
     expect((await pay(buyer, id)).body.type).toBe("ok");
     const released = await release(merchant, id);
     expect(released.body.message).toMatchObject({ is_sure: 1 });
@@ -121,6 +138,7 @@ describe("C2C on the account objects", () => {
     const seller = await objectTaker("500");
     const id = await placeOrder(seller, ad.id, "100");
     expect(await legal(seller.id)).toEqual([u8("400"), u8("100")]);
+    expect(await holdsList(seller)).toEqual({ frozen: "100.00000000", holds: [["c2c_order", "c2c_order", id, "100.00000000"]] });
     const cancelled = await api("/legal_deal_cancel_order", { token: merchant.token, body: { id } });
     expect(cancelled.body.type, JSON.stringify(cancelled.body)).toBe("ok");
     expect(await orderState(id)).toMatchObject({ is_sure: 2, cancel_reason: "buyer" });
@@ -218,7 +236,11 @@ describe("C2C on the account objects", () => {
     ]);
     expect(await pendingRecordLegs(env.DB, `c2c_order:${id}`)).toEqual([`escrow:${id}:return`]);
     expect(await legal(seller.id)).toEqual([u8("100"), u8("100")]);
+    // The reconciler's hold source counts what the unsent legs still hold (the order itself has ended in D1).
+    const c2cHeld = async () => (await c2cHolds.load(env.DB)).find((h) => h.userId === seller.id && h.currencyId === USDT)?.units ?? 0n;
+    expect(await c2cHeld()).toBe(u8("100"));
     await c2cExpiryJob(env);
+    expect(await c2cHeld()).toBe(0n);
     expect(await pendingRecordLegs(env.DB, `c2c_order:${id}`)).toEqual([]);
     expect(await legal(seller.id)).toEqual([u8("200"), 0n]);
     // The same row once more (as if the delete had been lost): seen, nothing moves.

@@ -2,7 +2,9 @@
  * C2C escrow as a reconciliation hold source (worker/lib/reconcile.ts): the frozen funds of a
  * user's legal account are explained by their merchant deposit (application applying or
  * approved), the remaining escrow of their sell adverts (on shelf, off shelf, abnormal) and the
- * coins of the running orders (unpaid or paid) in which they are the seller.
+ * coins of the running orders (unpaid or paid) in which they are the seller. In objects mode a
+ * record's transition has ended before its legs reach the account object (worker/lib/record-legs.ts):
+ * the coins those unanswered legs will spend or release are still frozen there, and counted here.
  */
 import type { Hold, HoldSource, UserHold } from "../ledger/holds.ts";
 
@@ -15,6 +17,8 @@ export const c2cHolds: HoldSource = {
            SELECT user_id, currency_id, deposit AS units FROM c2c_merchants WHERE status IN (0, 1)
            UNION ALL SELECT user_id, currency_id, remaining FROM c2c_adverts WHERE type = 'sell' AND status IN (1, 2, 4)
            UNION ALL SELECT seller_id, currency_id, amount FROM c2c_orders WHERE is_sure IN (0, 3)
+           UNION ALL SELECT CAST(substr(l.dest, 6) AS INTEGER), CAST(o.value ->> 'cur' AS INTEGER), o.value ->> 'amt'
+             FROM record_legs l, json_each(l.ops) o WHERE l.record LIKE 'c2c_%' AND l.dest LIKE 'user:%' AND o.value ->> 't' IN ('spend', 'release')
          ) GROUP BY user_id, currency_id HAVING SUM(units) != 0`,
       )
       .all<{ user_id: number; currency_id: number; units: string }>();
