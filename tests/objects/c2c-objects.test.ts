@@ -10,7 +10,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { accountStub, sendLegs } from "../../worker/lib/accounts.ts";
 import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
 import { c2cHolds } from "../../worker/domain/c2c/holds.ts";
-import { orderLegs, tombstoneGuard } from "../../worker/domain/c2c/objects.ts";
+import { orderLegs, tombstoneGuard, withEscrow } from "../../worker/domain/c2c/objects.ts";
+import { ApiError } from "../../worker/lib/errors.ts";
 import { orderRow } from "../../worker/domain/c2c/orders.ts";
 import { c2cExpiryJob } from "../../worker/jobs/c2c-expiry.ts";
 import { pendingRecordLegs, recordLegsStatements, resendRecordLegs } from "../../worker/lib/record-legs.ts";
@@ -265,5 +266,22 @@ describe("C2C on the account objects", () => {
     expect(await stub.accountSweep(0)).toMatchObject({ released: 0 });
     expect(await legal(seller.id)).toEqual([u8("100"), 0n]);
     await expectReadModel(seller);
+  });
+
+  it("a record the database refuses after its hold gives the hold back at once, and a failure it cannot be sure of leaves it to the sweep", async () => {
+    const seller = await objectTaker("100");
+    const escrow = { userId: seller.id, kind: "c2c_order" as const, currencyId: USDT, amount: u8("30"), now: Date.now() };
+    const refused = await withEscrow(env, escrow, async () => {
+      throw new ApiError("c2c_advert_closed", 409);
+    }).catch((e) => e);
+    expect(refused).toMatchObject({ key: "c2c_advert_closed" });
+    expect(await legal(seller.id)).toEqual([u8("100"), 0n]);
+    // A lost answer (the batch may have committed): the hold stays for the orphan sweep to decide.
+    await expect(withEscrow(env, escrow, async () => Promise.reject(new Error("network")))).rejects.toThrow("network");
+    expect(await legal(seller.id)).toEqual([u8("70"), u8("30")]);
+    expect(await accountStub(env, seller.id).accountSweep(0)).toMatchObject({ released: 1 });
+    expect(await legal(seller.id)).toEqual([u8("100"), 0n]);
+    await expectReadModel(seller);
+    expect(await statementKinds(seller)).toEqual(["c2c_return", "c2c_escrow", "c2c_return", "c2c_escrow"]);
   });
 });
