@@ -284,4 +284,35 @@ describe("C2C on the account objects", () => {
     await expectReadModel(seller);
     expect(await statementKinds(seller)).toEqual(["c2c_return", "c2c_escrow", "c2c_return", "c2c_escrow"]);
   });
+
+  it("two releases and an appeal's return racing on one order: one outcome, the coins move once", async () => {
+    const { merchant } = await objectMerchant("11000");
+    const ad = await postAdvert(merchant, { type: "buy" });
+    const seller = await objectTaker("500");
+    const id = await placeOrder(seller, ad.id, "100");
+    await pay(merchant, id);
+    const r = (await orderRow(env.DB, id))!;
+    await createAppeal(env, r, merchant.id, "coins not released", [], r.paid_at! + WINDOW_MS);
+    const op = await makeOperator();
+    const appeal = await appealId(id);
+    const answers = await Promise.all([
+      release(seller, id),
+      release(seller, id),
+      api(`/admin/c2c/appeals/${appeal}/return`, { token: op.token, body: { reason: "no payment found" } }),
+    ]);
+    expect(answers.filter((a) => a.body.type === "ok")).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 409).map((a) => a.body.code)).toEqual(["c2c_order_handled", "c2c_order_handled"]);
+    const state = await orderState(id);
+    // Released to the buyer (the merchant) or returned to the seller: exactly one of the two, once.
+    if (state!.is_sure === 1) {
+      expect(await legal(seller.id)).toEqual([u8("400"), 0n]);
+      expect(await legal(merchant.id)).toEqual([u8("10100"), u8("1000")]);
+    } else {
+      expect(state).toMatchObject({ is_sure: 2, cancel_reason: "appeal" });
+      expect(await legal(seller.id)).toEqual([u8("500"), 0n]);
+      expect(await legal(merchant.id)).toEqual([u8("10000"), u8("1000")]);
+    }
+    expect(await pendingRecordLegs(env.DB, `c2c_order:${id}`)).toEqual([]);
+    await expectReadModel(seller, merchant);
+  });
 });
