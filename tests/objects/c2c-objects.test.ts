@@ -78,6 +78,14 @@ const holdsList = async (u: TestUser) => {
   return { frozen: g?.frozen ?? "0", holds: (g?.holds ?? []).map((h) => [h.purpose, h.ref.type, h.ref.id, h.amount]) };
 };
 
+/** The buyer marks the order paid, the merchant appeals it once they may; answers an operator and the appeal's id. */
+async function paidAndAppealed(buyer: TestUser, merchant: TestUser, orderId: number, reason: string) {
+  expect((await pay(buyer, orderId)).body.type).toBe("ok");
+  const r = (await orderRow(env.DB, orderId))!;
+  await createAppeal(env, r, merchant.id, reason, [], r.paid_at! + WINDOW_MS);
+  return { op: await makeOperator(), appeal: await appealId(orderId) };
+}
+
 async function appealId(orderId: number) {
   return (await env.DB.prepare("SELECT id FROM c2c_appeals WHERE order_id = ?").bind(orderId).first<{ id: number }>())!.id;
 }
@@ -175,11 +183,7 @@ describe("C2C on the account objects", () => {
     const ad = await postAdvert(merchant, { type: "buy" });
     const seller = await objectTaker("500");
     const id = await placeOrder(seller, ad.id, "100");
-    expect((await pay(merchant, id)).body.type).toBe("ok");
-    const r = (await orderRow(env.DB, id))!;
-    await createAppeal(env, r, merchant.id, "coins not released", [], r.paid_at! + WINDOW_MS);
-    const op = await makeOperator();
-    const appeal = await appealId(id);
+    const { op, appeal } = await paidAndAppealed(merchant, merchant, id, "coins not released");
     const decided = await api(`/admin/c2c/appeals/${appeal}/release`, { token: op.token, body: { reason: "payment shown" } });
     expect(decided.body.message).toEqual({ id: appeal, status: 1 });
     expect(await legal(seller.id)).toEqual([u8("400"), 0n]);
@@ -198,11 +202,7 @@ describe("C2C on the account objects", () => {
     const ad = await postAdvert(merchant);
     const buyer = await objectTaker();
     const id = await placeOrder(buyer, ad.id, "100");
-    await pay(buyer, id);
-    const r = (await orderRow(env.DB, id))!;
-    await createAppeal(env, r, merchant.id, "no money arrived", [], r.paid_at! + WINDOW_MS);
-    const op = await makeOperator();
-    const appeal = await appealId(id);
+    const { op, appeal } = await paidAndAppealed(buyer, merchant, id, "no money arrived");
     const decided = await api(`/admin/c2c/appeals/${appeal}/return`, { token: op.token, body: { reason: "no payment found" } });
     expect(decided.body.message).toEqual({ id: appeal, status: 2 });
     expect(await orderState(id)).toMatchObject({ is_sure: 2, cancel_reason: "appeal" });
@@ -290,11 +290,7 @@ describe("C2C on the account objects", () => {
     const ad = await postAdvert(merchant, { type: "buy" });
     const seller = await objectTaker("500");
     const id = await placeOrder(seller, ad.id, "100");
-    await pay(merchant, id);
-    const r = (await orderRow(env.DB, id))!;
-    await createAppeal(env, r, merchant.id, "coins not released", [], r.paid_at! + WINDOW_MS);
-    const op = await makeOperator();
-    const appeal = await appealId(id);
+    const { op, appeal } = await paidAndAppealed(merchant, merchant, id, "coins not released");
     const answers = await Promise.all([
       release(seller, id),
       release(seller, id),
