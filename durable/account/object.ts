@@ -14,7 +14,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
-import { D1_RECORD_OWNER, recordVerdict } from "./records.ts";
+import { claimOrphan, RECORD_OWNER } from "./claims.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
 
@@ -156,9 +156,10 @@ export class AccountObject extends DurableObject<Env> {
 
   /**
    * The orphan sweep: asks the owner of each open hold made more than `graceMs` ago whether it
-   * knows the hold's record (today: the pair, for `spot_order` holds). A pair that never booked
-   * the order tombstones it (it can never be booked after), and the hold's rest is released here,
-   * keyed `{hold}:orphan`; one it knows is never asked about again (its legs resolve the hold).
+   * knows the hold's record: the pair, for `spot_order` holds; D1's `object_hold_claims` for holds
+   * owned by `RECORD_OWNER` (claims.ts: released only when the sweep's orphan claim wins). A pair
+   * that never booked the order tombstones it (it can never be booked after), and the hold's rest is
+   * released here, keyed `{hold}:orphan`; one it knows is never asked about again (its legs resolve the hold).
    * Answers what it did and when the next hold comes due (null: none waits).
    */
   async accountSweep(graceMs = ORPHAN_GRACE_MS): Promise<{ known: number; released: number; next: number | null }> {
@@ -168,12 +169,11 @@ export class AccountObject extends DurableObject<Env> {
     let known = 0;
     let released = 0;
     for (const h of holds) {
-      if (h.owner === D1_RECORD_OWNER) {
-        // A record that lives in D1 (records.ts): tombstoned there unless it exists.
-        const verdict = await recordVerdict(this.env.DB, h.forKind, h.forId);
-        if (verdict !== "tombstoned") {
+      if (h.owner === RECORD_OWNER) {
+        // A record that lives in D1 (claims.ts): its batch claimed the hold, or the sweep claims it now.
+        if ((await claimOrphan(this.env.DB, h.hold, Date.now())) === "record") {
           book.markChecked(h.hold);
-          if (verdict === "known") known += 1;
+          known += 1;
         } else if (book.releaseOrphan(h.hold).result === "applied") released += 1;
         continue;
       }

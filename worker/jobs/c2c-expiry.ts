@@ -2,14 +2,9 @@
  * Cron (every minute): cancels unpaid C2C orders whose payment window has ended and returns their
  * escrow, whether or not anyone is online, so an order is cancelled within 60 s of its window's
  * end. Each order is one guarded batch (worker/domain/c2c/orders.ts): a payment that lands first
- * wins, and a job that fires twice applies nothing twice.
- *
- * In objects mode (`ACCOUNTS=objects`) it also sends again the legs of D1 records that were not
- * answered (`record_legs`, worker/lib/record-legs.ts: C2C orders, adverts and deposits, invite
- * rebates): a Worker that died after a transition's batch, an object that was unreachable.
+ * wins, and a job that fires twice applies nothing twice. In objects mode the legs of an expiry
+ * that were not answered are sent again by the shared every-minute job (worker/jobs/record-legs.ts).
  */
-import { accountsOnObjects } from "../lib/accounts.ts";
-import { resendRecordLegs } from "../lib/record-legs.ts";
 import { expireDueOrders } from "../domain/c2c/orders.ts";
 import type { Job } from "./job.ts";
 
@@ -17,10 +12,6 @@ import type { Job } from "./job.ts";
 export async function c2cExpiryJob(env: Env, now = Date.now()): Promise<{ due: number; expired: number }> {
   const r = await expireDueOrders(env, now);
   if (r.expired > 0) console.log(JSON.stringify({ level: "info", event: "c2c_orders_expired", ...r }));
-  if (accountsOnObjects(env)) {
-    const legs = await resendRecordLegs(env, now);
-    if (legs.sent > 0 || legs.left > 0) console.log(JSON.stringify({ level: "info", event: "record_legs_resent", ...legs }));
-  }
   return r;
 }
 

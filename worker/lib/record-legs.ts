@@ -1,7 +1,7 @@
 /**
  * Legs owed by records that live in D1 (issue #28, `ACCOUNTS=objects`): a C2C order's release or
- * return, an advert's withdrawn escrow, a merchant's deposit, a day's invite rebates. The record's
- * transition writes its legs into `record_legs` (migrations/0052) in the same D1 batch as the
+ * return, a savings interest day, a cover's payout, a deposit credited, a day's invite rebates. The
+ * record's transition writes its legs into `record_legs` (migrations/0050) in the same D1 batch as the
  * transition itself, so a committed transition never loses its money; the Worker then sends them
  * to their account objects (`sendLegs`) and deletes each row its object answered. Every answer
  * (applied, seen, refused) acknowledges the leg, as the money core's outbox does; a refusal is

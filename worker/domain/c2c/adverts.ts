@@ -17,7 +17,7 @@ import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.t
 import { c2cHeldBy } from "./holds.ts";
 import { decideAdvert, type AdvertAction, type AdvertState } from "./machine.ts";
 import { isMerchant } from "./merchants.ts";
-import { advertWithdrawLegs, c2cOnObjects, legalBalance, tombstoneGuard, withEscrow, type C2cEnv } from "./objects.ts";
+import { advertWithdrawLegs, c2cOnObjects, escrowClaim, legalBalance, withEscrow, type C2cEnv } from "./objects.ts";
 import { payKindsOf } from "./pay-methods.ts";
 import { bgcolorOf, guard, newId, runC2c } from "./shared.ts";
 
@@ -179,10 +179,12 @@ export async function createAdvert(env: C2cEnv, userId: number, a: AdvertInput, 
     if (missing.length > 0) throw new ApiError("c2c_pay_method_missing", 403, { kinds: missing.join(", ") }, "997");
   }
   const onObjects = c2cOnObjects(env);
+  // Objects mode: a sell advert's whole amount is held in the merchant's object first (c2c_advert:{id}), then the record.
+  const escrowed = onObjects && a.type === "sell";
   const write = async (id: number) => {
-    const stmts = onObjects
-      ? [tombstoneGuard(db, "c2c_advert", id)]
-      : a.type === "sell"
+    const stmts = escrowed
+      ? [escrowClaim(db, "c2c_advert", id, now)]
+      : !onObjects && a.type === "sell"
       ? movementStatements(db, `c2c:advert:${id}:escrow`, "c2c_escrow", [
           { userId, currencyId: a.currency.id, account: "legal", dAvailable: -a.total, dFrozen: a.total, memo: `advert ${id} escrow` },
         ], now)
@@ -197,8 +199,6 @@ export async function createAdvert(env: C2cEnv, userId: number, a: AdvertInput, 
     );
     await runC2c(db, stmts, "state_conflict");
   };
-  // Objects mode: a sell advert's whole amount is held in the merchant's object first (c2c_advert:{id}), then the record.
-  const escrowed = onObjects && a.type === "sell";
   const id = escrowed ? await withEscrow(env, { userId, kind: "c2c_advert", currencyId: a.currency.id, amount: a.total, now }, write) : newId(now);
   if (!escrowed) await write(id);
   const row = await advertRow(db, id);

@@ -13,7 +13,7 @@ import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
 import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import type { Leg } from "../../../durable/money/index.ts";
-import { c2cOnObjects, depositReleaseLegs, tombstoneGuard, withEscrow, type C2cEnv } from "./objects.ts";
+import { c2cOnObjects, depositReleaseLegs, escrowClaim, withEscrow, type C2cEnv } from "./objects.ts";
 import { decideMerchant, type MerchantAction } from "./machine.ts";
 import { c2cSettings, guard, newId, runC2c } from "./shared.ts";
 
@@ -63,11 +63,13 @@ export async function applyMerchant(env: Env, userId: number, name: string, now 
   const settings = c2cSettings(env);
   const cur = await getCurrency(db, settings.depositCurrencyId);
   const deposit = parseUnits(settings.merchantDeposit, cur.scale) ?? 0n;
+  // Objects mode: the deposit is held in the applicant's object first (c2c_deposit:{id}), then the application.
   const onObjects = c2cOnObjects(env);
+  const escrowed = onObjects && deposit > 0n;
   const write = async (id: number) => {
-    const stmts = onObjects
-      ? [tombstoneGuard(db, "c2c_deposit", id)]
-      : deposit > 0n
+    const stmts = escrowed
+      ? [escrowClaim(db, "c2c_deposit", id, now)]
+      : !onObjects && deposit > 0n
         ? movementStatements(db, `c2c:merchant:${id}:deposit`, "c2c_deposit", [
             { userId, currencyId: cur.id, account: "legal", dAvailable: -deposit, dFrozen: deposit, memo: `merchant deposit ${id}` },
           ], now)
@@ -77,8 +79,7 @@ export async function applyMerchant(env: Env, userId: number, name: string, now 
     );
     await runC2c(db, stmts, "state_conflict");
   };
-  // Objects mode: the deposit is held in the applicant's object first (c2c_deposit:{id}), then the application.
-  if (onObjects && deposit > 0n) await withEscrow(env, { userId, kind: "c2c_deposit", currencyId: cur.id, amount: deposit, now }, write);
+  if (escrowed) await withEscrow(env, { userId, kind: "c2c_deposit", currencyId: cur.id, amount: deposit, now }, write);
   else await write(newId(now));
   return merchantView(db, userId);
 }

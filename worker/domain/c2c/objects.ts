@@ -6,15 +6,16 @@
  * 1. **the hold, then the record**: coins a record escrows are held in the owner's object first,
  *    `c2c_order:{id}` (a user selling to a buy advert), `c2c_advert:{id}` (a sell advert's whole
  *    amount), `c2c_deposit:{id}` (a merchant's security deposit), all in the `legal` account;
- *    `insufficient_balance` moves nothing. Then the record's D1 batch, which also refuses a record
- *    whose id was tombstoned (`record_tombstones`). A batch the database refuses gives the hold back
- *    (`{hold}:refused`); a Worker that dies in between leaves the hold to its object's orphan sweep,
- *    which after a grace tombstones the id in D1 and releases it (`{hold}:orphan`,
- *    durable/account/records.ts);
+ *    `insufficient_balance` moves nothing. Then the record's D1 batch, which claims the hold for its
+ *    record (`claimRecord`, the shared `object_hold_claims` of durable/account/claims.ts), so a record
+ *    whose hold the orphan sweep claimed first is refused. A batch the database refuses gives the hold
+ *    back (`{hold}:refused`); a Worker that dies in between leaves the hold to its object's orphan
+ *    sweep, which after a grace claims it as an orphan (`claimOrphan`) and releases it (`{hold}:orphan`);
  * 2. **the transition, then its legs**: release (the escrow spent, the buyer credited) and return
  *    (a user's own escrow released) are the money core's `escrowReleaseLegs` / `escrowReturnLegs`,
  *    keyed by the order (`escrow:{id}:release:seller|buyer`, `escrow:{id}:return`), written into
- *    `record_legs` in the transition's own D1 batch and sent after it commits (worker/lib/record-legs.ts).
+ *    the shared `record_legs` in the transition's own D1 batch and sent after it commits
+ *    (worker/lib/record-legs.ts; the every-minute `record-legs` job sends what was not answered).
  *    The guarded transition happens once, so its legs are written once; a retry or a second decision
  *    is refused by the order's state before any leg, and a leg sent twice is `seen` in its object.
  *
@@ -23,6 +24,7 @@
  * remaining grows again in D1); a withdrawn advert gives back exactly its remaining amount (never
  * "the rest": a release of an order that ended just before may still be on its way).
  */
+import { claimRecord, RECORD_OWNER } from "../../../durable/account/claims.ts";
 import type { Leg } from "../../../durable/money/index.ts";
 import { escrowReleaseLegs, escrowReturnLegs, releaseLeg, units } from "../../../durable/money/index.ts";
 import { accountStub, accountsOnObjects, userAddress } from "../../lib/accounts.ts";
@@ -31,13 +33,9 @@ import { balanceOf } from "../../lib/ledger.ts";
 import { balanceIn } from "../wallet/object-reads.ts";
 import type { EscrowEffect } from "./machine.ts";
 import { newId } from "./shared.ts";
-import { D1_RECORD_OWNER } from "../../../durable/account/records.ts";
 
 /** Where C2C coins live, in the objects as in D1. */
 export const C2C_ACCOUNT = "legal";
-/** The owner of a hold whose record is a D1 row: the orphan sweep asks D1 (durable/account/records.ts). */
-export const RECORD_OWNER = D1_RECORD_OWNER;
-
 export type EscrowKind = "c2c_order" | "c2c_advert" | "c2c_deposit";
 export type C2cEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
 
@@ -51,18 +49,16 @@ export async function legalBalance(env: C2cEnv, userId: number, currencyId: numb
 }
 
 /**
- * Aborts the record's batch when the orphan sweep tombstoned its id (its hold was given back): the
- * statement guard of migrations/0012 with "changed" 0 when a tombstone exists.
+ * The record's claim of its hold, in the record's batch: aborts the batch when the orphan sweep
+ * claimed the hold first (it was given back), so a record never comes after its hold's release.
  */
-export function tombstoneGuard(db: D1Database, kind: EscrowKind, id: number): D1PreparedStatement {
-  return db
-    .prepare("INSERT INTO c2c_guards (changed, what) SELECT NOT EXISTS (SELECT 1 FROM record_tombstones WHERE kind = ?1 AND id = ?2), ?3")
-    .bind(kind, id, `${kind} ${id} tombstoned`);
+export function escrowClaim(db: D1Database, kind: EscrowKind, id: number, now: number): D1PreparedStatement {
+  return claimRecord(db, escrowHold(kind, id), now);
 }
 
 /**
  * The two moves of a new record: a fresh id's hold of `amount` in the owner's object, then the
- * record's batch (`write`, which must carry `tombstoneGuard`). A refused batch gives the hold back
+ * record's batch (`write`, which must carry `escrowClaim`). A refused batch gives the hold back
  * before its refusal is answered. Answers the record's id.
  */
 export async function withEscrow(env: C2cEnv, o: { userId: number; kind: EscrowKind; currencyId: number; amount: bigint; now: number }, write: (id: number) => Promise<void>): Promise<number> {

@@ -36,7 +36,7 @@ import { actionNotices, noticeStatements, orderNotices, type NoticeOrder } from 
 import { notifyUsers } from "./notify.ts";
 import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
 import { payKindsOf, paySnapshot } from "./pay-methods.ts";
-import { c2cOnObjects, orderLegs, tombstoneGuard, withEscrow } from "./objects.ts";
+import { c2cOnObjects, escrowClaim, orderLegs, withEscrow } from "./objects.ts";
 import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { beijingDay, c2cSettings, guard, maskName, newId, orderNumber, runC2c, type C2cSettings } from "./shared.ts";
 
@@ -275,11 +275,13 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
   const onObjects = c2cOnObjects(env);
   const buyerId = userSells ? a.user_id : userId;
   const noticed = new Set<number>();
+  // Objects mode: a user selling escrows their coins in their own object first (c2c_order:{id}), then the record.
+  const escrowed = onObjects && userSells;
   // One guarded batch: the record, the advert's remaining, the notices (and on D1's path the escrow's movement).
   const write = async (id: number) => {
-    const stmts = onObjects
-      ? [tombstoneGuard(db, "c2c_order", id)]
-      : userSells
+    const stmts = escrowed
+      ? [escrowClaim(db, "c2c_order", id, now)]
+      : !onObjects && userSells
         ? movementStatements(db, `c2c:${id}:escrow`, "c2c_escrow", [
             { userId, currencyId: a.currency_id, account: "legal", dAvailable: -units, dFrozen: units, memo: `c2c order ${id} escrow` },
           ], now)
@@ -307,8 +309,6 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
     await runC2c(db, stmts, "c2c_advert_closed");
     for (const u of notice.userIds) noticed.add(u);
   };
-  // Objects mode: a user selling escrows their coins in their own object first (c2c_order:{id}), then the record.
-  const escrowed = onObjects && userSells;
   const id = escrowed ? await withEscrow(env, { userId, kind: "c2c_order", currencyId: a.currency_id, amount: units, now }, write) : newId(now);
   if (!escrowed) await write(id);
   await notifyUsers(env, [a.user_id], { type: "c2c_order", id, is_sure: 0 });
