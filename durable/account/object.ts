@@ -156,21 +156,22 @@ export class AccountObject extends DurableObject<Env> {
 
   /**
    * The orphan sweep: asks the owner of each open hold made more than `graceMs` ago whether it
-   * knows the hold's record: the pair, for `spot_order` holds; D1's `object_hold_claims` for holds
-   * owned by `RECORD_OWNER` (claims.ts: released only when the sweep's orphan claim wins). A pair
-   * that never booked the order tombstones it (it can never be booked after), and the hold's rest is
-   * released here, keyed `{hold}:orphan`; one it knows is never asked about again (its legs resolve the hold).
+   * knows the hold's record (today: the pair, for `spot_order` holds). A pair that never booked
+   * the order tombstones it (it can never be booked after), and the hold's rest is released here,
+   * keyed `{hold}:orphan`; one it knows is never asked about again (its legs resolve the hold).
+   * A hold owned by `d1` (a product whose record lives in D1) is claimed as an orphan in D1
+   * (durable/account/claims.ts) unless its record claimed it first. System shards sweep too.
    * Answers what it did and when the next hold comes due (null: none waits).
    */
   async accountSweep(graceMs = ORPHAN_GRACE_MS): Promise<{ known: number; released: number; next: number | null }> {
     const book = this.book();
-    if (book.ownerOf() === undefined) return { known: 0, released: 0, next: null };
+    if (book.ownerOf() === undefined && !book.systemOf()) return { known: 0, released: 0, next: null };
     const { holds, next } = book.unchecked(Date.now() - graceMs);
     let known = 0;
     let released = 0;
     for (const h of holds) {
       if (h.owner === RECORD_OWNER) {
-        // A record that lives in D1 (claims.ts): its batch claimed the hold, or the sweep claims it now.
+        // A product whose record lives in D1 (savings, cover, mining, launch, vote): its claims decide.
         if ((await claimOrphan(this.env.DB, h.hold, Date.now())) === "record") {
           book.markChecked(h.hold);
           known += 1;

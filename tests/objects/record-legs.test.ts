@@ -6,10 +6,10 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { claimOrphan, claimRecord } from "../../durable/account/claims.ts";
+import { RECORD_OWNER, claimOrphan, claimRecord } from "../../durable/account/claims.ts";
 import type { Leg } from "../../durable/money/index.ts";
 import { recordLegsJob } from "../../worker/jobs/record-legs.ts";
-import { userAddress } from "../../worker/lib/accounts.ts";
+import { accountStub, userAddress } from "../../worker/lib/accounts.ts";
 import { deliverRecordLegs, pendingRecordLegs, recordLegsStatements } from "../../worker/lib/record-legs.ts";
 import { seedCurrencies, units } from "../api/helpers.ts";
 import { USDT, objectBalances, objectTrader } from "./fixtures.ts";
@@ -65,5 +65,25 @@ describe("a hold made for a record in D1", () => {
     expect(await claimOrphan(env.DB, "savings:2", 4)).toBe("orphan");
     await expect(env.DB.batch([env.DB.prepare("INSERT INTO settings (key, value) VALUES ('late_record', '2')"), claimRecord(env.DB, "savings:2", 5)])).rejects.toThrow(/UNIQUE|PRIMARY KEY|constraint/i);
     expect(await env.DB.prepare("SELECT 1 FROM settings WHERE key = 'late_record'").first()).toBeNull();
+  });
+});
+
+describe("the account object's sweep of holds whose record lives in D1", () => {
+  it("keeps a hold its record claimed, and releases once a hold whose record never came, after which the record is refused", async () => {
+    const u = await objectTrader("100", "0");
+    const stub = accountStub(env, u.id);
+    const hold = (id: string) => stub.accountReserve(u.id, { forKind: "savings", forId: id, account: "change", currencyId: USDT, amount: units("10"), owner: RECORD_OWNER });
+    expect((await hold("7")).result).toBe("reserved");
+    expect((await hold("8")).result).toBe("reserved");
+    // Savings 7's record came with its claim; savings 8's Worker died between the hold and the record.
+    await env.DB.batch([claimRecord(env.DB, "savings:7", Date.now())]);
+
+    expect(await stub.accountSweep(0)).toMatchObject({ known: 1, released: 1 });
+    expect(await objectBalances(u.id)).toEqual([["change", USDT, units("90"), units("10")]]);
+    expect((await stub.accountHold(u.id, "savings:8"))?.open).toBe(false);
+    // A second sweep finds nothing to do; the late record of savings 8 cannot land.
+    expect(await stub.accountSweep(0)).toMatchObject({ known: 0, released: 0 });
+    await expect(env.DB.batch([claimRecord(env.DB, "savings:8", Date.now())])).rejects.toThrow();
+    expect(await objectBalances(u.id)).toEqual([["change", USDT, units("90"), units("10")]]);
   });
 });
