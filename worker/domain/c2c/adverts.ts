@@ -19,7 +19,7 @@ import { decideAdvert, type AdvertAction, type AdvertState } from "./machine.ts"
 import { isMerchant } from "./merchants.ts";
 import { advertWithdrawLegs, c2cOnObjects, escrowClaim, legalBalance, withEscrow, type C2cEnv } from "./objects.ts";
 import { payKindsOf } from "./pay-methods.ts";
-import { bgcolorOf, guard, newId, runC2c } from "./shared.ts";
+import { bgcolorOf, guard, runC2c, runC2cWithNewId } from "./shared.ts";
 
 export type AdvertRow = {
   id: number;
@@ -181,7 +181,7 @@ export async function createAdvert(env: C2cEnv, userId: number, a: AdvertInput, 
   const onObjects = c2cOnObjects(env);
   // Objects mode: a sell advert's whole amount is held in the merchant's object first (c2c_advert:{id}), then the record.
   const escrowed = onObjects && a.type === "sell";
-  const write = async (id: number) => {
+  const build = (id: number) => {
     const stmts = escrowed
       ? [escrowClaim(db, "c2c_advert", id, now)]
       : !onObjects && a.type === "sell"
@@ -197,10 +197,11 @@ export async function createAdvert(env: C2cEnv, userId: number, a: AdvertInput, 
         )
         .bind(id, userId, a.type, a.currency.id, a.price.toString(), a.total.toString(), a.total.toString(), a.minMoney.toString(), a.maxMoney.toString(), kinds.join(","), a.remark, now, now),
     );
-    await runC2c(db, stmts, "state_conflict");
+    return stmts;
   };
-  const id = escrowed ? await withEscrow(env, { userId, kind: "c2c_advert", currencyId: a.currency.id, amount: a.total, now }, write) : newId(now);
-  if (!escrowed) await write(id);
+  const id = escrowed
+    ? await withEscrow(env, { userId, kind: "c2c_advert", currencyId: a.currency.id, amount: a.total, now, conflict: "state_conflict" }, (id) => db.batch(build(id)))
+    : await runC2cWithNewId(db, "c2c_adverts", build, "state_conflict", now);
   const row = await advertRow(db, id);
   const sellable = (await legalBalance(env, userId, a.currency.id)).available;
   return advertView(row!, { id: userId, sellable });

@@ -15,7 +15,7 @@ import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.t
 import type { Leg } from "../../../durable/money/index.ts";
 import { c2cOnObjects, depositReleaseLegs, escrowClaim, withEscrow, type C2cEnv } from "./objects.ts";
 import { decideMerchant, type MerchantAction } from "./machine.ts";
-import { c2cSettings, guard, newId, runC2c } from "./shared.ts";
+import { c2cSettings, guard, runC2c, runC2cWithNewId } from "./shared.ts";
 
 type MerchantRow = { id: number; user_id: number; name: string; status: MerchantStatus; currency_id: number; deposit: number; reason: string; decided_by: number | null; decided_at: number | null; created_at: number };
 
@@ -66,7 +66,7 @@ export async function applyMerchant(env: Env, userId: number, name: string, now 
   // Objects mode: the deposit is held in the applicant's object first (c2c_deposit:{id}), then the application.
   const onObjects = c2cOnObjects(env);
   const escrowed = onObjects && deposit > 0n;
-  const write = async (id: number) => {
+  const build = (id: number) => {
     const stmts = escrowed
       ? [escrowClaim(db, "c2c_deposit", id, now)]
       : !onObjects && deposit > 0n
@@ -77,10 +77,10 @@ export async function applyMerchant(env: Env, userId: number, name: string, now 
     stmts.push(
       db.prepare("INSERT INTO c2c_merchants (id, user_id, name, status, currency_id, deposit, created_at) VALUES (?, ?, ?, 0, ?, ?, ?)").bind(id, userId, name, cur.id, deposit.toString(), now),
     );
-    await runC2c(db, stmts, "state_conflict");
+    return stmts;
   };
-  if (escrowed) await withEscrow(env, { userId, kind: "c2c_deposit", currencyId: cur.id, amount: deposit, now }, write);
-  else await write(newId(now));
+  if (escrowed) await withEscrow(env, { userId, kind: "c2c_deposit", currencyId: cur.id, amount: deposit, now, conflict: "state_conflict" }, (id) => db.batch(build(id)));
+  else await runC2cWithNewId(db, "c2c_merchants", build, "state_conflict", now);
   return merchantView(db, userId);
 }
 

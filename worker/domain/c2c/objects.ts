@@ -32,7 +32,9 @@ import { ApiError } from "../../lib/errors.ts";
 import { balanceOf } from "../../lib/ledger.ts";
 import { balanceIn } from "../wallet/object-reads.ts";
 import type { EscrowEffect } from "./machine.ts";
-import { newId } from "./shared.ts";
+import { IdTaken, takenIn, withNewId } from "../../lib/ids.ts";
+import type { ErrorKey } from "../../../schemas/errors.ts";
+import { c2cRefusal } from "./shared.ts";
 
 /** Where C2C coins live, in the objects as in D1. */
 export const C2C_ACCOUNT = "legal";
@@ -56,29 +58,51 @@ export function escrowClaim(db: D1Database, kind: EscrowKind, id: number, now: n
   return claimRecord(db, escrowHold(kind, id), now);
 }
 
+/** The record table of each escrow kind (a taken id there, or a taken hold name, draws again). */
+const RECORD_TABLE: Record<EscrowKind, "c2c_orders" | "c2c_adverts" | "c2c_merchants"> = { c2c_order: "c2c_orders", c2c_advert: "c2c_adverts", c2c_deposit: "c2c_merchants" };
+
 /**
  * The two moves of a new record: a fresh id's hold of `amount` in the owner's object, then the
- * record's batch (`write`, which must carry `escrowClaim`). A refused batch gives the hold back
- * before its refusal is answered. Answers the record's id.
+ * record's batch (`write`, which must carry `escrowClaim`). An id another record took (its hold
+ * here, its row or its hold's claim in D1) gives the hold back and draws again (worker/lib/ids.ts).
+ * A refused batch (`conflict` for a lost race) gives the hold back before its refusal is answered;
+ * any other failure leaves the hold to the orphan sweep. Answers the record's id.
  */
-export async function withEscrow(env: C2cEnv, o: { userId: number; kind: EscrowKind; currencyId: number; amount: bigint; now: number }, write: (id: number) => Promise<void>): Promise<number> {
+export async function withEscrow(
+  env: C2cEnv,
+  o: { userId: number; kind: EscrowKind; currencyId: number; amount: bigint; now: number; conflict?: ErrorKey },
+  write: (id: number) => Promise<unknown>,
+): Promise<number> {
   const stub = accountStub(env, o.userId);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const id = newId(o.now);
-    const held = await stub.accountReserve(o.userId, { forKind: o.kind, forId: String(id), account: C2C_ACCOUNT, currencyId: o.currencyId, amount: o.amount, owner: RECORD_OWNER });
-    if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-    // A hold of this id already there: another record drew it in the same millisecond; draw again.
-    if (held.result === "exists") continue;
-    try {
-      await write(id);
-      return id;
-    } catch (err) {
-      // Only a refusal the database answered (translated into an ApiError) is certain to have written nothing.
-      if (err instanceof ApiError) await giveBack(env, o.userId, escrowHold(o.kind, id), "refused");
-      throw err;
-    }
-  }
-  throw new ApiError("try_again", 503);
+  const taken = new RegExp(`${takenIn(RECORD_TABLE[o.kind]).source}|UNIQUE constraint failed: object_hold_claims\\.hold`);
+  return withNewId(
+    null,
+    async (id) => {
+      const held = await stub.accountReserve(o.userId, { forKind: o.kind, forId: String(id), account: C2C_ACCOUNT, currencyId: o.currencyId, amount: o.amount, owner: RECORD_OWNER });
+      if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+      // A hold of this id already there: another record drew it in the same millisecond; draw again.
+      if (held.result === "exists") throw new IdTaken();
+      try {
+        await write(id);
+        return id;
+      } catch (err) {
+        if (taken.test(String((err as Error)?.message ?? err))) {
+          await giveBack(env, o.userId, escrowHold(o.kind, id), "refused");
+          throw new IdTaken();
+        }
+        let refusal: unknown = err;
+        try {
+          c2cRefusal(err, o.conflict ?? "state_conflict");
+        } catch (e) {
+          refusal = e;
+        }
+        // Only a refusal the database answered (an ApiError) is certain to have written nothing.
+        if (refusal instanceof ApiError) await giveBack(env, o.userId, escrowHold(o.kind, id), "refused");
+        throw refusal;
+      }
+    },
+    o.now,
+  );
 }
 
 async function giveBack(env: C2cEnv, userId: number, hold: string, why: string): Promise<void> {

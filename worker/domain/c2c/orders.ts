@@ -38,7 +38,7 @@ import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
 import { payKindsOf, paySnapshot } from "./pay-methods.ts";
 import { c2cOnObjects, escrowClaim, orderLegs, withEscrow } from "./objects.ts";
 import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
-import { beijingDay, c2cSettings, guard, maskName, newId, orderNumber, runC2c, type C2cSettings } from "./shared.ts";
+import { beijingDay, c2cSettings, guard, maskName, orderNumber, runC2c, runC2cWithNewId, type C2cSettings } from "./shared.ts";
 
 export type OrderRow = {
   id: number;
@@ -273,12 +273,10 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
 
   const settings = c2cSettings(env);
   const onObjects = c2cOnObjects(env);
-  const buyerId = userSells ? a.user_id : userId;
-  const noticed = new Set<number>();
+  let noticed: number[] = [];
   // Objects mode: a user selling escrows their coins in their own object first (c2c_order:{id}), then the record.
   const escrowed = onObjects && userSells;
-  // One guarded batch: the record, the advert's remaining, the notices (and on D1's path the escrow's movement).
-  const write = async (id: number) => {
+  const build = (id: number) => {
     const stmts = escrowed
       ? [escrowClaim(db, "c2c_order", id, now)]
       : !onObjects && userSells
@@ -292,27 +290,27 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
           `INSERT INTO c2c_orders (id, advert_id, type, merchant_id, taker_id, buyer_id, seller_id, currency_id, amount, price, deal_money, is_sure, pay_deadline, pay_methods, created_at)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
         )
-        .bind(id, a.id, a.type, a.user_id, userId, buyerId, sellerId, a.currency_id, units.toString(), price.toString(), money.toString(), now + settings.payWindowMs, JSON.stringify(snapshot), now),
+        .bind(id, a.id, a.type, a.user_id, userId, userSells ? a.user_id : userId, sellerId, a.currency_id, units.toString(), price.toString(), money.toString(), now + settings.payWindowMs, JSON.stringify(snapshot), now),
       db.prepare("UPDATE c2c_adverts SET remaining = remaining - ?, updated_at = ? WHERE id = ? AND status = 1 AND price = ?").bind(units.toString(), now, a.id, price.toString()),
       guard(db, `advert ${a.id} take`),
     );
     const notice = noticeStatements(
       db,
       orderNotices(
-        { id, merchant_id: a.user_id, buyer_id: buyerId, seller_id: sellerId, amount: units, scale: a.scale, currency_name: a.currency_name, deal_money: money },
+        { id, merchant_id: a.user_id, buyer_id: userSells ? a.user_id : userId, seller_id: sellerId, amount: units, scale: a.scale, currency_name: a.currency_name, deal_money: money },
         [{ notice: "new" }],
         now,
       ),
       now,
     );
-    stmts.push(...notice.stmts);
-    await runC2c(db, stmts, "c2c_advert_closed");
-    for (const u of notice.userIds) noticed.add(u);
+    noticed = notice.userIds;
+    return [...stmts, ...notice.stmts];
   };
-  const id = escrowed ? await withEscrow(env, { userId, kind: "c2c_order", currencyId: a.currency_id, amount: units, now }, write) : newId(now);
-  if (!escrowed) await write(id);
+  const id = escrowed
+    ? await withEscrow(env, { userId, kind: "c2c_order", currencyId: a.currency_id, amount: units, now, conflict: "c2c_advert_closed" }, (id) => db.batch(build(id)))
+    : await runC2cWithNewId(db, "c2c_orders", build, "c2c_advert_closed", now);
   await notifyUsers(env, [a.user_id], { type: "c2c_order", id, is_sure: 0 });
-  await announceNotifications(env, [...noticed]);
+  await announceNotifications(env, noticed);
   return { id, is_sure: 0 };
 }
 

@@ -7,16 +7,11 @@ import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money
 import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
 import { PRICE_MOVE_TOLERANCE_BPS } from "../../../durable/engine/margin.ts";
 import { bpsToPercent, type SecondsDirection, type SecondsMoney } from "../../../durable/engine/seconds.ts";
-import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import type { SessionGuard } from "../../lib/context.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import type { PairRow } from "../spot/pairs.ts";
 import type { PayableRow } from "./config.ts";
-
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-/** Time-ordered contract ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
-export const newContractId = (now: number) => (now - ID_EPOCH) * 4096 + randomInt(4096);
 
 export type OrderRow = Record<string, number | string | null>;
 

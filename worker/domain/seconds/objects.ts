@@ -19,9 +19,10 @@ import { coverShard, HOUSE_KIND, SECONDS_HOLD, SECONDS_USER_KIND, secondsHold } 
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
 import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { IdTaken, withNewId } from "../../lib/ids.ts";
 import { pairStub, type PairRow } from "../spot/pairs.ts";
 import type { PayableRow } from "./config.ts";
-import { acceptedOut, confirmedTicks, newContractId, priceMovedError, refusalError, stakeOf, type Held, type SubmitSession } from "./contract.ts";
+import { acceptedOut, confirmedTicks, priceMovedError, refusalError, stakeOf, type Held, type SubmitSession } from "./contract.ts";
 import { termsOf } from "./terms.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
@@ -61,25 +62,31 @@ export async function submitOnObjects(env: Env, userId: number, input: SecondsSu
   throw new ApiError(r.code === "tombstoned" ? "try_again" : refusalError[r.code], r.code === "tombstoned" ? 503 : 409);
 }
 
-/** The cover in its treasury shard, then the stake and fee in the user's object; answers the contract's id. */
+/**
+ * The cover in its treasury shard, then the stake and fee in the user's object; answers the
+ * contract's id. A hold of the id already there (the treasury shard sees every user's contracts)
+ * is another contract of the same millisecond: nothing moved, and the id is drawn again.
+ */
 async function holdBoth(env: Env, userId: number, pair: PairRow, cur: PayableRow, userAmount: bigint, cover: bigint, now: number): Promise<number> {
   const owner = `pair:${pair.id}`;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const id = newContractId(now);
-    const request = { forKind: SECONDS_HOLD, forId: String(id), currencyId: cur.currencyId, owner };
-    if (cover > 0n) {
-      const shard = coverShard(id);
-      const held = await systemStub(env, TREASURY, shard).systemReserve(TREASURY, shard, { ...request, account: HOUSE_KIND, amount: cover });
-      if (held.result === "insufficient") throw new ApiError("house_cannot_cover", 409);
-      // A hold of this id already there: another contract drew it in the same millisecond; draw again.
-      if (held.result === "exists") continue;
-    }
-    const held = await accountStub(env, userId).accountReserve(userId, { ...request, account: SECONDS_USER_KIND, amount: userAmount });
-    if (held.result === "reserved") return id;
-    await releaseCover(env, id, cover > 0n);
-    if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-  }
-  throw new ApiError("try_again", 503);
+  return withNewId(
+    null,
+    async (id) => {
+      const request = { forKind: SECONDS_HOLD, forId: String(id), currencyId: cur.currencyId, owner };
+      if (cover > 0n) {
+        const shard = coverShard(id);
+        const held = await systemStub(env, TREASURY, shard).systemReserve(TREASURY, shard, { ...request, account: HOUSE_KIND, amount: cover });
+        if (held.result === "insufficient") throw new ApiError("house_cannot_cover", 409);
+        if (held.result === "exists") throw new IdTaken();
+      }
+      const held = await accountStub(env, userId).accountReserve(userId, { ...request, account: SECONDS_USER_KIND, amount: userAmount });
+      if (held.result === "reserved") return id;
+      await releaseCover(env, id, cover > 0n);
+      if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+      throw new IdTaken();
+    },
+    now,
+  );
 }
 
 const refusedKey = (id: number) => `${secondsHold(id)}:refused`;

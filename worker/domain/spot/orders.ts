@@ -13,7 +13,7 @@ import { errorText } from "../../../schemas/errors.ts";
 import type { PlaceInput, PlaceResult } from "../../../durable/pair/object.ts";
 import { lotsToBaseUnits, notionalToQuoteUnits } from "../../../durable/engine/units.ts";
 import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
-import { randomInt } from "../../lib/crypto.ts";
+import { batchWithNewId, IdTaken, takenIn, timeOrderedId, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
@@ -37,12 +37,6 @@ export interface Trader {
 
 /** Market orders execute immediately within this band around the best opposite price. */
 export const MARKET_BAND_PERCENT = 10;
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-
-/** Time-ordered order ids: milliseconds since 2026 × 4096 + random; safe integers for ~69 years. */
-export function newOrderId(now: number) {
-  return (now - ID_EPOCH) * 4096 + randomInt(4096);
-}
 
 type OrderInput = z.output<typeof spotOrderSchema>;
 type OrderFields = Pick<OrderInput, "price" | "num" | "total" | "mode" | "client_oid">;
@@ -197,7 +191,8 @@ function placedOut(pair: PairRow, orderId: number, result: PlaceResult) {
 }
 
 const isClientOidTaken = (err: unknown) => /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err));
-const isOrderIdTaken = (err: unknown) => classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: spot_orders\.id/.test(String(err));
+/** A freeze batch that met an order id taken in the same millisecond (the freeze movement's key carries it). */
+const ORDER_TAKEN = takenIn("spot_orders");
 
 export async function placeOrder(t: Trader, side: "buy" | "sell", input: OrderInput) {
   const db = t.env.DB;
@@ -220,30 +215,30 @@ async function bookOne(t: Trader, pair: PairRow, priced: PricedOrder, input: Ord
   const db = t.env.DB;
   const now = Date.now();
   let orderId: number;
-  for (let attempt = 0; ; attempt++) {
-    // Ids are time-ordered with 12 random bits: two orders in the same millisecond can collide.
-    // The batch then fails on a key and writes nothing, so drawing a new id is safe.
-    orderId = newOrderId(now);
-    const stmts = [
-      ...movementStatements(db, `spot-freeze:${orderId}`, "spot_freeze", [
-        { userId: t.userId, currencyId: priced.reservedCurrency, account: "change", dAvailable: -priced.reserved, dFrozen: priced.reserved, memo: `${pair.base}/${pair.quote}` },
-      ]),
-      orderInsert(db, orderId, t.userId, pair, priced, now, t.guard),
-    ];
-    try {
-      await db.batch(stmts);
-      if (t.guard) t.guard.confirmed = true;
-      break;
-    } catch (err) {
-      if (isSessionGone(err)) throw new SessionGone();
-      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (priced.clientOid && isClientOidTaken(err)) {
-        const prior = await priorOrder(db, t.userId, priced.clientOid);
-        if (prior) return replay(t, prior, priced.side, input, pair);
-      }
-      if (!isOrderIdTaken(err) || attempt >= 4) throw err;
+  try {
+    // One draw and one batch; only a batch that met an id taken in the same millisecond (it wrote
+    // nothing) draws again (worker/lib/ids.ts).
+    orderId = await batchWithNewId(
+      db,
+      ORDER_TAKEN,
+      (id) => [
+        ...movementStatements(db, `spot-freeze:${id}`, "spot_freeze", [
+          { userId: t.userId, currencyId: priced.reservedCurrency, account: "change", dAvailable: -priced.reserved, dFrozen: priced.reserved, memo: `${pair.base}/${pair.quote}` },
+        ]),
+        orderInsert(db, id, t.userId, pair, priced, now, t.guard),
+      ],
+      now,
+    );
+  } catch (err) {
+    if (isSessionGone(err)) throw new SessionGone();
+    if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+    if (priced.clientOid && isClientOidTaken(err)) {
+      const prior = await priorOrder(db, t.userId, priced.clientOid);
+      if (prior) return replay(t, prior, priced.side, input, pair);
     }
+    throw err;
   }
+  if (t.guard) t.guard.confirmed = true;
   // Funds are frozen and the order is recorded: now the book. If this call fails, the order stays
   // "submitted" and the reconciler either finds it booked or tombstones it and releases the hold.
   const stub = pairStub(t.env, pair.id);
@@ -366,36 +361,37 @@ async function freezeMany(db: D1Database, userId: number, pair: PairRow, orders:
   const totals = new Map<number, bigint>();
   for (const o of orders) totals.set(o.reservedCurrency, (totals.get(o.reservedCurrency) ?? 0n) + o.reserved);
   const now = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    // Consecutive ids after a fresh time-ordered one; a collision aborts the batch, so retry.
-    const first = newOrderId(now);
-    const ids = orders.map((_, k) => first + k);
-    const stmts = [
-      ...movementStatements(
-        db,
-        `spot-freeze:${first}`,
-        "spot_freeze",
-        [...totals].map(([currencyId, units]) => ({
-          userId,
-          currencyId,
-          account: "change" as const,
-          dAvailable: -units,
-          dFrozen: units,
-          memo: `${pair.base}/${pair.quote} ×${orders.length}`,
-        })),
-        now,
-      ),
-      orderInserts(db, ids, userId, pair, orders, now, guard),
-    ];
-    try {
-      await db.batch(stmts);
-      if (guard) guard.confirmed = true;
-      return ids;
-    } catch (err) {
-      if (isSessionGone(err)) throw new SessionGone();
-      if (classifyBatchError(err) === "insufficient" || isClientOidTaken(err)) return null;
-      if (!isOrderIdTaken(err) || attempt >= 4) throw err;
-    }
+  // Consecutive ids after a fresh time-ordered one; a batch that met a taken one wrote nothing and draws again.
+  const idsFrom = (first: number) => orders.map((_, k) => first + k);
+  try {
+    const first = await batchWithNewId(
+      db,
+      ORDER_TAKEN,
+      (base) => [
+        ...movementStatements(
+          db,
+          `spot-freeze:${base}`,
+          "spot_freeze",
+          [...totals].map(([currencyId, units]) => ({
+            userId,
+            currencyId,
+            account: "change" as const,
+            dAvailable: -units,
+            dFrozen: units,
+            memo: `${pair.base}/${pair.quote} ×${orders.length}`,
+          })),
+          now,
+        ),
+        orderInserts(db, idsFrom(base), userId, pair, orders, now, guard),
+      ],
+      now,
+    );
+    if (guard) guard.confirmed = true;
+    return idsFrom(first);
+  } catch (err) {
+    if (isSessionGone(err)) throw new SessionGone();
+    if (classifyBatchError(err) === "insufficient" || isClientOidTaken(err)) return null;
+    throw err;
   }
 }
 
@@ -522,15 +518,17 @@ function reserveOf(pair: PairRow, orderId: number, o: PricedOrder): ReserveReque
 async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder) {
   await t.confirm?.();
   const account = accountStub(t.env, t.userId);
-  let orderId: number;
-  for (let attempt = 0; ; attempt++) {
-    // A hold of this id already there is another order of this user in the same millisecond: draw again.
-    orderId = newOrderId(Date.now());
-    const held = await account.accountReserve(t.userId, reserveOf(pair, orderId, priced));
-    if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-    if (held.result === "reserved") break;
-    if (attempt >= 4) throw new ApiError("try_again", 503);
-  }
+  // A hold of this id already there is another order of this user in the same millisecond: draw again.
+  const orderId = await withNewId(
+    null,
+    async (id) => {
+      const held = await account.accountReserve(t.userId, reserveOf(pair, id, priced));
+      if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (held.result === "exists") throw new IdTaken();
+      return id;
+    },
+    Date.now(),
+  );
   // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
   const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, orderId, priced), clientOid: priced.clientOid });
   // A refusal's release reached the object before the pair answered.
@@ -554,7 +552,7 @@ async function batchOnObjects(
   for (let attempt = 0; pending.length > 0; attempt++) {
     // Consecutive ids after a fresh time-ordered one; an id this user's object already holds (another
     // batch of theirs in the same milliseconds) is drawn again, as the D1 path redraws a colliding batch.
-    const first = newOrderId(Date.now());
+    const first = timeOrderedId(Date.now());
     const ids = pending.map((_, k) => first + k);
     const answers = await account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced)));
     const again: typeof fresh = [];
