@@ -8,7 +8,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { accountStub, sendLegs } from "../../worker/lib/accounts.ts";
-import { advertInput, createAdvert } from "../../worker/domain/c2c/adverts.ts";
 import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
 import { c2cHolds } from "../../worker/domain/c2c/holds.ts";
 import { escrowClaim, orderLegs, withEscrow } from "../../worker/domain/c2c/objects.ts";
@@ -19,7 +18,7 @@ import { recordLegsJob } from "../../worker/jobs/record-legs.ts";
 import { pendingRecordLegs, recordLegsStatements, resendRecordLegs } from "../../worker/lib/record-legs.ts";
 import { api, type TestUser } from "../api/helpers.ts";
 import { makeOperator } from "../api/wallet-fixtures.ts";
-import { addAlipay, addBankCard, makeTrader, orderState, pay, placeOrder, postAdvert, release, seedWalletCurrencies, u8, USDT } from "../api/c2c-fixtures.ts";
+import { addAlipay, addBankCard, makeTrader, orderState, sameMsSellAdverts, pay, placeOrder, postAdvert, release, seedWalletCurrencies, u8, USDT } from "../api/c2c-fixtures.ts";
 import { d1LedgerRows, drainObject, objectBalances, readModel } from "./fixtures.ts";
 
 const WINDOW_MS = 900_000;
@@ -296,11 +295,7 @@ describe("C2C on the account objects", () => {
   it("sell adverts posted in the same millisecond each get their own id and their own hold", async () => {
     const N = 100;
     const { merchant } = await objectMerchant(String(1000 + N));
-    const input = await advertInput(env.DB, { type: "sell", currency_id: USDT, price: "7.20", total_number: "1", min_money: "1", max_money: "100", pay_kinds: ["alipay"], remark: "" });
-    const now = Date.now();
-    const ids = new Set<number>();
-    for (let i = 0; i < N; i++) ids.add((await createAdvert(env, merchant.id, input, now)).id);
-    expect(ids.size).toBe(N);
+    expect(await sameMsSellAdverts(merchant.id, N)).toBe(N);
     // Every advert's coin held once: an id already held in the object is drawn again, never held twice.
     expect(await legal(merchant.id)).toEqual([0n, u8(String(1000 + N))]);
     expect((await holdsList(merchant)).holds).toHaveLength(N + 1);
