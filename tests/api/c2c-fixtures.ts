@@ -4,6 +4,7 @@
  */
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
+import { advertInput, createAdvert } from "../../worker/domain/c2c/adverts.ts";
 import { sha256Hex } from "../../worker/lib/crypto.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
 import { ABC_CARD, FUND_PASSWORD, makeOperator, seedWalletCurrencies, u8, uploadImage, USDT } from "./wallet-fixtures.ts";
@@ -133,4 +134,13 @@ export async function listen(user: { id: number; token: string }) {
     return got.find(pred)!;
   };
   return { got, next, close: () => ws.close() };
+}
+
+/** Posts `n` sell adverts of 1 USDT for `merchantId`, all stamped with one millisecond; answers how many distinct ids they got. */
+export async function sameMsSellAdverts(merchantId: number, n: number): Promise<number> {
+  const input = await advertInput(env.DB, { type: "sell", currency_id: USDT, price: "7.20", total_number: "1", min_money: "1", max_money: "100", pay_kinds: ["alipay"], remark: "" });
+  const now = Date.now();
+  const ids = new Set<number>();
+  for (let i = 0; i < n; i++) ids.add((await createAdvert(env, merchantId, input, now)).id);
+  return ids.size;
 }

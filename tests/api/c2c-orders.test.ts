@@ -5,13 +5,12 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { c2cExpiryJob } from "../../worker/jobs/c2c-expiry.ts";
-import { advertInput, createAdvert } from "../../worker/domain/c2c/adverts.ts";
 import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
 import { applyMerchant } from "../../worker/domain/c2c/merchants.ts";
 import { createOrder, handleOne, orderRow, transitionOrder } from "../../worker/domain/c2c/orders.ts";
 import { api } from "./helpers.ts";
 import { bal, expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
-import { listen, makeMerchant, makeTaker, makeTrader, orderState, pay, placeOrder, postAdvert, release, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
+import { listen, makeMerchant, makeTaker, makeTrader, orderState, pay, placeOrder, postAdvert, release, sameMsSellAdverts, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 afterEach(expectBooksBalanced);
@@ -412,11 +411,7 @@ describe("ids drawn in one millisecond", () => {
 
   it("posts every advert made in the same millisecond, each under its own id", async () => {
     const { merchant } = await makeMerchant(String(1000 + N));
-    const input = await advertInput(env.DB, { type: "sell", currency_id: USDT, price: "7.20", total_number: "1", min_money: "1", max_money: "100", pay_kinds: ["alipay"], remark: "" });
-    const now = Date.now();
-    const ids = new Set<number>();
-    for (let i = 0; i < N; i++) ids.add((await createAdvert(env.DB, merchant.id, input, now)).id);
-    expect(ids.size).toBe(N);
+    expect(await sameMsSellAdverts(merchant.id, N)).toBe(N);
     expect(await legal(merchant.id)).toEqual([0n, u8(String(1000 + N))]);
   });
 

@@ -2,7 +2,8 @@
  * Cron (every minute): cancels unpaid C2C orders whose payment window has ended and returns their
  * escrow, whether or not anyone is online, so an order is cancelled within 60 s of its window's
  * end. Each order is one guarded batch (worker/domain/c2c/orders.ts): a payment that lands first
- * wins, and a job that fires twice applies nothing twice.
+ * wins, and a job that fires twice applies nothing twice. In objects mode the legs of an expiry
+ * that were not answered are sent again by the shared every-minute job (worker/jobs/record-legs.ts).
  */
 import { expireDueOrders } from "../domain/c2c/orders.ts";
 import type { Job } from "./job.ts";

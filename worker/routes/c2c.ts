@@ -90,7 +90,7 @@ export const c2cRoutes = new Hono<AppEnv>()
   .get("/new/legal_deal/index", c2cOn, query(advertMarketQuerySchema), answersNew(c2cAdvertPageSchema, { summary: "C2C adverts on the shelf by type and coin (type=sell: merchants selling), best price first" }), async (c) => {
     const { page, limit, type, currency_id } = c.req.valid("query");
     const viewer = await sessionUser(c.env.DB, c.req.raw);
-    return okNew(c, await marketAdverts(c.env.DB, viewer?.id ?? null, type, currency_id, page, limit));
+    return okNew(c, await marketAdverts(c.env, viewer?.id ?? null, type, currency_id, page, limit));
   })
   .post("/do_legal_deal", c2cOn, requireUser, requireVerified, refuseOperatorMoney, jsonBody(doLegalDealSchema), answers(c2cOrderCreatedSchema, { summary: "Take a C2C advert: value coins (998 unverified, 997 no receiving method)", auth: true }), async (c) => {
     const uid = c.get("user").id;
@@ -175,7 +175,7 @@ export const c2cRoutes = new Hono<AppEnv>()
     return ok(c, await applyMerchant(c.env, uid, c.req.valid("json").name));
   })
   .post("/c2c/merchant/leave", c2cOn, requireUser, answers(merchantSchema, { summary: "Stop being a merchant (adverts withdrawn first): the deposit is released", auth: true }), async (c) =>
-    ok(c, await leaveMerchant(c.env.DB, c.get("user").id)),
+    ok(c, await leaveMerchant(c.env, c.get("user").id)),
   )
 
   // ── Receiving methods ───────────────────────────────────────────────────────────────────────
@@ -201,20 +201,20 @@ export const c2cRoutes = new Hono<AppEnv>()
   // ── Adverts (merchants) ─────────────────────────────────────────────────────────────────────
   .get("/c2c/adverts/mine", c2cOn, requireUser, query(pageQuerySchema), answers(myAdvertPageSchema, { summary: "One's adverts in every state, newest first", auth: true }), async (c) => {
     const { page, limit } = c.req.valid("query");
-    return ok(c, await myAdverts(c.env.DB, c.get("user").id, page, limit));
+    return ok(c, await myAdverts(c.env, c.get("user").id, page, limit));
   })
   .post("/c2c/adverts", c2cOn, requireUser, requireVerified, refuseOperatorMoney, jsonBody(advertCreateSchema), answers(c2cAdvertSchema, { summary: "Post an advert on the shelf (merchants; a sell advert escrows its total)", auth: true }), async (c) => {
     const uid = c.get("user").id;
     await rateLimit(c.env.DB, `c2c-advert:${uid}`, 30, 60 * MINUTE);
     const input = await advertInput(c.env.DB, c.req.valid("json"));
-    return ok(c, await createAdvert(c.env.DB, uid, input));
+    return ok(c, await createAdvert(c.env, uid, input));
   })
   .post("/c2c/adverts/:id/edit", c2cOn, requireUser, params(c2cIdParamSchema), jsonBody(advertEditSchema), answers(c2cAdvertSchema, { summary: "Change an advert that is off the shelf: price, limits, methods, terms (moves no coins)", auth: true }), async (c) =>
-    ok(c, await editAdvert(c.env.DB, c.get("user").id, c.req.valid("param").id, c.req.valid("json"))),
+    ok(c, await editAdvert(c.env, c.get("user").id, c.req.valid("param").id, c.req.valid("json"))),
   )
   .post("/c2c/adverts/:id/:action{off|on|withdraw}", c2cOn, requireUser, params(advertActionParamSchema), answers(c2cAdvertSchema, { summary: "Take an advert off the shelf, put it back, or withdraw it (off and idle; escrow returned)", auth: true }), async (c) => {
     const { id, action } = c.req.valid("param");
-    return ok(c, await merchantAdvertAction(c.env.DB, c.get("user").id, id, action));
+    return ok(c, await merchantAdvertAction(c.env, c.get("user").id, id, action));
   })
   .get("/c2c/merchant/orders", c2cOn, requireUser, query(legalUserDealQuerySchema), answers(c2cOrderPageSchema, { summary: "Orders on one's adverts, newest first", auth: true }), async (c) => {
     const { page, limit, ...filters } = c.req.valid("query");

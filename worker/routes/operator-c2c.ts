@@ -37,17 +37,17 @@ export const operatorC2cRoutes = new Hono<AppEnv>()
     return ok(c, await adminMerchants(c.env.DB, c.get("user").id, status, user_id, page, limit));
   })
   .post("/admin/c2c/merchants/:id/approve", params(c2cIdParamSchema), jsonBody(c2cDecisionSchema), answers(c2cDecisionResultSchema, { summary: "Approve a merchant application (reason required; audited)", auth: true }), async (c) =>
-    ok(c, await decideMerchantApplication(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
+    ok(c, await decideMerchantApplication(c.env, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
   )
   .post("/admin/c2c/merchants/:id/reject", params(c2cIdParamSchema), jsonBody(c2cDecisionSchema), answers(c2cDecisionResultSchema, { summary: "Reject a merchant application: the deposit is returned (reason required; audited)", auth: true }), async (c) =>
-    ok(c, await decideMerchantApplication(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
+    ok(c, await decideMerchantApplication(c.env, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
   )
   .get("/admin/c2c/adverts", query(adminC2cListQuerySchema), answers(adminAdvertPageSchema, { summary: "C2C adverts in every state (filter by status, merchant)", auth: true }), async (c) => {
     const { page, limit, status, user_id } = c.req.valid("query");
     return ok(c, await adminAdverts(c.env.DB, status, user_id, page, limit));
   })
   .post("/admin/c2c/adverts/:id/abnormal", params(c2cIdParamSchema), jsonBody(c2cDecisionSchema), answers(c2cDecisionResultSchema, { summary: "Mark an idle advert abnormal (no new orders; moves no money; audited)", auth: true }), async (c) =>
-    ok(c, await markAdvertAbnormal(c.env.DB, c.get("user").id, c.req.valid("param").id, c.req.valid("json").reason)),
+    ok(c, await markAdvertAbnormal(c.env, c.get("user").id, c.req.valid("param").id, c.req.valid("json").reason)),
   )
   .get("/admin/c2c/appeals", query(adminC2cListQuerySchema), answers(adminAppealPageSchema, { summary: "C2C appeals, open first (filter by status, party)", auth: true }), async (c) => {
     const { page, limit, status, user_id } = c.req.valid("query");

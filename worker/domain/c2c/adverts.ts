@@ -8,13 +8,16 @@
 import { C2C_FIAT, C2C_QTY_DECIMALS, dealMoneyCents, formatCents, parseCents, type C2cAdvert, type C2cType, type PayKind } from "../../../schemas/c2c.ts";
 import { checkAmount } from "../../../schemas/wallet.ts";
 import { formatUnits } from "../../../schemas/money.ts";
+import type { Leg } from "../../../durable/money/index.ts";
 import { timeFormat, big, getCurrency, type Currency } from "../wallet/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
-import { balanceOf, movementStatements } from "../../lib/ledger.ts";
+import { movementStatements } from "../../lib/ledger.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { c2cHeldBy } from "./holds.ts";
 import { decideAdvert, type AdvertAction, type AdvertState } from "./machine.ts";
 import { isMerchant } from "./merchants.ts";
+import { advertWithdrawLegs, c2cOnObjects, escrowClaim, legalBalance, withEscrow, type C2cEnv } from "./objects.ts";
 import { payKindsOf } from "./pay-methods.ts";
 import { bgcolorOf, guard, runC2c, runC2cWithNewId } from "./shared.ts";
 
@@ -99,19 +102,21 @@ export async function advertRow(db: D1Database, id: number): Promise<AdvertRow |
 }
 
 /** GET /api/new/legal_deal/index: adverts on the shelf of one type and coin, best price for the taker first. */
-export async function marketAdverts(db: D1Database, viewerId: number | null, type: C2cType, currencyId: number, page: number, limit: number) {
+export async function marketAdverts(env: C2cEnv, viewerId: number | null, type: C2cType, currencyId: number, page: number, limit: number) {
+  const db = env.DB;
   const order = type === "sell" ? "a.price ASC" : "a.price DESC";
   const [total, rows] = await db.batch([
     db.prepare("SELECT count(*) AS n FROM c2c_adverts a WHERE a.status = 1 AND a.type = ? AND a.currency_id = ? AND a.remaining > 0").bind(type, currencyId),
     db.prepare(`${ADVERT_SELECT} WHERE a.status = 1 AND a.type = ? AND a.currency_id = ? AND a.remaining > 0 ORDER BY ${order}, a.id LIMIT ? OFFSET ?`).bind(type, currencyId, limit, (page - 1) * limit),
   ]);
-  const sellable = viewerId === null ? 0n : (await balanceOf(db, viewerId, currencyId, "legal")).available;
+  const sellable = viewerId === null ? 0n : (await legalBalance(env, viewerId, currencyId)).available;
   const n = (total?.results?.[0] as { n: number } | undefined)?.n ?? 0;
   return { total: n, lists: ((rows?.results ?? []) as AdvertRow[]).map((r) => advertView(r, { id: viewerId, sellable })) };
 }
 
 /** A merchant's own adverts, newest first (every state). */
-export async function myAdverts(db: D1Database, userId: number, page: number, limit: number) {
+export async function myAdverts(env: C2cEnv, userId: number, page: number, limit: number) {
+  const db = env.DB;
   const [total, rows] = await db.batch([
     db.prepare("SELECT count(*) AS n FROM c2c_adverts WHERE user_id = ?").bind(userId),
     db.prepare(`${ADVERT_SELECT} WHERE a.user_id = ? ORDER BY a.id DESC LIMIT ? OFFSET ?`).bind(userId, limit, (page - 1) * limit),
@@ -119,7 +124,7 @@ export async function myAdverts(db: D1Database, userId: number, page: number, li
   const n = (total?.results?.[0] as { n: number } | undefined)?.n ?? 0;
   const list = (rows?.results ?? []) as AdvertRow[];
   const balances = new Map<number, bigint>();
-  for (const r of list) if (!balances.has(r.currency_id)) balances.set(r.currency_id, (await balanceOf(db, userId, r.currency_id, "legal")).available);
+  for (const r of list) if (!balances.has(r.currency_id)) balances.set(r.currency_id, (await legalBalance(env, userId, r.currency_id)).available);
   return { total: n, lists: list.map((r) => advertView(r, { id: userId, sellable: balances.get(r.currency_id) ?? 0n })) };
 }
 
@@ -162,7 +167,8 @@ export async function advertInput(
 }
 
 /** Posts an advert on the shelf; a sell advert escrows its total in the same batch. */
-export async function createAdvert(db: D1Database, userId: number, a: AdvertInput, now = Date.now()): Promise<C2cAdvert> {
+export async function createAdvert(env: C2cEnv, userId: number, a: AdvertInput, now = Date.now()): Promise<C2cAdvert> {
+  const db = env.DB;
   if (!(await isMerchant(db, userId))) throw new ApiError("c2c_not_merchant", 403);
   if (!a.currency.isLegal) throw new ApiError("currency_unsupported", 400);
   const kinds = [...new Set(a.payKinds)];
@@ -172,8 +178,13 @@ export async function createAdvert(db: D1Database, userId: number, a: AdvertInpu
     const missing = kinds.filter((k) => !have.has(k));
     if (missing.length > 0) throw new ApiError("c2c_pay_method_missing", 403, { kinds: missing.join(", ") }, "997");
   }
+  const onObjects = c2cOnObjects(env);
+  // Objects mode: a sell advert's whole amount is held in the merchant's object first (c2c_advert:{id}), then the record.
+  const escrowed = onObjects && a.type === "sell";
   const build = (id: number) => {
-    const stmts = a.type === "sell"
+    const stmts = escrowed
+      ? [escrowClaim(db, "c2c_advert", id, now)]
+      : !onObjects && a.type === "sell"
       ? movementStatements(db, `c2c:advert:${id}:escrow`, "c2c_escrow", [
           { userId, currencyId: a.currency.id, account: "legal", dAvailable: -a.total, dFrozen: a.total, memo: `advert ${id} escrow` },
         ], now)
@@ -188,9 +199,11 @@ export async function createAdvert(db: D1Database, userId: number, a: AdvertInpu
     );
     return stmts;
   };
-  const id = await runC2cWithNewId(db, "c2c_adverts", build, "state_conflict", now);
+  const id = escrowed
+    ? await withEscrow(env, { userId, kind: "c2c_advert", currencyId: a.currency.id, amount: a.total, now, conflict: "state_conflict" }, (id) => db.batch(build(id)))
+    : await runC2cWithNewId(db, "c2c_adverts", build, "state_conflict", now);
   const row = await advertRow(db, id);
-  const sellable = (await balanceOf(db, userId, a.currency.id, "legal")).available;
+  const sellable = (await legalBalance(env, userId, a.currency.id)).available;
   return advertView(row!, { id: userId, sellable });
 }
 
@@ -201,12 +214,24 @@ function advertRefusal(reason: "state" | "withdraw_off_first" | "running"): ApiE
 }
 
 /** The statements of an advert transition, guarded on the state and remaining amount read. */
-function advertStatements(db: D1Database, r: AdvertRow, action: AdvertAction, now: number, extra: { reason?: string; operatorId?: number } = {}): D1PreparedStatement[] {
+function advertStatements(
+  env: C2cEnv,
+  r: AdvertRow,
+  action: AdvertAction,
+  now: number,
+  extra: { reason?: string; operatorId?: number } = {},
+): { stmts: D1PreparedStatement[]; legs: Leg[] } {
+  const db = env.DB;
   const d = decideAdvert(r.status, action, r.running);
   if (!d.ok) throw advertRefusal(d.reason);
   const remaining = big(r.remaining);
   const returns = d.transition.returnsEscrow;
-  const stmts = returns && r.type === "sell" && remaining > 0n
+  const gives = returns && r.type === "sell" && remaining > 0n;
+  // Objects mode: the remaining escrow goes back as a leg written with the transition (objects.ts).
+  const legs = gives && c2cOnObjects(env) ? advertWithdrawLegs(r, remaining) : [];
+  const stmts = legs.length > 0
+    ? recordLegsStatements(db, `c2c_advert:${r.id}`, legs, now)
+    : gives
     ? movementStatements(db, `c2c:advert:${r.id}:withdraw`, "c2c_escrow_return", [
         { userId: r.user_id, currencyId: r.currency_id, account: "legal", dAvailable: remaining, dFrozen: -remaining, memo: `advert ${r.id} withdrawn` },
       ], now)
@@ -220,17 +245,20 @@ function advertStatements(db: D1Database, r: AdvertRow, action: AdvertAction, no
       .bind(d.transition.to, returns ? 0 : remaining.toString(), now, extra.reason ?? null, extra.operatorId ?? null, r.id, r.status, remaining.toString()),
     guard(db, `advert ${r.id} ${action}`),
   );
-  return stmts;
+  return { stmts, legs };
 }
 
 /** A merchant takes an advert off the shelf, puts it back, or withdraws it. */
-export async function merchantAdvertAction(db: D1Database, userId: number, id: number, action: "off" | "on" | "withdraw", now = Date.now()): Promise<C2cAdvert> {
+export async function merchantAdvertAction(env: C2cEnv, userId: number, id: number, action: "off" | "on" | "withdraw", now = Date.now()): Promise<C2cAdvert> {
+  const db = env.DB;
   const r = await advertRow(db, id);
   if (!r || r.user_id !== userId) throw notFound();
   if (action === "on" && !(await isMerchant(db, userId))) throw new ApiError("c2c_not_merchant", 403);
-  await runC2c(db, advertStatements(db, r, action, now), "c2c_advert_state");
+  const { stmts, legs } = advertStatements(env, r, action, now);
+  await runC2c(db, stmts, "c2c_advert_state");
+  await deliverRecordLegs(env, legs);
   const after = await advertRow(db, id);
-  return advertView(after!, { id: userId, sellable: (await balanceOf(db, userId, r.currency_id, "legal")).available });
+  return advertView(after!, { id: userId, sellable: (await legalBalance(env, userId, r.currency_id)).available });
 }
 
 /**
@@ -240,12 +268,13 @@ export async function merchantAdvertAction(db: D1Database, userId: number, id: n
  * went back on the shelf or was withdrawn.
  */
 export async function editAdvert(
-  db: D1Database,
+  env: C2cEnv,
   userId: number,
   id: number,
   b: { price: string; min_money: string; max_money: string; pay_kinds: PayKind[]; remark: string },
   now = Date.now(),
 ): Promise<C2cAdvert> {
+  const db = env.DB;
   const r = await advertRow(db, id);
   if (!r || r.user_id !== userId) throw notFound();
   if (r.status !== 2) throw new ApiError("c2c_advert_state", 409);
@@ -275,14 +304,15 @@ export async function editAdvert(
     "c2c_advert_state",
   );
   const after = await advertRow(db, id);
-  return advertView(after!, { id: userId, sellable: (await balanceOf(db, userId, r.currency_id, "legal")).available });
+  return advertView(after!, { id: userId, sellable: (await legalBalance(env, userId, r.currency_id)).available });
 }
 
 /**
  * An operator marks an advert abnormal (spec §4: only when no order is unfinished and the
  * remaining amount is covered by the merchant's frozen funds). Moves no money; audited.
  */
-export async function markAdvertAbnormal(db: D1Database, operatorId: number, id: number, reason: string, now = Date.now()) {
+export async function markAdvertAbnormal(env: C2cEnv, operatorId: number, id: number, reason: string, now = Date.now()) {
+  const db = env.DB;
   const r = await advertRow(db, id);
   if (!r) throw notFound();
   await refuseOwnRecord(db, operatorId, r.user_id, { action: "c2c.advert.abnormal", targetType: "c2c_advert", targetId: r.id, detail: { user_id: r.user_id } });
@@ -290,10 +320,10 @@ export async function markAdvertAbnormal(db: D1Database, operatorId: number, id:
   if (!d.ok) throw new ApiError(d.reason === "running" ? "c2c_trade_running" : "c2c_abnormal_refused", 409);
   if (r.type === "sell") {
     // "Remaining sufficient": the merchant's frozen funds still cover every C2C hold, this advert's escrow included.
-    const frozen = (await balanceOf(db, r.user_id, r.currency_id, "legal")).frozen;
+    const frozen = (await legalBalance(env, r.user_id, r.currency_id)).frozen;
     if (frozen < (await c2cHeldBy(db, r.user_id, r.currency_id))) throw new ApiError("c2c_frozen_insufficient", 409);
   }
-  const stmts = advertStatements(db, r, "abnormal", now, { reason, operatorId });
+  const { stmts } = advertStatements(env, r, "abnormal", now, { reason, operatorId });
   stmts.push(auditStatement(db, { operatorId, action: "c2c.advert.abnormal", targetType: "c2c_advert", targetId: r.id, reason, detail: { user_id: r.user_id, remaining: String(r.remaining), type: r.type } }, now));
   await runC2c(db, stmts, "c2c_abnormal_refused");
   return { id: r.id, status: 4 };

@@ -11,6 +11,9 @@ import { big, getCurrency, timeFormat } from "../wallet/currency.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
+import { c2cOnObjects, depositReleaseLegs, escrowClaim, withEscrow, type C2cEnv } from "./objects.ts";
 import { decideMerchant, type MerchantAction } from "./machine.ts";
 import { c2cSettings, guard, runC2c, runC2cWithNewId } from "./shared.ts";
 
@@ -60,36 +63,51 @@ export async function applyMerchant(env: Env, userId: number, name: string, now 
   const settings = c2cSettings(env);
   const cur = await getCurrency(db, settings.depositCurrencyId);
   const deposit = parseUnits(settings.merchantDeposit, cur.scale) ?? 0n;
+  // Objects mode: the deposit is held in the applicant's object first (c2c_deposit:{id}), then the application.
+  const onObjects = c2cOnObjects(env);
+  const escrowed = onObjects && deposit > 0n;
   const build = (id: number) => {
-    const stmts = deposit > 0n
-      ? movementStatements(db, `c2c:merchant:${id}:deposit`, "c2c_deposit", [
-          { userId, currencyId: cur.id, account: "legal", dAvailable: -deposit, dFrozen: deposit, memo: `merchant deposit ${id}` },
-        ], now)
-      : [];
+    const stmts = escrowed
+      ? [escrowClaim(db, "c2c_deposit", id, now)]
+      : !onObjects && deposit > 0n
+        ? movementStatements(db, `c2c:merchant:${id}:deposit`, "c2c_deposit", [
+            { userId, currencyId: cur.id, account: "legal", dAvailable: -deposit, dFrozen: deposit, memo: `merchant deposit ${id}` },
+          ], now)
+        : [];
     stmts.push(
       db.prepare("INSERT INTO c2c_merchants (id, user_id, name, status, currency_id, deposit, created_at) VALUES (?, ?, ?, 0, ?, ?, ?)").bind(id, userId, name, cur.id, deposit.toString(), now),
     );
     return stmts;
   };
-  await runC2cWithNewId(db, "c2c_merchants", build, "state_conflict", now);
+  if (escrowed) await withEscrow(env, { userId, kind: "c2c_deposit", currencyId: cur.id, amount: deposit, now, conflict: "state_conflict" }, (id) => db.batch(build(id)));
+  else await runC2cWithNewId(db, "c2c_merchants", build, "state_conflict", now);
   return merchantView(db, userId);
 }
 
 /** Leaves (or withdraws a pending application): every advert must be withdrawn; the deposit is released. */
-export async function leaveMerchant(db: D1Database, userId: number, now = Date.now()): Promise<Merchant> {
+export async function leaveMerchant(env: C2cEnv, userId: number, now = Date.now()): Promise<Merchant> {
+  const db = env.DB;
   const m = await db.prepare("SELECT * FROM c2c_merchants WHERE user_id = ? AND status IN (0, 1)").bind(userId).first<MerchantRow>();
   if (!m) throw new ApiError("c2c_not_merchant", 403);
   const open = await db.prepare("SELECT 1 AS x FROM c2c_adverts WHERE user_id = ? AND status IN (1, 2, 4) LIMIT 1").bind(userId).first();
   if (open) throw new ApiError("c2c_adverts_open", 409);
-  await runC2c(db, transitionStatements(db, m, "leave", { now, actorId: userId, reason: "" }), "state_conflict");
+  const { stmts, legs } = transitionStatements(env, m, "leave", { now, actorId: userId, reason: "" });
+  await runC2c(db, stmts, "state_conflict");
+  await deliverRecordLegs(env, legs);
   return merchantView(db, userId);
 }
 
-function transitionStatements(db: D1Database, m: MerchantRow, action: MerchantAction, o: { now: number; actorId: number; reason: string }): D1PreparedStatement[] {
+function transitionStatements(env: C2cEnv, m: MerchantRow, action: MerchantAction, o: { now: number; actorId: number; reason: string }): { stmts: D1PreparedStatement[]; legs: Leg[] } {
+  const db = env.DB;
   const d = decideMerchant(m.status, action);
   if (!d.ok) throw new ApiError("state_conflict", 409);
   const deposit = big(m.deposit);
-  const stmts = d.transition.releasesDeposit && deposit > 0n
+  const releases = d.transition.releasesDeposit && deposit > 0n;
+  // Objects mode: the deposit comes back as a leg written with the transition (objects.ts).
+  const legs = releases && c2cOnObjects(env) ? depositReleaseLegs(m, deposit) : [];
+  const stmts = legs.length > 0
+    ? recordLegsStatements(db, `c2c_deposit:${m.id}`, legs, o.now)
+    : releases
     ? movementStatements(db, `c2c:merchant:${m.id}:release`, "c2c_deposit_release", [
         { userId: m.user_id, currencyId: m.currency_id, account: "legal", dAvailable: deposit, dFrozen: -deposit, memo: `merchant deposit ${m.id} released (${action})` },
       ], o.now)
@@ -101,18 +119,20 @@ function transitionStatements(db: D1Database, m: MerchantRow, action: MerchantAc
       .bind(d.transition.to, o.reason, operator ? o.actorId : m.decided_by, operator ? o.now : m.decided_at, action === "leave" ? o.now : null, m.id, m.status),
     guard(db, `merchant ${m.id} ${action}`),
   );
-  return stmts;
+  return { stmts, legs };
 }
 
 /** An operator approves or rejects a pending application (audited; never their own). */
-export async function decideMerchantApplication(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string, now = Date.now()) {
+export async function decideMerchantApplication(env: C2cEnv, operatorId: number, id: number, approve: boolean, reason: string, now = Date.now()) {
+  const db = env.DB;
   const m = await db.prepare("SELECT * FROM c2c_merchants WHERE id = ?").bind(id).first<MerchantRow>();
   if (!m) throw notFound();
   const action = approve ? "approve" : "reject";
   await refuseOwnRecord(db, operatorId, m.user_id, { action: `c2c.merchant.${action}`, targetType: "c2c_merchant", targetId: m.id, detail: { user_id: m.user_id } });
-  const stmts = transitionStatements(db, m, action, { now, actorId: operatorId, reason });
+  const { stmts, legs } = transitionStatements(env, m, action, { now, actorId: operatorId, reason });
   stmts.push(auditStatement(db, { operatorId, action: `c2c.merchant.${action}`, targetType: "c2c_merchant", targetId: m.id, reason, detail: { user_id: m.user_id, name: m.name, deposit: String(m.deposit) } }, now));
   await runC2c(db, stmts, "state_conflict");
+  await deliverRecordLegs(env, legs);
   return { id: m.id, status: approve ? 1 : 2 };
 }
 

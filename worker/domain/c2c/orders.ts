@@ -36,6 +36,8 @@ import { actionNotices, noticeStatements, orderNotices, type NoticeOrder } from 
 import { notifyUsers } from "./notify.ts";
 import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
 import { payKindsOf, paySnapshot } from "./pay-methods.ts";
+import { c2cOnObjects, escrowClaim, orderLegs, withEscrow } from "./objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { beijingDay, c2cSettings, guard, maskName, orderNumber, runC2c, runC2cWithNewId, type C2cSettings } from "./shared.ts";
 
 export type OrderRow = {
@@ -270,13 +272,18 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
   if (snapshot.length === 0) throw new ApiError("c2c_advert_closed", 409);
 
   const settings = c2cSettings(env);
+  const onObjects = c2cOnObjects(env);
   let noticed: number[] = [];
+  // Objects mode: a user selling escrows their coins in their own object first (c2c_order:{id}), then the record.
+  const escrowed = onObjects && userSells;
   const build = (id: number) => {
-    const stmts = userSells
-      ? movementStatements(db, `c2c:${id}:escrow`, "c2c_escrow", [
-          { userId, currencyId: a.currency_id, account: "legal", dAvailable: -units, dFrozen: units, memo: `c2c order ${id} escrow` },
-        ], now)
-      : [];
+    const stmts = escrowed
+      ? [escrowClaim(db, "c2c_order", id, now)]
+      : !onObjects && userSells
+        ? movementStatements(db, `c2c:${id}:escrow`, "c2c_escrow", [
+            { userId, currencyId: a.currency_id, account: "legal", dAvailable: -units, dFrozen: units, memo: `c2c order ${id} escrow` },
+          ], now)
+        : [];
     stmts.push(
       db
         .prepare(
@@ -299,7 +306,9 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
     noticed = notice.userIds;
     return [...stmts, ...notice.stmts];
   };
-  const id = await runC2cWithNewId(db, "c2c_orders", build, "c2c_advert_closed", now);
+  const id = escrowed
+    ? await withEscrow(env, { userId, kind: "c2c_order", currencyId: a.currency_id, amount: units, now, conflict: "c2c_advert_closed" }, (id) => db.batch(build(id)))
+    : await runC2cWithNewId(db, "c2c_orders", build, "c2c_advert_closed", now);
   await notifyUsers(env, [a.user_id], { type: "c2c_order", id, is_sure: 0 });
   await announceNotifications(env, noticed);
   return { id, is_sure: 0 };
@@ -351,7 +360,11 @@ export async function transitionOrder(env: Env, r: OrderRow, action: OrderAction
   const t = d.transition;
   const n = big(r.amount);
   const stmts: D1PreparedStatement[] = [];
-  if (t.escrow === "release") {
+  // Objects mode: the escrow's legs, written with the transition and sent once it committed (objects.ts).
+  const legs = c2cOnObjects(env) ? orderLegs(r, t.escrow) : null;
+  if (legs) {
+    if (t.escrow === "return") stmts.push(db.prepare("UPDATE c2c_adverts SET remaining = remaining + ?, updated_at = ? WHERE id = ?").bind(n.toString(), now, r.advert_id));
+  } else if (t.escrow === "release") {
     const entries: LedgerEntry[] = [
       { userId: r.seller_id, currencyId: r.currency_id, account: "legal", dAvailable: 0n, dFrozen: -n, memo: `c2c order ${r.id} released` },
       { userId: r.buyer_id, currencyId: r.currency_id, account: "legal", dAvailable: n, dFrozen: 0n, memo: `c2c order ${r.id} bought` },
@@ -396,7 +409,9 @@ export async function transitionOrder(env: Env, r: OrderRow, action: OrderAction
   // The parties' notification-centre items, after every guard of the batch: a lost race inserts none.
   const notice = noticeStatements(db, orderNotices(noticeOrder(r), actionNotices(t.action), now), now);
   stmts.push(...notice.stmts);
+  if (legs) stmts.push(...recordLegsStatements(db, `c2c_order:${r.id}`, legs, now));
   await runC2c(db, stmts);
+  if (legs) await deliverRecordLegs(env, legs);
   const others = [r.buyer_id, r.seller_id].filter((u) => u !== actorId);
   await notifyUsers(env, others, { type: "c2c_order", id: r.id, is_sure: t.to });
   await announceNotifications(env, notice.userIds);

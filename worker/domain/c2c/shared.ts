@@ -90,7 +90,7 @@ export async function runC2c(db: D1Database, stmts: D1PreparedStatement[], confl
 }
 
 /** A C2C batch's refusal as an ApiError (see runC2c; an ApiError passes as it is); anything else is rethrown. */
-function c2cRefusal(err: unknown, conflict: ErrorKey): never {
+export function c2cRefusal(err: unknown, conflict: ErrorKey): never {
   if (err instanceof ApiError) throw err;
   const msg = String((err as Error)?.message ?? err);
   for (const key of TRIGGER_KEYS) if (msg.includes(key)) throw new ApiError(key, 409, TRIGGER_PARAMS[key]);
@@ -98,7 +98,7 @@ function c2cRefusal(err: unknown, conflict: ErrorKey): never {
   if (msg.includes("no_permission")) throw new ApiError("no_permission", 403);
   if (msg.includes("c2c_merchants_live_name")) throw new ApiError("c2c_name_exists", 409);
   if (msg.includes("c2c_merchants.user_id")) throw new ApiError("c2c_already_merchant", 409);
-  if (msg.includes("state_conflict") || /UNIQUE constraint failed: c2c_/.test(msg)) throw new ApiError(conflict, 409);
+  if (msg.includes("state_conflict") || /UNIQUE constraint failed: (c2c_|object_hold_claims)/.test(msg)) throw new ApiError(conflict, 409);
   const kind = classifyBatchError(err);
   if (kind === "duplicate") throw new ApiError(conflict, 409);
   if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);

@@ -16,6 +16,9 @@
  *   pay    inviters in id order, 1,000 per step: ONE balanced movement per (day, inviter), keyed
  *          `invite-rebate:{day}:{inviterId}`, from the fee account's USDT into the inviter's lever
  *          account (spot when leverage is off), with the inviter's notification in the same batch.
+ *          In objects mode (`ACCOUNTS=objects`) the fee shards hold the fees: the step first holds
+ *          its total in them (`rebates.ts`), then its batch writes one credit leg per inviter,
+ *          `rebate:{day}:{inviterId}`, and the shards' spends into `record_legs`, sent after it.
  *
  * Every step's batch also inserts (day, step) into invite_run_steps, so two invocations racing on
  * the same step cannot both commit: the loser's batch changes nothing and it reads the run again.
@@ -33,6 +36,9 @@ import { addDays, beijingDay, dayEnd, dayStart, monthsBefore } from "./days.ts";
 import { ratesFor, rateToBp, type AgentLevel } from "./settings.ts";
 import { REBATE_KYC_LEVEL, REBATE_MONTHS } from "../../../schemas/invite.ts";
 import { pairStub } from "../spot/pairs.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import { rebateLegs } from "./rebates.ts";
 
 const HOUR = 3_600_000;
 const FEE_ROWS_PER_STEP = 4000;
@@ -73,6 +79,7 @@ export interface SettleEnv {
   PAIR?: Env["PAIR"];
   USER?: Env["USER"];
   PRODUCT_LEVER?: string;
+  ACCOUNTS?: string;
 }
 
 interface Usdt {
@@ -187,7 +194,7 @@ export async function settleDay(env: SettleEnv, day: string, now: number, budget
     if (!c.fits(run.phase === "pay" ? 8 : run.phase === "lines" ? 12 : 20)) break;
     if (run.phase === "fees") await feesStep(env, run, usdt, c);
     else if (run.phase === "lines") await linesStep(db, run, usdt, c, now);
-    else announce.push(...(await payStep(db, run, usdt, c, now)));
+    else announce.push(...(await payStep(env, run, usdt, c, now)));
   }
   // Statements of this invocation after the last step (the final read) are recorded too.
   // This invocation's statements after its last step (the reads, this update and the final read).
@@ -376,7 +383,8 @@ async function linesStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, no
   await commit(db, [...stmts, ...advance(db, run, { phase: "lines", cursor, fees: counted }, stmts.length + 2, c)]);
 }
 
-async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now: number): Promise<number[]> {
+async function payStep(env: SettleEnv, run: RunRow, usdt: Usdt, c: Counter, now: number): Promise<number[]> {
+  const db = env.DB;
   const day = run.day;
   c.add(1);
   const { results } = await db
@@ -407,8 +415,13 @@ async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now:
     });
     notices.push({ userId: r.inviter_id, kind: "invite_rebate", key: `invite-rebate:${day}`, params: { day, amount: money(amount, usdt.scale), currency: "USDT" }, link: "/invite/rebates", now });
   }
-  const stmts = [...movementsStatements(db, movements), ...notificationsStatement(db, notices, now)];
   const cursor = results[results.length - 1]!.inviter_id;
+  // Objects mode: the fee shards pay (held first, then legs written with the step and sent after it).
+  const onObjects = accountsOnObjects(env) && env.USER ? { DB: db, USER: env.USER } : null;
+  const legs = onObjects ? await rebateLegs(onObjects, { day, step: run.cursor, currencyId: usdt.id, account, total: paid, pay: movements.map((m) => ({ userId: m.entries[1]!.userId, amount: m.entries[1]!.dAvailable })) }) : [];
+  const stmts = onObjects
+    ? [...recordLegsStatements(db, `invite_run:${day}`, legs, now), ...notificationsStatement(db, notices, now)]
+    : [...movementsStatements(db, movements), ...notificationsStatement(db, notices, now)];
   let ok: boolean;
   try {
     ok = await commit(db, [...stmts, ...advance(db, run, { phase: "pay", cursor, inviters: movements.length, paid }, stmts.length + 2, c)]);
@@ -418,6 +431,7 @@ async function payStep(db: D1Database, run: RunRow, usdt: Usdt, c: Counter, now:
     if (/system_overdraft/.test(String(err))) throw new Error(`invite settlement ${day}: the fee account holds less USDT than these rebates; nothing was paid`, { cause: err });
     throw err;
   }
+  if (ok && onObjects) await deliverRecordLegs(onObjects, legs);
   return ok ? notices.map((n) => n.userId) : [];
 }
 

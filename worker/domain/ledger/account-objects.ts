@@ -101,7 +101,7 @@ async function nextUsers(db: D1Database, after: number, limit: number, last = EV
  * reconciler reports those) are left out: that frozen amount stays in one `migrated` hold.
  */
 async function recordHolds(db: D1Database, userId: number, rows: OpeningBalance[], sources: HoldSource[]): Promise<OpeningHold[]> {
-  const lists = await Promise.all(sources.map((s) => (s.forUser ? s.forUser(db, userId) : Promise.resolve([]))));
+  const lists = await Promise.all(sources.map((s) => (s.openingHolds ? s.openingHolds(db, userId) : s.forUser ? s.forUser(db, userId) : Promise.resolve([]))));
   const byKey = new Map<string, OpeningHold>();
   for (const h of lists.flat()) {
     if (h.units <= 0n) continue;

@@ -40,6 +40,12 @@ export interface HoldSource {
    */
   loadObjects?(db: D1Database): Promise<Hold[]>;
   forUser?(db: D1Database, userId: number): Promise<UserHold[]>;
+  /**
+   * The holds the migration opens in the user's account object (account-objects.ts), when they are
+   * cut otherwise than `forUser` lists them (the same total): the records the product's objects
+   * path resolves. Absent: `forUser`.
+   */
+  openingHolds?(db: D1Database, userId: number): Promise<UserHold[]>;
 }
 
 /** A product's worker side (worker/domain/<area>/product.ts): its declaration's id and its hold sources. */

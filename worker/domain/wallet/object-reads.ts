@@ -171,8 +171,16 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "lever_margin":
       return { kind: `lever_${p[2] ?? "close"}`, ref: { type: "lever", id: int(p[1]) } };
     case "escrow":
-    case "c2c_order":
       return { kind: p[2] === "return" ? "c2c_return" : "c2c_release", ref: { type: "c2c_order", id: int(p[1]) } };
+    case "c2c_order":
+      // The hold of a user's own escrow given back without a transition: a refused order's batch, an orphan.
+      return { kind: p[2] === "release" ? "c2c_release" : "c2c_return", ref: { type: "c2c_order", id: int(p[1]) } };
+    case "c2c_advert":
+      return { kind: "c2c_escrow_return", ref: { type: "c2c_advert", id: int(p[1]) } };
+    case "c2c_deposit":
+      return { kind: "c2c_deposit_release", ref: { type: "c2c_merchant", id: int(p[1]) } };
+    case "rebate":
+      return { kind: "invite_rebate", ref: { type: "invite", id: null } };
     case "subscription":
       return { kind: p[2] === "end" ? "earn_matured" : "earn_interest", ref: { type: "earn", id: int(p[1]) } };
     case "deposit":
