@@ -15,6 +15,7 @@ import type {
   AccountLeg,
   AccountNotice,
   AccountOp,
+  ConvertRequest,
   DrainAnswer,
   ImportAnswer,
   LegAnswer,
@@ -257,6 +258,36 @@ export class AccountBook {
       const result = this.core.transfer(k, from, to, cur, amt);
       if (result === "moved") this.notice(r.notice);
       return result;
+    });
+  }
+
+  /**
+   * One currency for another in one transaction (a conversion against the house): `from` leaves
+   * the account's available funds, `to` is credited, once by key. Checked before the key is
+   * claimed, as `transfer`: `insufficient` records nothing, and the same key may be tried again.
+   */
+  convert(r: ConvertRequest): TransferAnswer {
+    const k = key(r.key);
+    const from = { kind: name(r.from?.account, "from.account"), cur: currency(r.from?.currencyId), amt: units(r.from?.amount, "from.amount") };
+    const to = { kind: name(r.to?.account, "to.account"), cur: currency(r.to?.currencyId), amt: units(r.to?.amount, "to.amount") };
+    if (from.amt === 0 || to.amt === 0 || from.cur === to.cur) bad("a conversion moves positive amounts between two currencies");
+    checkNotice(r.notice);
+    return this.sql.transaction((): TransferAnswer => {
+      if (this.core.hasKey(k)) return "seen";
+      if (this.available(from.kind, from.cur) < from.amt) return "insufficient";
+      const [result] = this.core.receive([
+        {
+          key: k,
+          to: "account",
+          ops: [
+            { t: "debit", kind: from.kind, cur: from.cur, amt: from.amt },
+            { t: "credit", kind: to.kind, cur: to.cur, amt: to.amt },
+          ],
+        },
+      ]);
+      if (result !== "applied") throw new Error(`conversion ${k} not applied: ${result}`);
+      this.notice(r.notice);
+      return "moved";
     });
   }
 

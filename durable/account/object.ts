@@ -16,6 +16,7 @@ import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
+import { WITHDRAWAL_OWNER, withdrawalVerdict } from "./withdrawal-orphans.ts";
 
 /** The drain runs this long after the first undrained write: the writes of that moment share one D1 batch. */
 export const DRAIN_DELAY_MS = 500;
@@ -71,6 +72,13 @@ export class AccountObject extends DurableObject<Env> {
 
   async accountTransfer(userId: number, request: A.TransferRequest): Promise<A.TransferAnswer> {
     const answer = this.book(userId).transfer(request);
+    if (answer === "moved") await this.drainSoon();
+    return answer;
+  }
+
+  /** A conversion: one currency out of available, another credited, once by key (see AccountBook.convert). */
+  async accountConvert(userId: number, request: A.ConvertRequest): Promise<A.TransferAnswer> {
+    const answer = this.book(userId).convert(request);
     if (answer === "moved") await this.drainSoon();
     return answer;
   }
@@ -155,18 +163,27 @@ export class AccountObject extends DurableObject<Env> {
 
   /**
    * The orphan sweep: asks the owner of each open hold made more than `graceMs` ago whether it
-   * knows the hold's record (today: the pair, for `spot_order` holds). A pair that never booked
+   * knows the hold's record (the pair, for `spot_order` holds; D1, for `withdrawal` holds). A pair that never booked
    * the order tombstones it (it can never be booked after), and the hold's rest is released here,
    * keyed `{hold}:orphan`; one it knows is never asked about again (its legs resolve the hold).
    * Answers what it did and when the next hold comes due (null: none waits).
    */
   async accountSweep(graceMs = ORPHAN_GRACE_MS): Promise<{ known: number; released: number; next: number | null }> {
     const book = this.book();
-    if (book.ownerOf() === undefined) return { known: 0, released: 0, next: null };
+    const userId = book.ownerOf();
+    if (userId === undefined) return { known: 0, released: 0, next: null };
     const { holds, next } = book.unchecked(Date.now() - graceMs);
     let known = 0;
     let released = 0;
     for (const h of holds) {
+      if (h.owner === WITHDRAWAL_OWNER && h.forKind === "withdrawal" && /^[0-9]{1,16}$/.test(h.forId)) {
+        // A withdrawal's record is D1's row: there, the hold is known; else its id is tombstoned and the hold released.
+        if ((await withdrawalVerdict(this.env.DB, userId, Number(h.forId), Date.now())) === "known") {
+          book.markChecked(h.hold);
+          known += 1;
+        } else if (book.releaseOrphan(h.hold).result === "applied") released += 1;
+        continue;
+      }
       const pair = /^pair:([0-9]+)$/.exec(h.owner);
       const orderId = Number(h.forId);
       if (!pair || h.forKind !== "spot_order" || !Number.isSafeInteger(orderId)) {

@@ -90,6 +90,14 @@ export interface TransferRequest {
 
 export type TransferAnswer = "moved" | "seen" | "insufficient";
 
+/** One currency for another in this user's object (a conversion): `from` leaves available, `to` is credited, once by key. */
+export interface ConvertRequest {
+  key: string;
+  from: { account: string; currencyId: number; amount: bigint };
+  to: { account: string; currencyId: number; amount: bigint };
+  notice?: AccountNotice;
+}
+
 export interface AccountBalance {
   account: string;
   currencyId: number;

@@ -2,7 +2,8 @@
  * Flash exchange (spec §2 Conversion): coin ↔ USDT against the treasury at the coin's last traded
  * price, with the published fee and bounds (worker/domain/conversion/quote.ts does the arithmetic).
  * A quote holds its price for QUOTE_TTL_SECONDS and executes exactly, at most once, or refuses once
- * expired; every execution is one ledger movement with its conversion row.
+ * expired; every execution is one ledger movement with its conversion row (in objects mode, one
+ * keyed operation in the user's account object and the house's legs: ./objects.ts).
  */
 import { formatUnits, parseUnits } from "../../../schemas/money.ts";
 import { USDT_ID } from "../../../schemas/wallet.ts";
@@ -13,6 +14,8 @@ import { movementStatements, SYSTEM, type LedgerEntry } from "../../lib/ledger.t
 import { referenceUsdtPrice, usdtPrices } from "../spot/prices.ts";
 import { amountOrThrow, big, getCurrency, listCurrencies, timeFormat } from "../wallet/currency.ts";
 import { conversionDirection, conversionSettings, quote } from "./quote.ts";
+import { convertOnObjects } from "./objects.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
 
 const MINUTE = 60_000;
 const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
@@ -77,6 +80,19 @@ export async function executeConversion(env: PriceEnv, userId: number, b: { quot
     key = `conversion:${userId}:${crypto.randomUUID()}`;
   }
   const { direction, from, to, coin, usdt, money, q } = p;
+  const record = (objects: boolean) =>
+    db
+      .prepare(
+        `INSERT INTO conversions (user_id, from_currency, to_currency, money, money2, price, rate, fee, fee_percent, usdt_value, movement_key, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${objects ? " ON CONFLICT (movement_key) DO NOTHING" : ""}`,
+      )
+      .bind(userId, from.id, to.id, money.toString(), q.received.toString(), p.price, p.rate, q.fee.toString(), q.feePercent, q.usdtValue.toString(), key, now);
+  if (accountsOnObjects(env)) {
+    // Objects mode: the user's object and the house's shards move the money (./objects.ts).
+    const c = { key, quoted: b.quote_id !== undefined, direction, fromId: from.id, toId: to.id, usdtId: usdt.id, money, received: q.received, treasuryOut: q.treasuryOut, fee: q.fee };
+    await convertOnObjects(env, userId, c, record(true));
+    return conversionOut(p);
+  }
   const e = (uid: number, currencyId: number, d: bigint, memo = ""): LedgerEntry => ({ userId: uid, currencyId, account: "change", dAvailable: d, dFrozen: 0n, memo });
   const entries =
     direction === "coin_to_usdt"
@@ -96,12 +112,7 @@ export async function executeConversion(env: PriceEnv, userId: number, b: { quot
         ];
   await runGuarded(db, [
     ...movementStatements(db, key, "conversion", entries, now),
-    db
-      .prepare(
-        `INSERT INTO conversions (user_id, from_currency, to_currency, money, money2, price, rate, fee, fee_percent, usdt_value, movement_key, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .bind(userId, from.id, to.id, money.toString(), q.received.toString(), p.price, p.rate, q.fee.toString(), q.feePercent, q.usdtValue.toString(), key, now),
+    record(false),
   ]).catch((err: unknown) => {
     // The quote's movement key already exists: it was executed before.
     if (err instanceof ApiError && err.key === "state_conflict" && b.quote_id !== undefined) throw new ApiError("quote_expired", 409);
@@ -168,7 +179,7 @@ async function checkConversionWait(db: D1Database, userId: number, now: number) 
 }
 
 /** What pricing a conversion reads: D1 and the pair objects (the reference price). */
-type PriceEnv = { DB: D1Database; PAIR?: Env["PAIR"] };
+type PriceEnv = { DB: D1Database; PAIR?: Env["PAIR"]; USER: Env["USER"]; ACCOUNTS?: string };
 
 /** Prices a conversion at the coin's reference price (the pair's index, not a printable last trade) with the published fee and bounds (spec §5). */
 async function priceConversion(env: PriceEnv, userId: number, b: { from_currency: number; to_currency: number; money: string }, now: number) {

@@ -71,6 +71,9 @@ export interface InSiteRequest {
 const ID_ATTEMPTS = 5;
 const ID_EPOCH = Date.UTC(2026, 0, 1);
 
+/** A new withdrawal id: time-ordered with 12 random bits (see withNextWithdrawalId). */
+export const newWithdrawalId = (now = Date.now()): number => (now - ID_EPOCH) * 4096 + randomInt(4096);
+
 /**
  * Writes the batch `build(id)` with a new withdrawal id, taken before the batch so that its movement
  * key can carry the id (the statement links each movement to its withdrawal). Ids are time-ordered
@@ -81,7 +84,7 @@ const ID_EPOCH = Date.UTC(2026, 0, 1);
  */
 export async function withNextWithdrawalId(db: D1Database, build: (id: number) => D1PreparedStatement[]): Promise<number> {
   for (let attempt = 1; ; attempt++) {
-    const id = (Date.now() - ID_EPOCH) * 4096 + randomInt(4096);
+    const id = newWithdrawalId();
     try {
       await db.batch(build(id));
       return id;
@@ -113,12 +116,7 @@ export async function inSiteWithdrawal(db: D1Database, r: InSiteRequest): Promis
           ],
           now,
         ),
-        db
-          .prepare(
-            `INSERT INTO withdrawals (id, user_id, currency_id, network, address, memo, amount, fee, status, freeze_key, recipient_user_id, settled_at, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, 0, 5, ?, ?, ?, ?)`,
-          )
-          .bind(id, r.senderId, r.currencyId, r.network, r.address, r.memo, r.amount.toString(), key, r.recipientId, now, now),
+        inSiteRecord(db, id, r, key, now),
       ];
     });
   } catch (err) {
@@ -127,4 +125,14 @@ export async function inSiteWithdrawal(db: D1Database, r: InSiteRequest): Promis
     if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
     throw err;
   }
+}
+
+/** The settled record of an in-site withdrawal (status 5), `key` the movement (or, in objects mode, the hold) it moved with. */
+export function inSiteRecord(db: D1Database, id: number, r: InSiteRequest, key: string, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO withdrawals (id, user_id, currency_id, network, address, memo, amount, fee, status, freeze_key, recipient_user_id, settled_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 0, 5, ?, ?, ?, ?)`,
+    )
+    .bind(id, r.senderId, r.currencyId, r.network, r.address, r.memo, r.amount.toString(), key, r.recipientId, now, now);
 }
