@@ -13,7 +13,7 @@ import { holdSourcesOf } from "../../worker/domain/products.ts";
 import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
 import { deliverObjectLegs, objectLegStatements, resendObjectLegs } from "../../worker/domain/wallet/object-legs.ts";
 import { depositLegs } from "../../worker/domain/wallet/deposit-objects.ts";
-import { decisionLegs } from "../../worker/domain/withdrawals/objects.ts";
+import { decisionLegs, holdThenRecord } from "../../worker/domain/withdrawals/objects.ts";
 import { api, makeUser, type TestUser } from "../api/helpers.ts";
 import { FUND_PASSWORD, makeOperator, makeWithdrawer, seedWalletCurrencies, setPrice, u8, uploadImage } from "../api/wallet-fixtures.ts";
 import { BTC, USDT, d1LedgerRows, drainObject, objectBalances, objectTrader, readModel } from "./fixtures.ts";
@@ -143,6 +143,20 @@ describe("withdrawals on the account objects", () => {
     expect(await objectBalances(user.id)).toEqual([["change", USDT, u8("50.5"), 0n]]);
     expect(await accountStub(env, user.id).accountOpenHolds(user.id)).toEqual([]);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM withdrawals WHERE user_id = ?").bind(user.id).first<{ n: number }>())?.n).toBe(0);
+  });
+
+  it("gives the hold back when its record cannot be written, and that id can never be written after", async () => {
+    const user = await withdrawer();
+    let drawn = 0;
+    const failing = holdThenRecord(env, user.id, USDT, u8("10"), (id) => {
+      drawn = id;
+      // A record D1 refuses (its insert misses required fields).
+      return { statements: [env.DB.prepare("INSERT INTO withdrawals (id, user_id) VALUES (?, ?)").bind(id, user.id)], legs: [] };
+    });
+    await expect(failing).rejects.toThrow();
+    expect(await objectBalances(user.id)).toEqual([["change", USDT, u8("100"), 0n]]);
+    expect(await accountStub(env, user.id).accountHold(user.id, `withdrawal:${drawn}`)).toMatchObject({ open: false, released: u8("10") });
+    expect(await env.DB.prepare("SELECT user_id FROM withdrawal_orphans WHERE id = ?").bind(drawn).first()).toEqual({ user_id: user.id });
   });
 
   it("explains a pending withdrawal's frozen funds to the reconciler", async () => {

@@ -49,8 +49,11 @@ export async function holdThenRecord(env: Pick<Env, "DB" | "USER">, userId: numb
       await env.DB.batch([...statements, ...objectLegStatements(env.DB, legs, now)]);
     } catch (err) {
       // An answer lost after D1 committed must not release a recorded hold: the sweep's question
-      // decides (the record is there, or the id is tombstoned and can never be written).
-      if ((await withdrawalVerdict(env.DB, userId, id, now).catch(() => "unknown" as const)) === "known") {
+      // decides (the record is there, or the id is tombstoned and can never be written). D1 not
+      // answering it either: the hold stays for the object's own sweep to ask again after the grace.
+      const verdict = await withdrawalVerdict(env.DB, userId, id, now).catch(() => null);
+      if (verdict === null) throw guardedError(err);
+      if (verdict === "known") {
         await deliverObjectLegs(env, legs);
         return id;
       }
