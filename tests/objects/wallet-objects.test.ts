@@ -14,6 +14,7 @@ import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
 import { deliverObjectLegs, objectLegStatements, resendObjectLegs } from "../../worker/domain/wallet/object-legs.ts";
 import { depositLegs } from "../../worker/domain/wallet/deposit-objects.ts";
 import { decisionLegs, holdThenRecord } from "../../worker/domain/withdrawals/objects.ts";
+import { CONVERSION_GRACE_MS, reconcileConversionHolds } from "../../worker/domain/conversion/orphans.ts";
 import { api, makeUser, type TestUser } from "../api/helpers.ts";
 import { FUND_PASSWORD, makeOperator, makeWithdrawer, seedWalletCurrencies, setPrice, u8, uploadImage } from "../api/wallet-fixtures.ts";
 import { BTC, USDT, d1LedgerRows, drainObject, objectBalances, objectTrader, readModel } from "./fixtures.ts";
@@ -276,20 +277,27 @@ describe("conversion on the account objects", () => {
     expect(await systemStub(env, TREASURY, k).systemReceive(TREASURY, k, [{ key, to, ops: [{ t: "credit", kind: "change", cur: String(currencyId), amt: Number(units) }] }])).toEqual(["applied"]);
   }
 
-  it("spends the source and credits the target in one keyed operation, the house's side to its shards", async () => {
-    const user = await objectTrader("0", "1");
-    const k = shardOf(user.id);
-    await fundShard(k, USDT, u8("10000"));
-    const [tUsdt, tBtc, fees] = [await shardAvailable(TREASURY, k), await shardAvailable(TREASURY, k, BTC), await shardAvailable(FEES, k)];
-    const r = await api("/user/shandui_sub", { token: user.token, body: { from_currency: BTC, to_currency: USDT, money: "0.1" } });
-    expect(r.body).toMatchObject({ type: "ok", message: { money: "0.10000000", money2: "2994.00000000", sxf: "6.00000000", usdt_value: "3000.00000000" } });
+  /** Treasury shard k's USDT and BTC and fee shard k's USDT, available. */
+  const house = async (k: number) => [await shardAvailable(TREASURY, k), await shardAvailable(TREASURY, k, BTC), await shardAvailable(FEES, k)];
+
+  /** 0.1 BTC became 2994 USDT: the treasury shard paid 3000 USDT and took the 0.1 BTC, the fee shard took 6 USDT. */
+  async function expectConverted(user: TestUser, k: number, before: bigint[]) {
     expect(await objectBalances(user.id)).toEqual([
       ["change", BTC, u8("0.9"), 0n],
       ["change", USDT, u8("2994"), 0n],
     ]);
-    expect((await shardAvailable(TREASURY, k)) - tUsdt).toBe(-u8("3000"));
-    expect((await shardAvailable(TREASURY, k, BTC)) - tBtc).toBe(u8("0.1"));
-    expect((await shardAvailable(FEES, k)) - fees).toBe(u8("6"));
+    const after = await house(k);
+    expect(after.map((v, i) => v - before[i]!)).toEqual([-u8("3000"), u8("0.1"), u8("6")]);
+  }
+
+  it("spends the source and credits the target in one keyed operation, the house's side to its shards", async () => {
+    const user = await objectTrader("0", "1");
+    const k = shardOf(user.id);
+    await fundShard(k, USDT, u8("10000"));
+    const before = await house(k);
+    const r = await api("/user/shandui_sub", { token: user.token, body: { from_currency: BTC, to_currency: USDT, money: "0.1" } });
+    expect(r.body).toMatchObject({ type: "ok", message: { money: "0.10000000", money2: "2994.00000000", sxf: "6.00000000", usdt_value: "3000.00000000" } });
+    await expectConverted(user, k, before);
     expect(await pendingLegs()).toBe(0);
     const log = await api("/user/shandui_log", { token: user.token });
     expect(log.body.message.lists.data[0]).toMatchObject({ money: "0.10000000", money2: "2994.00000000", from: "BTC", to: "USDT" });
@@ -340,4 +348,51 @@ describe("conversion on the account objects", () => {
     expect([await shardBalances(TREASURY, k), await shardBalances(FEES, k)]).toEqual(before);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM conversions WHERE user_id = ?").bind(user.id).first<{ n: number }>())?.n).toBe(0);
   });
+
+  /** A quote of 0.1 BTC → USDT, and the treasury's hold a Worker made for it before it died. */
+  async function heldQuote(user: TestUser) {
+    const k = shardOf(user.id);
+    await fundShard(k, USDT, u8("10000"));
+    const q = await api("/user/shandui_quote", { token: user.token, body: { from_currency: BTC, to_currency: USDT, money: "0.1" } });
+    const quote = q.body.message.quote_id as string;
+    const key = `conversion:q:${quote}`;
+    expect((await systemStub(env, TREASURY, k).systemReserve(TREASURY, k, { forKind: "conversion", forId: `q:${quote}`, account: "change", currencyId: USDT, amount: u8("3000") })).result).toBe("reserved");
+    return { k, quote, key };
+  }
+  const convert = (user: TestUser, key: string) =>
+    accountStub(env, user.id).accountConvert(user.id, { key, from: { account: "change", currencyId: BTC, amount: u8("0.1") }, to: { account: "change", currencyId: USDT, amount: u8("2994") } });
+  const later = () => Date.now() + 2 * CONVERSION_GRACE_MS;
+
+  it("gives back the house's hold of a conversion whose Worker died before the user's operation, and it can never run after", async () => {
+    const user = await objectTrader("0", "1");
+    const { k, quote, key } = await heldQuote(user);
+    const funded = await shardAvailable(TREASURY, k);
+    const usdtRows = async () => (await systemStub(env, TREASURY, k).systemBalances(TREASURY, k)).filter((b) => b.currencyId === USDT);
+    expect(await reconcileConversionHolds(env, later())).toMatchObject({ voided: 1, completed: 0 });
+    expect(await usdtRows()).toEqual([{ account: "change", currencyId: USDT, available: funded + u8("3000"), frozen: 0n }]);
+    // The late Worker's operation, and the quote sent again, move nothing.
+    expect(await convert(user, key)).toBe("void");
+    const again = await api("/user/shandui_sub", { token: user.token, body: { quote_id: quote } });
+    expect(again.body.code).toBe("quote_expired");
+    expect(await objectBalances(user.id)).toEqual([["change", BTC, u8("1"), 0n]]);
+    expect(await reconcileConversionHolds(env, later())).toMatchObject({ checked: 0 });
+    expect(await usdtRows()).toEqual([{ account: "change", currencyId: USDT, available: funded + u8("3000"), frozen: 0n }]);
+  });
+
+  it("books the house's side and the record of a conversion whose Worker died after the user's operation, once", async () => {
+    const user = await objectTrader("0", "1");
+    const { k, quote, key } = await heldQuote(user);
+    // What the shards had before the hold (the hold took 3000 USDT out of available).
+    const before = await house(k);
+    before[0] += u8("3000");
+    expect(await convert(user, key)).toBe("moved");
+    expect(await reconcileConversionHolds(env, later())).toMatchObject({ voided: 0, completed: 1 });
+    expect(await reconcileConversionHolds(env, later())).toMatchObject({ checked: 0 });
+    await expectConverted(user, k, before);
+    expect((await env.DB.prepare("SELECT money2 FROM conversions WHERE movement_key = ?").bind(key).first())).toEqual({ money2: Number(u8("2994")) });
+    expect((await api("/user/shandui_sub", { token: user.token, body: { quote_id: quote } })).body.code).toBe("quote_expired");
+    // Sent again after it was booked: nothing more moves.
+    await expectConverted(user, k, before);
+  });
 });
+

@@ -81,6 +81,8 @@ export async function convertOnObjects(env: Pick<Env, "DB" | "USER">, userId: nu
     from: { account: "change", currencyId: c.fromId, amount: c.money },
     to: { account: "change", currencyId: c.toId, amount: c.received },
   });
+  // The house's orphan sweep made this key final meanwhile (this Worker came back past the grace): nothing moved.
+  if (moved === "void") throw new ApiError(c.quoted ? "quote_expired" : "try_again", c.quoted ? 409 : 503);
   if (moved === "insufficient") {
     await treasury.systemApply(TREASURY, shard, [{ key: `${c.key}:refused`, ops: [{ t: "release", hold: c.key, amount: "rest" }] }]);
     throw new ApiError("insufficient_balance", 409);
