@@ -102,14 +102,16 @@ export class AccountBook {
   private ownerId: number | undefined;
   /** Set when this object is a system account's shard (ownerSystem). */
   private shard: number | undefined;
+  /** One time for every movement of one transaction that must read as one event (the opening). */
+  private pinnedAt: number | undefined;
 
   constructor(sql: SqlPort, clock: ClockPort = { now: () => Date.now() }) {
     this.sql = sql;
-    this.clock = clock;
+    this.clock = { now: () => this.pinnedAt ?? clock.now() };
     migrateAccount(sql);
     this.core = new MoneyCore("account", {
       sql,
-      clock,
+      clock: this.clock,
       random: { next: Math.random },
       // An account object only receives legs today; sending (a user-to-user leg) is the pair's and the system shards' part.
       transport: {
@@ -335,6 +337,22 @@ export class AccountBook {
       if (h.amt === 0 || rest < 0) bad(`record hold ${h.forKind}:${h.forId} is not inside its frozen balance`);
       left.set(`${h.kind}:${h.cur}`, rest);
     }
+    // The opening's credits and the holds it re-makes carry one time: the statement leaves out the
+    // holds made with the opening by that time (worker/domain/wallet/statement.ts), so a hold stamped
+    // a millisecond later (a loaded machine) would show as a line of its own.
+    this.pinnedAt = this.clock.now();
+    try {
+      return this.importOpeningNow(checked, holds, left);
+    } finally {
+      this.pinnedAt = undefined;
+    }
+  }
+
+  private importOpeningNow(
+    checked: readonly { kind: string; cur: string; available: number; frozen: number }[],
+    holds: readonly { kind: string; cur: string; amt: number; forKind: string; forId: string }[],
+    left: ReadonlyMap<string, number>,
+  ): ImportAnswer {
     return this.sql.transaction((): ImportAnswer => {
       if (this.core.hasKey(OPENING_KEY)) return { result: "seen", balances: this.balances() };
       if (this.sql.query("SELECT 1 FROM money_movements LIMIT 1").length > 0) throw new Error("account object already holds money: no opening from D1");

@@ -11,18 +11,19 @@
  *    refuses (`treasury_insufficient`, as D1's treasury guard), nothing moved;
  * 3. one keyed operation on the user's object (`accountConvert`): the source out of available, the
  *    target credited; if the balance went meanwhile, the house's hold goes back (`{key}:refused`);
- * 4. the record (D1's `conversions` row) and the house's legs in one D1 batch (`object_legs`),
- *    delivered at once: the treasury shard spends its hold and takes what the user paid (less the
- *    fee), the fee shard `system:0:{user mod 8}` takes the fee in USDT, each keyed by the conversion.
+ * 4. the record (D1's `conversions` row) and the house's legs in one D1 batch (`record_legs`,
+ *    worker/lib/record-legs.ts), delivered at once: the treasury shard spends its hold and takes
+ *    what the user paid (less the fee), keyed by the conversion; the fee shard `system:0:{user mod 8}`
+ *    takes the fee in USDT, `{key}:fee`.
  * A quote's key is the quote's, so it executes at most once: a second execution finds the house's
  * hold resolved (or the user's key seen) and answers `quote_expired`, after completing the record
  * and the legs of an execution that died half way (every write is keyed, so nothing lands twice).
  */
 import type { Leg } from "../../../durable/money/index.ts";
-import { accountStub, shardOf, SYSTEM_USERS, systemAddress, systemStub } from "../../lib/accounts.ts";
+import { accountStub, coreUnits, shardOf, SYSTEM_USERS, systemAddress, systemStub } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { balanceIn } from "../wallet/object-reads.ts";
-import { coreUnits, deliverObjectLegs, objectLegStatements } from "../wallet/object-legs.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 
@@ -59,7 +60,7 @@ export function houseLegs(userId: number, c: ObjectConversion): Leg[] {
       ],
     },
   ];
-  if (c.fee > 0n) legs.push({ key: c.key, to: systemAddress(SYSTEM_USERS.fees, shard), ops: [{ t: "credit", kind: "change", cur: String(c.usdtId), amt: coreUnits(c.fee) }] });
+  if (c.fee > 0n) legs.push({ key: `${c.key}:fee`, to: systemAddress(SYSTEM_USERS.fees, shard), ops: [{ t: "credit", kind: "change", cur: String(c.usdtId), amt: coreUnits(c.fee) }] });
   return legs;
 }
 
@@ -89,7 +90,7 @@ export async function convertOnObjects(env: Pick<Env, "DB" | "USER">, userId: nu
   }
   // Moved now, or seen (an execution that died after the user's operation): the record and the house's legs, once each.
   const legs = houseLegs(userId, c);
-  await db.batch([record, ...objectLegStatements(db, legs, Date.now())]);
-  await deliverObjectLegs(env, legs);
+  await db.batch([record, ...recordLegsStatements(db, c.key, legs, Date.now())]);
+  await deliverRecordLegs(env, legs);
   if (moved === "seen") throw new ApiError("quote_expired", 409);
 }

@@ -10,7 +10,7 @@
  */
 import { USDT_ID } from "../../../schemas/wallet.ts";
 import { accountsOnObjects, accountStub, SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
-import { deliverObjectLegs, objectLegStatements } from "../wallet/object-legs.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { conversionRecord, type QuoteRow } from "./conversions.ts";
 import { houseLegs, type ObjectConversion } from "./objects.ts";
 import { conversionDirection } from "./quote.ts";
@@ -58,8 +58,8 @@ export async function reconcileConversionHolds(env: Pick<Env, "DB" | "USER"> & {
         true,
       );
       const legs = houseLegs(row.user_id, c);
-      await env.DB.batch([record, ...objectLegStatements(env.DB, legs, now)]);
-      await deliverObjectLegs(env, legs);
+      await env.DB.batch([record, ...recordLegsStatements(env.DB, key, legs, now)]);
+      await deliverRecordLegs(env, legs);
       out.completed += 1;
     }
   }

@@ -57,6 +57,7 @@ import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
 import { holdOnObjects, refundOnObjects, releaseOnObjects } from "./objects.ts";
+import { isolateMap } from "../../lib/caches.ts";
 
 const ID_EPOCH = Date.UTC(2026, 0, 1);
 /** Time-ordered position ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
@@ -160,7 +161,7 @@ function ticksOf(v: string | null | undefined, pair: PairRow, field: string): nu
  * it refuses, the hold is refunded and the open is priced again on a quote asked for then.
  */
 export const QUOTE_REUSE_MS = 1000;
-const lastIndex = new Map<number, { tickId: number; price: number; at: number }>();
+const lastIndex = isolateMap<number, { tickId: number; price: number; at: number }>();
 
 /** Notes the index the pair object just told this isolate (null: none, forget it). Exported for tests. */
 export function noteIndex(pairId: number, q: { tickId: number; price: number } | null): void {

@@ -15,7 +15,7 @@ import { announceNotifications, notificationStatement } from "../notifications/i
 import { depositCredited, depositRejected, kycDecided } from "../notifications/events.ts";
 import { sameIdentityStatement } from "../invite/identity.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
-import { deliverObjectLegs, objectLegStatements } from "../wallet/object-legs.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { depositLegs } from "../wallet/deposit-objects.ts";
 
 /** Whether a deposit claim's value needs a second operator (unknown value: yes). */
@@ -72,7 +72,7 @@ export async function decideDeposit(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?:
   // Objects mode: the credit is legs to the user's object and a deposits shard, written with the decision (../wallet/deposit-objects.ts).
   const legs = approve && accountsOnObjects(env) ? depositLegs({ id: d.id, userId: d.user_id, currencyId: d.currency_id, amount }) : null;
   const stmts: D1PreparedStatement[] = legs
-    ? objectLegStatements(db, legs, now)
+    ? recordLegsStatements(db, `deposit:${d.id}`, legs, now)
     : approve
       ? movementStatements(
           db,
@@ -93,7 +93,7 @@ export async function decideDeposit(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?:
     notificationStatement(db, approve ? depositCredited(fact, now) : depositRejected({ ...fact, reason }, now)),
   );
   await runGuarded(db, stmts);
-  if (legs) await deliverObjectLegs(env, legs);
+  if (legs) await deliverRecordLegs(env, legs);
   await announceNotifications(env, [d.user_id]);
   return { id: d.id, status, awaiting_second_approval: false };
 }

@@ -5,24 +5,26 @@
  * settles in D1's ledger as before.
  *
  * - The request holds amount + fee in the user's object first (`withdrawal:{id}`, spot account,
- *   owner `d1:withdrawals`), then writes the D1 record. Insufficient funds: nothing moved, nothing
- *   written. A record that could not be written releases the hold (`withdrawal:{id}:refused`); a
- *   Worker that dies in between leaves the hold to the object's orphan sweep, which tombstones the
- *   id in D1 and releases it (`withdrawal:{id}:orphan`), once (durable/account/withdrawal-orphans.ts).
+ *   owner `RECORD_OWNER`), then writes the D1 record with `claimRecord` of the hold in its batch
+ *   (durable/account/claims.ts). Insufficient funds: nothing moved, nothing written. A record D1
+ *   refused releases the hold at once (`withdrawal:{id}:refused`) after claiming it as an orphan;
+ *   a Worker that dies in between (or a D1 that cannot say) leaves the hold to the object's orphan
+ *   sweep, which claims it as an orphan in D1 and releases it (`withdrawal:{id}:orphan`), once.
  * - The operator's decision commits in D1 as before (status, audit, notification) with the legs it
- *   owes the objects in the same batch (`object_legs`), delivered right after: a rejection or a chain
- *   failure releases the hold (`withdrawal:{id}:reject` / `:chain_failure`); chain success spends it,
- *   the amount to a withdrawals shard and the fee to a fee shard (`withdrawal:{id}:sent`, `:fee`).
+ *   owes the objects in the same batch (`record_legs`, worker/lib/record-legs.ts), delivered right
+ *   after: a rejection or a chain failure releases the hold (`withdrawal:{id}:reject` /
+ *   `:chain_failure`); chain success spends it (`withdrawal:{id}:sent`), the amount to a
+ *   withdrawals shard (`:paid`) and the fee to a fee shard (`:fee`).
  * - An in-site withdrawal holds the same way; its record (status 5) carries the legs that spend the
  *   hold (`withdrawal:{id}:in_site`) and credit the recipient (`withdraw-internal:{id}`).
  */
-import { WITHDRAWAL_OWNER, withdrawalVerdict } from "../../../durable/account/withdrawal-orphans.ts";
+import { claimOrphan, claimRecord, RECORD_OWNER } from "../../../durable/account/claims.ts";
 import type { Leg } from "../../../durable/money/index.ts";
-import { accountStub, shardOf, SYSTEM_USERS, systemAddress, userAddress } from "../../lib/accounts.ts";
+import { accountStub, coreUnits, shardOf, SYSTEM_USERS, systemAddress, userAddress } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { guardedError } from "../../lib/guarded.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { newWithdrawalId } from "../wallet/internal-addresses.ts";
-import { coreUnits, deliverObjectLegs, objectLegStatements } from "../wallet/object-legs.ts";
 
 /** The hold of withdrawal `id` in its user's object (the same name the migration opens a pending one with). */
 export const withdrawalHold = (id: number) => `withdrawal:${id}`;
@@ -33,6 +35,18 @@ const ID_ATTEMPTS = 5;
 export type WithdrawalRecord = (id: number, now: number) => { statements: D1PreparedStatement[]; legs: Leg[] };
 
 /**
+ * After a record's batch failed: whether this user's record of `id` is in D1 (the answer was lost
+ * after D1 committed). Otherwise the hold is claimed as an orphan first, so the record can never
+ * land after the hold goes back. A claim held by another user's record of the same id (a drawn id
+ * taken meanwhile) says nothing of ours: ours can never be written under that id either.
+ */
+async function recordLanded(db: D1Database, userId: number, id: number, now: number): Promise<boolean> {
+  if ((await claimOrphan(db, withdrawalHold(id), now)) === "orphan") return false;
+  const row = await db.prepare("SELECT user_id FROM withdrawals WHERE id = ?").bind(id).first<{ user_id: number }>();
+  return row?.user_id === userId;
+}
+
+/**
  * The hold, then the record (see above); answers the withdrawal's id. A hold of a drawn id already
  * there, or a record's id taken by another user, draws another id.
  */
@@ -40,28 +54,28 @@ export async function holdThenRecord(env: Pick<Env, "DB" | "USER">, userId: numb
   const stub = accountStub(env, userId);
   for (let attempt = 1; attempt <= ID_ATTEMPTS; attempt++) {
     const id = newWithdrawalId();
-    const held = await stub.accountReserve(userId, { forKind: "withdrawal", forId: String(id), account: "change", currencyId, amount: total, owner: WITHDRAWAL_OWNER });
+    const hold = withdrawalHold(id);
+    const held = await stub.accountReserve(userId, { forKind: "withdrawal", forId: String(id), account: "change", currencyId, amount: total, owner: RECORD_OWNER });
     if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
     if (held.result === "exists") continue;
     const now = Date.now();
     const { statements, legs } = record(id, now);
     try {
-      await env.DB.batch([...statements, ...objectLegStatements(env.DB, legs, now)]);
+      await env.DB.batch([...statements, claimRecord(env.DB, hold, now), ...recordLegsStatements(env.DB, hold, legs, now)]);
     } catch (err) {
-      // An answer lost after D1 committed must not release a recorded hold: the sweep's question
-      // decides (the record is there, or the id is tombstoned and can never be written). D1 not
-      // answering it either: the hold stays for the object's own sweep to ask again after the grace.
-      const verdict = await withdrawalVerdict(env.DB, userId, id, now).catch(() => null);
-      if (verdict === null) throw guardedError(err);
-      if (verdict === "known") {
-        await deliverObjectLegs(env, legs);
+      // An answer lost after D1 committed must not release a recorded hold: D1's claims decide. D1
+      // not answering that either: the hold stays for the object's own sweep to ask after the grace.
+      const landed = await recordLanded(env.DB, userId, id, now).catch(() => null);
+      if (landed === null) throw guardedError(err);
+      if (landed) {
+        await deliverRecordLegs(env, legs);
         return id;
       }
-      await stub.accountApply(userId, [{ key: `${withdrawalHold(id)}:refused`, ops: [{ t: "release", hold: withdrawalHold(id), amount: "rest" }] }]);
-      if (/withdrawals\.id|withdrawals\.freeze_key/.test(String((err as Error)?.message ?? err)) && attempt < ID_ATTEMPTS) continue;
+      await stub.accountApply(userId, [{ key: `${hold}:refused`, ops: [{ t: "release", hold, amount: "rest" }] }]);
+      if (/withdrawals\.id|withdrawals\.freeze_key|object_hold_claims\.hold/.test(String((err as Error)?.message ?? err)) && attempt < ID_ATTEMPTS) continue;
       throw guardedError(err);
     }
-    if (legs.length > 0) await deliverObjectLegs(env, legs);
+    await deliverRecordLegs(env, legs);
     return id;
   }
   throw new ApiError("try_again", 503);
@@ -89,7 +103,7 @@ export function decisionLegs(w: { id: number; user_id: number; currency_id: numb
   const shard = shardOf(w.id);
   const legs: Leg[] = [
     { key: `${hold}:sent`, to: user, ops: [{ t: "spend", hold, cur, amt: total }] },
-    { key: `${hold}:sent`, to: systemAddress(SYSTEM_USERS.withdrawals, shard), ops: [{ t: "credit", kind: "change", cur, amt: coreUnits(w.amount) }] },
+    { key: `${hold}:paid`, to: systemAddress(SYSTEM_USERS.withdrawals, shard), ops: [{ t: "credit", kind: "change", cur, amt: coreUnits(w.amount) }] },
   ];
   if (w.fee > 0n) legs.push({ key: `${hold}:fee`, to: systemAddress(SYSTEM_USERS.fees, shard), ops: [{ t: "credit", kind: "change", cur, amt: coreUnits(w.fee) }] });
   return legs;

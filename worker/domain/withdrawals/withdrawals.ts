@@ -26,7 +26,7 @@ import { parseOrThrow } from "../../lib/validate.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { withdrawalReturned, withdrawalSent } from "../notifications/events.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
-import { deliverObjectLegs, objectLegStatements } from "../wallet/object-legs.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { decisionLegs } from "./objects.ts";
 
 export interface FeeRow {
@@ -122,7 +122,7 @@ export async function transitionWithdrawal(
   const user = (dAvailable: bigint, dFrozen: bigint): LedgerEntry => ({ userId: w.user_id, currencyId: w.currency_id, account: "change", dAvailable, dFrozen });
   // Objects mode: the money is the hold in the user's object; the decision owes it legs, written with it (./objects.ts).
   const legs = accountsOnObjects(env) ? decisionLegs({ ...w, amount, fee }, action) : null;
-  if (legs) stmts.push(...objectLegStatements(db, legs, now));
+  if (legs) stmts.push(...recordLegsStatements(db, `withdrawal:${w.id}`, legs, now));
   else if (action === "reject" || action === "chain_failure") {
     stmts.push(...movementStatements(db, `withdrawal-final:${w.id}`, `withdrawal_${action}`, [user(total, -total)], now));
   } else if (action === "chain_success") {
@@ -156,7 +156,7 @@ export async function transitionWithdrawal(
         : withdrawalReturned({ ...fact, reason, how: action === "reject" ? "rejected" : "failed" }, now);
   if (notice) stmts.push(notificationStatement(db, notice));
   await runGuarded(db, stmts);
-  if (legs?.length) await deliverObjectLegs(env, legs);
+  if (legs?.length) await deliverRecordLegs(env, legs);
   if (notice) await announceNotifications(env, [w.user_id]);
   return { id: w.id, status };
 }
