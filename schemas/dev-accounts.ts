@@ -35,3 +35,16 @@ export const devAccountsVerifiedSchema = z.object({
   next: z.number().int(),
   done: z.boolean(),
 });
+
+/** The system accounts' shards opened from D1 (no input: every system balance, split over the shards). */
+export const devAccountsSystemSchema = z.strictObject({}, { error: "invalid_param" });
+
+export const devAccountsSystemOpenedSchema = z.object({
+  /** shards opened now, or found opened before */
+  imported: z.number().int(),
+  seen: z.number().int(),
+  /** D1 system rows not moved (below zero by design: the deposits account mirrors the outside world) */
+  skipped: z.array(z.object({ user_id: z.number().int(), account: z.string(), currency_id: z.number().int(), available: z.string(), frozen: z.string() })),
+  /** system accounts whose shards, summed, differ from D1 */
+  mismatched: z.array(z.object({ user_id: z.number().int(), where: z.enum(["object", "read_model"]) })),
+});

@@ -36,6 +36,8 @@ export const MIGRATED_HOLD_KIND = "migrated";
 
 const NAME = /^[a-z][a-z0-9_]{0,31}$/;
 const ID = /^[A-Za-z0-9_.:-]{1,120}$/;
+/** A client's own record id (spot's and seconds' `client_oid` fit). */
+const CLIENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const MAX = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** A caller's mistake (a bad name, a negative or fractional amount): thrown before anything is read. */
@@ -181,13 +183,23 @@ export class AccountBook {
     if (typeof r.forId !== "string" || !ID.test(r.forId)) bad("forId is not an id");
     checkNotice(r.notice);
     if (r.owner !== undefined && (typeof r.owner !== "string" || !ID.test(r.owner) || r.owner.length > 64)) bad("owner is not a name");
+    if (r.clientId !== undefined && (typeof r.clientId !== "string" || !CLIENT_ID.test(r.clientId))) bad("clientId is not a client id");
+    if (r.terms !== undefined && (typeof r.terms !== "string" || r.terms.length > 2_000)) bad("terms must be text of at most 2000 characters");
     const hold = `${forKind}:${r.forId}`;
     return this.sql.transaction((): ReserveAnswer => {
+      if (r.clientId !== undefined) {
+        // One record per client id: the first one's hold answers (nothing moves), checked with the reserve.
+        const first = this.sql.query<{ hold: string; terms: string }>("SELECT hold, terms FROM account_client_ids WHERE for_kind = ? AND client_id = ?", forKind, r.clientId)[0];
+        const h = first && this.core.hold(first.hold);
+        if (h) return { result: "replay", hold: this.withOwner(toHold(h)), terms: first.terms };
+      }
       const result = this.core.reserve({ key: hold, kind, cur, amt, forKind, forId: r.forId });
       if (result === "insufficient") return { result, available: BigInt(this.available(kind, cur)) };
       if (result === "reserved") {
         this.notice(r.notice);
         if (r.owner) this.sql.run("INSERT INTO account_hold_owners (hold, owner) VALUES (?, ?)", hold, r.owner);
+        if (r.clientId !== undefined)
+          this.sql.run("INSERT INTO account_client_ids (for_kind, client_id, hold, terms) VALUES (?, ?, ?, ?)", forKind, r.clientId, hold, r.terms ?? "");
       }
       return { result, hold: this.withOwner(toHold(this.core.hold(hold)!)) };
     });

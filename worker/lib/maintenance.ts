@@ -178,6 +178,7 @@ export const NO_MONEY_ROUTES: readonly string[] = [
   // Local only: the migration itself, the dev clock, the crons (which skip money jobs themselves)
   "POST /api/dev/accounts/migrate",
   "POST /api/dev/accounts/verify",
+  "POST /api/dev/accounts/system",
   "POST /api/dev/accounts/maintenance",
   "POST /api/dev/clock",
   "POST /api/dev/cron",

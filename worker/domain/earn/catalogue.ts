@@ -13,7 +13,8 @@ import { ApiError } from "../../lib/errors.ts";
 import { auditStatement, HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
 import { amountOrThrow, getCurrency } from "../wallet/currency.ts";
-import { earnGuard, newEarnId, PRODUCT_COLUMNS, productView, remainingOf, runEarnBatch, type ProductRow } from "./shared.ts";
+import { EARN_PRODUCT_TAKEN, earnGuard, earnRefusal, PRODUCT_COLUMNS, productView, remainingOf, runEarnBatch, type ProductRow } from "./shared.ts";
+import { batchWithNewId } from "../../lib/ids.ts";
 
 const FROM = "FROM earn_products p JOIN currencies c ON c.id = p.currency_id";
 
@@ -70,9 +71,8 @@ export async function createProduct(db: D1Database, operatorId: number, input: E
   const max = amountOrThrow(input.max_amount, cur.scale);
   const budget = amountOrThrow(input.budget, cur.scale);
   if (min > max) throw new ApiError("earn_limits", 400);
-  const id = newEarnId(now);
   const aprBps = aprToBps(input.apr);
-  await runEarnBatch(db, [
+  const build = (id: number) => [
     ...movementStatements(
       db,
       `earn:p${id}:fund`,
@@ -98,11 +98,11 @@ export async function createProduct(db: D1Database, operatorId: number, input: E
       },
       now,
     ),
-  ]).catch((err: unknown) => {
-    if (err instanceof ApiError && err.key === "earn_treasury_short") throw new ApiError("earn_treasury_short", 409, { amount: formatUnitsTrim(budget, cur.scale), currency: cur.name });
-    throw err;
+  ];
+  return batchWithNewId(db, EARN_PRODUCT_TAKEN, build, now).catch((err: unknown) => {
+    if (String((err as Error)?.message ?? err).includes("treasury_overdraft")) throw new ApiError("earn_treasury_short", 409, { amount: formatUnitsTrim(budget, cur.scale), currency: cur.name });
+    return earnRefusal(err);
   });
-  return id;
 }
 
 /** Closes a product to new subscriptions (audited), then gives the unpromised budget back to the treasury. */

@@ -12,14 +12,16 @@ import { money } from "../notifications/events.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
+import { batchWithNewId } from "../../lib/ids.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { amountOrThrow } from "../wallet/currency.ts";
 import { productRow } from "./catalogue.ts";
 import {
   dailyInterest,
+  EARN_POSITION_TAKEN,
   earnGuard,
+  earnRefusal,
   largestCovered,
-  newEarnId,
   POSITION_COLUMNS,
   positionView,
   remainingOf,
@@ -68,11 +70,10 @@ export async function subscribe(env: Env, userId: number, input: EarnSubscribe, 
   };
   if (reserve > remainingOf(product)) throw await budgetError();
 
-  const id = newEarnId(now);
   const daily = dailyInterest(amount, product.apr_bps);
-  const key = `earn:${id}:open`;
-  try {
-    await runEarnBatch(db, [
+  const build = (id: number) => {
+    const key = `earn:${id}:open`;
+    return [
       ...movementStatements(
         db,
         key,
@@ -95,11 +96,16 @@ export async function subscribe(env: Env, userId: number, input: EarnSubscribe, 
         link: LINK,
         now,
       }),
-    ]);
+    ];
+  };
+  let id: number;
+  try {
+    id = await batchWithNewId(db, EARN_POSITION_TAKEN, build, now);
   } catch (err) {
-    if (err instanceof ApiError && err.key === "earn_budget") throw await budgetError();
-    if (err instanceof ApiError && err.key === "earn_user_max") throw maxError();
-    throw err;
+    const msg = String((err as Error)?.message ?? err);
+    if (msg.includes("earn_budget")) throw await budgetError();
+    if (msg.includes("earn_user_max")) throw maxError();
+    earnRefusal(err);
   }
   await announceNotifications(env, [userId]);
   return positionView((await positionOf(db, userId, id))!);

@@ -13,7 +13,7 @@ import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { balanceOf, classifyBatchError, movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
-import { randomInt } from "../../lib/crypto.ts";
+import { batchWithNewId, takenIn } from "../../lib/ids.ts";
 import { amountOrThrow } from "../wallet/currency.ts";
 import { announceNotifications, notificationStatement, type NewNotification } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
@@ -21,12 +21,8 @@ import { insurableCurrency, planAmounts, planRow } from "./plans.ts";
 import { addDays, claimAtValue, coverOf, dayAfter, dueEnd, endAtValue, lossReached, nextUtcDay, premiumOf, statusOf, utcDay, type Path } from "./rule.ts";
 
 const LINK = "/insurance/my";
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-
-/** Time-ordered ids (ms since 2026 × 4096 + random), known before the batch so movement keys can carry them. */
-function newCoverId(now: number): number {
-  return (now - ID_EPOCH) * 4096 + randomInt(4096);
-}
+/** A buy batch that met a cover id taken in the same millisecond (the movement key carries it): drawn again (worker/lib/ids.ts). */
+const COVER_TAKEN = takenIn("insurance_covers");
 
 export interface CoverRow {
   id: number;
@@ -58,17 +54,23 @@ async function runCover(db: D1Database, stmts: D1PreparedStatement[]): Promise<v
   try {
     await db.batch(stmts);
   } catch (err) {
-    const msg = String((err as Error)?.message ?? err);
-    if (msg.includes("insurance_sold_out")) throw new ApiError("insurance_sold_out", 409);
-    if (msg.includes("treasury_overdraft")) throw new ApiError("insurance_reserve", 409);
-    if (/UNIQUE constraint failed: insurance_covers/.test(msg)) throw new ApiError("insurance_bought", 409);
-    if (msg.includes("insurance_day_limit")) throw new DayLimit();
-    if (msg.includes("insurance_conflict") || msg.includes("state_conflict")) throw new ApiError("insurance_processing", 409);
-    const kind = classifyBatchError(err);
-    if (kind === "duplicate") throw new ApiError("insurance_processing", 409);
-    if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
-    throw err;
+    coverRefusal(err);
   }
+}
+
+/** A cover batch's refusal as the catalogue's insurance error (an ApiError passes as it is); anything else is rethrown. */
+function coverRefusal(err: unknown): never {
+  if (err instanceof ApiError) throw err;
+  const msg = String((err as Error)?.message ?? err);
+  if (msg.includes("insurance_sold_out")) throw new ApiError("insurance_sold_out", 409);
+  if (msg.includes("treasury_overdraft")) throw new ApiError("insurance_reserve", 409);
+  if (/UNIQUE constraint failed: insurance_covers/.test(msg)) throw new ApiError("insurance_bought", 409);
+  if (msg.includes("insurance_day_limit")) throw new DayLimit();
+  if (msg.includes("insurance_conflict") || msg.includes("state_conflict")) throw new ApiError("insurance_processing", 409);
+  const kind = classifyBatchError(err);
+  if (kind === "duplicate") throw new ApiError("insurance_processing", 409);
+  if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
+  throw err;
 }
 
 /** A pay batch found the day's two payouts made by a parallel claim (the trigger of insurance_payout_days). */
@@ -161,36 +163,38 @@ export async function buyCover(env: Pick<Env, "DB" | "USER">, userId: number, b:
   const cover = coverOf(insured, plan.cover_bps);
   const startAt = nextUtcDay(now);
   const endAt = addDays(startAt, plan.days);
-  const id = newCoverId(now);
-  const entries: LedgerEntry[] = [
-    { userId, currencyId: plan.currency_id, account: "change", dAvailable: -premium, dFrozen: 0n, memo: `insurance #${id} premium` },
-    { userId: TREASURY, currencyId: plan.currency_id, account: HOUSE_ACCOUNT, dAvailable: premium - cover, dFrozen: cover, memo: `insurance #${id} premium, cover reserved` },
-  ];
-  const note: NewNotification = {
-    userId,
-    kind: "insurance_bought",
-    key: `insurance:${id}:buy`,
-    params: { id, plan: plan.name, amount: money(insured, plan.scale), premium: money(premium, plan.scale), cover: money(cover, plan.scale), currency: plan.currency, day: utcDay(startAt) },
-    link: LINK,
-    now,
+  const build = (id: number) => {
+    const entries: LedgerEntry[] = [
+      { userId, currencyId: plan.currency_id, account: "change", dAvailable: -premium, dFrozen: 0n, memo: `insurance #${id} premium` },
+      { userId: TREASURY, currencyId: plan.currency_id, account: HOUSE_ACCOUNT, dAvailable: premium - cover, dFrozen: cover, memo: `insurance #${id} premium, cover reserved` },
+    ];
+    const note: NewNotification = {
+      userId,
+      kind: "insurance_bought",
+      key: `insurance:${id}:buy`,
+      params: { id, plan: plan.name, amount: money(insured, plan.scale), premium: money(premium, plan.scale), cover: money(cover, plan.scale), currency: plan.currency, day: utcDay(startAt) },
+      link: LINK,
+      now,
+    };
+    return [
+      ...movementStatements(db, `insurance:${id}:buy`, "insurance_premium", entries, now),
+      db
+        .prepare(
+          `INSERT INTO insurance_covers (id, plan_id, user_id, currency_id, insured, premium, cover, start_at, end_at, status, checked_at, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)`,
+        )
+        .bind(id, plan.id, userId, plan.currency_id, insured.toString(), premium.toString(), cover.toString(), startAt, endAt, now),
+      db
+        .prepare("UPDATE insurance_plans SET reserved = reserved + ?, premiums = premiums + ?, sold = sold + 1 WHERE id = ? AND status = 1")
+        .bind(cover.toString(), premium.toString(), plan.id),
+      guard(db, "plan open"),
+      notificationStatement(db, note),
+    ];
   };
-  await runCover(db, [
-    ...movementStatements(db, `insurance:${id}:buy`, "insurance_premium", entries, now),
-    db
-      .prepare(
-        `INSERT INTO insurance_covers (id, plan_id, user_id, currency_id, insured, premium, cover, start_at, end_at, status, checked_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)`,
-      )
-      .bind(id, plan.id, userId, plan.currency_id, insured.toString(), premium.toString(), cover.toString(), startAt, endAt, now),
-    db
-      .prepare("UPDATE insurance_plans SET reserved = reserved + ?, premiums = premiums + ?, sold = sold + 1 WHERE id = ? AND status = 1")
-      .bind(cover.toString(), premium.toString(), plan.id),
-    guard(db, "plan open"),
-    notificationStatement(db, note),
-  ]).catch((err: unknown) => {
+  const id = await batchWithNewId(db, COVER_TAKEN, build, now).catch((err: unknown) => {
     // The plan closed between the read and the batch.
-    if (err instanceof ApiError && err.key === "insurance_processing") throw new ApiError("insurance_plan_closed", 409);
-    throw err;
+    if (/insurance_conflict|state_conflict/.test(String((err as Error)?.message ?? err))) throw new ApiError("insurance_plan_closed", 409);
+    return coverRefusal(err);
   });
   await announceNotifications(env, [userId]);
   return coverOut((await coverRow(db, id, userId))!, null, 0, now);

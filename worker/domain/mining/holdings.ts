@@ -10,15 +10,12 @@ import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
-import { randomInt } from "../../lib/crypto.ts";
+import { batchWithNewId, takenIn } from "../../lib/ids.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
 import { planRow } from "./plans.ts";
 
 const LINK = "/mining/my";
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-/** Draws of a new holding id before a buy gives up (a taken id writes nothing). */
-const ID_ATTEMPTS = 5;
 
 interface HoldingRow {
   id: number;
@@ -89,26 +86,19 @@ export async function buyShares(env: Pick<Env, "DB" | "USER">, userId: number, b
       }),
     ];
   };
-  // Ids are (ms since 2026) × 4096 + 12 random bits; parallel buys in one millisecond can draw the
-  // same one (workerd's clock stands still between I/O), and such a batch writes nothing: draw again.
-  const insert = async (attempt: number): Promise<number> => {
-    const id = (now - ID_EPOCH) * 4096 + randomInt(4096);
-    try {
-      await db.batch(build(id));
-      return id;
-    } catch (err) {
-      const msg = String((err as Error)?.message ?? err);
-      if (/movements\.key|mining_holdings\.id/.test(msg) && attempt < ID_ATTEMPTS) return insert(attempt + 1);
-      if (msg.includes("mining_sold_out")) {
-        const fresh = await planRow(db, plan.id);
-        throw new ApiError("mining_sold_out", 409, { left: fresh ? fresh.shares - fresh.sold : 0 });
-      }
-      if (msg.includes("mining_plan_closed")) throw new ApiError("mining_plan_closed", 409);
-      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-      throw err;
+  let id: number;
+  try {
+    id = await batchWithNewId(db, takenIn("mining_holdings"), build, now);
+  } catch (err) {
+    const msg = String((err as Error)?.message ?? err);
+    if (msg.includes("mining_sold_out")) {
+      const fresh = await planRow(db, plan.id);
+      throw new ApiError("mining_sold_out", 409, { left: fresh ? fresh.shares - fresh.sold : 0 });
     }
-  };
-  const id = await insert(1);
+    if (msg.includes("mining_plan_closed")) throw new ApiError("mining_plan_closed", 409);
+    if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+    throw err;
+  }
   await announceNotifications(env, [userId]);
   const row = await db.prepare(`${HOLDING_SELECT} WHERE h.id = ? AND h.user_id = ?`).bind(id, userId).first<HoldingRow>();
   return holdingOut(row!, now);

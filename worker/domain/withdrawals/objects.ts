@@ -23,13 +23,11 @@ import type { Leg } from "../../../durable/money/index.ts";
 import { accountStub, coreUnits, shardOf, SYSTEM_USERS, systemAddress, userAddress } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { guardedError } from "../../lib/guarded.ts";
+import { IdTaken, withNewId } from "../../lib/ids.ts";
 import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
-import { newWithdrawalId } from "../wallet/internal-addresses.ts";
 
 /** The hold of withdrawal `id` in its user's object (the same name the migration opens a pending one with). */
 export const withdrawalHold = (id: number) => `withdrawal:${id}`;
-
-const ID_ATTEMPTS = 5;
 
 /** What the record's batch writes for a withdrawal id, and the legs it owes the objects (an in-site one's). */
 export type WithdrawalRecord = (id: number, now: number) => { statements: D1PreparedStatement[]; legs: Leg[] };
@@ -46,18 +44,20 @@ async function recordLanded(db: D1Database, userId: number, id: number, now: num
   return row?.user_id === userId;
 }
 
+/** A record's batch that met an id already taken (another user's withdrawal or its hold's claim): nothing was written. */
+const ID_TAKEN = /withdrawals\.id|withdrawals\.freeze_key|object_hold_claims\.hold/;
+
 /**
  * The hold, then the record (see above); answers the withdrawal's id. A hold of a drawn id already
- * there, or a record's id taken by another user, draws another id.
+ * there, or a record's id taken by another user, draws another id (worker/lib/ids.ts).
  */
-export async function holdThenRecord(env: Pick<Env, "DB" | "USER">, userId: number, currencyId: number, total: bigint, record: WithdrawalRecord): Promise<number> {
+export function holdThenRecord(env: Pick<Env, "DB" | "USER">, userId: number, currencyId: number, total: bigint, record: WithdrawalRecord): Promise<number> {
   const stub = accountStub(env, userId);
-  for (let attempt = 1; attempt <= ID_ATTEMPTS; attempt++) {
-    const id = newWithdrawalId();
+  return withNewId(null, async (id) => {
     const hold = withdrawalHold(id);
     const held = await stub.accountReserve(userId, { forKind: "withdrawal", forId: String(id), account: "change", currencyId, amount: total, owner: RECORD_OWNER });
     if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-    if (held.result === "exists") continue;
+    if (held.result === "exists") throw new IdTaken();
     const now = Date.now();
     const { statements, legs } = record(id, now);
     try {
@@ -67,18 +67,15 @@ export async function holdThenRecord(env: Pick<Env, "DB" | "USER">, userId: numb
       // not answering that either: the hold stays for the object's own sweep to ask after the grace.
       const landed = await recordLanded(env.DB, userId, id, now).catch(() => null);
       if (landed === null) throw guardedError(err);
-      if (landed) {
-        await deliverRecordLegs(env, legs);
-        return id;
+      if (!landed) {
+        await stub.accountApply(userId, [{ key: `${hold}:refused`, ops: [{ t: "release", hold, amount: "rest" }] }]);
+        if (ID_TAKEN.test(String((err as Error)?.message ?? err))) throw new IdTaken();
+        throw guardedError(err);
       }
-      await stub.accountApply(userId, [{ key: `${hold}:refused`, ops: [{ t: "release", hold, amount: "rest" }] }]);
-      if (/withdrawals\.id|withdrawals\.freeze_key|object_hold_claims\.hold/.test(String((err as Error)?.message ?? err)) && attempt < ID_ATTEMPTS) continue;
-      throw guardedError(err);
     }
     await deliverRecordLegs(env, legs);
     return id;
-  }
-  throw new ApiError("try_again", 503);
+  });
 }
 
 /** The legs an in-site withdrawal's record owes: the sender's hold spent, the recipient credited. */
