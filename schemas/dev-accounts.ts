@@ -2,7 +2,7 @@
  * The move of D1's balances into the account objects (issue #28), local only (under `npm start`:
  * DEV_OUTBOX and DEV_CLOCK on): POST /api/dev/accounts/migrate opens the next users' objects from
  * the cursor, POST /api/dev/accounts/verify compares a range of users' totals. Driven by
- * scripts/migrate-accounts.mjs.
+ * scripts/migrate-accounts.mjs. POST /api/dev/accounts/system opens the system accounts' shard objects.
  */
 import { z } from "zod";
 import { intInput, limitInput } from "./strict.ts";

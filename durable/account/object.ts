@@ -12,6 +12,7 @@
  * docs/architecture/account-objects.md for what is wired.
  */
 import { DurableObject } from "cloudflare:workers";
+import { devClockInObject, devClockOn } from "../../worker/lib/clock.ts";
 import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
 import { claimOrphan, RECORD_OWNER } from "./claims.ts";
@@ -31,6 +32,14 @@ export class AccountObject extends DurableObject<Env> {
   private accountBook: AccountBook | undefined;
   /** An alarm is known to be set (this instance set or saw it); cleared when the alarm runs. */
   private drainSet = false;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // The dev clock (npm start, DEV_CLOCK=on): the drain's and the sweep's alarms are asked for in
+    // dev time and must fire by real time, as the pair object's do (worker/lib/clock.ts); without
+    // this an advanced clock put them days ahead and the objects stopped draining into D1.
+    if (devClockOn(env)) void ctx.blockConcurrencyWhile(() => devClockInObject(env, ctx.storage));
+  }
 
   /** The money tables are created on the first money call, so a socket-only user's object never has them. */
   protected book(userId?: number): AccountBook {
@@ -220,7 +229,11 @@ export class AccountObject extends DurableObject<Env> {
     if (!pair || !/^[0-9]+$/.test(h.forId) || !Number.isSafeInteger(id)) return null;
     const pairId = Number(pair[1]);
     const stub = this.env.PAIR.get(this.env.PAIR.idFromName(`pair:${pairId}`));
-    if (h.forKind === "spot_order") return stub.tombstone(pairId, id);
+    if (h.forKind === "spot_order") {
+      // "not_yours": the id is another user's order (this hold drew a taken id), so this user's order never was.
+      const verdict = await stub.tombstone(pairId, id, this.book().ownerOf());
+      return verdict === "not_yours" ? "tombstoned" : verdict;
+    }
     if (h.forKind === "seconds") return (await stub.secondsVerdict(pairId, id)).verdict;
     if (h.forKind === "lever_margin") return (await stub.leverVerdict(pairId, id)).verdict;
     return null;

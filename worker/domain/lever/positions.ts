@@ -724,6 +724,22 @@ export async function chargeOvernight(env: Env, now = Date.now()): Promise<numbe
   return charged;
 }
 
+/** Every open position's `held` (an expression of its row) in the user's lever account, the house's hold in the treasury. */
+async function positionHolds(db: D1Database, held: "margin - overnight" | "margin + fee - overnight"): Promise<Hold[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT user_id, currency_id, CAST(SUM(${held}) AS TEXT) AS margin, CAST(SUM(hold) AS TEXT) AS hold FROM lever_positions
+        WHERE status IN (0, 1, 2, 3) GROUP BY user_id, currency_id`,
+    )
+    .all<{ user_id: number; currency_id: number; margin: string; hold: string }>();
+  const holds: Hold[] = [];
+  for (const r of results) {
+    holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "lever", units: BigInt(r.margin) });
+    holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
+  }
+  return holds;
+}
+
 /**
  * Reconciliation hold source: every position not yet closed or revoked keeps its collateral
  * (margin − overnight fees taken) frozen in the user's lever account and the house's hold frozen
@@ -731,20 +747,9 @@ export async function chargeOvernight(env: Env, now = Date.now()): Promise<numbe
  */
 export const leverHolds: HoldSource = {
   name: "lever_positions",
-  async load(db) {
-    const { results } = await db
-      .prepare(
-        `SELECT user_id, currency_id, CAST(SUM(margin - overnight) AS TEXT) AS margin, CAST(SUM(hold) AS TEXT) AS hold FROM lever_positions
-          WHERE status IN (0, 1, 2, 3) GROUP BY user_id, currency_id`,
-      )
-      .all<{ user_id: number; currency_id: number; margin: string; hold: string }>();
-    const holds: Hold[] = [];
-    for (const r of results) {
-      holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "lever", units: BigInt(r.margin) });
-      holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
-    }
-    return holds;
-  },
+  load: (db) => positionHolds(db, "margin - overnight"),
+  // In the account objects the open fee stays in the margin's hold until the close.
+  loadObjects: (db) => positionHolds(db, "margin + fee - overnight"),
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(margin - overnight AS TEXT) AS units FROM lever_positions WHERE user_id = ?1 AND status IN (0, 1, 2, 3) ORDER BY id", userId, {
       account: "lever",

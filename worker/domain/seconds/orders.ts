@@ -305,26 +305,31 @@ export async function reconcileHeldContracts(env: Env, now = Date.now(), graceMs
   return { checked: results.length, confirmed, refunded };
 }
 
+/** Every unsettled contract's `held` (an expression of its row) in the user's micro account, its cover in the house (treasury). */
+async function contractHolds(db: D1Database, held: "stake" | "stake + fee"): Promise<Hold[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT user_id, currency_id, CAST(SUM(${held}) AS TEXT) AS stake, CAST(SUM(hold) AS TEXT) AS hold FROM micro_orders
+        WHERE status IN (0, 1, 2) GROUP BY user_id, currency_id`,
+    )
+    .all<{ user_id: number; currency_id: number; stake: string; hold: string }>();
+  const holds: Hold[] = [];
+  for (const r of results) {
+    holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "micro", units: BigInt(r.stake) });
+    holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
+  }
+  return holds;
+}
+
 /**
  * Reconciliation hold source: every contract not yet settled or refunded keeps its stake frozen
  * in the user's micro account and its maximum payout frozen in the house (treasury).
  */
 export const secondsHolds: HoldSource = {
   name: "micro_orders",
-  async load(db) {
-    const { results } = await db
-      .prepare(
-        `SELECT user_id, currency_id, CAST(SUM(stake) AS TEXT) AS stake, CAST(SUM(hold) AS TEXT) AS hold FROM micro_orders
-          WHERE status IN (0, 1, 2) GROUP BY user_id, currency_id`,
-      )
-      .all<{ user_id: number; currency_id: number; stake: string; hold: string }>();
-    const holds: Hold[] = [];
-    for (const r of results) {
-      holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "micro", units: BigInt(r.stake) });
-      holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
-    }
-    return holds;
-  },
+  load: (db) => contractHolds(db, "stake"),
+  // In the account objects the fee stays in the stake's hold until the contract settles.
+  loadObjects: (db) => contractHolds(db, "stake + fee"),
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(stake AS TEXT) AS units FROM micro_orders WHERE user_id = ?1 AND status IN (0, 1, 2) ORDER BY id", userId, { account: "micro", purpose: "seconds", ref: "seconds" }),
 };

@@ -539,29 +539,42 @@ function replayHeld(t: Trader, terms: string, side: "buy" | "sell", input: Order
   return replay(t, { ...first, filled: 0, status: 0 }, side, input, pair);
 }
 
+/**
+ * The pair answered that another user's order has this id (ID_TAKEN: ids are drawn per request and
+ * only the user's own holds are checked before the pair): the hold made under it goes back, keyed
+ * once, and the caller draws again. A Worker dying first leaves it to the orphan sweep ("not_yours").
+ */
+function releaseTaken(t: Trader, orderId: number) {
+  return accountStub(t.env, t.userId).accountApply(t.userId, [{ key: `${SPOT_HOLD}:${orderId}:taken`, ops: [{ t: "release", hold: `${SPOT_HOLD}:${orderId}`, amount: "rest" }] }]);
+}
+
 /** One order: its hold in the trader's object, then the book. */
 async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
   await t.confirm?.();
   const account = accountStub(t.env, t.userId);
-  // A hold of this id already there is another order of this user in the same millisecond: draw again.
-  const got = await withNewId(
+  // A hold of this id already there is another order of this user in the same millisecond, and a pair
+  // that knows the id as another user's order refuses it (ID_TAKEN, the hold given back): draw again.
+  const out = await withNewId(
     null,
-    async (id): Promise<{ id: number } | { replay: string }> => {
+    async (id): Promise<{ replay: string } | { placed: ReturnType<typeof placedOut> }> => {
       const held = await account.accountReserve(t.userId, reserveOf(pair, id, priced));
       if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
       if (held.result === "replay") return { replay: held.terms };
       if (held.result === "exists") throw new IdTaken();
-      return { id };
+      // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
+      const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, id, priced), clientOid: priced.clientOid });
+      if (result.code === "ID_TAKEN") {
+        await releaseTaken(t, id);
+        throw new IdTaken();
+      }
+      // A refusal's release reached the object before the pair answered.
+      if (result.code === "PRICE_BAND") throw outOfBand(pair, result);
+      return { placed: placedOut(pair, id, result) };
     },
     Date.now(),
   );
-  if ("replay" in got) return replayHeld(t, got.replay, priced.side, input, pair);
-  const orderId = got.id;
-  // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
-  const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, orderId, priced), clientOid: priced.clientOid });
-  // A refusal's release reached the object before the pair answered.
-  if (result.code === "PRICE_BAND") throw outOfBand(pair, result);
-  return placedOut(pair, orderId, result);
+  if ("replay" in out) return replayHeld(t, out.replay, priced.side, input, pair);
+  return out.placed;
 }
 
 /** A batch: every hold in one call to the trader's object (in the given order, each covered or refused alone), then one call to the pair. */
@@ -608,7 +621,12 @@ async function batchOnObjects(
   // The pair books them in the given order.
   held.sort((a, b) => a.index - b.index);
   const placed = await pairStub(t.env, pair.id).placeMany(held.map((h) => ({ ...placeInput(pair, t.userId, h.id, h.priced), clientOid: h.priced.clientOid })));
-  held.forEach((h, k) => (results[h.index] = placed[k]!.code === "PRICE_BAND" ? refused(outOfBand(pair, placed[k]!)) : placedOut(pair, h.id, placed[k]!)));
+  // An id another user's order has (ID_TAKEN): its hold goes back and the order is answered "try again" (its client id is free).
+  await Promise.all(held.filter((_, k) => placed[k]!.code === "ID_TAKEN").map((h) => releaseTaken(t, h.id)));
+  held.forEach((h, k) => {
+    const p = placed[k]!;
+    results[h.index] = p.code === "ID_TAKEN" ? refused(new ApiError("try_again", 503)) : p.code === "PRICE_BAND" ? refused(outOfBand(pair, p)) : placedOut(pair, h.id, p);
+  });
 }
 
 /** The pair an open hold of one's own orders belongs to (null: no such open order of this user). */

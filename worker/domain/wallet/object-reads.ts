@@ -13,7 +13,7 @@
 import type { AccountBalance, AccountHold } from "../../../durable/account/types.ts";
 import { holdPurposes, type HoldPurpose, type StatementRef } from "../../../schemas/statement.ts";
 import { userStub } from "../../lib/notify.ts";
-import { accountsOnObjects } from "../../lib/accounts.ts";
+import { accountsOnObjects, SYSTEM_SHARDS, systemStub } from "../../lib/accounts.ts";
 
 /** What the reads need of the environment: D1, the user objects and the switch. */
 export type AccountsEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
@@ -33,6 +33,8 @@ export interface AccountReads {
    * is in D1's primary (`account_drained.seq` there is at least this).
    */
   drained(userId: number): Promise<number>;
+  /** A system account's balances summed over its shard objects (the treasury's holds: seconds' and lever's covers). */
+  systemBalances(userId: number): Promise<AccountBalance[]>;
   /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API: freshSession). */
   db: D1Database;
 }
@@ -52,6 +54,17 @@ export function accountReads(env: AccountsEnv): AccountReads | null {
         if (!step.more) break;
       }
       return seq;
+    },
+    async systemBalances(userId) {
+      const shards = await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => systemStub(env, userId, k).systemBalances(userId, k)));
+      const sums = new Map<string, AccountBalance>();
+      for (const b of shards.flat()) {
+        const k = `${b.currencyId}|${b.account}`;
+        const s = sums.get(k);
+        if (s) sums.set(k, { ...s, available: s.available + b.available, frozen: s.frozen + b.frozen });
+        else sums.set(k, { ...b });
+      }
+      return [...sums.values()];
     },
     db: env.DB,
   };
