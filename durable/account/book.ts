@@ -15,6 +15,8 @@ import type {
   AccountLeg,
   AccountNotice,
   AccountOp,
+  ConvertAnswer,
+  ConvertRequest,
   DrainAnswer,
   ImportAnswer,
   LegAnswer,
@@ -272,6 +274,59 @@ export class AccountBook {
       if (result === "moved") this.notice(r.notice);
       return result;
     });
+  }
+
+  /**
+   * One currency for another in one transaction (a conversion against the house): `from` leaves
+   * the account's available funds, `to` is credited, once by key. Checked before the key is
+   * claimed, as `transfer`: `insufficient` records nothing, and the same key may be tried again.
+   */
+  convert(r: ConvertRequest): ConvertAnswer {
+    const k = key(r.key);
+    const from = { kind: name(r.from?.account, "from.account"), cur: currency(r.from?.currencyId), amt: units(r.from?.amount, "from.amount") };
+    const to = { kind: name(r.to?.account, "to.account"), cur: currency(r.to?.currencyId), amt: units(r.to?.amount, "to.amount") };
+    if (from.amt === 0 || to.amt === 0 || from.cur === to.cur) bad("a conversion moves positive amounts between two currencies");
+    checkNotice(r.notice);
+    return this.sql.transaction((): ConvertAnswer => {
+      if (this.core.hasKey(k)) return this.core.hasKey(`${k}:void`) ? "void" : "seen";
+      if (this.available(from.kind, from.cur) < from.amt) return "insufficient";
+      const [result] = this.core.receive([
+        {
+          key: k,
+          to: "account",
+          ops: [
+            { t: "debit", kind: from.kind, cur: from.cur, amt: from.amt },
+            { t: "credit", kind: to.kind, cur: to.cur, amt: to.amt },
+          ],
+        },
+      ]);
+      if (result !== "applied") throw new Error(`conversion ${k} not applied: ${result}`);
+      this.notice(r.notice);
+      return "moved";
+    });
+  }
+
+  /**
+   * Makes conversion key `k` final when the Worker that ran it never came back (the house's orphan
+   * sweep): `ran` when it moved, else `voided`: the key and `{k}:void` are claimed with nothing
+   * moved, so a late `convert` under it answers `void` and moves nothing.
+   */
+  voidConvert(k: string): "ran" | "voided" {
+    key(k);
+    return this.sql.transaction(() => {
+      if (this.core.hasKey(k)) return this.core.hasKey(`${k}:void`) ? "voided" : "ran";
+      this.core.receive([
+        { key: k, to: "account", ops: [] },
+        { key: `${k}:void`, to: "account", ops: [] },
+      ]);
+      return "voided";
+    });
+  }
+
+  /** Open holds for one kind of record made before `before`, oldest first (at most 100): a system shard's sweep. */
+  openHoldsOf(forKind: string, before: number): AccountHold[] {
+    name(forKind, "forKind");
+    return this.sql.query<HoldRow>("SELECT * FROM money_holds WHERE state = 'open' AND for_kind = ? AND created_at < ? ORDER BY created_at LIMIT 100", forKind, before).map(toHold);
   }
 
   /**

@@ -85,6 +85,18 @@ export class AccountObject extends DurableObject<Env> {
     return answer;
   }
 
+  /** A conversion: one currency out of available, another credited, once by key (see AccountBook.convert). */
+  async accountConvert(userId: number, request: A.ConvertRequest): Promise<A.ConvertAnswer> {
+    const answer = this.book(userId).convert(request);
+    if (answer === "moved") await this.drainSoon();
+    return answer;
+  }
+
+  /** A conversion's key made final by the house's orphan sweep: `ran`, or `voided` (see AccountBook.voidConvert). */
+  async accountVoidConvert(userId: number, key: string): Promise<"ran" | "voided"> {
+    return this.book(userId).voidConvert(key);
+  }
+
   async accountBalances(userId: number): Promise<A.AccountBalance[]> {
     return this.book(userId).balances();
   }
@@ -136,6 +148,11 @@ export class AccountObject extends DurableObject<Env> {
 
   async systemHold(userId: number, shard: number, hold: string): Promise<A.AccountHold | null> {
     return this.systemBook(userId, shard).hold(hold);
+  }
+
+  /** This shard's open holds of one kind made before `before` (the treasury's conversion holds: their orphan sweep). */
+  async systemOpenHolds(userId: number, shard: number, forKind: string, before: number): Promise<A.AccountHold[]> {
+    return this.systemBook(userId, shard).openHoldsOf(forKind, before);
   }
 
   async systemBalances(userId: number, shard: number): Promise<A.AccountBalance[]> {

@@ -103,6 +103,17 @@ export interface TransferRequest {
 
 export type TransferAnswer = "moved" | "seen" | "insufficient";
 
+/** A conversion's answer: as a transfer's, or `void` when the key was made final without it (the house's orphan sweep). */
+export type ConvertAnswer = TransferAnswer | "void";
+
+/** One currency for another in this user's object (a conversion): `from` leaves available, `to` is credited, once by key. */
+export interface ConvertRequest {
+  key: string;
+  from: { account: string; currencyId: number; amount: bigint };
+  to: { account: string; currencyId: number; amount: bigint };
+  notice?: AccountNotice;
+}
+
 export interface AccountBalance {
   account: string;
   currencyId: number;

@@ -19,6 +19,14 @@ export function accountsOnObjects(env: { ACCOUNTS?: string }): boolean {
   return env.ACCOUNTS === "objects";
 }
 
+const MAX_CORE_UNITS = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** Integer units as the money core counts them in a leg (a safe integer; anything past 2^53 − 1 is a bug upstream). */
+export function coreUnits(v: bigint): number {
+  if (v < 0n || v > MAX_CORE_UNITS) throw new RangeError(`units out of the money core's range: ${v}`);
+  return Number(v);
+}
+
 /** A user's account object (the same object as their channel: `user:{id}`). */
 export function accountStub(env: Pick<Env, "USER">, userId: number) {
   return userStub(env, userId);

@@ -64,9 +64,9 @@ export async function deliverRecordLegs(env: Pick<Env, "DB" | "USER">, legs: rea
   return left;
 }
 
-/** The job's part: legs whose sender did not finish (older than `afterMs`), sent again, oldest first. */
+/** The job's part: legs whose sender did not finish (older than `afterMs`), sent again, oldest first (a batch's legs in the order it wrote them). */
 export async function resendRecordLegs(env: Pick<Env, "DB" | "USER">, now = Date.now(), afterMs = RESEND_AFTER_MS): Promise<{ sent: number; left: number }> {
-  const { results } = await env.DB.prepare("SELECT key, dest, ops FROM record_legs WHERE created_at <= ? ORDER BY created_at LIMIT ?")
+  const { results } = await env.DB.prepare("SELECT key, dest, ops FROM record_legs WHERE created_at <= ? ORDER BY created_at, rowid LIMIT ?")
     .bind(now - afterMs, RESEND_LIMIT)
     .all<{ key: string; dest: string; ops: string }>();
   if (results.length === 0) return { sent: 0, left: 0 };

@@ -2,7 +2,8 @@
  * Flash exchange (spec §2 Conversion): coin ↔ USDT against the treasury at the coin's last traded
  * price, with the published fee and bounds (worker/domain/conversion/quote.ts does the arithmetic).
  * A quote holds its price for QUOTE_TTL_SECONDS and executes exactly, at most once, or refuses once
- * expired; every execution is one ledger movement with its conversion row.
+ * expired; every execution is one ledger movement with its conversion row (in objects mode, one
+ * keyed operation in the user's account object and the house's legs: ./objects.ts).
  */
 import { formatUnits, parseUnits } from "../../../schemas/money.ts";
 import { USDT_ID } from "../../../schemas/wallet.ts";
@@ -13,6 +14,8 @@ import { movementStatements, SYSTEM, type LedgerEntry } from "../../lib/ledger.t
 import { referenceUsdtPrice, usdtPrices } from "../spot/prices.ts";
 import { amountOrThrow, big, getCurrency, listCurrencies, timeFormat } from "../wallet/currency.ts";
 import { conversionDirection, conversionSettings, quote } from "./quote.ts";
+import { convertOnObjects } from "./objects.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
 
 const MINUTE = 60_000;
 const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
@@ -34,16 +37,22 @@ export async function createQuote(env: PriceEnv, userId: number, input: { from_c
   const now = Date.now();
   const db = env.DB;
   const p = await priceConversion(env, userId, input, now);
-  const id = [...crypto.getRandomValues(new Uint8Array(16))].map((x) => x.toString(16).padStart(2, "0")).join("");
+  const id = newQuoteId();
   const expiresAt = now + QUOTE_TTL_SECONDS * 1000;
-  await db
+  await quoteStatement(db, id, userId, p, expiresAt, now).run();
+  return { ...conversionOut(p), quote_id: id, expires_at: expiresAt, ttl_seconds: QUOTE_TTL_SECONDS };
+}
+
+const newQuoteId = () => [...crypto.getRandomValues(new Uint8Array(16))].map((x) => x.toString(16).padStart(2, "0")).join("");
+
+/** A priced conversion's terms under a quote id (in objects mode also an unquoted one's, already expired: its orphan sweep reads them). */
+function quoteStatement(db: D1Database, id: string, userId: number, p: PricedConversion, expiresAt: number, now: number) {
+  return db
     .prepare(
       `INSERT INTO conversion_quotes (id, user_id, from_currency, to_currency, money, money2, treasury_out, fee, fee_percent, usdt_value, price, rate, expires_at, created_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     )
-    .bind(id, userId, p.from.id, p.to.id, p.money.toString(), p.q.received.toString(), p.q.treasuryOut.toString(), p.q.fee.toString(), p.q.feePercent, p.q.usdtValue.toString(), p.price, p.rate, expiresAt, now)
-    .run();
-  return { ...conversionOut(p), quote_id: id, expires_at: expiresAt, ttl_seconds: QUOTE_TTL_SECONDS };
+    .bind(id, userId, p.from.id, p.to.id, p.money.toString(), p.q.received.toString(), p.q.treasuryOut.toString(), p.q.fee.toString(), p.q.feePercent, p.q.usdtValue.toString(), p.price, p.rate, expiresAt, now);
 }
 
 /** Executes a quote exactly (scoped to the caller, once, unexpired), or a conversion at the current price. */
@@ -77,6 +86,21 @@ export async function executeConversion(env: PriceEnv, userId: number, b: { quot
     key = `conversion:${userId}:${crypto.randomUUID()}`;
   }
   const { direction, from, to, coin, usdt, money, q } = p;
+  const record = (objects: boolean) =>
+    conversionRecord(db, { userId, from: from.id, to: to.id, money, money2: q.received, price: p.price, rate: p.rate, fee: q.fee, feePercent: q.feePercent, usdtValue: q.usdtValue, key, now }, objects);
+  if (accountsOnObjects(env)) {
+    // Objects mode: the user's object and the house's shards move the money (./objects.ts). An
+    // unquoted conversion's terms are written first (as an expired quote), so the house's orphan
+    // sweep can finish or undo it, and its key is that quote's.
+    if (b.quote_id === undefined) {
+      const id = newQuoteId();
+      await quoteStatement(db, id, userId, p, now, now).run();
+      key = `conversion:q:${id}`;
+    }
+    const c = { key, quoted: b.quote_id !== undefined, direction, fromId: from.id, toId: to.id, usdtId: usdt.id, money, received: q.received, treasuryOut: q.treasuryOut, fee: q.fee };
+    await convertOnObjects(env, userId, c, record(true));
+    return conversionOut(p);
+  }
   const e = (uid: number, currencyId: number, d: bigint, memo = ""): LedgerEntry => ({ userId: uid, currencyId, account: "change", dAvailable: d, dFrozen: 0n, memo });
   const entries =
     direction === "coin_to_usdt"
@@ -96,18 +120,27 @@ export async function executeConversion(env: PriceEnv, userId: number, b: { quot
         ];
   await runGuarded(db, [
     ...movementStatements(db, key, "conversion", entries, now),
-    db
-      .prepare(
-        `INSERT INTO conversions (user_id, from_currency, to_currency, money, money2, price, rate, fee, fee_percent, usdt_value, movement_key, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .bind(userId, from.id, to.id, money.toString(), q.received.toString(), p.price, p.rate, q.fee.toString(), q.feePercent, q.usdtValue.toString(), key, now),
+    record(false),
   ]).catch((err: unknown) => {
     // The quote's movement key already exists: it was executed before.
     if (err instanceof ApiError && err.key === "state_conflict" && b.quote_id !== undefined) throw new ApiError("quote_expired", 409);
     throw err;
   });
   return conversionOut(p);
+}
+
+/** A conversion's row (in objects mode a copy of it is ignored: an execution completed twice writes it once). */
+export function conversionRecord(
+  db: D1Database,
+  r: { userId: number; from: number; to: number; money: bigint; money2: bigint; price: string; rate: string; fee: bigint; feePercent: string; usdtValue: bigint; key: string; now: number },
+  objects: boolean,
+): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO conversions (user_id, from_currency, to_currency, money, money2, price, rate, fee, fee_percent, usdt_value, movement_key, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)${objects ? " ON CONFLICT (movement_key) DO NOTHING" : ""}`,
+    )
+    .bind(r.userId, r.from, r.to, r.money.toString(), r.money2.toString(), r.price, r.rate, r.fee.toString(), r.feePercent, r.usdtValue.toString(), r.key, r.now);
 }
 
 /** One's flash exchanges, newest first. */
@@ -142,7 +175,7 @@ export async function conversionLog(db: D1Database, uid: number, page: number, l
   return { lists: { count: (count!.results?.[0] as { n: number } | undefined)?.n ?? 0, data }, page, limit };
 }
 
-interface QuoteRow {
+export interface QuoteRow {
   id: string;
   from_currency: number;
   to_currency: number;
@@ -168,7 +201,7 @@ async function checkConversionWait(db: D1Database, userId: number, now: number) 
 }
 
 /** What pricing a conversion reads: D1 and the pair objects (the reference price). */
-type PriceEnv = { DB: D1Database; PAIR?: Env["PAIR"] };
+type PriceEnv = { DB: D1Database; PAIR?: Env["PAIR"]; USER: Env["USER"]; ACCOUNTS?: string };
 
 /** Prices a conversion at the coin's reference price (the pair's index, not a printable last trade) with the published fee and bounds (spec §5). */
 async function priceConversion(env: PriceEnv, userId: number, b: { from_currency: number; to_currency: number; money: string }, now: number) {

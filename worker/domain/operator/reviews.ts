@@ -14,6 +14,9 @@ import { movementStatements, SYSTEM, type LedgerEntry, type WalletAccount } from
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { depositCredited, depositRejected, kycDecided } from "../notifications/events.ts";
 import { sameIdentityStatement } from "../invite/identity.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import { depositLegs } from "../wallet/deposit-objects.ts";
 
 /** Whether a deposit claim's value needs a second operator (unknown value: yes). */
 export async function depositNeedsSecond(db: D1Database, currencyId: number, amount: bigint, thresholdUsdt: string): Promise<boolean> {
@@ -34,7 +37,7 @@ export async function depositNeedsSecond(db: D1Database, currencyId: number, amo
  * "awaiting second approval". No operator decides on a claim of their own account. The decision
  * (credit or rejection, not a first approval) notifies the owner in its own batch.
  */
-export async function decideDeposit(env: Pick<Env, "DB" | "USER">, operatorId: number, id: number, approve: boolean, reason: string, thresholdUsdt: string) {
+export async function decideDeposit(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, operatorId: number, id: number, approve: boolean, reason: string, thresholdUsdt: string) {
   const db = env.DB;
   const d = await db
     .prepare(
@@ -66,18 +69,22 @@ export async function decideDeposit(env: Pick<Env, "DB" | "USER">, operatorId: n
     await auditStatement(db, { operatorId, action: "deposit.approve.refused", targetType: "deposit", targetId: d.id, reason: "self_review", detail }).run();
     throw new ApiError("self_review", 409);
   }
-  const stmts: D1PreparedStatement[] = approve
-    ? movementStatements(
-        db,
-        `deposit:${d.id}`,
-        "deposit",
-        [
-          { userId: d.user_id, currencyId: d.currency_id, account: "change", dAvailable: amount, dFrozen: 0n },
-          { userId: SYSTEM.deposits, currencyId: d.currency_id, account: "change", dAvailable: -amount, dFrozen: 0n, memo: `deposit ${d.id}` },
-        ],
-        now,
-      )
-    : [];
+  // Objects mode: the credit is legs to the user's object and a deposits shard, written with the decision (../wallet/deposit-objects.ts).
+  const legs = approve && accountsOnObjects(env) ? depositLegs({ id: d.id, userId: d.user_id, currencyId: d.currency_id, amount }) : null;
+  const stmts: D1PreparedStatement[] = legs
+    ? recordLegsStatements(db, `deposit:${d.id}`, legs, now)
+    : approve
+      ? movementStatements(
+          db,
+          `deposit:${d.id}`,
+          "deposit",
+          [
+            { userId: d.user_id, currencyId: d.currency_id, account: "change", dAvailable: amount, dFrozen: 0n },
+            { userId: SYSTEM.deposits, currencyId: d.currency_id, account: "change", dAvailable: -amount, dFrozen: 0n, memo: `deposit ${d.id}` },
+          ],
+          now,
+        )
+      : [];
   const status = approve ? 1 : 2;
   const fact = { id: d.id, userId: d.user_id, amount, currency: d.currency, scale: d.scale };
   stmts.push(
@@ -86,6 +93,7 @@ export async function decideDeposit(env: Pick<Env, "DB" | "USER">, operatorId: n
     notificationStatement(db, approve ? depositCredited(fact, now) : depositRejected({ ...fact, reason }, now)),
   );
   await runGuarded(db, stmts);
+  if (legs) await deliverRecordLegs(env, legs);
   await announceNotifications(env, [d.user_id]);
   return { id: d.id, status, awaiting_second_approval: false };
 }

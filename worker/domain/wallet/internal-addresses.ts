@@ -98,12 +98,7 @@ export async function inSiteWithdrawal(db: D1Database, r: InSiteRequest): Promis
           ],
           now,
         ),
-        db
-          .prepare(
-            `INSERT INTO withdrawals (id, user_id, currency_id, network, address, memo, amount, fee, status, freeze_key, recipient_user_id, settled_at, created_at)
-             VALUES (?, ?, ?, ?, ?, ?, ?, 0, 5, ?, ?, ?, ?)`,
-          )
-          .bind(id, r.senderId, r.currencyId, r.network, r.address, r.memo, r.amount.toString(), key, r.recipientId, now, now),
+        inSiteRecord(db, id, r, key, now),
       ];
     });
   } catch (err) {
@@ -112,4 +107,14 @@ export async function inSiteWithdrawal(db: D1Database, r: InSiteRequest): Promis
     if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
     throw err;
   }
+}
+
+/** The settled record of an in-site withdrawal (status 5), `key` the movement (or, in objects mode, the hold) it moved with. */
+export function inSiteRecord(db: D1Database, id: number, r: InSiteRequest, key: string, now: number): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO withdrawals (id, user_id, currency_id, network, address, memo, amount, fee, status, freeze_key, recipient_user_id, settled_at, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, 0, 5, ?, ?, ?, ?)`,
+    )
+    .bind(id, r.senderId, r.currencyId, r.network, r.address, r.memo, r.amount.toString(), key, r.recipientId, now, now);
 }

@@ -137,6 +137,14 @@ const RESERVE_KIND: Record<string, string> = {
   lever_margin: "lever_open",
 };
 
+/** What happened to a withdrawal's hold (`withdrawal:{id}:{what}`, worker/domain/withdrawals/objects.ts) as D1's kinds name it; a release otherwise. */
+const WITHDRAWAL_KIND: Record<string, string> = {
+  sent: "withdrawal_sent",
+  success: "withdrawal_sent",
+  chain_failure: "withdrawal_chain_failure",
+  in_site: "withdrawal_in_site",
+};
+
 /** The movement a row of the object belongs to: its ref without the op's index (`trade:9:buyer#1` → `trade:9:buyer`). */
 export function movementOf(ref: string): string {
   return ref.replace(/#[^#]*$/, "");
@@ -186,7 +194,9 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "deposit":
       return { kind: "deposit", ref: { type: "deposit", id: int(p[1]) } };
     case "withdrawal":
-      return { kind: p[2] === "sent" || p[2] === "success" ? "withdrawal_sent" : "withdrawal_reject", ref: { type: "withdrawal", id: int(p[1]) } };
+      return { kind: WITHDRAWAL_KIND[p[2] ?? ""] ?? "withdrawal_reject", ref: { type: "withdrawal", id: int(p[1]) } };
+    case "withdraw-internal":
+      return { kind: "withdrawal_in_site", ref: { type: "withdrawal", id: int(p[1]) } };
     default:
       return { kind: head.replace(/-/g, "_") || "other", ref: fallback(key) };
   }

@@ -15,10 +15,12 @@ import { balanceOf, movementStatements } from "../../lib/ledger.ts";
 import { checkFundPassword } from "../account/security.ts";
 import { checkSecondFactor, checkWhitelist } from "../account/guards.ts";
 import type { RelyingParty } from "../account/passkeys.ts";
-import { inSiteWithdrawal, internalAddressOwner, withNextWithdrawalId } from "../wallet/internal-addresses.ts";
+import { inSiteRecord, inSiteWithdrawal, internalAddressOwner, withNextWithdrawalId } from "../wallet/internal-addresses.ts";
 import { amountOrThrow, big, getCurrency, listCurrencies, timeFormat } from "../wallet/currency.ts";
 import { balanceIn, type AccountReads } from "../wallet/object-reads.ts";
 import { cheaperFirst, feeRows, hasNetworks, termsFor } from "./withdrawals.ts";
+import { holdThenRecord, inSiteLegs } from "./objects.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
 
 const fmt = (units: bigint, scale: number) => formatUnits(units, scale);
 
@@ -120,8 +122,15 @@ export async function requestWithdrawal(env: Env, userId: number, b: z.output<ty
   await checkFundPassword(env, userId, b.password);
   // The authenticator code, or a passkey instead (an account with passkeys only needs one).
   await checkSecondFactor(env, userId, b, rp, { required: false });
+  const objects = accountsOnObjects(env);
   if (recipientId !== null && internal) {
-    const id = await inSiteWithdrawal(db, { senderId: userId, recipientId, currencyId: cur.id, network: -1, address: internal, memo: b.memo, amount });
+    const to = recipientId;
+    const id = objects
+      ? await holdThenRecord(env, userId, cur.id, amount, (wid, now) => ({
+          statements: [inSiteRecord(db, wid, { senderId: userId, recipientId: to, currencyId: cur.id, network: -1, address: internal, memo: b.memo, amount }, `withdrawal:${wid}`, now)],
+          legs: inSiteLegs(wid, userId, to, cur.id, amount),
+        }))
+      : await inSiteWithdrawal(db, { senderId: userId, recipientId, currencyId: cur.id, network: -1, address: internal, memo: b.memo, amount });
     return {
       id,
       status: 5,
@@ -136,20 +145,21 @@ export async function requestWithdrawal(env: Env, userId: number, b: z.output<ty
   const total = amount + terms.fee;
   // The freeze is keyed by the withdrawal's id, so the statement links it to its record.
   let id: number;
-  try {
-    id = await withNextWithdrawalId(db, (wid) => {
-      const key = `withdrawal-freeze:${wid}`;
-      const now = Date.now();
-      return [
-        ...movementStatements(db, key, "withdrawal_freeze", [{ userId, currencyId: cur.id, account: "change", dAvailable: -total, dFrozen: total }], now),
-        db
-          .prepare("INSERT INTO withdrawals (id, user_id, currency_id, network, address, memo, amount, fee, freeze_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-          .bind(wid, userId, cur.id, network, b.address, b.memo, amount.toString(), terms.fee.toString(), key, now),
-      ];
-    });
-  } catch (err) {
-    throw guardedError(err);
-  }
+  // Objects mode: the hold in the user's object first, then the record (./objects.ts).
+  if (objects) id = await holdThenRecord(env, userId, cur.id, total, (wid, now) => ({ statements: [chainRecord(db, wid, userId, cur.id, network, b, amount, terms.fee, `withdrawal:${wid}`, now)], legs: [] }));
+  else
+    try {
+      id = await withNextWithdrawalId(db, (wid) => {
+        const key = `withdrawal-freeze:${wid}`;
+        const now = Date.now();
+        return [
+          ...movementStatements(db, key, "withdrawal_freeze", [{ userId, currencyId: cur.id, account: "change", dAvailable: -total, dFrozen: total }], now),
+          chainRecord(db, wid, userId, cur.id, network, b, amount, terms.fee, key, now),
+        ];
+      });
+    } catch (err) {
+      throw guardedError(err);
+    }
   return {
     id,
     status: 0,
@@ -158,6 +168,13 @@ export async function requestWithdrawal(env: Env, userId: number, b: z.output<ty
     charge: fmt(terms.fee, cur.scale),
     total: fmt(total, cur.scale),
   };
+}
+
+/** The record of a chain withdrawal request (status 0), `key` the movement or hold that froze amount + fee. */
+function chainRecord(db: D1Database, id: number, userId: number, currencyId: number, network: -1 | 0 | 1, b: { address: string; memo: string }, amount: bigint, fee: bigint, key: string, now: number) {
+  return db
+    .prepare("INSERT INTO withdrawals (id, user_id, currency_id, network, address, memo, amount, fee, freeze_key, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+    .bind(id, userId, currencyId, network, b.address, b.memo, amount.toString(), fee.toString(), key, now);
 }
 
 /** One's withdrawals, newest first. */

@@ -11,7 +11,8 @@
  * is one movement keyed `withdrawal-final:{id}`, in the same batch as the status change (guarded by
  * the migration's trigger) and the audit row, so no withdrawal can settle twice. The terminal
  * transitions also notify the owner in that batch (sent with its transaction id, which chain
- * success requires; rejected or failed on chain with the reason).
+ * success requires; rejected or failed on chain with the reason). In objects mode the batch
+ * carries the legs the decision owes the user's object instead of the movement (./objects.ts).
  */
 import type { Currency } from "../wallet/currency.ts";
 import { big } from "../wallet/currency.ts";
@@ -24,6 +25,9 @@ import { networkNames } from "../../../schemas/wallet.ts";
 import { parseOrThrow } from "../../lib/validate.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { withdrawalReturned, withdrawalSent } from "../notifications/events.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import { decisionLegs } from "./objects.ts";
 
 export interface FeeRow {
   network: -1 | 0 | 1;
@@ -90,7 +94,7 @@ const TARGET: Record<WithdrawalAction, number> = { approve: 1, reject: 4, chain_
  * Chain success needs the transaction id (chainTxidSchema), whatever path marks a withdrawal sent.
  */
 export async function transitionWithdrawal(
-  env: Pick<Env, "DB" | "USER">,
+  env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string },
   operatorId: number,
   id: number,
   action: WithdrawalAction,
@@ -116,7 +120,10 @@ export async function transitionWithdrawal(
   const total = amount + fee;
   const stmts: D1PreparedStatement[] = [];
   const user = (dAvailable: bigint, dFrozen: bigint): LedgerEntry => ({ userId: w.user_id, currencyId: w.currency_id, account: "change", dAvailable, dFrozen });
-  if (action === "reject" || action === "chain_failure") {
+  // Objects mode: the money is the hold in the user's object; the decision owes it legs, written with it (./objects.ts).
+  const legs = accountsOnObjects(env) ? decisionLegs({ ...w, amount, fee }, action) : null;
+  if (legs) stmts.push(...recordLegsStatements(db, `withdrawal:${w.id}`, legs, now));
+  else if (action === "reject" || action === "chain_failure") {
     stmts.push(...movementStatements(db, `withdrawal-final:${w.id}`, `withdrawal_${action}`, [user(total, -total)], now));
   } else if (action === "chain_success") {
     stmts.push(
@@ -149,6 +156,7 @@ export async function transitionWithdrawal(
         : withdrawalReturned({ ...fact, reason, how: action === "reject" ? "rejected" : "failed" }, now);
   if (notice) stmts.push(notificationStatement(db, notice));
   await runGuarded(db, stmts);
+  if (legs?.length) await deliverRecordLegs(env, legs);
   if (notice) await announceNotifications(env, [w.user_id]);
   return { id: w.id, status };
 }
