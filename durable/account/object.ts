@@ -16,7 +16,7 @@ import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
-import { readSession, SESSION_GONE, SessionTrust, type SessionProof } from "./sessions.ts";
+import { SESSION_GONE, SessionTrust, type SessionProof, type SessionRow } from "./sessions.ts";
 
 /** The drain runs this long after the first undrained write: the writes of that moment share one D1 batch. */
 export const DRAIN_DELAY_MS = 500;
@@ -26,6 +26,17 @@ const DRAIN_RETRY_MS = 5_000;
 export const ORPHAN_GRACE_MS = 60_000;
 /** Steps per alarm before it yields and sets the next one. */
 const STEPS_PER_ALARM = 8;
+
+/** The one D1 read of a check: the session of this user, and the user's flags. */
+async function readSession(db: D1Database, userId: number, sessionId: number): Promise<SessionRow | null> {
+  return db
+    .prepare(
+      `SELECT s.expires_at, s.revoked_at, u.locked, u.review_status, u.role
+       FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ? AND s.user_id = ?`,
+    )
+    .bind(sessionId, userId)
+    .first<SessionRow>();
+}
 
 export class AccountObject extends DurableObject<Env> {
   private accountBook: AccountBook | undefined;

@@ -50,17 +50,6 @@ export const PUSH_WRITE_DEADLINE_MS = 60_000;
 /** A remembered answer is asked again after this long (a guard against a writer that bypasses the pushes; the bound on revocation is the pushes, not this). */
 export const TRUST_MS = 10 * 60_000;
 
-/** The one D1 read of a check: the session of this user, and the user's flags. */
-export async function readSession(db: D1Database, userId: number, sessionId: number): Promise<SessionRow | null> {
-  return db
-    .prepare(
-      `SELECT s.expires_at, s.revoked_at, u.locked, u.review_status, u.role
-       FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ? AND s.user_id = ?`,
-    )
-    .bind(sessionId, userId)
-    .first<SessionRow>();
-}
-
 function allows(row: SessionRow, level: SessionLevel, now: number): boolean {
   if (row.revoked_at !== null || row.expires_at <= now || row.locked) return false;
   return level === "user" || (row.review_status === 2 && row.role === "user");
