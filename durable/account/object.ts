@@ -18,6 +18,7 @@ import { AccountBook } from "./book.ts";
 import { claimOrphan, RECORD_OWNER } from "./claims.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
+import { SESSION_GONE, SessionTrust, type SessionProof, type SessionRow } from "./sessions.ts";
 
 /** The drain runs this long after the first undrained write: the writes of that moment share one D1 batch. */
 export const DRAIN_DELAY_MS = 500;
@@ -27,6 +28,17 @@ const DRAIN_RETRY_MS = 5_000;
 export const ORPHAN_GRACE_MS = 60_000;
 /** Steps per alarm before it yields and sets the next one. */
 const STEPS_PER_ALARM = 8;
+
+/** The one D1 read of a check: the session of this user, and the user's flags. */
+async function readSession(db: D1Database, userId: number, sessionId: number): Promise<SessionRow | null> {
+  return db
+    .prepare(
+      `SELECT s.expires_at, s.revoked_at, u.locked, u.review_status, u.role
+       FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.id = ? AND s.user_id = ?`,
+    )
+    .bind(sessionId, userId)
+    .first<SessionRow>();
+}
 
 export class AccountObject extends DurableObject<Env> {
   private accountBook: AccountBook | undefined;
@@ -48,13 +60,58 @@ export class AccountObject extends DurableObject<Env> {
     return this.accountBook;
   }
 
-  async accountReserve(userId: number, request: A.ReserveRequest): Promise<A.ReserveAnswer> {
+  private trust: SessionTrust | undefined;
+
+  /** The session check (durable/account/sessions.ts); the open changes live in a table of their own. */
+  private sessionTrust(userId: number): SessionTrust {
+    if (this.trust) return this.trust;
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS account_session_changes (mark TEXT PRIMARY KEY, at INTEGER NOT NULL)");
+    this.trust = new SessionTrust(
+      {
+        list: () => sql.exec<{ mark: string; at: number }>("SELECT mark, at FROM account_session_changes").toArray(),
+        add: (mark, at) => void sql.exec("INSERT OR REPLACE INTO account_session_changes (mark, at) VALUES (?, ?)", mark, at),
+        remove: (mark) => void sql.exec("DELETE FROM account_session_changes WHERE mark = ?", mark),
+      },
+      (sessionId) => readSession(this.env.DB, userId, sessionId),
+    );
+    return this.trust;
+  }
+
+  /** Refuses the call (SESSION_GONE, nothing moved) unless the carried session may act; no session carried: the caller checked it. */
+  private async requireSession(userId: number, session: SessionProof | undefined): Promise<void> {
+    if (session && !(await this.sessionTrust(userId).check(session, Date.now()))) throw new Error(SESSION_GONE);
+  }
+
+  /** A writer of the user's sessions or flags is about to write D1 (worker/lib/session-push.ts). */
+  async accountSessionsChanging(userId: number, mark: string): Promise<void> {
+    this.sessionTrust(userId).changing(mark, Date.now());
+  }
+
+  /** That writer is done: trust D1's next answer again. */
+  async accountSessionsChanged(userId: number, mark: string): Promise<void> {
+    this.sessionTrust(userId).changed(mark, Date.now());
+  }
+
+  /** Whether a session may act now (a replay's check; the money calls carry it instead). */
+  async accountSessionCheck(userId: number, session: SessionProof): Promise<boolean> {
+    return this.sessionTrust(userId).check(session, Date.now());
+  }
+
+  /** D1 reads the session checks made (tests). */
+  async accountSessionReads(): Promise<number> {
+    return this.trust?.reads ?? 0;
+  }
+
+  async accountReserve(userId: number, request: A.ReserveRequest, session?: SessionProof): Promise<A.ReserveAnswer> {
+    await this.requireSession(userId, session);
     const answer = this.book(userId).reserve(request);
     if (answer.result === "reserved") await this.drainSoon();
     return answer;
   }
 
-  async accountReserveMany(userId: number, requests: A.ReserveRequest[]): Promise<A.ReserveAnswer[]> {
+  async accountReserveMany(userId: number, requests: A.ReserveRequest[], session?: SessionProof): Promise<A.ReserveAnswer[]> {
+    await this.requireSession(userId, session);
     const answers = this.book(userId).reserveMany(requests);
     if (answers.some((a) => a.result === "reserved")) await this.drainSoon();
     return answers;
@@ -79,7 +136,8 @@ export class AccountObject extends DurableObject<Env> {
     return answers;
   }
 
-  async accountTransfer(userId: number, request: A.TransferRequest): Promise<A.TransferAnswer> {
+  async accountTransfer(userId: number, request: A.TransferRequest, session?: SessionProof): Promise<A.TransferAnswer> {
+    await this.requireSession(userId, session);
     const answer = this.book(userId).transfer(request);
     if (answer === "moved") await this.drainSoon();
     return answer;
@@ -106,7 +164,8 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   /** Several holds by name, in the order asked (null = none): where a batch of cancels goes. */
-  async accountHolds(userId: number, holds: string[]): Promise<(A.AccountHold | null)[]> {
+  async accountHolds(userId: number, holds: string[], session?: SessionProof): Promise<(A.AccountHold | null)[]> {
+    await this.requireSession(userId, session);
     return this.book(userId).holds(holds);
   }
 

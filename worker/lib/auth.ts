@@ -11,6 +11,8 @@ import { auditStatement } from "./guarded.ts";
 import { ApiError, loginRequired, verifyRequired } from "./errors.ts";
 import { errorResponse } from "./respond.ts";
 import { carriesApiKey } from "./api-keys.ts";
+import { accountsOnObjects, accountStub } from "./accounts.ts";
+import { SESSION_GONE, type SessionProof } from "../../durable/account/sessions.ts";
 
 /**
  * Deny by default for API keys (worker/lib/api-keys.ts): true when the route accepted the request's
@@ -177,14 +179,11 @@ export const requireTrader = createMiddleware<AppEnv>(async (c, next) => {
     await traderFromD1(c);
     return next();
   }
-  const guard: SessionGuard = { sessionId: hint.sessionId, userId: hint.id, confirmed: false };
-  c.set("user", hint);
-  c.set("sessionGuard", guard);
-  await next();
-  if (guard.confirmed) return;
+  const unconfirmed = await underGuard(c, next, hint, "trader");
+  if (!unconfirmed) return;
   // No freeze batch confirmed the session (a refusal, bad input, a replay, or the batch found it
   // gone): D1 decides before anything is answered.
-  const gone = c.error instanceof SessionGone;
+  const { gone } = unconfirmed;
   try {
     await traderFromD1(c);
   } catch (err) {
@@ -197,13 +196,74 @@ export const requireTrader = createMiddleware<AppEnv>(async (c, next) => {
   if (gone) c.res = errorResponse(c, new ApiError("try_again", 503));
 });
 
-/** Confirms a hinted session in D1 now (before work the freeze batch does not guard, like a replay's booking); throws its session error. */
+/** Runs the route under a hinted session's guard: null when a write or the account object confirmed the session, else whether it was found gone. */
+async function underGuard(c: Context<AppEnv>, next: () => Promise<void>, hint: SessionUser, level: SessionGuard["level"]): Promise<{ gone: boolean } | null> {
+  const guard: SessionGuard = { sessionId: hint.sessionId, userId: hint.id, level, confirmed: false };
+  c.set("user", hint);
+  c.set("sessionGuard", guard);
+  await next();
+  return guard.confirmed ? null : { gone: c.error instanceof SessionGone };
+}
+
+/**
+ * Confirms a hinted session now (before work the freeze batch does not guard, like a replay's
+ * booking); throws its session error. In objects mode the user's account object answers (from what
+ * it remembers, durable/account/sessions.ts); D1 is read when it says no, for the error to give.
+ */
 export async function confirmTrader(c: Context<AppEnv>): Promise<void> {
   const guard = c.get("sessionGuard");
   if (!guard || guard.confirmed) return;
-  await traderFromD1(c);
+  if (accountsOnObjects(c.env) && (await accountStub(c.env, guard.userId).accountSessionCheck(guard.userId, { sessionId: guard.sessionId, level: guard.level }))) {
+    guard.confirmed = true;
+    return;
+  }
+  if (guard.level === "trader") await traderFromD1(c);
+  else if (!(await sessionUser(c.env.DB, c.req.raw))) throw loginRequired();
   guard.confirmed = true;
 }
+
+/**
+ * Objects mode: the session a call into the user's account object carries for the object to check
+ * in that same call (`SessionProof`), or undefined when this request's session is already confirmed
+ * (or the route has no hint). `carried` runs the call: any answer confirms the session; the object's
+ * refusal becomes `SessionGone`, which the middleware answers with the session's error from D1.
+ */
+export function sessionProof(guard: SessionGuard | undefined): SessionProof | undefined {
+  return guard && !guard.confirmed ? { sessionId: guard.sessionId, level: guard.level } : undefined;
+}
+
+export async function carried<P extends PromiseLike<unknown>>(guard: SessionGuard | undefined, call: P): Promise<Awaited<P>> {
+  try {
+    const answer = await call;
+    if (guard) guard.confirmed = true;
+    return answer;
+  } catch (err) {
+    if (String(err).includes(SESSION_GONE)) throw new SessionGone();
+    throw err;
+  }
+}
+
+/**
+ * `requireUser` for a cancel or a transfer. On D1's path (and without a hint, or with an API key)
+ * it is `requireUser`. In objects mode with a session hint, the user's account object checks the
+ * session in the call that moves the money (a live session of an unlocked user: durable/account/sessions.ts);
+ * whatever else the request answers waits for D1's check first, as `requireTrader` does.
+ */
+export const requireAccountUser = createMiddleware<AppEnv>(async (c, next) => {
+  const token = accountsOnObjects(c.env) && !c.get("apiKey") && !carriesApiKey(c.req.raw) ? bearer(c.req.raw) : null;
+  const hint = token ? hintOf(token, Date.now()) : null;
+  if (!hint) return requireUser(c, next);
+  const unconfirmed = await underGuard(c, next, hint, "user");
+  if (!unconfirmed) return;
+  const { gone } = unconfirmed;
+  const user = await sessionUser(c.env.DB, c.req.raw);
+  if (!user) {
+    c.res = errorResponse(c, loginRequired());
+    return;
+  }
+  c.set("user", user);
+  if (gone) c.res = errorResponse(c, new ApiError("try_again", 503));
+});
 
 /** Requires a valid session; sets `c.var.user`. */
 export const requireUser = createMiddleware<AppEnv>(async (c, next) => {

@@ -19,6 +19,8 @@ export interface SessionUser {
 export interface SessionGuard {
   readonly sessionId: number;
   readonly userId: number;
+  /** What the session must prove (durable/account/sessions.ts): "trader" on the order routes, "user" on a cancel or a transfer (objects mode only). */
+  readonly level: "trader" | "user";
   confirmed: boolean;
 }
 

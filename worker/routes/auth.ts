@@ -70,7 +70,7 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .get("/user/info", requireUser, answers(userInfoSchema, { summary: "The logged-in user", auth: true }), async (c) => ok(c, await userInfo(c.env.DB, c.get("user").id)))
   .post("/user/logout", requireUser, answers(okWordSchema, { summary: "End this session", auth: true }), async (c) => {
-    await endSession(c.env.DB, c.get("user").sessionId);
+    await endSession(c.env, c.get("user").id, c.get("user").sessionId);
     return ok(c, "ok");
   })
   .post("/sms_mail", jsonBody(sendCodeSchema), answers(codeSentSchema, { summary: "E-mail a password reset code (only to a registered, proven address; the same answer for every address)" }), async (c) => {

@@ -31,7 +31,7 @@ import {
 import { dayMarketSchema } from "../../schemas/realtime.ts";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
 import type { Context } from "hono";
-import { confirmTrader, requireTrader, requireUser } from "../lib/auth.ts";
+import { confirmTrader, requireAccountUser, requireTrader, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { apiKeyAccess } from "../lib/api-keys.ts";
 import { answers, answersBare, answersNew, bare, ok, okNew } from "../lib/respond.ts";
@@ -68,8 +68,8 @@ export const spotRoutes = new Hono<AppEnv>()
   .post("/transaction/walletIn", TRADE_KEY, requireTrader, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Buy (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "buy", c.req.valid("json"))))
   .post("/transaction/walletOut", TRADE_KEY, requireTrader, jsonBody(spotOrderSchema), answers(placedOrderSchema, { summary: "Sell (mode 1 market, 2 limit); 998 until verified", auth: true }), async (c) => ok(c, await placeOrder(trader(c), "sell", c.req.valid("json"))))
   .post("/transaction/batch", TRADE_KEY, requireTrader, jsonBody(spotBatchSchema), answers(batchPlacedSchema, { summary: "Up to 20 orders of one pair; one result per order", auth: true }), async (c) => ok(c, await placeBatch(trader(c), c.req.valid("json"))))
-  .post("/transaction_del/batch", TRADE_KEY, requireUser, jsonBody(cancelBatchSchema), answers(batchCancelledSchema, { summary: "Cancel up to 20 of one's own orders", auth: true }), async (c) => ok(c, await cancelBatch(trader(c), c.req.valid("json").ids)))
-  .post("/transaction_del", TRADE_KEY, requireUser, jsonBody(cancelOrderSchema), answers(orderCancelledSchema, { summary: "Cancel one of one's own open orders", auth: true }), async (c) => {
+  .post("/transaction_del/batch", TRADE_KEY, requireAccountUser, jsonBody(cancelBatchSchema), answers(batchCancelledSchema, { summary: "Cancel up to 20 of one's own orders", auth: true }), async (c) => ok(c, await cancelBatch(trader(c), c.req.valid("json").ids)))
+  .post("/transaction_del", TRADE_KEY, requireAccountUser, jsonBody(cancelOrderSchema), answers(orderCancelledSchema, { summary: "Cancel one of one's own open orders", auth: true }), async (c) => {
     await cancelOrder(trader(c), c.req.valid("json").id);
     return ok(c, "cancelled");
   })

@@ -9,7 +9,7 @@ import { productsOf } from "../lib/products.ts";
 import { Hono } from "hono";
 import { pageQuerySchema } from "../../schemas/envelope.ts";
 import { conversionSchema, conversionSubSchema, currencyBodySchema, depositRequestSchema, transferSchema, uploadBase64Schema, uploadFormFieldsSchema, withdrawalSchema } from "../../schemas/wallet.ts";
-import { refuseOperatorMoney, requireUser } from "../lib/auth.ts";
+import { refuseOperatorMoney, requireAccountUser, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { rateLimit } from "../lib/ratelimit.ts";
@@ -49,8 +49,9 @@ export const walletRoutes = new Hono<AppEnv>()
   )
 
   // ── Transfers between own accounts ──────────────────────────────────────────────────────────
-  .post("/wallet/change", requireUser, jsonBody(transferSchema), answers(transferDoneSchema, { summary: "Transfer between one's own accounts", auth: true }), async (c) =>
-    ok(c, accountsOnObjects(c.env) ? await transferOwnOnObjects(c.env, productsOf(c.env), c.get("user").id, c.req.valid("json")) : await transferOwn(c.env.DB, productsOf(c.env), c.get("user").id, c.req.valid("json"))),
+  // requireAccountUser: requireUser; in objects mode a hinted session is checked by the account object in the transfer's own call.
+  .post("/wallet/change", requireAccountUser, jsonBody(transferSchema), answers(transferDoneSchema, { summary: "Transfer between one's own accounts", auth: true }), async (c) =>
+    ok(c, accountsOnObjects(c.env) ? await transferOwnOnObjects(c.env, productsOf(c.env), c.get("user").id, c.req.valid("json"), undefined, c.get("sessionGuard")) : await transferOwn(c.env.DB, productsOf(c.env), c.get("user").id, c.req.valid("json"))),
   )
 
   // ── Flash exchange (coin ↔ USDT against the treasury at the last traded price) ─────────────

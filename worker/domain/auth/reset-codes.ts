@@ -4,6 +4,7 @@
  * Codes go only to accounts whose e-mail is proven (./contact.ts), and every address gets the
  * same answers, registered or not.
  */
+import { changingSessions } from "../../lib/session-push.ts";
 import { randomInt, sha256Hex, timingSafeEqual } from "../../lib/crypto.ts";
 import { deliver } from "../../lib/delivery.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -87,18 +88,22 @@ export async function checkCode(db: D1Database, account: string, code: string): 
 }
 
 /** Resets the password with a valid code: the code is spent, every session ends, lockouts clear. */
-export async function resetPassword(env: Pick<Env, "DB" | "PEPPER" | "DEV_OUTBOX">, account: string, password: string, code: string): Promise<void> {
+export async function resetPassword(env: Pick<Env, "DB" | "PEPPER" | "DEV_OUTBOX" | "USER" | "ACCOUNTS">, account: string, password: string, code: string): Promise<void> {
   const db = env.DB;
   assertUncommonPassword(password);
   const codeId = await checkCode(db, account, code);
   const user = await findUser(db, account);
   if (!user) throw new ApiError("account_not_found", 404);
-  const now = Date.now();
-  await db.batch([
-    db.prepare("UPDATE verification_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(now, codeId),
-    db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(password, env.PEPPER, passwordCost(env)), user.id),
-    db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, user.id),
-    // Every address's failures for this account (a range on the key: no LIKE pattern to escape).
-    db.prepare("DELETE FROM login_failures WHERE key >= ?1 AND key < ?1 || char(1114111)").bind(`${account}|`),
-  ]);
+  const hash = await hashPassword(password, env.PEPPER, passwordCost(env));
+  // The user's account object is told first (objects mode: worker/lib/session-push.ts).
+  await changingSessions(env, user.id, () => {
+    const now = Date.now();
+    return db.batch([
+      db.prepare("UPDATE verification_codes SET consumed_at = ? WHERE id = ? AND consumed_at IS NULL").bind(now, codeId),
+      db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(hash, user.id),
+      db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, user.id),
+      // Every address's failures for this account (a range on the key: no LIKE pattern to escape).
+      db.prepare("DELETE FROM login_failures WHERE key >= ?1 AND key < ?1 || char(1114111)").bind(`${account}|`),
+    ]);
+  });
 }

@@ -3,6 +3,7 @@
  * per-(account, address) lockout, the logged-in user's view, logout, and password changes that
  * end every session. Callers rate-limit first; everything here is the rule itself.
  */
+import { changingSessions } from "../../lib/session-push.ts";
 import { accountMode, type registerSchema } from "../../../schemas/auth.ts";
 import type { z } from "zod";
 import { randomString } from "../../lib/crypto.ts";
@@ -140,21 +141,25 @@ export async function userInfo(d1: D1Database, userId: number) {
   };
 }
 
-/** Ends one session. */
-export async function endSession(d1: D1Database, sessionId: number): Promise<void> {
-  await getDb(d1).update(schema.sessions).set({ revokedAt: Date.now() }).where(eq(schema.sessions.id, sessionId));
+/** Ends one session (the user's account object told first in objects mode: worker/lib/session-push.ts). */
+export async function endSession(env: Pick<Env, "DB" | "USER" | "ACCOUNTS">, userId: number, sessionId: number): Promise<void> {
+  await changingSessions(env, userId, () => getDb(env.DB).update(schema.sessions).set({ revokedAt: Date.now() }).where(eq(schema.sessions.id, sessionId)));
 }
 
 /** Changes the password after checking the old one; every session ends, the caller's included. */
-export async function changePassword(env: Pick<Env, "DB" | "PEPPER" | "DEV_OUTBOX">, userId: number, oldpwd: string, newpwd: string): Promise<void> {
+export async function changePassword(env: Pick<Env, "DB" | "PEPPER" | "DEV_OUTBOX" | "USER" | "ACCOUNTS">, userId: number, oldpwd: string, newpwd: string): Promise<void> {
   const db = env.DB;
   assertUncommonPassword(newpwd);
   const row = await db.prepare("SELECT password_hash FROM users WHERE id = ?").bind(userId).first<{ password_hash: string }>();
   if (!row || !(await verifyPassword(oldpwd, row.password_hash, env.PEPPER))) throw new ApiError("old_password_wrong");
-  const now = Date.now();
-  await db.batch([
-    db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(await hashPassword(newpwd, env.PEPPER, passwordCost(env)), userId),
-    // Every session ends, this one included: the user signs in again with the new password.
-    db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId),
-  ]);
+  const hash = await hashPassword(newpwd, env.PEPPER, passwordCost(env));
+  // The user's account object is told first (objects mode: worker/lib/session-push.ts).
+  await changingSessions(env, userId, () => {
+    const now = Date.now();
+    return db.batch([
+      db.prepare("UPDATE users SET password_hash = ? WHERE id = ?").bind(hash, userId),
+      // Every session ends, this one included: the user signs in again with the new password.
+      db.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND revoked_at IS NULL").bind(now, userId),
+    ]);
+  });
 }

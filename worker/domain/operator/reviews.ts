@@ -4,6 +4,7 @@
  * anything but a pending → decided edge), the ledger movement when money moves (keyed by the
  * record, so it can apply once) and the audit row with the operator and the reason.
  */
+import { changingSessions } from "../../lib/session-push.ts";
 import { parseUnits } from "../../../schemas/money.ts";
 import { USDT_ID } from "../../../schemas/wallet.ts";
 import { big, getCurrency } from "../wallet/currency.ts";
@@ -103,7 +104,7 @@ export async function decideDeposit(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?:
  * approved → 2 (and the verified name is recorded); rejected → 3, unless a lower level was already
  * approved, in which case the user stays verified (2). The decision notifies the owner in its own batch.
  */
-export async function decideKyc(env: Pick<Env, "DB" | "USER">, operatorId: number, id: number, approve: boolean, reason: string) {
+export async function decideKyc(env: Pick<Env, "DB" | "USER" | "ACCOUNTS">, operatorId: number, id: number, approve: boolean, reason: string) {
   const db = env.DB;
   const k = await db
     .prepare("SELECT id, user_id, level, name, status FROM kyc_submissions WHERE id = ?")
@@ -126,7 +127,8 @@ export async function decideKyc(env: Pick<Env, "DB" | "USER">, operatorId: numbe
     // Invitation rebates: a verified identity equal to an inviter's up the chain refuses that binding for good.
     ...(approve ? [sameIdentityStatement(db, k.user_id, now)] : []),
   ];
-  await runGuarded(db, stmts);
+  // review_status changes: the user's account object is told first (objects mode: worker/lib/session-push.ts).
+  await changingSessions(env, k.user_id, () => runGuarded(db, stmts));
   await announceNotifications(env, [k.user_id]);
   return { id: k.id, status };
 }

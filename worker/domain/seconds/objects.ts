@@ -46,7 +46,8 @@ interface FirstContract {
 
 /** Submits a contract on the account objects: cover, stake, then the pair (see above). */
 export async function submitOnObjects(env: Env, userId: number, input: SecondsSubmit, now: number, session: SubmitSession): Promise<SecondsOrder> {
-  // No freeze batch carries the session check here: confirm it first (a D1 read, as spot's objects path).
+  // No freeze batch carries the session check here: confirm it first, before the house's cover is
+  // held. In objects mode `confirm` asks the user's account object (durable/account/sessions.ts), not D1.
   await session.confirm?.();
   const { pair, option, cur } = await termsOf(env.DB, input, false, now);
   const confirmed = confirmedTicks(input, pair);

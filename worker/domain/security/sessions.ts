@@ -6,6 +6,7 @@
 import type { LoginEvent, SessionView } from "../../../schemas/sessions.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { userStub } from "../../lib/notify.ts";
+import { changingSessions } from "../../lib/session-push.ts";
 
 /** How long sign-ins and failed attempts are kept and listed. */
 export const LOGIN_HISTORY_MS = 90 * 24 * 3600 * 1000;
@@ -36,12 +37,13 @@ export async function listSessions(db: D1Database, userId: number, currentSessio
  * Ends one of one's sessions (`{id}`) or every other one (`{all: true}`), then closes their open
  * sockets. Answers how many sessions ended. An id that is not one of one's live sessions is not found.
  */
-export async function revokeSessions(env: Pick<Env, "DB" | "USER">, userId: number, currentSessionId: number, target: { id: number } | { all: true }, now = Date.now()): Promise<number> {
+export async function revokeSessions(env: Pick<Env, "DB" | "USER" | "ACCOUNTS">, userId: number, currentSessionId: number, target: { id: number } | { all: true }, now = Date.now()): Promise<number> {
   if ("id" in target && target.id === currentSessionId) throw new ApiError("session_current", 409);
-  const { results } = await ("id" in target
+  // The user's account object is told first (objects mode: worker/lib/session-push.ts).
+  const { results } = await changingSessions(env, userId, () => ("id" in target
     ? env.DB.prepare("UPDATE sessions SET revoked_at = ? WHERE id = ? AND user_id = ? AND revoked_at IS NULL AND expires_at > ? RETURNING id").bind(now, target.id, userId, now)
     : env.DB.prepare("UPDATE sessions SET revoked_at = ? WHERE user_id = ? AND id != ? AND revoked_at IS NULL AND expires_at > ? RETURNING id").bind(now, userId, currentSessionId, now)
-  ).all<{ id: number }>();
+  ).all<{ id: number }>());
   if ("id" in target && results.length === 0) throw notFound();
   if (results.length > 0) await userStub(env, userId).endSessions(results.map((r) => r.id));
   return results.length;

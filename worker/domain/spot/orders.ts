@@ -16,7 +16,7 @@ import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
 import { batchWithNewId, IdTaken, takenIn, timeOrderedId, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
-import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
+import { carried, LIVE_TRADER_USER_ID, SessionGone, sessionProof } from "../../lib/auth.ts";
 import type { SessionGuard } from "../../lib/context.ts";
 import { pairFor, pairStub, type PairRow } from "./pairs.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
@@ -506,8 +506,8 @@ export async function cancelBatch(t: Trader, requested: number[]) {
 // ---- Balances in the account objects (ACCOUNTS=objects, worker/lib/accounts.ts) -----------------
 // The order's funds become a hold in the trader's own object (`spot_order:{id}`, owned by the pair),
 // then the pair books it; fills, the rest and refusals come back as legs from the pair, and the
-// order's D1 row arrives with the pair's drain. No D1 write on the way: the session is checked
-// in D1 first (a read, as every route's session check), since no freeze batch carries it here.
+// order's D1 row arrives with the pair's drain. No D1 statement on the way: the hinted session rides
+// in the call to the object, which checks it in that call (durable/account/sessions.ts).
 
 const SPOT_HOLD = "spot_order";
 const holdOwner = (pairId: number) => `pair:${pairId}`;
@@ -550,14 +550,13 @@ function releaseTaken(t: Trader, orderId: number) {
 
 /** One order: its hold in the trader's object, then the book. */
 async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
-  await t.confirm?.();
   const account = accountStub(t.env, t.userId);
   // A hold of this id already there is another order of this user in the same millisecond, and a pair
   // that knows the id as another user's order refuses it (ID_TAKEN, the hold given back): draw again.
   const out = await withNewId(
     null,
     async (id): Promise<{ replay: string } | { placed: ReturnType<typeof placedOut> }> => {
-      const held = await account.accountReserve(t.userId, reserveOf(pair, id, priced));
+      const held = await carried(t.guard, account.accountReserve(t.userId, reserveOf(pair, id, priced), sessionProof(t.guard)));
       if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
       if (held.result === "replay") return { replay: held.terms };
       if (held.result === "exists") throw new IdTaken();
@@ -586,7 +585,6 @@ async function batchOnObjects(
   refused: (err: ApiError) => { code: string; message: string },
 ) {
   if (fresh.length === 0) return;
-  await t.confirm?.();
   const account = accountStub(t.env, t.userId);
   const held: { index: number; priced: PricedOrder; id: number }[] = [];
   let pending = fresh;
@@ -595,7 +593,7 @@ async function batchOnObjects(
     // batch of theirs in the same milliseconds) is drawn again, as the D1 path redraws a colliding batch.
     const first = timeOrderedId(Date.now());
     const ids = pending.map((_, k) => first + k);
-    const answers = await account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced)));
+    const answers = await carried(t.guard, account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced)), sessionProof(t.guard)));
     const again: typeof fresh = [];
     const replays: { f: (typeof fresh)[number]; terms: string }[] = [];
     pending.forEach((f, k) => {
@@ -636,7 +634,7 @@ function pairOfHold(h: { open: boolean; owner?: string } | null): number | null 
 }
 
 async function cancelOnObjects(t: Trader, id: number): Promise<void> {
-  const [h] = await accountStub(t.env, t.userId).accountHolds(t.userId, [`${SPOT_HOLD}:${id}`]);
+  const [h] = await carried(t.guard, accountStub(t.env, t.userId).accountHolds(t.userId, [`${SPOT_HOLD}:${id}`], sessionProof(t.guard)));
   const pairId = pairOfHold(h ?? null);
   if (pairId === null) throw new ApiError("order_not_found", 404);
   const r = await pairStub(t.env, pairId).cancel(pairId, id, t.userId);
@@ -644,7 +642,7 @@ async function cancelOnObjects(t: Trader, id: number): Promise<void> {
 }
 
 async function cancelBatchOnObjects(t: Trader, ids: number[]) {
-  const holds = await accountStub(t.env, t.userId).accountHolds(t.userId, ids.map((id) => `${SPOT_HOLD}:${id}`));
+  const holds = await carried(t.guard, accountStub(t.env, t.userId).accountHolds(t.userId, ids.map((id) => `${SPOT_HOLD}:${id}`), sessionProof(t.guard)));
   const byPair = new Map<number, number[]>();
   ids.forEach((id, k) => {
     const pairId = pairOfHold(holds[k] ?? null);

@@ -6,6 +6,8 @@ import { ApiError } from "../../lib/errors.ts";
 import { PRODUCTS, transferSources, transferTargets, type Catalogue, type Products } from "../../../schemas/products.ts";
 import { amountOrThrow, getCurrency, type Currency } from "./currency.ts";
 import { accountStub } from "../../lib/accounts.ts";
+import { carried, sessionProof } from "../../lib/auth.ts";
+import type { SessionGuard } from "../../lib/context.ts";
 import { isolateMap } from "../../lib/caches.ts";
 
 /**
@@ -55,12 +57,13 @@ async function cachedCurrency(db: D1Database, id: number, now = Date.now()): Pro
  * one call to the user's own object, keyed by this request (`transfer:{uuid}`: a retried call
  * inside the object moves nothing twice); no D1 statement (the currency's scale is cached).
  */
-export async function transferOwnOnObjects(env: Env, products: Products, userId: number, b: TransferBody, catalogue: Catalogue = PRODUCTS) {
+export async function transferOwnOnObjects(env: Env, products: Products, userId: number, b: TransferBody, catalogue: Catalogue = PRODUCTS, guard?: SessionGuard) {
   checkSwitches(products, b, catalogue);
   const cur = await cachedCurrency(env.DB, b.currency_id);
   const units = amountOrThrow(b.number, cur.scale);
   const account = accountStub(env, userId);
-  const moved = await account.accountTransfer(userId, { key: `transfer:${userId}:${crypto.randomUUID()}`, from: b.from_field, to: b.to_field, currencyId: cur.id, amount: units });
+  // The request's hinted session rides in the call (durable/account/sessions.ts): no D1 statement.
+  const moved = await carried(guard, account.accountTransfer(userId, { key: `transfer:${userId}:${crypto.randomUUID()}`, from: b.from_field, to: b.to_field, currencyId: cur.id, amount: units }, sessionProof(guard)));
   if (moved === "insufficient") {
     const lever = b.from_field === "lever" && (await account.accountBalances(userId)).some((r) => r.account === "lever" && r.currencyId === cur.id && r.frozen > 0n);
     throw lever ? new ApiError("lever_margin_in_use", 409) : new ApiError("insufficient_balance", 409);
