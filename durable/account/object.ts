@@ -14,6 +14,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
+import { claimOrphan, RECORD_OWNER } from "./claims.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
 
@@ -158,15 +159,25 @@ export class AccountObject extends DurableObject<Env> {
    * knows the hold's record (today: the pair, for `spot_order` holds). A pair that never booked
    * the order tombstones it (it can never be booked after), and the hold's rest is released here,
    * keyed `{hold}:orphan`; one it knows is never asked about again (its legs resolve the hold).
+   * A hold owned by `d1` (a product whose record lives in D1) is claimed as an orphan in D1
+   * (durable/account/claims.ts) unless its record claimed it first. System shards sweep too.
    * Answers what it did and when the next hold comes due (null: none waits).
    */
   async accountSweep(graceMs = ORPHAN_GRACE_MS): Promise<{ known: number; released: number; next: number | null }> {
     const book = this.book();
-    if (book.ownerOf() === undefined) return { known: 0, released: 0, next: null };
+    if (book.ownerOf() === undefined && !book.systemOf()) return { known: 0, released: 0, next: null };
     const { holds, next } = book.unchecked(Date.now() - graceMs);
     let known = 0;
     let released = 0;
     for (const h of holds) {
+      if (h.owner === RECORD_OWNER) {
+        // A product whose record lives in D1 (savings, cover, mining, launch, vote): its claims decide.
+        if ((await claimOrphan(this.env.DB, h.hold, Date.now())) === "record") {
+          book.markChecked(h.hold);
+          known += 1;
+        } else if (book.releaseOrphan(h.hold).result === "applied") released += 1;
+        continue;
+      }
       const pair = /^pair:([0-9]+)$/.exec(h.owner);
       const orderId = Number(h.forId);
       if (!pair || h.forKind !== "spot_order" || !Number.isSafeInteger(orderId)) {

@@ -5,6 +5,10 @@
  * budget cannot cover (CHECK earn_budget), a subscription beyond the user's maximum or to a closed
  * product (trigger), and an overdraft (balances CHECK), so parallel requests cannot overrun any of
  * them. Every lookup is scoped to the session's user: another user's position reads as not found.
+ *
+ * With balances in the account objects (`ACCOUNTS=objects`) the principal is a hold `savings:{id}`
+ * in the user's object, made before the position's row (which claims it), and a position's end is
+ * legs keyed `earn:{id}:redeem|mature` owed in the closing batch (worker/lib/product-objects.ts).
  */
 import { bpsToApr, type EarnPosition, type EarnSubscribe } from "../../../schemas/earn.ts";
 import { formatUnitsTrim } from "../../../schemas/money.ts";
@@ -12,9 +16,11 @@ import { money } from "../notifications/events.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { claimRecord, deliverOwed, holdThenRecord, owedLegs, treasuryAt, userAt, type OwedLeg } from "../../lib/product-objects.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { amountOrThrow } from "../wallet/currency.ts";
-import { productRow } from "./catalogue.ts";
+import { budgetHold, productRow } from "./catalogue.ts";
 import {
   dailyInterest,
   earnGuard,
@@ -22,6 +28,8 @@ import {
   newEarnId,
   POSITION_COLUMNS,
   positionView,
+  PRINCIPAL_HOLD,
+  principalHold,
   remainingOf,
   reserveFor,
   runEarnBatch,
@@ -71,46 +79,71 @@ export async function subscribe(env: Env, userId: number, input: EarnSubscribe, 
   const id = newEarnId(now);
   const daily = dailyInterest(amount, product.apr_bps);
   const key = `earn:${id}:open`;
-  try {
-    await runEarnBatch(db, [
-      ...movementStatements(
-        db,
-        key,
-        "earn_subscribe",
-        [{ userId, currencyId: product.currency_id, account: "change", dAvailable: -amount, dFrozen: amount, memo: `savings position ${id}` }],
-        now,
-      ),
-      db
-        .prepare(
-          `INSERT INTO earn_positions (id, user_id, product_id, currency_id, term_days, apr_bps, amount, daily, reserved, first_day, created_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .bind(id, userId, product.id, product.currency_id, product.term_days, product.apr_bps, amount.toString(), daily.toString(), reserve.toString(), utcDay(now), now),
-      db.prepare("UPDATE earn_products SET reserved = reserved + ? WHERE id = ?").bind(reserve.toString(), product.id),
-      notificationStatement(db, {
-        userId,
-        kind: "earn_subscribed",
-        key,
-        params: { id, amount: money(amount, product.scale), currency: product.currency, apr: bpsToApr(product.apr_bps) },
-        link: LINK,
-        now,
-      }),
-    ]);
-  } catch (err) {
-    if (err instanceof ApiError && err.key === "earn_budget") throw await budgetError();
-    if (err instanceof ApiError && err.key === "earn_user_max") throw maxError();
-    throw err;
-  }
+  const objects = accountsOnObjects(env);
+  const stmts = [
+    ...(objects
+      ? [claimRecord(db, principalHold(id), now)]
+      : movementStatements(
+          db,
+          key,
+          "earn_subscribe",
+          [{ userId, currencyId: product.currency_id, account: "change", dAvailable: -amount, dFrozen: amount, memo: `savings position ${id}` }],
+          now,
+        )),
+    db
+      .prepare(
+        `INSERT INTO earn_positions (id, user_id, product_id, currency_id, term_days, apr_bps, amount, daily, reserved, first_day, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .bind(id, userId, product.id, product.currency_id, product.term_days, product.apr_bps, amount.toString(), daily.toString(), reserve.toString(), utcDay(now), now),
+    db.prepare("UPDATE earn_products SET reserved = reserved + ? WHERE id = ?").bind(reserve.toString(), product.id),
+    notificationStatement(db, {
+      userId,
+      kind: "earn_subscribed",
+      key,
+      params: { id, amount: money(amount, product.scale), currency: product.currency, apr: bpsToApr(product.apr_bps) },
+      link: LINK,
+      now,
+    }),
+  ];
+  const batch = async () => {
+    try {
+      await runEarnBatch(db, stmts);
+    } catch (err) {
+      if (err instanceof ApiError && err.key === "earn_budget") throw await budgetError();
+      if (err instanceof ApiError && err.key === "earn_user_max") throw maxError();
+      throw err;
+    }
+  };
+  // Objects mode: the principal is held in the user's object first, then the position's row.
+  const hold = { forKind: PRINCIPAL_HOLD, forId: String(id), account: "change", currencyId: product.currency_id, amount };
+  await (objects ? holdThenRecord(env, [{ to: userAt(userId), hold }], () => new ApiError("insufficient_balance", 409), batch) : batch());
   await announceNotifications(env, [userId]);
   return positionView((await positionOf(db, userId, id))!);
+}
+
+/** The key of a position's end: a redemption and a maturity are two keys, but the closing batch lets only one of them happen. */
+export const closeKey = (p: PositionRow, how: "redeem" | "mature") => `earn:${p.id}:${how}`;
+
+/**
+ * A position's end in objects mode: the principal's hold released in the user's object with the
+ * interest credited, and that interest spent from the product's budget hold in its treasury shard.
+ */
+export function closeLegs(p: PositionRow, how: "redeem" | "mature", interest: bigint): OwedLeg[] {
+  const key = closeKey(p, how);
+  const user: OwedLeg = { to: userAt(p.user_id), leg: { key, ops: [{ t: "release", hold: principalHold(p.id), amount: BigInt(p.amount) }] } };
+  if (interest === 0n) return [user];
+  user.leg.ops.push({ t: "credit", account: "change", currencyId: p.currency_id, amount: interest });
+  return [{ to: treasuryAt(p.product_id), leg: { key, ops: [{ t: "spend", hold: budgetHold(p.product_id), amount: interest }] } }, user];
 }
 
 /**
  * The statements that end a position and pay it out: principal back to available, plus (matured)
  * the accrued interest from the reserve. Keyed `earn:{id}:close`, so a redemption and a maturity,
- * or two of either, can never both apply; guarded on the state read.
+ * or two of either, can never both apply; guarded on the state read. `objects`: the money is legs
+ * owed to the account objects (`closeLegs`) instead of D1 movements.
  */
-export function closeStatements(db: D1Database, p: PositionRow, how: "redeem" | "mature", now: number): D1PreparedStatement[] {
+export function closeStatements(db: D1Database, p: PositionRow, how: "redeem" | "mature", now: number, objects = false): D1PreparedStatement[] {
   const amount = BigInt(p.amount);
   const earned = BigInt(p.earned);
   const unpaid = earned - BigInt(p.paid);
@@ -121,7 +154,7 @@ export function closeStatements(db: D1Database, p: PositionRow, how: "redeem" | 
   const forfeited = how === "redeem" ? unpaid : 0n;
   const key = `earn:${p.id}:close`;
   return [
-    ...movementStatements(db, key, how === "mature" ? "earn_mature" : "earn_redeem", entries, now),
+    ...(objects ? owedLegs(db, closeLegs(p, how, interest), now) : movementStatements(db, key, how === "mature" ? "earn_mature" : "earn_redeem", entries, now)),
     db
       .prepare("UPDATE earn_positions SET status = ?, paid = paid + ?, reserved = 0, closed_at = ? WHERE id = ? AND status = 1 AND days = ? AND reserved = ? AND earned = ?")
       .bind(how === "mature" ? 3 : 2, interest.toString(), now, p.id, p.days, p.reserved, p.earned),
@@ -147,8 +180,9 @@ export async function redeem(env: Env, userId: number, positionId: number, now =
   if (p.status !== 1) throw new ApiError("earn_position_closed", 409);
   // A fixed position whose last interest day has accrued is due: it is paid in full, never forfeited.
   const how = p.term_days > 0 && p.days >= p.term_days ? "mature" : "redeem";
+  const objects = accountsOnObjects(env);
   try {
-    await runEarnBatch(db, closeStatements(db, p, how, now));
+    await runEarnBatch(db, closeStatements(db, p, how, now, objects));
   } catch (err) {
     if (err instanceof ApiError && err.key === "state_conflict") {
       const fresh = await positionOf(db, userId, positionId);
@@ -156,6 +190,7 @@ export async function redeem(env: Env, userId: number, positionId: number, now =
     }
     throw err;
   }
+  if (objects) await deliverOwed(env, [closeKey(p, how)]);
   await announceNotifications(env, [userId]);
   return positionView((await positionOf(db, userId, positionId))!);
 }

@@ -130,11 +130,15 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
       holds.set(k, (holds.get(k) ?? 0n) + h.units);
     }
   }
-  // Objects mode: users' frozen funds are in their objects, as of the last drain in the read model.
+  // Objects mode: users' frozen funds are in their objects, as of the last drain in the read model;
+  // the treasury's are D1's (the record up to the cut-over) plus its shards' (drained just now).
+  if (reads) await reads.drainedSystem(TREASURY);
   const { results: frozenRows } = await db
     .prepare(
       reads
-        ? "SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM account_balances WHERE frozen != 0 UNION ALL SELECT user_id, currency_id, account, CAST(frozen AS TEXT) FROM balances WHERE user_id = ?1 AND frozen != 0"
+        ? `SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM account_balances WHERE frozen != 0 UNION ALL
+           SELECT user_id, currency_id, account, CAST(SUM(frozen) AS TEXT) FROM (SELECT user_id, currency_id, account, frozen FROM balances WHERE user_id = ?1
+             UNION ALL SELECT user_id, currency_id, account, frozen FROM system_balances WHERE user_id = ?1) GROUP BY user_id, currency_id, account HAVING SUM(frozen) != 0`
         : "SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE (user_id > 0 OR user_id = ?) AND frozen != 0",
     )
     .bind(TREASURY)

@@ -13,7 +13,7 @@
 import type { AccountBalance, AccountHold } from "../../../durable/account/types.ts";
 import { holdPurposes, type HoldPurpose, type StatementRef } from "../../../schemas/statement.ts";
 import { userStub } from "../../lib/notify.ts";
-import { accountsOnObjects } from "../../lib/accounts.ts";
+import { accountsOnObjects, SYSTEM_SHARDS, systemStub } from "../../lib/accounts.ts";
 
 /** What the reads need of the environment: D1, the user objects and the switch. */
 export type AccountsEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
@@ -33,6 +33,8 @@ export interface AccountReads {
    * is in D1's primary (`account_drained.seq` there is at least this).
    */
   drained(userId: number): Promise<number>;
+  /** Drains every shard of a system account (the treasury) into D1's `system_balances` now. */
+  drainedSystem(userId: number): Promise<void>;
   /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API: freshSession). */
   db: D1Database;
 }
@@ -52,6 +54,14 @@ export function accountReads(env: AccountsEnv): AccountReads | null {
         if (!step.more) break;
       }
       return seq;
+    },
+    async drainedSystem(userId) {
+      await Promise.all(
+        Array.from({ length: SYSTEM_SHARDS }, async (_, k) => {
+          const stub = systemStub(env, userId, k);
+          for (let i = 0; i < DRAIN_STEPS && (await stub.accountDrain()).more; i++);
+        }),
+      );
     },
     db: env.DB,
   };
@@ -124,6 +134,16 @@ const RESERVE_KIND: Record<string, string> = {
   lever_margin: "lever_open",
 };
 
+/** What a product's hold given back by its refused or orphaned record reads as (`{hold}:refused`, `{hold}:orphan`). */
+const RETURN_KIND: Record<string, string> = {
+  savings: "earn_returned",
+  earn_product: "earn_returned",
+  cover: "insurance_returned",
+  mining: "mining_returned",
+  launch: "launch_returned",
+  vote: "vote_release",
+};
+
 /** The movement a row of the object belongs to: its ref without the op's index (`trade:9:buyer#1` → `trade:9:buyer`). */
 export function movementOf(ref: string): string {
   return ref.replace(/#[^#]*$/, "");
@@ -144,6 +164,8 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     const { ref } = holdOf(head, p.slice(1, -1).join(":"));
     return { kind: RESERVE_KIND[head] ?? (head === "migrated" ? "account_opening" : `${head}_hold`), ref };
   }
+  const back = RETURN_KIND[head];
+  if (back && p.length === 3 && (p[2] === "refused" || p[2] === "orphan")) return { kind: back, ref: holdOf(head, p[1]!).ref };
   switch (head) {
     case "trade":
       return { kind: "spot", ref: { type: "spot_pair", id: null } };
@@ -162,6 +184,9 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
       return { kind: p[2] === "return" ? "c2c_return" : "c2c_release", ref: { type: "c2c_order", id: int(p[1]) } };
     case "subscription":
       return { kind: p[2] === "end" ? "earn_matured" : "earn_interest", ref: { type: "earn", id: int(p[1]) } };
+    case "earn":
+      // The D1 products' legs (worker/lib/product-objects.ts): `earn:{id}:interest:{day}`, `earn:{id}:redeem|mature`.
+      return { kind: p[2] === "interest" ? "earn_interest" : p[2] === "mature" ? "earn_mature" : "earn_redeem", ref: { type: "earn", id: int(p[1]) } };
     case "deposit":
       return { kind: "deposit", ref: { type: "deposit", id: int(p[1]) } };
     case "withdrawal":
