@@ -25,10 +25,10 @@ export async function fundShards(currencyId: number, amount: string) {
   }
 }
 
-/** A verified user whose object was opened with these spot balances ([currency, amount]). */
-export async function objectUser(balances: [number, string][], extra: Parameters<typeof makeUser>[0] = {}): Promise<TestUser> {
+/** A verified user whose object was opened with these balances ([currency, amount, account: the spot account unless named]). */
+export async function objectUser(balances: [number, string, string?][], extra: Parameters<typeof makeUser>[0] = {}): Promise<TestUser> {
   const u = await makeUser({ verified: 2, ...extra });
-  const rows = balances.map(([currencyId, amount]) => ({ account: "change", currencyId, available: u8(amount), frozen: 0n }));
+  const rows = balances.map(([currencyId, amount, account]) => ({ account: account ?? "change", currencyId, available: u8(amount), frozen: 0n }));
   if (rows.length > 0) await accountStub(env, u.id).accountImport(u.id, rows);
   return u;
 }

@@ -132,6 +132,8 @@ const RESERVE_KIND: Record<string, string> = {
   c2c_deposit: "c2c_deposit",
   seconds: "micro_open",
   lever_margin: "lever_open",
+  cover: "insurance_hold",
+  mining: "mining_hold",
 };
 
 /** What a product's hold given back by its refused or orphaned record reads as (`{hold}:refused`, `{hold}:orphan`). */
@@ -187,6 +189,8 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "earn":
       // The D1 products' legs (worker/lib/product-objects.ts): `earn:{id}:interest:{day}`, `earn:{id}:redeem|mature`.
       return { kind: p[2] === "interest" ? "earn_interest" : p[2] === "mature" ? "earn_mature" : "earn_redeem", ref: { type: "earn", id: int(p[1]) } };
+    case "insurance":
+      return { kind: p[2] === "buy" ? "insurance_premium" : "insurance_payout", ref: { type: "insurance", id: int(p[1]) } };
     case "deposit":
       return { kind: "deposit", ref: { type: "deposit", id: int(p[1]) } };
     case "withdrawal":
