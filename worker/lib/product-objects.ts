@@ -103,15 +103,13 @@ const store = (op: AccountOp): StoredOp => ({ ...op, amount: op.amount.toString(
 const revive = (op: StoredOp): AccountOp =>
   op.t === "credit" ? { ...op, amount: BigInt(op.amount) } : op.t === "release" && op.amount === "rest" ? { ...op, t: "release", amount: "rest" } : { ...op, amount: BigInt(op.amount) };
 
-/** The statements that owe `legs` (in the transition's batch: a second copy of a key aborts it). Legs with no ops are left out. */
+/** The statement that owes `legs` (in the transition's batch: a second copy of a key aborts it); none when no leg has ops. */
 export function owedLegs(db: D1Database, legs: readonly OwedLeg[], now: number): D1PreparedStatement[] {
-  return legs
+  const rows = legs
     .filter((l) => l.leg.ops.length > 0)
-    .map((l) =>
-      db
-        .prepare("INSERT INTO object_legs (key, to_object, leg, created_at) VALUES (?, ?, ?, ?)")
-        .bind(l.leg.key, l.to, JSON.stringify({ key: l.leg.key, ops: l.leg.ops.map(store), ...(l.leg.notice ? { notice: l.leg.notice } : {}) }), now),
-    );
+    .map((l) => [l.leg.key, l.to, JSON.stringify({ key: l.leg.key, ops: l.leg.ops.map(store), ...(l.leg.notice ? { notice: l.leg.notice } : {}) })]);
+  if (rows.length === 0) return [];
+  return [db.prepare("INSERT INTO object_legs (key, to_object, leg, created_at) SELECT value ->> 0, value ->> 1, value ->> 2, ? FROM json_each(?)").bind(now, JSON.stringify(rows))];
 }
 
 /**

@@ -10,6 +10,8 @@ import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { claimRecord, deliverOwed, holdThenRecord, owedLegs, treasuryAt, userAt } from "../../lib/product-objects.ts";
 import { randomInt } from "../../lib/crypto.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
@@ -54,27 +56,39 @@ function holdingOut(h: HoldingRow, now: number): MiningHolding {
   };
 }
 
-/** Buys shares of an open plan; they count for hours starting from now for the plan's days. */
-export async function buyShares(env: Pick<Env, "DB" | "USER">, userId: number, b: { plan_id: number; shares: number }, now = Date.now()): Promise<MiningHolding> {
+/**
+ * Buys shares of an open plan; they count for hours starting from now for the plan's days. With
+ * balances in the account objects (`ACCOUNTS=objects`) the price is held first in the user's spot
+ * account (hold `mining:{id}`), then the holding's row, whose batch owes the legs that spend that
+ * hold and credit the treasury's shard (`mining:{id}:buy`; worker/lib/product-objects.ts).
+ */
+export async function buyShares(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, userId: number, b: { plan_id: number; shares: number }, now = Date.now()): Promise<MiningHolding> {
   const db = env.DB;
   const plan = await planRow(db, b.plan_id);
   if (!plan) throw notFound();
   if (plan.status !== "open") throw new ApiError("mining_plan_closed", 409);
   if (b.shares > plan.shares - plan.sold) throw new ApiError("mining_sold_out", 409, { left: plan.shares - plan.sold });
   const cost = BigInt(plan.price) * BigInt(b.shares);
+  const objects = accountsOnObjects(env);
+  const buyLegs = (id: number, key: string) => [
+    { to: userAt(userId), leg: { key, ops: [{ t: "spend" as const, hold: `mining:${id}`, amount: cost }] } },
+    { to: treasuryAt(id), leg: { key, ops: [{ t: "credit" as const, account: HOUSE_ACCOUNT, currencyId: plan.price_currency_id, amount: cost }] } },
+  ];
   const build = (id: number) => {
     const key = `mining:${id}:buy`;
     return [
-      ...movementStatements(
-        db,
-        key,
-        "mining_buy",
-        [
-          { userId, currencyId: plan.price_currency_id, account: "change", dAvailable: -cost, dFrozen: 0n, memo: `mining #${id}: ${b.shares} shares of plan ${plan.id}` },
-          { userId: TREASURY, currencyId: plan.price_currency_id, account: HOUSE_ACCOUNT, dAvailable: cost, dFrozen: 0n, memo: `mining #${id}: shares sold` },
-        ],
-        now,
-      ),
+      ...(objects
+        ? [claimRecord(db, `mining:${id}`, now), ...owedLegs(db, buyLegs(id, key), now)]
+        : movementStatements(
+            db,
+            key,
+            "mining_buy",
+            [
+              { userId, currencyId: plan.price_currency_id, account: "change", dAvailable: -cost, dFrozen: 0n, memo: `mining #${id}: ${b.shares} shares of plan ${plan.id}` },
+              { userId: TREASURY, currencyId: plan.price_currency_id, account: HOUSE_ACCOUNT, dAvailable: cost, dFrozen: 0n, memo: `mining #${id}: shares sold` },
+            ],
+            now,
+          )),
       db
         .prepare("INSERT INTO mining_holdings (id, plan_id, user_id, shares, cost, start_at, end_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(id, plan.id, userId, b.shares, cost.toString(), now, now + plan.days * DAY_MS, now),
@@ -94,9 +108,17 @@ export async function buyShares(env: Pick<Env, "DB" | "USER">, userId: number, b
   const insert = async (attempt: number): Promise<number> => {
     const id = (now - ID_EPOCH) * 4096 + randomInt(4096);
     try {
-      await db.batch(build(id));
+      if (!objects) await db.batch(build(id));
+      else {
+        const hold = { forKind: "mining", forId: String(id), account: "change", currencyId: plan.price_currency_id, amount: cost };
+        await holdThenRecord(env, [{ to: userAt(userId), hold }], () => new ApiError("insufficient_balance", 409), () => db.batch(build(id)));
+        await deliverOwed(env, [`mining:${id}:buy`]);
+      }
       return id;
     } catch (err) {
+      // Objects mode: the id's hold was there already (drawn twice): draw again.
+      if (err instanceof ApiError && err.key === "try_again" && attempt < ID_ATTEMPTS) return insert(attempt + 1);
+      if (err instanceof ApiError) throw err;
       const msg = String((err as Error)?.message ?? err);
       if (/movements\.key|mining_holdings\.id/.test(msg) && attempt < ID_ATTEMPTS) return insert(attempt + 1);
       if (msg.includes("mining_sold_out")) {

@@ -189,6 +189,8 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "earn":
       // The D1 products' legs (worker/lib/product-objects.ts): `earn:{id}:interest:{day}`, `earn:{id}:redeem|mature`.
       return { kind: p[2] === "interest" ? "earn_interest" : p[2] === "mature" ? "earn_mature" : "earn_redeem", ref: { type: "earn", id: int(p[1]) } };
+    case "mining":
+      return { kind: p[2] === "buy" ? "mining_buy" : "mining_payout", ref: { type: "mining", id: p[2] === "buy" ? int(p[1]) : null } };
     case "insurance":
       return { kind: p[2] === "buy" ? "insurance_premium" : "insurance_payout", ref: { type: "insurance", id: int(p[1]) } };
     case "deposit":
