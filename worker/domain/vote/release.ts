@@ -4,10 +4,15 @@
  * round's minimum in the voter's spot account, in the same batch as the hold's `released_at` and
  * the voter's notification. The movement key and the trigger on vote_holds (released once, and
  * only once the round is over) make a second run, or two runs at once, release nothing twice.
- * Bounded per call and resumable: what is left is taken by the next minute's run.
+ * Bounded per call and resumable: what is left is taken by the next minute's run. With balances
+ * in the account objects (`ACCOUNTS=objects`) the batch owes the leg that releases the voter's hold
+ * `vote:{round}:{user}` in their object, under the same key, sent after it (worker/lib/product-objects.ts).
  */
 import { money } from "../notifications/events.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { deliverOwed, owedLegs, userAt } from "../../lib/product-objects.ts";
+import { objectHold } from "./cast.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 
 /** Holds released per call (one small batch each). */
@@ -26,7 +31,7 @@ interface Due {
 }
 
 /** Releases up to `limit` open holds of rounds that are over (or of one round); says how many it released and how many it found. */
-export async function releaseDueHolds(env: Pick<Env, "DB" | "USER">, now = Date.now(), opts: { roundId?: number; limit?: number } = {}): Promise<{ due: number; released: number }> {
+export async function releaseDueHolds(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, now = Date.now(), opts: { roundId?: number; limit?: number } = {}): Promise<{ due: number; released: number }> {
   const db = env.DB;
   const limit = opts.limit ?? RELEASES_PER_RUN;
   const { results } = await db
@@ -39,12 +44,17 @@ export async function releaseDueHolds(env: Pick<Env, "DB" | "USER">, now = Date.
     .bind(now, opts.roundId ?? null, limit)
     .all<Due>();
   const released: number[] = [];
+  const objects = accountsOnObjects(env);
+  const owed: string[] = [];
   for (const h of results) {
     const units = BigInt(h.units);
     const key = releaseKey(h.round_id, h.user_id);
     try {
+      const leg = { to: userAt(h.user_id), leg: { key, ops: [{ t: "release" as const, hold: objectHold(h.round_id, h.user_id), amount: units }] } };
       await db.batch([
-        ...movementStatements(db, key, "vote_release", [{ userId: h.user_id, currencyId: h.currency_id, account: "change", dAvailable: units, dFrozen: -units, memo: `vote round ${h.round_id}` }], now),
+        ...(objects
+          ? owedLegs(db, [leg], now)
+          : movementStatements(db, key, "vote_release", [{ userId: h.user_id, currencyId: h.currency_id, account: "change", dAvailable: units, dFrozen: -units, memo: `vote round ${h.round_id}` }], now)),
         db.prepare("UPDATE vote_holds SET released_at = ? WHERE round_id = ? AND user_id = ? AND released_at IS NULL").bind(now, h.round_id, h.user_id),
         notificationStatement(db, {
           userId: h.user_id,
@@ -56,12 +66,15 @@ export async function releaseDueHolds(env: Pick<Env, "DB" | "USER">, now = Date.
         }),
       ]);
       released.push(h.user_id);
+      if (objects) owed.push(key);
     } catch (err) {
       // Another run released it first: nothing to do.
-      if (classifyBatchError(err) === "duplicate" || String(err).includes("state_conflict")) continue;
+      // (Objects mode: its owed leg is there already.)
+      if (classifyBatchError(err) === "duplicate" || /state_conflict|object_legs/.test(String(err))) continue;
       throw err;
     }
   }
+  for (let i = 0; i < owed.length; i += 100) await deliverOwed(env, owed.slice(i, i + 100));
   await announceNotifications(env, released);
   return { due: results.length, released: released.length };
 }

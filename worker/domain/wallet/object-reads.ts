@@ -167,7 +167,7 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     return { kind: RESERVE_KIND[head] ?? (head === "migrated" ? "account_opening" : `${head}_hold`), ref };
   }
   const back = RETURN_KIND[head];
-  if (back && p.length === 3 && (p[2] === "refused" || p[2] === "orphan")) return { kind: back, ref: holdOf(head, p[1]!).ref };
+  if (back && p.length >= 3 && (p.at(-1) === "refused" || p.at(-1) === "orphan")) return { kind: back, ref: holdOf(head, p.slice(1, -1).join(":")).ref };
   switch (head) {
     case "trade":
       return { kind: "spot", ref: { type: "spot_pair", id: null } };
@@ -189,6 +189,9 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "earn":
       // The D1 products' legs (worker/lib/product-objects.ts): `earn:{id}:interest:{day}`, `earn:{id}:redeem|mature`.
       return { kind: p[2] === "interest" ? "earn_interest" : p[2] === "mature" ? "earn_mature" : "earn_redeem", ref: { type: "earn", id: int(p[1]) } };
+    case "vote":
+      // `vote:release:{round}:{user}` (worker/domain/vote/release.ts).
+      return { kind: "vote_release", ref: { type: "vote", id: int(p[2]) } };
     case "mining":
       return { kind: p[2] === "buy" ? "mining_buy" : "mining_payout", ref: { type: "mining", id: p[2] === "buy" ? int(p[1]) : null } };
     case "insurance":
