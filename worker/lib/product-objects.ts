@@ -154,11 +154,12 @@ export async function deliverOwed(env: Pick<Env, "DB" | "USER">, keys?: readonly
           console.error(JSON.stringify({ level: "error", event: "object_leg_refused", to, key: a.key, reason: a.reason }));
         } else sent += 1;
       }
+      // Recording the answers may fail (D1 unreachable): the legs are then sent again and answer "seen".
       await env.DB.batch(
         answers.map((a) =>
           env.DB.prepare("UPDATE object_legs SET sent_at = ?, result = ? WHERE key = ? AND to_object = ? AND sent_at IS NULL").bind(now, a.result === "refused" ? `refused: ${a.reason}` : a.result, a.key, to),
         ),
-      );
+      ).catch((err: unknown) => console.error(JSON.stringify({ level: "warn", event: "object_legs_unrecorded", to, error: String(err).slice(0, 300) })));
     }),
   );
   return { sent, refused, failed };
