@@ -52,6 +52,7 @@ export default defineConfig(async () => {
             expect: { poll: POLL },
             include: ["tests/api/**/*.test.ts", "tests/durable/**/*.test.ts"],
             setupFiles: ["tests/api/setup.ts"],
+            isolate: false,
             // A bound on a hung test, not a speed check: tests wait for state, and a loaded machine
             // (CI beside other work) may take several times longer than an idle one.
             testTimeout: 120_000,
@@ -73,6 +74,7 @@ export default defineConfig(async () => {
             expect: { poll: POLL },
             include: ["tests/objects/**/*.test.ts"],
             setupFiles: ["tests/api/setup.ts"],
+            isolate: false,
             testTimeout: 120_000,
           },
         },

@@ -34,7 +34,17 @@
  *    position and day, each rebate day paid once per inviter with the sum of its lines.
  *
  *   node bench/crash-products.mjs [--crashes 10] [--seed 1] [--min-run-ms 800] [--max-run-ms 3000]
- *                                 [--concurrency 6] [--port P] [--json FILE]
+ *                                 [--concurrency 6] [--port P] [--json FILE] [--accounts objects]
+ *
+ * --accounts objects (issue #28): after the cut-over (users' D1 balances and the treasury opened in
+ * the account objects) the server runs with ACCOUNTS=objects and the load is only what moves money
+ * on the objects in this branch: leveraged positions (opens by demo1 and demo2: the invitee's
+ * rebates are a D1 product), their price shocks, transfers, the crons and the clock. The checks are
+ * the objects' (bench/lib/objects.mjs: conservation, balances = movements, frozen = open holds, every
+ * open hold an open position's or order's, read model = objects, the reconciler clean) and lever's:
+ * each open position's two holds (margin + open fee less the overnight fees taken, in the user's
+ * object; the cover in its treasury shard) open, each closed or revoked one's resolved, one close leg
+ * per closed position and none otherwise, the overnight fees the object took = D1's record.
  */
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -43,8 +53,11 @@ import { currencies } from "../scripts/seed-data/reference.mjs";
 import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, warmupOrders } from "./lib/orders.mjs";
+import { checkAccountObjects, cutOver, openReservation, spotHoldExplainer, sqlite } from "./lib/objects.mjs";
 
-export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, concurrency: 6, port: null, root: null, json: null, quiet: false };
+export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, concurrency: 6, port: null, root: null, json: null, quiet: false, accounts: "d1" };
+/** The products whose money moves on the account objects in this branch (`--accounts objects`); the rest of the load is left out. */
+const OBJECT_PRODUCTS = new Set(["lever", "transfer", "cron", "clock"]);
 
 const USERS = {
   ...ACCOUNTS,
@@ -93,7 +106,6 @@ const ACTIONS = [
   ["cron", "run", 3],
   ["clock", "advance", 2],
 ];
-const TOTAL = ACTIONS.reduce((a, [, , w]) => a + w, 0);
 
 /**
  * An account invited by demo2, verified at level 2 (what rebates need), with demo1's password
@@ -116,17 +128,36 @@ export async function main(options = {}) {
   const root = o.root ?? snapshotTree(ROOT);
   const dir = tempDir("exchange-crash-products-");
   const pepper = randomPepper();
-  const vars = { DEV_CLOCK: "on", C2C_APPEAL_AFTER_SECONDS: "60" };
+  const objects = o.accounts === "objects";
+  const vars = { DEV_CLOCK: "on", C2C_APPEAL_AFTER_SECONDS: "60", ...(objects ? { ACCOUNTS: "objects" } : {}) };
+  const actions = objects ? ACTIONS.filter(([p]) => OBJECT_PRODUCTS.has(p)) : ACTIONS;
+  const total = actions.reduce((a, [, , w]) => a + w, 0);
   say(`preparing state in ${dir}`);
   await prepareState({ root, dir, pepper });
   await d1(root, dir, `${inviteeSql(Date.now())}\n${fundingSql(currencies, ["invitee@exchange.test"], Date.now())}`);
+  let cut = null;
+  if (objects) {
+    say("cut-over: every user's balances and the treasury opened in their account objects (ACCOUNTS=objects)");
+    cut = await cutOver({ root, dir, pepper });
+  }
   // A pinned --port for runs side by side: a killed server frees its port for a moment, where
   // another run's freePort() could take it.
   if (o.port && !claimPort(o.port)) throw new Error(`port ${o.port} is claimed by another bench run`);
   const port = o.port ?? (await freePort());
   let server = await startServer({ root, dir, port, pepper, vars });
   let client = httpClient(server.url, { timeoutMs: 20_000 });
-  const call = async (who, method, p, body) => client.request(method, p, { token: who ? tokens[who] : undefined, body });
+  const call = async (who, method, p, body) => {
+    const r = await client.request(method, p, { token: who ? tokens[who] : undefined, body });
+    if (!who || r.body?.code !== "login_required") return r;
+    // Sessions last 30 days of clock time: once the dev clock has moved past that, log in again.
+    try {
+      tokens[who] = await login(client, USERS[who].account, USERS[who].password);
+    } catch {
+      return r; // the server went down meanwhile (a kill): the next call logs in again
+    }
+    stats.relogins = (stats.relogins ?? 0) + 1;
+    return client.request(method, p, { token: tokens[who], body });
+  };
   const tokens = {};
   for (const [k, a] of Object.entries(USERS)) tokens[k] = await login(client, a.account, a.password);
 
@@ -165,7 +196,8 @@ export async function main(options = {}) {
   /** The index the load last moved the book to (a market open names it; a moved one is refused). */
   let index = "60000.00";
   // A flexible savings product besides the seeded 30-day one, so interest is paid day by day.
-  const flex = await call("op1", "POST", "/api/admin/earn/products", { currency_id: 3, term_days: 0, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "crash run" });
+  // (Not in objects mode: the product's budget would move the treasury's D1 balance, opened in its shards.)
+  const flex = objects ? { body: null } : await call("op1", "POST", "/api/admin/earn/products", { currency_id: 3, term_days: 0, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "crash run" });
   const savingsProducts = [1, ...(flex.body?.message ?? []).filter((p) => p.term_days === 0).map((p) => p.id).slice(-1)];
 
   // ---------------------------------------------------------------- load
@@ -214,8 +246,8 @@ export async function main(options = {}) {
   };
 
   async function act() {
-    let x = rnd() * TOTAL;
-    let [product, action] = ACTIONS.find(([, , w]) => (x -= w) < 0) ?? ACTIONS[0];
+    let x = rnd() * total;
+    let [product, action] = actions.find(([, , w]) => (x -= w) < 0) ?? actions[0];
     const who = rnd() < 0.5 ? "demo1" : "demo2";
     let r;
     let after = () => {};
@@ -234,7 +266,7 @@ export async function main(options = {}) {
       case "lever.open": {
         const type = rnd() < 0.5 ? 1 : 2;
         // One open in three by the invitee: its fees are demo2's rebates.
-        const opener = rnd() < 0.34 ? "inv" : who;
+        const opener = rnd() < 0.34 && !objects ? "inv" : who;
         r = await call(opener, "POST", "/api/lever/submit", { currency_id: 1, legal_id: 3, type, share: 1, multiple: rnd() < 0.5 ? 10 : 100, index_price: index });
         after = (m) => seen.positions.push({ who: opener, id: m.id, type });
         break;
@@ -388,16 +420,19 @@ export async function main(options = {}) {
     await call("", "GET", `/api/currency/depth?currency_id=${pair.currencyId}&legal_id=3`);
     await sleep(1500);
   }
+  // Objects mode: the last legs delivered and every object drained before the reconciler reads them, and its own drains after.
+  if (objects) await sleep(3000);
   await call("", "POST", "/api/dev/cron", { cron: "0 0 * * *" });
+  if (objects) await sleep(3000);
   client.close();
   await server.stop();
 
   say("checking invariants");
-  const checks = await checkProducts({ root, dir });
+  const checks = objects ? await checkLeverObjects({ root, dir, cut }) : await checkProducts({ root, dir });
   const failed = checks.filter((c) => !c.ok);
   const report = { seed: o.seed, crashPoints: o.crashes, crashLog, stats, checks, passed: failed.length === 0, seconds: +((now() - t0) / 1000).toFixed(1) };
   if (!o.quiet) {
-    console.log(`\nSeed ${o.seed}: ${o.crashes} kills; ${stats.sent} actions (${stats.ok} ok, ${stats.cut} cut by a kill), cron jobs failed: ${stats.cronJobsFailed ?? 0}`);
+    console.log(`\nSeed ${o.seed}: ${o.crashes} kills; ${stats.sent} actions (${stats.ok} ok, ${stats.cut} cut by a kill), cron jobs failed: ${stats.cronJobsFailed ?? 0}, logins again after the clock passed 30 days: ${stats.relogins ?? 0}`);
     for (const [p, acts] of Object.entries(stats.perProduct)) console.log(`  ${p.padEnd(9)} ${Object.entries(acts).map(([a, c]) => `${a} ${c.ok}/${c.refused}/${c.cut}`).join(", ")}   (ok/refused/cut)`);
     console.log(`Refused: ${JSON.stringify(stats.refused)}`);
     console.log(`States after the run: ${checks.info.statuses.map((r) => `${r.t}/${r.status}: ${r.n}`).join(", ")}`);
@@ -526,6 +561,68 @@ export async function checkProducts({ root, dir }) {
   // Launch: each commitment settled (allocated or refunded) by exactly one movement once its window ended, none before.
   const badLaunch = launchSubs.filter((x) => x.settles !== (x.status === "committed" ? 0 : 1));
   check("launch: each subscription settled by exactly one movement once its window ended, none before", badLaunch.length === 0, badLaunch.length ? JSON.stringify(badLaunch.slice(0, 10)) : `${launchSubs.length} subscriptions, by status ${JSON.stringify(countBy(launchSubs, "status"))}`);
+  checks.info = { statuses: statuses.flat() };
+  return checks;
+}
+
+/**
+ * Objects mode: the account objects' invariants (bench/lib/objects.mjs) and lever's, read from the
+ * objects' SQLite files and D1's read model (lever_positions, spot_orders).
+ */
+export async function checkLeverObjects({ root, dir, cut }) {
+  const [positions, spotOrders, pairRows, currencyRows, ...statuses] = await d1(
+    root,
+    dir,
+    `SELECT id, user_id, status, close_reason, CAST(margin AS TEXT) AS margin, CAST(fee AS TEXT) AS fee, CAST(hold AS TEXT) AS hold, CAST(overnight AS TEXT) AS overnight FROM lever_positions;
+     SELECT id, user_id, pair_id, side, price, qty, filled, reserved_units, reserved_currency, status FROM spot_orders;
+     SELECT id, currency_id, legal_id, price_decimals, qty_decimals FROM pairs;
+     SELECT id, scale FROM currencies;
+     SELECT 'lever' AS t, coalesce(close_reason, status) AS status, count(*) AS n FROM lever_positions GROUP BY 2;
+     SELECT 'spot' AS t, status, count(*) AS n FROM spot_orders GROUP BY status;`,
+  );
+  const big = (v) => BigInt(v ?? 0);
+  const scale = new Map(currencyRows.map((c) => [c.id, c.scale]));
+  const pairById = new Map(pairRows.map((p) => [p.id, p]));
+  const spotHold = spotHoldExplainer(spotOrders, (r) => openReservation(r, pairById.get(r.pair_id), scale));
+  const byId = new Map(positions.map((p) => [String(p.id), p]));
+  const isOpen = (p) => p.status <= 3;
+  const explain = (owner, h) => {
+    const [kind, id] = h.hold.split(":");
+    if (kind === "spot_order") return spotHold(owner, h);
+    if (kind !== "lever_margin") return "no product explains it";
+    const p = byId.get(id);
+    if (!p || !isOpen(p)) return `position ${id} ${p ? `has status ${p.status}` : "is not in D1"}`;
+    const rest = h.amount - h.spent - h.released;
+    if (owner.shard === null) return owner.userId === p.user_id && h.kind === "lever" && rest === big(p.margin) + big(p.fee) - big(p.overnight) ? null : `position ${id} holds margin + fee - overnight = ${big(p.margin) + big(p.fee) - big(p.overnight)}`;
+    return owner.userId === -3 && owner.shard === Number(id) % 8 && rest === big(p.hold) ? null : `position ${id}'s cover is ${p.hold} in shard ${Number(id) % 8}`;
+  };
+  const positionHolds = {
+    name: "lever: each open position's two holds open, each closed or revoked one's resolved (a revoked one's released whole); one close leg per closed position, none otherwise; the overnight fees its hold paid = D1's record",
+    detail: `${positions.length} positions`,
+    check: (objects) => {
+      const bad = [];
+      for (const p of positions) {
+        const user = objects.users.get(p.user_id);
+        const house = objects.shards.get(`-3:${Number(p.id) % 8}`);
+        const u = user?.holdByName.get(`lever_margin:${p.id}`);
+        const hh = house?.holdByName.get(`lever_margin:${p.id}`);
+        if (!u || !hh) {
+          bad.push({ id: p.id, problem: "a hold is missing", user: !!u, house: !!hh });
+          continue;
+        }
+        if (isOpen(p) !== u.open || isOpen(p) !== hh.open) bad.push({ id: p.id, status: p.status, problem: "holds' state", user: u.open, house: hh.open });
+        if (p.status === 5 && (u.spent !== 0n || hh.spent !== 0n || u.released !== u.amount || hh.released !== hh.amount)) bad.push({ id: p.id, problem: "revoked but a hold was spent" });
+        const refs = (o, like) => sqlite(o.file, `SELECT ref, CAST(d_frozen AS TEXT) AS f FROM money_movements WHERE ref LIKE '${like}'`);
+        const closes = new Set(refs(user, `lever:${p.id}:close:%`).map((r) => r.ref.split("#")[0]));
+        if (closes.size !== (p.status === 4 ? 1 : 0)) bad.push({ id: p.id, status: p.status, problem: "close legs", closes: [...closes] });
+        const nights = refs(user, `lever:${p.id}:fee:%`);
+        const taken = nights.reduce((a, r) => a - big(r.f), 0n);
+        if (taken !== big(p.overnight)) bad.push({ id: p.id, problem: "overnight fees taken differ from D1's", object: String(taken), d1: p.overnight, legs: nights.length });
+      }
+      return bad;
+    },
+  };
+  const checks = await checkAccountObjects({ root, dir, ...cut, explain, records: [positionHolds] });
   checks.info = { statuses: statuses.flat() };
   return checks;
 }

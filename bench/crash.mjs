@@ -10,6 +10,17 @@
  *
  *   node bench/crash.mjs [--crashes 20] [--seed 1] [--min-run-ms 300] [--max-run-ms 2500]
  *                        [--concurrency 12] [--grace-ms 61000] [--root DIR] [--json FILE]
+ *                        [--accounts objects]
+ *
+ * --accounts objects (issue #28): the server runs with ACCOUNTS=objects after the cut-over (every
+ * user's D1 balances opened in their account object, the treasury over its shards), so spot
+ * orders, transfers and seconds contracts move money only in the account objects; conditional
+ * orders are left out (they answer feature_off in that mode). The checks then read the objects'
+ * own SQLite files (bench/lib/objects.mjs) besides D1's read model: per currency the objects hold
+ * what the cut-over opened; each object's balances equal its movements and its frozen funds its
+ * open holds; every open hold is an open order's; each contract's two holds resolved once by its
+ * result or released whole; the fee shards hold the trades' and settled contracts' fees; D1's read
+ * model equals the objects and the reconciler's report is clean.
  *
  * Orders whose HTTP exchange was cut by a kill have an unknown outcome; after each restart the
  * client sends them again with the same client_oid (which must return the first order, never a
@@ -17,14 +28,13 @@
  * settled exactly once (one settle movement, the result the tie rule gives from its stored ticks)
  * or revoked with exactly one refund, and the house must hold nothing any more.
  */
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
+import { checkAccountObjects, cutOver, hasSqlite, objectFiles, openReservation, pairLegsPending, readAccountObjects, spotHoldExplainer, sqlite } from "./lib/objects.mjs";
 
 export const DEFAULTS = {
   crashes: 20,
@@ -38,7 +48,8 @@ export const DEFAULTS = {
   batchSize: 5,
   secondsShare: 0.2, // share of actions that open a seconds contract (1-3 s) instead
   secondsDurations: [1, 2, 3],
-  graceMs: 61_000, // the reconciler releases holds of orders older than 60 s
+  graceMs: 61_000, // the reconciler (objects mode: the account object's orphan sweep) releases holds of orders older than 60 s
+  accounts: "d1", // "objects": balances in the account objects (ACCOUNTS=objects, issue #28)
   pairs: 2,
   root: null,
   json: null,
@@ -62,8 +73,17 @@ export async function main(options = {}) {
   // What the house holds before the load: the seeded products' reservations (a savings budget, a
   // launch's supply), which no action of this run touches; at the end it must hold exactly that.
   const [houseBefore] = await d1(root, dir, "SELECT currency_id, account, CAST(frozen AS TEXT) AS frozen FROM balances WHERE user_id = -3 AND frozen != 0");
+  const objects = o.accounts === "objects";
+  // Conditional orders answer feature_off with the balances in the objects: none are sent there.
+  if (objects) o.conditionalShare = 0;
+  let cut = null;
+  if (objects) {
+    say("cut-over: every user's balances and the treasury opened in their account objects (ACCOUNTS=objects)");
+    cut = await cutOver({ root, dir, pepper });
+  }
+  const vars = objects ? { ACCOUNTS: "objects" } : null;
   const port = await freePort();
-  let server = await startServer({ root, dir, port, pepper });
+  let server = await startServer({ root, dir, port, pepper, vars });
   let client = httpClient(server.url, { timeoutMs: 20_000 });
   const tokens = {};
   for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
@@ -283,7 +303,7 @@ export async function main(options = {}) {
     const tKill = now();
     client.close();
     client = httpClient(server.url, { timeoutMs: 20_000 });
-    server = await startServer({ root, dir, port, pepper });
+    server = await startServer({ root, dir, port, pepper, vars });
     const restartMs = Math.round(now() - tKill);
     const retried = await retryUnknown();
     serverUp = true;
@@ -314,6 +334,12 @@ export async function main(options = {}) {
     [[submitted]] = await d1(root, dir, "SELECT (SELECT count(*) FROM spot_orders WHERE status = 0) + (SELECT count(*) FROM micro_orders WHERE status IN (0, 1, 2)) AS n");
     if (submitted.n === 0) break;
   }
+  if (objects) {
+    // The reconciler last (the daily trigger always runs it): it drains each user's object and
+    // compares it with the read model; then the objects' own drains (500 ms after a write) settle.
+    await client.request("GET", "/__scheduled?cron=0+0+*+*+*");
+    await sleep(3000);
+  }
   // Give the last alarm a moment, then stop cleanly and read the files.
   await wake();
   await sleep(1000);
@@ -322,7 +348,7 @@ export async function main(options = {}) {
 
   // ---------------------------------------------------------------- checks
   say("checking invariants");
-  const checks = await checkInvariants({ root, dir, orders, cancels, pairs, contracts, houseBefore });
+  const checks = await checkInvariants({ root, dir, orders, cancels, pairs, contracts, houseBefore, cut });
   const failed = checks.filter((c) => !c.ok);
   const windows = checks.info;
   const report = {
@@ -336,7 +362,7 @@ export async function main(options = {}) {
     options: { ...o, root: o.root ?? "snapshot of the working tree" },
   };
   if (!o.quiet) {
-    console.log(`\nCrash points: ${o.crashes} (kill -9 of wrangler host + workerd, restart on the same state)`);
+    console.log(`\nCrash points: ${o.crashes} (kill -9 of wrangler host + workerd, restart on the same state); balances in ${objects ? "the account objects (ACCOUNTS=objects)" : "D1"}`);
     console.log(`Orders: ${stats.placed} placed (${stats.batches} batches of ${o.batchSize}; ${stats.acked} acked at first try, ${stats.retries} re-sends, ${stats.replays} replayed by client_oid), refused ${JSON.stringify(stats.refused)}`);
     console.log(`Cancels: ${stats.cancelsSent} sent ${JSON.stringify(report.stats.cancelResults)}`);
     console.log(`Seconds contracts: ${stats.contracts} sent (${stats.contractsAcked} acked at first try), refused ${JSON.stringify(stats.contractsRefused)}; in D1: ${windows.contractStatuses}`);
@@ -361,7 +387,7 @@ export async function main(options = {}) {
 const countBy = (xs) => xs.reduce((m, x) => ((m[x] = (m[x] ?? 0) + 1), m), {});
 
 /** Reads D1 (and the pair objects' SQLite files when possible) and checks the invariants. */
-export async function checkInvariants({ root, dir, orders, cancels, pairs, contracts = new Map(), houseBefore = [] }) {
+export async function checkInvariants({ root, dir, orders, cancels, pairs, contracts = new Map(), houseBefore = [], cut = null }) {
   const [balances, ledgerByAccount, unbalancedMovements, spotOrders, trades, pairRows, currencies, systemAccounts, outcomes, microOrders, microMoves] = await d1(
     root,
     dir,
@@ -381,77 +407,12 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs, contr
   const check = (name, ok, detail = "") => checks.push({ name, ok, detail: ok ? detail : detail.slice(0, 2000) });
   const big = (v) => BigInt(v ?? 0);
 
-  // 1. Per currency every balance (users + system accounts) sums to zero, i.e.
-  //    users + fees (+ the exchange's own treasury, -3, when seeded) = deposited - withdrawn.
-  const SYSTEM_NAMES = { 0: "fees", "-1": "deposits", "-2": "withdrawals", "-3": "treasury" };
-  const perCurrency = new Map();
-  for (const b of balances) {
-    const c = perCurrency.get(b.currency_id) ?? { users: 0n, fees: 0n, treasury: 0n, deposits: 0n, withdrawals: 0n, other: 0n };
-    const v = big(b.available) + big(b.frozen);
-    const name = b.user_id > 0 ? "users" : (SYSTEM_NAMES[b.user_id] ?? "other");
-    c[name] += v;
-    perCurrency.set(b.currency_id, c);
-  }
-  const bad1 = [...perCurrency].filter(([, c]) => c.users + c.fees + c.treasury + c.other !== -(c.deposits + c.withdrawals));
-  check(
-    "per currency, users + fees (+ treasury) = deposited - withdrawn, i.e. all balances sum to zero",
-    bad1.length === 0,
-    bad1.length
-      ? JSON.stringify(bad1.map(([id, c]) => ({ currency: id, ...Object.fromEntries(Object.entries(c).map(([k, v]) => [k, String(v)])) })))
-      : `${perCurrency.size} currencies; system accounts present: ${systemAccounts.map((r) => SYSTEM_NAMES[r.user_id] ?? r.user_id).join(", ")}`,
-  );
-  const unknownSystem = systemAccounts.filter((r) => !(String(r.user_id) in SYSTEM_NAMES));
-  check("no system account other than fees, deposits, withdrawals, treasury", unknownSystem.length === 0, JSON.stringify(unknownSystem));
-
-  // 2. Each balance row equals the sum of its ledger rows (and no ledger group lacks a balance row).
-  const key = (r) => `${r.user_id}:${r.currency_id}:${r.account}`;
-  const led = new Map(ledgerByAccount.map((r) => [key(r), r]));
-  const bal = new Map(balances.map((r) => [key(r), r]));
-  const bad2 = [];
-  for (const b of balances) {
-    const l = led.get(key(b));
-    if (big(b.available) !== big(l?.a) || big(b.frozen) !== big(l?.f)) bad2.push({ account: key(b), balance: [b.available, b.frozen], ledger: [l?.a ?? 0, l?.f ?? 0] });
-  }
-  for (const l of ledgerByAccount) if (!bal.has(key(l)) && (big(l.a) !== 0n || big(l.f) !== 0n)) bad2.push({ account: key(l), balance: null, ledger: [l.a, l.f] });
-  check("every balance row equals the sum of its ledger rows", bad2.length === 0, bad2.length ? JSON.stringify(bad2) : `${balances.length} rows`);
-  check("every movement nets to zero per currency", unbalancedMovements.length === 0, JSON.stringify(unbalancedMovements));
-
-  // 3. Frozen funds equal the reservations of open orders (limit buy: price x remaining; sell: remaining).
   const scale = new Map(currencies.map((c) => [c.id, c.scale]));
   const pairById = new Map(pairRows.map((p) => [p.id, p]));
-  const expectFrozen = new Map();
-  const open = spotOrders.filter((r) => r.status === 0 || r.status === 1);
-  for (const r of open) {
-    const p = pairById.get(r.pair_id);
-    const remaining = big(r.qty) - big(r.filled);
-    let currency;
-    let units;
-    if (r.status === 0) {
-      currency = r.reserved_currency;
-      units = big(r.reserved_units);
-    } else if (r.side === "buy") {
-      currency = p.legal_id;
-      units = big(r.price) * remaining * 10n ** BigInt(scale.get(p.legal_id) - p.price_decimals - p.qty_decimals);
-    } else {
-      currency = p.currency_id;
-      units = remaining * 10n ** BigInt(scale.get(p.currency_id) - p.qty_decimals);
-    }
-    const k = `${r.user_id}:${currency}`;
-    expectFrozen.set(k, (expectFrozen.get(k) ?? 0n) + units);
-  }
-  // Open conditional orders (issue #30) hold their own reserved units besides the open orders.
-  const [conditionalRows] = await d1(root, dir, "SELECT user_id, reserved_currency, reserved_units FROM spot_conditional_orders WHERE status IN (0, 1)");
-  for (const c of conditionalRows) {
-    const k = `${c.user_id}:${c.reserved_currency}`;
-    expectFrozen.set(k, (expectFrozen.get(k) ?? 0n) + big(c.reserved_units));
-  }
-  const bad3 = [];
-  for (const b of balances.filter((x) => x.user_id > 0 && x.account === "change")) {
-    const e = expectFrozen.get(`${b.user_id}:${b.currency_id}`) ?? 0n;
-    if (big(b.frozen) !== e) bad3.push({ user: b.user_id, currency: b.currency_id, frozen: String(b.frozen), openOrderReservations: String(e) });
-  }
-  for (const [k, v] of expectFrozen) if (!bal.has(`${k.split(":")[0]}:${k.split(":")[1]}:change`) && v !== 0n) bad3.push({ account: k, frozen: 0, openOrderReservations: String(v) });
-  check("each user's frozen funds equal the reservations of their open orders and open conditional orders (so finished ones hold nothing)", bad3.length === 0, bad3.length ? JSON.stringify(bad3) : `${open.length} open orders, ${conditionalRows.length} open conditional orders`);
+  const reservation = (r) => openReservation(r, pairById.get(r.pair_id), scale);
+  // Objects mode (cut: what the cut-over opened): D1's balances and ledger are the record up to the
+  // cut-over; the money checks and the fee account's are the objects' (checkObjectsMode).
+  if (!cut) checks.push(...(await checkD1Money({ root, dir, balances, ledgerByAccount, unbalancedMovements, systemAccounts, spotOrders, reservation })));
 
   // 4. Orders: nothing left submitted; every acknowledged order exists exactly once; client ids unique.
   const stillSubmitted = spotOrders.filter((r) => r.status === 0);
@@ -506,15 +467,16 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs, contr
     if (ids[0] !== 1 || ids[ids.length - 1] !== ids.length) bad5c.push({ pair: pid, count: ids.length, first: ids[0], last: ids[ids.length - 1] });
   }
   check("trade ids per pair are 1..n with no gap (no fill lost or applied twice)", bad5c.length === 0, JSON.stringify(bad5c));
-  // Seconds contracts book their fee at acceptance; a refund takes it back.
-  for (const m of microOrders) if (m.status !== 4) feeSum.set(m.currency_id, (feeSum.get(m.currency_id) ?? 0n) + big(m.fee));
-  const fees = new Map(balances.filter((b) => b.user_id === 0 && b.account === "change").map((b) => [b.currency_id, big(b.available) + big(b.frozen)]));
+  // Seconds contracts book their fee at acceptance; a refund takes it back (objects mode: spent at settlement).
+  for (const m of microOrders) if (cut ? m.status === 3 : m.status !== 4) feeSum.set(m.currency_id, (feeSum.get(m.currency_id) ?? 0n) + big(m.fee));
+  const fees = cut ? feeShardTotals(dir) : new Map(balances.filter((b) => b.user_id === 0 && b.account === "change").map((b) => [b.currency_id, big(b.available) + big(b.frozen)]));
   const bad5d = [...new Set([...fees.keys(), ...feeSum.keys()])].filter((c) => (fees.get(c) ?? 0n) !== (feeSum.get(c) ?? 0n)).map((c) => ({ currency: c, feeAccount: String(fees.get(c) ?? 0n), tradeFees: String(feeSum.get(c) ?? 0n) }));
   check("the fee account holds exactly the fees of the recorded trades and seconds contracts", bad5d.length === 0, JSON.stringify(bad5d));
 
   // 5b. Seconds contracts: each settled exactly once by the tie rule from its stored prices, or
   //     revoked with exactly one refund; nothing left running; the house holds nothing.
-  checks.push(...checkContracts({ microOrders, microMoves, balances, contracts, houseBefore }));
+  if (cut) checks.push(...(await checkObjectsMode({ root, dir, cut, spotOrders, microOrders, contracts, reservation })));
+  else checks.push(...checkContracts({ microOrders, microMoves, balances, contracts, houseBefore }));
 
   // 6. The pair objects' own state (needs the sqlite3 tool; skipped otherwise).
   checks.push(...checkObjects({ dir, spotOrders, trades, pairs }));
@@ -537,6 +499,143 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs, contr
     }).length,
   };
   checks.info = info;
+  return checks;
+}
+
+/** Checks 1-3 with the balances in D1: the ledger's sums, each balance = its ledger rows, frozen = the open orders' reservations. */
+async function checkD1Money({ root, dir, balances, ledgerByAccount, unbalancedMovements, systemAccounts, spotOrders, reservation }) {
+  const checks = [];
+  const check = (name, ok, detail = "") => checks.push({ name, ok, detail: ok ? detail : detail.slice(0, 2000) });
+  const big = (v) => BigInt(v ?? 0);
+  // 1. Per currency every balance (users + system accounts) sums to zero, i.e.
+  //    users + fees (+ the exchange's own treasury, -3, when seeded) = deposited - withdrawn.
+  const SYSTEM_NAMES = { 0: "fees", "-1": "deposits", "-2": "withdrawals", "-3": "treasury" };
+  const perCurrency = new Map();
+  for (const b of balances) {
+    const c = perCurrency.get(b.currency_id) ?? { users: 0n, fees: 0n, treasury: 0n, deposits: 0n, withdrawals: 0n, other: 0n };
+    const v = big(b.available) + big(b.frozen);
+    const name = b.user_id > 0 ? "users" : (SYSTEM_NAMES[b.user_id] ?? "other");
+    c[name] += v;
+    perCurrency.set(b.currency_id, c);
+  }
+  const bad1 = [...perCurrency].filter(([, c]) => c.users + c.fees + c.treasury + c.other !== -(c.deposits + c.withdrawals));
+  check(
+    "per currency, users + fees (+ treasury) = deposited - withdrawn, i.e. all balances sum to zero",
+    bad1.length === 0,
+    bad1.length
+      ? JSON.stringify(bad1.map(([id, c]) => ({ currency: id, ...Object.fromEntries(Object.entries(c).map(([k, v]) => [k, String(v)])) })))
+      : `${perCurrency.size} currencies; system accounts present: ${systemAccounts.map((r) => SYSTEM_NAMES[r.user_id] ?? r.user_id).join(", ")}`,
+  );
+  const unknownSystem = systemAccounts.filter((r) => !(String(r.user_id) in SYSTEM_NAMES));
+  check("no system account other than fees, deposits, withdrawals, treasury", unknownSystem.length === 0, JSON.stringify(unknownSystem));
+
+  // 2. Each balance row equals the sum of its ledger rows (and no ledger group lacks a balance row).
+  const key = (r) => `${r.user_id}:${r.currency_id}:${r.account}`;
+  const led = new Map(ledgerByAccount.map((r) => [key(r), r]));
+  const bal = new Map(balances.map((r) => [key(r), r]));
+  const bad2 = [];
+  for (const b of balances) {
+    const l = led.get(key(b));
+    if (big(b.available) !== big(l?.a) || big(b.frozen) !== big(l?.f)) bad2.push({ account: key(b), balance: [b.available, b.frozen], ledger: [l?.a ?? 0, l?.f ?? 0] });
+  }
+  for (const l of ledgerByAccount) if (!bal.has(key(l)) && (big(l.a) !== 0n || big(l.f) !== 0n)) bad2.push({ account: key(l), balance: null, ledger: [l.a, l.f] });
+  check("every balance row equals the sum of its ledger rows", bad2.length === 0, bad2.length ? JSON.stringify(bad2) : `${balances.length} rows`);
+  check("every movement nets to zero per currency", unbalancedMovements.length === 0, JSON.stringify(unbalancedMovements));
+
+  // 3. Frozen funds equal the reservations of open orders (limit buy: price x remaining; sell: remaining).
+  const expectFrozen = new Map();
+  const open = spotOrders.filter((r) => r.status === 0 || r.status === 1);
+  for (const r of open) {
+    const { currency, units } = reservation(r);
+    const k = `${r.user_id}:${currency}`;
+    expectFrozen.set(k, (expectFrozen.get(k) ?? 0n) + units);
+  }
+  // Open conditional orders (issue #30) hold their own reserved units besides the open orders.
+  const [conditionalRows] = await d1(root, dir, "SELECT user_id, reserved_currency, reserved_units FROM spot_conditional_orders WHERE status IN (0, 1)");
+  for (const c of conditionalRows) {
+    const k = `${c.user_id}:${c.reserved_currency}`;
+    expectFrozen.set(k, (expectFrozen.get(k) ?? 0n) + big(c.reserved_units));
+  }
+  const bad3 = [];
+  for (const b of balances.filter((x) => x.user_id > 0 && x.account === "change")) {
+    const e = expectFrozen.get(`${b.user_id}:${b.currency_id}`) ?? 0n;
+    if (big(b.frozen) !== e) bad3.push({ user: b.user_id, currency: b.currency_id, frozen: String(b.frozen), openOrderReservations: String(e) });
+  }
+  for (const [k, v] of expectFrozen) if (!bal.has(`${k.split(":")[0]}:${k.split(":")[1]}:change`) && v !== 0n) bad3.push({ account: k, frozen: 0, openOrderReservations: String(v) });
+  check("each user's frozen funds equal the reservations of their open orders and open conditional orders (so finished ones hold nothing)", bad3.length === 0, bad3.length ? JSON.stringify(bad3) : `${open.length} open orders, ${conditionalRows.length} open conditional orders`);
+  return checks;
+}
+
+/** The fee account's total per currency over its shards (objects mode). */
+function feeShardTotals(dir) {
+  const sums = new Map();
+  for (const o of readAccountObjects(dir).shards.values())
+    if (o.userId === 0) for (const b of o.balances) sums.set(b.currency, (sums.get(b.currency) ?? 0n) + b.available + b.frozen);
+  return sums;
+}
+
+/**
+ * The money checks with the balances in the account objects (bench/lib/objects.mjs), and the
+ * contracts': each contract's hold in the user's object (stake + fee) and in its treasury shard
+ * (the cover) resolved by its result (settled: the fee and a lost stake spent, a win paid from the
+ * cover, the rest released) or released whole (revoked); a contract hold with no contract in D1 was
+ * released whole (a refused or orphaned contract); no client id answered with two contracts.
+ */
+async function checkObjectsMode({ root, dir, cut, spotOrders, microOrders, contracts, reservation }) {
+  const big = (v) => BigInt(v ?? 0);
+  const spotHold = spotHoldExplainer(spotOrders, reservation);
+  const running = new Map(microOrders.filter((m) => m.status < 3).map((m) => [String(m.id), m]));
+  const contractById = new Map(microOrders.map((m) => [String(m.id), m]));
+  const explain = (owner, h) => {
+    const [kind, id] = h.hold.split(":");
+    if (kind === "spot_order") return spotHold(owner, h);
+    if (kind === "seconds") return running.has(id) ? null : `contract ${id} ${contractById.has(id) ? `has status ${contractById.get(id).status}` : "is not in D1"}`;
+    return "no product explains it";
+  };
+  const contractHolds = {
+    name: "every contract's two holds (stake + fee in the user's object, the cover in its treasury shard) resolved once by its result, or released whole when revoked or never accepted",
+    detail: `${microOrders.length} contracts`,
+    check: (objects) => {
+      const bad = [];
+      for (const m of microOrders) {
+        const user = objects.users.get(m.user_id)?.holdByName.get(`seconds:${m.id}`);
+        const house = objects.shards.get(`-3:${Number(m.id) % 8}`)?.holdByName.get(`seconds:${m.id}`);
+        if (!user || !house) {
+          bad.push({ id: m.id, problem: "a hold is missing", user: !!user, house: !!house });
+          continue;
+        }
+        const result = big(m.result);
+        const won = m.status === 3 && result > 0n ? result : 0n;
+        const lost = m.status === 3 && result < 0n ? -result : 0n;
+        const [userSpent, houseSpent] = m.status === 3 ? [big(m.fee) + lost, won] : [0n, 0n];
+        if (m.status < 3) continue; // reported by the open-hold check
+        if (user.amount !== big(m.stake) + big(m.fee) || user.spent !== userSpent || user.released !== user.amount - userSpent || user.open)
+          bad.push({ id: m.id, status: m.status, result: m.result, problem: "user's hold", amount: String(user.amount), spent: String(user.spent), released: String(user.released), expectSpent: String(userSpent) });
+        if (house.amount !== big(m.hold) || house.spent !== houseSpent || house.released !== house.amount - houseSpent || house.open)
+          bad.push({ id: m.id, status: m.status, result: m.result, problem: "house's hold", amount: String(house.amount), spent: String(house.spent), released: String(house.released), expectSpent: String(houseSpent) });
+      }
+      for (const o of objects.all)
+        for (const h of o.holds)
+          if (h.hold.startsWith("seconds:") && !contractById.has(h.hold.slice(8)) && !h.open && (h.spent !== 0n || h.released !== h.amount))
+            bad.push({ hold: h.hold, owner: o.shard === null ? o.userId : `${o.userId}:${o.shard}`, problem: "no contract in D1, yet its hold was spent" });
+      // A settled contract's result follows the tie rule from its stored ticks.
+      for (const m of microOrders.filter((x) => x.status === 3)) {
+        const won = m.type === 1 ? m.end_price > m.open_price : m.end_price <= m.open_price;
+        const expect = won ? (big(m.stake) * big(m.profit_ratio_bps)) / 10000n : -big(m.stake);
+        if (m.end_tick_id === null || m.open_tick_id === null || big(m.result) !== expect) bad.push({ id: m.id, problem: "result is not the rule's", result: m.result, expect: String(expect) });
+      }
+      return bad;
+    },
+  };
+  const checks = await checkAccountObjects({ root, dir, ...cut, explain, records: [contractHolds] });
+  const check = (name, ok, detail = "") => checks.push({ name, ok, detail: String(detail).slice(0, 2000) });
+  const byOid = new Map();
+  for (const m of microOrders) if (m.client_oid) byOid.set(`${m.user_id}:${m.client_oid}`, (byOid.get(`${m.user_id}:${m.client_oid}`) ?? 0) + 1);
+  const twice = [...contracts.values()].filter((c) => c.ids.size > 1);
+  const twiceInD1 = [...byOid].filter(([, n]) => n > 1);
+  check("no contract client id answered with two contracts, none twice in D1", twice.length === 0 && twiceInD1.length === 0, JSON.stringify({ answered: twice.slice(0, 10).map((c) => ({ oid: c.clientOid, ids: [...c.ids] })), inD1: twiceInD1.slice(0, 10) }));
+  const lost = [...contracts.values()].filter((c) => c.ids.size === 1 && !contractById.has([...c.ids][0]));
+  check("every acknowledged contract exists in D1", lost.length === 0, JSON.stringify(lost.slice(0, 10).map((c) => c.clientOid)));
   return checks;
 }
 
@@ -579,22 +678,11 @@ function checkContracts({ microOrders, microMoves, balances, contracts, houseBef
   return out;
 }
 
-function sqlite(file, sql) {
-  // stderr piped: a user object's file has no `meta` table, and that miss is expected (caller skips it).
-  const out = execFileSync("sqlite3", ["-json", `file:${file}?mode=ro`, sql], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
-  return out ? JSON.parse(out) : [];
-}
-
 function checkObjects({ dir, spotOrders, trades, pairs }) {
-  try {
-    execFileSync("sqlite3", ["-version"], { stdio: "ignore" });
-  } catch {
+  if (!hasSqlite()) {
     return [{ name: "pair objects' SQLite (book, outbox, trades) agree with D1", ok: true, detail: "skipped: the sqlite3 tool is not installed" }];
   }
-  const doDir = path.join(dir, "v3", "do");
-  const files = fs.existsSync(doDir)
-    ? fs.readdirSync(doDir).flatMap((d) => fs.readdirSync(path.join(doDir, d)).filter((f) => f.endsWith(".sqlite") && f !== "metadata.sqlite").map((f) => path.join(doDir, d, f)))
-    : [];
+  const files = objectFiles(dir);
   const checks = [];
   const bad = [];
   let seen = 0;
@@ -625,12 +713,15 @@ function checkObjects({ dir, spotOrders, trades, pairs }) {
     const hasContracts = sqlite(file, "SELECT count(*) AS n FROM sqlite_master WHERE name = 'contracts'")[0].n > 0;
     const running = hasContracts ? sqlite(file, "SELECT count(*) AS n FROM contracts WHERE status IN (1, 2)")[0].n : 0;
     if (running !== 0) bad.push({ pair: pairId, problem: "contracts still trading or settling in the object", running });
+    // Objects mode: the pair's legs (fills, releases, settlements) all delivered and acknowledged.
+    const legs = pairLegsPending(file);
+    if (legs !== 0) bad.push({ pair: pairId, problem: "legs not delivered", legs });
     const doTrades = sqlite(file, "SELECT count(*) AS n FROM trades")[0].n;
     const d1Trades = trades.filter((t) => t.pair_id === pairId).length;
     if (doTrades !== d1Trades) bad.push({ pair: pairId, problem: "trade count differs", object: doTrades, d1: d1Trades });
   }
   checks.push({
-    name: "pair objects' SQLite agrees with D1 (outbox empty, book = open orders with the same remaining, same trades)",
+    name: "pair objects' SQLite agrees with D1 (outbox and legs' outbox empty, book = open orders with the same remaining, same trades)",
     ok: bad.length === 0 && seen === pairs.length,
     detail: bad.length ? JSON.stringify(bad.slice(0, 20)) : seen === pairs.length ? `${seen} pair objects` : `found ${seen} of ${pairs.length} pair objects`,
   });

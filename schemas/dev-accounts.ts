@@ -2,7 +2,7 @@
  * The move of D1's balances into the account objects (issue #28), local only (under `npm start`:
  * DEV_OUTBOX and DEV_CLOCK on): POST /api/dev/accounts/migrate opens the next users' objects from
  * the cursor, POST /api/dev/accounts/verify compares a range of users' totals. Driven by
- * scripts/migrate-accounts.mjs.
+ * scripts/migrate-accounts.mjs. POST /api/dev/accounts/system opens the system accounts' shard objects.
  */
 import { z } from "zod";
 import { intInput, limitInput } from "./strict.ts";
@@ -34,4 +34,17 @@ export const devAccountsVerifiedSchema = z.object({
   mismatched: z.array(z.object({ user_id: z.number().int(), where: z.enum(["object", "read_model"]) })),
   next: z.number().int(),
   done: z.boolean(),
+});
+
+/** The system accounts' shards opened from D1 (no input: every system balance, split over the shards). */
+export const devAccountsSystemSchema = z.strictObject({}, { error: "invalid_param" });
+
+export const devAccountsSystemOpenedSchema = z.object({
+  /** shards opened now, or found opened before */
+  imported: z.number().int(),
+  seen: z.number().int(),
+  /** D1 system rows not moved (below zero by design: the deposits account mirrors the outside world) */
+  skipped: z.array(z.object({ user_id: z.number().int(), account: z.string(), currency_id: z.number().int(), available: z.string(), frozen: z.string() })),
+  /** system accounts whose shards, summed, differ from D1 */
+  mismatched: z.array(z.object({ user_id: z.number().int(), where: z.enum(["object", "read_model"]) })),
 });

@@ -7,6 +7,7 @@
  */
 import type { ActionKind, CapacityOptions, CapacityResult, ObjectClass } from "./capacity.ts";
 import { MIX } from "./capacity.ts";
+import { STEP_WINDOW } from "../durable/money/core.ts";
 
 /** Cloudflare's soft limit of one Durable Object. */
 export const LIMIT = 1_000;
@@ -14,8 +15,8 @@ export const LIMIT = 1_000;
 export const D1_STATEMENTS = 1_000;
 /** Statements of one drain batch (durable/account/drain.ts: movements, notifications, bookmark). */
 export const DRAIN_STATEMENTS = 3;
-/** Legs per deliverDue step (durable/money/core.ts: LIMIT 64). */
-export const LEGS_PER_STEP = 64;
+/** Due legs one deliverDue step looks at (durable/money/core.ts): a destination's legs within it go in one call. */
+export const LEGS_PER_WINDOW = STEP_WINDOW;
 
 /** The Worker's calls per action, per object class: the model's claim, which the simulator counts. */
 export const ACTION_CALLS: Record<ActionKind, Partial<Record<ObjectClass, number>>> = {
@@ -36,7 +37,7 @@ export interface Measured {
   a: number;
   /** The makers' quote batches per pair per second, per user action (grows with the crossing volume). */
   kappa: number;
-  /** Delivery steps per round that sent legs, as counted (1 while a round carries at most 64 legs). */
+  /** Calls the busiest destination of a round takes in it, mean over rounds that sent legs (1 when every round's legs fit one window). */
   stepsPerRound: number;
   /** Legs committed per user action (trades' three legs, cancels' releases, closes, settlements). */
   legsPerAction: number;
@@ -61,7 +62,8 @@ export function measured(r: CapacityResult): Measured {
   return {
     a: actionsPerPair,
     kappa: quotes / Math.max(1, userActions),
-    stepsPerRound: r.steps / Math.max(1, r.rounds),
+    // Runs saved before the rounds were grouped per destination counted steps only (one call per destination per step).
+    stepsPerRound: (r.destCalls ?? r.steps) / Math.max(1, r.rounds),
     legsPerAction: Object.values(r.legs).reduce((n, v) => n + v, 0) / Math.max(1, userActions),
     treasuryShare: ((r.actions.seconds ?? 0) + (r.actions.leverOpen ?? 0)) / Math.max(1, userActions),
     pairShare: (userActions - (r.actions.transfer ?? 0)) / Math.max(1, userActions),
@@ -88,12 +90,13 @@ export interface Shape {
 }
 
 /**
- * Steps of one delivery round at a users' action rate a per pair: deliverDue sends 64 legs per
- * step (to every destination they name), so a round of more legs reaches a hot destination once per
- * step. Never below what the run counted.
+ * Calls a hot destination (a maker, a fee shard) takes from one pair's delivery round at a users'
+ * action rate a per pair: deliverDue gives each destination all of its legs among the oldest
+ * STEP_WINDOW due legs in one call, so a round of more legs than that may reach it once per
+ * window. Never below what the run counted.
  */
 export function stepsPerRound(a: number, rounds: number, m: Measured): number {
-  return Math.max(m.stepsPerRound, Math.ceil((a * m.legsPerAction) / rounds / LEGS_PER_STEP));
+  return Math.max(m.stepsPerRound, Math.ceil((a * m.legsPerAction) / rounds / LEGS_PER_WINDOW));
 }
 
 /**
@@ -218,7 +221,7 @@ export function report(r: CapacityResult): string[] {
   const p = predicted({ ...shape, a: o.actionsPerPair }, m);
   out.push("");
   out.push(
-    `Model inputs measured: quote batches per user action κ = ${m.kappa.toFixed(3)}, steps per round ${m.stepsPerRound.toFixed(2)}, treasury share ${m.treasuryShare.toFixed(3)}, ` +
+    `Model inputs measured: quote batches per user action κ = ${m.kappa.toFixed(3)}, calls per round to the busiest destination ${m.stepsPerRound.toFixed(2)}, treasury share ${m.treasuryShare.toFixed(3)}, ` +
       `pair share ${m.pairShare.toFixed(3)}, calls on the user's own object per action ${m.userCallsPerAction.toFixed(2)}.`,
   );
   out.push("");

@@ -614,7 +614,7 @@ class World {
       }
       for (const [second, due] of bySecond) {
         const settled = due.map((o) => ({ c: o.data.c as Covered, won: this.rnd.chance(0.45) }));
-        const done = this.commit(PAIR, { key: `seconds:${second}:settle`, legs: secondsSettleLegs(second, settled) }, () => {
+        const done = this.commit(PAIR, { key: `seconds:${second}:settle`, legs: secondsSettleLegs(PAIR, second, settled) }, () => {
           for (const o of due) this.put(PAIR, o.id, "contract", "settled", { ...o.data, holds: [] });
         });
         if (done) for (let i = 0; i < due.length; i++) this.count("contract settled");

@@ -19,7 +19,7 @@ import { launchSettleJob } from "./jobs/launch.ts";
 import { earnInterestJob } from "./jobs/earn.ts";
 import { liabilitiesJob } from "./jobs/liabilities.ts";
 import { miningPayJob } from "./jobs/mining.ts";
-import { objectLegsJob } from "./jobs/object-legs.ts";
+import { recordLegsJob } from "./jobs/record-legs.ts";
 import { readMaintenance } from "./lib/maintenance.ts";
 
 export const JOBS: Readonly<Record<string, readonly Job[]>> = {
@@ -27,7 +27,7 @@ export const JOBS: Readonly<Record<string, readonly Job[]>> = {
   // reconciliation itself runs only every tenth minute.
   // Overnight fees run every minute too: a pair object charges each UTC day once (and catches up
   // days a missed run skipped), so the 00:00 run is only the first chance, not the only one.
-  "* * * * *": [pruneJob, c2cExpiry, spotOrphansJob, secondsHeldJob, leverHeldJob, leverOvernightJob, supportAutoCloseJob, inviteRebatesJob, voteReleaseJob, insuranceJob, launchSettleJob, earnInterestJob, liabilitiesJob, miningPayJob, objectLegsJob, ledgerReconcileJob],
+  "* * * * *": [pruneJob, c2cExpiry, spotOrphansJob, secondsHeldJob, leverHeldJob, leverOvernightJob, supportAutoCloseJob, inviteRebatesJob, voteReleaseJob, insuranceJob, launchSettleJob, earnInterestJob, liabilitiesJob, miningPayJob, recordLegsJob, ledgerReconcileJob],
   // 00:00 UTC = 08:00 Beijing time: the previous Beijing day's invitation rebates (the every-minute
   // run goes on with a settlement that did not fit in one invocation); the day's liabilities
   // snapshot (issue #20 §2; the every-minute run goes on with it the same way).
@@ -54,7 +54,7 @@ export const MONEY_JOBS: ReadonlySet<string> = new Set([
   launchSettleJob.name,
   earnInterestJob.name,
   miningPayJob.name,
-  objectLegsJob.name,
+  recordLegsJob.name,
 ]);
 export const QUIET_JOBS: ReadonlySet<string> = new Set([pruneJob.name, supportAutoCloseJob.name, liabilitiesJob.name, ledgerReconcileJob.name]);
 

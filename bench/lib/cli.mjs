@@ -1,5 +1,5 @@
 // The command line of the crash benchmarks (bench/crash.mjs, bench/crash-products.mjs) and
-// bench/ab-stops.mjs: numeric options by flag, --root, --base and --json as paths; run `main` when
+// bench/ab-stops.mjs: numeric options by flag, --root, --base and --json as paths, --accounts (d1 | objects); run `main` when
 // the file is the entry point and exit 0 when every invariant held (or the run reports none), 1 when
 // one failed, 2 when the run itself broke.
 import path from "node:path";
@@ -14,6 +14,7 @@ export function parseArgs(argv, num) {
     else if (a === "--root") o.root = path.resolve(argv[++i]);
     else if (a === "--base") o.base = path.resolve(argv[++i]);
     else if (a === "--json") o.json = path.resolve(argv[++i]);
+    else if (a === "--accounts") o.accounts = argv[++i];
     else throw new Error(`unknown option ${a}`);
   }
   return o;

@@ -325,8 +325,8 @@ function describeCmd(cmd) {
 
 /**
  * The cut-over for a run with balances in the account objects (`ACCOUNTS=objects`, issue #28):
- * every user's D1 balances (and their open orders' holds) opened in their account object, through
- * the local-only migration route, on a server of its own (the route needs DEV_CLOCK, which a
+ * every user's D1 balances (and their open orders' holds) opened in their account object, and the
+ * treasury's balance over its shard objects, through the local-only migration routes, on a server of its own (the route needs DEV_CLOCK, which a
  * measured server must not run with); the state directory keeps the objects for the next server.
  */
 export async function openAccountObjects({ root, dir, pepper }) {
@@ -337,9 +337,15 @@ export async function openAccountObjects({ root, dir, pepper }) {
       const body = await res.json();
       const m = body?.message ?? body?.data;
       if (!m || m.failed?.length) throw new Error(`account objects: migration refused: ${JSON.stringify(body).slice(0, 500)}`);
-      if (m.done) return;
+      if (m.done) break;
+      if (step === 9_999) throw new Error("account objects: migration never ended");
     }
-    throw new Error("account objects: migration never ended");
+    // The system accounts' shards (the treasury, where seconds contracts and lever positions hold their
+    // cover; the fees; ...), from D1's system balances at or above zero.
+    const res = await fetch(`${server.url}/api/dev/accounts/system`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const body = await res.json();
+    const m = body?.message ?? body?.data;
+    if (body?.type !== "ok" || m?.mismatched?.length) throw new Error(`account objects: system accounts' opening refused: ${JSON.stringify(body).slice(0, 500)}`);
   } finally {
     await server.stop();
   }

@@ -1,5 +1,5 @@
 /**
- * Claims of records that holds were made for (issue #28; migrations/0051_product_objects.sql): a
+ * Claims of records that holds were made for (issue #28; migrations/0050_record_legs.sql): a
  * product that lives in D1 holds money in an account object first (hold `{kind}:{id}`, owner
  * `RECORD_OWNER`), then writes its record with `claimRecord` in the record's own batch. The
  * account object's orphan sweep, when such a hold is still open after the grace, claims the name

@@ -12,6 +12,7 @@
  * docs/architecture/account-objects.md for what is wired.
  */
 import { DurableObject } from "cloudflare:workers";
+import { devClockInObject, devClockOn } from "../../worker/lib/clock.ts";
 import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
 import { claimOrphan, RECORD_OWNER } from "./claims.ts";
@@ -31,6 +32,14 @@ export class AccountObject extends DurableObject<Env> {
   private accountBook: AccountBook | undefined;
   /** An alarm is known to be set (this instance set or saw it); cleared when the alarm runs. */
   private drainSet = false;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    // The dev clock (npm start, DEV_CLOCK=on): the drain's and the sweep's alarms are asked for in
+    // dev time and must fire by real time, as the pair object's do (worker/lib/clock.ts); without
+    // this an advanced clock put them days ahead and the objects stopped draining into D1.
+    if (devClockOn(env)) void ctx.blockConcurrencyWhile(() => devClockInObject(env, ctx.storage));
+  }
 
   /** The money tables are created on the first money call, so a socket-only user's object never has them. */
   protected book(userId?: number): AccountBook {
@@ -118,6 +127,13 @@ export class AccountObject extends DurableObject<Env> {
     return answers;
   }
 
+  /** The cut-over's one-time opening of this shard from its part of D1's system balances (keyed: a second call writes nothing). */
+  async systemImport(userId: number, shard: number, rows: A.OpeningBalance[]): Promise<A.ImportAnswer> {
+    const answer = this.systemBook(userId, shard).importOpening(rows);
+    if (answer.result === "imported") await this.drainSoon();
+    return answer;
+  }
+
   async systemHold(userId: number, shard: number, hold: string): Promise<A.AccountHold | null> {
     return this.systemBook(userId, shard).hold(hold);
   }
@@ -156,11 +172,13 @@ export class AccountObject extends DurableObject<Env> {
 
   /**
    * The orphan sweep: asks the owner of each open hold made more than `graceMs` ago whether it
-   * knows the hold's record (today: the pair, for `spot_order` holds). A pair that never booked
-   * the order tombstones it (it can never be booked after), and the hold's rest is released here,
-   * keyed `{hold}:orphan`; one it knows is never asked about again (its legs resolve the hold).
+   * knows the hold's record: the pair, for `spot_order` (its journal), `seconds` (its contracts)
+   * and `lever_margin` (its positions) holds. An owner that never had the record tombstones it (it
+   * can never be booked or accepted after), and the hold's rest is released here, keyed
+   * `{hold}:orphan`; one it knows is never asked about again (its legs resolve the hold). A system
+   * shard sweeps its own holds the same way (the treasury's covers of contracts and positions).
    * A hold owned by `d1` (a product whose record lives in D1) is claimed as an orphan in D1
-   * (durable/account/claims.ts) unless its record claimed it first. System shards sweep too.
+   * (durable/account/claims.ts) unless its record claimed it first.
    * Answers what it did and when the next hold comes due (null: none waits).
    */
   async accountSweep(graceMs = ORPHAN_GRACE_MS): Promise<{ known: number; released: number; next: number | null }> {
@@ -170,23 +188,12 @@ export class AccountObject extends DurableObject<Env> {
     let known = 0;
     let released = 0;
     for (const h of holds) {
-      if (h.owner === RECORD_OWNER) {
-        // A product whose record lives in D1 (savings, cover, mining, launch, vote): its claims decide.
-        if ((await claimOrphan(this.env.DB, h.hold, Date.now())) === "record") {
-          book.markChecked(h.hold);
-          known += 1;
-        } else if (book.releaseOrphan(h.hold).result === "applied") released += 1;
-        continue;
-      }
-      const pair = /^pair:([0-9]+)$/.exec(h.owner);
-      const orderId = Number(h.forId);
-      if (!pair || h.forKind !== "spot_order" || !Number.isSafeInteger(orderId)) {
+      const verdict = await this.askOwner(h);
+      if (verdict === null) {
         // No owner this sweep knows how to ask: left for an operator (the reconciler lists open holds).
         book.markChecked(h.hold);
         continue;
       }
-      const pairId = Number(pair[1]);
-      const verdict = await this.env.PAIR.get(this.env.PAIR.idFromName(`pair:${pairId}`)).tombstone(pairId, orderId);
       if (verdict === "known") {
         book.markChecked(h.hold);
         known += 1;
@@ -194,6 +201,25 @@ export class AccountObject extends DurableObject<Env> {
     }
     if (released > 0) await this.drainSoon();
     return { known, released, next: next === null ? null : next + graceMs };
+  }
+
+  /** Whether a hold's owner knows its record ("tombstoned": it did not, and never will); null when nobody here can be asked. */
+  private async askOwner(h: { hold: string; owner: string; forKind: string; forId: string }): Promise<"known" | "tombstoned" | null> {
+    // A product whose record lives in D1 (savings, cover, mining, C2C, withdrawals, ...): its claims decide.
+    if (h.owner === RECORD_OWNER) return (await claimOrphan(this.env.DB, h.hold, Date.now())) === "record" ? "known" : "tombstoned";
+    const pair = /^pair:([0-9]+)$/.exec(h.owner);
+    const id = Number(h.forId);
+    if (!pair || !/^[0-9]+$/.test(h.forId) || !Number.isSafeInteger(id)) return null;
+    const pairId = Number(pair[1]);
+    const stub = this.env.PAIR.get(this.env.PAIR.idFromName(`pair:${pairId}`));
+    if (h.forKind === "spot_order") {
+      // "not_yours": the id is another user's order (this hold drew a taken id), so this user's order never was.
+      const verdict = await stub.tombstone(pairId, id, this.book().ownerOf());
+      return verdict === "not_yours" ? "tombstoned" : verdict;
+    }
+    if (h.forKind === "seconds") return (await stub.secondsVerdict(pairId, id)).verdict;
+    if (h.forKind === "lever_margin") return (await stub.leverVerdict(pairId, id)).verdict;
+    return null;
   }
 
   override async alarm(): Promise<void> {

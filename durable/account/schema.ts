@@ -32,6 +32,16 @@ CREATE TABLE account_hold_owners (
   checked INTEGER NOT NULL DEFAULT 0 CHECK (checked IN (0, 1))) WITHOUT ROWID;
 CREATE INDEX account_hold_owners_unchecked ON account_hold_owners (checked) WHERE checked = 0`,
   },
+  {
+    // Client ids (a client order id) of this account's records, one per product kind and id, written
+    // with the record's hold: a second reserve with one answers the first record (issue #28, session 14).
+    id: 3,
+    sql: `
+CREATE TABLE account_client_ids (
+  for_kind TEXT NOT NULL, client_id TEXT NOT NULL CHECK (length(client_id) BETWEEN 1 AND 64),
+  hold TEXT NOT NULL, terms TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (for_kind, client_id)) WITHOUT ROWID`,
+  },
 ];
 
 /** Runs the core's migrations, then the account's, each in its own transaction, once per storage. */

@@ -25,6 +25,15 @@ export interface ReserveRequest {
   notice?: AccountNotice;
   /** Who owns the record the hold is for (`pair:{id}` for a spot order): where it is cancelled, whom the orphan sweep asks. */
   owner?: string;
+  /**
+   * The client's own id for the record (a client order id): one record per `forKind` and client id
+   * in this account, ever. A reserve naming a client id already taken holds nothing and answers
+   * `replay` with the first record's hold and `terms` (checked in the same transaction: two
+   * requests with one client id at the same moment give one hold).
+   */
+  clientId?: string;
+  /** What answering a replay needs of the record (the caller's own text, e.g. JSON of its terms), kept with the client id. */
+  terms?: string;
 }
 
 export interface AccountHold {
@@ -44,9 +53,13 @@ export interface AccountHold {
 
 /**
  * `reserved`: moved now. `exists`: this hold was made before (a retry): nothing moved, the hold as
- * it stands is answered and the caller compares it. `insufficient`: nothing moved.
+ * it stands is answered and the caller compares it. `insufficient`: nothing moved. `replay`: the
+ * request's client id names an earlier record: nothing moved, that record's hold and terms answered.
  */
-export type ReserveAnswer = { result: "reserved" | "exists"; hold: AccountHold } | { result: "insufficient"; available: bigint };
+export type ReserveAnswer =
+  | { result: "reserved" | "exists"; hold: AccountHold }
+  | { result: "insufficient"; available: bigint }
+  | { result: "replay"; hold: AccountHold; terms: string };
 
 /** One balance change of a leg. Spends and releases name a hold of this account. */
 export type AccountOp =

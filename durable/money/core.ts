@@ -29,6 +29,10 @@ import {
 /** First retry after this many ms, doubling per attempt up to RETRY_CAP_MS (plus jitter). */
 export const RETRY_BASE_MS = 100;
 export const RETRY_CAP_MS = 5_000;
+/** Delivery: due legs one step looks at (oldest first), receivers it calls at once, legs per call. */
+export const STEP_WINDOW = 1_024;
+export const STEP_DESTINATIONS = 64;
+export const CALL_LEGS = 256;
 
 const NONE: Mutations = {};
 
@@ -166,8 +170,13 @@ export class MoneyCore {
   }
 
   /**
-   * The delivery loop's step: hands every due leg to the transport, grouped per receiver, and
-   * schedules its retry (doubling, with jitter). A leg stays until it is acknowledged.
+   * The delivery loop's step: hands due legs to the transport, one call per receiver with all of
+   * its due legs, and schedules their retry (doubling, with jitter). A leg stays until it is
+   * acknowledged. The step looks at the oldest STEP_WINDOW due legs and sends to the first
+   * STEP_DESTINATIONS receivers among them (by their oldest leg), each at most CALL_LEGS legs;
+   * what it leaves waits, still due, for the next step. So a hot receiver (a market maker, a fee
+   * shard) takes one call per round whatever the number of other receivers in it, as long as
+   * its legs in the round fit in one call and the round in one window.
    * Answers how many legs left and how many of them were retries.
    */
   deliverDue(): { sent: number; retries: number } {
@@ -180,8 +189,21 @@ export class MoneyCore {
       });
     }
     // Literal LIMITs: a bound one costs node:sqlite ten times the query.
-    const due = this.sql.query<OutboxRow>("SELECT seq, key, dest, ops, attempts, next_at FROM money_outbox WHERE next_at <= ? ORDER BY seq LIMIT 64", now);
-    if (due.length === 0) return { sent: 0, retries: 0 };
+    const window = this.sql.query<OutboxRow>(`SELECT seq, key, dest, ops, attempts, next_at FROM money_outbox WHERE next_at <= ? ORDER BY seq LIMIT ${STEP_WINDOW}`, now);
+    if (window.length === 0) return { sent: 0, retries: 0 };
+    const byDest = new Map<string, OutboxRow[]>();
+    const due: OutboxRow[] = [];
+    for (const r of window) {
+      let rows = byDest.get(r.dest);
+      if (!rows) {
+        if (byDest.size === STEP_DESTINATIONS) continue;
+        rows = [];
+        byDest.set(r.dest, rows);
+      }
+      if (rows.length === CALL_LEGS) continue;
+      rows.push(r);
+      due.push(r);
+    }
     let retries = 0;
     this.sql.transaction(() => {
       for (const r of due) {
@@ -194,13 +216,12 @@ export class MoneyCore {
         this.sql.run("UPDATE money_outbox SET attempts = attempts + 1, next_at = ? WHERE seq = ?", now + wait, r.seq);
       }
     });
-    const byDest = new Map<string, Leg[]>();
-    for (const r of due) {
-      const legs = byDest.get(r.dest) ?? [];
-      legs.push({ key: r.key, to: r.dest, ops: JSON.parse(r.ops) as Op[] });
-      byDest.set(r.dest, legs);
-    }
-    for (const [to, legs] of byDest) this.ports.transport.send(this.name, to, legs);
+    for (const [to, rows] of byDest)
+      this.ports.transport.send(
+        this.name,
+        to,
+        rows.map((r) => ({ key: r.key, to, ops: JSON.parse(r.ops) as Op[] })),
+      );
     return { sent: due.length, retries };
   }
 

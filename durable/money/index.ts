@@ -5,7 +5,7 @@
  */
 export * from "./types.ts";
 export type * from "./ports.ts";
-export { MoneyCore, units, netByCurrency, RETRY_BASE_MS, RETRY_CAP_MS } from "./core.ts";
+export { MoneyCore, units, netByCurrency, RETRY_BASE_MS, RETRY_CAP_MS, STEP_WINDOW, STEP_DESTINATIONS, CALL_LEGS } from "./core.ts";
 export { MONEY_MIGRATIONS, migrateMoney, type Migration } from "./schema.ts";
 export * from "./legs.ts";
 export { doSqlPort, type DoStorageLike } from "./do-sql.ts";

@@ -102,11 +102,16 @@ export function secondsLegs(c: Covered, won: boolean): Leg[] {
 }
 
 /**
- * Every contract a desk settles in one second, as one leg per account (the plan's
- * `seconds:{second}:{account}`): 10,000 contracts become a few hundred legs, each listing the
- * holds it resolves.
+ * Every contract a pair's desk settles in one step, as one leg per account: 10,000 contracts
+ * become a few hundred legs, each listing the holds it resolves. The key names the pair, the
+ * second and the step's first contract, `seconds:{pair}:{second}:{first id}:{account}` (as the
+ * wired desk keys its chunks, durable/pair/desks/seconds-objects.ts): a treasury or fee shard
+ * takes legs from many pairs in the same second, and a key without the pair would make the second
+ * pair's leg a `seen` repeat of the first's (its money lost). A contract is settled by one step
+ * only, so its first id names the step for ever.
  */
-export function secondsSettleLegs(second: number, settled: readonly { c: Covered; won: boolean }[]): Leg[] {
+export function secondsSettleLegs(pair: string, second: number, settled: readonly { c: Covered; won: boolean }[]): Leg[] {
+  if (settled.length === 0) return [];
   const byAccount = new Map<string, Op[]>();
   for (const { c, won } of settled)
     for (const l of secondsLegs(c, won)) {
@@ -114,7 +119,8 @@ export function secondsSettleLegs(second: number, settled: readonly { c: Covered
       ops.push(...l.ops);
       byAccount.set(l.to, ops);
     }
-  return [...byAccount].map(([to, ops]) => ({ key: `seconds:${second}:${to}`, to, ops }));
+  const event = `seconds:${pair}:${second}:${settled[0]!.c.id}`;
+  return [...byAccount].map(([to, ops]) => ({ key: `${event}:${to}`, to, ops }));
 }
 
 /**

@@ -237,8 +237,13 @@ export class PairDurableObject extends DurableObject<Env> {
   }
 
   /** The reconciler asks about an order D1 shows as submitted: known, or tombstoned now (never booked later). */
-  async tombstone(pairId: number, orderId: number): Promise<"known" | "tombstoned"> {
+  async tombstone(pairId: number, orderId: number, userId?: number): Promise<"known" | "tombstoned" | "not_yours"> {
     const spot = await this.ensure(pairId);
+    // The id is another user's order (a hold drawn with a taken id): this user's hold has no order here.
+    if (userId !== undefined) {
+      const owner = spot.ownerOf(orderId);
+      if (owner !== null && owner !== userId) return "not_yours";
+    }
     if (spot.known(orderId)) return "known";
     spot.tombstone(orderId);
     return "tombstoned";

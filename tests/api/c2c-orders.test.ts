@@ -5,11 +5,13 @@
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { c2cExpiryJob } from "../../worker/jobs/c2c-expiry.ts";
+import { advertInput, createAdvert } from "../../worker/domain/c2c/adverts.ts";
 import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
+import { applyMerchant } from "../../worker/domain/c2c/merchants.ts";
 import { createOrder, handleOne, orderRow, transitionOrder } from "../../worker/domain/c2c/orders.ts";
 import { api } from "./helpers.ts";
 import { bal, expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
-import { listen, makeMerchant, makeTaker, orderState, pay, placeOrder, postAdvert, release, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
+import { listen, makeMerchant, makeTaker, makeTrader, orderState, pay, placeOrder, postAdvert, release, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 afterEach(expectBooksBalanced);
@@ -391,5 +393,47 @@ describe("releasing escrow needs the seller's fund password (issue #26)", () => 
     await pay(buyer, id);
     expect((await release(buyer, id)).body.code).toBe("c2c_not_authorised");
     expect(await orderState(id)).toMatchObject({ is_sure: 3 });
+  });
+});
+
+describe("ids drawn in one millisecond", () => {
+  // Merchant, advert and order ids are (ms since 2026) × 4096 + 12 random bits: 200 writes stamped
+  // with one millisecond draw a taken id almost surely (1 − e^(−200·199/8192) ≈ 0.99); each must draw again.
+  const N = 200;
+
+  it("takes every merchant application made in the same millisecond, each under its own id", async () => {
+    const users = await Promise.all(Array.from({ length: N }, () => makeTrader("1000")));
+    const now = Date.now();
+    for (const [k, u] of users.entries()) expect((await applyMerchant(env, u.id, `Same ms ${now.toString(36)} ${k}`, now)).status).toBe(0);
+    const rows = await env.DB.prepare(`SELECT COUNT(DISTINCT id) AS n FROM c2c_merchants WHERE user_id IN (${users.map((u) => u.id).join(",")})`).first<{ n: number }>();
+    expect(rows!.n).toBe(N);
+    for (const u of users) expect(await legal(u.id)).toEqual([0n, u8("1000")]);
+  });
+
+  it("posts every advert made in the same millisecond, each under its own id", async () => {
+    const { merchant } = await makeMerchant(String(1000 + N));
+    const input = await advertInput(env.DB, { type: "sell", currency_id: USDT, price: "7.20", total_number: "1", min_money: "1", max_money: "100", pay_kinds: ["alipay"], remark: "" });
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (let i = 0; i < N; i++) ids.add((await createAdvert(env.DB, merchant.id, input, now)).id);
+    expect(ids.size).toBe(N);
+    expect(await legal(merchant.id)).toEqual([0n, u8(String(1000 + N))]);
+  });
+
+  it("places every order made in the same millisecond, each under its own id", async () => {
+    const { ad } = await market(String(N), { min_money: "1" });
+    // Three unfinished orders a taker: enough takers, each with a receiving method.
+    const takers = await Promise.all(Array.from({ length: Math.ceil(N / 3) }, () => makeTrader("0", { realName: "Li Lei" })));
+    await env.DB.batch(
+      takers.map((t) => env.DB.prepare("INSERT INTO c2c_pay_methods (user_id, kind, holder_name, account, created_at, updated_at) VALUES (?, 'alipay', 'Li Lei', '13900139000', 0, 0)").bind(t.id)),
+    );
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (let i = 0; i < N; i++) ids.add((await createOrder(env, takers[i % takers.length]!.id, ad.id, "1", now)).id);
+    expect(ids.size).toBe(N);
+    expect(await surplus(ad.id)).toBe(0n);
+    const orders = await env.DB.prepare("SELECT COUNT(*) AS n, SUM(amount) AS total FROM c2c_orders WHERE advert_id = ? AND is_sure = 0").bind(ad.id).first<{ n: number; total: number }>();
+    expect(orders).toEqual({ n: N, total: Number(u8(String(N))) });
+    await c2cExpiryJob(env, now + WINDOW_MS);
   });
 });

@@ -6,9 +6,10 @@
  * the frozen funds equal to what the open orders and conditional orders hold.
  */
 import { env, runInDurableObject } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { api, balance, dbFingerprint, drainPair, makeUser, seedCurrencies, seedSpotPair, units, type TestUser } from "./helpers.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
+import { placeConditional } from "../../worker/domain/spot/conditional.ts";
 import { reconcileConditionalOrders, reconcileSpotOrders } from "../../worker/domain/spot/orphans.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
 
@@ -343,6 +344,29 @@ describe("a conditional order stuck at submitted", () => {
     expect(await balance(me.id, USDT)).toEqual([units("989.4"), units("10.6")]);
     await p.trade("105");
     expect(await p.list(me, "done")).toEqual([expect.objectContaining({ id: placed.body.message.id, status: "triggered" })]);
+    await noDifferences();
+  });
+});
+
+describe("ids drawn in one millisecond", () => {
+  it("holds every conditional order placed in the same millisecond, each under its own id", async () => {
+    // Conditional order ids are (ms since 2026) × 4096 + 12 random bits, drawn with the Worker's
+    // clock: held at one millisecond, 300 orders draw a taken id almost surely; each must draw again.
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("0", "30");
+    const t = { env: { ...env, CONDITIONAL_OPEN_LIMIT: "300,300" }, userId: me.id, locale: "en" as const };
+    const input = { currency_id: p.coin, legal_id: USDT, side: "sell", type: "stop_limit", num: "0.1", stop_price: "95", price: "94" } as const;
+    const clock = vi.spyOn(Date, "now").mockReturnValue(Date.now());
+    const ids = new Set<string>();
+    try {
+      for (let i = 0; i < 300; i++) ids.add(String((await placeConditional(t, input)).id));
+    } finally {
+      clock.mockRestore();
+    }
+    expect(ids.size).toBe(300);
+    await drainPair(p.pairId);
+    expect(await balance(me.id, p.coin)).toEqual([0n, units("30")]);
     await noDifferences();
   });
 });

@@ -6,6 +6,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
+import { createProduct as createProductAt } from "../../worker/domain/earn/catalogue.ts";
+import { subscribe as subscribeAt } from "../../worker/domain/earn/positions.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { runScheduled } from "../../worker/scheduled.ts";
@@ -330,5 +332,32 @@ describe("PRODUCT_EARN off", () => {
     expect((await call("/earn/positions")).message).toHaveLength(1);
     expect((await call("/earn/redeem", { position_id: pos.id })).message).toMatchObject({ status: "redeemed" });
     expect(await bal(user.id, USDT)).toEqual([u8("100"), 0n]);
+  });
+});
+
+describe("ids drawn in one millisecond", () => {
+  // Product and position ids are (ms since 2026) × 4096 + 12 random bits: 300 writes stamped with
+  // one millisecond draw a taken id almost surely (1 − e^(−300·299/8192) ≈ 1); each must draw again.
+  it("books every subscription made in the same millisecond, each under its own id", async () => {
+    const p = await createProduct({ term_days: 0, max_amount: "10000", budget: "100" });
+    const user = await demoUser("3000");
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (let i = 0; i < 300; i++) ids.add((await subscribeAt(env, user.id, { product_id: p.id, amount: "10" }, now)).id);
+    expect(ids.size).toBe(300);
+    expect(await bal(user.id, USDT)).toEqual([0n, u8("3000")]);
+    expect(await positions(user.token)).toHaveLength(200);
+    await expectClean();
+  });
+
+  it("publishes every product created in the same millisecond, each under its own id", async () => {
+    const before = await bal(TREASURY, USDT);
+    const now = Date.now();
+    const ids = new Set<number>();
+    const input = { currency_id: USDT, term_days: 7 as const, apr: "5", min_amount: "10", max_amount: "100", budget: "1", reason: "one millisecond" };
+    for (let i = 0; i < 300; i++) ids.add(await createProductAt(env, operator.id, input, now));
+    expect(ids.size).toBe(300);
+    expect(await bal(TREASURY, USDT)).toEqual([before[0] - u8("300"), before[1] + u8("300")]);
+    await expectClean();
   });
 });

@@ -346,3 +346,24 @@ describe("the switch", () => {
     expect(((await (await req("/api/insurance/my")).json()) as { type: string }).type).toBe("ok");
   });
 });
+
+describe("ids drawn in one millisecond", () => {
+  it("sells every cover bought in the same millisecond, each under its own id", async () => {
+    // Cover ids are (ms since 2026) × 4096 + 12 random bits: 200 buys stamped with one millisecond
+    // draw a taken id almost surely (1 − e^(−200·199/8192) ≈ 0.99); a buy that meets one draws again.
+    const plan = await publishPlan({ capacity: "10000" });
+    const buyers = await Promise.all(Array.from({ length: 200 }, () => makeBuyer("100", "100")));
+    const [tAvail, tFrozen] = await treasury();
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (const b of buyers) ids.add((await buyCover(env, b.id, { plan_id: plan.id, amount: "100" }, now)).id);
+    expect(ids.size).toBe(200);
+    for (const b of buyers.slice(0, 5)) expect(await bal(b.id, USDT)).toEqual([u8("95"), 0n]);
+    const spent = await env.DB.prepare("SELECT COUNT(*) AS n FROM balances WHERE currency_id = ? AND account = 'change' AND available = ? AND user_id IN (SELECT user_id FROM insurance_covers WHERE plan_id = ?)")
+      .bind(USDT, Number(u8("95")), plan.id)
+      .first<{ n: number }>();
+    expect(spent!.n).toBe(200);
+    expect(await treasury()).toEqual([tAvail + 200n * (u8("5") - u8("50")), tFrozen + 200n * u8("50")]);
+    await expectBooksBalanced();
+  });
+});

@@ -11,7 +11,7 @@ import { app } from "../../worker/app.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { chargeOvernight, reconcileHeldPositions } from "../../worker/domain/lever/positions.ts";
+import { chargeOvernight, reconcileHeldPositions, submitPosition } from "../../worker/domain/lever/positions.ts";
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import { openLegs } from "../../durable/engine/margin.ts";
 import { api, dbFingerprint, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
@@ -575,6 +575,27 @@ describe("overnight fees, held positions, the product switch", () => {
   });
 
   it("leaves the books with no difference after all of the above", async () => {
+    expect((await reconcile(env.DB)).differences).toEqual([]);
+  });
+});
+
+describe("ids drawn in one millisecond", () => {
+  it("opens every position submitted in the same millisecond, each under its own id", async () => {
+    // Position ids are (ms since 2026) × 4096 + 12 random bits: 300 opens stamped with one
+    // millisecond draw a taken id almost surely (1 − e^(−300·299/8192) ≈ 1); each must draw again.
+    await setIndex("101.00");
+    // At most 20 open positions a user on BTC/USDT: 15 users open 20 each.
+    const users = await Promise.all(Array.from({ length: 15 }, () => leverUser("100")));
+    const [h0, hf0] = await house();
+    const f0 = await fees();
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (let i = 0; i < 300; i++) ids.add((await submitPosition(env, users[i % 15]!.id, { currency_id: BTC, legal_id: USDT, type: 1, share: 10, multiple: 10 }, now)).id);
+    expect(ids.size).toBe(300);
+    for (const u of users) expect(await lever(u.id)).toEqual([u8("100") - 20n * (u8("1.01") + u8("0.00505")), 20n * u8("1.01")]);
+    expect(await house()).toEqual([h0 - 300n * u8("10.1"), hf0 + 300n * u8("10.1")]);
+    expect(await fees()).toBe(f0 + 300n * u8("0.00505"));
+    await drainPair(1);
     expect((await reconcile(env.DB)).differences).toEqual([]);
   });
 });

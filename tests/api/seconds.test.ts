@@ -8,7 +8,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
-import { reconcileHeldContracts } from "../../worker/domain/seconds/orders.ts";
+import { reconcileHeldContracts, submitContract } from "../../worker/domain/seconds/orders.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
@@ -427,5 +427,24 @@ describe("reconciliation", () => {
     const r = await reconcile(env.DB);
     expect(r.differences).toEqual([]);
     expect(r.stats.hold_sources).toContain("micro_orders");
+  });
+});
+
+describe("ids drawn in one millisecond", () => {
+  it("holds every contract submitted in the same millisecond, each under its own id", async () => {
+    // Contract ids are (ms since 2026) × 4096 + 12 random bits: 300 submits stamped with one
+    // millisecond draw a taken id almost surely (1 − e^(−300·299/8192) ≈ 1); each must draw again.
+    const u = await bettor("3060");
+    const house = await micro(TREASURY);
+    const fee0 = await fees();
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (let i = 0; i < 300; i++) ids.add((await submitContract(env, u.id, { match_id: PAIR, currency_id: USDT, type: 1, seconds: 60, number: "10" }, now)).id);
+    expect(ids.size).toBe(300);
+    expect(await micro(u.id)).toEqual([0n, units("3000")]);
+    expect(await micro(TREASURY)).toEqual([house[0] - 300n * units("8.2"), house[1] + 300n * units("8.2")]);
+    expect(await fees()).toBe(fee0 + 300n * units("0.2"));
+    await drainPair(PAIR);
+    expect((await reconcile(env.DB)).differences).toEqual([]);
   });
 });

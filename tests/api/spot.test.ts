@@ -1,5 +1,7 @@
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { MAX_BATCH_ORDERS } from "../../schemas/spot.ts";
+import { placeBatch, placeOrder, type Trader } from "../../worker/domain/spot/orders.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { api, balance, dbFingerprint, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
@@ -250,5 +252,42 @@ describe("reconciliation", () => {
     const result = await reconcile(env.DB);
     expect(result.differences).toEqual(expect.arrayContaining([expect.objectContaining({ check: "frozen_vs_holds", user_id: u.id, currency_id: USDT })]));
     await env.DB.prepare("UPDATE spot_orders SET status = 1 WHERE id = ?").bind(r.body.message.order_id).run();
+  });
+});
+
+describe("ids drawn in one millisecond", () => {
+  // Order ids are (ms since 2026) × 4096 + 12 random bits, drawn with the Worker's clock: with the
+  // clock held at one millisecond, 300 orders draw a taken id almost surely (1 − e^(−300·299/8192)
+  // ≈ 1), and 40 batches of 20 consecutive ids overlap almost surely; each must draw again.
+  /**
+   * A buyer with `usdt` places `rounds` times with the clock held at one millisecond: every order
+   * is booked under its own id (`orders` in all), all of `usdt` frozen, and all of it back once the book is cleared.
+   */
+  async function inOneMillisecond(usdt: string, rounds: number, orders: number, place: (t: Trader) => Promise<string[]>) {
+    await clearBook();
+    const u = await trader(usdt, "0");
+    const t = { env, userId: u.id, locale: "en" as const };
+    const ids = new Set<string>();
+    const clock = vi.spyOn(Date, "now").mockReturnValue(Date.now());
+    try {
+      for (let i = 0; i < rounds; i++) for (const id of await place(t)) ids.add(id);
+    } finally {
+      clock.mockRestore();
+    }
+    expect(ids.size).toBe(orders);
+    expect(await balance(u.id, USDT)).toEqual([0n, units(usdt)]);
+    await clearBook();
+    expect(await balance(u.id, USDT)).toEqual([units(usdt), 0n]);
+    expect((await reconcile(env.DB)).differences).toEqual([]);
+  }
+  const order = { mode: 2, price: "500", num: "0.01" };
+
+  it("books every order placed in the same millisecond, each under its own id", async () => {
+    await inOneMillisecond("1500", 300, 300, async (t) => [(await placeOrder(t, "buy", { currency_id: BTC, legal_id: USDT, ...order })).order_id]);
+  });
+
+  it("books every batch placed in the same millisecond, each order under its own id", async () => {
+    const orders = Array.from({ length: MAX_BATCH_ORDERS }, () => ({ side: "buy" as const, ...order }));
+    await inOneMillisecond("4000", 40, 800, async (t) => (await placeBatch(t, { currency_id: BTC, legal_id: USDT, orders })).orders.map((o) => (o as { order_id: string }).order_id));
   });
 });

@@ -8,7 +8,8 @@ import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:
 import { beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index.ts";
 import { userStub } from "../../worker/lib/notify.ts";
-import { migrateAccountsStep, migrationCursor, verifyAccountsStep } from "../../worker/domain/ledger/account-objects.ts";
+import { migrateAccountsStep, migrationCursor, openSystemAccounts, verifyAccountsStep } from "../../worker/domain/ledger/account-objects.ts";
+import { SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
 import { drainPair, seedSpotPair } from "../api/helpers.ts";
 import { BTC, PAIR, USDT, buy, trader } from "../api/spot-fixtures.ts";
 
@@ -157,5 +158,48 @@ describe("moving D1's balances into account objects", () => {
     const v = await verifyAccountsStep(env, high.first - 1, 500, high.last);
     expect(v).toMatchObject({ checked: 150, mismatched: [], next: high.last, done: true });
     expect(await post("/dev/accounts/migrate", { first: 10, last: 9 })).toMatchObject({ status: 400, body: { code: "invalid_param", field: "last" } });
+  });
+
+  it("opens the treasury's and the other system accounts' shards from D1's system balances, split over the shards, once", async () => {
+    const { treasury, fees, deposits } = SYSTEM_USERS;
+    const set = (userId: number, currencyId: number, available: number, frozen: number) =>
+      env.DB.prepare("INSERT INTO balances (user_id, currency_id, account, available, frozen) VALUES (?1, ?2, 'change', ?3, ?4) ON CONFLICT DO UPDATE SET available = ?3, frozen = ?4")
+        .bind(userId, currencyId, available, frozen)
+        .run();
+    // The treasury: 1,000,003 USDT (3 more than 8 equal parts) and 80 BTC with 9 frozen (a cover); fees 17 BTC;
+    // the deposits account below zero, as it is by design (it mirrors money that came from outside).
+    await set(treasury, USDT, 1_000_003, 0);
+    await set(treasury, BTC, 80, 9);
+    await set(fees, BTC, 17, 0);
+    await set(deposits, USDT, -5_000, 0);
+    const shard = (userId: number, k: number) => systemStub(env, userId, k).systemBalances(userId, k);
+
+    const first = await openSystemAccounts(env);
+    expect(first.mismatched).toEqual([]);
+    expect(first.seen).toBe(0);
+    expect(first.imported).toBeGreaterThanOrEqual(2 * SYSTEM_SHARDS);
+    expect(first.skipped).toContainEqual({ user_id: deposits, account: "change", currency_id: USDT, available: "-5000", frozen: "0" });
+    const usdt = await Promise.all(Array.from({ length: SYSTEM_SHARDS }, async (_, k) => (await shard(treasury, k)).find((b) => b.currencyId === USDT)));
+    expect(usdt.map((b) => b?.available)).toEqual([125_001n, 125_001n, 125_001n, 125_000n, 125_000n, 125_000n, 125_000n, 125_000n]);
+    // The frozen BTC is a hold in each shard (the cover's record is still D1's): 2 in shard 0, 1 in the others.
+    expect((await shard(treasury, 0)).find((b) => b.currencyId === BTC)).toEqual({ account: "change", currencyId: BTC, available: 10n, frozen: 2n });
+    expect(await systemStub(env, treasury, 0).systemHold(treasury, 0, `migrated:change:${BTC}`)).toMatchObject({ amount: 2n, open: true });
+    expect((await shard(fees, 0)).find((b) => b.currencyId === BTC)?.available).toBe(3n);
+    expect((await shard(fees, 7)).find((b) => b.currencyId === BTC)?.available).toBe(2n);
+    // The read model has each shard apart; their sum is D1's balance.
+    const sum = await env.DB.prepare("SELECT sum(available) AS a, sum(frozen) AS f FROM system_balances WHERE user_id = ? AND currency_id = ?").bind(treasury, BTC).first();
+    expect(sum).toEqual({ a: 80, f: 9 });
+
+    // Run again (a driver that stopped): every shard answers opened before, nothing moves twice.
+    expect(await openSystemAccounts(env)).toMatchObject({ imported: 0, seen: first.imported, mismatched: [] });
+    expect(await post("/dev/accounts/system", {})).toMatchObject({ status: 200, body: { message: { imported: 0, seen: first.imported, mismatched: [] } } });
+    expect((await post("/dev/accounts/system", {}, env)).status).toBe(404);
+    expect(await post("/dev/accounts/system", { limit: 5 })).toMatchObject({ status: 400, body: { code: "invalid_param" } });
+    // D1 changed after the opening (outside the read-only window): the difference is reported.
+    await set(treasury, USDT, 1_000_004, 0);
+    expect((await openSystemAccounts(env)).mismatched).toEqual([
+      { user_id: treasury, where: "object" },
+      { user_id: treasury, where: "read_model" },
+    ]);
   });
 });

@@ -87,7 +87,6 @@ describe("account journeys", () => {
     // The drawer shows the new account.
     await page.click('[data-testid="menu-button"]');
     await page.locator('[data-testid="drawer-user"]').getByText(account).waitFor();
-    await page.waitForTimeout(350); // let the slide-in finish before the picture
     await snap(page, "drawer-en");
     await page.keyboard.press("Escape");
 
@@ -111,7 +110,6 @@ describe("account journeys", () => {
     // Logout from the drawer (only shown while logged in).
     await page.click('[data-testid="menu-button"]');
     await page.getByText("로그아웃").first().waitFor();
-    await page.waitForTimeout(350);
     await snap(page, "drawer-kr");
     await page.click('[data-testid="logout-button"]');
     await waitForRoute(page, /^#\/login/);

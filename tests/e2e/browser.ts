@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// The function passed to page.evaluate() runs in the browser, hence the DOM types.
 /**
  * Chromium for the browser tests: the system browser (/usr/bin/chromium) when installed, else the
  * headless build shipped inside @sparticuz/chromium, so `npm install && npm test` works on a fresh
@@ -10,6 +12,13 @@ import { chromium, type Browser, type BrowserContext, type Page } from "playwrig
 
 export const VIEWPORT = { width: 390, height: 844 };
 export const SCREENSHOT_DIR = join(process.cwd(), "test-results");
+/**
+ * The tests' screenshots are for people to look at (nothing compares them): `SCREENSHOTS=on npm test`
+ * (or one file: `SCREENSHOTS=on npm test -- tests/e2e/screens.test.ts`) writes them to test-results/.
+ * Off by default: about 400 pictures a run cost Chromium more CPU than the tests' own steps
+ * (docs/development.md, "How long it takes").
+ */
+export const SCREENSHOTS = process.env.SCREENSHOTS === "on";
 
 const OFFLINE_FLAGS = [
   "--headless",
@@ -64,10 +73,31 @@ export async function newPhoneContext(browser: Browser, options: { timezoneId?: 
   return context;
 }
 
-/** Saves a full-page screenshot as test-results/<name>.png. */
+/**
+ * With SCREENSHOTS=on, saves the screen as test-results/<name>.png once its transitions (a drawer
+ * sliding in, a toast) have finished, as a person would see it; otherwise does nothing.
+ */
 export async function snap(page: Page, name: string): Promise<void> {
+  if (!SCREENSHOTS) return;
+  await settled(page);
+  await snapFailure(page, name);
+}
+
+/** Saves the screen a step failed on as test-results/<name>.png, whatever SCREENSHOTS says: it explains the failure. */
+export async function snapFailure(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: false });
+}
+
+/** Waits (at most 2 s: a picture, not a check) until the page's finite animations have finished. */
+async function settled(page: Page): Promise<void> {
+  await page
+    .evaluate(() => {
+      const running = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+      const done = Promise.all(running.map((a) => a.finished.catch(() => undefined)));
+      return Promise.race([done, new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    })
+    .catch(() => undefined);
 }
 
 /**

@@ -21,7 +21,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { dealMoneyCents, formatCents } from "../../schemas/c2c.ts";
 import { formatUnits, parseUnits } from "../../schemas/money.ts";
-import { newPhoneContext, snap } from "./browser.ts";
+import { newPhoneContext, snap, snapFailure } from "./browser.ts";
 import { browser, server, useExchange, useServer } from "./exchange.ts";
 import { apiCall, registerViaApi, uniqueEmail, uploadPicture } from "./helpers.ts";
 
@@ -93,7 +93,7 @@ async function go(page: Page, route: string, ready: string) {
   try {
     await page.waitForSelector(ready);
   } catch (err) {
-    await snap(page, `c2c-failed-${route.replace(/\W+/g, "-")}`);
+    await snapFailure(page, `c2c-failed-${route.replace(/\W+/g, "-")}`);
     throw err;
   }
 }
@@ -370,7 +370,9 @@ describe("C2C between two people", () => {
 });
 
 describe("C2C's clock and appeals", () => {
-  useServer({ C2C_PAY_WINDOW_SECONDS: "20", C2C_APPEAL_AFTER_SECONDS: "5" });
+  // Short windows, and the dev clock (worker/lib/clock.ts): the test moves the server's clock and the
+  // buyer's phone's (Playwright's) on together instead of waiting for the windows to pass.
+  useServer({ C2C_PAY_WINDOW_SECONDS: "20", C2C_APPEAL_AFTER_SECONDS: "5", DEV_CLOCK: "on" });
 
   it("an unpaid order cancels itself when the window ends, and an appealed one is released by an operator", async () => {
     const op = await login("operator@exchange.test", "Operator1234");
@@ -383,6 +385,12 @@ describe("C2C's clock and appeals", () => {
 
     // ── 1. Left unpaid: the pay page counts down from 20 s and the order cancels itself ──
     const b = await openPhone(buyer.token);
+    await b.page.clock.install();
+    /** Time passes for the server and the buyer's phone alike (the phone's clock runs on by itself too). */
+    const pass = async (seconds: number) => {
+      await call("/api/dev/clock", { body: { advance_s: seconds } });
+      await b.page.clock.fastForward(seconds * 1000);
+    };
     await go(b.page, "/legal/index", `[data-testid="c2c-advert"][data-id="${advert.id}"]`);
     await b.page.locator(`[data-testid="c2c-advert"][data-id="${advert.id}"] [data-testid="advert-take"]`).click();
     await b.page.fill('[data-testid="dialog-input"]', "20");
@@ -390,6 +398,7 @@ describe("C2C's clock and appeals", () => {
     await b.page.waitForSelector('[data-testid="c2c-pay"]');
     expect(await b.page.locator('[data-testid="pay-countdown"]').textContent()).toMatch(/^00:[012]\d$/);
     expect(await surplus()).toBe(usdt(u(before) - u("20")));
+    await pass(20);
     await b.page.waitForSelector('[data-testid="c2c-show"][data-state="2"]', { timeout: 120_000 });
     await b.page.locator('[data-testid="show-note"]').getByText("the payment time ran out").waitFor();
     await snap(b.page, "c2c-expired");
@@ -401,6 +410,7 @@ describe("C2C's clock and appeals", () => {
     await call(`/api/c2c/orders/${orderId}/messages`, { token: buyer.token, body: { text: "I paid, please release" } });
     await call("/api/user_legal_pay", { token: buyer.token, body: { id: orderId, pay_orders_img: await upload(buyer.token) } });
     await go(b.page, `/legal/show?id=${orderId}`, '[data-testid="c2c-show"][data-state="3"]');
+    await pass(5);
     await b.page.click('[data-testid="show-appeal-link"]'); // appears by itself once the 5 s have passed
     await b.page.waitForSelector('[data-testid="c2c-appeal"]');
     await b.page.click('[data-testid="appeal-submit"]');

@@ -10,17 +10,14 @@
  * approves it and records the chain's success. Every number on /assets then equals the ledger
  * result computed here with bigints, and the reconciliation finds no difference.
  */
-import { execFile } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { Secret, TOTP } from "otpauth";
 import { formatUnits } from "../../schemas/money.ts";
 import { formatMoney, groupThousands } from "../../web/src/lib/format.ts";
-import { newPhoneContext, snap } from "./browser.ts";
+import { newPhoneContext, snap, snapFailure } from "./browser.ts";
 import { browser, server, useExchange } from "./exchange.ts";
 import { captchaAnswer, proveContactInBanner, registerViaApi, uniqueEmail, waitForRoute } from "./helpers.ts";
-import { ROOT } from "./server.ts";
 
 const contexts: BrowserContext[] = [];
 
@@ -40,25 +37,6 @@ async function call<T>(path: string, opts: { token?: string; body?: unknown; met
 
 async function login(account: string, password: string): Promise<string> {
   return (await call<{ token: string }>("/api/user/login", { body: { user_string: account, password, type: 1 } })).token;
-}
-
-/**
- * Makes an account an operator straight in the test database (there is one seeded operator;
- * adjustments need two). Asynchronous on purpose: a blocking wrangler call (many seconds on a
- * loaded machine) kept this process from seeing the Worker close an idle keep-alive connection, and
- * the next request went out on it ("fetch failed: other side closed").
- */
-async function promoteToOperator(account: string): Promise<void> {
-  const wrangler = join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
-  const sql = `UPDATE users SET role = 'operator' WHERE account = '${account.replace(/'/g, "''")}'`;
-  await new Promise<void>((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [wrangler, "d1", "execute", "DB", "--local", "--persist-to", server.persistDir, "--command", sql],
-      { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" }, encoding: "utf8", timeout: 120_000 },
-      (err, stdout, stderr) => (err ? reject(new Error(`promoting ${account} failed:\n${stdout}\n${stderr}`, { cause: err })) : resolve()),
-    );
-  });
 }
 
 /** A phone page; with a token the session is seeded once (reloads keep whatever the app stored since). */
@@ -88,7 +66,7 @@ async function go(page: Page, route: string, ready: string) {
   try {
     await page.waitForSelector(ready);
   } catch (err) {
-    await snap(page, `money-failed-${route.replace(/\W+/g, "-")}`);
+    await snapFailure(page, `money-failed-${route.replace(/\W+/g, "-")}`);
     throw err;
   }
 }
@@ -180,10 +158,8 @@ describe("money in and out", () => {
     const account = uniqueEmail("money");
     const password = "Money2024x";
     const op1 = await login("operator@exchange.test", "Operator1234");
-    const op2Account = uniqueEmail("op2");
-    await registerViaApi(server.baseUrl, op2Account, "Operator1234");
-    await promoteToOperator(op2Account);
-    const op2 = await login(op2Account, "Operator1234");
+    // The seeded second operator: adjustments need two.
+    const op2 = await login("operator2@exchange.test", "Operator1234");
 
     // ── 1. Registration in the browser ──
     const user = await openPhone(null);

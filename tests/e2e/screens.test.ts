@@ -85,7 +85,6 @@ describe("screens", () => {
         expect(title, `${s.name} title`).toBe(messages[locale][s.title]);
         expect(await page.title()).toBe(`${messages[locale][s.title]} - Honest Exchange`);
         expect(await page.locator(".state-error").count(), `${s.name} shows an error`).toBe(0);
-        await page.waitForTimeout(150);
         await snap(page, `screen-${locale}-${s.name}`);
       }
       // The drawer, fully open.
@@ -93,7 +92,6 @@ describe("screens", () => {
       await page.waitForSelector('[data-testid="home"]');
       await page.click('[data-testid="menu-button"]');
       await page.getByText(messages[locale].logout ?? "").waitFor();
-      await page.waitForTimeout(400);
       await snap(page, `screen-${locale}-drawer`);
       expect(errors).toEqual([]);
       await context.close();
@@ -129,6 +127,9 @@ describe("home and session behaviour", () => {
 
   it("applies the API error rules: 998 → verify identity, 997 → receiving account, errors and network failures shown", async () => {
     const { context, page, errors } = await openAs("en", token);
+    // The page's timers run on Playwright's clock (at real speed), so the test can bring the
+    // screen's background refresh forward instead of waiting for it.
+    await page.clock.install();
     const envelope = (type: string, message: string) => ({
       status: 403,
       contentType: "application/json",
@@ -158,10 +159,12 @@ describe("home and session behaviour", () => {
     expect(await dialog.count()).toBe(0);
     const screenError = page.locator(".state-error", { hasText: "Please add your receiving account first" });
     await screenError.waitFor(); // the screen's own error state
-    // The screen's background refresh (every 10 s) fails the same way: the error stays on the
-    // screen, and the dialog the user just dismissed does not come back. Wait for that refresh
-    // (whenever it comes), then retry by hand: the retry's answer arrives after the refresh's, so
-    // once the screen shows the error again both were handled, and neither reopened the dialog.
+    // The screen's background refresh (every 10 s, HOME_REFRESH_MS) fails the same way: the error
+    // stays on the screen, and the dialog the user just dismissed does not come back. The clock
+    // moves 10 s on and the refresh is waited for, then retried by hand: the retry's answer arrives
+    // after the refresh's, so once the screen shows the error again both were handled, and neither
+    // reopened the dialog.
+    await page.clock.fastForward(10_000);
     await expect.poll(() => homeCalls, { timeout: 120_000, interval: 200 }).toBeGreaterThanOrEqual(2);
     const callsBeforeRetry = homeCalls;
     await screenError.getByRole("button", { name: "Retry" }).click();

@@ -7,7 +7,8 @@
  * on BTC/USDT; the countdown runs in the list and in the order modal; at expiry the modal says
  * settling and then shows the result with "settlement finished"; the result follows the tie rule
  * from the public tick log's entry and exit ticks (the modal names both); the micro balance
- * changes by exactly the result and the fee; the history lists it. Also: the chart in trade mode
+ * changes by exactly the result and the fee; the history lists it. The file's Worker runs the dev
+ * clock, and the test moves it over the contract's minute once the countdown has been seen running. Also: the chart in trade mode
  * offers up and down, and with seconds switched off the tab is gone and /trade says "not open".
  *
  * No market maker runs here: demo2 rests a bid and an ask, so BTC/USDT has a two-sided book and an
@@ -64,7 +65,8 @@ const units = (v: string) => {
   return v.startsWith("-") ? -u : u;
 };
 
-useExchange();
+// The dev clock (worker/lib/clock.ts) moves the contract's minute on instead of waiting for it.
+useExchange({ DEV_CLOCK: "on" });
 
 beforeAll(async () => {
   tokens.demo1 = await login("demo1@exchange.test");
@@ -202,6 +204,9 @@ describe("seconds contracts", () => {
     await p.waitForSelector('[data-testid="order-modal-countdown"]');
     expect(await text(p, "order-modal-open")).toBe("60,500.00");
     await snap(p, "seconds-modal-running-en");
+    // The minute passes: the clock moves 60 s on, and the pair object settles the contract at once,
+    // at the index of its end (the book never moved), as it would at the real end.
+    await api("", "/api/dev/clock", { advance_s: 60 });
     await p.waitForSelector('[data-testid="order-modal-state"][data-phase="settling"], [data-testid="order-modal-state"][data-phase="settled"]', { timeout: 120_000 });
     await p.waitForSelector('[data-testid="order-modal-state"][data-phase="settled"]', { timeout: 120_000 });
     expect((await modal.textContent()) ?? "").toContain("Settlement finished");

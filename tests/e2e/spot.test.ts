@@ -183,7 +183,6 @@ describe("spot trading between two traders", () => {
     expect(await text(b, "kline-last")).toBe("70,000.00");
     expect((await b.locator('[data-testid="kline-deal"]').first().textContent())?.replace(/\s+/g, " ")).toContain("70,000.00");
     expect(await b.locator('[data-testid="page-title"]').textContent()).toBe("BTC/USDT");
-    await b.waitForTimeout(300);
     await snap(b, "spot-kline-en");
 
     // The history lists the trade: buy (green), quantity, price, traded amount.
@@ -207,7 +206,6 @@ describe("spot trading between two traders", () => {
     await snap(zh.page, "spot-exchange-zh");
     await zh.page.goto(`${server.baseUrl}/#/kline`);
     await zh.page.waitForSelector('[data-testid="kline-chart"][data-status="ready"]');
-    await zh.page.waitForTimeout(300);
     await snap(zh.page, "spot-kline-zh");
     await zh.page.goto(`${server.baseUrl}/#/exchange/lists`);
     await zh.page.locator('[data-testid="record-row"]').first().waitFor();

@@ -24,7 +24,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
-import { newPhoneContext, snap } from "./browser.ts";
+import { newPhoneContext, SCREENSHOTS, snap } from "./browser.ts";
 import { browser, server, useExchange } from "./exchange.ts";
 import { waitForRoute } from "./helpers.ts";
 
@@ -134,6 +134,7 @@ async function toastTitled(phone: Phone, title: string): Promise<{ title: string
 
 /** Screenshot while the toast titled `title` is still up, once it has slid in (skipped if a loaded machine was too slow to catch it). */
 async function snapToast(phone: Phone, title: string, name: string) {
+  if (!SCREENSHOTS) return;
   const toast = testId(phone.page, "notice-toast").filter({ hasText: title });
   const settled = await toast
     .evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)).then(() => true), undefined, { timeout: 1_000 })
@@ -204,7 +205,8 @@ const SELL_ADVERT = 1;
 /** The items of this test's kinds; demo2 must never hold one. */
 const KINDS = ["seconds_settled", "c2c_new_order", "c2c_paid", "c2c_released", "support_reply"];
 
-useExchange();
+// The dev clock (worker/lib/clock.ts) moves each contract's 30 s on instead of waiting for them.
+useExchange({ DEV_CLOCK: "on" });
 
 beforeAll(async () => {
   tokens.demo1 = await login("demo1@exchange.test", "Demo1234");
@@ -245,6 +247,8 @@ describe("issue #16 acceptance: nothing happens to a user's money without them k
         body: { match_id: 1, currency_id: 3, type: 1, seconds: shortest, number: "10", client_oid: `trust-${lang}` },
       });
       await snap(p, shot("1-assets-running"));
+      // Its time passes: the clock moves on, and the pair object settles the contract at once.
+      await call("/api/dev/clock", { body: { advance_s: shortest } });
       const settledToast = await toastTitled(demo1, w.settledLost);
       await snapToast(demo1, w.settledLost, shot("1-assets-settled-toast"));
       // The contract as the API has it: a tie at the index, so "up" lost the stake and the fee.

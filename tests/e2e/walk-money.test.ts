@@ -14,7 +14,7 @@
 import { describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { parseUnits } from "../../schemas/money.ts";
-import { openPhone, snap } from "./browser.ts";
+import { openPhone, snap, snapFailure } from "./browser.ts";
 import { browser, server, useExchange } from "./exchange.ts";
 import { apiCall, waitForRoute } from "./helpers.ts";
 
@@ -93,7 +93,7 @@ describe("a leverage close shows the P/L net of fees", () => {
         const history = await call<{ message: { data: { id: number; net_profit: string }[] } }>("/api/lever/my_trade?status=4", { token, body: {} });
         expect(units(history.message.data.find((r) => r.id === p.id)!.net_profit)).toBe(moved);
       } catch (err) {
-        await snap(page, `walk-money-lever-failed-${lang}`);
+        await snapFailure(page, `walk-money-lever-failed-${lang}`);
         throw err;
       }
       expect(errors).toEqual([]);
@@ -144,7 +144,7 @@ describe("a C2C chat message is noticed outside the order screen", () => {
         await waitForRoute(page, new RegExp(`^#/legal/chat\\?id=${orderId}$`));
         await page.locator('[data-testid="chat-message"][data-sender="counterparty"]').getByText(text).waitFor();
       } catch (err) {
-        await snap(page, `walk-money-c2c-failed-${lang}`);
+        await snapFailure(page, `walk-money-c2c-failed-${lang}`);
         throw err;
       }
       expect(errors).toEqual([]);
@@ -187,7 +187,7 @@ describe("a money notification refreshes the balances it names at once", () => {
         await snap(page, `walk-money-balance-refreshed-${lang}`);
         expect(new URL(page.url()).hash).toBe("#/assets");
       } catch (err) {
-        await snap(page, `walk-money-balance-failed-${lang}`);
+        await snapFailure(page, `walk-money-balance-failed-${lang}`);
         throw err;
       }
       expect(errors).toEqual([]);
@@ -249,7 +249,7 @@ describe("a seconds contract refused with price_moved", () => {
         await testId(page, "running-order").first().waitFor();
         expect(await testId(page, "sec-confirm").count()).toBe(0);
       } catch (err) {
-        await snap(page, `walk-money-seconds-failed-${lang}`);
+        await snapFailure(page, `walk-money-seconds-failed-${lang}`);
         throw err;
       }
       expect(errors).toEqual([]);

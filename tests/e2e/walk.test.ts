@@ -178,6 +178,9 @@ describe("C2C: requirements first, the amount kept, the seller's release", () =>
       await page.fill('[data-testid="bank-real-name"]', buyers[lang].name);
       await page.fill('[data-testid="bank-card"]', "6228480402564890018");
       await page.fill('[data-testid="bank-branch"]', "Main");
+      // The bank's name is looked up from the number once the card field loses focus; a save before
+      // the answer is refused for want of it (what failed here under load), so wait as a person would.
+      await page.waitForFunction(() => (document.querySelector('[data-testid="bank-name"]') as HTMLInputElement | null)?.value !== "");
       await testId(page, "bank-submit").click();
       // …and saving it brings the order back, with the amount typed before.
       await waitForRoute(page, new RegExp(`^#/legal/index\\?.*advert=${advertId}&amount=100$`));

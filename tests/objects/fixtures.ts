@@ -6,8 +6,8 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import type { AccountBalance } from "../../durable/account/types.ts";
-import { SYSTEM_SHARDS, SYSTEM_USERS, accountStub, systemStub } from "../../worker/lib/accounts.ts";
-import { makeUser, units } from "../api/helpers.ts";
+import { SYSTEM_SHARDS, SYSTEM_USERS, accountStub, systemAddress, systemStub } from "../../worker/lib/accounts.ts";
+import { api, makeUser, units } from "../api/helpers.ts";
 
 export const BTC = 1;
 export const USDT = 3;
@@ -23,6 +23,13 @@ export async function objectTrader(usdt = "10000", btc = "1") {
     { account: "change", currencyId: BTC, available: units(btc), frozen: 0n },
   ].filter((r) => r.available > 0n);
   await accountStub(env, u.id).accountImport(u.id, rows);
+  return u;
+}
+
+/** A verified user whose object was opened with `usdt` in one account (`micro` for contracts, `lever` for positions). */
+export async function objectUserWith(account: string, usdt = "100") {
+  const u = await makeUser({ verified: 2 });
+  await accountStub(env, u.id).accountImport(u.id, [{ account, currencyId: USDT, available: units(usdt), frozen: 0n }]);
   return u;
 }
 
@@ -69,4 +76,22 @@ export async function d1LedgerRows(userId: number) {
 /** Runs `fn` inside the pair object (its instance and storage). */
 export function inPair<R>(fn: (instance: unknown, state: DurableObjectState) => R | Promise<R>) {
   return runInDurableObject(pairStub(), fn);
+}
+
+/** Gives every treasury shard `usdt` in the house's account (the cut-over opens them from D1's treasury). */
+export async function fundTreasuryShards(usdt: bigint) {
+  const treasury = SYSTEM_USERS.treasury;
+  for (let k = 0; k < SYSTEM_SHARDS; k++) {
+    const leg = { key: `test:fund:${k}`, to: systemAddress(treasury, k), ops: [{ t: "credit" as const, kind: "change", cur: String(USDT), amt: Number(usdt) }] };
+    expect(await systemStub(env, treasury, k).systemReceive(treasury, k, [leg])).toEqual(["applied"]);
+  }
+}
+
+/** A two-sided book (bid 100, ask 102) from a market maker on the objects: the pair has an index. */
+export async function twoSidedObjectBook() {
+  const mm = await objectTrader("100000", "100");
+  const order = (side: "buy" | "sell", price: string) =>
+    api(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", { token: mm.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price, num: "0.1" } });
+  expect((await order("buy", "100")).body.type).toBe("ok");
+  expect((await order("sell", "102")).body.type).toBe("ok");
 }

@@ -9,7 +9,7 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { accountStub, sendLegs, SYSTEM_SHARDS, SYSTEM_USERS, systemAddress, systemStub } from "../../worker/lib/accounts.ts";
 import { leverNightLegs, leverShard } from "../../durable/pair/desks/lever-objects.ts";
-import { chargeOvernight } from "../../worker/domain/lever/positions.ts";
+import { chargeOvernight, submitPosition } from "../../worker/domain/lever/positions.ts";
 import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
 import { open, positionRow, sweepNow } from "../api/lever-fixtures.ts";
 import { BTC, USDT, d1LedgerRows, drainObject, legsDelivered, objectBalances, objectTrader, readModel } from "./fixtures.ts";
@@ -167,5 +167,25 @@ describe("leveraged positions on the account objects", () => {
     await legsDelivered();
     expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100"), 0n]]);
     expect(await allHouses(TREASURY)).toEqual(before);
+  });
+});
+
+describe("ids drawn in one millisecond on the account objects", () => {
+  it("opens every position submitted in the same millisecond, each under its own id", async () => {
+    // Position ids are (ms since 2026) × 4096 + 12 random bits: 300 opens stamped with one
+    // millisecond draw a taken id almost surely (1 − e^(−300·299/8192) ≈ 1). The house's cover hold
+    // (keyed by the id, in the treasury shard) finds it taken: nothing moved, and the id is drawn again.
+    await setIndex("101.00");
+    // At most 20 open positions a user on BTC/USDT: 15 users open 20 each, of 1 lot × 10 (cover 1.01 USDT).
+    const users = await Promise.all(Array.from({ length: 15 }, () => leverUser("100")));
+    const before = await allHouses(TREASURY);
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (let i = 0; i < 300; i++) ids.add((await submitPosition(env, users[i % 15]!.id, { currency_id: BTC, legal_id: USDT, type: 1, share: 1, multiple: 10 }, now)).id);
+    expect(ids.size).toBe(300);
+    for (const u of users) expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100") - 20n * u8("0.101505"), 20n * u8("0.101505")]]);
+    const sum = (hs: [bigint, bigint][]) => hs.reduce(([a, f], [a2, f2]) => [a + a2, f + f2], [0n, 0n]);
+    const [a0, f0] = sum(before);
+    expect(sum(await allHouses(TREASURY))).toEqual([a0 - 300n * u8("1.01"), f0 + 300n * u8("1.01")]);
   });
 });

@@ -65,7 +65,7 @@ export async function openHolds(userId: number) {
 
 /** Legs owed to the objects that no object has answered yet. */
 export async function unsentLegs() {
-  return (await env.DB.prepare("SELECT count(*) AS n FROM object_legs WHERE sent_at IS NULL").first<{ n: number }>())!.n;
+  return (await env.DB.prepare("SELECT count(*) AS n FROM record_legs").first<{ n: number }>())!.n;
 }
 
 /** The reconciler in objects mode finds nothing: users' frozen funds and the treasury shards' against the products' records. */

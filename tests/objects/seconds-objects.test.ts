@@ -7,11 +7,12 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { accountStub, SYSTEM_SHARDS, SYSTEM_USERS, systemAddress, systemStub } from "../../worker/lib/accounts.ts";
+import { accountStub, SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
 import { coverShard } from "../../durable/pair/desks/seconds-objects.ts";
+import { submitContract } from "../../worker/domain/seconds/orders.ts";
 import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
 import { settled, submit } from "../api/seconds-fixtures.ts";
-import { BTC, PAIR, USDT, d1LedgerRows, drainObject, legsDelivered, objectBalances, objectTrader, readModel } from "./fixtures.ts";
+import { PAIR, USDT, d1LedgerRows, drainObject, fundTreasuryShards, legsDelivered, objectBalances, readModel, twoSidedObjectBook } from "./fixtures.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 /** A payable coin the house holds none of. */
@@ -61,16 +62,9 @@ beforeAll(async () => {
   });
   expect(r.body.type).toBe("ok");
   // The house's USDT, spread over the treasury's shards (the cut-over opens them from D1's treasury).
-  for (let k = 0; k < SYSTEM_SHARDS; k++) {
-    const to = systemAddress(TREASURY, k);
-    expect(await systemStub(env, TREASURY, k).systemReceive(TREASURY, k, [{ key: `test:fund:${k}`, to, ops: [{ t: "credit", kind: "change", cur: String(USDT), amt: Number(SHARD_FUNDS) }] }])).toEqual(["applied"]);
-  }
+  await fundTreasuryShards(SHARD_FUNDS);
   // A two-sided book (bid 100, ask 102) from a market maker on the objects: the pair has an index.
-  const mm = await objectTrader("100000", "100");
-  const order = (side: "buy" | "sell", price: string) =>
-    api(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", { token: mm.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price, num: "0.1" } });
-  expect((await order("buy", "100")).body.type).toBe("ok");
-  expect((await order("sell", "102")).body.type).toBe("ok");
+  await twoSidedObjectBook();
 });
 
 describe("seconds contracts on the account objects", () => {
@@ -157,5 +151,23 @@ describe("seconds contracts on the account objects", () => {
     expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("100"), 0n]]);
     expect(await accountStub(env, u.id).accountOpenHolds(u.id)).toEqual([]);
     expect(await allHouses(TREASURY)).toEqual(before);
+  });
+});
+
+describe("ids drawn in one millisecond on the account objects", () => {
+  it("holds every contract submitted in the same millisecond, each under its own id", async () => {
+    // Contract ids are (ms since 2026) × 4096 + 12 random bits: 300 submits stamped with one
+    // millisecond draw a taken id almost surely. The house's cover hold (keyed by the id, in the
+    // treasury shard) finds it taken: nothing moved, and the id is drawn again.
+    const u = await bettor("3060");
+    const before = await allHouses(TREASURY);
+    const now = Date.now();
+    const ids = new Set<number>();
+    for (let i = 0; i < 300; i++) ids.add((await submitContract(env, u.id, { match_id: PAIR, currency_id: USDT, type: 1, seconds: 60, number: "10" }, now)).id);
+    expect(ids.size).toBe(300);
+    expect(await objectBalances(u.id)).toEqual([["micro", USDT, 0n, units("3060")]]);
+    const sum = (hs: [bigint, bigint][]) => hs.reduce(([a, f], [a2, f2]) => [a + a2, f + f2], [0n, 0n]);
+    const [a0, f0] = sum(before);
+    expect(sum(await allHouses(TREASURY))).toEqual([a0 - 300n * units("8.2"), f0 + 300n * units("8.2")]);
   });
 });

@@ -145,3 +145,25 @@ describe("the account book against a model", () => {
     for (let seed = 1; seed <= 60; seed++) schedule(seed, 80);
   }, 120_000);
 });
+
+describe("the opening from D1", () => {
+  it("stamps its credits and every hold it re-makes with one time, however long the transaction takes, so the statement can leave them all out", () => {
+    let now = 5_000;
+    // A clock that moves on every read: a loaded machine, where each op lands in a later millisecond.
+    const book = new AccountBook(new NodeSql(), { now: () => now++ });
+    book.importOpening(
+      [
+        { account: "change", currencyId: 3, available: 900n, frozen: 300n },
+        { account: "micro", currencyId: 3, available: 0n, frozen: 50n },
+      ],
+      [{ forKind: "spot_order", forId: "77", account: "change", currencyId: 3, amount: 200n }],
+    );
+    const { movements } = book.pending(100);
+    // The credits, the record's hold and the `migrated` holds of what no record explains.
+    expect(movements.map((m) => m.ref)).toEqual(expect.arrayContaining([expect.stringMatching(/^migrate:opening#/), "spot_order:77:reserve", expect.stringMatching(/^migrated:change:3/), expect.stringMatching(/^migrated:micro:3/)]));
+    expect(new Set(movements.map((m) => m.at))).toEqual(new Set([5_000]));
+    // After it, the object's own clock again.
+    book.reserve({ forKind: "spot_order", forId: "78", account: "change", currencyId: 3, amount: 10n });
+    expect(book.pending(100).movements.at(-1)!.at).toBeGreaterThan(5_000);
+  });
+});

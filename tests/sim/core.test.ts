@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { MoneyCore, migrateMoney, type Leg, type Mutations } from "../../durable/money/index.ts";
+import { SYSTEM, secondsSettleLegs, type Covered } from "../../durable/money/legs.ts";
 import { NodeSql, RolledBack } from "../../sim/sqlite.ts";
 
 function makeCore(opts: { name?: string; mutations?: Mutations; funded?: number } = {}) {
@@ -118,5 +119,46 @@ describe("the money core", () => {
     const { core, sql } = makeCore();
     migrateMoney(sql);
     expect(spot(core)?.available).toBe(1_000);
+  });
+
+  it("pays both pairs' seconds settlements when two pairs settle into one treasury shard in the same second", () => {
+    // One treasury shard covers a contract on each of two pairs, both lost in second 42: the
+    // shard must take both stakes (a key without the pair would answer the second one `seen`).
+    const { core: treasury } = makeCore({ name: "treasury:0", funded: 0 });
+    treasury.open("opening", SYSTEM, "USDT", 1_000);
+    const contract = (id: string): Covered => ({ id, cur: "USDT", user: `user:${id}`, kind: "micro", hold: `seconds:${id}`, amt: 100, treasury: "treasury:0", treasuryHold: `seconds:${id}`, treasuryAmt: 85 });
+    for (const id of ["7", "8"]) treasury.reserve({ key: `seconds:${id}`, kind: SYSTEM, cur: "USDT", amt: 85, forKind: "seconds", forId: id });
+    const legsOf = (pair: string, id: string) => secondsSettleLegs(pair, 42, [{ c: contract(id), won: false }]).filter((l) => l.to === "treasury:0");
+    const [a, b] = [legsOf("pair:1", "7"), legsOf("pair:2", "8")];
+    expect(a[0]!.key).toBe("seconds:pair:1:42:7:treasury:0");
+    expect(treasury.receive([...a, ...b])).toEqual(["applied", "applied"]);
+    expect(treasury.balances()).toEqual([{ kind: SYSTEM, currency: "USDT", available: 1_200, frozen: 0 }]);
+  });
+
+  it("delivers a round as one call per receiver with all its due legs, however many other receivers the round has", () => {
+    const { core, sent } = makeCore({ name: "pair", funded: 0 });
+    core.open("opening", "system", "USDT", 1_000_000);
+    const credit = (key: string, to: string): Leg => ({ key, to, ops: [{ t: "credit", kind: "spot", cur: "USDT", amt: 1 }] });
+    // 150 trades: each pays the market maker and a distinct taker, 300 legs to 151 receivers.
+    for (let i = 0; i < 150; i++)
+      core.commit({ key: `trade:${i}`, local: [{ t: "debit", kind: "system", cur: "USDT", amt: 2 }], legs: [credit(`trade:${i}:maker`, "mm"), credit(`trade:${i}:taker`, `user:${i}`)] });
+    let steps = 0;
+    while (core.deliverDue().sent > 0) steps++;
+    expect(steps).toBe(3);
+    const toMaker = sent.filter((s) => s.to === "mm");
+    expect(toMaker).toHaveLength(1);
+    expect(toMaker[0]!.legs).toHaveLength(150);
+    expect(new Set(sent.map((s) => s.to)).size).toBe(sent.length);
+  });
+
+  it("bounds a call's legs: a receiver with more due legs than one call carries gets the rest in the next step", () => {
+    const { core, sent } = makeCore({ name: "pair", funded: 0 });
+    core.open("opening", "system", "USDT", 1_000_000);
+    const legs: Leg[] = Array.from({ length: 300 }, (_, i) => ({ key: `fee:${i}`, to: "fees:0", ops: [{ t: "credit", kind: "system", cur: "USDT", amt: 1 }] }));
+    core.commit({ key: "fees", local: [{ t: "debit", kind: "system", cur: "USDT", amt: 300 }], legs });
+    expect(core.deliverDue().sent).toBe(256);
+    expect(core.deliverDue().sent).toBe(44);
+    expect(sent.map((s) => s.legs.length)).toEqual([256, 44]);
+    expect(sent.flatMap((s) => s.legs.map((l) => l.key))).toEqual(legs.map((l) => l.key));
   });
 });

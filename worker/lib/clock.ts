@@ -38,12 +38,19 @@
  * the price of that moment; unpaid C2C orders whose window passed are cancelled by the next cron.
  */
 
+import { onForget } from "./caches.ts";
+
 /** The runtime's own `Date.now`, taken before anything can replace it. */
 const realNow: () => number = Date.now;
 
 let offsetMs = 0;
 let installed = false;
 let loading: Promise<void> | null = null;
+// A fresh database has no offset: read it again (the wrapper stays installed, at offset 0 until then).
+onForget(() => {
+  offsetMs = 0;
+  loading = null;
+});
 
 /** The time the exchange runs on (ms since the epoch): the runtime's, plus the dev offset when it is on. */
 export function now(): number {

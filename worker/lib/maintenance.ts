@@ -21,6 +21,7 @@ import { matchedRoutes } from "hono/route";
 import type { AppEnv } from "./context.ts";
 import { ApiError } from "./errors.ts";
 import { auditStatement } from "./guarded.ts";
+import { onForget } from "./caches.ts";
 
 /** The `settings` row: "0" (off) or the time in ms the window started. */
 export const MAINTENANCE_KEY = "maintenance";
@@ -177,6 +178,7 @@ export const NO_MONEY_ROUTES: readonly string[] = [
   // Local only: the migration itself, the dev clock, the crons (which skip money jobs themselves)
   "POST /api/dev/accounts/migrate",
   "POST /api/dev/accounts/verify",
+  "POST /api/dev/accounts/system",
   "POST /api/dev/accounts/maintenance",
   "POST /api/dev/clock",
   "POST /api/dev/cron",
@@ -198,6 +200,7 @@ export async function readMaintenance(db: D1Database): Promise<MaintenanceState>
 }
 
 let cached: { at: number; on: boolean } | undefined;
+onForget(forgetMaintenance);
 
 /** The switch as this isolate last read it, read again after MAINTENANCE_CACHE_MS. */
 export async function maintenanceOn(db: D1Database, now = Date.now()): Promise<boolean> {

@@ -11,17 +11,19 @@
  *    two leaves the hold to the account object's orphan sweep, which claims the name as an orphan
  *    after the grace and releases it once (durable/account/claims.ts).
  * 2. **Legs with the record's transitions.** What a record's interest day, payout or end moves is
- *    a set of legs keyed by the record and the day or round, written into `object_legs` in the same
- *    D1 batch as the transition (`owedLegs`), so they exist exactly when the transition does. They
- *    are sent right after the batch (`deliverOwed`) and again by the cron until every object
- *    answered (`deliverOwed` with no keys); each object applies a leg once by its key.
+ *    a set of legs keyed by the record and the day or round (one key, one receiver: the treasury's
+ *    side ends in `:house`), written into `record_legs` in the same D1 batch as the transition
+ *    (`recordLegsStatements`, worker/lib/record-legs.ts), so they exist exactly when the transition
+ *    does. They are sent right after the batch (`deliverRecordLegs`) and again by the every-minute
+ *    job until every object answered; each object applies a leg once by its key.
  *
  * D1's `balances` and `ledger` are not written by these products in objects mode: the objects drain
  * their movements into the read model (`account_movements`, `system_movements`).
  */
-import type { AccountLeg, AccountOp, LegAnswer, ReserveRequest } from "../../durable/account/types.ts";
+import type { AccountLeg, LegAnswer, ReserveAnswer, ReserveRequest } from "../../durable/account/types.ts";
+import type { Op } from "../../durable/money/index.ts";
 import { RECORD_OWNER } from "../../durable/account/claims.ts";
-import { ApiError } from "./errors.ts";
+import { IdTaken } from "./ids.ts";
 import { accountStub, parseAddress, shardOf, SYSTEM_USERS, systemAddress, systemStub, userAddress } from "./accounts.ts";
 
 export { claimRecord } from "../../durable/account/claims.ts";
@@ -40,7 +42,7 @@ function place(to: string) {
 }
 
 /** Holds `amount` for a D1 record in the object named `to` (hold `{forKind}:{forId}`, owner `d1`). */
-export async function holdAt(env: Pick<Env, "USER">, to: string, hold: Hold): Promise<"reserved" | "exists" | "insufficient"> {
+export async function holdAt(env: Pick<Env, "USER">, to: string, hold: Hold): Promise<ReserveAnswer["result"]> {
   const a = place(to);
   const request: ReserveRequest = { ...hold, owner: RECORD_OWNER };
   const answer = a.kind === "user" ? await accountStub(env, a.userId).accountReserve(a.userId, request) : await systemStub(env, a.userId, a.shard).systemReserve(a.userId, a.shard, request);
@@ -57,7 +59,8 @@ export interface RecordHold {
  * The two moves: each hold in turn (the house's first, as the caller lists them), then `record`
  * (the record's D1 batch, which claims the holds' name). A hold that is not there throws
  * `short(hold)` after the holds made before it went back; a batch that fails gives every hold back
- * (`{hold}:refused`) and rethrows. A name already held (an id drawn twice) answers `try_again`.
+ * (`{hold}:refused`) and rethrows. A name already held (an id drawn twice) throws IdTaken: run it inside `withNewId`,
+ * whose `taken` is `takenOrClaimed(...)`, and the id is drawn again.
  */
 export async function holdThenRecord<T>(env: Pick<Env, "USER">, holds: readonly RecordHold[], short: (h: RecordHold) => Error | Promise<Error>, record: () => Promise<T>): Promise<T> {
   const made: RecordHold[] = [];
@@ -70,7 +73,7 @@ export async function holdThenRecord<T>(env: Pick<Env, "USER">, holds: readonly 
       continue;
     }
     await undo();
-    throw result === "insufficient" ? await short(h) : new ApiError("try_again", 503);
+    throw result === "insufficient" ? await short(h) : new IdTaken();
   }
   try {
     return await record();
@@ -91,79 +94,19 @@ export async function releaseRefused(env: Pick<Env, "USER">, to: string, hold: s
   await applyAt(env, to, [{ key: `${hold}:refused`, ops: [{ t: "release", hold, amount: "rest" }] }]);
 }
 
-/** A leg owed to the object named `to`. */
-export interface OwedLeg {
-  to: string;
-  leg: AccountLeg;
+/** A taken id of a record whose hold it claims (`taken` of worker/lib/ids.ts, or the hold's claim already there): the id is drawn again. */
+export const takenOrClaimed = (taken: RegExp): RegExp => new RegExp(`${taken.source}|UNIQUE constraint failed: object_hold_claims\\.hold\\b`);
+
+function units(amount: bigint): number {
+  const n = Number(amount);
+  if (amount < 0n || !Number.isSafeInteger(n)) throw new Error(`leg amount ${amount} is not a safe integer of units`);
+  return n;
 }
 
-type StoredOp = { t: "credit"; account: string; currencyId: number; amount: string } | { t: "spend" | "release"; hold: string; amount: string };
+/** A leg's ops in the money core's format (worker/lib/record-legs.ts sends them as any outbox does). */
+export const credit = (account: string, currencyId: number, amount: bigint): Op => ({ t: "credit", kind: account, cur: String(currencyId), amt: units(amount) });
+export const spend = (hold: string, currencyId: number, amount: bigint): Op => ({ t: "spend", hold, cur: String(currencyId), amt: units(amount) });
+export const release = (hold: string, currencyId: number, amount: bigint): Op => ({ t: "release", hold, cur: String(currencyId), amt: units(amount) });
 
-const store = (op: AccountOp): StoredOp => ({ ...op, amount: op.amount.toString() }) as StoredOp;
-const revive = (op: StoredOp): AccountOp =>
-  op.t === "credit" ? { ...op, amount: BigInt(op.amount) } : op.t === "release" && op.amount === "rest" ? { ...op, t: "release", amount: "rest" } : { ...op, amount: BigInt(op.amount) };
-
-/** The statement that owes `legs` (in the transition's batch: a second copy of a key aborts it); none when no leg has ops. */
-export function owedLegs(db: D1Database, legs: readonly OwedLeg[], now: number): D1PreparedStatement[] {
-  const rows = legs
-    .filter((l) => l.leg.ops.length > 0)
-    .map((l) => [l.leg.key, l.to, JSON.stringify({ key: l.leg.key, ops: l.leg.ops.map(store), ...(l.leg.notice ? { notice: l.leg.notice } : {}) })]);
-  if (rows.length === 0) return [];
-  return [db.prepare("INSERT INTO object_legs (key, to_object, leg, created_at) SELECT value ->> 0, value ->> 1, value ->> 2, ? FROM json_each(?)").bind(now, JSON.stringify(rows))];
-}
-
-/**
- * Sends owed legs that no object has answered yet (those of `keys`, or the oldest `limit` of all),
- * one call per object, and records each answer. A call that fails leaves its legs for the next
- * run; a refused leg is recorded (and logged for an operator): it is final for its key.
- */
-export async function deliverOwed(env: Pick<Env, "DB" | "USER">, keys?: readonly string[], limit = 200): Promise<{ sent: number; refused: number; failed: number }> {
-  if (keys && keys.length === 0) return { sent: 0, refused: 0, failed: 0 };
-  const rows = keys
-    ? (
-        await env.DB.prepare(`SELECT key, to_object, leg FROM object_legs WHERE sent_at IS NULL AND key IN (SELECT value FROM json_each(?)) ORDER BY created_at, key`)
-          .bind(JSON.stringify(keys))
-          .all<{ key: string; to_object: string; leg: string }>()
-      ).results
-    : (await env.DB.prepare(`SELECT key, to_object, leg FROM object_legs WHERE sent_at IS NULL ORDER BY created_at, key LIMIT ?`).bind(limit).all<{ key: string; to_object: string; leg: string }>())
-        .results;
-  const byObject = new Map<string, AccountLeg[]>();
-  for (const r of rows) {
-    const stored = JSON.parse(r.leg) as { key: string; ops: StoredOp[]; notice?: AccountLeg["notice"] };
-    const list = byObject.get(r.to_object) ?? [];
-    list.push({ key: stored.key, ops: stored.ops.map(revive), ...(stored.notice ? { notice: stored.notice } : {}) });
-    byObject.set(r.to_object, list);
-  }
-  let sent = 0;
-  let refused = 0;
-  let failed = 0;
-  const now = Date.now();
-  await Promise.all(
-    [...byObject].map(async ([to, legs]) => {
-      let answers: LegAnswer[];
-      try {
-        answers = await applyAt(env, to, legs);
-      } catch (err) {
-        failed += legs.length;
-        console.error(JSON.stringify({ level: "warn", event: "object_legs_undelivered", to, keys: legs.map((l) => l.key), error: String(err).slice(0, 300) }));
-        return;
-      }
-      for (const a of answers) {
-        if (a.result === "refused") {
-          refused += 1;
-          console.error(JSON.stringify({ level: "error", event: "object_leg_refused", to, key: a.key, reason: a.reason }));
-        } else sent += 1;
-      }
-      // Recording the answers may fail (D1 unreachable): the legs are then sent again and answer "seen".
-      await env.DB.batch(
-        answers.map((a) =>
-          env.DB.prepare("UPDATE object_legs SET sent_at = ?, result = ? WHERE key = ? AND to_object = ? AND sent_at IS NULL").bind(now, a.result === "refused" ? `refused: ${a.reason}` : a.result, a.key, to),
-        ),
-      ).catch((err: unknown) => console.error(JSON.stringify({ level: "warn", event: "object_legs_unrecorded", to, error: String(err).slice(0, 300) })));
-    }),
-  );
-  return { sent, refused, failed };
-}
-
-/** The keys of owed legs, for `deliverOwed` right after their batch. */
-export const keysOf = (legs: readonly OwedLeg[]): string[] => [...new Set(legs.map((l) => l.leg.key))];
+/** The treasury's side of a leg whose user side has `key` (one key names one receiver: record_legs). */
+export const houseKey = (key: string): string => `${key}:house`;

@@ -10,8 +10,15 @@ import { devOutboxEnabled } from "../lib/delivery.ts";
 import { ApiError, notFound } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
-import { devAccountsMigratedSchema, devAccountsMigrateSchema, devAccountsVerifiedSchema, devAccountsVerifySchema } from "../../schemas/dev-accounts.ts";
-import { migrateAccountsStep, verifyAccountsStep } from "../domain/ledger/account-objects.ts";
+import {
+  devAccountsMigratedSchema,
+  devAccountsMigrateSchema,
+  devAccountsSystemOpenedSchema,
+  devAccountsSystemSchema,
+  devAccountsVerifiedSchema,
+  devAccountsVerifySchema,
+} from "../../schemas/dev-accounts.ts";
+import { migrateAccountsStep, openSystemAccounts, verifyAccountsStep } from "../domain/ledger/account-objects.ts";
 import { maintenanceSetSchema, maintenanceStateSchema } from "../../schemas/maintenance.ts";
 import { readMaintenance, setMaintenance } from "../lib/maintenance.ts";
 import { maintenanceOut } from "./operator-maintenance.ts";
@@ -30,6 +37,9 @@ export const devAccountRoutes = new Hono<AppEnv>()
     const { after, limit, last } = c.req.valid("json");
     return ok(c, await verifyAccountsStep(c.env, after, limit, last));
   })
+  .post("/dev/accounts/system", jsonBody(devAccountsSystemSchema), answers(devAccountsSystemOpenedSchema, { summary: "Local only (npm start): opens the system accounts' shards (treasury, fees, …) from D1's system balances, split over the shards, and compares their sums with D1" }), async (c) =>
+    ok(c, await openSystemAccounts(c.env)),
+  )
   // The migration script's own switch (operator 0 in the audit log): the window before it copies anything.
   .get("/dev/accounts/maintenance", answers(maintenanceStateSchema, { summary: "Local only (npm start): the maintenance switch" }), async (c) => ok(c, maintenanceOut(await readMaintenance(c.env.DB))))
   .post("/dev/accounts/maintenance", jsonBody(maintenanceSetSchema), answers(maintenanceStateSchema, { summary: "Local only (npm start): turns the maintenance window on or off (audited as operator 0)" }), async (c) => {

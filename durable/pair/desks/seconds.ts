@@ -257,7 +257,14 @@ export class SecondsDesk {
 
   /** Accepts a contract in its own storage transaction, against the book as it is now. */
   acceptNow(input: AcceptInput, now: number): AcceptResult {
-    return this.store.transaction(() => this.accept(input, this.spot.top(), now));
+    return this.store.transaction(() => {
+      const r = this.accept(input, this.spot.top(), now);
+      // Objects mode: the Worker releases a refused contract's holds, so its id must never be accepted
+      // after (a replay of its client id asks again): tombstoned with the refusal.
+      if (!r.ok && input.objects && r.code !== "tombstoned")
+        this.store.sql.exec("INSERT INTO contract_tombstones (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING", input.orderId, now);
+      return r;
+    });
   }
 
   /** The reconciler's question, answered (and a tombstone written when unknown) in one transaction. */

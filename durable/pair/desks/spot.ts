@@ -141,7 +141,20 @@ interface Seen {
   tombstoned: boolean;
   journaled: boolean;
   rejected: boolean;
+  /** The user whose order the journal has under this id (null: none, or only this transaction's own rows). */
+  owner: number | null;
 }
+
+/** The first journal row of an order id: its seq (negative: refused) and the user it was placed for (a command's `owner`, a refusal's `userId`). */
+const FIRST_JOURNAL = (id: string) =>
+  `(SELECT min(seq) FROM journal WHERE order_id = ${id}) AS s,
+   (SELECT coalesce(json_extract(cmd, '$.owner'), json_extract(cmd, '$.userId')) FROM journal WHERE order_id = ${id} ORDER BY seq LIMIT 1) AS u`;
+const seenOf = (r: { t: unknown; s: unknown; u: unknown }): Seen => ({
+  tombstoned: Number(r.t) === 1,
+  journaled: r.s !== null,
+  rejected: r.s !== null && Number(r.s) < 0,
+  owner: r.u === null || r.u === undefined ? null : Number(r.u),
+});
 
 /** Reads the pair's row from D1 (the object learns which pair it is on first use). */
 export async function loadPairInfo(db: D1Database, pairId: number): Promise<PairInfo> {
@@ -271,23 +284,20 @@ export class SpotDesk {
     if (orderIds.length < 2) return;
     const rows = this.store.sql
       .exec(
-        `SELECT v.value AS id, EXISTS (SELECT 1 FROM tombstones WHERE order_id = v.value) AS t, (SELECT min(seq) FROM journal WHERE order_id = v.value) AS s
+        `SELECT v.value AS id, EXISTS (SELECT 1 FROM tombstones WHERE order_id = v.value) AS t, ${FIRST_JOURNAL("v.value")}
          FROM json_each(?) AS v`,
         JSON.stringify(orderIds),
       )
       .toArray();
-    for (const r of rows) this.seenAhead.set(Number(r.id), { tombstoned: Number(r.t) === 1, journaled: r.s !== null, rejected: r.s !== null && Number(r.s) < 0 });
+    for (const r of rows) this.seenAhead.set(Number(r.id), seenOf(r as { t: unknown; s: unknown; u: unknown }));
   }
 
   /** Whether an order is tombstoned, journaled (and refused), this transaction's own journal rows included. */
   private seen(orderId: number): Seen {
     let seen = this.seenAhead.get(orderId);
     if (!seen) {
-      const r = this.store.one<{ t: number; s: number | null }>(
-        "SELECT EXISTS (SELECT 1 FROM tombstones WHERE order_id = ?1) AS t, (SELECT min(seq) FROM journal WHERE order_id = ?1) AS s",
-        orderId,
-      )!;
-      seen = { tombstoned: Number(r.t) === 1, journaled: r.s !== null, rejected: r.s !== null && Number(r.s) < 0 };
+      const r = this.store.one<{ t: number; s: number | null; u: number | null }>(`SELECT EXISTS (SELECT 1 FROM tombstones WHERE order_id = ?1) AS t, ${FIRST_JOURNAL("?1")}`, orderId)!;
+      seen = seenOf(r);
     }
     const own = this.pending.journaled.get(orderId);
     return own === undefined ? seen : { ...seen, journaled: true, rejected: own };
@@ -320,6 +330,10 @@ export class SpotDesk {
       // The reconciler already released this order's hold: it must never trade.
       return { ok: false, code: "TOMBSTONED", filled: 0, remaining: 0, status: "rejected" };
     }
+    // Another user's order under this id (ids are drawn per request; with the balances in the account
+    // objects nothing exchange-wide checks them before the pair): refused as taken, nothing recorded,
+    // so the Worker releases its hold and draws again. Only the same user's retry is a replay.
+    if (seen.journaled && seen.owner !== null && seen.owner !== input.userId) return { ok: false, code: "ID_TAKEN", filled: 0, remaining: 0, status: "rejected" };
     if (seen.journaled) return this.replayResult(input.orderId, seen.rejected);
     const now = Date.now();
     if (this.legsMode) this.pending.newOrders.push(newOrderRow(info, input, now));
@@ -408,6 +422,11 @@ export class SpotDesk {
     this.persist(null, JSON.stringify(cmd), result, Date.now());
     this.published.push(result);
     return { ok: true };
+  }
+
+  /** The user the journal has this order id for (null: not journaled, or only in this transaction). */
+  ownerOf(orderId: number): number | null {
+    return this.seen(orderId).owner;
   }
 
   /** Whether the journal has seen this order. */

@@ -16,7 +16,7 @@ import { c2cHeldBy } from "./holds.ts";
 import { decideAdvert, type AdvertAction, type AdvertState } from "./machine.ts";
 import { isMerchant } from "./merchants.ts";
 import { payKindsOf } from "./pay-methods.ts";
-import { bgcolorOf, guard, newId, runC2c } from "./shared.ts";
+import { bgcolorOf, guard, runC2c, runC2cWithNewId } from "./shared.ts";
 
 export type AdvertRow = {
   id: number;
@@ -172,21 +172,23 @@ export async function createAdvert(db: D1Database, userId: number, a: AdvertInpu
     const missing = kinds.filter((k) => !have.has(k));
     if (missing.length > 0) throw new ApiError("c2c_pay_method_missing", 403, { kinds: missing.join(", ") }, "997");
   }
-  const id = newId(now);
-  const stmts = a.type === "sell"
-    ? movementStatements(db, `c2c:advert:${id}:escrow`, "c2c_escrow", [
-        { userId, currencyId: a.currency.id, account: "legal", dAvailable: -a.total, dFrozen: a.total, memo: `advert ${id} escrow` },
-      ], now)
-    : [];
-  stmts.push(
-    db
-      .prepare(
-        `INSERT INTO c2c_adverts (id, user_id, type, currency_id, price, total, remaining, min_money, max_money, pay_kinds, remark, status, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
-      )
-      .bind(id, userId, a.type, a.currency.id, a.price.toString(), a.total.toString(), a.total.toString(), a.minMoney.toString(), a.maxMoney.toString(), kinds.join(","), a.remark, now, now),
-  );
-  await runC2c(db, stmts, "state_conflict");
+  const build = (id: number) => {
+    const stmts = a.type === "sell"
+      ? movementStatements(db, `c2c:advert:${id}:escrow`, "c2c_escrow", [
+          { userId, currencyId: a.currency.id, account: "legal", dAvailable: -a.total, dFrozen: a.total, memo: `advert ${id} escrow` },
+        ], now)
+      : [];
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO c2c_adverts (id, user_id, type, currency_id, price, total, remaining, min_money, max_money, pay_kinds, remark, status, created_at, updated_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)`,
+        )
+        .bind(id, userId, a.type, a.currency.id, a.price.toString(), a.total.toString(), a.total.toString(), a.minMoney.toString(), a.maxMoney.toString(), kinds.join(","), a.remark, now, now),
+    );
+    return stmts;
+  };
+  const id = await runC2cWithNewId(db, "c2c_adverts", build, "state_conflict", now);
   const row = await advertRow(db, id);
   const sellable = (await balanceOf(db, userId, a.currency.id, "legal")).available;
   return advertView(row!, { id: userId, sellable });

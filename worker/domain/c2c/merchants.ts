@@ -12,7 +12,7 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, refuseOwnRecord } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
 import { decideMerchant, type MerchantAction } from "./machine.ts";
-import { c2cSettings, guard, newId, runC2c } from "./shared.ts";
+import { c2cSettings, guard, runC2c, runC2cWithNewId } from "./shared.ts";
 
 type MerchantRow = { id: number; user_id: number; name: string; status: MerchantStatus; currency_id: number; deposit: number; reason: string; decided_by: number | null; decided_at: number | null; created_at: number };
 
@@ -60,16 +60,18 @@ export async function applyMerchant(env: Env, userId: number, name: string, now 
   const settings = c2cSettings(env);
   const cur = await getCurrency(db, settings.depositCurrencyId);
   const deposit = parseUnits(settings.merchantDeposit, cur.scale) ?? 0n;
-  const id = newId(now);
-  const stmts = deposit > 0n
-    ? movementStatements(db, `c2c:merchant:${id}:deposit`, "c2c_deposit", [
-        { userId, currencyId: cur.id, account: "legal", dAvailable: -deposit, dFrozen: deposit, memo: `merchant deposit ${id}` },
-      ], now)
-    : [];
-  stmts.push(
-    db.prepare("INSERT INTO c2c_merchants (id, user_id, name, status, currency_id, deposit, created_at) VALUES (?, ?, ?, 0, ?, ?, ?)").bind(id, userId, name, cur.id, deposit.toString(), now),
-  );
-  await runC2c(db, stmts, "state_conflict");
+  const build = (id: number) => {
+    const stmts = deposit > 0n
+      ? movementStatements(db, `c2c:merchant:${id}:deposit`, "c2c_deposit", [
+          { userId, currencyId: cur.id, account: "legal", dAvailable: -deposit, dFrozen: deposit, memo: `merchant deposit ${id}` },
+        ], now)
+      : [];
+    stmts.push(
+      db.prepare("INSERT INTO c2c_merchants (id, user_id, name, status, currency_id, deposit, created_at) VALUES (?, ?, ?, 0, ?, ?, ?)").bind(id, userId, name, cur.id, deposit.toString(), now),
+    );
+    return stmts;
+  };
+  await runC2cWithNewId(db, "c2c_merchants", build, "state_conflict", now);
   return merchantView(db, userId);
 }
 

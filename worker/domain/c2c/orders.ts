@@ -36,7 +36,7 @@ import { actionNotices, noticeStatements, orderNotices, type NoticeOrder } from 
 import { notifyUsers } from "./notify.ts";
 import { checkFundPassword, checkTotpIfEnabled } from "../account/security.ts";
 import { payKindsOf, paySnapshot } from "./pay-methods.ts";
-import { beijingDay, c2cSettings, guard, maskName, newId, orderNumber, runC2c, type C2cSettings } from "./shared.ts";
+import { beijingDay, c2cSettings, guard, maskName, orderNumber, runC2c, runC2cWithNewId, type C2cSettings } from "./shared.ts";
 
 export type OrderRow = {
   id: number;
@@ -269,36 +269,39 @@ export async function createOrder(env: Env, userId: number, advertId: number, va
   const snapshot = await paySnapshot(db, sellerId, kinds);
   if (snapshot.length === 0) throw new ApiError("c2c_advert_closed", 409);
 
-  const id = newId(now);
   const settings = c2cSettings(env);
-  const stmts = userSells
-    ? movementStatements(db, `c2c:${id}:escrow`, "c2c_escrow", [
-        { userId, currencyId: a.currency_id, account: "legal", dAvailable: -units, dFrozen: units, memo: `c2c order ${id} escrow` },
-      ], now)
-    : [];
-  stmts.push(
-    db
-      .prepare(
-        `INSERT INTO c2c_orders (id, advert_id, type, merchant_id, taker_id, buyer_id, seller_id, currency_id, amount, price, deal_money, is_sure, pay_deadline, pay_methods, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
-      )
-      .bind(id, a.id, a.type, a.user_id, userId, userSells ? a.user_id : userId, sellerId, a.currency_id, units.toString(), price.toString(), money.toString(), now + settings.payWindowMs, JSON.stringify(snapshot), now),
-    db.prepare("UPDATE c2c_adverts SET remaining = remaining - ?, updated_at = ? WHERE id = ? AND status = 1 AND price = ?").bind(units.toString(), now, a.id, price.toString()),
-    guard(db, `advert ${a.id} take`),
-  );
-  const notice = noticeStatements(
-    db,
-    orderNotices(
-      { id, merchant_id: a.user_id, buyer_id: userSells ? a.user_id : userId, seller_id: sellerId, amount: units, scale: a.scale, currency_name: a.currency_name, deal_money: money },
-      [{ notice: "new" }],
+  let noticed: number[] = [];
+  const build = (id: number) => {
+    const stmts = userSells
+      ? movementStatements(db, `c2c:${id}:escrow`, "c2c_escrow", [
+          { userId, currencyId: a.currency_id, account: "legal", dAvailable: -units, dFrozen: units, memo: `c2c order ${id} escrow` },
+        ], now)
+      : [];
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO c2c_orders (id, advert_id, type, merchant_id, taker_id, buyer_id, seller_id, currency_id, amount, price, deal_money, is_sure, pay_deadline, pay_methods, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+        )
+        .bind(id, a.id, a.type, a.user_id, userId, userSells ? a.user_id : userId, sellerId, a.currency_id, units.toString(), price.toString(), money.toString(), now + settings.payWindowMs, JSON.stringify(snapshot), now),
+      db.prepare("UPDATE c2c_adverts SET remaining = remaining - ?, updated_at = ? WHERE id = ? AND status = 1 AND price = ?").bind(units.toString(), now, a.id, price.toString()),
+      guard(db, `advert ${a.id} take`),
+    );
+    const notice = noticeStatements(
+      db,
+      orderNotices(
+        { id, merchant_id: a.user_id, buyer_id: userSells ? a.user_id : userId, seller_id: sellerId, amount: units, scale: a.scale, currency_name: a.currency_name, deal_money: money },
+        [{ notice: "new" }],
+        now,
+      ),
       now,
-    ),
-    now,
-  );
-  stmts.push(...notice.stmts);
-  await runC2c(db, stmts, "c2c_advert_closed");
+    );
+    noticed = notice.userIds;
+    return [...stmts, ...notice.stmts];
+  };
+  const id = await runC2cWithNewId(db, "c2c_orders", build, "c2c_advert_closed", now);
   await notifyUsers(env, [a.user_id], { type: "c2c_order", id, is_sure: 0 });
-  await announceNotifications(env, notice.userIds);
+  await announceNotifications(env, noticed);
   return { id, is_sure: 0 };
 }
 

@@ -6,8 +6,8 @@
  */
 import type { ErrorKey } from "../../../schemas/errors.ts";
 import { USDT_ID } from "../../../schemas/wallet.ts";
-import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { batchWithNewId, takenIn } from "../../lib/ids.ts";
 import { classifyBatchError } from "../../lib/ledger.ts";
 
 export interface C2cSettings {
@@ -38,10 +38,13 @@ export function c2cSettings(env: C2cEnv): C2cSettings {
   };
 }
 
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-/** Time-ordered ids (ms since 2026 × 4096 + random), known before the batch so movement keys can carry them. */
-export function newId(now = Date.now()): number {
-  return (now - ID_EPOCH) * 4096 + randomInt(4096);
+/**
+ * Writes a C2C batch `build(id)` under a new record id of `table`, known before the batch so
+ * movement keys can carry it, drawn again when taken in the same millisecond (worker/lib/ids.ts);
+ * refusals as in runC2c. Returns the id.
+ */
+export function runC2cWithNewId(db: D1Database, table: "c2c_adverts" | "c2c_merchants" | "c2c_orders", build: (id: number) => D1PreparedStatement[], conflict: ErrorKey, now: number): Promise<number> {
+  return batchWithNewId(db, takenIn(table), build, now).catch((err: unknown) => c2cRefusal(err, conflict));
 }
 
 /** YYYY-MM-DD in Beijing time (UTC+8): the day of the daily cancellation limit. */
@@ -82,18 +85,24 @@ export async function runC2c(db: D1Database, stmts: D1PreparedStatement[], confl
   try {
     return await db.batch(stmts);
   } catch (err) {
-    const msg = String((err as Error)?.message ?? err);
-    for (const key of TRIGGER_KEYS) if (msg.includes(key)) throw new ApiError(key, 409, TRIGGER_PARAMS[key]);
-    if (msg.includes("own_record")) throw new ApiError("own_record", 403);
-    if (msg.includes("no_permission")) throw new ApiError("no_permission", 403);
-    if (msg.includes("c2c_merchants_live_name")) throw new ApiError("c2c_name_exists", 409);
-    if (msg.includes("c2c_merchants.user_id")) throw new ApiError("c2c_already_merchant", 409);
-    if (msg.includes("state_conflict") || /UNIQUE constraint failed: c2c_/.test(msg)) throw new ApiError(conflict, 409);
-    const kind = classifyBatchError(err);
-    if (kind === "duplicate") throw new ApiError(conflict, 409);
-    if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
-    throw err;
+    c2cRefusal(err, conflict);
   }
+}
+
+/** A C2C batch's refusal as an ApiError (see runC2c; an ApiError passes as it is); anything else is rethrown. */
+function c2cRefusal(err: unknown, conflict: ErrorKey): never {
+  if (err instanceof ApiError) throw err;
+  const msg = String((err as Error)?.message ?? err);
+  for (const key of TRIGGER_KEYS) if (msg.includes(key)) throw new ApiError(key, 409, TRIGGER_PARAMS[key]);
+  if (msg.includes("own_record")) throw new ApiError("own_record", 403);
+  if (msg.includes("no_permission")) throw new ApiError("no_permission", 403);
+  if (msg.includes("c2c_merchants_live_name")) throw new ApiError("c2c_name_exists", 409);
+  if (msg.includes("c2c_merchants.user_id")) throw new ApiError("c2c_already_merchant", 409);
+  if (msg.includes("state_conflict") || /UNIQUE constraint failed: c2c_/.test(msg)) throw new ApiError(conflict, 409);
+  const kind = classifyBatchError(err);
+  if (kind === "duplicate") throw new ApiError(conflict, 409);
+  if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
+  throw err;
 }
 
 /** "张三" → "张*", "Alice Smith" → "A*********": the other party's name without giving it away. */

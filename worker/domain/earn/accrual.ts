@@ -14,8 +14,9 @@
  *
  * With balances in the account objects (`ACCOUNTS=objects`) the same batches owe legs instead of
  * writing movements: a flexible day's interest is spent from the product's budget hold in its
- * treasury shard and credited in the user's object, both keyed `earn:{id}:interest:{day}`, and a
- * maturity is `closeLegs`; they are sent after each batch (worker/lib/product-objects.ts).
+ * treasury shard and credited in the user's object, keyed `earn:{id}:interest:{day}` (the shard's
+ * leg with `:house`), and a maturity is `closeLegs`; they are written into `record_legs` with the
+ * batch and sent after it (worker/lib/record-legs.ts).
  */
 import { FLEX_RESERVE_DAYS } from "../../../schemas/earn.ts";
 import { money } from "../notifications/events.ts";
@@ -23,25 +24,27 @@ import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
-import { deliverOwed, owedLegs, treasuryAt, userAt, type OwedLeg } from "../../lib/product-objects.ts";
+import { credit, houseKey, spend, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { budgetHold, releaseRemainders } from "./catalogue.ts";
-import { closeKey, closeStatements } from "./positions.ts";
-import { addDays, DAY_MS, earnGuard, POSITION_COLUMNS, runEarnBatch, type PositionRow } from "./shared.ts";
+import { closeLegs, closeStatements } from "./positions.ts";
+import { addDays, DAY_MS, earnGuard, POSITION_COLUMNS, principalHold, runEarnBatch, type PositionRow } from "./shared.ts";
 
 const FROM = "FROM earn_positions p JOIN currencies c ON c.id = p.currency_id";
 
 /** A flexible position's interest of one day in objects mode: from the budget's hold to the user's spot account. */
-export function interestLegs(p: PositionRow, day: string, pay: bigint): OwedLeg[] {
+export function interestLegs(p: PositionRow, day: string, pay: bigint): Leg[] {
   const key = `earn:${p.id}:interest:${day}`;
   return [
-    { to: treasuryAt(p.product_id), leg: { key, ops: [{ t: "spend", hold: budgetHold(p.product_id), amount: pay }] } },
-    { to: userAt(p.user_id), leg: { key, ops: [{ t: "credit", account: "change", currencyId: p.currency_id, amount: pay }] } },
+    { key: houseKey(key), to: treasuryAt(p.product_id), ops: [spend(budgetHold(p.product_id), p.currency_id, pay)] },
+    { key, to: userAt(p.user_id), ops: [credit("change", p.currency_id, pay)] },
   ];
 }
 
 /** The statements of one interest day of one open position (`objects`: with its legs owed instead of movements). */
-function accrualStatements(db: D1Database, p: PositionRow, day: string, now: number, objects: boolean): { stmts: D1PreparedStatement[]; paid: boolean; legs: string[] } {
+function accrualStatements(db: D1Database, p: PositionRow, day: string, now: number, objects: boolean): { stmts: D1PreparedStatement[]; paid: boolean; legs: Leg[] } {
   const daily = BigInt(p.daily);
   const stmts: D1PreparedStatement[] = [];
   if (p.term_days > 0) {
@@ -57,7 +60,8 @@ function accrualStatements(db: D1Database, p: PositionRow, day: string, now: num
   const reserved = BigInt(p.reserved);
   const pay = daily < reserved ? daily : reserved;
   const key = `earn:${p.id}:day:${day}`;
-  if (pay > 0n && objects) stmts.push(...owedLegs(db, interestLegs(p, day, pay), now));
+  const legs = pay > 0n && objects ? interestLegs(p, day, pay) : [];
+  if (legs.length > 0) stmts.push(...recordLegsStatements(db, principalHold(p.id), legs, now));
   else if (pay > 0n) {
     stmts.push(
       ...movementStatements(
@@ -101,7 +105,7 @@ function accrualStatements(db: D1Database, p: PositionRow, day: string, now: num
       }),
     );
   }
-  return { stmts, paid: pay > 0n, legs: pay > 0n && objects ? [`earn:${p.id}:interest:${day}`] : [] };
+  return { stmts, paid: pay > 0n, legs };
 }
 
 export interface AccrualRun {
@@ -116,7 +120,7 @@ export interface AccrualRun {
 export async function runAccruals(env: Env, now = Date.now(), limit = 200): Promise<AccrualRun> {
   const db = env.DB;
   const objects = accountsOnObjects(env);
-  const owed: string[] = [];
+  const owed: Leg[] = [];
   const notified = new Set<number>();
   let batches = 0;
   let accrued = 0;
@@ -155,14 +159,14 @@ export async function runAccruals(env: Env, now = Date.now(), limit = 200): Prom
       batches += 1;
       if (await applied(db, closeStatements(db, p, "mature", now, objects))) {
         matured += 1;
-        if (objects) owed.push(closeKey(p, "mature"));
+        if (objects) owed.push(...closeLegs(p, "mature"));
         notified.add(p.user_id);
       }
     }
   }
 
-  // The legs these batches owe, sent now (a failed sending is sent again by the object-legs job).
-  for (let i = 0; i < owed.length; i += 100) await deliverOwed(env, owed.slice(i, i + 100));
+  // The legs these batches owe, sent now (a failed sending is sent again by the record-legs job).
+  for (let i = 0; i < owed.length; i += 100) await deliverRecordLegs(env, owed.slice(i, i + 100));
   const released = batches < limit ? await releaseRemainders(env, now) : 0;
   await announceNotifications(env, [...notified]);
   return { accrued, matured, released, more: batches >= limit };

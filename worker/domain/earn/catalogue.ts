@@ -17,9 +17,11 @@ import { ApiError } from "../../lib/errors.ts";
 import { auditStatement, HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
-import { claimRecord, deliverOwed, holdThenRecord, keysOf, owedLegs, treasuryAt } from "../../lib/product-objects.ts";
+import { claimRecord, holdThenRecord, release, takenOrClaimed, treasuryAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { amountOrThrow, getCurrency } from "../wallet/currency.ts";
-import { earnGuard, newEarnId, PRODUCT_COLUMNS, productView, remainingOf, runEarnBatch, type ProductRow } from "./shared.ts";
+import { EARN_PRODUCT_TAKEN, earnGuard, earnRefusal, PRODUCT_COLUMNS, productView, remainingOf, runEarnBatch, type ProductRow } from "./shared.ts";
+import { withNewId } from "../../lib/ids.ts";
 
 const FROM = "FROM earn_products p JOIN currencies c ON c.id = p.currency_id";
 
@@ -80,11 +82,10 @@ export async function createProduct(env: Env, operatorId: number, input: EarnPro
   const max = amountOrThrow(input.max_amount, cur.scale);
   const budget = amountOrThrow(input.budget, cur.scale);
   if (min > max) throw new ApiError("earn_limits", 400);
-  const id = newEarnId(now);
   const aprBps = aprToBps(input.apr);
   const short = () => new ApiError("earn_treasury_short", 409, { amount: formatUnitsTrim(budget, cur.scale), currency: cur.name });
   const objects = accountsOnObjects(env);
-  const stmts = [
+  const build = (id: number) => [
     ...(objects
       ? [claimRecord(db, budgetHold(id), now)]
       : movementStatements(
@@ -113,15 +114,16 @@ export async function createProduct(env: Env, operatorId: number, input: EarnPro
       now,
     ),
   ];
-  const batch = () =>
-    runEarnBatch(db, stmts).catch((err: unknown) => {
-      if (err instanceof ApiError && err.key === "earn_treasury_short") throw short();
-      throw err;
-    });
-  // Objects mode: the budget is held in its treasury shard first, then the product's row.
-  const hold = { forKind: "earn_product", forId: String(id), account: HOUSE_ACCOUNT, currencyId: cur.id, amount: budget };
-  await (objects ? holdThenRecord(env, [{ to: treasuryAt(id), hold }], short, batch) : batch());
-  return id;
+  // Objects mode: the budget is held in its treasury shard first, then the product's row (the id drawn again when taken).
+  const write = async (id: number) => {
+    const hold = { forKind: "earn_product", forId: String(id), account: HOUSE_ACCOUNT, currencyId: cur.id, amount: budget };
+    await (objects ? holdThenRecord(env, [{ to: treasuryAt(id), hold }], short, () => db.batch(build(id))) : db.batch(build(id)));
+    return id;
+  };
+  return withNewId(takenOrClaimed(EARN_PRODUCT_TAKEN), write, now).catch((err: unknown) => {
+    if (String((err as Error)?.message ?? err).includes("treasury_overdraft")) throw short();
+    return earnRefusal(err);
+  });
 }
 
 /** Closes a product to new subscriptions (audited), then gives the unpromised budget back to the treasury. */
@@ -155,11 +157,11 @@ export async function releaseRemainders(env: Env, now = Date.now(), onlyId?: num
     const rest = remainingOf(r);
     const after = BigInt(r.released) + rest;
     const key = `earn:p${r.id}:release:${after}`;
-    const legs = [{ to: treasuryAt(r.id), leg: { key, ops: [{ t: "release" as const, hold: budgetHold(r.id), amount: rest }] } }];
+    const legs = [{ key, to: treasuryAt(r.id), ops: [release(budgetHold(r.id), r.currency_id, rest)] }];
     try {
       await runEarnBatch(db, [
         ...(objects
-          ? owedLegs(db, legs, now)
+          ? recordLegsStatements(db, budgetHold(r.id), legs, now)
           : movementStatements(
               db,
               key,
@@ -173,7 +175,7 @@ export async function releaseRemainders(env: Env, now = Date.now(), onlyId?: num
         earnGuard(db, "release budget"),
       ]);
       n += 1;
-      if (objects) await deliverOwed(env, keysOf(legs));
+      if (objects) await deliverRecordLegs(env, legs);
     } catch (err) {
       if (!(err instanceof ApiError && err.key === "state_conflict")) throw err;
     }

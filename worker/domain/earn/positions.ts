@@ -17,15 +17,19 @@ import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
-import { claimRecord, deliverOwed, holdThenRecord, owedLegs, treasuryAt, userAt, type OwedLeg } from "../../lib/product-objects.ts";
+import { claimRecord, holdThenRecord, houseKey, release, spend, credit, takenOrClaimed, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
+import { withNewId } from "../../lib/ids.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { amountOrThrow } from "../wallet/currency.ts";
 import { budgetHold, productRow } from "./catalogue.ts";
 import {
   dailyInterest,
+  EARN_POSITION_TAKEN,
   earnGuard,
+  earnRefusal,
   largestCovered,
-  newEarnId,
   POSITION_COLUMNS,
   positionView,
   PRINCIPAL_HOLD,
@@ -76,48 +80,52 @@ export async function subscribe(env: Env, userId: number, input: EarnSubscribe, 
   };
   if (reserve > remainingOf(product)) throw await budgetError();
 
-  const id = newEarnId(now);
   const daily = dailyInterest(amount, product.apr_bps);
-  const key = `earn:${id}:open`;
   const objects = accountsOnObjects(env);
-  const stmts = [
-    ...(objects
-      ? [claimRecord(db, principalHold(id), now)]
-      : movementStatements(
-          db,
-          key,
-          "earn_subscribe",
-          [{ userId, currencyId: product.currency_id, account: "change", dAvailable: -amount, dFrozen: amount, memo: `savings position ${id}` }],
-          now,
-        )),
-    db
-      .prepare(
-        `INSERT INTO earn_positions (id, user_id, product_id, currency_id, term_days, apr_bps, amount, daily, reserved, first_day, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .bind(id, userId, product.id, product.currency_id, product.term_days, product.apr_bps, amount.toString(), daily.toString(), reserve.toString(), utcDay(now), now),
-    db.prepare("UPDATE earn_products SET reserved = reserved + ? WHERE id = ?").bind(reserve.toString(), product.id),
-    notificationStatement(db, {
-      userId,
-      kind: "earn_subscribed",
-      key,
-      params: { id, amount: money(amount, product.scale), currency: product.currency, apr: bpsToApr(product.apr_bps) },
-      link: LINK,
-      now,
-    }),
-  ];
-  const batch = async () => {
-    try {
-      await runEarnBatch(db, stmts);
-    } catch (err) {
-      if (err instanceof ApiError && err.key === "earn_budget") throw await budgetError();
-      if (err instanceof ApiError && err.key === "earn_user_max") throw maxError();
-      throw err;
-    }
+  const build = (id: number) => {
+    const key = `earn:${id}:open`;
+    return [
+      ...(objects
+        ? [claimRecord(db, principalHold(id), now)]
+        : movementStatements(
+            db,
+            key,
+            "earn_subscribe",
+            [{ userId, currencyId: product.currency_id, account: "change", dAvailable: -amount, dFrozen: amount, memo: `savings position ${id}` }],
+            now,
+          )),
+      db
+        .prepare(
+          `INSERT INTO earn_positions (id, user_id, product_id, currency_id, term_days, apr_bps, amount, daily, reserved, first_day, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .bind(id, userId, product.id, product.currency_id, product.term_days, product.apr_bps, amount.toString(), daily.toString(), reserve.toString(), utcDay(now), now),
+      db.prepare("UPDATE earn_products SET reserved = reserved + ? WHERE id = ?").bind(reserve.toString(), product.id),
+      notificationStatement(db, {
+        userId,
+        kind: "earn_subscribed",
+        key,
+        params: { id, amount: money(amount, product.scale), currency: product.currency, apr: bpsToApr(product.apr_bps) },
+        link: LINK,
+        now,
+      }),
+    ];
   };
-  // Objects mode: the principal is held in the user's object first, then the position's row.
-  const hold = { forKind: PRINCIPAL_HOLD, forId: String(id), account: "change", currencyId: product.currency_id, amount };
-  await (objects ? holdThenRecord(env, [{ to: userAt(userId), hold }], () => new ApiError("insufficient_balance", 409), batch) : batch());
+  // Objects mode: the principal is held in the user's object first, then the position's row (the id drawn again when taken).
+  const write = async (id: number) => {
+    const hold = { forKind: PRINCIPAL_HOLD, forId: String(id), account: "change", currencyId: product.currency_id, amount };
+    await (objects ? holdThenRecord(env, [{ to: userAt(userId), hold }], () => new ApiError("insufficient_balance", 409), () => db.batch(build(id))) : db.batch(build(id)));
+    return id;
+  };
+  let id: number;
+  try {
+    id = await withNewId(takenOrClaimed(EARN_POSITION_TAKEN), write, now);
+  } catch (err) {
+    const msg = String((err as Error)?.message ?? err);
+    if (msg.includes("earn_budget")) throw await budgetError();
+    if (msg.includes("earn_user_max")) throw maxError();
+    earnRefusal(err);
+  }
   await announceNotifications(env, [userId]);
   return positionView((await positionOf(db, userId, id))!);
 }
@@ -129,13 +137,17 @@ export const closeKey = (p: PositionRow, how: "redeem" | "mature") => `earn:${p.
  * A position's end in objects mode: the principal's hold released in the user's object with the
  * interest credited, and that interest spent from the product's budget hold in its treasury shard.
  */
-export function closeLegs(p: PositionRow, how: "redeem" | "mature", interest: bigint): OwedLeg[] {
+export function closeLegs(p: PositionRow, how: "redeem" | "mature"): Leg[] {
   const key = closeKey(p, how);
-  const user: OwedLeg = { to: userAt(p.user_id), leg: { key, ops: [{ t: "release", hold: principalHold(p.id), amount: BigInt(p.amount) }] } };
+  const interest = closeInterest(p, how);
+  const user: Leg = { key, to: userAt(p.user_id), ops: [release(principalHold(p.id), p.currency_id, BigInt(p.amount))] };
   if (interest === 0n) return [user];
-  user.leg.ops.push({ t: "credit", account: "change", currencyId: p.currency_id, amount: interest });
-  return [{ to: treasuryAt(p.product_id), leg: { key, ops: [{ t: "spend", hold: budgetHold(p.product_id), amount: interest }] } }, user];
+  user.ops.push(credit("change", p.currency_id, interest));
+  return [{ key: houseKey(key), to: treasuryAt(p.product_id), ops: [spend(budgetHold(p.product_id), p.currency_id, interest)] }, user];
 }
+
+/** Flexible positions are paid daily (nothing unpaid); a fixed one is paid at maturity and forfeits on early exit. */
+const closeInterest = (p: PositionRow, how: "redeem" | "mature"): bigint => (how === "mature" ? BigInt(p.earned) - BigInt(p.paid) : 0n);
 
 /**
  * The statements that end a position and pay it out: principal back to available, plus (matured)
@@ -147,14 +159,13 @@ export function closeStatements(db: D1Database, p: PositionRow, how: "redeem" | 
   const amount = BigInt(p.amount);
   const earned = BigInt(p.earned);
   const unpaid = earned - BigInt(p.paid);
-  // Flexible positions are paid daily (nothing unpaid); a fixed one is paid at maturity and forfeits on early exit.
-  const interest = how === "mature" ? unpaid : 0n;
+  const interest = closeInterest(p, how);
   const entries: LedgerEntry[] = [{ userId: p.user_id, currencyId: p.currency_id, account: "change", dAvailable: amount + interest, dFrozen: -amount, memo: `savings position ${p.id}` }];
   if (interest > 0n) entries.push({ userId: TREASURY, currencyId: p.currency_id, account: HOUSE_ACCOUNT, dAvailable: 0n, dFrozen: -interest, memo: `savings position ${p.id} interest` });
   const forfeited = how === "redeem" ? unpaid : 0n;
   const key = `earn:${p.id}:close`;
   return [
-    ...(objects ? owedLegs(db, closeLegs(p, how, interest), now) : movementStatements(db, key, how === "mature" ? "earn_mature" : "earn_redeem", entries, now)),
+    ...(objects ? recordLegsStatements(db, principalHold(p.id), closeLegs(p, how), now) : movementStatements(db, key, how === "mature" ? "earn_mature" : "earn_redeem", entries, now)),
     db
       .prepare("UPDATE earn_positions SET status = ?, paid = paid + ?, reserved = 0, closed_at = ? WHERE id = ? AND status = 1 AND days = ? AND reserved = ? AND earned = ?")
       .bind(how === "mature" ? 3 : 2, interest.toString(), now, p.id, p.days, p.reserved, p.earned),
@@ -190,7 +201,7 @@ export async function redeem(env: Env, userId: number, positionId: number, now =
     }
     throw err;
   }
-  if (objects) await deliverOwed(env, [closeKey(p, how)]);
+  if (objects) await deliverRecordLegs(env, closeLegs(p, how));
   await announceNotifications(env, [userId]);
   return positionView((await positionOf(db, userId, positionId))!);
 }

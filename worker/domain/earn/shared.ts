@@ -8,9 +8,9 @@
  */
 import { bpsToApr, FLEX_RESERVE_DAYS, type EarnPosition, type EarnProduct } from "../../../schemas/earn.ts";
 import { formatUnitsTrim } from "../../../schemas/money.ts";
-import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError } from "../../lib/ledger.ts";
+import { takenIn } from "../../lib/ids.ts";
 
 export const DAY_MS = 86_400_000;
 
@@ -23,11 +23,9 @@ export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0
 /** A UTC day moved by n days. */
 export const addDays = (day: string, n: number): string => utcDay(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS);
 
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-/** Time-ordered ids known before the batch, so movement keys can carry them. */
-export function newEarnId(now = Date.now()): number {
-  return (now - ID_EPOCH) * 4096 + randomInt(4096);
-}
+/** A batch that met an id taken in the same millisecond (the movement key carries the id): drawn again (worker/lib/ids.ts). */
+export const EARN_PRODUCT_TAKEN = takenIn("earn_products");
+export const EARN_POSITION_TAKEN = takenIn("earn_positions");
 
 /** When a fixed position subscribed at `createdAt` has held its last interest day: paid by the next cron run. */
 export const maturesAt = (createdAt: number, termDays: number): number => createdAt + termDays * DAY_MS;
@@ -64,18 +62,24 @@ export async function runEarnBatch(db: D1Database, stmts: D1PreparedStatement[],
   try {
     await db.batch(stmts);
   } catch (err) {
-    const msg = String((err as Error)?.message ?? err);
-    if (msg.includes("earn_budget")) throw budgetError();
-    if (msg.includes("earn_closed")) throw new ApiError("earn_closed", 409);
-    if (msg.includes("earn_user_max")) throw new ApiError("earn_user_max", 409);
-    if (msg.includes("treasury_overdraft")) throw new ApiError("earn_treasury_short", 409);
-    // A second run of an interest day hits the accrual's primary key: someone got there first.
-    if (msg.includes("state_conflict") || msg.includes("earn_accruals")) throw new ApiError("state_conflict", 409);
-    const kind = classifyBatchError(err);
-    if (kind === "duplicate") throw new ApiError("state_conflict", 409);
-    if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
-    throw err;
+    earnRefusal(err, budgetError);
   }
+}
+
+/** The database's refusal of an earn batch as a translated error (an ApiError passes as it is); anything else is rethrown. */
+export function earnRefusal(err: unknown, budgetError: () => ApiError = () => new ApiError("earn_budget", 409)): never {
+  if (err instanceof ApiError) throw err;
+  const msg = String((err as Error)?.message ?? err);
+  if (msg.includes("earn_budget")) throw budgetError();
+  if (msg.includes("earn_closed")) throw new ApiError("earn_closed", 409);
+  if (msg.includes("earn_user_max")) throw new ApiError("earn_user_max", 409);
+  if (msg.includes("treasury_overdraft")) throw new ApiError("earn_treasury_short", 409);
+  // A second run of an interest day hits the accrual's primary key: someone got there first.
+  if (msg.includes("state_conflict") || msg.includes("earn_accruals")) throw new ApiError("state_conflict", 409);
+  const kind = classifyBatchError(err);
+  if (kind === "duplicate") throw new ApiError("state_conflict", 409);
+  if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
+  throw err;
 }
 
 export interface ProductRow {

@@ -21,9 +21,11 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { balanceOf, classifyBatchError, movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
-import { claimRecord, deliverOwed, holdThenRecord, owedLegs, treasuryAt, userAt, type OwedLeg } from "../../lib/product-objects.ts";
+import { claimRecord, credit, holdThenRecord, houseKey, release, spend, takenOrClaimed, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
 import { balanceIn } from "../wallet/object-reads.ts";
-import { randomInt } from "../../lib/crypto.ts";
+import { takenIn, withNewId } from "../../lib/ids.ts";
 import { amountOrThrow } from "../wallet/currency.ts";
 import { announceNotifications, notificationStatement, type NewNotification } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
@@ -31,12 +33,8 @@ import { insurableCurrency, planAmounts, planRow } from "./plans.ts";
 import { addDays, claimAtValue, coverOf, dayAfter, dueEnd, endAtValue, lossReached, nextUtcDay, premiumOf, statusOf, utcDay, type Path } from "./rule.ts";
 
 const LINK = "/insurance/my";
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-
-/** Time-ordered ids (ms since 2026 × 4096 + random), known before the batch so movement keys can carry them. */
-function newCoverId(now: number): number {
-  return (now - ID_EPOCH) * 4096 + randomInt(4096);
-}
+/** A buy batch that met a cover id taken in the same millisecond (the movement key carries it): drawn again (worker/lib/ids.ts). */
+const COVER_TAKEN = takenIn("insurance_covers");
 
 export interface CoverRow {
   id: number;
@@ -75,17 +73,23 @@ async function runCover(db: D1Database, stmts: D1PreparedStatement[]): Promise<v
   try {
     await db.batch(stmts);
   } catch (err) {
-    const msg = String((err as Error)?.message ?? err);
-    if (msg.includes("insurance_sold_out")) throw new ApiError("insurance_sold_out", 409);
-    if (msg.includes("treasury_overdraft")) throw new ApiError("insurance_reserve", 409);
-    if (/UNIQUE constraint failed: insurance_covers/.test(msg)) throw new ApiError("insurance_bought", 409);
-    if (msg.includes("insurance_day_limit")) throw new DayLimit();
-    if (msg.includes("insurance_conflict") || msg.includes("state_conflict")) throw new ApiError("insurance_processing", 409);
-    const kind = classifyBatchError(err);
-    if (kind === "duplicate") throw new ApiError("insurance_processing", 409);
-    if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
-    throw err;
+    coverRefusal(err);
   }
+}
+
+/** A cover batch's refusal as the catalogue's insurance error (an ApiError passes as it is); anything else is rethrown. */
+function coverRefusal(err: unknown): never {
+  if (err instanceof ApiError) throw err;
+  const msg = String((err as Error)?.message ?? err);
+  if (msg.includes("insurance_sold_out")) throw new ApiError("insurance_sold_out", 409);
+  if (msg.includes("treasury_overdraft")) throw new ApiError("insurance_reserve", 409);
+  if (/UNIQUE constraint failed: insurance_covers/.test(msg)) throw new ApiError("insurance_bought", 409);
+  if (msg.includes("insurance_day_limit")) throw new DayLimit();
+  if (msg.includes("insurance_conflict") || msg.includes("state_conflict")) throw new ApiError("insurance_processing", 409);
+  const kind = classifyBatchError(err);
+  if (kind === "duplicate") throw new ApiError("insurance_processing", 409);
+  if (kind === "insufficient") throw new ApiError("insufficient_balance", 409);
+  throw err;
 }
 
 /** A pay batch found the day's two payouts made by a parallel claim (the trigger of insurance_payout_days). */
@@ -179,55 +183,60 @@ export async function buyCover(env: CoverEnv, userId: number, b: { plan_id: numb
   const cover = coverOf(insured, plan.cover_bps);
   const startAt = nextUtcDay(now);
   const endAt = addDays(startAt, plan.days);
-  const id = newCoverId(now);
-  const entries: LedgerEntry[] = [
-    { userId, currencyId: plan.currency_id, account: "change", dAvailable: -premium, dFrozen: 0n, memo: `insurance #${id} premium` },
-    { userId: TREASURY, currencyId: plan.currency_id, account: HOUSE_ACCOUNT, dAvailable: premium - cover, dFrozen: cover, memo: `insurance #${id} premium, cover reserved` },
-  ];
-  const buyKey = `insurance:${id}:buy`;
-  const note: NewNotification = {
-    userId,
-    kind: "insurance_bought",
-    key: buyKey,
-    params: { id, plan: plan.name, amount: money(insured, plan.scale), premium: money(premium, plan.scale), cover: money(cover, plan.scale), currency: plan.currency, day: utcDay(startAt) },
-    link: LINK,
-    now,
-  };
-  const legs: OwedLeg[] = [
-    { to: userAt(userId), leg: { key: buyKey, ops: [{ t: "spend", hold: coverHold(id), amount: premium }] } },
-    { to: treasuryAt(id), leg: { key: buyKey, ops: [{ t: "credit", account: HOUSE_ACCOUNT, currencyId: plan.currency_id, amount: premium }] } },
-  ];
-  const stmts = [
-    ...(objects ? [claimRecord(db, coverHold(id), now), ...owedLegs(db, legs, now)] : movementStatements(db, buyKey, "insurance_premium", entries, now)),
-    db
-      .prepare(
-        `INSERT INTO insurance_covers (id, plan_id, user_id, currency_id, insured, premium, cover, start_at, end_at, status, checked_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)`,
-      )
-      .bind(id, plan.id, userId, plan.currency_id, insured.toString(), premium.toString(), cover.toString(), startAt, endAt, now),
-    db
-      .prepare("UPDATE insurance_plans SET reserved = reserved + ?, premiums = premiums + ?, sold = sold + 1 WHERE id = ? AND status = 1")
-      .bind(cover.toString(), premium.toString(), plan.id),
-    guard(db, "plan open"),
-    notificationStatement(db, note),
-  ];
-  const batch = () =>
-    runCover(db, stmts).catch((err: unknown) => {
-      // The plan closed between the read and the batch.
-      if (err instanceof ApiError && err.key === "insurance_processing") throw new ApiError("insurance_plan_closed", 409);
-      throw err;
-    });
-  if (!objects) await batch();
-  else {
-    // The cover in its treasury shard first (the house pays the win), then the premium in the user's spot account.
-    const hold = { forKind: COVER_HOLD, forId: String(id), currencyId: plan.currency_id };
-    const holds = [
-      { to: treasuryAt(id), hold: { ...hold, account: HOUSE_ACCOUNT, amount: cover } },
-      { to: userAt(userId), hold: { ...hold, account: "change", amount: premium } },
+  const build = (id: number) => {
+    const entries: LedgerEntry[] = [
+      { userId, currencyId: plan.currency_id, account: "change", dAvailable: -premium, dFrozen: 0n, memo: `insurance #${id} premium` },
+      { userId: TREASURY, currencyId: plan.currency_id, account: HOUSE_ACCOUNT, dAvailable: premium - cover, dFrozen: cover, memo: `insurance #${id} premium, cover reserved` },
     ];
-    await holdThenRecord(env, holds, (h) => new ApiError(h.to === treasuryAt(id) ? "insurance_reserve" : "insufficient_balance", 409), batch);
-    await deliverOwed(env, [buyKey]);
-  }
+    const note: NewNotification = {
+      userId,
+      kind: "insurance_bought",
+      key: `insurance:${id}:buy`,
+      params: { id, plan: plan.name, amount: money(insured, plan.scale), premium: money(premium, plan.scale), cover: money(cover, plan.scale), currency: plan.currency, day: utcDay(startAt) },
+      link: LINK,
+      now,
+    };
+    return [
+      ...(objects
+        ? [claimRecord(db, coverHold(id), now), ...recordLegsStatements(db, coverHold(id), buyLegs(id), now)]
+        : movementStatements(db, `insurance:${id}:buy`, "insurance_premium", entries, now)),
+      db
+        .prepare(
+          `INSERT INTO insurance_covers (id, plan_id, user_id, currency_id, insured, premium, cover, start_at, end_at, status, checked_at, created_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?)`,
+        )
+        .bind(id, plan.id, userId, plan.currency_id, insured.toString(), premium.toString(), cover.toString(), startAt, endAt, now),
+      db
+        .prepare("UPDATE insurance_plans SET reserved = reserved + ?, premiums = premiums + ?, sold = sold + 1 WHERE id = ? AND status = 1")
+        .bind(cover.toString(), premium.toString(), plan.id),
+      guard(db, "plan open"),
+      notificationStatement(db, note),
+    ];
+  };
+  // Objects mode: the premium's hold spent and the treasury's shard credited, by the cover's row.
+  const buyLegs = (id: number): Leg[] => [
+    { key: `insurance:${id}:buy`, to: userAt(userId), ops: [spend(coverHold(id), plan.currency_id, premium)] },
+    { key: houseKey(`insurance:${id}:buy`), to: treasuryAt(id), ops: [credit(HOUSE_ACCOUNT, plan.currency_id, premium)] },
+  ];
+  const write = async (id: number) => {
+    if (!objects) await db.batch(build(id));
+    else {
+      // The cover in its treasury shard first (the house pays the win), then the premium in the user's spot account.
+      const hold = { forKind: COVER_HOLD, forId: String(id), currencyId: plan.currency_id };
+      const holds = [
+        { to: treasuryAt(id), hold: { ...hold, account: HOUSE_ACCOUNT, amount: cover } },
+        { to: userAt(userId), hold: { ...hold, account: "change", amount: premium } },
+      ];
+      await holdThenRecord(env, holds, (h) => new ApiError(h.to === treasuryAt(id) ? "insurance_reserve" : "insufficient_balance", 409), () => db.batch(build(id)));
+      await deliverRecordLegs(env, buyLegs(id));
+    }
+    return id;
+  };
+  const id = await withNewId(takenOrClaimed(COVER_TAKEN), write, now).catch((err: unknown) => {
+    // The plan closed between the read and the batch.
+    if (/insurance_conflict|state_conflict/.test(String((err as Error)?.message ?? err))) throw new ApiError("insurance_plan_closed", 409);
+    return coverRefusal(err);
+  });
   await announceNotifications(env, [userId]);
   return coverOut((await coverRow(db, id, userId))!, null, 0, now);
 }
@@ -299,7 +308,7 @@ export async function claimCover(env: CoverEnv, userId: number, id: number, now 
   if ((payouts?.payouts ?? 0) < 2) {
     try {
       await runCover(db, [...mark, ...payStatements(db, c, 0, now, day, objects)]);
-      if (objects) await deliverOwed(env, [settleKey(c.id)]);
+      if (objects) await deliverRecordLegs(env, payLegs(c));
       await announceNotifications(env, [userId]);
       return { result: "paid", cover: coverOut((await coverRow(db, id, userId))!, null, now, now) };
     } catch (err) {
@@ -324,22 +333,30 @@ export async function claimCover(env: CoverEnv, userId: number, id: number, now 
   return { result: "queued", cover: coverOut((await coverRow(db, id, userId))!, null, now, now) };
 }
 
+/** A payout in objects mode: the shard's hold spent into the user's seconds account (the shard's key is the end's too: one of them, once). */
+function payLegs(c: CoverRow): Leg[] {
+  const cover = BigInt(c.cover);
+  return [
+    { key: houseKey(settleKey(c.id)), to: treasuryAt(c.id), ops: [spend(coverHold(c.id), c.currency_id, cover)] },
+    { key: settleKey(c.id), to: userAt(c.user_id), ops: [credit("micro", c.currency_id, cover)] },
+  ];
+}
+
+/** An end in objects mode: the shard's hold released (keyed as the payout's shard leg). */
+const endLegs = (c: CoverRow): Leg[] => [{ key: houseKey(settleKey(c.id)), to: treasuryAt(c.id), ops: [release(coverHold(c.id), c.currency_id, BigInt(c.cover))] }];
+
 /**
  * The statements that pay a cover in state `from` (0 claimed now, 1 queued): state, day count, plan
  * totals, movement (`objects`: the legs that spend the shard's hold into the user's seconds account), notification.
  */
 function payStatements(db: D1Database, c: CoverRow, from: 0 | 1, now: number, day: string, objects: boolean): D1PreparedStatement[] {
   const cover = BigInt(c.cover);
-  const legs: OwedLeg[] = [
-    { to: treasuryAt(c.id), leg: { key: settleKey(c.id), ops: [{ t: "spend", hold: coverHold(c.id), amount: cover }] } },
-    { to: userAt(c.user_id), leg: { key: settleKey(c.id), ops: [{ t: "credit", account: "micro", currencyId: c.currency_id, amount: cover }] } },
-  ];
   const entries: LedgerEntry[] = [
     { userId: TREASURY, currencyId: c.currency_id, account: HOUSE_ACCOUNT, dAvailable: 0n, dFrozen: -cover, memo: `insurance #${c.id} payout` },
     { userId: c.user_id, currencyId: c.currency_id, account: "micro", dAvailable: cover, dFrozen: 0n, memo: `insurance #${c.id} payout` },
   ];
   return [
-    ...(objects ? owedLegs(db, legs, now) : movementStatements(db, settleKey(c.id), "insurance_payout", entries, now)),
+    ...(objects ? recordLegsStatements(db, coverHold(c.id), payLegs(c), now) : movementStatements(db, settleKey(c.id), "insurance_payout", entries, now)),
     db
       .prepare(
         `UPDATE insurance_covers SET status = 2, paid_at = ?1, claimed_at = COALESCE(claimed_at, ?1), claim_day = COALESCE(claim_day, ?2)
@@ -369,11 +386,10 @@ async function endCover(env: CoverEnv, c: CoverRow, reason: "profit" | "expired"
   const db = env.DB;
   const cover = BigInt(c.cover);
   const objects = accountsOnObjects(env);
-  const release: OwedLeg = { to: treasuryAt(c.id), leg: { key: settleKey(c.id), ops: [{ t: "release", hold: coverHold(c.id), amount: cover }] } };
   try {
     await runCover(db, [
       ...(objects
-        ? owedLegs(db, [release], now)
+        ? recordLegsStatements(db, coverHold(c.id), endLegs(c), now)
         : movementStatements(
             db,
             settleKey(c.id),
@@ -386,7 +402,7 @@ async function endCover(env: CoverEnv, c: CoverRow, reason: "profit" | "expired"
       db.prepare("UPDATE insurance_plans SET reserved = reserved - ? WHERE id = ?").bind(cover.toString(), c.plan_id),
       notificationStatement(db, { userId: c.user_id, kind: reason === "profit" ? "insurance_ended" : "insurance_expired", key: `insurance:${c.id}:ended`, params: { id: c.id }, link: LINK, now }),
     ]);
-    if (objects) await deliverOwed(env, [settleKey(c.id)]);
+    if (objects) await deliverRecordLegs(env, endLegs(c));
     return true;
   } catch (err) {
     // Paid or ended by a parallel request first: nothing to do.
@@ -431,7 +447,7 @@ export async function runInsuranceCron(env: CoverEnv, now = Date.now()): Promise
   for (const c of queued.results) {
     try {
       await runCover(db, payStatements(db, c, 1, now, today, objects));
-      if (objects) await deliverOwed(env, [settleKey(c.id)]);
+      if (objects) await deliverRecordLegs(env, payLegs(c));
       paid += 1;
       told.add(c.user_id);
     } catch (err) {

@@ -9,10 +9,14 @@
  *   user only once their object answered, so a stopped run resumes where it stopped.
  * - `verifyAccountsStep`: drains each user's object into the read model and compares, exactly,
  *   D1's balances with the object's and with the read model's; any difference is listed.
- * System accounts (user id ≤ 0) are not moved here: they become sharded objects (not built yet).
+ * - `openSystemAccounts`: opens the system accounts' shards (`system:{id}:{k}`: the treasury, the
+ *   fees, …) from D1's system balances, each balance split over SYSTEM_SHARDS shards, keyed as a
+ *   user's opening; then drains them and compares the shards' sums with D1, in the objects and in
+ *   the read model (`system_balances`).
  */
 import type { AccountBalance, OpeningBalance, OpeningHold } from "../../../durable/account/types.ts";
 import { userStub } from "../../lib/notify.ts";
+import { parseAddress, systemAddress, systemStub, SYSTEM_SHARDS } from "../../lib/accounts.ts";
 import { holdSourcesOf } from "../products.ts";
 import type { HoldSource } from "./holds.ts";
 
@@ -206,4 +210,82 @@ export async function verifyAccountsStep(env: Pick<Env, "DB" | "USER">, after: n
     if (canonical(model.get(userId) ?? []) !== d1) mismatched.push({ user_id: userId, where: "read_model" });
   }
   return { checked: ids.length, mismatched, next: ids.at(-1) ?? after, done: ids.length < limit };
+}
+
+export interface SystemOpening {
+  /** Shards opened now, or found opened before (run again). */
+  imported: number;
+  seen: number;
+  /** D1 system rows not moved: below zero by design (the deposits account mirrors money from outside) or no shard name. */
+  skipped: { user_id: number; account: string; currency_id: number; available: string; frozen: string }[];
+  /** System accounts whose shards, summed, differ from D1: in the objects or in the read model. */
+  mismatched: { user_id: number; where: "object" | "read_model" }[];
+}
+
+/** `amount` over `shards` parts as even as integers allow (the first `amount mod shards` parts get one more). */
+export function splitOver(amount: bigint, shards = SYSTEM_SHARDS): bigint[] {
+  const n = BigInt(shards);
+  return Array.from({ length: shards }, (_, k) => amount / n + (BigInt(k) < amount % n ? 1n : 0n));
+}
+
+/**
+ * Opens every system account's shards from D1 (user ids ≤ 0 with balance rows): each row's
+ * available and frozen amounts split over the shards (`splitOver`; a frozen part becomes the
+ * shard's `migrated:{account}:{currency}` hold, as a user's unexplained frozen funds do). Keyed per
+ * shard, so a second run writes nothing; then each opened shard is drained and the sums over the
+ * shards are compared with D1, in the objects and in `system_balances`.
+ */
+export async function openSystemAccounts(env: Pick<Env, "DB" | "USER">): Promise<SystemOpening> {
+  const { results } = await env.DB.prepare(
+    "SELECT user_id, currency_id, account, CAST(available AS TEXT) AS available, CAST(frozen AS TEXT) AS frozen FROM balances WHERE user_id <= 0 ORDER BY user_id DESC, account, currency_id",
+  ).all<D1Row>();
+  const out: SystemOpening = { imported: 0, seen: 0, skipped: [], mismatched: [] };
+  const byUser = new Map<number, OpeningBalance[]>();
+  for (const r of results) {
+    const row = opening([r])[0]!;
+    if (row.available < 0n || row.frozen < 0n || !parseAddress(systemAddress(r.user_id, 0))) {
+      out.skipped.push(r);
+      continue;
+    }
+    if (row.available === 0n && row.frozen === 0n) continue;
+    byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), row]);
+  }
+  const shards = [...byUser].flatMap(([userId, rows]) => {
+    const parts = rows.map((r) => ({ r, available: splitOver(r.available), frozen: splitOver(r.frozen) }));
+    return Array.from({ length: SYSTEM_SHARDS }, (_, k) => ({
+      userId,
+      k,
+      rows: parts.map((p) => ({ ...p.r, available: p.available[k]!, frozen: p.frozen[k]! })).filter((r) => r.available > 0n || r.frozen > 0n),
+    })).filter((s) => s.rows.length > 0);
+  });
+  const objects = new Map<number, AccountBalance[]>();
+  await pool(shards, async ({ userId, k, rows }) => {
+    const stub = systemStub(env, userId, k);
+    const answer = await stub.systemImport(userId, k, rows);
+    if (answer.result === "imported") out.imported++;
+    else out.seen++;
+    for (let i = 0; i < 1000; i++) if (!(await stub.accountDrain()).more) break;
+    objects.set(userId, [...(objects.get(userId) ?? []), ...answer.balances]);
+  });
+  const { results: model } = await env.DB.prepare(
+    "SELECT user_id, currency_id, account, CAST(sum(available) AS TEXT) AS available, CAST(sum(frozen) AS TEXT) AS frozen FROM system_balances GROUP BY user_id, currency_id, account",
+  ).all<D1Row>();
+  for (const [userId, rows] of byUser) {
+    const d1 = canonical(rows);
+    if (canonical(summed(objects.get(userId) ?? [])) !== d1) out.mismatched.push({ user_id: userId, where: "object" });
+    if (canonical(opening(model.filter((r) => r.user_id === userId))) !== d1) out.mismatched.push({ user_id: userId, where: "read_model" });
+  }
+  return out;
+}
+
+/** Balances of several shards summed per account and currency. */
+function summed(rows: readonly AccountBalance[]): AccountBalance[] {
+  const sums = new Map<string, AccountBalance>();
+  for (const b of rows) {
+    const k = `${b.account}:${b.currencyId}`;
+    const s = sums.get(k);
+    if (s) sums.set(k, { ...s, available: s.available + b.available, frozen: s.frozen + b.frozen });
+    else sums.set(k, { ...b });
+  }
+  return [...sums.values()];
 }

@@ -33,6 +33,12 @@ export interface UserHold {
 export interface HoldSource {
   name: string;
   load(db: D1Database): Promise<Hold[]>;
+  /**
+   * With the balances in the account objects (`ACCOUNTS = "objects"`), for a source whose records
+   * hold another amount there than on D1's path (a fee held with the stake until the end): the
+   * same totals as the objects hold them. Absent: `load` describes both.
+   */
+  loadObjects?(db: D1Database): Promise<Hold[]>;
   forUser?(db: D1Database, userId: number): Promise<UserHold[]>;
 }
 

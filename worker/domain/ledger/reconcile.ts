@@ -20,7 +20,8 @@
  *     frozen money behind it — is reported.
  * In objects mode (`ACCOUNTS = "objects"`: users' money lives in their account objects, D1 is the
  * read model) check 5 reads users' frozen funds from the read model and confirms a difference
- * with the user's object itself, and the objects are compared with the read model
+ * with the user's object itself, the treasury's from D1 plus its shard objects (the covers of
+ * seconds and lever), each source's holds as the objects hold them (`loadObjects`), and the objects are compared with the read model
  * (reconcile-objects.ts): the sum of `account_movements` = `account_balances` = the object's balances.
  * Checks 1–4 keep checking D1's ledger (the record up to the cut-over, and the system accounts).
  * Differences are returned, written to `reconciliation_reports` and logged with console.error.
@@ -124,26 +125,26 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
   const holds = new Map<string, bigint>();
   let openHolds = 0;
   for (const source of sources) {
-    for (const h of await source.load(db)) {
+    for (const h of await (reads && source.loadObjects ? source.loadObjects(db) : source.load(db))) {
       openHolds++;
       const k = `${h.userId}|${h.currencyId}|${h.account}`;
       holds.set(k, (holds.get(k) ?? 0n) + h.units);
     }
   }
-  // Objects mode: users' frozen funds are in their objects, as of the last drain in the read model;
-  // the treasury's are D1's (the record up to the cut-over) plus its shards' (drained just now).
-  if (reads) await reads.drainedSystem(TREASURY);
+  // Objects mode: users' frozen funds are in their objects, as of the last drain in the read model.
   const { results: frozenRows } = await db
     .prepare(
       reads
-        ? `SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM account_balances WHERE frozen != 0 UNION ALL
-           SELECT user_id, currency_id, account, CAST(SUM(frozen) AS TEXT) FROM (SELECT user_id, currency_id, account, frozen FROM balances WHERE user_id = ?1
-             UNION ALL SELECT user_id, currency_id, account, frozen FROM system_balances WHERE user_id = ?1) GROUP BY user_id, currency_id, account HAVING SUM(frozen) != 0`
+        ? "SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM account_balances WHERE frozen != 0 UNION ALL SELECT user_id, currency_id, account, CAST(frozen AS TEXT) FROM balances WHERE user_id = ?1 AND frozen != 0"
         : "SELECT user_id, currency_id, account, CAST(frozen AS TEXT) AS f FROM balances WHERE (user_id > 0 OR user_id = ?) AND frozen != 0",
     )
     .bind(TREASURY)
     .all<{ user_id: number; currency_id: number; account: string; f: string }>();
   const frozen = new Map<string, bigint>(frozenRows.map((r) => [`${r.user_id}|${r.currency_id}|${r.account}`, BigInt(r.f)]));
+  // Objects mode: the treasury's holds of seconds and lever (their covers) are in its shard objects, besides what D1's products hold in D1.
+  if (reads)
+    for (const b of await reads.systemBalances(TREASURY))
+      if (b.frozen !== 0n) frozen.set(`${TREASURY}|${b.currencyId}|${b.account}`, (frozen.get(`${TREASURY}|${b.currencyId}|${b.account}`) ?? 0n) + b.frozen);
   const objectFrozen = new Map<number, Promise<Map<string, bigint>>>();
   for (const k of new Set([...holds.keys(), ...frozen.keys()])) {
     let f = frozen.get(k) ?? 0n;

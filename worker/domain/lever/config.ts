@@ -10,6 +10,7 @@ import { bpsToPercent, percentToBps } from "../../../durable/engine/seconds.ts";
 import { auditStatement, runGuarded } from "../../lib/guarded.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { pairById, type PairRow } from "../spot/pairs.ts";
+import { isolateMap } from "../../lib/caches.ts";
 
 /** A pair's settings with amounts in minimal units. */
 export interface LeverSettings {
@@ -103,7 +104,7 @@ export async function rememberedLeverSettings(db: D1Database, pair: PairRow, fre
 }
 
 export const LEVER_TERMS_CACHE_MS = 60_000;
-const remembered = new Map<number, { at: number; settings: LeverSettings; raw: Row }>();
+const remembered = isolateMap<number, { at: number; settings: LeverSettings; raw: Row }>();
 
 /** Forgets every remembered setting (an open's batch found one changed). */
 export function forgetLeverSettings(): void {

@@ -16,6 +16,7 @@
 import { leverHold, leverShard, LEVER_HOLD, LEVER_HOUSE_KIND, LEVER_USER_KIND } from "../../../durable/pair/desks/lever-objects.ts";
 import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { IdTaken } from "../../lib/ids.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 
@@ -26,13 +27,13 @@ export async function holdOnObjects(env: Env, userId: number, pairId: number, cu
     const shard = leverShard(id);
     const cover = await systemStub(env, TREASURY, shard).systemReserve(TREASURY, shard, { ...request, account: LEVER_HOUSE_KIND, amount: money.hold });
     if (cover.result === "insufficient") throw new ApiError("house_cannot_cover", 409);
-    // A hold of this id already there: another open drew it in the same millisecond.
-    if (cover.result === "exists") throw new ApiError("try_again", 503);
+    // A hold of this id already there: another open (any user's) drew it in the same millisecond; nothing moved, draw again.
+    if (cover.result === "exists") throw new IdTaken();
   }
   const held = await accountStub(env, userId).accountReserve(userId, { ...request, account: LEVER_USER_KIND, amount: money.margin + money.fee });
   if (held.result === "reserved") return;
   await releaseCover(env, id, money.hold > 0n);
-  throw held.result === "insufficient" ? new ApiError("insufficient_balance", 409) : new ApiError("try_again", 503);
+  throw held.result === "insufficient" ? new ApiError("insufficient_balance", 409) : new IdTaken();
 }
 
 const refusedKey = (id: number) => `${leverHold(id)}:refused`;

@@ -35,7 +35,7 @@ import {
   type PositionMoney,
 } from "../../../durable/engine/margin.ts";
 import type { LeverAcceptInput, LeverCommandResult } from "../../../durable/pair/desks/lever.ts";
-import { randomInt } from "../../lib/crypto.ts";
+import { takenIn, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { balanceOf, classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
@@ -57,10 +57,10 @@ import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
 import { holdOnObjects, refundOnObjects, releaseOnObjects } from "./objects.ts";
+import { isolateMap } from "../../lib/caches.ts";
 
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-/** Time-ordered position ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
-const newPositionId = (now: number) => (now - ID_EPOCH) * 4096 + randomInt(4096);
+/** An open's batch that met an id taken in the same millisecond (the open movement's key carries it). */
+const POSITION_TAKEN = takenIn("lever_positions");
 /** A held position the object has not confirmed after this long is asked about by the reconciler. */
 export const HELD_GRACE_MS = 30_000;
 
@@ -160,7 +160,7 @@ function ticksOf(v: string | null | undefined, pair: PairRow, field: string): nu
  * it refuses, the hold is refunded and the open is priced again on a quote asked for then.
  */
 export const QUOTE_REUSE_MS = 1000;
-const lastIndex = new Map<number, { tickId: number; price: number; at: number }>();
+const lastIndex = isolateMap<number, { tickId: number; price: number; at: number }>();
 
 /** Notes the index the pair object just told this isolate (null: none, forget it). Exported for tests. */
 export function noteIndex(pairId: number, q: { tickId: number; price: number } | null): void {
@@ -368,59 +368,62 @@ async function holdPosition(
   // Balances in the account objects (worker/lib/accounts.ts): the money is held there first (objects.ts), the batch writes only the row.
   const onObjects = accountsOnObjects(env);
 
-  for (let attempt = 0; ; attempt++) {
-    const id = newPositionId(now);
-    if (onObjects) await holdOnObjects(env, userId, pair.id, pair.legalId, id, money);
-    // The row's user id comes from the live session when it rests on a hint, its pair id from the
-    // settings as D1 holds them now: either gone, and the NOT NULL column fails the whole batch.
-    const user = guard ? LIVE_TRADER_USER_ID : "?";
-    const userBinds = guard ? [guard.sessionId, guard.userId, now] : [userId];
-    try {
-      await db.batch([
-        // The movement's three legs travel as one JSON statement (movementsStatements: the same rows and checks).
-        ...(onObjects ? [] : movementsStatements(db, [{ key: leverKeys.open(id), kind: "lever_open", entries: leverEntries(openLegs(money), userId, pair.legalId, memo), now }])),
-        db
-          .prepare(
-            `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
-               fee_bps, overnight_bps, maintenance_bps, stop_profit, stop_loss, status, created_at)
-             VALUES (?, ${user}, ${LEVER_TERMS_GUARD}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
-          )
-          .bind(
-            id,
-            ...userBinds,
-            ...leverGuardBinds(raw),
-            pair.legalId,
-            direction,
-            input.share,
-            input.multiple,
-            s.sizeUnits.toString(),
-            price,
-            target,
-            money.margin.toString(),
-            money.fee.toString(),
-            money.hold.toString(),
-            s.feeBps,
-            s.overnightBps,
-            s.maintenanceBps,
-            stopProfit,
-            stopLoss,
-            now,
-          ),
-      ]);
+  // An open that drew an id taken in the same millisecond wrote nothing (D1: the row's primary key or
+  // the movement key; the objects: the house's cover, which every user's opens hold by id): it draws again.
+  return withNewId(
+    POSITION_TAKEN,
+    async (id) => {
+      if (onObjects) await holdOnObjects(env, userId, pair.id, pair.legalId, id, money);
+      // The row's user id comes from the live session when it rests on a hint, its pair id from the
+      // settings as D1 holds them now: either gone, and the NOT NULL column fails the whole batch.
+      const user = guard ? LIVE_TRADER_USER_ID : "?";
+      const userBinds = guard ? [guard.sessionId, guard.userId, now] : [userId];
+      try {
+        await db.batch([
+          // The movement's three legs travel as one JSON statement (movementsStatements: the same rows and checks).
+          ...(onObjects ? [] : movementsStatements(db, [{ key: leverKeys.open(id), kind: "lever_open", entries: leverEntries(openLegs(money), userId, pair.legalId, memo), now }])),
+          db
+            .prepare(
+              `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
+                 fee_bps, overnight_bps, maintenance_bps, stop_profit, stop_loss, status, created_at)
+               VALUES (?, ${user}, ${LEVER_TERMS_GUARD}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
+            )
+            .bind(
+              id,
+              ...userBinds,
+              ...leverGuardBinds(raw),
+              pair.legalId,
+              direction,
+              input.share,
+              input.multiple,
+              s.sizeUnits.toString(),
+              price,
+              target,
+              money.margin.toString(),
+              money.fee.toString(),
+              money.hold.toString(),
+              s.feeBps,
+              s.overnightBps,
+              s.maintenanceBps,
+              stopProfit,
+              stopLoss,
+              now,
+            ),
+        ]);
+      } catch (err) {
+        if (onObjects) await releaseOnObjects(env, userId, id, money.hold > 0n);
+        const msg = String(err);
+        if (/NOT NULL constraint failed: lever_positions\.user_id/.test(msg)) throw new SessionGone();
+        if (/NOT NULL constraint failed: lever_positions\.pair_id/.test(msg)) throw new StaleSettings();
+        if (msg.includes("treasury_overdraft")) throw new ApiError("house_cannot_cover", 409);
+        if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+        throw err;
+      }
       if (guard) guard.confirmed = true;
       return { id, pair, s, money, price, target, stopProfit, stopLoss, quotedPrice: index.reused ? index.price : null, confirmed };
-    } catch (err) {
-      if (onObjects) await releaseOnObjects(env, userId, id, money.hold > 0n);
-      const msg = String(err);
-      if (/NOT NULL constraint failed: lever_positions\.user_id/.test(msg)) throw new SessionGone();
-      if (/NOT NULL constraint failed: lever_positions\.pair_id/.test(msg)) throw new StaleSettings();
-      if (msg.includes("treasury_overdraft")) throw new ApiError("house_cannot_cover", 409);
-      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-      // Two positions drew the same id in the same millisecond: the batch wrote nothing, draw again.
-      const taken = classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: lever_positions\.id/.test(msg);
-      if (!taken || attempt >= 4) throw err;
-    }
-  }
+    },
+    now,
+  );
 }
 
 /**
@@ -721,6 +724,22 @@ export async function chargeOvernight(env: Env, now = Date.now()): Promise<numbe
   return charged;
 }
 
+/** Every open position's `held` (an expression of its row) in the user's lever account, the house's hold in the treasury. */
+async function positionHolds(db: D1Database, held: "margin - overnight" | "margin + fee - overnight"): Promise<Hold[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT user_id, currency_id, CAST(SUM(${held}) AS TEXT) AS margin, CAST(SUM(hold) AS TEXT) AS hold FROM lever_positions
+        WHERE status IN (0, 1, 2, 3) GROUP BY user_id, currency_id`,
+    )
+    .all<{ user_id: number; currency_id: number; margin: string; hold: string }>();
+  const holds: Hold[] = [];
+  for (const r of results) {
+    holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "lever", units: BigInt(r.margin) });
+    holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
+  }
+  return holds;
+}
+
 /**
  * Reconciliation hold source: every position not yet closed or revoked keeps its collateral
  * (margin − overnight fees taken) frozen in the user's lever account and the house's hold frozen
@@ -728,20 +747,9 @@ export async function chargeOvernight(env: Env, now = Date.now()): Promise<numbe
  */
 export const leverHolds: HoldSource = {
   name: "lever_positions",
-  async load(db) {
-    const { results } = await db
-      .prepare(
-        `SELECT user_id, currency_id, CAST(SUM(margin - overnight) AS TEXT) AS margin, CAST(SUM(hold) AS TEXT) AS hold FROM lever_positions
-          WHERE status IN (0, 1, 2, 3) GROUP BY user_id, currency_id`,
-      )
-      .all<{ user_id: number; currency_id: number; margin: string; hold: string }>();
-    const holds: Hold[] = [];
-    for (const r of results) {
-      holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "lever", units: BigInt(r.margin) });
-      holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
-    }
-    return holds;
-  },
+  load: (db) => positionHolds(db, "margin - overnight"),
+  // In the account objects the open fee stays in the margin's hold until the close.
+  loadObjects: (db) => positionHolds(db, "margin + fee - overnight"),
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(margin - overnight AS TEXT) AS units FROM lever_positions WHERE user_id = ?1 AND status IN (0, 1, 2, 3) ORDER BY id", userId, {
       account: "lever",

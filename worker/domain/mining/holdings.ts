@@ -11,16 +11,15 @@ import { ApiError, notFound } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
-import { claimRecord, deliverOwed, holdThenRecord, owedLegs, treasuryAt, userAt } from "../../lib/product-objects.ts";
-import { randomInt } from "../../lib/crypto.ts";
+import { claimRecord, credit, holdThenRecord, houseKey, spend, takenOrClaimed, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
+import { takenIn, withNewId } from "../../lib/ids.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
 import { planRow } from "./plans.ts";
 
 const LINK = "/mining/my";
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-/** Draws of a new holding id before a buy gives up (a taken id writes nothing). */
-const ID_ATTEMPTS = 5;
 
 interface HoldingRow {
   id: number;
@@ -70,15 +69,15 @@ export async function buyShares(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: str
   if (b.shares > plan.shares - plan.sold) throw new ApiError("mining_sold_out", 409, { left: plan.shares - plan.sold });
   const cost = BigInt(plan.price) * BigInt(b.shares);
   const objects = accountsOnObjects(env);
-  const buyLegs = (id: number, key: string) => [
-    { to: userAt(userId), leg: { key, ops: [{ t: "spend" as const, hold: `mining:${id}`, amount: cost }] } },
-    { to: treasuryAt(id), leg: { key, ops: [{ t: "credit" as const, account: HOUSE_ACCOUNT, currencyId: plan.price_currency_id, amount: cost }] } },
+  const buyLegs = (id: number): Leg[] => [
+    { key: `mining:${id}:buy`, to: userAt(userId), ops: [spend(`mining:${id}`, plan.price_currency_id, cost)] },
+    { key: houseKey(`mining:${id}:buy`), to: treasuryAt(id), ops: [credit(HOUSE_ACCOUNT, plan.price_currency_id, cost)] },
   ];
   const build = (id: number) => {
     const key = `mining:${id}:buy`;
     return [
       ...(objects
-        ? [claimRecord(db, `mining:${id}`, now), ...owedLegs(db, buyLegs(id, key), now)]
+        ? [claimRecord(db, `mining:${id}`, now), ...recordLegsStatements(db, `mining:${id}`, buyLegs(id), now)]
         : movementStatements(
             db,
             key,
@@ -103,34 +102,29 @@ export async function buyShares(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: str
       }),
     ];
   };
-  // Ids are (ms since 2026) × 4096 + 12 random bits; parallel buys in one millisecond can draw the
-  // same one (workerd's clock stands still between I/O), and such a batch writes nothing: draw again.
-  const insert = async (attempt: number): Promise<number> => {
-    const id = (now - ID_EPOCH) * 4096 + randomInt(4096);
-    try {
-      if (!objects) await db.batch(build(id));
-      else {
-        const hold = { forKind: "mining", forId: String(id), account: "change", currencyId: plan.price_currency_id, amount: cost };
-        await holdThenRecord(env, [{ to: userAt(userId), hold }], () => new ApiError("insufficient_balance", 409), () => db.batch(build(id)));
-        await deliverOwed(env, [`mining:${id}:buy`]);
-      }
-      return id;
-    } catch (err) {
-      // Objects mode: the id's hold was there already (drawn twice): draw again.
-      if (err instanceof ApiError && err.key === "try_again" && attempt < ID_ATTEMPTS) return insert(attempt + 1);
-      if (err instanceof ApiError) throw err;
-      const msg = String((err as Error)?.message ?? err);
-      if (/movements\.key|mining_holdings\.id/.test(msg) && attempt < ID_ATTEMPTS) return insert(attempt + 1);
-      if (msg.includes("mining_sold_out")) {
-        const fresh = await planRow(db, plan.id);
-        throw new ApiError("mining_sold_out", 409, { left: fresh ? fresh.shares - fresh.sold : 0 });
-      }
-      if (msg.includes("mining_plan_closed")) throw new ApiError("mining_plan_closed", 409);
-      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-      throw err;
+  const write = async (id: number) => {
+    if (!objects) await db.batch(build(id));
+    else {
+      const hold = { forKind: "mining", forId: String(id), account: "change", currencyId: plan.price_currency_id, amount: cost };
+      await holdThenRecord(env, [{ to: userAt(userId), hold }], () => new ApiError("insufficient_balance", 409), () => db.batch(build(id)));
+      await deliverRecordLegs(env, buyLegs(id));
     }
+    return id;
   };
-  const id = await insert(1);
+  let id: number;
+  try {
+    id = await withNewId(takenOrClaimed(takenIn("mining_holdings")), write, now);
+  } catch (err) {
+    if (err instanceof ApiError) throw err;
+    const msg = String((err as Error)?.message ?? err);
+    if (msg.includes("mining_sold_out")) {
+      const fresh = await planRow(db, plan.id);
+      throw new ApiError("mining_sold_out", 409, { left: fresh ? fresh.shares - fresh.sold : 0 });
+    }
+    if (msg.includes("mining_plan_closed")) throw new ApiError("mining_plan_closed", 409);
+    if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+    throw err;
+  }
   await announceNotifications(env, [userId]);
   const row = await db.prepare(`${HOLDING_SELECT} WHERE h.id = ? AND h.user_id = ?`).bind(id, userId).first<HoldingRow>();
   return holdingOut(row!, now);

@@ -26,7 +26,9 @@ import { announceNotifications, notificationsStatement, type NewNotification } f
 import { money } from "../notifications/events.ts";
 import { PAYOUT_SELECT, type PayoutRow } from "./plans.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
-import { deliverOwed, keysOf, owedLegs, treasuryAt, userAt, type OwedLeg } from "../../lib/product-objects.ts";
+import { credit, release, spend, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
 import { payoutHold } from "./payouts.ts";
 
 export const USERS_PER_BATCH = 100;
@@ -60,14 +62,15 @@ async function payStep(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, pa
   const credited = BigInt(o.credited);
   const prefix = `mining:${o.plan_id}:${o.hour}`;
   const objects = accountsOnObjects(env);
-  const legs: OwedLeg[] = [];
+  const legs: Leg[] = [];
+  const record = `mining_payout:${o.id}`;
   try {
     if (holders.length === 0) {
       const rest = amount - credited;
-      if (rest > 0n) legs.push({ to: treasuryAt(o.id), leg: { key: `${prefix}:house`, ops: [{ t: "release", hold: payoutHold(o.id), amount: rest }] } });
+      if (rest > 0n) legs.push({ key: `${prefix}:house`, to: treasuryAt(o.id), ops: [release(payoutHold(o.id), o.currency_id, rest)] });
       await db.batch([
         ...(objects
-          ? owedLegs(db, legs, now)
+          ? recordLegsStatements(db, record, legs, now)
           : movementStatements(
           db,
           `${prefix}:house`,
@@ -84,7 +87,7 @@ async function payStep(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, pa
           .bind(now, o.id, o.id, o.id, credited.toString()),
         db.prepare("INSERT INTO mining_guards (changed, what) VALUES (changes(), 'payout paid')"),
       ]);
-      if (objects) await deliverOwed(env, keysOf(legs));
+      if (objects) await deliverRecordLegs(env, legs);
       return { step: "done", users: 0 };
     }
     const movements: { key: string; kind: string; entries: LedgerEntry[]; now: number }[] = [];
@@ -99,7 +102,7 @@ async function payStep(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, pa
       const key = `${prefix}:${h.user_id}`;
       credits.push([o.id, h.user_id, o.plan_id, o.hour, o.currency_id, h.shares, s.gross.toString(), s.fee.toString(), now]);
       if (s.gross === 0n) continue;
-      if (s.net > 0n) legs.push({ to: userAt(h.user_id), leg: { key, ops: [{ t: "credit", account: "change", currencyId: o.currency_id, amount: s.net }] } });
+      if (s.net > 0n) legs.push({ key, to: userAt(h.user_id), ops: [credit("change", o.currency_id, s.net)] });
       movements.push({
         key,
         kind: "mining_payout",
@@ -121,12 +124,12 @@ async function payStep(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, pa
       }
     }
     if (gross > 0n) {
-      const ops: OwedLeg["leg"]["ops"] = [{ t: "spend", hold: payoutHold(o.id), amount: gross }];
-      if (fees > 0n) ops.push({ t: "credit", account: HOUSE_ACCOUNT, currencyId: o.currency_id, amount: fees });
-      legs.push({ to: treasuryAt(o.id), leg: { key: `${prefix}:chunk:${holders[0]!.user_id}`, ops } });
+      const ops = [spend(payoutHold(o.id), o.currency_id, gross)];
+      if (fees > 0n) ops.push(credit(HOUSE_ACCOUNT, o.currency_id, fees));
+      legs.push({ key: `${prefix}:chunk:${holders[0]!.user_id}`, to: treasuryAt(o.id), ops });
     }
     await db.batch([
-      ...(objects ? owedLegs(db, legs, now) : movementsStatements(db, movements)),
+      ...(objects ? recordLegsStatements(db, record, legs, now) : movementsStatements(db, movements)),
       db
         .prepare(
           `INSERT INTO mining_credits (payout_id, user_id, plan_id, hour, currency_id, shares, gross, fee, created_at)
@@ -139,7 +142,7 @@ async function payStep(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, pa
       db.prepare("INSERT INTO mining_guards (changed, what) VALUES (changes(), 'payout chunk')"),
       ...notificationsStatement(db, notes, now),
     ]);
-    if (objects) await deliverOwed(env, keysOf(legs));
+    if (objects) await deliverRecordLegs(env, legs);
     await announceNotifications(env, notes.map((n) => n.userId));
     return { step: "more", users: holders.length };
   } catch (err) {

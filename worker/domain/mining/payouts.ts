@@ -15,6 +15,7 @@ import { auditStatement, HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
 import { claimRecord, holdThenRecord, treasuryAt } from "../../lib/product-objects.ts";
+import { IdTaken } from "../../lib/ids.ts";
 import { amountOrThrow } from "../wallet/currency.ts";
 import { firstHourOf, PAYOUT_SELECT, payoutOut, planRow, type PayoutRow } from "./plans.ts";
 
@@ -133,6 +134,8 @@ export async function decidePayout(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: 
     else await holdThenRecord(env, [{ to: treasuryAt(o.id), hold: { forKind: PAYOUT_HOLD, forId: String(o.id), account: HOUSE_ACCOUNT, currencyId: o.currency_id, amount } }], short, () => db.batch(stmts));
   } catch (err) {
     if (err instanceof ApiError) throw err;
+    // Objects mode: the payout's hold is there already (a parallel approval made it first).
+    if (err instanceof IdTaken) throw new ApiError("mining_decided", 409);
     const msg = String((err as Error)?.message ?? err);
     if (msg.includes("self_review")) throw new ApiError("self_review", 409);
     if (msg.includes("treasury_overdraft") || classifyBatchError(err) === "insufficient") throw short();

@@ -7,16 +7,11 @@ import { formatUnits, formatUnitsTrim, parseUnits } from "../../../schemas/money
 import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
 import { PRICE_MOVE_TOLERANCE_BPS } from "../../../durable/engine/margin.ts";
 import { bpsToPercent, type SecondsDirection, type SecondsMoney } from "../../../durable/engine/seconds.ts";
-import { randomInt } from "../../lib/crypto.ts";
 import { ApiError } from "../../lib/errors.ts";
 import type { SessionGuard } from "../../lib/context.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import type { PairRow } from "../spot/pairs.ts";
 import type { PayableRow } from "./config.ts";
-
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-/** Time-ordered contract ids: ms since 2026 × 4096 + 12 random bits (safe integers for ~69 years). */
-export const newContractId = (now: number) => (now - ID_EPOCH) * 4096 + randomInt(4096);
 
 export type OrderRow = Record<string, number | string | null>;
 
@@ -93,7 +88,16 @@ export interface Held {
 
 /** A contract just accepted, as its D1 row will read once the pair's drain has run. */
 export function acceptedOut(pair: PairRow, cur: PayableRow, h: Held, r: { openTickId: number; openPrice: number; endAt: number }, now: number): SecondsOrder {
-  const row: OrderRow = {
+  return orderOut(heldRow(pair, cur, h, r, now), Date.now());
+}
+
+/** A contract refused or revoked before it ran (status 4, no entry), as D1's row of a refunded one reads. */
+export function revokedOut(pair: PairRow, cur: PayableRow, h: Held, createdAt: number): SecondsOrder {
+  return orderOut({ ...heldRow(pair, cur, h, { openTickId: 0, openPrice: 0, endAt: 0 }, createdAt), status: 4, open_tick_id: null, open_price: null, end_at: null }, Date.now());
+}
+
+function heldRow(pair: PairRow, cur: PayableRow, h: Held, r: { openTickId: number; openPrice: number; endAt: number }, now: number): OrderRow {
+  return {
     id: h.id,
     type: h.type,
     pair_id: pair.id,
@@ -116,7 +120,6 @@ export function acceptedOut(pair: PairRow, cur: PayableRow, h: Held, r: { openTi
     currency_name: cur.name,
     scale: cur.scale,
   };
-  return orderOut(row, Date.now());
 }
 
 /** The refusal of an entry that moved past the tolerance from the index its owner confirmed. */

@@ -11,20 +11,38 @@
  *    `seconds:{id}:refused`, before it is answered.
  *
  * The desk settles with legs to both objects and a fee shard. A Worker that dies between a hold and
- * the pair's answer leaves the holds open for the orphan sweep (not built yet: docs/architecture/account-objects.md).
+ * the pair's answer leaves the holds open: the orphan sweep of each object (durable/account/object.ts) asks the pair and releases them.
+ * A client order id is recorded with the stake's hold in the user's object: a second submit with it
+ * holds nothing and answers the first contract (`replayOnObjects`), even before D1 has its row.
  */
 import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
-import { acceptanceMoney } from "../../../durable/engine/seconds.ts";
+import { acceptanceMoney, type SecondsDirection } from "../../../durable/engine/seconds.ts";
 import { coverShard, HOUSE_KIND, SECONDS_HOLD, SECONDS_USER_KIND, secondsHold } from "../../../durable/pair/desks/seconds-objects.ts";
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
 import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { IdTaken, withNewId } from "../../lib/ids.ts";
 import { pairStub, type PairRow } from "../spot/pairs.ts";
 import type { PayableRow } from "./config.ts";
-import { acceptedOut, confirmedTicks, newContractId, priceMovedError, refusalError, stakeOf, type Held, type SubmitSession } from "./contract.ts";
+import { acceptedOut, confirmedTicks, priceMovedError, refusalError, revokedOut, stakeOf, type Held, type SubmitSession } from "./contract.ts";
 import { termsOf } from "./terms.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
+
+/** What a contract's client id keeps in the user's object: enough to answer a replay before D1 has the row. */
+interface FirstContract {
+  id: number;
+  pairId: number;
+  currencyId: number;
+  type: SecondsDirection;
+  seconds: number;
+  ratioBps: number;
+  stake: string;
+  fee: string;
+  hold: string;
+  confirmed: number | null;
+  createdAt: number;
+}
 
 /** Submits a contract on the account objects: cover, stake, then the pair (see above). */
 export async function submitOnObjects(env: Env, userId: number, input: SecondsSubmit, now: number, session: SubmitSession): Promise<SecondsOrder> {
@@ -34,52 +52,112 @@ export async function submitOnObjects(env: Env, userId: number, input: SecondsSu
   const confirmed = confirmedTicks(input, pair);
   const stake = stakeOf(input.number, cur);
   const money = acceptanceMoney(stake, option.ratioBps, cur.feeBps);
-  const id = await holdBoth(env, userId, pair, cur, money.stake + money.fee, money.hold, now);
-  const h: Held = { id, type: input.type, money, ratioBps: option.ratioBps, seconds: option.seconds, confirmed };
-  const accept: AcceptInput = {
+  const first = (id: number): FirstContract => ({
+    id,
     pairId: pair.id,
-    orderId: id,
-    userId,
     currencyId: cur.currencyId,
-    currencyName: cur.name,
-    currencyScale: cur.scale,
     type: input.type,
+    seconds: option.seconds,
+    ratioBps: option.ratioBps,
     stake: money.stake.toString(),
     fee: money.fee.toString(),
     hold: money.hold.toString(),
-    ratioBps: option.ratioBps,
-    seconds: option.seconds,
-    pairExposure: cur.pairExposure.toString(),
-    userExposure: cur.userExposure.toString(),
-    ...(confirmed === null ? {} : { confirmedPrice: confirmed }),
-    objects: { clientOid: input.client_oid ?? null, createdAt: now },
-  };
-  const r = await pairStub(env, pair.id).acceptSeconds(accept);
-  if (r.ok) return acceptedOut(pair, cur, h, r, now);
-  await releaseBoth(env, userId, id, money.hold > 0n);
+    confirmed,
+    createdAt: now,
+  });
+  const held = await holdBoth(env, userId, pair, cur, money.stake + money.fee, money.hold, now, input.client_oid, first);
+  if ("replay" in held) return replayOnObjects(env, userId, input, pair, cur, held.replay);
+  const c = first(held.id);
+  const r = await pairStub(env, pair.id).acceptSeconds(acceptInput(userId, pair, cur, c, input.client_oid ?? null));
+  if (r.ok) return acceptedOut(pair, cur, heldOf(c), r, now);
+  await releaseBoth(env, userId, c.id, money.hold > 0n);
   if (r.code === "price_moved") throw priceMovedError(pair, confirmed, r.price);
   throw new ApiError(r.code === "tombstoned" ? "try_again" : refusalError[r.code], r.code === "tombstoned" ? 503 : 409);
 }
 
-/** The cover in its treasury shard, then the stake and fee in the user's object; answers the contract's id. */
-async function holdBoth(env: Env, userId: number, pair: PairRow, cur: PayableRow, userAmount: bigint, cover: bigint, now: number): Promise<number> {
+const heldOf = (c: FirstContract): Held => ({
+  id: c.id,
+  type: c.type,
+  money: { stake: BigInt(c.stake), fee: BigInt(c.fee), hold: BigInt(c.hold) },
+  ratioBps: c.ratioBps,
+  seconds: c.seconds,
+  confirmed: c.confirmed,
+});
+
+function acceptInput(userId: number, pair: PairRow, cur: PayableRow, c: FirstContract, clientOid: string | null): AcceptInput {
+  return {
+    pairId: pair.id,
+    orderId: c.id,
+    userId,
+    currencyId: cur.currencyId,
+    currencyName: cur.name,
+    currencyScale: cur.scale,
+    type: c.type,
+    stake: c.stake,
+    fee: c.fee,
+    hold: c.hold,
+    ratioBps: c.ratioBps,
+    seconds: c.seconds,
+    pairExposure: cur.pairExposure.toString(),
+    userExposure: cur.userExposure.toString(),
+    ...(c.confirmed === null ? {} : { confirmedPrice: c.confirmed }),
+    objects: { clientOid, createdAt: c.createdAt },
+  };
+}
+
+/**
+ * The client id names a contract this user's object already holds (a second submit inside the drain's
+ * window, or at the same moment): that contract answers. Different terms are refused as D1's replay
+ * refuses them. Its acceptance is asked again (the pair answers a known contract as accepted, and a
+ * refused one is tombstoned there, so it can never be accepted after its holds went back): accepted,
+ * it answers as at its submit; refused, it answers revoked (status 4), as D1's row of a refunded one.
+ */
+async function replayOnObjects(env: Env, userId: number, input: SecondsSubmit, pair: PairRow, cur: PayableRow, c: FirstContract): Promise<SecondsOrder> {
+  const same = c.pairId === input.match_id && c.currencyId === input.currency_id && c.type === input.type && c.seconds === input.seconds && stakeOf(input.number, cur) === BigInt(c.stake);
+  if (!same) throw new ApiError("duplicate_client_id", 409);
+  const r = await pairStub(env, pair.id).acceptSeconds(acceptInput(userId, pair, cur, c, input.client_oid ?? null));
+  if (r.ok) return acceptedOut(pair, cur, heldOf(c), r, r.createdAt);
+  await releaseBoth(env, userId, c.id, BigInt(c.hold) > 0n);
+  return revokedOut(pair, cur, heldOf(c), c.createdAt);
+}
+
+/**
+ * The cover in its treasury shard, then the stake and fee in the user's object (with the client id,
+ * if any: one contract per client id); answers the contract's id, or the first contract of the client id.
+ */
+async function holdBoth(
+  env: Env,
+  userId: number,
+  pair: PairRow,
+  cur: PayableRow,
+  userAmount: bigint,
+  cover: bigint,
+  now: number,
+  clientOid: string | undefined,
+  first: (id: number) => FirstContract,
+): Promise<{ id: number } | { replay: FirstContract }> {
   const owner = `pair:${pair.id}`;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const id = newContractId(now);
-    const request = { forKind: SECONDS_HOLD, forId: String(id), currencyId: cur.currencyId, owner };
-    if (cover > 0n) {
-      const shard = coverShard(id);
-      const held = await systemStub(env, TREASURY, shard).systemReserve(TREASURY, shard, { ...request, account: HOUSE_KIND, amount: cover });
-      if (held.result === "insufficient") throw new ApiError("house_cannot_cover", 409);
-      // A hold of this id already there: another contract drew it in the same millisecond; draw again.
-      if (held.result === "exists") continue;
-    }
-    const held = await accountStub(env, userId).accountReserve(userId, { ...request, account: SECONDS_USER_KIND, amount: userAmount });
-    if (held.result === "reserved") return id;
-    await releaseCover(env, id, cover > 0n);
-    if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-  }
-  throw new ApiError("try_again", 503);
+  return withNewId(
+    null,
+    async (id): Promise<{ id: number } | { replay: FirstContract }> => {
+      const request = { forKind: SECONDS_HOLD, forId: String(id), currencyId: cur.currencyId, owner };
+      if (cover > 0n) {
+        const shard = coverShard(id);
+        const held = await systemStub(env, TREASURY, shard).systemReserve(TREASURY, shard, { ...request, account: HOUSE_KIND, amount: cover });
+        if (held.result === "insufficient") throw new ApiError("house_cannot_cover", 409);
+        // A hold of this id already there (the treasury shard sees every user's contracts): another contract of the same millisecond.
+        if (held.result === "exists") throw new IdTaken();
+      }
+      const byClient = clientOid === undefined ? {} : { clientId: clientOid, terms: JSON.stringify(first(id)) };
+      const held = await accountStub(env, userId).accountReserve(userId, { ...request, account: SECONDS_USER_KIND, amount: userAmount, ...byClient });
+      if (held.result === "reserved") return { id };
+      await releaseCover(env, id, cover > 0n);
+      if (held.result === "replay") return { replay: JSON.parse(held.terms) as FirstContract };
+      if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+      throw new IdTaken();
+    },
+    now,
+  );
 }
 
 const refusedKey = (id: number) => `${secondsHold(id)}:refused`;

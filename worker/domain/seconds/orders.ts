@@ -13,6 +13,7 @@ import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
 import { acceptanceMoney, openLegs, refundLegs, type SecondsDirection, type SecondsMoney } from "../../../durable/engine/seconds.ts";
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { takenIn, withNewId } from "../../lib/ids.ts";
 import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
@@ -23,7 +24,7 @@ import { TERMS_GUARD, forgetTerms, guardBinds, isStaleTerms, termsOf, type Terms
 import { secondsEntries, secondsKeys } from "./ledger.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
 import { submitOnObjects } from "./objects.ts";
-import { acceptedOut, confirmedTicks, newContractId, orderOut, priceMovedError, refusalError, stakeOf, type Held, type OrderRow, type SubmitSession } from "./contract.ts";
+import { acceptedOut, confirmedTicks, orderOut, priceMovedError, refusalError, stakeOf, type Held, type OrderRow, type SubmitSession } from "./contract.ts";
 
 export { orderOut, stakeOf, type SubmitSession } from "./contract.ts";
 
@@ -114,43 +115,47 @@ async function holdContract(
   const memo = `${pair.base}/${pair.quote} ${input.type === 1 ? "up" : "down"} ${option.seconds}s`;
   const guard = session.guard && !session.guard.confirmed ? session.guard : null;
 
-  for (let attempt = 0; ; attempt++) {
-    const id = newContractId(now);
-    // The row's user id comes from the live session when it rests on a hint, its pair id from the
-    // terms as D1 holds them now: either gone, and the NOT NULL column fails the whole batch.
-    const user = guard ? LIVE_TRADER_USER_ID : "?";
-    const userBinds = guard ? [guard.sessionId, guard.userId, now] : [userId];
-    try {
-      await db.batch([
-        // The movement's three legs travel as one JSON statement (movementsStatements: the same rows and checks).
-        ...movementsStatements(db, [{ key: secondsKeys.open(id), kind: "micro_open", entries: secondsEntries(openLegs(money), userId, cur.currencyId, memo), now }]),
-        db
-          .prepare(
-            `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at)
-             VALUES (?, ${user}, ${TERMS_GUARD}, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
-          )
-          .bind(id, ...userBinds, ...guardBinds(terms), cur.currencyId, input.type, stake.toString(), money.fee.toString(), money.hold.toString(), option.seconds, option.ratioBps, input.client_oid ?? null, now),
-      ]);
+  // A contract that drew an id taken in the same millisecond wrote nothing: it draws again (worker/lib/ids.ts).
+  return withNewId(
+    CONTRACT_TAKEN,
+    async (id) => {
+      // The row's user id comes from the live session when it rests on a hint, its pair id from the
+      // terms as D1 holds them now: either gone, and the NOT NULL column fails the whole batch.
+      const user = guard ? LIVE_TRADER_USER_ID : "?";
+      const userBinds = guard ? [guard.sessionId, guard.userId, now] : [userId];
+      try {
+        await db.batch([
+          // The movement's three legs travel as one JSON statement (movementsStatements: the same rows and checks).
+          ...movementsStatements(db, [{ key: secondsKeys.open(id), kind: "micro_open", entries: secondsEntries(openLegs(money), userId, cur.currencyId, memo), now }]),
+          db
+            .prepare(
+              `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at)
+               VALUES (?, ${user}, ${TERMS_GUARD}, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)`,
+            )
+            .bind(id, ...userBinds, ...guardBinds(terms), cur.currencyId, input.type, stake.toString(), money.fee.toString(), money.hold.toString(), option.seconds, option.ratioBps, input.client_oid ?? null, now),
+        ]);
+      } catch (err) {
+        const msg = String(err);
+        if (/NOT NULL constraint failed: micro_orders\.user_id/.test(msg)) throw new SessionGone();
+        if (isStaleTerms(err)) throw new StaleTerms();
+        if (msg.includes("treasury_overdraft")) throw new ApiError("house_cannot_cover", 409);
+        if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+        if (input.client_oid && /UNIQUE constraint failed: micro_orders\.user_id/.test(msg)) {
+          await session.confirm?.();
+          const prior = await db.prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND o.client_oid = ?`).bind(userId, input.client_oid).first<OrderRow>();
+          if (prior) return { prior };
+        }
+        throw err;
+      }
       if (guard) guard.confirmed = true;
       return { held: { id, type: input.type, money, ratioBps: option.ratioBps, seconds: option.seconds, confirmed }, terms };
-    } catch (err) {
-      const msg = String(err);
-      if (/NOT NULL constraint failed: micro_orders\.user_id/.test(msg)) throw new SessionGone();
-      if (isStaleTerms(err)) throw new StaleTerms();
-      if (msg.includes("treasury_overdraft")) throw new ApiError("house_cannot_cover", 409);
-      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (input.client_oid && /UNIQUE constraint failed: micro_orders\.user_id/.test(msg)) {
-        await session.confirm?.();
-        const prior = await db.prepare(`${ORDER_SELECT} WHERE o.user_id = ? AND o.client_oid = ?`).bind(userId, input.client_oid).first<OrderRow>();
-        if (prior) return { prior };
-      }
-      // Two contracts drew the same id in the same millisecond: the batch wrote nothing, draw again.
-      const taken = classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: micro_orders\.id/.test(msg);
-      if (!taken || attempt >= 4) throw err;
-    }
-  }
+    },
+    now,
+  );
 }
 
+/** A contract's batch that met an id taken in the same millisecond (the open movement's key carries it). */
+const CONTRACT_TAKEN = takenIn("micro_orders");
 
 /**
  * The second step: the pair object accepts (→ status 1, in D1 with its next drain batch) or refuses
@@ -300,26 +305,31 @@ export async function reconcileHeldContracts(env: Env, now = Date.now(), graceMs
   return { checked: results.length, confirmed, refunded };
 }
 
+/** Every unsettled contract's `held` (an expression of its row) in the user's micro account, its cover in the house (treasury). */
+async function contractHolds(db: D1Database, held: "stake" | "stake + fee"): Promise<Hold[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT user_id, currency_id, CAST(SUM(${held}) AS TEXT) AS stake, CAST(SUM(hold) AS TEXT) AS hold FROM micro_orders
+        WHERE status IN (0, 1, 2) GROUP BY user_id, currency_id`,
+    )
+    .all<{ user_id: number; currency_id: number; stake: string; hold: string }>();
+  const holds: Hold[] = [];
+  for (const r of results) {
+    holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "micro", units: BigInt(r.stake) });
+    holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
+  }
+  return holds;
+}
+
 /**
  * Reconciliation hold source: every contract not yet settled or refunded keeps its stake frozen
  * in the user's micro account and its maximum payout frozen in the house (treasury).
  */
 export const secondsHolds: HoldSource = {
   name: "micro_orders",
-  async load(db) {
-    const { results } = await db
-      .prepare(
-        `SELECT user_id, currency_id, CAST(SUM(stake) AS TEXT) AS stake, CAST(SUM(hold) AS TEXT) AS hold FROM micro_orders
-          WHERE status IN (0, 1, 2) GROUP BY user_id, currency_id`,
-      )
-      .all<{ user_id: number; currency_id: number; stake: string; hold: string }>();
-    const holds: Hold[] = [];
-    for (const r of results) {
-      holds.push({ userId: r.user_id, currencyId: r.currency_id, account: "micro", units: BigInt(r.stake) });
-      holds.push({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.hold) });
-    }
-    return holds;
-  },
+  load: (db) => contractHolds(db, "stake"),
+  // In the account objects the fee stays in the stake's hold until the contract settles.
+  loadObjects: (db) => contractHolds(db, "stake + fee"),
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(stake AS TEXT) AS units FROM micro_orders WHERE user_id = ?1 AND status IN (0, 1, 2) ORDER BY id", userId, { account: "micro", purpose: "seconds", ref: "seconds" }),
 };

@@ -17,6 +17,7 @@
 import { ApiError } from "../../lib/errors.ts";
 import { pairById, type PairRow } from "../spot/pairs.ts";
 import { offeredOption, payableWithRaw, type OptionRow, type PayableRow, type RawPayable } from "./config.ts";
+import { isolateMap } from "../../lib/caches.ts";
 
 export const TERMS_CACHE_MS = 60_000;
 const MAX_ENTRIES = 1_000;
@@ -26,9 +27,9 @@ interface Entry<T> {
   value: T;
 }
 
-const pairs = new Map<number, Entry<PairRow>>();
-const options = new Map<number, Entry<OptionRow>>();
-const currencies = new Map<number, Entry<{ row: PayableRow; raw: RawPayable }>>();
+const pairs = isolateMap<number, Entry<PairRow>>();
+const options = isolateMap<number, Entry<OptionRow>>();
+const currencies = isolateMap<number, Entry<{ row: PayableRow; raw: RawPayable }>>();
 
 export interface Terms {
   pair: PairRow;

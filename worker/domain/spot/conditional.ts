@@ -12,10 +12,11 @@ import { CALLBACK_BPS, CONDITIONAL_LIMITS, type conditionalListQuerySchema, type
 import { conditionalHolds, type ConditionalOrder } from "../../../durable/engine/conditional.ts";
 import { notionalToQuoteUnits } from "../../../durable/engine/units.ts";
 import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
+import { takenIn, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import type { HoldSource, Hold, UserHold } from "../ledger/holds.ts";
-import { newOrderId, type Trader } from "./orders.ts";
+import { type Trader } from "./orders.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
 import { pairFor, pairStub, type PairRow } from "./pairs.ts";
 
@@ -154,7 +155,8 @@ async function rowById(db: D1Database, userId: number, id: number) {
 }
 
 const isClientOidTaken = (err: unknown) => /UNIQUE constraint failed: spot_conditional_orders\.user_id/.test(String(err));
-const isIdTaken = (err: unknown) => classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: (spot_conditional_orders|spot_orders)\.id/.test(String(err));
+/** A batch that met an id taken in the same millisecond: the freeze movement's key, the order's or its OCO leg's row. */
+const CONDITIONAL_TAKEN = takenIn("spot_conditional_orders", "spot_orders");
 
 /** Places a conditional order: funds frozen with its row in one D1 batch, then watched by the pair object. */
 export async function placeConditional(t: Trader, input: Input): Promise<ConditionalOrderOut> {
@@ -174,44 +176,49 @@ export async function placeConditional(t: Trader, input: Input): Promise<Conditi
   if (open >= limits.perPair) throw new ApiError("cond_limit_pair", 409, { max: limits.perPair });
   const now = Date.now();
   let o: ConditionalOrder;
-  for (let attempt = 0; ; attempt++) {
-    o = checkOrder(pair, input, last, newOrderId(now), t.userId);
-    const holds = conditionalHolds(pair, o);
-    const currency = o.side === "buy" ? pair.legalId : pair.currencyId;
-    const stmts = [
-      ...movementStatements(db, `spot-freeze:${o.id}`, "spot_freeze", [
-        { userId: t.userId, currencyId: currency, account: "change", dAvailable: -holds.total, dFrozen: holds.total, memo: `${pair.base}/${pair.quote}` },
-      ]),
-      db
-        .prepare(
-          `INSERT INTO spot_conditional_orders (id, user_id, pair_id, side, type, qty, price, stop_price, limit_price, callback_bps, activation_price,
-             reserved_units, reserved_currency, status, client_oid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
-             CASE WHEN (SELECT count(*) FROM spot_conditional_orders WHERE user_id = ? AND status IN (0, 1)) < ? THEN 0 END, ?, ?, ?)`,
-        )
-        .bind(o.id, t.userId, pair.id, o.side, o.type, o.qty, o.price, o.stop, o.limitPrice, o.callbackBps, o.activation, holds.own.toString(), currency, t.userId, limits.total, input.client_oid ?? null, now, now),
-    ];
-    if (o.type === "oco") {
-      stmts.push(
-        db
-          .prepare(
-            `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, created_at, updated_at)
-             VALUES (?, ?, ?, ?, 'limit', ?, ?, ?, ?, 0, ?, ?)`,
-          )
-          .bind(o.id, t.userId, pair.id, o.side, o.price, o.qty, holds.leg.toString(), currency, now, now),
-      );
+  try {
+    // A batch that met an id taken in the same millisecond wrote nothing: it draws again (worker/lib/ids.ts).
+    o = await withNewId(
+      CONDITIONAL_TAKEN,
+      async (id) => {
+        const c = checkOrder(pair, input, last, id, t.userId);
+        const holds = conditionalHolds(pair, c);
+        const currency = c.side === "buy" ? pair.legalId : pair.currencyId;
+        const stmts = [
+          ...movementStatements(db, `spot-freeze:${c.id}`, "spot_freeze", [
+            { userId: t.userId, currencyId: currency, account: "change", dAvailable: -holds.total, dFrozen: holds.total, memo: `${pair.base}/${pair.quote}` },
+          ]),
+          db
+            .prepare(
+              `INSERT INTO spot_conditional_orders (id, user_id, pair_id, side, type, qty, price, stop_price, limit_price, callback_bps, activation_price,
+                 reserved_units, reserved_currency, status, client_oid, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,
+                 CASE WHEN (SELECT count(*) FROM spot_conditional_orders WHERE user_id = ? AND status IN (0, 1)) < ? THEN 0 END, ?, ?, ?)`,
+            )
+            .bind(c.id, t.userId, pair.id, c.side, c.type, c.qty, c.price, c.stop, c.limitPrice, c.callbackBps, c.activation, holds.own.toString(), currency, t.userId, limits.total, input.client_oid ?? null, now, now),
+        ];
+        if (c.type === "oco") {
+          stmts.push(
+            db
+              .prepare(
+                `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, created_at, updated_at)
+                 VALUES (?, ?, ?, ?, 'limit', ?, ?, ?, ?, 0, ?, ?)`,
+              )
+              .bind(c.id, t.userId, pair.id, c.side, c.price, c.qty, holds.leg.toString(), currency, now, now),
+          );
+        }
+        await db.batch(stmts);
+        return c;
+      },
+      now,
+    );
+  } catch (err) {
+    if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+    if (isOverTotal(err)) throw new ApiError("cond_limit_total", 409, { max: limits.total });
+    if (input.client_oid && isClientOidTaken(err)) {
+      const prior = await db.prepare(`${ROW_SQL} WHERE c.user_id = ? AND c.client_oid = ?`).bind(t.userId, input.client_oid).first<Row>();
+      if (prior) return replay(t, pair, prior, input);
     }
-    try {
-      await db.batch(stmts);
-      break;
-    } catch (err) {
-      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (isOverTotal(err)) throw new ApiError("cond_limit_total", 409, { max: limits.total });
-      if (input.client_oid && isClientOidTaken(err)) {
-        const prior = await db.prepare(`${ROW_SQL} WHERE c.user_id = ? AND c.client_oid = ?`).bind(t.userId, input.client_oid).first<Row>();
-        if (prior) return replay(t, pair, prior, input);
-      }
-      if (!isIdTaken(err) || attempt >= 4) throw err;
-    }
+    throw err;
   }
   await watch(t, pair, o, limits.perPair);
   const row = (await rowById(db, t.userId, o.id))!;

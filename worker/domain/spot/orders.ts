@@ -13,7 +13,7 @@ import { errorText } from "../../../schemas/errors.ts";
 import type { PlaceInput, PlaceResult } from "../../../durable/pair/object.ts";
 import { lotsToBaseUnits, notionalToQuoteUnits } from "../../../durable/engine/units.ts";
 import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
-import { randomInt } from "../../lib/crypto.ts";
+import { batchWithNewId, IdTaken, takenIn, timeOrderedId, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
@@ -37,12 +37,6 @@ export interface Trader {
 
 /** Market orders execute immediately within this band around the best opposite price. */
 export const MARKET_BAND_PERCENT = 10;
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-
-/** Time-ordered order ids: milliseconds since 2026 × 4096 + random; safe integers for ~69 years. */
-export function newOrderId(now: number) {
-  return (now - ID_EPOCH) * 4096 + randomInt(4096);
-}
 
 type OrderInput = z.output<typeof spotOrderSchema>;
 type OrderFields = Pick<OrderInput, "price" | "num" | "total" | "mode" | "client_oid">;
@@ -197,7 +191,8 @@ function placedOut(pair: PairRow, orderId: number, result: PlaceResult) {
 }
 
 const isClientOidTaken = (err: unknown) => /UNIQUE constraint failed: spot_orders\.user_id/.test(String(err));
-const isOrderIdTaken = (err: unknown) => classifyBatchError(err) === "duplicate" || /UNIQUE constraint failed: spot_orders\.id/.test(String(err));
+/** A freeze batch that met an order id taken in the same millisecond (the freeze movement's key carries it). */
+const ORDER_TAKEN = takenIn("spot_orders");
 
 export async function placeOrder(t: Trader, side: "buy" | "sell", input: OrderInput) {
   const db = t.env.DB;
@@ -216,34 +211,34 @@ export async function placeOrder(t: Trader, side: "buy" | "sell", input: OrderIn
 
 /** Freezes one priced order's funds with its order row in one D1 batch, then books it. */
 async function bookOne(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
-  if (accountsOnObjects(t.env)) return bookOnObjects(t, pair, priced);
+  if (accountsOnObjects(t.env)) return bookOnObjects(t, pair, priced, input);
   const db = t.env.DB;
   const now = Date.now();
   let orderId: number;
-  for (let attempt = 0; ; attempt++) {
-    // Ids are time-ordered with 12 random bits: two orders in the same millisecond can collide.
-    // The batch then fails on a key and writes nothing, so drawing a new id is safe.
-    orderId = newOrderId(now);
-    const stmts = [
-      ...movementStatements(db, `spot-freeze:${orderId}`, "spot_freeze", [
-        { userId: t.userId, currencyId: priced.reservedCurrency, account: "change", dAvailable: -priced.reserved, dFrozen: priced.reserved, memo: `${pair.base}/${pair.quote}` },
-      ]),
-      orderInsert(db, orderId, t.userId, pair, priced, now, t.guard),
-    ];
-    try {
-      await db.batch(stmts);
-      if (t.guard) t.guard.confirmed = true;
-      break;
-    } catch (err) {
-      if (isSessionGone(err)) throw new SessionGone();
-      if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (priced.clientOid && isClientOidTaken(err)) {
-        const prior = await priorOrder(db, t.userId, priced.clientOid);
-        if (prior) return replay(t, prior, priced.side, input, pair);
-      }
-      if (!isOrderIdTaken(err) || attempt >= 4) throw err;
+  try {
+    // One draw and one batch; only a batch that met an id taken in the same millisecond (it wrote
+    // nothing) draws again (worker/lib/ids.ts).
+    orderId = await batchWithNewId(
+      db,
+      ORDER_TAKEN,
+      (id) => [
+        ...movementStatements(db, `spot-freeze:${id}`, "spot_freeze", [
+          { userId: t.userId, currencyId: priced.reservedCurrency, account: "change", dAvailable: -priced.reserved, dFrozen: priced.reserved, memo: `${pair.base}/${pair.quote}` },
+        ]),
+        orderInsert(db, id, t.userId, pair, priced, now, t.guard),
+      ],
+      now,
+    );
+  } catch (err) {
+    if (isSessionGone(err)) throw new SessionGone();
+    if (classifyBatchError(err) === "insufficient") throw new ApiError("insufficient_balance", 409);
+    if (priced.clientOid && isClientOidTaken(err)) {
+      const prior = await priorOrder(db, t.userId, priced.clientOid);
+      if (prior) return replay(t, prior, priced.side, input, pair);
     }
+    throw err;
   }
+  if (t.guard) t.guard.confirmed = true;
   // Funds are frozen and the order is recorded: now the book. If this call fails, the order stays
   // "submitted" and the reconciler either finds it booked or tombstones it and releases the hold.
   const stub = pairStub(t.env, pair.id);
@@ -366,36 +361,37 @@ async function freezeMany(db: D1Database, userId: number, pair: PairRow, orders:
   const totals = new Map<number, bigint>();
   for (const o of orders) totals.set(o.reservedCurrency, (totals.get(o.reservedCurrency) ?? 0n) + o.reserved);
   const now = Date.now();
-  for (let attempt = 0; ; attempt++) {
-    // Consecutive ids after a fresh time-ordered one; a collision aborts the batch, so retry.
-    const first = newOrderId(now);
-    const ids = orders.map((_, k) => first + k);
-    const stmts = [
-      ...movementStatements(
-        db,
-        `spot-freeze:${first}`,
-        "spot_freeze",
-        [...totals].map(([currencyId, units]) => ({
-          userId,
-          currencyId,
-          account: "change" as const,
-          dAvailable: -units,
-          dFrozen: units,
-          memo: `${pair.base}/${pair.quote} ×${orders.length}`,
-        })),
-        now,
-      ),
-      orderInserts(db, ids, userId, pair, orders, now, guard),
-    ];
-    try {
-      await db.batch(stmts);
-      if (guard) guard.confirmed = true;
-      return ids;
-    } catch (err) {
-      if (isSessionGone(err)) throw new SessionGone();
-      if (classifyBatchError(err) === "insufficient" || isClientOidTaken(err)) return null;
-      if (!isOrderIdTaken(err) || attempt >= 4) throw err;
-    }
+  // Consecutive ids after a fresh time-ordered one; a batch that met a taken one wrote nothing and draws again.
+  const idsFrom = (first: number) => orders.map((_, k) => first + k);
+  try {
+    const first = await batchWithNewId(
+      db,
+      ORDER_TAKEN,
+      (base) => [
+        ...movementStatements(
+          db,
+          `spot-freeze:${base}`,
+          "spot_freeze",
+          [...totals].map(([currencyId, units]) => ({
+            userId,
+            currencyId,
+            account: "change" as const,
+            dAvailable: -units,
+            dFrozen: units,
+            memo: `${pair.base}/${pair.quote} ×${orders.length}`,
+          })),
+          now,
+        ),
+        orderInserts(db, idsFrom(base), userId, pair, orders, now, guard),
+      ],
+      now,
+    );
+    if (guard) guard.confirmed = true;
+    return idsFrom(first);
+  } catch (err) {
+    if (isSessionGone(err)) throw new SessionGone();
+    if (classifyBatchError(err) === "insufficient" || isClientOidTaken(err)) return null;
+    throw err;
   }
 }
 
@@ -464,6 +460,8 @@ async function replay(t: Trader, prior: PriorOrder, side: "buy" | "sell", input:
       tif: prior.kind === "market" ? "IOC" : "GTC",
       reservedUnits: String(prior.reserved_units),
       ...(prior.budget === null ? {} : { budget: prior.budget }),
+      // Objects mode: the pair writes the order's D1 row (if this call books it first, the row still carries its client id).
+      clientOid: input.client_oid ?? null,
     });
     await stub.drain();
     row = (await priorOrder(t.env.DB, t.userId, input.client_oid!)) ?? prior;
@@ -514,35 +512,76 @@ export async function cancelBatch(t: Trader, requested: number[]) {
 const SPOT_HOLD = "spot_order";
 const holdOwner = (pairId: number) => `pair:${pairId}`;
 
+/**
+ * An order's hold. With a client order id, the id is recorded with the hold in the trader's object
+ * (one order per client id and user) with the order's terms, so a second submit with it gets the
+ * first order back from the reserve itself, before D1 has the first order's row (the drain's window).
+ */
 function reserveOf(pair: PairRow, orderId: number, o: PricedOrder): ReserveRequest {
-  return { forKind: SPOT_HOLD, forId: String(orderId), account: "change", currencyId: o.reservedCurrency, amount: o.reserved, owner: holdOwner(pair.id) };
+  const r: ReserveRequest = { forKind: SPOT_HOLD, forId: String(orderId), account: "change", currencyId: o.reservedCurrency, amount: o.reserved, owner: holdOwner(pair.id) };
+  if (o.clientOid === null) return r;
+  const terms: Omit<PriorOrder, "filled" | "status"> = {
+    id: orderId,
+    side: o.side,
+    kind: o.kind,
+    price: Number(o.price),
+    qty: Number(o.qty),
+    pair_id: pair.id,
+    reserved_units: Number(o.reserved),
+    budget: o.budget === null ? null : Number(o.budget),
+  };
+  return { ...r, clientId: o.clientOid, terms: JSON.stringify(terms) };
+}
+
+/** The first order of a client id, from the terms its hold was made with: answered as D1's replay answers (submitted: booked or refused now). */
+function replayHeld(t: Trader, terms: string, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
+  const first = JSON.parse(terms) as Omit<PriorOrder, "filled" | "status">;
+  return replay(t, { ...first, filled: 0, status: 0 }, side, input, pair);
+}
+
+/**
+ * The pair answered that another user's order has this id (ID_TAKEN: ids are drawn per request and
+ * only the user's own holds are checked before the pair): the hold made under it goes back, keyed
+ * once, and the caller draws again. A Worker dying first leaves it to the orphan sweep ("not_yours").
+ */
+function releaseTaken(t: Trader, orderId: number) {
+  return accountStub(t.env, t.userId).accountApply(t.userId, [{ key: `${SPOT_HOLD}:${orderId}:taken`, ops: [{ t: "release", hold: `${SPOT_HOLD}:${orderId}`, amount: "rest" }] }]);
 }
 
 /** One order: its hold in the trader's object, then the book. */
-async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder) {
+async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
   await t.confirm?.();
   const account = accountStub(t.env, t.userId);
-  let orderId: number;
-  for (let attempt = 0; ; attempt++) {
-    // A hold of this id already there is another order of this user in the same millisecond: draw again.
-    orderId = newOrderId(Date.now());
-    const held = await account.accountReserve(t.userId, reserveOf(pair, orderId, priced));
-    if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-    if (held.result === "reserved") break;
-    if (attempt >= 4) throw new ApiError("try_again", 503);
-  }
-  // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
-  const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, orderId, priced), clientOid: priced.clientOid });
-  // A refusal's release reached the object before the pair answered.
-  if (result.code === "PRICE_BAND") throw outOfBand(pair, result);
-  return placedOut(pair, orderId, result);
+  // A hold of this id already there is another order of this user in the same millisecond, and a pair
+  // that knows the id as another user's order refuses it (ID_TAKEN, the hold given back): draw again.
+  const out = await withNewId(
+    null,
+    async (id): Promise<{ replay: string } | { placed: ReturnType<typeof placedOut> }> => {
+      const held = await account.accountReserve(t.userId, reserveOf(pair, id, priced));
+      if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (held.result === "replay") return { replay: held.terms };
+      if (held.result === "exists") throw new IdTaken();
+      // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
+      const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, id, priced), clientOid: priced.clientOid });
+      if (result.code === "ID_TAKEN") {
+        await releaseTaken(t, id);
+        throw new IdTaken();
+      }
+      // A refusal's release reached the object before the pair answered.
+      if (result.code === "PRICE_BAND") throw outOfBand(pair, result);
+      return { placed: placedOut(pair, id, result) };
+    },
+    Date.now(),
+  );
+  if ("replay" in out) return replayHeld(t, out.replay, priced.side, input, pair);
+  return out.placed;
 }
 
 /** A batch: every hold in one call to the trader's object (in the given order, each covered or refused alone), then one call to the pair. */
 async function batchOnObjects(
   t: Trader,
   pair: PairRow,
-  fresh: { index: number; priced: PricedOrder }[],
+  fresh: { index: number; priced: PricedOrder; input: OrderFields }[],
   results: (BatchItemResult | null)[],
   refused: (err: ApiError) => { code: string; message: string },
 ) {
@@ -554,24 +593,40 @@ async function batchOnObjects(
   for (let attempt = 0; pending.length > 0; attempt++) {
     // Consecutive ids after a fresh time-ordered one; an id this user's object already holds (another
     // batch of theirs in the same milliseconds) is drawn again, as the D1 path redraws a colliding batch.
-    const first = newOrderId(Date.now());
+    const first = timeOrderedId(Date.now());
     const ids = pending.map((_, k) => first + k);
     const answers = await account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced)));
     const again: typeof fresh = [];
+    const replays: { f: (typeof fresh)[number]; terms: string }[] = [];
     pending.forEach((f, k) => {
       const a = answers[k]!;
       if (a.result === "reserved") held.push({ ...f, id: ids[k]! });
       else if (a.result === "insufficient") results[f.index] = refused(new ApiError("insufficient_balance", 409));
+      else if (a.result === "replay") replays.push({ f, terms: a.terms });
       else if (attempt < 4) again.push(f);
       else results[f.index] = refused(new ApiError("try_again", 503));
     });
+    // A client id this user's object already holds an order for: that order answers (rare, one by one).
+    for (const { f, terms } of replays) {
+      try {
+        results[f.index] = await replayHeld(t, terms, f.priced.side, f.input, pair);
+      } catch (err) {
+        if (!(err instanceof ApiError)) throw err;
+        results[f.index] = refused(err);
+      }
+    }
     pending = again;
   }
   if (held.length === 0) return;
   // The pair books them in the given order.
   held.sort((a, b) => a.index - b.index);
   const placed = await pairStub(t.env, pair.id).placeMany(held.map((h) => ({ ...placeInput(pair, t.userId, h.id, h.priced), clientOid: h.priced.clientOid })));
-  held.forEach((h, k) => (results[h.index] = placed[k]!.code === "PRICE_BAND" ? refused(outOfBand(pair, placed[k]!)) : placedOut(pair, h.id, placed[k]!)));
+  // An id another user's order has (ID_TAKEN): its hold goes back and the order is answered "try again" (its client id is free).
+  await Promise.all(held.filter((_, k) => placed[k]!.code === "ID_TAKEN").map((h) => releaseTaken(t, h.id)));
+  held.forEach((h, k) => {
+    const p = placed[k]!;
+    results[h.index] = p.code === "ID_TAKEN" ? refused(new ApiError("try_again", 503)) : p.code === "PRICE_BAND" ? refused(outOfBand(pair, p)) : placedOut(pair, h.id, p);
+  });
 }
 
 /** The pair an open hold of one's own orders belongs to (null: no such open order of this user). */

@@ -1,6 +1,7 @@
 /** Pair configuration from D1, with the unit factors the order path needs (durable/engine/units.ts). */
 import { baseUnitsPerLot, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
 import { ApiError } from "../../lib/errors.ts";
+import { isolateMap } from "../../lib/caches.ts";
 
 export interface PairRow {
   id: number;
@@ -52,7 +53,7 @@ function toPair(r: Record<string, number | string>): PairRow {
  * (bench/README.md). Closing a pair therefore takes effect within PAIR_CACHE_MS.
  */
 export const PAIR_CACHE_MS = 10_000;
-const pairCache = new Map<string, { at: number; row: PairRow | null }>();
+const pairCache = isolateMap<string, { at: number; row: PairRow | null }>();
 
 /** The open pair for a currency against a legal currency, or pair_closed. */
 export async function pairFor(db: D1Database, currencyId: number, legalId: number, now = Date.now()): Promise<PairRow> {

@@ -10,16 +10,14 @@
  * fresh read, at most a few times.
  */
 import type { SupportCategory, SupportRelatedKind, SupportStatus, TicketEvent, TicketSummary } from "../../../schemas/support.ts";
-import { randomInt } from "../../lib/crypto.ts";
+import { timeOrderedId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import { uploadUrl } from "../uploads/uploads.ts";
 
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-
-/** `count` consecutive time-ordered event ids for one batch (milliseconds since 2026 × 4096 + random). */
+/** `count` consecutive time-ordered event ids for one batch (worker/lib/ids.ts); a batch that meets a taken one is retried (withRetry). */
 export function newEventIds(now: number, count: number): number[] {
-  const base = (now - ID_EPOCH) * 4096 + randomInt(4096 - count);
+  const base = timeOrderedId(now, count);
   return Array.from({ length: count }, (_, i) => base + i);
 }
 

@@ -12,7 +12,7 @@
  * withdrawal row inserted as status 5 with recipient_user_id. Nothing is frozen, so there is no
  * hold for the reconciliation to explain; an overdraft aborts the whole batch (insufficient_balance).
  */
-import { randomInt } from "../../lib/crypto.ts";
+import { batchWithNewId, takenIn } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 
@@ -68,28 +68,13 @@ export interface InSiteRequest {
   amount: bigint;
 }
 
-const ID_ATTEMPTS = 5;
-const ID_EPOCH = Date.UTC(2026, 0, 1);
-
 /**
  * Writes the batch `build(id)` with a new withdrawal id, taken before the batch so that its movement
- * key can carry the id (the statement links each movement to its withdrawal). Ids are time-ordered
- * with 12 random bits ((ms since 2026) × 4096 + random: safe integers for 69 years, above every
- * sequential id written before), so parallel withdrawals do not race for one "next" id; the rare
- * batch that meets a taken id (primary key or movement key: nothing written) tries another. Returns
- * the id; any other failure is thrown as it came.
+ * key can carry the id (the statement links each movement to its withdrawal): time-ordered, drawn
+ * again when taken (worker/lib/ids.ts). Returns the id; any other failure is thrown as it came.
  */
-export async function withNextWithdrawalId(db: D1Database, build: (id: number) => D1PreparedStatement[]): Promise<number> {
-  for (let attempt = 1; ; attempt++) {
-    const id = (Date.now() - ID_EPOCH) * 4096 + randomInt(4096);
-    try {
-      await db.batch(build(id));
-      return id;
-    } catch (err) {
-      if (/movements\.key|withdrawals\.id/.test(String((err as Error)?.message ?? err)) && attempt < ID_ATTEMPTS) continue;
-      throw err;
-    }
-  }
+export function withNextWithdrawalId(db: D1Database, build: (id: number) => D1PreparedStatement[]): Promise<number> {
+  return batchWithNewId(db, takenIn("withdrawals"), build);
 }
 
 /**

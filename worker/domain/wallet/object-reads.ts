@@ -33,8 +33,8 @@ export interface AccountReads {
    * is in D1's primary (`account_drained.seq` there is at least this).
    */
   drained(userId: number): Promise<number>;
-  /** Drains every shard of a system account (the treasury) into D1's `system_balances` now. */
-  drainedSystem(userId: number): Promise<void>;
+  /** A system account's balances summed over its shard objects (the treasury's holds: seconds' and lever's covers). */
+  systemBalances(userId: number): Promise<AccountBalance[]>;
   /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API: freshSession). */
   db: D1Database;
 }
@@ -55,13 +55,16 @@ export function accountReads(env: AccountsEnv): AccountReads | null {
       }
       return seq;
     },
-    async drainedSystem(userId) {
-      await Promise.all(
-        Array.from({ length: SYSTEM_SHARDS }, async (_, k) => {
-          const stub = systemStub(env, userId, k);
-          for (let i = 0; i < DRAIN_STEPS && (await stub.accountDrain()).more; i++);
-        }),
-      );
+    async systemBalances(userId) {
+      const shards = await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => systemStub(env, userId, k).systemBalances(userId, k)));
+      const sums = new Map<string, AccountBalance>();
+      for (const b of shards.flat()) {
+        const k = `${b.currencyId}|${b.account}`;
+        const s = sums.get(k);
+        if (s) sums.set(k, { ...s, available: s.available + b.available, frozen: s.frozen + b.frozen });
+        else sums.set(k, { ...b });
+      }
+      return [...sums.values()];
     },
     db: env.DB,
   };

@@ -6,6 +6,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { PRODUCTS, transferSources, transferTargets, type Catalogue, type Products } from "../../../schemas/products.ts";
 import { amountOrThrow, getCurrency, type Currency } from "./currency.ts";
 import { accountStub } from "../../lib/accounts.ts";
+import { isolateMap } from "../../lib/caches.ts";
 
 /**
  * Moves an amount between two of the user's accounts. An account of a switched-off product takes
@@ -39,7 +40,7 @@ export async function transferOwn(db: D1Database, products: Products, userId: nu
 
 /** Currencies as the objects path last read them (a scale never changes; a new currency shows within this). */
 const CURRENCY_CACHE_MS = 60_000;
-const currencies = new Map<number, { at: number; cur: Currency }>();
+const currencies = isolateMap<number, { at: number; cur: Currency }>();
 
 async function cachedCurrency(db: D1Database, id: number, now = Date.now()): Promise<Currency> {
   const hit = currencies.get(id);
