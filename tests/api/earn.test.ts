@@ -12,12 +12,8 @@ import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { api, dbFingerprint, makeUser, type TestUser } from "./helpers.ts";
+import { createEarnProduct, daily, held } from "./earn-fixtures.ts";
 import { bal, fundTreasury, makeOperator, seedWalletCurrencies, u8, ETH, USDT } from "./wallet-fixtures.ts";
-
-const DAY = 86_400_000;
-/** A minute past `n` whole days of holding for a position subscribed before the call (interest day n has ended). */
-const held = (n: number) => Date.now() + n * DAY + 60_000;
-const daily = (amount: bigint, bps: bigint) => (amount * bps) / 3_650_000n;
 
 let operator: TestUser;
 
@@ -27,13 +23,7 @@ beforeAll(async () => {
   await fundTreasury(USDT, u8("1000000"));
 });
 
-async function createProduct(over: Record<string, unknown> = {}): Promise<any> {
-  const body = { currency_id: USDT, term_days: 30, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "November savings campaign", ...over };
-  const r = await api("/admin/earn/products", { token: operator.token, body });
-  expect(r.body.type, JSON.stringify(r.body)).toBe("ok");
-  // Newest first among the open products.
-  return r.body.message.filter((p: any) => p.status === "open").sort((a: any, b: any) => b.id - a.id)[0];
-}
+const createProduct = (over: Record<string, unknown> = {}) => createEarnProduct(operator, over);
 
 const demoUser = (usdt = "10000") => makeUser({ verified: 2, balances: [{ currencyId: USDT, units: u8(usdt) }] });
 const product = async (id: number, token?: string) => ((await api("/earn/products", { token })).body.message as any[]).find((p) => p.id === id);
@@ -365,7 +355,7 @@ describe("ids drawn in one millisecond", () => {
     const now = Date.now();
     const ids = new Set<number>();
     const input = { currency_id: USDT, term_days: 7 as const, apr: "5", min_amount: "10", max_amount: "100", budget: "1", reason: "one millisecond" };
-    for (let i = 0; i < 300; i++) ids.add(await createProductAt(env.DB, operator.id, input, now));
+    for (let i = 0; i < 300; i++) ids.add(await createProductAt(env, operator.id, input, now));
     expect(ids.size).toBe(300);
     expect(await bal(TREASURY, USDT)).toEqual([before[0] - u8("300"), before[1] + u8("300")]);
     await expectClean();

@@ -14,10 +14,8 @@ import { TREASURY } from "../../worker/lib/guarded.ts";
 import { buyCover } from "../../worker/domain/insurance/covers.ts";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { api, makeUser, type TestUser } from "./helpers.ts";
+import { DAY, publishCoverPlan, settledContract, todayStart } from "./insurance-fixtures.ts";
 import { bal, expectBooksBalanced, fundTreasury, seedWalletCurrencies, u8, USDT, walletFingerprint } from "./wallet-fixtures.ts";
-
-const DAY = 86_400_000;
-const todayStart = () => Math.floor(Date.now() / DAY) * DAY;
 
 let operator: TestUser;
 
@@ -27,15 +25,7 @@ beforeAll(async () => {
   operator = await makeUser({ role: "operator" });
 });
 
-/** A plan published through the console: premium 5 %, cover 50 % (the loss down to 50 %), 30 days. */
-async function publishPlan(over: Record<string, unknown> = {}): Promise<{ id: number }> {
-  const r = await api("/admin/insurance/plans", {
-    token: operator.token,
-    body: { name: "Seconds cover", currency_id: USDT, amounts: ["100", "1000"], premium_percent: "5", cover_percent: "50", days: 30, capacity: "50000", reason: "test plan", ...over },
-  });
-  expect(r.body.type, JSON.stringify(r.body)).toBe("ok");
-  return r.body.message;
-}
+const publishPlan = (over: Record<string, unknown> = {}) => publishCoverPlan(operator, over);
 
 /** A verified user with USDT in the spot account (for premiums) and in the seconds account (the insured asset). */
 async function makeBuyer(spot = "1000", micro = "1000"): Promise<TestUser> {
@@ -48,18 +38,7 @@ async function makeBuyer(spot = "1000", micro = "1000"): Promise<TestUser> {
   });
 }
 
-/** A seconds contract of the user in USDT, settled with this net result (wins − stakes lost − fees), opened `agoMs` ago (or at `at`). */
-async function settled(userId: number, net: string, agoMs = 1000, at?: number): Promise<void> {
-  const neg = net.startsWith("-");
-  const units = u8(neg ? net.slice(1) : net);
-  const now = at !== undefined ? at + agoMs : Date.now();
-  await env.DB.prepare(
-    `INSERT INTO micro_orders (user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, result, status, created_at, end_at, settled_at)
-     VALUES (?, 1, ?, 1, ?, 0, 0, 60, 8000, ?, 3, ?, ?, ?)`,
-  )
-    .bind(userId, USDT, (neg ? units : u8("1")).toString(), (neg ? -units : units).toString(), now - agoMs, now - agoMs + 60_000, now - agoMs + 60_000)
-    .run();
-}
+const settled = settledContract;
 
 /** Buys a cover as if yesterday, so that it is in force now (T+1 has come). */
 async function boughtYesterday(user: TestUser, planId: number, amount = "1000"): Promise<number> {

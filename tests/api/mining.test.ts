@@ -21,11 +21,10 @@ import { payDueHours } from "../../worker/domain/mining/pay.ts";
 import { miningPayoutTotals } from "../../worker/domain/mining/plans.ts";
 import { forgetPublicSummary } from "../../worker/domain/transparency/public.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
-import { api, dbFingerprint, makeUser, type TestUser } from "./helpers.ts";
+import { api, dbFingerprint, makeUser } from "./helpers.ts";
+import { approve, buy, HOUR, listPlan, nextHour, record, reject } from "./mining-fixtures.ts";
 import { bal, BTC, fundTreasury, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
-const HOUR = 3_600_000;
-let seq = 0;
 
 beforeAll(seedWalletCurrencies);
 afterEach(() => {
@@ -38,40 +37,6 @@ async function booksClean() {
 
 const operator = () => makeUser({ role: "operator" });
 const buyer = (usdt = "10000") => makeUser({ verified: 2, balances: [{ currencyId: USDT, units: u8(usdt) }] });
-/** The start of the next whole hour: shares bought now count for it. */
-const nextHour = () => Math.ceil((Date.now() + 1) / HOUR) * HOUR;
-
-/** A plan listed through the console: 1,000 shares of 100 TH/s at 100 USDT, 30 days, 2 % fee, paid in BTC. */
-async function listPlan(op: TestUser, over: Record<string, unknown> = {}) {
-  seq += 1;
-  const r = await api("/admin/mining/plans", {
-    token: op.token,
-    body: {
-      name: `Antpool S19 #${seq}`,
-      pool: "Antpool",
-      pool_account: "honest-exchange",
-      worker: `honest.s19-${seq}`,
-      hashrate: "100 TH/s",
-      shares: 1000,
-      price: "100",
-      days: 30,
-      fee_bps: 200,
-      other_fees: "Electricity is included in the price",
-      payout_currency_id: BTC,
-      reason: "machines racked and pointed at the pool",
-      ...over,
-    },
-  });
-  expect(r.body, JSON.stringify(r.body)).toMatchObject({ type: "ok", message: { status: "open" } });
-  return r.body.message as { id: number; shares: number };
-}
-
-const buy = (user: TestUser, plan_id: number, shares: number) => api("/mining/buy", { token: user.token, body: { plan_id, shares } });
-const record = (op: TestUser, plan_id: number, hour: number | string, amount: string, evidence = `pool-payout-${++seq}`) =>
-  api("/admin/mining/payouts", { token: op.token, body: { plan_id, hour, amount, evidence, reason: "from the pool's payout page" } });
-const approve = (op: TestUser, id: number) => api("/admin/mining/payouts/approve", { token: op.token, body: { id, reason: "checked against the pool" } });
-const reject = (op: TestUser, id: number) => api("/admin/mining/payouts/reject", { token: op.token, body: { id, reason: "amount does not match the pool" } });
-
 describe("the acceptance: a user's shares are paid what the pool paid, minus the fee, once", () => {
   it("runs from purchase to payout with two operators and the hourly cron", async () => {
     expect(JOBS["0 * * * *"]).toContain(miningPayJob);

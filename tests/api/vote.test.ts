@@ -8,41 +8,16 @@ import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { releaseDueHolds } from "../../worker/domain/vote/release.ts";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { app } from "../../worker/app.ts";
-import { api, makeUser, type TestUser } from "./helpers.ts";
+import { api, makeUser } from "./helpers.ts";
+import { HOUR, openRound } from "./vote-fixtures.ts";
 import { bal, makeOperator, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
-
-const HOUR = 3600_000;
 
 async function expectClean() {
   const r = await reconcile(env.DB);
   expect(r.differences).toEqual([]);
   expect(r.stats.hold_sources).toContain("vote_holds");
-}
-
-/** An operator opens a round with three candidates, voting open now for an hour unless told otherwise. */
-async function openRound(op: TestUser, over: Record<string, unknown> = {}) {
-  const now = Date.now();
-  const r = await api("/admin/vote/rounds", {
-    token: op.token,
-    body: {
-      title: "Next listing",
-      currency_id: USDT,
-      min_balance: "10",
-      starts_at: now - 60_000,
-      ends_at: now + HOUR,
-      candidates: [
-        { name: "Alpha Coin", symbol: "alp", description: "A coin", link: "https://alpha.example" },
-        { name: "Beta Coin", symbol: "BET" },
-        { name: "Gamma Coin", symbol: "GAM" },
-      ],
-      reason: "weekly round",
-      ...over,
-    },
-  });
-  expect(r.body.type, JSON.stringify(r.body)).toBe("ok");
-  return r.body.message as { id: number; candidates: { id: number; symbol: string; votes: number }[]; min_balance: string; ends_at: number };
 }
 
 const voter = (units = u8("100")) => makeUser({ verified: 2, balances: [{ currencyId: USDT, units }] });

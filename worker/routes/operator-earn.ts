@@ -20,11 +20,11 @@ export const operatorEarnRoutes = new Hono<AppEnv>()
     ok(c, await adminProducts(c.env.DB)),
   )
   .post("/admin/earn/products", jsonBody(earnProductCreateSchema), answers(earnAdminProductListSchema, { summary: "Publish a savings product; its interest budget is frozen from the treasury (audited)", auth: true }), async (c) => {
-    await createProduct(c.env.DB, c.get("user").id, c.req.valid("json"));
+    await createProduct(c.env, c.get("user").id, c.req.valid("json"));
     return ok(c, await adminProducts(c.env.DB));
   })
   .post("/admin/earn/close", jsonBody(earnProductCloseSchema), answers(earnAdminProductListSchema, { summary: "Close a savings product to new subscriptions; open positions run to their end (audited)", auth: true }), async (c) => {
     const b = c.req.valid("json");
-    await closeProduct(c.env.DB, c.get("user").id, b.product_id, b.reason);
+    await closeProduct(c.env, c.get("user").id, b.product_id, b.reason);
     return ok(c, await adminProducts(c.env.DB));
   });

@@ -40,8 +40,8 @@ export const operatorMiningRoutes = new Hono<AppEnv>()
     ok(c, await recordPayout(c.env.DB, c.get("user").id, c.req.valid("json"))),
   )
   .post("/admin/mining/payouts/approve", jsonBody(miningPayoutDecideSchema), answers(miningAdminPayoutSchema, { summary: "Approve another operator's payout record: the amount is held by the exchange and paid by the hourly cron (audited)", auth: true }), async (c) =>
-    ok(c, await decidePayout(c.env.DB, c.get("user").id, c.req.valid("json"), true)),
+    ok(c, await decidePayout(c.env, c.get("user").id, c.req.valid("json"), true)),
   )
   .post("/admin/mining/payouts/reject", jsonBody(miningPayoutDecideSchema), answers(miningAdminPayoutSchema, { summary: "Reject another operator's payout record (audited; nothing is paid)", auth: true }), async (c) =>
-    ok(c, await decidePayout(c.env.DB, c.get("user").id, c.req.valid("json"), false)),
+    ok(c, await decidePayout(c.env, c.get("user").id, c.req.valid("json"), false)),
   );

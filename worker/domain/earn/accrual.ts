@@ -11,21 +11,40 @@
  * it lasts. A fixed position's interest stays in the reserve until maturity, when principal and
  * interest are paid in one movement (`earn:{id}:close`, shared with redemption). A missed run is
  * caught up day by day; an invocation does at most `limit` batches and the every-minute cron goes on.
+ *
+ * With balances in the account objects (`ACCOUNTS=objects`) the same batches owe legs instead of
+ * writing movements: a flexible day's interest is spent from the product's budget hold in its
+ * treasury shard and credited in the user's object, keyed `earn:{id}:interest:{day}` (the shard's
+ * leg with `:house`), and a maturity is `closeLegs`; they are written into `record_legs` with the
+ * batch and sent after it (worker/lib/record-legs.ts).
  */
 import { FLEX_RESERVE_DAYS } from "../../../schemas/earn.ts";
 import { money } from "../notifications/events.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { credit, houseKey, spend, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
-import { releaseRemainders } from "./catalogue.ts";
-import { closeStatements } from "./positions.ts";
-import { addDays, DAY_MS, earnGuard, POSITION_COLUMNS, runEarnBatch, type PositionRow } from "./shared.ts";
+import { budgetHold, releaseRemainders } from "./catalogue.ts";
+import { closeLegs, closeStatements } from "./positions.ts";
+import { addDays, DAY_MS, earnGuard, POSITION_COLUMNS, principalHold, runEarnBatch, type PositionRow } from "./shared.ts";
 
 const FROM = "FROM earn_positions p JOIN currencies c ON c.id = p.currency_id";
 
-/** The statements of one interest day of one open position. */
-function accrualStatements(db: D1Database, p: PositionRow, day: string, now: number): { stmts: D1PreparedStatement[]; paid: boolean } {
+/** A flexible position's interest of one day in objects mode: from the budget's hold to the user's spot account. */
+export function interestLegs(p: PositionRow, day: string, pay: bigint): Leg[] {
+  const key = `earn:${p.id}:interest:${day}`;
+  return [
+    { key: houseKey(key), to: treasuryAt(p.product_id), ops: [spend(budgetHold(p.product_id), p.currency_id, pay)] },
+    { key, to: userAt(p.user_id), ops: [credit("change", p.currency_id, pay)] },
+  ];
+}
+
+/** The statements of one interest day of one open position (`objects`: with its legs owed instead of movements). */
+function accrualStatements(db: D1Database, p: PositionRow, day: string, now: number, objects: boolean): { stmts: D1PreparedStatement[]; paid: boolean; legs: Leg[] } {
   const daily = BigInt(p.daily);
   const stmts: D1PreparedStatement[] = [];
   if (p.term_days > 0) {
@@ -35,13 +54,15 @@ function accrualStatements(db: D1Database, p: PositionRow, day: string, now: num
       db.prepare("UPDATE earn_positions SET days = days + 1, earned = earned + ? WHERE id = ? AND status = 1 AND days = ?").bind(daily.toString(), p.id, p.days),
       earnGuard(db, "accrue fixed"),
     );
-    return { stmts, paid: false };
+    return { stmts, paid: false, legs: [] };
   }
   // Flexible: paid today from the position's reserve (all of it that is left, when the budget could not renew it).
   const reserved = BigInt(p.reserved);
   const pay = daily < reserved ? daily : reserved;
   const key = `earn:${p.id}:day:${day}`;
-  if (pay > 0n) {
+  const legs = pay > 0n && objects ? interestLegs(p, day, pay) : [];
+  if (legs.length > 0) stmts.push(...recordLegsStatements(db, principalHold(p.id), legs, now));
+  else if (pay > 0n) {
     stmts.push(
       ...movementStatements(
         db,
@@ -84,7 +105,7 @@ function accrualStatements(db: D1Database, p: PositionRow, day: string, now: num
       }),
     );
   }
-  return { stmts, paid: pay > 0n };
+  return { stmts, paid: pay > 0n, legs };
 }
 
 export interface AccrualRun {
@@ -98,6 +119,8 @@ export interface AccrualRun {
 /** Accrues every ended interest day of open positions, pays matured fixed positions, and releases closed products' unpromised budgets. */
 export async function runAccruals(env: Env, now = Date.now(), limit = 200): Promise<AccrualRun> {
   const db = env.DB;
+  const objects = accountsOnObjects(env);
+  const owed: Leg[] = [];
   const notified = new Set<number>();
   let batches = 0;
   let accrued = 0;
@@ -116,9 +139,10 @@ export async function runAccruals(env: Env, now = Date.now(), limit = 200): Prom
     if (results.length === 0) break;
     for (const p of results) {
       batches += 1;
-      const { stmts, paid } = accrualStatements(db, p, addDays(p.first_day, p.days), now);
+      const { stmts, paid, legs } = accrualStatements(db, p, addDays(p.first_day, p.days), now, objects);
       if (await applied(db, stmts)) {
         accrued += 1;
+        owed.push(...legs);
         if (paid) notified.add(p.user_id);
       }
     }
@@ -133,14 +157,17 @@ export async function runAccruals(env: Env, now = Date.now(), limit = 200): Prom
     if (results.length === 0) break;
     for (const p of results) {
       batches += 1;
-      if (await applied(db, closeStatements(db, p, "mature", now))) {
+      if (await applied(db, closeStatements(db, p, "mature", now, objects))) {
         matured += 1;
+        if (objects) owed.push(...closeLegs(p, "mature"));
         notified.add(p.user_id);
       }
     }
   }
 
-  const released = batches < limit ? await releaseRemainders(db, now) : 0;
+  // The legs these batches owe, sent now (a failed sending is sent again by the record-legs job).
+  for (let i = 0; i < owed.length; i += 100) await deliverRecordLegs(env, owed.slice(i, i + 100));
+  const released = batches < limit ? await releaseRemainders(env, now) : 0;
   await announceNotifications(env, [...notified]);
   return { accrued, matured, released, more: batches >= limit };
 }

@@ -5,6 +5,10 @@
  * stops new subscriptions only: open positions keep their reserves and run to their end, and the
  * part of the budget nobody was promised goes back to the treasury (`releaseRemainders`, also run
  * by the cron for reservations returned after the close).
+ *
+ * With balances in the account objects (`ACCOUNTS=objects`) the budget is held in a treasury shard
+ * instead (hold `earn_product:{id}` in `treasuryAt(id)`, before the product's row), interest is
+ * spent from that hold and the unpromised rest released from it by legs (worker/lib/product-objects.ts).
  */
 import type { EarnProductCreate } from "../../../schemas/earn.ts";
 import { aprToBps } from "../../../schemas/earn.ts";
@@ -12,9 +16,12 @@ import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { auditStatement, HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { movementStatements } from "../../lib/ledger.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { claimRecord, holdThenRecord, release, takenOrClaimed, treasuryAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { amountOrThrow, getCurrency } from "../wallet/currency.ts";
 import { EARN_PRODUCT_TAKEN, earnGuard, earnRefusal, PRODUCT_COLUMNS, productView, remainingOf, runEarnBatch, type ProductRow } from "./shared.ts";
-import { batchWithNewId } from "../../lib/ids.ts";
+import { withNewId } from "../../lib/ids.ts";
 
 const FROM = "FROM earn_products p JOIN currencies c ON c.id = p.currency_id";
 
@@ -63,8 +70,12 @@ export async function adminProducts(db: D1Database) {
   });
 }
 
+/** The treasury's hold of a product's interest budget (objects mode): every interest payment is spent from it. */
+export const budgetHold = (productId: number) => `earn_product:${productId}`;
+
 /** Publishes a product and freezes its interest budget in the treasury (audited, one batch). */
-export async function createProduct(db: D1Database, operatorId: number, input: EarnProductCreate, now = Date.now()): Promise<number> {
+export async function createProduct(env: Env, operatorId: number, input: EarnProductCreate, now = Date.now()): Promise<number> {
+  const db = env.DB;
   const cur = await getCurrency(db, input.currency_id);
   if (cur.isLegal && cur.name !== "USDT") throw new ApiError("currency_unsupported", 400);
   const min = amountOrThrow(input.min_amount, cur.scale);
@@ -72,14 +83,18 @@ export async function createProduct(db: D1Database, operatorId: number, input: E
   const budget = amountOrThrow(input.budget, cur.scale);
   if (min > max) throw new ApiError("earn_limits", 400);
   const aprBps = aprToBps(input.apr);
+  const short = () => new ApiError("earn_treasury_short", 409, { amount: formatUnitsTrim(budget, cur.scale), currency: cur.name });
+  const objects = accountsOnObjects(env);
   const build = (id: number) => [
-    ...movementStatements(
-      db,
-      `earn:p${id}:fund`,
-      "earn_fund",
-      [{ userId: TREASURY, currencyId: cur.id, account: HOUSE_ACCOUNT, dAvailable: -budget, dFrozen: budget, memo: `savings product ${id} interest budget` }],
-      now,
-    ),
+    ...(objects
+      ? [claimRecord(db, budgetHold(id), now)]
+      : movementStatements(
+          db,
+          `earn:p${id}:fund`,
+          "earn_fund",
+          [{ userId: TREASURY, currencyId: cur.id, account: HOUSE_ACCOUNT, dAvailable: -budget, dFrozen: budget, memo: `savings product ${id} interest budget` }],
+          now,
+        )),
     db
       .prepare(
         `INSERT INTO earn_products (id, currency_id, term_days, apr_bps, min_amount, max_amount, budget, created_by, created_at)
@@ -99,14 +114,21 @@ export async function createProduct(db: D1Database, operatorId: number, input: E
       now,
     ),
   ];
-  return batchWithNewId(db, EARN_PRODUCT_TAKEN, build, now).catch((err: unknown) => {
-    if (String((err as Error)?.message ?? err).includes("treasury_overdraft")) throw new ApiError("earn_treasury_short", 409, { amount: formatUnitsTrim(budget, cur.scale), currency: cur.name });
+  // Objects mode: the budget is held in its treasury shard first, then the product's row (the id drawn again when taken).
+  const write = async (id: number) => {
+    const hold = { forKind: "earn_product", forId: String(id), account: HOUSE_ACCOUNT, currencyId: cur.id, amount: budget };
+    await (objects ? holdThenRecord(env, [{ to: treasuryAt(id), hold }], short, () => db.batch(build(id))) : db.batch(build(id)));
+    return id;
+  };
+  return withNewId(takenOrClaimed(EARN_PRODUCT_TAKEN), write, now).catch((err: unknown) => {
+    if (String((err as Error)?.message ?? err).includes("treasury_overdraft")) throw short();
     return earnRefusal(err);
   });
 }
 
 /** Closes a product to new subscriptions (audited), then gives the unpromised budget back to the treasury. */
-export async function closeProduct(db: D1Database, operatorId: number, productId: number, reason: string, now = Date.now()): Promise<void> {
+export async function closeProduct(env: Env, operatorId: number, productId: number, reason: string, now = Date.now()): Promise<void> {
+  const db = env.DB;
   const row = await productRow(db, productId);
   if (!row) throw new ApiError("not_found", 404);
   if (row.status !== 1) throw new ApiError("earn_closed", 409);
@@ -115,7 +137,7 @@ export async function closeProduct(db: D1Database, operatorId: number, productId
     earnGuard(db, "close product"),
     auditStatement(db, { operatorId, action: "earn.product.close", targetType: "earn_product", targetId: productId, reason, detail: { remaining: formatUnitsTrim(remainingOf(row), row.scale) } }, now),
   ]);
-  await releaseRemainders(db, now, productId);
+  await releaseRemainders(env, now, productId);
 }
 
 /**
@@ -123,7 +145,9 @@ export async function closeProduct(db: D1Database, operatorId: number, productId
  * one keyed movement per release, guarded on the amounts read so a racing accrual or redemption
  * only delays it to the next run. Returns how many products released something.
  */
-export async function releaseRemainders(db: D1Database, now = Date.now(), onlyId?: number, limit = 50): Promise<number> {
+export async function releaseRemainders(env: Env, now = Date.now(), onlyId?: number, limit = 50): Promise<number> {
+  const db = env.DB;
+  const objects = accountsOnObjects(env);
   const { results } = await db
     .prepare(`SELECT ${PRODUCT_COLUMNS} ${FROM} WHERE p.status = 2 AND p.budget - p.reserved - p.paid - p.released > 0 ${onlyId ? "AND p.id = ?" : ""} LIMIT ?`)
     .bind(...(onlyId ? [onlyId, limit] : [limit]))
@@ -132,21 +156,26 @@ export async function releaseRemainders(db: D1Database, now = Date.now(), onlyId
   for (const r of results) {
     const rest = remainingOf(r);
     const after = BigInt(r.released) + rest;
+    const key = `earn:p${r.id}:release:${after}`;
+    const legs = [{ key, to: treasuryAt(r.id), ops: [release(budgetHold(r.id), r.currency_id, rest)] }];
     try {
       await runEarnBatch(db, [
-        ...movementStatements(
-          db,
-          `earn:p${r.id}:release:${after}`,
-          "earn_release",
-          [{ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, dAvailable: rest, dFrozen: -rest, memo: `savings product ${r.id} closed: unpromised budget returned` }],
-          now,
-        ),
+        ...(objects
+          ? recordLegsStatements(db, budgetHold(r.id), legs, now)
+          : movementStatements(
+              db,
+              key,
+              "earn_release",
+              [{ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, dAvailable: rest, dFrozen: -rest, memo: `savings product ${r.id} closed: unpromised budget returned` }],
+              now,
+            )),
         db
           .prepare("UPDATE earn_products SET released = ? WHERE id = ? AND status = 2 AND released = ? AND reserved = ? AND paid = ?")
           .bind(after.toString(), r.id, r.released, r.reserved, r.paid),
         earnGuard(db, "release budget"),
       ]);
       n += 1;
+      if (objects) await deliverRecordLegs(env, legs);
     } catch (err) {
       if (!(err instanceof ApiError && err.key === "state_conflict")) throw err;
     }

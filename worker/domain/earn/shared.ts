@@ -14,6 +14,10 @@ import { takenIn } from "../../lib/ids.ts";
 
 export const DAY_MS = 86_400_000;
 
+/** The hold of a position's principal in its owner's account object (objects mode): `savings:{id}`, the holds list's purpose. */
+export const PRINCIPAL_HOLD = "savings";
+export const principalHold = (id: number) => `${PRINCIPAL_HOLD}:${id}`;
+
 /** The UTC calendar day of a time, "YYYY-MM-DD". */
 export const utcDay = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 /** A UTC day moved by n days. */

@@ -7,13 +7,25 @@
  *   insurance:{id}:settle  kind insurance_payout   treasury frozen −cover → user micro +cover
  *                     or   kind insurance_release  treasury frozen −cover → treasury available
  * (pay and end share the settle key: at most one of them ever applies).
+ *
+ * With balances in the account objects (`ACCOUNTS=objects`; worker/lib/product-objects.ts) the
+ * same batches owe legs instead of movements, under the same keys: the cover is held first in its
+ * treasury shard (hold `cover:{id}`: whoever pays a win holds it first), then the premium in the
+ * user's spot account (hold `cover:{id}`), then the row, whose batch owes the premium's legs (spent
+ * from the user's hold, credited to the shard); a payout spends the shard's hold into the user's
+ * seconds account, an end releases it.
  */
 import type { InsuranceCover, InsuranceMy } from "../../../schemas/insurance.ts";
 import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { balanceOf, classifyBatchError, movementStatements, type LedgerEntry } from "../../lib/ledger.ts";
-import { batchWithNewId, takenIn } from "../../lib/ids.ts";
+import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
+import { claimRecord, credit, holdThenRecord, houseKey, release, spend, takenOrClaimed, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
+import { balanceIn } from "../wallet/object-reads.ts";
+import { takenIn, withNewId } from "../../lib/ids.ts";
 import { amountOrThrow } from "../wallet/currency.ts";
 import { announceNotifications, notificationStatement, type NewNotification } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
@@ -48,6 +60,13 @@ export interface CoverRow {
 
 const COVER_SELECT = `SELECT v.*, p.name AS plan_name, c.name AS currency, c.scale FROM insurance_covers v
   JOIN insurance_plans p ON p.id = v.plan_id JOIN currencies c ON c.id = v.currency_id`;
+
+type CoverEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
+
+/** A cover's holds in objects mode: the cover in its treasury shard, the premium in the user's spot account until the row's legs spend it. */
+const COVER_HOLD = "cover";
+const coverHold = (id: number) => `${COVER_HOLD}:${id}`;
+const settleKey = (id: number) => `insurance:${id}:settle`;
 
 /** Runs a cover batch; the database's refusals become the catalogue's insurance errors. */
 async function runCover(db: D1Database, stmts: D1PreparedStatement[]): Promise<void> {
@@ -145,7 +164,7 @@ function coverOut(c: CoverRow, path: Path | null, lastClaim: number, now: number
  * offered, a cover of the plan is live, the seconds account holds less than the amount, the
  * premium is not in the spot account, or the treasury cannot reserve the cover.
  */
-export async function buyCover(env: Pick<Env, "DB" | "USER">, userId: number, b: { plan_id: number; amount: string }, now = Date.now()): Promise<InsuranceCover> {
+export async function buyCover(env: CoverEnv, userId: number, b: { plan_id: number; amount: string }, now = Date.now()): Promise<InsuranceCover> {
   const db = env.DB;
   const plan = await planRow(db, b.plan_id);
   if (!plan) throw notFound();
@@ -156,7 +175,8 @@ export async function buyCover(env: Pick<Env, "DB" | "USER">, userId: number, b:
   if (!offered.includes(insured)) throw new ApiError("insurance_amount", 400, { amounts: offered.map((a) => formatUnitsTrim(a, plan.scale)).join(", ") });
   const live = await db.prepare("SELECT 1 FROM insurance_covers WHERE user_id = ? AND plan_id = ? AND status IN (0, 1)").bind(userId, plan.id).first();
   if (live) throw new ApiError("insurance_bought", 409);
-  const micro = await balanceOf(db, userId, plan.currency_id, "micro");
+  const objects = accountsOnObjects(env);
+  const micro = objects ? balanceIn(await accountStub(env, userId).accountBalances(userId), "micro", plan.currency_id) : await balanceOf(db, userId, plan.currency_id, "micro");
   if (micro.available + micro.frozen < insured) throw new ApiError("insurance_asset", 400, { amount: formatUnitsTrim(insured, plan.scale), currency: plan.currency });
 
   const premium = premiumOf(insured, plan.premium_bps);
@@ -177,7 +197,9 @@ export async function buyCover(env: Pick<Env, "DB" | "USER">, userId: number, b:
       now,
     };
     return [
-      ...movementStatements(db, `insurance:${id}:buy`, "insurance_premium", entries, now),
+      ...(objects
+        ? [claimRecord(db, coverHold(id), now), ...recordLegsStatements(db, coverHold(id), buyLegs(id), now)]
+        : movementStatements(db, `insurance:${id}:buy`, "insurance_premium", entries, now)),
       db
         .prepare(
           `INSERT INTO insurance_covers (id, plan_id, user_id, currency_id, insured, premium, cover, start_at, end_at, status, checked_at, created_at)
@@ -191,7 +213,26 @@ export async function buyCover(env: Pick<Env, "DB" | "USER">, userId: number, b:
       notificationStatement(db, note),
     ];
   };
-  const id = await batchWithNewId(db, COVER_TAKEN, build, now).catch((err: unknown) => {
+  // Objects mode: the premium's hold spent and the treasury's shard credited, by the cover's row.
+  const buyLegs = (id: number): Leg[] => [
+    { key: `insurance:${id}:buy`, to: userAt(userId), ops: [spend(coverHold(id), plan.currency_id, premium)] },
+    { key: houseKey(`insurance:${id}:buy`), to: treasuryAt(id), ops: [credit(HOUSE_ACCOUNT, plan.currency_id, premium)] },
+  ];
+  const write = async (id: number) => {
+    if (!objects) await db.batch(build(id));
+    else {
+      // The cover in its treasury shard first (the house pays the win), then the premium in the user's spot account.
+      const hold = { forKind: COVER_HOLD, forId: String(id), currencyId: plan.currency_id };
+      const holds = [
+        { to: treasuryAt(id), hold: { ...hold, account: HOUSE_ACCOUNT, amount: cover } },
+        { to: userAt(userId), hold: { ...hold, account: "change", amount: premium } },
+      ];
+      await holdThenRecord(env, holds, (h) => new ApiError(h.to === treasuryAt(id) ? "insurance_reserve" : "insufficient_balance", 409), () => db.batch(build(id)));
+      await deliverRecordLegs(env, buyLegs(id));
+    }
+    return id;
+  };
+  const id = await withNewId(takenOrClaimed(COVER_TAKEN), write, now).catch((err: unknown) => {
     // The plan closed between the read and the batch.
     if (/insurance_conflict|state_conflict/.test(String((err as Error)?.message ?? err))) throw new ApiError("insurance_plan_closed", 409);
     return coverRefusal(err);
@@ -207,7 +248,7 @@ async function coverRow(db: D1Database, id: number, userId: number): Promise<Cov
 // ── list ────────────────────────────────────────────────────────────────────────────────────────
 
 /** One's covers, newest first, each with its status and the account's value by the rule; covers due to end are ended first. */
-export async function myCovers(env: Pick<Env, "DB" | "USER">, userId: number, q: { page: number; limit: number }, now = Date.now()): Promise<InsuranceMy> {
+export async function myCovers(env: CoverEnv, userId: number, q: { page: number; limit: number }, now = Date.now()): Promise<InsuranceMy> {
   const db = env.DB;
   await endDueOf(env, userId, now);
   const [count, rows] = await db.batch<{ n: number } | CoverRow>([
@@ -232,7 +273,7 @@ export async function myCovers(env: Pick<Env, "DB" | "USER">, userId: number, q:
  * above the 50 % threshold, once paid/ended, while queued, or when a parallel claim got there first
  * (the user's last-claim mark moves with a guarded UPDATE: one claim per loss).
  */
-export async function claimCover(env: Pick<Env, "DB" | "USER">, userId: number, id: number, now = Date.now()): Promise<{ result: "paid" | "queued"; cover: InsuranceCover }> {
+export async function claimCover(env: CoverEnv, userId: number, id: number, now = Date.now()): Promise<{ result: "paid" | "queued"; cover: InsuranceCover }> {
   const db = env.DB;
   const c = await coverRow(db, id, userId);
   if (!c) throw notFound();
@@ -252,6 +293,7 @@ export async function claimCover(env: Pick<Env, "DB" | "USER">, userId: number, 
   }
 
   const day = utcDay(now);
+  const objects = accountsOnObjects(env);
   const payouts = await db.prepare("SELECT payouts FROM insurance_payout_days WHERE user_id = ? AND day = ?").bind(userId, day).first<{ payouts: number }>();
   // The mark: a claim answers the loss up to now; a parallel claim read the same mark and fails its guard.
   const mark = [
@@ -265,7 +307,8 @@ export async function claimCover(env: Pick<Env, "DB" | "USER">, userId: number, 
   ];
   if ((payouts?.payouts ?? 0) < 2) {
     try {
-      await runCover(db, [...mark, ...payStatements(db, c, 0, now, day)]);
+      await runCover(db, [...mark, ...payStatements(db, c, 0, now, day, objects)]);
+      if (objects) await deliverRecordLegs(env, payLegs(c));
       await announceNotifications(env, [userId]);
       return { result: "paid", cover: coverOut((await coverRow(db, id, userId))!, null, now, now) };
     } catch (err) {
@@ -290,15 +333,30 @@ export async function claimCover(env: Pick<Env, "DB" | "USER">, userId: number, 
   return { result: "queued", cover: coverOut((await coverRow(db, id, userId))!, null, now, now) };
 }
 
-/** The statements that pay a cover in state `from` (0 claimed now, 1 queued): state, day count, plan totals, movement, notification. */
-function payStatements(db: D1Database, c: CoverRow, from: 0 | 1, now: number, day: string): D1PreparedStatement[] {
+/** A payout in objects mode: the shard's hold spent into the user's seconds account (the shard's key is the end's too: one of them, once). */
+function payLegs(c: CoverRow): Leg[] {
+  const cover = BigInt(c.cover);
+  return [
+    { key: houseKey(settleKey(c.id)), to: treasuryAt(c.id), ops: [spend(coverHold(c.id), c.currency_id, cover)] },
+    { key: settleKey(c.id), to: userAt(c.user_id), ops: [credit("micro", c.currency_id, cover)] },
+  ];
+}
+
+/** An end in objects mode: the shard's hold released (keyed as the payout's shard leg). */
+const endLegs = (c: CoverRow): Leg[] => [{ key: houseKey(settleKey(c.id)), to: treasuryAt(c.id), ops: [release(coverHold(c.id), c.currency_id, BigInt(c.cover))] }];
+
+/**
+ * The statements that pay a cover in state `from` (0 claimed now, 1 queued): state, day count, plan
+ * totals, movement (`objects`: the legs that spend the shard's hold into the user's seconds account), notification.
+ */
+function payStatements(db: D1Database, c: CoverRow, from: 0 | 1, now: number, day: string, objects: boolean): D1PreparedStatement[] {
   const cover = BigInt(c.cover);
   const entries: LedgerEntry[] = [
     { userId: TREASURY, currencyId: c.currency_id, account: HOUSE_ACCOUNT, dAvailable: 0n, dFrozen: -cover, memo: `insurance #${c.id} payout` },
     { userId: c.user_id, currencyId: c.currency_id, account: "micro", dAvailable: cover, dFrozen: 0n, memo: `insurance #${c.id} payout` },
   ];
   return [
-    ...movementStatements(db, `insurance:${c.id}:settle`, "insurance_payout", entries, now),
+    ...(objects ? recordLegsStatements(db, coverHold(c.id), payLegs(c), now) : movementStatements(db, settleKey(c.id), "insurance_payout", entries, now)),
     db
       .prepare(
         `UPDATE insurance_covers SET status = 2, paid_at = ?1, claimed_at = COALESCE(claimed_at, ?1), claim_day = COALESCE(claim_day, ?2)
@@ -324,22 +382,27 @@ function payStatements(db: D1Database, c: CoverRow, from: 0 | 1, now: number, da
 // ── ends ────────────────────────────────────────────────────────────────────────────────────────
 
 /** Ends one live cover: the reserve back to the treasury, the plan's reserve down, the owner told; once (guard + settle key). */
-async function endCover(db: D1Database, c: CoverRow, reason: "profit" | "expired", now: number): Promise<boolean> {
+async function endCover(env: CoverEnv, c: CoverRow, reason: "profit" | "expired", now: number): Promise<boolean> {
+  const db = env.DB;
   const cover = BigInt(c.cover);
+  const objects = accountsOnObjects(env);
   try {
     await runCover(db, [
-      ...movementStatements(
-        db,
-        `insurance:${c.id}:settle`,
-        "insurance_release",
-        [{ userId: TREASURY, currencyId: c.currency_id, account: HOUSE_ACCOUNT, dAvailable: cover, dFrozen: -cover, memo: `insurance #${c.id} ended (${reason})` }],
-        now,
-      ),
+      ...(objects
+        ? recordLegsStatements(db, coverHold(c.id), endLegs(c), now)
+        : movementStatements(
+            db,
+            settleKey(c.id),
+            "insurance_release",
+            [{ userId: TREASURY, currencyId: c.currency_id, account: HOUSE_ACCOUNT, dAvailable: cover, dFrozen: -cover, memo: `insurance #${c.id} ended (${reason})` }],
+            now,
+          )),
       db.prepare("UPDATE insurance_covers SET status = 3, end_reason = ?, ended_at = ? WHERE id = ? AND status = 0").bind(reason, now, c.id),
       guard(db, "cover end"),
       db.prepare("UPDATE insurance_plans SET reserved = reserved - ? WHERE id = ?").bind(cover.toString(), c.plan_id),
       notificationStatement(db, { userId: c.user_id, kind: reason === "profit" ? "insurance_ended" : "insurance_expired", key: `insurance:${c.id}:ended`, params: { id: c.id }, link: LINK, now }),
     ]);
+    if (objects) await deliverRecordLegs(env, endLegs(c));
     return true;
   } catch (err) {
     // Paid or ended by a parallel request first: nothing to do.
@@ -349,7 +412,7 @@ async function endCover(db: D1Database, c: CoverRow, reason: "profit" | "expired
 }
 
 /** Ends those of one user's live covers that are due (reached +100 %, or their end date). */
-async function endDueOf(env: Pick<Env, "DB" | "USER">, userId: number, now: number): Promise<void> {
+async function endDueOf(env: CoverEnv, userId: number, now: number): Promise<void> {
   const db = env.DB;
   const { results } = await db.prepare(`${COVER_SELECT} WHERE v.user_id = ? AND v.status = 0 AND v.start_at <= ?`).bind(userId, now).all<CoverRow>();
   if (results.length === 0) return;
@@ -358,7 +421,7 @@ async function endDueOf(env: Pick<Env, "DB" | "USER">, userId: number, now: numb
   for (const c of results) {
     const path = await pathOf(db, userId, c.currency_id, measuredFrom(c, lastClaim));
     const why = dueEnd({ status: 0, insured: BigInt(c.insured), startAt: c.start_at, endAt: c.end_at }, path, now);
-    if (why && (await endCover(db, c, why, now))) ended = true;
+    if (why && (await endCover(env, c, why, now))) ended = true;
   }
   if (ended) await announceNotifications(env, [userId]);
 }
@@ -374,15 +437,17 @@ export const CRON_BATCH = 100;
  *   2. live covers past their end date end ("expired");
  *   3. live, active covers are measured round-robin (oldest check first) and end when they reached +100 %.
  */
-export async function runInsuranceCron(env: Pick<Env, "DB" | "USER">, now = Date.now()): Promise<{ paid: number; expired: number; profit: number }> {
+export async function runInsuranceCron(env: CoverEnv, now = Date.now()): Promise<{ paid: number; expired: number; profit: number }> {
   const db = env.DB;
+  const objects = accountsOnObjects(env);
   const today = utcDay(now);
   const told = new Set<number>();
   let paid = 0;
   const queued = await db.prepare(`${COVER_SELECT} WHERE v.status = 1 AND v.claim_day < ? ORDER BY v.claimed_at, v.id LIMIT ?`).bind(today, CRON_BATCH).all<CoverRow>();
   for (const c of queued.results) {
     try {
-      await runCover(db, payStatements(db, c, 1, now, today));
+      await runCover(db, payStatements(db, c, 1, now, today, objects));
+      if (objects) await deliverRecordLegs(env, payLegs(c));
       paid += 1;
       told.add(c.user_id);
     } catch (err) {
@@ -394,7 +459,7 @@ export async function runInsuranceCron(env: Pick<Env, "DB" | "USER">, now = Date
   let expired = 0;
   const due = await db.prepare(`${COVER_SELECT} WHERE v.status = 0 AND v.end_at <= ? ORDER BY v.end_at LIMIT ?`).bind(now, CRON_BATCH).all<CoverRow>();
   for (const c of due.results) {
-    if (await endCover(db, c, "expired", now)) {
+    if (await endCover(env, c, "expired", now)) {
       expired += 1;
       told.add(c.user_id);
     }
@@ -403,7 +468,7 @@ export async function runInsuranceCron(env: Pick<Env, "DB" | "USER">, now = Date
   const live = await db.prepare(`${COVER_SELECT} WHERE v.status = 0 AND v.start_at <= ? ORDER BY v.checked_at, v.id LIMIT ?`).bind(now, CRON_BATCH).all<CoverRow>();
   for (const c of live.results) {
     const path = await pathOf(db, c.user_id, c.currency_id, measuredFrom(c, await lastClaimAt(db, c.user_id)));
-    if (dueEnd({ status: 0, insured: BigInt(c.insured), startAt: c.start_at, endAt: c.end_at }, path, now) === "profit" && (await endCover(db, c, "profit", now))) {
+    if (dueEnd({ status: 0, insured: BigInt(c.insured), startAt: c.start_at, endAt: c.end_at }, path, now) === "profit" && (await endCover(env, c, "profit", now))) {
       profit += 1;
       told.add(c.user_id);
     } else {

@@ -10,7 +10,11 @@ import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
-import { batchWithNewId, takenIn } from "../../lib/ids.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { claimRecord, credit, holdThenRecord, houseKey, spend, takenOrClaimed, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
+import { takenIn, withNewId } from "../../lib/ids.ts";
 import { announceNotifications, notificationStatement } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
 import { planRow } from "./plans.ts";
@@ -51,27 +55,39 @@ function holdingOut(h: HoldingRow, now: number): MiningHolding {
   };
 }
 
-/** Buys shares of an open plan; they count for hours starting from now for the plan's days. */
-export async function buyShares(env: Pick<Env, "DB" | "USER">, userId: number, b: { plan_id: number; shares: number }, now = Date.now()): Promise<MiningHolding> {
+/**
+ * Buys shares of an open plan; they count for hours starting from now for the plan's days. With
+ * balances in the account objects (`ACCOUNTS=objects`) the price is held first in the user's spot
+ * account (hold `mining:{id}`), then the holding's row, whose batch owes the legs that spend that
+ * hold and credit the treasury's shard (`mining:{id}:buy`; worker/lib/product-objects.ts).
+ */
+export async function buyShares(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, userId: number, b: { plan_id: number; shares: number }, now = Date.now()): Promise<MiningHolding> {
   const db = env.DB;
   const plan = await planRow(db, b.plan_id);
   if (!plan) throw notFound();
   if (plan.status !== "open") throw new ApiError("mining_plan_closed", 409);
   if (b.shares > plan.shares - plan.sold) throw new ApiError("mining_sold_out", 409, { left: plan.shares - plan.sold });
   const cost = BigInt(plan.price) * BigInt(b.shares);
+  const objects = accountsOnObjects(env);
+  const buyLegs = (id: number): Leg[] => [
+    { key: `mining:${id}:buy`, to: userAt(userId), ops: [spend(`mining:${id}`, plan.price_currency_id, cost)] },
+    { key: houseKey(`mining:${id}:buy`), to: treasuryAt(id), ops: [credit(HOUSE_ACCOUNT, plan.price_currency_id, cost)] },
+  ];
   const build = (id: number) => {
     const key = `mining:${id}:buy`;
     return [
-      ...movementStatements(
-        db,
-        key,
-        "mining_buy",
-        [
-          { userId, currencyId: plan.price_currency_id, account: "change", dAvailable: -cost, dFrozen: 0n, memo: `mining #${id}: ${b.shares} shares of plan ${plan.id}` },
-          { userId: TREASURY, currencyId: plan.price_currency_id, account: HOUSE_ACCOUNT, dAvailable: cost, dFrozen: 0n, memo: `mining #${id}: shares sold` },
-        ],
-        now,
-      ),
+      ...(objects
+        ? [claimRecord(db, `mining:${id}`, now), ...recordLegsStatements(db, `mining:${id}`, buyLegs(id), now)]
+        : movementStatements(
+            db,
+            key,
+            "mining_buy",
+            [
+              { userId, currencyId: plan.price_currency_id, account: "change", dAvailable: -cost, dFrozen: 0n, memo: `mining #${id}: ${b.shares} shares of plan ${plan.id}` },
+              { userId: TREASURY, currencyId: plan.price_currency_id, account: HOUSE_ACCOUNT, dAvailable: cost, dFrozen: 0n, memo: `mining #${id}: shares sold` },
+            ],
+            now,
+          )),
       db
         .prepare("INSERT INTO mining_holdings (id, plan_id, user_id, shares, cost, start_at, end_at, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(id, plan.id, userId, b.shares, cost.toString(), now, now + plan.days * DAY_MS, now),
@@ -86,10 +102,20 @@ export async function buyShares(env: Pick<Env, "DB" | "USER">, userId: number, b
       }),
     ];
   };
+  const write = async (id: number) => {
+    if (!objects) await db.batch(build(id));
+    else {
+      const hold = { forKind: "mining", forId: String(id), account: "change", currencyId: plan.price_currency_id, amount: cost };
+      await holdThenRecord(env, [{ to: userAt(userId), hold }], () => new ApiError("insufficient_balance", 409), () => db.batch(build(id)));
+      await deliverRecordLegs(env, buyLegs(id));
+    }
+    return id;
+  };
   let id: number;
   try {
-    id = await batchWithNewId(db, takenIn("mining_holdings"), build, now);
+    id = await withNewId(takenOrClaimed(takenIn("mining_holdings")), write, now);
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     const msg = String((err as Error)?.message ?? err);
     if (msg.includes("mining_sold_out")) {
       const fresh = await planRow(db, plan.id);

@@ -12,6 +12,12 @@
  * and the rounding remainder) is released to the treasury (`mining:{plan}:{hour}:house`, kind
  * mining_release) in the batch that marks the payout paid. A crash between chunks leaves credited
  * holders credited and the rest for the next run.
+ *
+ * With balances in the account objects (`ACCOUNTS=objects`) the same batches owe legs instead of
+ * movements (worker/lib/product-objects.ts): each holder's net credited in their object
+ * (`mining:{plan}:{hour}:{user}`), and the chunk's gross spent from the payout's hold in its
+ * treasury shard with the fees credited back there (`mining:{plan}:{hour}:chunk:{first user}`);
+ * the rest released from that hold with the payout marked paid (`mining:{plan}:{hour}:house`).
  */
 import { HOUR_MS, holderShare } from "../../../schemas/mining.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
@@ -19,6 +25,11 @@ import { movementStatements, movementsStatements, type LedgerEntry } from "../..
 import { announceNotifications, notificationsStatement, type NewNotification } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
 import { PAYOUT_SELECT, type PayoutRow } from "./plans.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { credit, release, spend, treasuryAt, userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import type { Leg } from "../../../durable/money/index.ts";
+import { payoutHold } from "./payouts.ts";
 
 export const USERS_PER_BATCH = 100;
 export const BATCHES_PER_RUN = 20;
@@ -34,7 +45,7 @@ export interface PayRun {
 }
 
 /** One chunk of one payout: "more" (holders credited), "done" (the payout is paid now), or "busy" (another run moved it). */
-async function payStep(env: Pick<Env, "DB" | "USER">, payoutId: number, now: number, usersPerBatch: number): Promise<{ step: "more" | "done" | "busy"; users: number }> {
+async function payStep(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, payoutId: number, now: number, usersPerBatch: number): Promise<{ step: "more" | "done" | "busy"; users: number }> {
   const db = env.DB;
   const o = await db.prepare(`${PAYOUT_SELECT} WHERE o.id = ?`).bind(payoutId).first<PayoutRow & { plan_id: number }>();
   if (!o || o.status !== "approved") return { step: "busy", users: 0 };
@@ -50,17 +61,23 @@ async function payStep(env: Pick<Env, "DB" | "USER">, payoutId: number, now: num
   const amount = BigInt(o.amount);
   const credited = BigInt(o.credited);
   const prefix = `mining:${o.plan_id}:${o.hour}`;
+  const objects = accountsOnObjects(env);
+  const legs: Leg[] = [];
+  const record = `mining_payout:${o.id}`;
   try {
     if (holders.length === 0) {
       const rest = amount - credited;
+      if (rest > 0n) legs.push({ key: `${prefix}:house`, to: treasuryAt(o.id), ops: [release(payoutHold(o.id), o.currency_id, rest)] });
       await db.batch([
-        ...movementStatements(
+        ...(objects
+          ? recordLegsStatements(db, record, legs, now)
+          : movementStatements(
           db,
           `${prefix}:house`,
           "mining_release",
           [{ userId: TREASURY, currencyId: o.currency_id, account: HOUSE_ACCOUNT, dAvailable: rest, dFrozen: -rest, memo: `mining payout #${o.id}: fees, unsold shares and rounding` }],
           now,
-        ),
+        )),
         db
           .prepare(
             `UPDATE mining_payouts SET status = 'paid', paid_at = ?,
@@ -70,6 +87,7 @@ async function payStep(env: Pick<Env, "DB" | "USER">, payoutId: number, now: num
           .bind(now, o.id, o.id, o.id, credited.toString()),
         db.prepare("INSERT INTO mining_guards (changed, what) VALUES (changes(), 'payout paid')"),
       ]);
+      if (objects) await deliverRecordLegs(env, legs);
       return { step: "done", users: 0 };
     }
     const movements: { key: string; kind: string; entries: LedgerEntry[]; now: number }[] = [];
@@ -84,6 +102,7 @@ async function payStep(env: Pick<Env, "DB" | "USER">, payoutId: number, now: num
       const key = `${prefix}:${h.user_id}`;
       credits.push([o.id, h.user_id, o.plan_id, o.hour, o.currency_id, h.shares, s.gross.toString(), s.fee.toString(), now]);
       if (s.gross === 0n) continue;
+      if (s.net > 0n) legs.push({ key, to: userAt(h.user_id), ops: [credit("change", o.currency_id, s.net)] });
       movements.push({
         key,
         kind: "mining_payout",
@@ -104,8 +123,13 @@ async function payStep(env: Pick<Env, "DB" | "USER">, payoutId: number, now: num
         });
       }
     }
+    if (gross > 0n) {
+      const ops = [spend(payoutHold(o.id), o.currency_id, gross)];
+      if (fees > 0n) ops.push(credit(HOUSE_ACCOUNT, o.currency_id, fees));
+      legs.push({ key: `${prefix}:chunk:${holders[0]!.user_id}`, to: treasuryAt(o.id), ops });
+    }
     await db.batch([
-      ...movementsStatements(db, movements),
+      ...(objects ? recordLegsStatements(db, record, legs, now) : movementsStatements(db, movements)),
       db
         .prepare(
           `INSERT INTO mining_credits (payout_id, user_id, plan_id, hour, currency_id, shares, gross, fee, created_at)
@@ -118,6 +142,7 @@ async function payStep(env: Pick<Env, "DB" | "USER">, payoutId: number, now: num
       db.prepare("INSERT INTO mining_guards (changed, what) VALUES (changes(), 'payout chunk')"),
       ...notificationsStatement(db, notes, now),
     ]);
+    if (objects) await deliverRecordLegs(env, legs);
     await announceNotifications(env, notes.map((n) => n.userId));
     return { step: "more", users: holders.length };
   } catch (err) {
@@ -129,7 +154,7 @@ async function payStep(env: Pick<Env, "DB" | "USER">, payoutId: number, now: num
 }
 
 /** Pays what is due at `now`, at most `batches` chunks of `usersPerBatch` holders. */
-export async function payDueHours(env: Pick<Env, "DB" | "USER">, now = Date.now(), limits: { batches?: number; usersPerBatch?: number } = {}): Promise<PayRun> {
+export async function payDueHours(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, now = Date.now(), limits: { batches?: number; usersPerBatch?: number } = {}): Promise<PayRun> {
   const batches = limits.batches ?? BATCHES_PER_RUN;
   const usersPerBatch = limits.usersPerBatch ?? USERS_PER_BATCH;
   const run: PayRun = { paid: 0, credited: 0, batches: 0 };

@@ -13,6 +13,9 @@ import { formatUnitsTrim } from "../../../schemas/money.ts";
 import { ApiError, notFound } from "../../lib/errors.ts";
 import { auditStatement, HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { claimRecord, holdThenRecord, treasuryAt } from "../../lib/product-objects.ts";
+import { IdTaken } from "../../lib/ids.ts";
 import { amountOrThrow } from "../wallet/currency.ts";
 import { firstHourOf, PAYOUT_SELECT, payoutOut, planRow, type PayoutRow } from "./plans.ts";
 
@@ -83,12 +86,19 @@ export async function recordPayout(db: D1Database, operatorId: number, e: z.outp
   return adminOut((await payoutRow(db, id))!);
 }
 
+/** An approved payout's amount, held in its treasury shard (objects mode) until the cron pays it out: `mining_payout:{id}`. */
+export const PAYOUT_HOLD = "mining_payout";
+export const payoutHold = (id: number) => `${PAYOUT_HOLD}:${id}`;
+
 /**
  * A second operator's decision on a recorded payout (audited). Approving freezes the amount in the
  * treasury in the same batch; the cron pays it out once its hour has ended (it has: recording
- * requires it). The recorder's own decision is refused, and the refusal audited.
+ * requires it). The recorder's own decision is refused, and the refusal audited. With balances in
+ * the account objects (`ACCOUNTS=objects`) the approval holds the amount in the payout's treasury
+ * shard first (`payoutHold`), then writes the decision, which claims that hold.
  */
-export async function decidePayout(db: D1Database, operatorId: number, e: { id: number; reason: string }, approve: boolean, now = Date.now()): Promise<MiningAdminPayout> {
+export async function decidePayout(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, operatorId: number, e: { id: number; reason: string }, approve: boolean, now = Date.now()): Promise<MiningAdminPayout> {
+  const db = env.DB;
   const o = await payoutRow(db, e.id);
   if (!o) throw notFound();
   const action = approve ? "mining.payout.approve" : "mining.payout.reject";
@@ -100,8 +110,10 @@ export async function decidePayout(db: D1Database, operatorId: number, e: { id: 
   await refuseOwnHolding(db, operatorId, o.plan_id, o.hour, action, o.id, now);
   const amount = BigInt(o.amount);
   const detail = { plan_id: o.plan_id, hour: new Date(o.hour).toISOString(), amount: formatUnitsTrim(amount, o.scale), currency: o.currency, evidence: o.evidence, recorded_by: o.recorded_by };
+  const objects = approve && accountsOnObjects(env);
   const stmts = [
-    ...(approve
+    ...(objects ? [claimRecord(db, payoutHold(o.id), now)] : []),
+    ...(approve && !objects
       ? movementStatements(
           db,
           `mining:payout:${o.id}:hold`,
@@ -116,14 +128,17 @@ export async function decidePayout(db: D1Database, operatorId: number, e: { id: 
     db.prepare("INSERT INTO mining_guards (changed, what) VALUES (changes(), 'payout decision')"),
     auditStatement(db, { operatorId, action, targetType: "mining_payout", targetId: o.id, reason: e.reason, detail }, now),
   ];
+  const short = () => new ApiError("mining_treasury_short", 409, { amount: formatUnitsTrim(amount, o.scale), currency: o.currency });
   try {
-    await db.batch(stmts);
+    if (!objects) await db.batch(stmts);
+    else await holdThenRecord(env, [{ to: treasuryAt(o.id), hold: { forKind: PAYOUT_HOLD, forId: String(o.id), account: HOUSE_ACCOUNT, currencyId: o.currency_id, amount } }], short, () => db.batch(stmts));
   } catch (err) {
+    if (err instanceof ApiError) throw err;
+    // Objects mode: the payout's hold is there already (a parallel approval made it first).
+    if (err instanceof IdTaken) throw new ApiError("mining_decided", 409);
     const msg = String((err as Error)?.message ?? err);
     if (msg.includes("self_review")) throw new ApiError("self_review", 409);
-    if (msg.includes("treasury_overdraft") || classifyBatchError(err) === "insufficient") {
-      throw new ApiError("mining_treasury_short", 409, { amount: formatUnitsTrim(amount, o.scale), currency: o.currency });
-    }
+    if (msg.includes("treasury_overdraft") || classifyBatchError(err) === "insufficient") throw short();
     if (msg.includes("mining_conflict") || msg.includes("state_conflict") || classifyBatchError(err) === "duplicate") throw new ApiError("mining_decided", 409);
     throw err;
   }

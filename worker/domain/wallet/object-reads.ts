@@ -135,6 +135,18 @@ const RESERVE_KIND: Record<string, string> = {
   c2c_deposit: "c2c_deposit",
   seconds: "micro_open",
   lever_margin: "lever_open",
+  cover: "insurance_hold",
+  mining: "mining_hold",
+};
+
+/** What a product's hold given back by its refused or orphaned record reads as (`{hold}:refused`, `{hold}:orphan`). */
+const RETURN_KIND: Record<string, string> = {
+  savings: "earn_returned",
+  earn_product: "earn_returned",
+  cover: "insurance_returned",
+  mining: "mining_returned",
+  launch: "launch_returned",
+  vote: "vote_release",
 };
 
 /** What happened to a withdrawal's hold (`withdrawal:{id}:{what}`, worker/domain/withdrawals/objects.ts) as D1's kinds name it; a release otherwise. */
@@ -165,6 +177,8 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     const { ref } = holdOf(head, p.slice(1, -1).join(":"));
     return { kind: RESERVE_KIND[head] ?? (head === "migrated" ? "account_opening" : `${head}_hold`), ref };
   }
+  const back = RETURN_KIND[head];
+  if (back && p.length >= 3 && (p.at(-1) === "refused" || p.at(-1) === "orphan")) return { kind: back, ref: holdOf(head, p.slice(1, -1).join(":")).ref };
   switch (head) {
     case "trade":
       return { kind: "spot", ref: { type: "spot_pair", id: null } };
@@ -191,6 +205,16 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
       return { kind: "invite_rebate", ref: { type: "invite", id: null } };
     case "subscription":
       return { kind: p[2] === "end" ? "earn_matured" : "earn_interest", ref: { type: "earn", id: int(p[1]) } };
+    case "earn":
+      // The D1 products' legs (worker/lib/product-objects.ts): `earn:{id}:interest:{day}`, `earn:{id}:redeem|mature`.
+      return { kind: p[2] === "interest" ? "earn_interest" : p[2] === "mature" ? "earn_mature" : "earn_redeem", ref: { type: "earn", id: int(p[1]) } };
+    case "vote":
+      // `vote:release:{round}:{user}` (worker/domain/vote/release.ts).
+      return { kind: "vote_release", ref: { type: "vote", id: int(p[2]) } };
+    case "mining":
+      return { kind: p[2] === "buy" ? "mining_buy" : "mining_payout", ref: { type: "mining", id: p[2] === "buy" ? int(p[1]) : null } };
+    case "insurance":
+      return { kind: p[2] === "buy" ? "insurance_premium" : "insurance_payout", ref: { type: "insurance", id: int(p[1]) } };
     case "deposit":
       return { kind: "deposit", ref: { type: "deposit", id: int(p[1]) } };
     case "withdrawal":
