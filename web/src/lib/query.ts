@@ -9,8 +9,8 @@
  * - `usePagedQuery`: the spec's infinite lists (§4: refresh resets to page 1, load-more asks for
  *   the next page, loading stops when the loaded count equals the total) on `useInfiniteQuery`.
  *
- * - `useCallMutation`: a call that changes server state, with the signature of the call; on
- *   success the queries it changes are invalidated (those on screen are fetched again).
+ * - `useCallMutation`: a call that changes server state, with the signature of the call; when it
+ *   settles the queries it changes are invalidated (those on screen are fetched again).
  *
  * The pure parts (retry rule, page views, next page) are exported for the unit tests.
  */
@@ -94,13 +94,16 @@ export function useScreenQuery<T, K extends QueryKey = QueryKey>(options: UseQue
 /**
  * A mutation used like the call it wraps (`const place = usePlaceOrder(); await place(side, body)`):
  * it rejects with the call's ApiFailure (the §8 toasts and dialogs already shown by `call`), and
- * on success marks every query under `invalidates` stale without waiting for the refetch.
+ * when it settles (success or failure) marks every query under `invalidates` stale without waiting
+ * for the refetch.
  */
 export function useCallMutation<A extends unknown[], R>(action: (...args: A) => Promise<R>, invalidates: readonly QueryKey[]): (...args: A) => Promise<R> {
   const client = useQueryClient();
   const { mutateAsync } = useMutation<R, ApiFailure, A>({
     mutationFn: (args) => action(...args),
-    onSuccess: () => {
+    // Read again after a failure too: a call that timed out or lost its answer may still have
+    // changed the server's state, and a screen must not keep showing the old one.
+    onSettled: () => {
       for (const queryKey of invalidates) void client.invalidateQueries({ queryKey });
     },
   });
