@@ -17,7 +17,8 @@
  * State lives in .wrangler/state (or --persist-to DIR), so data survives restarts.
  * Environment: PORT, MARKET_MAKER=off to keep the demo market maker from starting,
  * C2C_PAY_WINDOW_SECONDS / C2C_APPEAL_AFTER_SECONDS to shorten the C2C payment window and appeal delay,
- * LOCAL_OBSERVABILITY=on to keep wrangler's local trace collector (off here by default, see START_ENV).
+ * LOCAL_OBSERVABILITY=on to keep wrangler's local trace collector (off here by default, see START_ENV),
+ * ACCOUNTS=objects to run with every balance in its account's object (opened from the seed at start).
  * The Worker gets DEV_OUTBOX=on and DEV_CLOCK=on (worker/lib/clock.ts: POST /api/dev/clock moves the
  * time ahead, POST /api/dev/cron runs a cron now); every-minute cron runs see the moved clock.
  */
@@ -40,6 +41,14 @@ const persistValue = persistIndex < 0 ? null : argv[persistIndex]?.includes("=")
 const PERSIST_TO = persistValue ? resolve(persistValue) : null;
 const persistArgs = PERSIST_TO ? ["--persist-to", PERSIST_TO] : [];
 const READY_TIMEOUT_MS = 90_000;
+/**
+ * ACCOUNTS=objects: balances live in the account objects (worker/lib/accounts.ts). The seed writes
+ * D1, so after the worker answers the start opens every account's object from it the way a running
+ * exchange is cut over (`npm run migrate-accounts -- --maintenance --end-maintenance`: a read-only
+ * window, every user and system account opened once, every total compared) before anyone trades.
+ */
+const ACCOUNTS_MODE = (process.env.ACCOUNTS ?? "d1").trim().toLowerCase() || "d1";
+const ACCOUNTS_OBJECTS = ACCOUNTS_MODE === "objects";
 
 /** Children we started, so a signal reaches whichever is running. */
 const children = new Set();
@@ -138,6 +147,7 @@ function envVarArgs() {
     if (value !== "on" && value !== "off") fail(`${name} must be "on" or "off" (got "${value}")`);
     out.push("--var", `${name}:${value}`);
   }
+  if (ACCOUNTS_OBJECTS) out.push("--var", "ACCOUNTS:objects");
   for (const name of ["C2C_PAY_WINDOW_SECONDS", "C2C_APPEAL_AFTER_SECONDS"]) {
     const value = process.env[name]?.trim();
     if (!value) continue;
@@ -276,6 +286,7 @@ function printBanner() {
     mm ? `  Market maker account:\n    ${mm.account.padEnd(26)} password ${mm.password}` : "",
     "",
     `  Market maker: ${marketMaker ? "running" : process.env.MARKET_MAKER === "off" ? "off (MARKET_MAKER=off)" : "not available yet"}`,
+    `  Balances: ${ACCOUNTS_OBJECTS ? "in the account objects (ACCOUNTS=objects), D1 the read model" : "in D1 (ACCOUNTS=objects npm start puts them in the account objects)"}`,
     `  Cron: fired every minute through ${BASE_URL}/__scheduled`,
     `  Dev clock: POST ${BASE_URL}/api/dev/clock {"advance_s":86400} moves time a day ahead; POST /api/dev/cron {"cron":"* * * * *"} runs a cron now`,
     `  Local trace collector: ${START_ENV.X_LOCAL_OBSERVABILITY === "false" ? "off (LOCAL_OBSERVABILITY=on to keep it)" : "on"}`,
@@ -317,6 +328,7 @@ async function main() {
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 
+  if (ACCOUNTS_MODE !== "d1" && !ACCOUNTS_OBJECTS) fail(`ACCOUNTS must be "d1" or "objects" (got "${process.env.ACCOUNTS}")`);
   await assertPortFree();
   ensureDevVars();
   await buildSpa();
@@ -337,6 +349,19 @@ async function main() {
   const worker = startWorker();
   await waitUntilReady(worker);
   if (stopping) return;
+
+  // The cut-over happens once per state: after it the objects hold the money and D1's balances
+  // are what they were at the cut-over, so a second opening would compare against old figures.
+  const cutOver = join(PERSIST_TO ?? join(ROOT, ".wrangler", "state"), "accounts-objects-cut-over");
+  if (ACCOUNTS_OBJECTS && !existsSync(cutOver)) {
+    log("opening the account objects from D1 (npm run migrate-accounts)");
+    const opened = await run(process.execPath, [join(ROOT, "scripts", "migrate-accounts.mjs"), "--api", BASE_URL, "--maintenance", "--end-maintenance"]);
+    if (stopping) return;
+    if (opened !== 0) fail(`opening the account objects failed (exit ${opened}); the maintenance window stays on`);
+    writeFileSync(cutOver, `${new Date().toISOString()}\n`);
+  } else if (!ACCOUNTS_OBJECTS && existsSync(cutOver)) {
+    warn(`this state ran with ACCOUNTS=objects since ${readFileSync(cutOver, "utf8").trim()}: D1's balances are from before that (start with ACCOUNTS=objects, or remove the state for a fresh one)`);
+  }
 
   if (process.env.MARKET_MAKER !== "off") {
     marketMaker = await startMarketMaker({ baseUrl: BASE_URL });

@@ -39,7 +39,7 @@ export const accountRoutes = new Hono<AppEnv>()
   .post("/user/real_name", requireUser, jsonBody(identityFormSchema), answers(identitySubmittedSchema, { summary: "Submit identity verification (levels 1-3) for review", auth: true }), async (c) => {
     const user = c.get("user");
     await rateLimit(c.env.DB, `kyc:${user.id}`, 10, 60 * MINUTE);
-    return ok(c, await submitIdentity(c.env.DB, user.id, c.req.valid("json")));
+    return ok(c, await submitIdentity(c.env, user.id, c.req.valid("json")));
   })
   .get("/user/center", requireUser, answers(userCenterSchema, { summary: "Profile, identity state and security flags", auth: true }), async (c) => ok(c, await userCenter(c.env.DB, c.get("user").id, c.get("locale"))))
 

@@ -25,7 +25,7 @@ import {
 import { confirmTrader, requireTrader, requireUser, sessionUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
-import { balanceOf } from "../lib/ledger.ts";
+import { userBalance } from "../domain/wallet/object-reads.ts";
 import { pairById, pairStub } from "../domain/spot/pairs.ts";
 import { productsOf } from "../lib/products.ts";
 import { answers, answersNew, ok, okNew } from "../lib/respond.ts";
@@ -50,7 +50,7 @@ export const microtradeRoutes = new Hono<AppEnv>()
     const list = await listPayable(db, true);
     const out = [];
     for (const p of list) {
-      const wallet = user ? { micro_balance: formatUnits((await balanceOf(db, user.id, p.currencyId, "micro")).available, p.scale), currency_name: p.name } : null;
+      const wallet = user ? { micro_balance: formatUnits((await userBalance(c.env, user.id, p.currencyId, "micro")).available, p.scale), currency_name: p.name } : null;
       out.push(payableOut(p, wallet));
     }
     return ok(c, out);

@@ -11,9 +11,24 @@ import { ApiError } from "../../lib/errors.ts";
 import { holdingsInBtc, usdtPrices } from "../spot/prices.ts";
 import { ownUpload } from "../uploads/uploads.ts";
 import { kycState } from "./state.ts";
+import { readsOnObjects, type AccountsEnv } from "../wallet/object-reads.ts";
+import { userStub } from "../../lib/notify.ts";
+
+/** Everything the user holds, every account, available and frozen: the account object's in objects mode, D1's otherwise. */
+async function holdings(env: AccountsEnv, userId: number): Promise<{ currencyId: number; units: bigint; scale: number }[]> {
+  const scales = await env.DB.prepare("SELECT id, scale FROM currencies").all<{ id: number; scale: number }>();
+  const scaleOf = new Map(scales.results.map((r) => [r.id, r.scale]));
+  const rows = readsOnObjects(env)
+    ? (await userStub(env, userId).accountBalances(userId)).map((b) => ({ currencyId: b.currencyId, units: b.available + b.frozen }))
+    : (
+        await env.DB.prepare("SELECT currency_id, CAST(available + frozen AS TEXT) AS u FROM balances WHERE user_id = ?").bind(userId).all<{ currency_id: number; u: string }>()
+      ).results.map((r) => ({ currencyId: r.currency_id, units: BigInt(r.u) }));
+  return rows.flatMap((r) => (scaleOf.has(r.currencyId) ? [{ ...r, scale: scaleOf.get(r.currencyId)! }] : []));
+}
 
 /** Records a submission for review; answers the level applied for and the user's review status. */
-export async function submitIdentity(db: D1Database, userId: number, f: z.output<typeof identityFormSchema>) {
+export async function submitIdentity(env: AccountsEnv, userId: number, f: z.output<typeof identityFormSchema>) {
+  const db = env.DB;
   const state = await kycState(db, userId);
   if (state.pending) throw new ApiError("kyc_under_review", 409);
   const hasPics = Boolean(f.front_pic || f.reverse_pic || f.hand_pic);
@@ -53,14 +68,7 @@ export async function submitIdentity(db: D1Database, userId: number, f: z.output
     // Level 3 needs assets above the threshold, valued in BTC at real last prices.
     const minText = await setting(db, "kyc_level3_min_btc", "20");
     const min = parseUnits(minText, 8) ?? 20n * 10n ** 8n;
-    const { results } = await db
-      .prepare("SELECT b.currency_id, CAST(b.available + b.frozen AS TEXT) AS u, c.scale FROM balances b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id = ?")
-      .bind(userId)
-      .all<{ currency_id: number; u: string; scale: number }>();
-    const btc = holdingsInBtc(
-      results.map((r) => ({ currencyId: r.currency_id, units: BigInt(r.u), scale: r.scale })),
-      await usdtPrices(db),
-    );
+    const btc = holdingsInBtc(await holdings(env, userId), await usdtPrices(db));
     if (btc <= min) throw new ApiError("kyc_assets_low", 400, { min: minText, value: formatUnits(btc, 8) });
     row.asset_btc = formatUnits(btc, 8);
   }

@@ -38,7 +38,8 @@ import type { LeverAcceptInput, LeverCommandResult } from "../../../durable/pair
 import { takenIn, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import { balanceOf, classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
+import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
+import { userBalance } from "../wallet/object-reads.ts";
 import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
 import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
@@ -676,7 +677,7 @@ export async function deal(env: Env, userId: number | null, currencyId: number, 
   });
   const s = await openLeverSettings(env.DB, pair);
   const q = await quoteOf(env, pair.id);
-  const bal = userId === null ? null : await balanceOf(env.DB, userId, pair.legalId, "lever");
+  const bal = userId === null ? null : await userBalance(env, userId, pair.legalId, "lever");
   return {
     ...settingsOut(pair, s),
     index_price: q ? formatUnits(BigInt(q.price), pair.priceDecimals) : null,

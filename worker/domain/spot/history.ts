@@ -7,6 +7,8 @@ import type { z } from "zod";
 import type { orderHistoryQuerySchema, OrderState, SpotOpenOrder, SpotOrderRecord, SpotRecord } from "../../../schemas/spot.ts";
 import { notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
 import { balanceOf } from "../../lib/ledger.ts";
+import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
+import { balanceIn, holdOf } from "../wallet/object-reads.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import { pairStub, type PairRow } from "./pairs.ts";
 import { spotOrdersHeld } from "./holds.ts";
@@ -160,6 +162,21 @@ export async function orderHistory(db: D1Database, userId: number, q: z.output<t
 }
 
 /**
+ * Objects mode: the pair's two spot balances and what one's open orders hold, per currency, from
+ * the account object (the rest of each open `spot_order:` hold: exactly what is frozen for it).
+ */
+async function objectPairBalance(env: Env, userId: number, pair: PairRow) {
+  const stub = accountStub(env, userId);
+  const [rows, holds] = await Promise.all([stub.accountBalances(userId), stub.accountOpenHolds(userId)]);
+  const inOrders = new Map<number, bigint>();
+  for (const h of holds) {
+    if (h.account !== "change" || holdOf(h.forKind, h.forId).purpose !== "spot_order") continue;
+    inOrders.set(h.currencyId, (inOrders.get(h.currencyId) ?? 0n) + h.amount - h.spent - h.released);
+  }
+  return [balanceIn(rows, "change", pair.currencyId), balanceIn(rows, "change", pair.legalId), inOrders] as const;
+}
+
+/**
  * One's spot balances of a pair, with the pair's rules: precision, minimum order value and the
  * limit price band (PRICE_BAND_BPS around the index now; low/high null while the book is not
  * two-sided, when no band applies). "In orders" counts spot orders only (holds of other products
@@ -167,10 +184,10 @@ export async function orderHistory(db: D1Database, userId: number, q: z.output<t
  */
 export async function pairBalance(env: Env, userId: number, pair: PairRow) {
   const db = env.DB;
-  const [base, quote, inOrders, index] = await Promise.all([
-    balanceOf(db, userId, pair.currencyId, "change"),
-    balanceOf(db, userId, pair.legalId, "change"),
-    spotOrdersHeld(db, userId),
+  const [[base, quote, inOrders], index] = await Promise.all([
+    accountsOnObjects(env)
+      ? objectPairBalance(env, userId, pair)
+      : Promise.all([balanceOf(db, userId, pair.currencyId, "change"), balanceOf(db, userId, pair.legalId, "change"), spotOrdersHeld(db, userId)]),
     pairStub(env, pair.id).index(pair.id),
   ]);
   const band = index === null ? null : priceBand(index);

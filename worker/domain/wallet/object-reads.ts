@@ -14,6 +14,7 @@ import type { AccountBalance, AccountHold } from "../../../durable/account/types
 import { holdPurposes, type HoldPurpose, type StatementRef } from "../../../schemas/statement.ts";
 import { userStub } from "../../lib/notify.ts";
 import { accountsOnObjects, SYSTEM_SHARDS, systemStub } from "../../lib/accounts.ts";
+import { balanceOf, type WalletAccount } from "../../lib/ledger.ts";
 
 /** What the reads need of the environment: D1, the user objects and the switch. */
 export type AccountsEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
@@ -84,6 +85,15 @@ export async function freshSession(db: D1Database, userId: number, drainedSeq: n
   const session = db.withSession("first-unconstrained");
   const seen = (await session.prepare("SELECT seq FROM account_drained WHERE user_id = ?").bind(userId).first<{ seq: number }>())?.seq ?? 0;
   return seen >= drainedSeq ? session : db.withSession("first-primary");
+}
+
+/**
+ * One account's balance of one currency as the screens show it: the user's account object's in
+ * objects mode (D1's `balances` row is then what it was at the cut-over), D1's otherwise.
+ */
+export async function userBalance(env: AccountsEnv, userId: number, currencyId: number, account: string): Promise<{ available: bigint; frozen: bigint }> {
+  if (!readsOnObjects(env)) return balanceOf(env.DB, userId, currencyId, account as WalletAccount);
+  return balanceIn(await userStub(env, userId).accountBalances(userId), account, currencyId);
 }
 
 /** One account's balance of one currency from the object's list (zero when it holds none). */
