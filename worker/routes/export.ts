@@ -12,6 +12,7 @@ import { rateLimit } from "../lib/ratelimit.ts";
 import { answersFile } from "../lib/respond.ts";
 import { query } from "../lib/validate.ts";
 import { dayRange, ledgerCsv, tradesCsv } from "../domain/export/csv.ts";
+import { accountReads } from "../domain/wallet/object-reads.ts";
 
 const READ_KEY = apiKeyAccess("read");
 
@@ -23,7 +24,7 @@ export const exportRoutes = new Hono<AppEnv>()
   .get("/export/ledger.csv", READ_KEY, requireUser, query(exportRangeSchema), answersFile({ summary: "Every balance change (UTC time, account, currency, amount, frozen amount, balances after, kind, reference id) between two UTC days, as CSV", auth: true }, ["text/csv"]), async (c) => {
     const user = c.get("user");
     await rateLimit(c.env.DB, `export:${user.id}`, 30, 10 * 60_000);
-    return csvFile(c, "ledger.csv", await ledgerCsv(c.env.DB, user.id, dayRange(c.req.valid("query"))));
+    return csvFile(c, "ledger.csv", await ledgerCsv(c.env.DB, user.id, dayRange(c.req.valid("query")), accountReads(c.env)));
   })
   .get("/export/trades.csv", READ_KEY, requireUser, query(exportRangeSchema), answersFile({ summary: "Every spot trade (UTC time, pair, side, maker/taker, price, amount, total, fee) between two UTC days, as CSV", auth: true }, ["text/csv"]), async (c) => {
     const user = c.get("user");

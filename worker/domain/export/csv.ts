@@ -7,6 +7,8 @@
 import { LEDGER_CSV_HEADER, TRADES_CSV_HEADER } from "../../../schemas/export.ts";
 import { formatUnits } from "../../../schemas/money.ts";
 import { TRADE_ROW_SQL, tradeFigures } from "../spot/history.ts";
+import { freshSession, MOVEMENT_ROW_ID, movementKind, movementOf, type AccountReads } from "../wallet/object-reads.ts";
+import { OBJECT_MOVEMENT_ROWS, refOf } from "../wallet/statement.ts";
 
 const PAGE = 1000;
 const DAY_MS = 24 * 3600 * 1000;
@@ -51,6 +53,19 @@ function csvStream(header: readonly string[], page: (cursor: number) => Promise<
   });
 }
 
+/**
+ * Objects mode: D1's ledger rows (up to the cut-over) and then the account object's drained
+ * movements, numbered after them (MOVEMENT_ROW_ID + seq), as one table with the ledger's columns.
+ */
+const OBJECTS_ROWS = `(SELECT id, user_id, created_at, account, currency_id, d_available, d_frozen, kind, movement_key FROM ledger
+  UNION ALL SELECT ${MOVEMENT_ROW_ID} + id, user_id, created_at, account, currency_id, d_available, d_frozen, kind, movement_key FROM ${OBJECT_MOVEMENT_ROWS})`;
+
+/** An object's movement as a ledger line: its movement's key (the ref without the op's index) and the kind read from it. */
+function objectRow(r: LedgerRow): LedgerRow {
+  const key = movementOf(r.movement_key);
+  return { ...r, movement_key: key, kind: movementKind(key, (k) => refOf(k, "")).kind };
+}
+
 interface LedgerRow {
   id: number;
   created_at: number;
@@ -67,10 +82,13 @@ interface LedgerRow {
  * account's available and frozen balance after the row (running sums from the account's first row,
  * so a range that starts later still shows true balances).
  */
-export async function ledgerCsv(db: D1Database, userId: number, range: { from: number; to: number }): Promise<ReadableStream<Uint8Array>> {
+export async function ledgerCsv(d1: D1Database, userId: number, range: { from: number; to: number }, reads: AccountReads | null = null): Promise<ReadableStream<Uint8Array>> {
+  // Objects mode: everything the user's object did is drained first, and read from a D1 session that has it.
+  const db = reads ? await freshSession(d1, userId, await reads.drained(userId)) : d1;
+  const rows = reads ? OBJECTS_ROWS : "ledger";
   const [currencies, before] = await db.batch<Record<string, number | string>>([
     db.prepare("SELECT id, name, scale FROM currencies"),
-    db.prepare("SELECT currency_id, account, SUM(d_available) AS a, SUM(d_frozen) AS f FROM ledger WHERE user_id = ? AND created_at < ? GROUP BY currency_id, account").bind(userId, range.from),
+    db.prepare(`SELECT currency_id, account, SUM(d_available) AS a, SUM(d_frozen) AS f FROM ${rows} WHERE user_id = ? AND created_at < ? GROUP BY currency_id, account`).bind(userId, range.from),
   ]);
   const currency = new Map((currencies?.results ?? []).map((c) => [Number(c.id), { name: String(c.name), scale: Number(c.scale) }]));
   const sums = new Map<string, { a: bigint; f: bigint }>();
@@ -78,12 +96,13 @@ export async function ledgerCsv(db: D1Database, userId: number, range: { from: n
   return csvStream(LEDGER_CSV_HEADER, async (cursor) => {
     const { results } = await db
       .prepare(
-        `SELECT id, created_at, account, currency_id, d_available, d_frozen, kind, movement_key FROM ledger
+        `SELECT id, created_at, account, currency_id, d_available, d_frozen, kind, movement_key FROM ${rows}
          WHERE user_id = ? AND id > ? AND created_at >= ? AND created_at < ? ORDER BY id LIMIT ?`,
       )
       .bind(userId, cursor, range.from, range.to, PAGE)
       .all<LedgerRow>();
-    const lines = results.map((r) => {
+    const lines = results.map((row) => {
+      const r = row.id > MOVEMENT_ROW_ID ? objectRow(row) : row;
       const c = currency.get(r.currency_id) ?? { name: String(r.currency_id), scale: 8 };
       const key = `${r.currency_id}:${r.account}`;
       const s = sums.get(key) ?? { a: 0n, f: 0n };

@@ -8,7 +8,7 @@ import { SYSTEM_ACCOUNTS, auditStatement } from "../../lib/guarded.ts";
 import { notFound } from "../../lib/errors.ts";
 import { kycState, maskCard } from "../kyc/state.ts";
 import { timeFormat } from "../wallet/currency.ts";
-import { movementKind, movementOf } from "../wallet/object-reads.ts";
+import { MOVEMENT_ROW_ID, movementKind, movementOf } from "../wallet/object-reads.ts";
 import { refOf } from "../wallet/statement.ts";
 import { count, fmt, page } from "./rows.ts";
 
@@ -66,7 +66,6 @@ export async function userDetail(db: D1Database, operatorId: number, id: number,
 }
 
 /** Objects mode: a movement of the read model is listed with this added to its seq (ledger ids stay below it). */
-const MOVEMENT_ROW_ID = 1_000_000_000_000_000;
 
 /**
  * One user's ledger rows, newest first. In objects mode (`objects`) first the rows of the user's

@@ -96,6 +96,9 @@ export async function userBalance(env: AccountsEnv, userId: number, currencyId: 
   return balanceIn(await userStub(env, userId).accountBalances(userId), account, currencyId);
 }
 
+/** Where the object's movements start when listed with D1's ledger rows (ledger ids stay below it; a movement is this plus its seq). */
+export const MOVEMENT_ROW_ID = 1_000_000_000_000_000;
+
 /** One account's balance of one currency from the object's list (zero when it holds none). */
 export function balanceIn(rows: readonly AccountBalance[], account: string, currencyId: number): { available: bigint; frozen: bigint } {
   const r = rows.find((b) => b.account === account && b.currencyId === currencyId);

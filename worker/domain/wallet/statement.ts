@@ -124,12 +124,18 @@ interface Source {
 const LEDGER: Source = { rows: "ledger", balances: "balances", row: (r) => r, ref: refOf };
 
 /** The objects' movements: `seq` orders them per user, a row's movement is its ref without the op's index. */
-const MOVEMENTS: Source = {
-  // Without the migration's opening (its credits and the holds it re-made, written in its one
-  // transaction: same time, first in the object): the ledger's lines before it tell that history.
-  rows: `(SELECT seq AS id, ref AS movement_key, user_id, currency_id, account, d_available, d_frozen, '' AS kind, '' AS memo, created_at FROM account_movements m
+/**
+ * The objects' drained movements with the ledger's columns (`id` is the object's seq, `kind` and
+ * `memo` empty: the kind is read from the key). Without the migration's opening (its credits and the
+ * holds it re-made, written in its one transaction: same time, first in the object): the ledger's
+ * lines before it tell that history.
+ */
+export const OBJECT_MOVEMENT_ROWS = `(SELECT seq AS id, ref AS movement_key, user_id, currency_id, account, d_available, d_frozen, '' AS kind, '' AS memo, created_at FROM account_movements m
           WHERE NOT (ref LIKE 'migrate:opening#%' OR (ref LIKE '%:reserve' AND created_at = (
-            SELECT o.created_at FROM account_movements o WHERE o.user_id = m.user_id AND o.ref LIKE 'migrate:opening#%' ORDER BY o.seq LIMIT 1))))`,
+            SELECT o.created_at FROM account_movements o WHERE o.user_id = m.user_id AND o.ref LIKE 'migrate:opening#%' ORDER BY o.seq LIMIT 1))))`;
+
+const MOVEMENTS: Source = {
+  rows: OBJECT_MOVEMENT_ROWS,
   balances: "account_balances",
   row: (r) => {
     const key = movementOf(r.movement_key);
