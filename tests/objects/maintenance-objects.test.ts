@@ -52,10 +52,12 @@ describe("the maintenance switch in the account objects", () => {
     const placed = await spot(a.token);
     expect(placed.body.type, JSON.stringify(placed.body)).toBe("ok");
     expect((await transfer(a.token, "micro")).body.type).toBe("ok");
-    expect((await transfer(a.token, "lever")).body.type).toBe("ok");
+    expect((await api("/wallet/change", { token: a.token, body: { currency_id: USDT, number: "500", from_field: "change", to_field: "lever" } })).body.type).toBe("ok");
+    const position = await open(a.token, {});
+    expect(position.body.type, JSON.stringify(position.body)).toBe("ok");
     const before = await objectBalances(a.id);
     const holds = await accountStub(env, a.id).accountOpenHolds(a.id);
-    expect(holds).toHaveLength(1);
+    expect(holds).toHaveLength(2);
 
     await setWindow(true);
     const answers: { status: number; body: { code?: string } }[] = [];
@@ -66,18 +68,21 @@ describe("the maintenance switch in the account objects", () => {
       answers.push(await transfer(a.token));
       answers.push(await submit(a.token, { number: "10" }));
       answers.push(await open(a.token, {}));
+      answers.push(await api("/lever/close", { token: a.token, body: { id: position.body.message.id } }));
+      answers.push(await api("/lever/setstop", { token: a.token, body: { id: position.body.message.id, stop_loss: "50" } }));
     });
     // Each answered as the Worker's own check answers (503, the translated `maintenance`).
-    expect(answers.map((r) => [r.status, r.body.code])).toEqual(Array(6).fill([503, "maintenance"]));
+    expect(answers.map((r) => [r.status, r.body.code])).toEqual(Array(8).fill([503, "maintenance"]));
     // No statement reads the switch on the way (the lever open's deal screen and pair lookups are its own reads).
     expect(onPath(path).filter((s) => SETTINGS_READ.test(s))).toEqual([]);
-    // Nothing moved: the same balances, the one order still open, no cover held for the contract or the position.
+    // Nothing moved: the same balances, the order and the position still open, no cover held for the contract or a new position.
     expect(await objectBalances(a.id)).toEqual(before);
     expect(await accountStub(env, a.id).accountOpenHolds(a.id)).toEqual(holds);
 
     await setWindow(false);
     expect((await cancel(a.token, placed.body.message.order_id as string)).body.type).toBe("ok");
     expect((await transfer(a.token)).body.type).toBe("ok");
+    expect((await api("/lever/close", { token: a.token, body: { id: position.body.message.id } })).body.type).toBe("ok");
   });
 
   it("answers the operator's on only when no object may still trust an earlier off: the very next order is refused", async () => {
@@ -94,6 +99,28 @@ describe("the maintenance switch in the account objects", () => {
     // Off: the next order goes through at once.
     await setWindow(false);
     expect((await spot(a.token)).body.type).toBe("ok");
+  });
+
+  it("a lever close finds its pair in the account object: no D1 read of the switch, the session or the position before the pair's command, and the same answer", async () => {
+    const a = await objectTrader("10000", "0");
+    await warm(a.token);
+    expect((await api("/wallet/change", { token: a.token, body: { currency_id: USDT, number: "500", from_field: "change", to_field: "lever" } })).body.type).toBe("ok");
+    const opened = (await open(a.token, {})).body.message;
+    let closed: Record<string, unknown> = {};
+    const path = await statementsOf(async () => {
+      const r = await api("/lever/close", { token: a.token, body: { id: opened.id } });
+      expect(r.body.type, JSON.stringify(r.body)).toBe("ok");
+      closed = r.body.message;
+    });
+    // Only the answer's read of the position (after the pair's command), as D1's path reads it.
+    // (The pair's drain of the open and the close, and its owner's event, may land meanwhile: not the request's path.)
+    const reads = onPath(path).filter((s) => /FROM settings|FROM sessions|WHERE l\.id = \? AND l\.user_id = \?/i.test(s));
+    expect(reads, reads.join("\n")).toHaveLength(1);
+    expect(closed).toMatchObject({ id: opened.id, type: opened.type, share: opened.share, multiple: opened.multiple, margin: opened.margin, open_price: opened.open_price });
+    // Closed once: a second close finds it closing or closed.
+    const again = await api("/lever/close", { token: a.token, body: { id: opened.id } });
+    expect(again.body.type).toBe("error");
+    expect(["lever_closing", "lever_not_trading", "order_not_found"]).toContain(again.body.code);
   });
 
   it("with the switch off the order path reads no switch in D1", async () => {

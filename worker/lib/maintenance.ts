@@ -17,7 +17,7 @@
  * waits that long, plus the longest request, before it copies anything).
  *
  * With `ACCOUNTS=objects` the routes of OBJECT_CHECKED_ROUTES (spot orders, batches and cancels,
- * transfers, seconds contracts, lever opens) do not read D1 here: the account object they call
+ * transfers, seconds contracts, lever positions) do not read D1 here: the account object they call
  * first checks the switch in that same call (durable/account/maintenance.ts), told by
  * `setMaintenance` through the switch objects before the operator's request answers.
  */
@@ -196,8 +196,7 @@ const allowed = new Set(NO_MONEY_ROUTES);
  * Money routes whose every money move starts with a call the account objects check the switch in
  * (`accountReserve`, `accountReserveMany`, `accountTransfer`, `accountHolds`, `systemReserve`):
  * with `ACCOUNTS=objects` the Worker does not read the switch in D1 for them. A lever close, cancel
- * or stop is not here: it reaches the pair object without an account object's call first (its
- * lookups read D1's row), so the Worker checks the switch for it as before.
+ * or stop finds its pair through `accountHolds` first (worker/domain/lever/positions.ts `commandTarget`).
  */
 export const OBJECT_CHECKED_ROUTES: readonly string[] = [
   "POST /api/transaction/walletIn",
@@ -208,6 +207,10 @@ export const OBJECT_CHECKED_ROUTES: readonly string[] = [
   "POST /api/wallet/change",
   "POST /api/microtrade/submit",
   "POST /api/lever/submit",
+  "POST /api/lever/close",
+  "POST /api/lever/batch_close",
+  "POST /api/lever/cancel",
+  "POST /api/lever/setstop",
 ];
 const inObjects = new Set(OBJECT_CHECKED_ROUTES);
 
@@ -289,7 +292,7 @@ export const maintenanceGuard = createMiddleware<AppEnv>(async (c, next) => {
   const route = routeOf(c);
   if (route === null || allowed.has(route)) return next();
   // Objects mode: the account object the route calls first checks it (durable/account/maintenance.ts).
-  if (inObjects.has(route) && accountsOnObjects(c.env)) return next();
+  if (accountsOnObjects(c.env) && inObjects.has(route)) return next();
   if (await maintenanceOn(c.env.DB)) throw new ApiError("maintenance", 503);
   await next();
 });
