@@ -15,6 +15,7 @@
 //   npm exec -- node bench/d1-count.mjs --accounts objects --only spot,transfer
 //                                                       # balances in the account objects (ACCOUNTS=objects, issue #28):
 //                                                       # the users are opened in their objects first (the cut-over's migration)
+//   npm exec -- node bench/d1-count.mjs --accounts objects --sql   # and each action's Worker-path statements (their first words)
 //
 // "Worker path" columns: the statements the Worker itself sent while handling the action's
 // requests (an AsyncLocalStorage mark set around its fetch handler; the objects' alarms and
