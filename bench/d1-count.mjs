@@ -15,6 +15,7 @@
 //   npm exec -- node bench/d1-count.mjs --accounts objects --only spot,transfer
 //                                                       # balances in the account objects (ACCOUNTS=objects, issue #28):
 //                                                       # the users are opened in their objects first (the cut-over's migration)
+//   npm exec -- node bench/d1-count.mjs --accounts objects --sql   # and each action's Worker-path statements (their first words)
 //
 // "Worker path" columns: the statements the Worker itself sent while handling the action's
 // requests (an AsyncLocalStorage mark set around its fetch handler; the objects' alarms and
@@ -53,6 +54,8 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import handler from "./index.ts";
 export { PairDurableObject, UserDurableObject } from "./index.ts";
 
+/** The Worker path's statements, their SQL's first words (--sql prints them per action). */
+const workerSql: string[] = [];
 const stats = { roundTrips: 0, statements: 0, reads: 0, writes: 0, batches: 0, rowsRead: 0, rowsWritten: 0, sqlMs: 0, patched: "", workerRoundTrips: 0, workerStatements: 0, workerReads: 0, workerWrites: 0 };
 /** Set while the Worker's own fetch handler runs (not the objects' calls, alarms or drains). */
 const inWorker = new AsyncLocalStorage<boolean>();
@@ -84,6 +87,7 @@ function patch(db: D1Database) {
       else stats.writes += 1;
       if (worker) {
         stats.workerStatements += 1;
+        workerSql.push(String((q as { statement?: unknown; sql?: unknown })?.statement ?? (q as { sql?: unknown })?.sql ?? q).replace(/\\s+/g, " ").slice(0, 90));
         if (kind(q) === "read") stats.workerReads += 1;
         else stats.workerWrites += 1;
       }
@@ -106,6 +110,7 @@ export default {
   fetch(request: Request, env: Env, ctx: ExecutionContext) {
     patch(env.DB);
     if (new URL(request.url).pathname === "/__d1count") return Response.json(stats);
+    if (new URL(request.url).pathname === "/__d1sql") return Response.json(workerSql.splice(0));
     return inWorker.run(true, () => handler.fetch(request, env, ctx));
   },
   scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext) {
@@ -147,7 +152,7 @@ async function main() {
   const toml = fs.readFileSync(path.join(root, "wrangler.toml"), "utf8");
   fs.writeFileSync(path.join(root, "wrangler.toml"), toml.replace(/^main = .*$/m, 'main = "worker/d1-count-entry.ts"'));
   // /__d1count must reach the Worker, not the SPA fallback.
-  fs.writeFileSync(path.join(root, "wrangler.toml"), fs.readFileSync(path.join(root, "wrangler.toml"), "utf8").replace('run_worker_first = ["', 'run_worker_first = ["/__d1count", "'));
+  fs.writeFileSync(path.join(root, "wrangler.toml"), fs.readFileSync(path.join(root, "wrangler.toml"), "utf8").replace('run_worker_first = ["', 'run_worker_first = ["/__d1count", "/__d1sql", "'));
   const dir = tempDir("exchange-d1count-state-");
   const pepper = randomPepper();
   log(`preparing state in ${dir}`);
@@ -170,6 +175,8 @@ async function main() {
     return body;
   };
   const count = async () => (await client.request("GET", "/__d1count")).body;
+  /** The Worker path's statements since the last call (their first words). */
+  const sqlSince = async () => (await client.request("GET", "/__d1sql")).body;
   try {
     const tokens = {};
     for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
@@ -220,14 +227,19 @@ async function main() {
       if (warm) await fn(-1);
       await settle();
       const runs = [];
+      const sql = new Map();
       for (let i = 0; i < REPEAT; i++) {
         const a = await settle();
+        await sqlSince();
         const meta = await fn(i);
         const b = await settle();
         // fn may set up what it needs first and hand back the counters from just before the action.
         runs.push(diff(meta?.start ?? a, b));
+        // The Worker path's statements (only those after the action's own start: fn's set-up is left out).
+        for (const q of (await sqlSince()).slice(meta?.start ? meta.start.workerStatements - a.workerStatements : 0)) sql.set(q, (sql.get(q) ?? 0) + 1);
       }
       const row = rowOf(action, unit, per, runs);
+      row.sql = [...sql].map(([q, n]) => `${n}× ${q}`);
       rows.push(row);
       log(`${action}: ${JSON.stringify(row)}`);
     };
@@ -338,9 +350,12 @@ async function main() {
 
     if (want("lever")) {
       // Leverage: open at market (confirming the index shown), then close.
+      // The deal screen's read (GET /lever/deal, the index the owner confirms) is its own request: counted before the open, not with it.
       await measure("lever position open (market)", "position", async () => {
         const deal = await call("GET", "/lever/deal?currency_id=1&legal_id=3", tokens.demo1);
+        const start = await settle();
         ok("lever open", await call("POST", "/lever/submit", tokens.demo1, { currency_id: 1, legal_id: 3, type: 1, share: 1, multiple: 10, index_price: deal.message.index_price }));
+        return { start };
       });
       await measure("lever position close (market)", "position", async () => {
         const deal = await call("GET", "/lever/deal?currency_id=1&legal_id=3", tokens.demo1);
@@ -437,6 +452,10 @@ async function main() {
       const each = r.statements / r.per;
       const sync = `${(r.workerStatements / r.per).toFixed(2)} (${(r.workerReads / r.per).toFixed(2)}/${(r.workerWrites / r.per).toFixed(2)})`;
       console.log(`| ${r.action} | ${r.roundTrips} | ${r.statements} | ${r.reads} | ${r.writes} | ${r.rowsRead} | ${r.rowsWritten} | ${r.sqlMs} | ${r.per} | ${each.toFixed(2)} | ${Math.floor(1000 / each)} | ${sync} | ${((r.statements - r.workerStatements) / r.per).toFixed(2)} |`);
+    }
+    if (args.get("sql")) {
+      console.log("\nWorker path statements per action (all runs):");
+      for (const r of rows) if (r.sql) console.log(`- ${r.action}: ${r.sql.length === 0 ? "none" : r.sql.join("; ")}`);
     }
     console.log(`\nidle over 5 s: ${idle.roundTrips} round trips, ${idle.statements} statements`);
     if (typeof args.get("json") === "string") fs.writeFileSync(args.get("json"), JSON.stringify({ idle, rows }, null, 2));

@@ -51,6 +51,7 @@ import { deviceRoutes } from "./routes/devices.ts";
 import { exportRoutes } from "./routes/export.ts";
 import { operatorMaintenanceRoutes } from "./routes/operator-maintenance.ts";
 import { maintenanceGuard } from "./lib/maintenance.ts";
+import { MAINTENANCE_REFUSED } from "../durable/account/maintenance.ts";
 
 const base = new Hono<AppEnv>();
 
@@ -81,6 +82,8 @@ base.onError((err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
   // A session hint the freeze batch found ended: requireTrader answers what D1 says (worker/lib/auth.ts).
   if (err instanceof SessionGone) return errorResponse(c, new ApiError("try_again", 503));
+  // The account object refused a money call: the maintenance switch is on (durable/account/maintenance.ts).
+  if (String(err).includes(MAINTENANCE_REFUSED)) return errorResponse(c, new ApiError("maintenance", 503));
   if (err instanceof HTTPException && err.status < 500) {
     // Hono's own 4xx (malformed JSON, wrong content type, body too large).
     return errorResponse(c, new ApiError("invalid_param", err.status === 413 ? 413 : 400));

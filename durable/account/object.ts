@@ -19,6 +19,7 @@ import { claimOrphan, RECORD_OWNER } from "./claims.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import type * as A from "./types.ts";
 import { SESSION_GONE, SessionTrust, type SessionProof, type SessionRow } from "./sessions.ts";
+import { MAINTENANCE_KEY, MaintenanceLease, maintenanceAddress, maintenanceShardOf, MaintenanceSwitch, type MaintenanceLeaseAnswer } from "./maintenance.ts";
 
 /** The drain runs this long after the first undrained write: the writes of that moment share one D1 batch. */
 export const DRAIN_DELAY_MS = 500;
@@ -83,6 +84,60 @@ export class AccountObject extends DurableObject<Env> {
     if (session && !(await this.sessionTrust(userId).check(session, Date.now()))) throw new Error(SESSION_GONE);
   }
 
+  private lease: MaintenanceLease | undefined;
+
+  /**
+   * `ACCOUNTS=objects`: refuses (MAINTENANCE_REFUSED, nothing moved) while the maintenance switch
+   * is on (durable/account/maintenance.ts): asks switch object `maintenance:{n mod shards}` when
+   * this object holds no lease. `n`: the account's own number (user id, or a system shard's).
+   */
+  private async requireOpen(n: number): Promise<void> {
+    if (this.env.ACCOUNTS !== "objects") return;
+    this.lease ??= new MaintenanceLease(() => {
+      const k = maintenanceShardOf(n);
+      return this.env.USER.get(this.env.USER.idFromName(maintenanceAddress(k))).maintenanceLease();
+    });
+    await this.lease.check();
+  }
+
+  /** Leases this object asked for (tests: no D1 on the path, one question per lease). */
+  async accountMaintenanceLeases(): Promise<number> {
+    return this.lease?.asked ?? 0;
+  }
+
+  // ---- a switch object (`maintenance:{k}`) ------------------------------------------------------
+
+  private switchState: MaintenanceSwitch | undefined;
+
+  private maintenanceSwitch(): MaintenanceSwitch {
+    if (this.switchState) return this.switchState;
+    const sql = this.ctx.storage.sql;
+    sql.exec("CREATE TABLE IF NOT EXISTS maintenance_switch (id INTEGER PRIMARY KEY CHECK (id = 1), since INTEGER NOT NULL)");
+    this.switchState = new MaintenanceSwitch(
+      {
+        get: () => sql.exec<{ since: number }>("SELECT since FROM maintenance_switch WHERE id = 1").toArray()[0]?.since ?? null,
+        put: (since) => void sql.exec("INSERT INTO maintenance_switch (id, since) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET since = excluded.since", since),
+      },
+      // Never told: the switch as D1 has it, once (then kept; every later change is pushed).
+      async () => {
+        const r = await this.env.DB.prepare("SELECT value FROM settings WHERE key = ?").bind(MAINTENANCE_KEY).first<{ value: string }>();
+        const since = Number(r?.value ?? "0");
+        return Number.isSafeInteger(since) && since > 0 ? since : 0;
+      },
+    );
+    return this.switchState;
+  }
+
+  /** An object asks whether it may move money (its lease). */
+  async maintenanceLease(): Promise<MaintenanceLeaseAnswer> {
+    return this.maintenanceSwitch().lease();
+  }
+
+  /** The operator's push (worker/lib/maintenance.ts): `since` > 0 on, 0 off; answers how long earlier leases still run (ms). */
+  async maintenanceSet(since: number): Promise<number> {
+    return this.maintenanceSwitch().set(since);
+  }
+
   /** A writer of the user's sessions or flags is about to write D1 (worker/lib/session-push.ts). */
   async accountSessionsChanging(userId: number, mark: string): Promise<void> {
     this.sessionTrust(userId).changing(mark, Date.now());
@@ -104,6 +159,7 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   async accountReserve(userId: number, request: A.ReserveRequest, session?: SessionProof): Promise<A.ReserveAnswer> {
+    await this.requireOpen(userId);
     await this.requireSession(userId, session);
     const answer = this.book(userId).reserve(request);
     if (answer.result === "reserved") await this.drainSoon();
@@ -111,6 +167,7 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   async accountReserveMany(userId: number, requests: A.ReserveRequest[], session?: SessionProof): Promise<A.ReserveAnswer[]> {
+    await this.requireOpen(userId);
     await this.requireSession(userId, session);
     const answers = this.book(userId).reserveMany(requests);
     if (answers.some((a) => a.result === "reserved")) await this.drainSoon();
@@ -137,6 +194,7 @@ export class AccountObject extends DurableObject<Env> {
   }
 
   async accountTransfer(userId: number, request: A.TransferRequest, session?: SessionProof): Promise<A.TransferAnswer> {
+    await this.requireOpen(userId);
     await this.requireSession(userId, session);
     const answer = this.book(userId).transfer(request);
     if (answer === "moved") await this.drainSoon();
@@ -165,6 +223,7 @@ export class AccountObject extends DurableObject<Env> {
 
   /** Several holds by name, in the order asked (null = none): where a batch of cancels goes. */
   async accountHolds(userId: number, holds: string[], session?: SessionProof): Promise<(A.AccountHold | null)[]> {
+    await this.requireOpen(userId);
     await this.requireSession(userId, session);
     return this.book(userId).holds(holds);
   }
@@ -186,6 +245,7 @@ export class AccountObject extends DurableObject<Env> {
 
   /** A hold in this shard (the treasury's cover of a seconds contract or a lever position): as `accountReserve`. */
   async systemReserve(userId: number, shard: number, request: A.ReserveRequest): Promise<A.ReserveAnswer> {
+    await this.requireOpen(shard);
     const answer = this.systemBook(userId, shard).reserve(request);
     if (answer.result === "reserved") await this.drainSoon();
     return answer;

@@ -12,6 +12,7 @@ import { createSession } from "../../worker/lib/auth.ts";
 import { changingSessions } from "../../worker/lib/session-push.ts";
 import { api, seedSpotPair, units } from "../api/helpers.ts";
 import { BTC, USDT, objectBalances, objectTrader } from "./fixtures.ts";
+import { onPath, statementsOf, stopRecording } from "./d1-statements.ts";
 
 const spot = (token: string, body: Record<string, unknown> = {}) => api("/transaction/walletIn", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: "40000", num: "0.01", ...body } });
 const batch = (token: string) =>
@@ -22,36 +23,8 @@ const transfer = (token: string) => api("/wallet/change", { token, body: { curre
 const warm = async (token: string) => expect((await api("/user/info", { token })).body.type).toBe("ok");
 const sessionReads = (userId: number) => accountStub(env, userId).accountSessionReads();
 
-/** D1 statements sent in this isolate while `run` runs (the Worker, the objects: every `D1DatabaseSession._send`), SQL text each. */
-let recording: string[] | null = null;
-let patched = false;
-function patchD1() {
-  if (patched) return;
-  patched = true;
-  const proto = Object.getPrototypeOf((env.DB as unknown as { withSession(): object }).withSession()) as Record<string, unknown>;
-  const send = proto._send as (this: unknown, endpoint: unknown, query: unknown, ...rest: unknown[]) => Promise<unknown>;
-  expect(typeof send).toBe("function");
-  proto._send = function (this: unknown, endpoint: unknown, query: unknown, ...rest: unknown[]) {
-    for (const q of Array.isArray(query) ? query : [query]) recording?.push(String((q as { sql?: string })?.sql ?? q));
-    return send.call(this, endpoint, query, ...rest);
-  };
-}
-async function statementsOf(run: () => Promise<unknown>): Promise<string[]> {
-  patchD1();
-  recording = [];
-  try {
-    await run();
-    return recording;
-  } finally {
-    recording = null;
-  }
-}
-/** What the request itself sent: the drains a write schedules (500 ms later) may land inside a slow request; they are not its path. */
-const DRAINS = /^\s*(INSERT INTO (account_movements|notifications|account_drained|system_movements|system_drained)|WITH|INSERT INTO spot_|UPDATE spot_|INSERT INTO pair_|UPDATE pair_|SELECT user_id, session_id FROM)/i;
-const onPath = (sql: string[]) => sql.filter((s) => !DRAINS.test(s));
-
 afterEach(() => {
-  recording = null;
+  stopRecording();
 });
 
 beforeAll(async () => {

@@ -15,6 +15,11 @@
  * (one `SELECT` of one row) at most once per MAINTENANCE_CACHE_MS per isolate. The window therefore
  * starts within MAINTENANCE_CACHE_MS of the switch in every isolate (scripts/migrate-accounts.mjs
  * waits that long, plus the longest request, before it copies anything).
+ *
+ * With `ACCOUNTS=objects` the routes of OBJECT_CHECKED_ROUTES (spot orders, batches and cancels,
+ * transfers, seconds contracts, lever positions) do not read D1 here: the account object they call
+ * first checks the switch in that same call (durable/account/maintenance.ts), told by
+ * `setMaintenance` through the switch objects before the operator's request answers.
  */
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
@@ -22,9 +27,10 @@ import type { AppEnv } from "./context.ts";
 import { ApiError } from "./errors.ts";
 import { auditStatement } from "./guarded.ts";
 import { onForget } from "./caches.ts";
+import { accountsOnObjects } from "./accounts.ts";
+import { MAINTENANCE_KEY, MAINTENANCE_SHARDS, MAINTENANCE_SKEW_MS, maintenanceAddress } from "../../durable/account/maintenance.ts";
 
-/** The `settings` row: "0" (off) or the time in ms the window started. */
-export const MAINTENANCE_KEY = "maintenance";
+export { MAINTENANCE_KEY };
 /** How long an isolate trusts what it last read. */
 export const MAINTENANCE_CACHE_MS = 2_000;
 /** The longest a money request takes after it passed the switch (it then finds the window in force). */
@@ -186,6 +192,28 @@ export const NO_MONEY_ROUTES: readonly string[] = [
 
 const allowed = new Set(NO_MONEY_ROUTES);
 
+/**
+ * Money routes whose every money move starts with a call the account objects check the switch in
+ * (`accountReserve`, `accountReserveMany`, `accountTransfer`, `accountHolds`, `systemReserve`):
+ * with `ACCOUNTS=objects` the Worker does not read the switch in D1 for them. A lever close, cancel
+ * or stop finds its pair through `accountHolds` first (worker/domain/lever/positions.ts `commandTarget`).
+ */
+export const OBJECT_CHECKED_ROUTES: readonly string[] = [
+  "POST /api/transaction/walletIn",
+  "POST /api/transaction/walletOut",
+  "POST /api/transaction/batch",
+  "POST /api/transaction_del",
+  "POST /api/transaction_del/batch",
+  "POST /api/wallet/change",
+  "POST /api/microtrade/submit",
+  "POST /api/lever/submit",
+  "POST /api/lever/close",
+  "POST /api/lever/batch_close",
+  "POST /api/lever/cancel",
+  "POST /api/lever/setstop",
+];
+const inObjects = new Set(OBJECT_CHECKED_ROUTES);
+
 export interface MaintenanceState {
   on: boolean;
   /** When the window started (ms), null when off. */
@@ -219,7 +247,8 @@ export function forgetMaintenance(): void {
  * Turns the window on or off, with its audit row in the same batch. Turning it on again keeps the
  * time it started. `operatorId` 0 is the local migration script (scripts/migrate-accounts.mjs).
  */
-export async function setMaintenance(db: D1Database, operatorId: number, on: boolean, reason: string, now = Date.now()): Promise<MaintenanceState> {
+export async function setMaintenance(env: Pick<Env, "DB" | "USER">, operatorId: number, on: boolean, reason: string, now = Date.now()): Promise<MaintenanceState> {
+  const db = env.DB;
   await db.batch([
     db
       .prepare("INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO UPDATE SET value = CASE WHEN ?2 = '0' THEN '0' WHEN settings.value = '0' THEN ?2 ELSE settings.value END")
@@ -231,7 +260,22 @@ export async function setMaintenance(db: D1Database, operatorId: number, on: boo
     ),
   ]);
   forgetMaintenance();
-  return readMaintenance(db);
+  const state = await readMaintenance(db);
+  await tellObjects(env, state);
+  return state;
+}
+
+/**
+ * Tells every switch object the state D1 now has (in either mode: a window turned on before the
+ * exchange moves to the objects must hold there too), then waits until every "off" lease they gave
+ * before has run out: when this returns "on", no account object starts a money move (a failed push
+ * throws: the operator sees an error and sets it again; D1 already has the new state).
+ */
+async function tellObjects(env: Pick<Env, "USER">, state: MaintenanceState): Promise<void> {
+  const since = state.on ? state.since! : 0;
+  const waits = await Promise.all(Array.from({ length: MAINTENANCE_SHARDS }, (_, k) => env.USER.get(env.USER.idFromName(maintenanceAddress(k))).maintenanceSet(since)));
+  const wait = Math.max(0, ...waits);
+  if (state.on && wait > 0) await new Promise((resolve) => setTimeout(resolve, wait + MAINTENANCE_SKEW_MS));
 }
 
 /** The route a request reached, as registered ("POST /api/admin/kyc/:id/approve"), or null when none (a 404). */
@@ -247,6 +291,8 @@ export const maintenanceGuard = createMiddleware<AppEnv>(async (c, next) => {
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
   const route = routeOf(c);
   if (route === null || allowed.has(route)) return next();
+  // Objects mode: the account object the route calls first checks it (durable/account/maintenance.ts).
+  if (accountsOnObjects(c.env) && inObjects.has(route)) return next();
   if (await maintenanceOn(c.env.DB)) throw new ApiError("maintenance", 503);
   await next();
 });

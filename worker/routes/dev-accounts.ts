@@ -44,5 +44,5 @@ export const devAccountRoutes = new Hono<AppEnv>()
   .get("/dev/accounts/maintenance", answers(maintenanceStateSchema, { summary: "Local only (npm start): the maintenance switch" }), async (c) => ok(c, maintenanceOut(await readMaintenance(c.env.DB))))
   .post("/dev/accounts/maintenance", jsonBody(maintenanceSetSchema), answers(maintenanceStateSchema, { summary: "Local only (npm start): turns the maintenance window on or off (audited as operator 0)" }), async (c) => {
     const { on, reason } = c.req.valid("json");
-    return ok(c, maintenanceOut(await setMaintenance(c.env.DB, 0, on, reason)));
+    return ok(c, maintenanceOut(await setMaintenance(c.env, 0, on, reason)));
   });

@@ -21,7 +21,7 @@ import {
   leverSubmitSchema,
 } from "../../schemas/lever.ts";
 import { errorText } from "../../schemas/errors.ts";
-import { requireTrader, requireUser, sessionUser } from "../lib/auth.ts";
+import { requireAccountUser, requireTrader, requireUser, sessionUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { ApiError } from "../lib/errors.ts";
 import { productsOf } from "../lib/products.ts";
@@ -59,16 +59,18 @@ export const leverRoutes = new Hono<AppEnv>()
   .post("/lever/submit", requireTrader, jsonBody(leverSubmitSchema), answers(leverPositionSchema, { summary: "Open a position (type 1 long, 2 short) at the index, or a limit open with target_price; 998 until verified", auth: true }), async (c) =>
     ok(c, await submitPosition(c.env, c.get("user").id, c.req.valid("json"), Date.now(), { guard: c.get("sessionGuard") })),
   )
-  .post("/lever/close", requireUser, jsonBody(leverIdSchema), answers(leverPositionSchema, { summary: "Close one's trading position at the index now", auth: true }), async (c) =>
-    ok(c, await closePosition(c.env, c.get("user").id, c.req.valid("json").id)),
+  // requireAccountUser: in objects mode with a session hint, the user's account object checks the
+  // session in the call that finds the position's pair (worker/domain/lever/positions.ts commandTarget).
+  .post("/lever/close", requireAccountUser, jsonBody(leverIdSchema), answers(leverPositionSchema, { summary: "Close one's trading position at the index now", auth: true }), async (c) =>
+    ok(c, await closePosition(c.env, c.get("user").id, c.req.valid("json").id, c.get("sessionGuard"))),
   )
   .post("/lever/batch_close", requireUser, jsonBody(leverBatchCloseSchema), answers(leverBatchClosedSchema, { summary: "Close all of one's trading positions (optionally of one coin) at the index", auth: true }), async (c) =>
     ok(c, await batchClose(c.env, c.get("user").id, c.req.valid("json"), (err) => errorText(c.get("locale"), err.key, err.params))),
   )
-  .post("/lever/cancel", requireUser, jsonBody(leverIdSchema), answers(leverPositionSchema, { summary: "Cancel one's pending limit open (revoked: margin and fee returned)", auth: true }), async (c) =>
-    ok(c, await cancelPosition(c.env, c.get("user").id, c.req.valid("json").id)),
+  .post("/lever/cancel", requireAccountUser, jsonBody(leverIdSchema), answers(leverPositionSchema, { summary: "Cancel one's pending limit open (revoked: margin and fee returned)", auth: true }), async (c) =>
+    ok(c, await cancelPosition(c.env, c.get("user").id, c.req.valid("json").id, c.get("sessionGuard"))),
   )
-  .post("/lever/setstop", requireUser, jsonBody(leverSetStopSchema), answers(leverPositionSchema, { summary: "Set take-profit and stop-loss of one's pending or trading position", auth: true }), async (c) => {
+  .post("/lever/setstop", requireAccountUser, jsonBody(leverSetStopSchema), answers(leverPositionSchema, { summary: "Set take-profit and stop-loss of one's pending or trading position", auth: true }), async (c) => {
     const b = c.req.valid("json");
-    return ok(c, await setStops(c.env, c.get("user").id, b.id, b.stop_profit, b.stop_loss));
+    return ok(c, await setStops(c.env, c.get("user").id, b.id, b.stop_profit, b.stop_loss, c.get("sessionGuard")));
   });

@@ -19,5 +19,5 @@ export const operatorMaintenanceRoutes = new Hono<AppEnv>()
   )
   .post("/admin/maintenance", jsonBody(maintenanceSetSchema), answers(maintenanceStateSchema, { summary: "Turn the maintenance window on or off (audited; a reason required; in force everywhere within refresh_ms)", auth: true }), async (c) => {
     const { on, reason } = c.req.valid("json");
-    return ok(c, maintenanceOut(await setMaintenance(c.env.DB, c.get("user").id, on, reason)));
+    return ok(c, maintenanceOut(await setMaintenance(c.env, c.get("user").id, on, reason)));
   });

@@ -30,7 +30,14 @@ export async function holdOnObjects(env: Env, userId: number, pairId: number, cu
     // A hold of this id already there: another open (any user's) drew it in the same millisecond; nothing moved, draw again.
     if (cover.result === "exists") throw new IdTaken();
   }
-  const held = await accountStub(env, userId).accountReserve(userId, { ...request, account: LEVER_USER_KIND, amount: money.margin + money.fee });
+  // Refused by the account object (the session, the maintenance switch): the cover goes back before the refusal is answered.
+  let held: Awaited<ReturnType<ReturnType<typeof accountStub>["accountReserve"]>>;
+  try {
+    held = await accountStub(env, userId).accountReserve(userId, { ...request, account: LEVER_USER_KIND, amount: money.margin + money.fee });
+  } catch (err) {
+    await releaseCover(env, id, money.hold > 0n);
+    throw err;
+  }
   if (held.result === "reserved") return;
   await releaseCover(env, id, money.hold > 0n);
   throw held.result === "insufficient" ? new ApiError("insufficient_balance", 409) : new IdTaken();

@@ -40,7 +40,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { userBalance } from "../wallet/object-reads.ts";
-import { pairById, pairFor, pairStub, type PairRow } from "../spot/pairs.ts";
+import { pairById, pairFor, pairStub, rememberedPairById, type PairRow } from "../spot/pairs.ts";
 import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import {
@@ -53,10 +53,11 @@ import {
   settingsOut,
   type LeverSettings,
 } from "./config.ts";
-import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
+import { carried, LIVE_TRADER_USER_ID, SessionGone, sessionProof } from "../../lib/auth.ts";
 import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
-import { accountsOnObjects } from "../../lib/accounts.ts";
+import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
+import { leverHold } from "../../../durable/pair/desks/lever-objects.ts";
 import { holdOnObjects, refundOnObjects, releaseOnObjects } from "./objects.ts";
 import { isolateMap } from "../../lib/caches.ts";
 
@@ -582,10 +583,28 @@ async function ownPosition(env: Env, userId: number, id: number): Promise<{ row:
   return { row, pair };
 }
 
-/** The owner closes a trading position at the index now. */
-export async function closePosition(env: Env, userId: number, id: number): Promise<LeverPosition> {
+/**
+ * The pair of the caller's position for a command, and whether D1 shows it ended (status 4 or 5).
+ * Objects mode: from the position's margin hold in the caller's account object (its owner is the
+ * pair), a call that also checks the request's session and the maintenance switch, with no D1
+ * statement; a hold not open there (a position closed, or one opened before the cut-over) is looked
+ * up in D1 as before. D1's path: D1's row.
+ */
+async function commandTarget(env: Env, userId: number, id: number, guard: SessionGuard | undefined): Promise<{ pair: PairRow; ended: boolean }> {
+  if (accountsOnObjects(env)) {
+    const [h] = await carried(guard, accountStub(env, userId).accountHolds(userId, [leverHold(id)], sessionProof(guard)));
+    const owner = h?.open ? /^pair:([0-9]+)$/.exec(h.owner ?? "") : null;
+    const pair = owner ? await rememberedPairById(env.DB, Number(owner[1])) : null;
+    if (pair) return { pair, ended: false };
+  }
   const { row, pair } = await ownPosition(env, userId, id);
-  if (Number(row.status) >= 4) throw new ApiError("order_not_found", 404);
+  return { pair, ended: Number(row.status) >= 4 };
+}
+
+/** The owner closes a trading position at the index now. */
+export async function closePosition(env: Env, userId: number, id: number, guard?: SessionGuard): Promise<LeverPosition> {
+  const { pair, ended } = await commandTarget(env, userId, id, guard);
+  if (ended) throw new ApiError("order_not_found", 404);
   const err = commandError(await pairStub(env, pair.id).leverClose(pair.id, id, userId), pair);
   if (err) throw err;
   return shown(env, userId, id);
@@ -613,20 +632,27 @@ export async function batchClose(env: Env, userId: number, q: LeverBatchClose, e
 }
 
 /** The owner cancels a pending limit open: revoked, everything it held returned. */
-export async function cancelPosition(env: Env, userId: number, id: number): Promise<LeverPosition> {
-  const { row, pair } = await ownPosition(env, userId, id);
-  if (Number(row.status) >= 4) throw new ApiError("lever_cancel_failed", 409);
+export async function cancelPosition(env: Env, userId: number, id: number, guard?: SessionGuard): Promise<LeverPosition> {
+  const { pair, ended } = await commandTarget(env, userId, id, guard);
+  if (ended) throw new ApiError("lever_cancel_failed", 409);
   const err = commandError(await pairStub(env, pair.id).leverCancel(pair.id, id, userId), pair);
   if (err) throw err;
   return shown(env, userId, id);
 }
 
 /** The owner sets both stops (absent / "" / 0 clears one), checked against the index or the limit price. */
-export async function setStops(env: Env, userId: number, id: number, stopProfitText: string | null | undefined, stopLossText: string | null | undefined): Promise<LeverPosition> {
-  const { row, pair } = await ownPosition(env, userId, id);
+export async function setStops(
+  env: Env,
+  userId: number,
+  id: number,
+  stopProfitText: string | null | undefined,
+  stopLossText: string | null | undefined,
+  guard?: SessionGuard,
+): Promise<LeverPosition> {
+  const { pair, ended } = await commandTarget(env, userId, id, guard);
   const stopProfit = ticksOf(stopProfitText, pair, "stop_profit");
   const stopLoss = ticksOf(stopLossText, pair, "stop_loss");
-  if (Number(row.status) >= 4) throw new ApiError("order_not_found", 404);
+  if (ended) throw new ApiError("order_not_found", 404);
   const err = commandError(await pairStub(env, pair.id).leverSetStops(pair.id, id, userId, stopProfit, stopLoss), pair);
   if (err) throw err;
   return shown(env, userId, id);

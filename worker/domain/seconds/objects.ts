@@ -150,7 +150,14 @@ async function holdBoth(
         if (held.result === "exists") throw new IdTaken();
       }
       const byClient = clientOid === undefined ? {} : { clientId: clientOid, terms: JSON.stringify(first(id)) };
-      const held = await accountStub(env, userId).accountReserve(userId, { ...request, account: SECONDS_USER_KIND, amount: userAmount, ...byClient });
+      // Refused by the account object (the maintenance switch): the cover goes back before the refusal is answered.
+      let held: Awaited<ReturnType<ReturnType<typeof accountStub>["accountReserve"]>>;
+      try {
+        held = await accountStub(env, userId).accountReserve(userId, { ...request, account: SECONDS_USER_KIND, amount: userAmount, ...byClient });
+      } catch (err) {
+        await releaseCover(env, id, cover > 0n);
+        throw err;
+      }
       if (held.result === "reserved") return { id };
       await releaseCover(env, id, cover > 0n);
       if (held.result === "replay") return { replay: JSON.parse(held.terms) as FirstContract };

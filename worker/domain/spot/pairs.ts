@@ -74,6 +74,17 @@ export async function pairById(db: D1Database, pairId: number): Promise<PairRow 
   return r ? toPair(r) : null;
 }
 
+const pairByIdCache = isolateMap<number, { at: number; row: PairRow | null }>();
+
+/** `pairById`, remembered per isolate for PAIR_CACHE_MS (a lever command's pair in objects mode). */
+export async function rememberedPairById(db: D1Database, pairId: number, now = Date.now()): Promise<PairRow | null> {
+  const hit = pairByIdCache.get(pairId);
+  if (hit && now - hit.at <= PAIR_CACHE_MS) return hit.row;
+  const row = await pairById(db, pairId);
+  pairByIdCache.set(pairId, { at: now, row });
+  return row;
+}
+
 /** All pairs. */
 export async function allPairs(db: D1Database): Promise<PairRow[]> {
   const { results } = await db.prepare(`${SELECT} ORDER BY p.sort, p.id`).all<Record<string, number | string>>();
