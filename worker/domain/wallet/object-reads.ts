@@ -173,6 +173,8 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
   const p = key.split(":");
   const head = p[0] ?? "";
   if (key === "migrate:opening") return { kind: "account_opening", ref: { type: "other", id: null } };
+  // An operator's adjustment (worker/domain/operator/adjustment-objects.ts): its hold, its legs and a hold given back all read as D1's one kind.
+  if (head === "adjustment") return { kind: "adjustment", ref: { type: "adjustment", id: int(p[1]) } };
   if (p.at(-1) === "reserve" && p.length >= 3) {
     const { ref } = holdOf(head, p.slice(1, -1).join(":"));
     return { kind: RESERVE_KIND[head] ?? (head === "migrated" ? "account_opening" : `${head}_hold`), ref };
