@@ -213,6 +213,9 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "vote":
       // `vote:release:{round}:{user}` (worker/domain/vote/release.ts).
       return { kind: "vote_release", ref: { type: "vote", id: int(p[2]) } };
+    case "launch":
+      // A subscription's legs (worker/domain/launch/objects.ts): `launch:{pid}:{sid}:allocate|refund|claim:{vested}`, D1's kinds.
+      return { kind: p[3] === "claim" ? "launch_claim" : p[3] === "refund" ? "launch_refund" : "launch_allocate", ref: { type: "launch", id: int(p[1]) } };
     case "mining":
       return { kind: p[2] === "buy" ? "mining_buy" : "mining_payout", ref: { type: "mining", id: p[2] === "buy" ? int(p[1]) : null } };
     case "insurance":
