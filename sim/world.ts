@@ -186,7 +186,7 @@ class World {
   /** Owners that may have legs in their outbox (the delivery of the quiet phase visits only these). */
   private readonly senders = new Set<string>();
   private ids = 0;
-  private readonly issued: Record<string, string[]> = { order: [], position: [], escrow: [], subscription: [] };
+  private readonly issued: Record<string, string[]> = { order: [], position: [], escrow: [], subscription: [], launch: [] };
   // What every balance must be once the world is quiet, kept beside the objects.
   private readonly shadow: Map<string, number> = new Map();
   private readonly shadowHolds = new Map<string, { kind: string; cur: string; left: number }>();
@@ -289,7 +289,9 @@ class World {
     [2, "subscribe", () => this.subscribe()],
     [1, "redeem a subscription", () => this.redeem()],
     [2, "deposit", () => this.userDeposit()],
-    [32, "deliver a message", () => this.deliverOne()],
+    [2, "commit to a launch", () => this.commitLaunch()],
+    [2, "claim a launch's locked tokens", () => this.claimLaunch()],
+    [29, "deliver a message", () => this.deliverOne()],
     [8, "an alarm", () => void this.alarm(this.rnd.pick(OBJECTS))],
     [8, "a desk's timer", () => this.cron(this.rnd.int(0, 3))],
     [3, "the orphan sweep", () => this.sweep(this.rnd.pick(HOLDERS))],
@@ -405,6 +407,47 @@ class World {
     const { c, holds } = this.covered("s", "subscription", "spot", principal, days * daily);
     this.issued.subscription!.push(c.id);
     this.begin(EARN, { t: "subscribe", id: c.id, c, days, daily }, holds);
+  }
+
+  /** A launch commitment: the user's payment held, and the treasury's tokens for it (a launch's reserve). */
+  private commitLaunch(): void {
+    const amt = this.rnd.int(100, 1_000);
+    const { c, holds } = this.covered("l", "launch", "spot", amt, amt);
+    this.issued.launch!.push(c.id);
+    this.begin(EARN, { t: "launch", id: c.id, c }, holds);
+  }
+
+  private claimLaunch(): void {
+    if (this.issued.launch!.length === 0) return;
+    this.send({ kind: "cmd", from: "worker", to: EARN, cmd: { t: "claim", id: this.rnd.pick(this.issued.launch!) }, at: 0 });
+  }
+
+  /**
+   * A launch settles (price 1): the cost spent from the payment's hold and the rest released; the
+   * tokens allocated are credited straight into a new hold of the user's (the money core's `lock`
+   * op: locked until claimed); the treasury takes the cost, spends the tokens from its reserve and
+   * releases the rest.
+   */
+  private allotLaunch(id: string, r: Rec): boolean {
+    const c = r.data.c as Covered;
+    const alloc = Math.floor((c.amt * this.rnd.int(0, 100)) / 100);
+    const locked = `locked:${id}`;
+    const user: Op[] = [
+      { t: "spend", hold: c.hold, cur: c.cur, amt: alloc },
+      { t: "release", hold: c.hold, cur: c.cur, amt: c.amt - alloc },
+    ];
+    if (alloc > 0) user.push({ t: "lock", hold: locked, kind: c.kind, cur: c.cur, amt: alloc, forKind: "locked", forId: id });
+    const house: Op[] = [
+      { t: "credit", kind: SYSTEM, cur: c.cur, amt: alloc },
+      { t: "spend", hold: c.treasuryHold, cur: c.cur, amt: alloc },
+      { t: "release", hold: c.treasuryHold, cur: c.cur, amt: c.treasuryAmt - alloc },
+    ];
+    const legs: Leg[] = [
+      { key: `launch:${id}:allot:user`, to: c.user, ops: user.filter((op) => op.amt > 0) },
+      { key: `launch:${id}:allot:treasury`, to: c.treasury, ops: house.filter((op) => op.amt > 0) },
+    ];
+    const holds: HoldRef[] = alloc > 0 ? [{ obj: c.user, hold: locked, cur: c.cur, left: alloc }] : [];
+    return this.commit(EARN, { key: `launch:${id}:allot`, legs }, () => this.put(EARN, id, "launch", alloc > 0 ? "open" : "allotted", { ...r.data, phase: "locked", alloc, holds }));
   }
 
   private redeem(): void {
@@ -533,6 +576,17 @@ class World {
       case "redeem":
         if (known?.status !== "open") return true;
         return this.endSubscription(cmd.id, known);
+      case "launch":
+        return this.commit(EARN, { key: `launch:${cmd.id}:open`, legs: [] }, () => this.put(EARN, cmd.id, "launch", "open", { c: cmd.c, holds: cmd.holds, phase: "committed", at: this.now }));
+      case "claim": {
+        if (known?.status !== "open" || known.data.phase !== "locked") return true;
+        // The lock must have landed first (a release of a hold not yet made is refused): the claim waits while its allocation is in the outbox.
+        if (this.sql(EARN).query("SELECT 1 FROM money_outbox WHERE key = ?", `launch:${cmd.id}:allot:user`).length > 0) return true;
+        const c = known.data.c as Covered;
+        return this.commit(EARN, { key: `launch:${cmd.id}:claim`, legs: releaseLeg(`launch:${cmd.id}:claim`, c.user, `locked:${cmd.id}`, c.cur, known.data.alloc) }, () =>
+          this.put(EARN, cmd.id, "launch", "claimed", { ...known.data, holds: [] }),
+        );
+      }
     }
     throw new Violation(`unknown command ${cmd.t}`);
   }
@@ -634,6 +688,8 @@ class World {
         }
         if (data.paid === data.days) this.endSubscription(o.id, { product: "subscription", status: "open", data });
       }
+    if (which === 2)
+      for (const o of this.open_(EARN, "launch")) if (o.data.phase === "committed" && this.now - o.data.at > 500) this.allotLaunch(o.id, { product: "launch", status: "open", data: o.data });
     if (which === 3)
       for (const o of this.open_(C2C, "escrow"))
         if (this.now - o.data.at > C2C_TIMEOUT)
@@ -701,7 +757,7 @@ class World {
   /** Releases open holds whose owner never took them (the owner tombstones the id first). */
   private sweep(obj: string): void {
     for (const h of this.core(obj).openHolds(this.now - SWEEP_AGE)) {
-      const desk = h.for_kind === "escrow" ? C2C : h.for_kind === "subscription" ? EARN : PAIR;
+      const desk = h.for_kind === "escrow" ? C2C : h.for_kind === "subscription" || h.for_kind === "launch" || h.for_kind === "locked" ? EARN : PAIR;
       const known = this.rec(desk, h.for_id);
       if (known && known.status !== "tombstone") continue;
       if (!known) this.put(desk, h.for_id, h.for_kind, "tombstone", {});
@@ -761,6 +817,9 @@ class World {
     // (C2C timeouts are left to the steps, so open escrows stay to be checked against their holds).
     for (let which = 0; which < 3; which++) this.cron(which);
     this.deliverAll();
+    // Half of the launches whose tokens are locked now claim them (their allocation has landed).
+    for (const o of this.open_(EARN, "launch")) if (o.data.phase === "locked" && this.rnd.chance(0.5)) this.handle(EARN, { t: "claim", id: o.id });
+    this.deliverAll();
     for (const obj of OBJECTS) while (this.drain(obj, 256) === 256);
     this.checkStep();
   }
@@ -778,6 +837,10 @@ class World {
     for (const op of ops) {
       if (op.t === "credit") this.add(obj, op.kind, op.cur, op.amt, 0);
       else if (op.t === "debit") this.add(obj, op.kind, op.cur, -op.amt, 0);
+      else if (op.t === "lock") {
+        this.add(obj, op.kind, op.cur, 0, op.amt);
+        this.shadowHolds.set(`${obj}|${op.hold}`, { kind: op.kind, cur: op.cur, left: op.amt });
+      }
       else {
         const h = this.shadowHolds.get(`${obj}|${op.hold}`);
         if (!h || (h.left === 0 && op.t === "release")) continue;
@@ -814,7 +877,10 @@ class World {
           if (!parsed) {
             const ops = JSON.parse(r.ops) as Op[];
             const holds = new Map<string, number>();
-            for (const op of ops) if (op.t === "spend" || op.t === "release") holds.set(op.hold, (holds.get(op.hold) ?? 0) + op.amt);
+            // A lock in flight makes a hold its record already counts: what it will add is taken off.
+            for (const op of ops)
+              if (op.t === "spend" || op.t === "release") holds.set(op.hold, (holds.get(op.hold) ?? 0) + op.amt);
+              else if (op.t === "lock") holds.set(op.hold, (holds.get(op.hold) ?? 0) - op.amt);
             this.nets.set(r.ops, (parsed = { net: netByCurrency(ops), holds }));
           }
           return { key: r.key, dest: r.dest, ...parsed };

@@ -45,7 +45,7 @@ export function units(n: number, what = "amount"): number {
 /** Net change of the total per currency that ops make (a release only moves frozen to available). */
 export function netByCurrency(ops: readonly Op[], into = new Map<string, number>()): Map<string, number> {
   for (const op of ops) {
-    const d = op.t === "credit" ? op.amt : op.t === "debit" || op.t === "spend" ? -op.amt : 0;
+    const d = op.t === "credit" || op.t === "lock" ? op.amt : op.t === "debit" || op.t === "spend" ? -op.amt : 0;
     if (d !== 0) into.set(op.cur, (into.get(op.cur) ?? 0) + d);
   }
   return into;
@@ -307,14 +307,23 @@ export class MoneyCore {
   private applyOps(ref: string, ops: readonly Op[]): void {
     const holds = new Map<string, { row: HoldRow; used: number }>();
     const skip = new Set<number>();
+    const locked = new Set<string>();
     ops.forEach((op, i) => {
       units(op.amt);
+      if (op.t === "lock") {
+        // A new hold only: never on top of one already here (nor twice in one leg), never a later spend of it in the same leg.
+        if (op.amt === 0) throw new MoneyRefusal(`lock ${op.hold}: a hold locks a positive amount`);
+        if (locked.has(op.hold) || holds.has(op.hold) || this.hold(op.hold)) throw new MoneyRefusal(`hold ${op.hold} already exists`);
+        locked.add(op.hold);
+        return;
+      }
       if (op.t === "debit") {
         const b = this.sql.query<{ available: number }>("SELECT available FROM money_balances WHERE kind = ? AND currency = ?", op.kind, op.cur)[0];
         if (!b || b.available < op.amt) throw new MoneyRefusal(`${op.kind} ${op.cur} has less than ${op.amt}`);
         return;
       }
       if (op.t === "credit") return;
+      if (locked.has(op.hold)) throw new MoneyRefusal(`hold ${op.hold} is locked by this leg: resolve it in a later one`);
       let h = holds.get(op.hold);
       if (!h) {
         const row = this.hold(op.hold);
@@ -339,6 +348,26 @@ export class MoneyCore {
       switch (op.t) {
         case "credit":
           return this.credit(at, op.kind, op.cur, op.amt);
+        case "lock": {
+          const k = this.m.wrongAccount ? "spot" : op.kind;
+          this.sql.run(
+            "INSERT INTO money_balances (kind, currency, available, frozen) VALUES (?1, ?2, 0, ?3) ON CONFLICT (kind, currency) DO UPDATE SET frozen = frozen + ?3",
+            k,
+            op.cur,
+            op.amt,
+          );
+          this.sql.run(
+            "INSERT INTO money_holds (hold, kind, currency, amount, for_kind, for_id, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)",
+            op.hold,
+            k,
+            op.cur,
+            op.amt,
+            op.forKind,
+            op.forId,
+            this.ports.clock.now(),
+          );
+          return this.movement(at, k, op.cur, 0, op.amt);
+        }
         case "debit":
           this.sql.run("UPDATE money_balances SET available = available - ? WHERE kind = ? AND currency = ?", op.amt, op.kind, op.cur);
           return this.movement(at, op.kind, op.cur, -op.amt, 0);

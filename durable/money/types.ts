@@ -12,7 +12,13 @@ export type Op =
   /** Takes part of a hold for good (a fill, a lost stake, a released escrow). */
   | { t: "spend"; hold: string; cur: string; amt: number }
   /** Gives part of a hold back to available (a cancel, the rest of a filled order). */
-  | { t: "release"; hold: string; cur: string; amt: number };
+  | { t: "release"; hold: string; cur: string; amt: number }
+  /**
+   * Credits straight into a new hold (tokens allocated but locked until they vest): the account's
+   * frozen funds grow by `amt` under hold `hold`, made here for `forKind`/`forId`, and leave it only
+   * by the hold's spends and releases. A hold of that name already here refuses the leg.
+   */
+  | { t: "lock"; hold: string; kind: string; cur: string; amt: number; forKind: string; forId: string };
 
 /** A leg: the ops one event makes in one account object, applied there at most once by its key. */
 export interface Leg {

@@ -34,6 +34,24 @@ describe("the money core in a Durable Object", () => {
     });
   });
 
+  it("locks a credit straight into a new hold (frozen until released), once, never onto a hold already there", async () => {
+    await runInDurableObject(freshObject(), async (_obj, state) => {
+      const core = coreOver(state.storage, "u1");
+      const lock: Leg = { key: "launch:1:2:allocate", to: "u1", ops: [{ t: "lock", hold: "launch_locked:1", kind: "change", cur: "TK", amt: 500, forKind: "launch_locked", forId: "1" }] };
+      expect(core.receive([lock])).toEqual(["applied"]);
+      expect(core.receive([lock])).toEqual(["seen"]);
+      expect(core.balances().map((b) => [b.kind, b.currency, b.available, b.frozen])).toEqual([["change", "TK", 0, 500]]);
+      expect(core.hold("launch_locked:1")).toMatchObject({ amount: 500, spent: 0, released: 0, state: "open", for_kind: "launch_locked", for_id: "1" });
+      // Another lock under the same hold's name, and a lock resolved in its own leg: refused whole, nothing moved.
+      expect(core.receive([{ ...lock, key: "again" }])).toEqual(["refused"]);
+      const both: Leg = { key: "both", to: "u1", ops: [{ t: "lock", hold: "h2", kind: "change", cur: "TK", amt: 5, forKind: "x", forId: "2" }, { t: "release", hold: "h2", cur: "TK", amt: 5 }] };
+      expect(core.receive([both])).toEqual(["refused"]);
+      expect(core.hold("h2")).toBeUndefined();
+      expect(core.receive([{ key: "claim", to: "u1", ops: [{ t: "release", hold: "launch_locked:1", cur: "TK", amt: 200 }] }])).toEqual(["applied"]);
+      expect(core.balances().map((b) => [b.kind, b.currency, b.available, b.frozen])).toEqual([["change", "TK", 200, 300]]);
+    });
+  });
+
   it("commits an event with its legs in one transaction and keeps them until acknowledged", async () => {
     await runInDurableObject(freshObject(), async (_obj, state) => {
       const sent: Leg[][] = [];

@@ -23,7 +23,7 @@ export const operatorLaunchRoutes = new Hono<AppEnv>()
   )
   .post("/admin/launch/publish", jsonBody(launchActionSchema), answers(launchProjectSchema, { summary: "Publish a draft: its supply is reserved (frozen) in the treasury (audited)", auth: true }), async (c) => {
     const b = c.req.valid("json");
-    return ok(c, await publishProject(c.env.DB, c.get("user").id, b.id, b.reason));
+    return ok(c, await publishProject(c.env, c.get("user").id, b.id, b.reason));
   })
   .post("/admin/launch/cancel", jsonBody(launchActionSchema), answers(launchProjectSchema, { summary: "Cancel a draft or open project: every commitment refunded in full (audited)", auth: true }), async (c) => {
     const b = c.req.valid("json");

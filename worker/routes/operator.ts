@@ -101,10 +101,10 @@ export const operatorRoutes = new Hono<AppEnv>()
     ok(c, await requestAdjustment(c.env.DB, c.get("user").id, c.req.valid("json"))),
   )
   .post("/admin/adjustments/:id/approve", params(idParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Approve another operator's adjustment", auth: true }), async (c) =>
-    ok(c, await decideAdjustment(c.env.DB, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
+    ok(c, await decideAdjustment(c.env, c.get("user").id, c.req.valid("param").id, true, c.req.valid("json").reason)),
   )
   .post("/admin/adjustments/:id/reject", params(idParamSchema), jsonBody(decisionSchema), answers(decisionResultSchema, { summary: "Reject an adjustment", auth: true }), async (c) =>
-    ok(c, await decideAdjustment(c.env.DB, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
+    ok(c, await decideAdjustment(c.env, c.get("user").id, c.req.valid("param").id, false, c.req.valid("json").reason)),
   )
 
   // ── Audit log and reconciliation ────────────────────────────────────────────────────────────

@@ -3,8 +3,9 @@
  * were paid into the fee account's shards (`system:0:{k}`, worker/lib/accounts.ts), so a pay step
  * (settle.ts) pays out of them, and only what they hold:
  *
- * 1. the step's total is held in the fee shards, shard 0 first, each giving what it has
- *    (`rebate:{day}:{cursor}` in each shard used). A shortfall throws and pays nothing (the run
+ * 1. the step's total is held in the fee shards, shard 0 first, each giving what it has: its
+ *    `system` account (spot's fees: `rebate:{day}:{cursor}`), then its `change` account (the fees
+ *    of seconds, lever and conversion: `rebate:{day}:{cursor}:change`). A shortfall throws and pays nothing (the run
  *    waits at this step, as D1's path does when the fee account is short); the holds already made
  *    stay and are taken up again by the next attempt of the same step (a hold that exists answers
  *    as it stands), so retries never hold twice;
@@ -34,27 +35,41 @@ export interface RebateStep {
 
 type Env2 = Pick<Env, "DB" | "USER">;
 
-/** Holds the step's total in the fee shards (see above); answers each shard's part. */
-async function holdFees(env: Env2, s: RebateStep): Promise<{ shard: number; amount: bigint }[]> {
-  const forId = `${s.day}:${s.step}`;
-  const parts: { shard: number; amount: bigint }[] = [];
+/**
+ * A fee shard's accounts the rebates are paid from, each with its hold's suffix: spot's fees (the
+ * pair's trade legs, `system`), then the fees of seconds, lever and conversion (their legs credit
+ * the shard's `change` account), so a rebate of those fees is paid from what they brought.
+ */
+const FEE_KINDS: readonly { kind: string; suffix: string }[] = [
+  { kind: SYSTEM, suffix: "" },
+  { kind: "change", suffix: ":change" },
+];
+
+/** Holds the step's total in the fee shards (see above); answers each shard's part per account. */
+async function holdFees(env: Env2, s: RebateStep): Promise<{ shard: number; hold: string; amount: bigint }[]> {
+  const parts: { shard: number; hold: string; amount: bigint }[] = [];
   let have = 0n;
   for (let k = 0; k < SYSTEM_SHARDS && have < s.total; k++) {
     const stub = systemStub(env, FEES, k);
-    // A hold from an earlier attempt of this step counts as it was made.
-    const earlier = await stub.systemHold(FEES, k, `${REBATE_HOLD}:${forId}`);
-    let amount = earlier?.amount ?? 0n;
-    if (!earlier) {
-      const available = balanceIn(await stub.systemBalances(FEES, k), SYSTEM, s.currencyId).available;
-      const want = available < s.total - have ? available : s.total - have;
-      if (want > 0n) {
-        const held = await stub.systemReserve(FEES, k, { forKind: REBATE_HOLD, forId, account: SYSTEM, currencyId: s.currencyId, amount: want });
-        amount = held.result === "insufficient" ? 0n : held.hold.amount;
+    for (const { kind, suffix } of FEE_KINDS) {
+      if (have >= s.total) break;
+      const forId = `${s.day}:${s.step}${suffix}`;
+      const hold = `${REBATE_HOLD}:${forId}`;
+      // A hold from an earlier attempt of this step counts as it was made.
+      const earlier = await stub.systemHold(FEES, k, hold);
+      let amount = earlier?.amount ?? 0n;
+      if (!earlier) {
+        const available = balanceIn(await stub.systemBalances(FEES, k), kind, s.currencyId).available;
+        const want = available < s.total - have ? available : s.total - have;
+        if (want > 0n) {
+          const held = await stub.systemReserve(FEES, k, { forKind: REBATE_HOLD, forId, account: kind, currencyId: s.currencyId, amount: want });
+          amount = held.result === "insufficient" ? 0n : held.hold.amount;
+        }
       }
-    }
-    if (amount > 0n) {
-      parts.push({ shard: k, amount });
-      have += amount;
+      if (amount > 0n) {
+        parts.push({ shard: k, hold, amount });
+        have += amount;
+      }
     }
   }
   if (have < s.total) throw new Error(`invite settlement ${s.day}: the fee account holds less USDT than these rebates; nothing was paid`);
@@ -65,17 +80,19 @@ async function holdFees(env: Env2, s: RebateStep): Promise<{ shard: number; amou
 export async function rebateLegs(env: Env2, s: RebateStep): Promise<Leg[]> {
   if (s.total <= 0n) return [];
   const cur = String(s.currencyId);
-  const hold = `${REBATE_HOLD}:${s.day}:${s.step}`;
-  const legs: Leg[] = [];
+  const key = `${REBATE_HOLD}:${s.day}:${s.step}`;
+  // One leg per shard, spending from its holds in turn (its `system` account's first).
+  const byShard = new Map<number, Leg["ops"]>();
   let left = s.total;
   for (const p of await holdFees(env, s)) {
     const spend = p.amount < left ? p.amount : left;
     left -= spend;
-    const ops: Leg["ops"] = [];
-    if (spend > 0n) ops.push({ t: "spend", hold, cur, amt: units(Number(spend)) });
-    if (p.amount > spend) ops.push({ t: "release", hold, cur, amt: units(Number(p.amount - spend)) });
-    legs.push({ key: `${hold}:${p.shard}`, to: systemAddress(FEES, p.shard), ops });
+    const ops = byShard.get(p.shard) ?? [];
+    if (spend > 0n) ops.push({ t: "spend", hold: p.hold, cur, amt: units(Number(spend)) });
+    if (p.amount > spend) ops.push({ t: "release", hold: p.hold, cur, amt: units(Number(p.amount - spend)) });
+    byShard.set(p.shard, ops);
   }
+  const legs: Leg[] = [...byShard].map(([shard, ops]) => ({ key: `${key}:${shard}`, to: systemAddress(FEES, shard), ops }));
   for (const p of s.pay)
     if (p.amount > 0n) legs.push({ key: `${REBATE_HOLD}:${s.day}:${p.userId}`, to: userAddress(p.userId), ops: [{ t: "credit", kind: s.account, cur, amt: units(Number(p.amount)) }] });
   return legs;

@@ -32,6 +32,7 @@ import { productsOf } from "../../lib/products.ts";
 import { announceNotifications, notificationsStatement, type NewNotification } from "../notifications/inbox.ts";
 import { money } from "../notifications/events.ts";
 import { feeKindsSql, feeProductSql } from "./fees.ts";
+import { objectFeeStatements } from "./object-fees.ts";
 import { addDays, beijingDay, dayEnd, dayStart, monthsBefore } from "./days.ts";
 import { ratesFor, rateToBp, type AgentLevel } from "./settings.ts";
 import { REBATE_KYC_LEVEL, REBATE_MONTHS } from "../../../schemas/invite.ts";
@@ -243,6 +244,8 @@ async function feesStep(env: SettleEnv, run: RunRow, usdt: Usdt, c: Counter) {
            GROUP BY t.seller_id, p.legal_id ${upsert}`,
         )
         .bind(day, from, to),
+      // Objects mode: the fees those products paid into the fee shards, which D1's ledger no longer books (./object-fees.ts).
+      ...(accountsOnObjects(env) ? objectFeeStatements(db, day, from, to, usdt.id, upsert) : []),
     ];
     await commit(db, [...stmts, ...advance(db, run, { phase: "fees", cursor: run.cursor + 1 }, stmts.length + 2, c)]);
     return;

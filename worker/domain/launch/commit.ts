@@ -16,10 +16,14 @@ import { announceNotifications, notificationStatement } from "../notifications/i
 import { amountOrThrow, big } from "../wallet/currency.ts";
 import { guardStatement } from "./guard.ts";
 import { pricesOf, projectRow, subscriptionOf, subscriptionOut, vestingOf } from "./store.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { userAt } from "../../lib/product-objects.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import { claimLegs, holdThenBatch, settlementLanded } from "./objects.ts";
 
 export const LAUNCH_LINK = "/launch/my";
 
-export async function commit(env: Pick<Env, "DB" | "USER">, userId: number, input: LaunchCommitInput, now = Date.now()): Promise<LaunchSubscription> {
+export async function commit(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, userId: number, input: LaunchCommitInput, now = Date.now()): Promise<LaunchSubscription> {
   const db = env.DB;
   const p = await projectRow(db, input.project_id);
   if (!p || p.status === "draft") throw notFound();
@@ -31,9 +35,14 @@ export async function commit(env: Pick<Env, "DB" | "USER">, userId: number, inpu
   const maxText = formatUnitsTrim(big(price.max_amount), price.scale);
   if (amount > big(price.max_amount)) throw new ApiError("launch_cap", 409, { max: maxText, currency: price.currency });
 
-  const key = `launch:commit:${crypto.randomUUID()}`;
+  // Objects mode: the commit's own hold in the user's object is its key (./objects.ts); D1's path books a movement.
+  const objects = accountsOnObjects(env);
+  const uuid = crypto.randomUUID();
+  const key = objects ? `launch:${p.id}:${uuid}` : `launch:commit:${uuid}`;
   const stmts = [
-    ...movementStatements(db, key, "launch_commit", [{ userId, currencyId: price.currency_id, account: "change", dAvailable: -amount, dFrozen: amount, memo: `launch ${p.id}` }], now),
+    ...(objects
+      ? []
+      : movementStatements(db, key, "launch_commit", [{ userId, currencyId: price.currency_id, account: "change", dAvailable: -amount, dFrozen: amount, memo: `launch ${p.id}` }], now)),
     db
       .prepare(
         `INSERT INTO launch_subscriptions (project_id, user_id, currency_id, amount, max_amount, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -53,8 +62,18 @@ export async function commit(env: Pick<Env, "DB" | "USER">, userId: number, inpu
     }),
   ];
   try {
-    await db.batch(stmts);
+    if (objects)
+      await holdThenBatch(
+        env,
+        userAt(userId),
+        { forKind: "launch", forId: `${p.id}:${uuid}`, currencyId: price.currency_id, amount },
+        () => new ApiError("insufficient_balance", 409),
+        (claim) => db.batch([...stmts, claim]),
+        now,
+      );
+    else await db.batch(stmts);
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     const msg = String((err as Error)?.message ?? err);
     if (msg.includes("launch_currency_fixed")) {
       const own = await db
@@ -74,7 +93,7 @@ export async function commit(env: Pick<Env, "DB" | "USER">, userId: number, inpu
 }
 
 /** Moves what has vested and is not yet claimed to the available balance: once per vested total. */
-export async function claim(env: Pick<Env, "DB" | "USER">, userId: number, id: number, now = Date.now()): Promise<LaunchSubscription> {
+export async function claim(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, userId: number, id: number, now = Date.now()): Promise<LaunchSubscription> {
   const db = env.DB;
   const s = await subscriptionOf(db, userId, id);
   if (!s) throw notFound();
@@ -82,10 +101,16 @@ export async function claim(env: Pick<Env, "DB" | "USER">, userId: number, id: n
   const claimed = big(s.claimed);
   if (vested <= claimed) throw new ApiError("launch_nothing_to_claim", 409);
   const amount = vested - claimed;
-  const key = `launch:${s.id}:claim:${vested}`;
+  // Objects mode: a leg releases what vested from the locked hold, once its allocation has landed (./objects.ts).
+  const objects = accountsOnObjects(env);
+  if (objects) await settlementLanded(env, s.project_id, s.id);
+  const legs = objects ? claimLegs(s.project_id, s.id, userId, s.token_id, vested, amount) : [];
+  const key = objects ? legs[0]!.key : `launch:${s.id}:claim:${vested}`;
   try {
     await db.batch([
-      ...movementStatements(db, key, "launch_claim", [{ userId, currencyId: s.token_id, account: "change", dAvailable: amount, dFrozen: -amount, memo: `launch ${s.project_id}` }], now),
+      ...(objects
+        ? recordLegsStatements(db, key, legs, now)
+        : movementStatements(db, key, "launch_claim", [{ userId, currencyId: s.token_id, account: "change", dAvailable: amount, dFrozen: -amount, memo: `launch ${s.project_id}` }], now)),
       db.prepare("UPDATE launch_subscriptions SET claimed = ? WHERE id = ? AND user_id = ? AND status = 'allocated' AND claimed = ?").bind(vested.toString(), s.id, userId, s.claimed),
       guardStatement(db, "launch claim"),
       notificationStatement(db, {
@@ -103,6 +128,7 @@ export async function claim(env: Pick<Env, "DB" | "USER">, userId: number, id: n
     if (msg.includes("state_conflict") || classifyBatchError(err) === "duplicate") throw new ApiError("launch_nothing_to_claim", 409);
     throw err;
   }
+  await deliverRecordLegs(env, legs);
   await announceNotifications(env, [userId]);
   return subscriptionOut((await subscriptionOf(db, userId, s.id))!, now);
 }

@@ -14,6 +14,9 @@ import { amountOrThrow, getCurrency } from "../wallet/currency.ts";
 import { guardStatement } from "./guard.ts";
 import { settleProject } from "./settle.ts";
 import { listProjects, projectRow } from "./store.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { treasuryAt } from "../../lib/product-objects.ts";
+import { holdThenBatch } from "./objects.ts";
 
 async function projectOut(db: D1Database, id: number): Promise<LaunchProject> {
   const p = (await listProjects(db, null, { drafts: true })).find((x) => x.id === id);
@@ -72,20 +75,36 @@ export async function createProject(db: D1Database, operatorId: number, b: Launc
   return projectOut(db, id);
 }
 
-export async function publishProject(db: D1Database, operatorId: number, id: number, reason: string, now = Date.now()): Promise<LaunchProject> {
+export async function publishProject(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, operatorId: number, id: number, reason: string, now = Date.now()): Promise<LaunchProject> {
+  const db = env.DB;
   const p = await projectRow(db, id);
   if (!p) throw notFound();
   if (p.status !== "draft") throw new ApiError("state_conflict", 409);
   if (p.end_at <= now) throw new ApiError("launch_window", 400);
   const supply = BigInt(p.supply);
+  const stmts = [
+    db.prepare("UPDATE launch_projects SET status = 'open', published_at = ? WHERE id = ? AND status = 'draft'").bind(now, id),
+    guardStatement(db, "launch publish"),
+    auditStatement(db, { operatorId, action: "launch.publish", targetType: "launch_project", targetId: id, reason, detail: { supply: p.supply, token_id: p.token_id } }, now),
+  ];
   try {
-    await db.batch([
-      ...movementStatements(db, `launch:${id}:reserve`, "launch_reserve", [{ userId: TREASURY, currencyId: p.token_id, account: "change", dAvailable: -supply, dFrozen: supply, memo: `launch ${id}` }], now),
-      db.prepare("UPDATE launch_projects SET status = 'open', published_at = ? WHERE id = ? AND status = 'draft'").bind(now, id),
-      guardStatement(db, "launch publish"),
-      auditStatement(db, { operatorId, action: "launch.publish", targetType: "launch_project", targetId: id, reason, detail: { supply: p.supply, token_id: p.token_id } }, now),
-    ]);
+    // Objects mode: the supply held first in the project's treasury shard, named after this publication (./objects.ts).
+    if (accountsOnObjects(env))
+      await holdThenBatch(
+        env,
+        treasuryAt(id),
+        { forKind: "launch_reserve", forId: `${id}:${now}`, currencyId: p.token_id, amount: supply },
+        () => new ApiError("launch_reserve_short", 409),
+        (claim) => db.batch([...stmts, claim]),
+        now,
+      );
+    else
+      await db.batch([
+        ...movementStatements(db, `launch:${id}:reserve`, "launch_reserve", [{ userId: TREASURY, currencyId: p.token_id, account: "change", dAvailable: -supply, dFrozen: supply, memo: `launch ${id}` }], now),
+        ...stmts,
+      ]);
   } catch (err) {
+    if (err instanceof ApiError) throw err;
     const msg = String((err as Error)?.message ?? err);
     if (msg.includes("treasury_overdraft") || /CHECK constraint failed/i.test(msg)) throw new ApiError("launch_reserve_short", 409);
     if (msg.includes("state_conflict") || /UNIQUE constraint failed: movements/i.test(msg)) throw new ApiError("state_conflict", 409);

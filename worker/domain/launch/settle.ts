@@ -22,6 +22,10 @@ import { big } from "../wallet/currency.ts";
 import { guardStatement } from "./guard.ts";
 import { pricesOf, projectRow, type ProjectRow } from "./store.ts";
 import { LAUNCH_LINK } from "./commit.ts";
+import type { Leg } from "../../../durable/money/index.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import { commitHolds, finishLegs, settleLegs, settleRecord } from "./objects.ts";
 
 export interface SettleReport {
   closed: number;
@@ -30,7 +34,7 @@ export interface SettleReport {
 }
 
 /** Runs steps 1–3 for every due project, within the bound. */
-export async function settleLaunches(env: Pick<Env, "DB" | "USER">, now: number, maxSettlements = 200): Promise<SettleReport> {
+export async function settleLaunches(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, now: number, maxSettlements = 200): Promise<SettleReport> {
   const db = env.DB;
   const closed = await db.prepare("UPDATE launch_projects SET status = 'allocating' WHERE status = 'open' AND end_at <= ?").bind(now).run();
   const { results } = await db.prepare("SELECT id FROM launch_projects WHERE status IN ('allocating', 'cancelling') ORDER BY id LIMIT 20").all<{ id: number }>();
@@ -52,7 +56,7 @@ interface SubRow {
 }
 
 /** Settles up to `max` commitments of one allocating or cancelling project, and finishes it when none is left. */
-export async function settleProject(env: Pick<Env, "DB" | "USER">, id: number, now: number, max: number): Promise<{ settled: number; finished: boolean }> {
+export async function settleProject(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, id: number, now: number, max: number): Promise<{ settled: number; finished: boolean }> {
   const db = env.DB;
   const p = await projectRow(db, id);
   if (!p || (p.status !== "allocating" && p.status !== "cancelling")) return { settled: 0, finished: false };
@@ -73,6 +77,9 @@ export async function settleProject(env: Pick<Env, "DB" | "USER">, id: number, n
     .bind(p.id, Math.max(0, max))
     .all<SubRow>();
   const notified: number[] = [];
+  // Objects mode: each settlement's legs written with its transition and sent after it (./objects.ts).
+  const objects = accountsOnObjects(env);
+  const owed: Leg[] = [];
   let settled = 0;
   for (const s of subs) {
     const price = priceOf.get(s.currency_id)!;
@@ -109,9 +116,17 @@ export async function settleProject(env: Pick<Env, "DB" | "USER">, id: number, n
           link: LAUNCH_LINK,
           now,
         });
+    const legs = objects
+      ? settleLegs(
+          { projectId: p.id, subId: s.id, userId: s.user_id, currencyId: s.currency_id, tokenId: p.token_id, publishedAt: p.published_at ?? 0, cancelling, alloc, cost },
+          await commitHolds(db, p.id, s.user_id),
+        )
+      : [];
     try {
       await db.batch([
-        ...movementStatements(db, key, cancelling ? "launch_refund" : "launch_allocate", entries, now),
+        ...(objects
+          ? recordLegsStatements(db, settleRecord(p.id, s.id), legs, now)
+          : movementStatements(db, key, cancelling ? "launch_refund" : "launch_allocate", entries, now)),
         db
           .prepare("UPDATE launch_subscriptions SET status = ?, alloc = ?, cost = ?, refund = ?, settled_at = ? WHERE id = ? AND status = 'committed'")
           .bind(cancelling ? "refunded" : "allocated", alloc.toString(), cost.toString(), refund.toString(), now, s.id),
@@ -120,33 +135,43 @@ export async function settleProject(env: Pick<Env, "DB" | "USER">, id: number, n
       ]);
       settled++;
       notified.push(s.user_id);
+      owed.push(...legs);
     } catch (err) {
       // Another invocation settled it first (same key, or the guarded state): nothing to do.
       const msg = String((err as Error)?.message ?? err);
       if (classifyBatchError(err) !== "duplicate" && !msg.includes("state_conflict")) throw err;
     }
   }
+  await deliverRecordLegs(env, owed);
   if (notified.length > 0) await announceNotifications(env, notified);
   if (subs.length === max && max > 0) return { settled, finished: false };
   const left = await db.prepare("SELECT COUNT(*) AS n FROM launch_subscriptions WHERE project_id = ? AND status = 'committed'").bind(p.id).first<{ n: number }>();
   if ((left?.n ?? 0) > 0) return { settled, finished: false };
-  return { settled, finished: await finish(db, p, now) };
+  return { settled, finished: await finish(env, p, now) };
 }
 
 /** Releases the treasury's unallocated reserve and marks the project done (or cancelled): once. */
-async function finish(db: D1Database, p: ProjectRow, now: number): Promise<boolean> {
+async function finish(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, p: ProjectRow, now: number): Promise<boolean> {
+  const db = env.DB;
   const next = p.status === "cancelling" ? "cancelled" : "done";
   const stmts: D1PreparedStatement[] = [];
+  let legs: Leg[] = [];
   if (p.published_at !== null) {
     const sum = await db.prepare("SELECT CAST(COALESCE(SUM(alloc), 0) AS TEXT) AS a FROM launch_subscriptions WHERE project_id = ? AND status = 'allocated'").bind(p.id).first<{ a: string }>();
     const released = big(p.supply) - big(sum?.a ?? "0");
-    stmts.push(
-      ...movementStatements(db, `launch:${p.id}:release`, "launch_release", [{ userId: TREASURY, currencyId: p.token_id, account: "change", dAvailable: released, dFrozen: -released, memo: `launch ${p.id}` }], now),
-    );
+    // Objects mode: the reserve's rest goes back in the treasury's shard, by a leg written with the status (./objects.ts).
+    if (accountsOnObjects(env)) {
+      legs = finishLegs(p.id, p.published_at, p.token_id, released);
+      stmts.push(...recordLegsStatements(db, `launch:${p.id}`, legs, now));
+    } else
+      stmts.push(
+        ...movementStatements(db, `launch:${p.id}:release`, "launch_release", [{ userId: TREASURY, currencyId: p.token_id, account: "change", dAvailable: released, dFrozen: -released, memo: `launch ${p.id}` }], now),
+      );
   }
   stmts.push(db.prepare("UPDATE launch_projects SET status = ?, finished_at = ? WHERE id = ? AND status = ?").bind(next, now, p.id, p.status), guardStatement(db, "launch finish"));
   try {
     await db.batch(stmts);
+    await deliverRecordLegs(env, legs);
     return true;
   } catch (err) {
     const msg = String((err as Error)?.message ?? err);

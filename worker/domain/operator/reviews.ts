@@ -18,6 +18,7 @@ import { sameIdentityStatement } from "../invite/identity.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
 import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { depositLegs } from "../wallet/deposit-objects.ts";
+import { approveOnObjects } from "./adjustment-objects.ts";
 
 /** Whether a deposit claim's value needs a second operator (unknown value: yes). */
 export async function depositNeedsSecond(db: D1Database, currencyId: number, amount: bigint, thresholdUsdt: string): Promise<boolean> {
@@ -154,7 +155,8 @@ export function adjustmentEntries(a: { user_id: number; currency_id: number; acc
 }
 
 /** Second-operator decision on an adjustment: approve applies it through the ledger; reject cancels. */
-export async function decideAdjustment(db: D1Database, operatorId: number, id: number, approve: boolean, reason: string) {
+export async function decideAdjustment(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }, operatorId: number, id: number, approve: boolean, reason: string) {
+  const db = env.DB;
   const a = await db
     .prepare("SELECT id, user_id, currency_id, account, amount, status, requested_by FROM balance_adjustments WHERE id = ?")
     .bind(id)
@@ -165,9 +167,10 @@ export async function decideAdjustment(db: D1Database, operatorId: number, id: n
   if (!approve && !reason) throw new ApiError("reason_required");
   const now = Date.now();
   const status = approve ? 1 : 2;
-  const stmts: D1PreparedStatement[] = approve
-    ? movementStatements(db, `adjustment:${a.id}`, "adjustment", adjustmentEntries({ ...a, amount: big(a.amount) }), now)
-    : [];
+  // Objects mode: the payer's hold, then this batch with the legs it owes the objects (./adjustment-objects.ts).
+  const objects = approve && accountsOnObjects(env);
+  const stmts: D1PreparedStatement[] =
+    approve && !objects ? movementStatements(db, `adjustment:${a.id}`, "adjustment", adjustmentEntries({ ...a, amount: big(a.amount) }), now) : [];
   stmts.push(
     db
       .prepare("UPDATE balance_adjustments SET status = ?, decided_by = ?, decision_reason = ?, decided_at = ? WHERE id = ?")
@@ -178,6 +181,7 @@ export async function decideAdjustment(db: D1Database, operatorId: number, id: n
       now,
     ),
   );
-  await runGuarded(db, stmts);
+  if (objects) await approveOnObjects(env, { ...a, amount: big(a.amount) }, stmts, now);
+  else await runGuarded(db, stmts);
   return { id: a.id, status };
 }

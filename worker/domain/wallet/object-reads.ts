@@ -186,6 +186,8 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
   const p = key.split(":");
   const head = p[0] ?? "";
   if (key === "migrate:opening") return { kind: "account_opening", ref: { type: "other", id: null } };
+  // An operator's adjustment (worker/domain/operator/adjustment-objects.ts): its hold, its legs and a hold given back all read as D1's one kind.
+  if (head === "adjustment") return { kind: "adjustment", ref: { type: "adjustment", id: int(p[1]) } };
   if (p.at(-1) === "reserve" && p.length >= 3) {
     const { ref } = holdOf(head, p.slice(1, -1).join(":"));
     return { kind: RESERVE_KIND[head] ?? (head === "migrated" ? "account_opening" : `${head}_hold`), ref };
@@ -224,6 +226,9 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "vote":
       // `vote:release:{round}:{user}` (worker/domain/vote/release.ts).
       return { kind: "vote_release", ref: { type: "vote", id: int(p[2]) } };
+    case "launch":
+      // A subscription's legs (worker/domain/launch/objects.ts): `launch:{pid}:{sid}:allocate|refund|claim:{vested}`, D1's kinds.
+      return { kind: p[3] === "claim" ? "launch_claim" : p[3] === "refund" ? "launch_refund" : "launch_allocate", ref: { type: "launch", id: int(p[1]) } };
     case "mining":
       return { kind: p[2] === "buy" ? "mining_buy" : "mining_payout", ref: { type: "mining", id: p[2] === "buy" ? int(p[1]) : null } };
     case "insurance":

@@ -366,14 +366,18 @@ async function objectHolds(db: D1Database, userId: number, sources: HoldSource[]
     const coin = coins.get(b.currencyId) ?? { name: String(b.currencyId), scale: 8 };
     const mine = holds.filter((h) => h.account === b.account && h.currencyId === b.currencyId);
     let rest = b.frozen;
-    const items: HoldItem[] = [];
+    const sums: { purpose: HoldItem["purpose"]; units: bigint; ref: HoldItem["ref"]; label: string }[] = [];
     for (const h of mine) {
       const left = h.amount - h.spent - h.released;
       if (left === 0n) continue;
       rest -= left;
       const { purpose, ref } = holdOf(h.forKind, h.forId);
-      items.push({ purpose, amount: formatUnits(left, coin.scale), ref, label: labels.get(`${purpose}|${ref.type}|${ref.id}`) ?? "" });
+      // A launch subscription's commits are one hold each in the object: one line per subscription, as D1's screen shows it.
+      const same = purpose === "launch" ? sums.findIndex((x) => x.purpose === purpose && x.ref.id === ref.id) : -1;
+      if (same >= 0) sums[same]!.units += left;
+      else sums.push({ purpose, units: left, ref, label: labels.get(`${purpose}|${ref.type}|${ref.id}`) ?? "" });
     }
+    const items: HoldItem[] = sums.map((x) => ({ purpose: x.purpose, amount: formatUnits(x.units, coin.scale), ref: x.ref, label: x.label }));
     if (rest !== 0n) items.push({ purpose: "unexplained", amount: formatUnits(rest, coin.scale), ref: { type: "other", id: null }, label: "" });
     return { currency_id: b.currencyId, currency: coin.name, account: b.account as AccountName, frozen: formatUnits(b.frozen, coin.scale), holds: items };
   });
