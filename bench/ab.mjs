@@ -14,6 +14,11 @@
  *                                    # bench/e2e-load.mjs's batch mix); --chunk counts orders,
  *                                    # --concurrency batches in flight (e2e-load uses 2)
  *
+ * Besides the totals, each variant's CPU per order of every chunk is printed (and kept in --json),
+ * with the median and range of its ratio to the first variant's chunk of the same round: the
+ * spread of those ratios is the noise. `--variant same=bench/prototypes/noop.patch` (the working
+ * tree again) measures the noise floor of a run.
+ *
  * Each variant has its own fresh state (a copy of one prepared state), 3 logged-in depth sockets
  * on BTC/USDT like bench/e2e-load.mjs (unless --no-sockets) plus --viewers plain subscribers, and
  * the same seeded maker/taker order stream. A variant named `do-only*` is driven through the
@@ -100,7 +105,7 @@ export async function main(options = {}) {
         const items = r.status === 200 ? (r.body?.message?.orders ?? []) : [];
         return { ...r, placed: items.filter((i) => i.order_id).length, codes: items.filter((i) => !i.order_id).map((i) => i.code) };
       };
-      V.push({ ...t, server, client, socks, send, sendBatch, next: orderStream(pair, 42), nextBatch: batchStream(pair, 42, o.batch || 1), lat: [], cpu: 0, proxy: 0, secs: 0, n: 0, errors: {} });
+      V.push({ ...t, server, client, socks, send, sendBatch, next: orderStream(pair, 42), nextBatch: batchStream(pair, 42, o.batch || 1), lat: [], cpu: 0, proxy: 0, secs: 0, n: 0, errors: {}, chunkCpu: [] });
       say(`${t.name} up on ${server.url}`);
     }
     await sleep(1000);
@@ -133,7 +138,9 @@ export async function main(options = {}) {
         );
         x.secs += (now() - t0) / 1000;
         await sleep(300); // the chunk's outbox drain runs on this server before its CPU is read
-        x.cpu += cpuOf(x.server, "runtime") - c0;
+        const dc = cpuOf(x.server, "runtime") - c0;
+        x.cpu += dc;
+        x.chunkCpu.push((dc * 1000) / issued);
         x.proxy += cpuOf(x.server, "proxy") - p0;
         x.n += issued;
       }
@@ -149,11 +156,15 @@ export async function main(options = {}) {
         runtimeCpuMsPerOrder: +((x.cpu * 1000) / x.n).toFixed(2),
         proxyCpuMsPerOrder: +((x.proxy * 1000) / x.n).toFixed(2),
         errors: x.errors,
+        // Runtime CPU ms per order of each chunk, and its ratio to the first variant's chunk of the same round (median, min, max).
+        chunkCpuMsPerOrder: x.chunkCpu.map((v) => +v.toFixed(2)),
+        ...ratioSpread(x.chunkCpu, V[0].chunkCpu),
       };
     });
     if (!o.quiet) {
       console.log(`\nA/B, ${o.chunks} alternating chunks of ${o.chunk} orders${o.batch ? ` in batches of ${o.batch}` : ""}, ${o.concurrency} ${o.batch ? "batches" : "orders"} in flight, ${o.sockets ? 3 : 0} logged-in sockets + ${o.viewers} viewers; load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
-      console.table(rows);
+      console.table(rows.map(({ chunkCpuMsPerOrder: _, ...r }) => r));
+      for (const r of rows) console.log(`${r.variant}: runtime CPU ms per order by chunk ${r.chunkCpuMsPerOrder.join(" ")}`);
     }
     if (o.json) fs.writeFileSync(o.json, JSON.stringify(rows, null, 2));
     return rows;
@@ -164,6 +175,13 @@ export async function main(options = {}) {
       await x.server.stop();
     }
   }
+}
+
+/** Per-round ratios of `a` to `b` (chunk k of each ran in the same round): their median and range. */
+export function ratioSpread(a, b) {
+  const r = a.map((v, k) => v / b[k]).sort((x, y) => x - y);
+  const mid = r.length % 2 ? r[(r.length - 1) / 2] : (r[r.length / 2 - 1] + r[r.length / 2]) / 2;
+  return { ratioMedian: +mid.toFixed(3), ratioMin: +r[0].toFixed(3), ratioMax: +r[r.length - 1].toFixed(3) };
 }
 
 function parseArgs(argv) {

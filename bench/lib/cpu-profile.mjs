@@ -4,6 +4,7 @@
 // `bench/e2e-load.mjs --cpu-profile` to say where the runtime's CPU time goes.
 import { execSync } from "node:child_process";
 import { createRequire } from "node:module";
+import fs from "node:fs";
 import path from "node:path";
 import { ROOT, groupPids } from "./server.mjs";
 
@@ -75,6 +76,8 @@ export async function startProfiling(targets, intervalUs = 200) {
     for (const { id, c } of sessions) {
       const { profile } = await c.send("Profiler.stop");
       c.close();
+      // CPU_PROFILE_DIR: the raw profiles too (open in Chrome DevTools, or compare two runs' totals by function).
+      if (process.env.CPU_PROFILE_DIR) fs.writeFileSync(path.join(process.env.CPU_PROFILE_DIR, `${id.replace(/[^a-z0-9]+/gi, "-")}.cpuprofile`), JSON.stringify(profile));
       out[id] = summarise(profile);
     }
     return out;
