@@ -15,6 +15,9 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 /** The pepper the seed hashes demo passwords with; the worker must get the same one. */
 export const TEST_PEPPER = "e2e-pepper-not-secret";
 
+/** `E2E_ACCOUNTS=objects npm test -- --project e2e`: every server runs with ACCOUNTS=objects (not part of CI). */
+const ACCOUNTS_OBJECTS = process.env.E2E_ACCOUNTS === "objects";
+
 const OFFLINE_ENV = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
 export interface TestServer {
@@ -150,6 +153,9 @@ export async function startServer(vars: Record<string, string> = {}): Promise<Te
       PEPPER: { type: "secret_text", value: TEST_PEPPER },
       // scrypt at the test cost (worker/lib/password.ts passwordCost; the seed above matches it).
       PASSWORD_COST: { type: "plain_text", value: "test" },
+      // E2E_ACCOUNTS=objects: the same walks with every balance in the account objects (issue #28);
+      // the dev routes that open them answer only with the dev clock on.
+      ...(ACCOUNTS_OBJECTS ? { ACCOUNTS: { type: "plain_text" as const, value: "objects" }, DEV_CLOCK: { type: "plain_text" as const, value: "on" } } : {}),
       ...Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text" as const, value }])),
     },
     dev: {
@@ -163,6 +169,8 @@ export async function startServer(vars: Record<string, string> = {}): Promise<Te
   });
   await worker.ready;
   const url = await worker.url;
+  // The seed wrote D1: open every account's object from it, as a running exchange is cut over.
+  if (ACCOUNTS_OBJECTS) await run(process.execPath, [join(ROOT, "scripts", "migrate-accounts.mjs"), "--api", url.origin, "--maintenance", "--end-maintenance"], "opening the account objects");
 
   return {
     baseUrl: url.origin,
