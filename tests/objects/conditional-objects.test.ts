@@ -149,6 +149,47 @@ describe("conditional orders on the account objects", () => {
     expect(await accountStub(env, me.id).accountHold(me.id, `spot_cond:${id}`)).toMatchObject({ open: false, spent: units("95"), released: units("11") });
   });
 
+  it("a trailing stop buys from its hold when the price comes back by the callback", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "0");
+    const placed = await p.cond(me, { side: "buy", type: "trailing", num: "1", price: "99", callback_bps: 200, activation_price: "97" });
+    expect(placed.body.message).toMatchObject({ status: "open", callback_bps: 200, activation_price: "97.00" });
+    expect(await p.money(me)).toEqual([[USDT, units("901"), units("99")]]);
+    await p.trade("96"); // active, low 96
+    await p.trade("95"); // low 95: fires at 95 × 1.02 = 96.90
+    await p.trade("96.80");
+    expect(await p.list(me, "open")).toHaveLength(1);
+    await p.trade("96.90");
+    const [done] = await p.list(me, "done");
+    expect(done).toMatchObject({ status: "triggered", trigger_price: "96.90" });
+    // The child bids 99 with the same 99 held; a seller at 98 fills it at the resting bid's 99: the coin less the maker's 0.1 %.
+    expect(await p.money(me)).toEqual([[USDT, units("901"), units("99")]]);
+    const seller = await p.make("0", "1");
+    expect((await p.order(seller, "sell", "98", "1")).body.message.status).toBe("filled");
+    await p.delivered();
+    expect(await p.money(me)).toEqual([
+      [USDT, units("901"), 0n],
+      [p.coin, units("0.999"), 0n],
+    ]);
+  });
+
+  it("one client order id sent twice at once makes one conditional order and one hold", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "0");
+    const body = { side: "buy", type: "stop_limit", num: "1", stop_price: "105", price: "106", client_oid: "cond-twice" };
+    const [first, second] = await Promise.all([p.cond(me, body), p.cond(me, body)]);
+    expect(first.body.type).toBe("ok");
+    expect(second.body.type).toBe("ok");
+    expect(second.body.message.id).toBe(first.body.message.id);
+    expect(await p.money(me)).toEqual([[USDT, units("894"), units("106")]]);
+    expect(await p.list(me, "open")).toEqual([expect.objectContaining({ id: first.body.message.id, status: "open" })]);
+    // Other terms under the same client id are refused and hold nothing.
+    expect((await p.cond(me, { ...body, price: "107" })).status).toBe(409);
+    expect(await p.money(me)).toEqual([[USDT, units("894"), units("106")]]);
+  });
+
   it("a cancel gives the funds back once, and a second cancel finds nothing", async () => {
     const p = await freshPair();
     await p.trade("100");
