@@ -130,7 +130,8 @@ export class ConditionalDesk {
     if (!leg.ok) {
       // The leg was refused (its hold released by the spot desk): the stop goes with it.
       this.spot.conditional.remove(o.id);
-      this.close(o, 4, leg.code ?? "REJECTED", now);
+      // ID_TAKEN (objects mode: another user's order has the leg's id): nothing recorded for the leg; the Worker releases the whole hold and draws again.
+      this.close(o, 4, leg.code ?? "REJECTED", now, !(this.spot.legsMode && leg.code === "ID_TAKEN"));
       return { ok: false, code: leg.code, status: "rejected", leg };
     }
     return { ok: true, status: this.spot.conditional.has(o.id) ? "open" : "cancelled", leg };
@@ -149,9 +150,9 @@ export class ConditionalDesk {
   }
 
   /** Marks an order finished (3 cancelled, 4 refused) and releases its own hold. */
-  private close(o: ConditionalOrder, status: 3 | 4, reason: string, now: number) {
+  private close(o: ConditionalOrder, status: 3 | 4, reason: string, now: number, release = true) {
     this.store.sql.exec("UPDATE conditionals SET status = ?, reason = ? WHERE id = ?", status, reason, o.id);
-    this.spot.releaseConditional(o, conditionalHolds(this.factors(), o).own, "closed", now);
+    if (release) this.spot.releaseConditional(o, conditionalHolds(this.factors(), o).own, "closed", now);
     this.spot.noteConditional([o.id, status, reason, null, null, o.owner], now);
   }
 

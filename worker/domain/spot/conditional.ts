@@ -345,6 +345,10 @@ export const spotConditionalHolds: HoldSource = {
       .all<{ id: number; reserved_currency: number; units: string; base: string; quote: string }>();
     return results.map((r): UserHold => ({ account: "change", currencyId: r.reserved_currency, units: BigInt(r.units), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` }));
   },
+  /** At the cut-over: the conditional order's own part opens as its hold `spot_cond:{id}` (an OCO's leg joins it: spotOrderHolds). */
+  async openingHolds(db, userId) {
+    return (await spotConditionalHolds.forUser!(db, userId)).map((h) => ({ ...h, holdKind: COND_HOLD }));
+  },
 };
 
 // ---- Balances in the account objects (ACCOUNTS=objects, worker/lib/accounts.ts) -----------------
