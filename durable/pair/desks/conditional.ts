@@ -128,6 +128,7 @@ export class ConditionalDesk {
     if (o.type !== "oco") return { ok: true, status: "open" };
     const leg = this.spot.placeOne({ pairId: input.pairId, orderId: o.id, userId: o.owner, side: o.side, price: o.price, qty: o.qty, tif: "GTC", reservedUnits: holds.leg.toString() });
     if (!leg.ok) {
+      this.spot.condLegs.delete(o.id);
       // The leg was refused (its hold released by the spot desk): the stop goes with it.
       this.spot.conditional.remove(o.id);
       // ID_TAKEN (objects mode: another user's order has the leg's id): nothing recorded for the leg; the Worker releases the whole hold and draws again.
@@ -145,6 +146,7 @@ export class ConditionalDesk {
     );
     this.spot.releaseConditional(o, holds.own, "refused", now);
     if (o.type === "oco") this.spot.rejectUnbooked({ pairId: this.spot.info!.pairId, orderId: o.id, userId: o.owner, side: o.side, price: o.price, qty: o.qty, tif: "GTC", reservedUnits: holds.leg.toString() }, code);
+    this.spot.condLegs.delete(o.id);
     this.spot.noteConditional([o.id, 4, code, null, null, o.owner], now);
     return { ok: false, code, status: "rejected" };
   }
