@@ -401,7 +401,9 @@ function heldRow(pair: PairRow, terms: HeldTerms, status: number, clientOid: str
 async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<ConditionalOutOut> {
   const db = t.env.DB;
   if (input.client_oid) {
-    // A client id from before the cut-over (or long drained) is answered from D1, as spot orders are.
+    // A client id from before the cut-over (or long drained) is answered from D1, as spot orders are;
+    // a replay may place without a reserve to carry the session check, so the session is confirmed first.
+    await t.confirm?.();
     const prior = await db.prepare(`${ROW_SQL} WHERE c.user_id = ? AND c.client_oid = ?`).bind(t.userId, input.client_oid).first<Row>();
     if (prior) return replay(t, pair, prior, input);
   }
