@@ -449,6 +449,17 @@ export class AccountBook {
     return this.core.openHolds().map(toHold);
   }
 
+  /** Open holds of these kinds with the owner of each record (cancel_all: a pair's open orders, known before D1 has their rows). */
+  openOwnedHolds(forKinds: readonly string[]): AccountHold[] {
+    for (const k of forKinds) name(k, "forKind");
+    return this.sql
+      .query<HoldRow & { owner: string }>(
+        "SELECT h.*, o.owner FROM money_holds h JOIN account_hold_owners o ON o.hold = h.hold WHERE h.state = 'open' AND h.for_kind IN (SELECT value FROM json_each(?)) ORDER BY h.created_at",
+        JSON.stringify(forKinds),
+      )
+      .map((r) => ({ ...toHold(r), owner: r.owner }));
+  }
+
   /** This user's notifications as written here (newest first, at most `limit`). */
   notices(limit = 50): PendingNotice[] {
     return this.sql.query<PendingNotice>(`SELECT seq, event_key, kind, params, link, created_at FROM account_notices ORDER BY seq DESC LIMIT ${Math.max(1, Math.min(500, Math.floor(limit)))}`);

@@ -282,6 +282,11 @@ export class AccountObject extends DurableObject<Env> {
     return this.book(userId).openHolds();
   }
 
+  /** Open holds of these kinds with their records' owners (`pair:{id}`): cancel_all's open orders, the conditional list's pairs. */
+  async accountOwnedHolds(userId: number, forKinds: string[]): Promise<A.AccountHold[]> {
+    return this.book(userId).openOwnedHolds(forKinds);
+  }
+
   /** The migration's one-time opening from D1's balances (keyed: a second call writes nothing). */
   async accountImport(userId: number, rows: A.OpeningBalance[], records: A.OpeningHold[] = []): Promise<A.ImportAnswer> {
     const answer = this.book(userId).importOpening(rows, records);
@@ -352,6 +357,10 @@ export class AccountObject extends DurableObject<Env> {
       // "not_yours": the id is another user's order (this hold drew a taken id), so this user's order never was.
       const verdict = await stub.tombstone(pairId, id, this.book().ownerOf());
       return verdict === "not_yours" ? "tombstoned" : verdict;
+    }
+    if (h.forKind === "spot_cond") {
+      const user = this.book().ownerOf();
+      return user === undefined ? null : stub.conditionalVerdict(pairId, id, user);
     }
     if (h.forKind === "seconds") return (await stub.secondsVerdict(pairId, id)).verdict;
     if (h.forKind === "lever_margin") return (await stub.leverVerdict(pairId, id)).verdict;

@@ -81,8 +81,8 @@ export function conditionalHolds(f: HoldFactors, o: Pick<ConditionalOrder, "side
 
 /** What the desk must do for the book (its ports). */
 export interface ConditionalPorts {
-  /** Cancel an OCO's resting leg (it may already be gone). */
-  cancelLeg(legId: number, owner: number): void;
+  /** Cancel an OCO's resting leg (it may already be gone) because its stop fired. */
+  cancelLeg(legId: number, owner: number, order: ConditionalOrder): void;
   /** The order fired: its stop or trailing condition met by `fired.price`. Place its child next. */
   triggered(order: ConditionalOrder, fired: Fired): void;
   /** Place the child limit order; its fills come back through `noteFill`. */
@@ -153,7 +153,7 @@ export class ConditionalBook {
         this.open.delete(o.id);
         if (o.type === "oco") {
           this.legs.delete(o.id);
-          ports.cancelLeg(o.id, o.owner);
+          ports.cancelLeg(o.id, o.owner, o);
         }
         ports.triggered(o, fired);
         ports.placeChild(o, childId(o.id), childPrice(o));

@@ -22,6 +22,10 @@ import type { PairStorage } from "./storage.ts";
 /** The account kind spot orders hold and credit (D1's spot wallet account). */
 export const SPOT_KIND = "change";
 export const spotHold = (orderId: number) => `spot_order:${orderId}`;
+/** A conditional order's hold (stop-limit, OCO, trailing): its OCO leg and its child spend from it too (desks/conditional.ts). */
+export const condHold = (condId: number) => `spot_cond:${condId}`;
+/** Which hold an order's money is in: its own `spot_order:{id}`, or its conditional order's (SpotDesk.holdOf). */
+export type HoldOf = (orderId: number) => string;
 
 const amt = (n: bigint, what: string): number => {
   if (n < 0n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${what} out of range: ${n}`);
@@ -40,7 +44,7 @@ export interface PairCurrencies {
 }
 
 /** One fill's legs: the buyer's and the seller's (each spending their order's hold) and the fee shard's. */
-export function fillLegs(info: PairCurrencies, pair: Parameters<typeof settleFill>[0], ev: FillEvent): Leg[] {
+export function fillLegs(info: PairCurrencies, pair: Parameters<typeof settleFill>[0], ev: FillEvent, holdOf: HoldOf = spotHold): Leg[] {
   const s = settleFill(pair, ev);
   const base = String(info.currencyId);
   const quote = String(info.legalId);
@@ -53,12 +57,12 @@ export function fillLegs(info: PairCurrencies, pair: Parameters<typeof settleFil
   const key = `trade:${info.pairId}:${ev.tradeId}`;
   return [
     ...leg(`${key}:buyer`, userAddress(Number(s.buyer.account)), [
-      { t: "spend", hold: spotHold(buyOrder), cur: quote, amt: amt(reserved - back, "buyer's cost") },
-      { t: "release", hold: spotHold(buyOrder), cur: quote, amt: amt(back, "buyer's price improvement") },
+      { t: "spend", hold: holdOf(buyOrder), cur: quote, amt: amt(reserved - back, "buyer's cost") },
+      { t: "release", hold: holdOf(buyOrder), cur: quote, amt: amt(back, "buyer's price improvement") },
       { t: "credit", kind: SPOT_KIND, cur: base, amt: amt(s.buyer.base.available, "buyer's coins") },
     ]),
     ...leg(`${key}:seller`, userAddress(Number(s.seller.account)), [
-      { t: "spend", hold: spotHold(sellOrder), cur: base, amt: amt(-s.seller.base.frozen, "seller's coins") },
+      { t: "spend", hold: holdOf(sellOrder), cur: base, amt: amt(-s.seller.base.frozen, "seller's coins") },
       { t: "credit", kind: SPOT_KIND, cur: quote, amt: amt(s.seller.quote.available, "seller's proceeds") },
     ]),
     ...leg(`${key}:fee`, systemAddress(SYSTEM_USERS.fees, shardOf(info.pairId)), [
@@ -68,20 +72,29 @@ export function fillLegs(info: PairCurrencies, pair: Parameters<typeof settleFil
   ];
 }
 
-/** What a finished order (filled, expired, cancelled) leaves of its hold goes back to its owner. */
-export function doneLegs(info: PairCurrencies, pair: Parameters<typeof releaseDelta>[0], ev: DoneEvent): Leg[] {
+/**
+ * What a finished order (filled, expired, cancelled) leaves of its hold goes back to its owner;
+ * `keep` of it stays in the hold (an OCO's leg cancelled by its stop firing: the child's part).
+ */
+export function doneLegs(info: PairCurrencies, pair: Parameters<typeof releaseDelta>[0], ev: DoneEvent, holdOf: HoldOf = spotHold, keep = 0n): Leg[] {
   const d = releaseDelta(pair, ev);
   const id = Number(ev.id);
   const [cur, units] = ev.reservationAsset === "base" ? [String(info.currencyId), d.base.available] : [String(info.legalId), d.quote.available];
-  return leg(`${spotHold(id)}:done`, userAddress(Number(ev.owner)), [{ t: "release", hold: spotHold(id), cur, amt: amt(units, "released reservation") }]);
+  return leg(`${spotHold(id)}:done`, userAddress(Number(ev.owner)), [{ t: "release", hold: holdOf(id), cur, amt: amt(units - keep, "released reservation") }]);
 }
 
 /** An order the pair refused (band, no liquidity, the engine's checks): its whole hold goes back. */
-export function refusedLegs(info: PairCurrencies, order: { orderId: number; userId: number; side: "buy" | "sell"; reservedUnits: string }): Leg[] {
+export function refusedLegs(info: PairCurrencies, order: { orderId: number; userId: number; side: "buy" | "sell"; reservedUnits: string }, holdOf: HoldOf = spotHold): Leg[] {
   const cur = String(order.side === "buy" ? info.legalId : info.currencyId);
   return leg(`${spotHold(order.orderId)}:refused`, userAddress(order.userId), [
-    { t: "release", hold: spotHold(order.orderId), cur, amt: amt(BigInt(order.reservedUnits), "reserved units") },
+    { t: "release", hold: holdOf(order.orderId), cur, amt: amt(BigInt(order.reservedUnits), "reserved units") },
   ]);
+}
+
+/** A conditional order's own funds going back (its cancel, its OCO leg's fill, a refusal): keyed once per order and reason. */
+export function condReleaseLegs(info: PairCurrencies, o: { id: number; owner: number; side: "buy" | "sell" }, units: bigint, why: string): Leg[] {
+  const cur = String(o.side === "buy" ? info.legalId : info.currencyId);
+  return leg(`${condHold(o.id)}:${why}`, userAddress(o.owner), [{ t: "release", hold: condHold(o.id), cur, amt: amt(units, "conditional order's own funds") }]);
 }
 
 /** Hands a group of legs to the object `to` names; answers one result per leg (worker/lib/accounts.ts `sendLegs`). */

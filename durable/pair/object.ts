@@ -196,7 +196,8 @@ export class PairDurableObject extends DurableObject<Env> {
   async placeConditional(input: ConditionalInput): Promise<ConditionalResult> {
     await this.ensure(input.pairId);
     const r = this.commit(() => [this.conditional.place(input)])[0]!;
-    // A refusal released the hold through the outbox: drain so the funds are back when the user reads it.
+    // A refusal released the hold through the outbox (or its legs): drain so the funds are back when the user reads it.
+    if (this.legs && !r.ok) await this.legs.deliver();
     if (!r.ok) await this.drain();
     return r;
   }
@@ -211,8 +212,15 @@ export class PairDurableObject extends DurableObject<Env> {
   async cancelConditional(pairId: number, id: number, userId: number, unseen: Unseen | null): Promise<{ ok: boolean; code?: string }> {
     await this.ensure(pairId);
     const r = this.commit(() => [this.conditional.cancel(id, userId, unseen)])[0]!;
+    if (this.legs && r.ok) await this.legs.deliver();
     if (r.ok) await this.drain();
     return r;
+  }
+
+  /** `ACCOUNTS=objects`: the orphan sweep (or a cancel) asks about a `spot_cond:{id}` hold: known, or recorded as refused now (desks/conditional.ts `verdict`). */
+  async conditionalVerdict(pairId: number, id: number, userId: number): Promise<"known" | "tombstoned"> {
+    await this.ensure(pairId);
+    return this.store.transaction(() => this.conditional.verdict(id, userId));
   }
 
   /** The reconciler asks about a conditional order D1 still shows as submitted (desks/conditional.ts `orphan`). */

@@ -60,10 +60,18 @@ export interface SpotCommandEntry {
    * none: their funds are holds in the account objects), inserted before `orders` updates them.
    */
   newOrders?: NewOrderRow[];
+  /** `ACCOUNTS=objects` only: the D1 rows of conditional orders taken in by this transaction, inserted before `conditionals` update them. */
+  newConditionals?: NewConditionalRow[];
 }
 
 /** A spot order's D1 row: [id, userId, side, kind, price, qty, reserved units, reserved currency, client order id, budget, created at]. */
 export type NewOrderRow = [number, number, "buy" | "sell", "market" | "limit", number, number, string, number, string | null, number | null, number];
+
+/**
+ * A conditional order's D1 row (status 0, as the Worker's freeze batch writes it on D1's path): [id, userId, side, type,
+ * qty, price, stop, limit price, callback bps, activation, reserved units (its own), reserved currency, client order id, created at].
+ */
+export type NewConditionalRow = [number, number, "buy" | "sell", string, number, number, number | null, number | null, number | null, number | null, string, number, string | null, number];
 
 /**
  * One conditional order's new state: [id, status (1 open, 2 triggered, 3 cancelled, 4 refused),
@@ -228,8 +236,10 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
   const trades: (SpotTrade & { at: number })[] = [];
   const conditionals: [ConditionalUpdate, number][] = [];
   const newOrders: NewOrderRow[] = [];
+  const newConditionals: NewConditionalRow[] = [];
   for (const p of entries) {
     if (p.newOrders) newOrders.push(...p.newOrders);
+    if (p.newConditionals) newConditionals.push(...p.newConditionals);
     for (const [userId, currencyId, dAvail, dFrozen] of p.entries) {
       const k = `${userId}:${currencyId}`;
       const cur = sums.get(k) ?? [userId, currencyId, 0n, 0n];
@@ -259,6 +269,7 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
   // One statement for the orders and one for the trades, however many (each row's values in a JSON array).
   const extra: D1PreparedStatement[] = conditionals.length > 0 ? conditionalStatements(db, pair, conditionals, at) : [];
   if (newOrders.length > 0) extra.unshift(newOrdersStatement(db, pair, newOrders));
+  if (newConditionals.length > 0) extra.unshift(newConditionalsStatement(db, pair, newConditionals));
   if (orders.size > 0) {
     extra.push(
       db
@@ -296,6 +307,19 @@ function newOrdersStatement(db: D1Database, pair: OutboxPair, rows: NewOrderRow[
     .prepare(
       `INSERT INTO spot_orders (id, user_id, pair_id, side, kind, price, qty, reserved_units, reserved_currency, status, client_oid, budget, created_at, updated_at)
        SELECT value ->> 0, value ->> 1, ?, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, 0, value ->> 8, value ->> 9, value ->> 10, value ->> 10
+       FROM json_each(?) WHERE true ORDER BY key ON CONFLICT DO NOTHING`,
+    )
+    .bind(pair.pairId, JSON.stringify(rows));
+}
+
+/** The rows of conditional orders whose funds are held in the account objects (`ACCOUNTS=objects`): one statement; a copy already there is left alone. */
+function newConditionalsStatement(db: D1Database, pair: OutboxPair, rows: NewConditionalRow[]): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO spot_conditional_orders (id, user_id, pair_id, side, type, qty, price, stop_price, limit_price, callback_bps, activation_price,
+         reserved_units, reserved_currency, status, client_oid, created_at, updated_at)
+       SELECT value ->> 0, value ->> 1, ?, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9,
+         value ->> 10, value ->> 11, 0, value ->> 12, value ->> 13, value ->> 13
        FROM json_each(?) WHERE true ORDER BY key ON CONFLICT DO NOTHING`,
     )
     .bind(pair.pairId, JSON.stringify(rows));

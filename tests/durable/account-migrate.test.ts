@@ -10,7 +10,7 @@ import worker from "../../worker/index.ts";
 import { userStub } from "../../worker/lib/notify.ts";
 import { migrateAccountsStep, migrationCursor, openSystemAccounts, verifyAccountsStep } from "../../worker/domain/ledger/account-objects.ts";
 import { SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
-import { drainPair, seedSpotPair } from "../api/helpers.ts";
+import { api, drainPair, seedSpotPair } from "../api/helpers.ts";
 import { BTC, PAIR, USDT, buy, trader } from "../api/spot-fixtures.ts";
 
 /** Users that exist only as balance rows (the migration reads nothing else of a user without open records). */
@@ -19,6 +19,8 @@ const SYNTHETIC = 300;
 
 let orderUser = 0;
 let orderId = 0;
+let ocoUser = 0;
+let ocoId = 0;
 
 beforeAll(async () => {
   await seedSpotPair();
@@ -28,6 +30,13 @@ beforeAll(async () => {
   await drainPair(PAIR);
   orderUser = u.id;
   orderId = Number(placed.body.message.order_id);
+  // An OCO buy: its limit leg at 40 (a spot order of the same id) and its stop's own part up to the child's 70.
+  const o = await trader("1000", "0");
+  const oco = await api("/transaction/conditional", { token: o.token, body: { currency_id: BTC, legal_id: USDT, side: "buy", type: "oco", num: "1", price: "40", stop_price: "60", limit_price: "70" } });
+  expect(oco.body.type).toBe("ok");
+  await drainPair(PAIR);
+  ocoUser = o.id;
+  ocoId = Number(oco.body.message.id);
   // Every third user has funds frozen with no open record behind them; every fifth holds BTC too.
   const rows: [number, number, string, number, number][] = [];
   for (let i = 0; i < SYNTHETIC; i++) {
@@ -112,6 +121,12 @@ describe("moving D1's balances into account objects", () => {
     // 2 BTC at 50 USDT: 100 USDT frozen for the order, nothing left unexplained.
     expect(holds).toMatchObject([{ hold: `spot_order:${orderId}`, account: "change", currencyId: USDT, amount: 10_000_000_000n, spent: 0n, forKind: "spot_order", forId: String(orderId) }]);
     expect(await userStub(env, orderUser).accountBalances(orderUser)).toEqual([{ account: "change", currencyId: USDT, available: 90_000_000_000n, frozen: 10_000_000_000n }]);
+  });
+
+  it("opens an OCO's leg and its stop's own part as the one hold its pair spends in objects mode, spot_cond:{id}", async () => {
+    const holds = await userStub(env, ocoUser).accountOpenHolds(ocoUser);
+    expect(holds).toMatchObject([{ hold: `spot_cond:${ocoId}`, currencyId: USDT, amount: 7_000_000_000n, spent: 0n, forKind: "spot_cond", forId: String(ocoId) }]);
+    expect(await userStub(env, ocoUser).accountBalances(ocoUser)).toEqual([{ account: "change", currencyId: USDT, available: 93_000_000_000n, frozen: 7_000_000_000n }]);
   });
 
   it("reports the one user whose D1 balance changed after their object was opened", async () => {

@@ -15,12 +15,12 @@ export const PAIR = 1;
 
 export const pairStub = () => env.PAIR.get(env.PAIR.idFromName(`pair:${PAIR}`));
 
-/** A verified user whose object was opened with `usdt` and `btc` in the spot account. */
-export async function objectTrader(usdt = "10000", btc = "1") {
+/** A verified user whose object was opened with `usdt` and `btc` (or another coin's units) in the spot account. */
+export async function objectTrader(usdt = "10000", btc = "1", coin = BTC) {
   const u = await makeUser({ verified: 2 });
   const rows = [
     { account: "change", currencyId: USDT, available: units(usdt), frozen: 0n },
-    { account: "change", currencyId: BTC, available: units(btc), frozen: 0n },
+    { account: "change", currencyId: coin, available: units(btc), frozen: 0n },
   ].filter((r) => r.available > 0n);
   await accountStub(env, u.id).accountImport(u.id, rows);
   return u;

@@ -77,7 +77,7 @@ export const spotRoutes = new Hono<AppEnv>()
     ok(c, await placeConditional(trader(c), c.req.valid("json"))),
   )
   .get("/transaction/conditional", READ_KEY, requireUser, query(conditionalListQuerySchema), answers(conditionalListSchema, { summary: "One's conditional orders, open or done, newest first", auth: true }), async (c) =>
-    ok(c, await listConditional(c.env.DB, c.get("user").id, c.req.valid("query"))),
+    ok(c, await listConditional(c.env, c.get("user").id, c.req.valid("query"))),
   )
   .post("/transaction/conditional/cancel", TRADE_KEY, requireUser, jsonBody(conditionalCancelSchema), answers(conditionalCancelledSchema, { summary: "Cancel one of one's open conditional orders", auth: true }), async (c) => {
     await cancelConditional(trader(c), c.req.valid("json").id);

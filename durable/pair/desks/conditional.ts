@@ -21,7 +21,7 @@ import type { PlaceResult, SpotDesk } from "./spot.ts";
  * ticks, qty in lots. `maxOpen`: the most open conditional orders its owner may have here (this one
  * refused with LIMIT, its hold released, when they already have that many).
  */
-export type ConditionalInput = Omit<ConditionalOrder, "owner" | "extreme"> & { pairId: number; userId: number; maxOpen?: number };
+export type ConditionalInput = Omit<ConditionalOrder, "owner" | "extreme"> & { pairId: number; userId: number; maxOpen?: number; clientOid?: string | null };
 
 export interface ConditionalResult {
   ok: boolean;
@@ -61,6 +61,9 @@ export class ConditionalDesk {
     const book = new ConditionalBook();
     this.spot.conditional = book;
     const sql = this.store.sql;
+    // Balances in the account objects: OCO legs still resting spend their conditional order's hold.
+    this.spot.condLegs.clear();
+    if (this.spot.legsMode) for (const r of sql.exec("SELECT id FROM conditionals WHERE type = 'oco' AND id IN (SELECT id FROM book)").toArray()) this.spot.condLegs.add(Number(r.id));
     const rows = sql.exec("SELECT * FROM conditionals WHERE status = 1 ORDER BY seq").toArray();
     const last = this.spot.top().last;
     for (const r of rows) {
@@ -90,13 +93,20 @@ export class ConditionalDesk {
 
   /** Starts watching an order (inside the spot commit). A repeated id answers the stored state. */
   place(input: ConditionalInput): ConditionalResult {
-    const prior = this.store.one<{ status: number }>("SELECT status FROM conditionals WHERE id = ?", input.id);
+    const prior = this.store.one<{ status: number; owner: number }>("SELECT status, owner FROM conditionals WHERE id = ?", input.id);
+    // Another user's order under this id (balances in the account objects: nothing exchange-wide drew it): refused, nothing recorded.
+    if (prior && Number(prior.owner) !== input.userId) return { ok: false, code: "ID_TAKEN", status: "rejected" };
     if (prior) return { ok: prior.status !== 4, status: STATUS[prior.status] === "submitted" ? "open" : (STATUS[prior.status] as ConditionalResult["status"]) };
     const now = Date.now();
-    const { pairId: _pair, userId, maxOpen, ...fields } = input;
+    const { pairId: _pair, userId, maxOpen, clientOid, ...fields } = input;
     const o: ConditionalOrder = { ...fields, owner: userId };
     const holds = conditionalHolds(this.factors(), o);
     const currency = this.currency(o.side);
+    if (this.spot.legsMode) {
+      // Its funds are one hold `spot_cond:{id}` in the owner's object (leg + own): the OCO leg and the child spend it.
+      this.spot.noteNewConditional([o.id, userId, o.side, o.type, o.qty, o.price, o.stop, o.limitPrice, o.callbackBps, o.activation, holds.own.toString(), currency, clientOid ?? null, now]);
+      if (o.type === "oco") this.spot.condLegs.add(o.id);
+    }
     const last = this.spot.top().last;
     // A condition already met when it arrives (the price moved since the Worker looked), or a
     // trailing stop with nothing to start from, is refused: all it froze goes back.
@@ -118,9 +128,11 @@ export class ConditionalDesk {
     if (o.type !== "oco") return { ok: true, status: "open" };
     const leg = this.spot.placeOne({ pairId: input.pairId, orderId: o.id, userId: o.owner, side: o.side, price: o.price, qty: o.qty, tif: "GTC", reservedUnits: holds.leg.toString() });
     if (!leg.ok) {
+      this.spot.condLegs.delete(o.id);
       // The leg was refused (its hold released by the spot desk): the stop goes with it.
       this.spot.conditional.remove(o.id);
-      this.close(o, 4, leg.code ?? "REJECTED", now);
+      // ID_TAKEN (objects mode: another user's order has the leg's id): nothing recorded for the leg; the Worker releases the whole hold and draws again.
+      this.close(o, 4, leg.code ?? "REJECTED", now, !(this.spot.legsMode && leg.code === "ID_TAKEN"));
       return { ok: false, code: leg.code, status: "rejected", leg };
     }
     return { ok: true, status: this.spot.conditional.has(o.id) ? "open" : "cancelled", leg };
@@ -132,18 +144,17 @@ export class ConditionalDesk {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 4, ?, 0, 0, ?)`,
       o.id, o.owner, o.side, o.type, o.qty, o.price, holds.own.toString(), holds.child.toString(), this.currency(o.side), code, now,
     );
-    const currency = this.currency(o.side);
-    this.spot.addEntry(o.owner, currency, holds.own, -holds.own, now);
+    this.spot.releaseConditional(o, holds.own, "refused", now);
     if (o.type === "oco") this.spot.rejectUnbooked({ pairId: this.spot.info!.pairId, orderId: o.id, userId: o.owner, side: o.side, price: o.price, qty: o.qty, tif: "GTC", reservedUnits: holds.leg.toString() }, code);
+    this.spot.condLegs.delete(o.id);
     this.spot.noteConditional([o.id, 4, code, null, null, o.owner], now);
     return { ok: false, code, status: "rejected" };
   }
 
   /** Marks an order finished (3 cancelled, 4 refused) and releases its own hold. */
-  private close(o: ConditionalOrder, status: 3 | 4, reason: string, now: number) {
+  private close(o: ConditionalOrder, status: 3 | 4, reason: string, now: number, release = true) {
     this.store.sql.exec("UPDATE conditionals SET status = ?, reason = ? WHERE id = ?", status, reason, o.id);
-    const own = conditionalHolds(this.factors(), o).own;
-    this.spot.addEntry(o.owner, this.currency(o.side), own, -own, now);
+    if (release) this.spot.releaseConditional(o, conditionalHolds(this.factors(), o).own, "closed", now);
     this.spot.noteConditional([o.id, status, reason, null, null, o.owner], now);
   }
 
@@ -184,6 +195,24 @@ export class ConditionalDesk {
     return "tombstoned";
   }
 
+  /**
+   * `ACCOUNTS=objects`: the orphan sweep of the owner's account object asks about a `spot_cond:{id}`
+   * hold. Known (this pair took the order in, or refused it and released the hold): its legs resolve
+   * the hold. Unknown: recorded here as refused (`orphaned`), so a late placement is refused with
+   * nothing moved, and the object releases the hold itself (`{hold}:orphan`).
+   */
+  verdict(id: number, userId: number): "known" | "tombstoned" {
+    const row = this.store.one<{ owner: number }>("SELECT owner FROM conditionals WHERE id = ?", id);
+    if (row) return Number(row.owner) === userId ? "known" : "tombstoned";
+    this.store.sql.exec(
+      `INSERT INTO conditionals (id, owner, side, type, qty, price, own_units, child_units, currency, status, reason, seq, placed_trade, at)
+       VALUES (?, ?, 'buy', 'stop_limit', 0, 0, '0', '0', 0, 4, 'orphaned', 0, 0, ?)`,
+      id, userId, Date.now(),
+    );
+    if (!this.spot.known(id)) this.spot.tombstone(id);
+    return "tombstoned";
+  }
+
   /** Records an order this object never watched as finished, releasing what D1 froze for it. */
   private closeUnseen(id: number, userId: number, unseen: Unseen, status: 3 | 4, reason: string, now: number) {
     this.store.sql.exec(
@@ -191,8 +220,7 @@ export class ConditionalDesk {
        VALUES (?, ?, ?, ?, 0, 0, ?, '0', ?, ?, ?, 0, 0, ?)`,
       id, userId, unseen.side, unseen.type, unseen.own, this.currency(unseen.side), status, reason, now,
     );
-    const own = BigInt(unseen.own);
-    this.spot.addEntry(userId, this.currency(unseen.side), own, -own, now);
+    this.spot.releaseConditional({ id, owner: userId, side: unseen.side }, BigInt(unseen.own), "closed", now);
     this.spot.noteConditional([id, status, reason, null, null, userId], now);
   }
 
@@ -215,8 +243,14 @@ export class ConditionalDesk {
   }
 
   private readonly ports: ConditionalPorts = {
-    cancelLeg: (legId, owner) => {
-      if (this.spot.engine!.order(legId)) this.spot.cancelOne(legId, owner);
+    cancelLeg: (legId, owner, o) => {
+      if (!this.spot.engine!.order(legId)) return;
+      if (this.spot.legsMode) {
+        // The leg and the child share the hold (leg + own): the leg's release leaves the child's part, child − own.
+        const h = conditionalHolds(this.factors(), o);
+        this.spot.keepOnCancel(legId, h.child - h.own);
+      }
+      this.spot.cancelOne(legId, owner);
     },
     triggered: (o, fired) => {
       const now = Date.now();
@@ -224,8 +258,9 @@ export class ConditionalDesk {
       const child: ConditionalChild = [childId(o.id), o.owner, o.side, o.type === "oco" ? o.limitPrice! : o.price, o.qty, h.child.toString(), this.currency(o.side)];
       this.store.sql.exec("UPDATE conditionals SET status = 2, trigger_price = ? WHERE id = ?", fired.trigger, o.id);
       // The hold moves to the child: for an OCO the leg's release (its cancel) and the child's hold net to child − own.
+      // With balances in the account objects the child spends the conditional order's hold as it is (SpotDesk.holdOf).
       const more = h.child - h.own;
-      this.spot.addEntry(o.owner, this.currency(o.side), -more, more, now);
+      if (!this.spot.legsMode) this.spot.addEntry(o.owner, this.currency(o.side), -more, more, now);
       this.spot.noteConditional([o.id, 2, null, fired.trigger, child, o.owner], now);
     },
     placeChild: (o, id, price) => {

@@ -22,10 +22,10 @@ import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from 
 import { formatUnits } from "../../../schemas/money.ts";
 import { bookIndex, priceBand, type BookTop } from "../../engine/index-price.ts";
 import type { FanoutHost } from "../fanout.ts";
-import type { ConditionalUpdate, NewOrderRow, SpotCommandEntry, SpotTrade } from "../outbox.ts";
+import type { ConditionalUpdate, NewConditionalRow, NewOrderRow, SpotCommandEntry, SpotTrade } from "../outbox.ts";
 import type { Leg } from "../../money/index.ts";
-import { doneLegs, fillLegs, refusedLegs } from "../legs.ts";
-import { ConditionalBook } from "../../engine/conditional.ts";
+import { condHold, condReleaseLegs, doneLegs, fillLegs, refusedLegs, spotHold } from "../legs.ts";
+import { CHILD_ID_BASE, ConditionalBook } from "../../engine/conditional.ts";
 import { rowToCandle, rowToSnapshotOrder, saveCandles, type PairStorage } from "../storage.ts";
 
 const SYSTEM_FEES = 0;
@@ -130,10 +130,12 @@ interface Pending {
   legs: Leg[];
   /** `legsMode` only: D1 rows of the orders this transaction placed (nothing wrote them before). */
   newOrders: NewOrderRow[];
+  /** `legsMode` only: D1 rows of the conditional orders this transaction took in. */
+  newConditionals: NewConditionalRow[];
 }
 
 function emptyPending(): Pending {
-  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false, journal: [], journaled: new Map(), book: new Map(), conditionals: [], legs: [], newOrders: [] };
+  return { at: 0, entries: [], orders: [], trades: [], bars: new Map(), counters: false, journal: [], journaled: new Map(), book: new Map(), conditionals: [], legs: [], newOrders: [], newConditionals: [] };
 }
 
 /** What the object's storage knows about an order id before a place: tombstoned, journaled, refused. */
@@ -227,6 +229,16 @@ export class SpotDesk {
    * deltas, and the outbox entry carries the new orders' D1 rows. Set once by the object.
    */
   legsMode = false;
+  /**
+   * `legsMode`: OCO legs whose funds are their conditional order's hold (`spot_cond:{id}`), not a
+   * `spot_order:` hold of their own (filled by desks/conditional.ts; an order leaves it when done).
+   */
+  readonly condLegs = new Set<number>();
+  /** `legsMode`: what an order's done release leaves in its hold (an OCO leg cancelled by its stop: the child's part). */
+  private readonly keepOnDone = new Map<number, bigint>();
+  /** Which hold an order spends: a conditional order's child and an OCO's leg spend the conditional's hold. */
+  readonly holdOf = (orderId: number): string =>
+    orderId >= CHILD_ID_BASE ? condHold(orderId - CHILD_ID_BASE) : this.condLegs.size > 0 && this.condLegs.has(orderId) ? condHold(orderId) : spotHold(orderId);
 
   constructor(private readonly store: PairStorage) {}
 
@@ -276,6 +288,7 @@ export class SpotDesk {
     this.pending = emptyPending();
     this.published = [];
     this.seenAhead.clear();
+    this.keepOnDone.clear();
     this.lastPrice = undefined;
   }
 
@@ -372,6 +385,23 @@ export class SpotDesk {
     this.pending.entries.push([userId, currencyId, dAvailable.toString(), dFrozen.toString()]);
   }
 
+  /** `legsMode`: a conditional order's own funds go back from its hold (`spot_cond:{id}:{why}`, once); else a ledger delta. */
+  releaseConditional(o: { id: number; owner: number; side: "buy" | "sell" }, units: bigint, why: string, now: number): void {
+    if (!this.legsMode) return this.addEntry(o.owner, o.side === "buy" ? this.info!.legalId : this.info!.currencyId, units, -units, now);
+    this.pending.at = now;
+    this.pending.legs.push(...condReleaseLegs(this.info!, o, units, why));
+  }
+
+  /** `legsMode`: the order's done release keeps `units` in its hold (the OCO leg an order's stop cancels: its child spends them). */
+  keepOnCancel(orderId: number, units: bigint): void {
+    this.keepOnDone.set(orderId, units);
+  }
+
+  /** `legsMode`: a conditional order's D1 row for the read model (the Worker wrote none). */
+  noteNewConditional(row: NewConditionalRow): void {
+    this.pending.newConditionals.push(row);
+  }
+
   /** A conditional order's new state for this transaction's outbox entry. */
   noteConditional(update: ConditionalUpdate, now: number): void {
     this.pending.at = now;
@@ -390,7 +420,7 @@ export class SpotDesk {
     const currency = input.side === "buy" ? info.legalId : info.currencyId;
     const units = input.reservedUnits;
     this.pending.at = now;
-    if (this.legsMode) this.pending.legs.push(...refusedLegs(info, input));
+    if (this.legsMode) this.pending.legs.push(...refusedLegs(info, input, this.holdOf));
     else this.pending.entries.push([input.userId, currency, units, (-BigInt(units)).toString()]);
     this.pending.orders.push([input.orderId, 0, 4, code]);
     return { ok: false, code, filled: 0, remaining: 0, status: "rejected" };
@@ -486,10 +516,11 @@ export class SpotDesk {
       );
     }
     saveCandles(sql, p.bars.values());
-    if (p.orders.length === 0 && p.entries.length === 0 && p.trades.length === 0 && p.conditionals.length === 0) return null;
+    if (p.orders.length === 0 && p.entries.length === 0 && p.trades.length === 0 && p.conditionals.length === 0 && p.newConditionals.length === 0) return null;
     const entry: SpotCommandEntry = { kind: "spot", at: p.at, entries: p.entries, orders: p.orders, trades: p.trades };
     if (p.conditionals.length > 0) entry.conditionals = p.conditionals;
     if (p.newOrders.length > 0) entry.newOrders = p.newOrders;
+    if (p.newConditionals.length > 0) entry.newConditionals = p.newConditionals;
     return entry;
   }
 
@@ -525,7 +556,7 @@ export class SpotDesk {
     const p = this.pending;
     for (const ev of result.events) {
       if (ev.type === "fill") {
-        if (this.legsMode) p.legs.push(...fillLegs(info, pair, ev));
+        if (this.legsMode) p.legs.push(...fillLegs(info, pair, ev, this.holdOf));
         else {
           const s = settleFill(pair, ev);
           add(s.buyer);
@@ -554,7 +585,12 @@ export class SpotDesk {
       } else if (ev.type === "booked") {
         touch(Number(ev.id))[2] = 1;
       } else if (ev.type === "done") {
-        if (this.legsMode) p.legs.push(...doneLegs(info, pair, ev));
+        if (this.legsMode) {
+          const id = Number(ev.id);
+          p.legs.push(...doneLegs(info, pair, ev, this.holdOf, this.keepOnDone.get(id)));
+          this.keepOnDone.delete(id);
+          this.condLegs.delete(id);
+        }
         else add(releaseDelta(pair, ev));
         const o = touch(Number(ev.id));
         o[2] = ev.reason === "filled" || ev.reason === "budget" ? 2 : 3; // a market buy by total is done when its budget is spent

@@ -106,10 +106,11 @@ async function recordHolds(db: D1Database, userId: number, rows: OpeningBalance[
   for (const h of lists.flat()) {
     if (h.units <= 0n) continue;
     const id = String(h.ref.id ?? "none");
-    const k = `${h.purpose}:${id}:${h.account}:${h.currencyId}`;
+    const kind = h.holdKind ?? h.purpose;
+    const k = `${kind}:${id}:${h.account}:${h.currencyId}`;
     const same = byKey.get(k);
     if (same) same.amount += h.units;
-    else byKey.set(k, { forKind: h.purpose, forId: id, account: h.account, currencyId: h.currencyId, amount: h.units });
+    else byKey.set(k, { forKind: kind, forId: id, account: h.account, currencyId: h.currencyId, amount: h.units });
   }
   const holds = [...byKey.values()];
   const ids = new Map<string, number>();

@@ -23,6 +23,8 @@ export interface UserHold {
   ref: StatementRef;
   /** the record's short name (a pair, a round's title), or "" */
   label: string;
+  /** The hold's kind in the account object when it is not the purpose (a conditional order's funds: `spot_cond`); the migration's opening names the hold by it. */
+  holdKind?: string;
 }
 
 /**

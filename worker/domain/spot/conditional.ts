@@ -12,12 +12,15 @@ import { CALLBACK_BPS, CONDITIONAL_LIMITS, type conditionalListQuerySchema, type
 import { conditionalHolds, type ConditionalOrder } from "../../../durable/engine/conditional.ts";
 import { notionalToQuoteUnits } from "../../../durable/engine/units.ts";
 import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
-import { takenIn, withNewId } from "../../lib/ids.ts";
+import { IdTaken, takenIn, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import type { HoldSource, Hold, UserHold } from "../ledger/holds.ts";
 import { type Trader } from "./orders.ts";
-import { accountsOnObjects } from "../../lib/accounts.ts";
+import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
+import { carried, sessionProof } from "../../lib/auth.ts";
+import type { ReserveRequest } from "../../../durable/account/types.ts";
+import { CHILD_ID_BASE } from "../../../durable/engine/conditional.ts";
 import { pairFor, pairStub, type PairRow } from "./pairs.ts";
 
 type Input = z.output<typeof conditionalOrderSchema>;
@@ -160,10 +163,9 @@ const CONDITIONAL_TAKEN = takenIn("spot_conditional_orders", "spot_orders");
 
 /** Places a conditional order: funds frozen with its row in one D1 batch, then watched by the pair object. */
 export async function placeConditional(t: Trader, input: Input): Promise<ConditionalOrderOut> {
-  // Conditional orders still freeze in D1: not offered while balances live in the account objects (docs/architecture/account-objects.md).
-  if (accountsOnObjects(t.env)) throw new ApiError("feature_off", 403);
   const db = t.env.DB;
   const pair = await pairFor(db, input.currency_id, input.legal_id);
+  if (accountsOnObjects(t.env)) return placeOnObjects(t, pair, input);
   // Placement writes no session-checked row: the session is confirmed in D1 first.
   await t.confirm?.();
   if (input.client_oid) {
@@ -226,8 +228,9 @@ export async function placeConditional(t: Trader, input: Input): Promise<Conditi
 }
 
 /** Hands a held order to the pair object; a refusal (its hold already released there) becomes the user's error. */
-async function watch(t: Trader, pair: PairRow, o: ConditionalOrder, maxOpen: number) {
+async function watch(t: Trader, pair: PairRow, o: ConditionalOrder, maxOpen: number, clientOid?: string | null) {
   const r = await pairStub(t.env, pair.id).placeConditional({
+    clientOid,
     pairId: pair.id,
     id: o.id,
     userId: t.userId,
@@ -242,6 +245,11 @@ async function watch(t: Trader, pair: PairRow, o: ConditionalOrder, maxOpen: num
     maxOpen,
   });
   if (r.ok) return r;
+  if (r.code === "ID_TAKEN") {
+    // Objects mode only: another user's conditional order has this id at the pair; its hold goes back (keyed once) and the caller draws again.
+    await accountStub(t.env, t.userId).accountApply(t.userId, [{ key: `${COND_HOLD}:${o.id}:taken`, ops: [{ t: "release", hold: `${COND_HOLD}:${o.id}`, amount: "rest" }] }]);
+    throw new IdTaken();
+  }
   const fmt = (ticks: number | undefined) => (ticks === undefined ? "?" : formatUnits(BigInt(ticks), pair.priceDecimals));
   if (r.code === "PRICE_BAND") throw new ApiError("price_out_of_band", 409, { percent: PRICE_BAND_BPS / 100, low: fmt(r.leg?.band?.low), high: fmt(r.leg?.band?.high) });
   if (r.code === "NO_PRICE") throw new ApiError("cond_no_price", 409);
@@ -268,13 +276,20 @@ async function replay(t: Trader, pair: PairRow, prior: Row, input: Input): Promi
     prior.activation_price === o.activation;
   if (!same) throw new ApiError("duplicate_client_id", 409);
   // Its first request died between the freeze and the object: send it again (the object answers a known id with its state).
-  if (prior.status === 0) await watch(t, pair, o, conditionalLimits(t.env).perPair).catch((err: unknown) => (err instanceof ApiError ? undefined : Promise.reject(err)));
-  const row = (await rowById(t.env.DB, t.userId, prior.id)) ?? prior;
+  let status = prior.status;
+  if (prior.status === 0) {
+    const r = await watch(t, pair, o, conditionalLimits(t.env).perPair, input.client_oid).catch((err: unknown) => (err instanceof ApiError ? undefined : Promise.reject(err)));
+    status = r ? STATUS.indexOf(r.status) : 4;
+  }
+  // With balances in the account objects the row may still be on its way from the pair's drain: the pair's answer stands in.
+  const row = (await rowById(t.env.DB, t.userId, prior.id)) ?? { ...prior, status };
   return { ...out(row), replayed: true };
 }
 
 /** One's conditional orders: open (submitted or watched) or done (triggered, cancelled, refused), newest first, at most 100. */
-export async function listConditional(db: D1Database, userId: number, q: z.output<typeof conditionalListQuerySchema>) {
+export async function listConditional(env: Env, userId: number, q: z.output<typeof conditionalListQuerySchema>) {
+  const db = env.DB;
+  if (accountsOnObjects(env)) await drainHeldPairs(env, userId);
   const statuses = q.status === "open" ? "0, 1" : "2, 3, 4";
   const where = [`c.user_id = ?`, `c.status IN (${statuses})`];
   const args: number[] = [userId];
@@ -292,6 +307,7 @@ export async function listConditional(db: D1Database, userId: number, q: z.outpu
 
 /** Cancels one of one's own open conditional orders (an OCO's limit leg with it); the hold comes back through the object's outbox. */
 export async function cancelConditional(t: Trader, id: number): Promise<void> {
+  if (accountsOnObjects(t.env)) return cancelOnObjects(t, id);
   const row = await t.env.DB.prepare("SELECT pair_id, side, type, status, reserved_units FROM spot_conditional_orders WHERE id = ? AND user_id = ?")
     .bind(id, t.userId)
     .first<{ pair_id: number; side: "buy" | "sell"; type: Row["type"]; status: number; reserved_units: number }>();
@@ -304,6 +320,7 @@ export async function cancelConditional(t: Trader, id: number): Promise<void> {
 export async function cancelAll(t: Trader, currencyId: number, legalId: number) {
   const db = t.env.DB;
   const pair = await pairFor(db, currencyId, legalId);
+  if (accountsOnObjects(t.env)) return cancelAllOnObjects(t, pair);
   const { results } = await db.prepare("SELECT id FROM spot_orders WHERE user_id = ? AND pair_id = ? AND status IN (0, 1)").bind(t.userId, pair.id).all<{ id: number }>();
   return pairStub(t.env, pair.id).cancelAll(pair.id, t.userId, results.map((r) => r.id));
 }
@@ -328,4 +345,158 @@ export const spotConditionalHolds: HoldSource = {
       .all<{ id: number; reserved_currency: number; units: string; base: string; quote: string }>();
     return results.map((r): UserHold => ({ account: "change", currencyId: r.reserved_currency, units: BigInt(r.units), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` }));
   },
+  /** At the cut-over: the conditional order's own part opens as its hold `spot_cond:{id}` (an OCO's leg joins it: spotOrderHolds). */
+  async openingHolds(db, userId) {
+    return (await spotConditionalHolds.forUser!(db, userId)).map((h) => ({ ...h, holdKind: COND_HOLD }));
+  },
 };
+
+// ---- Balances in the account objects (ACCOUNTS=objects, worker/lib/accounts.ts) -----------------
+// A conditional order's funds (an OCO's leg and its own part together) are ONE hold in the trader's
+// object, `spot_cond:{id}`, owned by the pair; the pair watches the order, its OCO leg and its child
+// spend that hold (durable/pair/desks/spot.ts `holdOf`), and a cancel, an OCO's filled leg or a refusal
+// releases the conditional's own part by a leg keyed `spot_cond:{id}:{why}`. The D1 row comes with the
+// pair's drain (`newConditionals`), so a list first asks the pairs holding the user's orders to drain.
+
+const COND_HOLD = "spot_cond";
+
+/** What a replay needs of the first order of a client id (kept with its hold in the trader's object). */
+type HeldTerms = Omit<Row, "status" | "reason" | "trigger_price" | "child_order_id" | "client_oid" | "currency_id" | "legal_id" | "base" | "quote" | "price_decimals" | "qty_decimals">;
+
+function heldTerms(pair: PairRow, o: ConditionalOrder, own: bigint, now: number): HeldTerms {
+  return {
+    id: o.id,
+    pair_id: pair.id,
+    side: o.side,
+    type: o.type,
+    qty: o.qty,
+    price: o.price,
+    stop_price: o.stop,
+    limit_price: o.limitPrice,
+    callback_bps: o.callbackBps,
+    activation_price: o.activation,
+    reserved_units: Number(own),
+    created_at: now,
+  };
+}
+
+/** The answer's row before D1 has it (the pair's drain writes it a moment later). */
+function heldRow(pair: PairRow, terms: HeldTerms, status: number, clientOid: string | null): Row {
+  return {
+    ...terms,
+    status,
+    reason: null,
+    trigger_price: null,
+    child_order_id: null,
+    client_oid: clientOid,
+    currency_id: pair.currencyId,
+    legal_id: pair.legalId,
+    base: pair.base,
+    quote: pair.quote,
+    price_decimals: pair.priceDecimals,
+    qty_decimals: pair.qtyDecimals,
+  };
+}
+
+async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<ConditionalOutOut> {
+  const db = t.env.DB;
+  if (input.client_oid) {
+    // A client id from before the cut-over (or long drained) is answered from D1, as spot orders are;
+    // a replay may place without a reserve to carry the session check, so the session is confirmed first.
+    await t.confirm?.();
+    const prior = await db.prepare(`${ROW_SQL} WHERE c.user_id = ? AND c.client_oid = ?`).bind(t.userId, input.client_oid).first<Row>();
+    if (prior) return replay(t, pair, prior, input);
+  }
+  const limits = conditionalLimits(t.env);
+  // The pair's last price and open count; the user's open total from D1's rows (behind by at most the pairs' drain window).
+  const [{ last, open }, total] = await Promise.all([
+    pairStub(t.env, pair.id).conditionalTop(pair.id, t.userId),
+    db.prepare("SELECT count(*) AS n FROM spot_conditional_orders WHERE user_id = ? AND status IN (0, 1)").bind(t.userId).first<{ n: number }>(),
+  ]);
+  if (open >= limits.perPair) throw new ApiError("cond_limit_pair", 409, { max: limits.perPair });
+  if ((total?.n ?? 0) >= limits.total) throw new ApiError("cond_limit_total", 409, { max: limits.total });
+  const account = accountStub(t.env, t.userId);
+  const placed = await withNewId(
+    null,
+    async (id): Promise<{ replay: string } | { row: Row }> => {
+      const o = checkOrder(pair, input, last, id, t.userId);
+      const holds = conditionalHolds(pair, o);
+      const now = Date.now();
+      const terms = heldTerms(pair, o, holds.own, now);
+      const req: ReserveRequest = {
+        forKind: COND_HOLD,
+        forId: String(id),
+        account: "change",
+        currencyId: o.side === "buy" ? pair.legalId : pair.currencyId,
+        amount: holds.total,
+        owner: `pair:${pair.id}`,
+      };
+      if (input.client_oid) Object.assign(req, { clientId: input.client_oid, terms: JSON.stringify(terms) });
+      const held = await carried(t.guard, account.accountReserve(t.userId, req, sessionProof(t.guard)));
+      if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
+      if (held.result === "replay") return { replay: held.terms };
+      if (held.result === "exists") throw new IdTaken();
+      // Held: now the pair. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
+      await watch(t, pair, o, limits.perPair, input.client_oid ?? null);
+      return { row: heldRow(pair, terms, 1, input.client_oid ?? null) };
+    },
+    Date.now(),
+  );
+  if ("replay" in placed) return replayHeld(t, pair, JSON.parse(placed.replay) as HeldTerms, input);
+  return { ...out(placed.row), status: "open" };
+}
+
+/** A client id this user's object already holds a conditional order for (before D1 has its row): the same order answers, another is refused. */
+async function replayHeld(t: Trader, pair: PairRow, first: HeldTerms, input: Input): Promise<ConditionalOutOut> {
+  const row = (await rowById(t.env.DB, t.userId, first.id)) ?? heldRow(pair, first, 0, input.client_oid ?? null);
+  return replay(t, pair, row, input);
+}
+
+type ConditionalOutOut = ConditionalOrderOut & { replayed?: true };
+
+/** Before a list: the pairs holding the user's open conditional orders drain, so the list has every order placed before it. */
+async function drainHeldPairs(env: Env, userId: number) {
+  const holds = await accountStub(env, userId).accountOwnedHolds(userId, [COND_HOLD]);
+  const pairs = new Set<number>();
+  for (const h of holds) {
+    const m = /^pair:([0-9]+)$/.exec(h.owner ?? "");
+    if (m) pairs.add(Number(m[1]));
+  }
+  await Promise.all([...pairs].map((id) => pairStub(env, id).drain()));
+}
+
+async function cancelOnObjects(t: Trader, id: number): Promise<void> {
+  const account = accountStub(t.env, t.userId);
+  const [h] = await carried(t.guard, account.accountHolds(t.userId, [`${COND_HOLD}:${id}`], sessionProof(t.guard)));
+  const m = h?.open ? /^pair:([0-9]+)$/.exec(h.owner ?? "") : null;
+  if (!m) throw new ApiError("cond_not_found", 404);
+  const pairId = Number(m[1]);
+  const stub = pairStub(t.env, pairId);
+  const r = await stub.cancelConditional(pairId, id, t.userId, null);
+  if (r.ok) return;
+  // The pair never took it in (its placing request died on the way): recorded there as refused now, so it
+  // can never be watched later, and its hold goes back at once under the orphan sweep's own key (once).
+  if (r.code === "NOT_FOUND" && (await stub.conditionalVerdict(pairId, id, t.userId)) === "tombstoned") {
+    await account.accountApply(t.userId, [{ key: `${COND_HOLD}:${id}:orphan`, ops: [{ t: "release", hold: `${COND_HOLD}:${id}`, amount: "rest" }] }]);
+    return;
+  }
+  throw new ApiError("cond_not_found", 404);
+}
+
+/**
+ * cancel_all on the account objects: the open orders are the trader's open holds on this pair, known
+ * at once (D1's rows arrive with the pair's drain): `spot_order:{id}` and, for each conditional order,
+ * its OCO leg and its child (ids `id` and 2^52 + id); the pair cancels those of this user still open.
+ */
+async function cancelAllOnObjects(t: Trader, pair: PairRow) {
+  const holds = await accountStub(t.env, t.userId).accountOwnedHolds(t.userId, ["spot_order", COND_HOLD]);
+  const owner = `pair:${pair.id}`;
+  const ids: number[] = [];
+  for (const h of holds) {
+    if (h.owner !== owner || !/^[0-9]+$/.test(h.forId)) continue;
+    const id = Number(h.forId);
+    if (h.forKind === "spot_order") ids.push(id);
+    else if (h.forKind === COND_HOLD) ids.push(id, CHILD_ID_BASE + id);
+  }
+  return pairStub(t.env, pair.id).cancelAll(pair.id, t.userId, ids);
+}

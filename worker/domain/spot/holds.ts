@@ -4,6 +4,7 @@
  * a sell keeps its unfilled quantity of base. Both are converted to minimal units per pair.
  */
 import { baseUnitsPerLot, lotsToBaseUnits, notionalToQuoteUnits, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
+import { CHILD_ID_BASE } from "../../../durable/engine/conditional.ts";
 import type { Hold, HoldSource, UserHold } from "../ledger/holds.ts";
 import { spotConditionalHolds } from "./conditional.ts";
 
@@ -60,5 +61,22 @@ export const spotOrderHolds: HoldSource = {
       .bind(userId)
       .all<OrderRest & { id: number; base: string; quote: string }>();
     return results.map((r): UserHold => ({ account: "change", ...restHold(r), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` }));
+  },
+  /**
+   * At the cut-over (`ACCOUNTS=objects`): a conditional order's child (ids from 2^52) and an OCO's
+   * limit leg spend their conditional order's hold `spot_cond:{id}` in objects mode
+   * (durable/pair/desks/spot.ts `holdOf`), so their frozen funds are opened under that name.
+   */
+  async openingHolds(db, userId) {
+    const [orders, ocos] = await Promise.all([
+      spotOrderHolds.forUser!(db, userId),
+      db.prepare("SELECT id FROM spot_conditional_orders WHERE user_id = ? AND type = 'oco'").bind(userId).all<{ id: number }>(),
+    ]);
+    const legs = new Set(ocos.results.map((r) => r.id));
+    return orders.map((h) => {
+      const id = h.ref.id ?? 0;
+      if (id >= CHILD_ID_BASE) return { ...h, holdKind: "spot_cond", ref: { ...h.ref, id: id - CHILD_ID_BASE } };
+      return legs.has(id) ? { ...h, holdKind: "spot_cond" } : h;
+    });
   },
 };

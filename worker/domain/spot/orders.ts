@@ -21,6 +21,7 @@ import type { SessionGuard } from "../../lib/context.ts";
 import { pairFor, pairStub, type PairRow } from "./pairs.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
 import type { ReserveRequest } from "../../../durable/account/types.ts";
+import { CHILD_ID_BASE } from "../../../durable/engine/conditional.ts";
 
 /** Who places or cancels: the Worker's bindings, the session's user and the answer's language. */
 export interface Trader {
@@ -633,19 +634,38 @@ function pairOfHold(h: { open: boolean; owner?: string } | null): number | null 
   return m ? Number(m[1]) : null;
 }
 
+/**
+ * The hold an order's funds are in: its own `spot_order:{id}`, or, for a conditional order's child
+ * (ids from 2^52), the conditional order's `spot_cond:{id}` (durable/pair/desks/spot.ts `holdOf`).
+ * An OCO's leg has its conditional order's id and hold: asked for only when no `spot_order:` hold
+ * is open under the id, so an ordinary cancel asks the object once, as before.
+ */
+const holdName = (id: number) => (id >= CHILD_ID_BASE ? `spot_cond:${id - CHILD_ID_BASE}` : `${SPOT_HOLD}:${id}`);
+
+/** The pairs of one's orders by id (null: no open hold of this user carries it). */
+async function pairsOfOrders(t: Trader, ids: number[]): Promise<(number | null)[]> {
+  const account = accountStub(t.env, t.userId);
+  const holds = await carried(t.guard, account.accountHolds(t.userId, ids.map(holdName), sessionProof(t.guard)));
+  const pairs = ids.map((_, k) => pairOfHold(holds[k] ?? null));
+  const legs = ids.filter((id, k) => pairs[k] === null && id < CHILD_ID_BASE);
+  if (legs.length === 0) return pairs;
+  const conds = await account.accountHolds(t.userId, legs.map((id) => `spot_cond:${id}`));
+  const byLeg = new Map(legs.map((id, k) => [id, pairOfHold(conds[k] ?? null)]));
+  return ids.map((id, k) => pairs[k] ?? byLeg.get(id) ?? null);
+}
+
 async function cancelOnObjects(t: Trader, id: number): Promise<void> {
-  const [h] = await carried(t.guard, accountStub(t.env, t.userId).accountHolds(t.userId, [`${SPOT_HOLD}:${id}`], sessionProof(t.guard)));
-  const pairId = pairOfHold(h ?? null);
-  if (pairId === null) throw new ApiError("order_not_found", 404);
+  const [pairId] = await pairsOfOrders(t, [id]);
+  if (pairId === null || pairId === undefined) throw new ApiError("order_not_found", 404);
   const r = await pairStub(t.env, pairId).cancel(pairId, id, t.userId);
   if (!r.ok) throw new ApiError("order_not_found", 404);
 }
 
 async function cancelBatchOnObjects(t: Trader, ids: number[]) {
-  const holds = await carried(t.guard, accountStub(t.env, t.userId).accountHolds(t.userId, ids.map((id) => `${SPOT_HOLD}:${id}`), sessionProof(t.guard)));
+  const pairs = await pairsOfOrders(t, ids);
   const byPair = new Map<number, number[]>();
   ids.forEach((id, k) => {
-    const pairId = pairOfHold(holds[k] ?? null);
+    const pairId = pairs[k] ?? null;
     if (pairId !== null) byPair.set(pairId, [...(byPair.get(pairId) ?? []), id]);
   });
   const cancelled = new Set<number>();

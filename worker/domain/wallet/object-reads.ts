@@ -131,6 +131,8 @@ const int = (s: string | undefined): number | null => (s !== undefined && /^\d{1
  * explained at the opening), is `unexplained`: listed, never hidden.
  */
 export function holdOf(forKind: string, forId: string): { purpose: HoldPurpose; ref: StatementRef } {
+  // A conditional order's hold (`spot_cond:{id}`): a spot order's hold, as D1's hold source lists it.
+  if (forKind === "spot_cond") return { purpose: "spot_order", ref: { type: "spot_order", id: int(forId.split(":")[0]) } };
   const purpose = (holdPurposes as readonly string[]).includes(forKind) && forKind !== "unexplained" ? (forKind as Exclude<HoldPurpose, "unexplained">) : null;
   if (!purpose) return { purpose: "unexplained", ref: { type: "other", id: null } };
   return { purpose, ref: { type: PURPOSE_REF[purpose], id: int(forId.split(":")[0]) } };
@@ -139,6 +141,7 @@ export function holdOf(forKind: string, forId: string): { purpose: HoldPurpose; 
 /** The statement kind of a reservation, by the hold's kind (the ledger's kind codes, which the web words). */
 const RESERVE_KIND: Record<string, string> = {
   spot_order: "spot_freeze",
+  spot_cond: "spot_freeze",
   withdrawal: "withdrawal_freeze",
   vote: "vote_hold",
   launch: "launch_committed",
@@ -199,6 +202,7 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
       return { kind: "spot", ref: { type: "spot_pair", id: null } };
     case "order":
     case "spot_order":
+    case "spot_cond":
       return { kind: "spot_release", ref: { type: "spot_order", id: int(p[1]) } };
     case "contract":
       return { kind: "micro_settle", ref: { type: "seconds", id: int(p[1]) } };
