@@ -4,18 +4,19 @@
  * cut-over its interest days spend `earn_product:{id}` in the treasury shard of its id, so that hold
  * must be opened there (found by the crash run over every product, session 15: the budget had
  * become a `migrated` hold split over all shards, and each interest day's house leg was refused —
- * the user credited, the treasury never debited).
+ * the user credited, the treasury never debited). And the reconciler must count the treasury's
+ * frozen funds once, in the shards (it added D1's row they were opened from: twice the holds).
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { shardOf, SYSTEM_SHARDS, systemStub } from "../../worker/lib/accounts.ts";
+import { shardOf, SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
 import { createProduct } from "../../worker/domain/earn/catalogue.ts";
 import { openSystemAccounts } from "../../worker/domain/ledger/account-objects.ts";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { api, type TestUser } from "../api/helpers.ts";
 import { daily, held } from "../api/earn-fixtures.ts";
 import { makeOperator, seedWalletCurrencies, u8, USDT } from "../api/wallet-fixtures.ts";
-import { objectUser, settled, shardBalance, TREASURY, unsentLegs } from "./products-fixtures.ts";
+import { expectClean, objectUser, settled, shardBalance, TREASURY, unsentLegs } from "./products-fixtures.ts";
 
 let operator: TestUser;
 
@@ -26,9 +27,14 @@ beforeAll(async () => {
 
 describe("the treasury's opening at the cut-over", () => {
   it("opens a savings budget published before the cut-over as its own hold in its shard, and pays its interest days from it", async () => {
-    await env.DB.prepare("INSERT INTO balances (user_id, currency_id, account, available, frozen) VALUES (?1, ?2, 'change', ?3, 0) ON CONFLICT DO UPDATE SET available = ?3, frozen = 0")
-      .bind(TREASURY, USDT, Number(u8("10000")))
-      .run();
+    // The treasury funded on D1's path (a balanced movement from the deposits account, as the seed does).
+    const now = Date.now();
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO movements (key, kind, created_at) VALUES ('test:treasury', 'treasury_funding', ?)").bind(now),
+      env.DB.prepare(
+        "INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, memo, created_at) VALUES ('test:treasury', ?1, ?3, 'change', ?4, 0, 'treasury_funding', 'test', ?5), ('test:treasury', ?2, ?3, 'change', -?4, 0, 'treasury_funding', 'test', ?5)",
+      ).bind(TREASURY, SYSTEM_USERS.deposits, USDT, Number(u8("10000")), now),
+    ]);
     // Published on D1's path (before the switch): the budget frozen in D1's treasury.
     const d1Path = { ...env, ACCOUNTS: "d1" } as Env;
     const id = await createProduct(d1Path, operator.id, { currency_id: USDT, term_days: 0, apr: "36.5", min_amount: "10", max_amount: "1000", budget: "100", reason: "published before the cut-over" });
@@ -55,5 +61,7 @@ describe("the treasury's opening at the cut-over", () => {
     expect(await unsentLegs()).toBe(0);
     expect(await shardBalance(id, USDT)).toEqual([before[0], before[1] - d]);
     expect(await systemStub(env, TREASURY, k).systemHold(TREASURY, k, `earn_product:${id}`)).toMatchObject({ spent: d, open: true });
+    // The reconciler counts the treasury's frozen funds once: in its shards, not again in the D1 row they were opened from.
+    await expectClean();
   });
 });
