@@ -635,7 +635,11 @@ export async function checkLeverObjects({ root, dir, cut }) {
   const explain = (owner, h) => {
     const [kind, id] = h.hold.split(":");
     if (kind === "spot_order") return spotHold(owner, h);
-    if (kind !== "lever_margin") return products.explain(owner, h) ?? "no product explains it";
+    if (kind !== "lever_margin") {
+      // null: explained; undefined: not one of the D1 products' holds either.
+      const problem = products.explain(owner, h);
+      return problem === undefined ? "no product explains it" : problem;
+    }
     const p = byId.get(id);
     if (!p || !isOpen(p)) return `position ${id} ${p ? `has status ${p.status}` : "is not in D1"}`;
     const rest = h.amount - h.spent - h.released;

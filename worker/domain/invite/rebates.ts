@@ -13,12 +13,20 @@
  *    (`rebate:{day}:{cursor}:{k}`); they are sent after the batch. A day settled twice, or a step
  *    whose legs are sent twice, pays once: the step commits once, and each key applies once.
  */
-import { SYSTEM, type Leg } from "../../../durable/money/index.ts";
+import { type Leg } from "../../../durable/money/index.ts";
 import { units } from "../../../durable/money/index.ts";
+import { HOUSE_ACCOUNT } from "../../lib/guarded.ts";
 import { SYSTEM_SHARDS, SYSTEM_USERS, systemAddress, systemStub, userAddress } from "../../lib/accounts.ts";
 import { balanceIn } from "../wallet/object-reads.ts";
 
 const FEES = SYSTEM_USERS.fees;
+/**
+ * The fee shards' account: the pair's fee legs (spot, seconds, lever), the withdrawal and
+ * conversion fees and the cut-over's opening all credit D1's house account `change` there (not the
+ * money core's simulator kind `system`, which no wired leg uses: holding from it found nothing, so
+ * every day's pay step threw "less USDT than these rebates" and waited for ever).
+ */
+const FEE_KIND = HOUSE_ACCOUNT;
 export const REBATE_HOLD = "rebate";
 
 export interface RebateStep {
@@ -45,10 +53,10 @@ async function holdFees(env: Env2, s: RebateStep): Promise<{ shard: number; amou
     const earlier = await stub.systemHold(FEES, k, `${REBATE_HOLD}:${forId}`);
     let amount = earlier?.amount ?? 0n;
     if (!earlier) {
-      const available = balanceIn(await stub.systemBalances(FEES, k), SYSTEM, s.currencyId).available;
+      const available = balanceIn(await stub.systemBalances(FEES, k), FEE_KIND, s.currencyId).available;
       const want = available < s.total - have ? available : s.total - have;
       if (want > 0n) {
-        const held = await stub.systemReserve(FEES, k, { forKind: REBATE_HOLD, forId, account: SYSTEM, currencyId: s.currencyId, amount: want });
+        const held = await stub.systemReserve(FEES, k, { forKind: REBATE_HOLD, forId, account: FEE_KIND, currencyId: s.currencyId, amount: want });
         amount = held.result === "insufficient" ? 0n : held.hold.amount;
       }
     }
