@@ -222,12 +222,19 @@ async function objectsResult({ root, dir, waveIds, otherIds, crossedAt, seenAt, 
   const closeLag = [];
   const readModelLag = [];
   let closeLegs = 0;
+  // Every close leg each user's object applied (one read per object): position id → [{ k, at }].
+  const closesOf = new Map();
+  for (const u of accounts.users.values())
+    for (const c of sqlite(u.file, "SELECT substr(ref, 1, instr(ref, '#') - 1) AS k, MIN(at) AS at FROM money_movements WHERE ref LIKE 'lever:%:close:%' GROUP BY 1")) {
+      const key = `${u.userId}:${c.k.split(":")[1]}`;
+      closesOf.set(key, [...(closesOf.get(key) ?? []), c]);
+    }
   for (const r of rows) {
     const user = accounts.users.get(r.user_id);
     const house = accounts.shards.get(`-3:${r.id % 8}`);
     const u = user?.holdByName.get(`lever_margin:${r.id}`);
     const hh = house?.holdByName.get(`lever_margin:${r.id}`);
-    const closes = user ? sqlite(user.file, `SELECT substr(ref, 1, instr(ref, '#') - 1) AS k, MIN(at) AS at FROM money_movements WHERE ref LIKE 'lever:${r.id}:close:%' GROUP BY 1`) : [];
+    const closes = closesOf.get(`${r.user_id}:${r.id}`) ?? [];
     closeLegs += closes.length;
     const isWave = wave.has(r.id);
     if (isWave) {

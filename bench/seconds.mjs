@@ -209,14 +209,19 @@ async function objectsResult({ root, dir, o, ids, expected, target, submitted, t
   const accounts = readAccountObjects(dir);
   // Every settle leg a user's object applied: its chunk's first contract id → when it was applied.
   const legAt = new Map();
+  // Each chunk's commit second in the pair (the leg key's second: when the desk fixed its results).
+  const fixedIn = new Map();
   for (const u of accounts.users.values())
     for (const r of sqlite(u.file, "SELECT substr(ref, 1, instr(ref, '#') - 1) AS k, MIN(at) AS at FROM money_movements WHERE ref LIKE 'seconds:%' AND instr(ref, ':refused') = 0 GROUP BY 1")) {
-      const [, , , first] = r.k.split(":");
+      const [, , second, first] = r.k.split(":");
       legAt.set(`${u.userId}:${first}`, r.at);
+      fixedIn.set(first, Number(second) * 1000);
     }
   const firsts = new Set([...legAt.keys()].map((k) => k.split(":")[1]));
   // The desk settles due contracts in (end_at, id) order, up to 250 a chunk: a contract is in the chunk of the last first id before it.
   const paid = [];
+  const fixSecond = [];
+  const delivery = [];
   const readModel = [];
   const unpaid = [];
   let chunk = null;
@@ -225,7 +230,12 @@ async function objectsResult({ root, dir, o, ids, expected, target, submitted, t
     if (c.end_at < target || c.end_at >= target + 2000) continue;
     const at = chunk === null ? undefined : legAt.get(`${c.user_id}:${chunk}`);
     if (at === undefined) unpaid.push(c.id);
-    else paid.push(at - c.end_at);
+    else {
+      paid.push(at - c.end_at);
+      // Where the time went: the pair's fix (its commit second, to the second) and the legs' way to the user's object.
+      fixSecond.push(Math.floor((fixedIn.get(chunk) - Math.floor(c.end_at / 1000) * 1000) / 1000));
+      delivery.push(at - fixedIn.get(chunk));
+    }
     if (c.settled_at) readModel.push(c.settled_at - c.end_at);
   }
   paid.sort((a, b) => a - b);
@@ -253,6 +263,11 @@ async function objectsResult({ root, dir, o, ids, expected, target, submitted, t
     submit_rate_per_s: Math.round(ids.length / ((submitted - t0) / 1000)),
     spot_orders_during_run: spotSent,
     paid_lag_ms: { p50: pct(paid, 50), p90: pct(paid, 90), p99: pct(paid, 99), max: paid.at(-1), within_1s: paid.filter((x) => x < 1000).length, histogram: hist },
+    // Seconds between the contract's expiry second and the second its chunk was committed by the pair (0: the same second).
+    fixed_seconds_after_expiry: { p50: pct(fixSecond.sort((a, b) => a - b), 50), p99: pct(fixSecond, 99), max: fixSecond.at(-1) },
+    // From the start of that commit second to the leg applied in the user's object (so up to 1 s more than the delivery itself).
+    delivery_after_commit_second_ms: { p50: pct(delivery.sort((a, b) => a - b), 50), p99: pct(delivery, 99), max: delivery.at(-1) },
+    chunks: fixedIn.size,
     settle_legs_applied: legAt.size,
     unpaid_in_target_second: unpaid.length,
     read_model_lag_ms: { p50: pct(readModel, 50), p99: pct(readModel, 99), max: readModel.at(-1) },

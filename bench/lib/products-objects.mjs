@@ -66,7 +66,9 @@ export async function d1ProductsView(root, dir) {
     const [kind, a, b] = h.hold.split(":");
     const user = owner.shard === null ? owner.userId : null;
     const treasury = owner.userId === -3 && owner.shard !== null;
-    const recordClaim = (name) => (claim.get(name) === "record" ? null : `its record's claim is ${claim.get(name) ?? "missing"}`);
+    // The orphan sweep claimed it: the record can never come, so the hold must have been released. (A hold
+    // with no claim at all was opened by the cut-over for a record of before it: the record's own check decides.)
+    const recordClaim = (name) => (claim.get(name) === "orphan" ? "the orphan sweep claimed it, yet it is open" : null);
     const need = (ok, what) => (ok ? null : what);
     switch (kind) {
       case "c2c_order": {
