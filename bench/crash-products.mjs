@@ -54,10 +54,26 @@ import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, warmupOrders } from "./lib/orders.mjs";
 import { checkAccountObjects, cutOver, openReservation, spotHoldExplainer, sqlite } from "./lib/objects.mjs";
+import { d1ProductsView } from "./lib/products-objects.mjs";
 
 export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, concurrency: 6, port: null, root: null, json: null, quiet: false, accounts: "d1" };
-/** The products whose money moves on the account objects in this branch (`--accounts objects`); the rest of the load is left out. */
-const OBJECT_PRODUCTS = new Set(["lever", "transfer", "cron", "clock"]);
+/**
+ * The products whose money moves on the account objects (`--accounts objects`): every one but
+ * launches (still D1's: a locked allocation needs a credit into a hold; being moved on branch
+ * launch28), and lever opens by the invitee (rebates on lever fees are D1's too).
+ */
+const OBJECT_PRODUCTS = new Set(["lever", "transfer", "cron", "clock", "c2c", "conversion", "withdraw", "vote", "savings", "cover", "mining", "deposit", "rebate"]);
+/**
+ * Objects mode only: deposits (a user's claim with a proof picture, an operator's approval or
+ * rejection: the credit comes as legs from the deposits shard) and the invitee's spot trades (their
+ * fees are what a day's rebates pay demo2 in objects mode, from the fee shards).
+ */
+const OBJECT_ACTIONS = [
+  ["deposit", "claim", 2],
+  ["deposit", "approve", 1],
+  ["deposit", "reject", 1],
+  ["rebate", "trade", 2],
+];
 
 const USERS = {
   ...ACCOUNTS,
@@ -130,7 +146,7 @@ export async function main(options = {}) {
   const pepper = randomPepper();
   const objects = o.accounts === "objects";
   const vars = { DEV_CLOCK: "on", C2C_APPEAL_AFTER_SECONDS: "60", ...(objects ? { ACCOUNTS: "objects" } : {}) };
-  const actions = objects ? ACTIONS.filter(([p]) => OBJECT_PRODUCTS.has(p)) : ACTIONS;
+  const actions = objects ? [...ACTIONS, ...OBJECT_ACTIONS].filter(([p]) => OBJECT_PRODUCTS.has(p)) : ACTIONS;
   const total = actions.reduce((a, [, , w]) => a + w, 0);
   say(`preparing state in ${dir}`);
   await prepareState({ root, dir, pepper });
@@ -140,6 +156,8 @@ export async function main(options = {}) {
     say("cut-over: every user's balances and the treasury opened in their account objects (ACCOUNTS=objects)");
     cut = await cutOver({ root, dir, pepper });
   }
+  // A deposit address users claim deposits to (objects mode's deposits), read before the server runs.
+  const [[depositAddress]] = await d1(root, dir, "SELECT address FROM deposit_addresses WHERE currency_id = 3 AND enabled = 1 ORDER BY rowid LIMIT 1");
   // A pinned --port for runs side by side: a killed server frees its port for a moment, where
   // another run's freePort() could take it.
   if (o.port && !claimPort(o.port)) throw new Error(`port ${o.port} is claimed by another bench run`);
@@ -195,20 +213,20 @@ export async function main(options = {}) {
   let shockDown = true;
   /** The index the load last moved the book to (a market open names it; a moved one is refused). */
   let index = "60000.00";
-  // A flexible savings product besides the seeded 30-day one, so interest is paid day by day.
-  // (Not in objects mode: the product's budget would move the treasury's D1 balance, opened in its shards.)
-  const flex = objects ? { body: null } : await call("op1", "POST", "/api/admin/earn/products", { currency_id: 3, term_days: 0, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "crash run" });
+  // A flexible savings product besides the seeded 30-day one, so interest is paid day by day (in
+  // objects mode its budget is held in its treasury shard).
+  const flex = await call("op1", "POST", "/api/admin/earn/products", { currency_id: 3, term_days: 0, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "crash run" });
   const savingsProducts = [1, ...(flex.body?.message ?? []).filter((p) => p.term_days === 0).map((p) => p.id).slice(-1)];
 
   // ---------------------------------------------------------------- load
-  const stats = { sent: 0, ok: 0, refused: {}, cut: 0, perProduct: {} };
+  const stats = { sent: 0, ok: 0, refused: {}, cut: 0, perProduct: {}, killsInFlight: {} };
   const count = (product, action, outcome) => {
     const p = (stats.perProduct[product] ??= {});
     const a = (p[action] ??= { ok: 0, refused: 0, cut: 0 });
     a[outcome]++;
   };
   /** Ids the load acts on later (only from answers it got). */
-  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], c2cDisputed: [], savings: [], covers: [], withdrawals: [], withdrawalsApproved: [], launch: [] };
+  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], c2cDisputed: [], savings: [], covers: [], withdrawals: [], withdrawalsApproved: [], launch: [], deposits: [] };
   const pick = (list) => (list.length ? list[Math.floor(rnd() * list.length)] : null);
   const take = (list) => (list.length ? list.splice(Math.floor(rnd() * list.length), 1)[0] : null);
   const drop = (list, item) => list.includes(item) && list.splice(list.indexOf(item), 1);
@@ -243,11 +261,25 @@ export async function main(options = {}) {
     "launch.claim": ["launch", false, (x) => [x.who, "/api/launch/claim", { id: x.project }]],
     "savings.redeem": ["savings", true, (x) => [x.who, "/api/earn/redeem", { position_id: x.id }]],
     "cover.claim": ["covers", false, (c) => [c.who, "/api/insurance/claim", { id: c.id }]],
+    "deposit.approve": ["deposits", true, (d) => ["op1", `/api/admin/deposits/${d.id}/approve`, { reason: "crash run: seen on chain" }]],
+    "deposit.reject": ["deposits", true, (d) => ["op1", `/api/admin/deposits/${d.id}/reject`, { reason: "crash run: no such transaction" }]],
   };
+  /** Products with a request in flight (a kill point counts for each product it cut through). */
+  const inFlight = new Map();
+  let depositNo = 0;
 
   async function act() {
     let x = rnd() * total;
-    let [product, action] = actions.find(([, , w]) => (x -= w) < 0) ?? actions[0];
+    const [product, action] = actions.find(([, , w]) => (x -= w) < 0) ?? actions[0];
+    inFlight.set(product, (inFlight.get(product) ?? 0) + 1);
+    try {
+      await actOn(product, action);
+    } finally {
+      inFlight.set(product, inFlight.get(product) - 1);
+    }
+  }
+
+  async function actOn(product, action) {
     const who = rnd() < 0.5 ? "demo1" : "demo2";
     let r;
     let after = () => {};
@@ -279,6 +311,16 @@ export async function main(options = {}) {
         r = await call(down ? "demo1" : "demo2", "POST", down ? "/api/transaction/walletOut" : "/api/transaction/walletIn", { currency_id: 1, legal_id: 3, price: down ? "59200.00" : "60800.00", num: "0.050000", mode: 2 });
         await call("mm", "POST", down ? "/api/transaction/walletIn" : "/api/transaction/walletOut", { currency_id: 1, legal_id: 3, price: down ? "59100.00" : "60900.00", num: "0.001000", mode: 2 });
         index = down ? "59150.00" : "60850.00";
+        break;
+      }
+      case "deposit.claim":
+        r = await call(who, "POST", "/api/wallet/charge_req", { currency: 3, acc: depositAddress.address, amount: String(5 + Math.floor(rnd() * 20)), pic: proof[who], hash: `crash${o.seed}d${++depositNo}` });
+        after = (m) => seen.deposits.push({ who, id: m.id });
+        break;
+      case "rebate.trade": {
+        // The invitee takes a little of the book (a fee on the trade: demo2's rebate the next day), buying or selling.
+        const buy = rnd() < 0.5;
+        r = await call("inv", "POST", buy ? "/api/transaction/walletIn" : "/api/transaction/walletOut", { currency_id: 1, legal_id: 3, price: (Number(index) * (buy ? 1.01 : 0.99)).toFixed(2), num: "0.000100", mode: 2 });
         break;
       }
       case "conversion.convert":
@@ -397,6 +439,7 @@ export async function main(options = {}) {
     const runMs = Math.round(o.minRunMs + killRnd() * (o.maxRunMs - o.minRunMs));
     await sleep(runMs);
     serverUp = false;
+    const cutThrough = [...inFlight].filter(([, n]) => n > 0).map(([p]) => p);
     server.kill9();
     await server.exited;
     const tKill = now();
@@ -404,7 +447,8 @@ export async function main(options = {}) {
     client = httpClient(server.url, { timeoutMs: 20_000 });
     server = await startServer({ root, dir, port, pepper, vars });
     serverUp = true;
-    crashLog.push({ crash: i, afterMs: runMs, restartMs: Math.round(now() - tKill), sentSoFar: stats.sent });
+    crashLog.push({ crash: i, afterMs: runMs, restartMs: Math.round(now() - tKill), sentSoFar: stats.sent, inFlight: cutThrough });
+    for (const p of cutThrough) stats.killsInFlight[p] = (stats.killsInFlight[p] ?? 0) + 1;
     say(`crash ${i}/${o.crashes}: kill -9 after ${runMs} ms of load; restart ${Math.round(now() - tKill)} ms; ${stats.sent} actions so far`);
   }
   await sleep(1000);
@@ -434,6 +478,7 @@ export async function main(options = {}) {
   if (!o.quiet) {
     console.log(`\nSeed ${o.seed}: ${o.crashes} kills; ${stats.sent} actions (${stats.ok} ok, ${stats.cut} cut by a kill), cron jobs failed: ${stats.cronJobsFailed ?? 0}, logins again after the clock passed 30 days: ${stats.relogins ?? 0}`);
     for (const [p, acts] of Object.entries(stats.perProduct)) console.log(`  ${p.padEnd(9)} ${Object.entries(acts).map(([a, c]) => `${a} ${c.ok}/${c.refused}/${c.cut}`).join(", ")}   (ok/refused/cut)`);
+    console.log(`Kill points per product (kills with a request of it in flight): ${JSON.stringify(stats.killsInFlight)}`);
     console.log(`Refused: ${JSON.stringify(stats.refused)}`);
     console.log(`States after the run: ${checks.info.statuses.map((r) => `${r.t}/${r.status}: ${r.n}`).join(", ")}`);
     for (const c of checks) console.log(`${c.ok ? "PASS" : "FAIL"}  ${c.name}${c.detail ? `: ${c.detail}` : ""}`);
@@ -586,10 +631,15 @@ export async function checkLeverObjects({ root, dir, cut }) {
   const spotHold = spotHoldExplainer(spotOrders, (r) => openReservation(r, pairById.get(r.pair_id), scale));
   const byId = new Map(positions.map((p) => [String(p.id), p]));
   const isOpen = (p) => p.status <= 3;
+  const products = await d1ProductsView(root, dir);
   const explain = (owner, h) => {
     const [kind, id] = h.hold.split(":");
     if (kind === "spot_order") return spotHold(owner, h);
-    if (kind !== "lever_margin") return "no product explains it";
+    if (kind !== "lever_margin") {
+      // null: explained; undefined: not one of the D1 products' holds either.
+      const problem = products.explain(owner, h);
+      return problem === undefined ? "no product explains it" : problem;
+    }
     const p = byId.get(id);
     if (!p || !isOpen(p)) return `position ${id} ${p ? `has status ${p.status}` : "is not in D1"}`;
     const rest = h.amount - h.spent - h.released;
@@ -622,8 +672,8 @@ export async function checkLeverObjects({ root, dir, cut }) {
       return bad;
     },
   };
-  const checks = await checkAccountObjects({ root, dir, ...cut, explain, records: [positionHolds] });
-  checks.info = { statuses: statuses.flat() };
+  const checks = await checkAccountObjects({ root, dir, ...cut, explain, records: [positionHolds, ...products.records], external: products.external });
+  checks.info = { statuses: [...statuses.flat(), ...products.statuses] };
   return checks;
 }
 

@@ -15,21 +15,30 @@
  *
  * The run widens BTC/USDT's settings (positions per user, house exposure) and funds the treasury
  * for the holds, in its own throw-away state only.
+ *
+ * --accounts objects (issue #28): the funding (the holders' lever accounts, the treasury) is opened
+ * in the account objects by the migration path (bench/lib/objects.mjs `cutOver`) and the server runs
+ * with ACCOUNTS=objects. Then also, from the objects' SQLite files: each wave position has exactly
+ * one close leg in its user's object and its two holds (margin + open fee in the user's object, the
+ * cover in its treasury shard) resolved, every other position's holds still open, no leg refused, no
+ * leg left in the pair's outbox; and the close lag (when the user's object applied the close leg −
+ * the drop) as a distribution.
  */
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { httpClient, login, pct } from "./lib/client.mjs";
+import { cutOver, objectFiles, readAccountObjects, sqlite } from "./lib/objects.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 
-export const DEFAULTS = { positions: 10_000, cross: 1_000, concurrency: 16, json: null, quiet: false };
+export const DEFAULTS = { positions: 10_000, cross: 1_000, concurrency: 16, json: null, quiet: false, accounts: "d1" };
 
 const args = (argv) => {
   const o = {};
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-    o[k] = k === "json" ? argv[i + 1] : Number(argv[i + 1]);
+    o[k] = k === "json" || k === "accounts" ? argv[i + 1] : Number(argv[i + 1]);
   }
   return o;
 };
@@ -73,8 +82,13 @@ export async function main(options = {}) {
       )
       .join("\n"),
   );
+  const objects = o.accounts === "objects";
+  if (objects) {
+    say("cut-over: the funding opened in the account objects (ACCOUNTS=objects)");
+    await cutOver({ root, dir, pepper });
+  }
   const port = await freePort();
-  const server = await startServer({ root, dir, port, pepper });
+  const server = await startServer({ root, dir, port, pepper, vars: objects ? { ACCOUNTS: "objects" } : {} });
   const client = httpClient(server.url, { timeoutMs: 30_000 });
   const tokens = {};
   for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
@@ -160,6 +174,12 @@ export async function main(options = {}) {
   await Promise.all([...spot, seconds]);
   await server.stop();
 
+  if (objects) {
+    const result = await objectsResult({ root, dir, waveIds, otherIds, crossedAt, seenAt, opened, t0, spotSent, secondsSent });
+    say(JSON.stringify(result, null, 2));
+    if (o.json) fs.writeFileSync(o.json, JSON.stringify(result, null, 2));
+    return result;
+  }
   const [rows, [moves], [unbalanced], [others]] = await d1(
     root,
     dir,
@@ -189,6 +209,70 @@ export async function main(options = {}) {
     result.liquidated === result.wave && result.closed_outside_wave === 0 && result.close_movements === result.wave && result.unbalanced_lever_movements === 0 && (fix.at(-1) ?? Infinity) <= 1000;
   say(JSON.stringify(result, null, 2));
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(result, null, 2));
+  return result;
+}
+
+/** Objects mode: the wave checked in the account objects (close legs, holds) and in D1's read model. */
+async function objectsResult({ root, dir, waveIds, otherIds, crossedAt, seenAt, opened, t0, spotSent, secondsSent }) {
+  const [rows] = await d1(root, dir, "SELECT id, user_id, status, closed_at, close_reason FROM lever_positions");
+  const accounts = readAccountObjects(dir);
+  const wave = new Set(waveIds);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const problems = [];
+  const closeLag = [];
+  const readModelLag = [];
+  let closeLegs = 0;
+  // Every close leg each user's object applied (one read per object): position id → [{ k, at }].
+  const closesOf = new Map();
+  for (const u of accounts.users.values())
+    for (const c of sqlite(u.file, "SELECT substr(ref, 1, instr(ref, '#') - 1) AS k, MIN(at) AS at FROM money_movements WHERE ref LIKE 'lever:%:close:%' GROUP BY 1")) {
+      const key = `${u.userId}:${c.k.split(":")[1]}`;
+      closesOf.set(key, [...(closesOf.get(key) ?? []), c]);
+    }
+  for (const r of rows) {
+    const user = accounts.users.get(r.user_id);
+    const house = accounts.shards.get(`-3:${r.id % 8}`);
+    const u = user?.holdByName.get(`lever_margin:${r.id}`);
+    const hh = house?.holdByName.get(`lever_margin:${r.id}`);
+    const closes = closesOf.get(`${r.user_id}:${r.id}`) ?? [];
+    closeLegs += closes.length;
+    const isWave = wave.has(r.id);
+    if (isWave) {
+      if (r.status !== 4 || r.close_reason !== "liquidation") problems.push({ id: r.id, problem: "wave position not liquidated", status: r.status, reason: r.close_reason });
+      if (closes.length !== 1) problems.push({ id: r.id, problem: "close legs", n: closes.length });
+      else closeLag.push(closes[0].at - crossedAt);
+      if (!u || !hh || u.open || hh.open) problems.push({ id: r.id, problem: "a hold left open or missing", user: u?.open ?? "missing", house: hh?.open ?? "missing" });
+      if (r.closed_at) readModelLag.push(r.closed_at - crossedAt);
+    } else if (r.status <= 3) {
+      if (closes.length !== 0 || !u?.open || !hh?.open) problems.push({ id: r.id, problem: "an open position's holds", user: u?.open ?? "missing", house: hh?.open ?? "missing", closes: closes.length });
+    }
+  }
+  closeLag.sort((a, b) => a - b);
+  readModelLag.sort((a, b) => a - b);
+  const refused = accounts.all.reduce((a, x) => a + x.refused.length, 0);
+  const pairLegs = objectFiles(dir).reduce((a, f) => a + (sqlite(f, "SELECT name FROM sqlite_master WHERE name = 'money_outbox'").length && sqlite(f, "SELECT name FROM sqlite_master WHERE name = 'contracts'").length ? sqlite(f, "SELECT count(*) AS n FROM money_outbox")[0].n : 0), 0);
+  const liquidated = rows.filter((r) => wave.has(r.id) && r.close_reason === "liquidation").length;
+  const result = {
+    accounts: "objects",
+    positions: waveIds.length + otherIds.length,
+    wave: waveIds.length,
+    open_rate_per_s: Math.round((waveIds.length + otherIds.length) / ((opened - t0) / 1000)),
+    liquidated,
+    closed_outside_wave: rows.filter((r) => !wave.has(r.id) && r.status === 4).length,
+    still_trading: rows.filter((r) => r.status === 2).length,
+    close_leg_lag_ms: { p50: pct(closeLag, 50), p90: pct(closeLag, 90), p99: pct(closeLag, 99), max: closeLag.at(-1) ?? null },
+    read_model_lag_ms: { p50: pct(readModelLag, 50), p99: pct(readModelLag, 99), max: readModelLag.at(-1) ?? null },
+    seen_lag_ms: seenAt === null ? null : seenAt - crossedAt,
+    close_legs: closeLegs,
+    refused_legs: refused,
+    legs_left_in_pair_outbox: pairLegs,
+    problems: problems.slice(0, 20),
+    problem_count: problems.length,
+    positions_in_d1: byId.size,
+    spot_orders_during_run: spotSent,
+    seconds_contracts_during_run: secondsSent,
+  };
+  result.ok = liquidated === waveIds.length && result.closed_outside_wave === 0 && closeLegs === waveIds.length && problems.length === 0 && refused === 0 && pairLegs === 0;
   return result;
 }
 

@@ -19,21 +19,33 @@
  * Only the HTTP round trip per contract is skipped (through HTTP this machine managed 12–29/s).
  * --seed http submits every contract through POST /api/microtrade/submit.
  * BENCH_SERVER_LOG=FILE writes the Worker's own output (warnings and errors) there after the run.
+ *
+ * --accounts objects (issue #28): the users' D1 funding and the treasury are opened in their account
+ * objects by the migration path (`POST /api/dev/accounts/migrate`, `POST /api/dev/accounts/system`,
+ * bench/lib/objects.mjs `cutOver`) before the server runs with ACCOUNTS=objects; the contracts hold in
+ * the objects and the desk pays them by legs. Then per contract:
+ *   - paid lag: when the user's account object applied the leg of the chunk that settled it (the
+ *     leg's movement time in the object's SQLite; the chunk found by the desk's order, end_at then
+ *     id, and each chunk's first contract id in its key) − end_at
+ *   - read-model lag: when D1's row got status 3 (micro_orders.settled_at) − end_at
+ * and afterwards that every contract's two holds (the user's stake + fee, the treasury shard's
+ * cover) are resolved, no leg is left in a pair's outbox and no leg was refused.
  */
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
 import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { httpClient, login, pct } from "./lib/client.mjs";
+import { cutOver, objectFiles, readAccountObjects, sqlite } from "./lib/objects.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 
-export const DEFAULTS = { contracts: 10_000, concurrency: 16, spotConcurrency: 2, stake: "1", seed: "rpc", lead: 120, json: null, quiet: false };
+export const DEFAULTS = { contracts: 10_000, concurrency: 16, spotConcurrency: 2, stake: "1", seed: "rpc", lead: 120, json: null, quiet: false, accounts: "d1" };
 
 const args = (argv) => {
   const o = {};
   for (let i = 0; i < argv.length; i += 2) {
     const k = argv[i].replace(/^--/, "").replace(/-([a-z])/g, (_, c) => c.toUpperCase());
-    o[k] = k === "json" || k === "seed" ? argv[i + 1] : Number(argv[i + 1]);
+    o[k] = k === "json" || k === "seed" || k === "accounts" ? argv[i + 1] : Number(argv[i + 1]);
   }
   return o;
 };
@@ -51,8 +63,13 @@ export async function main(options = {}) {
   const durations = Array.from({ length: 600 }, (_, k) => `(${k + 1}, 8000, 1)`).join(", ");
   await d1(root, dir, `INSERT INTO seconds_options (seconds, profit_ratio_bps, status) VALUES ${durations} ON CONFLICT (seconds) DO NOTHING;
     UPDATE micro_currencies SET pair_exposure = '10000000', user_exposure = '10000000' WHERE currency_id = 3;`);
+  const objects = o.accounts === "objects";
+  if (objects) {
+    say("cut-over: every user's balances and the system accounts opened in their account objects (ACCOUNTS=objects)");
+    await cutOver({ root, dir, pepper });
+  }
   const port = await freePort();
-  const server = await startServer({ root, dir, port, pepper });
+  const server = await startServer({ root, dir, port, pepper, vars: objects ? { ACCOUNTS: "objects" } : {} });
   const client = httpClient(server.url, { timeoutMs: 30_000 });
   const tokens = {};
   for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
@@ -143,6 +160,12 @@ export async function main(options = {}) {
   await server.stop();
   if (process.env.BENCH_SERVER_LOG) fs.writeFileSync(process.env.BENCH_SERVER_LOG, server.output.join(""));
 
+  if (objects) {
+    const result = await objectsResult({ root, dir, o, ids, expected, target, submitted, t0, spotSent, done, allSeenAt });
+    say(JSON.stringify(result, null, 2));
+    if (o.json) fs.writeFileSync(o.json, JSON.stringify(result, null, 2));
+    return result;
+  }
   const rows = (await d1(root, dir, `SELECT o.end_at, o.settled_at, m.created_at AS fixed_at, o.seconds FROM micro_orders o JOIN movements m ON m.key = 'micro:' || o.id || ':settle';
       SELECT count(*) AS n FROM movements WHERE key LIKE 'micro:%:settle';
       SELECT count(*) AS n FROM micro_orders WHERE status = 3;
@@ -175,6 +198,92 @@ export async function main(options = {}) {
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(result, null, 2));
   return result;
 }
+
+/**
+ * Objects mode: the pay delay of each contract from the user's account object (the leg of its
+ * chunk), the read model's from D1, and the holds' end state from every account object.
+ */
+async function objectsResult({ root, dir, o, ids, expected, target, submitted, t0, spotSent, done, allSeenAt }) {
+  const [contracts, [settledRows]] = await d1(root, dir, `SELECT id, user_id, end_at, settled_at, status FROM micro_orders ORDER BY end_at, id;
+    SELECT count(*) AS n FROM micro_orders WHERE status = 3;`);
+  const accounts = readAccountObjects(dir);
+  // Every settle leg a user's object applied: its chunk's first contract id → when it was applied.
+  const legAt = new Map();
+  // Each chunk's commit second in the pair (the leg key's second: when the desk fixed its results).
+  const fixedIn = new Map();
+  for (const u of accounts.users.values())
+    for (const r of sqlite(u.file, "SELECT substr(ref, 1, instr(ref, '#') - 1) AS k, MIN(at) AS at FROM money_movements WHERE ref LIKE 'seconds:%' AND instr(ref, ':refused') = 0 GROUP BY 1")) {
+      const [, , second, first] = r.k.split(":");
+      legAt.set(`${u.userId}:${first}`, r.at);
+      fixedIn.set(first, Number(second) * 1000);
+    }
+  const firsts = new Set([...legAt.keys()].map((k) => k.split(":")[1]));
+  // The desk settles due contracts in (end_at, id) order, up to 250 a chunk: a contract is in the chunk of the last first id before it.
+  const paid = [];
+  const fixSecond = [];
+  const delivery = [];
+  const readModel = [];
+  const unpaid = [];
+  let chunk = null;
+  for (const c of contracts) {
+    if (firsts.has(String(c.id))) chunk = String(c.id);
+    if (c.end_at < target || c.end_at >= target + 2000) continue;
+    const at = chunk === null ? undefined : legAt.get(`${c.user_id}:${chunk}`);
+    if (at === undefined) unpaid.push(c.id);
+    else {
+      paid.push(at - c.end_at);
+      // Where the time went: the pair's fix (its commit second, to the second) and the legs' way to the user's object.
+      fixSecond.push(Math.floor((fixedIn.get(chunk) - Math.floor(c.end_at / 1000) * 1000) / 1000));
+      delivery.push(at - fixedIn.get(chunk));
+    }
+    if (c.settled_at) readModel.push(c.settled_at - c.end_at);
+  }
+  paid.sort((a, b) => a - b);
+  readModel.sort((a, b) => a - b);
+  const hist = {};
+  for (const ms of paid) {
+    const bucket = ms < 0 ? "<0" : ms < 250 ? "0-249" : ms < 500 ? "250-499" : ms < 1000 ? "500-999" : ms < 2000 ? "1000-1999" : ms < 5000 ? "2000-4999" : ">=5000";
+    hist[bucket] = (hist[bucket] ?? 0) + 1;
+  }
+  // The holds: every contract's two `seconds:{id}` holds resolved; nothing left owed or refused.
+  let open = 0;
+  let refused = 0;
+  for (const a of accounts.all) {
+    open += a.holds.filter((h) => h.open && h.hold.startsWith("seconds:")).length;
+    refused += a.refused.length;
+  }
+  const pairFiles = readdirPairs(dir);
+  const legsPending = pairFiles.reduce((a, f) => a + (sqlite(f, "SELECT name FROM sqlite_master WHERE name = 'money_outbox'").length ? sqlite(f, "SELECT count(*) AS n FROM money_outbox")[0].n : 0), 0);
+  const result = {
+    accounts: "objects",
+    contracts: ids.length,
+    requested: o.contracts,
+    in_target_second: paid.length + unpaid.length,
+    seeded_through: o.seed === "rpc" ? "POST /api/dev/seconds/seed (the Worker's submit path on the objects: the cover in the treasury shard, the stake in the user's object, then acceptSeconds)" : "POST /api/microtrade/submit",
+    submit_rate_per_s: Math.round(ids.length / ((submitted - t0) / 1000)),
+    spot_orders_during_run: spotSent,
+    paid_lag_ms: { p50: pct(paid, 50), p90: pct(paid, 90), p99: pct(paid, 99), max: paid.at(-1), within_1s: paid.filter((x) => x < 1000).length, histogram: hist },
+    // Seconds between the contract's expiry second and the second its chunk was committed by the pair (0: the same second).
+    fixed_seconds_after_expiry: { p50: pct(fixSecond.sort((a, b) => a - b), 50), p99: pct(fixSecond, 99), max: fixSecond.at(-1) },
+    // From the start of that commit second to the leg applied in the user's object (so up to 1 s more than the delivery itself).
+    delivery_after_commit_second_ms: { p50: pct(delivery.sort((a, b) => a - b), 50), p99: pct(delivery, 99), max: delivery.at(-1) },
+    chunks: fixedIn.size,
+    settle_legs_applied: legAt.size,
+    unpaid_in_target_second: unpaid.length,
+    read_model_lag_ms: { p50: pct(readModel, 50), p99: pct(readModel, 99), max: readModel.at(-1) },
+    all_settled_seen_via_api_ms_after_last_expiry: allSeenAt - target,
+    settled_via_api: done,
+    settled_rows: settledRows.n,
+    open_seconds_holds_after: open,
+    refused_legs: refused,
+    legs_left_in_pair_outboxes: legsPending,
+  };
+  result.ok = result.settled_rows === expected && unpaid.length === 0 && open === 0 && refused === 0 && legsPending === 0;
+  return result;
+}
+
+/** The pair objects' SQLite files (those with a contracts table). */
+const readdirPairs = (dir) => objectFiles(dir).filter((f) => sqlite(f, "SELECT name FROM sqlite_master WHERE name = 'contracts'").length > 0);
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   main(args(process.argv.slice(2))).then(

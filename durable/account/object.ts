@@ -258,9 +258,12 @@ export class AccountObject extends DurableObject<Env> {
     return answers;
   }
 
-  /** The cut-over's one-time opening of this shard from its part of D1's system balances (keyed: a second call writes nothing). */
-  async systemImport(userId: number, shard: number, rows: A.OpeningBalance[]): Promise<A.ImportAnswer> {
-    const answer = this.systemBook(userId, shard).importOpening(rows);
+  /**
+   * The cut-over's one-time opening of this shard from its part of D1's system balances, with the
+   * holds of the records this shard resolves by name (keyed: a second call writes nothing).
+   */
+  async systemImport(userId: number, shard: number, rows: A.OpeningBalance[], records: A.OpeningHold[] = []): Promise<A.ImportAnswer> {
+    const answer = this.systemBook(userId, shard).importOpening(rows, records);
     if (answer.result === "imported") await this.drainSoon();
     return answer;
   }

@@ -32,12 +32,12 @@ async function paidFee(userId: number, fee: string) {
     .run();
 }
 
-/** Fees the shards received (as the pair's fee legs bring them): `amounts[k]` USDT into shard k ("0": none). */
+/** Fees the shards received (as the pair's fee legs bring them, into the house account `change`): `amounts[k]` USDT into shard k ("0": none). */
 async function feesInShards(tag: string, amounts: string[]) {
   for (const [k, a] of amounts.entries())
     if (a !== "0")
       await systemStub(env, SYSTEM_USERS.fees, k).systemReceive(SYSTEM_USERS.fees, k, [
-      { key: `test-fees:${tag}:${k}`, to: systemAddress(SYSTEM_USERS.fees, k), ops: [{ t: "credit", kind: "system", cur: String(USDT), amt: Number(units(a)) }] },
+      { key: `test-fees:${tag}:${k}`, to: systemAddress(SYSTEM_USERS.fees, k), ops: [{ t: "credit", kind: "change", cur: String(USDT), amt: Number(units(a)) }] },
     ]);
 }
 

@@ -71,7 +71,8 @@ export async function adminProducts(db: D1Database) {
 }
 
 /** The treasury's hold of a product's interest budget (objects mode): every interest payment is spent from it. */
-export const budgetHold = (productId: number) => `earn_product:${productId}`;
+export const BUDGET_HOLD = "earn_product";
+export const budgetHold = (productId: number) => `${BUDGET_HOLD}:${productId}`;
 
 /** Publishes a product and freezes its interest budget in the treasury (audited, one batch). */
 export async function createProduct(env: Env, operatorId: number, input: EarnProductCreate, now = Date.now()): Promise<number> {

@@ -5,7 +5,9 @@
  * unpromised).
  */
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import { recordHolds, type Hold, type HoldSource, type ProductModule } from "../ledger/holds.ts";
+import { shardOf } from "../../../durable/account/address.ts";
+import { recordHolds, treasuryRecordHolds, type Hold, type HoldSource, type ProductModule } from "../ledger/holds.ts";
+import { BUDGET_HOLD } from "./catalogue.ts";
 
 export const earnHolds: HoldSource = {
   name: "earn",
@@ -25,6 +27,10 @@ export const earnHolds: HoldSource = {
   },
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(amount AS TEXT) AS units FROM earn_positions WHERE user_id = ?1 AND status = 1 ORDER BY id", userId, { account: "change", purpose: "savings", ref: "earn" }),
+  // A product published before the cut-over: what its budget still holds becomes `earn_product:{id}`
+  // in its treasury shard, which its interest days, maturities and closing spend and release.
+  systemOpeningHolds: (db) =>
+    treasuryRecordHolds(db, "SELECT id, currency_id, CAST(budget - paid - released AS TEXT) AS units FROM earn_products ORDER BY id", BUDGET_HOLD, (id) => shardOf(id)),
 };
 
 export const earnProduct: ProductModule = { id: "earn", holdSources: [earnHolds] };

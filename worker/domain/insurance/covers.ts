@@ -64,7 +64,7 @@ const COVER_SELECT = `SELECT v.*, p.name AS plan_name, c.name AS currency, c.sca
 type CoverEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
 
 /** A cover's holds in objects mode: the cover in its treasury shard, the premium in the user's spot account until the row's legs spend it. */
-const COVER_HOLD = "cover";
+export const COVER_HOLD = "cover";
 const coverHold = (id: number) => `${COVER_HOLD}:${id}`;
 const settleKey = (id: number) => `insurance:${id}:settle`;
 

@@ -4,7 +4,9 @@
  * paid or ends; that is the only hold it makes (the premium is paid, not held).
  */
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import type { Hold, HoldSource, ProductModule } from "../ledger/holds.ts";
+import { shardOf } from "../../../durable/account/address.ts";
+import { treasuryRecordHolds, type Hold, type HoldSource, type ProductModule } from "../ledger/holds.ts";
+import { COVER_HOLD } from "./covers.ts";
 
 export const insuranceHolds: HoldSource = {
   name: "insurance_covers",
@@ -14,6 +16,9 @@ export const insuranceHolds: HoldSource = {
       .all<{ currency_id: number; cover: string }>();
     return results.map((r): Hold => ({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.cover) }));
   },
+  // A cover live at the cut-over: its cover becomes `cover:{id}` in its treasury shard (paid or released there at its end).
+  systemOpeningHolds: (db) =>
+    treasuryRecordHolds(db, "SELECT id, currency_id, CAST(cover AS TEXT) AS units FROM insurance_covers WHERE status IN (0, 1) ORDER BY id", COVER_HOLD, (id) => shardOf(id)),
 };
 
 export const insuranceProduct: ProductModule = { id: "insurance", holdSources: [insuranceHolds] };

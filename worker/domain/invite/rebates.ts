@@ -14,12 +14,20 @@
  *    (`rebate:{day}:{cursor}:{k}`); they are sent after the batch. A day settled twice, or a step
  *    whose legs are sent twice, pays once: the step commits once, and each key applies once.
  */
-import { SYSTEM, type Leg } from "../../../durable/money/index.ts";
+import { type Leg } from "../../../durable/money/index.ts";
 import { units } from "../../../durable/money/index.ts";
+import { HOUSE_ACCOUNT } from "../../lib/guarded.ts";
 import { SYSTEM_SHARDS, SYSTEM_USERS, systemAddress, systemStub, userAddress } from "../../lib/accounts.ts";
 import { balanceIn } from "../wallet/object-reads.ts";
 
 const FEES = SYSTEM_USERS.fees;
+/**
+ * The fee shards' account: the pair's fee legs (spot, seconds, lever), the withdrawal and
+ * conversion fees and the cut-over's opening all credit D1's house account `change` there (not the
+ * money core's simulator kind `system`, which no wired leg uses: holding from it found nothing, so
+ * every day's pay step threw "less USDT than these rebates" and waited for ever).
+ */
+const FEE_KIND = HOUSE_ACCOUNT;
 export const REBATE_HOLD = "rebate";
 
 export interface RebateStep {
@@ -35,15 +43,8 @@ export interface RebateStep {
 
 type Env2 = Pick<Env, "DB" | "USER">;
 
-/**
- * A fee shard's accounts the rebates are paid from, each with its hold's suffix: spot's fees (the
- * pair's trade legs, `system`), then the fees of seconds, lever and conversion (their legs credit
- * the shard's `change` account), so a rebate of those fees is paid from what they brought.
- */
-const FEE_KINDS: readonly { kind: string; suffix: string }[] = [
-  { kind: SYSTEM, suffix: "" },
-  { kind: "change", suffix: ":change" },
-];
+/** The fee shard accounts the rebates are paid from, each with its hold's suffix (every fee lands in the house account). */
+const FEE_KINDS: readonly { kind: string; suffix: string }[] = [{ kind: FEE_KIND, suffix: "" }];
 
 /** Holds the step's total in the fee shards (see above); answers each shard's part per account. */
 async function holdFees(env: Env2, s: RebateStep): Promise<{ shard: number; hold: string; amount: bigint }[]> {
@@ -81,7 +82,7 @@ export async function rebateLegs(env: Env2, s: RebateStep): Promise<Leg[]> {
   if (s.total <= 0n) return [];
   const cur = String(s.currencyId);
   const key = `${REBATE_HOLD}:${s.day}:${s.step}`;
-  // One leg per shard, spending from its holds in turn (its `system` account's first).
+  // One leg per shard, spending from its holds in turn.
   const byShard = new Map<number, Leg["ops"]>();
   let left = s.total;
   for (const p of await holdFees(env, s)) {

@@ -231,12 +231,16 @@ export function splitOver(amount: bigint, shards = SYSTEM_SHARDS): bigint[] {
 
 /**
  * Opens every system account's shards from D1 (user ids ≤ 0 with balance rows): each row's
- * available and frozen amounts split over the shards (`splitOver`; a frozen part becomes the
- * shard's `migrated:{account}:{currency}` hold, as a user's unexplained frozen funds do). Keyed per
- * shard, so a second run writes nothing; then each opened shard is drained and the sums over the
- * shards are compared with D1, in the objects and in `system_balances`.
+ * available amount split over the shards (`splitOver`); its frozen amount goes first to the
+ * records the products resolve by name in one shard (`HoldSource.systemOpeningHolds`: a savings
+ * budget, a live cover, an approved mining payout, each a hold `{kind}:{id}` in the treasury shard
+ * of its id), and what no such record explains is split over the shards as their
+ * `migrated:{account}:{currency}` holds, as a user's unexplained frozen funds are. A balance whose
+ * records claim more than its frozen amount (the reconciler reports that) keeps all of it in the
+ * `migrated` holds. Keyed per shard, so a second run writes nothing; then each opened shard is
+ * drained and the sums over the shards are compared with D1, in the objects and in `system_balances`.
  */
-export async function openSystemAccounts(env: Pick<Env, "DB" | "USER">): Promise<SystemOpening> {
+export async function openSystemAccounts(env: Pick<Env, "DB" | "USER">, sources: HoldSource[] = holdSourcesOf()): Promise<SystemOpening> {
   const { results } = await env.DB.prepare(
     "SELECT user_id, currency_id, account, CAST(available AS TEXT) AS available, CAST(frozen AS TEXT) AS frozen FROM balances WHERE user_id <= 0 ORDER BY user_id DESC, account, currency_id",
   ).all<D1Row>();
@@ -251,18 +255,27 @@ export async function openSystemAccounts(env: Pick<Env, "DB" | "USER">): Promise
     if (row.available === 0n && row.frozen === 0n) continue;
     byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), row]);
   }
+  const records = (await Promise.all(sources.map((s) => (s.systemOpeningHolds ? s.systemOpeningHolds(env.DB) : Promise.resolve([]))))).flat();
   const shards = [...byUser].flatMap(([userId, rows]) => {
-    const parts = rows.map((r) => ({ r, available: splitOver(r.available), frozen: splitOver(r.frozen) }));
+    const parts = rows.map((r) => {
+      const mine = records.filter((h) => h.userId === userId && h.account === r.account && h.currencyId === r.currencyId);
+      const claimed = mine.reduce((a, h) => a + h.amount, 0n);
+      const held = claimed <= r.frozen ? mine : [];
+      const inShard = (k: number) => held.filter((h) => h.shard === k).reduce((a, h) => a + h.amount, 0n);
+      const rest = splitOver(r.frozen - (claimed <= r.frozen ? claimed : 0n));
+      return { r, held, available: splitOver(r.available), frozen: Array.from({ length: SYSTEM_SHARDS }, (_, k) => inShard(k) + rest[k]!) };
+    });
     return Array.from({ length: SYSTEM_SHARDS }, (_, k) => ({
       userId,
       k,
       rows: parts.map((p) => ({ ...p.r, available: p.available[k]!, frozen: p.frozen[k]! })).filter((r) => r.available > 0n || r.frozen > 0n),
+      holds: parts.flatMap((p) => p.held.filter((h) => h.shard === k).map((h): OpeningHold => ({ forKind: h.forKind, forId: h.forId, account: h.account, currencyId: h.currencyId, amount: h.amount }))),
     })).filter((s) => s.rows.length > 0);
   });
   const objects = new Map<number, AccountBalance[]>();
-  await pool(shards, async ({ userId, k, rows }) => {
+  await pool(shards, async ({ userId, k, rows, holds }) => {
     const stub = systemStub(env, userId, k);
-    const answer = await stub.systemImport(userId, k, rows);
+    const answer = await stub.systemImport(userId, k, rows, holds);
     if (answer.result === "imported") out.imported++;
     else out.seen++;
     for (let i = 0; i < 1000; i++) if (!(await stub.accountDrain()).more) break;

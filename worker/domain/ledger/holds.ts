@@ -4,6 +4,7 @@
  * worker/domain/<area>/product.ts; worker/domain/products.ts gathers every product's.
  */
 import type { WalletAccount } from "../../lib/ledger.ts";
+import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import type { ProductId } from "../../../schemas/products.ts";
 import type { HoldPurpose, StatementRef } from "../../../schemas/statement.ts";
 
@@ -48,6 +49,32 @@ export interface HoldSource {
    * path resolves. Absent: `forUser`.
    */
   openingHolds?(db: D1Database, userId: number): Promise<UserHold[]>;
+  /**
+   * The holds the cut-over opens in the system accounts' shards (`openSystemAccounts`) for records
+   * the product's objects path resolves by name in one shard (a savings budget, a live cover, an
+   * approved mining payout, each in the treasury shard of its id). Absent: the system account's
+   * frozen funds of this product stay in the shards' `migrated` holds, which nothing resolves.
+   */
+  systemOpeningHolds?(db: D1Database): Promise<SystemOpeningHold[]>;
+}
+
+/** One record's hold in one system account's shard, opened at the cut-over (its name is `{forKind}:{forId}`). */
+export interface SystemOpeningHold {
+  userId: number;
+  shard: number;
+  forKind: string;
+  forId: string;
+  account: WalletAccount;
+  currencyId: number;
+  amount: bigint;
+}
+
+/** Rows `id`, `currency_id`, `units` (text) of `sql` as holds `{forKind}:{id}` of the treasury's house account in the shard of each id. */
+export async function treasuryRecordHolds(db: D1Database, sql: string, forKind: string, shardOf: (id: number) => number): Promise<SystemOpeningHold[]> {
+  const { results } = await db.prepare(sql).all<{ id: number; currency_id: number; units: string }>();
+  return results
+    .map((r) => ({ userId: TREASURY, shard: shardOf(r.id), forKind, forId: String(r.id), account: HOUSE_ACCOUNT, currencyId: r.currency_id, amount: BigInt(r.units) }))
+    .filter((h) => h.amount > 0n);
 }
 
 /** A product's worker side (worker/domain/<area>/product.ts): its declaration's id and its hold sources. */

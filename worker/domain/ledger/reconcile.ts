@@ -142,6 +142,10 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
     .all<{ user_id: number; currency_id: number; account: string; f: string }>();
   const frozen = new Map<string, bigint>(frozenRows.map((r) => [`${r.user_id}|${r.currency_id}|${r.account}`, BigInt(r.f)]));
   // Objects mode: the treasury's holds of seconds and lever (their covers) are in its shard objects, besides what D1's products hold in D1.
+  // Once the cut-over opened the shards from D1's treasury (`openSystemAccounts`: a shard's first
+  // movement), D1's treasury row is the copy they were opened from, not money of its own: the shards alone count.
+  if (reads && (await db.prepare("SELECT 1 AS x FROM system_movements WHERE user_id = ?1 AND seq = 1 AND ref LIKE 'migrate:opening%' LIMIT 1").bind(TREASURY).first()))
+    for (const k of [...frozen.keys()]) if (k.startsWith(`${TREASURY}|`)) frozen.delete(k);
   if (reads)
     for (const b of await reads.systemBalances(TREASURY))
       if (b.frozen !== 0n) frozen.set(`${TREASURY}|${b.currencyId}|${b.account}`, (frozen.get(`${TREASURY}|${b.currencyId}|${b.account}`) ?? 0n) + b.frozen);

@@ -5,7 +5,9 @@
  * is paid to the treasury outright, so users hold nothing for this product.
  */
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import type { HoldSource, ProductModule } from "../ledger/holds.ts";
+import { shardOf } from "../../../durable/account/address.ts";
+import { treasuryRecordHolds, type HoldSource, type ProductModule } from "../ledger/holds.ts";
+import { PAYOUT_HOLD } from "./payouts.ts";
 
 export const miningHolds: HoldSource = {
   name: "mining",
@@ -17,6 +19,9 @@ export const miningHolds: HoldSource = {
       .all<{ currency_id: number; units: string }>();
     return results.map((r) => ({ userId: TREASURY, currencyId: r.currency_id, account: HOUSE_ACCOUNT, units: BigInt(r.units) }));
   },
+  // A payout approved before the cut-over: what it has not credited yet becomes `mining_payout:{id}` in its treasury shard.
+  systemOpeningHolds: (db) =>
+    treasuryRecordHolds(db, "SELECT id, currency_id, CAST(amount - credited AS TEXT) AS units FROM mining_payouts WHERE status = 'approved' ORDER BY id", PAYOUT_HOLD, (id) => shardOf(id)),
 };
 
 export const miningProduct: ProductModule = { id: "mining", holdSources: [miningHolds] };
