@@ -13,6 +13,8 @@
 //   npm exec -- node bench/d1-count.mjs --json FILE     # the counts as JSON too
 //   npm exec -- node bench/d1-count.mjs --only c2c,seconds   # some of them (spot, transfer, conversion, seconds, lever, deposit, withdrawal, c2c)
 //   npm exec -- node bench/d1-count.mjs --accounts objects --only spot,transfer
+//   npm exec -- node bench/d1-count.mjs --accounts objects --only spot --collectors 0
+//                                                       # the accounts' drains without collector objects (as before session 15)
 //                                                       # balances in the account objects (ACCOUNTS=objects, issue #28):
 //                                                       # the users are opened in their objects first (the cut-over's migration)
 //   npm exec -- node bench/d1-count.mjs --accounts objects --sql   # and each action's Worker-path statements (their first words)
@@ -45,6 +47,8 @@ for (let i = 2; i < process.argv.length; i++) {
 const REPEAT = Number(args.get("repeat") ?? 3);
 /** --accounts objects: the exchange's balances switch (worker/lib/accounts.ts); default d1. */
 const ACCOUNTS_MODE = args.get("accounts") === "objects" ? "objects" : "d1";
+/** --collectors N (objects mode): the read model's collector objects (wrangler.toml DRAIN_COLLECTORS; 0 = each account drains itself, as before session 15). */
+const COLLECTORS = typeof args.get("collectors") === "string" ? args.get("collectors") : null;
 /** --only spot,transfer,conversion,seconds,lever,deposit,withdrawal,c2c: a subset of the actions. */
 const ONLY = typeof args.get("only") === "string" ? args.get("only").split(",") : null;
 const want = (name) => !ONLY || ONLY.includes(name);
@@ -157,7 +161,7 @@ async function main() {
   const pepper = randomPepper();
   log(`preparing state in ${dir}`);
   await prepareState({ root, dir, pepper });
-  const vars = ACCOUNTS_MODE === "objects" ? { ACCOUNTS: "objects" } : null;
+  const vars = ACCOUNTS_MODE === "objects" ? { ACCOUNTS: "objects", ...(COLLECTORS !== null ? { DRAIN_COLLECTORS: COLLECTORS } : {}) } : null;
   if (vars) {
     await openAccountObjects({ root, dir, pepper });
     log("users opened in their account objects");
@@ -277,20 +281,28 @@ async function main() {
       const stream = async (label, total, inFlight, next, send, ordersPerRequest = 1) => {
         const start = await settle();
         let sent = 0;
+        const t0 = Date.now();
         await Promise.all(Array.from({ length: inFlight }, async () => {
           while (sent < total) {
             sent += 1;
             await send(next());
           }
         }));
+        // The rate the orders went at (the drains' windows are per time, so their share per order depends on it).
+        const perSecond = (total * ordersPerRequest) / ((Date.now() - t0) / 1000);
         const d = diff(start, await settle());
-        const row = rowOf(label, "order", total * ordersPerRequest, [d]);
+        const row = rowOf(`${label}, ${perSecond.toFixed(0)} orders/s`, "order", total * ordersPerRequest, [d]);
         rows.push(row);
         log(`${label}: ${JSON.stringify(row)}`);
       };
       {
         const next = orderStream(pair, 11);
         await stream("spot, 200 single orders, 16 in flight (e2e-load's mix)", 200, 16, next, async (o) => {
+          const req = orderRequest(pair, o);
+          await call("POST", req.path, tokens[o.who], req.body);
+        });
+        // One at a time (closed loop): each order pays a larger share of every drain window it opens.
+        await stream("spot, 100 single orders, one at a time (e2e-load's mix)", 100, 1, next, async (o) => {
           const req = orderRequest(pair, o);
           await call("POST", req.path, tokens[o.who], req.body);
         });

@@ -153,12 +153,85 @@ export interface CapacityResult {
   peakDeliveries: Record<ObjectClass, number>;
   /** Read-model batches to D1 (one per object per drain window with movements) and their movements. */
   drains: { batches: number; movements: number };
+  /**
+   * The same drain windows handed to K collector objects (durable/account/collector.ts: object
+   * name hashed mod K, one D1 batch per collector per COLLECT_MS window, a statement for the users'
+   * movements and one for the system shards'), for several K (absent in runs saved before session 15).
+   */
+  collectors?: CollectorCount[];
   /** Refused reservations (insufficient funds: nothing moved). */
   insufficient: number;
   resident: { restores: number; evictions: number };
   checks: string[];
   ms: number;
   cpuMs: number;
+}
+
+/** One K of `CapacityResult.collectors`. */
+export interface CollectorCount {
+  k: number;
+  /** D1 batches the collectors wrote, and their statements (user movements: 1, system shards' movements: 1). */
+  batches: number;
+  statements: number;
+  /** The busiest simulated second: D1 statements from all collectors, and calls (hand-overs) to the busiest collector. */
+  peakStatementsPerSecond: number;
+  peakCallsPerSecond: number;
+}
+
+/** How long a collector gathers before it writes, and the rows of one D1 batch at most (durable/account/collector.ts COLLECT_MS, COLLECT_ROWS). */
+const COLLECT_MS = 500;
+const COLLECT_ROWS = 4_000;
+
+/** A name's collector (a stable hash of the object's name, mod k). */
+function collectorOf(name: string, k: number): number {
+  let h = 0;
+  for (let i = 0; i < name.length; i++) h = (Math.imul(h, 31) + name.charCodeAt(i)) | 0;
+  return (h >>> 0) % k;
+}
+
+/**
+ * Replays the drain windows' hand-overs (at the time each window ends) through k collectors: a
+ * collector opens a window at a hand-over that finds none open and writes one batch COLLECT_MS later.
+ */
+export function countCollectors(handOvers: readonly { at: number; name: string; system: boolean; rows: number }[], k: number): CollectorCount {
+  const open = new Map<number, { closeAt: number; user: number; system: number }>();
+  const statementsIn: number[] = [];
+  const callsIn = new Map<string, number>();
+  let batches = 0;
+  let statements = 0;
+  // A window past COLLECT_ROWS rows is written as several batches (the users' rows and the shards' counted apart: an upper bound).
+  const close = (w: { closeAt: number; user: number; system: number }) => {
+    const n = Math.ceil(w.user / COLLECT_ROWS) + Math.ceil(w.system / COLLECT_ROWS);
+    batches += Math.max(1, Math.ceil((w.user + w.system) / COLLECT_ROWS));
+    statements += n;
+    const sec = Math.floor(w.closeAt / 1_000);
+    statementsIn[sec] = (statementsIn[sec] ?? 0) + n;
+  };
+  for (const h of [...handOvers].sort((a, b) => a.at - b.at)) {
+    const c = collectorOf(h.name, k);
+    const calls = `${c}|${Math.floor(h.at / 1_000)}`;
+    callsIn.set(calls, (callsIn.get(calls) ?? 0) + 1);
+    let w = open.get(c);
+    if (w && h.at >= w.closeAt) {
+      close(w);
+      w = undefined;
+    }
+    if (!w) {
+      w = { closeAt: h.at + COLLECT_MS, user: 0, system: 0 };
+      open.set(c, w);
+    }
+    // A window that moved nothing still hands over once (a row at least).
+    if (h.system) w.system += Math.max(1, h.rows);
+    else w.user += Math.max(1, h.rows);
+  }
+  for (const w of open.values()) close(w);
+  return {
+    k,
+    batches,
+    statements,
+    peakStatementsPerSecond: Math.max(0, ...statementsIn.filter((v) => v !== undefined)),
+    peakCallsPerSecond: Math.max(0, ...callsIn.values()),
+  };
 }
 
 /** Thrown when an invariant fails: the run's answer is wrong. */
@@ -217,6 +290,10 @@ class Capacity {
   private readonly drainAt = new Map<string, number>();
   private readonly drainQueue = new Map<number, string[]>();
   readonly drains = { batches: 0, movements: 0 };
+  /** Each drain window as a hand-over to a collector: when it ends, whose it is. */
+  readonly handOvers: { at: number; name: string; system: boolean; rows: number }[] = [];
+  /** The hand-over an object's open window will make (its rows are counted when it drains). */
+  private readonly handingOver = new Map<string, { rows: number }>();
   private readonly readModel = new Map<string, number>();
   // The model of every balance and hold, kept from the events.
   private readonly shadow = new Map<string, number>();
@@ -254,6 +331,8 @@ class Capacity {
     this.drainAt.clear();
     this.drainQueue.clear();
     this.drains.batches = 0;
+    this.handOvers.length = 0;
+    this.handingOver.clear();
     this.drainsPerSecond.length = 0;
   }
 
@@ -351,6 +430,10 @@ class Capacity {
     q.push(name);
     this.drainQueue.set(at, q);
     this.drains.batches++;
+    const cls = classOf(name);
+    const handOver = { at, name, system: cls === "fees" || cls === "treasury", rows: 0 };
+    this.handOvers.push(handOver);
+    this.handingOver.set(name, handOver);
     const second = Math.floor(at / 1_000);
     this.drainsPerSecond[second] = (this.drainsPerSecond[second] ?? 0) + 1;
   }
@@ -365,6 +448,8 @@ class Capacity {
         this.readModel.set(`${k}|f`, (this.readModel.get(`${k}|f`) ?? 0) + r.d_frozen);
       }
       this.drains.movements += rows.length;
+      const h = this.handingOver.get(name);
+      if (h) h.rows += rows.length;
       core.markDrained(rows[rows.length - 1]!.seq);
     }
   }
@@ -376,6 +461,7 @@ class Capacity {
     for (const name of q) {
       this.drainAt.delete(name);
       if (this.fixed.has(name) || this.pool.isLive(name)) this.drainNow(name, this.sqlOf(name));
+      this.handingOver.delete(name);
       // An evicted object was drained when its memory went (sim/resident.ts onEvict).
     }
   }
@@ -835,6 +921,7 @@ export function runCapacity(opts: Partial<CapacityOptions> = {}): CapacityResult
     maxDestCalls: w.maxDestCalls,
     peakDeliveries: w.peakDeliveries,
     drains: w.drains,
+    collectors: [1, 2, 4, 8, 16, 32, 64, 128].map((k) => countCollectors(w.handOvers, k)),
     insufficient: w.insufficient,
     resident: w.poolStats(),
     checks,

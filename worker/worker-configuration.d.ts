@@ -23,6 +23,7 @@ interface __BaseEnv_Env {
 	C2C_MERCHANT_DEPOSIT_USDT: string;
 	C2C_MAX_PAY_METHODS: string;
 	ACCOUNTS: string;
+	DRAIN_COLLECTORS: string;
 	DEV_OUTBOX: string;
 	DEV_CLOCK: string;
 	PEPPER: string;

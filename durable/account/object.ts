@@ -4,7 +4,9 @@
  * user's money. Each call is one transaction of the object's own SQLite (`transactionSync`,
  * through durable/money/do-sql.ts) and names the user it is for: the object is bound to its user
  * on the first call and refuses any other. Money written here reaches D1 (the read model) through
- * the drain: an alarm a moment after the first write, in batches, idempotently.
+ * the drain: an alarm a moment after the first write, in batches, idempotently. In objects mode
+ * the alarm hands the rows to a collector object (`drain:{k}`, durable/account/collector.ts) that
+ * writes many accounts' rows in one D1 batch; the same class serves the collectors.
  *
  * The same class serves the shards of system accounts (`system:{id}:{k}`, durable/account/address.ts):
  * the `system*` calls bind the object to its shard instead of a user. Spot and transfers call these
@@ -17,6 +19,8 @@ import { doSqlPort, type Leg, type LegResult } from "../money/index.ts";
 import { AccountBook } from "./book.ts";
 import { claimOrphan, RECORD_OWNER } from "./claims.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
+import { collectorCount, collectorName, collectorStatements, DrainCollector, type DrainSource, type HandOver, type HandOverAnswer } from "./collector.ts";
+import { accountsOnObjects } from "../../worker/lib/accounts.ts";
 import type * as A from "./types.ts";
 import { SESSION_GONE, SessionTrust, type SessionProof, type SessionRow } from "./sessions.ts";
 import { MAINTENANCE_KEY, MaintenanceLease, maintenanceAddress, maintenanceShardOf, MaintenanceSwitch, type MaintenanceLeaseAnswer } from "./maintenance.ts";
@@ -297,21 +301,71 @@ export class AccountObject extends DurableObject<Env> {
     return answer;
   }
 
-  /** One drain step now (the alarm runs the same): up to `limit` movements and notifications into D1. */
-  async accountDrain(limit = DRAIN_BATCH): Promise<A.DrainAnswer> {
+  /** Who this object drains for: its user, or its system shard; undefined before its first money call. */
+  private drainSource(): DrainSource | undefined {
     const book = this.book();
     const userId = book.ownerOf();
-    const system = userId === undefined ? book.systemOf() : undefined;
-    if (userId === undefined && !system) return { movements: 0, notices: 0, drainedSeq: 0, more: false };
+    if (userId !== undefined) return { kind: "user", userId };
+    const system = book.systemOf();
+    return system ? { kind: "system", userId: system.userId, shard: system.shard } : undefined;
+  }
+
+  /**
+   * One drain step now, written by this object itself: up to `limit` movements and notifications
+   * into D1. A reader of its own writes (the statement) and the reconciler call this; in objects
+   * mode the alarm hands over to a collector instead (`handOver`).
+   */
+  async accountDrain(limit = DRAIN_BATCH): Promise<A.DrainAnswer> {
+    const source = this.drainSource();
+    if (!source) return { movements: 0, notices: 0, drainedSeq: 0, more: false };
+    const book = this.book();
     const p = book.pending(limit);
     if (p.movements.length === 0 && p.notices.length === 0) return book.drainAnswer(0, 0);
     await this.env.DB.batch(
-      system
-        ? systemDrainStatements(this.env.DB, system.userId, system.shard, p.movements)
-        : drainStatements(this.env.DB, userId!, p.movements, p.notices, Date.now()),
+      source.kind === "system"
+        ? systemDrainStatements(this.env.DB, source.userId, source.shard, p.movements)
+        : drainStatements(this.env.DB, source.userId, p.movements, p.notices, Date.now()),
     );
     book.markDrained(p.movements.at(-1)?.seq ?? 0, p.notices.at(-1)?.seq ?? 0);
     return book.drainAnswer(p.movements.length, p.notices.length);
+  }
+
+  /**
+   * One drain step through this object's collector: the rows go to `drain:{k}`, which answers once
+   * D1 has them in one of its batches; only then does the bookmark move (a failed or lost call
+   * leaves the rows here for the next try; D1 takes none twice). `later`: D1 is failing, try after
+   * `retryMs` (the answer's `more` is then true and `retryMs` is set).
+   */
+  async accountHandOver(limit = DRAIN_BATCH): Promise<A.DrainAnswer & { retryMs?: number }> {
+    const source = this.drainSource();
+    if (!source) return { movements: 0, notices: 0, drainedSeq: 0, more: false };
+    const book = this.book();
+    const p = book.pending(limit);
+    if (p.movements.length === 0 && p.notices.length === 0) return book.drainAnswer(0, 0);
+    const name = collectorName(source, collectorCount(this.env));
+    const collector = this.env.USER.get(this.env.USER.idFromName(name));
+    const answer = await collector.collectorTake({ source, movements: p.movements, notices: p.notices });
+    if (answer.result !== "written") return { ...book.drainAnswer(0, 0), more: true, retryMs: answer.retryMs };
+    book.markDrained(p.movements.at(-1)?.seq ?? 0, p.notices.at(-1)?.seq ?? 0);
+    return book.drainAnswer(p.movements.length, p.notices.length);
+  }
+
+  // ---- a collector (`drain:{k}`): gathers hand-overs into one D1 batch ---------------------------
+
+  private collector: DrainCollector | undefined;
+
+  /** A hand-over from an account object; answers once D1 committed it, or `later` while D1 fails. */
+  async collectorTake(handOver: HandOver): Promise<HandOverAnswer> {
+    this.collector ??= new DrainCollector(async (handOvers) => {
+      const stmts = collectorStatements(this.env.DB, handOvers);
+      if (stmts.length > 0) await this.env.DB.batch(stmts);
+    });
+    return this.collector.take(handOver);
+  }
+
+  /** What this collector has done since it started (tests). */
+  async collectorStats(): Promise<DrainCollector["stats"] | null> {
+    return this.collector ? { ...this.collector.stats } : null;
   }
 
   /**
@@ -372,9 +426,19 @@ export class AccountObject extends DurableObject<Env> {
 
   override async alarm(): Promise<void> {
     this.drainSet = false;
+    // Objects mode: through a collector (one D1 batch for many accounts); otherwise (or with
+    // DRAIN_COLLECTORS = "0") this object's own batch.
+    const collect = accountsOnObjects(this.env) && collectorCount(this.env) > 0;
     try {
       for (let i = 0; i < STEPS_PER_ALARM; i++) {
-        if (!(await this.accountDrain()).more) {
+        const step: A.DrainAnswer & { retryMs?: number } = collect ? await this.accountHandOver() : await this.accountDrain();
+        if (step.retryMs !== undefined) {
+          // D1 is failing (the collector said so): the rows wait here, asked about again after the collector's back-off.
+          this.drainSet = true;
+          await this.ctx.storage.setAlarm(Date.now() + Math.max(step.retryMs, DRAIN_DELAY_MS));
+          return;
+        }
+        if (!step.more) {
           // Drained: the orphan sweep, then the alarm for the next hold that comes due (if any).
           const { next } = await this.accountSweep();
           if (next !== null && !this.drainSet) await this.ctx.storage.setAlarm(Math.max(next, Date.now() + DRAIN_DELAY_MS));

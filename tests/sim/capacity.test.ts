@@ -5,7 +5,7 @@
  * and some deliveries sent twice. The 100-pair, 100,000-account run is `npm run sim:capacity`.
  */
 import { describe, expect, it } from "vitest";
-import { CapacityViolation, runCapacity, type ActionKind, type CapacityOptions, type ObjectClass } from "../../sim/capacity.ts";
+import { CapacityViolation, countCollectors, runCapacity, type ActionKind, type CapacityOptions, type ObjectClass } from "../../sim/capacity.ts";
 import { ACTION_CALLS, LIMIT, ceiling, measured, predicted } from "../../sim/capacity-model.ts";
 
 const SMALL: Partial<CapacityOptions> = { seed: 7, pairs: 6, accounts: 600, makers: 2, shards: 3, shardBy: "pair", seconds: 3, actionsPerPair: 40, roundMs: 100, duplicates: 0.05, resident: 60 };
@@ -22,6 +22,22 @@ describe("the object protocol at scale (capacity simulator)", () => {
     expect(again).toBeGreaterThan(5);
     expect(r.trades).toBeGreaterThan(500);
     expect(r.insufficient).toBe(0);
+  });
+
+  it("writes the accounts' drains through collector objects in far fewer D1 statements, and more collectors spread their calls", () => {
+    const one = r.collectors!.find((c) => c.k === 1)!;
+    const eight = r.collectors!.find((c) => c.k === 8)!;
+    // Without collectors every drain window is a D1 batch of its own (two statements or more).
+    expect(one.statements * 10).toBeLessThan(r.drains.batches);
+    expect(eight.peakCallsPerSecond).toBeLessThan(one.peakCallsPerSecond);
+    expect(eight.statements).toBeGreaterThanOrEqual(one.statements);
+  });
+
+  it("counts a collector's window as one batch for every hand-over within it, and cuts a window past its rows", () => {
+    const user = (at: number, rows = 3) => ({ at, name: `user:${at}`, system: false, rows });
+    // Three users and a fee shard within 500 ms: one batch, two statements (users' movements, shards' movements); one later: another batch.
+    expect(countCollectors([user(0), user(100), user(499), { at: 200, name: "fees:1", system: true, rows: 2 }, user(600)], 1)).toMatchObject({ batches: 2, statements: 3 });
+    expect(countCollectors([user(0, 3_000), user(10, 3_000)], 1)).toMatchObject({ batches: 2, statements: 2 });
   });
 
   it("makes exactly the calls the model's table says for each action", () => {

@@ -1,0 +1,200 @@
+/**
+ * Collector objects: the read model's drain in objects mode (issue #28, session 15). Each account
+ * object (and system shard) used to write its own D1 batch per drain window, so D1 took about two
+ * statements per active account per 500 ms whatever the number of orders in it. Instead the
+ * account's alarm hands what waits to a collector (`drain:{k}`, an instance of the same object
+ * class as the accounts, bound to nothing), which gathers the hand-overs of every account that
+ * arrive within COLLECT_MS and writes them to D1 in ONE batch of at most three multi-row statements
+ * (movements, notifications, the system shards' movements; each user's bookmark `account_drained`
+ * moves with their inserted movements, migrations/0052, as `system_drained` does, 0049).
+ *
+ * The collector keeps nothing: a hand-over is an RPC that answers once D1 has committed its batch,
+ * and only then does the account move its own bookmark. So:
+ * - a collector that dies mid-batch (before or after D1 committed) fails its callers' calls; each
+ *   account still holds its rows and hands them over again on its retry; D1's rows are keyed
+ *   ((user, seq), (user, event key), (user, shard, seq)) and every insert is `ON CONFLICT DO
+ *   NOTHING`, so a batch written twice changes nothing the second time (at least once from the
+ *   account, exactly once in D1);
+ * - while D1 fails, the collector answers `later` (with how long to wait, doubling to a bound) to
+ *   the waiting hand-overs and to new ones until then, without calling D1: the accounts keep their
+ *   rows and ask again then. Nothing is lost and D1 is not hammered.
+ * Being stateless, the number of collectors (`DRAIN_COLLECTORS`, wrangler.toml [vars]) can be changed
+ * at any time: an account simply hands its next rows to another one.
+ *
+ * A user's own reads do not wait for a collector: the statement asks the user's object to drain
+ * (`accountDrain`, the direct path of durable/account/drain.ts) and reads D1 at that bookmark.
+ */
+import type { PendingMovement, PendingNotice } from "./book.ts";
+
+/** How long a collector gathers hand-overs after the first one before it writes them (one D1 batch). */
+export const COLLECT_MS = 500;
+/** Rows (movements + notifications) per D1 batch at most; more wait for the next batch, at once. */
+export const COLLECT_ROWS = 4_000;
+/** The first wait after a failed batch; doubled per failure in a row, up to BACKOFF_MAX_MS. */
+export const BACKOFF_MS = 1_000;
+export const BACKOFF_MAX_MS = 30_000;
+/** Collectors when the exchange does not say (wrangler.toml `DRAIN_COLLECTORS`). */
+export const DEFAULT_COLLECTORS = 1;
+
+export type DrainSource = { kind: "user"; userId: number } | { kind: "system"; userId: number; shard: number };
+
+/** What an account hands to its collector: its rows not yet in the read model, oldest first. */
+export interface HandOver {
+  source: DrainSource;
+  movements: PendingMovement[];
+  notices: PendingNotice[];
+}
+
+/** `written`: D1 has every row of the hand-over (committed); `later`: nothing is known, ask again after `retryMs`. */
+export type HandOverAnswer = { result: "written" } | { result: "later"; retryMs: number };
+
+/**
+ * Collectors in use: the exchange's `DRAIN_COLLECTORS` (0 to 256), else DEFAULT_COLLECTORS. 0: none,
+ * every account object writes its own D1 batch per window as before session 15 (the fallback, and
+ * the "before" of bench/d1-count.mjs `--collectors 0`).
+ */
+export function collectorCount(env: { DRAIN_COLLECTORS?: string }): number {
+  const raw = env.DRAIN_COLLECTORS;
+  const n = raw === undefined || raw === "" ? NaN : Number(raw);
+  return Number.isInteger(n) && n >= 0 && n <= 256 ? n : DEFAULT_COLLECTORS;
+}
+
+/** The collector a source hands to: spread by its id (a system shard by id and shard). */
+export function collectorName(source: DrainSource, collectors: number): string {
+  const n = source.kind === "user" ? source.userId : Math.abs(source.userId) * 64 + source.shard;
+  return `drain:${((n % collectors) + collectors) % collectors}`;
+}
+
+/**
+ * The statements of one collector batch: at most three, each one multi-row `INSERT … SELECT FROM
+ * json_each(?)` that a second copy leaves alone. A user's bookmark (`account_drained`) moves with
+ * the user's movements (the trigger of migrations/0052, in the same statement), so a reader that
+ * sees it sees them. The notifications' bookmark is the object's own (nothing in D1 reads one).
+ */
+export function collectorStatements(db: D1Database, handOvers: readonly HandOver[]): D1PreparedStatement[] {
+  const movements: unknown[][] = [];
+  const notices: unknown[][] = [];
+  const system: unknown[][] = [];
+  for (const h of handOvers) {
+    if (h.source.kind === "system") {
+      const { userId, shard } = h.source;
+      for (const m of h.movements) system.push([userId, shard, m.seq, m.ref, m.kind, m.currency, m.d_available, m.d_frozen, m.at]);
+      continue;
+    }
+    const userId = h.source.userId;
+    for (const m of h.movements) movements.push([userId, m.seq, m.ref, m.kind, m.currency, m.d_available, m.d_frozen, m.at]);
+    for (const n of h.notices) notices.push([userId, n.event_key, n.kind, n.params, n.link, n.created_at]);
+  }
+  const stmts: D1PreparedStatement[] = [];
+  if (movements.length > 0)
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO account_movements (user_id, seq, ref, account, currency_id, d_available, d_frozen, created_at)
+           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7 FROM json_each(?1) WHERE true
+           ON CONFLICT (user_id, seq) DO NOTHING`,
+        )
+        .bind(JSON.stringify(movements)),
+    );
+  if (notices.length > 0)
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO notifications (user_id, event_key, kind, params, link, created_at)
+           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?1) WHERE true
+           ON CONFLICT (user_id, event_key) DO NOTHING`,
+        )
+        .bind(JSON.stringify(notices)),
+    );
+  if (system.length > 0)
+    stmts.push(
+      db
+        .prepare(
+          `INSERT INTO system_movements (user_id, shard, seq, ref, account, currency_id, d_available, d_frozen, created_at)
+           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?1) WHERE true
+           ON CONFLICT (user_id, shard, seq) DO NOTHING`,
+        )
+        .bind(JSON.stringify(system)),
+    );
+  return stmts;
+}
+
+interface Waiter {
+  handOver: HandOver;
+  rows: number;
+  answer: (a: HandOverAnswer) => void;
+}
+
+/** What a collector has done since it started (tests and tools). */
+export interface CollectorStats {
+  batches: number;
+  handOvers: number;
+  failures: number;
+  /** Not before this time (ms) does it call D1 again; 0 when it is not backing off. */
+  backoffUntil: number;
+}
+
+/**
+ * The gathering, in memory. `write` sends one batch to D1 (the object passes
+ * `db.batch(collectorStatements(...))`); its failure answers `later` to every hand-over of the
+ * batch and to those waiting, and starts the back-off.
+ */
+export class DrainCollector {
+  private waiting: Waiter[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private flushing = false;
+  private failuresInRow = 0;
+  readonly stats: CollectorStats = { batches: 0, handOvers: 0, failures: 0, backoffUntil: 0 };
+
+  constructor(
+    private readonly write: (handOvers: HandOver[]) => Promise<unknown>,
+    private readonly clock: () => number = Date.now,
+    private readonly windowMs = COLLECT_MS,
+  ) {}
+
+  /** Answers once the hand-over is in D1 (`written`) or, when D1 fails, `later`. */
+  take(handOver: HandOver): Promise<HandOverAnswer> {
+    const wait = this.stats.backoffUntil - this.clock();
+    if (wait > 0) return Promise.resolve({ result: "later", retryMs: wait });
+    return new Promise((answer) => {
+      this.waiting.push({ handOver, rows: handOver.movements.length + handOver.notices.length, answer });
+      this.schedule(this.windowMs);
+    });
+  }
+
+  private schedule(delay: number): void {
+    if (this.timer !== undefined || this.flushing || this.waiting.length === 0) return;
+    this.timer = setTimeout(() => void this.flush(), delay);
+  }
+
+  private async flush(): Promise<void> {
+    this.timer = undefined;
+    this.flushing = true;
+    // Oldest first, up to COLLECT_ROWS rows (always at least one hand-over).
+    let rows = 0;
+    let n = 0;
+    while (n < this.waiting.length && (n === 0 || rows + this.waiting[n]!.rows <= COLLECT_ROWS)) rows += this.waiting[n++]!.rows;
+    const batch = this.waiting.splice(0, n);
+    const cut = this.waiting.length > 0;
+    try {
+      await this.write(batch.map((w) => w.handOver));
+      this.failuresInRow = 0;
+      this.stats.batches += 1;
+      this.stats.handOvers += batch.length;
+      for (const w of batch) w.answer({ result: "written" });
+    } catch (err) {
+      this.failuresInRow += 1;
+      this.stats.failures += 1;
+      const retryMs = Math.min(BACKOFF_MAX_MS, BACKOFF_MS * 2 ** (this.failuresInRow - 1));
+      this.stats.backoffUntil = this.clock() + retryMs;
+      console.error(JSON.stringify({ level: "warn", msg: "read-model collector batch failed; backing off", retryMs, error: String(err).slice(0, 300) }));
+      // Those waiting would meet the same D1: they ask again later too.
+      for (const w of [...batch, ...this.waiting.splice(0)]) w.answer({ result: "later", retryMs });
+    } finally {
+      this.flushing = false;
+      // A batch cut at COLLECT_ROWS leaves hand-overs that waited a whole window already: at once;
+      // those that came while D1 wrote wait a window of their own.
+      this.schedule(cut ? 0 : this.windowMs);
+    }
+  }
+}
