@@ -449,6 +449,26 @@ export class AccountBook {
     return this.core.openHolds().map(toHold);
   }
 
+  /**
+   * The pairs whose D1 rows of this user's spot orders may not be drained yet (the read model's
+   * read-your-own-writes, docs/architecture/account-objects.md "Read gaps found by the browser
+   * suite"): the owners `pair:{id}` of the open `spot_order` holds and of those made in the last
+   * `recentMs`, at most `limit` pairs. Two ranges of the holds' (state, created_at) index.
+   */
+  spotPairs(recentMs: number, limit = 8): number[] {
+    const since = this.clock.now() - Math.max(0, Math.floor(recentMs));
+    const n = Math.max(1, Math.min(50, Math.floor(limit)));
+    const rows = this.sql.query<{ owner: string }>(
+      `SELECT DISTINCT o.owner FROM money_holds h JOIN account_hold_owners o ON o.hold = h.hold
+       WHERE h.for_kind = 'spot_order' AND (h.state = 'open' OR (h.state = 'resolved' AND h.created_at >= ?)) LIMIT ${n}`,
+      since,
+    );
+    return rows.flatMap((r) => {
+      const m = /^pair:([0-9]{1,9})$/.exec(r.owner);
+      return m ? [Number(m[1])] : [];
+    });
+  }
+
   /** This user's notifications as written here (newest first, at most `limit`). */
   notices(limit = 50): PendingNotice[] {
     return this.sql.query<PendingNotice>(`SELECT seq, event_key, kind, params, link, created_at FROM account_notices ORDER BY seq DESC LIMIT ${Math.max(1, Math.min(500, Math.floor(limit)))}`);
