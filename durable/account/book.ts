@@ -459,8 +459,10 @@ export class AccountBook {
     const since = this.clock.now() - Math.max(0, Math.floor(recentMs));
     const n = Math.max(1, Math.min(50, Math.floor(limit)));
     const rows = this.sql.query<{ owner: string }>(
-      `SELECT DISTINCT o.owner FROM money_holds h JOIN account_hold_owners o ON o.hold = h.hold
-       WHERE h.for_kind = 'spot_order' AND (h.state = 'open' OR (h.state = 'resolved' AND h.created_at >= ?)) LIMIT ${n}`,
+      `SELECT DISTINCT o.owner FROM (
+         SELECT hold FROM money_holds WHERE state = 'open' AND for_kind = 'spot_order'
+         UNION ALL SELECT hold FROM money_holds WHERE state = 'resolved' AND created_at >= ? AND for_kind = 'spot_order'
+       ) h JOIN account_hold_owners o ON o.hold = h.hold LIMIT ${n}`,
       since,
     );
     return rows.flatMap((r) => {

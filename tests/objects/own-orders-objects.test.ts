@@ -6,7 +6,8 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, seedSpotPair } from "../api/helpers.ts";
-import { BTC, USDT, inPair, objectTrader } from "./fixtures.ts";
+import { accountStub } from "../../worker/lib/accounts.ts";
+import { BTC, USDT, inPair, legsDelivered, objectTrader } from "./fixtures.ts";
 
 const place = (token: string, price: string) => api("/transaction/walletIn", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price, num: "0.01" } });
 
@@ -40,5 +41,23 @@ describe("one's own spot orders right after placing them, in objects mode", () =
     expect(open.body.data.lists).toEqual([expect.objectContaining({ id })]);
     const history = await api("/new/transaction/orders", { token: a.token, method: "GET" });
     expect(history.body.data.lists).toEqual([expect.objectContaining({ id, state: "open" })]);
+  });
+
+  it("shows a just-filled order (its hold already resolved) in one's order history", async () => {
+    const maker = await objectTrader("0", "1");
+    const taker = await objectTrader("10000", "0");
+    const sold = await api("/transaction/walletOut", { token: maker.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: "30002", num: "0.01" } });
+    expect(sold.body.message).toMatchObject({ status: "open" });
+    // Let the maker's row in first, so only the taker's fill waits.
+    await inPair((instance) => (instance as { drain(): Promise<number> }).drain());
+    const bought = await place(taker.token, "30002");
+    expect(bought.body.message).toMatchObject({ status: "filled" });
+    const id = bought.body.message.order_id as string;
+    await inPair((_instance, state) => state.storage.deleteAlarm());
+    await legsDelivered();
+    expect(await accountStub(env, taker.id).accountHold(taker.id, `spot_order:${id}`)).toMatchObject({ open: false });
+    expect((await env.DB.prepare("SELECT count(*) AS n FROM spot_orders WHERE id = ?").bind(id).first<{ n: number }>())?.n).toBe(0);
+    const history = await api("/new/transaction/orders", { token: taker.token, method: "GET" });
+    expect(history.body.data.lists).toEqual([expect.objectContaining({ id, state: "filled" })]);
   });
 });
