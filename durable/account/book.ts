@@ -460,6 +460,28 @@ export class AccountBook {
       .map((r) => ({ ...toHold(r), owner: r.owner }));
   }
 
+  /**
+   * The pairs whose D1 rows of this user's spot orders may not be drained yet (the read model's
+   * read-your-own-writes, docs/architecture/account-objects.md "Read gaps found by the browser
+   * suite"): the owners `pair:{id}` of the open `spot_order` holds and of those made in the last
+   * `recentMs`, at most `limit` pairs. Two ranges of the holds' (state, created_at) index.
+   */
+  spotPairs(recentMs: number, limit = 8): number[] {
+    const since = this.clock.now() - Math.max(0, Math.floor(recentMs));
+    const n = Math.max(1, Math.min(50, Math.floor(limit)));
+    const rows = this.sql.query<{ owner: string }>(
+      `SELECT DISTINCT o.owner FROM (
+         SELECT hold FROM money_holds WHERE state = 'open' AND for_kind = 'spot_order'
+         UNION ALL SELECT hold FROM money_holds WHERE state = 'resolved' AND created_at >= ? AND for_kind = 'spot_order'
+       ) h JOIN account_hold_owners o ON o.hold = h.hold LIMIT ${n}`,
+      since,
+    );
+    return rows.flatMap((r) => {
+      const m = /^pair:([0-9]{1,9})$/.exec(r.owner);
+      return m ? [Number(m[1])] : [];
+    });
+  }
+
   /** This user's notifications as written here (newest first, at most `limit`). */
   notices(limit = 50): PendingNotice[] {
     return this.sql.query<PendingNotice>(`SELECT seq, event_key, kind, params, link, created_at FROM account_notices ORDER BY seq DESC LIMIT ${Math.max(1, Math.min(500, Math.floor(limit)))}`);

@@ -294,6 +294,11 @@ export class AccountObject extends DurableObject<Env> {
     return this.book(userId).openOwnedHolds(forKinds);
   }
 
+  /** The pairs of this user's open spot orders and of those placed in the last `recentMs` (see AccountBook.spotPairs). */
+  async accountSpotPairs(userId: number, recentMs: number): Promise<number[]> {
+    return this.book(userId).spotPairs(recentMs);
+  }
+
   /** The migration's one-time opening from D1's balances (keyed: a second call writes nothing). */
   async accountImport(userId: number, rows: A.OpeningBalance[], records: A.OpeningHold[] = []): Promise<A.ImportAnswer> {
     const answer = this.book(userId).importOpening(rows, records);

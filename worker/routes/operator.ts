@@ -93,7 +93,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   .get("/admin/users/:id/ledger", params(idParamSchema), query(adminListQuerySchema), answers(ledgerPageSchema, { summary: "A user's ledger rows, newest first", auth: true }), async (c) =>
     ok(c, await userLedger(c.env.DB, c.req.valid("param").id, c.req.valid("query"), readsOnObjects(c.env))),
   )
-  .get("/admin/treasury", answers(treasurySchema, { summary: "Balances of the system accounts", auth: true }), async (c) => ok(c, await treasuryBalances(c.env.DB)))
+  .get("/admin/treasury", answers(treasurySchema, { summary: "Balances of the system accounts", auth: true }), async (c) => ok(c, await treasuryBalances(c.env)))
 
   // ── Balance adjustments (four eyes) ─────────────────────────────────────────────────────────
   .get("/admin/adjustments", query(adminListQuerySchema), answers(adjustmentPageSchema, { summary: "Balance adjustments (filter by status, user)", auth: true }), async (c) => ok(c, await adjustmentList(c.env.DB, c.req.valid("query"))))

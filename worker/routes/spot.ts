@@ -39,6 +39,7 @@ import { jsonBody, query } from "../lib/validate.ts";
 import { openOrders, orderHistory, pairBalance, tradeHistory } from "../domain/spot/history.ts";
 import { cancelBatch, cancelOrder, placeBatch, placeOrder, type Trader } from "../domain/spot/orders.ts";
 import { pairBySymbol, pairFor, pairStub } from "../domain/spot/pairs.ts";
+import { ownOrdersDrained } from "../domain/spot/own-orders.ts";
 import { cancelAll, cancelConditional, listConditional, placeConditional } from "../domain/spot/conditional.ts";
 import {
   cancelAllDoneSchema,
@@ -87,16 +88,19 @@ export const spotRoutes = new Hono<AppEnv>()
     const { currency_id, legal_id } = c.req.valid("json");
     return ok(c, await cancelAll(trader(c), currency_id, legal_id));
   })
-  .get("/new/transaction/index", READ_KEY, requireUser, query(openOrdersQuerySchema), answersNew(spotOpenOrderPageSchema, { summary: "One's open orders (at most 100)", auth: true }), async (c) =>
-    okNew(c, await openOrders(c.env.DB, c.get("user").id, c.req.valid("query").currency_id)),
-  )
+  .get("/new/transaction/index", READ_KEY, requireUser, query(openOrdersQuerySchema), answersNew(spotOpenOrderPageSchema, { summary: "One's open orders (at most 100)", auth: true }), async (c) => {
+    await ownOrdersDrained(c.env, c.get("user").id);
+    return okNew(c, await openOrders(c.env.DB, c.get("user").id, c.req.valid("query").currency_id));
+  })
   .get("/new/transaction/lists", READ_KEY, requireUser, query(pageQuerySchema), answersNew(spotRecordPageSchema, { summary: "One's trades, newest first", auth: true }), async (c) => {
     const { page, limit } = c.req.valid("query");
+    await ownOrdersDrained(c.env, c.get("user").id);
     return okNew(c, await tradeHistory(c.env.DB, c.get("user").id, page, limit));
   })
-  .get("/new/transaction/orders", READ_KEY, requireUser, query(orderHistoryQuerySchema), answersNew(spotOrderRecordPageSchema, { summary: "One's orders with their final state, newest first; by pair and state", auth: true }), async (c) =>
-    okNew(c, await orderHistory(c.env.DB, c.get("user").id, c.req.valid("query"))),
-  )
+  .get("/new/transaction/orders", READ_KEY, requireUser, query(orderHistoryQuerySchema), answersNew(spotOrderRecordPageSchema, { summary: "One's orders with their final state, newest first; by pair and state", auth: true }), async (c) => {
+    await ownOrdersDrained(c.env, c.get("user").id);
+    return okNew(c, await orderHistory(c.env.DB, c.get("user").id, c.req.valid("query")));
+  })
   .get("/transaction/balance", READ_KEY, requireUser, query(pairQuerySchema), answers(spotBalanceSchema, { summary: "One's spot balances for a pair, with its precision", auth: true }), async (c) => {
     const { currency_id, legal_id } = c.req.valid("query");
     const pair = await pairFor(c.env.DB, currency_id, legal_id);

@@ -19,6 +19,7 @@ import type { AppEnv } from "../lib/context.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody, params, query } from "../lib/validate.ts";
 import { recentOrders } from "../domain/support/related.ts";
+import { ownOrdersDrained } from "../domain/spot/own-orders.ts";
 import { addUserMessage, closeTicket, createTicket, listTickets, ticketDetail } from "../domain/support/tickets.ts";
 
 export const supportRoutes = new Hono<AppEnv>()
@@ -39,6 +40,9 @@ export const supportRoutes = new Hono<AppEnv>()
   .post("/support/tickets/:id/close", params(ticketIdParamSchema), answers(supportTicketDetailSchema, { summary: "Close one's ticket", auth: true }), async (c) =>
     ok(c, await closeTicket(c.env.DB, c.get("user").id, c.req.valid("param").id)),
   )
-  .get("/support/orders", query(supportOrdersQuerySchema), answers(supportOrderListSchema, { summary: "One's 20 most recent orders of a kind, to choose the one a ticket is about", auth: true }), async (c) =>
-    ok(c, await recentOrders(c.env.DB, c.get("user").id, c.req.valid("query").kind)),
-  );
+  .get("/support/orders", query(supportOrdersQuerySchema), answers(supportOrderListSchema, { summary: "One's 20 most recent orders of a kind, to choose the one a ticket is about", auth: true }), async (c) => {
+    const kind = c.req.valid("query").kind;
+    // Objects mode: one's just-placed spot orders reach D1 by their pairs' drains; run them first.
+    if (kind === "spot") await ownOrdersDrained(c.env, c.get("user").id);
+    return ok(c, await recentOrders(c.env.DB, c.get("user").id, kind));
+  });

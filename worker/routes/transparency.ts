@@ -20,12 +20,13 @@ import { jsonBody, query } from "../lib/validate.ts";
 import { liabilityRuns, proofOf, publishedLiabilities } from "../domain/transparency/read.ts";
 import { snapshotNow } from "../domain/transparency/console.ts";
 import { publicSummary } from "../domain/transparency/public.ts";
+import { accountsOnObjects } from "../lib/accounts.ts";
 
 export const transparencyRoutes = new Hono<AppEnv>()
   .get(
     "/transparency",
     answers(transparencySchema, { summary: "Public summary: house reserves for open contracts and positions, cover premiums and claims, fee revenue, the latest liabilities root (cached 60 s)" }),
-    async (c) => ok(c, await publicSummary(c.env.DB)),
+    async (c) => ok(c, await publicSummary(c.env.DB, Date.now(), accountsOnObjects(c.env))),
   )
   .get("/transparency/liabilities", answers(liabilitiesSchema, { summary: "The latest published liabilities snapshot: Merkle-sum root, per-currency totals, user count" }), async (c) =>
     ok(c, await publishedLiabilities(c.env.DB)),

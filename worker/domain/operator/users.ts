@@ -11,6 +11,8 @@ import { timeFormat } from "../wallet/currency.ts";
 import { MOVEMENT_ROW_ID, movementKind, movementOf } from "../wallet/object-reads.ts";
 import { refOf } from "../wallet/statement.ts";
 import { count, fmt, page } from "./rows.ts";
+import { systemBalancesOnObjects, type SystemBalanceRow } from "./treasury-objects.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
 
 /** The user row without its fund-password flag column (answered as has_fund_password). */
 function withoutFp<T extends { fp: number }>(row: T): Omit<T, "fp"> {
@@ -105,10 +107,18 @@ export async function userLedger(db: D1Database, id: number, q: { page: number; 
   };
 }
 
-/** Balances of the system accounts (fees, deposits, withdrawals, treasury). */
-export async function treasuryBalances(db: D1Database) {
+/**
+ * Balances of the system accounts (fees, deposits, withdrawals, treasury): D1's, or in objects
+ * mode their shards' (./treasury-objects.ts, which says what each row then means).
+ */
+export async function treasuryBalances(env: Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string }) {
+  const results = accountsOnObjects(env) ? await systemBalancesOnObjects(env) : await d1SystemBalances(env.DB);
+  return results.map((r) => ({ system_account: SYSTEM_ACCOUNTS[r.user_id] ?? String(r.user_id), user_id: r.user_id, currency_id: r.currency_id, currency_name: r.name, account: r.account, available: fmt(r.a, r.scale), frozen: fmt(r.f, r.scale) }));
+}
+
+async function d1SystemBalances(db: D1Database): Promise<SystemBalanceRow[]> {
   const { results } = await db.prepare(
     "SELECT b.user_id, b.currency_id, c.name, c.scale, b.account, CAST(b.available AS TEXT) AS a, CAST(b.frozen AS TEXT) AS f FROM balances b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id <= 0 ORDER BY b.user_id DESC, b.currency_id",
-  ).all<{ user_id: number; currency_id: number; name: string; scale: number; account: string; a: string; f: string }>();
-  return results.map((r) => ({ system_account: SYSTEM_ACCOUNTS[r.user_id] ?? String(r.user_id), user_id: r.user_id, currency_id: r.currency_id, currency_name: r.name, account: r.account, available: fmt(r.a, r.scale), frozen: fmt(r.f, r.scale) }));
+  ).all<SystemBalanceRow>();
+  return results;
 }

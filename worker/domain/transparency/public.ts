@@ -13,6 +13,11 @@
  *   fees       the fee account's (SYSTEM.fees) ledger rows of every product's fee kinds
  *              (schemas/products.ts `feeKinds`): fees charged less fees given back, per currency
  *              and product (withdrawal fees pay the network and are not revenue);
+ *              In objects mode (`ACCOUNTS=objects`, issue #28) the fees after the cut-over are
+ *              legs to the fee shards, drained into `system_movements`: those rows count too, by
+ *              their key's first word (`trade:` spot, `seconds:`, `lever:`, `conversion:`; a
+ *              withdrawal's network fee and an invitation rebate are not product fees). D1's ledger
+ *              rows are then the fees before the cut-over (the shards' opening is not counted);
  *   liabilities  the latest published snapshot's root and totals (./read.ts);
  *   mining     what the mining cron paid out of recorded, approved pool payouts, and the stated
  *              fees kept, per payout currency (the mining domain's statement).
@@ -36,6 +41,13 @@ export const CACHE_SECONDS = 60;
 const FEE_PRODUCT: ReadonlyMap<string, string> = new Map(PRODUCTS.flatMap((p) => p.feeKinds.map((k): [string, string] => [k, p.id])));
 const FEE_KINDS = [...FEE_PRODUCT.keys()];
 
+/**
+ * Objects mode: the first word of a fee shard's movement key → the fee kind it books (its product
+ * by FEE_PRODUCT): the pair's trade legs, the seconds desk's settled chunks, the lever desk's closes
+ * and overnight fees, the conversions' fee legs.
+ */
+const SHARD_FEE_KIND: Readonly<Record<string, string>> = { trade: "spot", seconds: "micro_open", lever: "lever_open", conversion: "conversion" };
+
 interface Currency {
   id: number;
   name: string;
@@ -43,8 +55,8 @@ interface Currency {
 }
 
 /** The summary, from the cache when a fresh one is there (worker/lib/public-cache.ts). */
-export function publicSummary(db: D1Database, now = Date.now()): Promise<Transparency> {
-  return cachedPublic("transparency", () => computeSummary(db, now), { seconds: CACHE_SECONDS });
+export function publicSummary(db: D1Database, now = Date.now(), objects = false): Promise<Transparency> {
+  return cachedPublic("transparency", () => computeSummary(db, now, objects), { seconds: CACHE_SECONDS });
 }
 
 /** Drops the cached summary (tests, and anything that must show a change at once). */
@@ -52,8 +64,16 @@ export async function forgetPublicSummary(): Promise<void> {
   await forgetPublic("transparency");
 }
 
-export async function computeSummary(db: D1Database, now = Date.now()): Promise<Transparency> {
-  const [currencies, seconds, lever, cover, fees, snapshot, mining] = await db.batch([
+/** `objects`: balances live in the account objects (worker/lib/accounts.ts): the fee shards' drained movements count too. */
+export async function computeSummary(db: D1Database, now = Date.now(), objects = false): Promise<Transparency> {
+  // The fee shards' movements by key word (objects mode; otherwise a statement that reads nothing).
+  const shardFees = db
+    .prepare(
+      `SELECT currency_id, substr(ref, 1, instr(ref, ':') - 1) AS word, CAST(SUM(d_available + d_frozen) AS TEXT) AS amount FROM system_movements
+        WHERE ?1 AND user_id = ?2 AND substr(ref, 1, instr(ref, ':') - 1) IN (SELECT value FROM json_each(?3)) GROUP BY currency_id, word`,
+    )
+    .bind(objects ? 1 : 0, SYSTEM.fees, JSON.stringify(Object.keys(SHARD_FEE_KIND)));
+  const [currencies, seconds, lever, cover, fees, snapshot, mining, shard] = await db.batch([
     db.prepare("SELECT id, name, scale FROM currencies ORDER BY id"),
     db.prepare(
       `SELECT currency_id, COUNT(*) AS open, CAST(SUM(hold) AS TEXT) AS reserved FROM micro_orders
@@ -75,6 +95,7 @@ export async function computeSummary(db: D1Database, now = Date.now()): Promise<
       .bind(SYSTEM.fees, JSON.stringify(FEE_KINDS)),
     db.prepare(LATEST_PUBLISHED_SQL),
     miningPayoutTotalsStatement(db),
+    shardFees,
   ]);
   const byId = new Map((currencies!.results as unknown as Currency[]).map((c) => [c.id, c]));
   const cur = (id: number) => byId.get(id) ?? { id, name: String(id), scale: 0 };
@@ -95,7 +116,8 @@ export async function computeSummary(db: D1Database, now = Date.now()): Promise<
   }));
 
   const feeTotals = new Map<number, { total: bigint; products: Map<string, bigint> }>();
-  for (const r of fees!.results as unknown as { currency_id: number; kind: string; amount: string }[]) {
+  const shardRows = (shard!.results as unknown as { currency_id: number; word: string; amount: string }[]).map((r) => ({ currency_id: r.currency_id, kind: SHARD_FEE_KIND[r.word]!, amount: r.amount }));
+  for (const r of [...(fees!.results as unknown as { currency_id: number; kind: string; amount: string }[]), ...shardRows]) {
     const t = feeTotals.get(r.currency_id) ?? { total: 0n, products: new Map<string, bigint>() };
     const product = FEE_PRODUCT.get(r.kind)!;
     t.total += BigInt(r.amount);
