@@ -15,6 +15,7 @@ const SAME_FOR_EVERY_DATABASE: Record<string, string> = {
   "worker/lib/api-keys.ts derivationKeys": "keys derived from the secret in the environment",
   "worker/lib/auth.ts hints": "sessions keyed by random tokens a new database never hands out again",
   "worker/lib/maintenance.ts allowed": "a constant",
+  "worker/lib/maintenance.ts inObjects": "a constant: the routes the account objects check",
   "worker/domain/auth/password-policy.ts common": "the shipped list of common passwords",
   "worker/domain/alerts/alerts.ts WINDOW_BY_SECONDS": "a constant",
   "worker/routes/docs.ts cached": "the OpenAPI document, built from the code",
