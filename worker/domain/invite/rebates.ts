@@ -43,34 +43,28 @@ export interface RebateStep {
 
 type Env2 = Pick<Env, "DB" | "USER">;
 
-/** The fee shard accounts the rebates are paid from, each with its hold's suffix (every fee lands in the house account). */
-const FEE_KINDS: readonly { kind: string; suffix: string }[] = [{ kind: FEE_KIND, suffix: "" }];
-
-/** Holds the step's total in the fee shards (see above); answers each shard's part per account. */
+/** Holds the step's total in the fee shards' house account (see above); answers each shard's part. */
 async function holdFees(env: Env2, s: RebateStep): Promise<{ shard: number; hold: string; amount: bigint }[]> {
   const parts: { shard: number; hold: string; amount: bigint }[] = [];
+  const forId = `${s.day}:${s.step}`;
+  const hold = `${REBATE_HOLD}:${forId}`;
   let have = 0n;
   for (let k = 0; k < SYSTEM_SHARDS && have < s.total; k++) {
     const stub = systemStub(env, FEES, k);
-    for (const { kind, suffix } of FEE_KINDS) {
-      if (have >= s.total) break;
-      const forId = `${s.day}:${s.step}${suffix}`;
-      const hold = `${REBATE_HOLD}:${forId}`;
-      // A hold from an earlier attempt of this step counts as it was made.
-      const earlier = await stub.systemHold(FEES, k, hold);
-      let amount = earlier?.amount ?? 0n;
-      if (!earlier) {
-        const available = balanceIn(await stub.systemBalances(FEES, k), kind, s.currencyId).available;
-        const want = available < s.total - have ? available : s.total - have;
-        if (want > 0n) {
-          const held = await stub.systemReserve(FEES, k, { forKind: REBATE_HOLD, forId, account: kind, currencyId: s.currencyId, amount: want });
-          amount = held.result === "insufficient" ? 0n : held.hold.amount;
-        }
+    // A hold from an earlier attempt of this step counts as it was made.
+    const earlier = await stub.systemHold(FEES, k, hold);
+    let amount = earlier?.amount ?? 0n;
+    if (!earlier) {
+      const available = balanceIn(await stub.systemBalances(FEES, k), FEE_KIND, s.currencyId).available;
+      const want = available < s.total - have ? available : s.total - have;
+      if (want > 0n) {
+        const held = await stub.systemReserve(FEES, k, { forKind: REBATE_HOLD, forId, account: FEE_KIND, currencyId: s.currencyId, amount: want });
+        amount = held.result === "insufficient" ? 0n : held.hold.amount;
       }
-      if (amount > 0n) {
-        parts.push({ shard: k, hold, amount });
-        have += amount;
-      }
+    }
+    if (amount > 0n) {
+      parts.push({ shard: k, hold, amount });
+      have += amount;
     }
   }
   if (have < s.total) throw new Error(`invite settlement ${s.day}: the fee account holds less USDT than these rebates; nothing was paid`);
