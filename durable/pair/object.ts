@@ -12,7 +12,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
 import { userNotifier } from "../../worker/lib/notify.ts";
 import { devClockInObject, devClockOn, setDevOffset } from "../../worker/lib/clock.ts";
-import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
+import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PairState, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { SecondsDesk, type AcceptInput, type AcceptResult, type ContractVerdict } from "./desks/seconds.ts";
 import { AlertsDesk, alertStatements, type AddAlertResult, type AlertInput } from "./desks/alerts.ts";
 import { ConditionalDesk, type ConditionalInput, type ConditionalResult, type Unseen } from "./desks/conditional.ts";
@@ -29,7 +29,7 @@ import { PairLegs } from "./legs.ts";
 import { migrateMoney } from "../money/index.ts";
 import { accountsOnObjects, sendLegs } from "../../worker/lib/accounts.ts";
 
-export type { Deal, PairInfo, PlaceInput, PlaceResult } from "./desks/spot.ts";
+export type { Deal, PairInfo, PairState, PlaceInput, PlaceResult } from "./desks/spot.ts";
 
 export class PairDurableObject extends DurableObject<Env> {
   private readonly store: PairStorage;
@@ -131,10 +131,50 @@ export class PairDurableObject extends DurableObject<Env> {
     return this.spot;
   }
 
+  /**
+   * The pair's state as this object holds it (open, minimum notional). An object stored before
+   * session 16 learns `open` from D1 once (then it is kept with the pair's info, as the rest is).
+   */
+  async pairState(pairId: number): Promise<PairState> {
+    const info = (await this.ensure(pairId)).info!;
+    if (info.open === undefined) {
+      const row = await this.env.DB.prepare("SELECT open FROM pairs WHERE id = ?").bind(pairId).first<{ open: number }>();
+      if (info.open === undefined) {
+        info.open = Number(row?.open ?? 0) === 1;
+        this.store.setMeta("info", JSON.stringify(info));
+      }
+    }
+    return { open: info.open, minNotional: String(info.minNotional) };
+  }
+
+  /**
+   * A change to the pair (worker/domain/spot/pairs.ts `setPairState`, after D1's row): from this
+   * call on, an order priced on the old state is refused at `place` (PAIR_CHANGED). A new minimum
+   * rebuilds the engine's rules from SQLite, as after an eviction.
+   */
+  async pairSet(pairId: number, change: { open?: boolean; minNotional?: string }): Promise<PairState> {
+    const info = (await this.ensure(pairId)).info!;
+    if (change.open !== undefined) info.open = change.open;
+    const minChanged = change.minNotional !== undefined && Number(change.minNotional) !== info.minNotional;
+    if (change.minNotional !== undefined) info.minNotional = Number(change.minNotional);
+    this.store.setMeta("info", JSON.stringify(info));
+    if (minChanged) this.load(info);
+    return this.pairState(pairId);
+  }
+
+  /** `ACCOUNTS=objects`: an order priced on a state this pair no longer has (closed, another minimum): PAIR_CHANGED, nothing recorded. */
+  private async pairChanged(input: PlaceInput): Promise<PlaceResult | null> {
+    const state = await this.pairState(input.pairId);
+    if (state.open && state.minNotional === input.minNotional) return null;
+    return { ok: false, code: "PAIR_CHANGED", filled: 0, remaining: 0, status: "rejected", pair: state };
+  }
+
   // Spot commands (RPC) on funds the Worker already holds in D1.
   /** Books an order whose funds are already frozen in D1. */
   async place(input: PlaceInput): Promise<PlaceResult> {
     const spot = await this.ensure(input.pairId);
+    // Objects mode only (the D1 path sends no minimum): a boolean and a string comparison.
+    if (input.minNotional !== undefined && !(spot.info!.open === true && String(spot.info!.minNotional) === input.minNotional)) return (await this.pairChanged(input)) ?? this.place({ ...input, minNotional: undefined });
     const r = this.commit(() => [spot.placeOne(input)])[0]!;
     // A refusal's release leg reaches the owner's object before the refusal is answered.
     if (this.legs && !r.ok) await this.legs.deliver();
@@ -147,6 +187,11 @@ export class PairDurableObject extends DurableObject<Env> {
     const pairId = inputs[0]!.pairId;
     if (inputs.some((i) => i.pairId !== pairId)) throw new Error("placeMany: orders of different pairs");
     const spot = await this.ensure(pairId);
+    const first = inputs[0]!;
+    if (first.minNotional !== undefined && !(spot.info!.open === true && String(spot.info!.minNotional) === first.minNotional)) {
+      const changed = await this.pairChanged(first);
+      if (changed) return inputs.map(() => changed);
+    }
     const placed = this.commit(() => {
       spot.prefetch(inputs.map((i) => i.orderId));
       return inputs.map((input) => spot.placeOne(input));

@@ -2,6 +2,8 @@
 import { baseUnitsPerLot, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isolateMap } from "../../lib/caches.ts";
+import { accountsOnObjects } from "../../lib/accounts.ts";
+import type { PairState } from "../../../durable/pair/object.ts";
 
 export interface PairRow {
   id: number;
@@ -66,6 +68,56 @@ export async function pairFor(db: D1Database, currencyId: number, legalId: numbe
   }
   if (!hit.row || !hit.row.open) throw new ApiError("pair_closed");
   return hit.row;
+}
+
+/**
+ * `ACCOUNTS=objects`: the pair of an order, with no D1 read on the request. The isolate reads the
+ * pair's row from D1 once (its identity, units and decimals, which no code changes on a live pair);
+ * its state (open, minimum notional) is the pair object's: asked of it (no D1) when the isolate's
+ * copy is older than PAIR_CACHE_MS or says closed, and checked by the object at `place` (an order priced on a state
+ * the object no longer has is refused there as PAIR_CHANGED, and `notePairState` takes the new one
+ * in). With `ACCOUNTS=d1` this is `pairFor`, unchanged.
+ */
+export async function orderPair(env: Env, currencyId: number, legalId: number, now = Date.now()): Promise<PairRow> {
+  if (!accountsOnObjects(env)) return pairFor(env.DB, currencyId, legalId, now);
+  const key = `${currencyId}:${legalId}`;
+  let hit = objectPairCache.get(key);
+  if (!hit || (!hit.row && now - hit.at > PAIR_CACHE_MS)) {
+    const r = await env.DB.prepare(`${SELECT} WHERE p.currency_id = ? AND p.legal_id = ?`).bind(currencyId, legalId).first<Record<string, number | string>>();
+    hit = { at: now, row: r ? toPair(r) : null };
+    objectPairCache.set(key, hit);
+  } else if (hit.row && (!hit.row.open || now - hit.at > PAIR_CACHE_MS)) {
+    // Closed here: asked of the object each time (a reopening takes effect at once; orders on a closed pair cost a call, no D1).
+    hit = { at: now, row: withState(hit.row, await pairStub(env, hit.row.id).pairState(hit.row.id)) };
+    objectPairCache.set(key, hit);
+  }
+  if (!hit.row || !hit.row.open) throw new ApiError("pair_closed");
+  return hit.row;
+}
+
+const objectPairCache = isolateMap<string, { at: number; row: PairRow | null }>();
+const withState = (row: PairRow, state: PairState): PairRow => ({ ...row, open: state.open, minNotional: BigInt(state.minNotional) });
+
+/** The pair object refused an order as PAIR_CHANGED: this isolate takes the object's state in (the next `orderPair` prices on it). */
+export function notePairState(row: PairRow, state: PairState, now = Date.now()): void {
+  objectPairCache.set(`${row.currencyId}:${row.legalId}`, { at: now, row: withState(row, state) });
+}
+
+/**
+ * Opens or closes a pair, or sets its minimum notional (quote units): D1's row, then the pair
+ * object, which from then on refuses orders priced on the old state (`ACCOUNTS=objects`: it is
+ * what decides). The D1 path's isolates see D1's row within PAIR_CACHE_MS, as before. A push that
+ * fails fails the call (D1 already has the new state): the operator sets it again.
+ */
+export async function setPairState(env: Env, pairId: number, change: { open?: boolean; minNotional?: bigint }): Promise<PairState> {
+  await env.DB.prepare("UPDATE pairs SET open = coalesce(?, open), min_notional = coalesce(?, min_notional) WHERE id = ?")
+    .bind(change.open === undefined ? null : change.open ? 1 : 0, change.minNotional === undefined ? null : Number(change.minNotional), pairId)
+    .run();
+  const state = await pairStub(env, pairId).pairSet(pairId, { open: change.open, minNotional: change.minNotional?.toString() });
+  // This isolate's D1-path copies; objects mode's (`orderPair`) are left as every other isolate's are: the object decides.
+  pairCache.clear();
+  pairByIdCache.clear();
+  return state;
 }
 
 /** A pair by its id (any state). */
