@@ -26,6 +26,10 @@ import { DrainRunner } from "./drain.ts";
 import { PairStorage } from "./storage.ts";
 import type { BookTop } from "../engine/index-price.ts";
 import { PairLegs } from "./legs.ts";
+import { leverTermsKey, type LeverTermsColumns } from "./desks/lever-objects.ts";
+
+/** How long an operator's lever edit may stay "changing" in the pair object before it reads D1's settings itself. */
+export const LEVER_TERMS_CHANGING_MS = 10_000;
 import { migrateMoney } from "../money/index.ts";
 import { accountsOnObjects, sendLegs } from "../../worker/lib/accounts.ts";
 
@@ -327,8 +331,46 @@ export class PairDurableObject extends DurableObject<Env> {
   leverQuote(pairId: number): Promise<{ tickId: number; price: number } | null> {
     return this.ensure(pairId).then((spot) => this.store.transaction(() => this.lever.quote(spot.engine ? spot.top() : null, Date.now())));
   }
-  acceptLever(input: LeverAcceptInput): Promise<LeverAcceptResult> {
-    return this.ensure(input.pairId).then((spot) => this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now())));
+  async acceptLever(input: LeverAcceptInput): Promise<LeverAcceptResult> {
+    const spot = await this.ensure(input.pairId);
+    if (input.terms !== undefined) {
+      // Objects mode: the pair open, and the settings the open was priced on the ones this object holds (D1's).
+      if ((await this.pairState(input.pairId)).open !== true) return { ok: false, code: "pair_off" };
+      if ((await this.leverTermsNow(input.pairId)) !== input.terms) return { ok: false, code: "stale_terms" };
+    }
+    return this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now()));
+  }
+
+  /**
+   * The pair's lever settings as D1 has them (lever-objects.ts `leverTermsKey`), or "changing"
+   * while an operator's edit is on its way (config.ts `saveLeverSettings`: changing, D1, changed).
+   * Never told (an object from before session 16), or told "changing" longer ago than
+   * LEVER_TERMS_CHANGING_MS (an edit that died half-way): read from D1 once, here.
+   */
+  private async leverTermsNow(pairId: number): Promise<string> {
+    const stored = this.store.meta("lever_terms");
+    const t = stored ? (JSON.parse(stored) as { key: string; until?: number }) : null;
+    if (t && (t.until === undefined || Date.now() < t.until)) return t.key;
+    const row = await this.env.DB.prepare("SELECT * FROM lever_pairs WHERE pair_id = ?").bind(pairId).first<LeverTermsColumns>();
+    const key = leverTermsKey(row);
+    // Unless a push came meanwhile (it is newer than this read).
+    const now = this.store.meta("lever_terms");
+    if (now !== stored) return now ? (JSON.parse(now) as { key: string }).key : key;
+    this.store.setMeta("lever_terms", JSON.stringify({ key }));
+    return key;
+  }
+
+  /** An operator's edit of the lever settings starts: opens are refused ("stale_terms") until `leverTermsChanged`. */
+  async leverTermsChanging(pairId: number): Promise<void> {
+    await this.ensure(pairId);
+    this.store.setMeta("lever_terms", JSON.stringify({ key: "changing", until: Date.now() + LEVER_TERMS_CHANGING_MS }));
+  }
+
+  /** The edit is in D1 (`key`: the settings now), or failed (null: the object reads D1's again). */
+  async leverTermsChanged(pairId: number, key: string | null): Promise<void> {
+    await this.ensure(pairId);
+    if (key === null) this.store.setMeta("lever_terms", JSON.stringify({ key: "changing", until: 0 }));
+    else this.store.setMeta("lever_terms", JSON.stringify({ key }));
   }
   leverVerdict(pairId: number, positionId: number): Promise<LeverVerdict> {
     return this.ensure(pairId).then(() => this.store.transaction(() => this.lever.verdict(positionId, Date.now())));

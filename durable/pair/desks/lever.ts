@@ -40,7 +40,7 @@ import type { PairInfo } from "./spot.ts";
 import { formatUnits } from "../../../schemas/money.ts";
 import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
 import { leverClosed } from "../../../worker/domain/notifications/events.ts";
-import { leverCloseKey, leverCloseLegs, leverNightKey, leverNightLegs, leverRevokeKey, leverRevokeLegs, type LeverMoney } from "./lever-objects.ts";
+import { leverCloseKey, leverCloseLegs, leverNightKey, leverNightLegs, leverRevokeKey, leverRevokeLegs, type LeverMoney, type ObjectsPositionRow } from "./lever-objects.ts";
 import type { SecondsLegsOutbox } from "./seconds-objects.ts";
 
 /** The sweep runs at least this often while a position is pending or trading. */
@@ -82,9 +82,17 @@ export interface LeverAcceptInput {
   quotedPrice?: number | null;
   /** The index the owner confirmed (a market open from the app): with a remembered index, re-checked here too. */
   confirmedPrice?: number | null;
+  /**
+   * `ACCOUNTS=objects`: the pair's lever settings the open was priced on (lever-objects.ts
+   * `leverTermsKey`): the object refuses it ("stale_terms") unless they are the ones it holds now,
+   * and a closed pair refuses it ("pair_off"): checked by the object (object.ts) before `accept`.
+   */
+  terms?: string;
+  /** `ACCOUNTS=objects`: the position's D1 row, carried by the acceptance's outbox entry and inserted by the drain (no one wrote it before). */
+  row?: ObjectsPositionRow;
 }
 
-export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned" | "requote";
+export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned" | "requote" | "stale_terms" | "pair_off";
 
 /** The desk's state of one position, as the Worker mirrors it in D1. */
 export interface LeverState {
@@ -264,7 +272,7 @@ export class LeverDesk {
     this.heldSum = this.held() + hold;
     const state: LeverState = { status: pending ? 1 : 2, openPrice: pending ? null : ix.price, openTickId: pending ? null : ix.id, openAt: pending ? null : now };
     // D1's held row learns its state in the drain batch, not in a round trip of the open's own.
-    this.outbox.append({ kind: "lever", at: now, event: { type: "accepted", positionId: input.positionId, userId: input.userId, ...(state as LeverState & { status: 1 | 2 }) } });
+    this.outbox.append({ kind: "lever", at: now, event: { type: "accepted", positionId: input.positionId, userId: input.userId, ...(state as LeverState & { status: 1 | 2 }), ...(input.row ? { row: input.row } : {}) } });
     this.drainDue(now);
     this.scheduler.at("sweep", now + SWEEP_EVERY_MS);
     return { ok: true, fresh: true, ...state };

@@ -2,7 +2,7 @@
 import { baseUnitsPerLot, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isolateMap } from "../../lib/caches.ts";
-import { accountsOnObjects } from "../../lib/accounts.ts";
+import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
 import type { PairState } from "../../../durable/pair/object.ts";
 
 export interface PairRow {
@@ -148,6 +148,20 @@ export async function pairBySymbol(db: D1Database, symbol: string): Promise<Pair
   const s = symbol.toUpperCase().replace(/[/_-]/g, "");
   for (const p of await allPairs(db)) if (`${p.base}${p.quote}` === s) return p;
   throw new ApiError("pair_closed");
+}
+
+/**
+ * `ACCOUNTS=objects`, before a list read from D1: the pairs owning the user's open holds of these
+ * kinds (`pair:{id}`) drain, so the list has every record the user made before it.
+ */
+export async function drainHoldingPairs(env: Env, userId: number, forKinds: string[]): Promise<void> {
+  const holds = await accountStub(env, userId).accountOwnedHolds(userId, forKinds);
+  const pairs = new Set<number>();
+  for (const h of holds) {
+    const m = /^pair:([0-9]+)$/.exec(h.owner ?? "");
+    if (m) pairs.add(Number(m[1]));
+  }
+  await Promise.all([...pairs].map((id) => pairStub(env, id).drain()));
 }
 
 /** The Durable Object stub of a pair. */
