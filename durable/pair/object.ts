@@ -379,20 +379,22 @@ export class PairDurableObject extends DurableObject<Env> {
   // The owner's commands on a position (close at the index, cancel a pending open, set TP/SL in
   // ticks, null clears): each reaches D1 before it answers.
   leverClose(pairId: number, positionId: number, userId: number): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, (top, now) => this.lever.close(positionId, userId, top, now));
+    return this.leverCommand(pairId, positionId, (top, now) => this.lever.close(positionId, userId, top, now));
   }
   leverCancel(pairId: number, positionId: number, userId: number): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, (_top, now) => this.lever.cancel(positionId, userId, now));
+    return this.leverCommand(pairId, positionId, (_top, now) => this.lever.cancel(positionId, userId, now));
   }
   leverSetStops(pairId: number, positionId: number, userId: number, stopProfit: number | null, stopLoss: number | null): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, (top, now) => this.lever.setStops(positionId, userId, stopProfit, stopLoss, top, now));
+    return this.leverCommand(pairId, positionId, (top, now) => this.lever.setStops(positionId, userId, stopProfit, stopLoss, top, now));
   }
 
-  private async leverCommand(pairId: number, run: (top: BookTop, now: number) => LeverCommandResult): Promise<LeverCommandResult> {
+  private async leverCommand(pairId: number, positionId: number, run: (top: BookTop, now: number) => LeverCommandResult): Promise<LeverCommandResult> {
     const spot = await this.ensure(pairId);
     const r = this.store.transaction(() => run(spot.top(), Date.now()));
     if (r.ok) await this.drain();
     if (r.ok && this.legs) void this.legs.deliver();
+    // Objects mode: the position as the object holds it now (drained: closed or revoked, as D1's row), the command's answer.
+    if (r.ok && this.legs) return { ok: true, position: this.lever.row(positionId) ?? undefined };
     return r;
   }
 

@@ -59,6 +59,8 @@ const openAt = (token: string, index: string | null) => api("/lever/submit", { t
 beforeAll(async () => {
   await seedSpotPair();
   operator = await makeOperator();
+  // Every maintenance switch object told "off" (as the operator's switch does): none reads D1 on a first lease.
+  expect((await api("/admin/maintenance", { token: operator.token, body: { on: false, reason: "tests" } })).body.type).toBe("ok");
   await fundTreasuryShards(units("1000"));
   await twoSidedObjectBook();
 });
@@ -136,5 +138,42 @@ describe("a lever open on the account objects", () => {
     expect((await openAt(a.token, index)).body).toMatchObject({ type: "error", code: "lever_pair_off" });
     expect(await objectBalances(a.id)).toEqual(balances);
     expect(await accountStub(env, a.id).accountOpenHolds(a.id)).toEqual(holds);
+  });
+
+  it("a close, new stops and a cancel are answered from the pair's own row with no D1 read, as D1's row then reads", async () => {
+    const a = await leverTrader();
+    const index = await dealIndex();
+    // Warm: the isolate learns the pair (its identity, once) with a first close.
+    const first = (await openAt(a.token, index)).body.message;
+    expect((await api("/lever/close", { token: a.token, body: { id: first.id } })).body.type).toBe("ok");
+
+    const trading = (await openAt(a.token, index)).body.message;
+    const pending = (await api("/lever/submit", { token: a.token, body: { currency_id: BTC, legal_id: USDT, type: 1, share: 10, multiple: 5, target_price: "90" } })).body.message;
+    expect(pending.status).toBe(1);
+    const answers: Record<string, unknown>[] = [];
+    const path = await statementsOf(async () => {
+      for (const [route, body] of [
+        ["/lever/setstop", { id: trading.id, stop_loss: "50" }],
+        ["/lever/close", { id: trading.id }],
+        ["/lever/setstop", { id: pending.id, stop_profit: "150" }],
+        ["/lever/cancel", { id: pending.id }],
+      ] as const) {
+        const r = await api(route, { token: a.token, body });
+        expect(r.body.type, `${route} ${JSON.stringify(r.body)}`).toBe("ok");
+        answers.push(r.body.message);
+      }
+    });
+    const reads = onPath(path).filter((s) => /FROM (settings|sessions|pairs|lever_pairs)\b|WHERE l\.id = \? AND l\.user_id = \?/i.test(s));
+    expect(reads, reads.join("\n")).toEqual([]);
+    expect(answers.map((p) => [p.id, p.status, p.multiple])).toEqual([
+      [trading.id, 2, 10],
+      [trading.id, 4, 10],
+      [pending.id, 1, 5],
+      [pending.id, 5, 5],
+    ]);
+    // The same answer D1's row gives once the command has answered (the pair drained it first).
+    const same = ["id", "type", "status", "share", "multiple", "margin", "trade_fee", "close_fee", "profit", "net_profit", "open_price", "close_price", "target_price", "stop_profit", "stop_loss", "close_reason", "create_time", "open_time", "close_time", "gain_cap"];
+    const pick = (p: Record<string, unknown>) => Object.fromEntries(same.map((k) => [k, p[k]]));
+    for (const p of [answers[1]!, answers[3]!]) expect(pick((await api(`/lever/position?id=${p.id as number}`, { token: a.token })).body.message)).toEqual(pick(p));
   });
 });

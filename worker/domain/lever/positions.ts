@@ -549,17 +549,22 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
     created_at: now,
     open_at: r.openAt,
     closed_at: null,
-    price_decimals: pair.priceDecimals,
-    coin_id: pair.currencyId,
-    legal_id: pair.legalId,
-    base: pair.base,
-    base_scale: pair.baseScale,
-    quote: pair.quote,
-    quote_scale: pair.quoteScale,
+    ...pairColumns(pair),
   };
   // A trading position opened at the index of this moment: that is its live index in the answer.
   return positionOut(row, r.status === 2 ? r.openPrice : null);
 }
+
+/** The pair's columns of a position row as `SELECT` joins them (positionOut reads them). */
+const pairColumns = (pair: PairRow): Row => ({
+  price_decimals: pair.priceDecimals,
+  coin_id: pair.currencyId,
+  legal_id: pair.legalId,
+  base: pair.base,
+  base_scale: pair.baseScale,
+  quote: pair.quote,
+  quote_scale: pair.quoteScale,
+});
 
 /** Returns everything a refused open held, once (`lever:{id}:refund`), and marks it revoked. */
 async function refund(db: D1Database, id: number, userId: number, currencyId: number, money: PositionMoney, now: number): Promise<boolean> {
@@ -583,6 +588,24 @@ export async function positionsForEvents(db: D1Database, ids: number[]): Promise
   if (ids.length === 0) return [];
   const { results } = await db.prepare(`${SELECT} WHERE l.id IN (${ids.map(() => "?").join(", ")})`).bind(...ids).all<Row>();
   return results.map((r) => ({ userId: Number(r.user_id), position: positionOut(r, null) }));
+}
+
+/**
+ * A command's answer. Objects mode: the position as the pair object holds it after the command (it
+ * drained it to D1 first, so D1's row says the same), with no D1 read; a position the object has no
+ * leverage for (taken before session 16), and D1's path: D1's row, read back.
+ */
+async function answered(env: Env, userId: number, id: number, pair: PairRow, r: LeverCommandResult): Promise<LeverPosition> {
+  const p = r.ok ? r.position : undefined;
+  if (!p || p.multiple === null || p.multiple === undefined || Number(p.user_id) !== userId) return shown(env, userId, id);
+  const row: Row = {
+    ...p,
+    pair_id: pair.id,
+    share_units: p.size_units ?? null,
+    ...pairColumns(pair),
+  };
+  const index = Number(p.status) === 2 ? ((await quoteOf(env, pair.id))?.price ?? null) : null;
+  return positionOut(row, index);
 }
 
 /** Maps the object's answer to a command into the API's error (or nothing on success). */
@@ -627,7 +650,7 @@ async function commandTarget(env: Env, userId: number, id: number, guard: Sessio
   if (accountsOnObjects(env)) {
     const [h] = await carried(guard, accountStub(env, userId).accountHolds(userId, [leverHold(id)], sessionProof(guard)));
     const owner = h?.open ? /^pair:([0-9]+)$/.exec(h.owner ?? "") : null;
-    const pair = owner ? await rememberedPairById(env.DB, Number(owner[1])) : null;
+    const pair = owner ? await rememberedPairById(env.DB, Number(owner[1]), Date.now(), true) : null;
     if (pair) return { pair, ended: false };
   }
   const { row, pair } = await ownPosition(env, userId, id);
@@ -638,9 +661,10 @@ async function commandTarget(env: Env, userId: number, id: number, guard: Sessio
 export async function closePosition(env: Env, userId: number, id: number, guard?: SessionGuard): Promise<LeverPosition> {
   const { pair, ended } = await commandTarget(env, userId, id, guard);
   if (ended) throw new ApiError("order_not_found", 404);
-  const err = commandError(await pairStub(env, pair.id).leverClose(pair.id, id, userId), pair);
+  const r = await pairStub(env, pair.id).leverClose(pair.id, id, userId);
+  const err = commandError(r, pair);
   if (err) throw err;
-  return shown(env, userId, id);
+  return answered(env, userId, id, pair, r);
 }
 
 /** Closes every trading position of the caller (optionally of one coin), each at the index now. */
@@ -669,9 +693,10 @@ export async function batchClose(env: Env, userId: number, q: LeverBatchClose, e
 export async function cancelPosition(env: Env, userId: number, id: number, guard?: SessionGuard): Promise<LeverPosition> {
   const { pair, ended } = await commandTarget(env, userId, id, guard);
   if (ended) throw new ApiError("lever_cancel_failed", 409);
-  const err = commandError(await pairStub(env, pair.id).leverCancel(pair.id, id, userId), pair);
+  const r = await pairStub(env, pair.id).leverCancel(pair.id, id, userId);
+  const err = commandError(r, pair);
   if (err) throw err;
-  return shown(env, userId, id);
+  return answered(env, userId, id, pair, r);
 }
 
 /** The owner sets both stops (absent / "" / 0 clears one), checked against the index or the limit price. */
@@ -687,9 +712,10 @@ export async function setStops(
   const stopProfit = ticksOf(stopProfitText, pair, "stop_profit");
   const stopLoss = ticksOf(stopLossText, pair, "stop_loss");
   if (ended) throw new ApiError("order_not_found", 404);
-  const err = commandError(await pairStub(env, pair.id).leverSetStops(pair.id, id, userId, stopProfit, stopLoss), pair);
+  const r = await pairStub(env, pair.id).leverSetStops(pair.id, id, userId, stopProfit, stopLoss);
+  const err = commandError(r, pair);
   if (err) throw err;
-  return shown(env, userId, id);
+  return answered(env, userId, id, pair, r);
 }
 
 /** POST /api/lever/my_trade: the caller's positions, newest first, with live P/L for trading ones. */

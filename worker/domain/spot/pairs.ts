@@ -128,10 +128,14 @@ export async function pairById(db: D1Database, pairId: number): Promise<PairRow 
 
 const pairByIdCache = isolateMap<number, { at: number; row: PairRow | null }>();
 
-/** `pairById`, remembered per isolate for PAIR_CACHE_MS (a lever command's pair in objects mode). */
-export async function rememberedPairById(db: D1Database, pairId: number, now = Date.now()): Promise<PairRow | null> {
+/**
+ * `pairById`, remembered per isolate (a lever command's pair in objects mode): for PAIR_CACHE_MS, or
+ * with `identity` for as long as the isolate lives when only what never changes on a live pair is
+ * used (its id, currencies, decimals: a command on a closed pair is the pair object's to answer).
+ */
+export async function rememberedPairById(db: D1Database, pairId: number, now = Date.now(), identity = false): Promise<PairRow | null> {
   const hit = pairByIdCache.get(pairId);
-  if (hit && now - hit.at <= PAIR_CACHE_MS) return hit.row;
+  if (hit && (now - hit.at <= PAIR_CACHE_MS || (identity && hit.row))) return hit.row;
   const row = await pairById(db, pairId);
   pairByIdCache.set(pairId, { at: now, row });
   return row;
