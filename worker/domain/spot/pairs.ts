@@ -86,6 +86,8 @@ export async function orderPair(env: Env, currencyId: number, legalId: number, n
     const r = await env.DB.prepare(`${SELECT} WHERE p.currency_id = ? AND p.legal_id = ?`).bind(currencyId, legalId).first<Record<string, number | string>>();
     hit = { at: now, row: r ? toPair(r) : null };
     objectPairCache.set(key, hit);
+    // The same identity serves a lever command's pair by id (`rememberedPairById` with `identity`).
+    if (hit.row) pairByIdCache.set(hit.row.id, { at: now, row: hit.row });
   } else if (hit.row && (!hit.row.open || now - hit.at > PAIR_CACHE_MS)) {
     // Closed here: asked of the object each time (a reopening takes effect at once; orders on a closed pair cost a call, no D1).
     hit = { at: now, row: withState(hit.row, await pairStub(env, hit.row.id).pairState(hit.row.id)) };
