@@ -12,7 +12,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { KlinePeriod, SpotEngine } from "../engine/index.ts";
 import { userNotifier } from "../../worker/lib/notify.ts";
 import { devClockInObject, devClockOn, setDevOffset } from "../../worker/lib/clock.ts";
-import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
+import { RECENT_DEALS, SpotDesk, loadPairInfo, type Deal, type PairInfo, type PairState, type PlaceInput, type PlaceResult } from "./desks/spot.ts";
 import { SecondsDesk, type AcceptInput, type AcceptResult, type ContractVerdict } from "./desks/seconds.ts";
 import { AlertsDesk, alertStatements, type AddAlertResult, type AlertInput } from "./desks/alerts.ts";
 import { ConditionalDesk, type ConditionalInput, type ConditionalResult, type Unseen } from "./desks/conditional.ts";
@@ -26,10 +26,14 @@ import { DrainRunner } from "./drain.ts";
 import { PairStorage } from "./storage.ts";
 import type { BookTop } from "../engine/index-price.ts";
 import { PairLegs } from "./legs.ts";
+import { leverTermsKey, type LeverTermsColumns } from "./desks/lever-objects.ts";
+
+/** How long an operator's lever edit may stay "changing" in the pair object before it reads D1's settings itself. */
+export const LEVER_TERMS_CHANGING_MS = 10_000;
 import { migrateMoney } from "../money/index.ts";
 import { accountsOnObjects, sendLegs } from "../../worker/lib/accounts.ts";
 
-export type { Deal, PairInfo, PlaceInput, PlaceResult } from "./desks/spot.ts";
+export type { Deal, PairInfo, PairState, PlaceInput, PlaceResult } from "./desks/spot.ts";
 
 export class PairDurableObject extends DurableObject<Env> {
   private readonly store: PairStorage;
@@ -131,10 +135,50 @@ export class PairDurableObject extends DurableObject<Env> {
     return this.spot;
   }
 
+  /**
+   * The pair's state as this object holds it (open, minimum notional). An object stored before
+   * session 16 learns `open` from D1 once (then it is kept with the pair's info, as the rest is).
+   */
+  async pairState(pairId: number): Promise<PairState> {
+    const info = (await this.ensure(pairId)).info!;
+    if (info.open === undefined) {
+      const row = await this.env.DB.prepare("SELECT open FROM pairs WHERE id = ?").bind(pairId).first<{ open: number }>();
+      if (info.open === undefined) {
+        info.open = Number(row?.open ?? 0) === 1;
+        this.store.setMeta("info", JSON.stringify(info));
+      }
+    }
+    return { open: info.open, minNotional: String(info.minNotional) };
+  }
+
+  /**
+   * A change to the pair (worker/domain/spot/pairs.ts `setPairState`, after D1's row): from this
+   * call on, an order priced on the old state is refused at `place` (PAIR_CHANGED). A new minimum
+   * rebuilds the engine's rules from SQLite, as after an eviction.
+   */
+  async pairSet(pairId: number, change: { open?: boolean; minNotional?: string }): Promise<PairState> {
+    const info = (await this.ensure(pairId)).info!;
+    if (change.open !== undefined) info.open = change.open;
+    const minChanged = change.minNotional !== undefined && Number(change.minNotional) !== info.minNotional;
+    if (change.minNotional !== undefined) info.minNotional = Number(change.minNotional);
+    this.store.setMeta("info", JSON.stringify(info));
+    if (minChanged) this.load(info);
+    return this.pairState(pairId);
+  }
+
+  /** `ACCOUNTS=objects`: an order priced on a state this pair no longer has (closed, another minimum): PAIR_CHANGED, nothing recorded. */
+  private async pairChanged(input: PlaceInput): Promise<PlaceResult | null> {
+    const state = await this.pairState(input.pairId);
+    if (state.open && state.minNotional === input.minNotional) return null;
+    return { ok: false, code: "PAIR_CHANGED", filled: 0, remaining: 0, status: "rejected", pair: state };
+  }
+
   // Spot commands (RPC) on funds the Worker already holds in D1.
   /** Books an order whose funds are already frozen in D1. */
   async place(input: PlaceInput): Promise<PlaceResult> {
     const spot = await this.ensure(input.pairId);
+    // Objects mode only (the D1 path sends no minimum): a boolean and a string comparison.
+    if (input.minNotional !== undefined && !(spot.info!.open === true && String(spot.info!.minNotional) === input.minNotional)) return (await this.pairChanged(input)) ?? this.place({ ...input, minNotional: undefined });
     const r = this.commit(() => [spot.placeOne(input)])[0]!;
     // A refusal's release leg reaches the owner's object before the refusal is answered.
     if (this.legs && !r.ok) await this.legs.deliver();
@@ -147,6 +191,11 @@ export class PairDurableObject extends DurableObject<Env> {
     const pairId = inputs[0]!.pairId;
     if (inputs.some((i) => i.pairId !== pairId)) throw new Error("placeMany: orders of different pairs");
     const spot = await this.ensure(pairId);
+    const first = inputs[0]!;
+    if (first.minNotional !== undefined && !(spot.info!.open === true && String(spot.info!.minNotional) === first.minNotional)) {
+      const changed = await this.pairChanged(first);
+      if (changed) return inputs.map(() => changed);
+    }
     const placed = this.commit(() => {
       spot.prefetch(inputs.map((i) => i.orderId));
       return inputs.map((input) => spot.placeOne(input));
@@ -282,8 +331,46 @@ export class PairDurableObject extends DurableObject<Env> {
   leverQuote(pairId: number): Promise<{ tickId: number; price: number } | null> {
     return this.ensure(pairId).then((spot) => this.store.transaction(() => this.lever.quote(spot.engine ? spot.top() : null, Date.now())));
   }
-  acceptLever(input: LeverAcceptInput): Promise<LeverAcceptResult> {
-    return this.ensure(input.pairId).then((spot) => this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now())));
+  async acceptLever(input: LeverAcceptInput): Promise<LeverAcceptResult> {
+    const spot = await this.ensure(input.pairId);
+    if (input.terms !== undefined) {
+      // Objects mode: the pair open, and the settings the open was priced on the ones this object holds (D1's).
+      if ((await this.pairState(input.pairId)).open !== true) return { ok: false, code: "pair_off" };
+      if ((await this.leverTermsNow(input.pairId)) !== input.terms) return { ok: false, code: "stale_terms" };
+    }
+    return this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now()));
+  }
+
+  /**
+   * The pair's lever settings as D1 has them (lever-objects.ts `leverTermsKey`), or "changing"
+   * while an operator's edit is on its way (config.ts `saveLeverSettings`: changing, D1, changed).
+   * Never told (an object from before session 16), or told "changing" longer ago than
+   * LEVER_TERMS_CHANGING_MS (an edit that died half-way): read from D1 once, here.
+   */
+  private async leverTermsNow(pairId: number): Promise<string> {
+    const stored = this.store.meta("lever_terms");
+    const t = stored ? (JSON.parse(stored) as { key: string; until?: number }) : null;
+    if (t && (t.until === undefined || Date.now() < t.until)) return t.key;
+    const row = await this.env.DB.prepare("SELECT * FROM lever_pairs WHERE pair_id = ?").bind(pairId).first<LeverTermsColumns>();
+    const key = leverTermsKey(row);
+    // Unless a push came meanwhile (it is newer than this read).
+    const now = this.store.meta("lever_terms");
+    if (now !== stored) return now ? (JSON.parse(now) as { key: string }).key : key;
+    this.store.setMeta("lever_terms", JSON.stringify({ key }));
+    return key;
+  }
+
+  /** An operator's edit of the lever settings starts: opens are refused ("stale_terms") until `leverTermsChanged`. */
+  async leverTermsChanging(pairId: number): Promise<void> {
+    await this.ensure(pairId);
+    this.store.setMeta("lever_terms", JSON.stringify({ key: "changing", until: Date.now() + LEVER_TERMS_CHANGING_MS }));
+  }
+
+  /** The edit is in D1 (`key`: the settings now), or failed (null: the object reads D1's again). */
+  async leverTermsChanged(pairId: number, key: string | null): Promise<void> {
+    await this.ensure(pairId);
+    if (key === null) this.store.setMeta("lever_terms", JSON.stringify({ key: "changing", until: 0 }));
+    else this.store.setMeta("lever_terms", JSON.stringify({ key }));
   }
   leverVerdict(pairId: number, positionId: number): Promise<LeverVerdict> {
     return this.ensure(pairId).then(() => this.store.transaction(() => this.lever.verdict(positionId, Date.now())));
@@ -292,20 +379,22 @@ export class PairDurableObject extends DurableObject<Env> {
   // The owner's commands on a position (close at the index, cancel a pending open, set TP/SL in
   // ticks, null clears): each reaches D1 before it answers.
   leverClose(pairId: number, positionId: number, userId: number): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, (top, now) => this.lever.close(positionId, userId, top, now));
+    return this.leverCommand(pairId, positionId, (top, now) => this.lever.close(positionId, userId, top, now));
   }
   leverCancel(pairId: number, positionId: number, userId: number): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, (_top, now) => this.lever.cancel(positionId, userId, now));
+    return this.leverCommand(pairId, positionId, (_top, now) => this.lever.cancel(positionId, userId, now));
   }
   leverSetStops(pairId: number, positionId: number, userId: number, stopProfit: number | null, stopLoss: number | null): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, (top, now) => this.lever.setStops(positionId, userId, stopProfit, stopLoss, top, now));
+    return this.leverCommand(pairId, positionId, (top, now) => this.lever.setStops(positionId, userId, stopProfit, stopLoss, top, now));
   }
 
-  private async leverCommand(pairId: number, run: (top: BookTop, now: number) => LeverCommandResult): Promise<LeverCommandResult> {
+  private async leverCommand(pairId: number, positionId: number, run: (top: BookTop, now: number) => LeverCommandResult): Promise<LeverCommandResult> {
     const spot = await this.ensure(pairId);
     const r = this.store.transaction(() => run(spot.top(), Date.now()));
     if (r.ok) await this.drain();
     if (r.ok && this.legs) void this.legs.deliver();
+    // Objects mode: the position as the object holds it now (drained: closed or revoked, as D1's row), the command's answer.
+    if (r.ok && this.legs) return { ok: true, position: this.lever.row(positionId) ?? undefined };
     return r;
   }
 

@@ -22,6 +22,7 @@ import { spotFilled, spotTriggered } from "../../worker/domain/notifications/eve
 import { liveSessionsStatement } from "../../worker/lib/auth.ts";
 import type { PairStorage } from "./storage.ts";
 import { objectsContractsStatement, type ObjectsContractRow } from "./desks/seconds-objects.ts";
+import { objectsPositionsStatement, type ObjectsPositionRow } from "./desks/lever-objects.ts";
 
 const DRAIN_BATCH = 500;
 /** How long drained rows are kept for inspection and replay. */
@@ -146,7 +147,7 @@ export interface SecondsAcceptedEntry {
 /** What the lever desk tells D1 about one position (money in minimal units as strings, prices in ticks). */
 export type LeverEvent =
   /** a position the desk has just accepted (pending or trading): its held D1 row (status 0) learns it (no money) */
-  | { type: "accepted"; positionId: number; userId: number; status: 1 | 2; openPrice: number | null; openTickId: number | null; openAt: number | null }
+  | { type: "accepted"; positionId: number; userId: number; status: 1 | 2; openPrice: number | null; openTickId: number | null; openAt: number | null; row?: ObjectsPositionRow }
   /** a pending limit open reached by the index */
   | { type: "open"; positionId: number; userId: number; openPrice: number; openTickId: number; openAt: number }
   /** closed at the index: collateral and the house's hold released, P/L and close fee paid (`lever:{id}:close`) */
@@ -483,6 +484,9 @@ function leverApplication(db: D1Database, pair: OutboxPair, entries: LeverEntry[
   const out: D1PreparedStatement[] = [];
   // Acceptances first, all in one statement: a position's acceptance precedes every later event of it.
   const accepted = entries.flatMap(({ event: e }) => (e.type === "accepted" ? [[e.positionId, e.status, e.openPrice, e.openTickId, e.openAt]] : []));
+  // `ACCOUNTS=objects`: the rows the opens did not write, inserted first (lever-objects.ts).
+  const inserted = entries.flatMap(({ event: e }) => (e.type === "accepted" && e.row ? [e.row] : []));
+  if (inserted.length > 0) out.push(objectsPositionsStatement(db, inserted));
   if (accepted.length > 0) {
     out.push(
       db

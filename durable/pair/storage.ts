@@ -99,6 +99,12 @@ export const MIGRATIONS: readonly { id: number; sql: string }[] = [
           CREATE INDEX IF NOT EXISTS conditionals_open ON conditionals(status, seq);
           CREATE INDEX IF NOT EXISTS conditionals_owner ON conditionals(owner, status);`,
   },
+  {
+    // A position's leverage (`ACCOUNTS=objects`: a command's answer is the object's row, D1's row
+    // is not read back; desks/lever.ts). NULL for positions taken before it: their answer is D1's.
+    id: 8,
+    sql: `ALTER TABLE lever_positions ADD COLUMN multiple INTEGER;`,
+  },
 ];
 
 /** Synchronous access to the object's SQLite, with the meta rows and transactions. */

@@ -24,6 +24,6 @@ export const operatorLeverRoutes = new Hono<AppEnv>()
   .use("/admin/lever/*", requireUser, requireOperator)
   .get("/admin/lever/pairs", answers(adminLeverPairListSchema, { summary: "Every pair's leveraged-contract settings", auth: true }), async (c) => ok(c, await pairs(c.env.DB)))
   .post("/admin/lever/pairs", jsonBody(leverPairEditSchema), answers(adminLeverPairListSchema, { summary: "Add or edit a pair's contract settings (audited; applies to new positions only)", auth: true }), async (c) => {
-    await saveLeverSettings(c.env.DB, c.get("user").id, c.req.valid("json"));
+    await saveLeverSettings(c.env, c.get("user").id, c.req.valid("json"));
     return ok(c, await pairs(c.env.DB));
   });

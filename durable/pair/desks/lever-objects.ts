@@ -115,3 +115,72 @@ export function leverRevokeLegs(p: LeverMoney): Leg[] {
     { to: systemAddress(SYSTEM_USERS.treasury, leverShard(p.positionId)), ops: [{ t: "release", hold, cur, amt: num(p.hold, "cover") }] },
   ]);
 }
+
+/**
+ * A position's D1 row when the pair's drain inserts it (`ACCOUNTS=objects`: the open wrote none):
+ * [id, userId, pairId, currencyId, type, lots, multiple, share units, quote price, target price,
+ * margin, fee, hold, fee bps, overnight bps, maintenance bps, stop profit, stop loss, created at].
+ */
+export type ObjectsPositionRow = [
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  number,
+  string,
+  number,
+  number | null,
+  string,
+  string,
+  string,
+  number,
+  number,
+  number,
+  number | null,
+  number | null,
+  number,
+];
+
+/**
+ * The drain's insert of positions accepted on the account objects: one statement, each row as the
+ * D1 path's open batch writes it, status 0 (the same batch's acceptance update then moves it on). A
+ * copy already there is left alone (a re-sent batch).
+ */
+export function objectsPositionsStatement(db: D1Database, rows: ObjectsPositionRow[]): D1PreparedStatement {
+  return db
+    .prepare(
+      `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
+         fee_bps, overnight_bps, maintenance_bps, stop_profit, stop_loss, status, created_at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, value ->> 10,
+         value ->> 11, value ->> 12, value ->> 13, value ->> 14, value ->> 15, value ->> 16, value ->> 17, 0, value ->> 18
+       FROM json_each(?) WHERE true ORDER BY key ON CONFLICT DO NOTHING`,
+    )
+    .bind(JSON.stringify(rows));
+}
+
+/** The columns of a pair's lever settings an open is priced on (D1's `lever_pairs`), as the pair object compares them. */
+export interface LeverTermsColumns {
+  pair_id: number;
+  share_num: string;
+  multiples: string;
+  min_lots: number;
+  max_lots: number;
+  lot_step: number;
+  fee_bps: number;
+  overnight_bps: number;
+  maintenance_bps: number;
+  pair_exposure: string;
+  max_positions: number;
+  status: number;
+}
+
+/**
+ * The settings an open was priced on, as one string (the same columns `LEVER_TERMS_GUARD` compares
+ * in D1's path); "off" for settings that allow no open. The pair object holds the one D1 has.
+ */
+export function leverTermsKey(r: LeverTermsColumns | null): string {
+  if (!r || Number(r.status) !== 1) return "off";
+  return JSON.stringify([r.pair_id, r.share_num, r.multiples, r.min_lots, r.max_lots, r.lot_step, r.fee_bps, r.overnight_bps, r.maintenance_bps, r.pair_exposure, r.max_positions].map(String));
+}

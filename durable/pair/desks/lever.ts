@@ -40,7 +40,7 @@ import type { PairInfo } from "./spot.ts";
 import { formatUnits } from "../../../schemas/money.ts";
 import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
 import { leverClosed } from "../../../worker/domain/notifications/events.ts";
-import { leverCloseKey, leverCloseLegs, leverNightKey, leverNightLegs, leverRevokeKey, leverRevokeLegs, type LeverMoney } from "./lever-objects.ts";
+import { leverCloseKey, leverCloseLegs, leverNightKey, leverNightLegs, leverRevokeKey, leverRevokeLegs, type LeverMoney, type ObjectsPositionRow } from "./lever-objects.ts";
 import type { SecondsLegsOutbox } from "./seconds-objects.ts";
 
 /** The sweep runs at least this often while a position is pending or trading. */
@@ -82,9 +82,21 @@ export interface LeverAcceptInput {
   quotedPrice?: number | null;
   /** The index the owner confirmed (a market open from the app): with a remembered index, re-checked here too. */
   confirmedPrice?: number | null;
+  /**
+   * `ACCOUNTS=objects`: the pair's lever settings the open was priced on (lever-objects.ts
+   * `leverTermsKey`): the object refuses it ("stale_terms") unless they are the ones it holds now,
+   * and a closed pair refuses it ("pair_off"): checked by the object (object.ts) before `accept`.
+   */
+  terms?: string;
+  /** `ACCOUNTS=objects`: the position's D1 row, carried by the acceptance's outbox entry and inserted by the drain (no one wrote it before). */
+  row?: ObjectsPositionRow;
 }
 
-export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned" | "requote";
+/** Index of the leverage and of the creation time in `ObjectsPositionRow`. */
+const ROW_MULTIPLE = 6;
+const ROW_CREATED = 18;
+
+export type LeverRefusal = "no_market_price" | "exposure" | "too_many" | "tombstoned" | "requote" | "stale_terms" | "pair_off";
 
 /** The desk's state of one position, as the Worker mirrors it in D1. */
 export interface LeverState {
@@ -103,7 +115,10 @@ export type LeverAcceptResult = ({ ok: true; fresh: boolean } & LeverState) | { 
 /** What the reconciler learns about a position D1 still shows as held. */
 export type LeverVerdict = { verdict: "tombstoned" } | ({ verdict: "known" } & LeverState);
 
-export type LeverCommandResult = { ok: true } | { ok: false; code: "not_found" | "closing" | "not_trading" | "cancel_failed" | "no_market_price" | "stop_profit" | "stop_loss"; price?: number };
+/** `ACCOUNTS=objects`: the position's row in the object after a command (its answer needs no D1 read). */
+export type LeverObjectRow = Record<string, number | string | null>;
+
+export type LeverCommandResult = { ok: true; position?: LeverObjectRow } | { ok: false; code: "not_found" | "closing" | "not_trading" | "cancel_failed" | "no_market_price" | "stop_profit" | "stop_loss"; price?: number };
 
 type Row = Record<string, SqlStorageValue>;
 
@@ -237,8 +252,8 @@ export class LeverDesk {
     const pending = input.targetPrice !== null && !limitReached(input.type, BigInt(input.targetPrice), BigInt(ix.price));
     this.store.sql.exec(
       `INSERT INTO lever_positions (id, user_id, currency_id, type, lots, size_units, margin, fee, hold, fee_bps, overnight_bps, maintenance_bps,
-         target_price, stop_profit, stop_loss, open_price, open_tick_id, overnight, status, created_at, open_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?)`,
+         target_price, stop_profit, stop_loss, open_price, open_tick_id, overnight, status, created_at, open_at, multiple)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
       input.positionId,
       input.userId,
       input.currencyId,
@@ -257,17 +272,24 @@ export class LeverDesk {
       pending ? null : ix.price,
       pending ? null : ix.id,
       pending ? 1 : 2,
-      now,
+      // Objects mode: created when the Worker took the request, as D1's row (the drain's insert) says.
+      input.row?.[ROW_CREATED] ?? now,
       pending ? null : now,
+      input.row?.[ROW_MULTIPLE] ?? null,
     );
     if (!pending) this.refreshTriggers(input.positionId);
     this.heldSum = this.held() + hold;
     const state: LeverState = { status: pending ? 1 : 2, openPrice: pending ? null : ix.price, openTickId: pending ? null : ix.id, openAt: pending ? null : now };
     // D1's held row learns its state in the drain batch, not in a round trip of the open's own.
-    this.outbox.append({ kind: "lever", at: now, event: { type: "accepted", positionId: input.positionId, userId: input.userId, ...(state as LeverState & { status: 1 | 2 }) } });
+    this.outbox.append({ kind: "lever", at: now, event: { type: "accepted", positionId: input.positionId, userId: input.userId, ...(state as LeverState & { status: 1 | 2 }), ...(input.row ? { row: input.row } : {}) } });
     this.drainDue(now);
     this.scheduler.at("sweep", now + SWEEP_EVERY_MS);
     return { ok: true, fresh: true, ...state };
+  }
+
+  /** A position's row as the object holds it (null: unknown here). */
+  row(positionId: number): LeverObjectRow | null {
+    return (this.store.one<Row>("SELECT * FROM lever_positions WHERE id = ?", positionId) as LeverObjectRow | undefined) ?? null;
   }
 
   /** For the reconciler: what the desk knows of a position, or a tombstone so it is never accepted later. */

@@ -50,11 +50,26 @@ export interface PlaceInput {
   budget?: number;
   /** The client's order id, for the D1 row the drain writes when balances live in the account objects (`ACCOUNTS=objects`). */
   clientOid?: string | null;
+  /**
+   * `ACCOUNTS=objects`: the pair's minimum notional (quote units) the Worker priced the order on,
+   * believing the pair open. A pair closed since, or with another minimum, refuses the order as
+   * PAIR_CHANGED with its state and records nothing (the Worker gives the hold back and prices again).
+   */
+  minNotional?: string;
+}
+
+/** What the pair object knows of its own state (`ACCOUNTS=objects`: it decides at `place`; `setPairState` pushes changes). */
+export interface PairState {
+  open: boolean;
+  /** Quote minimal units. */
+  minNotional: string;
 }
 
 export interface PlaceResult {
   ok: boolean;
   code?: string;
+  /** Refused with PAIR_CHANGED: the pair's state now (the Worker prices again on it). */
+  pair?: PairState;
   /** Refused with PRICE_BAND: the prices (in ticks) a limit order could have had, around the index at its arrival. */
   band?: { low: number; high: number };
   /** Quantity filled by this command. */
@@ -76,6 +91,8 @@ export interface PairInfo {
   minNotional: number;
   makerFeeBps: number;
   takerFeeBps: number;
+  /** Open for orders (D1's `pairs.open`; `setPairState` pushes a change). Absent in an object stored before session 16: read from D1 once. */
+  open?: boolean;
 }
 
 export interface Deal {
@@ -162,7 +179,7 @@ const seenOf = (r: { t: unknown; s: unknown; u: unknown }): Seen => ({
 export async function loadPairInfo(db: D1Database, pairId: number): Promise<PairInfo> {
   const row = await db
     .prepare(
-      `SELECT p.id, p.currency_id, p.legal_id, p.price_decimals, p.qty_decimals, p.min_notional, p.maker_fee_bps, p.taker_fee_bps,
+      `SELECT p.id, p.currency_id, p.legal_id, p.price_decimals, p.qty_decimals, p.min_notional, p.maker_fee_bps, p.taker_fee_bps, p.open,
               b.name AS base, b.scale AS base_scale, q.name AS quote, q.scale AS quote_scale
        FROM pairs p JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id WHERE p.id = ?`,
     )
@@ -181,6 +198,7 @@ export async function loadPairInfo(db: D1Database, pairId: number): Promise<Pair
     minNotional: Number(row.min_notional),
     makerFeeBps: Number(row.maker_fee_bps),
     takerFeeBps: Number(row.taker_fee_bps),
+    open: Number(row.open) === 1,
   };
 }
 

@@ -9,7 +9,8 @@ import type { LeverLotStep, LeverPairEdit, LeverPairSettings } from "../../../sc
 import { bpsToPercent, percentToBps } from "../../../durable/engine/seconds.ts";
 import { auditStatement, runGuarded } from "../../lib/guarded.ts";
 import { ApiError } from "../../lib/errors.ts";
-import { pairById, type PairRow } from "../spot/pairs.ts";
+import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
+import { leverTermsKey, type LeverTermsColumns } from "../../../durable/pair/desks/lever-objects.ts";
 import { isolateMap } from "../../lib/caches.ts";
 
 /** A pair's settings with amounts in minimal units. */
@@ -32,21 +33,8 @@ export interface LeverSettings {
   updatedAt: number;
 }
 
-type Row = {
-  pair_id: number;
-  share_num: string;
-  multiples: string;
-  min_lots: number;
-  max_lots: number;
-  lot_step: number;
-  fee_bps: number;
-  overnight_bps: number;
-  maintenance_bps: number;
-  pair_exposure: string;
-  max_positions: number;
-  status: number;
-  updated_at: number;
-};
+/** D1's `lever_pairs` row (the columns an open is priced on, lever-objects.ts, and when it changed). */
+type Row = LeverTermsColumns & { updated_at: number };
 
 function toSettings(r: Row, pair: PairRow): LeverSettings {
   return {
@@ -161,8 +149,15 @@ export async function quotationLeverFields(db: D1Database): Promise<Map<number, 
   return out;
 }
 
-/** An operator's edit of a pair's settings, audited in the same batch; applies to positions submitted afterwards. */
-export async function saveLeverSettings(db: D1Database, operatorId: number, e: LeverPairEdit, now = Date.now()): Promise<void> {
+/**
+ * An operator's edit of a pair's settings, audited in the same batch; applies to positions submitted
+ * afterwards. The pair object holds the settings an open may be priced on (`ACCOUNTS=objects`: it
+ * decides at acceptance, with no D1 statement on the open's way): told "changing" before D1's write
+ * and the new settings after it, so no open priced on the old ones is accepted once D1 has the new
+ * (it is refused and priced again on D1's); a failed write tells it to read D1's settings again.
+ */
+export async function saveLeverSettings(env: Env, operatorId: number, e: LeverPairEdit, now = Date.now()): Promise<void> {
+  const db = env.DB;
   const pair = await pairById(db, e.match_id);
   if (!pair) throw new ApiError("pair_closed");
   const size = parseUnits(e.lever_share_num, pair.baseScale);
@@ -185,6 +180,27 @@ export async function saveLeverSettings(db: D1Database, operatorId: number, e: L
     multiples: JSON.stringify(multiples),
     pair_exposure: formatUnitsTrim(exposure, pair.quoteScale),
   };
+  const object = pairStub(env, pair.id);
+  await object.leverTermsChanging(pair.id);
+  try {
+    await writeSettings(db, operatorId, pair, e, row, { fee, night, mm }, now);
+  } catch (err) {
+    await object.leverTermsChanged(pair.id, null);
+    throw err;
+  }
+  const saved = await db.prepare("SELECT * FROM lever_pairs WHERE pair_id = ?").bind(pair.id).first<Row>();
+  await object.leverTermsChanged(pair.id, leverTermsKey(saved));
+}
+
+async function writeSettings(
+  db: D1Database,
+  operatorId: number,
+  pair: PairRow,
+  e: LeverPairEdit,
+  row: { share_num: string; multiples: string; pair_exposure: string },
+  { fee, night, mm }: { fee: number; night: number; mm: number },
+  now: number,
+): Promise<void> {
   await runGuarded(db, [
     db
       .prepare(

@@ -8,20 +8,32 @@
  * 2. the margin and the open fee as hold `lever_margin:{id}` in the user's `lever` account: refused
  *    (`insufficient_balance`) when they are not there, and the cover goes back.
  *
- * The position's D1 row is still written by the open (status 0, no ledger rows), so every read,
- * close, cancel and stop keeps finding it there; the desk's closes, revokes and overnight fees are
- * legs (durable/pair/desks/lever-objects.ts). A refused open gives both holds back
- * (`lever_margin:{id}:refused`, each once) and its row is revoked, as today's refund does.
+ * The open writes nothing in D1 (session 16): the session is proved by the user's object with the
+ * margin's hold, the settings by the pair object at acceptance, and the position's D1 row rides in
+ * the acceptance's outbox entry to the pair's drain (lever-objects.ts `objectsPositionsStatement`);
+ * the desk's closes, revokes and overnight fees are legs (durable/pair/desks/lever-objects.ts). A
+ * refused open gives both holds back (`lever_margin:{id}:refused`, each once) and leaves no row
+ * (D1's path leaves a revoked one); a row from before (the reconciler's) is revoked as before.
  */
 import { leverHold, leverShard, LEVER_HOLD, LEVER_HOUSE_KIND, LEVER_USER_KIND } from "../../../durable/pair/desks/lever-objects.ts";
 import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { IdTaken } from "../../lib/ids.ts";
+import { carried, sessionProof } from "../../lib/auth.ts";
+import type { SessionGuard } from "../../lib/context.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 
 /** The cover in its treasury shard, then the margin and fee in the user's object (throws the refusal, nothing left held). */
-export async function holdOnObjects(env: Env, userId: number, pairId: number, currencyId: number, id: number, money: { margin: bigint; fee: bigint; hold: bigint }): Promise<void> {
+export async function holdOnObjects(
+  env: Env,
+  userId: number,
+  pairId: number,
+  currencyId: number,
+  id: number,
+  money: { margin: bigint; fee: bigint; hold: bigint },
+  guard?: SessionGuard,
+): Promise<void> {
   const request = { forKind: LEVER_HOLD, forId: String(id), currencyId, owner: `pair:${pairId}` };
   if (money.hold > 0n) {
     const shard = leverShard(id);
@@ -33,7 +45,8 @@ export async function holdOnObjects(env: Env, userId: number, pairId: number, cu
   // Refused by the account object (the session, the maintenance switch): the cover goes back before the refusal is answered.
   let held: Awaited<ReturnType<ReturnType<typeof accountStub>["accountReserve"]>>;
   try {
-    held = await accountStub(env, userId).accountReserve(userId, { ...request, account: LEVER_USER_KIND, amount: money.margin + money.fee });
+    // A session hint is proved by the user's object in this call (worker/lib/auth.ts `sessionProof`), as spot's reserve does.
+    held = await carried(guard, accountStub(env, userId).accountReserve(userId, { ...request, account: LEVER_USER_KIND, amount: money.margin + money.fee }, sessionProof(guard)));
   } catch (err) {
     await releaseCover(env, id, money.hold > 0n);
     throw err;

@@ -40,7 +40,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { userBalance } from "../wallet/object-reads.ts";
-import { pairById, pairFor, pairStub, rememberedPairById, type PairRow } from "../spot/pairs.ts";
+import { drainHoldingPairs, orderPair, pairById, pairFor, pairStub, rememberedPairById, type PairRow } from "../spot/pairs.ts";
 import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import {
@@ -57,7 +57,7 @@ import { carried, LIVE_TRADER_USER_ID, SessionGone, sessionProof } from "../../l
 import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
-import { leverHold } from "../../../durable/pair/desks/lever-objects.ts";
+import { LEVER_HOLD, leverHold, leverTermsKey, type ObjectsPositionRow } from "../../../durable/pair/desks/lever-objects.ts";
 import { holdOnObjects, refundOnObjects, releaseOnObjects } from "./objects.ts";
 import { isolateMap } from "../../lib/caches.ts";
 
@@ -205,6 +205,14 @@ async function rowById(db: D1Database, userId: number, id: number): Promise<Row 
   return db.prepare(`${SELECT} WHERE l.id = ? AND l.user_id = ?`).bind(id, userId).first<Row>();
 }
 
+/**
+ * `ACCOUNTS=objects`: a position's D1 row arrives with its pair's drain (the open wrote none), so the
+ * pairs of the user's open positions (their margin holds' owners) drain before a read of D1's rows.
+ */
+async function drainOwnLever(env: Env, userId: number): Promise<void> {
+  if (accountsOnObjects(env)) await drainHoldingPairs(env, userId, [LEVER_HOLD]);
+}
+
 /** One of the caller's positions as shown now (with the index for a trading one). */
 async function shown(env: Env, userId: number, id: number): Promise<LeverPosition> {
   const r = await rowById(env.DB, userId, id);
@@ -243,6 +251,7 @@ export function closeTrigger(r: Row): bigint | null {
  * opened and closed at and the price its closing rule crossed. Another user's id reads as not found.
  */
 export async function positionDetail(env: Env, userId: number, id: number): Promise<LeverPositionDetail> {
+  await drainOwnLever(env, userId);
   const r = await rowById(env.DB, userId, id);
   if (!r) throw new ApiError("not_found", 404);
   let index: number | null = null;
@@ -280,10 +289,14 @@ interface HeldPosition {
   quotedPrice: number | null;
   /** The index the owner confirmed (a market open from the app), re-checked by the object with a remembered index. */
   confirmed: number | null;
+  /** `ACCOUNTS=objects`: the settings it was priced on (the pair object compares them) and the D1 row its acceptance carries to the drain. */
+  objects?: { terms: string; row: ObjectsPositionRow };
 }
 
 /** The object refused an open priced on a remembered index that has moved since: refunded, to be priced again. */
 const REQUOTE = Symbol("requote");
+/** `ACCOUNTS=objects`: the object refused an open priced on settings it no longer has (an operator's edit): released, to be priced again on D1's. */
+const STALE_TERMS = Symbol("stale terms");
 
 /**
  * Opens a position: validate, hold in D1, then the pair object; refund if the object refuses. The
@@ -292,7 +305,10 @@ const REQUOTE = Symbol("requote");
  * settings give.
  */
 export async function submitPosition(env: Env, userId: number, input: LeverSubmit, now = Date.now(), session: OpenSession = {}): Promise<LeverPosition> {
-  for (let pass = 0; ; pass++) {
+  let requoted = 0;
+  let stale = 0;
+  for (;;) {
+    const pass = requoted;
     let h: HeldPosition;
     for (let round = 0; ; round++) {
       const seen = { remembered: false };
@@ -313,8 +329,13 @@ export async function submitPosition(env: Env, userId: number, input: LeverSubmi
     // Held: whatever the object answers now is final (a refusal is refunded, never priced again),
     // except that an open priced on a remembered index that moved since is priced again, once, on a fresh quote.
     const r = await acceptPosition(env, userId, input, h, now);
+    if (r === STALE_TERMS) {
+      forgetLeverSettings();
+      if (++stale >= 3) throw new ApiError("try_again", 503);
+      continue;
+    }
     if (r !== REQUOTE) return r;
-    if (pass > 0) throw new ApiError("try_again", 503);
+    if (requoted++ > 0) throw new ApiError("try_again", 503);
   }
 }
 
@@ -330,7 +351,8 @@ async function holdPosition(
   freshIndex: boolean,
 ): Promise<HeldPosition> {
   const db = env.DB;
-  const pair = await pairFor(db, input.currency_id, input.legal_id).catch(() => {
+  // Objects mode: the pair's state is the pair object's (no D1 read of the row on the way: spot/pairs.ts).
+  const pair = await orderPair(env, input.currency_id, input.legal_id).catch(() => {
     throw new ApiError("lever_pair_off");
   });
   const { settings: s, raw } = await rememberedLeverSettings(db, pair, fresh, seen, now);
@@ -375,7 +397,32 @@ async function holdPosition(
   return withNewId(
     POSITION_TAKEN,
     async (id) => {
-      if (onObjects) await holdOnObjects(env, userId, pair.id, pair.legalId, id, money);
+      const held = { id, pair, s, money, price, target, stopProfit, stopLoss, quotedPrice: index.reused ? index.price : null, confirmed };
+      // The row's columns after its id, user and pair (as the D1 path's insert binds them and the drain inserts them).
+      const columns = [
+        pair.legalId,
+        direction,
+        input.share,
+        input.multiple,
+        s.sizeUnits.toString(),
+        price,
+        target,
+        money.margin.toString(),
+        money.fee.toString(),
+        money.hold.toString(),
+        s.feeBps,
+        s.overnightBps,
+        s.maintenanceBps,
+        stopProfit,
+        stopLoss,
+        now,
+      ] as const;
+      if (onObjects) {
+        // No D1 write: the session is checked by the user's object with the hold, the settings by the
+        // pair object at acceptance, and the row rides in the acceptance's outbox entry to the pair's drain.
+        await holdOnObjects(env, userId, pair.id, pair.legalId, id, money, session.guard);
+        return { ...held, objects: { terms: leverTermsKey(raw), row: [id, userId, pair.id, ...columns] } };
+      }
       // The row's user id comes from the live session when it rests on a hint, its pair id from the
       // settings as D1 holds them now: either gone, and the NOT NULL column fails the whole batch.
       const user = guard ? LIVE_TRADER_USER_ID : "?";
@@ -383,37 +430,16 @@ async function holdPosition(
       try {
         await db.batch([
           // The movement's three legs travel as one JSON statement (movementsStatements: the same rows and checks).
-          ...(onObjects ? [] : movementsStatements(db, [{ key: leverKeys.open(id), kind: "lever_open", entries: leverEntries(openLegs(money), userId, pair.legalId, memo), now }])),
+          ...movementsStatements(db, [{ key: leverKeys.open(id), kind: "lever_open", entries: leverEntries(openLegs(money), userId, pair.legalId, memo), now }]),
           db
             .prepare(
               `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
                  fee_bps, overnight_bps, maintenance_bps, stop_profit, stop_loss, status, created_at)
                VALUES (?, ${user}, ${LEVER_TERMS_GUARD}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?)`,
             )
-            .bind(
-              id,
-              ...userBinds,
-              ...leverGuardBinds(raw),
-              pair.legalId,
-              direction,
-              input.share,
-              input.multiple,
-              s.sizeUnits.toString(),
-              price,
-              target,
-              money.margin.toString(),
-              money.fee.toString(),
-              money.hold.toString(),
-              s.feeBps,
-              s.overnightBps,
-              s.maintenanceBps,
-              stopProfit,
-              stopLoss,
-              now,
-            ),
+            .bind(id, ...userBinds, ...leverGuardBinds(raw), ...columns),
         ]);
       } catch (err) {
-        if (onObjects) await releaseOnObjects(env, userId, id, money.hold > 0n);
         const msg = String(err);
         if (/NOT NULL constraint failed: lever_positions\.user_id/.test(msg)) throw new SessionGone();
         if (/NOT NULL constraint failed: lever_positions\.pair_id/.test(msg)) throw new StaleSettings();
@@ -422,7 +448,7 @@ async function holdPosition(
         throw err;
       }
       if (guard) guard.confirmed = true;
-      return { id, pair, s, money, price, target, stopProfit, stopLoss, quotedPrice: index.reused ? index.price : null, confirmed };
+      return held;
     },
     now,
   );
@@ -434,7 +460,7 @@ async function holdPosition(
  * index the object opened it at (read back from D1 only when D1 holds something else already:
  * the reconciler, or a close that got there first).
  */
-async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: HeldPosition, now: number): Promise<LeverPosition | typeof REQUOTE> {
+async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: HeldPosition, now: number): Promise<LeverPosition | typeof REQUOTE | typeof STALE_TERMS> {
   const db = env.DB;
   const { pair, s, money, id } = h;
   const accept: LeverAcceptInput = {
@@ -458,11 +484,16 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
     maxPositions: s.maxPositions,
     quotedPrice: h.quotedPrice,
     confirmedPrice: h.confirmed,
+    ...(h.objects ? { terms: h.objects.terms, row: h.objects.row } : {}),
   };
   const r = await pairStub(env, pair.id).acceptLever(accept);
   if (!r.ok) {
-    if (accountsOnObjects(env)) await refundOnObjects(env, id, userId, money.hold > 0n, now);
+    // Objects mode: no row was written, so both holds back is all there is to undo.
+    if (h.objects) await releaseOnObjects(env, userId, id, money.hold > 0n);
+    else if (accountsOnObjects(env)) await refundOnObjects(env, id, userId, money.hold > 0n, now);
     else await refund(db, id, userId, pair.legalId, money, now);
+    if (r.code === "stale_terms") return STALE_TERMS;
+    if (r.code === "pair_off") throw new ApiError("lever_pair_off");
     if (r.code === "requote") {
       noteIndex(pair.id, null);
       return REQUOTE;
@@ -475,6 +506,8 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
   // retry) is noted here, as the reconciler would.
   const noted =
     r.fresh ||
+    // Objects mode: D1's row arrives with the drain, which carries the object's state to it.
+    h.objects !== undefined ||
     (
       await db
         .prepare("UPDATE lever_positions SET status = ?, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 0")
@@ -516,17 +549,22 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
     created_at: now,
     open_at: r.openAt,
     closed_at: null,
-    price_decimals: pair.priceDecimals,
-    coin_id: pair.currencyId,
-    legal_id: pair.legalId,
-    base: pair.base,
-    base_scale: pair.baseScale,
-    quote: pair.quote,
-    quote_scale: pair.quoteScale,
+    ...pairColumns(pair),
   };
   // A trading position opened at the index of this moment: that is its live index in the answer.
   return positionOut(row, r.status === 2 ? r.openPrice : null);
 }
+
+/** The pair's columns of a position row as `SELECT` joins them (positionOut reads them). */
+const pairColumns = (pair: PairRow): Row => ({
+  price_decimals: pair.priceDecimals,
+  coin_id: pair.currencyId,
+  legal_id: pair.legalId,
+  base: pair.base,
+  base_scale: pair.baseScale,
+  quote: pair.quote,
+  quote_scale: pair.quoteScale,
+});
 
 /** Returns everything a refused open held, once (`lever:{id}:refund`), and marks it revoked. */
 async function refund(db: D1Database, id: number, userId: number, currencyId: number, money: PositionMoney, now: number): Promise<boolean> {
@@ -550,6 +588,24 @@ export async function positionsForEvents(db: D1Database, ids: number[]): Promise
   if (ids.length === 0) return [];
   const { results } = await db.prepare(`${SELECT} WHERE l.id IN (${ids.map(() => "?").join(", ")})`).bind(...ids).all<Row>();
   return results.map((r) => ({ userId: Number(r.user_id), position: positionOut(r, null) }));
+}
+
+/**
+ * A command's answer. Objects mode: the position as the pair object holds it after the command (it
+ * drained it to D1 first, so D1's row says the same), with no D1 read; a position the object has no
+ * leverage for (taken before session 16), and D1's path: D1's row, read back.
+ */
+async function answered(env: Env, userId: number, id: number, pair: PairRow, r: LeverCommandResult): Promise<LeverPosition> {
+  const p = r.ok ? r.position : undefined;
+  if (!p || p.multiple === null || p.multiple === undefined || Number(p.user_id) !== userId) return shown(env, userId, id);
+  const row: Row = {
+    ...p,
+    pair_id: pair.id,
+    share_units: p.size_units ?? null,
+    ...pairColumns(pair),
+  };
+  const index = Number(p.status) === 2 ? ((await quoteOf(env, pair.id))?.price ?? null) : null;
+  return positionOut(row, index);
 }
 
 /** Maps the object's answer to a command into the API's error (or nothing on success). */
@@ -594,7 +650,7 @@ async function commandTarget(env: Env, userId: number, id: number, guard: Sessio
   if (accountsOnObjects(env)) {
     const [h] = await carried(guard, accountStub(env, userId).accountHolds(userId, [leverHold(id)], sessionProof(guard)));
     const owner = h?.open ? /^pair:([0-9]+)$/.exec(h.owner ?? "") : null;
-    const pair = owner ? await rememberedPairById(env.DB, Number(owner[1])) : null;
+    const pair = owner ? await rememberedPairById(env.DB, Number(owner[1]), Date.now(), true) : null;
     if (pair) return { pair, ended: false };
   }
   const { row, pair } = await ownPosition(env, userId, id);
@@ -605,13 +661,15 @@ async function commandTarget(env: Env, userId: number, id: number, guard: Sessio
 export async function closePosition(env: Env, userId: number, id: number, guard?: SessionGuard): Promise<LeverPosition> {
   const { pair, ended } = await commandTarget(env, userId, id, guard);
   if (ended) throw new ApiError("order_not_found", 404);
-  const err = commandError(await pairStub(env, pair.id).leverClose(pair.id, id, userId), pair);
+  const r = await pairStub(env, pair.id).leverClose(pair.id, id, userId);
+  const err = commandError(r, pair);
   if (err) throw err;
-  return shown(env, userId, id);
+  return answered(env, userId, id, pair, r);
 }
 
 /** Closes every trading position of the caller (optionally of one coin), each at the index now. */
 export async function batchClose(env: Env, userId: number, q: LeverBatchClose, explain: (err: ApiError) => string) {
+  await drainOwnLever(env, userId);
   const { results } = await env.DB.prepare(
     `SELECT l.id FROM lever_positions l JOIN pairs p ON p.id = l.pair_id
       WHERE l.user_id = ?1 AND (l.status = 2 OR (l.status = 0 AND l.target_price IS NULL)) AND p.legal_id = ?2 AND (?3 IS NULL OR p.currency_id = ?3) ORDER BY l.id LIMIT 200`,
@@ -635,9 +693,10 @@ export async function batchClose(env: Env, userId: number, q: LeverBatchClose, e
 export async function cancelPosition(env: Env, userId: number, id: number, guard?: SessionGuard): Promise<LeverPosition> {
   const { pair, ended } = await commandTarget(env, userId, id, guard);
   if (ended) throw new ApiError("lever_cancel_failed", 409);
-  const err = commandError(await pairStub(env, pair.id).leverCancel(pair.id, id, userId), pair);
+  const r = await pairStub(env, pair.id).leverCancel(pair.id, id, userId);
+  const err = commandError(r, pair);
   if (err) throw err;
-  return shown(env, userId, id);
+  return answered(env, userId, id, pair, r);
 }
 
 /** The owner sets both stops (absent / "" / 0 clears one), checked against the index or the limit price. */
@@ -653,13 +712,15 @@ export async function setStops(
   const stopProfit = ticksOf(stopProfitText, pair, "stop_profit");
   const stopLoss = ticksOf(stopLossText, pair, "stop_loss");
   if (ended) throw new ApiError("order_not_found", 404);
-  const err = commandError(await pairStub(env, pair.id).leverSetStops(pair.id, id, userId, stopProfit, stopLoss), pair);
+  const r = await pairStub(env, pair.id).leverSetStops(pair.id, id, userId, stopProfit, stopLoss);
+  const err = commandError(r, pair);
   if (err) throw err;
-  return shown(env, userId, id);
+  return answered(env, userId, id, pair, r);
 }
 
 /** POST /api/lever/my_trade: the caller's positions, newest first, with live P/L for trading ones. */
 export async function myTrades(env: Env, userId: number, q: { status?: number; legal_id: number; currency_id?: number; page: number; limit: number }) {
+  await drainOwnLever(env, userId);
   const conds = ["l.user_id = ?", "p.legal_id = ?"];
   const args: (number | string)[] = [userId, q.legal_id];
   if (q.currency_id !== undefined) {

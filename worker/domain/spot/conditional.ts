@@ -21,7 +21,7 @@ import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
 import { carried, sessionProof } from "../../lib/auth.ts";
 import type { ReserveRequest } from "../../../durable/account/types.ts";
 import { CHILD_ID_BASE } from "../../../durable/engine/conditional.ts";
-import { pairFor, pairStub, type PairRow } from "./pairs.ts";
+import { drainHoldingPairs, pairFor, pairStub, type PairRow } from "./pairs.ts";
 
 type Input = z.output<typeof conditionalOrderSchema>;
 
@@ -455,15 +455,7 @@ async function replayHeld(t: Trader, pair: PairRow, first: HeldTerms, input: Inp
 type ConditionalOutOut = ConditionalOrderOut & { replayed?: true };
 
 /** Before a list: the pairs holding the user's open conditional orders drain, so the list has every order placed before it. */
-async function drainHeldPairs(env: Env, userId: number) {
-  const holds = await accountStub(env, userId).accountOwnedHolds(userId, [COND_HOLD]);
-  const pairs = new Set<number>();
-  for (const h of holds) {
-    const m = /^pair:([0-9]+)$/.exec(h.owner ?? "");
-    if (m) pairs.add(Number(m[1]));
-  }
-  await Promise.all([...pairs].map((id) => pairStub(env, id).drain()));
-}
+const drainHeldPairs = (env: Env, userId: number) => drainHoldingPairs(env, userId, [COND_HOLD]);
 
 async function cancelOnObjects(t: Trader, id: number): Promise<void> {
   const account = accountStub(t.env, t.userId);

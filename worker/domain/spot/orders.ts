@@ -18,7 +18,7 @@ import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { carried, LIVE_TRADER_USER_ID, SessionGone, sessionProof } from "../../lib/auth.ts";
 import type { SessionGuard } from "../../lib/context.ts";
-import { pairFor, pairStub, type PairRow } from "./pairs.ts";
+import { notePairState, orderPair, pairStub, type PairRow } from "./pairs.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
 import type { ReserveRequest } from "../../../durable/account/types.ts";
 import { CHILD_ID_BASE } from "../../../durable/engine/conditional.ts";
@@ -196,8 +196,44 @@ const isClientOidTaken = (err: unknown) => /UNIQUE constraint failed: spot_order
 const ORDER_TAKEN = takenIn("spot_orders");
 
 export async function placeOrder(t: Trader, side: "buy" | "sell", input: OrderInput) {
+  if (!accountsOnObjects(t.env)) return placeOrderOnce(t, side, input);
+  return pricedAgain(() => placeOrderOnce(t, side, input));
+}
+
+/**
+ * `ACCOUNTS=objects`: the pair refused what was priced on a state it no longer has (PairChanged: the
+ * holds went back, the isolate took the pair's state in): price the request again on it.
+ */
+async function pricedAgain<T>(run: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await run();
+    } catch (err) {
+      if (!(err instanceof PairChanged)) throw err;
+      if (attempt >= 3) throw new ApiError("try_again", 503);
+    }
+  }
+}
+
+class PairChanged extends Error {
+  constructor() {
+    super("pair changed");
+  }
+}
+
+/** The pair answered PAIR_CHANGED to these holds' orders: the holds go back (keyed once) and the isolate takes the pair's state in. */
+async function pairChanged(t: Trader, pair: PairRow, result: PlaceResult, orderIds: number[]): Promise<never> {
+  await accountStub(t.env, t.userId).accountApply(
+    t.userId,
+    orderIds.map((id) => ({ key: `${SPOT_HOLD}:${id}:pair`, ops: [{ t: "release" as const, hold: `${SPOT_HOLD}:${id}`, amount: "rest" as const }] })),
+  );
+  if (result.pair) notePairState(pair, result.pair);
+  throw new PairChanged();
+}
+
+async function placeOrderOnce(t: Trader, side: "buy" | "sell", input: OrderInput) {
   const db = t.env.DB;
-  const pair = await pairFor(db, input.currency_id, input.legal_id);
+  const pair = await orderPair(t.env, input.currency_id, input.legal_id);
 
   if (input.client_oid) {
     // A replay answers and may book without a freeze batch to carry the session check.
@@ -272,9 +308,14 @@ type BatchItemResult = ReturnType<typeof placedOut> | Awaited<ReturnType<typeof 
  * frees or earns by trading are not counted for the later ones: they are reserved up front.
  */
 export async function placeBatch(t: Trader, input: z.output<typeof spotBatchSchema>) {
+  if (!accountsOnObjects(t.env)) return placeBatchOnce(t, input);
+  return pricedAgain(() => placeBatchOnce(t, input));
+}
+
+async function placeBatchOnce(t: Trader, input: z.output<typeof spotBatchSchema>) {
   const db = t.env.DB;
   const locale = t.locale ?? "en";
-  const pair = await pairFor(db, input.currency_id, input.legal_id);
+  const pair = await orderPair(t.env, input.currency_id, input.legal_id);
   const stub = pairStub(t.env, pair.id);
   let topOnce: Promise<Top> | undefined;
   const top = () => (topOnce ??= stub.top(pair.id));
@@ -562,7 +603,8 @@ async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, inpu
       if (held.result === "replay") return { replay: held.terms };
       if (held.result === "exists") throw new IdTaken();
       // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
-      const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, id, priced), clientOid: priced.clientOid });
+      const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, id, priced), clientOid: priced.clientOid, minNotional: pair.minNotional.toString() });
+      if (result.code === "PAIR_CHANGED") await pairChanged(t, pair, result, [id]);
       if (result.code === "ID_TAKEN") {
         await releaseTaken(t, id);
         throw new IdTaken();
@@ -619,7 +661,9 @@ async function batchOnObjects(
   if (held.length === 0) return;
   // The pair books them in the given order.
   held.sort((a, b) => a.index - b.index);
-  const placed = await pairStub(t.env, pair.id).placeMany(held.map((h) => ({ ...placeInput(pair, t.userId, h.id, h.priced), clientOid: h.priced.clientOid })));
+  const minNotional = pair.minNotional.toString();
+  const placed = await pairStub(t.env, pair.id).placeMany(held.map((h) => ({ ...placeInput(pair, t.userId, h.id, h.priced), clientOid: h.priced.clientOid, minNotional })));
+  if (placed[0]?.code === "PAIR_CHANGED") await pairChanged(t, pair, placed[0], held.map((h) => h.id));
   // An id another user's order has (ID_TAKEN): its hold goes back and the order is answered "try again" (its client id is free).
   await Promise.all(held.filter((_, k) => placed[k]!.code === "ID_TAKEN").map((h) => releaseTaken(t, h.id)));
   held.forEach((h, k) => {

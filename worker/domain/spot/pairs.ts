@@ -2,6 +2,8 @@
 import { baseUnitsPerLot, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isolateMap } from "../../lib/caches.ts";
+import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
+import type { PairState } from "../../../durable/pair/object.ts";
 
 export interface PairRow {
   id: number;
@@ -68,6 +70,58 @@ export async function pairFor(db: D1Database, currencyId: number, legalId: numbe
   return hit.row;
 }
 
+/**
+ * `ACCOUNTS=objects`: the pair of an order, with no D1 read on the request. The isolate reads the
+ * pair's row from D1 once (its identity, units and decimals, which no code changes on a live pair);
+ * its state (open, minimum notional) is the pair object's: asked of it (no D1) when the isolate's
+ * copy is older than PAIR_CACHE_MS or says closed, and checked by the object at `place` (an order priced on a state
+ * the object no longer has is refused there as PAIR_CHANGED, and `notePairState` takes the new one
+ * in). With `ACCOUNTS=d1` this is `pairFor`, unchanged.
+ */
+export async function orderPair(env: Env, currencyId: number, legalId: number, now = Date.now()): Promise<PairRow> {
+  if (!accountsOnObjects(env)) return pairFor(env.DB, currencyId, legalId, now);
+  const key = `${currencyId}:${legalId}`;
+  let hit = objectPairCache.get(key);
+  if (!hit || (!hit.row && now - hit.at > PAIR_CACHE_MS)) {
+    const r = await env.DB.prepare(`${SELECT} WHERE p.currency_id = ? AND p.legal_id = ?`).bind(currencyId, legalId).first<Record<string, number | string>>();
+    hit = { at: now, row: r ? toPair(r) : null };
+    objectPairCache.set(key, hit);
+    // The same identity serves a lever command's pair by id (`rememberedPairById` with `identity`).
+    if (hit.row) pairByIdCache.set(hit.row.id, { at: now, row: hit.row });
+  } else if (hit.row && (!hit.row.open || now - hit.at > PAIR_CACHE_MS)) {
+    // Closed here: asked of the object each time (a reopening takes effect at once; orders on a closed pair cost a call, no D1).
+    hit = { at: now, row: withState(hit.row, await pairStub(env, hit.row.id).pairState(hit.row.id)) };
+    objectPairCache.set(key, hit);
+  }
+  if (!hit.row || !hit.row.open) throw new ApiError("pair_closed");
+  return hit.row;
+}
+
+const objectPairCache = isolateMap<string, { at: number; row: PairRow | null }>();
+const withState = (row: PairRow, state: PairState): PairRow => ({ ...row, open: state.open, minNotional: BigInt(state.minNotional) });
+
+/** The pair object refused an order as PAIR_CHANGED: this isolate takes the object's state in (the next `orderPair` prices on it). */
+export function notePairState(row: PairRow, state: PairState, now = Date.now()): void {
+  objectPairCache.set(`${row.currencyId}:${row.legalId}`, { at: now, row: withState(row, state) });
+}
+
+/**
+ * Opens or closes a pair, or sets its minimum notional (quote units): D1's row, then the pair
+ * object, which from then on refuses orders priced on the old state (`ACCOUNTS=objects`: it is
+ * what decides). The D1 path's isolates see D1's row within PAIR_CACHE_MS, as before. A push that
+ * fails fails the call (D1 already has the new state): the operator sets it again.
+ */
+export async function setPairState(env: Env, pairId: number, change: { open?: boolean; minNotional?: bigint }): Promise<PairState> {
+  await env.DB.prepare("UPDATE pairs SET open = coalesce(?, open), min_notional = coalesce(?, min_notional) WHERE id = ?")
+    .bind(change.open === undefined ? null : change.open ? 1 : 0, change.minNotional === undefined ? null : Number(change.minNotional), pairId)
+    .run();
+  const state = await pairStub(env, pairId).pairSet(pairId, { open: change.open, minNotional: change.minNotional?.toString() });
+  // This isolate's D1-path copies; objects mode's (`orderPair`) are left as every other isolate's are: the object decides.
+  pairCache.clear();
+  pairByIdCache.clear();
+  return state;
+}
+
 /** A pair by its id (any state). */
 export async function pairById(db: D1Database, pairId: number): Promise<PairRow | null> {
   const r = await db.prepare(`${SELECT} WHERE p.id = ?`).bind(pairId).first<Record<string, number | string>>();
@@ -76,10 +130,14 @@ export async function pairById(db: D1Database, pairId: number): Promise<PairRow 
 
 const pairByIdCache = isolateMap<number, { at: number; row: PairRow | null }>();
 
-/** `pairById`, remembered per isolate for PAIR_CACHE_MS (a lever command's pair in objects mode). */
-export async function rememberedPairById(db: D1Database, pairId: number, now = Date.now()): Promise<PairRow | null> {
+/**
+ * `pairById`, remembered per isolate (a lever command's pair in objects mode): for PAIR_CACHE_MS, or
+ * with `identity` for as long as the isolate lives when only what never changes on a live pair is
+ * used (its id, currencies, decimals: a command on a closed pair is the pair object's to answer).
+ */
+export async function rememberedPairById(db: D1Database, pairId: number, now = Date.now(), identity = false): Promise<PairRow | null> {
   const hit = pairByIdCache.get(pairId);
-  if (hit && now - hit.at <= PAIR_CACHE_MS) return hit.row;
+  if (hit && (now - hit.at <= PAIR_CACHE_MS || (identity && hit.row))) return hit.row;
   const row = await pairById(db, pairId);
   pairByIdCache.set(pairId, { at: now, row });
   return row;
@@ -96,6 +154,20 @@ export async function pairBySymbol(db: D1Database, symbol: string): Promise<Pair
   const s = symbol.toUpperCase().replace(/[/_-]/g, "");
   for (const p of await allPairs(db)) if (`${p.base}${p.quote}` === s) return p;
   throw new ApiError("pair_closed");
+}
+
+/**
+ * `ACCOUNTS=objects`, before a list read from D1: the pairs owning the user's open holds of these
+ * kinds (`pair:{id}`) drain, so the list has every record the user made before it.
+ */
+export async function drainHoldingPairs(env: Env, userId: number, forKinds: string[]): Promise<void> {
+  const holds = await accountStub(env, userId).accountOwnedHolds(userId, forKinds);
+  const pairs = new Set<number>();
+  for (const h of holds) {
+    const m = /^pair:([0-9]+)$/.exec(h.owner ?? "");
+    if (m) pairs.add(Number(m[1]));
+  }
+  await Promise.all([...pairs].map((id) => pairStub(env, id).drain()));
 }
 
 /** The Durable Object stub of a pair. */
