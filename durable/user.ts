@@ -144,6 +144,20 @@ export class UserDurableObject extends AccountObject {
       texts.push(JSON.stringify(r.data));
     }
     const listed = new Set(liveSessions ?? []);
+    // Objects mode: the object's own session check (durable/account/sessions.ts: told of every
+    // revocation, lock and review decision before D1 is written; D1 read once per session it does not
+    // know), instead of a D1 read per push. The pair's drain reads no live sessions in this mode.
+    if (this.env.ACCOUNTS === "objects") {
+      const ids = new Map<number, number>();
+      for (const ws of sockets) {
+        const state = stateOf(ws);
+        if (state && !listed.has(state.sessionId)) ids.set(state.sessionId, state.userId);
+      }
+      const now = Date.now();
+      await Promise.all([...ids].map(async ([sessionId, userId]) => {
+        if (await this.sessionTrust(userId).check({ sessionId, level: "user" }, now)) listed.add(sessionId);
+      }));
+    }
     // One check per distinct session not vouched for by the caller (tabs of one browser share a
     // token), through the API's code.
     const hashes = new Set(sockets.flatMap((ws) => {
