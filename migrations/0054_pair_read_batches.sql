@@ -8,7 +8,10 @@
 -- time (`ON CONFLICT DO NOTHING`) and so fires nothing. The inserted row carries the batch as JSON
 -- (`body`); the trigger applies it in the same statement, in the order the pair's own batch did
 -- (conditional orders' rows, orders' rows, children, conditional updates, order updates, trades,
--- the owners' notifications, the ticker), then forgets the body.
+-- the owners' notifications, the ticker); a second trigger forgets the body. A batch whose
+-- movement head `spot:{pair}:b{n}` is in D1 was applied whole by the pair's own D1 batch (code
+-- before this migration, or a batch with seconds, lever or alert rows, whose head is written after
+-- this row in the same transaction): it is not applied again.
 CREATE TABLE pair_read_batches (
   pair_id INTEGER NOT NULL,
   batch INTEGER NOT NULL,
@@ -17,7 +20,8 @@ CREATE TABLE pair_read_batches (
   PRIMARY KEY (pair_id, batch)
 );
 
-CREATE TRIGGER pair_read_batches_apply AFTER INSERT ON pair_read_batches BEGIN
+CREATE TRIGGER pair_read_batches_apply AFTER INSERT ON pair_read_batches
+WHEN NOT EXISTS (SELECT 1 FROM movements WHERE key = 'spot:' || NEW.pair_id || ':b' || NEW.batch) BEGIN
   INSERT INTO spot_conditional_orders (id, user_id, pair_id, side, type, qty, price, stop_price, limit_price, callback_bps, activation_price,
     reserved_units, reserved_currency, status, client_oid, created_at, updated_at)
   SELECT value ->> 0, value ->> 1, NEW.pair_id, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9,
@@ -56,7 +60,9 @@ CREATE TRIGGER pair_read_batches_apply AFTER INSERT ON pair_read_batches BEGIN
     low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, quote_volume_24h = excluded.quote_volume_24h,
     change_24h = excluded.change_24h, updated_at = excluded.updated_at
     WHERE excluded.updated_at >= tickers.updated_at;
+END;
 
+CREATE TRIGGER pair_read_batches_forget AFTER INSERT ON pair_read_batches BEGIN
   UPDATE pair_read_batches SET body = NULL WHERE pair_id = NEW.pair_id AND batch = NEW.batch;
 END;
 

@@ -7,8 +7,9 @@
  * it once) and while D1 fails (the pair keeps its rows); and one's own order list still shows a
  * just-placed order at once while a collector holds the pair's batch.
  */
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { USER_CHANNEL_PROTOCOL } from "../../schemas/realtime.ts";
 import { collectorCount, collectorName, collectorStatements, DrainCollector, type HandOver } from "../../durable/account/collector.ts";
 import { api, seedSpotPair } from "../api/helpers.ts";
 import { BTC, PAIR, USDT, objectTrader } from "./fixtures.ts";
@@ -65,6 +66,19 @@ async function expectFilledOnce(ids: { maker: string; taker: string }) {
     await expect.poll(() => orderRow(id)).toEqual({ status: 2, filled: 10_000 });
     expect(await tradesOf(id)).toBe(1);
   }
+}
+
+/** The user's private socket; `events` collects what arrives, `closed` its close code. */
+async function privateSocket(token: string) {
+  const res = await SELF.fetch("http://exchange.test/ws/user", { headers: { upgrade: "websocket", "sec-websocket-protocol": `${USER_CHANNEL_PROTOCOL}, bearer.${token}` } });
+  expect(res.status).toBe(101);
+  const ws = res.webSocket!;
+  const events: { type: string; order_id?: number; status?: string }[] = [];
+  let code: number | null = null;
+  ws.addEventListener("message", (e) => events.push(JSON.parse(String(e.data))));
+  ws.addEventListener("close", (e) => void (code = e.code));
+  ws.accept();
+  return { ws, events, closed: () => code };
 }
 
 beforeAll(async () => {
@@ -139,5 +153,23 @@ describe("the pair's drain through the collector objects", () => {
     const open = await api(`/new/transaction/index?currency_id=${BTC}`, { token: a.token, method: "GET" });
     expect(open.body.data.lists).toEqual([expect.objectContaining({ id })]);
     expect(await orderRow(id)).toEqual({ status: 1, filled: 0 });
+  });
+
+  it("sends the order events of the pair's drain to the user's live sockets only (the object checks the sessions)", async () => {
+    const seller = await objectTrader("0", "1");
+    const other = (await api("/user/login", { body: { user_string: seller.account, password: seller.password, type: 1 } })).body.message.token as string;
+    const leaving = await privateSocket(seller.token);
+    const staying = await privateSocket(other);
+    const sold = await spot(seller.token, "sell", "50003", "0.01");
+    const id = Number(sold.body.message.order_id);
+    for (const s of [leaving, staying]) await expect.poll(() => s.events.filter((e) => e.type === "order")).toEqual([expect.objectContaining({ order_id: id, status: "open" })]);
+    // One session logs out: at the next event its socket is closed and gets nothing; the other gets the fill.
+    expect((await api("/user/logout", { token: seller.token, body: {} })).body.type).toBe("ok");
+    const buyer = await objectTrader("10000", "0");
+    expect((await spot(buyer.token, "buy", "50003", "0.01")).body.message).toMatchObject({ status: "filled" });
+    await expect.poll(() => staying.events.filter((e) => e.type === "order").map((e) => e.status)).toEqual(["open", "filled"]);
+    await expect.poll(leaving.closed).toBe(4001);
+    expect(leaving.events.filter((e) => e.type === "order").map((e) => e.status)).toEqual(["open"]);
+    staying.ws.close();
   });
 });
