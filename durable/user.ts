@@ -19,7 +19,9 @@
  * socket is closed with USER_CHANNEL_SESSION_ENDED instead. A pair object's drain does that check
  * for it: it reads the notified users' live sessions in the D1 transaction that commits what the
  * events announce and hands them over with the events, so only sessions missing from that list
- * cost a D1 read here.
+ * cost a D1 read here. In objects mode the pair's drain reads no sessions (durable/pair/read-model.ts):
+ * the object checks its sockets' sessions with its own session check (durable/account/sessions.ts),
+ * which reads D1 once per session it does not know and is told of every revocation.
  *
  * It is also the user's account object (issue #28, durable/account/): the calls it inherits from
  * AccountObject hold the user's balances, holds and movements in its own SQLite and drain them to

@@ -4,9 +4,12 @@
  * statements per active account per 500 ms whatever the number of orders in it. Instead the
  * account's alarm hands what waits to a collector (`drain:{k}`, an instance of the same object
  * class as the accounts, bound to nothing), which gathers the hand-overs of every account that
- * arrive within COLLECT_MS and writes them to D1 in ONE batch of at most three multi-row statements
- * (movements, notifications, the system shards' movements; each user's bookmark `account_drained`
- * moves with their inserted movements, migrations/0052, as `system_drained` does, 0049).
+ * arrive within COLLECT_MS and writes them to D1 in ONE statement (session 16: one row of
+ * `read_model_batches` whose trigger spreads the movements, notifications, the system shards'
+ * movements and the pairs' drain batches, migrations/0054; each user's bookmark `account_drained`
+ * moves with their inserted movements, migrations/0052, as `system_drained` does, 0049). Pair
+ * objects hand their drain batches of spot orders and trades over the same way
+ * (durable/pair/read-model.ts), so one statement carries every pair's and account's window.
  *
  * The collector keeps nothing: a hand-over is an RPC that answers once D1 has committed its batch,
  * and only then does the account move its own bookmark. So:
