@@ -19,7 +19,9 @@
  * socket is closed with USER_CHANNEL_SESSION_ENDED instead. A pair object's drain does that check
  * for it: it reads the notified users' live sessions in the D1 transaction that commits what the
  * events announce and hands them over with the events, so only sessions missing from that list
- * cost a D1 read here.
+ * cost a D1 read here. In objects mode the pair's drain reads no sessions (durable/pair/read-model.ts):
+ * the object checks its sockets' sessions with its own session check (durable/account/sessions.ts),
+ * which reads D1 once per session it does not know and is told of every revocation.
  *
  * It is also the user's account object (issue #28, durable/account/): the calls it inherits from
  * AccountObject hold the user's balances, holds and movements in its own SQLite and drain them to
@@ -144,6 +146,20 @@ export class UserDurableObject extends AccountObject {
       texts.push(JSON.stringify(r.data));
     }
     const listed = new Set(liveSessions ?? []);
+    // Objects mode: the object's own session check (durable/account/sessions.ts: told of every
+    // revocation, lock and review decision before D1 is written; D1 read once per session it does not
+    // know), instead of a D1 read per push. The pair's drain reads no live sessions in this mode.
+    if (this.env.ACCOUNTS === "objects") {
+      const ids = new Map<number, number>();
+      for (const ws of sockets) {
+        const state = stateOf(ws);
+        if (state && !listed.has(state.sessionId)) ids.set(state.sessionId, state.userId);
+      }
+      const now = Date.now();
+      await Promise.all([...ids].map(async ([sessionId, userId]) => {
+        if (await this.sessionTrust(userId).check({ sessionId, level: "user" }, now)) listed.add(sessionId);
+      }));
+    }
     // One check per distinct session not vouched for by the caller (tabs of one browser share a
     // token), through the API's code.
     const hashes = new Set(sockets.flatMap((ws) => {

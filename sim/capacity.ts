@@ -155,8 +155,8 @@ export interface CapacityResult {
   drains: { batches: number; movements: number };
   /**
    * The same drain windows handed to K collector objects (durable/account/collector.ts: object
-   * name hashed mod K, one D1 batch per collector per COLLECT_MS window, a statement for the users'
-   * movements and one for the system shards'), for several K (absent in runs saved before session 15).
+   * name hashed mod K, one D1 batch per collector per COLLECT_MS window, one statement per batch since
+   * session 16: migrations/0054), for several K (absent in runs saved before session 15).
    */
   collectors?: CollectorCount[];
   /** Refused reservations (insufficient funds: nothing moved). */
@@ -170,7 +170,7 @@ export interface CapacityResult {
 /** One K of `CapacityResult.collectors`. */
 export interface CollectorCount {
   k: number;
-  /** D1 batches the collectors wrote, and their statements (user movements: 1, system shards' movements: 1). */
+  /** D1 batches the collectors wrote, and their statements (one per batch: the `read_model_batches` row, migrations/0054). */
   batches: number;
   statements: number;
   /** The busiest simulated second: D1 statements from all collectors, and calls (hand-overs) to the busiest collector. */
@@ -199,10 +199,10 @@ export function countCollectors(handOvers: readonly { at: number; name: string; 
   const callsIn = new Map<string, number>();
   let batches = 0;
   let statements = 0;
-  // A window past COLLECT_ROWS rows is written as several batches (the users' rows and the shards' counted apart: an upper bound).
+  // A window past COLLECT_ROWS rows is written as several batches, each one statement.
   const close = (w: { closeAt: number; user: number; system: number }) => {
-    const n = Math.ceil(w.user / COLLECT_ROWS) + Math.ceil(w.system / COLLECT_ROWS);
-    batches += Math.max(1, Math.ceil((w.user + w.system) / COLLECT_ROWS));
+    const n = Math.max(1, Math.ceil((w.user + w.system) / COLLECT_ROWS));
+    batches += n;
     statements += n;
     const sec = Math.floor(w.closeAt / 1_000);
     statementsIn[sec] = (statementsIn[sec] ?? 0) + n;

@@ -4,9 +4,12 @@
  * statements per active account per 500 ms whatever the number of orders in it. Instead the
  * account's alarm hands what waits to a collector (`drain:{k}`, an instance of the same object
  * class as the accounts, bound to nothing), which gathers the hand-overs of every account that
- * arrive within COLLECT_MS and writes them to D1 in ONE batch of at most three multi-row statements
- * (movements, notifications, the system shards' movements; each user's bookmark `account_drained`
- * moves with their inserted movements, migrations/0052, as `system_drained` does, 0049).
+ * arrive within COLLECT_MS and writes them to D1 in ONE statement (session 16: one row of
+ * `read_model_batches` whose trigger spreads the movements, notifications, the system shards'
+ * movements and the pairs' drain batches, migrations/0054; each user's bookmark `account_drained`
+ * moves with their inserted movements, migrations/0052, as `system_drained` does, 0049). Pair
+ * objects hand their drain batches of spot orders and trades over the same way
+ * (durable/pair/read-model.ts), so one statement carries every pair's and account's window.
  *
  * The collector keeps nothing: a hand-over is an RPC that answers once D1 has committed its batch,
  * and only then does the account move its own bookmark. So:
@@ -38,11 +41,25 @@ export const DEFAULT_COLLECTORS = 1;
 
 export type DrainSource = { kind: "user"; userId: number } | { kind: "system"; userId: number; shard: number };
 
-/** What an account hands to its collector: its rows not yet in the read model, oldest first. */
+/** One pair drain batch for the read model (built by durable/pair/read-model.ts; its body is the spot rows' JSON its trigger reads). */
+export interface PairBatch {
+  pairId: number;
+  batch: number;
+  at: number;
+  body: object;
+  /** How many rows the body carries (a collector's window is cut by rows). */
+  rows: number;
+}
+
+/** Who hands over: an account (a user or a system shard), or a pair object's drain batch (session 16, durable/pair/read-model.ts). */
+export type CollectorSource = DrainSource | { kind: "pair"; pairId: number };
+
+/** What an account hands to its collector: its rows not yet in the read model, oldest first; a pair: one drain batch (`pair`, no movements). */
 export interface HandOver {
-  source: DrainSource;
+  source: CollectorSource;
   movements: PendingMovement[];
   notices: PendingNotice[];
+  pair?: PairBatch;
 }
 
 /** `written`: D1 has every row of the hand-over (committed); `later`: nothing is known, ask again after `retryMs`. */
@@ -60,22 +77,30 @@ export function collectorCount(env: { DRAIN_COLLECTORS?: string }): number {
 }
 
 /** The collector a source hands to: spread by its id (a system shard by id and shard). */
-export function collectorName(source: DrainSource, collectors: number): string {
-  const n = source.kind === "user" ? source.userId : Math.abs(source.userId) * 64 + source.shard;
+export function collectorName(source: CollectorSource, collectors: number): string {
+  const n = source.kind === "user" ? source.userId : source.kind === "pair" ? source.pairId : Math.abs(source.userId) * 64 + source.shard;
   return `drain:${((n % collectors) + collectors) % collectors}`;
 }
 
 /**
- * The statements of one collector batch: at most three, each one multi-row `INSERT … SELECT FROM
- * json_each(?)` that a second copy leaves alone. A user's bookmark (`account_drained`) moves with
- * the user's movements (the trigger of migrations/0052, in the same statement), so a reader that
- * sees it sees them. The notifications' bookmark is the object's own (nothing in D1 reads one).
+ * The statement of one collector batch: ONE row of `read_model_batches` (migrations/0054) carrying
+ * every hand-over of the window as JSON, spread by its trigger: users' movements (`m`, skipped per
+ * (user, seq) already there), notifications (`n`, per (user, event key)), system shards' movements
+ * (`s`, per (user, shard, seq)) and pairs' drain batches (`p`, per (pair, batch): a batch already
+ * applied fires nothing). A user's bookmark (`account_drained`) moves with the user's movements
+ * (the trigger of migrations/0052), so a reader that sees it sees them. A second copy of the whole
+ * row changes nothing. (Before session 16: three statements, and the pairs wrote their own batches.)
  */
 export function collectorStatements(db: D1Database, handOvers: readonly HandOver[]): D1PreparedStatement[] {
   const movements: unknown[][] = [];
   const notices: unknown[][] = [];
   const system: unknown[][] = [];
+  const pairs: unknown[][] = [];
   for (const h of handOvers) {
+    if (h.source.kind === "pair") {
+      if (h.pair) pairs.push([h.pair.pairId, h.pair.batch, h.pair.body, h.pair.at]);
+      continue;
+    }
     if (h.source.kind === "system") {
       const { userId, shard } = h.source;
       for (const m of h.movements) system.push([userId, shard, m.seq, m.ref, m.kind, m.currency, m.d_available, m.d_frozen, m.at]);
@@ -85,38 +110,18 @@ export function collectorStatements(db: D1Database, handOvers: readonly HandOver
     for (const m of h.movements) movements.push([userId, m.seq, m.ref, m.kind, m.currency, m.d_available, m.d_frozen, m.at]);
     for (const n of h.notices) notices.push([userId, n.event_key, n.kind, n.params, n.link, n.created_at]);
   }
-  const stmts: D1PreparedStatement[] = [];
-  if (movements.length > 0)
-    stmts.push(
-      db
-        .prepare(
-          `INSERT INTO account_movements (user_id, seq, ref, account, currency_id, d_available, d_frozen, created_at)
-           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7 FROM json_each(?1) WHERE true
-           ON CONFLICT (user_id, seq) DO NOTHING`,
-        )
-        .bind(JSON.stringify(movements)),
-    );
-  if (notices.length > 0)
-    stmts.push(
-      db
-        .prepare(
-          `INSERT INTO notifications (user_id, event_key, kind, params, link, created_at)
-           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5 FROM json_each(?1) WHERE true
-           ON CONFLICT (user_id, event_key) DO NOTHING`,
-        )
-        .bind(JSON.stringify(notices)),
-    );
-  if (system.length > 0)
-    stmts.push(
-      db
-        .prepare(
-          `INSERT INTO system_movements (user_id, shard, seq, ref, account, currency_id, d_available, d_frozen, created_at)
-           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8 FROM json_each(?1) WHERE true
-           ON CONFLICT (user_id, shard, seq) DO NOTHING`,
-        )
-        .bind(JSON.stringify(system)),
-    );
-  return stmts;
+  if (movements.length + notices.length + system.length + pairs.length === 0) return [];
+  const body: Record<string, unknown[][]> = {};
+  if (movements.length > 0) body.m = movements;
+  if (notices.length > 0) body.n = notices;
+  if (system.length > 0) body.s = system;
+  if (pairs.length > 0) body.p = pairs;
+  return [db.prepare("INSERT INTO read_model_batches (body) VALUES (?)").bind(JSON.stringify(body))];
+}
+
+/** Rows a hand-over carries (a window is cut at COLLECT_ROWS). */
+export function handOverRows(h: HandOver): number {
+  return h.movements.length + h.notices.length + (h.pair?.rows ?? 0);
 }
 
 interface Waiter {
@@ -129,6 +134,8 @@ interface Waiter {
 export interface CollectorStats {
   batches: number;
   handOvers: number;
+  /** Pairs' drain batches written (durable/pair/read-model.ts). */
+  pairBatches: number;
   failures: number;
   /** Not before this time (ms) does it call D1 again; 0 when it is not backing off. */
   backoffUntil: number;
@@ -143,8 +150,10 @@ export class DrainCollector {
   private waiting: Waiter[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing = false;
+  /** Someone waits for a hand-over of the batch being written or of the window after it: that one is written at once. */
+  private urgent = false;
   private failuresInRow = 0;
-  readonly stats: CollectorStats = { batches: 0, handOvers: 0, failures: 0, backoffUntil: 0 };
+  readonly stats: CollectorStats = { batches: 0, handOvers: 0, pairBatches: 0, failures: 0, backoffUntil: 0 };
 
   constructor(
     private readonly write: (handOvers: HandOver[]) => Promise<unknown>,
@@ -157,9 +166,23 @@ export class DrainCollector {
     const wait = this.stats.backoffUntil - this.clock();
     if (wait > 0) return Promise.resolve({ result: "later", retryMs: wait });
     return new Promise((answer) => {
-      this.waiting.push({ handOver, rows: handOver.movements.length + handOver.notices.length, answer });
+      this.waiting.push({ handOver, rows: handOverRows(handOver), answer });
       this.schedule(this.windowMs);
     });
+  }
+
+  /**
+   * Writes the open window now instead of at its end (a pair whose drain someone waits for: a
+   * user's own order list). While a batch is being written, the next one starts as soon as it ends.
+   */
+  hurry(): void {
+    if (this.flushing) {
+      this.urgent = true;
+      return;
+    }
+    if (this.timer === undefined) return;
+    clearTimeout(this.timer);
+    void this.flush();
   }
 
   private schedule(delay: number): void {
@@ -170,6 +193,7 @@ export class DrainCollector {
   private async flush(): Promise<void> {
     this.timer = undefined;
     this.flushing = true;
+    this.urgent = false;
     // Oldest first, up to COLLECT_ROWS rows (always at least one hand-over).
     let rows = 0;
     let n = 0;
@@ -181,6 +205,7 @@ export class DrainCollector {
       this.failuresInRow = 0;
       this.stats.batches += 1;
       this.stats.handOvers += batch.length;
+      this.stats.pairBatches += batch.filter((w) => w.handOver.source.kind === "pair").length;
       for (const w of batch) w.answer({ result: "written" });
     } catch (err) {
       this.failuresInRow += 1;
@@ -194,7 +219,7 @@ export class DrainCollector {
       this.flushing = false;
       // A batch cut at COLLECT_ROWS leaves hand-overs that waited a whole window already: at once;
       // those that came while D1 wrote wait a window of their own.
-      this.schedule(cut ? 0 : this.windowMs);
+      this.schedule(cut || this.urgent ? 0 : this.windowMs);
     }
   }
 }

@@ -68,7 +68,7 @@ export class AccountObject extends DurableObject<Env> {
   private trust: SessionTrust | undefined;
 
   /** The session check (durable/account/sessions.ts); the open changes live in a table of their own. */
-  private sessionTrust(userId: number): SessionTrust {
+  protected sessionTrust(userId: number): SessionTrust {
     if (this.trust) return this.trust;
     const sql = this.ctx.storage.sql;
     sql.exec("CREATE TABLE IF NOT EXISTS account_session_changes (mark TEXT PRIMARY KEY, at INTEGER NOT NULL)");
@@ -366,6 +366,11 @@ export class AccountObject extends DurableObject<Env> {
       if (stmts.length > 0) await this.env.DB.batch(stmts);
     });
     return this.collector.take(handOver);
+  }
+
+  /** A pair waits for its hand-over (someone waits for its drain): this collector writes its window now. */
+  async collectorHurry(): Promise<void> {
+    this.collector?.hurry();
   }
 
   /** What this collector has done since it started (tests). */

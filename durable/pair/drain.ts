@@ -8,7 +8,21 @@
  * kind due RECHECK_MS later while it runs, so expiries and sweeps due meanwhile get the alarm
  * instead of queueing behind D1. The row is dropped only once the outbox is empty; a crash
  * mid-drain leaves it due and the next alarm drains again (the drain is idempotent).
+ *
+ * Two modes (`DrainMode`): the background run (the alarm, `inBackground`) is `collect`,
+ * which in objects mode hands its batches to a collector object and so may wait for the
+ * collector's window; `drain()` is `direct`: a caller waits for it. A `direct` request that finds
+ * a `collect` run going hurries it (its collector writes now, and the run stops after that batch),
+ * then runs itself. On D1's path the modes are the same.
  */
+
+/**
+ * How a drain run sends its batches: `direct` = its own D1 batch per drain batch (someone waits
+ * for it); `collect` = the background run, which in objects mode hands pure spot batches to a
+ * collector (read-model.ts). On D1's path both are the same.
+ */
+export type DrainMode = "direct" | "collect";
+
 /** The part of the scheduler (scheduler.ts) the runner uses: the "drain" kind's handler and due row. */
 export interface DrainSchedule {
   handle(kind: "drain", handler: (now: number) => Promise<number | null | void>): void;
@@ -21,16 +35,23 @@ export const RECHECK_MS = 1000;
 
 export class DrainRunner {
   private running: Promise<number> | null = null;
+  private runningMode: DrainMode = "direct";
   private queued: Promise<number> | null = null;
+  private queuedMode: DrainMode = "collect";
+  /** A `direct` request waits behind the running `collect` run. */
+  private hurried = false;
 
   /**
-   * @param run applies the outbox to D1 (all of it, batch by batch) and answers how many rows
+   * @param run applies the outbox to D1 (all of it, batch by batch) and answers how many rows; a
+   * `collect` run stops early once `hurried()` is true
    * @param pending whether anything still waits for D1
+   * @param hurry tells the running `collect` run that someone waits (outbox.ts `Outbox.hurry`)
    */
   constructor(
-    private readonly run: () => Promise<number>,
+    private readonly run: (mode: DrainMode, hurried: () => boolean) => Promise<number>,
     private readonly pending: () => boolean,
     private readonly scheduler: DrainSchedule,
+    private readonly hurry: () => void = () => {},
   ) {
     scheduler.handle("drain", (now) => {
       this.inBackground();
@@ -40,13 +61,23 @@ export class DrainRunner {
 
   /** Applies the outbox now; answers once a run that started after this call has ended. */
   drain(): Promise<number> {
-    if (!this.running) return this.start();
+    return this.request("direct");
+  }
+
+  private request(mode: DrainMode): Promise<number> {
+    if (!this.running) return this.start(mode);
+    if (!this.queued) this.queuedMode = mode;
+    else if (mode === "direct") this.queuedMode = "direct";
+    if (mode === "direct" && this.runningMode === "collect" && !this.hurried) {
+      this.hurried = true;
+      this.hurry();
+    }
     this.queued ??= this.running
       .catch(() => 0)
       .then(() => {
         this.queued = null;
         // Someone may have started a run in between: it also began after our caller asked.
-        return this.running ?? this.start();
+        return this.running ?? this.start(this.queuedMode);
       });
     return this.queued;
   }
@@ -58,7 +89,7 @@ export class DrainRunner {
 
   /** Starts (or joins) a drain without waiting for it; the due row goes once nothing waits for D1. */
   inBackground(): void {
-    this.drain().then(
+    this.request("collect").then(
       () => {
         if (!this.pending()) this.scheduler.clear("drain");
       },
@@ -69,8 +100,10 @@ export class DrainRunner {
     );
   }
 
-  private start(): Promise<number> {
-    const run = this.run().finally(() => {
+  private start(mode: DrainMode): Promise<number> {
+    this.runningMode = mode;
+    this.hurried = false;
+    const run = this.run(mode, () => this.hurried).finally(() => {
       if (this.running === run) this.running = null;
     });
     this.running = run;

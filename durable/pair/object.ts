@@ -32,6 +32,8 @@ import { leverTermsKey, type LeverTermsColumns } from "./desks/lever-objects.ts"
 export const LEVER_TERMS_CHANGING_MS = 10_000;
 import { migrateMoney } from "../money/index.ts";
 import { accountsOnObjects, sendLegs } from "../../worker/lib/accounts.ts";
+import { pairReadModel } from "./read-model.ts";
+import type { DrainMode } from "./drain.ts";
 
 export type { Deal, PairInfo, PairState, PlaceInput, PlaceResult } from "./desks/spot.ts";
 
@@ -64,14 +66,17 @@ export class PairDurableObject extends DurableObject<Env> {
     });
     this.spot = new SpotDesk(this.store);
     this.conditional = new ConditionalDesk(this.store, this.spot);
-    // The quotation table's row rides in each drain batch (it was a D1 round trip of its own after it).
+    // The quotation table's row rides in each drain batch (it was a D1 round trip of its own after it);
+    // in objects mode inside the batch's read-model row (read-model.ts), which also carries the spot rows.
+    if (accountsOnObjects(env)) this.outbox.readModel = pairReadModel(env, () => this.spot.tickerRow());
     this.outbox.alongEachBatch(() => {
+      if (this.outbox.readModel) return [];
       const ticker = this.spot.tickerStatement(env.DB);
       return ticker ? [ticker] : [];
     });
     // Expiries start the drain of what they settled without waiting for it; a running drain also
     // settles contracts that expire between its batches (the next alarm may only come after it).
-    this.drains = new DrainRunner(() => this.drainOnce(), () => this.outbox.pending(), this.scheduler);
+    this.drains = new DrainRunner((mode, hurried) => this.drainOnce(mode, hurried), () => this.outbox.pending(), this.scheduler, () => this.outbox.hurry());
     this.seconds = new SecondsDesk(this.store, this.scheduler, this.outbox, this.spot, () => Promise.resolve(this.drains.inBackground()));
     // Limit orders are banded around the same index the ticks record (an external feed included).
     this.spot.bandReference = (top) => this.seconds.readIndex(top);
@@ -444,10 +449,10 @@ export class PairDurableObject extends DurableObject<Env> {
     return this.drains.drain();
   }
 
-  private drainOnce(): Promise<number> {
+  private drainOnce(mode: DrainMode, hurried: () => boolean): Promise<number> {
     const info = this.spot.info;
     if (!info) return Promise.resolve(0);
-    return this.outbox.drain(info);
+    return this.outbox.drain(info, mode, hurried);
   }
 
   /** DEV_CLOCK=on only (worker/lib/clock.ts): the clock moved ahead; re-arms the alarm for what is now due. */

@@ -23,6 +23,8 @@ import { liveSessionsStatement } from "../../worker/lib/auth.ts";
 import type { PairStorage } from "./storage.ts";
 import { objectsContractsStatement, type ObjectsContractRow } from "./desks/seconds-objects.ts";
 import { objectsPositionsStatement, type ObjectsPositionRow } from "./desks/lever-objects.ts";
+import type { HandOverAnswer, PairBatch } from "../account/collector.ts";
+import type { DrainMode } from "./drain.ts";
 
 const DRAIN_BATCH = 500;
 /** How long drained rows are kept for inspection and replay. */
@@ -226,12 +228,8 @@ interface Application {
 
 const SPOT_ACCOUNT: WalletAccount = "change";
 
-/**
- * The D1 side of a batch of spot entries: ledger deltas summed per account (a ledger row carries
- * the net of the batch; per-trade detail lives in spot_trades), one update per order with its fills
- * summed, and the trades, several per INSERT.
- */
-function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandEntry[], at: number): Application & { notifications: NewNotification[] } {
+/** A batch's spot entries summed: per account, per order (fills summed, the last status), and the trades, conditional updates and new rows in order. */
+export function gatherSpot(entries: SpotCommandEntry[]) {
   const sums = new Map<string, [number, number, bigint, bigint]>();
   const orders = new Map<number, [filled: number, status: number, reason: string | null]>();
   const trades: (SpotTrade & { at: number })[] = [];
@@ -259,6 +257,16 @@ function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandE
     for (const t of p.trades) trades.push({ ...t, at: t.at ?? p.at });
     if (p.conditionals) for (const c of p.conditionals) conditionals.push([c, p.at]);
   }
+  return { sums, orders, trades, conditionals, newOrders, newConditionals };
+}
+
+/**
+ * The D1 side of a batch of spot entries: ledger deltas summed per account (a ledger row carries
+ * the net of the batch; per-trade detail lives in spot_trades), one update per order with its fills
+ * summed, and the trades, several per INSERT.
+ */
+function spotApplication(db: D1Database, pair: OutboxPair, entries: SpotCommandEntry[], at: number): Application & { notifications: NewNotification[] } {
+  const { sums, orders, trades, conditionals, newOrders, newConditionals } = gatherSpot(entries);
   const ledger: LedgerEntry[] = [...sums.values()].map(([userId, currencyId, dAvailable, dFrozen]) => ({
     userId,
     currencyId,
@@ -357,7 +365,7 @@ function conditionalStatements(db: D1Database, pair: OutboxPair, updates: [Condi
 }
 
 /** One notification per triggered conditional order, for its owner (keyed by the order: a re-sent batch adds none). */
-function triggerNotifications(pair: OutboxPair, updates: [ConditionalUpdate, number][]): NewNotification[] {
+export function triggerNotifications(pair: OutboxPair, updates: [ConditionalUpdate, number][]): NewNotification[] {
   return updates.flatMap(([[id, status, , trigger, child, owner], when]) =>
     status === 2 && child
       ? [
@@ -382,7 +390,7 @@ function triggerNotifications(pair: OutboxPair, updates: [ConditionalUpdate, num
  * the batch's fills of the order summed (a market maker's order filled by many takers is one item,
  * not one per trade), keyed by the order and its last trade in the batch, so a re-sent batch adds none.
  */
-function fillNotifications(pair: OutboxPair, trades: (SpotTrade & { at: number })[], orders: Map<number, [filled: number, status: number, reason: string | null]>): NewNotification[] {
+export function fillNotifications(pair: OutboxPair, trades: (SpotTrade & { at: number })[], orders: Map<number, [filled: number, status: number, reason: string | null]>): NewNotification[] {
   const fills = new Map<number, { owner: number; side: "buy" | "sell"; lots: bigint; notional: bigint; lastTrade: number; at: number }>();
   const add = (orderId: number, owner: number, side: "buy" | "sell", t: SpotTrade & { at: number }) => {
     const f = fills.get(orderId) ?? { owner, side, lots: 0n, notional: 0n, lastTrade: 0, at: t.at };
@@ -532,6 +540,18 @@ function leverApplication(db: D1Database, pair: OutboxPair, entries: LeverEntry[
   return out;
 }
 
+/** What the outbox needs in objects mode (built by durable/pair/read-model.ts `pairReadModel`). */
+export interface PairReadModel {
+  /** A batch's spot entries as its one read-model row's body, with the fill and trigger notifications in it. */
+  body(pair: OutboxPair, spot: SpotCommandEntry[], at: number): { body: object; notifications: NewNotification[]; rows: number };
+  /** The direct way: the batch's one row (a copy already there inserts nothing). */
+  statement(db: D1Database, batch: PairBatch): D1PreparedStatement;
+  /** Hands a batch to its collector; null when there are none (`DRAIN_COLLECTORS = "0"`: every batch goes directly). */
+  handOver: ((batch: PairBatch) => Promise<HandOverAnswer>) | null;
+  /** Asks the collector that holds a hand-over of this pair to write its window now (someone waits for the drain). */
+  hurry(pairId: number): void;
+}
+
 /** Told, after a drain batch reached D1 (or was found there already), which entries it held. */
 export type AppliedHook = (entries: OutboxEntry[]) => void;
 
@@ -541,6 +561,11 @@ export class Outbox {
     private readonly db: D1Database,
     private readonly deliver: NoticeSink = () => {},
   ) {}
+
+  /** `ACCOUNTS=objects`: the read model's side of the drain (durable/pair/read-model.ts); null = D1's path, unchanged. */
+  readModel: PairReadModel | null = null;
+  /** The pair whose batch a collector holds now (a hand-over awaiting its answer), else null. */
+  private handingOver: number | null = null;
 
   private appliedHooks: AppliedHook[] = [];
   private beforeHooks: (() => void)[] = [];
@@ -580,10 +605,20 @@ export class Outbox {
     return this.store.one("SELECT 1 AS x FROM outbox WHERE drained_at IS NULL LIMIT 1") !== undefined;
   }
 
-  /** Applies every waiting entry to D1, batch by batch; returns how many rows were applied. */
-  async drain(pair: OutboxPair): Promise<number> {
+  /** Someone waits for this drain: a batch held by a collector is written now, and a `collect` run stops after it (`hurried`). */
+  hurry(): void {
+    if (this.handingOver !== null) this.readModel?.hurry(this.handingOver);
+  }
+
+  /**
+   * Applies every waiting entry to D1, batch by batch; returns how many rows were applied. A
+   * `collect` run (objects mode) stops after the batch it was on once `hurried()` says someone
+   * waits for a `direct` run.
+   */
+  async drain(pair: OutboxPair, mode: DrainMode = "direct", hurried: () => boolean = () => false): Promise<number> {
     let applied = 0;
     for (;;) {
+      if (mode === "collect" && hurried()) return applied;
       for (const hook of this.beforeHooks) hook();
       const head = this.store.one<{ id: number; batch: number | null }>("SELECT id, batch FROM outbox WHERE drained_at IS NULL ORDER BY id LIMIT 1");
       if (!head) return applied;
@@ -593,7 +628,9 @@ export class Outbox {
       let notices: UserNotice[] = [];
       let live: LiveSessions = null;
       const entries = rows.map((r) => parseOutboxEntry(String(r.payload)));
-      if (rows.length > 0) {
+      if (rows.length > 0 && this.readModel) {
+        notices = await this.applyObjects(this.readModel, pair, batchNo, entries, mode === "collect" && !hurried());
+      } else if (rows.length > 0) {
         notices = entries.flatMap((e) => ("notices" in e && e.notices) || []);
         const at = entries[entries.length - 1]!.at;
         const spot = entries.filter((e) => e.kind === "spot");
@@ -643,6 +680,49 @@ export class Outbox {
       // Only now, with the batch in D1 and marked: at most once, and never before a refetch shows it.
       if (notices.length > 0) this.deliver(notices, live);
     }
+  }
+
+  /**
+   * Objects mode (durable/pair/read-model.ts): the batch's spot rows as ONE `pair_read_batches` row
+   * keyed (pair, batch); the other desks' statements as on D1's path, in the same D1 batch behind
+   * the movement head `spot:{pair}:b{n}` (a batch sent again is refused whole: already applied). A
+   * batch of spot rows only, in a background run with collectors, goes to a collector instead.
+   * Answers the owners' notices (delivered once the batch is marked drained).
+   */
+  private async applyObjects(rm: PairReadModel, pair: OutboxPair, batchNo: number, entries: OutboxEntry[], collect: boolean): Promise<UserNotice[]> {
+    const notices = entries.flatMap((e) => ("notices" in e && e.notices) || []);
+    const at = entries[entries.length - 1]!.at;
+    const read = rm.body(pair, entries.filter((e) => e.kind === "spot"), at);
+    // Each filled order's owner (and each triggered conditional order's) is told to read the inbox again.
+    notices.push(...read.notifications.map((n) => ({ userId: n.userId, event: NOTIFICATION_EVENT })));
+    const batch = { pairId: pair.pairId, batch: batchNo, at, body: read.body, rows: read.rows };
+    const seconds = secondsApplication(this.db, pair, entries.filter((e) => e.kind === "seconds"), Date.now());
+    const others = [
+      ...seconds.movements,
+      ...secondsAcceptedApplication(this.db, entries.filter((e) => e.kind === "seconds_accepted")),
+      ...seconds.extra,
+      ...leverApplication(this.db, pair, entries.filter((e) => e.kind === "lever")),
+      ...notificationsStatement(this.db, entries.flatMap((e) => ("notification" in e && e.notification ? [e.notification] : []))),
+      ...this.alongHooks.flatMap((h) => h(entries)),
+    ];
+    if (others.length === 0 && collect && rm.handOver) {
+      this.handingOver = pair.pairId;
+      try {
+        const answer = await rm.handOver(batch);
+        if (answer.result !== "written") throw new Error(`read model collector: D1 failing, again in ${answer.retryMs} ms`);
+      } finally {
+        this.handingOver = null;
+      }
+      return notices;
+    }
+    const head = others.length > 0 ? movementsStatements(this.db, [{ key: `spot:${pair.pairId}:b${batchNo}`, kind: "spot", entries: [], now: at }]) : [];
+    try {
+      await this.db.batch([rm.statement(this.db, batch), ...head, ...others]);
+    } catch (err) {
+      // The head is there: this batch was applied whole before (its pair row with it).
+      if (classifyBatchError(err) !== "duplicate") throw err;
+    }
+    return notices;
   }
 
   /** Writes down the members of the next batch before D1 hears of them. */

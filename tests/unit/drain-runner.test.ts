@@ -4,7 +4,7 @@
  * appended is in D1 when its promise resolves.
  */
 import { describe, expect, it } from "vitest";
-import { DrainRunner, RECHECK_MS, type DrainSchedule } from "../../durable/pair/drain.ts";
+import { DrainRunner, RECHECK_MS, type DrainMode, type DrainSchedule } from "../../durable/pair/drain.ts";
 
 type DueHandler = (now: number) => Promise<number | null | void>;
 
@@ -112,5 +112,35 @@ describe("drain runner", () => {
     await h.settle();
     expect(h.applied).toEqual([1]);
     expect(h.dues.drain).toBeUndefined();
+  });
+
+  it("hurries a background run that a caller would wait behind, and runs the caller's drain directly after it", async () => {
+    const schedule: DrainSchedule = { handle: () => {}, at: () => {}, clear: () => {} };
+    const runs: { mode: DrainMode; hurried: () => boolean; finish: () => void }[] = [];
+    let hurries = 0;
+    const runner = new DrainRunner(
+      (mode, hurried) => new Promise<number>((resolve) => runs.push({ mode, hurried, finish: () => resolve(0) })),
+      () => false,
+      schedule,
+      () => hurries++,
+    );
+    // The alarm's run hands its batch to a collector and waits for the collector's window.
+    runner.inBackground();
+    expect(runs.map((r) => r.mode)).toEqual(["collect"]);
+    expect(runs[0]!.hurried()).toBe(false);
+    // A background request meanwhile hurries nothing: nobody waits for it.
+    runner.inBackground();
+    expect(hurries).toBe(0);
+    // A caller who waits (a user's own order list) hurries it once, however many callers come.
+    const waited = [runner.drain(), runner.drain()];
+    expect(hurries).toBe(1);
+    expect(runs[0]!.hurried()).toBe(true);
+    runs[0]!.finish();
+    await new Promise((r) => setTimeout(r, 0));
+    // Then one run for everyone queued, direct (its own D1 batch), and nobody is hurried any more.
+    expect(runs.map((r) => r.mode)).toEqual(["collect", "direct"]);
+    expect(runs[1]!.hurried()).toBe(false);
+    runs[1]!.finish();
+    expect(await Promise.all(waited)).toEqual([0, 0]);
   });
 });

@@ -22,6 +22,7 @@ import { baseUnitsPerLot, quoteUnitsPerTickLot, quoteUnitsToNotionalCeil } from 
 import { formatUnits } from "../../../schemas/money.ts";
 import { bookIndex, priceBand, type BookTop } from "../../engine/index-price.ts";
 import type { FanoutHost } from "../fanout.ts";
+import type { TickerRow } from "../read-model.ts";
 import type { ConditionalUpdate, NewConditionalRow, NewOrderRow, SpotCommandEntry, SpotTrade } from "../outbox.ts";
 import type { Leg } from "../../money/index.ts";
 import { condHold, condReleaseLegs, doneLegs, fillLegs, refusedLegs, spotHold } from "../legs.ts";
@@ -739,8 +740,8 @@ export class SpotDesk {
 
   /** The statement that writes the pair's 24 h statistics to D1 for the quotation endpoints (sent with a drain batch), or null before any trade. */
   tickerStatement(db: D1Database): D1PreparedStatement | null {
-    const dm = this.dayMarket(Date.now());
-    if (dm.close === null) return null;
+    const row = this.tickerRow();
+    if (row === null) return null;
     return db
       .prepare(
         `INSERT INTO tickers (pair_id, last_price, open_24h, high_24h, low_24h, volume_24h, quote_volume_24h, change_24h, updated_at)
@@ -749,7 +750,14 @@ export class SpotDesk {
            low_24h = excluded.low_24h, volume_24h = excluded.volume_24h, quote_volume_24h = excluded.quote_volume_24h,
            change_24h = excluded.change_24h, updated_at = excluded.updated_at`,
       )
-      .bind(this.info!.pairId, dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.quote_volume, dm.change, Date.now());
+      .bind(this.info!.pairId, ...row);
+  }
+
+  /** The quotation table's row now (without the pair id), as `tickerStatement` writes it; null before the first trade. */
+  tickerRow(): TickerRow | null {
+    const dm = this.dayMarket(Date.now());
+    if (dm.close === null) return null;
+    return [dm.close, dm.open ?? dm.close, dm.high ?? dm.close, dm.low ?? dm.close, dm.volume, dm.quote_volume, dm.change, Date.now()];
   }
 }
 
