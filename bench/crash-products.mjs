@@ -74,8 +74,11 @@ const OBJECT_ACTIONS = [
   ["deposit", "approve", 1],
   ["deposit", "reject", 1],
   ["rebate", "trade", 2],
-  // Launches published after the cut-over (their reserve held in a treasury shard), cancelled now and then.
+  // Launches published after the cut-over (their reserve held in a treasury shard), cancelled now and then;
+  // more commits and claims than in D1 mode (kill points in a purchase and an unlock).
   ["launch", "publish", 1],
+  ["launch", "commit", 2],
+  ["launch", "claim", 1],
   ["launch", "cancel", 0.3],
   // Balance adjustments of the two traders (credit or debit), and treasury funding (in, or money leaving), four eyes.
   ["adjust", "request", 2],
@@ -247,7 +250,7 @@ export async function main(options = {}) {
   }
 
   // ---------------------------------------------------------------- load
-  const stats = { sent: 0, ok: 0, refused: {}, cut: 0, perProduct: {}, killsInFlight: {} };
+  const stats = { sent: 0, ok: 0, refused: {}, cut: 0, perProduct: {}, killsInFlight: {}, killsInFlightByAction: {} };
   const count = (product, action, outcome) => {
     const p = (stats.perProduct[product] ??= {});
     const a = (p[action] ??= { ok: 0, refused: 0, cut: 0 });
@@ -286,7 +289,8 @@ export async function main(options = {}) {
       true,
       (w) => ["op2", `/api/admin/withdrawals/${w.id}/${rnd() < 0.7 ? "chain-success" : "chain-failure"}`, { reason: "crash run: chain result", txid: `crash${o.seed}tx${w.id}${"0".repeat(40)}` }],
     ],
-    "launch.claim": ["launch", false, (x) => [x.who, "/api/launch/claim", { id: x.project }]],
+    // A claim names the subscription (the commit's answer), not the project.
+    "launch.claim": ["launch", false, (x) => [x.who, "/api/launch/claim", { id: x.id }]],
     "savings.redeem": ["savings", true, (x) => [x.who, "/api/earn/redeem", { position_id: x.id }]],
     "cover.claim": ["covers", false, (c) => [c.who, "/api/insurance/claim", { id: c.id }]],
     "deposit.approve": ["deposits", true, (d) => ["op1", `/api/admin/deposits/${d.id}/approve`, { reason: "crash run: seen on chain" }]],
@@ -298,16 +302,20 @@ export async function main(options = {}) {
   };
   /** Products with a request in flight (a kill point counts for each product it cut through). */
   const inFlight = new Map();
+  const inFlightAction = new Map();
   let depositNo = 0;
 
   async function act() {
     let x = rnd() * total;
     const [product, action] = actions.find(([, , w]) => (x -= w) < 0) ?? actions[0];
+    const named = `${product}.${action}`;
     inFlight.set(product, (inFlight.get(product) ?? 0) + 1);
+    inFlightAction.set(named, (inFlightAction.get(named) ?? 0) + 1);
     try {
       await actOn(product, action);
     } finally {
       inFlight.set(product, inFlight.get(product) - 1);
+      inFlightAction.set(named, inFlightAction.get(named) - 1);
     }
   }
 
@@ -363,13 +371,13 @@ export async function main(options = {}) {
         const target = objects && seen.projects.length && rnd() < 0.7 ? pick(seen.projects) : project;
         if (!target) return;
         r = await call(who, "POST", "/api/launch/commit", { project_id: target.id, currency_id: target.prices[0].currency_id, amount: String(5 + Math.floor(rnd() * 20)) });
-        after = () => seen.launch.some((x) => x.who === who && x.project === target.id) || seen.launch.push({ who, project: target.id });
+        after = (m) => seen.launch.some((x) => x.who === who && x.project === target.id) || seen.launch.push({ who, project: target.id, id: m.id });
         break;
       }
       case "launch.publish": {
         // A draft in the token the treasury was funded with, a window of a day or two, vesting over two days in two steps; then its publication (the reserve held in treasury shard id mod 8).
-        const end = devNow + (1 + Math.floor(rnd() * 2)) * 86_400_000;
-        const draft = await call("op1", "POST", "/api/admin/launch/projects", { title: `Crash launch ${o.seed}`, token_id: crashToken, prices: [{ currency_id: 3, price: "0.1" }], supply: "400", cap: "300", start_at: devNow, end_at: end, cliff_days: 0, vest_days: 2, vest_steps: 2, reason: "crash run" });
+        const end = devNow + (2 + Math.floor(rnd() * 4)) * 86_400_000;
+        const draft = await call("op1", "POST", "/api/admin/launch/projects", { title: `Crash launch ${o.seed}`, token_id: crashToken, prices: [{ currency_id: 3, price: "0.1" }], supply: "400", cap: "300", start_at: devNow, end_at: end, cliff_days: 0, vest_days: 3, vest_steps: 3, reason: "crash run" });
         if (draft.body?.type !== "ok") {
           count("launch", "draft", draft.status === 0 || draft.status >= 500 ? "cut" : "refused");
           return;
@@ -501,6 +509,7 @@ export async function main(options = {}) {
     await sleep(runMs);
     serverUp = false;
     const cutThrough = [...inFlight].filter(([, n]) => n > 0).map(([p]) => p);
+    for (const [a, n] of inFlightAction) if (n > 0) stats.killsInFlightByAction[a] = (stats.killsInFlightByAction[a] ?? 0) + 1;
     server.kill9();
     await server.exited;
     const tKill = now();
@@ -540,6 +549,7 @@ export async function main(options = {}) {
     console.log(`\nSeed ${o.seed}: ${o.crashes} kills; ${stats.sent} actions (${stats.ok} ok, ${stats.cut} cut by a kill), cron jobs failed: ${stats.cronJobsFailed ?? 0}, logins again after the clock passed 30 days: ${stats.relogins ?? 0}`);
     for (const [p, acts] of Object.entries(stats.perProduct)) console.log(`  ${p.padEnd(9)} ${Object.entries(acts).map(([a, c]) => `${a} ${c.ok}/${c.refused}/${c.cut}`).join(", ")}   (ok/refused/cut)`);
     console.log(`Kill points per product (kills with a request of it in flight): ${JSON.stringify(stats.killsInFlight)}`);
+    console.log(`Kill points per action: ${JSON.stringify(stats.killsInFlightByAction)}`);
     console.log(`Refused: ${JSON.stringify(stats.refused)}`);
     console.log(`States after the run: ${checks.info.statuses.map((r) => `${r.t}/${r.status}: ${r.n}`).join(", ")}`);
     for (const c of checks) console.log(`${c.ok ? "PASS" : "FAIL"}  ${c.name}${c.detail ? `: ${c.detail}` : ""}`);

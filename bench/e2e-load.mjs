@@ -353,7 +353,9 @@ export async function main(options = {}) {
   const dir = tempDir("exchange-bench-state-");
   const pepper = randomPepper();
   say(`preparing state in ${dir} (migrations, seed, bench funding)`);
-  await prepareState({ root, dir, pepper });
+  // --root another checkout: its own seed script too (its migrations may be older than this tree's seed).
+  const seedRoot = o.root && fs.existsSync(path.join(o.root, "scripts", "seed.mjs")) ? o.root : ROOT;
+  await prepareState({ root, dir, pepper, seedRoot });
   if (o.accounts === "objects") {
     say("opening every user's balances in their account object (ACCOUNTS=objects)");
     await openAccountObjects({ root, dir, pepper });
