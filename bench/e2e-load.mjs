@@ -349,7 +349,8 @@ export async function main(options = {}) {
   const say = o.quiet ? () => {} : log;
   const tAll = now();
   const loadAtStart = machineInfo().loadAverage;
-  const root = o.root ?? snapshotTree(ROOT);
+  // A snapshot of --root too: another checkout is never written to (and gets the SPA folder wrangler wants).
+  const root = snapshotTree(o.root ?? ROOT);
   const dir = tempDir("exchange-bench-state-");
   const pepper = randomPepper();
   say(`preparing state in ${dir} (migrations, seed, bench funding)`);
