@@ -37,14 +37,14 @@
  *                                 [--concurrency 6] [--port P] [--json FILE] [--accounts objects]
  *
  * --accounts objects (issue #28): after the cut-over (users' D1 balances and the treasury opened in
- * the account objects) the server runs with ACCOUNTS=objects and the load is only what moves money
- * on the objects in this branch: leveraged positions (opens by demo1 and demo2: the invitee's
- * rebates are a D1 product), their price shocks, transfers, the crons and the clock. The checks are
- * the objects' (bench/lib/objects.mjs: conservation, balances = movements, frozen = open holds, every
- * open hold an open position's or order's, read model = objects, the reconciler clean) and lever's:
- * each open position's two holds (margin + open fee less the overnight fees taken, in the user's
- * object; the cover in its treasury shard) open, each closed or revoked one's resolved, one close leg
- * per closed position and none otherwise, the overnight fees the object took = D1's record.
+ * the account objects) the server runs with ACCOUNTS=objects and the load is every product (lever
+ * opens by demo1 and demo2 only), plus deposits, the invitee's spot trades (rebates), launches
+ * published after the cut-over, balance adjustments and treasury funding (OBJECT_ACTIONS). The checks
+ * are the objects' (bench/lib/objects.mjs: conservation, balances = movements, frozen = open holds,
+ * every open hold an open record's, read model = objects, the reconciler clean), lever's (each open
+ * position's two holds open, each closed or revoked one's resolved, one close leg per closed
+ * position, the overnight fees the object took = D1's record), the D1 products'
+ * (bench/lib/products-objects.mjs) and those of launches and adjustments (bench/lib/launch-objects.mjs).
  */
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
