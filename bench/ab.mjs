@@ -13,6 +13,16 @@
  *                     [--batch 20]   # batches of 20 orders per request (POST /api/transaction/batch,
  *                                    # bench/e2e-load.mjs's batch mix); --chunk counts orders,
  *                                    # --concurrency batches in flight (e2e-load uses 2)
+ *                     [--objects base,name]   # these variants run with ACCOUNTS=objects, after the
+ *                                    # cut-over on their copy of the state (bench/lib/server.mjs
+ *                                    # openAccountObjects: every user's balances and the treasury
+ *                                    # opened in their account objects, as `ACCOUNTS=objects npm start`)
+ *                     [--settle-ms 300]   # the wait after a chunk before its CPU is read (objects
+ *                                    # mode: 1500, so the drains that wait 500 ms are counted)
+ *
+ *   node bench/ab.mjs --objects base --variant d1base=/work/wt/base12   # a variant may be another
+ *                                    # checkout (a folder, with its node_modules): its own migrations
+ *                                    # and seed script prepare its own copy of the state
  *
  * Besides the totals, each variant's CPU per order of every chunk is printed (and kept in --json),
  * with the median and range of its ratio to the first variant's chunk of the same round: the
@@ -29,11 +39,11 @@ import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
-import { ROOT, freePort, groupCpu, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
+import { ROOT, freePort, groupCpu, log, openAccountObjects, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { depthSocket, httpClient, login, now, summary } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 
-export const DEFAULTS = { variants: [], chunks: 6, chunk: 250, concurrency: 16, viewers: 0, sockets: true, json: null, quiet: false, batch: 0 };
+export const DEFAULTS = { variants: [], chunks: 6, chunk: 250, concurrency: 16, viewers: 0, sockets: true, json: null, quiet: false, batch: 0, objects: [], settleMs: 300 };
 
 /** A copy of `src` (a snapshot) with the patches (`a.patch+b.patch`) applied by `git apply`. */
 function patchedTree(src, patches) {
@@ -60,12 +70,21 @@ export async function main(options = {}) {
   const trees = [{ name: "base", root: base }];
   for (const v of o.variants) {
     const [name, patch] = v.split("=");
-    trees.push({ name, root: patchedTree(base, patch) });
+    // A folder: another checkout (its own migrations and seed: its own state); else patches of the working tree.
+    const other = fs.existsSync(patch) && fs.statSync(patch).isDirectory();
+    trees.push({ name, root: other ? snapshotTree(path.resolve(patch)) : patchedTree(base, patch), seedRoot: other ? path.resolve(patch) : null });
   }
+  for (const t of trees) t.objects = o.objects.includes(t.name);
   const template = tempDir("exchange-ab-state-");
   const pepper = randomPepper();
   say("preparing one state for all variants");
   await prepareState({ root: base, dir: template, pepper });
+  for (const t of trees) {
+    if (!t.seedRoot) continue;
+    t.template = tempDir("exchange-ab-state-");
+    say(`preparing ${t.name}'s own state (${t.seedRoot})`);
+    await prepareState({ root: t.root, dir: t.template, pepper, seedRoot: t.seedRoot });
+  }
   const pair = PAIRS[0];
   const ids = { demo1: 1, demo2: 2, mm: 4 };
   const units = (s, d) => {
@@ -77,10 +96,14 @@ export async function main(options = {}) {
   try {
     for (const t of trees) {
       const dir = tempDir("exchange-ab-run-");
-      fs.cpSync(template, dir, { recursive: true });
+      fs.cpSync(t.template ?? template, dir, { recursive: true });
+      if (t.objects) {
+        say(`${t.name}: cut-over to the account objects`);
+        await openAccountObjects({ root: t.root, dir, pepper });
+      }
       const port = await freePort(used);
       used.push(port);
-      const server = await startServer({ root: t.root, dir, port, pepper });
+      const server = await startServer({ root: t.root, dir, port, pepper, vars: t.objects ? { ACCOUNTS: "objects" } : null });
       const client = httpClient(server.url);
       const tokens = {};
       for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
@@ -137,7 +160,9 @@ export async function main(options = {}) {
           }),
         );
         x.secs += (now() - t0) / 1000;
-        await sleep(300); // the chunk's outbox drain runs on this server before its CPU is read
+        // The chunk's outbox drain runs on this server before its CPU is read (objects mode: the
+        // accounts' and collectors' drains wait 500 ms after a write: --settle-ms 1500 counts them too).
+        await sleep(o.settleMs);
         const dc = cpuOf(x.server, "runtime") - c0;
         x.cpu += dc;
         x.chunkCpu.push((dc * 1000) / issued);
@@ -162,6 +187,7 @@ export async function main(options = {}) {
       };
     });
     if (!o.quiet) {
+      if (o.objects.length) console.log(`\nACCOUNTS=objects: ${o.objects.join(", ")}`);
       console.log(`\nA/B, ${o.chunks} alternating chunks of ${o.chunk} orders${o.batch ? ` in batches of ${o.batch}` : ""}, ${o.concurrency} ${o.batch ? "batches" : "orders"} in flight, ${o.sockets ? 3 : 0} logged-in sockets + ${o.viewers} viewers; load average ${fs.readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
       console.table(rows.map(({ chunkCpuMsPerOrder: _, ...r }) => r));
       for (const r of rows) console.log(`${r.variant}: runtime CPU ms per order by chunk ${r.chunkCpuMsPerOrder.join(" ")}`);
@@ -195,6 +221,8 @@ function parseArgs(argv) {
     else if (a === "--viewers") o.viewers = Number(argv[++i]);
     else if (a === "--no-sockets") o.sockets = false;
     else if (a === "--batch") o.batch = Number(argv[++i]);
+    else if (a === "--objects") o.objects = argv[++i].split(",");
+    else if (a === "--settle-ms") o.settleMs = Number(argv[++i]);
     else if (a === "--json") o.json = path.resolve(argv[++i]);
     else throw new Error(`unknown option ${a}`);
   }

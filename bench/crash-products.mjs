@@ -37,14 +37,14 @@
  *                                 [--concurrency 6] [--port P] [--json FILE] [--accounts objects]
  *
  * --accounts objects (issue #28): after the cut-over (users' D1 balances and the treasury opened in
- * the account objects) the server runs with ACCOUNTS=objects and the load is only what moves money
- * on the objects in this branch: leveraged positions (opens by demo1 and demo2: the invitee's
- * rebates are a D1 product), their price shocks, transfers, the crons and the clock. The checks are
- * the objects' (bench/lib/objects.mjs: conservation, balances = movements, frozen = open holds, every
- * open hold an open position's or order's, read model = objects, the reconciler clean) and lever's:
- * each open position's two holds (margin + open fee less the overnight fees taken, in the user's
- * object; the cover in its treasury shard) open, each closed or revoked one's resolved, one close leg
- * per closed position and none otherwise, the overnight fees the object took = D1's record.
+ * the account objects) the server runs with ACCOUNTS=objects and the load is every product (lever
+ * opens by demo1 and demo2 only), plus deposits, the invitee's spot trades (rebates), launches
+ * published after the cut-over, balance adjustments and treasury funding (OBJECT_ACTIONS). The checks
+ * are the objects' (bench/lib/objects.mjs: conservation, balances = movements, frozen = open holds,
+ * every open hold an open record's, read model = objects, the reconciler clean), lever's (each open
+ * position's two holds open, each closed or revoked one's resolved, one close leg per closed
+ * position, the overnight fees the object took = D1's record), the D1 products'
+ * (bench/lib/products-objects.mjs) and those of launches and adjustments (bench/lib/launch-objects.mjs).
  */
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -55,14 +55,15 @@ import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, warmupOrders } from "./lib/orders.mjs";
 import { checkAccountObjects, cutOver, openReservation, spotHoldExplainer, sqlite } from "./lib/objects.mjs";
 import { d1ProductsView } from "./lib/products-objects.mjs";
+import { d1LaunchView } from "./lib/launch-objects.mjs";
 
 export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, concurrency: 6, port: null, root: null, json: null, quiet: false, accounts: "d1" };
 /**
- * The products whose money moves on the account objects (`--accounts objects`): every one but
- * launches (still D1's: a locked allocation needs a credit into a hold; being moved on branch
- * launch28), and lever opens by the invitee (rebates on lever fees are D1's too).
+ * The products whose money moves on the account objects (`--accounts objects`): every one (launches,
+ * balance adjustments and treasury funding since session 15's launch28). Lever opens by the invitee
+ * stay out (their rebates are counted in the fee shards; the invitee's spot trades carry the rebates).
  */
-const OBJECT_PRODUCTS = new Set(["lever", "transfer", "cron", "clock", "c2c", "conversion", "withdraw", "vote", "savings", "cover", "mining", "deposit", "rebate"]);
+const OBJECT_PRODUCTS = new Set(["lever", "transfer", "cron", "clock", "c2c", "conversion", "withdraw", "vote", "savings", "cover", "mining", "deposit", "rebate", "launch", "adjust", "fund"]);
 /**
  * Objects mode only: deposits (a user's claim with a proof picture, an operator's approval or
  * rejection: the credit comes as legs from the deposits shard) and the invitee's spot trades (their
@@ -73,6 +74,18 @@ const OBJECT_ACTIONS = [
   ["deposit", "approve", 1],
   ["deposit", "reject", 1],
   ["rebate", "trade", 2],
+  // Launches published after the cut-over (their reserve held in a treasury shard), cancelled now and then;
+  // more commits and claims than in D1 mode (kill points in a purchase and an unlock).
+  ["launch", "publish", 1],
+  ["launch", "commit", 2],
+  ["launch", "claim", 1],
+  ["launch", "cancel", 0.3],
+  // Balance adjustments of the two traders (credit or debit), and treasury funding (in, or money leaving), four eyes.
+  ["adjust", "request", 2],
+  ["adjust", "approve", 2],
+  ["adjust", "reject", 0.5],
+  ["fund", "request", 1],
+  ["fund", "approve", 1],
 ];
 
 const USERS = {
@@ -217,16 +230,34 @@ export async function main(options = {}) {
   // objects mode its budget is held in its treasury shard).
   const flex = await call("op1", "POST", "/api/admin/earn/products", { currency_id: 3, term_days: 0, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "crash run" });
   const savingsProducts = [1, ...(flex.body?.message ?? []).filter((p) => p.term_days === 0).map((p) => p.id).slice(-1)];
+  // Objects mode: a launch token of its own (created with a first draft), the treasury funded with it in every shard (a
+  // project's reserve is held in shard id mod 8), each funding requested by one operator and approved by the other.
+  const userIds = {};
+  let crashToken = null;
+  if (objects) {
+    const devNowAtStart = (await call("", "GET", "/api/dev/clock")).body.message.now;
+    for (const k of ["demo1", "demo2"]) userIds[k] = (await call(k, "GET", "/api/user/info")).body?.message?.id;
+    const draft = await call("op1", "POST", "/api/admin/launch/projects", { title: "Crash token", token_name: "CRASHT", token_scale: 6, prices: [{ currency_id: 3, price: "0.1" }], supply: "1000", cap: "100", start_at: devNowAtStart, end_at: devNowAtStart + 86_400_000, cliff_days: 0, vest_days: 0, reason: "crash run: the token" });
+    crashToken = draft.body?.message?.token_id;
+    if (!crashToken || !userIds.demo1 || !userIds.demo2) throw new Error(`launch token or user ids: ${JSON.stringify(draft.body)} ${JSON.stringify(userIds)}`);
+    const funded = new Set();
+    for (let i = 0; funded.size < 8 && i < 24; i++) {
+      const q = await call("op1", "POST", "/api/admin/adjustments", { user_id: -3, currency_id: crashToken, amount: "100000", reason: "crash run: launch supply" });
+      const a = await call("op2", "POST", `/api/admin/adjustments/${q.body?.message?.id}/approve`, { reason: "crash run" });
+      if (a.body?.type !== "ok") throw new Error(`treasury funding: ${JSON.stringify(q.body)} ${JSON.stringify(a.body)}`);
+      funded.add(q.body.message.id % 8);
+    }
+  }
 
   // ---------------------------------------------------------------- load
-  const stats = { sent: 0, ok: 0, refused: {}, cut: 0, perProduct: {}, killsInFlight: {} };
+  const stats = { sent: 0, ok: 0, refused: {}, cut: 0, perProduct: {}, killsInFlight: {}, killsInFlightByAction: {} };
   const count = (product, action, outcome) => {
     const p = (stats.perProduct[product] ??= {});
     const a = (p[action] ??= { ok: 0, refused: 0, cut: 0 });
     a[outcome]++;
   };
   /** Ids the load acts on later (only from answers it got). */
-  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], c2cDisputed: [], savings: [], covers: [], withdrawals: [], withdrawalsApproved: [], launch: [], deposits: [] };
+  const seen = { positions: [], c2cUnpaid: [], c2cPaid: [], c2cDisputed: [], savings: [], covers: [], withdrawals: [], withdrawalsApproved: [], launch: [], deposits: [], projects: [], adjustments: [], fundings: [] };
   const pick = (list) => (list.length ? list[Math.floor(rnd() * list.length)] : null);
   const take = (list) => (list.length ? list.splice(Math.floor(rnd() * list.length), 1)[0] : null);
   const drop = (list, item) => list.includes(item) && list.splice(list.indexOf(item), 1);
@@ -258,24 +289,33 @@ export async function main(options = {}) {
       true,
       (w) => ["op2", `/api/admin/withdrawals/${w.id}/${rnd() < 0.7 ? "chain-success" : "chain-failure"}`, { reason: "crash run: chain result", txid: `crash${o.seed}tx${w.id}${"0".repeat(40)}` }],
     ],
-    "launch.claim": ["launch", false, (x) => [x.who, "/api/launch/claim", { id: x.project }]],
+    // A claim names the subscription (the commit's answer), not the project.
+    "launch.claim": ["launch", false, (x) => [x.who, "/api/launch/claim", { id: x.id }]],
     "savings.redeem": ["savings", true, (x) => [x.who, "/api/earn/redeem", { position_id: x.id }]],
     "cover.claim": ["covers", false, (c) => [c.who, "/api/insurance/claim", { id: c.id }]],
     "deposit.approve": ["deposits", true, (d) => ["op1", `/api/admin/deposits/${d.id}/approve`, { reason: "crash run: seen on chain" }]],
     "deposit.reject": ["deposits", true, (d) => ["op1", `/api/admin/deposits/${d.id}/reject`, { reason: "crash run: no such transaction" }]],
+    "launch.cancel": ["projects", true, (p) => ["op1", "/api/admin/launch/cancel", { id: p.id, reason: "crash run: cancelled" }]],
+    "adjust.approve": ["adjustments", true, (a) => ["op2", `/api/admin/adjustments/${a.id}/approve`, { reason: "crash run: approved" }]],
+    "adjust.reject": ["adjustments", true, (a) => ["op2", `/api/admin/adjustments/${a.id}/reject`, { reason: "crash run: rejected" }]],
+    "fund.approve": ["fundings", true, (a) => ["op2", `/api/admin/adjustments/${a.id}/approve`, { reason: "crash run: approved" }]],
   };
   /** Products with a request in flight (a kill point counts for each product it cut through). */
   const inFlight = new Map();
+  const inFlightAction = new Map();
   let depositNo = 0;
 
   async function act() {
     let x = rnd() * total;
     const [product, action] = actions.find(([, , w]) => (x -= w) < 0) ?? actions[0];
+    const named = `${product}.${action}`;
     inFlight.set(product, (inFlight.get(product) ?? 0) + 1);
+    inFlightAction.set(named, (inFlightAction.get(named) ?? 0) + 1);
     try {
       await actOn(product, action);
     } finally {
       inFlight.set(product, inFlight.get(product) - 1);
+      inFlightAction.set(named, inFlightAction.get(named) - 1);
     }
   }
 
@@ -326,11 +366,40 @@ export async function main(options = {}) {
       case "conversion.convert":
         r = await call(who, "POST", "/api/user/shandui_sub", { from_currency: 1, to_currency: 3, money: "0.001" });
         break;
-      case "launch.commit":
-        if (!project) return;
-        r = await call(who, "POST", "/api/launch/commit", { project_id: project.id, currency_id: project.prices[0].currency_id, amount: "10" });
-        after = () => seen.launch.some((x) => x.who === who) || seen.launch.push({ who, project: project.id });
+      case "launch.commit": {
+        // Objects mode: the seeded project (published before the cut-over) or one published since.
+        const target = objects && seen.projects.length && rnd() < 0.7 ? pick(seen.projects) : project;
+        if (!target) return;
+        r = await call(who, "POST", "/api/launch/commit", { project_id: target.id, currency_id: target.prices[0].currency_id, amount: String(5 + Math.floor(rnd() * 20)) });
+        after = (m) => seen.launch.some((x) => x.who === who && x.project === target.id) || seen.launch.push({ who, project: target.id, id: m.id });
         break;
+      }
+      case "launch.publish": {
+        // A draft in the token the treasury was funded with, a window of a day or two, vesting over two days in two steps; then its publication (the reserve held in treasury shard id mod 8).
+        const end = devNow + (2 + Math.floor(rnd() * 4)) * 86_400_000;
+        const draft = await call("op1", "POST", "/api/admin/launch/projects", { title: `Crash launch ${o.seed}`, token_id: crashToken, prices: [{ currency_id: 3, price: "0.1" }], supply: "400", cap: "300", start_at: devNow, end_at: end, cliff_days: 0, vest_days: 3, vest_steps: 3, reason: "crash run" });
+        if (draft.body?.type !== "ok") {
+          count("launch", "draft", draft.status === 0 || draft.status >= 500 ? "cut" : "refused");
+          return;
+        }
+        r = await call("op1", "POST", "/api/admin/launch/publish", { id: draft.body.message.id, reason: "crash run" });
+        after = (m) => seen.projects.push({ id: m.id, prices: m.prices });
+        break;
+      }
+      case "adjust.request": {
+        const amount = `${rnd() < 0.5 ? "-" : ""}${1 + Math.floor(rnd() * 9)}.5`;
+        r = await call("op1", "POST", "/api/admin/adjustments", { user_id: who === "demo1" ? userIds.demo1 : userIds.demo2, currency_id: 3, account: rnd() < 0.8 ? "change" : "micro", amount, reason: "crash run" });
+        after = (m) => seen.adjustments.push({ id: m.id });
+        break;
+      }
+      case "fund.request": {
+        // Treasury funding (in from outside) in USDT or the launch token, or money leaving the treasury.
+        const x = rnd();
+        const [currency, amount] = x < 0.4 ? [3, "50"] : x < 0.7 ? [crashToken, "2500"] : [3, "-20"];
+        r = await call("op1", "POST", "/api/admin/adjustments", { user_id: -3, currency_id: currency, amount, reason: "crash run: treasury" });
+        after = (m) => seen.fundings.push({ id: m.id });
+        break;
+      }
       case "c2c.decide": {
         // An operator decides an open appeal: coins to the buyer (accepted) or back to the seller.
         const list = (await call("op1", "GET", "/api/admin/c2c/appeals?status=0")).body?.message?.lists ?? [];
@@ -440,6 +509,7 @@ export async function main(options = {}) {
     await sleep(runMs);
     serverUp = false;
     const cutThrough = [...inFlight].filter(([, n]) => n > 0).map(([p]) => p);
+    for (const [a, n] of inFlightAction) if (n > 0) stats.killsInFlightByAction[a] = (stats.killsInFlightByAction[a] ?? 0) + 1;
     server.kill9();
     await server.exited;
     const tKill = now();
@@ -479,6 +549,7 @@ export async function main(options = {}) {
     console.log(`\nSeed ${o.seed}: ${o.crashes} kills; ${stats.sent} actions (${stats.ok} ok, ${stats.cut} cut by a kill), cron jobs failed: ${stats.cronJobsFailed ?? 0}, logins again after the clock passed 30 days: ${stats.relogins ?? 0}`);
     for (const [p, acts] of Object.entries(stats.perProduct)) console.log(`  ${p.padEnd(9)} ${Object.entries(acts).map(([a, c]) => `${a} ${c.ok}/${c.refused}/${c.cut}`).join(", ")}   (ok/refused/cut)`);
     console.log(`Kill points per product (kills with a request of it in flight): ${JSON.stringify(stats.killsInFlight)}`);
+    console.log(`Kill points per action: ${JSON.stringify(stats.killsInFlightByAction)}`);
     console.log(`Refused: ${JSON.stringify(stats.refused)}`);
     console.log(`States after the run: ${checks.info.statuses.map((r) => `${r.t}/${r.status}: ${r.n}`).join(", ")}`);
     for (const c of checks) console.log(`${c.ok ? "PASS" : "FAIL"}  ${c.name}${c.detail ? `: ${c.detail}` : ""}`);
@@ -632,13 +703,16 @@ export async function checkLeverObjects({ root, dir, cut }) {
   const byId = new Map(positions.map((p) => [String(p.id), p]));
   const isOpen = (p) => p.status <= 3;
   const products = await d1ProductsView(root, dir);
+  const launches = await d1LaunchView(root, dir);
   const explain = (owner, h) => {
     const [kind, id] = h.hold.split(":");
     if (kind === "spot_order") return spotHold(owner, h);
     if (kind !== "lever_margin") {
       // null: explained; undefined: not one of the D1 products' holds either.
       const problem = products.explain(owner, h);
-      return problem === undefined ? "no product explains it" : problem;
+      if (problem !== undefined) return problem;
+      const launch = launches.explain(owner, h);
+      return launch === undefined ? "no product explains it" : launch;
     }
     const p = byId.get(id);
     if (!p || !isOpen(p)) return `position ${id} ${p ? `has status ${p.status}` : "is not in D1"}`;
@@ -672,8 +746,10 @@ export async function checkLeverObjects({ root, dir, cut }) {
       return bad;
     },
   };
-  const checks = await checkAccountObjects({ root, dir, ...cut, explain, records: [positionHolds, ...products.records], external: products.external });
-  checks.info = { statuses: [...statuses.flat(), ...products.statuses] };
+  const external = new Map(products.external);
+  for (const [c, v] of launches.external) external.set(c, (external.get(c) ?? 0n) + v);
+  const checks = await checkAccountObjects({ root, dir, ...cut, explain, records: [positionHolds, ...products.records, ...launches.records], external });
+  checks.info = { statuses: [...statuses.flat(), ...products.statuses, ...launches.statuses] };
   return checks;
 }
 

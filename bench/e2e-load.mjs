@@ -349,11 +349,14 @@ export async function main(options = {}) {
   const say = o.quiet ? () => {} : log;
   const tAll = now();
   const loadAtStart = machineInfo().loadAverage;
-  const root = o.root ?? snapshotTree(ROOT);
+  // A snapshot of --root too: another checkout is never written to (and gets the SPA folder wrangler wants).
+  const root = snapshotTree(o.root ?? ROOT);
   const dir = tempDir("exchange-bench-state-");
   const pepper = randomPepper();
   say(`preparing state in ${dir} (migrations, seed, bench funding)`);
-  await prepareState({ root, dir, pepper });
+  // --root another checkout: its own seed script too (its migrations may be older than this tree's seed).
+  const seedRoot = o.root && fs.existsSync(path.join(o.root, "scripts", "seed.mjs")) ? o.root : ROOT;
+  await prepareState({ root, dir, pepper, seedRoot });
   if (o.accounts === "objects") {
     say("opening every user's balances in their account object (ACCOUNTS=objects)");
     await openAccountObjects({ root, dir, pepper });

@@ -179,6 +179,8 @@ export async function d1ProductsView(root, dir) {
           const phase = runByDay.get(r.day)?.phase;
           if (phase === "done" ? rows.n !== 1 || big(rows.s) !== big(r.amount) : rows.n !== 0) bad.push({ day: r.day, inviter: r.inviter_id, phase, owed: r.amount, paid: rows.s ?? "0", legs: rows.n });
         }
+        // Once the crons ran (the clock 16 days on), no day may be left in `pay`: a pay step that cannot hold its total waits for ever.
+        for (const r of runs) if (r.phase === "pay") bad.push({ day: r.day, phase: r.phase, problem: "left in pay after the crons ran" });
         return bad;
       },
     },

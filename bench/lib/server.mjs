@@ -193,11 +193,12 @@ export function fundingSql(currencies, accounts, now) {
  * accounts), and bench funding of demo1/demo2 (deposit movements balanced by the system
  * deposits account, exactly like the seed's own credits).
  */
-export async function prepareState({ root, dir, pepper, fund = true }) {
+export async function prepareState({ root, dir, pepper, fund = true, seedRoot = ROOT }) {
   let r = await runNode([wranglerBin(root), "d1", "migrations", "apply", "DB", "--local", "--persist-to", dir], { cwd: root });
   if (r.code !== 0) throw new Error(`migrations failed: ${r.stderr || r.stdout}`);
-  // The seed script lives in the real tree (it is not part of the bundle); it writes into `dir`.
-  r = await runNode([path.join(ROOT, "scripts", "seed.mjs"), "--persist-to", dir, "--pepper", pepper], { cwd: ROOT });
+  // The seed script lives in the real tree (it is not part of the bundle); it writes into `dir`. Another
+  // tree of other migrations (bench/ab.mjs's `name=DIR` variant) seeds with its own script.
+  r = await runNode([path.join(seedRoot, "scripts", "seed.mjs"), "--persist-to", dir, "--pepper", pepper], { cwd: seedRoot });
   if (r.code !== 0) throw new Error(`seed failed: ${r.stderr || r.stdout}`);
   if (fund) {
     const { currencies } = await import(pathToFileURL(path.join(ROOT, "scripts", "seed-data", "reference.mjs")).href);

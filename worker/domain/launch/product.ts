@@ -6,7 +6,8 @@
  *   - a committer's locked tokens after allocation: allocated − claimed, in the token.
  */
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import type { Hold, HoldSource, ProductModule, UserHold } from "../ledger/holds.ts";
+import { shardOf } from "../../../durable/account/address.ts";
+import type { Hold, HoldSource, ProductModule, SystemOpeningHold, UserHold } from "../ledger/holds.ts";
 
 export const launchHolds: HoldSource = {
   name: "launch",
@@ -43,6 +44,20 @@ export const launchHolds: HoldSource = {
       .bind(userId)
       .all<{ purpose: "launch" | "launch_locked"; id: number; currency_id: number; units: string; title: string }>();
     return results.map((r): UserHold => ({ currencyId: r.currency_id, account: "change", units: BigInt(r.units), purpose: r.purpose, ref: { type: "launch", id: r.id }, label: r.title }));
+  },
+  // A project published before the cut-over: what its reserve still holds (supply − Σ allocated) becomes
+  // `launch_reserve:{id}:{published_at}` in its treasury shard, which its allocations spend and its finish releases (./objects.ts).
+  async systemOpeningHolds(db) {
+    const { results } = await db
+      .prepare(
+        `SELECT p.id, p.token_id, p.published_at,
+                CAST(p.supply - COALESCE((SELECT SUM(s.alloc) FROM launch_subscriptions s WHERE s.project_id = p.id AND s.status = 'allocated'), 0) AS TEXT) AS units
+           FROM launch_projects p WHERE p.published_at IS NOT NULL AND p.status IN ('open', 'allocating', 'cancelling') ORDER BY p.id`,
+      )
+      .all<{ id: number; token_id: number; published_at: number; units: string }>();
+    return results
+      .map((r): SystemOpeningHold => ({ userId: TREASURY, shard: shardOf(r.id), forKind: "launch_reserve", forId: `${r.id}:${r.published_at}`, account: HOUSE_ACCOUNT, currencyId: r.token_id, amount: BigInt(r.units) }))
+      .filter((h) => h.amount > 0n);
   },
 };
 
