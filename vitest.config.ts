@@ -2,6 +2,7 @@
 // through the real Worker) and browser end-to-end (Chromium against a locally started Worker).
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 
 // expect.poll waits for state; its default gives up after 1 s, which a loaded machine (CI beside
@@ -14,11 +15,33 @@ const POLL = { timeout: 60_000, interval: 50 };
 // ran past their bound, with no gain in the total. TEST_WORKERS=n sets another number.
 const LANES = Number(process.env.TEST_WORKERS) || Math.max(2, availableParallelism());
 
+/**
+ * The order files are handed to the lanes: the workerd projects first, then the Node ones, then the
+ * browser files (largest or, after a run, slowest first within each, as vitest's own order does).
+ * The browser files' one-off work (the Worker's bundle, the seeded D1, the first Workers: see
+ * tests/e2e/global-setup.ts) starts at once in vitest's own process and is ready when they come,
+ * instead of keeping both lanes waiting at the start; and the last files to run are short browser
+ * files rather than a workerd runtime starting up behind them (each project's runtime takes some
+ * seconds to start, and a lane that waits for it does nothing meanwhile).
+ */
+const PROJECT_ORDER = ["workers", "objects", "unit", "e2e"];
+class LaneSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = PROJECT_ORDER.indexOf(f.project.name);
+      return i < 0 ? PROJECT_ORDER.length : i;
+    };
+    // Array.prototype.sort is stable: within a project, vitest's order stands.
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   return {
     test: {
       maxWorkers: LANES,
+      sequence: { sequencer: LaneSequencer },
       projects: [
         {
           test: {
@@ -84,6 +107,10 @@ export default defineConfig(async () => {
             environment: "node",
             expect: { poll: POLL },
             include: ["tests/e2e/**/*.test.ts"],
+            // A file's process (and its Chromium, tests/e2e/exchange.ts) serves the next file too:
+            // a new process per file cost its start, its imports and a Chromium launch, about 2 s
+            // of CPU a file. Files share no state: each has its own Worker, contexts and pages.
+            isolate: false,
             // Each file gets a Worker of its own on a fresh copy of one seeded D1, started ahead by
             // vitest's own process, and opens contexts in the run's one Chromium (tests/e2e/pool.ts).
             globalSetup: ["tests/e2e/global-setup.ts"],

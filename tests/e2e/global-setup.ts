@@ -14,6 +14,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await prepareBrowser();
   await ensureWebBuilt();
   const pool = await startPool();
+  // The first browser files' Workers (one per lane), started now: the run orders the browser files
+  // last (vitest.config.ts), so this is done while the other projects' files run.
+  pool.warm(Math.max(1, project.vitest.config.maxWorkers));
   project.provide("e2ePool", pool.url);
   return () => pool.close();
 }

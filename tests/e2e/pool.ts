@@ -44,6 +44,15 @@ class ServerPool {
     return { id, baseUrl: server.baseUrl, persistDir: server.persistDir };
   }
 
+  /**
+   * Starts `count` Workers ahead of any lease (the run's first browser files each take one), so
+   * the one-off work before them (the bundle, the seeded D1, the starts) is done while other
+   * projects' files run.
+   */
+  warm(count: number): void {
+    while (!this.closed && this.ready.length + this.starting < count) this.startOne();
+  }
+
   /** Throws the Worker away; the pool starts a replacement. */
   release(id: number): void {
     const server = this.leased.get(id);
@@ -62,23 +71,25 @@ class ServerPool {
 
   /** Starts Workers until every waiting file has one coming, plus one spare. */
   private refill(): void {
-    while (!this.closed && this.ready.length + this.starting < this.waiters.length + 1) {
-      this.starting += 1;
-      startServer().then(
-        (server) => {
-          this.starting -= 1;
-          const waiter = this.waiters.shift();
-          if (this.closed) this.stop(server);
-          else if (waiter) waiter.resolve(server);
-          else this.ready.push(server);
-        },
-        (err: unknown) => {
-          this.starting -= 1;
-          // A start that fails is the waiting file's failure (its hook reports it), not a hang.
-          this.waiters.shift()?.reject(err);
-        },
-      );
-    }
+    while (!this.closed && this.ready.length + this.starting < this.waiters.length + 1) this.startOne();
+  }
+
+  private startOne(): void {
+    this.starting += 1;
+    startServer().then(
+      (server) => {
+        this.starting -= 1;
+        const waiter = this.waiters.shift();
+        if (this.closed) this.stop(server);
+        else if (waiter) waiter.resolve(server);
+        else this.ready.push(server);
+      },
+      (err: unknown) => {
+        this.starting -= 1;
+        // A start that fails is the waiting file's failure (its hook reports it), not a hang.
+        this.waiters.shift()?.reject(err);
+      },
+    );
   }
 
   private stop(server: TestServer): void {
@@ -109,7 +120,7 @@ async function body(req: IncomingMessage): Promise<Record<string, unknown>> {
  * Starts the service; its address goes to the files (vitest's provide/inject). POST /lease
  * {vars} answers with a Lease once a Worker is ready; POST /release {id}.
  */
-export async function startPool(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startPool(): Promise<{ url: string; warm(count: number): void; close(): Promise<void> }> {
   const pool = new ServerPool();
   const http: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const answer = (status: number, value: unknown) => {
@@ -142,6 +153,7 @@ export async function startPool(): Promise<{ url: string; close(): Promise<void>
   const { port } = http.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
+    warm: (count) => pool.warm(count),
     async close() {
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
