@@ -83,16 +83,30 @@ export function contractOps(c: SettledMoney): { to: string; ops: Op[] }[] {
 /** The event key of one settled chunk: its pair, its second and its first contract. */
 export const settleEventKey = (pairId: number, at: number, firstOrderId: number) => `seconds:${pairId}:${Math.floor(at / 1000)}:${firstOrderId}`;
 
-/** Every contract of a settled chunk as one leg per account, keyed `{event}:{account}`. */
+/**
+ * Every contract of a settled chunk as one leg per account, keyed `{event}:{account}`: each
+ * contract's spend and release of its own hold, in the contracts' order, then ONE credit per
+ * account kind and currency with the chunk's sum (the wins of a user, the lost stakes of a treasury
+ * shard, the fees of a fee shard): a fee shard applies one op per chunk, not one per contract.
+ */
 export function settleChunkLegs(eventKey: string, settled: readonly SettledMoney[]): Leg[] {
-  const byAccount = new Map<string, Op[]>();
+  const byAccount = new Map<string, { ops: Op[]; credits: Map<string, Op & { t: "credit" }> }>();
   for (const c of settled)
     for (const { to, ops } of contractOps(c)) {
-      const list = byAccount.get(to);
-      if (list) list.push(...ops);
-      else byAccount.set(to, [...ops]);
+      let acc = byAccount.get(to);
+      if (!acc) byAccount.set(to, (acc = { ops: [], credits: new Map() }));
+      for (const op of ops) {
+        if (op.t !== "credit") {
+          acc.ops.push(op);
+          continue;
+        }
+        const k = `${op.kind}\u0000${op.cur}`;
+        const sum = acc.credits.get(k);
+        if (!sum) acc.credits.set(k, { ...op });
+        else sum.amt = num(BigInt(sum.amt) + BigInt(op.amt), "credits of a chunk");
+      }
     }
-  return [...byAccount].map(([to, ops]) => ({ key: `${eventKey}:${to}`, to, ops }));
+  return [...byAccount].map(([to, { ops, credits }]) => ({ key: `${eventKey}:${to}`, to, ops: [...ops, ...credits.values()] }));
 }
 
 /**
