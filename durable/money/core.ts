@@ -176,10 +176,12 @@ export class MoneyCore {
    * STEP_DESTINATIONS receivers among them (by their oldest leg), each at most CALL_LEGS legs;
    * what it leaves waits, still due, for the next step. So a hot receiver (a market maker, a fee
    * shard) takes one call per round whatever the number of other receivers in it, as long as
-   * its legs in the round fit in one call and the round in one window.
+   * its legs in the round fit in one call and the round in one window. Receivers in `busy` (a call
+   * to them still out) are passed over: their due legs wait for that call's answer, and the others
+   * go now (the pair's delivery, durable/pair/legs.ts, never waits on a slow receiver for the rest).
    * Answers how many legs left and how many of them were retries.
    */
-  deliverDue(): { sent: number; retries: number } {
+  deliverDue(busy?: ReadonlySet<string>): { sent: number; retries: number } {
     const now = this.ports.clock.now();
     if (this.buffered.length) {
       const rows = this.buffered;
@@ -194,6 +196,7 @@ export class MoneyCore {
     const byDest = new Map<string, OutboxRow[]>();
     const due: OutboxRow[] = [];
     for (const r of window) {
+      if (busy?.has(r.dest)) continue;
       let rows = byDest.get(r.dest);
       if (!rows) {
         if (byDest.size === STEP_DESTINATIONS) continue;

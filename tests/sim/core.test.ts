@@ -214,4 +214,15 @@ describe("the money core", () => {
     expect(spot(core)).toMatchObject({ available: 600 + 4 * 90 + 2, frozen: 0 });
     for (let i = 1; i <= 4; i++) expect(core.hold(`seconds:${i}`)).toMatchObject({ spent: 10, released: 90, state: "resolved" });
   });
+
+  it("passes over a receiver with a call still out and sends the others their due legs", () => {
+    const { core, sent } = makeCore({ name: "pair", funded: 0 });
+    const release = (key: string, to: string) => ({ key, to, ops: [{ t: "release" as const, hold: `h:${key}`, cur: "USDT", amt: 1 }] });
+    core.commit({ key: "chunk:1", legs: [release("chunk:1:a", "user:a"), release("chunk:1:b", "user:b")] });
+    expect(core.deliverDue(new Set(["user:a"]))).toEqual({ sent: 1, retries: 0 });
+    expect(sent.map((s) => [s.to, s.legs.map((l) => l.key)])).toEqual([["user:b", ["chunk:1:b"]]]);
+    // user:a's leg is still due: it leaves with the next step once nothing is out to user:a.
+    expect(core.deliverDue()).toEqual({ sent: 1, retries: 0 });
+    expect(sent.at(-1)).toMatchObject({ to: "user:a", legs: [{ key: "chunk:1:a" }] });
+  });
 });
