@@ -13,7 +13,8 @@
  * (durable/pair/legs.ts) at least once; each account applies each leg once by its key
  * `seconds:{pair}:{second}:{first contract id}:{account}` (a contract is settled by one chunk only,
  * so its first id names the chunk for ever). 10,000 contracts due in one second are 40 chunks: at
- * most 40 legs per treasury or fee shard, however many users, each round one call per account.
+ * most 40 legs per treasury or fee shard, however many users; each chunk's legs leave as soon as it
+ * is committed, and each account has at most one call out at a time (durable/pair/legs.ts).
  */
 import type { Leg, Op } from "../../money/index.ts";
 import { shardOf, systemAddress, SYSTEM_USERS, userAddress } from "../../account/address.ts";
