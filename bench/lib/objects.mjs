@@ -16,7 +16,7 @@ import { d1, openAccountObjects } from "./server.mjs";
 
 /** Runs read-only SQL on one SQLite file (stderr kept: a missing table is a caller's expected miss). */
 export function sqlite(file, sql) {
-  const out = execFileSync("sqlite3", ["-json", `file:${file}?mode=ro`, sql], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+  const out = execFileSync("sqlite3", ["-json", `file:${file}?mode=ro`, sql], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 30 }).trim();
   return out ? JSON.parse(out) : [];
 }
 

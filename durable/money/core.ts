@@ -176,10 +176,12 @@ export class MoneyCore {
    * STEP_DESTINATIONS receivers among them (by their oldest leg), each at most CALL_LEGS legs;
    * what it leaves waits, still due, for the next step. So a hot receiver (a market maker, a fee
    * shard) takes one call per round whatever the number of other receivers in it, as long as
-   * its legs in the round fit in one call and the round in one window.
+   * its legs in the round fit in one call and the round in one window. Receivers in `busy` (a call
+   * to them still out) are passed over: their due legs wait for that call's answer, and the others
+   * go now (the pair's delivery, durable/pair/legs.ts, never waits on a slow receiver for the rest).
    * Answers how many legs left and how many of them were retries.
    */
-  deliverDue(): { sent: number; retries: number } {
+  deliverDue(busy?: ReadonlySet<string>): { sent: number; retries: number } {
     const now = this.ports.clock.now();
     if (this.buffered.length) {
       const rows = this.buffered;
@@ -194,6 +196,7 @@ export class MoneyCore {
     const byDest = new Map<string, OutboxRow[]>();
     const due: OutboxRow[] = [];
     for (const r of window) {
+      if (busy?.has(r.dest)) continue;
       let rows = byDest.get(r.dest);
       if (!rows) {
         if (byDest.size === STEP_DESTINATIONS) continue;
@@ -303,8 +306,16 @@ export class MoneyCore {
     return this.sql.run("INSERT INTO money_keys (key, at) VALUES (?, ?) ON CONFLICT (key) DO NOTHING", key, this.ports.clock.now()) > 0;
   }
 
-  /** Checks every op against the holds and balances first, then writes: all of them or none. */
+  /**
+   * Checks every op against the holds and balances first, then writes: all of them or none. The
+   * writes are grouped, so a leg of many ops (a settled chunk of seconds contracts: hundreds of
+   * holds) costs a few statements, not four per op: the holds it names are read in one query, each
+   * hold is updated once with what the leg spends and releases of it, each balance once with the
+   * leg's net change of it, and the movements (still one per op, `{ref}#{op index}`) are inserted
+   * in one statement.
+   */
   private applyOps(ref: string, ops: readonly Op[]): void {
+    const found = this.holdsNamed(ops);
     const holds = new Map<string, { row: HoldRow; used: number }>();
     const skip = new Set<number>();
     const locked = new Set<string>();
@@ -313,7 +324,7 @@ export class MoneyCore {
       if (op.t === "lock") {
         // A new hold only: never on top of one already here (nor twice in one leg), never a later spend of it in the same leg.
         if (op.amt === 0) throw new MoneyRefusal(`lock ${op.hold}: a hold locks a positive amount`);
-        if (locked.has(op.hold) || holds.has(op.hold) || this.hold(op.hold)) throw new MoneyRefusal(`hold ${op.hold} already exists`);
+        if (locked.has(op.hold) || holds.has(op.hold) || found.has(op.hold)) throw new MoneyRefusal(`hold ${op.hold} already exists`);
         locked.add(op.hold);
         return;
       }
@@ -326,7 +337,7 @@ export class MoneyCore {
       if (locked.has(op.hold)) throw new MoneyRefusal(`hold ${op.hold} is locked by this leg: resolve it in a later one`);
       let h = holds.get(op.hold);
       if (!h) {
-        const row = this.hold(op.hold);
+        const row = found.get(op.hold);
         if (!row) throw new MoneyRefusal(`no hold ${op.hold}`);
         h = { row, used: 0 };
         holds.set(op.hold, h);
@@ -342,20 +353,29 @@ export class MoneyCore {
       if (op.amt > left) throw new MoneyRefusal(`hold ${op.hold} has ${left} left, asked for ${op.amt}`);
       h.used += op.amt;
     });
+    // Every check passed: gather the writes (balances' net changes, holds' spends and releases, movements), then write them.
+    const balances = new Map<string, { kind: string; cur: string; a: number; f: number }>();
+    const change = (kind: string, cur: string, a: number, f: number) => {
+      const k = `${kind}\u0000${cur}`;
+      const b = balances.get(k);
+      if (b) {
+        b.a += a;
+        b.f += f;
+      } else balances.set(k, { kind, cur, a, f });
+    };
+    const resolved = new Map<string, { spent: number; released: number }>();
+    const moves: [string, string, string, number, number][] = [];
     ops.forEach((op, i) => {
       if (skip.has(i) || op.amt === 0) return;
       const at = `${ref}#${i}`;
       switch (op.t) {
-        case "credit":
-          return this.credit(at, op.kind, op.cur, op.amt);
+        case "credit": {
+          const k = this.m.wrongAccount ? "spot" : op.kind;
+          change(k, op.cur, op.amt, 0);
+          return void moves.push([at, k, op.cur, op.amt, 0]);
+        }
         case "lock": {
           const k = this.m.wrongAccount ? "spot" : op.kind;
-          this.sql.run(
-            "INSERT INTO money_balances (kind, currency, available, frozen) VALUES (?1, ?2, 0, ?3) ON CONFLICT (kind, currency) DO UPDATE SET frozen = frozen + ?3",
-            k,
-            op.cur,
-            op.amt,
-          );
           this.sql.run(
             "INSERT INTO money_holds (hold, kind, currency, amount, for_kind, for_id, state, created_at) VALUES (?, ?, ?, ?, ?, ?, 'open', ?)",
             op.hold,
@@ -366,28 +386,88 @@ export class MoneyCore {
             op.forId,
             this.ports.clock.now(),
           );
-          return this.movement(at, k, op.cur, 0, op.amt);
+          change(k, op.cur, 0, op.amt);
+          return void moves.push([at, k, op.cur, 0, op.amt]);
         }
         case "debit":
-          this.sql.run("UPDATE money_balances SET available = available - ? WHERE kind = ? AND currency = ?", op.amt, op.kind, op.cur);
-          return this.movement(at, op.kind, op.cur, -op.amt, 0);
+          change(op.kind, op.cur, -op.amt, 0);
+          return void moves.push([at, op.kind, op.cur, -op.amt, 0]);
         case "spend":
         case "release": {
           const h = holds.get(op.hold)!.row;
           if (h.state === "open") {
-            const col = op.t === "spend" ? "spent" : "released";
-            this.sql.run(
-              `UPDATE money_holds SET ${col} = ${col} + ?1, state = CASE WHEN spent + released + ?1 = amount THEN 'resolved' ELSE 'open' END WHERE hold = ?2`,
-              op.amt,
-              op.hold,
-            );
+            const r = resolved.get(op.hold) ?? { spent: 0, released: 0 };
+            if (op.t === "spend") r.spent += op.amt;
+            else r.released += op.amt;
+            resolved.set(op.hold, r);
           }
           const back = op.t === "release" ? op.amt : 0;
-          this.sql.run("UPDATE money_balances SET frozen = frozen - ?, available = available + ? WHERE kind = ? AND currency = ?", op.amt, back, h.kind, h.currency);
-          return this.movement(at, h.kind, h.currency, back, -op.amt);
+          change(h.kind, h.currency, back, -op.amt);
+          return void moves.push([at, h.kind, h.currency, back, -op.amt]);
         }
       }
     });
+    this.resolveHolds(resolved);
+    for (const { kind, cur, a, f } of balances.values()) {
+      if (a === 0 && f === 0) continue;
+      // Only an increase may make the row (an upsert's new row is checked before its conflict is).
+      if (a >= 0 && f >= 0)
+        this.sql.run(
+          "INSERT INTO money_balances (kind, currency, available, frozen) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (kind, currency) DO UPDATE SET available = available + ?3, frozen = frozen + ?4",
+          kind,
+          cur,
+          a,
+          f,
+        );
+      else this.sql.run("UPDATE money_balances SET available = available + ?, frozen = frozen + ? WHERE kind = ? AND currency = ?", a, f, kind, cur);
+    }
+    this.movements(moves);
+  }
+
+  /** The holds a leg's ops name, read in one query (one by key when there is one). */
+  private holdsNamed(ops: readonly Op[]): Map<string, HoldRow> {
+    const names = new Set<string>();
+    for (const op of ops) if (op.t === "spend" || op.t === "release" || op.t === "lock") names.add(op.hold);
+    if (names.size === 0) return new Map();
+    if (names.size === 1) {
+      const [name] = names;
+      const row = this.hold(name!);
+      return row ? new Map([[name!, row]]) : new Map();
+    }
+    const rows = this.sql.query<HoldRow>("SELECT * FROM money_holds WHERE hold IN (SELECT value FROM json_each(?))", JSON.stringify([...names]));
+    return new Map(rows.map((r) => [r.hold, r]));
+  }
+
+  /** Each hold's spends and releases of one leg, in one update per hold (one statement for many). */
+  private resolveHolds(resolved: Map<string, { spent: number; released: number }>): void {
+    if (resolved.size === 0) return;
+    const SET = "spent = spent + ?1, released = released + ?2, state = CASE WHEN spent + released + ?1 + ?2 = amount THEN 'resolved' ELSE 'open' END";
+    if (resolved.size === 1) {
+      const [hold, r] = resolved.entries().next().value!;
+      this.sql.run(`UPDATE money_holds SET ${SET} WHERE hold = ?3`, r.spent, r.released, hold);
+      return;
+    }
+    this.sql.run(
+      `UPDATE money_holds SET spent = spent + (v.value ->> 1), released = released + (v.value ->> 2),
+         state = CASE WHEN spent + released + (v.value ->> 1) + (v.value ->> 2) = amount THEN 'resolved' ELSE 'open' END
+       FROM json_each(?) AS v WHERE money_holds.hold = v.value ->> 0`,
+      JSON.stringify([...resolved].map(([hold, r]) => [hold, r.spent, r.released])),
+    );
+  }
+
+  /** Movements in their order: one statement for many. */
+  private movements(moves: readonly [string, string, string, number, number][]): void {
+    if (moves.length === 0) return;
+    if (moves.length <= 2) {
+      for (const [ref, kind, cur, a, f] of moves) this.movement(ref, kind, cur, a, f);
+      return;
+    }
+    this.sql.run(
+      `INSERT INTO money_movements (ref, kind, currency, d_available, d_frozen, at)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, ? FROM json_each(?) WHERE true ORDER BY key`,
+      this.ports.clock.now(),
+      JSON.stringify(moves),
+    );
   }
 
   private credit(ref: string, kind: string, cur: string, amt: number): void {

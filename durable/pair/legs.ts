@@ -97,6 +97,9 @@ export function condReleaseLegs(info: PairCurrencies, o: { id: number; owner: nu
   return leg(`${condHold(o.id)}:${why}`, userAddress(o.owner), [{ t: "release", hold: condHold(o.id), cur, amt: amt(units, "conditional order's own funds") }]);
 }
 
+/** Sends of one delivery run (each after a call is answered) before it ends and answers; a call to deliver() starts the next run. */
+const STEPS_PER_RUN = 256;
+
 /** Hands a group of legs to the object `to` names; answers one result per leg (worker/lib/accounts.ts `sendLegs`). */
 export type LegSender = (to: string, legs: Leg[]) => Promise<LegResult[]>;
 
@@ -109,9 +112,11 @@ export class PairLegs {
   readonly core: MoneyCore;
   /** >0 while the caller's own storage transaction is open: the core's transactions join it. */
   private inside = 0;
-  private sends: Promise<void>[] = [];
+  private sends: [to: string, call: Promise<void>][] = [];
   private running: Promise<number | null> | null = null;
   private again = false;
+  /** Wakes a run waiting on its calls out: legs were committed meanwhile (a receiver with no call out takes them now). */
+  private wake: (() => void) | null = null;
 
   constructor(
     private readonly store: PairStorage,
@@ -129,7 +134,8 @@ export class PairLegs {
       random: { next: Math.random },
       transport: {
         send: (_from, to, legs) => {
-          this.sends.push(
+          this.sends.push([
+            to,
             this.send(to, legs).then(
               (results) => {
                 results.forEach((r, i) => {
@@ -139,7 +145,7 @@ export class PairLegs {
               },
               (err: unknown) => console.error(JSON.stringify({ level: "warn", msg: "leg delivery failed; retrying", to, error: String(err).slice(0, 300) })),
             ),
-          );
+          ]);
         },
       },
     });
@@ -173,11 +179,15 @@ export class PairLegs {
   /**
    * Delivers every due leg (grouped per receiver, one call each) and waits for the answers;
    * answers when legs are next due (a failed receiver's retry), or null when none wait. One run at
-   * a time: a call during a run makes that run go round once more.
+   * a time: a call during a run makes that run go round once more. Each receiver has at most one
+   * call out, and the run sends again as soon as ANY call is answered: a receiver's next legs
+   * (those committed since its last call) leave when its own answer comes, never waiting for the
+   * slowest receiver of a round (a hot user's object, a shard behind a long call).
    */
   deliver(): Promise<number | null> {
     if (this.running) {
       this.again = true;
+      this.wake?.();
       return this.running;
     }
     const run = this.rounds().finally(() => {
@@ -188,15 +198,22 @@ export class PairLegs {
   }
 
   private async rounds(): Promise<number | null> {
-    for (let round = 0; round < 64; round++) {
+    /** The calls out, by receiver (each removes itself once answered or failed). */
+    const out = new Map<string, Promise<void>>();
+    for (let step = 0; step < STEPS_PER_RUN; step++) {
       this.again = false;
       this.sends = [];
-      const { sent } = this.core.deliverDue();
-      const sends = this.sends;
+      const { sent } = this.core.deliverDue(new Set(out.keys()));
+      for (const [to, call] of this.sends) out.set(to, call.finally(() => out.delete(to)));
       this.sends = [];
-      await Promise.all(sends);
-      if (sent === 0 && !this.again) break;
+      if (out.size === 0) {
+        if (sent === 0 && !this.again) break;
+        continue;
+      }
+      await Promise.race([...out.values(), new Promise<void>((resolve) => (this.wake = resolve))]);
+      this.wake = null;
     }
+    await Promise.all(out.values());
     const next = this.store.one<{ at: number | null }>("SELECT min(next_at) AS at FROM money_outbox");
     return next?.at ?? null;
   }

@@ -161,4 +161,68 @@ describe("the money core", () => {
     expect(sent.map((s) => s.legs.length)).toEqual([256, 44]);
     expect(sent.flatMap((s) => s.legs.map((l) => l.key))).toEqual(legs.map((l) => l.key));
   });
+
+  it("applies a leg over many holds exactly: each hold resolved, each balance moved once by the net, one movement per op", () => {
+    const { core } = makeCore({ funded: 1_000 });
+    for (let i = 1; i <= 5; i++) core.reserve(hold(100, `seconds:${i}`));
+    // A settled chunk's user leg: each contract's hold spent in part and released for the rest, the wins summed into one credit.
+    const ops: Leg["ops"] = [];
+    for (let i = 1; i <= 5; i++) ops.push({ t: "spend", hold: `seconds:${i}`, cur: "USDT", amt: 10 * i }, { t: "release", hold: `seconds:${i}`, cur: "USDT", amt: 100 - 10 * i });
+    ops.push({ t: "credit", kind: "spot", cur: "USDT", amt: 70 });
+    expect(core.receive([{ key: "chunk:1:user", to: "u1", ops }])).toEqual(["applied"]);
+    // 500 held; 150 spent, 350 released, 70 won.
+    expect(spot(core)).toMatchObject({ available: 500 + 350 + 70, frozen: 0 });
+    for (let i = 1; i <= 5; i++) expect(core.hold(`seconds:${i}`)).toMatchObject({ spent: 10 * i, released: 100 - 10 * i, state: "resolved" });
+    const moves = core.undrained().filter((m) => m.ref.startsWith("chunk:1:user#"));
+    expect(moves.map((m) => m.ref)).toEqual(ops.map((_, i) => `chunk:1:user#${i}`));
+    expect(moves.reduce((a, m) => a + m.d_available, 0)).toBe(420);
+    expect(moves.reduce((a, m) => a + m.d_frozen, 0)).toBe(-500);
+  });
+
+  it("refuses a leg over many holds whole when one of its ops asks too much, writing nothing of it", () => {
+    const { core } = makeCore({ funded: 1_000 });
+    for (let i = 1; i <= 3; i++) core.reserve(hold(100, `seconds:${i}`));
+    const before = core.undrained().length;
+    const ops: Leg["ops"] = [
+      { t: "release", hold: "seconds:1", cur: "USDT", amt: 100 },
+      { t: "spend", hold: "seconds:2", cur: "USDT", amt: 60 },
+      { t: "spend", hold: "seconds:2", cur: "USDT", amt: 60 },
+      { t: "release", hold: "seconds:3", cur: "USDT", amt: 100 },
+      { t: "credit", kind: "spot", cur: "USDT", amt: 5 },
+    ];
+    expect(core.receive([{ key: "chunk:2:user", to: "u1", ops }])).toEqual(["refused"]);
+    expect(spot(core)).toMatchObject({ available: 700, frozen: 300 });
+    for (let i = 1; i <= 3; i++) expect(core.hold(`seconds:${i}`)).toMatchObject({ spent: 0, released: 0, state: "open" });
+    expect(core.undrained().length).toBe(before);
+    expect(core.refused()).toEqual([{ key: "chunk:2:user", reason: "hold seconds:2 has 40 left, asked for 60" }]);
+  });
+
+  it("applies a grouped call whose first leg was already applied: that one is seen, the others apply once", () => {
+    const { core } = makeCore({ funded: 1_000 });
+    for (let i = 1; i <= 4; i++) core.reserve(hold(100, `seconds:${i}`));
+    const chunk = (n: number, holds: number[]): Leg => ({
+      key: `seconds:1:100:${n}:user:1`,
+      to: "u1",
+      ops: [...holds.map((i) => ({ t: "release" as const, hold: `seconds:${i}`, cur: "USDT", amt: 90 })), ...holds.map((i) => ({ t: "spend" as const, hold: `seconds:${i}`, cur: "USDT", amt: 10 })), { t: "credit", kind: "spot", cur: "USDT", amt: 1 }],
+    });
+    const first = chunk(1, [1, 2]);
+    const second = chunk(3, [3, 4]);
+    expect(core.receive([first])).toEqual(["applied"]);
+    // The sender never heard the answer (a lost acknowledgement) and sends both chunks in one call.
+    expect(core.receive([first, second])).toEqual(["seen", "applied"]);
+    expect(core.receive([first, second])).toEqual(["seen", "seen"]);
+    expect(spot(core)).toMatchObject({ available: 600 + 4 * 90 + 2, frozen: 0 });
+    for (let i = 1; i <= 4; i++) expect(core.hold(`seconds:${i}`)).toMatchObject({ spent: 10, released: 90, state: "resolved" });
+  });
+
+  it("passes over a receiver with a call still out and sends the others their due legs", () => {
+    const { core, sent } = makeCore({ name: "pair", funded: 0 });
+    const release = (key: string, to: string) => ({ key, to, ops: [{ t: "release" as const, hold: `h:${key}`, cur: "USDT", amt: 1 }] });
+    core.commit({ key: "chunk:1", legs: [release("chunk:1:a", "user:a"), release("chunk:1:b", "user:b")] });
+    expect(core.deliverDue(new Set(["user:a"]))).toEqual({ sent: 1, retries: 0 });
+    expect(sent.map((s) => [s.to, s.legs.map((l) => l.key)])).toEqual([["user:b", ["chunk:1:b"]]]);
+    // user:a's leg is still due: it leaves with the next step once nothing is out to user:a.
+    expect(core.deliverDue()).toEqual({ sent: 1, retries: 0 });
+    expect(sent.at(-1)).toMatchObject({ to: "user:a", legs: [{ key: "chunk:1:a" }] });
+  });
 });

@@ -13,7 +13,8 @@
  * (durable/pair/legs.ts) at least once; each account applies each leg once by its key
  * `seconds:{pair}:{second}:{first contract id}:{account}` (a contract is settled by one chunk only,
  * so its first id names the chunk for ever). 10,000 contracts due in one second are 40 chunks: at
- * most 40 legs per treasury or fee shard, however many users, each round one call per account.
+ * most 40 legs per treasury or fee shard, however many users; each chunk's legs leave as soon as it
+ * is committed, and each account has at most one call out at a time (durable/pair/legs.ts).
  */
 import type { Leg, Op } from "../../money/index.ts";
 import { shardOf, systemAddress, SYSTEM_USERS, userAddress } from "../../account/address.ts";
@@ -83,16 +84,30 @@ export function contractOps(c: SettledMoney): { to: string; ops: Op[] }[] {
 /** The event key of one settled chunk: its pair, its second and its first contract. */
 export const settleEventKey = (pairId: number, at: number, firstOrderId: number) => `seconds:${pairId}:${Math.floor(at / 1000)}:${firstOrderId}`;
 
-/** Every contract of a settled chunk as one leg per account, keyed `{event}:{account}`. */
+/**
+ * Every contract of a settled chunk as one leg per account, keyed `{event}:{account}`: each
+ * contract's spend and release of its own hold, in the contracts' order, then ONE credit per
+ * account kind and currency with the chunk's sum (the wins of a user, the lost stakes of a treasury
+ * shard, the fees of a fee shard): a fee shard applies one op per chunk, not one per contract.
+ */
 export function settleChunkLegs(eventKey: string, settled: readonly SettledMoney[]): Leg[] {
-  const byAccount = new Map<string, Op[]>();
+  const byAccount = new Map<string, { ops: Op[]; credits: Map<string, Op & { t: "credit" }> }>();
   for (const c of settled)
     for (const { to, ops } of contractOps(c)) {
-      const list = byAccount.get(to);
-      if (list) list.push(...ops);
-      else byAccount.set(to, [...ops]);
+      let acc = byAccount.get(to);
+      if (!acc) byAccount.set(to, (acc = { ops: [], credits: new Map() }));
+      for (const op of ops) {
+        if (op.t !== "credit") {
+          acc.ops.push(op);
+          continue;
+        }
+        const k = `${op.kind}\u0000${op.cur}`;
+        const sum = acc.credits.get(k);
+        if (!sum) acc.credits.set(k, { ...op });
+        else sum.amt = num(BigInt(sum.amt) + BigInt(op.amt), "credits of a chunk");
+      }
     }
-  return [...byAccount].map(([to, ops]) => ({ key: `${eventKey}:${to}`, to, ops }));
+  return [...byAccount].map(([to, { ops, credits }]) => ({ key: `${eventKey}:${to}`, to, ops: [...ops, ...credits.values()] }));
 }
 
 /**

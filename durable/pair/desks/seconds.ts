@@ -352,6 +352,10 @@ export class SecondsDesk {
         this.outbox.appendMany(entries);
         this.scheduler.at("drain", now);
       });
+      // Objects mode: the chunk's legs leave now, whoever settled it (the expiry alarm, or the drain
+      // before a batch), while the next chunk is settled; the "legs" row written with them retries
+      // after a crash. A run already under way goes round once more and takes them.
+      if (this.legs) void this.legs.deliver();
       settled += rows.length;
     }
     const next = this.store.one<Row>("SELECT min(end_at) AS e FROM contracts WHERE status = 1")?.e;
@@ -363,7 +367,6 @@ export class SecondsDesk {
     if (!this.spot.info) return null;
     const { settled, next } = this.settleDue(now);
     if (settled > 0) await drain();
-    if (settled > 0 && this.legs) void this.legs.deliver();
     return next;
   }
 
