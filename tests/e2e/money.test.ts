@@ -466,7 +466,8 @@ describe("money in and out", () => {
     await opPage.locator('[data-testid="user-row"]').getByText(account).click();
     await opPage.waitForSelector('[data-testid="user-balances"]');
     await opPage.locator('[data-testid="user-balances"]').getByText(groupThousands(fmt(spotUsdt).replace(/0+$/, ""))).waitFor();
-    expect(await opPage.locator('[data-testid="user-ledger"] li').count()).toBeGreaterThan(5);
+    // The ledger is its own request (a skeleton until it answers): wait for its rows, not the balances'.
+    await expect.poll(() => opPage.locator('[data-testid="user-ledger"] li').count()).toBeGreaterThan(5);
     await snap(opPage, "money-admin-user");
 
     // Every decision above is in the audit log, with its operator.
