@@ -31,6 +31,14 @@ const OFFLINE_FLAGS = [
   "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1 , EXCLUDE localhost",
 ];
 
+/**
+ * Features turned off besides Playwright's own list. This Chromium's headless mode preloads the
+ * address bar's popup (chrome://omnibox-popup, a WebUI in a renderer of its own) for every new
+ * window: about 0.3 s of CPU per phone, half of what a fresh context costs, for a popup no test can
+ * open.
+ */
+const DISABLED_FEATURES = ["WebUIOmniboxPopup", "WebUIOmniboxAimPopup"];
+
 const SYSTEM_CHROMIUM = "/usr/bin/chromium";
 
 /**
@@ -46,7 +54,16 @@ export async function prepareBrowser(): Promise<void> {
 
 export async function launchBrowser(): Promise<Browser> {
   if (existsSync(SYSTEM_CHROMIUM)) {
-    return chromium.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: OFFLINE_FLAGS });
+    // Chromium keeps only the last --disable-features it is given, and Playwright passes its own
+    // list first: ours must repeat Playwright's. Its list is read from a first launch's command
+    // line (once per test process: see tests/e2e/exchange.ts) rather than copied here.
+    const probe = await chromium.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: [...OFFLINE_FLAGS, "--enable-automation"] });
+    const cdp = await probe.newBrowserCDPSession();
+    const { arguments: argv } = (await cdp.send("Browser.getBrowserCommandLine")) as { arguments: string[] };
+    await probe.close();
+    const playwrights = argv.filter((a) => a.startsWith("--disable-features=")).flatMap((a) => a.slice("--disable-features=".length).split(","));
+    const disabled = `--disable-features=${[...new Set([...playwrights, ...DISABLED_FEATURES])].join(",")}`;
+    return chromium.launch({ executablePath: SYSTEM_CHROMIUM, headless: true, args: [...OFFLINE_FLAGS, disabled] });
   }
   const { default: packaged } = await import("@sparticuz/chromium");
   const extra = OFFLINE_FLAGS.filter((f) => !packaged.args.some((a) => a.split("=")[0] === f.split("=")[0]));
