@@ -173,8 +173,8 @@ export class AccountBook {
 
   // ---- money ----------------------------------------------------------------------------------
 
-  /** Reserves funds for one record (an order, a contract, a position, an escrow): hold `${forKind}:${forId}`. */
-  reserve(r: ReserveRequest): ReserveAnswer {
+  /** A reservation's fields checked (what `reserve` and `reserveMany` take), and the hold it makes. */
+  private asked(r: ReserveRequest) {
     const kind = name(r.account, "account");
     const cur = currency(r.currencyId);
     const amt = units(r.amount, "amount");
@@ -185,23 +185,34 @@ export class AccountBook {
     if (r.owner !== undefined && (typeof r.owner !== "string" || !ID.test(r.owner) || r.owner.length > 64)) bad("owner is not a name");
     if (r.clientId !== undefined && (typeof r.clientId !== "string" || !CLIENT_ID.test(r.clientId))) bad("clientId is not a client id");
     if (r.terms !== undefined && (typeof r.terms !== "string" || r.terms.length > 2_000)) bad("terms must be text of at most 2000 characters");
-    const hold = `${forKind}:${r.forId}`;
+    return { r, kind, cur, amt, forKind, hold: `${forKind}:${r.forId}` };
+  }
+
+  /** One record per client id: the first one's hold answers (nothing moves), checked with the reserve. */
+  private replayOf(forKind: string, clientId: string): ReserveAnswer | null {
+    const first = this.sql.query<{ hold: string; terms: string }>("SELECT hold, terms FROM account_client_ids WHERE for_kind = ? AND client_id = ?", forKind, clientId)[0];
+    const h = first && this.core.hold(first.hold);
+    return h ? { result: "replay", hold: this.withOwner(toHold(h)), terms: first.terms } : null;
+  }
+
+  /** What a reservation made writes beside its hold: its notice, its owner, its client id. */
+  private recordReserved(a: ReturnType<AccountBook["asked"]>): void {
+    this.notice(a.r.notice);
+    if (a.r.owner) this.sql.run("INSERT INTO account_hold_owners (hold, owner) VALUES (?, ?)", a.hold, a.r.owner);
+    if (a.r.clientId !== undefined)
+      this.sql.run("INSERT INTO account_client_ids (for_kind, client_id, hold, terms) VALUES (?, ?, ?, ?)", a.forKind, a.r.clientId, a.hold, a.r.terms ?? "");
+  }
+
+  /** Reserves funds for one record (an order, a contract, a position, an escrow): hold `${forKind}:${forId}`. */
+  reserve(r: ReserveRequest): ReserveAnswer {
+    const a = this.asked(r);
     return this.sql.transaction((): ReserveAnswer => {
-      if (r.clientId !== undefined) {
-        // One record per client id: the first one's hold answers (nothing moves), checked with the reserve.
-        const first = this.sql.query<{ hold: string; terms: string }>("SELECT hold, terms FROM account_client_ids WHERE for_kind = ? AND client_id = ?", forKind, r.clientId)[0];
-        const h = first && this.core.hold(first.hold);
-        if (h) return { result: "replay", hold: this.withOwner(toHold(h)), terms: first.terms };
-      }
-      const result = this.core.reserve({ key: hold, kind, cur, amt, forKind, forId: r.forId });
-      if (result === "insufficient") return { result, available: BigInt(this.available(kind, cur)) };
-      if (result === "reserved") {
-        this.notice(r.notice);
-        if (r.owner) this.sql.run("INSERT INTO account_hold_owners (hold, owner) VALUES (?, ?)", hold, r.owner);
-        if (r.clientId !== undefined)
-          this.sql.run("INSERT INTO account_client_ids (for_kind, client_id, hold, terms) VALUES (?, ?, ?, ?)", forKind, r.clientId, hold, r.terms ?? "");
-      }
-      return { result, hold: this.withOwner(toHold(this.core.hold(hold)!)) };
+      const replay = r.clientId === undefined ? null : this.replayOf(a.forKind, r.clientId);
+      if (replay) return replay;
+      const result = this.core.reserve({ key: a.hold, kind: a.kind, cur: a.cur, amt: a.amt, forKind: a.forKind, forId: r.forId });
+      if (result === "insufficient") return { result, available: BigInt(this.available(a.kind, a.cur)) };
+      if (result === "reserved") this.recordReserved(a);
+      return { result, hold: this.withOwner(toHold(this.core.hold(a.hold)!)) };
     });
   }
 
@@ -211,7 +222,31 @@ export class AccountBook {
    */
   reserveMany(requests: readonly ReserveRequest[]): ReserveAnswer[] {
     if (requests.length > 100) bad("at most 100 reservations per call");
-    return this.sql.transaction(() => requests.map((r) => this.reserve(r)));
+    const asked = requests.map((r) => this.asked(r));
+    // A client id twice in one call: one after another (the second answers with the first's record).
+    const clientIds = asked.flatMap((a) => (a.r.clientId === undefined ? [] : [`${a.forKind}\u0000${a.r.clientId}`]));
+    if (new Set(clientIds).size < clientIds.length) return this.sql.transaction(() => requests.map((r) => this.reserve(r)));
+    return this.sql.transaction(() => {
+      const replays = asked.map((a) => (a.r.clientId === undefined ? null : this.replayOf(a.forKind, a.r.clientId)));
+      const todo = asked.filter((_, i) => replays[i] === null);
+      const owners: [string, string][] = [];
+      const made = this.core.reserveMany(todo.map((a) => ({ key: a.hold, kind: a.kind, cur: a.cur, amt: a.amt, forKind: a.forKind, forId: a.r.forId })));
+      const answers = new Map(
+        todo.map((a, k): [typeof a, ReserveAnswer] => {
+          const { result, available, at } = made[k]!;
+          if (result === "insufficient") return [a, { result, available: BigInt(available) }];
+          if (result === "exists") return [a, { result, hold: this.withOwner(toHold(this.core.hold(a.hold)!)) }];
+          this.notice(a.r.notice);
+          if (a.r.owner) owners.push([a.hold, a.r.owner]);
+          if (a.r.clientId !== undefined) this.sql.run("INSERT INTO account_client_ids (for_kind, client_id, hold, terms) VALUES (?, ?, ?, ?)", a.forKind, a.r.clientId, a.hold, a.r.terms ?? "");
+          const hold = toHold({ hold: a.hold, kind: a.kind, currency: a.cur, amount: a.amt, spent: 0, released: 0, for_kind: a.forKind, for_id: a.r.forId, state: "open", created_at: at });
+          return [a, { result, hold: a.r.owner ? { ...hold, owner: a.r.owner } : hold }];
+        }),
+      );
+      // The holds' owners (the pair of each spot order) in one statement.
+      if (owners.length > 0) this.sql.run("INSERT INTO account_hold_owners (hold, owner) SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true", JSON.stringify(owners));
+      return asked.map((a, i) => replays[i] ?? answers.get(a)!);
+    });
   }
 
   /** Resolves a hold: spends `spend`, credits what the event pays, then releases `release` (or all that is left). */

@@ -105,6 +105,59 @@ export class MoneyCore {
     });
   }
 
+  /**
+   * Several holds in one transaction, each answered as `reserve` one after another would answer it
+   * (an earlier one's funds are gone for a later one; a key already held, or met earlier in the
+   * list, answers "exists"), in a few statements: the keys and balances read once, one balance
+   * update per account and currency, the holds and their movements inserted in one statement each.
+   * An "insufficient" answer carries what was available to it.
+   */
+  reserveMany(hs: readonly HoldRequest[]): { result: "reserved" | "exists" | "insufficient"; available: number; at: number }[] {
+    for (const h of hs) if (units(h.amt) === 0) throw new MoneyRefusal("a hold reserves a positive amount");
+    return this.sql.transaction(() => {
+      const at = this.ports.clock.now();
+      const held = new Set(this.sql.query<{ hold: string }>("SELECT hold FROM money_holds WHERE hold IN (SELECT value FROM json_each(?))", JSON.stringify(hs.map((h) => h.key))).map((r) => r.hold));
+      const accounts = [...new Map(hs.map((h) => [`${h.kind}\u0000${h.cur}`, [h.kind, h.cur]])).values()];
+      const available = new Map(
+        this.sql
+          .query<{ kind: string; currency: string; available: number }>(
+            "SELECT kind, currency, available FROM money_balances WHERE (kind, currency) IN (SELECT value ->> 0, value ->> 1 FROM json_each(?))",
+            JSON.stringify(accounts),
+          )
+          .map((b) => [`${b.kind}\u0000${b.currency}`, b.available]),
+      );
+      const taken = new Map<string, { kind: string; cur: string; amt: number }>();
+      const holds: [string, string, string, number, string, string][] = [];
+      const moves: [string, string, string, number, number][] = [];
+      const answers = hs.map((h) => {
+        const k = `${h.kind}\u0000${h.cur}`;
+        const left = available.get(k) ?? 0;
+        if (held.has(h.key)) return { result: "exists" as const, available: left, at };
+        if (left < h.amt) return { result: "insufficient" as const, available: left, at };
+        held.add(h.key);
+        available.set(k, left - h.amt);
+        const t = taken.get(k) ?? { kind: h.kind, cur: h.cur, amt: 0 };
+        t.amt += h.amt;
+        taken.set(k, t);
+        holds.push([h.key, h.kind, h.cur, h.amt, h.forKind, h.forId]);
+        moves.push([`${h.key}:reserve`, h.kind, h.cur, -h.amt, h.amt]);
+        return { result: "reserved" as const, available: left - h.amt, at };
+      });
+      for (const t of taken.values())
+        if (this.sql.run("UPDATE money_balances SET available = available - ?1, frozen = frozen + ?1 WHERE kind = ?2 AND currency = ?3 AND available >= ?1", t.amt, t.kind, t.cur) === 0)
+          throw new MoneyRefusal(`${t.kind} ${t.cur} changed under its own transaction`);
+      if (holds.length > 0)
+        this.sql.run(
+          `INSERT INTO money_holds (hold, kind, currency, amount, for_kind, for_id, state, created_at)
+           SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, 'open', ? FROM json_each(?) WHERE true ORDER BY key`,
+          at,
+          JSON.stringify(holds),
+        );
+      this.movements(moves);
+      return answers;
+    });
+  }
+
   /** Releases what is left of a hold here (an orphan whose owner never took it). Keyed. */
   releaseRest(key: string, hold: string): "released" | "seen" | "resolved" {
     return this.sql.transaction(() => {

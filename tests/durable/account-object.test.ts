@@ -67,6 +67,29 @@ describe("account object: money moves exactly once", () => {
     expect((await stub.accountBalances(id)).map(row)).toEqual([["change", USDT, 0n, 250n]]);
   });
 
+  it("answers every request of a batch as one after another would: the hold made, what was left to a refused one, a client id's first order", async () => {
+    const { id, stub } = await funded(250n);
+    const ask = (n: number, amount: bigint, more: { owner?: string; clientId?: string; terms?: string } = {}) => ({ forKind: "spot_order", forId: String(n), account: "change", currencyId: USDT, amount, ...more });
+    expect((await stub.accountReserveMany(id, [ask(1, 60n, { clientId: "bot-1", terms: "first" })]))[0]).toMatchObject({ result: "reserved" });
+    const answers = await stub.accountReserveMany(id, [
+      ask(2, 100n, { owner: "pair:1" }),
+      ask(3, 30n),
+      // Only 60 left after the three before it.
+      ask(4, 95n),
+      ask(5, 10n, { clientId: "bot-1", terms: "again" }),
+      ask(6, 60n, { owner: "pair:2", clientId: "bot-2" }),
+    ]);
+    expect(answers[0]).toMatchObject({ result: "reserved", hold: { hold: "spot_order:2", amount: 100n, spent: 0n, open: true, owner: "pair:1" } });
+    expect(answers[1]).toMatchObject({ result: "reserved", hold: { hold: "spot_order:3", amount: 30n } });
+    expect(answers[2]).toEqual({ result: "insufficient", available: 60n });
+    expect(answers[3]).toMatchObject({ result: "replay", terms: "first", hold: { hold: "spot_order:1", amount: 60n } });
+    expect(answers[4]).toMatchObject({ result: "reserved", hold: { hold: "spot_order:6", owner: "pair:2" } });
+    expect((await stub.accountBalances(id)).map(row)).toEqual([["change", USDT, 0n, 250n]]);
+    expect(await stub.accountHold(id, "spot_order:6")).toMatchObject({ amount: 60n, owner: "pair:2", open: true });
+    // bot-2's first order now answers its client id.
+    expect((await stub.accountReserveMany(id, [ask(7, 1n, { clientId: "bot-2" })]))[0]).toMatchObject({ result: "replay", hold: { hold: "spot_order:6" } });
+  });
+
   it("resolves a hold once: spends part, credits the payout, gives back the rest; a second copy changes nothing", async () => {
     const { id, stub } = await funded(500n);
     await stub.accountReserve(id, { forKind: "position", forId: "3", account: "change", currencyId: USDT, amount: 200n });
