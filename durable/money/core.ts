@@ -466,7 +466,7 @@ export class MoneyCore {
     };
     ops.forEach((op, i) => {
       if (skip.has(i) || op.amt === 0) return;
-      const at = `${ref}#${i}`;
+      const at = op.ref ?? `${ref}#${i}`;
       switch (op.t) {
         case "credit": {
           const k = this.m.wrongAccount ? "spot" : op.kind;

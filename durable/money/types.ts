@@ -3,8 +3,12 @@
  * refuses anything else); a currency's scale is decided outside (durable/engine/units.ts today).
  */
 
-/** One balance change inside a leg or an event. Spends and releases name the hold they resolve. */
-export type Op =
+/**
+ * One balance change inside a leg or an event. Spends and releases name the hold they resolve.
+ * `ref` names the movement it makes (default `{leg key}#{op index}`): a leg that carries several
+ * events' ops for one account (a pair's commit of many fills) keeps each event's own movements.
+ */
+export type Op = { ref?: string } & (
   /** Adds to an account's available funds. */
   | { t: "credit"; kind: string; cur: string; amt: number }
   /** Takes from the sender's own available funds (local ops of an event only, never in a leg). */
@@ -18,7 +22,8 @@ export type Op =
    * frozen funds grow by `amt` under hold `hold`, made here for `forKind`/`forId`, and leave it only
    * by the hold's spends and releases. A hold of that name already here refuses the leg.
    */
-  | { t: "lock"; hold: string; kind: string; cur: string; amt: number; forKind: string; forId: string };
+  | { t: "lock"; hold: string; kind: string; cur: string; amt: number; forKind: string; forId: string }
+);
 
 /** A leg: the ops one event makes in one account object, applied there at most once by its key. */
 export interface Leg {

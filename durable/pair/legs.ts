@@ -73,6 +73,30 @@ export function fillLegs(info: PairCurrencies, pair: Parameters<typeof settleFil
 }
 
 /**
+ * A commit's fill legs as one leg per receiver: a batch of twenty orders filled against one maker
+ * makes three legs (the taker's, the maker's, the fee shard's) instead of sixty, so the pair's
+ * outbox, the delivery and each receiver's keys handle three. Each op keeps the movement its own
+ * fill's leg would have made (`ref`: `trade:{pair}:{trade}:{role}#{i}`), so statements read the
+ * same. The merged leg's key is the commit's (`trade:{pair}:{commit}:{receiver}`, once per commit:
+ * the event key is claimed in the pair first) and it stands where the receiver's first fill leg
+ * stood: every later leg of the commit to that receiver (an order's done release) still follows
+ * the fills of its hold. A receiver with one fill leg in the commit (one order a request) keeps it
+ * as it was. The merged leg is applied whole or refused whole, as each fill leg was.
+ */
+export function perReceiver(legs: readonly Leg[], commit: string): Leg[] {
+  const fills = new Map<string, Leg[]>();
+  for (const l of legs) if (l.key.startsWith("trade:")) fills.set(l.to, [...(fills.get(l.to) ?? []), l]);
+  if ([...fills.values()].every((ls) => ls.length === 1)) return [...legs];
+  const out: Leg[] = [];
+  for (const l of legs) {
+    const group = l.key.startsWith("trade:") ? fills.get(l.to)! : null;
+    if (!group || group.length === 1) out.push(l);
+    else if (group[0] === l) out.push({ key: `trade:${commit}:${l.to}`, to: l.to, ops: group.flatMap((g) => g.ops.map((op, i) => ({ ...op, ref: `${g.key}#${i}` }))) });
+  }
+  return out;
+}
+
+/**
  * What a finished order (filled, expired, cancelled) leaves of its hold goes back to its owner;
  * `keep` of it stays in the hold (an OCO's leg cancelled by its stop firing: the child's part).
  */

@@ -103,6 +103,36 @@ describe("spot on the account objects", () => {
     await expect.poll(() => objectBalances(c.id)).toEqual([["change", USDT, units("100"), 0n]]);
   });
 
+  it("settles a batch filled against five resting orders exactly, one leg per account, and the statement still shows each fill", async () => {
+    const feesBefore = await feeTotals();
+    const seller = await objectTrader("0", "1");
+    const buyer = await objectTrader("10000", "0");
+    for (let k = 0; k < 5; k++) expect((await spot(seller.token, "sell", { price: String(50000 + k), num: "0.01" })).body.message).toMatchObject({ status: "open" });
+    const orders = Array.from({ length: 5 }, () => ({ side: "buy", mode: 2, price: "50010", num: "0.01" }));
+    const batch = await api("/transaction/batch", { token: buyer.token, body: { currency_id: BTC, legal_id: USDT, orders } });
+    expect((batch.body.message.orders as { status?: string }[]).map((o) => o.status)).toEqual(["filled", "filled", "filled", "filled", "filled"]);
+    await legsDelivered();
+    // The buyer paid 50000 + 50001 + ... + 50004 per 0.01 (2500.10), got 0.05 BTC less the taker's 0.2 %; the rest of each hold came back.
+    expect(await objectBalances(buyer.id)).toEqual([
+      ["change", BTC, units("0.0499"), 0n],
+      ["change", USDT, units("10000") - units("2500.1"), 0n],
+    ]);
+    // The seller: 0.05 BTC spent, 2500.10 less the maker's 0.1 %.
+    expect(await objectBalances(seller.id)).toEqual([
+      ["change", BTC, units("0.95"), 0n],
+      ["change", USDT, units("2500.1") - units("2.5001"), 0n],
+    ]);
+    const fees = await feeTotals();
+    expect((fees.get(BTC) ?? 0n) - (feesBefore.get(BTC) ?? 0n)).toBe(units("0.0001"));
+    expect((fees.get(USDT) ?? 0n) - (feesBefore.get(USDT) ?? 0n)).toBe(units("2.5001"));
+    // Each fill is its own line in the statement, as one order a request would show it.
+    await drainObject(accountStub(env, buyer.id));
+    const statement = await api(`/wallet/statement?currency_id=${BTC}`, { token: buyer.token });
+    const spotLines = (statement.body.message.lines as { kind: string; amount: string }[]).filter((l) => l.kind === "spot");
+    expect(spotLines.map((l) => l.amount)).toEqual(Array(5).fill("0.00998000"));
+    expect(await readModel(buyer.id)).toEqual(await objectBalances(buyer.id));
+  });
+
   it("gives the whole hold back before answering an order the pair refuses (outside the price band)", async () => {
     const e = await objectTrader("10000", "1");
     const bid = await spot(e.token, "buy", { price: "49000", num: "0.001" });

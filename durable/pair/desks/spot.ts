@@ -25,7 +25,7 @@ import type { FanoutHost } from "../fanout.ts";
 import type { TickerRow } from "../read-model.ts";
 import type { ConditionalUpdate, NewConditionalRow, NewOrderRow, SpotCommandEntry, SpotTrade } from "../outbox.ts";
 import type { Leg } from "../../money/index.ts";
-import { condHold, condReleaseLegs, doneLegs, fillLegs, refusedLegs, spotHold } from "../legs.ts";
+import { condHold, condReleaseLegs, doneLegs, fillLegs, perReceiver, refusedLegs, spotHold } from "../legs.ts";
 import { CHILD_ID_BASE, ConditionalBook } from "../../engine/conditional.ts";
 import { rowToCandle, rowToSnapshotOrder, saveCandles, type PairStorage } from "../storage.ts";
 
@@ -344,7 +344,8 @@ export class SpotDesk {
     if (p.legs.length === 0) return null;
     const legs = p.legs;
     p.legs = [];
-    return { key: `spot:${this.info!.pairId}:j${p.journal[0]?.[0] ?? `t${p.at}`}`, legs };
+    const commit = `${this.info!.pairId}:j${p.journal[0]?.[0] ?? `t${p.at}`}`;
+    return { key: `spot:${commit}`, legs: perReceiver(legs, commit) };
   }
 
   /** The results to fan out once the transaction has committed. */
@@ -719,6 +720,7 @@ export class SpotDesk {
   fanoutHost(sockets: () => WebSocket[]): FanoutHost {
     const info = () => this.info;
     const engine = () => this.engine;
+    const counters = new Map<string, number>();
     return {
       get pairInfo() {
         return info();
@@ -733,8 +735,12 @@ export class SpotDesk {
       currentBars: () => this.currentBars(),
       price: (u) => this.price(u),
       qty: (u) => this.qty(u),
-      counter: (key) => Number(this.store.meta(key) ?? 0),
-      setCounter: (key, value) => this.store.setMeta(key, value),
+      // The sockets' message counters: read from storage once, then kept here beside it (a message per commit read one each time).
+      counter: (key) => counters.get(key) ?? counters.set(key, Number(this.store.meta(key) ?? 0)).get(key)!,
+      setCounter: (key, value) => {
+        this.store.setMeta(key, value);
+        counters.set(key, value);
+      },
     };
   }
 
