@@ -195,6 +195,12 @@ export class AccountBook {
     return h ? { result: "replay", hold: this.withOwner(toHold(h)), terms: first.terms } : null;
   }
 
+  /** A hold just made for a reservation, as the core wrote it. */
+  private madeHold(a: ReturnType<AccountBook["asked"]>, at: number): AccountHold {
+    const hold = toHold({ hold: a.hold, kind: a.kind, currency: a.cur, amount: a.amt, spent: 0, released: 0, for_kind: a.forKind, for_id: a.r.forId, state: "open", created_at: at });
+    return a.r.owner ? { ...hold, owner: a.r.owner } : hold;
+  }
+
   /** What a reservation made writes beside its hold: its notice, its owner, its client id. */
   private recordReserved(a: ReturnType<AccountBook["asked"]>): void {
     this.notice(a.r.notice);
@@ -209,10 +215,13 @@ export class AccountBook {
     return this.sql.transaction((): ReserveAnswer => {
       const replay = r.clientId === undefined ? null : this.replayOf(a.forKind, r.clientId);
       if (replay) return replay;
+      const at = this.clock.now();
       const result = this.core.reserve({ key: a.hold, kind: a.kind, cur: a.cur, amt: a.amt, forKind: a.forKind, forId: r.forId });
       if (result === "insufficient") return { result, available: BigInt(this.available(a.kind, a.cur)) };
-      if (result === "reserved") this.recordReserved(a);
-      return { result, hold: this.withOwner(toHold(this.core.hold(a.hold)!)) };
+      if (result === "exists") return { result, hold: this.withOwner(toHold(this.core.hold(a.hold)!)) };
+      this.recordReserved(a);
+      // The hold just made, as the core wrote it (not read back).
+      return { result, hold: this.madeHold(a, at) };
     });
   }
 
@@ -239,8 +248,7 @@ export class AccountBook {
           this.notice(a.r.notice);
           if (a.r.owner) owners.push([a.hold, a.r.owner]);
           if (a.r.clientId !== undefined) this.sql.run("INSERT INTO account_client_ids (for_kind, client_id, hold, terms) VALUES (?, ?, ?, ?)", a.forKind, a.r.clientId, a.hold, a.r.terms ?? "");
-          const hold = toHold({ hold: a.hold, kind: a.kind, currency: a.cur, amount: a.amt, spent: 0, released: 0, for_kind: a.forKind, for_id: a.r.forId, state: "open", created_at: at });
-          return [a, { result, hold: a.r.owner ? { ...hold, owner: a.r.owner } : hold }];
+          return [a, { result, hold: this.madeHold(a, at) }];
         }),
       );
       // The holds' owners (the pair of each spot order) in one statement.

@@ -11,7 +11,7 @@ import { orderNotices } from "./notices.ts";
 import type { Outbox } from "./outbox.ts";
 import type { Scheduler } from "./scheduler.ts";
 import type { PairStorage } from "./storage.ts";
-import type { PairLegs } from "./legs.ts";
+import { DELIVER_FALLBACK_MS, type PairLegs } from "./legs.ts";
 
 export interface SpotCommitParts {
   store: PairStorage;
@@ -48,7 +48,7 @@ export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout,
         money = legs ? spot.takeLegs() : null;
         if (money) {
           legs!.commitInside(money.key, money.legs);
-          scheduler.at("legs", Date.now());
+          scheduler.at("legs", Date.now() + DELIVER_FALLBACK_MS);
         }
         const entry = spot.finish();
         if (entry) {
@@ -71,8 +71,8 @@ export function spotCommitter({ store, spot, outbox, scheduler, seconds, fanout,
       throw err;
     }
     fanout.publish(published);
-    // The legs go out now (the scheduler's "legs" row, written with them, retries after a crash).
-    if (money) void legs!.deliver();
+    // The legs go out in a moment, with the other commits of that moment (the scheduler's "legs" row, written with them, retries after a crash).
+    if (money) legs!.deliverSoon();
     return out;
   };
 }

@@ -121,6 +121,16 @@ export function condReleaseLegs(info: PairCurrencies, o: { id: number; owner: nu
   return leg(`${condHold(o.id)}:${why}`, userAddress(o.owner), [{ t: "release", hold: condHold(o.id), cur, amt: amt(units, "conditional order's own funds") }]);
 }
 
+/**
+ * How long legs committed by the spot path wait before a delivery takes them (`deliverSoon`): the
+ * commits of that moment reach each receiver in one call instead of one call each (a receiver's
+ * call costs it a transaction, its keys and an alarm whatever it carries). The money is in the
+ * pair's outbox from the commit on; only its arrival in the accounts waits this much longer.
+ */
+export const DELIVER_AFTER_MS = 10;
+/** When the scheduler's `legs` alarm, written with the legs, delivers them if that moment's delivery never ran (the object stopped first). */
+export const DELIVER_FALLBACK_MS = 500;
+
 /** Sends of one delivery run (each after a call is answered) before it ends and answers; a call to deliver() starts the next run. */
 const STEPS_PER_RUN = 256;
 
@@ -141,6 +151,7 @@ export class PairLegs {
   private again = false;
   /** Wakes a run waiting on its calls out: legs were committed meanwhile (a receiver with no call out takes them now). */
   private wake: (() => void) | null = null;
+  private soon: ReturnType<typeof setTimeout> | null = null;
 
   constructor(
     private readonly store: PairStorage,
@@ -198,6 +209,18 @@ export class PairLegs {
   /** Whether legs wait for an answer. */
   pending(): boolean {
     return this.store.one("SELECT 1 AS x FROM money_outbox LIMIT 1") !== undefined;
+  }
+
+  /**
+   * A delivery DELIVER_AFTER_MS from now (one for every commit of that moment). If the object
+   * stops first, the scheduler's `legs` row, written with the legs, delivers them.
+   */
+  deliverSoon(): void {
+    if (this.soon !== null) return;
+    this.soon = setTimeout(() => {
+      this.soon = null;
+      void this.deliver();
+    }, DELIVER_AFTER_MS);
   }
 
   /**
