@@ -21,6 +21,7 @@ import { claimOrphan, RECORD_OWNER } from "./claims.ts";
 import { DRAIN_BATCH, drainStatements, systemDrainStatements } from "./drain.ts";
 import { collectorCount, collectorName, collectorStatements, DrainCollector, type DrainSource, type HandOver, type HandOverAnswer } from "./collector.ts";
 import { accountsOnObjects } from "../../worker/lib/accounts.ts";
+import { objectId } from "../../worker/lib/object-ids.ts";
 import type * as A from "./types.ts";
 import { SESSION_GONE, SessionTrust, type SessionProof, type SessionRow } from "./sessions.ts";
 import { MAINTENANCE_KEY, MaintenanceLease, maintenanceAddress, maintenanceShardOf, MaintenanceSwitch, type MaintenanceLeaseAnswer } from "./maintenance.ts";
@@ -348,7 +349,7 @@ export class AccountObject extends DurableObject<Env> {
     const p = book.pending(limit);
     if (p.movements.length === 0 && p.notices.length === 0) return book.drainAnswer(0, 0);
     const name = collectorName(source, collectorCount(this.env));
-    const collector = this.env.USER.get(this.env.USER.idFromName(name));
+    const collector = this.env.USER.get(objectId(this.env.USER, name));
     const answer = await collector.collectorTake({ source, movements: p.movements, notices: p.notices });
     if (answer.result !== "written") return { ...book.drainAnswer(0, 0), more: true, retryMs: answer.retryMs };
     book.markDrained(p.movements.at(-1)?.seq ?? 0, p.notices.at(-1)?.seq ?? 0);
@@ -419,7 +420,7 @@ export class AccountObject extends DurableObject<Env> {
     const id = Number(h.forId);
     if (!pair || !/^[0-9]+$/.test(h.forId) || !Number.isSafeInteger(id)) return null;
     const pairId = Number(pair[1]);
-    const stub = this.env.PAIR.get(this.env.PAIR.idFromName(`pair:${pairId}`));
+    const stub = this.env.PAIR.get(objectId(this.env.PAIR, `pair:${pairId}`));
     if (h.forKind === "spot_order") {
       // "not_yours": the id is another user's order (this hold drew a taken id), so this user's order never was.
       const verdict = await stub.tombstone(pairId, id, this.book().ownerOf());

@@ -20,6 +20,7 @@
  *   statements go in the same D1 batch), and `DRAIN_COLLECTORS = "0"`.
  */
 import type { NewNotification } from "../../worker/domain/notifications/inbox.ts";
+import { objectId } from "../../worker/lib/object-ids.ts";
 import { collectorCount, collectorName, type PairBatch } from "../account/collector.ts";
 import { fillNotifications, gatherSpot, triggerNotifications, type OutboxPair, type PairReadModel, type SpotCommandEntry } from "./outbox.ts";
 
@@ -84,7 +85,7 @@ export function pairReadModel(env: Pick<Env, "USER" | "DRAIN_COLLECTORS">, ticke
     const name = collectorName({ kind: "pair", pairId }, count);
     let stub = stubs.get(name);
     if (!stub) {
-      stub = env.USER.get(env.USER.idFromName(name));
+      stub = env.USER.get(objectId(env.USER, name));
       stubs.set(name, stub);
     }
     return stub;

@@ -11,6 +11,7 @@
 import { parseAddress, shardOf, systemAddress, SYSTEM_SHARDS, SYSTEM_USERS, userAddress } from "../../durable/account/address.ts";
 import type { Leg, LegResult } from "../../durable/money/index.ts";
 import { userStub } from "./notify.ts";
+import { objectId } from "./object-ids.ts";
 
 export { parseAddress, shardOf, systemAddress, SYSTEM_SHARDS, SYSTEM_USERS, userAddress };
 
@@ -34,7 +35,7 @@ export function accountStub(env: Pick<Env, "USER">, userId: number) {
 
 /** Shard `shard` of a system account (`system:{id}:{k}`, an instance of the same class). */
 export function systemStub(env: Pick<Env, "USER">, userId: number, shard: number) {
-  return env.USER.get(env.USER.idFromName(systemAddress(userId, shard)));
+  return env.USER.get(objectId(env.USER, systemAddress(userId, shard)));
 }
 
 /**

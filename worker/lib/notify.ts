@@ -9,10 +9,11 @@
  * failure is logged and the caller's money path carries on.
  */
 import type { UserEvent } from "../../schemas/realtime.ts";
+import { objectId } from "./object-ids.ts";
 
 /** The user's channel object (one per user). */
 export function userStub(env: Pick<Env, "USER">, userId: number) {
-  return env.USER.get(env.USER.idFromName(`user:${userId}`));
+  return env.USER.get(objectId(env.USER, `user:${userId}`));
 }
 
 type UserStub = ReturnType<typeof userStub>;

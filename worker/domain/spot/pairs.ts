@@ -2,6 +2,7 @@
 import { baseUnitsPerLot, quoteUnitsPerTickLot } from "../../../durable/engine/units.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { isolateMap } from "../../lib/caches.ts";
+import { objectId } from "../../lib/object-ids.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
 import type { PairState } from "../../../durable/pair/object.ts";
 
@@ -172,5 +173,5 @@ export async function drainHoldingPairs(env: Env, userId: number, forKinds: stri
 
 /** The Durable Object stub of a pair. */
 export function pairStub(env: Pick<Env, "PAIR">, pairId: number) {
-  return env.PAIR.get(env.PAIR.idFromName(`pair:${pairId}`));
+  return env.PAIR.get(objectId(env.PAIR, `pair:${pairId}`));
 }
