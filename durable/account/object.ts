@@ -171,12 +171,12 @@ export class AccountObject extends DurableObject<Env> {
     return answer;
   }
 
-  async accountReserveMany(userId: number, requests: A.ReserveRequest[], session?: SessionProof): Promise<A.ReserveAnswer[]> {
+  async accountReserveMany(userId: number, requests: A.ReserveRequest[], session?: SessionProof): Promise<A.ReserveManyAnswer[]> {
     await this.requireOpen(userId);
     await this.requireSession(userId, session);
     const answers = this.book(userId).reserveMany(requests);
     if (answers.some((a) => a.result === "reserved")) await this.drainSoon();
-    return answers;
+    return answers.map((a) => (a.result === "reserved" ? { result: "reserved" } : a));
   }
 
   async accountResolve(userId: number, request: A.ResolveRequest): Promise<A.LegAnswer> {

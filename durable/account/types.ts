@@ -61,6 +61,9 @@ export type ReserveAnswer =
   | { result: "insufficient"; available: bigint }
   | { result: "replay"; hold: AccountHold; terms: string };
 
+/** A batch's answers (`accountReserveMany`): as ReserveAnswer, but a hold made answers only that it was made (the batch's caller reads nothing more, and twenty holds would cross the call for nothing). */
+export type ReserveManyAnswer = Exclude<ReserveAnswer, { result: "reserved" | "exists" }> | { result: "reserved" } | { result: "exists"; hold: AccountHold };
+
 /** One balance change of a leg. Spends and releases name a hold of this account. */
 export type AccountOp =
   | { t: "credit"; account: string; currencyId: number; amount: bigint }
