@@ -211,6 +211,9 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "position":
     case "lever_margin":
       return { kind: `lever_${p[2] ?? "close"}`, ref: { type: "lever", id: int(p[1]) } };
+    case "lever":
+      // The pair's legs of a position (durable/pair/desks/lever-objects.ts): `lever:{id}:close|revoke|fee:{day}`, then the receiver; D1's kinds.
+      return { kind: p[2] === "fee" ? "lever_overnight" : p[2] === "revoke" ? "lever_revoke" : "lever_close", ref: { type: "lever", id: int(p[1]) } };
     case "escrow":
       return { kind: p[2] === "return" ? "c2c_return" : "c2c_release", ref: { type: "c2c_order", id: int(p[1]) } };
     case "c2c_order":
