@@ -3,7 +3,8 @@
  * fresh-clone walk of session 17): the pair's legs are keyed `lever:{id}:close|revoke|fee:{day}`
  * (durable/pair/desks/lever-objects.ts), and the statement must read them as D1's kinds
  * (`lever_close`, `lever_revoke`, `lever_overnight`) with the position as their record, not as an
- * unknown kind "lever" ("Other (lever)" on the screen, no link to the position).
+ * unknown kind "lever" ("Other (lever)" on the screen, no link to the position). A cover's and a
+ * mining buy's hold (spent at once) link to their record too.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { leverCloseKey, leverNightKey, leverRevokeKey } from "../../durable/pair/desks/lever-objects.ts";
@@ -43,5 +44,11 @@ describe("a position's legs in the statement on the account objects", () => {
     expect(kind(leverNightKey(41, 20_420))).toEqual({ kind: "lever_overnight", ref: { type: "lever", id: 41 } });
     expect(kind(leverRevokeKey(42))).toEqual({ kind: "lever_revoke", ref: { type: "lever", id: 42 } });
     expect(kind(leverCloseKey(43))).toEqual({ kind: "lever_close", ref: { type: "lever", id: 43 } });
+  });
+
+  it("links a cover's and a mining buy's hold to their record", () => {
+    const kind = (key: string) => movementKind(key, (k) => refOf(k, ""));
+    expect(kind("cover:51:reserve")).toEqual({ kind: "insurance_hold", ref: { type: "insurance", id: 51 } });
+    expect(kind("mining:52:reserve")).toEqual({ kind: "mining_hold", ref: { type: "mining", id: 52 } });
   });
 });
