@@ -1,0 +1,154 @@
+/**
+ * Spot order ids across pairs, with the balances in the account objects (found by
+ * `bench/crash.mjs --accounts objects --seed 61`: two users' batches on pairs 1 and 2 drew the same
+ * ids in one millisecond, both were booked, and D1's `spot_orders` kept one row for each pair of
+ * them, so clients were answered with another user's order). A pair now draws only ids of its slot
+ * (worker/lib/ids.ts `spotOrderId`), and an order of a batch that meets another user's order on the
+ * same pair (ID_TAKEN) is drawn again instead of being answered "try again".
+ *
+ * The draws are forced to coincide: the Worker runs in the test's isolate, so a fixed clock
+ * (`vi.setSystemTime`) and a fixed `crypto.getRandomValues` for the request's one draw give two
+ * requests the same millisecond and the same random bits.
+ */
+import { env } from "cloudflare:test";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { PAIR_SLOTS, spotOrderId } from "../../worker/lib/ids.ts";
+import { accountStub } from "../../worker/lib/accounts.ts";
+import { api, seedSpotPair } from "../api/helpers.ts";
+import { BTC, USDT, objectTrader } from "./fixtures.ts";
+
+const ETH = 2;
+/** The random value every forced draw gets. */
+const BITS = 37;
+
+beforeAll(async () => {
+  await seedSpotPair();
+  await seedSpotPair({ pairId: 2, currencyId: ETH });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  vi.useRealTimers();
+});
+
+/** From now on the clock stands at one millisecond (the same for every request until real timers come back). */
+function oneMillisecond() {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(Date.now());
+}
+
+/** The next `draws` random draws (an order's or a batch's id: one each) get BITS; later ones are random again. */
+function sameBits(draws = 1) {
+  const spy = vi.isMockFunction(crypto.getRandomValues) ? vi.mocked(crypto.getRandomValues) : vi.spyOn(crypto, "getRandomValues");
+  for (let k = 0; k < draws; k++)
+    spy.mockImplementationOnce(<T extends ArrayBufferView | null>(buf: T): T => {
+      if (buf instanceof Uint32Array) buf.fill(BITS);
+      return buf;
+    });
+}
+
+const buy = (token: string, coin: number, body: Record<string, unknown>) => api("/transaction/walletIn", { token, body: { currency_id: coin, legal_id: USDT, mode: 2, ...body } });
+const batch = (token: string, orders: Record<string, unknown>[]) =>
+  api("/transaction/batch", { token, body: { currency_id: BTC, legal_id: USDT, orders: orders.map((o) => ({ side: "buy", mode: 2, ...o })) } });
+
+/** D1's read-model rows of these order ids (after the pairs' drains), as [id, user, pair]. */
+async function orderRows(ids: string[]) {
+  const { results } = await env.DB.prepare(`SELECT id, user_id, pair_id FROM spot_orders WHERE id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`)
+    .bind(...ids.map(Number))
+    .all<{ id: number; user_id: number; pair_id: number }>();
+  return results.map((r) => [String(r.id), r.user_id, r.pair_id]);
+}
+const drainPairs = (...pairs: number[]) => Promise.all(pairs.map((p) => env.PAIR.get(env.PAIR.idFromName(`pair:${p}`)).drain()));
+
+describe("spot order ids drawn by two pairs", () => {
+  it("are never the same, for any random bits in any millisecond", () => {
+    const now = Date.UTC(2026, 10, 30, 3, 0, 0);
+    for (const ms of [now, now + 1, now + 977]) {
+      const seen = new Map<number, number>();
+      // Every pair id of one 64 (the seeded pairs are 1, 2, 5, 6, 10, 11) and every random draw.
+      for (let pairId = 1; pairId <= PAIR_SLOTS; pairId++)
+        for (let r = 0; r < PAIR_SLOTS; r++) {
+          const id = spotOrderId(pairId, ms, () => r);
+          expect(seen.get(id) ?? pairId).toBe(pairId);
+          seen.set(id, pairId);
+          expect(Number.isSafeInteger(id)).toBe(true);
+        }
+      expect(seen.size).toBe(PAIR_SLOTS * PAIR_SLOTS);
+    }
+    // A batch's orders (first + k × PAIR_SLOTS) stay in their pair's slot.
+    const first = spotOrderId(11, now, () => 63);
+    for (let k = 0; k < 20; k++) expect((first + k * PAIR_SLOTS) % PAIR_SLOTS).toBe(spotOrderId(11, now, () => 0) % PAIR_SLOTS);
+    expect(spotOrderId(1, now, () => 5)).not.toBe(spotOrderId(2, now, () => 5));
+  });
+
+  it("books two users' orders on two pairs in one millisecond with the same random bits as two orders, each its own row in D1", async () => {
+    const x = await objectTrader("1000", "0");
+    const y = await objectTrader("1000", "0");
+    oneMillisecond();
+    sameBits();
+    const onBtc = await buy(x.token, BTC, { price: "100", num: "0.1", client_oid: "x-btc" });
+    sameBits();
+    const onEth = await buy(y.token, ETH, { price: "50", num: "0.2", client_oid: "y-eth" });
+    vi.useRealTimers();
+    expect(onBtc.body.message).toMatchObject({ status: "open" });
+    expect(onEth.body.message).toMatchObject({ status: "open" });
+    const [xId, yId] = [onBtc.body.message.order_id as string, onEth.body.message.order_id as string];
+    expect(xId).not.toBe(yId);
+
+    await drainPairs(1, 2);
+    await expect.poll(() => orderRows([xId, yId])).toEqual(
+      [
+        [xId, x.id, 1],
+        [yId, y.id, 2],
+      ].sort((a, b) => Number(a[0]) - Number(b[0])),
+    );
+    // Each client id answers its own order.
+    const again = await buy(y.token, ETH, { price: "50", num: "0.2", client_oid: "y-eth" });
+    expect(again.body.message).toMatchObject({ order_id: yId, status: "open", replayed: true });
+  });
+});
+
+describe("a spot order whose id another user's order has on the same pair", () => {
+  it("draws a batch's taken orders again and books them under new ids (no try_again), each client id answering its own order", async () => {
+    const a = await objectTrader("1000", "0");
+    const b = await objectTrader("1000", "0");
+    const three = (who: string) => [0, 1, 2].map((k) => ({ price: String(90 + k), num: "0.1", client_oid: `${who}-${k}` }));
+    oneMillisecond();
+    sameBits();
+    const first = await batch(a.token, three("a"));
+    // b's batch draws the same first id: the pair refuses all three as a's; the next draw is random.
+    sameBits();
+    const second = await batch(b.token, three("b"));
+    vi.useRealTimers();
+
+    const aIds = (first.body.message.orders as { order_id: string }[]).map((o) => o.order_id);
+    expect(second.body.message.orders).toEqual([0, 1, 2].map(() => expect.objectContaining({ status: "open" })));
+    const bIds = (second.body.message.orders as { order_id: string }[]).map((o) => o.order_id);
+    expect(new Set([...aIds, ...bIds]).size).toBe(6);
+    // b's funds are in three open holds under the new ids, the first draws' holds given back.
+    const holds = await accountStub(env, b.id).accountOpenHolds(b.id);
+    expect(holds.map((h) => h.hold).sort()).toEqual(bIds.map((id) => `spot_order:${id}`).sort());
+
+    await drainPairs(1);
+    await expect.poll(() => orderRows([...aIds, ...bIds])).toHaveLength(6);
+    for (const [id, userId] of await orderRows([...aIds, ...bIds])) expect(userId).toBe(aIds.includes(id as string) ? a.id : b.id);
+    // Sent again, b's batch is answered with the orders booked under the new ids.
+    const again = await batch(b.token, three("b"));
+    expect(again.body.message.orders).toEqual(bIds.map((id) => expect.objectContaining({ order_id: id, replayed: true })));
+  });
+
+  it("draws a single order with a client id again and answers its client id with the order booked under the new id", async () => {
+    const a = await objectTrader("1000", "0");
+    const b = await objectTrader("1000", "0");
+    oneMillisecond();
+    sameBits();
+    const mine = await buy(a.token, BTC, { price: "80", num: "0.1" });
+    sameBits();
+    const theirs = await buy(b.token, BTC, { price: "81", num: "0.1", client_oid: "b-single" });
+    vi.useRealTimers();
+    expect(theirs.body.message).toMatchObject({ status: "open" });
+    expect(theirs.body.message.order_id).not.toBe(mine.body.message.order_id);
+    const again = await buy(b.token, BTC, { price: "81", num: "0.1", client_oid: "b-single" });
+    expect(again.body.message).toMatchObject({ order_id: theirs.body.message.order_id, status: "open", replayed: true });
+    expect((await accountStub(env, b.id).accountOpenHolds(b.id)).map((h) => h.hold)).toEqual([`spot_order:${theirs.body.message.order_id}`]);
+  });
+});
