@@ -36,27 +36,39 @@ function oneMillisecond() {
   vi.setSystemTime(Date.now());
 }
 
-/** The next `draws` random draws (an order's or a batch's id: one each) get BITS; later ones are random again. */
-function sameBits(draws = 1) {
+/** The next random draw (a request's id: its one draw) gets BITS; later ones are random again. */
+function sameBits() {
   const spy = vi.isMockFunction(crypto.getRandomValues) ? vi.mocked(crypto.getRandomValues) : vi.spyOn(crypto, "getRandomValues");
-  for (let k = 0; k < draws; k++)
-    spy.mockImplementationOnce(<T extends ArrayBufferView | null>(buf: T): T => {
-      if (buf instanceof Uint32Array) buf.fill(BITS);
-      return buf;
-    });
+  spy.mockImplementationOnce(<T extends ArrayBufferView | null>(buf: T): T => {
+    if (buf instanceof Uint32Array) buf.fill(BITS);
+    return buf;
+  });
 }
+
+/** Two requests, one after the other, in one millisecond, each drawing its id with the same random bits. */
+async function coinciding<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A, B]> {
+  oneMillisecond();
+  sameBits();
+  const a = await first();
+  sameBits();
+  const b = await second();
+  vi.useRealTimers();
+  return [a, b];
+}
+
+/** Rows [id, user, pair] of `table` with these ids, in id order. */
+async function rowsOf(table: "spot_orders" | "spot_conditional_orders", ids: string[]) {
+  const { results } = await env.DB.prepare(`SELECT id, user_id, pair_id FROM ${table} WHERE id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`)
+    .bind(...ids.map(Number))
+    .all<{ id: number; user_id: number; pair_id: number }>();
+  return results.map((r) => [String(r.id), r.user_id, r.pair_id]);
+}
+const byId = (rows: (string | number)[][]) => rows.sort((a, b) => Number(a[0]) - Number(b[0]));
 
 const buy = (token: string, coin: number, body: Record<string, unknown>) => api("/transaction/walletIn", { token, body: { currency_id: coin, legal_id: USDT, mode: 2, ...body } });
 const batch = (token: string, orders: Record<string, unknown>[]) =>
   api("/transaction/batch", { token, body: { currency_id: BTC, legal_id: USDT, orders: orders.map((o) => ({ side: "buy", mode: 2, ...o })) } });
 
-/** D1's read-model rows of these order ids (after the pairs' drains), as [id, user, pair]. */
-async function orderRows(ids: string[]) {
-  const { results } = await env.DB.prepare(`SELECT id, user_id, pair_id FROM spot_orders WHERE id IN (${ids.map(() => "?").join(", ")}) ORDER BY id`)
-    .bind(...ids.map(Number))
-    .all<{ id: number; user_id: number; pair_id: number }>();
-  return results.map((r) => [String(r.id), r.user_id, r.pair_id]);
-}
 const drainPairs = (...pairs: number[]) => Promise.all(pairs.map((p) => env.PAIR.get(env.PAIR.idFromName(`pair:${p}`)).drain()));
 
 describe("spot order ids drawn by two pairs", () => {
@@ -83,24 +95,16 @@ describe("spot order ids drawn by two pairs", () => {
   it("books two users' orders on two pairs in one millisecond with the same random bits as two orders, each its own row in D1", async () => {
     const x = await objectTrader("1000", "0");
     const y = await objectTrader("1000", "0");
-    oneMillisecond();
-    sameBits();
-    const onBtc = await buy(x.token, BTC, { price: "100", num: "0.1", client_oid: "x-btc" });
-    sameBits();
-    const onEth = await buy(y.token, ETH, { price: "50", num: "0.2", client_oid: "y-eth" });
-    vi.useRealTimers();
-    expect(onBtc.body.message).toMatchObject({ status: "open" });
-    expect(onEth.body.message).toMatchObject({ status: "open" });
+    const [onBtc, onEth] = await coinciding(
+      () => buy(x.token, BTC, { price: "100", num: "0.1", client_oid: "x-btc" }),
+      () => buy(y.token, ETH, { price: "50", num: "0.2", client_oid: "y-eth" }),
+    );
+    expect([onBtc.body.message.status, onEth.body.message.status]).toEqual(["open", "open"]);
     const [xId, yId] = [onBtc.body.message.order_id as string, onEth.body.message.order_id as string];
     expect(xId).not.toBe(yId);
 
     await drainPairs(1, 2);
-    await expect.poll(() => orderRows([xId, yId])).toEqual(
-      [
-        [xId, x.id, 1],
-        [yId, y.id, 2],
-      ].sort((a, b) => Number(a[0]) - Number(b[0])),
-    );
+    await expect.poll(() => rowsOf("spot_orders", [xId, yId])).toEqual(byId([[xId, x.id, 1], [yId, y.id, 2]]));
     // Each client id answers its own order.
     const again = await buy(y.token, ETH, { price: "50", num: "0.2", client_oid: "y-eth" });
     expect(again.body.message).toMatchObject({ order_id: yId, status: "open", replayed: true });
@@ -112,13 +116,11 @@ describe("a spot order whose id another user's order has on the same pair", () =
     const a = await objectTrader("1000", "0");
     const b = await objectTrader("1000", "0");
     const three = (who: string) => [0, 1, 2].map((k) => ({ price: String(90 + k), num: "0.1", client_oid: `${who}-${k}` }));
-    oneMillisecond();
-    sameBits();
-    const first = await batch(a.token, three("a"));
     // b's batch draws the same first id: the pair refuses all three as a's; the next draw is random.
-    sameBits();
-    const second = await batch(b.token, three("b"));
-    vi.useRealTimers();
+    const [first, second] = await coinciding(
+      () => batch(a.token, three("a")),
+      () => batch(b.token, three("b")),
+    );
 
     const aIds = (first.body.message.orders as { order_id: string }[]).map((o) => o.order_id);
     expect(second.body.message.orders).toEqual([0, 1, 2].map(() => expect.objectContaining({ status: "open" })));
@@ -129,8 +131,8 @@ describe("a spot order whose id another user's order has on the same pair", () =
     expect(holds.map((h) => h.hold).sort()).toEqual(bIds.map((id) => `spot_order:${id}`).sort());
 
     await drainPairs(1);
-    await expect.poll(() => orderRows([...aIds, ...bIds])).toHaveLength(6);
-    for (const [id, userId] of await orderRows([...aIds, ...bIds])) expect(userId).toBe(aIds.includes(id as string) ? a.id : b.id);
+    await expect.poll(() => rowsOf("spot_orders", [...aIds, ...bIds])).toHaveLength(6);
+    for (const [id, userId] of await rowsOf("spot_orders", [...aIds, ...bIds])) expect(userId).toBe(aIds.includes(id as string) ? a.id : b.id);
     // Sent again, b's batch is answered with the orders booked under the new ids.
     const again = await batch(b.token, three("b"));
     expect(again.body.message.orders).toEqual(bIds.map((id) => expect.objectContaining({ order_id: id, replayed: true })));
@@ -139,12 +141,10 @@ describe("a spot order whose id another user's order has on the same pair", () =
   it("draws a single order with a client id again and answers its client id with the order booked under the new id", async () => {
     const a = await objectTrader("1000", "0");
     const b = await objectTrader("1000", "0");
-    oneMillisecond();
-    sameBits();
-    const mine = await buy(a.token, BTC, { price: "80", num: "0.1" });
-    sameBits();
-    const theirs = await buy(b.token, BTC, { price: "81", num: "0.1", client_oid: "b-single" });
-    vi.useRealTimers();
+    const [mine, theirs] = await coinciding(
+      () => buy(a.token, BTC, { price: "80", num: "0.1" }),
+      () => buy(b.token, BTC, { price: "81", num: "0.1", client_oid: "b-single" }),
+    );
     expect(theirs.body.message).toMatchObject({ status: "open" });
     expect(theirs.body.message.order_id).not.toBe(mine.body.message.order_id);
     const again = await buy(b.token, BTC, { price: "81", num: "0.1", client_oid: "b-single" });
@@ -152,3 +152,36 @@ describe("a spot order whose id another user's order has on the same pair", () =
     expect((await accountStub(env, b.id).accountOpenHolds(b.id)).map((h) => h.hold)).toEqual([`spot_order:${theirs.body.message.order_id}`]);
   });
 });
+
+describe("conditional order ids (their OCO legs and children are spot orders under them)", () => {
+  const stop = (token: string, coin: number, body: Record<string, unknown>) =>
+    api("/transaction/conditional", { token, body: { currency_id: coin, legal_id: USDT, side: "buy", type: "stop_limit", num: "0.1", stop_price: "120", price: "121", ...body } });
+
+  it("are never the same on two pairs in one millisecond with the same random bits", async () => {
+    const x = await objectTrader("1000", "0");
+    const y = await objectTrader("1000", "0");
+    const [onBtc, onEth] = await coinciding(
+      () => stop(x.token, BTC, {}),
+      () => stop(y.token, ETH, {}),
+    );
+    expect([onBtc.body.message.status, onEth.body.message.status]).toEqual(["open", "open"]);
+    const [xId, yId] = [onBtc.body.message.id as string, onEth.body.message.id as string];
+    expect(xId).not.toBe(yId);
+    await drainPairs(1, 2);
+    await expect.poll(() => rowsOf("spot_conditional_orders", [xId, yId])).toEqual(byId([[xId, x.id, 1], [yId, y.id, 2]]));
+  });
+
+  it("draws one taken on the same pair again and answers its client id with the order under the new id", async () => {
+    const a = await objectTrader("1000", "0");
+    const b = await objectTrader("1000", "0");
+    const [mine, theirs] = await coinciding(
+      () => stop(a.token, BTC, {}),
+      () => stop(b.token, BTC, { client_oid: "b-stop" }),
+    );
+    expect(theirs.body.message).toMatchObject({ status: "open" });
+    expect(theirs.body.message.id).not.toBe(mine.body.message.id);
+    const again = await stop(b.token, BTC, { client_oid: "b-stop" });
+    expect(again.body.message).toMatchObject({ id: theirs.body.message.id, status: "open", replayed: true });
+  });
+});
+
