@@ -14,7 +14,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { PAIR_SLOTS, spotOrderId } from "../../worker/lib/ids.ts";
 import { accountStub } from "../../worker/lib/accounts.ts";
-import { api, seedSpotPair } from "../api/helpers.ts";
+import { api, seedSpotPair, units } from "../api/helpers.ts";
 import { BTC, USDT, objectTrader } from "./fixtures.ts";
 
 const ETH = 2;
@@ -153,6 +153,44 @@ describe("a spot order whose id another user's order has on the same pair", () =
   });
 });
 
+describe("a client id whose first request was cut before the pair booked it, its id since taken by another user's order", () => {
+  /** b's hold made by a request cut before the pair (`spot_order:{id}`, with the client id and its terms: a buy of 0.1 at `price` on pair 1). */
+  const cutHold = (userId: number, id: string, clientId: string, price: number) =>
+    accountStub(env, userId).accountReserve(userId, {
+      forKind: "spot_order",
+      forId: id,
+      account: "change",
+      currencyId: USDT,
+      amount: units("0.1") * BigInt(price),
+      owner: "pair:1",
+      clientId,
+      terms: JSON.stringify({ id: Number(id), side: "buy", kind: "limit", price: price * 100, qty: 100_000, pair_id: 1, reserved_units: Number(units("0.1") * BigInt(price)), budget: null }),
+    });
+
+  it("is booked anew under a new id when sent again, alone or in a batch, and answered with that order from then on", async () => {
+    const a = await objectTrader("1000", "0");
+    const b = await objectTrader("1000", "0");
+    const taken = (await buy(a.token, BTC, { price: "70", num: "0.1" })).body.message.order_id as string;
+    const takenInBatch = (await buy(a.token, BTC, { price: "71", num: "0.1" })).body.message.order_id as string;
+    expect((await cutHold(b.id, taken, "b-cut", 72)).result).toBe("reserved");
+    expect((await cutHold(b.id, takenInBatch, "b-cut-batch", 73)).result).toBe("reserved");
+
+    const single = await buy(b.token, BTC, { price: "72", num: "0.1", client_oid: "b-cut" });
+    expect(single.body.message).toMatchObject({ status: "open" });
+    const [inBatch] = (await batch(b.token, [{ price: "73", num: "0.1", client_oid: "b-cut-batch" }])).body.message.orders as { order_id: string; status: string }[];
+    expect(inBatch).toMatchObject({ status: "open" });
+    const ids = [single.body.message.order_id as string, inBatch!.order_id];
+    expect(ids).not.toContain(taken);
+    expect(ids).not.toContain(takenInBatch);
+    // The cut requests' holds went back; b's funds are in the two new orders' holds.
+    expect((await accountStub(env, b.id).accountOpenHolds(b.id)).map((h) => h.hold).sort()).toEqual(ids.map((id) => `spot_order:${id}`).sort());
+    expect((await buy(b.token, BTC, { price: "72", num: "0.1", client_oid: "b-cut" })).body.message).toMatchObject({ order_id: ids[0], replayed: true });
+    expect((await batch(b.token, [{ price: "73", num: "0.1", client_oid: "b-cut-batch" }])).body.message.orders).toEqual([expect.objectContaining({ order_id: ids[1], replayed: true })]);
+    await drainPairs(1);
+    await expect.poll(() => rowsOf("spot_orders", [taken, takenInBatch, ...ids])).toEqual(byId([[taken, a.id, 1], [takenInBatch, a.id, 1], ...ids.map((id) => [id, b.id, 1])]));
+  });
+});
+
 describe("conditional order ids (their OCO legs and children are spot orders under them)", () => {
   const stop = (token: string, coin: number, body: Record<string, unknown>) =>
     api("/transaction/conditional", { token, body: { currency_id: coin, legal_id: USDT, side: "buy", type: "stop_limit", num: "0.1", stop_price: "120", price: "121", ...body } });
@@ -183,5 +221,19 @@ describe("conditional order ids (their OCO legs and children are spot orders und
     const again = await stop(b.token, BTC, { client_oid: "b-stop" });
     expect(again.body.message).toMatchObject({ id: theirs.body.message.id, status: "open", replayed: true });
   });
-});
 
+  it("places anew, under a new id, one whose first request was cut before the pair and whose id another user's order has since", async () => {
+    const a = await objectTrader("1000", "0");
+    const b = await objectTrader("1000", "0");
+    const taken = (await stop(a.token, BTC, {})).body.message.id as string;
+    const terms = { id: Number(taken), pair_id: 1, side: "buy", type: "stop_limit", qty: 100_000, price: 12_100, stop_price: 12_000, limit_price: null, callback_bps: null, activation_price: null, reserved_units: Number(units("12.1")), created_at: Date.now() };
+    const cut = await accountStub(env, b.id).accountReserve(b.id, { forKind: "spot_cond", forId: taken, account: "change", currencyId: USDT, amount: units("12.1"), owner: "pair:1", clientId: "b-cut-stop", terms: JSON.stringify(terms) });
+    expect(cut.result).toBe("reserved");
+
+    const sent = await stop(b.token, BTC, { client_oid: "b-cut-stop" });
+    expect(sent.body.message).toMatchObject({ status: "open" });
+    expect(sent.body.message.id).not.toBe(taken);
+    expect((await accountStub(env, b.id).accountOpenHolds(b.id)).map((h) => h.hold)).toEqual([`spot_cond:${sent.body.message.id}`]);
+    expect((await stop(b.token, BTC, { client_oid: "b-cut-stop" })).body.message).toMatchObject({ id: sent.body.message.id, replayed: true });
+  });
+});

@@ -422,7 +422,7 @@ async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<C
   let taken: number | null = null;
   const placed = await withNewId(
     null,
-    async (id): Promise<{ replay: string } | { row: Row }> => {
+    async (id): Promise<{ answer: ConditionalOutOut } | { row: Row }> => {
       const o = checkOrder(pair, input, last, id, t.userId);
       const holds = conditionalHolds(pair, o);
       const now = Date.now();
@@ -438,7 +438,16 @@ async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<C
       if (input.client_oid) Object.assign(req, { clientId: input.client_oid, terms: JSON.stringify(terms) }, taken === null ? {} : { replaces: `${COND_HOLD}:${taken}` });
       const held = await carried(t.guard, account.accountReserve(t.userId, req, sessionProof(t.guard)));
       if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (held.result === "replay") return { replay: held.terms };
+      if (held.result === "replay") {
+        // The client id's first order; one never placed (its request cut before the pair) under an id another
+        // user's order has since is refused by the pair (its hold given back by `watch`) and drawn again.
+        const first = JSON.parse(held.terms) as HeldTerms;
+        const answer = await replayHeld(t, pair, first, input).catch((err: unknown) => {
+          if (err instanceof IdTaken) taken = first.id;
+          throw err;
+        });
+        return { answer };
+      }
       if (held.result === "exists") throw new IdTaken();
       // Held: now the pair. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
       await watch(t, pair, o, limits.perPair, input.client_oid ?? null).catch((err: unknown) => {
@@ -450,7 +459,7 @@ async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<C
     Date.now(),
     (now) => spotOrderId(pair.id, now),
   );
-  if ("replay" in placed) return replayHeld(t, pair, JSON.parse(placed.replay) as HeldTerms, input);
+  if ("answer" in placed) return placed.answer;
   return { ...out(placed.row), status: "open" };
 }
 

@@ -497,7 +497,7 @@ async function replay(t: Trader, prior: PriorOrder, side: "buy" | "sell", input:
   let row = prior;
   if (prior.status === 0) {
     const stub = pairStub(t.env, pair.id);
-    await stub.place({
+    const placed = await stub.place({
       pairId: pair.id,
       orderId: prior.id,
       userId: t.userId,
@@ -510,6 +510,8 @@ async function replay(t: Trader, prior: PriorOrder, side: "buy" | "sell", input:
       // Objects mode: the pair writes the order's D1 row (if this call books it first, the row still carries its client id).
       clientOid: input.client_oid ?? null,
     });
+    // Objects mode only (a D1 order's id is its row's): another user's order has the id at the pair, so this one was never booked (replayHeld).
+    if (placed.code === "ID_TAKEN") throw new IdTaken();
     await stub.drain();
     row = (await priorOrder(t.env.DB, t.userId, input.client_oid!)) ?? prior;
   }
@@ -582,10 +584,29 @@ function reserveOf(pair: PairRow, orderId: number, o: PricedOrder, taken: number
   return { ...r, clientId: o.clientOid, terms: JSON.stringify(terms) };
 }
 
-/** The first order of a client id, from the terms its hold was made with: answered as D1's replay answers (submitted: booked or refused now). */
-function replayHeld(t: Trader, terms: string, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
+/**
+ * The first order of a client id, from the terms its hold was made with: answered as D1's replay
+ * answers (submitted: booked or refused now). If the pair has another user's order under its id (the
+ * first request was cut before the pair booked it, and another user's order drew the id meanwhile),
+ * it was never booked: its hold goes back and HeldIdTaken asks the caller to draw it again (the client
+ * id passes to the new hold: `reserveOf`'s `taken`).
+ */
+async function replayHeld(t: Trader, terms: string, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
   const first = JSON.parse(terms) as Omit<PriorOrder, "filled" | "status">;
-  return replay(t, { ...first, filled: 0, status: 0 }, side, input, pair);
+  try {
+    return await replay(t, { ...first, filled: 0, status: 0 }, side, input, pair);
+  } catch (err) {
+    if (!(err instanceof IdTaken)) throw err;
+    await releaseTaken(t, first.id);
+    throw new HeldIdTaken(first.id);
+  }
+}
+
+/** A client id's first order was never booked: the pair has another user's order under its id `orderId` (its hold given back). */
+class HeldIdTaken extends IdTaken {
+  constructor(readonly orderId: number) {
+    super();
+  }
 }
 
 /**
@@ -605,12 +626,17 @@ async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, inpu
   // that knows the id as another user's order refuses it (ID_TAKEN, the hold given back): draw again,
   // an id of this pair's slot (spotOrderId: no other pair draws it).
   let taken: number | null = null;
-  const out = await withNewId(
+  return withNewId(
     null,
-    async (id): Promise<{ replay: string } | { placed: ReturnType<typeof placedOut> }> => {
+    async (id) => {
       const held = await carried(t.guard, account.accountReserve(t.userId, reserveOf(pair, id, priced, taken), sessionProof(t.guard)));
       if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (held.result === "replay") return { replay: held.terms };
+      if (held.result === "replay") {
+        return replayHeld(t, held.terms, priced.side, input, pair).catch((err: unknown) => {
+          if (err instanceof HeldIdTaken) taken = err.orderId;
+          throw err;
+        });
+      }
       if (held.result === "exists") throw new IdTaken();
       // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
       const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, id, priced), clientOid: priced.clientOid, minNotional: pair.minNotional.toString() });
@@ -622,13 +648,11 @@ async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, inpu
       }
       // A refusal's release reached the object before the pair answered.
       if (result.code === "PRICE_BAND") throw outOfBand(pair, result);
-      return { placed: placedOut(pair, id, result) };
+      return placedOut(pair, id, result);
     },
     Date.now(),
     (now) => spotOrderId(pair.id, now),
   );
-  if ("replay" in out) return replayHeld(t, out.replay, priced.side, input, pair);
-  return out.placed;
 }
 
 /**
@@ -672,11 +696,18 @@ async function batchOnObjects(
         else if (draws[f.index]! < ID_ATTEMPTS) again.push(f);
         else results[f.index] = refused(new ApiError("try_again", 503));
       });
-      // A client id this user's object already holds an order for: that order answers (rare, one by one).
+      // A client id this user's object already holds an order for: that order answers (rare, one by one),
+      // or, never booked under an id another user's order has, is drawn again.
       for (const { f, terms } of replays) {
         try {
           results[f.index] = await replayHeld(t, terms, f.priced.side, f.input, pair);
         } catch (err) {
+          if (err instanceof HeldIdTaken) {
+            taken[f.index] = err.orderId;
+            if (draws[f.index]! < ID_ATTEMPTS) again.push(f);
+            else results[f.index] = refused(new ApiError("try_again", 503));
+            continue;
+          }
           if (!(err instanceof ApiError)) throw err;
           results[f.index] = refused(err);
         }
