@@ -236,4 +236,31 @@ describe("conditional order ids (their OCO legs and children are spot orders und
     expect((await accountStub(env, b.id).accountOpenHolds(b.id)).map((h) => h.hold)).toEqual([`spot_cond:${sent.body.message.id}`]);
     expect((await stop(b.token, BTC, { client_oid: "b-cut-stop" })).body.message).toMatchObject({ id: sent.body.message.id, replayed: true });
   });
+
+  it("keeps one user's spot order and OCO drawn with one id on one pair apart, whichever comes first", async () => {
+    const u = await objectTrader("1000", "0");
+    const oco = (low: string) => stop(u.token, BTC, { type: "oco", price: low, stop_price: "120", limit_price: "121" });
+    const holdsOf = async () => (await accountStub(env, u.id).accountOpenHolds(u.id)).map((h) => h.hold).sort();
+    // The spot order first: the OCO's leg would be taken for its replay.
+    const [spotFirst, ocoAfter] = await coinciding(
+      () => buy(u.token, BTC, { price: "80", num: "0.1" }),
+      () => oco("90"),
+    );
+    expect([spotFirst.body.message.status, ocoAfter.body.message.status]).toEqual(["open", "open"]);
+    expect(ocoAfter.body.message.id).not.toBe(spotFirst.body.message.order_id);
+    // The OCO first: the spot order would be answered as its leg.
+    const [ocoFirst, spotAfter] = await coinciding(
+      () => oco("91"),
+      () => buy(u.token, BTC, { price: "81", num: "0.1" }),
+    );
+    expect([ocoFirst.body.message.status, spotAfter.body.message.status]).toEqual(["open", "open"]);
+    expect(spotAfter.body.message.order_id).not.toBe(ocoFirst.body.message.id);
+    expect(await holdsOf()).toEqual(
+      [`spot_order:${spotFirst.body.message.order_id}`, `spot_cond:${ocoAfter.body.message.id}`, `spot_cond:${ocoFirst.body.message.id}`, `spot_order:${spotAfter.body.message.order_id}`].sort(),
+    );
+    // Four orders on the book: two spot orders and the two OCOs' legs.
+    await drainPairs(1);
+    const ids = [spotFirst.body.message.order_id, ocoAfter.body.message.id, ocoFirst.body.message.id, spotAfter.body.message.order_id] as string[];
+    await expect.poll(() => rowsOf("spot_orders", ids)).toEqual(byId(ids.map((id) => [id, u.id, 1])));
+  });
 });
