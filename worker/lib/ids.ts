@@ -38,7 +38,9 @@ export const PAIR_SLOTS = 64;
  * (pairId mod 64), r random in [0, 64): 64 values a millisecond per pair, unique across pairs (see
  * PAIR_SLOTS). A batch numbers its orders `id + k × PAIR_SLOTS` (the same slot; they may run into
  * the next milliseconds' values, where a clash is with the same pair, which the pair catches).
- * `random(n)` is the draw in [0, n) (randomInt; a test passes its own).
+ * Conditional orders draw theirs the same way: their OCO leg and their child (CHILD_ID_BASE + id,
+ * CHILD_ID_BASE a multiple of 64) are spot orders under them. `random(n)` is the draw in [0, n)
+ * (randomInt; a test passes its own).
  */
 export function spotOrderId(pairId: number, now = Date.now(), random: (n: number) => number = randomInt): number {
   return (now - ID_EPOCH) * 4096 + random(PAIR_SLOTS) * PAIR_SLOTS + (pairId % PAIR_SLOTS);
