@@ -185,20 +185,25 @@ export class AccountBook {
     if (r.owner !== undefined && (typeof r.owner !== "string" || !ID.test(r.owner) || r.owner.length > 64)) bad("owner is not a name");
     if (r.clientId !== undefined && (typeof r.clientId !== "string" || !CLIENT_ID.test(r.clientId))) bad("clientId is not a client id");
     if (r.terms !== undefined && (typeof r.terms !== "string" || r.terms.length > 2_000)) bad("terms must be text of at most 2000 characters");
+    if (r.replaces !== undefined && (typeof r.replaces !== "string" || !ID.test(r.replaces))) bad("replaces is not a hold");
     const hold = `${forKind}:${r.forId}`;
     return this.sql.transaction((): ReserveAnswer => {
+      // The client id passes from the record's earlier draw given back as taken (`replaces`).
+      let passed = false;
       if (r.clientId !== undefined) {
         // One record per client id: the first one's hold answers (nothing moves), checked with the reserve.
         const first = this.sql.query<{ hold: string; terms: string }>("SELECT hold, terms FROM account_client_ids WHERE for_kind = ? AND client_id = ?", forKind, r.clientId)[0];
         const h = first && this.core.hold(first.hold);
-        if (h) return { result: "replay", hold: this.withOwner(toHold(h)), terms: first.terms };
+        passed = first !== undefined && h !== undefined && first.hold === r.replaces && h.state !== "open";
+        if (h && !passed) return { result: "replay", hold: this.withOwner(toHold(h)), terms: first.terms };
       }
       const result = this.core.reserve({ key: hold, kind, cur, amt, forKind, forId: r.forId });
       if (result === "insufficient") return { result, available: BigInt(this.available(kind, cur)) };
       if (result === "reserved") {
         this.notice(r.notice);
         if (r.owner) this.sql.run("INSERT INTO account_hold_owners (hold, owner) VALUES (?, ?)", hold, r.owner);
-        if (r.clientId !== undefined)
+        if (r.clientId !== undefined && passed) this.sql.run("UPDATE account_client_ids SET hold = ?, terms = ? WHERE for_kind = ? AND client_id = ?", hold, r.terms ?? "", forKind, r.clientId);
+        else if (r.clientId !== undefined)
           this.sql.run("INSERT INTO account_client_ids (for_kind, client_id, hold, terms) VALUES (?, ?, ?, ?)", forKind, r.clientId, hold, r.terms ?? "");
       }
       return { result, hold: this.withOwner(toHold(this.core.hold(hold)!)) };
