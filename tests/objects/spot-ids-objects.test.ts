@@ -12,7 +12,7 @@
  */
 import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { PAIR_SLOTS, spotOrderId } from "../../worker/lib/ids.ts";
+import { BATCH_STEP, PAIR_SLOTS, spotOrderId } from "../../worker/lib/ids.ts";
 import { accountStub } from "../../worker/lib/accounts.ts";
 import { api, seedSpotPair, units } from "../api/helpers.ts";
 import { BTC, USDT, objectTrader } from "./fixtures.ts";
@@ -86,9 +86,9 @@ describe("spot order ids drawn by two pairs", () => {
         }
       expect(seen.size).toBe(PAIR_SLOTS * PAIR_SLOTS);
     }
-    // A batch's orders (first + k × PAIR_SLOTS) stay in their pair's slot.
+    // A batch's orders (first + k × BATCH_STEP) stay in their pair's slot.
     const first = spotOrderId(11, now, () => 63);
-    for (let k = 0; k < 20; k++) expect((first + k * PAIR_SLOTS) % PAIR_SLOTS).toBe(spotOrderId(11, now, () => 0) % PAIR_SLOTS);
+    for (let k = 0; k < 20; k++) expect((first + k * BATCH_STEP) % PAIR_SLOTS).toBe(spotOrderId(11, now, () => 0) % PAIR_SLOTS);
     expect(spotOrderId(1, now, () => 5)).not.toBe(spotOrderId(2, now, () => 5));
   });
 

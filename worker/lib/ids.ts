@@ -36,12 +36,19 @@ export const PAIR_SLOTS = 64;
 /**
  * A new spot order id of pair `pairId` for `now` (objects mode): (ms since 2026) × 4096 + r × 64 +
  * (pairId mod 64), r random in [0, 64): 64 values a millisecond per pair, unique across pairs (see
- * PAIR_SLOTS). A batch numbers its orders `id + k × PAIR_SLOTS` (the same slot; they may run into
- * the next milliseconds' values, where a clash is with the same pair, which the pair catches).
+ * PAIR_SLOTS). A batch numbers its orders `id + k × BATCH_STEP`, one millisecond's values apart
+ * (the same slot and random part in the next milliseconds): two batches of one pair drawn in the same
+ * millisecond clash only when they drew the same r (1 in 64), where consecutive values of the slot
+ * would overlap for nearly any two batches of 20 (39 in 64). A clash is with the same pair, which
+ * the pair catches (ID_TAKEN), and ids running up to a batch's length of milliseconds ahead keep
+ * their order closely enough for a time-ordered id.
  * Conditional orders draw theirs the same way: their OCO leg and their child (CHILD_ID_BASE + id,
  * CHILD_ID_BASE a multiple of 64) are spot orders under them. `random(n)` is the draw in [0, n)
  * (randomInt; a test passes its own).
  */
+/** What separates the ids of a batch's orders (see spotOrderId): one millisecond's values. */
+export const BATCH_STEP = 4096;
+
 export function spotOrderId(pairId: number, now = Date.now(), random: (n: number) => number = randomInt): number {
   return (now - ID_EPOCH) * 4096 + random(PAIR_SLOTS) * PAIR_SLOTS + (pairId % PAIR_SLOTS);
 }

@@ -13,7 +13,7 @@ import { errorText } from "../../../schemas/errors.ts";
 import type { PlaceInput, PlaceResult } from "../../../durable/pair/object.ts";
 import { lotsToBaseUnits, notionalToQuoteUnits } from "../../../durable/engine/units.ts";
 import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
-import { batchWithNewId, ID_ATTEMPTS, IdTaken, PAIR_SLOTS, spotOrderId, takenIn, withNewId } from "../../lib/ids.ts";
+import { batchWithNewId, BATCH_STEP, ID_ATTEMPTS, IdTaken, spotOrderId, takenIn, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { carried, LIVE_TRADER_USER_ID, SessionGone, sessionProof } from "../../lib/auth.ts";
@@ -657,8 +657,8 @@ async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, inpu
 
 /**
  * A batch: every hold in one call to the trader's object (in the given order, each covered or refused
- * alone), then one call to the pair. Ids are consecutive in the pair's slot (`first + k × PAIR_SLOTS`
- * after one spotOrderId). An order whose id this user's object already holds (another batch of theirs in
+ * alone), then one call to the pair. Ids are one millisecond's values apart in the pair's slot
+ * (`first + k × BATCH_STEP` after one spotOrderId). An order whose id this user's object already holds (another batch of theirs in
  * the same milliseconds) is drawn again before the pair, as the D1 path redraws a colliding batch; one
  * the pair refuses as another user's (ID_TAKEN: its hold given back) is drawn again after it and sent
  * in a further call, so it is matched after the batch's others. At most ID_ATTEMPTS draws an order,
@@ -683,7 +683,7 @@ async function batchOnObjects(
     const held: ((typeof fresh)[number] & { id: number })[] = [];
     while (pending.length > 0) {
       const first = spotOrderId(pair.id, Date.now());
-      const ids = pending.map((_, k) => first + k * PAIR_SLOTS);
+      const ids = pending.map((_, k) => first + k * BATCH_STEP);
       const answers = await carried(t.guard, account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced, taken[f.index] ?? null)), sessionProof(t.guard)));
       const again: typeof fresh = [];
       const replays: { f: (typeof fresh)[number]; terms: string }[] = [];
