@@ -54,8 +54,7 @@ import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, warmupOrders } from "./lib/orders.mjs";
 import { checkAccountObjects, cutOver, openReservation, spotHoldExplainer, sqlite } from "./lib/objects.mjs";
-import { d1ProductsView } from "./lib/products-objects.mjs";
-import { d1LaunchView } from "./lib/launch-objects.mjs";
+import { d1RecordHoldsView } from "./lib/products-objects.mjs";
 
 export const DEFAULTS = { crashes: 10, seed: 1, minRunMs: 800, maxRunMs: 3000, concurrency: 6, port: null, root: null, json: null, quiet: false, accounts: "d1" };
 /**
@@ -702,17 +701,14 @@ export async function checkLeverObjects({ root, dir, cut }) {
   const spotHold = spotHoldExplainer(spotOrders, (r) => openReservation(r, pairById.get(r.pair_id), scale));
   const byId = new Map(positions.map((p) => [String(p.id), p]));
   const isOpen = (p) => p.status <= 3;
-  const products = await d1ProductsView(root, dir);
-  const launches = await d1LaunchView(root, dir);
+  const { products, launches, explain: recordHold } = await d1RecordHoldsView(root, dir);
   const explain = (owner, h) => {
     const [kind, id] = h.hold.split(":");
     if (kind === "spot_order") return spotHold(owner, h);
     if (kind !== "lever_margin") {
       // null: explained; undefined: not one of the D1 products' holds either.
-      const problem = products.explain(owner, h);
-      if (problem !== undefined) return problem;
-      const launch = launches.explain(owner, h);
-      return launch === undefined ? "no product explains it" : launch;
+      const problem = recordHold(owner, h);
+      return problem === undefined ? "no product explains it" : problem;
     }
     const p = byId.get(id);
     if (!p || !isOpen(p)) return `position ${id} ${p ? `has status ${p.status}` : "is not in D1"}`;

@@ -35,6 +35,7 @@ import { runWhenMain } from "./lib/cli.mjs";
 import { httpClient, login, now, prng } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 import { checkAccountObjects, cutOver, hasSqlite, objectFiles, openReservation, pairLegsPending, readAccountObjects, spotHoldExplainer, sqlite } from "./lib/objects.mjs";
+import { d1RecordHoldsView } from "./lib/products-objects.mjs";
 
 export const DEFAULTS = {
   crashes: 20,
@@ -586,11 +587,16 @@ async function checkObjectsMode({ root, dir, cut, spotOrders, microOrders, contr
   const spotHold = spotHoldExplainer(spotOrders, reservation);
   const running = new Map(microOrders.filter((m) => m.status < 3).map((m) => [String(m.id), m]));
   const contractById = new Map(microOrders.map((m) => [String(m.id), m]));
+  // The treasury's record holds the cut-over opened (a savings product's budget `earn_product:*`, a
+  // launch's reserve `launch_reserve:*`, ...): explained as the products' crash run explains them.
+  const records = await d1RecordHoldsView(root, dir);
   const explain = (owner, h) => {
     const [kind, id] = h.hold.split(":");
     if (kind === "spot_order") return spotHold(owner, h);
     if (kind === "seconds") return running.has(id) ? null : `contract ${id} ${contractById.has(id) ? `has status ${contractById.get(id).status}` : "is not in D1"}`;
-    return "no product explains it";
+    // null: explained (not `??`, which would let an explained hold fall through); undefined: no product's.
+    const problem = records.explain(owner, h);
+    return problem === undefined ? "no product explains it" : problem;
   };
   const contractHolds = {
     name: "every contract's two holds (stake + fee in the user's object, the cover in its treasury shard) resolved once by its result, or released whole when revoked or never accepted",

@@ -8,6 +8,7 @@
 // record's end owes must have landed exactly once.
 import { d1 } from "./server.mjs";
 import { sqlite } from "./objects.mjs";
+import { d1LaunchView } from "./launch-objects.mjs";
 
 const big = (v) => BigInt(v ?? 0);
 
@@ -204,4 +205,20 @@ export async function d1ProductsView(root, dir) {
   const external = new Map();
   for (const d of deposits) if (d.status === 1) external.set(d.currency_id, (external.get(d.currency_id) ?? 0n) + big(d.amount));
   return { explain, records, external, statuses: counts.flat() };
+}
+
+/**
+ * Both views of the products whose records live in D1 (d1ProductsView and bench/lib/launch-objects.mjs
+ * d1LaunchView) and their holds' explanation together: `explain(owner, hold)` → null when a record
+ * explains it, the problem, or undefined when it is neither view's hold. Both crash runs use it: the
+ * cut-over opens the treasury's record holds (`earn_product:*`, `launch_reserve:*`, covers, mining
+ * payouts) whatever the run then loads.
+ */
+export async function d1RecordHoldsView(root, dir) {
+  const [products, launches] = [await d1ProductsView(root, dir), await d1LaunchView(root, dir)];
+  const explain = (owner, h) => {
+    const problem = products.explain(owner, h);
+    return problem === undefined ? launches.explain(owner, h) : problem;
+  };
+  return { products, launches, explain };
 }

@@ -185,14 +185,21 @@ export class AccountBook {
     if (r.owner !== undefined && (typeof r.owner !== "string" || !ID.test(r.owner) || r.owner.length > 64)) bad("owner is not a name");
     if (r.clientId !== undefined && (typeof r.clientId !== "string" || !CLIENT_ID.test(r.clientId))) bad("clientId is not a client id");
     if (r.terms !== undefined && (typeof r.terms !== "string" || r.terms.length > 2_000)) bad("terms must be text of at most 2000 characters");
+    if (r.replaces !== undefined && (typeof r.replaces !== "string" || !ID.test(r.replaces))) bad("replaces is not a hold");
     return { r, kind, cur, amt, forKind, hold: `${forKind}:${r.forId}` };
   }
 
-  /** One record per client id: the first one's hold answers (nothing moves), checked with the reserve. */
-  private replayOf(forKind: string, clientId: string): ReserveAnswer | null {
-    const first = this.sql.query<{ hold: string; terms: string }>("SELECT hold, terms FROM account_client_ids WHERE for_kind = ? AND client_id = ?", forKind, clientId)[0];
+  /**
+   * One record per client id: the first one's hold answers (`replay`, nothing moves), checked with
+   * the reserve; unless that first hold is the one this request `replaces` (its earlier draw, given
+   * back as taken): then the client id passes to the new hold (`passed`).
+   */
+  private clientIdOf(a: ReturnType<AccountBook["asked"]>): { replay: ReserveAnswer | null; passed: boolean } {
+    if (a.r.clientId === undefined) return { replay: null, passed: false };
+    const first = this.sql.query<{ hold: string; terms: string }>("SELECT hold, terms FROM account_client_ids WHERE for_kind = ? AND client_id = ?", a.forKind, a.r.clientId)[0];
     const h = first && this.core.hold(first.hold);
-    return h ? { result: "replay", hold: this.withOwner(toHold(h)), terms: first.terms } : null;
+    const passed = first !== undefined && h !== undefined && first.hold === a.r.replaces && h.state !== "open";
+    return { replay: h && !passed ? { result: "replay", hold: this.withOwner(toHold(h)), terms: first.terms } : null, passed };
   }
 
   /** A hold just made for a reservation, as the core wrote it. */
@@ -201,11 +208,14 @@ export class AccountBook {
     return a.r.owner ? { ...hold, owner: a.r.owner } : hold;
   }
 
-  /** What a reservation made writes beside its hold: its notice, its owner, its client id. */
-  private recordReserved(a: ReturnType<AccountBook["asked"]>): void {
+  /** What a reservation made writes beside its hold: its notice, its client id (new, or passed from the hold it replaces), and its owner unless the caller gathers owners. */
+  private recordReserved(a: ReturnType<AccountBook["asked"]>, passed: boolean, owners?: [string, string][]): void {
     this.notice(a.r.notice);
-    if (a.r.owner) this.sql.run("INSERT INTO account_hold_owners (hold, owner) VALUES (?, ?)", a.hold, a.r.owner);
-    if (a.r.clientId !== undefined)
+    if (a.r.owner && owners) owners.push([a.hold, a.r.owner]);
+    else if (a.r.owner) this.sql.run("INSERT INTO account_hold_owners (hold, owner) VALUES (?, ?)", a.hold, a.r.owner);
+    if (a.r.clientId !== undefined && passed)
+      this.sql.run("UPDATE account_client_ids SET hold = ?, terms = ? WHERE for_kind = ? AND client_id = ?", a.hold, a.r.terms ?? "", a.forKind, a.r.clientId);
+    else if (a.r.clientId !== undefined)
       this.sql.run("INSERT INTO account_client_ids (for_kind, client_id, hold, terms) VALUES (?, ?, ?, ?)", a.forKind, a.r.clientId, a.hold, a.r.terms ?? "");
   }
 
@@ -213,13 +223,13 @@ export class AccountBook {
   reserve(r: ReserveRequest): ReserveAnswer {
     const a = this.asked(r);
     return this.sql.transaction((): ReserveAnswer => {
-      const replay = r.clientId === undefined ? null : this.replayOf(a.forKind, r.clientId);
+      const { replay, passed } = this.clientIdOf(a);
       if (replay) return replay;
       const at = this.clock.now();
       const result = this.core.reserve({ key: a.hold, kind: a.kind, cur: a.cur, amt: a.amt, forKind: a.forKind, forId: r.forId });
       if (result === "insufficient") return { result, available: BigInt(this.available(a.kind, a.cur)) };
       if (result === "exists") return { result, hold: this.withOwner(toHold(this.core.hold(a.hold)!)) };
-      this.recordReserved(a);
+      this.recordReserved(a, passed);
       // The hold just made, as the core wrote it (not read back).
       return { result, hold: this.madeHold(a, at) };
     });
@@ -236,7 +246,9 @@ export class AccountBook {
     const clientIds = asked.flatMap((a) => (a.r.clientId === undefined ? [] : [`${a.forKind}\u0000${a.r.clientId}`]));
     if (new Set(clientIds).size < clientIds.length) return this.sql.transaction(() => requests.map((r) => this.reserve(r)));
     return this.sql.transaction(() => {
-      const replays = asked.map((a) => (a.r.clientId === undefined ? null : this.replayOf(a.forKind, a.r.clientId)));
+      const ids = asked.map((a) => this.clientIdOf(a));
+      const replays = ids.map((c) => c.replay);
+      const passed = new Map(asked.map((a, i) => [a, ids[i]!.passed]));
       const todo = asked.filter((_, i) => replays[i] === null);
       const owners: [string, string][] = [];
       const made = this.core.reserveMany(todo.map((a) => ({ key: a.hold, kind: a.kind, cur: a.cur, amt: a.amt, forKind: a.forKind, forId: a.r.forId })));
@@ -245,9 +257,7 @@ export class AccountBook {
           const { result, available, at } = made[k]!;
           if (result === "insufficient") return [a, { result, available: BigInt(available) }];
           if (result === "exists") return [a, { result, hold: this.withOwner(toHold(this.core.hold(a.hold)!)) }];
-          this.notice(a.r.notice);
-          if (a.r.owner) owners.push([a.hold, a.r.owner]);
-          if (a.r.clientId !== undefined) this.sql.run("INSERT INTO account_client_ids (for_kind, client_id, hold, terms) VALUES (?, ?, ?, ?)", a.forKind, a.r.clientId, a.hold, a.r.terms ?? "");
+          this.recordReserved(a, passed.get(a)!, owners);
           return [a, { result, hold: this.madeHold(a, at) }];
         }),
       );

@@ -34,6 +34,13 @@ export interface ReserveRequest {
   clientId?: string;
   /** What answering a replay needs of the record (the caller's own text, e.g. JSON of its terms), kept with the client id. */
   terms?: string;
+  /**
+   * The hold of the same record's earlier draw, given back because its id was taken (a spot order's
+   * pair answered ID_TAKEN: nothing booked): if `clientId` points at that hold and it is no longer
+   * open, the client id passes to this reserve instead of answering `replay` with a record that
+   * never was. Only the Worker's own redraw sets it.
+   */
+  replaces?: string;
 }
 
 export interface AccountHold {

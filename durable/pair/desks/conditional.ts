@@ -97,6 +97,9 @@ export class ConditionalDesk {
     // Another user's order under this id (balances in the account objects: nothing exchange-wide drew it): refused, nothing recorded.
     if (prior && Number(prior.owner) !== input.userId) return { ok: false, code: "ID_TAKEN", status: "rejected" };
     if (prior) return { ok: prior.status !== 4, status: STATUS[prior.status] === "submitted" ? "open" : (STATUS[prior.status] as ConditionalResult["status"]) };
+    // legsMode: an OCO whose leg's id is a spot order's here (anyone's, drawn in the same millisecond) is refused as taken
+    // before anything is recorded, as above (the leg would be taken for that order's replay).
+    if (this.spot.legsMode && input.type === "oco" && this.spot.known(input.id)) return { ok: false, code: "ID_TAKEN", status: "rejected" };
     const now = Date.now();
     const { pairId: _pair, userId, maxOpen, clientOid, ...fields } = input;
     const o: ConditionalOrder = { ...fields, owner: userId };

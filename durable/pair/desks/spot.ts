@@ -367,6 +367,11 @@ export class SpotDesk {
     // objects nothing exchange-wide checks them before the pair): refused as taken, nothing recorded,
     // so the Worker releases its hold and draws again. Only the same user's retry is a replay.
     if (seen.journaled && seen.owner !== null && seen.owner !== input.userId) return { ok: false, code: "ID_TAKEN", filled: 0, remaining: 0, status: "rejected" };
+    // legsMode: nor is the same user's order under the id of their OCO's leg (a spot and a conditional order drawn in one
+    // millisecond, ids of the pair's slot: worker/lib/ids.ts spotOrderId). Read only on a replay's path; the leg's own
+    // placement never reaches it (the conditional desk refuses a known id first).
+    if (seen.journaled && this.legsMode && this.store.one("SELECT 1 AS x FROM conditionals WHERE id = ?", input.orderId) !== undefined)
+      return { ok: false, code: "ID_TAKEN", filled: 0, remaining: 0, status: "rejected" };
     if (seen.journaled) return this.replayResult(input.orderId, seen.rejected);
     const now = Date.now();
     if (this.legsMode) this.pending.newOrders.push(newOrderRow(info, input, now));

@@ -12,7 +12,7 @@ import { CALLBACK_BPS, CONDITIONAL_LIMITS, type conditionalListQuerySchema, type
 import { conditionalHolds, type ConditionalOrder } from "../../../durable/engine/conditional.ts";
 import { notionalToQuoteUnits } from "../../../durable/engine/units.ts";
 import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
-import { IdTaken, takenIn, withNewId } from "../../lib/ids.ts";
+import { IdTaken, spotOrderId, takenIn, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import type { HoldSource, Hold, UserHold } from "../ledger/holds.ts";
@@ -416,9 +416,13 @@ async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<C
   if (open >= limits.perPair) throw new ApiError("cond_limit_pair", 409, { max: limits.perPair });
   if ((total?.n ?? 0) >= limits.total) throw new ApiError("cond_limit_total", 409, { max: limits.total });
   const account = accountStub(t.env, t.userId);
+  // Ids of the pair's slot, as spot orders' (spotOrderId): an OCO's leg and a child are spot orders under
+  // this id (a child at CHILD_ID_BASE + id, the same slot), and no other pair draws it. `taken`: the last
+  // draw the pair refused as another user's (its hold given back): the client id passes from its hold.
+  let taken: number | null = null;
   const placed = await withNewId(
     null,
-    async (id): Promise<{ replay: string } | { row: Row }> => {
+    async (id): Promise<{ answer: ConditionalOutOut } | { row: Row }> => {
       const o = checkOrder(pair, input, last, id, t.userId);
       const holds = conditionalHolds(pair, o);
       const now = Date.now();
@@ -431,18 +435,31 @@ async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<C
         amount: holds.total,
         owner: `pair:${pair.id}`,
       };
-      if (input.client_oid) Object.assign(req, { clientId: input.client_oid, terms: JSON.stringify(terms) });
+      if (input.client_oid) Object.assign(req, { clientId: input.client_oid, terms: JSON.stringify(terms) }, taken === null ? {} : { replaces: `${COND_HOLD}:${taken}` });
       const held = await carried(t.guard, account.accountReserve(t.userId, req, sessionProof(t.guard)));
       if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (held.result === "replay") return { replay: held.terms };
+      if (held.result === "replay") {
+        // The client id's first order; one never placed (its request cut before the pair) under an id another
+        // user's order has since is refused by the pair (its hold given back by `watch`) and drawn again.
+        const first = JSON.parse(held.terms) as HeldTerms;
+        const answer = await replayHeld(t, pair, first, input).catch((err: unknown) => {
+          if (err instanceof IdTaken) taken = first.id;
+          throw err;
+        });
+        return { answer };
+      }
       if (held.result === "exists") throw new IdTaken();
       // Held: now the pair. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
-      await watch(t, pair, o, limits.perPair, input.client_oid ?? null);
+      await watch(t, pair, o, limits.perPair, input.client_oid ?? null).catch((err: unknown) => {
+        if (err instanceof IdTaken) taken = id;
+        throw err;
+      });
       return { row: heldRow(pair, terms, 1, input.client_oid ?? null) };
     },
     Date.now(),
+    (now) => spotOrderId(pair.id, now),
   );
-  if ("replay" in placed) return replayHeld(t, pair, JSON.parse(placed.replay) as HeldTerms, input);
+  if ("answer" in placed) return placed.answer;
   return { ...out(placed.row), status: "open" };
 }
 

@@ -13,7 +13,7 @@ import { errorText } from "../../../schemas/errors.ts";
 import type { PlaceInput, PlaceResult } from "../../../durable/pair/object.ts";
 import { lotsToBaseUnits, notionalToQuoteUnits } from "../../../durable/engine/units.ts";
 import { PRICE_BAND_BPS } from "../../../durable/engine/index-price.ts";
-import { batchWithNewId, IdTaken, takenIn, timeOrderedId, withNewId } from "../../lib/ids.ts";
+import { batchWithNewId, BATCH_STEP, ID_ATTEMPTS, IdTaken, spotOrderId, takenIn, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { classifyBatchError, movementStatements } from "../../lib/ledger.ts";
 import { carried, LIVE_TRADER_USER_ID, SessionGone, sessionProof } from "../../lib/auth.ts";
@@ -223,12 +223,17 @@ class PairChanged extends Error {
 
 /** The pair answered PAIR_CHANGED to these holds' orders: the holds go back (keyed once) and the isolate takes the pair's state in. */
 async function pairChanged(t: Trader, pair: PairRow, result: PlaceResult, orderIds: number[]): Promise<never> {
+  await pairChangedHolds(t, pair, result, orderIds);
+  throw new PairChanged();
+}
+
+/** pairChanged without pricing again: the holds go back (keyed once) and the isolate takes the pair's state in. */
+async function pairChangedHolds(t: Trader, pair: PairRow, result: PlaceResult, orderIds: number[]): Promise<void> {
   await accountStub(t.env, t.userId).accountApply(
     t.userId,
     orderIds.map((id) => ({ key: `${SPOT_HOLD}:${id}:pair`, ops: [{ t: "release" as const, hold: `${SPOT_HOLD}:${id}`, amount: "rest" as const }] })),
   );
   if (result.pair) notePairState(pair, result.pair);
-  throw new PairChanged();
 }
 
 async function placeOrderOnce(t: Trader, side: "buy" | "sell", input: OrderInput) {
@@ -492,7 +497,7 @@ async function replay(t: Trader, prior: PriorOrder, side: "buy" | "sell", input:
   let row = prior;
   if (prior.status === 0) {
     const stub = pairStub(t.env, pair.id);
-    await stub.place({
+    const placed = await stub.place({
       pairId: pair.id,
       orderId: prior.id,
       userId: t.userId,
@@ -505,6 +510,8 @@ async function replay(t: Trader, prior: PriorOrder, side: "buy" | "sell", input:
       // Objects mode: the pair writes the order's D1 row (if this call books it first, the row still carries its client id).
       clientOid: input.client_oid ?? null,
     });
+    // Objects mode only (a D1 order's id is its row's): another user's order has the id at the pair, so this one was never booked (replayHeld).
+    if (placed.code === "ID_TAKEN") throw new IdTaken();
     await stub.drain();
     row = (await priorOrder(t.env.DB, t.userId, input.client_oid!)) ?? prior;
   }
@@ -559,9 +566,11 @@ const holdOwner = (pairId: number) => `pair:${pairId}`;
  * (one order per client id and user) with the order's terms, so a second submit with it gets the
  * first order back from the reserve itself, before D1 has the first order's row (the drain's window).
  */
-function reserveOf(pair: PairRow, orderId: number, o: PricedOrder): ReserveRequest {
+function reserveOf(pair: PairRow, orderId: number, o: PricedOrder, taken: number | null = null): ReserveRequest {
   const r: ReserveRequest = { forKind: SPOT_HOLD, forId: String(orderId), account: "change", currencyId: o.reservedCurrency, amount: o.reserved, owner: holdOwner(pair.id) };
   if (o.clientOid === null) return r;
+  // A draw after one the pair refused as taken (`taken`, its hold given back): the client id passes from that hold to this one.
+  if (taken !== null) r.replaces = `${SPOT_HOLD}:${taken}`;
   const terms: Omit<PriorOrder, "filled" | "status"> = {
     id: orderId,
     side: o.side,
@@ -575,16 +584,36 @@ function reserveOf(pair: PairRow, orderId: number, o: PricedOrder): ReserveReque
   return { ...r, clientId: o.clientOid, terms: JSON.stringify(terms) };
 }
 
-/** The first order of a client id, from the terms its hold was made with: answered as D1's replay answers (submitted: booked or refused now). */
-function replayHeld(t: Trader, terms: string, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
+/**
+ * The first order of a client id, from the terms its hold was made with: answered as D1's replay
+ * answers (submitted: booked or refused now). If the pair has another user's order under its id (the
+ * first request was cut before the pair booked it, and another user's order drew the id meanwhile),
+ * it was never booked: its hold goes back and HeldIdTaken asks the caller to draw it again (the client
+ * id passes to the new hold: `reserveOf`'s `taken`).
+ */
+async function replayHeld(t: Trader, terms: string, side: "buy" | "sell", input: OrderFields, pair: PairRow) {
   const first = JSON.parse(terms) as Omit<PriorOrder, "filled" | "status">;
-  return replay(t, { ...first, filled: 0, status: 0 }, side, input, pair);
+  try {
+    return await replay(t, { ...first, filled: 0, status: 0 }, side, input, pair);
+  } catch (err) {
+    if (!(err instanceof IdTaken)) throw err;
+    await releaseTaken(t, first.id);
+    throw new HeldIdTaken(first.id);
+  }
+}
+
+/** A client id's first order was never booked: the pair has another user's order under its id `orderId` (its hold given back). */
+class HeldIdTaken extends IdTaken {
+  constructor(readonly orderId: number) {
+    super();
+  }
 }
 
 /**
  * The pair answered that another user's order has this id (ID_TAKEN: ids are drawn per request and
  * only the user's own holds are checked before the pair): the hold made under it goes back, keyed
- * once, and the caller draws again. A Worker dying first leaves it to the orphan sweep ("not_yours").
+ * once, and the caller draws again (its client id passes to the new draw's hold: `reserveOf`'s
+ * `taken`). A Worker dying first leaves it to the orphan sweep ("not_yours").
  */
 function releaseTaken(t: Trader, orderId: number) {
   return accountStub(t.env, t.userId).accountApply(t.userId, [{ key: `${SPOT_HOLD}:${orderId}:taken`, ops: [{ t: "release", hold: `${SPOT_HOLD}:${orderId}`, amount: "rest" }] }]);
@@ -594,32 +623,47 @@ function releaseTaken(t: Trader, orderId: number) {
 async function bookOnObjects(t: Trader, pair: PairRow, priced: PricedOrder, input: OrderFields) {
   const account = accountStub(t.env, t.userId);
   // A hold of this id already there is another order of this user in the same millisecond, and a pair
-  // that knows the id as another user's order refuses it (ID_TAKEN, the hold given back): draw again.
-  const out = await withNewId(
+  // that knows the id as another user's order refuses it (ID_TAKEN, the hold given back): draw again,
+  // an id of this pair's slot (spotOrderId: no other pair draws it).
+  let taken: number | null = null;
+  return withNewId(
     null,
-    async (id): Promise<{ replay: string } | { placed: ReturnType<typeof placedOut> }> => {
-      const held = await carried(t.guard, account.accountReserve(t.userId, reserveOf(pair, id, priced), sessionProof(t.guard)));
+    async (id) => {
+      const held = await carried(t.guard, account.accountReserve(t.userId, reserveOf(pair, id, priced, taken), sessionProof(t.guard)));
       if (held.result === "insufficient") throw new ApiError("insufficient_balance", 409);
-      if (held.result === "replay") return { replay: held.terms };
+      if (held.result === "replay") {
+        return replayHeld(t, held.terms, priced.side, input, pair).catch((err: unknown) => {
+          if (err instanceof HeldIdTaken) taken = err.orderId;
+          throw err;
+        });
+      }
       if (held.result === "exists") throw new IdTaken();
       // Held: now the book. If this call fails, the hold waits for the orphan sweep (docs/architecture/account-objects.md).
       const result = await pairStub(t.env, pair.id).place({ ...placeInput(pair, t.userId, id, priced), clientOid: priced.clientOid, minNotional: pair.minNotional.toString() });
       if (result.code === "PAIR_CHANGED") await pairChanged(t, pair, result, [id]);
       if (result.code === "ID_TAKEN") {
         await releaseTaken(t, id);
+        taken = id;
         throw new IdTaken();
       }
       // A refusal's release reached the object before the pair answered.
       if (result.code === "PRICE_BAND") throw outOfBand(pair, result);
-      return { placed: placedOut(pair, id, result) };
+      return placedOut(pair, id, result);
     },
     Date.now(),
+    (now) => spotOrderId(pair.id, now),
   );
-  if ("replay" in out) return replayHeld(t, out.replay, priced.side, input, pair);
-  return out.placed;
 }
 
-/** A batch: every hold in one call to the trader's object (in the given order, each covered or refused alone), then one call to the pair. */
+/**
+ * A batch: every hold in one call to the trader's object (in the given order, each covered or refused
+ * alone), then one call to the pair. Ids are one millisecond's values apart in the pair's slot
+ * (`first + k × BATCH_STEP` after one spotOrderId). An order whose id this user's object already holds (another batch of theirs in
+ * the same milliseconds) is drawn again before the pair, as the D1 path redraws a colliding batch; one
+ * the pair refuses as another user's (ID_TAKEN: its hold given back) is drawn again after it and sent
+ * in a further call, so it is matched after the batch's others. At most ID_ATTEMPTS draws an order,
+ * then `try_again`.
+ */
 async function batchOnObjects(
   t: Trader,
   pair: PairRow,
@@ -629,47 +673,72 @@ async function batchOnObjects(
 ) {
   if (fresh.length === 0) return;
   const account = accountStub(t.env, t.userId);
-  const held: { index: number; priced: PricedOrder; id: number }[] = [];
+  const stub = pairStub(t.env, pair.id);
+  const minNotional = pair.minNotional.toString();
+  // Per order (by its index in the request): its draws so far, and its last id the pair refused as taken.
+  const draws: number[] = [];
+  const taken: (number | null)[] = [];
   let pending = fresh;
-  for (let attempt = 0; pending.length > 0; attempt++) {
-    // Consecutive ids after a fresh time-ordered one; an id this user's object already holds (another
-    // batch of theirs in the same milliseconds) is drawn again, as the D1 path redraws a colliding batch.
-    const first = timeOrderedId(Date.now());
-    const ids = pending.map((_, k) => first + k);
-    const answers = await carried(t.guard, account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced)), sessionProof(t.guard)));
-    const again: typeof fresh = [];
-    const replays: { f: (typeof fresh)[number]; terms: string }[] = [];
-    pending.forEach((f, k) => {
-      const a = answers[k]!;
-      if (a.result === "reserved") held.push({ ...f, id: ids[k]! });
-      else if (a.result === "insufficient") results[f.index] = refused(new ApiError("insufficient_balance", 409));
-      else if (a.result === "replay") replays.push({ f, terms: a.terms });
-      else if (attempt < 4) again.push(f);
-      else results[f.index] = refused(new ApiError("try_again", 503));
-    });
-    // A client id this user's object already holds an order for: that order answers (rare, one by one).
-    for (const { f, terms } of replays) {
-      try {
-        results[f.index] = await replayHeld(t, terms, f.priced.side, f.input, pair);
-      } catch (err) {
-        if (!(err instanceof ApiError)) throw err;
-        results[f.index] = refused(err);
+  for (let call = 0; pending.length > 0; call++) {
+    const held: ((typeof fresh)[number] & { id: number })[] = [];
+    while (pending.length > 0) {
+      const first = spotOrderId(pair.id, Date.now());
+      const ids = pending.map((_, k) => first + k * BATCH_STEP);
+      const answers = await carried(t.guard, account.accountReserveMany(t.userId, pending.map((f, k) => reserveOf(pair, ids[k]!, f.priced, taken[f.index] ?? null)), sessionProof(t.guard)));
+      const again: typeof fresh = [];
+      const replays: { f: (typeof fresh)[number]; terms: string }[] = [];
+      pending.forEach((f, k) => {
+        const a = answers[k]!;
+        draws[f.index] = (draws[f.index] ?? 0) + 1;
+        if (a.result === "reserved") held.push({ ...f, id: ids[k]! });
+        else if (a.result === "insufficient") results[f.index] = refused(new ApiError("insufficient_balance", 409));
+        else if (a.result === "replay") replays.push({ f, terms: a.terms });
+        else if (draws[f.index]! < ID_ATTEMPTS) again.push(f);
+        else results[f.index] = refused(new ApiError("try_again", 503));
+      });
+      // A client id this user's object already holds an order for: that order answers (rare, one by one),
+      // or, never booked under an id another user's order has, is drawn again.
+      for (const { f, terms } of replays) {
+        try {
+          results[f.index] = await replayHeld(t, terms, f.priced.side, f.input, pair);
+        } catch (err) {
+          if (err instanceof HeldIdTaken) {
+            taken[f.index] = err.orderId;
+            if (draws[f.index]! < ID_ATTEMPTS) again.push(f);
+            else results[f.index] = refused(new ApiError("try_again", 503));
+            continue;
+          }
+          if (!(err instanceof ApiError)) throw err;
+          results[f.index] = refused(err);
+        }
       }
+      pending = again;
     }
+    if (held.length === 0) return;
+    // The pair books them in the given order.
+    held.sort((a, b) => a.index - b.index);
+    const placed = await stub.placeMany(held.map((h) => ({ ...placeInput(pair, t.userId, h.id, h.priced), clientOid: h.priced.clientOid, minNotional })));
+    if (placed[0]?.code === "PAIR_CHANGED") {
+      const heldIds = held.map((h) => h.id);
+      if (call === 0) await pairChanged(t, pair, placed[0], heldIds);
+      // Orders drawn again after the batch's others were booked: those stand, these are answered "try again".
+      await pairChangedHolds(t, pair, placed[0], heldIds);
+      for (const h of held) results[h.index] = refused(new ApiError("try_again", 503));
+      return;
+    }
+    // An id another user's order has (ID_TAKEN): its hold goes back and the order is drawn again.
+    await Promise.all(held.filter((_, k) => placed[k]!.code === "ID_TAKEN").map((h) => releaseTaken(t, h.id)));
+    const again: typeof fresh = [];
+    held.forEach((h, k) => {
+      const p = placed[k]!;
+      if (p.code === "ID_TAKEN") {
+        taken[h.index] = h.id;
+        if (draws[h.index]! < ID_ATTEMPTS) again.push(h);
+        else results[h.index] = refused(new ApiError("try_again", 503));
+      } else results[h.index] = p.code === "PRICE_BAND" ? refused(outOfBand(pair, p)) : placedOut(pair, h.id, p);
+    });
     pending = again;
   }
-  if (held.length === 0) return;
-  // The pair books them in the given order.
-  held.sort((a, b) => a.index - b.index);
-  const minNotional = pair.minNotional.toString();
-  const placed = await pairStub(t.env, pair.id).placeMany(held.map((h) => ({ ...placeInput(pair, t.userId, h.id, h.priced), clientOid: h.priced.clientOid, minNotional })));
-  if (placed[0]?.code === "PAIR_CHANGED") await pairChanged(t, pair, placed[0], held.map((h) => h.id));
-  // An id another user's order has (ID_TAKEN): its hold goes back and the order is answered "try again" (its client id is free).
-  await Promise.all(held.filter((_, k) => placed[k]!.code === "ID_TAKEN").map((h) => releaseTaken(t, h.id)));
-  held.forEach((h, k) => {
-    const p = placed[k]!;
-    results[h.index] = p.code === "ID_TAKEN" ? refused(new ApiError("try_again", 503)) : p.code === "PRICE_BAND" ? refused(outOfBand(pair, p)) : placedOut(pair, h.id, p);
-  });
 }
 
 /** The pair an open hold of one's own orders belongs to (null: no such open order of this user). */

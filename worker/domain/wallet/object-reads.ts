@@ -155,6 +155,9 @@ const RESERVE_KIND: Record<string, string> = {
   mining: "mining_hold",
 };
 
+/** The record of a hold spent in the same breath (no holds-screen purpose of its own): a cover's premium, a mining buy's price. */
+const RESERVE_REF: Record<string, StatementRef["type"]> = { cover: "insurance", mining: "mining" };
+
 /** What a product's hold given back by its refused or orphaned record reads as (`{hold}:refused`, `{hold}:orphan`). */
 const RETURN_KIND: Record<string, string> = {
   savings: "earn_returned",
@@ -192,7 +195,8 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
   // An operator's adjustment (worker/domain/operator/adjustment-objects.ts): its hold, its legs and a hold given back all read as D1's one kind.
   if (head === "adjustment") return { kind: "adjustment", ref: { type: "adjustment", id: int(p[1]) } };
   if (p.at(-1) === "reserve" && p.length >= 3) {
-    const { ref } = holdOf(head, p.slice(1, -1).join(":"));
+    const own = RESERVE_REF[head];
+    const { ref } = own ? { ref: { type: own, id: int(p[1]) } } : holdOf(head, p.slice(1, -1).join(":"));
     return { kind: RESERVE_KIND[head] ?? (head === "migrated" ? "account_opening" : `${head}_hold`), ref };
   }
   const back = RETURN_KIND[head];
@@ -211,6 +215,9 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "position":
     case "lever_margin":
       return { kind: `lever_${p[2] ?? "close"}`, ref: { type: "lever", id: int(p[1]) } };
+    case "lever":
+      // The pair's legs of a position (durable/pair/desks/lever-objects.ts): `lever:{id}:close|revoke|fee:{day}`, then the receiver; D1's kinds.
+      return { kind: p[2] === "fee" ? "lever_overnight" : p[2] === "revoke" ? "lever_revoke" : "lever_close", ref: { type: "lever", id: int(p[1]) } };
     case "escrow":
       return { kind: p[2] === "return" ? "c2c_return" : "c2c_release", ref: { type: "c2c_order", id: int(p[1]) } };
     case "c2c_order":

@@ -128,10 +128,12 @@ const LEDGER: Source = { rows: "ledger", balances: "balances", row: (r) => r, re
  * The objects' drained movements with the ledger's columns (`id` is the object's seq, `kind` and
  * `memo` empty: the kind is read from the key). Without the migration's opening (its credits and the
  * holds it re-made, written in its one transaction: same time, first in the object): the ledger's
- * lines before it tell that history.
+ * lines before it tell that history. `IS`, not `=`: an account opened after the cut-over (a user who
+ * signed up since) has no opening, the subquery is NULL, and `=` would make the whole condition NULL
+ * and drop every reservation of theirs (their freezes missing from the statement and the CSV).
  */
 export const OBJECT_MOVEMENT_ROWS = `(SELECT seq AS id, ref AS movement_key, user_id, currency_id, account, d_available, d_frozen, '' AS kind, '' AS memo, created_at FROM account_movements m
-          WHERE NOT (ref LIKE 'migrate:opening#%' OR (ref LIKE '%:reserve' AND created_at = (
+          WHERE NOT (ref LIKE 'migrate:opening#%' OR (ref LIKE '%:reserve' AND created_at IS (
             SELECT o.created_at FROM account_movements o WHERE o.user_id = m.user_id AND o.ref LIKE 'migrate:opening#%' ORDER BY o.seq LIMIT 1))))`;
 
 const MOVEMENTS: Source = {

@@ -1,0 +1,54 @@
+/**
+ * The statement's words for a leveraged position's legs in objects mode (issue #28, found by the
+ * fresh-clone walk of session 17): the pair's legs are keyed `lever:{id}:close|revoke|fee:{day}`
+ * (durable/pair/desks/lever-objects.ts), and the statement must read them as D1's kinds
+ * (`lever_close`, `lever_revoke`, `lever_overnight`) with the position as their record, not as an
+ * unknown kind "lever" ("Other (lever)" on the screen, no link to the position). A cover's and a
+ * mining buy's hold (spent at once) link to their record too.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { leverCloseKey, leverNightKey, leverRevokeKey } from "../../durable/pair/desks/lever-objects.ts";
+import { movementKind } from "../../worker/domain/wallet/object-reads.ts";
+import { refOf } from "../../worker/domain/wallet/statement.ts";
+import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
+import { open } from "../api/lever-fixtures.ts";
+import { accountStub } from "../../worker/lib/accounts.ts";
+import { env } from "cloudflare:test";
+import { USDT, fundTreasuryShards, legsDelivered, objectBalances, twoSidedObjectBook } from "./fixtures.ts";
+
+beforeAll(async () => {
+  await seedSpotPair();
+  await fundTreasuryShards(units("1000"));
+  await twoSidedObjectBook();
+});
+
+describe("a position's legs in the statement on the account objects", () => {
+  it("reads a closed position's line as a close of that position", async () => {
+    const u = await makeUser({ verified: 2 });
+    await accountStub(env, u.id).accountImport(u.id, [{ account: "lever", currencyId: USDT, available: units("100"), frozen: 0n }]);
+    const p = (await open(u.token, { share: 1, multiple: 10 })).body.message;
+    expect(p).toMatchObject({ status: 2 });
+    expect((await api("/lever/close", { token: u.token, body: { id: p.id } })).body.type).toBe("ok");
+    await legsDelivered();
+    await expect.poll(async () => (await objectBalances(u.id)).map((b) => b[3])).toEqual([0n]);
+    const r = await api(`/wallet/statement?currency_id=${USDT}&account=lever`, { token: u.token });
+    const lines = r.body.message.lines as { kind: string; ref: { type: string; id: number | null } }[];
+    expect(lines.map((l) => [l.kind, l.ref])).toEqual([
+      ["lever_close", { type: "lever", id: p.id }],
+      ["lever_open", { type: "lever", id: p.id }],
+    ]);
+  });
+
+  it("reads an overnight fee and a revoke as D1 names them", () => {
+    const kind = (key: string) => movementKind(`${key}:user:7`, (k) => refOf(k, ""));
+    expect(kind(leverNightKey(41, 20_420))).toEqual({ kind: "lever_overnight", ref: { type: "lever", id: 41 } });
+    expect(kind(leverRevokeKey(42))).toEqual({ kind: "lever_revoke", ref: { type: "lever", id: 42 } });
+    expect(kind(leverCloseKey(43))).toEqual({ kind: "lever_close", ref: { type: "lever", id: 43 } });
+  });
+
+  it("links a cover's and a mining buy's hold to their record", () => {
+    const kind = (key: string) => movementKind(key, (k) => refOf(k, ""));
+    expect(kind("cover:51:reserve")).toEqual({ kind: "insurance_hold", ref: { type: "insurance", id: 51 } });
+    expect(kind("mining:52:reserve")).toEqual({ kind: "mining_hold", ref: { type: "mining", id: 52 } });
+  });
+});
