@@ -166,6 +166,9 @@ interface Seen {
 }
 
 /** The first journal row of an order id: its seq (negative: refused) and the user it was placed for (a command's `owner`, a refusal's `userId`). */
+/** Values of a socket message counter a storage write covers (see `fanoutHost`). */
+const COUNTER_BLOCK = 1_000;
+
 const FIRST_JOURNAL = (id: string) =>
   `(SELECT min(seq) FROM journal WHERE order_id = ${id}) AS s,
    (SELECT coalesce(json_extract(cmd, '$.owner'), json_extract(cmd, '$.userId')) FROM journal WHERE order_id = ${id} ORDER BY seq LIMIT 1) AS u`;
@@ -725,7 +728,15 @@ export class SpotDesk {
   fanoutHost(sockets: () => WebSocket[]): FanoutHost {
     const info = () => this.info;
     const engine = () => this.engine;
-    const counters = new Map<string, number>();
+    const counters = new Map<string, { value: number; stored: number }>();
+    const counted = (key: string) => {
+      let c = counters.get(key);
+      if (!c) {
+        const stored = Number(this.store.meta(key) ?? 0);
+        counters.set(key, (c = { value: stored, stored }));
+      }
+      return c;
+    };
     return {
       get pairInfo() {
         return info();
@@ -740,11 +751,16 @@ export class SpotDesk {
       currentBars: () => this.currentBars(),
       price: (u) => this.price(u),
       qty: (u) => this.qty(u),
-      // The sockets' message counters: read from storage once, then kept here beside it (a message per commit read one each time).
-      counter: (key) => counters.get(key) ?? counters.set(key, Number(this.store.meta(key) ?? 0)).get(key)!,
+      // The sockets' message counters, kept here: storage holds the end of a block of COUNTER_BLOCK
+      // values, written when a counter passes it, so a message costs no read or write. After a
+      // restart a counter goes on from its block's end (the sockets reconnect and take a snapshot).
+      counter: (key) => counted(key).value,
       setCounter: (key, value) => {
-        this.store.setMeta(key, value);
-        counters.set(key, value);
+        const c = counted(key);
+        c.value = value;
+        if (value <= c.stored) return;
+        c.stored = value + COUNTER_BLOCK;
+        this.store.setMeta(key, c.stored);
       },
     };
   }
