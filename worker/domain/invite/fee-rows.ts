@@ -17,7 +17,7 @@ import { accountsOnObjects } from "../../lib/accounts.ts";
 import { feeKindsSql, feeProductSql } from "./fees.ts";
 
 /** Fee rows a fees step takes at most (one statement reads them, two write). */
-export const FEE_ROWS_PER_CLAIM = 4000;
+export const FEE_ROWS_PER_CLAIM = 20_000;
 
 // ?1 day, ?2 after seq, ?3 up to seq, ?4 window from, ?5 window to (epoch ms).
 const RUN_START = "COALESCE(r.window_from, (unixepoch(r.day) - 28800) * 1000)";

@@ -2,8 +2,10 @@
  * The daily rebate settlement (issue #18 §2): for one past Beijing day, in resumable steps that each
  * commit as one D1 batch together with the run's cursor:
  *
- *   fees   one step per hour of the day: the invitees' fees of that hour, aggregated in SQL
- *          (GROUP BY) per (invitee, product, currency) into invite_fees;
+ *   fees   the invitees' fee rows in the order D1 received them (./fee-rows.ts: up to the run's
+ *          `fee_seq`, those of its window and the late ones of earlier runs' windows, each claimed
+ *          once), a few thousand per step, aggregated in SQL (GROUP BY) per (invitee, product,
+ *          currency) into invite_fees (a run made before migration 0055: one step per hour);
  *          then one step fixes the day's prices (invite_prices: USDT = 1, otherwise the valuation
  *          reference of the coin's USDT pair: the median of its index ticks over the settled window,
  *          or the newest tick before the window's end when none falls in it, "0" when the pair never
@@ -164,7 +166,8 @@ async function commit(db: D1Database, stmts: D1PreparedStatement[]): Promise<boo
  * Settles `day` (a Beijing day that has ended by `now`) as far as `budget` statements allow;
  * returns the run. Idempotent: a finished day changes nothing. With `early`, `day` may also be
  * today: the run then settles up to `now`, and tomorrow's run starts from there (its window begins
- * where the previous day's run stopped), so no fee is counted twice or lost.
+ * where the previous day's run stopped), so no fee is counted twice or lost; a fee row that reaches
+ * D1 after the run (the read model's drains) is counted by the next run (./fee-rows.ts).
  */
 export async function settleDay(env: SettleEnv, day: string, now: number, budget = 600, early = false): Promise<RunRow> {
   const db = env.DB;
