@@ -9,6 +9,8 @@ import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { addDays, beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
 import { settleDay } from "../../worker/domain/invite/settle.ts";
+import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
+import { PRODUCTS } from "../../schemas/products.ts";
 import { api, balance, seedSpotPair, units, type TestUser } from "./helpers.ts";
 import { USDT, clearBook } from "./spot-fixtures.ts";
 import { expectBooksBalanced, makeOperator } from "./wallet-fixtures.ts";
@@ -67,4 +69,20 @@ describe("a fee row that reaches D1 after its day's run", () => {
     ]);
     await expectBooksBalanced();
   }, 120_000);
+
+  it("takes in the fee movement of every product's fee kind as it lands (the ledger's fee rows: seconds, leverage, conversion)", async () => {
+    const op = await makeOperator();
+    const { invitee } = await verifiedInvite(op, "LATE-0002");
+    const kinds = PRODUCTS.filter((p) => p.id !== "spot").flatMap((p) => p.feeKinds);
+    expect(kinds.length).toBeGreaterThan(0);
+    for (const kind of kinds)
+      await env.DB.batch(
+        movementStatements(env.DB, `late-kind:${kind}:${invitee.id}`, kind, [
+          { userId: invitee.id, currencyId: USDT, account: "change", dAvailable: -1n, dFrozen: 0n },
+          { userId: SYSTEM.fees, currencyId: USDT, account: "change", dAvailable: 1n, dFrozen: 0n },
+        ]),
+      );
+    const { results } = await env.DB.prepare("SELECT kind FROM invite_fee_rows WHERE source = 'ledger' AND ref LIKE ? ORDER BY seq").bind(`late-kind:%:${invitee.id}`).all<{ kind: string }>();
+    expect(results.map((r) => r.kind)).toEqual(kinds);
+  });
 });
