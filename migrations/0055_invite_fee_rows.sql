@@ -113,7 +113,9 @@ WHERE user_id = 0 AND substr(ref, 1, 6) = 'lever:' AND d_available > 0 AND creat
 
 INSERT INTO invite_fee_rows (source, user_id, currency_id, fee, at)
 SELECT 'seconds', o.user_id, o.currency_id, o.fee, COALESCE(o.settled_at, o.created_at) FROM micro_orders o JOIN users u ON u.id = o.user_id AND u.parent_id IS NOT NULL
-WHERE o.status = 3 AND o.fee > 0 AND COALESCE(o.settled_at, o.created_at) >= (SELECT COALESCE(MAX(COALESCE(window_to, (unixepoch(day) + 57600) * 1000)), 0) FROM invite_runs);
+WHERE o.status = 3 AND o.fee > 0 AND COALESCE(o.settled_at, o.created_at) >= (SELECT COALESCE(MAX(COALESCE(window_to, (unixepoch(day) + 57600) * 1000)), 0) FROM invite_runs)
+  -- A contract lasts minutes: one settled after the cut was opened at most a week before it (a range of micro_orders_status).
+  AND o.created_at >= (SELECT COALESCE(MAX(COALESCE(window_to, (unixepoch(day) + 57600) * 1000)), 0) FROM invite_runs) - 7 * 86400000;
 
 INSERT INTO invite_fee_rows (source, user_id, currency_id, fee, at)
 SELECT 'conversion', v.user_id, c.id, v.fee, v.created_at FROM conversions v JOIN currencies c ON c.name = 'USDT' JOIN users u ON u.id = v.user_id AND u.parent_id IS NOT NULL
