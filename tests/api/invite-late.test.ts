@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { addDays, beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
 import { settleDay } from "../../worker/domain/invite/settle.ts";
+import { ratesFor } from "../../worker/domain/invite/settings.ts";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { PRODUCTS } from "../../schemas/products.ts";
 import { api, balance, seedSpotPair, units, type TestUser } from "./helpers.ts";
@@ -17,13 +18,13 @@ import { expectBooksBalanced, makeOperator } from "./wallet-fixtures.ts";
 import { buyAt30000, feesUsdt, marketAt30000, share, verifiedInvite } from "./invite-fixtures.ts";
 
 /** The row the pair's drain writes for a trade in which the invitee sold to `op` at `at`, paying `fee` USDT. */
-async function tradeRowLands(op: TestUser, invitee: TestUser, fee: bigint, at: number) {
+async function tradeRowLands(op: TestUser, invitee: TestUser, fee: bigint, at: number, tradeId = 7700001) {
   const pair = await env.DB.prepare("SELECT id FROM pairs WHERE legal_id = ? ORDER BY id LIMIT 1").bind(USDT).first<{ id: number }>();
   await env.DB.prepare(
     `INSERT INTO spot_trades (pair_id, trade_id, price, qty, taker_side, buyer_id, seller_id, buy_order_id, sell_order_id, buyer_fee, seller_fee, created_at)
-     VALUES (?, 7700001, 3000000, 1000000, 'buy', ?, ?, 1, 2, 0, ?, ?)`,
+     VALUES (?, ?, 3000000, 1000000, 'buy', ?, ?, 1, 2, 0, ?, ?)`,
   )
-    .bind(pair!.id, op.id, invitee.id, String(fee), at)
+    .bind(pair!.id, tradeId, op.id, invitee.id, String(fee), at)
     .run();
 }
 
@@ -84,5 +85,31 @@ describe("a fee row that reaches D1 after its day's run", () => {
       );
     const { results } = await env.DB.prepare("SELECT kind FROM invite_fee_rows WHERE source = 'ledger' AND ref LIKE ? ORDER BY seq").bind(`late-kind:%:${invitee.id}`).all<{ kind: string }>();
     expect(results.map((r) => r.kind)).toEqual(kinds);
+  });
+
+  it("does not count again the fees of a run made before the change, which counted its window's hours", async () => {
+    const op = await makeOperator();
+    const { inviter, invitee } = await verifiedInvite(op, "LATE-0003");
+    // The fee account holds the USDT the rebate is paid from.
+    await env.DB.batch(
+      movementStatements(env.DB, `late-fees-held:${invitee.id}`, "deposit", [
+        { userId: SYSTEM.fees, currencyId: USDT, account: "change", dAvailable: units("1"), dFrozen: 0n },
+        { userId: SYSTEM.deposits, currencyId: USDT, account: "change", dAvailable: -units("1"), dFrozen: 0n },
+      ]),
+    );
+    const day = addDays(beijingDay(Date.now()), -3);
+    const fee = units("0.5");
+    await tradeRowLands(op, invitee, fee, dayEnd(day) - 3 * 3_600_000, 7700002);
+    // The day's run as made before migration 0055 (no fee_seq: it counts the whole day by hours).
+    const rates = await ratesFor(env.DB, day);
+    await env.DB.prepare(
+      "INSERT INTO invite_runs (day, phase, paid_to, l1_rate, l2_rate, l3_rate, agents, started_at) VALUES (?, 'fees', 'lever', ?, ?, ?, ?, ?)",
+    )
+      .bind(day, rates.l1, rates.l2, rates.l3, JSON.stringify(rates.agents), Date.now())
+      .run();
+    expect(await settleDay(env, day, Date.now())).toMatchObject({ phase: "done", inviters_paid: 1, fees_counted: Number(fee) });
+    const next = await settleDay(env, addDays(day, 1), Date.now());
+    expect(next).toMatchObject({ phase: "done", inviters_paid: 0, fees_counted: 0 });
+    expect(await balance(inviter.id, USDT, "lever")).toEqual([share(fee, 2000n), 0n]);
   });
 });
