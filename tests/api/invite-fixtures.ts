@@ -6,12 +6,11 @@
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
-import { api, drainPair, proveContact, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
+import { api, drainPair, makeUser, proveContact, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, sell, trader } from "./spot-fixtures.ts";
 import { uploadImage } from "./wallet-fixtures.ts";
 
 let seq = 0;
-
 
 export async function codeOf(u: TestUser): Promise<string> {
   return (await api("/invite/info", { token: u.token })).body.message.code;
@@ -57,6 +56,15 @@ export async function verify(op: TestUser, u: TestUser, cardId: string, levels: 
   const pics = { front_pic: await uploadImage(u), reverse_pic: await uploadImage(u), hand_pic: await uploadImage(u) };
   expect((await api("/user/real_name", { token: u.token, body: pics })).body.type).toBe("ok");
   await approvePending(op, u);
+}
+
+/** An inviter and the invitee registered with their link, both verified at level 2 (documents `{doc}-A`, `{doc}-B`). */
+export async function verifiedInvite(op: TestUser, doc: string): Promise<{ inviter: TestUser; invitee: TestUser }> {
+  const inviter = await makeUser({ verified: 0 });
+  await verify(op, inviter, `${doc}-A`);
+  const invitee = await registerWith(await codeOf(inviter));
+  await verify(op, invitee, `${doc}-B`);
+  return { inviter, invitee };
 }
 
 /**

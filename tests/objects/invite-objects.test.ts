@@ -21,14 +21,14 @@ beforeAll(async () => {
 });
 
 let trades = 0;
-/** A spot fee `fee` USDT the user paid as a seller today (the row the pair's drain writes). */
-async function paidFee(userId: number, fee: string) {
+/** A spot fee `fee` USDT the user paid as a seller at `at` (the row the pair's drain writes). */
+async function paidFee(userId: number, fee: string, at = Date.now()) {
   trades += 1;
   await env.DB.prepare(
     `INSERT INTO spot_trades (pair_id, trade_id, price, qty, taker_side, buyer_id, seller_id, buy_order_id, sell_order_id, buyer_fee, seller_fee, created_at)
      VALUES (1, ?, 3000000, 1000000, 'buy', ?, ?, 1, 2, 0, ?, ?)`,
   )
-    .bind(900_000 + trades, op.id, userId, String(units(fee)), Date.now())
+    .bind(900_000 + trades, op.id, userId, String(units(fee)), at)
     .run();
 }
 
@@ -88,9 +88,8 @@ describe("invite rebates on the account objects", () => {
   it("pays nothing while the fee shards hold less than the day's rebates, and pays once when they hold enough", async () => {
     const { inviter, invitee } = await inviterWithInvitee("OBJ-REBATE-2");
     const day = beijingDay(Date.now() - 86_400_000);
-    await paidFee(invitee.id, "1000");
     // The fee was paid during that day (the window the settlement reads).
-    await env.DB.prepare("UPDATE spot_trades SET created_at = ? WHERE seller_id = ?").bind(dayEnd(day) - 3_600_000, invitee.id).run();
+    await paidFee(invitee.id, "1000", dayEnd(day) - 3_600_000);
     const have = (await feeTotals()).get(USDT) ?? 0n;
     const rebate = units("200");
     expect(have).toBeLessThan(rebate);

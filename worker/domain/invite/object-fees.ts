@@ -16,6 +16,9 @@
  * (`invite_run_steps`), so a fee counts once however often a step is retried. Spot's fees are read
  * from `spot_trades` in both modes; the D1 ledger's query still runs (it finds what was booked there
  * before the cut-over).
+ *
+ * Since migration 0055 only a run made before it (`invite_runs.fee_seq` NULL) reads these by hour;
+ * every newer run reads the same sources' rows as they landed in D1 (./fee-rows.ts).
  */
 
 /** The statements that add the window's fees of those products to `invite_fees` (`upsert`: the step's ON CONFLICT clause). */

@@ -2,8 +2,10 @@
  * The daily rebate settlement (issue #18 §2): for one past Beijing day, in resumable steps that each
  * commit as one D1 batch together with the run's cursor:
  *
- *   fees   one step per hour of the day: the invitees' fees of that hour, aggregated in SQL
- *          (GROUP BY) per (invitee, product, currency) into invite_fees;
+ *   fees   the invitees' fee rows in the order D1 received them (./fee-rows.ts: up to the run's
+ *          `fee_seq`, those of its window and the late ones of earlier runs' windows, each claimed
+ *          once), a few thousand per step, aggregated in SQL (GROUP BY) per (invitee, product,
+ *          currency) into invite_fees (a run made before migration 0055: one step per hour);
  *          then one step fixes the day's prices (invite_prices: USDT = 1, otherwise the valuation
  *          reference of the coin's USDT pair: the median of its index ticks over the settled window,
  *          or the newest tick before the window's end when none falls in it, "0" when the pair never
@@ -40,6 +42,7 @@ import { pairStub } from "../spot/pairs.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
 import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
 import { rebateLegs } from "./rebates.ts";
+import { claimStatements, claimWindowStatement, feeSeqSql, nextClaim } from "./fee-rows.ts";
 
 const HOUR = 3_600_000;
 const FEE_ROWS_PER_STEP = 4000;
@@ -69,6 +72,8 @@ export interface RunRow {
   /** The settled window [window_from, window_to) in epoch ms; NULL = the whole Beijing day. */
   window_from: number | null;
   window_to: number | null;
+  /** The highest fee row (invite_fee_rows.seq) the run counts; NULL = a run made before migration 0055, counted by its window's hours. */
+  fee_seq: number | null;
 }
 
 const windowFrom = (run: RunRow) => run.window_from ?? dayStart(run.day);
@@ -161,7 +166,8 @@ async function commit(db: D1Database, stmts: D1PreparedStatement[]): Promise<boo
  * Settles `day` (a Beijing day that has ended by `now`) as far as `budget` statements allow;
  * returns the run. Idempotent: a finished day changes nothing. With `early`, `day` may also be
  * today: the run then settles up to `now`, and tomorrow's run starts from there (its window begins
- * where the previous day's run stopped), so no fee is counted twice or lost.
+ * where the previous day's run stopped), so no fee is counted twice or lost; a fee row that reaches
+ * D1 after the run (the read model's drains) is counted by the next run (./fee-rows.ts).
  */
 export async function settleDay(env: SettleEnv, day: string, now: number, budget = 600, early = false): Promise<RunRow> {
   const db = env.DB;
@@ -177,7 +183,8 @@ export async function settleDay(env: SettleEnv, day: string, now: number, budget
     const to = ended ? dayEnd(day) : now;
     await db
       .prepare(
-        `INSERT INTO invite_runs (day, phase, paid_to, l1_rate, l2_rate, l3_rate, agents, started_at, window_from, window_to) VALUES (?, 'fees', ?, ?, ?, ?, ?, ?, ?, ?)
+        `INSERT INTO invite_runs (day, phase, paid_to, l1_rate, l2_rate, l3_rate, agents, started_at, window_from, window_to, fee_seq)
+         VALUES (?, 'fees', ?, ?, ?, ?, ?, ?, ?, ?, ${feeSeqSql})
          ON CONFLICT (day) DO NOTHING`,
       )
       .bind(day, productsOf(env).lever ? "lever" : "change", rates.l1, rates.l2, rates.l3, JSON.stringify(rates.agents), Date.now(), from, to)
@@ -209,10 +216,20 @@ async function feesStep(env: SettleEnv, run: RunRow, usdt: Usdt, c: Counter) {
   const day = run.day;
   const start = windowFrom(run);
   const end = windowTo(run);
-  if (run.cursor < Math.ceil((end - start) / HOUR)) {
+  const upsert = "ON CONFLICT (day, user_id, product, currency_id) DO UPDATE SET fee = fee + excluded.fee";
+  if (run.fee_seq !== null) {
+    // The fee rows in the order D1 received them, late ones included (./fee-rows.ts); the cursor is the last seq taken.
+    const w = { day, after: run.cursor, top: run.fee_seq, from: start, to: end };
+    c.add(1);
+    const hi = await nextClaim(db, w);
+    if (hi !== null) {
+      const stmts = claimStatements(env, w, hi, upsert);
+      await commit(db, [...stmts, ...advance(db, run, { phase: "fees", cursor: hi }, stmts.length + 2, c)]);
+      return;
+    }
+  } else if (run.cursor < Math.ceil((end - start) / HOUR)) {
     const from = start + run.cursor * HOUR;
     const to = Math.min(from + HOUR, end);
-    const upsert = "ON CONFLICT (day, user_id, product, currency_id) DO UPDATE SET fee = fee + excluded.fee";
     const stmts = [
       // Fee rows (the fee account credited) joined to the invitee's row of the same movement.
       db
@@ -246,6 +263,7 @@ async function feesStep(env: SettleEnv, run: RunRow, usdt: Usdt, c: Counter) {
         .bind(day, from, to),
       // Objects mode: the fees those products paid into the fee shards, which D1's ledger no longer books (./object-fees.ts).
       ...(accountsOnObjects(env) ? objectFeeStatements(db, day, from, to, usdt.id, upsert) : []),
+      claimWindowStatement(db, day, from, to),
     ];
     await commit(db, [...stmts, ...advance(db, run, { phase: "fees", cursor: run.cursor + 1 }, stmts.length + 2, c)]);
     return;
