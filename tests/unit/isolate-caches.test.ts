@@ -21,6 +21,7 @@ const SAME_FOR_EVERY_DATABASE: Record<string, string> = {
   "worker/routes/docs.ts cached": "the OpenAPI document, built from the code",
   "worker/lib/clock.ts installed": "whether Date.now is wrapped (the offset itself is forgotten)",
   "durable/pair/fanout.ts socketStates": "keyed by live sockets",
+  "worker/lib/object-ids.ts kept": "Durable Object ids by namespace and name: the same whatever the database holds",
 };
 
 function sources(dir: string): string[] {
