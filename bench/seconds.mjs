@@ -157,6 +157,9 @@ export async function main(options = {}) {
   const allSeenAt = Date.now();
   spotOn = false;
   await Promise.all(spot);
+  // Objects mode: the last spot orders' legs leave their pair a moment after their commit (with that
+  // moment's others): wait until every pair's outbox is empty before stopping the server (state, 30 s at most).
+  if (objects) for (const end = Date.now() + 30_000; Date.now() < end && pairLegsPending(dir) > 0; ) await sleep(100);
   await server.stop();
   if (process.env.BENCH_SERVER_LOG) fs.writeFileSync(process.env.BENCH_SERVER_LOG, server.output.join(""));
 
@@ -197,6 +200,11 @@ export async function main(options = {}) {
   say(JSON.stringify(result, null, 2));
   if (o.json) fs.writeFileSync(o.json, JSON.stringify(result, null, 2));
   return result;
+}
+
+/** Legs waiting in the pair objects' outboxes (read from their SQLite files). */
+function pairLegsPending(dir) {
+  return readdirPairs(dir).reduce((a, f) => a + (sqlite(f, "SELECT name FROM sqlite_master WHERE name = 'money_outbox'").length ? sqlite(f, "SELECT count(*) AS n FROM money_outbox")[0].n : 0), 0);
 }
 
 /**
@@ -252,8 +260,7 @@ async function objectsResult({ root, dir, o, ids, expected, target, submitted, t
     open += a.holds.filter((h) => h.open && h.hold.startsWith("seconds:")).length;
     refused += a.refused.length;
   }
-  const pairFiles = readdirPairs(dir);
-  const legsPending = pairFiles.reduce((a, f) => a + (sqlite(f, "SELECT name FROM sqlite_master WHERE name = 'money_outbox'").length ? sqlite(f, "SELECT count(*) AS n FROM money_outbox")[0].n : 0), 0);
+  const legsPending = pairLegsPending(dir);
   const result = {
     accounts: "objects",
     contracts: ids.length,
