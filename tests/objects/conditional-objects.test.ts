@@ -6,7 +6,7 @@
  * trader's holds; a hold whose order never reached the pair is swept once.
  */
 import { env } from "cloudflare:test";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../worker/lib/accounts.ts";
 import { api, seedCurrencies, seedSpotPair, units, type TestUser } from "../api/helpers.ts";
 import { drainObject, objectBalances, objectTrader, readModel } from "./fixtures.ts";
@@ -205,6 +205,24 @@ describe("conditional orders on the account objects", () => {
     expect(await p.money(me)).toEqual([[USDT, units("1000"), 0n]]);
     expect(await accountStub(env, me.id).accountHold(me.id, `spot_cond:${id}`)).toMatchObject({ open: false, spent: 0n, released: units("212") });
     expect(await p.list(me, "done")).toEqual([expect.objectContaining({ id, status: "cancelled", reason: "user" })]);
+  });
+
+  it("two cancels in the same millisecond on one pair give both orders' funds back", async () => {
+    const p = await freshPair();
+    await p.trade("100");
+    const me = await p.make("1000", "0");
+    const ids: string[] = [];
+    for (const price of ["106", "107"]) ids.push((await p.cond(me, { side: "buy", type: "stop_limit", num: "1", stop_price: "105", price })).body.message.id as string);
+    expect(await p.money(me)).toEqual([[USDT, units("1000") - units("213"), units("213")]]);
+    // The pair's clock stands still between the two cancels (as two requests in one millisecond).
+    vi.useFakeTimers({ now: Date.now(), toFake: ["Date"] });
+    try {
+      for (const id of ids) expect((await api("/transaction/conditional/cancel", { token: me.token, body: { id } })).body.type).toBe("ok");
+    } finally {
+      vi.useRealTimers();
+    }
+    await p.delivered();
+    expect(await p.money(me)).toEqual([[USDT, units("1000"), 0n]]);
   });
 
   it("cancel_all right after placing cancels the orders placed a moment before, before D1 has their rows", async () => {

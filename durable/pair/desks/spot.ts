@@ -347,7 +347,11 @@ export class SpotDesk {
     if (p.legs.length === 0) return null;
     const legs = p.legs;
     p.legs = [];
-    const commit = `${this.info!.pairId}:j${p.journal[0]?.[0] ?? `t${p.at}`}`;
+    // The first journal row's seq; a commit without one (a conditional order's own funds given back)
+    // is named by its first leg's key, itself once per order and reason. (It was `t{ms}`: two such
+    // commits in one millisecond had one key, and the second one's legs were dropped as a repeat.)
+    const first = p.journal[0]?.[0];
+    const commit = `${this.info!.pairId}:${first === undefined ? `l:${legs[0]!.key}` : `j${first}`}`;
     return { key: `spot:${commit}`, legs: perReceiver(legs, commit) };
   }
 
