@@ -14,8 +14,8 @@
  *
  * --accounts objects (issue #28): the server runs with ACCOUNTS=objects after the cut-over (every
  * user's D1 balances opened in their account object, the treasury over its shards), so spot
- * orders, transfers and seconds contracts move money only in the account objects; conditional
- * orders are left out (they answer feature_off in that mode). The checks then read the objects'
+ * orders (conditional ones too, since session 17), transfers and seconds contracts move money only
+ * in the account objects. The checks then read the objects'
  * own SQLite files (bench/lib/objects.mjs) besides D1's read model: per currency the objects hold
  * what the cut-over opened; each object's balances equal its movements and its frozen funds its
  * open holds; every open hold is an open order's; each contract's two holds resolved once by its
@@ -75,8 +75,6 @@ export async function main(options = {}) {
   // launch's supply), which no action of this run touches; at the end it must hold exactly that.
   const [houseBefore] = await d1(root, dir, "SELECT currency_id, account, CAST(frozen AS TEXT) AS frozen FROM balances WHERE user_id = -3 AND frozen != 0");
   const objects = o.accounts === "objects";
-  // Conditional orders answer feature_off with the balances in the objects: none are sent there.
-  if (objects) o.conditionalShare = 0;
   let cut = null;
   if (objects) {
     say("cut-over: every user's balances and the treasury opened in their account objects (ACCOUNTS=objects)");
@@ -590,9 +588,25 @@ async function checkObjectsMode({ root, dir, cut, spotOrders, microOrders, contr
   // The treasury's record holds the cut-over opened (a savings product's budget `earn_product:*`, a
   // launch's reserve `launch_reserve:*`, ...): explained as the products' crash run explains them.
   const records = await d1RecordHoldsView(root, dir);
+  // A conditional order's hold (`spot_cond:{id}`): its order waiting (status 0, 1) holds what it
+  // reserved; a fired one (2) holds what its child, still open, has not spent; an ended one nothing.
+  const [conditionals] = await d1(root, dir, "SELECT id, user_id, status, reserved_units, child_order_id FROM spot_conditional_orders");
+  const conditionalById = new Map(conditionals.map((c) => [String(c.id), c]));
+  const orderById = new Map(spotOrders.map((r) => [String(r.id), r]));
+  const conditionalHold = (owner, h, id) => {
+    const c = conditionalById.get(id);
+    if (!c) return `conditional order ${id} is not in D1`;
+    if (owner.shard !== null || c.user_id !== owner.userId) return `conditional order ${id} is user ${c.user_id}'s`;
+    const rest = h.amount - h.spent - h.released;
+    if (c.status === 0 || c.status === 1) return rest === big(c.reserved_units) ? null : `holds ${rest}, conditional order ${id} reserved ${c.reserved_units}`;
+    const child = c.status === 2 ? orderById.get(String(c.child_order_id)) : undefined;
+    if (child && (child.status === 0 || child.status === 1)) return null;
+    return `conditional order ${id} has status ${c.status}${c.status === 2 ? ` and its child ${c.child_order_id} ${child ? `status ${child.status}` : "is not in D1"}` : ""}`;
+  };
   const explain = (owner, h) => {
     const [kind, id] = h.hold.split(":");
     if (kind === "spot_order") return spotHold(owner, h);
+    if (kind === "spot_cond") return conditionalHold(owner, h, id);
     if (kind === "seconds") return running.has(id) ? null : `contract ${id} ${contractById.has(id) ? `has status ${contractById.get(id).status}` : "is not in D1"}`;
     // null: explained (not `??`, which would let an explained hold fall through); undefined: no product's.
     const problem = records.explain(owner, h);
