@@ -109,7 +109,7 @@ export class MoneyCore {
    * Several holds in one transaction, each answered as `reserve` one after another would answer it
    * (an earlier one's funds are gone for a later one; a key already held, or met earlier in the
    * list, answers "exists"), in a few statements: the keys and balances read once, one balance
-   * update per account and currency, the holds and their movements inserted in one statement each.
+   * update and one movement per account and currency, the holds inserted in one statement.
    * An "insufficient" answer carries what was available to it.
    */
   reserveMany(hs: readonly HoldRequest[]): { result: "reserved" | "exists" | "insufficient"; available: number; at: number }[] {
@@ -126,9 +126,10 @@ export class MoneyCore {
           )
           .map((b) => [`${b.kind}\u0000${b.currency}`, b.available]),
       );
-      const taken = new Map<string, { kind: string; cur: string; amt: number }>();
+      // What the holds take, per account and currency: one balance update and one movement each,
+      // named after its first hold (`{hold}:reserve`, as a batch's freeze is one line in D1's ledger).
+      const taken = new Map<string, { kind: string; cur: string; amt: number; ref: string }>();
       const holds: [string, string, string, number, string, string][] = [];
-      const moves: [string, string, string, number, number][] = [];
       const answers = hs.map((h) => {
         const k = `${h.kind}\u0000${h.cur}`;
         const left = available.get(k) ?? 0;
@@ -136,11 +137,10 @@ export class MoneyCore {
         if (left < h.amt) return { result: "insufficient" as const, available: left, at };
         held.add(h.key);
         available.set(k, left - h.amt);
-        const t = taken.get(k) ?? { kind: h.kind, cur: h.cur, amt: 0 };
+        const t = taken.get(k) ?? { kind: h.kind, cur: h.cur, amt: 0, ref: `${h.key}:reserve` };
         t.amt += h.amt;
         taken.set(k, t);
         holds.push([h.key, h.kind, h.cur, h.amt, h.forKind, h.forId]);
-        moves.push([`${h.key}:reserve`, h.kind, h.cur, -h.amt, h.amt]);
         return { result: "reserved" as const, available: left - h.amt, at };
       });
       for (const t of taken.values())
@@ -153,7 +153,7 @@ export class MoneyCore {
           at,
           JSON.stringify(holds),
         );
-      this.movements(moves);
+      this.movements([...taken.values()].map((t): [string, string, string, number, number] => [t.ref, t.kind, t.cur, -t.amt, t.amt]));
       return answers;
     });
   }

@@ -61,6 +61,26 @@ describe("the money core in a Durable Object", () => {
     });
   });
 
+  it("reserves a batch's holds with one movement per account and currency, named after the first hold", async () => {
+    await runInDurableObject(freshObject(), async (_obj, state) => {
+      const core = coreOver(state.storage, "u1");
+      core.open("opening", "spot", "USDT", 1_000);
+      core.open("opening:btc", "spot", "BTC", 5);
+      const before = core.undrained().length;
+      const hold = (id: number, cur: string, amt: number) => ({ key: `order:${id}`, kind: "spot", cur, amt, forKind: "order", forId: String(id) });
+      const made = core.reserveMany([hold(1, "USDT", 300), hold(2, "BTC", 2), hold(3, "USDT", 400), hold(4, "USDT", 400)]);
+      expect(made.map((m) => m.result)).toEqual(["reserved", "reserved", "reserved", "insufficient"]);
+      expect(core.undrained().slice(before).map((m) => [m.ref, m.currency, m.d_available, m.d_frozen])).toEqual([
+        ["order:1:reserve", "USDT", -700, 700],
+        ["order:2:reserve", "BTC", -2, 2],
+      ]);
+      expect(core.balances().map((b) => [b.currency, b.available, b.frozen])).toEqual([
+        ["BTC", 3, 2],
+        ["USDT", 300, 700],
+      ]);
+    });
+  });
+
   it("locks a credit straight into a new hold (frozen until released), once, never onto a hold already there", async () => {
     await runInDurableObject(freshObject(), async (_obj, state) => {
       const core = coreOver(state.storage, "u1");
