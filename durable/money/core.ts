@@ -109,7 +109,7 @@ export class MoneyCore {
    * Several holds in one transaction, each answered as `reserve` one after another would answer it
    * (an earlier one's funds are gone for a later one; a key already held, or met earlier in the
    * list, answers "exists"), in a few statements: the keys and balances read once, one balance
-   * update per account and currency, the holds and their movements inserted in one statement each.
+   * update and one movement per account and currency, the holds inserted in one statement.
    * An "insufficient" answer carries what was available to it.
    */
   reserveMany(hs: readonly HoldRequest[]): { result: "reserved" | "exists" | "insufficient"; available: number; at: number }[] {
@@ -126,9 +126,10 @@ export class MoneyCore {
           )
           .map((b) => [`${b.kind}\u0000${b.currency}`, b.available]),
       );
-      const taken = new Map<string, { kind: string; cur: string; amt: number }>();
+      // What the holds take, per account and currency: one balance update and one movement each,
+      // named after its first hold (`{hold}:reserve`, as a batch's freeze is one line in D1's ledger).
+      const taken = new Map<string, { kind: string; cur: string; amt: number; ref: string }>();
       const holds: [string, string, string, number, string, string][] = [];
-      const moves: [string, string, string, number, number][] = [];
       const answers = hs.map((h) => {
         const k = `${h.kind}\u0000${h.cur}`;
         const left = available.get(k) ?? 0;
@@ -136,11 +137,10 @@ export class MoneyCore {
         if (left < h.amt) return { result: "insufficient" as const, available: left, at };
         held.add(h.key);
         available.set(k, left - h.amt);
-        const t = taken.get(k) ?? { kind: h.kind, cur: h.cur, amt: 0 };
+        const t = taken.get(k) ?? { kind: h.kind, cur: h.cur, amt: 0, ref: `${h.key}:reserve` };
         t.amt += h.amt;
         taken.set(k, t);
         holds.push([h.key, h.kind, h.cur, h.amt, h.forKind, h.forId]);
-        moves.push([`${h.key}:reserve`, h.kind, h.cur, -h.amt, h.amt]);
         return { result: "reserved" as const, available: left - h.amt, at };
       });
       for (const t of taken.values())
@@ -153,7 +153,7 @@ export class MoneyCore {
           at,
           JSON.stringify(holds),
         );
-      this.movements(moves);
+      this.movements([...taken.values()].map((t): [string, string, string, number, number] => [t.ref, t.kind, t.cur, -t.amt, t.amt]));
       return answers;
     });
   }
@@ -403,7 +403,7 @@ export class MoneyCore {
    * A group of legs applied in one transaction as if one after another (each sees what the ones
    * before it did to the holds and balances), with their writes gathered: the holds all of them
    * name read in one query, each hold updated once, each balance once by its net change, the
-   * movements (one per op, `{ref}#{op index}`) in one insert. A hot receiver (a market maker, a
+   * movements (one per movement, account and currency: `{ref}#{first op's index}`) in one insert. A hot receiver (a market maker, a
    * fee shard, a player's object at a seconds expiry) so pays a few statements per call, not
    * several per leg.
    */
@@ -464,14 +464,25 @@ export class MoneyCore {
         b.f += f;
       } else g.balances.set(k, { kind, cur, a, f });
     };
+    // One movement row per movement, account and currency: a leg's ops on the same account and
+    // currency (a fill's spend and its price improvement's release, a commit's many fills) add up in one row.
+    const rows = new Map<string, [string, string, string, number, number]>();
+    const move = (at: string, kind: string, cur: string, a: number, f: number) => {
+      const k = `${kind}\u0000${cur}`;
+      const row = rows.get(k);
+      if (row) {
+        row[3] += a;
+        row[4] += f;
+      } else rows.set(k, [at, kind, cur, a, f]);
+    };
     ops.forEach((op, i) => {
       if (skip.has(i) || op.amt === 0) return;
-      const at = op.ref ?? `${ref}#${i}`;
+      const at = `${ref}#${i}`;
       switch (op.t) {
         case "credit": {
           const k = this.m.wrongAccount ? "spot" : op.kind;
           change(k, op.cur, op.amt, 0);
-          return void g.moves.push([at, k, op.cur, op.amt, 0]);
+          return move(at, k, op.cur, op.amt, 0);
         }
         case "lock": {
           const k = this.m.wrongAccount ? "spot" : op.kind;
@@ -480,11 +491,11 @@ export class MoneyCore {
           // A later leg of the group may spend or release it.
           g.holds.set(op.hold, { hold: op.hold, kind: k, currency: op.cur, amount: op.amt, spent: 0, released: 0, for_kind: op.forKind, for_id: op.forId, state: "open", created_at: now });
           change(k, op.cur, 0, op.amt);
-          return void g.moves.push([at, k, op.cur, 0, op.amt]);
+          return move(at, k, op.cur, 0, op.amt);
         }
         case "debit":
           change(op.kind, op.cur, -op.amt, 0);
-          return void g.moves.push([at, op.kind, op.cur, -op.amt, 0]);
+          return move(at, op.kind, op.cur, -op.amt, 0);
         case "spend":
         case "release": {
           const h = touched.get(op.hold)!;
@@ -497,10 +508,11 @@ export class MoneyCore {
           }
           const back = op.t === "release" ? op.amt : 0;
           change(h.row.kind, h.row.currency, back, -op.amt);
-          return void g.moves.push([at, h.row.kind, h.row.currency, back, -op.amt]);
+          return move(at, h.row.kind, h.row.currency, back, -op.amt);
         }
       }
     });
+    for (const row of rows.values()) if (row[3] !== 0 || row[4] !== 0) g.moves.push(row);
   }
 
   /** What an account has available now: storage's balance plus what the group's earlier legs changed of it. */

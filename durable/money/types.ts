@@ -5,10 +5,10 @@
 
 /**
  * One balance change inside a leg or an event. Spends and releases name the hold they resolve.
- * `ref` names the movement it makes (default `{leg key}#{op index}`): a leg that carries several
- * events' ops for one account (a pair's commit of many fills) keeps each event's own movements.
+ * A leg is one movement: its ops on one account and currency make one movement row, `{leg key}#{index
+ * of the first such op}` (money/core.ts `stage`).
  */
-export type Op = { ref?: string } & (
+export type Op = (
   /** Adds to an account's available funds. */
   | { t: "credit"; kind: string; cur: string; amt: number }
   /** Takes from the sender's own available funds (local ops of an event only, never in a leg). */

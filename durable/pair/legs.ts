@@ -75,9 +75,10 @@ export function fillLegs(info: PairCurrencies, pair: Parameters<typeof settleFil
 /**
  * A commit's fill legs as one leg per receiver: a batch of twenty orders filled against one maker
  * makes three legs (the taker's, the maker's, the fee shard's) instead of sixty, so the pair's
- * outbox, the delivery and each receiver's keys handle three. Each op keeps the movement its own
- * fill's leg would have made (`ref`: `trade:{pair}:{trade}:{role}#{i}`), so statements read the
- * same. The merged leg's key is the commit's (`trade:{pair}:{commit}:{receiver}`, once per commit:
+ * outbox, the delivery and each receiver's keys handle three. The leg is one movement (its key):
+ * the receiver writes one row per account and currency for the whole commit (money/core.ts
+ * `stage`), and a statement shows the commit's trades as one line per currency, as D1's ledger
+ * shows a drain batch's. The merged leg's key is the commit's (`trade:{pair}:{commit}:{receiver}`, once per commit:
  * the event key is claimed in the pair first) and it stands where the receiver's first fill leg
  * stood: every later leg of the commit to that receiver (an order's done release) still follows
  * the fills of its hold. A receiver with one fill leg in the commit (one order a request) keeps it
@@ -91,7 +92,7 @@ export function perReceiver(legs: readonly Leg[], commit: string): Leg[] {
   for (const l of legs) {
     const group = l.key.startsWith("trade:") ? fills.get(l.to)! : null;
     if (!group || group.length === 1) out.push(l);
-    else if (group[0] === l) out.push({ key: `trade:${commit}:${l.to}`, to: l.to, ops: group.flatMap((g) => g.ops.map((op, i) => ({ ...op, ref: `${g.key}#${i}` }))) });
+    else if (group[0] === l) out.push({ key: `trade:${commit}:${l.to}`, to: l.to, ops: group.flatMap((g) => g.ops) });
   }
   return out;
 }

@@ -34,6 +34,53 @@ describe("the money core in a Durable Object", () => {
     });
   });
 
+  it("writes a leg's movement as one row per account and currency, however many ops and holds it has", async () => {
+    await runInDurableObject(freshObject(), async (_obj, state) => {
+      const core = coreOver(state.storage, "u1");
+      core.open("opening", "spot", "USDT", 1_000);
+      for (const id of [1, 2, 3]) expect(core.reserve({ key: `order:${id}`, kind: "spot", cur: "USDT", amt: 100, forKind: "order", forId: String(id) })).toBe("reserved");
+      const before = core.undrained().length;
+      // A commit's three fills for this account in one leg: each spends its order's hold, gets its price improvement back and its coins.
+      const ops = [1, 2, 3].flatMap((id) => [
+        { t: "spend" as const, hold: `order:${id}`, cur: "USDT", amt: 90 },
+        { t: "release" as const, hold: `order:${id}`, cur: "USDT", amt: 10 },
+        { t: "credit" as const, kind: "spot", cur: "BTC", amt: id },
+      ]);
+      expect(core.receive([{ key: "trade:1:c7:u1", to: "u1", ops }])).toEqual(["applied"]);
+      const rows = core.undrained().slice(before);
+      expect(rows.map((m) => [m.ref, m.kind, m.currency, m.d_available, m.d_frozen])).toEqual([
+        ["trade:1:c7:u1#0", "spot", "USDT", 30, -300],
+        ["trade:1:c7:u1#2", "spot", "BTC", 6, 0],
+      ]);
+      // The rows add up to the balances, and every hold is resolved.
+      expect(core.balances().map((b) => [b.currency, b.available, b.frozen])).toEqual([
+        ["BTC", 6, 0],
+        ["USDT", 730, 0],
+      ]);
+      for (const id of [1, 2, 3]) expect(core.hold(`order:${id}`)).toMatchObject({ spent: 90, released: 10, state: "resolved" });
+    });
+  });
+
+  it("reserves a batch's holds with one movement per account and currency, named after the first hold", async () => {
+    await runInDurableObject(freshObject(), async (_obj, state) => {
+      const core = coreOver(state.storage, "u1");
+      core.open("opening", "spot", "USDT", 1_000);
+      core.open("opening:btc", "spot", "BTC", 5);
+      const before = core.undrained().length;
+      const hold = (id: number, cur: string, amt: number) => ({ key: `order:${id}`, kind: "spot", cur, amt, forKind: "order", forId: String(id) });
+      const made = core.reserveMany([hold(1, "USDT", 300), hold(2, "BTC", 2), hold(3, "USDT", 400), hold(4, "USDT", 400)]);
+      expect(made.map((m) => m.result)).toEqual(["reserved", "reserved", "reserved", "insufficient"]);
+      expect(core.undrained().slice(before).map((m) => [m.ref, m.currency, m.d_available, m.d_frozen])).toEqual([
+        ["order:1:reserve", "USDT", -700, 700],
+        ["order:2:reserve", "BTC", -2, 2],
+      ]);
+      expect(core.balances().map((b) => [b.currency, b.available, b.frozen])).toEqual([
+        ["BTC", 3, 2],
+        ["USDT", 300, 700],
+      ]);
+    });
+  });
+
   it("locks a credit straight into a new hold (frozen until released), once, never onto a hold already there", async () => {
     await runInDurableObject(freshObject(), async (_obj, state) => {
       const core = coreOver(state.storage, "u1");

@@ -1,6 +1,6 @@
 /**
  * A pair's commit of many fills delivered as one leg per account (durable/pair/legs.ts
- * `perReceiver`): the same money, the same movements, fewer legs.
+ * `perReceiver`): the same money, fewer legs.
  */
 import { describe, expect, it } from "vitest";
 import type { Leg } from "../../durable/money/index.ts";
@@ -14,7 +14,7 @@ const fill = (trade: number, buyer: string, seller: string): Leg[] => [
 const done = (order: number, to: string): Leg => ({ key: `spot_order:${order}:done`, to, ops: [{ t: "release", hold: `spot_order:${order}`, cur: "2", amt: 3 }] });
 
 describe("a commit's fill legs", () => {
-  it("become one leg per account, in the place of its first fill, each op keeping its own fill's movement", () => {
+  it("become one leg per account, in the place of its first fill, carrying every fill's ops", () => {
     const legs = [...fill(1, "user:7", "user:8"), done(1, "user:7"), ...fill(2, "user:7", "user:8"), done(2, "user:7")];
     const out = perReceiver(legs, "1:j40");
     expect(out.map((l) => [l.key, l.to])).toEqual([
@@ -24,12 +24,12 @@ describe("a commit's fill legs", () => {
       ["spot_order:1:done", "user:7"],
       ["spot_order:2:done", "user:7"],
     ]);
-    // Every op is there once, with the movement its fill's own leg made.
-    expect(out[0]!.ops.map((op) => [op.ref, op.amt])).toEqual([
-      ["trade:1:1:buyer#0", 500],
-      ["trade:1:1:buyer#1", 9],
-      ["trade:1:2:buyer#0", 500],
-      ["trade:1:2:buyer#1", 9],
+    // Both fills' ops, in order: the receiver writes them as one movement (one row per account and currency).
+    expect(out[0]!.ops.map((op) => [op.t, op.cur, op.amt])).toEqual([
+      ["spend", "2", 500],
+      ["credit", "1", 9],
+      ["spend", "2", 500],
+      ["credit", "1", 9],
     ]);
     const total = (ls: Leg[]) => ls.flatMap((l) => l.ops.map((op) => `${l.to} ${op.t} ${op.cur} ${op.amt}`)).sort();
     expect(total(out)).toEqual(total(legs));

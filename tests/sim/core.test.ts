@@ -162,7 +162,7 @@ describe("the money core", () => {
     expect(sent.flatMap((s) => s.legs.map((l) => l.key))).toEqual(legs.map((l) => l.key));
   });
 
-  it("applies a leg over many holds exactly: each hold resolved, each balance moved once by the net, one movement per op", () => {
+  it("applies a leg over many holds exactly: each hold resolved, each balance moved once by the net, one movement row per account and currency", () => {
     const { core } = makeCore({ funded: 1_000 });
     for (let i = 1; i <= 5; i++) core.reserve(hold(100, `seconds:${i}`));
     // A settled chunk's user leg: each contract's hold spent in part and released for the rest, the wins summed into one credit.
@@ -174,7 +174,7 @@ describe("the money core", () => {
     expect(spot(core)).toMatchObject({ available: 500 + 350 + 70, frozen: 0 });
     for (let i = 1; i <= 5; i++) expect(core.hold(`seconds:${i}`)).toMatchObject({ spent: 10 * i, released: 100 - 10 * i, state: "resolved" });
     const moves = core.undrained().filter((m) => m.ref.startsWith("chunk:1:user#"));
-    expect(moves.map((m) => m.ref)).toEqual(ops.map((_, i) => `chunk:1:user#${i}`));
+    expect(moves.map((m) => m.ref)).toEqual(["chunk:1:user#0"]);
     expect(moves.reduce((a, m) => a + m.d_available, 0)).toBe(420);
     expect(moves.reduce((a, m) => a + m.d_frozen, 0)).toBe(-500);
   });
