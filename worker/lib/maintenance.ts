@@ -305,8 +305,8 @@ export function forgetMaintenance(): void {
 }
 
 /**
- * For the crons (read once per run, never remembered): the window as D1 has it, or with
- * `ACCOUNTS=objects` the cut-over not recorded; `why` names which, for the log.
+ * For the crons (read once per run, never remembered): why the money jobs skip now, for the log:
+ * the window is on, or (`ACCOUNTS=objects`) the cut-over is not recorded; null when they run.
  */
 export async function moneyJobsPaused(env: Pick<Env, "DB" | "ACCOUNTS">, now = Date.now()): Promise<"maintenance" | "accounts_not_cut_over" | null> {
   const { window, cutOver } = await readSettings(env.DB);
