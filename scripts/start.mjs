@@ -50,7 +50,7 @@ const READY_TIMEOUT_MS = 90_000;
  * compared, the cut-over recorded in D1) before anyone trades; a state that ran with D1 balances
  * before is opened the same way at its first start in objects mode. `ACCOUNTS=d1` keeps every
  * balance in D1, and is refused on a state that was cut over (its D1 balances are a copy from the
- * cut-over) unless `--force-d1` says so.
+ * cut-over; the Worker itself would refuse every money route) unless `--force-d1` says so.
  */
 const ACCOUNTS_MODE = (process.env.ACCOUNTS ?? "objects").trim().toLowerCase() || "objects";
 const ACCOUNTS_OBJECTS = ACCOUNTS_MODE === "objects";
@@ -378,6 +378,15 @@ async function main() {
   if (stopping) return;
   if (seeded !== 0) fail(`seed failed (exit ${seeded})`);
 
+  if (FORCE_D1 && existsSync(CUT_OVER_FILE)) {
+    // The Worker with ACCOUNTS=d1 refuses money routes while D1 records the cut-over (worker/lib/maintenance.ts);
+    // --force-d1 takes that record out of this local D1 (the next start with the objects records it again).
+    warn(`--force-d1: this state was cut over to the account objects at ${readFileSync(CUT_OVER_FILE, "utf8").trim()}; running on D1's balances from then`);
+    const cleared = await wrangler(["d1", "execute", "DB", "--local", ...persistArgs, "--command", "DELETE FROM settings WHERE key = 'accounts_cut_over'"], { stdio: ["ignore", "ignore", "inherit"] });
+    if (stopping) return;
+    if (cleared !== 0) fail(`--force-d1: the cut-over record could not be taken out of D1 (exit ${cleared})`);
+  }
+
   await assertPortFree(); // again: the build, migrations and seed took a while
   log(`starting wrangler dev on ${BASE_URL}`);
   const worker = startWorker();
@@ -396,8 +405,6 @@ async function main() {
   } else if (ACCOUNTS_OBJECTS) {
     // A state cut over before D1 recorded it (the Worker refuses money routes until it is): record it now.
     await recordCutOver();
-  } else if (FORCE_D1 && existsSync(CUT_OVER_FILE)) {
-    warn(`--force-d1: this state was cut over to the account objects at ${readFileSync(CUT_OVER_FILE, "utf8").trim()}; D1's balances are from then`);
   }
 
   if (process.env.MARKET_MAKER !== "off") {

@@ -29,7 +29,9 @@
  * matched: POST /api/dev/accounts/cut-over) or, on an exchange with no balance to open (a fresh
  * deployment), by the first money request itself. It is read in the same statement as the window;
  * once an isolate has seen it, it never reads it again (the row is never removed), so the order path
- * of a cut-over exchange gains one boolean test.
+ * of a cut-over exchange gains one boolean test. The other way round, a Worker with `ACCOUNTS=d1`
+ * refuses money routes the same way once the row is recorded: D1's balances are then a copy from
+ * the cut-over (read in the same statement as the window, which that mode reads anyway).
  */
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
@@ -268,8 +270,14 @@ async function cutOverPending(db: D1Database, now: number): Promise<boolean> {
   ]);
   const pending = (seen?.results.length ?? 0) === 0;
   if (pending)
-    console.error(JSON.stringify({ level: "error", event: "accounts_not_cut_over", reason: "ACCOUNTS=objects but D1 holds balances never opened in the account objects: money routes answer maintenance (docs/operations.md, Deploy)" }));
+    console.error(JSON.stringify({ level: "error", event: "accounts_not_cut_over", reason: "ACCOUNTS=objects but D1 holds balances never opened in the account objects: money routes answer maintenance (docs/operations.md, 'Where balances live')" }));
   return pending;
+}
+
+/** `ACCOUNTS=d1` on an exchange whose balances moved into the account objects. */
+function cutOverDone(): boolean {
+  console.error(JSON.stringify({ level: "error", event: "accounts_cut_over", reason: "ACCOUNTS=d1 but the cut-over to the account objects is recorded: money routes answer maintenance (docs/operations.md, 'Where balances live')" }));
+  return true;
 }
 
 let cached: { at: number; on: boolean; pending: boolean } | undefined;
@@ -281,19 +289,21 @@ onForget(() => {
 });
 
 /**
- * The switch as this isolate last read it, read again after MAINTENANCE_CACHE_MS; with
- * `ACCOUNTS=objects`, `pending` while the cut-over is not recorded (read in the same statement).
+ * The switch as this isolate last read it, read again after MAINTENANCE_CACHE_MS; `pending` (read
+ * in the same statement): with `ACCOUNTS=objects` while the cut-over is not recorded, with
+ * `ACCOUNTS=d1` once it is (the balances are not where this Worker looks for them).
  */
 async function moneyPaused(env: Pick<Env, "DB" | "ACCOUNTS">, now: number): Promise<{ on: boolean; pending: boolean }> {
   if (cached && now - cached.at < MAINTENANCE_CACHE_MS) return cached;
   const { window, cutOver } = await readSettings(env.DB);
-  const pending = accountsOnObjects(env) && !cutOverSeen && !cutOver && (await cutOverPending(env.DB, now));
-  if (accountsOnObjects(env) && !pending) cutOverSeen = true;
+  const objects = accountsOnObjects(env);
+  const pending = objects ? !cutOverSeen && !cutOver && (await cutOverPending(env.DB, now)) : cutOver && cutOverDone();
+  if (objects && !pending) cutOverSeen = true;
   cached = { at: now, on: window.on, pending };
   return cached;
 }
 
-/** Whether money routes are refused now: the window is on, or (objects mode) the cut-over is not recorded. */
+/** Whether money routes are refused now: the window is on, or the cut-over is not recorded (objects mode) or is (D1 mode). */
 export async function maintenanceOn(env: Pick<Env, "DB" | "ACCOUNTS">, now = Date.now()): Promise<boolean> {
   const s = await moneyPaused(env, now);
   return s.on || s.pending;
@@ -306,12 +316,14 @@ export function forgetMaintenance(): void {
 
 /**
  * For the crons (read once per run, never remembered): why the money jobs skip now, for the log:
- * the window is on, or (`ACCOUNTS=objects`) the cut-over is not recorded; null when they run.
+ * the window is on, or the cut-over is not recorded (`ACCOUNTS=objects`) or is (`ACCOUNTS=d1`);
+ * null when they run.
  */
-export async function moneyJobsPaused(env: Pick<Env, "DB" | "ACCOUNTS">, now = Date.now()): Promise<"maintenance" | "accounts_not_cut_over" | null> {
+export async function moneyJobsPaused(env: Pick<Env, "DB" | "ACCOUNTS">, now = Date.now()): Promise<"maintenance" | "accounts_not_cut_over" | "accounts_cut_over" | null> {
   const { window, cutOver } = await readSettings(env.DB);
   if (window.on) return "maintenance";
-  if (accountsOnObjects(env) && !cutOver && (await cutOverPending(env.DB, now))) return "accounts_not_cut_over";
+  if (!accountsOnObjects(env)) return cutOver && cutOverDone() ? "accounts_cut_over" : null;
+  if (!cutOver && (await cutOverPending(env.DB, now))) return "accounts_not_cut_over";
   return null;
 }
 
