@@ -66,6 +66,9 @@ export default defineConfig(async () => {
                   // suites hash thousands of times; tests/unit/password-cost.test.ts holds that the
                   // deployed configuration hashes at the full cost.
                   PASSWORD_COST: "test",
+                  // Balances in D1 (worker/lib/accounts.ts), whatever wrangler.toml deploys with: these
+                  // suites read D1's balances and ledger; the "objects" project below runs the objects.
+                  ACCOUNTS: "d1",
                 },
               },
             }),

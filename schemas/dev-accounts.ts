@@ -3,6 +3,8 @@
  * DEV_OUTBOX and DEV_CLOCK on): POST /api/dev/accounts/migrate opens the next users' objects from
  * the cursor, POST /api/dev/accounts/verify compares a range of users' totals. Driven by
  * scripts/migrate-accounts.mjs. POST /api/dev/accounts/system opens the system accounts' shard objects.
+ * POST /api/dev/accounts/cut-over records, once every total matched, that the objects hold the money
+ * (worker/lib/maintenance.ts: until then a Worker with ACCOUNTS=objects refuses money routes).
  */
 import { z } from "zod";
 import { intInput, limitInput } from "./strict.ts";
@@ -47,4 +49,12 @@ export const devAccountsSystemOpenedSchema = z.object({
   skipped: z.array(z.object({ user_id: z.number().int(), account: z.string(), currency_id: z.number().int(), available: z.string(), frozen: z.string() })),
   /** system accounts whose shards, summed, differ from D1 */
   mismatched: z.array(z.object({ user_id: z.number().int(), where: z.enum(["object", "read_model"]) })),
+});
+
+/** The cut-over's last step (no input). */
+export const devAccountsCutOverSchema = z.strictObject({}, { error: "invalid_param" });
+
+export const devAccountsCutOverDoneSchema = z.object({
+  /** what D1's `settings` row says: how and when the cut-over was first recorded ("cut-over 2026-…", "fresh 2026-…") */
+  cut_over: z.string(),
 });

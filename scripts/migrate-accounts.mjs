@@ -9,7 +9,9 @@
 // as operator 0). It then waits until every Worker isolate sees the window and the money requests
 // that passed the switch before it have ended (the state's refresh_ms + settle_ms after it started).
 // The window stays on at the end (the products are switched to the objects next: "Cut-over");
-// `--end-maintenance` turns it off when every total matched.
+// `--end-maintenance` turns it off when every total matched. A run over every user (no `--range`)
+// whose totals all matched records the cut-over in D1 (POST /api/dev/accounts/cut-over), which a
+// Worker with ACCOUNTS=objects waits for before it moves any money.
 //
 // It drives a running local exchange (`npm start`: the routes under /api/dev/accounts answer only
 // there) one step at a time: each step opens the next `--batch` users' objects after the cursor
@@ -113,6 +115,13 @@ for (;;) {
 }
 const s = (Date.now() - started) / 1000;
 console.log(`verified ${checked} users in ${s.toFixed(1)} s (${(checked / s).toFixed(1)}/s; 1,000,000 users at this rate: ${perMillion(checked / s)}): ${bad === 0 ? "every total matches" : `${bad} differences`}`);
+// Every user of the exchange compared (not one range) and every total matched: D1 records the
+// cut-over, and from then on a Worker with ACCOUNTS=objects moves money (worker/lib/maintenance.ts:
+// until then it refuses every money route, so a deploy alone never shows users the empty objects).
+if (bad === 0 && !range) {
+  const { cut_over } = await post("/dev/accounts/cut-over", {});
+  console.log(`cut-over recorded in D1 (settings accounts_cut_over: ${cut_over})`);
+}
 if (bad === 0 && turnOff) {
   await post("/dev/accounts/maintenance", { on: false, reason: "npm run migrate-accounts: every total matches" });
   console.log("maintenance window off: money moves again");

@@ -18,7 +18,8 @@
  * Environment: PORT, MARKET_MAKER=off to keep the demo market maker from starting,
  * C2C_PAY_WINDOW_SECONDS / C2C_APPEAL_AFTER_SECONDS to shorten the C2C payment window and appeal delay,
  * LOCAL_OBSERVABILITY=on to keep wrangler's local trace collector (off here by default, see START_ENV),
- * ACCOUNTS=objects to run with every balance in its account's object (opened from the seed at start).
+ * ACCOUNTS=d1 to run with every balance in D1 as before (the default, objects, keeps every balance in its
+ * account's object, opened from the seed at the first start: see ACCOUNTS_MODE below).
  * The Worker gets DEV_OUTBOX=on and DEV_CLOCK=on (worker/lib/clock.ts: POST /api/dev/clock moves the
  * time ahead, POST /api/dev/cron runs a cron now); every-minute cron runs see the moved clock.
  */
@@ -42,13 +43,21 @@ const PERSIST_TO = persistValue ? resolve(persistValue) : null;
 const persistArgs = PERSIST_TO ? ["--persist-to", PERSIST_TO] : [];
 const READY_TIMEOUT_MS = 90_000;
 /**
- * ACCOUNTS=objects: balances live in the account objects (worker/lib/accounts.ts). The seed writes
- * D1, so after the worker answers the start opens every account's object from it the way a running
- * exchange is cut over (`npm run migrate-accounts -- --maintenance --end-maintenance`: a read-only
- * window, every user and system account opened once, every total compared) before anyone trades.
+ * Balances live in the account objects by default (ACCOUNTS=objects, worker/lib/accounts.ts). The
+ * seed writes D1, so after the worker answers the first start of a state opens every account's
+ * object from it the way a running exchange is cut over (`npm run migrate-accounts -- --maintenance
+ * --end-maintenance`: a read-only window, every user and system account opened once, every total
+ * compared, the cut-over recorded in D1) before anyone trades; a state that ran with D1 balances
+ * before is opened the same way at its first start in objects mode. `ACCOUNTS=d1` keeps every
+ * balance in D1, and is refused on a state that was cut over (its D1 balances are a copy from the
+ * cut-over; the Worker itself would refuse every money route) unless `--force-d1` says so.
  */
-const ACCOUNTS_MODE = (process.env.ACCOUNTS ?? "d1").trim().toLowerCase() || "d1";
+const ACCOUNTS_MODE = (process.env.ACCOUNTS ?? "objects").trim().toLowerCase() || "objects";
 const ACCOUNTS_OBJECTS = ACCOUNTS_MODE === "objects";
+const FORCE_D1 = argv.includes("--force-d1");
+const STATE_DIR = PERSIST_TO ?? join(ROOT, ".wrangler", "state");
+/** Written when the state's cut-over succeeded: once per state, never undone. */
+const CUT_OVER_FILE = join(STATE_DIR, "accounts-objects-cut-over");
 
 /** Children we started, so a signal reaches whichever is running. */
 const children = new Set();
@@ -147,7 +156,8 @@ function envVarArgs() {
     if (value !== "on" && value !== "off") fail(`${name} must be "on" or "off" (got "${value}")`);
     out.push("--var", `${name}:${value}`);
   }
-  if (ACCOUNTS_OBJECTS) out.push("--var", "ACCOUNTS:objects");
+  // Always named: whatever wrangler.toml deploys with, the start runs the mode it announced.
+  out.push("--var", `ACCOUNTS:${ACCOUNTS_MODE}`);
   for (const name of ["C2C_PAY_WINDOW_SECONDS", "C2C_APPEAL_AFTER_SECONDS"]) {
     const value = process.env[name]?.trim();
     if (!value) continue;
@@ -286,11 +296,11 @@ function printBanner() {
     mm ? `  Market maker account:\n    ${mm.account.padEnd(26)} password ${mm.password}` : "",
     "",
     `  Market maker: ${marketMaker ? "running" : process.env.MARKET_MAKER === "off" ? "off (MARKET_MAKER=off)" : "not available yet"}`,
-    `  Balances: ${ACCOUNTS_OBJECTS ? "in the account objects (ACCOUNTS=objects), D1 the read model" : "in D1 (ACCOUNTS=objects npm start puts them in the account objects)"}`,
+    `  Balances: ${ACCOUNTS_OBJECTS ? "in the account objects, D1 the read model (ACCOUNTS=d1 npm start keeps them in D1, on a state never cut over)" : `in D1 (ACCOUNTS=d1${FORCE_D1 ? ", --force-d1" : ""}; without it they live in the account objects)`}`,
     `  Cron: fired every minute through ${BASE_URL}/__scheduled`,
     `  Dev clock: POST ${BASE_URL}/api/dev/clock {"advance_s":86400} moves time a day ahead; POST /api/dev/cron {"cron":"* * * * *"} runs a cron now`,
     `  Local trace collector: ${START_ENV.X_LOCAL_OBSERVABILITY === "false" ? "off (LOCAL_OBSERVABILITY=on to keep it)" : "on"}`,
-    `  Data: ${PERSIST_TO ?? join(ROOT, ".wrangler", "state")} (kept between runs)`,
+    `  Data: ${STATE_DIR} (kept between runs)`,
     DEV ? "  --dev: the SPA was not rebuilt" : "",
     "  Stop with Ctrl+C.",
     "",
@@ -323,12 +333,36 @@ function shutdown(signal) {
     });
 }
 
+/**
+ * ACCOUNTS=d1 on a state whose balances moved into the account objects: D1's balances are a copy
+ * from the cut-over, so the exchange would show and trade old figures. Refused unless --force-d1.
+ */
+function refuseD1AfterCutOver() {
+  if (ACCOUNTS_OBJECTS || FORCE_D1 || !existsSync(CUT_OVER_FILE)) return;
+  fail(
+    [
+      `ACCOUNTS=d1, but this state (${STATE_DIR}) was cut over to the account objects at ${readFileSync(CUT_OVER_FILE, "utf8").trim()}:`,
+      "  its balances live in the account objects, and D1's balances are a copy from that moment.",
+      "  Start it without ACCOUNTS=d1 (the objects, the default), or start a fresh state in D1 mode",
+      `  (remove ${STATE_DIR}, or --persist-to another folder), or \`ACCOUNTS=d1 npm start -- --force-d1\` to run on D1's old copy anyway.`,
+    ].join("\n"),
+  );
+}
+
+/** Records the cut-over in D1 (idempotent): POST /api/dev/accounts/cut-over, as migrate-accounts does at its end. */
+async function recordCutOver() {
+  const res = await fetch(`${BASE_URL}/api/dev/accounts/cut-over`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" }).catch((err) => err);
+  const body = res instanceof Response ? await res.json().catch(() => null) : null;
+  if (body?.type !== "ok") warn(`the cut-over could not be recorded in D1 (${res instanceof Response ? `HTTP ${res.status}` : res}): money routes answer "maintenance" until it is`);
+}
+
 async function main() {
   if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65535) fail(`invalid PORT ${process.env.PORT}`);
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGTERM", () => shutdown("SIGTERM"));
 
-  if (ACCOUNTS_MODE !== "d1" && !ACCOUNTS_OBJECTS) fail(`ACCOUNTS must be "d1" or "objects" (got "${process.env.ACCOUNTS}")`);
+  if (ACCOUNTS_MODE !== "d1" && !ACCOUNTS_OBJECTS) fail(`ACCOUNTS must be "objects" (the default) or "d1" (got "${process.env.ACCOUNTS}")`);
+  refuseD1AfterCutOver();
   await assertPortFree();
   ensureDevVars();
   await buildSpa();
@@ -344,23 +378,33 @@ async function main() {
   if (stopping) return;
   if (seeded !== 0) fail(`seed failed (exit ${seeded})`);
 
+  if (FORCE_D1 && existsSync(CUT_OVER_FILE)) {
+    // The Worker with ACCOUNTS=d1 refuses money routes while D1 records the cut-over (worker/lib/maintenance.ts);
+    // --force-d1 takes that record out of this local D1 (the next start with the objects records it again).
+    warn(`--force-d1: this state was cut over to the account objects at ${readFileSync(CUT_OVER_FILE, "utf8").trim()}; running on D1's balances from then`);
+    const cleared = await wrangler(["d1", "execute", "DB", "--local", ...persistArgs, "--command", "DELETE FROM settings WHERE key = 'accounts_cut_over'"], { stdio: ["ignore", "ignore", "inherit"] });
+    if (stopping) return;
+    if (cleared !== 0) fail(`--force-d1: the cut-over record could not be taken out of D1 (exit ${cleared})`);
+  }
+
   await assertPortFree(); // again: the build, migrations and seed took a while
   log(`starting wrangler dev on ${BASE_URL}`);
   const worker = startWorker();
   await waitUntilReady(worker);
   if (stopping) return;
 
-  // The cut-over happens once per state: after it the objects hold the money and D1's balances
-  // are what they were at the cut-over, so a second opening would compare against old figures.
-  const cutOver = join(PERSIST_TO ?? join(ROOT, ".wrangler", "state"), "accounts-objects-cut-over");
-  if (ACCOUNTS_OBJECTS && !existsSync(cutOver)) {
+  // The cut-over happens once per state (a fresh one, or one that ran with D1 balances before):
+  // after it the objects hold the money and D1's balances are what they were at the cut-over, so a
+  // second opening would compare against old figures.
+  if (ACCOUNTS_OBJECTS && !existsSync(CUT_OVER_FILE)) {
     log("opening the account objects from D1 (npm run migrate-accounts)");
     const opened = await run(process.execPath, [join(ROOT, "scripts", "migrate-accounts.mjs"), "--api", BASE_URL, "--maintenance", "--end-maintenance"]);
     if (stopping) return;
     if (opened !== 0) fail(`opening the account objects failed (exit ${opened}); the maintenance window stays on`);
-    writeFileSync(cutOver, `${new Date().toISOString()}\n`);
-  } else if (!ACCOUNTS_OBJECTS && existsSync(cutOver)) {
-    warn(`this state ran with ACCOUNTS=objects since ${readFileSync(cutOver, "utf8").trim()}: D1's balances are from before that (start with ACCOUNTS=objects, or remove the state for a fresh one)`);
+    writeFileSync(CUT_OVER_FILE, `${new Date().toISOString()}\n`);
+  } else if (ACCOUNTS_OBJECTS) {
+    // A state cut over before D1 recorded it (the Worker refuses money routes until it is): record it now.
+    await recordCutOver();
   }
 
   if (process.env.MARKET_MAKER !== "off") {

@@ -21,7 +21,7 @@ import { liabilitiesJob } from "./jobs/liabilities.ts";
 import { miningPayJob } from "./jobs/mining.ts";
 import { recordLegsJob } from "./jobs/record-legs.ts";
 import { conversionHoldsJob } from "./jobs/conversion-holds.ts";
-import { readMaintenance } from "./lib/maintenance.ts";
+import { moneyJobsPaused } from "./lib/maintenance.ts";
 
 export const JOBS: Readonly<Record<string, readonly Job[]>> = {
   // Every minute (C2C: unpaid orders cancelled within 60 s of their window's end); the ledger
@@ -68,7 +68,8 @@ export async function runScheduled(cron: string, env: Env, now = Date.now()): Pr
     return [];
   }
   // Read once per run (a cron fires at most once a minute): never a remembered value here.
-  const paused = jobs.some((j) => !QUIET_JOBS.has(j.name)) && (await readMaintenance(env.DB)).on;
+  // With ACCOUNTS=objects the cut-over not recorded pauses them too (worker/lib/maintenance.ts).
+  const paused = jobs.some((j) => !QUIET_JOBS.has(j.name)) ? await moneyJobsPaused(env, now) : null;
   const skipped: string[] = [];
   const failed: unknown[] = [];
   for (const job of jobs) {
@@ -84,7 +85,7 @@ export async function runScheduled(cron: string, env: Env, now = Date.now()): Pr
     }
   }
   // The invocation still reports failure (the runtime logs the rejected waitUntil).
-  if (skipped.length > 0) console.log(JSON.stringify({ level: "info", event: "cron_jobs_paused", cron, reason: "maintenance", jobs: skipped }));
+  if (skipped.length > 0) console.log(JSON.stringify({ level: "info", event: "cron_jobs_paused", cron, reason: paused, jobs: skipped }));
   if (failed.length > 0) throw new AggregateError(failed, `${failed.length} cron job(s) failed`);
   return skipped;
 }

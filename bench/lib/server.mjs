@@ -231,8 +231,9 @@ for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
 export async function startServer({ root, dir, port, pepper, inspector = null, timeoutMs = 900_000, vars = null }) {
   const args = [path.join(ROOT, "bench", "lib", "serve-child.mjs"), "--root", root, "--dir", dir, "--port", String(port), "--pepper", pepper];
   if (inspector) args.push("--inspector", String(inspector));
-  // Extra plain-text bindings, e.g. { DEV_CLOCK: "on" } for bench/crash-products.mjs.
-  if (vars) args.push("--vars", JSON.stringify(vars));
+  // Extra plain-text bindings, e.g. { DEV_CLOCK: "on" } for bench/crash-products.mjs. Balances in D1
+  // unless the run asks for the objects (`--accounts objects`): wrangler.toml deploys with "objects".
+  args.push("--vars", JSON.stringify({ ACCOUNTS: "d1", ...vars }));
   const child = spawn(process.execPath, args, { cwd: root, env: WRANGLER_ENV, stdio: ["ignore", "pipe", "pipe"], detached: true });
   // The server must never keep the benchmark alive: its pipes are unref'd, stop() or exit ends it.
   child.unref();
@@ -347,6 +348,10 @@ export async function openAccountObjects({ root, dir, pepper }) {
     const body = await res.json();
     const m = body?.message ?? body?.data;
     if (body?.type !== "ok" || m?.mismatched?.length) throw new Error(`account objects: system accounts' opening refused: ${JSON.stringify(body).slice(0, 500)}`);
+    // Recorded in D1: until then a Worker with ACCOUNTS=objects refuses money routes (worker/lib/maintenance.ts).
+    // A tree from before that guard (bench/ab.mjs's base) has no such route: 404, nothing to record.
+    const cut = await fetch(`${server.url}/api/dev/accounts/cut-over`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    if (cut.status !== 404 && (await cut.json())?.type !== "ok") throw new Error(`account objects: cut-over not recorded (HTTP ${cut.status})`);
   } finally {
     await server.stop();
   }

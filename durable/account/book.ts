@@ -393,7 +393,8 @@ export class AccountBook {
     const checked = rows.map((r) => ({ kind: name(r.account, "account"), cur: currency(r.currencyId), available: units(r.available, "available"), frozen: units(r.frozen, "frozen") }));
     const holds = records.map((h) => {
       if (typeof h.forId !== "string" || !ID.test(h.forId)) bad("forId is not an id");
-      return { kind: name(h.account, "account"), cur: currency(h.currencyId), amt: units(h.amount, "amount"), forKind: name(h.forKind, "forKind"), forId: h.forId };
+      if (h.owner !== undefined && (typeof h.owner !== "string" || !ID.test(h.owner) || h.owner.length > 64)) bad("owner is not a name");
+      return { kind: name(h.account, "account"), cur: currency(h.currencyId), amt: units(h.amount, "amount"), forKind: name(h.forKind, "forKind"), forId: h.forId, owner: h.owner };
     });
     // The records' holds come out of their balance's frozen amount; what no record explains stays in one `migrated` hold.
     const left = new Map(checked.map((r) => [`${r.kind}:${r.cur}`, r.frozen]));
@@ -415,7 +416,7 @@ export class AccountBook {
 
   private importOpeningNow(
     checked: readonly { kind: string; cur: string; available: number; frozen: number }[],
-    holds: readonly { kind: string; cur: string; amt: number; forKind: string; forId: string }[],
+    holds: readonly { kind: string; cur: string; amt: number; forKind: string; forId: string; owner?: string }[],
     left: ReadonlyMap<string, number>,
   ): ImportAnswer {
     return this.sql.transaction((): ImportAnswer => {
@@ -427,6 +428,7 @@ export class AccountBook {
       for (const h of holds) {
         const held = this.core.reserve({ key: `${h.forKind}:${h.forId}`, kind: h.kind, cur: h.cur, amt: h.amt, forKind: h.forKind, forId: h.forId });
         if (held !== "reserved") throw new Error(`opening hold ${h.forKind}:${h.forId}: ${held}`);
+        if (h.owner) this.sql.run("INSERT INTO account_hold_owners (hold, owner) VALUES (?, ?)", `${h.forKind}:${h.forId}`, h.owner);
       }
       for (const [id, amt] of left) {
         if (amt === 0) continue;

@@ -146,6 +146,8 @@ export interface OpeningHold {
   account: string;
   currencyId: number;
   amount: bigint;
+  /** The record's owner as a reservation names it (`pair:{id}`): a cancel finds the pair by it, the orphan sweep asks it. */
+  owner?: string;
 }
 
 /** `imported`: written now; `seen`: this object was opened from D1 before (nothing written again). */

@@ -8,6 +8,7 @@
 // then go in one batch (one transaction), recorded in d1_migrations as wrangler records them.
 import { abortAllDurableObjects, env, listDurableObjectIds, runInDurableObject } from "cloudflare:test";
 import { forgetCaches } from "../../worker/lib/caches.ts";
+import { CUT_OVER_KEY } from "../../worker/lib/maintenance.ts";
 
 const { DB, TEST_MIGRATIONS } = env;
 const used = await DB.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'd1_migrations'").first();
@@ -34,3 +35,7 @@ await DB.batch([
   DB.prepare("CREATE TABLE IF NOT EXISTS d1_migrations (id INTEGER PRIMARY KEY AUTOINCREMENT, name TEXT UNIQUE, applied_at TIMESTAMP DEFAULT CURRENT_TIMESTAMP NOT NULL)"),
   ...TEST_MIGRATIONS.flatMap((m) => [...m.queries.map((q) => DB.prepare(q)), record.bind(m.name)]),
 ]);
+// The "objects" project (ACCOUNTS=objects) runs an exchange whose cut-over is recorded: its tests open
+// users' objects themselves (tests/objects/fixtures.ts). Without the row the Worker would refuse every
+// money route while D1 holds a balance (worker/lib/maintenance.ts; tests/objects/cutover-guard-objects.test.ts).
+if (env.ACCOUNTS === "objects") await DB.prepare("INSERT INTO settings (key, value) VALUES (?, 'tests')").bind(CUT_OVER_KEY).run();

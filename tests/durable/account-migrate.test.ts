@@ -116,16 +116,20 @@ describe("moving D1's balances into account objects", () => {
     expect(await userStub(env, u).accountOpenHolds(u)).toMatchObject([{ hold: "migrated:change:3", amount: 503n, forKind: "migrated" }]);
   });
 
-  it("turns an open spot order's frozen funds into that order's own hold", async () => {
+  it("turns an open spot order's frozen funds into that order's own hold, owned by its pair so a cancel on the objects finds it", async () => {
     const holds = await userStub(env, orderUser).accountOpenHolds(orderUser);
     // 2 BTC at 50 USDT: 100 USDT frozen for the order, nothing left unexplained.
     expect(holds).toMatchObject([{ hold: `spot_order:${orderId}`, account: "change", currencyId: USDT, amount: 10_000_000_000n, spent: 0n, forKind: "spot_order", forId: String(orderId) }]);
+    // The pair that books it, as a placement on the objects names it (a cancel and cancel_all ask it).
+    expect(await userStub(env, orderUser).accountHolds(orderUser, [`spot_order:${orderId}`])).toMatchObject([{ open: true, owner: `pair:${PAIR}` }]);
+    expect(await userStub(env, orderUser).accountOwnedHolds(orderUser, ["spot_order"])).toMatchObject([{ hold: `spot_order:${orderId}`, owner: `pair:${PAIR}` }]);
     expect(await userStub(env, orderUser).accountBalances(orderUser)).toEqual([{ account: "change", currencyId: USDT, available: 90_000_000_000n, frozen: 10_000_000_000n }]);
   });
 
   it("opens an OCO's leg and its stop's own part as the one hold its pair spends in objects mode, spot_cond:{id}", async () => {
     const holds = await userStub(env, ocoUser).accountOpenHolds(ocoUser);
     expect(holds).toMatchObject([{ hold: `spot_cond:${ocoId}`, currencyId: USDT, amount: 7_000_000_000n, spent: 0n, forKind: "spot_cond", forId: String(ocoId) }]);
+    expect(await userStub(env, ocoUser).accountHolds(ocoUser, [`spot_cond:${ocoId}`])).toMatchObject([{ open: true, owner: `pair:${PAIR}` }]);
     expect(await userStub(env, ocoUser).accountBalances(ocoUser)).toEqual([{ account: "change", currencyId: USDT, available: 93_000_000_000n, frozen: 7_000_000_000n }]);
   });
 

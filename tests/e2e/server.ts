@@ -15,8 +15,12 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 /** The pepper the seed hashes demo passwords with; the worker must get the same one. */
 export const TEST_PEPPER = "e2e-pepper-not-secret";
 
-/** `E2E_ACCOUNTS=objects npm test -- --project e2e`: every server runs with ACCOUNTS=objects (not part of CI). */
-const ACCOUNTS_OBJECTS = process.env.E2E_ACCOUNTS === "objects";
+/**
+ * Every server runs with its balances in the account objects (ACCOUNTS=objects, as `npm start` and
+ * wrangler.toml do), opened from the seeded D1 by the cut-over at its start;
+ * `E2E_ACCOUNTS=d1 npm test -- --project e2e` runs the same walks with every balance in D1.
+ */
+const ACCOUNTS_OBJECTS = (process.env.E2E_ACCOUNTS ?? "objects") !== "d1";
 
 const OFFLINE_ENV = { WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
@@ -175,9 +179,10 @@ export async function startServer(vars: Record<string, string> = {}): Promise<Te
       PEPPER: { type: "secret_text", value: TEST_PEPPER },
       // scrypt at the test cost (worker/lib/password.ts passwordCost; the seed above matches it).
       PASSWORD_COST: { type: "plain_text", value: "test" },
-      // E2E_ACCOUNTS=objects: the same walks with every balance in the account objects (issue #28);
-      // the dev routes that open them answer only with the dev clock on.
-      ...(ACCOUNTS_OBJECTS ? { ACCOUNTS: { type: "plain_text" as const, value: "objects" }, DEV_CLOCK: { type: "plain_text" as const, value: "on" } } : {}),
+      // Balances in the account objects (issue #28) unless E2E_ACCOUNTS=d1; the dev routes that open
+      // them answer only with the dev clock on.
+      ACCOUNTS: { type: "plain_text", value: ACCOUNTS_OBJECTS ? "objects" : "d1" },
+      ...(ACCOUNTS_OBJECTS ? { DEV_CLOCK: { type: "plain_text" as const, value: "on" } } : {}),
       ...Object.fromEntries(Object.entries(vars).map(([k, value]) => [k, { type: "plain_text" as const, value }])),
     },
     dev: {

@@ -20,6 +20,18 @@
  * transfers, seconds contracts, lever positions) do not read D1 here: the account object they call
  * first checks the switch in that same call (durable/account/maintenance.ts), told by
  * `setMaintenance` through the switch objects before the operator's request answers.
+ *
+ * The cut-over guard (issue #28, `ACCOUNTS=objects` by default): a Worker with balances in the
+ * account objects refuses every money route the same way (503 `maintenance`) while D1 still holds
+ * balances that were never opened in the objects, so a deployment that ran with D1 balances cannot
+ * be switched to the objects by a deploy alone and show everyone zero. "Opened" is D1's `settings`
+ * row CUT_OVER_KEY, recorded by the cut-over (scripts/migrate-accounts.mjs, once every total
+ * matched: POST /api/dev/accounts/cut-over) or, on an exchange with no balance to open (a fresh
+ * deployment), by the first money request itself. It is read in the same statement as the window;
+ * once an isolate has seen it, it never reads it again (the row is never removed), so the order path
+ * of a cut-over exchange gains one boolean test. The other way round, a Worker with `ACCOUNTS=d1`
+ * refuses money routes the same way once the row is recorded: D1's balances are then a copy from
+ * the cut-over (read in the same statement as the window, which that mode reads anyway).
  */
 import { createMiddleware } from "hono/factory";
 import { matchedRoutes } from "hono/route";
@@ -31,6 +43,8 @@ import { accountsOnObjects } from "./accounts.ts";
 import { MAINTENANCE_KEY, MAINTENANCE_SHARDS, MAINTENANCE_SKEW_MS, maintenanceAddress } from "../../durable/account/maintenance.ts";
 
 export { MAINTENANCE_KEY };
+/** D1's `settings` row saying every D1 balance was opened in the account objects (its value: when, and how). */
+export const CUT_OVER_KEY = "accounts_cut_over";
 /** How long an isolate trusts what it last read. */
 export const MAINTENANCE_CACHE_MS = 2_000;
 /** The longest a money request takes after it passed the switch (it then finds the window in force). */
@@ -186,6 +200,7 @@ export const NO_MONEY_ROUTES: readonly string[] = [
   "POST /api/dev/accounts/verify",
   "POST /api/dev/accounts/system",
   "POST /api/dev/accounts/maintenance",
+  "POST /api/dev/accounts/cut-over",
   "POST /api/dev/clock",
   "POST /api/dev/cron",
 ];
@@ -220,27 +235,109 @@ export interface MaintenanceState {
   since: number | null;
 }
 
-/** The switch as D1 has it now (one statement). */
-export async function readMaintenance(db: D1Database): Promise<MaintenanceState> {
-  const r = await db.prepare("SELECT value FROM settings WHERE key = ?").bind(MAINTENANCE_KEY).first<{ value: string }>();
-  const since = Number(r?.value ?? "0");
+const windowOf = (value: string | undefined): MaintenanceState => {
+  const since = Number(value ?? "0");
   return Number.isSafeInteger(since) && since > 0 ? { on: true, since } : { on: false, since: null };
+};
+
+/** The switch and whether the cut-over was recorded, as D1 has them now (one statement). */
+async function readSettings(db: D1Database): Promise<{ window: MaintenanceState; cutOver: boolean }> {
+  const { results } = await db.prepare("SELECT key, value FROM settings WHERE key IN (?1, ?2)").bind(MAINTENANCE_KEY, CUT_OVER_KEY).all<{ key: string; value: string }>();
+  return { window: windowOf(results.find((r) => r.key === MAINTENANCE_KEY)?.value), cutOver: results.some((r) => r.key === CUT_OVER_KEY) };
 }
 
-let cached: { at: number; on: boolean } | undefined;
-onForget(forgetMaintenance);
+/** The switch as D1 has it now (one statement). */
+export async function readMaintenance(db: D1Database): Promise<MaintenanceState> {
+  return (await readSettings(db)).window;
+}
 
-/** The switch as this isolate last read it, read again after MAINTENANCE_CACHE_MS. */
-export async function maintenanceOn(db: D1Database, now = Date.now()): Promise<boolean> {
-  if (cached && now - cached.at < MAINTENANCE_CACHE_MS) return cached.on;
-  const { on } = await readMaintenance(db);
-  cached = { at: now, on };
-  return on;
+/**
+ * With no cut-over recorded: whether D1 holds balances the account objects were never opened with
+ * (a user's non-zero row, or a system account's above zero: the cut-over leaves the deposits
+ * account's mirror below zero in D1). None (a fresh exchange): the row is recorded now, in the same
+ * statement, and the exchange runs. Rare: only until an isolate has seen the row.
+ */
+async function cutOverPending(db: D1Database, now: number): Promise<boolean> {
+  const [, seen] = await db.batch([
+    db
+      .prepare(
+        `INSERT INTO settings (key, value) SELECT ?1, ?2 WHERE NOT EXISTS (
+           SELECT 1 FROM balances WHERE (user_id > 0 AND (available <> 0 OR frozen <> 0)) OR (user_id <= 0 AND (available > 0 OR frozen > 0))
+         ) ON CONFLICT (key) DO NOTHING`,
+      )
+      .bind(CUT_OVER_KEY, `fresh ${new Date(now).toISOString()}`),
+    db.prepare("SELECT 1 AS one FROM settings WHERE key = ?").bind(CUT_OVER_KEY),
+  ]);
+  const pending = (seen?.results.length ?? 0) === 0;
+  if (pending)
+    console.error(JSON.stringify({ level: "error", event: "accounts_not_cut_over", reason: "ACCOUNTS=objects but D1 holds balances never opened in the account objects: money routes answer maintenance (docs/operations.md, 'Where balances live')" }));
+  return pending;
+}
+
+/** `ACCOUNTS=d1` on an exchange whose balances moved into the account objects. */
+function cutOverDone(): boolean {
+  console.error(JSON.stringify({ level: "error", event: "accounts_cut_over", reason: "ACCOUNTS=d1 but the cut-over to the account objects is recorded: money routes answer maintenance (docs/operations.md, 'Where balances live')" }));
+  return true;
+}
+
+let cached: { at: number; on: boolean; pending: boolean } | undefined;
+/** This isolate has seen the cut-over recorded (objects mode): it never looks again. */
+let cutOverSeen = false;
+onForget(() => {
+  forgetMaintenance();
+  cutOverSeen = false;
+});
+
+/**
+ * The switch as this isolate last read it, read again after MAINTENANCE_CACHE_MS; `pending` (read
+ * in the same statement): with `ACCOUNTS=objects` while the cut-over is not recorded, with
+ * `ACCOUNTS=d1` once it is (the balances are not where this Worker looks for them).
+ */
+async function moneyPaused(env: Pick<Env, "DB" | "ACCOUNTS">, now: number): Promise<{ on: boolean; pending: boolean }> {
+  if (cached && now - cached.at < MAINTENANCE_CACHE_MS) return cached;
+  const { window, cutOver } = await readSettings(env.DB);
+  const objects = accountsOnObjects(env);
+  const pending = objects ? !cutOverSeen && !cutOver && (await cutOverPending(env.DB, now)) : cutOver && cutOverDone();
+  if (objects && !pending) cutOverSeen = true;
+  cached = { at: now, on: window.on, pending };
+  return cached;
+}
+
+/** Whether money routes are refused now: the window is on, or the cut-over is not recorded (objects mode) or is (D1 mode). */
+export async function maintenanceOn(env: Pick<Env, "DB" | "ACCOUNTS">, now = Date.now()): Promise<boolean> {
+  const s = await moneyPaused(env, now);
+  return s.on || s.pending;
 }
 
 /** This isolate reads the switch again at its next check (after it changed it; tests). */
 export function forgetMaintenance(): void {
   cached = undefined;
+}
+
+/**
+ * For the crons (read once per run, never remembered): why the money jobs skip now, for the log:
+ * the window is on, or the cut-over is not recorded (`ACCOUNTS=objects`) or is (`ACCOUNTS=d1`);
+ * null when they run.
+ */
+export async function moneyJobsPaused(env: Pick<Env, "DB" | "ACCOUNTS">, now = Date.now()): Promise<"maintenance" | "accounts_not_cut_over" | "accounts_cut_over" | null> {
+  const { window, cutOver } = await readSettings(env.DB);
+  if (window.on) return "maintenance";
+  if (!accountsOnObjects(env)) return cutOver && cutOverDone() ? "accounts_cut_over" : null;
+  if (!cutOver && (await cutOverPending(env.DB, now))) return "accounts_not_cut_over";
+  return null;
+}
+
+/**
+ * Records that every D1 balance was opened in the account objects (the cut-over's last step,
+ * POST /api/dev/accounts/cut-over). Idempotent: the first time stays. Answers when it was recorded.
+ */
+export async function recordCutOver(db: D1Database, how: string, now = Date.now()): Promise<string> {
+  const [, r] = await db.batch([
+    db.prepare("INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING").bind(CUT_OVER_KEY, `${how} ${new Date(now).toISOString()}`),
+    db.prepare("SELECT value FROM settings WHERE key = ?").bind(CUT_OVER_KEY),
+  ]);
+  forgetMaintenance();
+  return (r?.results[0] as { value: string } | undefined)?.value ?? "";
 }
 
 /**
@@ -291,8 +388,12 @@ export const maintenanceGuard = createMiddleware<AppEnv>(async (c, next) => {
   if (method === "GET" || method === "HEAD" || method === "OPTIONS") return next();
   const route = routeOf(c);
   if (route === null || allowed.has(route)) return next();
-  // Objects mode: the account object the route calls first checks it (durable/account/maintenance.ts).
-  if (accountsOnObjects(c.env) && inObjects.has(route)) return next();
-  if (await maintenanceOn(c.env.DB)) throw new ApiError("maintenance", 503);
+  if (accountsOnObjects(c.env)) {
+    // Until this isolate has seen the cut-over recorded (once), the same cached read as the window's.
+    if (!cutOverSeen && (await moneyPaused(c.env, Date.now())).pending) throw new ApiError("maintenance", 503);
+    // The account object the route calls first checks the window (durable/account/maintenance.ts).
+    if (inObjects.has(route)) return next();
+  }
+  if (await maintenanceOn(c.env)) throw new ApiError("maintenance", 503);
   await next();
 });

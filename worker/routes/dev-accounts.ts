@@ -11,6 +11,8 @@ import { ApiError, notFound } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
 import {
+  devAccountsCutOverDoneSchema,
+  devAccountsCutOverSchema,
   devAccountsMigratedSchema,
   devAccountsMigrateSchema,
   devAccountsSystemOpenedSchema,
@@ -20,7 +22,7 @@ import {
 } from "../../schemas/dev-accounts.ts";
 import { migrateAccountsStep, openSystemAccounts, verifyAccountsStep } from "../domain/ledger/account-objects.ts";
 import { maintenanceSetSchema, maintenanceStateSchema } from "../../schemas/maintenance.ts";
-import { readMaintenance, setMaintenance } from "../lib/maintenance.ts";
+import { readMaintenance, recordCutOver, setMaintenance } from "../lib/maintenance.ts";
 import { maintenanceOut } from "./operator-maintenance.ts";
 
 export const devAccountRoutes = new Hono<AppEnv>()
@@ -39,6 +41,10 @@ export const devAccountRoutes = new Hono<AppEnv>()
   })
   .post("/dev/accounts/system", jsonBody(devAccountsSystemSchema), answers(devAccountsSystemOpenedSchema, { summary: "Local only (npm start): opens the system accounts' shards (treasury, fees, …) from D1's system balances, split over the shards, and compares their sums with D1" }), async (c) =>
     ok(c, await openSystemAccounts(c.env)),
+  )
+  // The last step, once every total matched: a Worker with ACCOUNTS=objects moves money from now on.
+  .post("/dev/accounts/cut-over", jsonBody(devAccountsCutOverSchema), answers(devAccountsCutOverDoneSchema, { summary: "Local only (npm start): records that every D1 balance was opened in the account objects (until then a Worker with ACCOUNTS=objects refuses money routes)" }), async (c) =>
+    ok(c, { cut_over: await recordCutOver(c.env.DB, "cut-over") }),
   )
   // The migration script's own switch (operator 0 in the audit log): the window before it copies anything.
   .get("/dev/accounts/maintenance", answers(maintenanceStateSchema, { summary: "Local only (npm start): the maintenance switch" }), async (c) => ok(c, maintenanceOut(await readMaintenance(c.env.DB))))

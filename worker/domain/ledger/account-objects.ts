@@ -110,7 +110,7 @@ async function recordHolds(db: D1Database, userId: number, rows: OpeningBalance[
     const k = `${kind}:${id}:${h.account}:${h.currencyId}`;
     const same = byKey.get(k);
     if (same) same.amount += h.units;
-    else byKey.set(k, { forKind: kind, forId: id, account: h.account, currencyId: h.currencyId, amount: h.units });
+    else byKey.set(k, { forKind: kind, forId: id, account: h.account, currencyId: h.currencyId, amount: h.units, ...(h.owner ? { owner: h.owner } : {}) });
   }
   const holds = [...byKey.values()];
   const ids = new Map<string, number>();

@@ -26,6 +26,8 @@ export interface UserHold {
   label: string;
   /** The hold's kind in the account object when it is not the purpose (a conditional order's funds: `spot_cond`); the migration's opening names the hold by it. */
   holdKind?: string;
+  /** The record's owner in the account object (`pair:{id}`: a cancel asks that pair), given by `openingHolds` to the migration's opening. */
+  owner?: string;
 }
 
 /**

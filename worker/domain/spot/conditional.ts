@@ -335,21 +335,29 @@ export const spotConditionalHolds: HoldSource = {
     return results.map((r): Hold => ({ userId: r.user_id, currencyId: r.reserved_currency, account: "change", units: BigInt(r.units) }));
   },
   async forUser(db, userId) {
-    const { results } = await db
-      .prepare(
-        `SELECT c.id, c.reserved_currency, CAST(c.reserved_units AS TEXT) AS units, b.name AS base, q.name AS quote
-           FROM spot_conditional_orders c JOIN pairs p ON p.id = c.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
-          WHERE c.user_id = ? AND c.status IN (0, 1) AND c.reserved_units > 0 ORDER BY c.id`,
-      )
-      .bind(userId)
-      .all<{ id: number; reserved_currency: number; units: string; base: string; quote: string }>();
-    return results.map((r): UserHold => ({ account: "change", currencyId: r.reserved_currency, units: BigInt(r.units), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` }));
+    return (await openConditionalsOf(db, userId)).map((c) => c.hold);
   },
-  /** At the cut-over: the conditional order's own part opens as its hold `spot_cond:{id}` (an OCO's leg joins it: spotOrderHolds). */
+  /** At the cut-over: the conditional order's own part opens as its hold `spot_cond:{id}`, owned by its pair (an OCO's leg joins it: spotOrderHolds). */
   async openingHolds(db, userId) {
-    return (await spotConditionalHolds.forUser!(db, userId)).map((h) => ({ ...h, holdKind: COND_HOLD }));
+    return (await openConditionalsOf(db, userId)).map(({ hold, pairId }) => ({ ...hold, holdKind: COND_HOLD, owner: `pair:${pairId}` }));
   },
 };
+
+/** One user's open conditional orders holding funds, each with what it holds and its pair. */
+async function openConditionalsOf(db: D1Database, userId: number): Promise<{ hold: UserHold; pairId: number }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT c.id, c.pair_id, c.reserved_currency, CAST(c.reserved_units AS TEXT) AS units, b.name AS base, q.name AS quote
+         FROM spot_conditional_orders c JOIN pairs p ON p.id = c.pair_id JOIN currencies b ON b.id = p.currency_id JOIN currencies q ON q.id = p.legal_id
+        WHERE c.user_id = ? AND c.status IN (0, 1) AND c.reserved_units > 0 ORDER BY c.id`,
+    )
+    .bind(userId)
+    .all<{ id: number; pair_id: number; reserved_currency: number; units: string; base: string; quote: string }>();
+  return results.map((r) => ({
+    pairId: r.pair_id,
+    hold: { account: "change", currencyId: r.reserved_currency, units: BigInt(r.units), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` },
+  }));
+}
 
 // ---- Balances in the account objects (ACCOUNTS=objects, worker/lib/accounts.ts) -----------------
 // A conditional order's funds (an OCO's leg and its own part together) are ONE hold in the trader's

@@ -53,14 +53,7 @@ export const spotOrderHolds: HoldSource = {
     return results.map((r): Hold => ({ userId: r.user_id, account: "change", ...restHold(r) }));
   },
   async forUser(db, userId) {
-    const { results } = await db
-      .prepare(
-        `SELECT o.id, ${COLUMNS}, b.name AS base, q.name AS quote, CAST(o.price * (o.qty - o.filled) AS TEXT) AS notional, CAST(o.qty - o.filled AS TEXT) AS qty
-           FROM ${JOINS} WHERE o.user_id = ? AND o.status IN (0, 1) ORDER BY o.id`,
-      )
-      .bind(userId)
-      .all<OrderRest & { id: number; base: string; quote: string }>();
-    return results.map((r): UserHold => ({ account: "change", ...restHold(r), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` }));
+    return (await openOrdersOf(db, userId)).map((o) => o.hold);
   },
   /**
    * At the cut-over (`ACCOUNTS=objects`): a conditional order's child (ids from 2^52) and an OCO's
@@ -69,14 +62,28 @@ export const spotOrderHolds: HoldSource = {
    */
   async openingHolds(db, userId) {
     const [orders, ocos] = await Promise.all([
-      spotOrderHolds.forUser!(db, userId),
+      openOrdersOf(db, userId),
       db.prepare("SELECT id FROM spot_conditional_orders WHERE user_id = ? AND type = 'oco'").bind(userId).all<{ id: number }>(),
     ]);
     const legs = new Set(ocos.results.map((r) => r.id));
-    return orders.map((h) => {
+    return orders.map(({ hold: h, pairId }) => {
+      // Owned by its pair, as a placement on the objects names it: a cancel asks that pair.
+      const owned = { ...h, owner: `pair:${pairId}` };
       const id = h.ref.id ?? 0;
-      if (id >= CHILD_ID_BASE) return { ...h, holdKind: "spot_cond", ref: { ...h.ref, id: id - CHILD_ID_BASE } };
-      return legs.has(id) ? { ...h, holdKind: "spot_cond" } : h;
+      if (id >= CHILD_ID_BASE) return { ...owned, holdKind: "spot_cond", ref: { ...h.ref, id: id - CHILD_ID_BASE } };
+      return legs.has(id) ? { ...owned, holdKind: "spot_cond" } : owned;
     });
   },
 };
+
+/** One user's open orders, each with what it still holds and its pair. */
+async function openOrdersOf(db: D1Database, userId: number): Promise<{ hold: UserHold; pairId: number }[]> {
+  const { results } = await db
+    .prepare(
+      `SELECT o.id, o.pair_id, ${COLUMNS}, b.name AS base, q.name AS quote, CAST(o.price * (o.qty - o.filled) AS TEXT) AS notional, CAST(o.qty - o.filled AS TEXT) AS qty
+         FROM ${JOINS} WHERE o.user_id = ? AND o.status IN (0, 1) ORDER BY o.id`,
+    )
+    .bind(userId)
+    .all<OrderRest & { id: number; pair_id: number; base: string; quote: string }>();
+  return results.map((r) => ({ pairId: r.pair_id, hold: { account: "change", ...restHold(r), purpose: "spot_order", ref: { type: "spot_order", id: r.id }, label: `${r.base}/${r.quote}` } }));
+}
