@@ -19,10 +19,10 @@ import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
 import { acceptanceMoney, type SecondsDirection } from "../../../durable/engine/seconds.ts";
 import { coverShard, HOUSE_KIND, SECONDS_HOLD, SECONDS_USER_KIND, secondsHold, secondsTermsKey } from "../../../durable/pair/desks/seconds-objects.ts";
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
-import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
+import { accountsOnObjects, accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { IdTaken, withNewId } from "../../lib/ids.ts";
-import { pairStub, type PairRow } from "../spot/pairs.ts";
+import { drainHoldingPairs, pairStub, type PairRow } from "../spot/pairs.ts";
 import type { PayableRow } from "./config.ts";
 import { acceptedOut, confirmedTicks, priceMovedError, refusalError, revokedOut, stakeOf, type Held, type SubmitSession } from "./contract.ts";
 import { forgetTerms, termsOf, type Terms } from "./terms.ts";
@@ -99,6 +99,16 @@ async function submitPriced(env: Env, userId: number, input: SecondsSubmit, now:
   if (r.code === "stale_terms") return { stale: secondsHold(c.id) };
   if (r.code === "price_moved") throw priceMovedError(pair, confirmed, r.price);
   throw new ApiError(r.code === "tombstoned" ? "try_again" : refusalError[r.code], r.code === "tombstoned" ? 503 : 409);
+}
+
+/**
+ * Before a read of one's own contracts in D1 (the running list, the history, one contract): the
+ * pairs holding the user's open contracts drain first (spot/pairs.ts `drainHoldingPairs`, as the
+ * lever lists do), so a contract shows the moment its submit answered, as on D1's path where the
+ * row is written before the answer. One account-object call, and one call per such pair.
+ */
+export function drainOwnContracts(env: Env, userId: number): Promise<void> {
+  return accountsOnObjects(env) ? drainHoldingPairs(env, userId, [SECONDS_HOLD]) : Promise.resolve();
 }
 
 const heldOf = (c: FirstContract): Held => ({
