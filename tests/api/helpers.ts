@@ -191,15 +191,15 @@ export const onObjects = (): boolean => accountsOnObjects(env);
 
 /**
  * Credits `amount` to a user's account from outside (a test's deposit), once by `key`. In D1 the
- * deposits account pays it (kind `kind`) as a deposit does; in objects mode a user's object takes a
- * credit leg keyed `deposit:{key}` (read as a deposit line), and a system account (id ≤ 0: the
+ * deposits account pays it (kind `o.kind`) as a deposit does; in objects mode a user's object takes
+ * a credit leg keyed `deposit:{key}` (read as a deposit line), and a system account (id ≤ 0: the
  * treasury) gets the credit in every shard, as tests/objects' fundTreasuryShards does, whichever
- * shard a product draws on.
+ * shard a product draws on. `o.d1`: in D1 whatever the mode (a state from before a cut-over).
  */
-export async function credit(key: string, userId: number, currencyId: number, amount: bigint, account: WalletAccount = "change", kind = "deposit"): Promise<void> {
-  if (!onObjects()) {
+export async function credit(key: string, userId: number, currencyId: number, amount: bigint, account: WalletAccount = "change", o: { kind?: string; d1?: boolean } = {}): Promise<void> {
+  if (o.d1 || !onObjects()) {
     await env.DB.batch(
-      movementStatements(env.DB, key, kind, [
+      movementStatements(env.DB, key, o.kind ?? "deposit", [
         { userId, currencyId, account, dAvailable: amount, dFrozen: 0n },
         { userId: SYSTEM.deposits, currencyId, account, dAvailable: -amount, dFrozen: 0n },
       ]),

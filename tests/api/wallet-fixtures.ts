@@ -102,10 +102,14 @@ export async function makeWithdrawer(balances: { currencyId: number; units: bigi
 export const makeOperator = () => makeUser({ role: "operator" });
 
 let fundSeq = 0;
-/** Puts the exchange's own money into the treasury (test set-up; production uses a two-operator adjustment). */
-export async function fundTreasury(currencyId: number, units: bigint): Promise<void> {
+/**
+ * Puts the exchange's own money into the treasury (test set-up; production uses a two-operator
+ * adjustment): where the mode keeps it (`credit`), or in D1's treasury whatever the mode (`d1`: a
+ * state from before a cut-over).
+ */
+export async function fundTreasury(currencyId: number, units: bigint, o: { d1?: boolean } = {}): Promise<void> {
   fundSeq += 1;
-  await credit(`test-treasury:${currencyId}:${fundSeq}:${Date.now()}`, TREASURY, currencyId, units, "change", "treasury_funding");
+  await credit(`test-treasury:${currencyId}:${fundSeq}:${Date.now()}`, TREASURY, currencyId, units, "change", { kind: "treasury_funding", ...o });
 }
 
 /** One balance of a user as bigint [available, frozen] (from the store the mode keeps it in: `balance`). */
