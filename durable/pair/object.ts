@@ -27,6 +27,13 @@ import { PairStorage } from "./storage.ts";
 import type { BookTop } from "../engine/index-price.ts";
 import { PairLegs } from "./legs.ts";
 import { leverTermsKey, type LeverTermsColumns } from "./desks/lever-objects.ts";
+import { SECONDS_TERMS_SQL, secondsTermsKey, type SecondsTerms } from "./desks/seconds-objects.ts";
+
+/** What the pair knows of the seconds terms (`secondsTermsNow`): each (duration, currency)'s key, or an edit under way until `changing`. */
+interface SecondsTermsState {
+  keys?: Record<string, string>;
+  changing?: number;
+}
 
 /** How long an operator's lever edit may stay "changing" in the pair object before it reads D1's settings itself. */
 export const LEVER_TERMS_CHANGING_MS = 10_000;
@@ -52,6 +59,8 @@ export class PairDurableObject extends DurableObject<Env> {
   private readonly commit: ReturnType<typeof spotCommitter>;
   /** `ACCOUNTS=objects` (worker/lib/accounts.ts): the legs' outbox towards the account objects (legs.ts); null otherwise. */
   private readonly legs: PairLegs | null;
+  /** The seconds terms as the pair trusts them (memory over meta `seconds_terms`): secondsTermsNow. */
+  private secondsTerms: SecondsTermsState | undefined;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -313,8 +322,51 @@ export class PairDurableObject extends DurableObject<Env> {
 
   // Seconds contracts (desks/seconds.ts, which registers its own tick and expiry work): accept one whose
   // money D1 already holds; tell the reconciler whether a held one is known (else tombstone it); ticks.
-  acceptSeconds(input: AcceptInput): Promise<AcceptResult> {
-    return this.ensure(input.pairId).then(() => this.seconds.acceptNow(input, Date.now()));
+  async acceptSeconds(input: AcceptInput): Promise<AcceptResult> {
+    await this.ensure(input.pairId);
+    const terms = input.objects?.terms;
+    if (terms !== undefined) {
+      // Objects mode: the pair open, and the terms the contract was priced on the ones D1 has (no D1 batch guards them).
+      if ((await this.pairState(input.pairId)).open !== true) return this.seconds.refuseNow(input, "pair_off", Date.now());
+      if ((await this.secondsTermsNow(input.seconds, input.currencyId)) !== terms) return this.seconds.refuseNow(input, "stale_terms", Date.now());
+    }
+    return this.seconds.acceptNow(input, Date.now());
+  }
+
+  /**
+   * The seconds terms of one (duration, currency) as D1 has them (seconds-objects.ts
+   * `secondsTermsKey`), or "changing" while an operator's edit is on its way (config.ts
+   * `saveOption` / `savePayable`: changing, D1, changed). Read from D1 once per (duration, currency)
+   * after each edit, and when a "changing" outlived LEVER_TERMS_CHANGING_MS (an edit that died).
+   */
+  private async secondsTermsNow(seconds: number, currencyId: number): Promise<string> {
+    const stored = this.secondsTerms ?? (this.secondsTerms = JSON.parse(this.store.meta("seconds_terms") ?? "{}") as SecondsTermsState);
+    if (stored.changing !== undefined && Date.now() < stored.changing) return "changing";
+    const k = `${seconds}:${currencyId}`;
+    const known = stored.changing === undefined ? stored.keys?.[k] : undefined;
+    if (known !== undefined) return known;
+    const row = await this.env.DB.prepare(SECONDS_TERMS_SQL).bind(seconds, currencyId).first<SecondsTerms>();
+    const key = secondsTermsKey(row);
+    // Unless an edit was told meanwhile (newer than this read): then this contract waits for it.
+    if (this.secondsTerms !== stored) return "changing";
+    const keys = stored.changing === undefined ? { ...stored.keys, [k]: key } : { [k]: key };
+    this.secondsTerms = { keys };
+    this.store.setMeta("seconds_terms", JSON.stringify(this.secondsTerms));
+    return key;
+  }
+
+  /** An operator's edit of the seconds terms starts: contracts are refused ("stale_terms", priced again) until `secondsTermsChanged`. */
+  async secondsTermsChanging(pairId: number): Promise<void> {
+    await this.ensure(pairId);
+    this.secondsTerms = { changing: Date.now() + LEVER_TERMS_CHANGING_MS };
+    this.store.setMeta("seconds_terms", JSON.stringify(this.secondsTerms));
+  }
+
+  /** The edit is in D1, or failed: every (duration, currency) is read from D1 again at its next contract. */
+  async secondsTermsChanged(pairId: number): Promise<void> {
+    await this.ensure(pairId);
+    this.secondsTerms = {};
+    this.store.setMeta("seconds_terms", JSON.stringify(this.secondsTerms));
   }
   secondsVerdict(pairId: number, orderId: number): Promise<ContractVerdict> {
     return this.ensure(pairId).then(() => this.seconds.verdictNow(orderId, Date.now()));

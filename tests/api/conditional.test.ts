@@ -7,8 +7,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { api, balance, dbFingerprint, drainPair, makeUser, seedCurrencies, seedSpotPair, units, type TestUser } from "./helpers.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
+import { api, balance, dbFingerprint, drainPair, makeUser, reconcileNow, seedCurrencies, seedSpotPair, type TestUser, units } from "./helpers.ts";
 import { placeConditional } from "../../worker/domain/spot/conditional.ts";
 import { reconcileConditionalOrders, reconcileSpotOrders } from "../../worker/domain/spot/orphans.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
@@ -37,7 +36,7 @@ async function freshPair() {
   return { pairId: n, coin, make, order, cond, list, trade };
 }
 
-const noDifferences = async () => expect((await reconcile(env.DB)).differences).toEqual([]);
+const noDifferences = async () => expect((await reconcileNow()).differences).toEqual([]);
 
 beforeAll(async () => {
   await seedCurrencies();

@@ -8,10 +8,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
 import { createProduct as createProductAt } from "../../worker/domain/earn/catalogue.ts";
 import { subscribe as subscribeAt } from "../../worker/domain/earn/positions.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { runScheduled } from "../../worker/scheduled.ts";
-import { api, dbFingerprint, makeUser, type TestUser } from "./helpers.ts";
+import { api, dbFingerprint, makeUser, reconcileNow, type TestUser } from "./helpers.ts";
 import { createEarnProduct, daily, held } from "./earn-fixtures.ts";
 import { bal, fundTreasury, makeOperator, seedWalletCurrencies, u8, ETH, USDT } from "./wallet-fixtures.ts";
 
@@ -30,7 +29,7 @@ const product = async (id: number, token?: string) => ((await api("/earn/product
 const positions = async (token: string) => (await api("/earn/positions", { token })).body.message as any[];
 const subscribe = (token: string, product_id: number, amount: string) => api("/earn/subscribe", { token, body: { product_id, amount } });
 async function expectClean() {
-  const r = await reconcile(env.DB);
+  const r = await reconcileNow();
   expect(r.differences).toEqual([]);
 }
 async function inbox(token: string): Promise<{ kind: string; title: string; body: string }[]> {

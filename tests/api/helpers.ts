@@ -3,9 +3,11 @@
  * Requests go through the real Worker (SELF), with the same headers the web app sends.
  */
 import { env, SELF } from "cloudflare:test";
+import { reconcile, reconcileAndRecord, type ReconcileResult } from "../../worker/domain/ledger/reconcile.ts";
 import { hashPassword, passwordCost, SCRYPT_PARAMS, type ScryptCost } from "../../worker/lib/password.ts";
 import { createSession } from "../../worker/lib/auth.ts";
 import { movementStatements, SYSTEM, type WalletAccount } from "../../worker/lib/ledger.ts";
+import { accountsOnObjects, accountStub, SYSTEM_SHARDS, systemStub } from "../../worker/lib/accounts.ts";
 
 let seq = 0;
 /** A fresh unique e-mail account. */
@@ -125,14 +127,7 @@ export async function makeUser(
   if (overrides.fundPassword !== undefined) {
     await env.DB.prepare("UPDATE users SET fund_password_hash = ? WHERE id = ?").bind(await storedHash(overrides.fundPassword, cost), id).run();
   }
-  for (const b of overrides.balances ?? []) {
-    await env.DB.batch(
-      movementStatements(env.DB, `test-credit:${id}:${b.currencyId}:${seq++}`, "deposit", [
-        { userId: id, currencyId: b.currencyId, account: b.account ?? "change", dAvailable: b.units, dFrozen: 0n },
-        { userId: SYSTEM.deposits, currencyId: b.currencyId, account: b.account ?? "change", dAvailable: -b.units, dFrozen: 0n },
-      ]),
-    );
-  }
+  for (const b of overrides.balances ?? []) await credit(`test-credit:${id}:${b.currencyId}:${seq++}`, id, b.currencyId, b.units, b.account ?? "change");
   const token = await createSession(env.DB, id, "test");
   return { id, account, password, token };
 }
@@ -188,18 +183,75 @@ export function units(value: string, scale = 8): bigint {
   return BigInt(i!) * 10n ** BigInt(scale) + BigInt((f + "0".repeat(scale)).slice(0, scale) || "0");
 }
 
-/** A user's change-account balance of one currency as [available, frozen] bigints. */
-export async function balance(userId: number, currencyId: number, account = "change"): Promise<[bigint, bigint]> {
-  const r = await env.DB.prepare("SELECT available, frozen FROM balances WHERE user_id = ? AND currency_id = ? AND account = ?")
-    .bind(userId, currencyId, account)
-    .first<{ available: number; frozen: number }>();
-  return [BigInt(r?.available ?? 0), BigInt(r?.frozen ?? 0)];
+/**
+ * Whether this test Worker keeps balances in the account objects (ACCOUNTS=objects): the fixtures
+ * below then credit and read the objects instead of D1's ledger, so one test reads the same in both modes.
+ */
+export const onObjects = (): boolean => accountsOnObjects(env);
+
+/**
+ * Credits `amount` to a user's account from outside (a test's deposit), once by `key`. In D1 the
+ * deposits account pays it (kind `o.kind`) as a deposit does; in objects mode a user's object takes
+ * a credit leg keyed `deposit:{key}` (read as a deposit line), and a system account (id ≤ 0: the
+ * treasury) gets the credit in every shard, as tests/objects' fundTreasuryShards does, whichever
+ * shard a product draws on. `o.d1`: in D1 whatever the mode (a state from before a cut-over).
+ */
+export async function credit(key: string, userId: number, currencyId: number, amount: bigint, account: WalletAccount = "change", o: { kind?: string; d1?: boolean } = {}): Promise<void> {
+  if (o.d1 || !onObjects()) {
+    await env.DB.batch(
+      movementStatements(env.DB, key, o.kind ?? "deposit", [
+        { userId, currencyId, account, dAvailable: amount, dFrozen: 0n },
+        { userId: SYSTEM.deposits, currencyId, account, dAvailable: -amount, dFrozen: 0n },
+      ]),
+    );
+    return;
+  }
+  const leg = { key: `deposit:${key}`, ops: [{ t: "credit" as const, account, currencyId, amount }] };
+  const answers = userId > 0 ? await accountStub(env, userId).accountApply(userId, [leg]) : await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => systemStub(env, userId, k).systemApply(userId, k, [leg]))).then((a) => a.flat());
+  for (const a of answers) if (a.result !== "applied") throw new Error(`test credit ${key}: ${JSON.stringify(a)}`);
 }
 
-/** Applies a pair object's outbox to D1 now (what its alarm does). */
+/**
+ * A user's balance of one currency in one account as [available, frozen] bigints: D1's `balances`,
+ * or in objects mode the account object's exact balance (a system account's summed over its shards).
+ */
+export async function balance(userId: number, currencyId: number, account = "change"): Promise<[bigint, bigint]> {
+  if (onObjects()) {
+    const list =
+      userId > 0 ? await accountStub(env, userId).accountBalances(userId) : (await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => systemStub(env, userId, k).systemBalances(userId, k)))).flat();
+    const mine = list.filter((b) => b.currencyId === currencyId && b.account === account);
+    return [mine.reduce((t, b) => t + b.available, 0n), mine.reduce((t, b) => t + b.frozen, 0n)];
+  }
+  // As text: a system account's balance may be past 2^53.
+  const r = await env.DB.prepare("SELECT CAST(available AS TEXT) AS a, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ? AND currency_id = ? AND account = ?")
+    .bind(userId, currencyId, account)
+    .first<{ a: string; f: string }>();
+  return [BigInt(r?.a ?? 0), BigInt(r?.f ?? 0)];
+}
+
+/**
+ * Applies a pair object's outbox to D1 now (what its alarm does); in objects mode also delivers its
+ * legs to the account objects until every one was answered (what its delivery does after a trade,
+ * a cancel or a settlement), so balances read after it are the ones the trades left.
+ */
 export async function drainPair(pairId: number): Promise<number> {
   const stub = env.PAIR.get(env.PAIR.idFromName(`pair:${pairId}`));
-  return stub.drain();
+  const n = await stub.drain();
+  // Waits for state (every leg answered), also outside a test (a beforeAll): the same bound as expect.poll's.
+  for (let i = 0; onObjects() && (await stub.deliverLegs()); i++) {
+    if (i >= 1200) throw new Error(`pair ${pairId}: legs still undelivered`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return n;
+}
+
+/**
+ * The reconciliation now (no differences when the books are right): D1's checks, or in objects
+ * mode the checks the operator's and the cron's run with the switch on (the objects against their
+ * read model, frozen funds against the holds in the objects; recorded as the cron records them).
+ */
+export async function reconcileNow(): Promise<ReconcileResult> {
+  return onObjects() ? reconcileAndRecord(env.DB, "operator", env) : reconcile(env.DB);
 }
 
 /** The newest code sent to `account` (e-mail or SMS) as the dev outbox recorded it, or null. */

@@ -5,8 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
-import { api, drainPair, makeUser, proveContact, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
+import { api, credit, drainPair, makeUser, proveContact, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, sell, trader } from "./spot-fixtures.ts";
 import { uploadImage } from "./wallet-fixtures.ts";
 
@@ -29,12 +28,7 @@ export async function registerWith(code: string | undefined): Promise<TestUser> 
   const id = (await env.DB.prepare("SELECT id FROM users WHERE account = ?").bind(account).first<{ id: number }>())!.id;
   seq += 1;
   for (const [currencyId, amount] of [[USDT, units("10000")], [BTC, units("1")]] as const) {
-    await env.DB.batch(
-      movementStatements(env.DB, `invite-test-credit:${id}:${currencyId}:${seq}`, "deposit", [
-        { userId: id, currencyId, account: "change", dAvailable: amount, dFrozen: 0n },
-        { userId: SYSTEM.deposits, currencyId, account: "change", dAvailable: -amount, dFrozen: 0n },
-      ]),
-    );
+    await credit(`invite-test-credit:${id}:${currencyId}:${seq}`, id, currencyId, amount);
   }
   return { id, account, password, token: r.body.message.token };
 }

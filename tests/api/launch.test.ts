@@ -9,11 +9,10 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../../worker/app.ts";
 import { runScheduled } from "../../worker/scheduled.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { claim } from "../../worker/domain/launch/commit.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { ApiError } from "../../worker/lib/errors.ts";
-import { api, dbFingerprint, makeUser, type TestUser } from "./helpers.ts";
+import { api, dbFingerprint, makeUser, reconcileNow, type TestUser } from "./helpers.ts";
 import { bal, BTC, fundTreasury, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 const DAY = 86_400_000;
@@ -25,7 +24,7 @@ afterEach(() => {
 });
 
 async function booksClean() {
-  expect((await reconcile(env.DB)).differences).toEqual([]);
+  expect((await reconcileNow()).differences).toEqual([]);
 }
 
 const operator = () => makeUser({ role: "operator" });

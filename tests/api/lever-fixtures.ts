@@ -2,9 +2,8 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
-import { api, drainPair, makeUser, units } from "./helpers.ts";
+import { api, balance, credit, drainPair, makeUser, units } from "./helpers.ts";
 import { BTC, USDT, buy, sell, trader } from "./spot-fixtures.ts";
-import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 
 export const stubOf = (pairId: number) => env.PAIR.get(env.PAIR.idFromName(`pair:${pairId}`));
 
@@ -22,12 +21,7 @@ export async function setIndex(price: string, pairId = 1, currencyId = BTC): Pro
   await drainPair(pairId);
   const mm = await trader("1000000", currencyId === BTC ? "100" : "0");
   if (currencyId !== BTC) {
-    await env.DB.batch(
-      movementStatements(env.DB, `test-mm:${mm.id}:${currencyId}`, "deposit", [
-        { userId: mm.id, currencyId, account: "change", dAvailable: units("100"), dFrozen: 0n },
-        { userId: SYSTEM.deposits, currencyId, account: "change", dAvailable: -units("100"), dFrozen: 0n },
-      ]),
-    );
+    await credit(`test-mm:${mm.id}:${currencyId}`, mm.id, currencyId, units("100"));
   }
   const cents = units(price, 2);
   const fmt = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, "0")}`;
@@ -47,11 +41,8 @@ export async function sweepNow(pairId = 1): Promise<void> {
 export const positionRow = (id: number) => env.DB.prepare("SELECT * FROM lever_positions WHERE id = ?").bind(id).first<Record<string, number | string | null>>();
 
 /** A balance as [available, frozen]: a user's lever account, or a system account's change account. */
-export async function lever(userId: number, currencyId = USDT): Promise<[bigint, bigint]> {
-  const r = await env.DB.prepare("SELECT CAST(available AS TEXT) a, CAST(frozen AS TEXT) f FROM balances WHERE user_id = ? AND currency_id = ? AND account = ?")
-    .bind(userId, currencyId, userId > 0 ? "lever" : "change")
-    .first<{ a: string; f: string }>();
-  return [BigInt(r?.a ?? 0), BigInt(r?.f ?? 0)];
+export function lever(userId: number, currencyId = USDT): Promise<[bigint, bigint]> {
+  return balance(userId, currencyId, userId > 0 ? "lever" : "change");
 }
 
 /** The index GET /api/lever/deal shows for a coin now (null without one). */

@@ -15,13 +15,12 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { app } from "../../worker/app.ts";
 import { JOBS, runScheduled } from "../../worker/scheduled.ts";
 import { miningPayJob } from "../../worker/jobs/mining.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { buyShares } from "../../worker/domain/mining/holdings.ts";
 import { payDueHours } from "../../worker/domain/mining/pay.ts";
 import { miningPayoutTotals } from "../../worker/domain/mining/plans.ts";
 import { forgetPublicSummary } from "../../worker/domain/transparency/public.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
-import { api, dbFingerprint, makeUser } from "./helpers.ts";
+import { api, dbFingerprint, makeUser, reconcileNow } from "./helpers.ts";
 import { approve, buy, HOUR, listPlan, nextHour, record, reject } from "./mining-fixtures.ts";
 import { bal, BTC, fundTreasury, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
@@ -32,7 +31,7 @@ afterEach(() => {
 });
 
 async function booksClean() {
-  expect((await reconcile(env.DB)).differences).toEqual([]);
+  expect((await reconcileNow()).differences).toEqual([]);
 }
 
 const operator = () => makeUser({ role: "operator" });

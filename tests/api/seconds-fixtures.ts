@@ -4,7 +4,7 @@ import { expect } from "vitest";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
 import { sha256Hex } from "../../worker/lib/crypto.ts";
 import { USER_SOCKET_HEADERS } from "../../durable/user.ts";
-import { api, makeUser, units, type TestUser } from "./helpers.ts";
+import { api, balance, makeUser, units, type TestUser } from "./helpers.ts";
 import { USDT, buy, sell, trader } from "./spot-fixtures.ts";
 import { fundTreasury } from "./wallet-fixtures.ts";
 
@@ -56,12 +56,9 @@ export async function settled(pairId: number, orderId: number) {
   throw new Error(`contract ${orderId} was not settled`);
 }
 
-/** A micro balance as [available, frozen]. */
-export async function micro(userId: number, currencyId = USDT): Promise<[bigint, bigint]> {
-  const r = await env.DB.prepare("SELECT CAST(available AS TEXT) a, CAST(frozen AS TEXT) f FROM balances WHERE user_id = ? AND currency_id = ? AND account = ?")
-    .bind(userId, currencyId, userId > 0 ? "micro" : "change")
-    .first<{ a: string; f: string }>();
-  return [BigInt(r?.a ?? 0), BigInt(r?.f ?? 0)];
+/** A micro balance as [available, frozen] (a system account's change account), from the store the mode keeps it in. */
+export function micro(userId: number, currencyId = USDT): Promise<[bigint, bigint]> {
+  return balance(userId, currencyId, userId > 0 ? "micro" : "change");
 }
 
 /**

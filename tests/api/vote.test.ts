@@ -4,18 +4,17 @@
 // close and cancel rounds (audited). The reconciler stays clean throughout.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { releaseDueHolds } from "../../worker/domain/vote/release.ts";
 import { runScheduled } from "../../worker/scheduled.ts";
 import { app } from "../../worker/app.ts";
-import { api, makeUser } from "./helpers.ts";
+import { api, makeUser, reconcileNow } from "./helpers.ts";
 import { HOUR, openRound } from "./vote-fixtures.ts";
 import { bal, makeOperator, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
 
 async function expectClean() {
-  const r = await reconcile(env.DB);
+  const r = await reconcileNow();
   expect(r.differences).toEqual([]);
   expect(r.stats.hold_sources).toContain("vote_holds");
 }

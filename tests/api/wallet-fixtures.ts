@@ -5,10 +5,8 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { expect } from "vitest";
-import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { api, dbFingerprint, makeUser, seedCurrencies, type TestUser } from "./helpers.ts";
+import { api, balance, credit, dbFingerprint, makeUser, reconcileNow, seedCurrencies, type TestUser } from "./helpers.ts";
 import { hashPassword, SCRYPT_PARAMS } from "../../worker/lib/password.ts";
 
 export const BTC = 1;
@@ -104,29 +102,23 @@ export async function makeWithdrawer(balances: { currencyId: number; units: bigi
 export const makeOperator = () => makeUser({ role: "operator" });
 
 let fundSeq = 0;
-/** Puts the exchange's own money into the treasury (test set-up; production uses a two-operator adjustment). */
-export async function fundTreasury(currencyId: number, units: bigint): Promise<void> {
+/**
+ * Puts the exchange's own money into the treasury (test set-up; production uses a two-operator
+ * adjustment): where the mode keeps it (`credit`), or in D1's treasury whatever the mode (`d1`: a
+ * state from before a cut-over).
+ */
+export async function fundTreasury(currencyId: number, units: bigint, o: { d1?: boolean } = {}): Promise<void> {
   fundSeq += 1;
-  await env.DB.batch(
-    movementStatements(env.DB, `test-treasury:${currencyId}:${fundSeq}:${Date.now()}`, "treasury_funding", [
-      { userId: TREASURY, currencyId, account: "change", dAvailable: units, dFrozen: 0n },
-      { userId: SYSTEM.deposits, currencyId, account: "change", dAvailable: -units, dFrozen: 0n },
-    ]),
-  );
+  await credit(`test-treasury:${currencyId}:${fundSeq}:${Date.now()}`, TREASURY, currencyId, units, "change", { kind: "treasury_funding", ...o });
 }
 
-/** One balance of a user as bigint [available, frozen]. */
-export async function bal(userId: number, currencyId: number, account = "change"): Promise<[bigint, bigint]> {
-  const r = await env.DB.prepare("SELECT CAST(available AS TEXT) a, CAST(frozen AS TEXT) f FROM balances WHERE user_id = ? AND currency_id = ? AND account = ?")
-    .bind(userId, currencyId, account)
-    .first<{ a: string; f: string }>();
-  return [BigInt(r?.a ?? 0), BigInt(r?.f ?? 0)];
-}
+/** One balance of a user as bigint [available, frozen] (from the store the mode keeps it in: `balance`). */
+export const bal = balance;
 
 /** The books are right: the reconciliation finds no difference. */
 export async function expectBooksBalanced(): Promise<void> {
-  const r = await reconcile(env.DB);
-  expect(r.differences).toEqual([]);
+  const r = await reconcileNow();
+  expect(r.differences, JSON.stringify(r.differences)).toEqual([]);
   expect(r.ok).toBe(true);
 }
 

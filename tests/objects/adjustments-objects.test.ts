@@ -124,6 +124,26 @@ describe("balance adjustments on the account objects", () => {
     expect((await systemStub(env, TREASURY, shardOf(huge)).systemOpenHolds(TREASURY, shardOf(huge), "adjustment", Date.now() + 1)).length).toBe(0);
   });
 
+  it("answers an approval of an adjustment already decided with state_conflict, as D1's path does, whoever would pay and however short", async () => {
+    const user = await objectUser([[USDT, "5"]]);
+    const reject = (id: number) => api(`/admin/adjustments/${id}/reject`, { token: ops[0].token, body: { reason: "entered by mistake" } });
+    // A credit the treasury's shard could never pay, a debit the user could never pay, funding: each rejected, then approved.
+    for (const body of [{ user_id: user.id, amount: "90000000" }, { user_id: user.id, amount: "-90000000" }, { user_id: TREASURY, amount: "-90000000" }, { user_id: TREASURY, amount: "10" }]) {
+      const id = await request(body);
+      expect((await reject(id)).body.message).toEqual({ id, status: 2 });
+      const before = await shardBalance(id, USDT);
+      const again = await approve(id);
+      expect([again.status, again.body.code]).toEqual([409, "state_conflict"]);
+      expect(await statusOf(id)).toBe(2);
+      // Nothing was held for it, not even for a moment: no hold, no movement on either side.
+      expect(await shardBalance(id, USDT)).toEqual(before);
+      expect((await systemStub(env, TREASURY, shardOf(id)).systemOpenHolds(TREASURY, shardOf(id), "adjustment", Date.now() + 1)).length).toBe(0);
+    }
+    expect(await objectBalances(user.id)).toEqual([["change", USDT, u8("5"), 0n]]);
+    expect(await openHolds(user.id)).toEqual([]);
+    expect(await statement(user)).toEqual([]);
+  });
+
   it("a decision that died after its hold: a later approval pays once, and the sweep gives the dead hold back", async () => {
     const user = await objectUser([[USDT, "50"]]);
     const id = await request({ user_id: user.id, amount: "-20" });

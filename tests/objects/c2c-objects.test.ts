@@ -12,7 +12,7 @@ import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
 import { c2cHolds } from "../../worker/domain/c2c/holds.ts";
 import { escrowClaim, orderLegs, withEscrow } from "../../worker/domain/c2c/objects.ts";
 import { ApiError } from "../../worker/lib/errors.ts";
-import { orderRow } from "../../worker/domain/c2c/orders.ts";
+import { handleOne, orderRow, transitionOrder } from "../../worker/domain/c2c/orders.ts";
 import { c2cExpiryJob } from "../../worker/jobs/c2c-expiry.ts";
 import { recordLegsJob } from "../../worker/jobs/record-legs.ts";
 import { pendingRecordLegs, recordLegsStatements, resendRecordLegs } from "../../worker/lib/record-legs.ts";
@@ -182,6 +182,24 @@ describe("C2C on the account objects", () => {
     expect(await legal(seller.id)).toEqual([u8("300"), 0n]);
     await expectReadModel(seller);
     expect(await readModel(seller.id)).toEqual([["legal", USDT, u8("300"), 0n]]);
+  });
+
+  it("timeout handled twice from one read (the job and a party's client at once): the second is told it is handled, the escrow goes back once", async () => {
+    const { merchant } = await objectMerchant("11000");
+    const ad = await postAdvert(merchant);
+    const buyer = await objectTaker();
+    const id = await placeOrder(buyer, ad.id, "100");
+    const r = (await orderRow(env.DB, id))!;
+    await handleOne(env, r, buyer.id, r.pay_deadline + 1);
+    // Handlers that read the order before the first one acted: handled already, nothing moves.
+    await handleOne(env, r, merchant.id, r.pay_deadline + 2);
+    await expect(transitionOrder(env, r, "expire", "system", null, { now: r.pay_deadline + 3 })).rejects.toMatchObject({ key: "c2c_order_handled" });
+    expect(await orderState(id)).toMatchObject({ is_sure: 2, cancel_reason: "expired" });
+    const advert = await env.DB.prepare("SELECT remaining, total FROM c2c_adverts WHERE id = ?").bind(ad.id).first<{ remaining: number; total: number }>();
+    expect(advert!.remaining).toBe(advert!.total);
+    expect(await legal(merchant.id)).toEqual([u8("9000"), u8("2000")]);
+    expect(await legal(buyer.id)).toEqual([0n, 0n]);
+    await expectReadModel(merchant, buyer);
   });
 
   it("appeal decided for the buyer releases the seller's escrow; the other decision after it is refused and moves nothing", async () => {

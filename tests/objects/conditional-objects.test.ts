@@ -5,9 +5,10 @@
  * leg gives the rest back once; cancel_all finds the orders placed a moment before from the
  * trader's holds; a hold whose order never reached the pair is swept once.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { accountStub } from "../../worker/lib/accounts.ts";
+import type { PairDurableObject } from "../../durable/pair/object.ts";
 import { api, seedCurrencies, seedSpotPair, units, type TestUser } from "../api/helpers.ts";
 import { drainObject, objectBalances, objectTrader, readModel } from "./fixtures.ts";
 
@@ -188,6 +189,30 @@ describe("conditional orders on the account objects", () => {
     // Other terms under the same client id are refused and hold nothing.
     expect((await p.cond(me, { ...body, price: "107" })).status).toBe(409);
     expect(await p.money(me)).toEqual([[USDT, units("894"), units("106")]]);
+  });
+
+  it("takes at most 100 open over all pairs, placed a moment ago (before D1 has their rows), and refuses the next with nothing held; a fired one no longer counts", async () => {
+    const pairs = [await freshPair(), await freshPair(), await freshPair(), await freshPair(), await freshPair(), await freshPair()];
+    const me = await objectTrader("1000000", "0");
+    const stop = (p: (typeof pairs)[number], k: number) => p.cond(me, { side: "buy", type: "stop_limit", num: "0.1", stop_price: String(105 + k), price: String(106 + k) });
+    for (const p of pairs) await p.trade("100");
+    // The pairs' drains wait (their alarms do nothing): D1 has none of these orders' rows when the 101st comes.
+    for (const p of pairs)
+      await runInDurableObject(p.stub, (obj: PairDurableObject) => {
+        (obj as unknown as { scheduler: { handle(kind: string, h: () => Promise<null>): void } }).scheduler.handle("drain", () => Promise.resolve(null));
+      });
+    for (const p of pairs.slice(0, 5)) {
+      const r = await Promise.all(Array.from({ length: 20 }, (_, k) => stop(p, k)));
+      expect(r.map((x) => x.body.type)).toEqual(Array(20).fill("ok"));
+    }
+    const balances = await objectBalances(me.id);
+    const sixth = await stop(pairs[5]!, 0);
+    expect([sixth.status, sixth.body.code]).toEqual([409, "cond_limit_total"]);
+    expect(await objectBalances(me.id)).toEqual(balances);
+    // One of them fires (its child rests with the same hold): 99 open, so one more is taken.
+    await pairs[0]!.trade("105");
+    expect((await stop(pairs[5]!, 0)).body.type).toBe("ok");
+    expect((await stop(pairs[5]!, 1)).body.code).toBe("cond_limit_total");
   });
 
   it("a cancel gives the funds back once, and a second cancel finds nothing", async () => {

@@ -36,7 +36,7 @@ describe("a launch published before the cut-over", () => {
     expect(create.body).toMatchObject({ type: "ok", message: { status: "draft" } });
     const p = create.body.message as { id: number; token_id: number; end_at: number };
     // Funded and published on D1's path: the supply frozen in D1's treasury.
-    await fundTreasury(p.token_id, 10_000_000n);
+    await fundTreasury(p.token_id, 10_000_000n, { d1: true });
     const d1Path = { ...env, ACCOUNTS: "d1" } as Env;
     await publishProject(d1Path, operator.id, p.id, "published before the cut-over", now);
     const published = await env.DB.prepare("SELECT published_at FROM launch_projects WHERE id = ?").bind(p.id).first<{ published_at: number }>();

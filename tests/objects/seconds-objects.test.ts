@@ -5,14 +5,15 @@
  * the treasury shard and a fee shard, each applied once; D1 gets the contract row and the
  * movements afterwards, as the read model.
  */
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { accountStub, SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
 import { coverShard } from "../../durable/pair/desks/seconds-objects.ts";
 import { submitContract } from "../../worker/domain/seconds/orders.ts";
 import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
-import { settled, submit } from "../api/seconds-fixtures.ts";
-import { PAIR, USDT, d1LedgerRows, drainObject, fundTreasuryShards, legsDelivered, objectBalances, readModel, twoSidedObjectBook } from "./fixtures.ts";
+import { orderRow, settled, submit } from "../api/seconds-fixtures.ts";
+import type { PairDurableObject } from "../../durable/pair/object.ts";
+import { PAIR, USDT, d1LedgerRows, drainObject, fundTreasuryShards, legsDelivered, objectBalances, pairStub, readModel, twoSidedObjectBook } from "./fixtures.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 /** A payable coin the house holds none of. */
@@ -169,5 +170,26 @@ describe("ids drawn in one millisecond on the account objects", () => {
     const sum = (hs: [bigint, bigint][]) => hs.reduce(([a, f], [a2, f2]) => [a + a2, f + f2], [0n, 0n]);
     const [a0, f0] = sum(before);
     expect(sum(await allHouses(TREASURY))).toEqual([a0 - 300n * units("8.2"), f0 + 300n * units("8.2")]);
+  });
+});
+
+describe("one's contracts read back on the account objects", () => {
+  it("lists a contract running, and answers it by id, the moment its submit answered, before the pair's drain brought its row", async () => {
+    const u = await bettor("100");
+    // The pair's drain waits (its alarm does nothing): only a read that drains first finds the row.
+    await runInDurableObject(pairStub(), (obj: PairDurableObject) => {
+      (obj as unknown as { scheduler: { handle(kind: string, h: () => Promise<null>): void } }).scheduler.handle("drain", () => Promise.resolve(null));
+    });
+    const r = await submit(u.token, { number: "10", seconds: 60 });
+    expect(r.body.type, JSON.stringify(r.body)).toBe("ok");
+    const mine = r.body.message as { id: number; remain_milli_seconds: number };
+    expect(await orderRow(mine.id)).toBeNull();
+    const running = (await api("/microtrade/lists", { token: u.token })).body.message as { id: number; status: number }[];
+    expect(running.map((c) => [c.id, c.status])).toEqual([[mine.id, 1]]);
+    const { remain_milli_seconds: _a, ...answered } = mine;
+    const { remain_milli_seconds: _b, ...byId } = (await api(`/microtrade/order?id=${mine.id}`, { token: u.token })).body.message;
+    expect(byId).toEqual(answered);
+    const page = await api("/new/microtrade/lists", { token: u.token });
+    expect((page.body.data.lists as { id: number }[]).map((c) => c.id)).toEqual([mine.id]);
   });
 });

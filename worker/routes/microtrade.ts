@@ -32,6 +32,7 @@ import { answers, answersNew, ok, okNew } from "../lib/respond.ts";
 import { jsonBody, query } from "../lib/validate.ts";
 import { listOptions, listPayable, optionOut, payableOut } from "../domain/seconds/config.ts";
 import { contractHistory, contractOf, runningContracts, submitContract } from "../domain/seconds/orders.ts";
+import { drainOwnContracts } from "../domain/seconds/objects.ts";
 import { cachedPublic, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 /** Every endpoint of the product refuses when the deployment switched it off. */
@@ -66,15 +67,19 @@ export const microtradeRoutes = new Hono<AppEnv>()
       }),
     ),
   )
-  .get("/microtrade/lists", requireUser, answers(secondsOrderListSchema, { summary: "One's running contracts and those settled in the last minute", auth: true }), async (c) =>
-    ok(c, await runningContracts(c.env.DB, c.get("user").id)),
-  )
-  .get("/new/microtrade/lists", requireUser, query(secondsHistoryQuerySchema), answersNew(secondsOrderPageSchema, { summary: "One's contracts, newest first", auth: true }), async (c) =>
-    okNew(c, await contractHistory(c.env.DB, c.get("user").id, c.req.valid("query"))),
-  )
-  .get("/microtrade/order", requireUser, query(secondsOrderQuerySchema), answers(secondsOrderSchema, { summary: "One of one's contracts, with the entry and exit tick ids its result is checked against", auth: true }), async (c) =>
-    ok(c, await contractOf(c.env.DB, c.get("user").id, c.req.valid("query").id)),
-  )
+  // Objects mode: the pairs holding one's open contracts drain first, so D1 has every contract the user opened (drainOwnContracts).
+  .get("/microtrade/lists", requireUser, answers(secondsOrderListSchema, { summary: "One's running contracts and those settled in the last minute", auth: true }), async (c) => {
+    await drainOwnContracts(c.env, c.get("user").id);
+    return ok(c, await runningContracts(c.env.DB, c.get("user").id));
+  })
+  .get("/new/microtrade/lists", requireUser, query(secondsHistoryQuerySchema), answersNew(secondsOrderPageSchema, { summary: "One's contracts, newest first", auth: true }), async (c) => {
+    await drainOwnContracts(c.env, c.get("user").id);
+    return okNew(c, await contractHistory(c.env.DB, c.get("user").id, c.req.valid("query")));
+  })
+  .get("/microtrade/order", requireUser, query(secondsOrderQuerySchema), answers(secondsOrderSchema, { summary: "One of one's contracts, with the entry and exit tick ids its result is checked against", auth: true }), async (c) => {
+    await drainOwnContracts(c.env, c.get("user").id);
+    return ok(c, await contractOf(c.env.DB, c.get("user").id, c.req.valid("query").id));
+  })
   .get("/microtrade/ticks", query(tickQuerySchema), answers(tickPageSchema, { summary: "A pair's public index ticks between two times (ms), oldest first" }), async (c) => {
     const q = c.req.valid("query");
     const pair = await pairById(c.env.DB, q.match_id);

@@ -12,7 +12,7 @@ import { requireOperator, requireUser } from "../lib/auth.ts";
 import type { AppEnv } from "../lib/context.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
-import { listOptions, listPayable, optionOut, saveOption, savePayable } from "../domain/seconds/config.ts";
+import { listOptions, listPayable, optionOut, pushingSecondsTerms, saveOption, savePayable } from "../domain/seconds/config.ts";
 import { invalidates, PUBLIC_LISTS } from "../lib/public-cache.ts";
 
 async function options(db: D1Database) {
@@ -38,11 +38,11 @@ export const operatorSecondsRoutes = new Hono<AppEnv>()
   .use("/admin/seconds/*", requireUser, requireOperator, invalidates(PUBLIC_LISTS.seconds))
   .get("/admin/seconds/options", answers(adminSecondsOptionListSchema, { summary: "Every duration option, offered or withdrawn", auth: true }), async (c) => ok(c, await options(c.env.DB)))
   .post("/admin/seconds/options", jsonBody(secondsOptionEditSchema), answers(adminSecondsOptionListSchema, { summary: "Add or edit a duration option (audited; applies to new contracts only)", auth: true }), async (c) => {
-    await saveOption(c.env.DB, c.get("user").id, c.req.valid("json"));
+    await pushingSecondsTerms(c.env, () => saveOption(c.env.DB, c.get("user").id, c.req.valid("json")));
     return ok(c, await options(c.env.DB));
   })
   .get("/admin/seconds/currencies", answers(adminPayableCurrencyListSchema, { summary: "Payable currencies with their limits", auth: true }), async (c) => ok(c, await currencies(c.env.DB)))
   .post("/admin/seconds/currencies", jsonBody(payableCurrencyEditSchema), answers(adminPayableCurrencyListSchema, { summary: "Add or edit a payable currency (audited; applies to new contracts only)", auth: true }), async (c) => {
-    await savePayable(c.env.DB, c.get("user").id, c.req.valid("json"));
+    await pushingSecondsTerms(c.env, () => savePayable(c.env.DB, c.get("user").id, c.req.valid("json")));
     return ok(c, await currencies(c.env.DB));
   });

@@ -27,6 +27,30 @@ export const SECONDS_USER_KIND = "micro";
 /** The house's account in the treasury and fee shards (D1's HOUSE_ACCOUNT). */
 export const HOUSE_KIND = "change";
 
+/**
+ * The terms a contract is priced on, as one string the pair compares (`ACCOUNTS=objects`: no D1
+ * statement guards them on the way, as TERMS_GUARD does on D1's path): its duration option
+ * (offered, ratio) and its payable currency (payable, fee, bounds, exposure limits), with the values
+ * as D1's rows hold them; "off" when the option is withdrawn or the currency not payable.
+ */
+export interface SecondsTerms {
+  seconds: number;
+  ratioBps: number;
+  currencyId: number;
+  feeBps: number;
+  min: string;
+  max: string;
+  pairExposure: string;
+  userExposure: string;
+}
+export function secondsTermsKey(t: SecondsTerms | null): string {
+  return t ? JSON.stringify([t.seconds, t.ratioBps, t.currencyId, t.feeBps, t.min, t.max, t.pairExposure, t.userExposure].map(String)) : "off";
+}
+/** The same terms as D1 has them now (the pair reads them when it was not told: `secondsTermsNow`). */
+export const SECONDS_TERMS_SQL = `SELECT o.seconds, o.profit_ratio_bps AS ratioBps, m.currency_id AS currencyId, m.fee_bps AS feeBps, m.min_number AS min,
+    m.max_number AS max, m.pair_exposure AS pairExposure, m.user_exposure AS userExposure
+  FROM seconds_options o, micro_currencies m WHERE o.seconds = ? AND o.status = 1 AND m.currency_id = ? AND m.status = 1`;
+
 /** The treasury shard holding a contract's cover, and the fee shard its fee goes to (spread by contract id). */
 export const coverShard = (orderId: number) => shardOf(orderId);
 

@@ -64,10 +64,10 @@ export interface AcceptInput {
    * `ACCOUNTS=objects` (desks/seconds-objects.ts): the money is held in the account objects and no
    * D1 row exists yet; the acceptance's outbox entry carries the row for the drain to insert.
    */
-  objects?: { clientOid: string | null; createdAt: number };
+  objects?: { clientOid: string | null; createdAt: number; terms?: string };
 }
 
-export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned" | "price_moved";
+export type AcceptRefusal = "no_market_price" | "pair_exposure" | "user_exposure" | "tombstoned" | "price_moved" | "pair_off" | "stale_terms";
 
 /**
  * `fresh`: accepted by this call, its D1 row's status 1 and entry ride in the next drain batch (a
@@ -264,6 +264,20 @@ export class SecondsDesk {
       if (!r.ok && input.objects && r.code !== "tombstoned")
         this.store.sql.exec("INSERT INTO contract_tombstones (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING", input.orderId, now);
       return r;
+    });
+  }
+
+  /**
+   * Objects mode: the pair refuses a new contract priced on terms it no longer has (`pair_off`,
+   * `stale_terms`: object.ts `acceptSeconds`), tombstoned as any refusal so it is never accepted
+   * after its holds went back. A contract known already (a replay) or tombstoned answers as before.
+   */
+  refuseNow(input: AcceptInput, code: "pair_off" | "stale_terms", now: number): AcceptResult {
+    return this.store.transaction(() => {
+      if (this.store.one("SELECT 1 AS x FROM contracts WHERE id = ? UNION ALL SELECT 1 FROM contract_tombstones WHERE id = ?", input.orderId, input.orderId))
+        return this.accept(input, this.spot.top(), now);
+      this.store.sql.exec("INSERT INTO contract_tombstones (id, at) VALUES (?, ?) ON CONFLICT DO NOTHING", input.orderId, now);
+      return { ok: false, code };
     });
   }
 

@@ -360,10 +360,15 @@ export async function transitionOrder(env: Env, r: OrderRow, action: OrderAction
   const t = d.transition;
   const n = big(r.amount);
   const stmts: D1PreparedStatement[] = [];
+  /** Statements that follow the order's guarded update: a transition that lost the race fails on that guard first, as `c2c_order_handled`. */
+  const guarded: D1PreparedStatement[] = [];
   // Objects mode: the escrow's legs, written with the transition and sent once it committed (objects.ts).
+  // No keyed movement goes first here (D1's path's movement key refuses a second transition as a
+  // duplicate): the advert's escrow follows the guard, or a stale second expiry would push it past
+  // its total and be refused as `insufficient_balance`.
   const legs = c2cOnObjects(env) ? orderLegs(r, t.escrow) : null;
   if (legs) {
-    if (t.escrow === "return") stmts.push(db.prepare("UPDATE c2c_adverts SET remaining = remaining + ?, updated_at = ? WHERE id = ?").bind(n.toString(), now, r.advert_id));
+    if (t.escrow === "return") guarded.push(db.prepare("UPDATE c2c_adverts SET remaining = remaining + ?, updated_at = ? WHERE id = ?").bind(n.toString(), now, r.advert_id));
   } else if (t.escrow === "release") {
     const entries: LedgerEntry[] = [
       { userId: r.seller_id, currencyId: r.currency_id, account: "legal", dAvailable: 0n, dFrozen: -n, memo: `c2c order ${r.id} released` },
@@ -388,6 +393,7 @@ export async function transitionOrder(env: Env, r: OrderRow, action: OrderAction
           .prepare("UPDATE c2c_orders SET is_sure = ?, ended_at = ?, cancel_reason = ? WHERE id = ? AND is_sure = ?")
           .bind(t.to, final ? now : null, cancelReason, r.id, t.from),
     guard(db, `order ${r.id} ${action}`),
+    ...guarded,
     db.prepare("INSERT INTO c2c_order_events (order_id, from_state, to_state, action, actor_id, created_at) VALUES (?, ?, ?, ?, ?, ?)").bind(r.id, t.from, t.to, action, actorId, now),
   );
   if (actor === "operator") {

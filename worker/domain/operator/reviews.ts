@@ -169,6 +169,9 @@ export async function decideAdjustment(env: Pick<Env, "DB" | "USER"> & { ACCOUNT
   const status = approve ? 1 : 2;
   // Objects mode: the payer's hold, then this batch with the legs it owes the objects (./adjustment-objects.ts).
   const objects = approve && accountsOnObjects(env);
+  // D1's path answers a decided adjustment from its batch's guard; in objects mode the payer's hold
+  // comes before that batch, so the row just read decides first (a short payer is no reason to give).
+  if (objects && a.status !== 0) throw new ApiError("state_conflict", 409);
   const stmts: D1PreparedStatement[] =
     approve && !objects ? movementStatements(db, `adjustment:${a.id}`, "adjustment", adjustmentEntries({ ...a, amount: big(a.amount) }), now) : [];
   stmts.push(

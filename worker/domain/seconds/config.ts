@@ -10,6 +10,7 @@ import { bpsToPercent, percentToBps } from "../../../durable/engine/seconds.ts";
 import { auditStatement, runGuarded } from "../../lib/guarded.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { getCurrency } from "../wallet/currency.ts";
+import { pairStub } from "../spot/pairs.ts";
 
 export interface OptionRow {
   seconds: number;
@@ -130,6 +131,25 @@ export function payableOut(p: PayableRow, wallet: PayableCurrency["user_wallet"]
 }
 
 // ── operator edits (audited, same batch) ──────────────────────────────────────────────────────
+
+/**
+ * Runs an edit of the seconds terms (`saveOption`, `savePayable`) told to every pair object: first
+ * "changing" (contracts are refused and priced again meanwhile), then, written or failed, "changed"
+ * (each pair reads D1's terms again at its next contract). With `ACCOUNTS=objects` this is what keeps
+ * a contract from being accepted on terms an isolate remembers from before the edit (no D1 batch
+ * guards them there: durable/pair/object.ts `secondsTermsNow`). Told in both modes, as the lever
+ * settings are: terms edited before a cut-over must reach the objects too.
+ */
+export async function pushingSecondsTerms<T>(env: Pick<Env, "DB" | "PAIR">, write: () => Promise<T>): Promise<T> {
+  const { results } = await env.DB.prepare("SELECT id FROM pairs").all<{ id: number }>();
+  const pairs = results.map((r) => ({ id: r.id, stub: pairStub(env, r.id) }));
+  await Promise.all(pairs.map((p) => p.stub.secondsTermsChanging(p.id)));
+  try {
+    return await write();
+  } finally {
+    await Promise.all(pairs.map((p) => p.stub.secondsTermsChanged(p.id)));
+  }
+}
 
 export async function saveOption(db: D1Database, operatorId: number, e: { seconds: number; profit_ratio: string; status: 0 | 1; reason: string }, now = Date.now()) {
   const bps = percentToBps(e.profit_ratio);

@@ -58,7 +58,7 @@ export function stakeOf(number: string, cur: PayableRow): bigint {
   return stake;
 }
 
-export const refusalError = { no_market_price: "no_market_price", pair_exposure: "exposure_pair", user_exposure: "exposure_user", tombstoned: "try_again", price_moved: "price_moved" } as const;
+export const refusalError = { no_market_price: "no_market_price", pair_exposure: "exposure_pair", user_exposure: "exposure_user", tombstoned: "try_again", price_moved: "price_moved", pair_off: "pair_closed", stale_terms: "try_again" } as const;
 
 /** How a submit proves its session (worker/lib/auth.ts `requireTrader`); absent when the caller already checked it in D1. */
 export interface SubmitSession {

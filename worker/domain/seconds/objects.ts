@@ -17,15 +17,15 @@
  */
 import type { SecondsOrder, SecondsSubmit } from "../../../schemas/seconds.ts";
 import { acceptanceMoney, type SecondsDirection } from "../../../durable/engine/seconds.ts";
-import { coverShard, HOUSE_KIND, SECONDS_HOLD, SECONDS_USER_KIND, secondsHold } from "../../../durable/pair/desks/seconds-objects.ts";
+import { coverShard, HOUSE_KIND, SECONDS_HOLD, SECONDS_USER_KIND, secondsHold, secondsTermsKey } from "../../../durable/pair/desks/seconds-objects.ts";
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
-import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
+import { accountsOnObjects, accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { IdTaken, withNewId } from "../../lib/ids.ts";
-import { pairStub, type PairRow } from "../spot/pairs.ts";
+import { drainHoldingPairs, pairStub, type PairRow } from "../spot/pairs.ts";
 import type { PayableRow } from "./config.ts";
 import { acceptedOut, confirmedTicks, priceMovedError, refusalError, revokedOut, stakeOf, type Held, type SubmitSession } from "./contract.ts";
-import { termsOf } from "./terms.ts";
+import { forgetTerms, termsOf, type Terms } from "./terms.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 
@@ -49,7 +49,30 @@ export async function submitOnObjects(env: Env, userId: number, input: SecondsSu
   // No freeze batch carries the session check here: confirm it first, before the house's cover is
   // held. In objects mode `confirm` asks the user's account object (durable/account/sessions.ts), not D1.
   await session.confirm?.();
-  const { pair, option, cur } = await termsOf(env.DB, input, false, now);
+  // The terms may be the isolate's memory (terms.ts). The pair refuses a contract priced on terms D1
+  // no longer has (`stale_terms`: its holds go back, it is priced again on D1's, its client id passed
+  // to the new hold); a refusal priced on remembered terms is priced again on D1's before it is
+  // answered. So every answer is the one D1's terms give, as on D1's path.
+  let replaces: string | undefined;
+  for (let round = 0; ; round++) {
+    const seen = { remembered: false };
+    let r: SecondsOrder | { stale: string };
+    try {
+      r = await submitPriced(env, userId, input, now, await termsOf(env.DB, input, round > 0, now, seen), replaces);
+    } catch (err) {
+      if (err instanceof ApiError && seen.remembered && round === 0) continue;
+      throw err;
+    }
+    if (!("stale" in r)) return r;
+    forgetTerms();
+    if (round >= 2) throw new ApiError("try_again", 503);
+    replaces = r.stale;
+  }
+}
+
+/** One pricing's contract: held, then accepted or refused by the pair; `stale`: refused as priced on terms D1 no longer has (its hold, given back). */
+async function submitPriced(env: Env, userId: number, input: SecondsSubmit, now: number, terms: Terms, replaces: string | undefined): Promise<SecondsOrder | { stale: string }> {
+  const { pair, option, cur, raw } = terms;
   const confirmed = confirmedTicks(input, pair);
   const stake = stakeOf(input.number, cur);
   const money = acceptanceMoney(stake, option.ratioBps, cur.feeBps);
@@ -66,14 +89,26 @@ export async function submitOnObjects(env: Env, userId: number, input: SecondsSu
     confirmed,
     createdAt: now,
   });
-  const held = await holdBoth(env, userId, pair, cur, money.stake + money.fee, money.hold, now, input.client_oid, first);
+  const key = secondsTermsKey({ seconds: option.seconds, ratioBps: option.ratioBps, currencyId: cur.currencyId, ...raw });
+  const held = await holdBoth(env, userId, pair, cur, money.stake + money.fee, money.hold, now, input.client_oid, first, replaces);
   if ("replay" in held) return replayOnObjects(env, userId, input, pair, cur, held.replay);
   const c = first(held.id);
-  const r = await pairStub(env, pair.id).acceptSeconds(acceptInput(userId, pair, cur, c, input.client_oid ?? null));
+  const r = await pairStub(env, pair.id).acceptSeconds(acceptInput(userId, pair, cur, c, input.client_oid ?? null, key));
   if (r.ok) return acceptedOut(pair, cur, heldOf(c), r, now);
   await releaseBoth(env, userId, c.id, money.hold > 0n);
+  if (r.code === "stale_terms") return { stale: secondsHold(c.id) };
   if (r.code === "price_moved") throw priceMovedError(pair, confirmed, r.price);
   throw new ApiError(r.code === "tombstoned" ? "try_again" : refusalError[r.code], r.code === "tombstoned" ? 503 : 409);
+}
+
+/**
+ * Before a read of one's own contracts in D1 (the running list, the history, one contract): the
+ * pairs holding the user's open contracts drain first (spot/pairs.ts `drainHoldingPairs`, as the
+ * lever lists do), so a contract shows the moment its submit answered, as on D1's path where the
+ * row is written before the answer. One account-object call, and one call per such pair.
+ */
+export function drainOwnContracts(env: Env, userId: number): Promise<void> {
+  return accountsOnObjects(env) ? drainHoldingPairs(env, userId, [SECONDS_HOLD]) : Promise.resolve();
 }
 
 const heldOf = (c: FirstContract): Held => ({
@@ -85,7 +120,7 @@ const heldOf = (c: FirstContract): Held => ({
   confirmed: c.confirmed,
 });
 
-function acceptInput(userId: number, pair: PairRow, cur: PayableRow, c: FirstContract, clientOid: string | null): AcceptInput {
+function acceptInput(userId: number, pair: PairRow, cur: PayableRow, c: FirstContract, clientOid: string | null, terms?: string): AcceptInput {
   return {
     pairId: pair.id,
     orderId: c.id,
@@ -102,7 +137,7 @@ function acceptInput(userId: number, pair: PairRow, cur: PayableRow, c: FirstCon
     pairExposure: cur.pairExposure.toString(),
     userExposure: cur.userExposure.toString(),
     ...(c.confirmed === null ? {} : { confirmedPrice: c.confirmed }),
-    objects: { clientOid, createdAt: c.createdAt },
+    objects: { clientOid, createdAt: c.createdAt, ...(terms === undefined ? {} : { terms }) },
   };
 }
 
@@ -136,6 +171,7 @@ async function holdBoth(
   now: number,
   clientOid: string | undefined,
   first: (id: number) => FirstContract,
+  replaces?: string,
 ): Promise<{ id: number } | { replay: FirstContract }> {
   const owner = `pair:${pair.id}`;
   return withNewId(
@@ -149,7 +185,8 @@ async function holdBoth(
         // A hold of this id already there (the treasury shard sees every user's contracts): another contract of the same millisecond.
         if (held.result === "exists") throw new IdTaken();
       }
-      const byClient = clientOid === undefined ? {} : { clientId: clientOid, terms: JSON.stringify(first(id)) };
+      // `replaces`: this client id's earlier draw, refused by the pair as priced on stale terms and given back: the id passes to this hold.
+      const byClient = clientOid === undefined ? {} : { clientId: clientOid, terms: JSON.stringify(first(id)), ...(replaces === undefined ? {} : { replaces }) };
       // Refused by the account object (the maintenance switch): the cover goes back before the refusal is answered.
       let held: Awaited<ReturnType<ReturnType<typeof accountStub>["accountReserve"]>>;
       try {

@@ -19,7 +19,7 @@ import type { HoldSource, Hold, UserHold } from "../ledger/holds.ts";
 import { type Trader } from "./orders.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
 import { carried, sessionProof } from "../../lib/auth.ts";
-import type { ReserveRequest } from "../../../durable/account/types.ts";
+import type { AccountHold, ReserveRequest } from "../../../durable/account/types.ts";
 import { CHILD_ID_BASE } from "../../../durable/engine/conditional.ts";
 import { drainHoldingPairs, pairFor, pairStub, type PairRow } from "./pairs.ts";
 
@@ -406,6 +406,24 @@ function heldRow(pair: PairRow, terms: HeldTerms, status: number, clientOid: str
   };
 }
 
+/**
+ * Objects mode: how many conditional orders the user has open over all pairs, asked only when D1's
+ * rows or the user's open `spot_cond` holds reach the limit. D1's rows arrive with the pairs' drains
+ * (an order placed a moment ago is not there yet) and the holds bound the count from above (a fired
+ * order's child keeps its hold until it ends), so neither is the count: the pairs owning the holds
+ * answer how many of the user's orders they watch; D1's rows still count the orders whose holds the
+ * cut-over opened without an owner.
+ */
+async function openOverAllPairs(t: Trader, pairId: number, openHere: number, held: AccountHold[], inD1: number): Promise<number> {
+  const pairs = new Set<number>();
+  for (const h of held) {
+    const m = /^pair:([0-9]+)$/.exec(h.owner ?? "");
+    if (m && Number(m[1]) !== pairId) pairs.add(Number(m[1]));
+  }
+  const watched = await Promise.all([...pairs].map(async (id) => (await pairStub(t.env, id).conditionalTop(id, t.userId)).open));
+  return Math.max(watched.reduce((s, n) => s + n, openHere), inD1);
+}
+
 async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<ConditionalOutOut> {
   const db = t.env.DB;
   if (input.client_oid) {
@@ -416,14 +434,18 @@ async function placeOnObjects(t: Trader, pair: PairRow, input: Input): Promise<C
     if (prior) return replay(t, pair, prior, input);
   }
   const limits = conditionalLimits(t.env);
-  // The pair's last price and open count; the user's open total from D1's rows (behind by at most the pairs' drain window).
-  const [{ last, open }, total] = await Promise.all([
+  const account = accountStub(t.env, t.userId);
+  // The pair's last price and open count; the user's open total from D1's rows (behind by the pairs'
+  // drains) and the user's open conditional holds, the pairs asked only near the limit (openOverAllPairs).
+  const [{ last, open }, total, held] = await Promise.all([
     pairStub(t.env, pair.id).conditionalTop(pair.id, t.userId),
     db.prepare("SELECT count(*) AS n FROM spot_conditional_orders WHERE user_id = ? AND status IN (0, 1)").bind(t.userId).first<{ n: number }>(),
+    account.accountOwnedHolds(t.userId, [COND_HOLD]),
   ]);
   if (open >= limits.perPair) throw new ApiError("cond_limit_pair", 409, { max: limits.perPair });
-  if ((total?.n ?? 0) >= limits.total) throw new ApiError("cond_limit_total", 409, { max: limits.total });
-  const account = accountStub(t.env, t.userId);
+  const inD1 = total?.n ?? 0;
+  if (Math.max(inD1, held.length) >= limits.total && (await openOverAllPairs(t, pair.id, open, held, inD1)) >= limits.total)
+    throw new ApiError("cond_limit_total", 409, { max: limits.total });
   // Ids of the pair's slot, as spot orders' (spotOrderId): an OCO's leg and a child are spot orders under
   // this id (a child at CHILD_ID_BASE + id, the same slot), and no other pair draws it. `taken`: the last
   // draw the pair refused as another user's (its hold given back): the client id passes from its hold.
