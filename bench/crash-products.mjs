@@ -229,8 +229,8 @@ export async function main(options = {}) {
   // objects mode its budget is held in its treasury shard).
   const flex = await call("op1", "POST", "/api/admin/earn/products", { currency_id: 3, term_days: 0, apr: "5", min_amount: "10", max_amount: "1000", budget: "1000", reason: "crash run" });
   const savingsProducts = [1, ...(flex.body?.message ?? []).filter((p) => p.term_days === 0).map((p) => p.id).slice(-1)];
-  // Objects mode: a launch token of its own (created with a first draft), the treasury funded with it in every shard (a
-  // project's reserve is held in shard id mod 8), each funding requested by one operator and approved by the other.
+  // Objects mode: a launch token of its own (created with a first draft), the treasury funded with it (every shard gets a
+  // part: a project's reserve is held in shard id mod 8), requested by one operator and approved by the other.
   const userIds = {};
   let crashToken = null;
   if (objects) {
@@ -239,13 +239,10 @@ export async function main(options = {}) {
     const draft = await call("op1", "POST", "/api/admin/launch/projects", { title: "Crash token", token_name: "CRASHT", token_scale: 6, prices: [{ currency_id: 3, price: "0.1" }], supply: "1000", cap: "100", start_at: devNowAtStart, end_at: devNowAtStart + 86_400_000, cliff_days: 0, vest_days: 0, reason: "crash run: the token" });
     crashToken = draft.body?.message?.token_id;
     if (!crashToken || !userIds.demo1 || !userIds.demo2) throw new Error(`launch token or user ids: ${JSON.stringify(draft.body)} ${JSON.stringify(userIds)}`);
-    const funded = new Set();
-    for (let i = 0; funded.size < 8 && i < 24; i++) {
-      const q = await call("op1", "POST", "/api/admin/adjustments", { user_id: -3, currency_id: crashToken, amount: "100000", reason: "crash run: launch supply" });
-      const a = await call("op2", "POST", `/api/admin/adjustments/${q.body?.message?.id}/approve`, { reason: "crash run" });
-      if (a.body?.type !== "ok") throw new Error(`treasury funding: ${JSON.stringify(q.body)} ${JSON.stringify(a.body)}`);
-      funded.add(q.body.message.id % 8);
-    }
+    // One funding reaches every shard (an equal part each).
+    const q = await call("op1", "POST", "/api/admin/adjustments", { user_id: -3, currency_id: crashToken, amount: "800000", reason: "crash run: launch supply" });
+    const a = await call("op2", "POST", `/api/admin/adjustments/${q.body?.message?.id}/approve`, { reason: "crash run" });
+    if (a.body?.type !== "ok") throw new Error(`treasury funding: ${JSON.stringify(q.body)} ${JSON.stringify(a.body)}`);
   }
 
   // ---------------------------------------------------------------- load

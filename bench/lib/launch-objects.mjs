@@ -132,12 +132,16 @@ export async function d1LaunchView(root, dir) {
             if (hs.some(({ h }) => h.open || h.spent !== 0n)) bad.push({ adjustment: a.id, status: a.status, problem: "a payer hold open or spent" });
             continue;
           }
-          // The target's leg `adjustment:{id}`: the user's account or the treasury shard, net the amount, once.
-          const target = ms.filter((m) => m.key === `adjustment:${id}`);
+          // The target's leg `adjustment:{id}`: the user's account or the treasury shard, net the amount, once; a
+          // funding's legs `adjustment:{id}:t{k}`, one part in each treasury shard k, net the amount together.
+          const funding = a.user_id === TREASURY && amount > 0n;
+          const target = ms.filter((m) => (funding ? /^adjustment:\d+:t\d+$/.test(m.key) && m.key.startsWith(`adjustment:${id}:t`) : m.key === `adjustment:${id}`));
           const net = target.reduce((s, m) => s + big(m.a), 0n) + target.reduce((s, m) => s + big(m.f), 0n);
+          const placeOf = (m) => (m.o.shard === null ? `user:${m.o.userId}` : `system:${m.o.userId}:${m.o.shard}`);
           const where = a.user_id === TREASURY ? `system:${TREASURY}:${a.id % 8}` : `user:${a.user_id}`;
-          const at = new Set(target.map((m) => (m.o.shard === null ? `user:${m.o.userId}` : `system:${m.o.userId}:${m.o.shard}`)));
-          if (net !== amount || at.size !== 1 || !at.has(where)) bad.push({ adjustment: a.id, problem: "the target's leg", net: String(net), amount: a.amount, at: [...at] });
+          const at = new Set(target.map(placeOf));
+          const placed = funding ? target.every((m) => placeOf(m) === `system:${TREASURY}:${m.key.split(":t").at(-1)}`) && at.size === target.length : at.size === 1 && at.has(where);
+          if (net !== amount || !placed) bad.push({ adjustment: a.id, problem: "the target's leg", net: String(net), amount: a.amount, at: [...at] });
           const spent = hs.filter(({ h }) => h.spent !== 0n);
           const payer = a.user_id === TREASURY ? amount < 0n : true;
           if (payer ? spent.length !== 1 || spent[0].h.spent !== abs || spent[0].h.hold !== `adjustment:${id}:${a.decided_at}` : spent.length !== 0) bad.push({ adjustment: a.id, problem: "the payer's hold", holds: hs.map(({ h }) => `${h.hold} ${h.amount}: spent ${h.spent}, released ${h.released}`) });

@@ -7,8 +7,8 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { accountStub, shardOf, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
-import { adjustmentPlan } from "../../worker/domain/operator/adjustment-objects.ts";
+import { accountStub, shardOf, SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
+import { adjustmentPlan, fundingParts } from "../../worker/domain/operator/adjustment-objects.ts";
 import { holdAt } from "../../worker/lib/product-objects.ts";
 import { deliverRecordLegs, resendRecordLegs } from "../../worker/lib/record-legs.ts";
 import { api, type TestUser } from "../api/helpers.ts";
@@ -39,6 +39,16 @@ async function shardOfUser(userId: number, id: number): Promise<[bigint, bigint]
   return [b?.available ?? 0n, b?.frozen ?? 0n];
 }
 
+/** Every treasury shard's available USDT, shard 0 first. */
+async function everyShard(): Promise<bigint[]> {
+  const out: bigint[] = [];
+  for (let k = 0; k < SYSTEM_SHARDS; k++) {
+    const b = (await systemStub(env, TREASURY, k).systemBalances(TREASURY, k)).find((x) => x.currencyId === USDT && x.account === "change");
+    out.push(b?.available ?? 0n);
+  }
+  return out;
+}
+
 /** The user's statement lines as [kind, amount, ref type]. */
 async function statement(user: TestUser, account = "change") {
   const r = await api(`/wallet/statement?currency_id=${USDT}&account=${account}`, { token: user.token });
@@ -47,19 +57,25 @@ async function statement(user: TestUser, account = "change") {
 }
 
 describe("balance adjustments on the account objects", () => {
-  it("funds the treasury's shard from outside (the deposits shard records it in and out), once", async () => {
+  it("funds every treasury shard an equal part from outside (the deposits shard records it in and out), once", async () => {
     const id = await request({ user_id: TREASURY, amount: "500", reason: "capital injection" });
-    const before = await shardBalance(id, USDT);
+    const before = await everyShard();
     expect((await approve(id)).body.message).toEqual({ id, status: 1 });
-    expect(await shardBalance(id, USDT)).toEqual([before[0] + u8("500"), before[1]]);
+    // 62.5 each: every record draws on the shard its id names, so each shard can cover its part.
+    expect(await everyShard()).toEqual(before.map((b) => b + u8("62.5")));
     // The deposits shard's balance stays 0: what came in and what it paid are two movements.
     expect(await shardOfUser(DEPOSITS, id)).toEqual([0n, 0n]);
     expect(await unsentLegs()).toBe(0);
     // A second approval loses on the record's state; the legs sent again are seen.
     expect((await approve(id)).body.code).toBe("state_conflict");
     await deliverRecordLegs(env, adjustmentPlan({ id, user_id: TREASURY, currency_id: USDT, account: "change", amount: u8("500") }, 0).legs);
-    expect(await shardBalance(id, USDT)).toEqual([before[0] + u8("500"), before[1]]);
+    expect(await everyShard()).toEqual(before.map((b) => b + u8("62.5")));
     expect(await d1LedgerRows(TREASURY)).toBe(0);
+  });
+
+  it("splits a funding's units over the shards, the remainder one unit each to the first", () => {
+    expect(fundingParts(8_000_003)).toEqual([1_000_001, 1_000_001, 1_000_001, 1_000_000, 1_000_000, 1_000_000, 1_000_000, 1_000_000]);
+    expect(fundingParts(3)).toEqual([1, 1, 1]);
   });
 
   it("credits a user from the treasury's shard, which holds first; a short shard refuses and nothing moves", async () => {

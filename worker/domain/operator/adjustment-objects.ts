@@ -16,15 +16,19 @@
  * | --- | --- |
  * | user +n | `adjustment:{id}` credits the user's account; `adjustment:{id}:house` spends the shard's hold |
  * | user −n | `adjustment:{id}` spends the user's hold; `adjustment:{id}:house` credits the treasury shard |
- * | treasury +n (funding) | `adjustment:{id}` credits the treasury shard; deposits shard `system:-1:{id mod 8}`: `adjustment:{id}:in` (from outside), `:paid` (to the treasury) |
+ * | treasury +n (funding) | `adjustment:{id}:t{k}` credits every treasury shard k an equal part (the remainder's units to the first shards); deposits shard `system:-1:{id mod 8}`: `adjustment:{id}:in` (from outside), `:paid` (to the treasury) |
  * | treasury −n | `adjustment:{id}` spends the shard's hold; withdrawals shard `system:-2:{id mod 8}`: `adjustment:{id}:paid` |
+ *
+ * Funding is spread over the shards because every record draws on the shard its own id names
+ * (`treasuryAt`: a seconds contract's cover, a savings budget, a mining payout): funding one shard
+ * would leave the records of the seven others short. Nothing moves money between shards later.
  *
  * A batch that fails gives the hold back (`{hold}:refused`) unless D1's claims say the record
  * landed (an answer lost after D1 committed): the hold's claim decides, as for withdrawals.
  */
 import { claimOrphan, claimRecord } from "../../../durable/account/claims.ts";
 import type { Leg } from "../../../durable/money/index.ts";
-import { coreUnits, shardOf, SYSTEM_USERS, systemAddress, userAddress } from "../../lib/accounts.ts";
+import { coreUnits, shardOf, SYSTEM_SHARDS, SYSTEM_USERS, systemAddress, userAddress } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { guardedError, TREASURY } from "../../lib/guarded.ts";
 import { holdAt, releaseRefused } from "../../lib/product-objects.ts";
@@ -41,6 +45,13 @@ export interface AdjustmentTerms {
 /** The hold a decision at `now` makes (a decision attempt's own name: one left by a dead Worker never blocks the next). */
 export const adjustmentHold = (id: number, now: number) => `adjustment:${id}:${now}`;
 
+/** A funding's part for each treasury shard: equal, the remainder's units one each to the first shards; shards with no part get no leg. */
+export function fundingParts(amt: number): number[] {
+  const each = Math.floor(amt / SYSTEM_SHARDS);
+  const rest = amt % SYSTEM_SHARDS;
+  return Array.from({ length: SYSTEM_SHARDS }, (_, k) => each + (k < rest ? 1 : 0)).filter((part) => part > 0);
+}
+
 /** Who pays first, and what the decision's legs are (the table above). */
 export function adjustmentPlan(a: AdjustmentTerms, now: number): { payer: { to: string; account: string; short: "treasury_insufficient" | "insufficient_balance" } | null; hold: string; legs: Leg[] } {
   const cur = String(a.currency_id);
@@ -55,7 +66,7 @@ export function adjustmentPlan(a: AdjustmentTerms, now: number): { payer: { to: 
         payer: null,
         hold,
         legs: [
-          { key, to: treasury, ops: [{ t: "credit", kind: "change", cur, amt }] },
+          ...fundingParts(amt).map((part, k): Leg => ({ key: `${key}:t${k}`, to: systemAddress(SYSTEM_USERS.treasury, k), ops: [{ t: "credit", kind: "change", cur, amt: part }] })),
           { key: `${key}:in`, to: deposits, ops: [{ t: "credit", kind: "change", cur, amt }] },
           { key: `${key}:paid`, to: deposits, ops: [{ t: "debit", kind: "change", cur, amt }] },
         ],
