@@ -10,7 +10,7 @@
  * as p50/p99/max, and checks afterwards that every contract has exactly one settle movement, that
  * every settle movement nets to zero and that the house holds nothing any more.
  *
- *   node bench/seconds.mjs [--contracts 10000] [--concurrency 16] [--spot-concurrency 2] [--seed http|rpc] [--json FILE]
+ *   node bench/seconds.mjs [--contracts 10000] [--concurrency 16] [--spot-concurrency 2] [--seed http|rpc] [--json FILE] [--cpu-profile 1]
  *
  * --seed rpc (the default): contracts go through POST /api/dev/seconds/seed (local only), logged in
  * as each player (the endpoint has the same checks as the real one and acts only on the session's
@@ -34,6 +34,7 @@
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
+import { findInspector, startProfiling } from "./lib/cpu-profile.mjs";
 import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { httpClient, login, pct } from "./lib/client.mjs";
 import { cutOver, objectFiles, readAccountObjects, sqlite } from "./lib/objects.mjs";
@@ -69,7 +70,10 @@ export async function main(options = {}) {
     await cutOver({ root, dir, pepper });
   }
   const port = await freePort();
-  const server = await startServer({ root, dir, port, pepper, vars: objects ? { ACCOUNTS: "objects" } : {} });
+  // --cpu-profile 1: the runtime's CPU profile from a second before the target second until every contract is settled
+  // (CPU_PROFILE_DIR=<dir> keeps the raw profiles for bench/profile-diff.mjs).
+  const inspector = o.cpuProfile ? await freePort([port]) : null;
+  const server = await startServer({ root, dir, port, pepper, inspector, vars: objects ? { ACCOUNTS: "objects" } : {} });
   const client = httpClient(server.url, { timeoutMs: 30_000 });
   const tokens = {};
   for (const [k, a] of Object.entries(ACCOUNTS)) tokens[k] = await login(client, a.account, a.password);
@@ -149,12 +153,28 @@ export async function main(options = {}) {
     for (const who of players) n += (await client.request("GET", "/api/new/microtrade/lists?status=3&limit=1", { token: tokens[who] })).body?.data?.total ?? 0;
     return n;
   };
+  let stopProfile = null;
+  if (inspector !== null) {
+    await sleep(Math.max(0, target - 1000 - Date.now()));
+    const insp = await findInspector(server.pid);
+    if (!insp) say("cpu profile: runtime inspector not found");
+    else {
+      const d1Target = insp.targets.find((t) => /^d1:db:./.test(t.id));
+      const targets = [{ id: "exchange Worker + pair DOs", url: `ws://127.0.0.1:${inspector}/ws` }];
+      if (d1Target) targets.push({ id: "D1 simulator (miniflare)", url: `ws://127.0.0.1:${insp.port}/${d1Target.id}` });
+      stopProfile = await startProfiling(targets);
+    }
+  }
   let done = 0;
   const deadline = target + 600_000;
   const expected = ids.length + probe.length;
   while (Date.now() < deadline && (done = await settledCount()) < expected) await sleep(100);
   // When the API first showed every contract settled (polled every 100 ms: an upper bound).
   const allSeenAt = Date.now();
+  if (stopProfile) {
+    const profile = await stopProfile();
+    for (const [id, p] of Object.entries(profile)) say(`cpu profile of ${id} (target second − 1 s to every contract settled): busy ${p.busyMs} of ${p.sampledMs} ms; top self time:\n${p.top.slice(0, 15).map((t) => `  ${String(t.ms).padStart(8)} ms  ${t.fn}`).join("\n")}`);
+  }
   spotOn = false;
   await Promise.all(spot);
   // Objects mode: the last spot orders' legs leave their pair a moment after their commit (with that
