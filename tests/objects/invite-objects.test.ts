@@ -93,11 +93,15 @@ describe("invite rebates on the account objects", () => {
     const have = (await feeTotals()).get(USDT) ?? 0n;
     const rebate = units("200");
     expect(have).toBeLessThan(rebate);
-    await expect(settleDay(env, day, Date.now())).rejects.toThrow(/holds less USDT than these rebates/);
+    await expect(settleDay(env, day, Date.now())).rejects.toMatchObject({ key: "invite_fees_short", status: 409 });
     expect(await objectBalances(inviter.id)).toEqual([]);
     expect((await env.DB.prepare("SELECT phase FROM invite_runs WHERE day = ?").bind(day).first<{ phase: string }>())?.phase).toBe("pay");
-    // Tried again before more fees came: still nothing paid, and nothing held twice.
-    await expect(settleDay(env, day, Date.now())).rejects.toThrow(/holds less/);
+    // Tried again by an operator before more fees came: a clear answer in their language (not a 500), still
+    // nothing paid, and nothing held twice.
+    const op = await makeOperator();
+    const r = await api("/admin/invite/run", { lang: "es", token: op.token, body: { day, reason: "settle again" } });
+    expect(r.status).toBe(409);
+    expect(r.body).toMatchObject({ type: "error", code: "invite_fees_short", message: expect.stringContaining("no se pagó nada") });
     expect(await objectBalances(inviter.id)).toEqual([]);
 
     await feesInShards("b", ["0", "0", "500"]);

@@ -14,6 +14,7 @@
  *    (`rebate:{day}:{cursor}:{k}`); they are sent after the batch. A day settled twice, or a step
  *    whose legs are sent twice, pays once: the step commits once, and each key applies once.
  */
+import { ApiError } from "../../lib/errors.ts";
 import { type Leg } from "../../../durable/money/index.ts";
 import { units } from "../../../durable/money/index.ts";
 import { HOUSE_ACCOUNT } from "../../lib/guarded.ts";
@@ -67,7 +68,7 @@ async function holdFees(env: Env2, s: RebateStep): Promise<{ shard: number; hold
       have += amount;
     }
   }
-  if (have < s.total) throw new Error(`invite settlement ${s.day}: the fee account holds less USDT than these rebates; nothing was paid`);
+  if (have < s.total) throw new ApiError("invite_fees_short", 409);
   return parts;
 }
 

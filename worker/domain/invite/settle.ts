@@ -27,6 +27,7 @@
  * An invocation stops before its statement budget (D1 allows 1,000 queries per invocation) and the
  * next one (the every-minute cron, or the console) goes on from the cursor.
  */
+import { ApiError } from "../../lib/errors.ts";
 import { formatUnits, mulDiv, parseUnits } from "../../../schemas/money.ts";
 import type { InviteRun } from "../../../schemas/invite.ts";
 import { movementsStatements, SYSTEM, type LedgerEntry, type WalletAccount } from "../../lib/ledger.ts";
@@ -449,7 +450,7 @@ async function payStep(env: SettleEnv, run: RunRow, usdt: Usdt, c: Counter, now:
   } catch (err) {
     // The fee account never goes negative (migrations/0034): rebates are paid out of fees really
     // collected. The step changed nothing; the run waits here until the fee account can pay.
-    if (/system_overdraft/.test(String(err))) throw new Error(`invite settlement ${day}: the fee account holds less USDT than these rebates; nothing was paid`, { cause: err });
+    if (/system_overdraft/.test(String(err))) throw new ApiError("invite_fees_short", 409);
     throw err;
   }
   if (ok && onObjects) await deliverRecordLegs(onObjects, legs);
