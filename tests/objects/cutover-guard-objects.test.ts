@@ -12,7 +12,7 @@ import { forgetCaches } from "../../worker/lib/caches.ts";
 import { CUT_OVER_KEY, recordCutOver, setMaintenance } from "../../worker/lib/maintenance.ts";
 import { migrateAccountsStep, openSystemAccounts } from "../../worker/domain/ledger/account-objects.ts";
 import { JOBS, MONEY_JOBS, runScheduled } from "../../worker/scheduled.ts";
-import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
+import { api, credit, makeUser, seedSpotPair, units } from "../api/helpers.ts";
 import { BTC, USDT, objectBalances, objectTrader } from "./fixtures.ts";
 
 const buy = (token: string) => api("/transaction/walletIn", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: "99", num: "0.1" } });
@@ -41,7 +41,8 @@ describe("the cut-over guard with balances in the account objects", () => {
     await seedSpotPair();
     await noCutOverRecorded();
     // A user of the exchange as it ran with D1 balances: 1,000 USDT in D1, their object never opened.
-    const u = await makeUser({ verified: 2, balances: [{ currencyId: USDT, units: units("1000") }] });
+    const u = await makeUser({ verified: 2 });
+    await credit(`guard-d1:${u.id}`, u.id, USDT, units("1000"), "change", { d1: true });
 
     const quiet = vi.spyOn(console, "error").mockImplementation(() => {});
     const every = JOBS["* * * * *"]!;
