@@ -100,6 +100,19 @@ describe("seconds terms edited by an operator, on the account objects", () => {
     }
   });
 
+  it("refuses a contract whose confirmed index moved with price_moved, with a client id too, holding nothing", async () => {
+    const u = await bettor();
+    // The isolate remembers the terms (a refusal on remembered terms is priced again on D1's before it is
+    // answered: the client id must pass to that second draw, not answer as a replay of the first).
+    await ok(submit(u.token, { number: "10" }));
+    const held = await objectBalances(u.id);
+    for (const client_oid of [undefined, "moved-1", "moved-2"]) {
+      const r = await submit(u.token, { number: "10", index_price: "1.00", ...(client_oid ? { client_oid } : {}) });
+      expect([r.status, r.body.code], JSON.stringify(r.body)).toEqual([409, "price_moved"]);
+    }
+    expect(await objectBalances(u.id)).toEqual(held);
+  });
+
   it("answers a client id priced on stale terms with the contract held on the new ones, and with that one when sent again", async () => {
     const u = await bettor();
     await ok(submit(u.token, { number: "10" }));

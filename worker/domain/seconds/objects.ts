@@ -56,12 +56,21 @@ export async function submitOnObjects(env: Env, userId: number, input: SecondsSu
   let replaces: string | undefined;
   for (let round = 0; ; round++) {
     const seen = { remembered: false };
-    let r: SecondsOrder | { stale: string };
+    let r: Priced;
     try {
       r = await submitPriced(env, userId, input, now, await termsOf(env.DB, input, round > 0, now, seen), replaces);
     } catch (err) {
       if (err instanceof ApiError && seen.remembered && round === 0) continue;
       throw err;
+    }
+    if ("refused" in r) {
+      // Priced again on D1's terms: the client id passes from the refused draw's hold (given back) to
+      // the next one, or the next draw would answer as a replay of the refused one.
+      if (seen.remembered && round === 0) {
+        replaces = r.hold;
+        continue;
+      }
+      throw r.refused;
     }
     if (!("stale" in r)) return r;
     forgetTerms();
@@ -70,8 +79,11 @@ export async function submitOnObjects(env: Env, userId: number, input: SecondsSu
   }
 }
 
-/** One pricing's contract: held, then accepted or refused by the pair; `stale`: refused as priced on terms D1 no longer has (its hold, given back). */
-async function submitPriced(env: Env, userId: number, input: SecondsSubmit, now: number, terms: Terms, replaces: string | undefined): Promise<SecondsOrder | { stale: string }> {
+/** A pricing's outcome: the contract, or its refusal by the pair (`stale`: priced on terms D1 no longer has), with the hold it had (given back). */
+type Priced = SecondsOrder | { stale: string } | { refused: ApiError; hold: string };
+
+/** One pricing's contract: held, then accepted or refused by the pair. */
+async function submitPriced(env: Env, userId: number, input: SecondsSubmit, now: number, terms: Terms, replaces: string | undefined): Promise<Priced> {
   const { pair, option, cur, raw } = terms;
   const confirmed = confirmedTicks(input, pair);
   const stake = stakeOf(input.number, cur);
@@ -97,8 +109,8 @@ async function submitPriced(env: Env, userId: number, input: SecondsSubmit, now:
   if (r.ok) return acceptedOut(pair, cur, heldOf(c), r, now);
   await releaseBoth(env, userId, c.id, money.hold > 0n);
   if (r.code === "stale_terms") return { stale: secondsHold(c.id) };
-  if (r.code === "price_moved") throw priceMovedError(pair, confirmed, r.price);
-  throw new ApiError(r.code === "tombstoned" ? "try_again" : refusalError[r.code], r.code === "tombstoned" ? 503 : 409);
+  if (r.code === "price_moved") return { refused: priceMovedError(pair, confirmed, r.price), hold: secondsHold(c.id) };
+  return { refused: new ApiError(r.code === "tombstoned" ? "try_again" : refusalError[r.code], r.code === "tombstoned" ? 503 : 409), hold: secondsHold(c.id) };
 }
 
 /**
