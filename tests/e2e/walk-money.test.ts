@@ -71,13 +71,19 @@ describe("a leverage close shows the P/L net of fees", () => {
         expect(shownUnits(await testId(page, "lever-close-pnl").textContent())).toBe(units("20"));
         expect(shownUnits(await testId(page, "lever-close-net").textContent())).toBe(units("13.99"));
         await snap(page, `walk-money-lever-close-${lang}`);
+        // The close's own notification states the net figure too, not the gross: watched for from the
+        // click on (its toast stays a few seconds, and may come before the screen's own "closed").
+        const notice = testId(page, "notice-toast").filter({ hasText: "60200.00" });
+        const noticeText = notice.waitFor().then(() => notice.innerText());
         await testId(page, "lever-close-go").click();
         await page.getByText(TEXT[lang].closed).first().waitFor();
-        // The close's own notification states the net figure too, not the gross.
-        const notice = testId(page, "notice-toast").filter({ hasText: "60200.00" });
-        await notice.waitFor();
-        expect(await notice.innerText()).toContain("+13.99 USDT");
-        expect(await notice.innerText()).not.toContain("20.00 USDT");
+        // In the inbox (the record), then as the toast (the live push).
+        await expect
+          .poll(async () => (await call<{ data: { kind: string; body: string }[] }>("/api/notifications", { token })).data.find((n) => n.kind === "lever_closed")?.body ?? "", { timeout: 60_000 })
+          .toContain("60200.00");
+        const text = await noticeText;
+        expect(text).toContain("+13.99 USDT");
+        expect(text).not.toContain("20.00 USDT");
 
         await testId(page, "lever-tab-4").click();
         const closed = page.locator(`[data-testid="lever-list-4"] [data-testid="lever-position-${p.id}"]`);
@@ -176,9 +182,12 @@ describe("a money notification refreshes the balances it names at once", () => {
 
         await call("/api/transaction/walletOut", { token: seller, body: { currency_id: 1, legal_id: 3, mode: 2, price: "60000", num: "0.001", client_oid: `walk-sell-${lang}-${Date.now()}` } });
         await call("/api/transaction/walletIn", { token: taker, body: { currency_id: 1, legal_id: 3, mode: 2, price: "60000", num: "0.001", client_oid: `walk-take-${lang}-${Date.now()}` } });
-        const list = await call<{ change_wallet: { balance: { currency: number; change_balance: string }[] } }>("/api/wallet/list", { token: seller, body: {} });
-        const after = list.change_wallet.balance.find((r) => r.currency === 3)!.change_balance;
-        expect(units(after)).toBeGreaterThan(units(before));
+        // The seller's proceeds reach their balance a moment after the taker's answer (in objects mode the
+        // fill's legs leave the pair just after its commit): wait for them, as the screen must.
+        const usdtNow = async () =>
+          (await call<{ change_wallet: { balance: { currency: number; change_balance: string }[] } }>("/api/wallet/list", { token: seller, body: {} })).change_wallet.balance.find((r) => r.currency === 3)!.change_balance;
+        await expect.poll(async () => units(await usdtNow()), { timeout: 60_000 }).toBeGreaterThan(units(before));
+        const after = await usdtNow();
 
         await expect.poll(() => usdtRow.getAttribute("data-available"), { timeout: 120_000 }).toBe(after);
         // The figure the user reads, not only the row's data.
