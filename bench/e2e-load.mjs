@@ -38,7 +38,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ROOT, WRANGLER_ENV, d1, freePort, groupCpu, log, openAccountObjects, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { depthSocket, fmt, httpClient, login, now, summary } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
-import { findInspector, startProfiling } from "./lib/cpu-profile.mjs";
+import { profileServer } from "./lib/cpu-profile.mjs";
 
 export const DEFAULTS = {
   concurrency: 16, // orders in flight per pair in the 1/2/4-pair phases
@@ -438,16 +438,7 @@ export async function main(options = {}) {
       }
       say(`phase: ${ph.name} (${ph.orders} orders, cap ${o.phaseSeconds} s)`);
       let stopProfile = null;
-      if (o.cpuProfile && ph.name === (o.cpuProfilePhase ?? "1 pair at once")) {
-        const insp = await findInspector(server.pid);
-        if (!insp) say("cpu profile: runtime inspector not found");
-        else {
-          const d1Target = insp.targets.find((t) => /^d1:db:./.test(t.id));
-          const targets = [{ id: "exchange Worker + pair DOs", url: `ws://127.0.0.1:${inspector}/ws` }];
-          if (d1Target) targets.push({ id: "D1 simulator (miniflare)", url: `ws://127.0.0.1:${insp.port}/${d1Target.id}` });
-          stopProfile = await startProfiling(targets);
-        }
-      }
+      if (o.cpuProfile && ph.name === (o.cpuProfilePhase ?? "1 pair at once")) stopProfile = await profileServer(server, inspector, say);
       // Viewers: plain depth subscribers (no login), all receiving every depth update of pair 1.
       const viewers = [];
       if (ph.subscribers) {

@@ -34,7 +34,7 @@
 import fs from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
-import { findInspector, startProfiling } from "./lib/cpu-profile.mjs";
+import { profileServer } from "./lib/cpu-profile.mjs";
 import { ROOT, d1, freePort, log, prepareState, randomPepper, snapshotTree, startServer, tempDir } from "./lib/server.mjs";
 import { httpClient, login, pct } from "./lib/client.mjs";
 import { cutOver, objectFiles, readAccountObjects, sqlite } from "./lib/objects.mjs";
@@ -156,14 +156,7 @@ export async function main(options = {}) {
   let stopProfile = null;
   if (inspector !== null) {
     await sleep(Math.max(0, target - 1000 - Date.now()));
-    const insp = await findInspector(server.pid);
-    if (!insp) say("cpu profile: runtime inspector not found");
-    else {
-      const d1Target = insp.targets.find((t) => /^d1:db:./.test(t.id));
-      const targets = [{ id: "exchange Worker + pair DOs", url: `ws://127.0.0.1:${inspector}/ws` }];
-      if (d1Target) targets.push({ id: "D1 simulator (miniflare)", url: `ws://127.0.0.1:${insp.port}/${d1Target.id}` });
-      stopProfile = await startProfiling(targets);
-    }
+    stopProfile = await profileServer(server, inspector, say);
   }
   let done = 0;
   const deadline = target + 600_000;

@@ -113,3 +113,20 @@ function shortUrl(u) {
   const parts = u.split("/");
   return parts.slice(-2).join("/");
 }
+
+/**
+ * Starts sampling a local server's runtime: the exchange's worker (through wrangler's inspector
+ * proxy on `inspector`) and miniflare's D1 simulator when the runtime lists it. Answers stop(), or
+ * null (said through `say`) when the runtime's inspector is not found.
+ */
+export async function profileServer(server, inspector, say) {
+  const insp = await findInspector(server.pid);
+  if (!insp) {
+    say("cpu profile: runtime inspector not found");
+    return null;
+  }
+  const d1Target = insp.targets.find((t) => /^d1:db:./.test(t.id));
+  const targets = [{ id: "exchange Worker + pair DOs", url: `ws://127.0.0.1:${inspector}/ws` }];
+  if (d1Target) targets.push({ id: "D1 simulator (miniflare)", url: `ws://127.0.0.1:${insp.port}/${d1Target.id}` });
+  return startProfiling(targets);
+}
