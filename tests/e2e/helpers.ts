@@ -147,6 +147,27 @@ function localD1File(persistDir: string): string {
 }
 
 /**
+ * The currencies the fee account (user 0) has spot fees in, as D1 reads them: its ledger rows
+ * (balances in D1) or its shards' drained movements (balances in the account objects, where the
+ * fee shards drain a moment after the pair's trade rows). For a test that must not read a cached
+ * public summary before the fees are there.
+ */
+export function spotFeeCurrencies(persistDir: string): number[] {
+  const db = new DatabaseSync(localD1File(persistDir), { readOnly: true, timeout: 10_000 });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT currency_id FROM ledger WHERE user_id = 0 AND kind = 'spot'
+         UNION SELECT currency_id FROM system_movements WHERE user_id = 0 AND ref LIKE 'trade:%'`,
+      )
+      .all() as { currency_id: number }[];
+    return rows.map((r) => r.currency_id);
+  } finally {
+    db.close();
+  }
+}
+
+/**
  * Puts notifications into an account's inbox, in the given order (ids grow), by writing the rows
  * into the test server's local D1 while it runs (a SQLite file in WAL mode, shared with the
  * running worker), as the event's own batch would.

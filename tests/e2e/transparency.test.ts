@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext, Page } from "playwright-core";
 import { newPhoneContext, snap } from "./browser.ts";
 import { browser, server, useExchange } from "./exchange.ts";
-import { waitForRoute } from "./helpers.ts";
+import { spotFeeCurrencies, waitForRoute } from "./helpers.ts";
 
 const contexts: BrowserContext[] = [];
 
@@ -61,11 +61,27 @@ beforeAll(async () => {
     const res = await fetch(new URL("/api/new/transaction/lists", server.baseUrl), { headers: { Authorization: demo1 } });
     return (((await res.json()) as { data?: { lists?: unknown[] } }).data?.lists?.length ?? 0) > 0;
   }, "demo1's trade in D1");
+  // With balances in the account objects the fees reach D1 when the fee shards drain, a moment
+  // after the pair's trade rows; the public summary is cached a minute once read, so wait for them
+  // (BTC 1 and USDT 3) before anything reads it.
+  await until(async () => {
+    const ids = spotFeeCurrencies(server.persistDir);
+    return ids.includes(1) && ids.includes(3);
+  }, "the trade's fees in D1");
   // An open five-minute seconds contract: the house freezes its payout.
   await api(demo1, "/api/wallet/change", { number: "20", from_field: "change", to_field: "micro", currency_id: 3 });
   await api(demo1, "/api/microtrade/submit", { match_id: 1, currency_id: 3, type: 1, seconds: 300, number: "10" });
   const operator = await login("operator@exchange.test", "Operator1234");
   await api(operator, "/api/admin/transparency/liabilities/run", { reason: "transparency page check" });
+  // With balances in the account objects the trade's fees reach D1 when the fee shards drain, a
+  // moment after the pair's trade rows: wait until the public summary counts both (a summary read
+  // before that is cached for a minute, so this may wait that long on a loaded machine).
+  await until(async () => {
+    const summary = await api<{ fees: { currency: string }[] }>("", "/api/transparency");
+    const names = summary.fees.map((f) => f.currency);
+    console.log("DBG", Date.now(), JSON.stringify(summary.fees));
+    return names.includes("BTC") && names.includes("USDT");
+  }, "the trade's fees in the public summary");
 });
 
 afterAll(async () => {
