@@ -144,11 +144,13 @@ describe("leveraged positions on the account objects", () => {
     expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100") - u8("0.00505") - u8("0.00202") - u8("0.00505"), 0n]]);
   });
 
-  it("refuses an open no treasury shard can cover and moves nothing", async () => {
-    await setIndex("101.00");
+  it("refuses an open the treasury as a whole cannot cover and moves nothing", async () => {
+    await setIndex("1010.00");
     const u = await leverUser("100000");
     const before = await allHouses(TREASURY);
-    // 1,000 lots: a value of 1,010 USDT the house would have to cover, more than any shard holds (1,000).
+    // 1,000 lots at 1,010: a value of 10,100 USDT the house would have to cover, more than its eight
+    // shards hold together (1,000 each); a shard short of a smaller cover borrows from its siblings
+    // (worker/lib/treasury-refill.ts, tests/objects/treasury-refill-objects.test.ts).
     const r = await open(u.token, { share: 1000, multiple: 10 });
     expect(r.body).toMatchObject({ code: "house_cannot_cover" });
     expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100000"), 0n]]);

@@ -340,20 +340,21 @@ describe("conversion on the account objects", () => {
   });
 
   it("refuses what the balance or the house's shard does not cover, and nothing moves", async () => {
-    const user = await objectTrader("100", "0.05");
+    const user = await objectTrader("100000", "0.05");
     const k = shardOf(user.id);
     await fundShard(k, USDT, u8("10000"));
     const before = [await shardBalances(TREASURY, k), await shardBalances(FEES, k)];
     const short = await api("/user/shandui_sub", { token: user.token, body: { from_currency: BTC, to_currency: USDT, money: "0.1" } });
     expect(short.status).toBe(409);
     expect(short.body.code).toBe("insufficient_balance");
-    // The house holds no BTC in this shard: a USDT → BTC conversion cannot be paid.
-    const house = await api("/user/shandui_sub", { token: user.token, body: { from_currency: USDT, to_currency: BTC, money: "20" } });
+    // 3 BTC for 90,000 USDT: more than the treasury's shards hold together (this file's conversions
+    // left them tenths of a BTC), so the conversion cannot be paid, even with a shard borrowing from its siblings.
+    const house = await api("/user/shandui_sub", { token: user.token, body: { from_currency: USDT, to_currency: BTC, money: "90000" } });
     expect(house.status).toBe(409);
     expect(house.body.code).toBe("treasury_insufficient");
     expect(await objectBalances(user.id)).toEqual([
       ["change", BTC, u8("0.05"), 0n],
-      ["change", USDT, u8("100"), 0n],
+      ["change", USDT, u8("100000"), 0n],
     ]);
     expect([await shardBalances(TREASURY, k), await shardBalances(FEES, k)]).toEqual(before);
     expect((await env.DB.prepare("SELECT count(*) AS n FROM conversions WHERE user_id = ?").bind(user.id).first<{ n: number }>())?.n).toBe(0);

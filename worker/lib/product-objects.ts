@@ -24,6 +24,7 @@ import type { AccountLeg, LegAnswer, ReserveAnswer, ReserveRequest } from "../..
 import type { Op } from "../../durable/money/index.ts";
 import { RECORD_OWNER } from "../../durable/account/claims.ts";
 import { IdTaken } from "./ids.ts";
+import { reserveOnTreasury } from "./treasury-refill.ts";
 import { accountStub, parseAddress, shardOf, SYSTEM_USERS, systemAddress, systemStub, userAddress } from "./accounts.ts";
 
 export { claimRecord } from "../../durable/account/claims.ts";
@@ -42,10 +43,16 @@ function place(to: string) {
 }
 
 /** Holds `amount` for a D1 record in the object named `to` (hold `{forKind}:{forId}`, owner `d1`). */
-export async function holdAt(env: Pick<Env, "USER">, to: string, hold: Hold): Promise<ReserveAnswer["result"]> {
+export async function holdAt(env: Pick<Env, "DB" | "USER">, to: string, hold: Hold): Promise<ReserveAnswer["result"]> {
   const a = place(to);
   const request: ReserveRequest = { ...hold, owner: RECORD_OWNER };
-  const answer = a.kind === "user" ? await accountStub(env, a.userId).accountReserve(a.userId, request) : await systemStub(env, a.userId, a.shard).systemReserve(a.userId, a.shard, request);
+  // A treasury shard short of it is first refilled from its siblings (./treasury-refill.ts).
+  const answer =
+    a.kind === "user"
+      ? await accountStub(env, a.userId).accountReserve(a.userId, request)
+      : a.userId === SYSTEM_USERS.treasury
+        ? await reserveOnTreasury(env, a.shard, request)
+        : await systemStub(env, a.userId, a.shard).systemReserve(a.userId, a.shard, request);
   return answer.result;
 }
 
@@ -62,7 +69,7 @@ export interface RecordHold {
  * (`{hold}:refused`) and rethrows. A name already held (an id drawn twice) throws IdTaken: run it inside `withNewId`,
  * whose `taken` is `takenOrClaimed(...)`, and the id is drawn again.
  */
-export async function holdThenRecord<T>(env: Pick<Env, "USER">, holds: readonly RecordHold[], short: (h: RecordHold) => Error | Promise<Error>, record: () => Promise<T>): Promise<T> {
+export async function holdThenRecord<T>(env: Pick<Env, "DB" | "USER">, holds: readonly RecordHold[], short: (h: RecordHold) => Error | Promise<Error>, record: () => Promise<T>): Promise<T> {
   const made: RecordHold[] = [];
   const undo = () => Promise.all(made.map((h) => releaseRefused(env, h.to, `${h.hold.forKind}:${h.hold.forId}`)));
   for (const h of holds) {

@@ -23,6 +23,7 @@ import type { Leg } from "../../../durable/money/index.ts";
 import { accountStub, coreUnits, shardOf, SYSTEM_USERS, systemAddress, systemStub } from "../../lib/accounts.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { deliverRecordLegs, recordLegsStatements } from "../../lib/record-legs.ts";
+import { reserveOnTreasury } from "../../lib/treasury-refill.ts";
 import { balanceIn } from "../wallet/object-reads.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
@@ -73,7 +74,7 @@ export async function convertOnObjects(env: Pick<Env, "DB" | "USER">, userId: nu
   const shard = shardOf(userId);
   const treasury = systemStub(env, TREASURY, shard);
   const forId = c.key.slice("conversion:".length);
-  const held = await treasury.systemReserve(TREASURY, shard, { forKind: "conversion", forId, account: "change", currencyId: c.toId, amount: c.treasuryOut });
+  const held = await reserveOnTreasury(env, shard, { forKind: "conversion", forId, account: "change", currencyId: c.toId, amount: c.treasuryOut });
   if (held.result === "insufficient") throw new ApiError("treasury_insufficient", 409);
   // A hold already resolved: this conversion was executed (or refused) before.
   if (held.result === "exists" && !held.hold.open) throw new ApiError("quote_expired", 409);

@@ -17,6 +17,7 @@
  */
 import { leverHold, leverShard, LEVER_HOLD, LEVER_HOUSE_KIND, LEVER_USER_KIND } from "../../../durable/pair/desks/lever-objects.ts";
 import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
+import { reserveOnTreasury } from "../../lib/treasury-refill.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { IdTaken } from "../../lib/ids.ts";
 import { carried, sessionProof } from "../../lib/auth.ts";
@@ -37,7 +38,7 @@ export async function holdOnObjects(
   const request = { forKind: LEVER_HOLD, forId: String(id), currencyId, owner: `pair:${pairId}` };
   if (money.hold > 0n) {
     const shard = leverShard(id);
-    const cover = await systemStub(env, TREASURY, shard).systemReserve(TREASURY, shard, { ...request, account: LEVER_HOUSE_KIND, amount: money.hold });
+    const cover = await reserveOnTreasury(env, shard, { ...request, account: LEVER_HOUSE_KIND, amount: money.hold });
     if (cover.result === "insufficient") throw new ApiError("house_cannot_cover", 409);
     // A hold of this id already there: another open (any user's) drew it in the same millisecond; nothing moved, draw again.
     if (cover.result === "exists") throw new IdTaken();

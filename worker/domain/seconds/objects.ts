@@ -20,6 +20,7 @@ import { acceptanceMoney, type SecondsDirection } from "../../../durable/engine/
 import { coverShard, HOUSE_KIND, SECONDS_HOLD, SECONDS_USER_KIND, secondsHold, secondsTermsKey } from "../../../durable/pair/desks/seconds-objects.ts";
 import type { AcceptInput } from "../../../durable/pair/desks/seconds.ts";
 import { accountsOnObjects, accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
+import { reserveOnTreasury } from "../../lib/treasury-refill.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { IdTaken, withNewId } from "../../lib/ids.ts";
 import { drainHoldingPairs, pairStub, type PairRow } from "../spot/pairs.ts";
@@ -192,7 +193,7 @@ async function holdBoth(
       const request = { forKind: SECONDS_HOLD, forId: String(id), currencyId: cur.currencyId, owner };
       if (cover > 0n) {
         const shard = coverShard(id);
-        const held = await systemStub(env, TREASURY, shard).systemReserve(TREASURY, shard, { ...request, account: HOUSE_KIND, amount: cover });
+        const held = await reserveOnTreasury(env, shard, { ...request, account: HOUSE_KIND, amount: cover });
         if (held.result === "insufficient") throw new ApiError("house_cannot_cover", 409);
         // A hold of this id already there (the treasury shard sees every user's contracts): another contract of the same millisecond.
         if (held.result === "exists") throw new IdTaken();
