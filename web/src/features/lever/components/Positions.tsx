@@ -10,7 +10,7 @@
 import { useState } from "react";
 import { Link } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatExact, formatMoney, formatPrice, formatMoneyMoved } from "../../../lib/format.ts";
+import { formatExact, formatMoney, formatMoneyMoved, formatPrice } from "../../../lib/format.ts";
 import { toast } from "../../../lib/toast.ts";
 import { Modal } from "../../../components/Modal.tsx";
 import { EmptyState, ErrorState, SkeletonBlock, Spinner } from "../../../components/States.tsx";
@@ -71,8 +71,8 @@ export function Positions({ status }: { status: 1 | 2 | 4 }) {
             {status === 2 && <><dt>{m.lever_force()}</dt><dd data-testid="lever-force">{formatPrice(p.force_price)}</dd></>}
             {status !== 4 && <><dt>{m.lever_gain_cap()}</dt><dd data-testid="lever-gain-cap">{formatMoney(p.gain_cap, "USDT")} USDT</dd></>}
             {status === 2 && p.cap_price !== null && <><dt>{m.lever_cap_price()}</dt><dd data-testid="lever-cap-price">{formatPrice(p.cap_price)}</dd></>}
-            <dt>{m.lever_fee()}</dt><dd>{formatMoney(p.trade_fee, "USDT")}{p.close_fee ? ` + ${formatMoney(p.close_fee, "USDT")}` : ""} USDT</dd>
-            <dt>{m.lever_overnight()}</dt><dd>{formatMoney(p.overnight_fee, "USDT")} USDT</dd>
+            <dt>{m.lever_fee()}</dt><dd>{formatMoneyMoved(p.trade_fee, "USDT")}{p.close_fee ? ` + ${formatMoneyMoved(p.close_fee, "USDT")}` : ""} USDT</dd>
+            <dt>{m.lever_overnight()}</dt><dd>{formatMoneyMoved(p.overnight_fee, "USDT")} USDT</dd>
             <dt>{m.lever_tp()}</dt><dd>{formatPrice(p.stop_profit)}</dd>
             <dt>{m.lever_sl()}</dt><dd>{formatPrice(p.stop_loss)}</dd>
           </dl>

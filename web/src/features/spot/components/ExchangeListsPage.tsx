@@ -7,7 +7,7 @@
  */
 import { useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
-import { formatMoney, formatPrice, formatDateTime } from "../../../lib/format.ts";
+import { formatDateTime, formatMoney, formatMoneyMoved, formatPrice } from "../../../lib/format.ts";
 import { Icon } from "../../../components/Icon.tsx";
 import { LoadMoreFoot } from "../../../components/LoadMoreFoot.tsx";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
@@ -71,7 +71,7 @@ function TradeHistory() {
                   <Fact label={m.spot_col_amount({ coin: r.currency_name })} testId="record-qty">{formatMoney(r.number, r.currency_name)}</Fact>
                   <Fact label={m.spot_col_price({ quote: r.legal_name })} testId="record-price">{formatPrice(clampDecimals(r.price, 5))}</Fact>
                   <Fact label={m.spot_col_traded({ quote: r.legal_name })} testId="record-amount">{formatMoney(r.amount, r.legal_name)}</Fact>
-                  <Fact label={m.spot_col_fee()} testId="record-fee">{`${formatMoney(r.fee, r.fee_currency)} ${r.fee_currency}`}</Fact>
+                  <Fact label={m.spot_col_fee()} testId="record-fee">{`${formatMoneyMoved(r.fee, r.fee_currency)} ${r.fee_currency}`}</Fact>
                 </dl>
               </li>
             );

@@ -4,7 +4,7 @@ import { useSentinel } from "../../../lib/useSentinel.ts";
 import { EmptyState, ErrorState, SkeletonList, Spinner } from "../../../components/States.tsx";
 import { useConversionLog } from "../api.ts";
 import acct from "../../../components/account.module.css";
-import { formatMoney } from "../../../lib/format.ts";
+import { formatMoney, formatMoneyMoved } from "../../../lib/format.ts";
 
 export default function ExchargeLogPage() {
   const list = useConversionLog();
@@ -30,7 +30,7 @@ export default function ExchargeLogPage() {
                   <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatMoney(r.money, r.from)} {r.from}</dd></div>
                   <div className={acct.kvRow}><dt>{m.wallet_received()}</dt><dd className="num">{formatMoney(r.money2, r.to)} {r.to}</dd></div>
                   <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{r.huilv}</dd></div>
-                  <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatMoney(r.sxf, "USDT")} USDT ({r.fee_percent}%)</dd></div>
+                  <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatMoneyMoved(r.sxf, "USDT")} USDT ({r.fee_percent}%)</dd></div>
                 </dl>
               </li>
             ))}

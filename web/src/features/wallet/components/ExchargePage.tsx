@@ -21,7 +21,7 @@ import { ErrorState, SkeletonBlock, Spinner } from "../../../components/States.t
 import { requestQuote, USDT_ID, useConversionSettings, useConvert, useUserWallet, type ConversionResult } from "../api.ts";
 import { conversionQuote, trimZeros } from "../math.ts";
 import acct from "../../../components/account.module.css";
-import { formatExact, formatMoney, formatPrice } from "../../../lib/format.ts";
+import { formatExact, formatMoney, formatMoneyMoved, formatPrice } from "../../../lib/format.ts";
 
 type Direction = "coin_to_usdt" | "usdt_to_coin";
 
@@ -262,7 +262,7 @@ export default function ExchargePage() {
           <div className={acct.kvRow}>
             <span>{m.wallet_fee()}</span>
             <span className="num" data-testid="convert-fee">
-              {quote && amount ? `${formatMoney(quote.fee, "USDT")} USDT (${quote.feePercent}%)` : "--"}
+              {quote && amount ? `${formatMoneyMoved(quote.fee, "USDT")} USDT (${quote.feePercent}%)` : "--"}
             </span>
           </div>
           <div className={`${acct.kvRow} muted`}>
@@ -288,7 +288,7 @@ export default function ExchargePage() {
             <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatMoney(result.money, result.from)} {result.from}</dd></div>
             <div className={acct.kvRow}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="result-received">{formatMoney(result.money2, result.to)} {result.to}</dd></div>
             <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{result.huilv}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatMoney(result.sxf, "USDT")} USDT ({result.fee_percent}%)</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatMoneyMoved(result.sxf, "USDT")} USDT ({result.fee_percent}%)</dd></div>
           </dl>
         </section>
       )}
@@ -319,7 +319,7 @@ export default function ExchargePage() {
           <dl className={acct.kv}>
             <div className={acct.kvRow}><dt>{m.wallet_paid()}</dt><dd className="num">{formatMoney(held.quote.money, held.quote.from)} {held.quote.from}</dd></div>
             <div className={acct.kvRow}><dt>{m.wallet_rate()}</dt><dd className="num">{held.quote.huilv}</dd></div>
-            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatMoney(held.quote.sxf, "USDT")} USDT ({held.quote.fee_percent}%)</dd></div>
+            <div className={acct.kvRow}><dt>{m.wallet_fee()}</dt><dd className="num">{formatMoneyMoved(held.quote.sxf, "USDT")} USDT ({held.quote.fee_percent}%)</dd></div>
             <div className={`${acct.kvRow} ${acct.strong}`}><dt>{m.wallet_received()}</dt><dd className="num" data-testid="quote-received">{formatMoney(held.quote.money2, held.quote.to)} {held.quote.to}</dd></div>
           </dl>
           <p className={secondsLeft > 0 ? "form-note" : "field-error"} role="status" data-testid="quote-countdown">
