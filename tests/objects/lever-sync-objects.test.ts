@@ -41,6 +41,9 @@ const warm = async (token: string) => expect((await api("/user/info", { token })
 
 let operator: { token: string };
 
+/** A user's revoked positions in D1 (a refused open's row). */
+const revokedRows = async (userId: number) => (await env.DB.prepare("SELECT count(*) AS n FROM lever_positions WHERE user_id = ? AND status = 5").bind(userId).first<{ n: number }>())!.n;
+
 async function saveSettings(over: Record<string, unknown>) {
   const r = await api("/admin/lever/pairs", { token: operator.token, body: { ...seeded, ...over } });
   expect(r.body.type, JSON.stringify(r.body)).toBe("ok");
@@ -122,6 +125,8 @@ describe("a lever open on the account objects", () => {
     expect((await openAt(a.token, index)).body).toMatchObject({ type: "error", code: "try_again" });
     expect(await objectBalances(a.id)).toEqual(balances);
     expect(await accountStub(env, a.id).accountOpenHolds(a.id)).toEqual(holds);
+    // Refused for its settings, as D1's batch refuses them before writing anything: no revoked row.
+    expect(await revokedRows(a.id)).toBe(0);
 
     // The edit failed (or its Worker died): told to read D1, the pair takes D1's settings and opens go on.
     await pairStub().leverTermsChanged(PAIR, null);
@@ -138,6 +143,7 @@ describe("a lever open on the account objects", () => {
     expect((await openAt(a.token, index)).body).toMatchObject({ type: "error", code: "lever_pair_off" });
     expect(await objectBalances(a.id)).toEqual(balances);
     expect(await accountStub(env, a.id).accountOpenHolds(a.id)).toEqual(holds);
+    expect(await revokedRows(a.id)).toBe(0);
   });
 
   it("a close, new stops and a cancel are answered from the pair's own row with no D1 read, as D1's row then reads", async () => {

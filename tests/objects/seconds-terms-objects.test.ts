@@ -111,6 +111,9 @@ describe("seconds terms edited by an operator, on the account objects", () => {
       expect([r.status, r.body.code], JSON.stringify(r.body)).toEqual([409, "price_moved"]);
     }
     expect(await objectBalances(u.id)).toEqual(held);
+    // Each submit was refused twice (on the remembered terms, then on D1's) and leaves one revoked row, as D1's path does.
+    const revoked = await env.DB.prepare("SELECT client_oid FROM micro_orders WHERE user_id = ? AND status = 4 ORDER BY id").bind(u.id).all<{ client_oid: string | null }>();
+    expect(revoked.results.map((r) => r.client_oid)).toEqual([null, "moved-1", "moved-2"]);
   });
 
   it("answers a client id priced on stale terms with the contract held on the new ones, and with that one when sent again", async () => {
@@ -122,8 +125,10 @@ describe("seconds terms edited by an operator, on the account objects", () => {
       expect(r.body.message).toMatchObject({ profit_ratio: "60" });
       const again = await submit(u.token, { number: "10", client_oid: "terms-1" });
       expect(again.body.message).toMatchObject({ id: r.body.message.id, profit_ratio: "60" });
-      // Two contracts held, not three: 10.2 each.
+      // Two contracts held, not three: 10.2 each; and no revoked row of the stale draw (D1's freeze batch
+      // refuses stale terms before it writes one).
       expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("1000") - units("20.4"), units("20.4")]]);
+      expect(await env.DB.prepare("SELECT count(*) AS n FROM micro_orders WHERE user_id = ? AND status = 4").bind(u.id).first()).toEqual({ n: 0 });
     } finally {
       await ok(option(30, "80"));
     }

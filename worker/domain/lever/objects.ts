@@ -12,10 +12,11 @@
  * margin's hold, the settings by the pair object at acceptance, and the position's D1 row rides in
  * the acceptance's outbox entry to the pair's drain (lever-objects.ts `objectsPositionsStatement`);
  * the desk's closes, revokes and overnight fees are legs (durable/pair/desks/lever-objects.ts). A
- * refused open gives both holds back (`lever_margin:{id}:refused`, each once) and leaves no row
- * (D1's path leaves a revoked one); a row from before (the reconciler's) is revoked as before.
+ * refused open gives both holds back (`lever_margin:{id}:refused`, each once), then writes its row
+ * revoked (status 5), as D1's path leaves it: the open's one D1 statement, on a refusal only
+ * (`refuseOnObjects`); a row from before (the reconciler's) is revoked as before.
  */
-import { leverHold, leverShard, LEVER_HOLD, LEVER_HOUSE_KIND, LEVER_USER_KIND } from "../../../durable/pair/desks/lever-objects.ts";
+import { leverHold, leverShard, LEVER_HOLD, LEVER_HOUSE_KIND, LEVER_USER_KIND, type ObjectsPositionRow } from "../../../durable/pair/desks/lever-objects.ts";
 import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";
 import { reserveOnTreasury } from "../../lib/treasury-refill.ts";
 import { ApiError } from "../../lib/errors.ts";
@@ -67,8 +68,27 @@ async function releaseCover(env: Env, id: number, covered: boolean): Promise<voi
 }
 
 /** An open the pair refused or never saw (or whose row could not be written): both holds back, each once by its key. */
-export async function releaseOnObjects(env: Env, userId: number, id: number, covered: boolean): Promise<void> {
+async function releaseOnObjects(env: Env, userId: number, id: number, covered: boolean): Promise<void> {
   await Promise.all([accountStub(env, userId).accountApply(userId, releaseRest(id)), releaseCover(env, id, covered)]);
+}
+
+/**
+ * An open the pair refused before any D1 row was written (the row rides with an acceptance only):
+ * both holds back, then the row D1's path leaves of a refused open (status 5, `revoked`, `closed_at`
+ * the refusal's time), so the lists and the history show it. `row` null: a refusal D1's path never
+ * makes after its batch (settings changed, the pair closed: D1's batch or its pair read refuses
+ * first, holding nothing), so no row. Keyed by the position's id: written once.
+ */
+export async function refuseOnObjects(env: Env, userId: number, id: number, covered: boolean, row: ObjectsPositionRow | null, now: number): Promise<void> {
+  await releaseOnObjects(env, userId, id, covered);
+  if (!row) return;
+  await env.DB.prepare(
+    `INSERT INTO lever_positions (id, user_id, pair_id, currency_id, type, lots, multiple, share_units, quote_price, target_price, margin, fee, hold,
+       fee_bps, overnight_bps, maintenance_bps, stop_profit, stop_loss, created_at, status, close_reason, closed_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 5, 'revoked', ?) ON CONFLICT DO NOTHING`,
+  )
+    .bind(...row, now)
+    .run();
 }
 
 /** `refund` on the objects: the holds back, then the row revoked (`status 0` only: false when something else moved it first). */

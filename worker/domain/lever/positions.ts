@@ -58,7 +58,7 @@ import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
 import { LEVER_HOLD, leverHold, leverTermsKey, type ObjectsPositionRow } from "../../../durable/pair/desks/lever-objects.ts";
-import { holdOnObjects, refundOnObjects, releaseOnObjects } from "./objects.ts";
+import { holdOnObjects, refundOnObjects, refuseOnObjects } from "./objects.ts";
 import { isolateMap } from "../../lib/caches.ts";
 
 /** An open's batch that met an id taken in the same millisecond (the open movement's key carries it). */
@@ -488,8 +488,9 @@ async function acceptPosition(env: Env, userId: number, input: LeverSubmit, h: H
   };
   const r = await pairStub(env, pair.id).acceptLever(accept);
   if (!r.ok) {
-    // Objects mode: no row was written, so both holds back is all there is to undo.
-    if (h.objects) await releaseOnObjects(env, userId, id, money.hold > 0n);
+    // Objects mode: no row was written: both holds back, and the revoked row D1's path leaves, but for
+    // the refusals D1's path makes before its batch (stale settings, a closed pair), which leave none.
+    if (h.objects) await refuseOnObjects(env, userId, id, money.hold > 0n, r.code === "stale_terms" || r.code === "pair_off" ? null : h.objects.row, now);
     else if (accountsOnObjects(env)) await refundOnObjects(env, id, userId, money.hold > 0n, now);
     else await refund(db, id, userId, pair.legalId, money, now);
     if (r.code === "stale_terms") return STALE_TERMS;

@@ -8,7 +8,10 @@
  * 2. the stake and the fee as hold `seconds:{id}` in the user's `micro` account: refused
  *    (`insufficient_balance`) when it is not there, and the cover goes back (`seconds:{id}:refused`);
  * 3. the pair accepts (entry tick, exposure) or refuses: a refusal releases both holds, keyed
- *    `seconds:{id}:refused`, before it is answered.
+ *    `seconds:{id}:refused`, before it is answered. A refusal D1's path would have made after its
+ *    hold batch (all but stale terms and a closed pair, which D1's batch itself refuses) then writes
+ *    the contract's row, revoked (status 4), as D1's path leaves it: the one D1 statement of a
+ *    submit, on refusals only (`recordRevoked`). One priced again (below) writes none.
  *
  * The desk settles with legs to both objects and a fee shard. A Worker that dies between a hold and
  * the pair's answer leaves the holds open: the orphan sweep of each object (durable/account/object.ts) asks the pair and releases them.
@@ -66,11 +69,13 @@ export async function submitOnObjects(env: Env, userId: number, input: SecondsSu
     }
     if ("refused" in r) {
       // Priced again on D1's terms: the client id passes from the refused draw's hold (given back) to
-      // the next one, or the next draw would answer as a replay of the refused one.
+      // the next one, or the next draw would answer as a replay of the refused one. That draw leaves
+      // no row: only the answered refusal does, so a sequence leaves at most the one D1's path leaves.
       if (seen.remembered && round === 0) {
         replaces = r.hold;
         continue;
       }
+      if (r.revoked) await recordRevoked(env, userId, r.revoked, input.client_oid ?? null, now);
       throw r.refused;
     }
     if (!("stale" in r)) return r;
@@ -80,8 +85,12 @@ export async function submitOnObjects(env: Env, userId: number, input: SecondsSu
   }
 }
 
-/** A pricing's outcome: the contract, or its refusal by the pair (`stale`: priced on terms D1 no longer has), with the hold it had (given back). */
-type Priced = SecondsOrder | { stale: string } | { refused: ApiError; hold: string };
+/**
+ * A pricing's outcome: the contract, or its refusal by the pair (`stale`: priced on terms D1 no
+ * longer has), with the hold it had (given back) and, unless D1's path would have held nothing
+ * (a closed pair), the contract to record as revoked.
+ */
+type Priced = SecondsOrder | { stale: string } | { refused: ApiError; hold: string; revoked?: FirstContract };
 
 /** One pricing's contract: held, then accepted or refused by the pair. */
 async function submitPriced(env: Env, userId: number, input: SecondsSubmit, now: number, terms: Terms, replaces: string | undefined): Promise<Priced> {
@@ -110,8 +119,26 @@ async function submitPriced(env: Env, userId: number, input: SecondsSubmit, now:
   if (r.ok) return acceptedOut(pair, cur, heldOf(c), r, now);
   await releaseBoth(env, userId, c.id, money.hold > 0n);
   if (r.code === "stale_terms") return { stale: secondsHold(c.id) };
-  if (r.code === "price_moved") return { refused: priceMovedError(pair, confirmed, r.price), hold: secondsHold(c.id) };
-  return { refused: new ApiError(r.code === "tombstoned" ? "try_again" : refusalError[r.code], r.code === "tombstoned" ? 503 : 409), hold: secondsHold(c.id) };
+  // D1's freeze batch finds a closed pair itself (TERMS_GUARD) and writes nothing; every other refusal
+  // comes from the pair after D1's hold batch, which leaves the row revoked.
+  const refused = { hold: secondsHold(c.id), ...(r.code === "pair_off" ? {} : { revoked: c }) };
+  if (r.code === "price_moved") return { refused: priceMovedError(pair, confirmed, r.price), ...refused };
+  return { refused: new ApiError(r.code === "tombstoned" ? "try_again" : refusalError[r.code], r.code === "tombstoned" ? 503 : 409), ...refused };
+}
+
+/**
+ * A contract the pair refused, its holds given back: its D1 row as D1's path leaves a refunded one
+ * (status 4, no entry, `settled_at` the refusal's time, the client id), which the lists and the
+ * history read and a replay of its client id finds. Keyed by the contract's id: a replay, or a
+ * second request at the same moment, adds nothing.
+ */
+async function recordRevoked(env: Env, userId: number, c: FirstContract, clientOid: string | null, at: number): Promise<void> {
+  await env.DB.prepare(
+    `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at, settled_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 4, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  )
+    .bind(c.id, userId, c.pairId, c.currencyId, c.type, c.stake, c.fee, c.hold, c.seconds, c.ratioBps, clientOid, c.createdAt, at)
+    .run();
 }
 
 /**
@@ -167,6 +194,8 @@ async function replayOnObjects(env: Env, userId: number, input: SecondsSubmit, p
   const r = await pairStub(env, pair.id).acceptSeconds(acceptInput(userId, pair, cur, c, input.client_oid ?? null));
   if (r.ok) return acceptedOut(pair, cur, heldOf(c), r, r.createdAt);
   await releaseBoth(env, userId, c.id, BigInt(c.hold) > 0n);
+  // Answered revoked: so it reads in D1 (the first request's row, if it wrote one, stays as it is).
+  await recordRevoked(env, userId, c, input.client_oid ?? null, Date.now());
   return revokedOut(pair, cur, heldOf(c), c.createdAt);
 }
 
