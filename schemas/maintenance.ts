@@ -7,10 +7,13 @@
 import { z } from "zod";
 import { flagInput, multiLineText, TEXT_CHARS } from "./strict.ts";
 
+/** An operator's reason for a step of the migration (the window, the cut-over's steps): required, audited. */
+export const operatorReasonInput = () => z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500);
+
 export const maintenanceSetSchema = z.strictObject(
   {
     on: flagInput(),
-    reason: z.string({ message: "reason_required" }).trim().refine(multiLineText, TEXT_CHARS).min(1, { message: "reason_required" }).max(500),
+    reason: operatorReasonInput(),
   },
   { error: "invalid_param" },
 );

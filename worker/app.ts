@@ -50,6 +50,7 @@ import { apiKeyRoutes } from "./routes/apikeys.ts";
 import { deviceRoutes } from "./routes/devices.ts";
 import { exportRoutes } from "./routes/export.ts";
 import { operatorMaintenanceRoutes } from "./routes/operator-maintenance.ts";
+import { operatorAccountRoutes } from "./routes/operator-accounts.ts";
 import { maintenanceGuard } from "./lib/maintenance.ts";
 import { MAINTENANCE_REFUSED } from "../durable/account/maintenance.ts";
 
@@ -150,6 +151,7 @@ export const app = base
   .route("/api", devRoutes)
   .route("/api", devAccountRoutes)
   .route("/api", operatorMaintenanceRoutes)
+  .route("/api", operatorAccountRoutes)
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- Hono's own generic parameters: any app, path and input
   .route("/api", docsRoutes((): Hono<AppEnv, any, any> => app));
 

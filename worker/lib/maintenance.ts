@@ -26,7 +26,7 @@
  * balances that were never opened in the objects, so a deployment that ran with D1 balances cannot
  * be switched to the objects by a deploy alone and show everyone zero. "Opened" is D1's `settings`
  * row CUT_OVER_KEY, recorded by the cut-over (scripts/migrate-accounts.mjs, once every total
- * matched: POST /api/dev/accounts/cut-over) or, on an exchange with no balance to open (a fresh
+ * matched: POST /api/admin/accounts/cut-over, or /api/dev/accounts/cut-over locally) or, on an exchange with no balance to open (a fresh
  * deployment), by the first money request itself. It is read in the same statement as the window;
  * once an isolate has seen it, it never reads it again (the row is never removed), so the order path
  * of a cut-over exchange gains one boolean test. The other way round, a Worker with `ACCOUNTS=d1`
@@ -195,6 +195,11 @@ export const NO_MONEY_ROUTES: readonly string[] = [
   "POST /api/admin/lever/pairs",
   "POST /api/admin/invite/settings",
   "POST /api/admin/transparency/liabilities/run",
+  // The cut-over itself: it copies D1 into the account objects only inside the window (worker/domain/ledger/account-cutover.ts)
+  "POST /api/admin/accounts/migrate",
+  "POST /api/admin/accounts/verify",
+  "POST /api/admin/accounts/system",
+  "POST /api/admin/accounts/cut-over",
   // Local only: the migration itself, the dev clock, the crons (which skip money jobs themselves)
   "POST /api/dev/accounts/migrate",
   "POST /api/dev/accounts/verify",
@@ -242,8 +247,14 @@ const windowOf = (value: string | undefined): MaintenanceState => {
 
 /** The switch and whether the cut-over was recorded, as D1 has them now (one statement). */
 async function readSettings(db: D1Database): Promise<{ window: MaintenanceState; cutOver: boolean }> {
+  const { window, cutOverAt } = await readCutOverState(db);
+  return { window, cutOver: cutOverAt !== null };
+}
+
+/** The switch and the cut-over's record (its value: how and when, or null), as D1 has them now (one statement). */
+export async function readCutOverState(db: D1Database): Promise<{ window: MaintenanceState; cutOverAt: string | null }> {
   const { results } = await db.prepare("SELECT key, value FROM settings WHERE key IN (?1, ?2)").bind(MAINTENANCE_KEY, CUT_OVER_KEY).all<{ key: string; value: string }>();
-  return { window: windowOf(results.find((r) => r.key === MAINTENANCE_KEY)?.value), cutOver: results.some((r) => r.key === CUT_OVER_KEY) };
+  return { window: windowOf(results.find((r) => r.key === MAINTENANCE_KEY)?.value), cutOverAt: results.find((r) => r.key === CUT_OVER_KEY)?.value ?? null };
 }
 
 /** The switch as D1 has it now (one statement). */
@@ -329,12 +340,14 @@ export async function moneyJobsPaused(env: Pick<Env, "DB" | "ACCOUNTS">, now = D
 
 /**
  * Records that every D1 balance was opened in the account objects (the cut-over's last step,
- * POST /api/dev/accounts/cut-over). Idempotent: the first time stays. Answers when it was recorded.
+ * POST /api/admin/accounts/cut-over, or /api/dev/accounts/cut-over locally; `also`: its audit row,
+ * in the same batch). Idempotent: the first time stays. Answers when it was recorded.
  */
-export async function recordCutOver(db: D1Database, how: string, now = Date.now()): Promise<string> {
+export async function recordCutOver(db: D1Database, how: string, now = Date.now(), also: D1PreparedStatement[] = []): Promise<string> {
   const [, r] = await db.batch([
     db.prepare("INSERT INTO settings (key, value) VALUES (?1, ?2) ON CONFLICT (key) DO NOTHING").bind(CUT_OVER_KEY, `${how} ${new Date(now).toISOString()}`),
     db.prepare("SELECT value FROM settings WHERE key = ?").bind(CUT_OVER_KEY),
+    ...also,
   ]);
   forgetMaintenance();
   return (r?.results[0] as { value: string } | undefined)?.value ?? "";

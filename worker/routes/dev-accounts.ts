@@ -1,50 +1,37 @@
 /**
- * The move of D1's balances into the account objects (issue #28; worker/domain/ledger/account-objects.ts).
+ * The move of D1's balances into the account objects (issue #28; worker/domain/ledger/account-cutover.ts).
  * Local only: the routes answer under `npm start` (DEV_OUTBOX and DEV_CLOCK both on); anywhere else
- * they are indistinguishable from an unknown path. scripts/migrate-accounts.mjs drives them.
+ * they are indistinguishable from an unknown path. scripts/migrate-accounts.mjs drives them without
+ * an operator token; a deployed exchange has the same steps under /api/admin/accounts
+ * (worker/routes/operator-accounts.ts). Here they are audited as operator 0 and keep the local
+ * tools' shortcuts: no window is required (npm start's own cut-over and the bench tools open a
+ * state without one; the script turns it on itself) and the cut-over's record waits for no verification.
  */
 import { Hono } from "hono";
 import type { AppEnv } from "../lib/context.ts";
 import { devClockOn } from "../lib/clock.ts";
 import { devOutboxEnabled } from "../lib/delivery.ts";
-import { ApiError, notFound } from "../lib/errors.ts";
+import { notFound } from "../lib/errors.ts";
 import { answers, ok } from "../lib/respond.ts";
 import { jsonBody } from "../lib/validate.ts";
-import {
-  devAccountsCutOverDoneSchema,
-  devAccountsCutOverSchema,
-  devAccountsMigratedSchema,
-  devAccountsMigrateSchema,
-  devAccountsSystemOpenedSchema,
-  devAccountsSystemSchema,
-  devAccountsVerifiedSchema,
-  devAccountsVerifySchema,
-} from "../../schemas/dev-accounts.ts";
-import { migrateAccountsStep, openSystemAccounts, verifyAccountsStep } from "../domain/ledger/account-objects.ts";
+import { devAccountsCutOverSchema, devAccountsMigrateSchema, devAccountsSystemSchema, devAccountsVerifySchema } from "../../schemas/dev-accounts.ts";
 import { maintenanceSetSchema, maintenanceStateSchema } from "../../schemas/maintenance.ts";
-import { readMaintenance, recordCutOver, setMaintenance } from "../lib/maintenance.ts";
+import { readMaintenance, setMaintenance } from "../lib/maintenance.ts";
 import { maintenanceOut } from "./operator-maintenance.ts";
+import { accountMigrationRoutes } from "./account-migration.ts";
 
 export const devAccountRoutes = new Hono<AppEnv>()
   .use("/dev/accounts/*", async (c, next) => {
     if (!devOutboxEnabled(c.env) || !devClockOn(c.env)) throw notFound();
     await next();
   })
-  .post("/dev/accounts/migrate", jsonBody(devAccountsMigrateSchema), answers(devAccountsMigratedSchema, { summary: "Local only (npm start): opens the next users' account objects from their D1 balances, after the cursor of the range first..last (default: everyone)" }), async (c) => {
-    const { limit, first = 1, last = Number.MAX_SAFE_INTEGER } = c.req.valid("json");
-    if (last < first) throw new ApiError("invalid_param", 400, { field: "last" });
-    return ok(c, await migrateAccountsStep(c.env, limit, { first, last }));
-  })
-  .post("/dev/accounts/verify", jsonBody(devAccountsVerifySchema), answers(devAccountsVerifiedSchema, { summary: "Local only (npm start): drains the next users' account objects and compares each one's D1 balances with the object and the read model" }), async (c) => {
-    const { after, limit, last } = c.req.valid("json");
-    return ok(c, await verifyAccountsStep(c.env, after, limit, last));
-  })
-  .post("/dev/accounts/system", jsonBody(devAccountsSystemSchema), answers(devAccountsSystemOpenedSchema, { summary: "Local only (npm start): opens the system accounts' shards (treasury, fees, …) from D1's system balances, split over the shards, and compares their sums with D1" }), async (c) =>
-    ok(c, await openSystemAccounts(c.env)),
-  )
-  // The last step, once every total matched: a Worker with ACCOUNTS=objects moves money from now on.
-  .post("/dev/accounts/cut-over", jsonBody(devAccountsCutOverSchema), answers(devAccountsCutOverDoneSchema, { summary: "Local only (npm start): records that every D1 balance was opened in the account objects (until then a Worker with ACCOUNTS=objects refuses money routes)" }), async (c) =>
-    ok(c, { cut_over: await recordCutOver(c.env.DB, "cut-over") }),
+  .route(
+    "/",
+    accountMigrationRoutes("/dev/accounts", {
+      schemas: { migrate: devAccountsMigrateSchema, verify: devAccountsVerifySchema, system: devAccountsSystemSchema, cutOver: devAccountsCutOverSchema },
+      actor: () => ({ operatorId: 0, reason: "npm run migrate-accounts (local)", checked: false }),
+      doc: (summary) => ({ summary: `Local only (npm start): ${summary}` }),
+    }),
   )
   // The migration script's own switch (operator 0 in the audit log): the window before it copies anything.
   .get("/dev/accounts/maintenance", answers(maintenanceStateSchema, { summary: "Local only (npm start): the maintenance switch" }), async (c) => ok(c, maintenanceOut(await readMaintenance(c.env.DB))))

@@ -132,7 +132,8 @@ async function pool<T>(items: T[], fn: (item: T) => Promise<void>): Promise<void
 
 /**
  * Opens the next `limit` users' account objects from D1 (of `range`, by default everyone) and
- * moves the range's cursor past those that answered.
+ * moves the range's cursor past those that answered; `also` (the step's audit row) is written in
+ * the same batch as the cursor.
  */
 export async function migrateAccountsStep(
   env: Pick<Env, "DB" | "USER">,
@@ -140,6 +141,7 @@ export async function migrateAccountsStep(
   range: UserRange = EVERYONE,
   sources: HoldSource[] = holdSourcesOf(),
   now = Date.now(),
+  also: (step: MigrateStep) => D1PreparedStatement[] = () => [],
 ): Promise<MigrateStep> {
   const name = cursorName(range);
   await env.DB.prepare("INSERT INTO account_migration (name, cursor, users, started_at, updated_at) VALUES (?1, ?2, 0, ?3, ?3) ON CONFLICT (name) DO NOTHING").bind(name, range.first - 1, now).run();
@@ -167,12 +169,15 @@ export async function migrateAccountsStep(
     if (!answered.has(id)) break;
     moved = id;
   }
-  if (moved !== cursor)
-    await env.DB.prepare("UPDATE account_migration SET cursor = max(cursor, ?2), users = users + ?3, updated_at = ?4 WHERE name = ?1").bind(name, moved, step.imported, now).run();
   step.cursor = moved;
   step.mismatched.sort((a, b) => a - b);
   step.failed.sort((a, b) => a.user_id - b.user_id);
   step.done = ids.length === 0 || (step.failed.length === 0 && ids.length < limit);
+  const writes = [
+    ...(moved !== cursor ? [env.DB.prepare("UPDATE account_migration SET cursor = max(cursor, ?2), users = users + ?3, updated_at = ?4 WHERE name = ?1").bind(name, moved, step.imported, now)] : []),
+    ...also(step),
+  ];
+  if (writes.length > 0) await env.DB.batch(writes);
   return step;
 }
 

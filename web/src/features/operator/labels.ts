@@ -68,6 +68,10 @@ const ACTIONS: Record<string, () => string> = {
   "launch.cancel": m.op_act_launch_cancel,
   "maintenance.on": m.op_act_maintenance_on,
   "maintenance.off": m.op_act_maintenance_off,
+  "accounts.migrate": m.op_act_accounts_migrate,
+  "accounts.verify": m.op_act_accounts_verify,
+  "accounts.system": m.op_act_accounts_system,
+  "accounts.cut_over": m.op_act_accounts_cut_over,
 };
 
 /** The action in words; a refused attempt says so ("Refused: Credited a deposit"). */
@@ -120,6 +124,7 @@ const TARGETS: Record<string, () => string> = {
   micro_currency: m.op_target_micro_currency,
   lever_pair: m.op_target_lever_pair,
   settings: m.op_target_settings,
+  account_migration: m.op_target_account_migration,
   earn_product: m.op_target_earn_product,
   insurance_plan: m.op_target_insurance_plan,
   vote_round: m.op_target_vote_round,
