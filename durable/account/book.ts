@@ -506,9 +506,15 @@ export class AccountBook {
     return owner ? { ...h, owner } : h;
   }
 
-  /** Open holds, oldest first (what the orphan sweep will ask the holds' owners about). */
+  /** Open holds, oldest first (what the orphan sweep will ask the holds' owners about), each with its record's owner when one was given. */
   openHolds(): AccountHold[] {
-    return this.core.openHolds().map(toHold);
+    const owners = new Map(
+      this.sql.query<{ hold: string; owner: string }>("SELECT o.hold, o.owner FROM account_hold_owners o JOIN money_holds h ON h.hold = o.hold WHERE h.state = 'open'").map((r) => [r.hold, r.owner]),
+    );
+    return this.core.openHolds().map((h) => {
+      const owner = owners.get(h.hold);
+      return owner === undefined ? toHold(h) : { ...toHold(h), owner };
+    });
   }
 
   /** Open holds of these kinds with the owner of each record (cancel_all: a pair's open orders, known before D1 has their rows). */
