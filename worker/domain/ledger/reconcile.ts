@@ -212,7 +212,7 @@ async function confirmedAfterPairs(db: D1Database, sources: HoldSource[], reads:
   let pending = found.filter((m) => m.userId > 0);
   for (let check = 1; check <= RECHECKS && pending.length > 0; check++) {
     const users = [...new Set(pending.map((m) => m.userId))];
-    await Promise.all(users.map((u) => reads.drainHoldPairs(u)));
+    await reads.drainHoldPairs(users);
     const [{ holds }, objects] = await Promise.all([holdsOf(db, sources, true), Promise.all(users.map(async (u) => [u, await frozenInObject(reads, u)] as const))]);
     const frozenOf = new Map(objects);
     const next: FrozenMismatch[] = [];

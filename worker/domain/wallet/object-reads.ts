@@ -38,11 +38,11 @@ export interface AccountReads {
   /** A system account's balances summed over its shard objects (the treasury's holds: seconds' and lever's covers). */
   systemBalances(userId: number): Promise<AccountBalance[]>;
   /**
-   * Every pair owning (or having owned) a hold of the user drains into D1 now: D1's rows of the
-   * user's orders, contracts and positions then have all the pairs did for them (the reconciler,
-   * before it reports their frozen funds as unexplained). Answers the pairs drained.
+   * Every pair owning (or having owned) a hold of these users drains into D1 now, each pair once:
+   * D1's rows of the users' orders, contracts and positions then have all the pairs did for them
+   * (the reconciler, before it reports their frozen funds as unexplained). Answers the pairs drained.
    */
-  drainHoldPairs(userId: number): Promise<number[]>;
+  drainHoldPairs(userIds: readonly number[]): Promise<number[]>;
   /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API: freshSession). */
   db: D1Database;
 }
@@ -74,8 +74,8 @@ export function accountReads(env: AccountsEnv): AccountReads | null {
       }
       return [...sums.values()];
     },
-    async drainHoldPairs(userId) {
-      const pairs = await userStub(env, userId).accountHoldPairs(userId);
+    async drainHoldPairs(userIds) {
+      const pairs = [...new Set((await Promise.all(userIds.map((u) => userStub(env, u).accountHoldPairs(u)))).flat())];
       await Promise.all(pairs.map((pairId) => pairStub(env, pairId).drain()));
       return pairs;
     },
