@@ -119,6 +119,8 @@ export const holdItemSchema = z.object({
   ref: statementRefSchema,
   /** a short name of the record where it has one (a pair, a round's title, a project's title) */
   label: z.string(),
+  /** a savings position's term in days (0 = flexible): the screens name its product by it, in the reader's language */
+  term_days: z.number().int().min(0).optional(),
 });
 export type HoldItem = z.infer<typeof holdItemSchema>;
 

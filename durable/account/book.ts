@@ -85,6 +85,13 @@ const toHold = (h: HoldRow): AccountHold => ({
   createdAt: h.created_at,
 });
 
+/** The pair ids of holds' owners `pair:{id}` (other owners left out). */
+const pairsOf = (rows: readonly { owner: string }[]): number[] =>
+  rows.flatMap((r) => {
+    const m = /^pair:([0-9]{1,9})$/.exec(r.owner);
+    return m ? [Number(m[1])] : [];
+  });
+
 /** A movement as the drain sends it to D1's read model (`account_movements`). */
 export type PendingMovement = MovementRow & { at: number };
 
@@ -499,9 +506,15 @@ export class AccountBook {
     return owner ? { ...h, owner } : h;
   }
 
-  /** Open holds, oldest first (what the orphan sweep will ask the holds' owners about). */
+  /** Open holds, oldest first (what the orphan sweep will ask the holds' owners about), each with its record's owner when one was given. */
   openHolds(): AccountHold[] {
-    return this.core.openHolds().map(toHold);
+    const owners = new Map(
+      this.sql.query<{ hold: string; owner: string }>("SELECT o.hold, o.owner FROM account_hold_owners o JOIN money_holds h ON h.hold = o.hold WHERE h.state = 'open'").map((r) => [r.hold, r.owner]),
+    );
+    return this.core.openHolds().map((h) => {
+      const owner = owners.get(h.hold);
+      return owner === undefined ? toHold(h) : { ...toHold(h), owner };
+    });
   }
 
   /** Open holds of these kinds with the owner of each record (cancel_all: a pair's open orders, known before D1 has their rows). */
@@ -531,10 +544,16 @@ export class AccountBook {
        ) h JOIN account_hold_owners o ON o.hold = h.hold LIMIT ${n}`,
       since,
     );
-    return rows.flatMap((r) => {
-      const m = /^pair:([0-9]{1,9})$/.exec(r.owner);
-      return m ? [Number(m[1])] : [];
-    });
+    return pairsOf(rows);
+  }
+
+  /**
+   * Every pair that owns or owned a hold of this user, any kind, open or resolved (the reconciler:
+   * a pair whose drain into D1 may still carry one of this user's records, a fill of an old order
+   * among them). A scan of the holds' owners: asked only for a user whose frozen funds differ.
+   */
+  holdPairs(): number[] {
+    return pairsOf(this.sql.query<{ owner: string }>("SELECT DISTINCT owner FROM account_hold_owners WHERE owner LIKE 'pair:%'"));
   }
 
   /** This user's notifications as written here (newest first, at most `limit`). */

@@ -300,6 +300,11 @@ export class AccountObject extends DurableObject<Env> {
     return this.book(userId).spotPairs(recentMs);
   }
 
+  /** Every pair owning or having owned a hold of this user (see AccountBook.holdPairs): the reconciler drains them before it reports. */
+  async accountHoldPairs(userId: number): Promise<number[]> {
+    return this.book(userId).holdPairs();
+  }
+
   /** The migration's one-time opening from D1's balances (keyed: a second call writes nothing). */
   async accountImport(userId: number, rows: A.OpeningBalance[], records: A.OpeningHold[] = []): Promise<A.ImportAnswer> {
     const answer = this.book(userId).importOpening(rows, records);

@@ -55,6 +55,9 @@ describe("a 30-day product, as demo1 would try it", () => {
     expect(u8(after.reserved)).toBe(reserve);
     expect(after.my_open).toBe("100");
     await expectClean();
+    // The wallet's held funds name the position by its product: the 30-day term.
+    const groups = (await api("/wallet/holds", { token: user.token })).body.message.groups as { holds: unknown[] }[];
+    expect(groups.flatMap((g) => g.holds)).toEqual([expect.objectContaining({ purpose: "savings", ref: { type: "earn", id: sub.body.message.id }, term_days: 30 })]);
 
     // Just short of a day of holding earns nothing yet; one day of holding accrues exactly one day.
     await runScheduled("* * * * *", env, held(1) - 3 * 60_000);

@@ -9,7 +9,8 @@
  * flexible product from the console and closes it. demo2 reads the same screens in Chinese.
  */
 import { describe, expect, it } from "vitest";
-import { openPhone, snap } from "./browser.ts";
+import type { Page } from "playwright-core";
+import { openPhone, SCREENSHOTS, snap } from "./browser.ts";
 import { browser, server, useExchange } from "./exchange.ts";
 import { loginViaApi, waitForRoute } from "./helpers.ts";
 
@@ -19,6 +20,18 @@ const api = async (path: string, token: string) => {
   const res = await fetch(new URL(`/api${path}`, server.baseUrl), { headers: { authorization: token, lang: "en" } });
   return ((await res.json()) as { message: any }).message;
 };
+
+/** The held-funds screen lists one savings hold, reading `text` (its purpose, then its product's term and the position). */
+async function expectSavingsHold(page: Page, text: string, shot: string) {
+  await page.goto(`${server.baseUrl}/#/holds`);
+  const item = page.locator('[data-testid="hold-item"][data-purpose="savings"]');
+  await item.first().waitFor();
+  expect(await item.count()).toBe(1);
+  expect(await item.locator("a").textContent()).toBe(text);
+  // The subscription's toasts cover the list until they go (only the picture waits for that).
+  if (SCREENSHOTS) await page.waitForFunction(() => document.querySelectorAll(".toast").length === 0);
+  await snap(page, shot);
+}
 
 describe("savings, as a new user would try it", () => {
   it("demo1 reads the terms, subscribes 100 USDT to the 30-day product, sees the position, and redeems it early", async () => {
@@ -62,6 +75,10 @@ describe("savings, as a new user would try it", () => {
     // The principal is still demo1's, frozen in the spot account; the budget's remainder fell by the reserve.
     const [product] = (await api("/earn/products", token)) as { remaining: string; my_open: string }[];
     expect(product).toMatchObject({ remaining: "4999.5890411", my_open: "100" });
+    // Held funds name the position by its product, as they name an order by its pair.
+    const [mine] = (await api("/earn/positions", token)) as { id: number }[];
+    await expectSavingsHold(page, `Savings30 days #${mine!.id}`, "earn-holds-en");
+    await page.goto(`${server.baseUrl}/#/earn/positions`);
 
     await pos.getByTestId("earn-redeem").click();
     const confirm = page.getByTestId("earn-redeem-confirm");
@@ -97,6 +114,8 @@ describe("savings, as a new user would try it", () => {
     await waitForRoute(page, /#\/earn\/positions$/);
     await page.getByTestId("earn-position").first().getByTestId("earn-position-status").filter({ hasText: "计息中" }).waitFor();
     await snap(page, "earn-positions-zh");
+    const [mine] = (await api("/earn/positions", token)) as { id: number }[];
+    await expectSavingsHold(page, `理财30 天 #${mine!.id}`, "earn-holds-zh");
     expect(errors).toEqual([]);
   });
 

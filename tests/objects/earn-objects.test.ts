@@ -48,9 +48,9 @@ describe("savings on the account objects", () => {
     expect(await settled(user.id)).toEqual([["change", USDT, 0n, u8("1000")]]);
     expect(await openHolds(user.id)).toEqual([[`savings:${pos.id}`, u8("1000")]]);
     expect(await d1LedgerRows(user.id)).toBe(0);
-    // The wallet's holds list names the position.
-    const holds = (await api("/wallet/holds", { token: user.token })).body.message;
-    expect(JSON.stringify(holds)).toContain(`"purpose":"savings"`);
+    // The wallet's holds list names the position and its product (flexible).
+    const holds = (await api("/wallet/holds", { token: user.token })).body.message.groups as { holds: unknown[] }[];
+    expect(holds.flatMap((g) => g.holds)).toEqual([expect.objectContaining({ purpose: "savings", ref: { type: "earn", id: pos.id }, term_days: 0 })]);
 
     // Two interest days, each paid once however often the cron runs.
     const d = daily(u8("1000"), 365n);

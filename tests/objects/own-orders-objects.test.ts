@@ -43,6 +43,13 @@ describe("one's own spot orders right after placing them, in objects mode", () =
     expect(history.body.data.lists).toEqual([expect.objectContaining({ id, state: "open" })]);
   });
 
+  it("names a just-placed order's pair in one's held funds before its row reaches D1", async () => {
+    const a = await objectTrader("10000", "0");
+    const id = await placedUndrained(a.token, "29990");
+    const groups = (await api("/wallet/holds", { token: a.token, method: "GET" })).body.message.groups as { currency_id: number; holds: unknown[] }[];
+    expect(groups.find((g) => g.currency_id === USDT)?.holds).toEqual([expect.objectContaining({ purpose: "spot_order", ref: { type: "spot_order", id: Number(id) }, label: "BTC/USDT" })]);
+  });
+
   it("shows a just-filled order (its hold already resolved) in one's order history", async () => {
     const maker = await objectTrader("0", "1");
     const taker = await objectTrader("10000", "0");

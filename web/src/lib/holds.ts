@@ -2,13 +2,13 @@
  * What the user's frozen funds are held for (issue #26; GET /api/wallet/holds), read by the assets
  * screen (under "Frozen") and the holds screen: the query and the words of each purpose.
  */
-import type { HoldGroup, HoldPurpose } from "../../../schemas/statement.ts";
+import type { HoldGroup, HoldItem, HoldPurpose } from "../../../schemas/statement.ts";
 import { m } from "../i18n/index.ts";
 import { call, client } from "./api.ts";
 import type { AccountName } from "./products.ts";
 import { sharedKeys, useScreenQuery } from "./query.ts";
 
-export type { HoldGroup, HoldPurpose };
+export type { HoldGroup, HoldItem, HoldPurpose };
 
 export const fetchHolds = (signal?: AbortSignal) => call((o) => client.api.wallet.holds.$get({}, o), { notify: false, signal });
 
@@ -39,6 +39,12 @@ const PURPOSE_WORDS: Record<HoldPurpose, () => string> = {
 
 /** A hold's purpose in words. */
 export const purposeLabel = (p: HoldPurpose): string => PURPOSE_WORDS[p]();
+
+/** A savings product's term in words: "Flexible", "30 days" (the savings screens name a product by its coin and this). */
+export const termLabel = (p: { term_days: number }) => (p.term_days === 0 ? m.earn_flexible() : m.earn_fixed_days({ days: String(p.term_days) }));
+
+/** The record's short name under a hold: its label (a pair, a title), or a savings position's term. */
+export const holdName = (h: Pick<HoldItem, "label" | "term_days">): string => h.label || (h.term_days === undefined ? "" : termLabel({ term_days: h.term_days }));
 
 /** Where the holds of one coin and account are listed. */
 export const holdsRoute = (currencyId: number, account: AccountName) => `/holds?currency_id=${currencyId}&account=${account}`;

@@ -6,7 +6,7 @@
  */
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { shardOf } from "../../../durable/account/address.ts";
-import { recordHolds, treasuryRecordHolds, type Hold, type HoldSource, type ProductModule } from "../ledger/holds.ts";
+import { treasuryRecordHolds, type Hold, type HoldSource, type ProductModule, type UserHold } from "../ledger/holds.ts";
 import { BUDGET_HOLD } from "./catalogue.ts";
 
 export const earnHolds: HoldSource = {
@@ -25,8 +25,14 @@ export const earnHolds: HoldSource = {
     }
     return holds;
   },
-  forUser: (db, userId) =>
-    recordHolds(db, "SELECT id, currency_id, CAST(amount AS TEXT) AS units FROM earn_positions WHERE user_id = ?1 AND status = 1 ORDER BY id", userId, { account: "change", purpose: "savings", ref: "earn" }),
+  // Each open position, named by its product's term (the screens word it: "Flexible", "30 days").
+  async forUser(db, userId) {
+    const { results } = await db
+      .prepare("SELECT id, currency_id, CAST(amount AS TEXT) AS units, term_days FROM earn_positions WHERE user_id = ?1 AND status = 1 ORDER BY id")
+      .bind(userId)
+      .all<{ id: number; currency_id: number; units: string; term_days: number }>();
+    return results.map((r): UserHold => ({ currencyId: r.currency_id, account: "change", units: BigInt(r.units), purpose: "savings", ref: { type: "earn", id: r.id }, label: "", termDays: r.term_days }));
+  },
   // A product published before the cut-over: what its budget still holds becomes `earn_product:{id}`
   // in its treasury shard, which its interest days, maturities and closing spend and release.
   systemOpeningHolds: (db) =>

@@ -24,6 +24,8 @@ export interface UserHold {
   ref: StatementRef;
   /** the record's short name (a pair, a round's title), or "" */
   label: string;
+  /** A savings position's term in days (0 = flexible): its product's name, worded by the screen. */
+  termDays?: number;
   /** The hold's kind in the account object when it is not the purpose (a conditional order's funds: `spot_cond`); the migration's opening names the hold by it. */
   holdKind?: string;
   /** The record's owner in the account object (`pair:{id}`: a cancel asks that pair), given by `openingHolds` to the migration's opening. */

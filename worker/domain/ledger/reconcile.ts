@@ -20,7 +20,9 @@
  *     frozen money behind it — is reported.
  * In objects mode (`ACCOUNTS = "objects"`: users' money lives in their account objects, D1 is the
  * read model) check 5 reads users' frozen funds from the read model and confirms a difference
- * with the user's object itself, the treasury's from D1 plus its shard objects (the covers of
+ * with the user's object itself, then again after the pairs owning the user's holds drained their
+ * records into D1 (a fill the pair has not drained yet is not a difference), the treasury's from
+ * D1 plus its shard objects (the covers of
  * seconds and lever), each source's holds as the objects hold them (`loadObjects`), and the objects are compared with the read model
  * (reconcile-objects.ts): the sum of `account_movements` = `account_balances` = the object's balances.
  * Checks 1–4 keep checking D1's ledger (the record up to the cut-over, and the system accounts).
@@ -122,15 +124,8 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
   }
 
   // Frozen funds against the holds that explain them, both ways.
-  const holds = new Map<string, bigint>();
-  let openHolds = 0;
-  for (const source of sources) {
-    for (const h of await (reads && source.loadObjects ? source.loadObjects(db) : source.load(db))) {
-      openHolds++;
-      const k = `${h.userId}|${h.currencyId}|${h.account}`;
-      holds.set(k, (holds.get(k) ?? 0n) + h.units);
-    }
-  }
+  const loaded = await holdsOf(db, sources, reads !== null);
+  const holds = loaded.holds;
   // Objects mode: users' frozen funds are in their objects, as of the last drain in the read model.
   const { results: frozenRows } = await db
     .prepare(
@@ -150,6 +145,7 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
     for (const b of await reads.systemBalances(TREASURY))
       if (b.frozen !== 0n) frozen.set(`${TREASURY}|${b.currencyId}|${b.account}`, (frozen.get(`${TREASURY}|${b.currencyId}|${b.account}`) ?? 0n) + b.frozen);
   const objectFrozen = new Map<number, Promise<Map<string, bigint>>>();
+  let mismatched: FrozenMismatch[] = [];
   for (const k of new Set([...holds.keys(), ...frozen.keys()])) {
     let f = frozen.get(k) ?? 0n;
     const h = holds.get(k) ?? 0n;
@@ -160,9 +156,11 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
       if (!objectFrozen.has(user)) objectFrozen.set(user, frozenInObject(reads, user));
       f = (await objectFrozen.get(user)!).get(`${c}|${a}`) ?? 0n;
     }
-    if (f !== h && differences.length < 10 * LIMIT) {
-      differences.push({ check: "frozen_vs_holds", user_id: Number(u), currency_id: Number(c), account: a!, frozen: f.toString(), holds: h.toString() });
-    }
+    if (f !== h) mismatched.push({ userId: Number(u), currencyId: Number(c), account: a!, frozen: f, holds: h });
+  }
+  if (reads) mismatched = await confirmedAfterPairs(db, sources, reads, mismatched);
+  for (const m of mismatched.slice(0, Math.max(0, 10 * LIMIT - differences.length))) {
+    differences.push({ check: "frozen_vs_holds", user_id: m.userId, currency_id: m.currencyId, account: m.account, frozen: m.frozen.toString(), holds: m.holds.toString() });
   }
 
   const c = (counts!.results?.[0] ?? { l: 0, m: 0, b: 0 }) as { l: number; m: number; b: number };
@@ -170,8 +168,63 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
     ok: differences.length === 0,
     checked_at: Date.now(),
     differences,
-    stats: { ledger_rows: c.l, movements: c.m, balance_rows: c.b, open_holds: openHolds, hold_sources: sources.map((s) => s.name) },
+    stats: { ledger_rows: c.l, movements: c.m, balance_rows: c.b, open_holds: loaded.count, hold_sources: sources.map((s) => s.name) },
   };
+}
+
+/** Every source's open holds summed per user, currency and account (`objects`: as the account objects hold them), and how many. */
+async function holdsOf(db: D1Database, sources: HoldSource[], objects: boolean): Promise<{ holds: Map<string, bigint>; count: number }> {
+  const holds = new Map<string, bigint>();
+  let count = 0;
+  for (const source of sources) {
+    for (const h of await (objects && source.loadObjects ? source.loadObjects(db) : source.load(db))) {
+      count++;
+      const k = `${h.userId}|${h.currencyId}|${h.account}`;
+      holds.set(k, (holds.get(k) ?? 0n) + h.units);
+    }
+  }
+  return { holds, count };
+}
+
+/** A user's frozen funds of one currency and account that the open holds do not explain. */
+interface FrozenMismatch {
+  userId: number;
+  currencyId: number;
+  account: string;
+  frozen: bigint;
+  holds: bigint;
+}
+
+/** Checks of a user's mismatch after their pairs drained, before it is reported anyway. */
+const RECHECKS = 3;
+
+/**
+ * Objects mode: D1's rows of a user's orders, contracts and positions arrive with their pair's
+ * drain, so for a moment they may explain what the object held before a fill (a partly filled
+ * order's row still holding the whole order). A user's mismatch is checked again after every pair
+ * owning their holds has drained (`drainHoldPairs`), against the hold sources read again and the
+ * object's frozen funds read again, and only what still differs is kept: a mismatch found twice
+ * with the same amounts, or still there after the last check (a user trading meanwhile moves
+ * the amounts between checks). System accounts (the treasury's shards) are kept as they are.
+ */
+async function confirmedAfterPairs(db: D1Database, sources: HoldSource[], reads: AccountReads, found: FrozenMismatch[]): Promise<FrozenMismatch[]> {
+  const kept = found.filter((m) => m.userId <= 0);
+  let pending = found.filter((m) => m.userId > 0);
+  for (let check = 1; check <= RECHECKS && pending.length > 0; check++) {
+    const users = [...new Set(pending.map((m) => m.userId))];
+    await reads.drainHoldPairs(users);
+    const [{ holds }, objects] = await Promise.all([holdsOf(db, sources, true), Promise.all(users.map(async (u) => [u, await frozenInObject(reads, u)] as const))]);
+    const frozenOf = new Map(objects);
+    const next: FrozenMismatch[] = [];
+    for (const m of pending) {
+      const now = { ...m, frozen: frozenOf.get(m.userId)!.get(`${m.currencyId}|${m.account}`) ?? 0n, holds: holds.get(`${m.userId}|${m.currencyId}|${m.account}`) ?? 0n };
+      if (now.frozen === now.holds) continue;
+      if ((now.frozen === m.frozen && now.holds === m.holds) || check === RECHECKS) kept.push(now);
+      else next.push(now);
+    }
+    pending = next;
+  }
+  return kept;
 }
 
 /** One user's frozen funds per currency and account, from their object after it drained. */

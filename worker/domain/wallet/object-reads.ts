@@ -15,9 +15,10 @@ import { holdPurposes, type HoldPurpose, type StatementRef } from "../../../sche
 import { userStub } from "../../lib/notify.ts";
 import { accountsOnObjects, SYSTEM_SHARDS, systemStub } from "../../lib/accounts.ts";
 import { balanceOf, type WalletAccount } from "../../lib/ledger.ts";
+import { pairStub } from "../spot/pairs.ts";
 
-/** What the reads need of the environment: D1, the user objects and the switch. */
-export type AccountsEnv = Pick<Env, "DB" | "USER"> & { ACCOUNTS?: string };
+/** What the reads need of the environment: D1, the user objects, the pairs (their drain) and the switch. */
+export type AccountsEnv = Pick<Env, "DB" | "USER" | "PAIR"> & { ACCOUNTS?: string };
 
 /** The exchange-wide switch (wrangler.toml `ACCOUNTS`, worker/lib/accounts.ts): "objects" = money lives in the account objects. */
 export const readsOnObjects = accountsOnObjects;
@@ -36,6 +37,12 @@ export interface AccountReads {
   drained(userId: number): Promise<number>;
   /** A system account's balances summed over its shard objects (the treasury's holds: seconds' and lever's covers). */
   systemBalances(userId: number): Promise<AccountBalance[]>;
+  /**
+   * Every pair owning (or having owned) a hold of these users drains into D1 now, each pair once:
+   * D1's rows of the users' orders, contracts and positions then have all the pairs did for them
+   * (the reconciler, before it reports their frozen funds as unexplained). Answers the pairs drained.
+   */
+  drainHoldPairs(userIds: readonly number[]): Promise<number[]>;
   /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API: freshSession). */
   db: D1Database;
 }
@@ -66,6 +73,11 @@ export function accountReads(env: AccountsEnv): AccountReads | null {
         else sums.set(k, { ...b });
       }
       return [...sums.values()];
+    },
+    async drainHoldPairs(userIds) {
+      const pairs = [...new Set((await Promise.all(userIds.map((u) => userStub(env, u).accountHoldPairs(u)))).flat())];
+      await Promise.all(pairs.map((pairId) => pairStub(env, pairId).drain()));
+      return pairs;
     },
     db: env.DB,
   };

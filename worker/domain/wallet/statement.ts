@@ -21,6 +21,8 @@ import type { HoldGroup, HoldItem, StatementLine, StatementPage, StatementQuery,
 import { holdSourcesOf } from "../products.ts";
 import type { HoldSource, UserHold } from "../ledger/holds.ts";
 import { listCurrencies } from "./currency.ts";
+import { rememberedPairById } from "../spot/pairs.ts";
+import type { AccountHold } from "../../../durable/account/types.ts";
 import { freshSession, holdOf, movementKind, movementOf, type AccountReads, type D1Reader } from "./object-reads.ts";
 
 const DAY_MS = 86_400_000;
@@ -336,7 +338,7 @@ export async function userHolds(db: D1Database, userId: number, sources: HoldSou
   const groups: HoldGroup[] = [];
   for (const b of frozenRows.results) {
     const mine = held.filter((h) => h.currencyId === b.currency_id && h.account === b.account && h.units !== 0n);
-    const items: HoldItem[] = mine.map((h) => ({ purpose: h.purpose, amount: formatUnits(h.units, b.scale), ref: h.ref, label: h.label }));
+    const items: HoldItem[] = mine.map((h) => ({ purpose: h.purpose, amount: formatUnits(h.units, b.scale), ref: h.ref, label: h.label, ...termOf(h) }));
     const rest = BigInt(b.f) - mine.reduce((s, h) => s + h.units, 0n);
     if (rest !== 0n) items.push({ purpose: "unexplained", amount: formatUnits(rest, b.scale), ref: { type: "other", id: null }, label: "" });
     groups.push({ currency_id: b.currency_id, currency: b.name, account: b.account, frozen: formatUnits(BigInt(b.f), b.scale), holds: items });
@@ -344,12 +346,28 @@ export async function userHolds(db: D1Database, userId: number, sources: HoldSou
   return groups;
 }
 
+/** A savings hold's term, as the answer carries it (absent for every other hold). */
+const termOf = (h: { termDays?: number }): { term_days?: number } => (h.termDays === undefined ? {} : { term_days: h.termDays });
+
+/**
+ * The names (`BASE/QUOTE`) of the pairs owning these holds, by owner (`pair:{id}`: the pair the
+ * order was placed on, recorded with the hold by the placement itself): a pair's
+ * identity, remembered per isolate (`rememberedPairById` with `identity`), so a screen read asks D1
+ * once per pair an isolate has not seen.
+ */
+async function pairLabels(db: D1Database, holds: readonly AccountHold[]): Promise<Map<string, string>> {
+  const owners = [...new Set(holds.flatMap((h) => (h.owner && /^pair:[0-9]{1,9}$/.test(h.owner) ? [h.owner] : [])))];
+  const rows = await Promise.all(owners.map((o) => rememberedPairById(db, Number(o.slice("pair:".length)), Date.now(), true)));
+  return new Map(owners.flatMap((o, i) => (rows[i] ? [[o, `${rows[i].base}/${rows[i].quote}`] as const] : [])));
+}
+
 /**
  * Objects mode: the account object's frozen balances and open holds, exactly. Each hold is named
  * by its record (`spot_order:{id}`, `seconds:{id}`, …: object-reads.ts holdOf); its amount is what
  * it still holds. The records' short names (a pair, a round's title) come from the same hold sources
- * as in D1 mode, matched by purpose and record; a hold that no product names (the migration's
- * `migrated:…`) and any frozen rest no hold explains are `unexplained`.
+ * as in D1 mode, matched by purpose and record; a spot order whose row has not reached D1 yet (it
+ * comes with the pair's drain) is named by the pair that owns its hold. A hold that no product
+ * names (the migration's `migrated:…`) and any frozen rest no hold explains are `unexplained`.
  */
 async function objectHolds(db: D1Database, userId: number, sources: HoldSource[], reads: AccountReads): Promise<HoldGroup[]> {
   const [balances, holds, currencies, named] = await Promise.all([
@@ -358,7 +376,8 @@ async function objectHolds(db: D1Database, userId: number, sources: HoldSource[]
     listCurrencies(db),
     Promise.all(sources.map((s) => (s.forUser ? s.forUser(db, userId) : Promise.resolve([] as UserHold[])))).then((lists) => lists.flat()),
   ]);
-  const labels = new Map(named.map((h) => [`${h.purpose}|${h.ref.type}|${h.ref.id}`, h.label]));
+  const names = new Map(named.map((h) => [`${h.purpose}|${h.ref.type}|${h.ref.id}`, h]));
+  const pairNames = await pairLabels(db, holds.filter((h) => holdOf(h.forKind, h.forId).purpose === "spot_order"));
   const order = new Map(currencies.map((c, i) => [c.id, i]));
   const frozen = balances
     .filter((b) => b.frozen !== 0n)
@@ -368,7 +387,7 @@ async function objectHolds(db: D1Database, userId: number, sources: HoldSource[]
     const coin = coins.get(b.currencyId) ?? { name: String(b.currencyId), scale: 8 };
     const mine = holds.filter((h) => h.account === b.account && h.currencyId === b.currencyId);
     let rest = b.frozen;
-    const sums: { purpose: HoldItem["purpose"]; units: bigint; ref: HoldItem["ref"]; label: string }[] = [];
+    const sums: { purpose: HoldItem["purpose"]; units: bigint; ref: HoldItem["ref"]; label: string; termDays?: number }[] = [];
     for (const h of mine) {
       const left = h.amount - h.spent - h.released;
       if (left === 0n) continue;
@@ -377,9 +396,14 @@ async function objectHolds(db: D1Database, userId: number, sources: HoldSource[]
       // A launch subscription's commits are one hold each in the object: one line per subscription, as D1's screen shows it.
       const same = purpose === "launch" ? sums.findIndex((x) => x.purpose === purpose && x.ref.id === ref.id) : -1;
       if (same >= 0) sums[same]!.units += left;
-      else sums.push({ purpose, units: left, ref, label: labels.get(`${purpose}|${ref.type}|${ref.id}`) ?? "" });
+      else {
+        const record = names.get(`${purpose}|${ref.type}|${ref.id}`);
+        // A spot order's row reaches D1 with its pair's drain: until then its pair, the hold's owner, names it.
+        const label = record?.label || (purpose === "spot_order" ? (pairNames.get(h.owner ?? "") ?? "") : "");
+        sums.push({ purpose, units: left, ref, label, ...(record?.termDays === undefined ? {} : { termDays: record.termDays }) });
+      }
     }
-    const items: HoldItem[] = sums.map((x) => ({ purpose: x.purpose, amount: formatUnits(x.units, coin.scale), ref: x.ref, label: x.label }));
+    const items: HoldItem[] = sums.map((x) => ({ purpose: x.purpose, amount: formatUnits(x.units, coin.scale), ref: x.ref, label: x.label, ...termOf(x) }));
     if (rest !== 0n) items.push({ purpose: "unexplained", amount: formatUnits(rest, coin.scale), ref: { type: "other", id: null }, label: "" });
     return { currency_id: b.currencyId, currency: coin.name, account: b.account as AccountName, frozen: formatUnits(b.frozen, coin.scale), holds: items };
   });

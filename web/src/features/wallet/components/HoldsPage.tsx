@@ -7,7 +7,7 @@ import { Link, useSearchParams } from "react-router";
 import { m } from "../../../i18n/index.ts";
 import { EmptyState, ErrorState, SkeletonList } from "../../../components/States.tsx";
 import { formatMoney } from "../../../lib/format.ts";
-import { purposeLabel, useHolds } from "../../../lib/holds.ts";
+import { holdName, purposeLabel, useHolds } from "../../../lib/holds.ts";
 import { accountLabel } from "../../../lib/products.ts";
 import { refRoute } from "../statement.ts";
 import acct from "../../../components/account.module.css";
@@ -40,10 +40,11 @@ export default function HoldsPage() {
               </div>
               {g.holds.map((h, i) => {
                 const to = refRoute(h.ref);
+                const name = holdName(h);
                 const what = (
                   <span className={s.holdWhat}>
                     <span>{purposeLabel(h.purpose)}</span>
-                    {(h.label || h.ref.id !== null) && <span className={s.holdLabel}>{[h.label, h.ref.id !== null ? `#${h.ref.id}` : ""].filter(Boolean).join(" ")}</span>}
+                    {(name || h.ref.id !== null) && <span className={s.holdLabel}>{[name, h.ref.id !== null ? `#${h.ref.id}` : ""].filter(Boolean).join(" ")}</span>}
                   </span>
                 );
                 return (
