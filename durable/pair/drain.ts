@@ -89,15 +89,20 @@ export class DrainRunner {
 
   /** Starts (or joins) a drain without waiting for it; the due row goes once nothing waits for D1. */
   inBackground(): void {
-    this.request("collect").then(
-      () => {
-        if (!this.pending()) this.scheduler.clear("drain");
-      },
-      (err: unknown) => {
-        this.scheduler.at("drain", Date.now() + RECHECK_MS);
-        console.error(JSON.stringify({ level: "error", event: "drain_failed", error: String(err) }));
-      },
-    );
+    this.request("collect")
+      .then(
+        () => {
+          if (!this.pending()) this.scheduler.clear("drain");
+        },
+        (err: unknown) => {
+          console.error(JSON.stringify({ level: "error", event: "drain_failed", error: String(err) }));
+          this.scheduler.at("drain", Date.now() + RECHECK_MS);
+        },
+      )
+      // Nobody awaits a background run: a failure of its own storage (the due row could not be
+      // written or cleared) is logged here, never left as an unhandled rejection; the due row the
+      // alarm keeps RECHECK_MS ahead while a drain runs wakes the object again.
+      .catch((err: unknown) => console.error(JSON.stringify({ level: "error", event: "drain_schedule_failed", error: String(err) })));
   }
 
   private start(mode: DrainMode): Promise<number> {

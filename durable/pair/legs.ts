@@ -220,8 +220,16 @@ export class PairLegs {
     if (this.soon !== null) return;
     this.soon = setTimeout(() => {
       this.soon = null;
-      void this.deliver();
+      this.deliverInBackground();
     }, DELIVER_AFTER_MS);
+  }
+
+  /**
+   * A delivery nobody waits for. A failure of the pair's own storage is logged, never left as an
+   * unhandled rejection: the legs stay in the outbox, and the scheduler's `legs` row delivers them.
+   */
+  deliverInBackground(): void {
+    this.deliver().catch((err: unknown) => console.error(JSON.stringify({ level: "error", event: "legs_delivery_failed", error: String(err).slice(0, 300) })));
   }
 
   /**

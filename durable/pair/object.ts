@@ -449,7 +449,7 @@ export class PairDurableObject extends DurableObject<Env> {
     const spot = await this.ensure(pairId);
     const r = this.store.transaction(() => run(spot.top(), Date.now()));
     if (r.ok) await this.drain();
-    if (r.ok && this.legs) void this.legs.deliver();
+    if (r.ok && this.legs) this.legs.deliverInBackground();
     // Objects mode: the position as the object holds it now (drained: closed or revoked, as D1's row), the command's answer.
     if (r.ok && this.legs) return { ok: true, position: this.lever.row(positionId) ?? undefined };
     return r;
@@ -460,7 +460,7 @@ export class PairDurableObject extends DurableObject<Env> {
     await this.ensure(pairId);
     const n = this.lever.overnight(day, Date.now());
     if (n > 0) await this.drain();
-    if (n > 0 && this.legs) void this.legs.deliver();
+    if (n > 0 && this.legs) this.legs.deliverInBackground();
     return n;
   }
 

@@ -3,7 +3,7 @@
  * comes while one runs is answered only after a run that started after it asked, so what it
  * appended is in D1 when its promise resolves.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DrainRunner, RECHECK_MS, type DrainMode, type DrainSchedule } from "../../durable/pair/drain.ts";
 
 type DueHandler = (now: number) => Promise<number | null | void>;
@@ -142,5 +142,26 @@ describe("drain runner", () => {
     expect(runs[1]!.hurried()).toBe(false);
     runs[1]!.finish();
     expect(await Promise.all(waited)).toEqual([0, 0]);
+  });
+  it("logs a background run that failed and could not even be marked due again (its storage gone), leaving no unhandled rejection", async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    const logged = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const gone = () => {
+        throw new Error("no such table: schedule");
+      };
+      const runner = new DrainRunner(() => Promise.reject(new Error("d1 down")), () => true, { handle: () => undefined, at: gone, clear: gone });
+      runner.inBackground();
+      // Let the run's rejection, its handler and Node's unhandled-rejection check all run.
+      for (let i = 0; i < 3; i++) await new Promise((r) => setImmediate(r));
+      expect(unhandled).toEqual([]);
+      const events = logged.mock.calls.map((c) => (JSON.parse(String(c[0])) as { event: string }).event);
+      expect(events).toEqual(["drain_failed", "drain_schedule_failed"]);
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      logged.mockRestore();
+    }
   });
 });

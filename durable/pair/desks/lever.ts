@@ -424,7 +424,7 @@ export class LeverDesk {
   async sweepDue(top: BookTop | null, now: number, drain: () => Promise<unknown>): Promise<number | null> {
     const r = this.sweep(top, now);
     if (r.opened + r.closed > 0) await drain();
-    if (r.closed > 0 && this.legs) void this.legs.deliver();
+    if (r.closed > 0 && this.legs) this.legs.deliverInBackground();
     return r.next;
   }
 

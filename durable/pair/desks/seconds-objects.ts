@@ -58,6 +58,8 @@ export const coverShard = (orderId: number) => shardOf(orderId);
 export interface SecondsLegsOutbox {
   commitInside(key: string, legs: Leg[]): void;
   deliver(): Promise<unknown>;
+  /** A delivery nobody waits for (its failure logged; the scheduler's `legs` row delivers again). */
+  deliverInBackground(): void;
 }
 
 /** One settled contract's money (minimal units; result + win / − stake / 0 never happens: a tie is a loss or a win by direction). */

@@ -369,7 +369,7 @@ export class SecondsDesk {
       // Objects mode: the chunk's legs leave now, whoever settled it (the expiry alarm, or the drain
       // before a batch), while the next chunk is settled; the "legs" row written with them retries
       // after a crash. A run already under way goes round once more and takes them.
-      if (this.legs) void this.legs.deliver();
+      if (this.legs) this.legs.deliverInBackground();
       settled += rows.length;
     }
     const next = this.store.one<Row>("SELECT min(end_at) AS e FROM contracts WHERE status = 1")?.e;
