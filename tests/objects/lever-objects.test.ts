@@ -11,11 +11,9 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { accountStub, sendLegs, SYSTEM_SHARDS, SYSTEM_USERS, systemAddress, systemStub } from "../../worker/lib/accounts.ts";
 import { leverNightLegs, leverShard } from "../../durable/pair/desks/lever-objects.ts";
 import { chargeOvernight, submitPosition } from "../../worker/domain/lever/positions.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
-import { api, drainPair, makeUser, seedSpotPair, units } from "../api/helpers.ts";
+import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
 import { open, positionRow, sweepNow } from "../api/lever-fixtures.ts";
-import { BTC, PAIR, USDT, d1LedgerRows, drainObject, inPair, legsDelivered, objectBalances, objectTrader, readModel } from "./fixtures.ts";
+import { BTC, USDT, d1LedgerRows, differencesOf, drainObject, legsDelivered, objectBalances, objectTrader, readModel, statementSum, withoutOpenLegs } from "./fixtures.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 const u8 = (v: string) => units(v);
@@ -86,7 +84,7 @@ describe("leveraged positions on the account objects", () => {
     expect(await house(SYSTEM_USERS.fees, shard)).toEqual([fees[shard]![0] + u8("0.00505"), 0n]);
     expect(await accountStub(env, u.id).accountHold(u.id, `lever_margin:${p.id}`)).toMatchObject({ amount: u8("1.01505"), spent: u8("0.00505"), open: true });
     // The open's lines in the statement: the balance down by the fee, the margin held.
-    expect(await statementSum(u.token, "lever_open")).toEqual([-u8("0.00505"), u8("1.01")]);
+    expect(await statementSum(u.token, "lever", "lever_open")).toEqual([-u8("0.00505"), u8("1.01")]);
     // D1's row says the fee left the hold: the reconciler finds the margin frozen and the margin held.
     expect(await differencesOf(u.id)).toEqual([]);
     expect(await positionRow(p.id)).toMatchObject({ fee_held: 0 });
@@ -188,21 +186,6 @@ describe("leveraged positions on the account objects", () => {
   });
 });
 
-/** The user's statement lines of one kind in the lever account, summed: [amount, held]. */
-async function statementSum(token: string, kind: string): Promise<[bigint, bigint]> {
-  const lines = (await api(`/wallet/statement?currency_id=${USDT}&account=lever`, { token })).body.message.lines as { kind: string; amount: string; held: string }[];
-  const signed = (v: string) => (v.startsWith("-") ? -u8(v.slice(1)) : u8(v));
-  const mine = lines.filter((l) => l.kind === kind);
-  return [mine.reduce((a, l) => a + signed(l.amount), 0n), mine.reduce((a, l) => a + signed(l.held), 0n)];
-}
-
-/** The reconciler's differences about one user, in objects mode (their frozen funds against the positions' holds in D1). */
-async function differencesOf(userId: number) {
-  await drainPair(PAIR);
-  await drainObject(accountStub(env, userId));
-  return (await reconcile(env.DB, undefined, accountReads(env))).differences.filter((d) => d.user_id === userId);
-}
-
 describe("the open fee of a position on the account objects, charged at the open as in D1 mode", () => {
   it("takes a pending limit open's fee when it fills, and closes it without the fee", async () => {
     await setIndex("101.00");
@@ -234,24 +217,7 @@ describe("the open fee of a position on the account objects, charged at the open
     await legsDelivered();
     const fees = await allHouses(SYSTEM_USERS.fees);
     // The pair as it was: no legs at the open (they are back before the close).
-    type Desk = { lever: { legs: unknown } };
-    expect(
-      await inPair((obj) => {
-        const desk = obj as unknown as Desk;
-        const was = desk.lever.legs;
-        desk.lever.legs = null;
-        return was !== null;
-      }),
-    ).toBe(true);
-    let p: { id: number };
-    try {
-      p = (await open(u.token, {})).body.message;
-    } finally {
-      await inPair((obj) => {
-        const o = obj as unknown as Desk & { legs: unknown };
-        o.lever.legs = o.legs;
-      });
-    }
+    const p = (await withoutOpenLegs("lever", () => open(u.token, {}))).body.message as { id: number };
     const shard = leverShard(p.id);
     await legsDelivered();
     expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100") - u8("1.01505"), u8("1.01505")]]);

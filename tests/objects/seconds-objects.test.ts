@@ -11,12 +11,24 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { accountStub, SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
 import { coverShard } from "../../durable/pair/desks/seconds-objects.ts";
 import { submitContract } from "../../worker/domain/seconds/orders.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
-import { api, drainPair, makeUser, seedSpotPair, units } from "../api/helpers.ts";
+import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
 import { expireNow, orderRow, settled, submit } from "../api/seconds-fixtures.ts";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
-import { PAIR, USDT, d1LedgerRows, drainObject, fundTreasuryShards, inPair, legsDelivered, objectBalances, pairStub, readModel, twoSidedObjectBook } from "./fixtures.ts";
+import {
+  PAIR,
+  USDT,
+  d1LedgerRows,
+  differencesOf,
+  drainObject,
+  fundTreasuryShards,
+  legsDelivered,
+  objectBalances,
+  pairStub,
+  readModel,
+  statementSum,
+  twoSidedObjectBook,
+  withoutOpenLegs,
+} from "./fixtures.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 /** A payable coin the house holds none of. */
@@ -199,21 +211,6 @@ describe("one's contracts read back on the account objects", () => {
   });
 });
 
-/** The user's statement lines of one kind in the micro account, summed: [amount, held]. */
-async function statementSum(token: string, kind: string): Promise<[bigint, bigint]> {
-  const lines = (await api(`/wallet/statement?currency_id=${USDT}&account=micro`, { token })).body.message.lines as { kind: string; amount: string; held: string }[];
-  const signed = (v: string) => (v.startsWith("-") ? -units(v.slice(1)) : units(v));
-  const mine = lines.filter((l) => l.kind === kind);
-  return [mine.reduce((a, l) => a + signed(l.amount), 0n), mine.reduce((a, l) => a + signed(l.held), 0n)];
-}
-
-/** The reconciler's differences about one user, in objects mode (their frozen funds against the contracts' holds in D1). */
-async function differencesOf(userId: number) {
-  await drainPair(PAIR);
-  await drainObject(accountStub(env, userId));
-  return (await reconcile(env.DB, undefined, accountReads(env))).differences.filter((d) => d.user_id === userId);
-}
-
 describe("the open fee of a contract on the account objects, charged at the open as in D1 mode", () => {
   it("takes the fee to a fee shard at the acceptance: only the stake stays frozen, the statement shows the fee, the settle moves the stake alone", async () => {
     const u = await bettor("100");
@@ -229,7 +226,7 @@ describe("the open fee of a contract on the account objects, charged at the open
     expect(await house(SYSTEM_USERS.fees, shard)).toEqual([fees[shard]![0] + units("0.2"), 0n]);
     expect(await accountStub(env, u.id).accountHold(u.id, `seconds:${o.id}`)).toMatchObject({ amount: units("10.2"), spent: units("0.2"), open: true });
     // The open's lines: the balance down by the fee, the stake held (the hold, then the fee taken from it).
-    expect(await statementSum(u.token, "micro_open")).toEqual([-units("0.2"), units("10")]);
+    expect(await statementSum(u.token, "micro", "micro_open")).toEqual([-units("0.2"), units("10")]);
     // D1's row says the fee left the hold: the reconciler finds the stake frozen and the stake held.
     expect(await differencesOf(u.id)).toEqual([]);
     expect(await orderRow(o.id)).toMatchObject({ fee_held: 0 });
@@ -251,23 +248,7 @@ describe("the open fee of a contract on the account objects, charged at the open
     await legsDelivered();
     const fees = await allHouses(SYSTEM_USERS.fees);
     // The pair as it was: no legs at the acceptance (the settle's legs are back before it expires).
-    type Desk = { seconds: { legs: unknown } };
-    const legs = await inPair((obj) => {
-      const desk = obj as unknown as Desk;
-      const was = desk.seconds.legs;
-      desk.seconds.legs = null;
-      return was !== null;
-    });
-    expect(legs).toBe(true);
-    let o: { id: number };
-    try {
-      o = (await submit(u.token, { type: 2, seconds: 60, number: "10" })).body.message;
-    } finally {
-      await inPair((obj) => {
-        const p = obj as unknown as Desk & { legs: unknown };
-        p.seconds.legs = p.legs;
-      });
-    }
+    const o = (await withoutOpenLegs("seconds", () => submit(u.token, { type: 2, seconds: 60, number: "10" }))).body.message as { id: number };
     const shard = coverShard(o.id);
     await legsDelivered();
     expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("89.8"), units("10.2")]]);
