@@ -8,6 +8,7 @@ import { expect } from "vitest";
 import type { AccountBalance } from "../../durable/account/types.ts";
 import { SYSTEM_SHARDS, SYSTEM_USERS, accountStub, systemAddress, systemStub } from "../../worker/lib/accounts.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
+import { forgetPublicSummary } from "../../worker/domain/transparency/public.ts";
 import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
 import { api, drainPair, makeUser, units } from "../api/helpers.ts";
 
@@ -130,4 +131,13 @@ export async function withoutOpenLegs<T>(desk: "seconds" | "lever", open: () => 
   } finally {
     await inPair((obj) => void ((obj as Pair)[desk].legs = (obj as Pair).legs));
   }
+}
+
+/** The transparency page's fees of one product in one currency, in units (0 when it shows none), after every fee shard drained. */
+export async function pageFee(product: string, currency: string): Promise<bigint> {
+  for (let k = 0; k < SYSTEM_SHARDS; k++) await drainObject(systemStub(env, SYSTEM_USERS.fees, k));
+  await forgetPublicSummary();
+  const fees = (await api("/transparency", { method: "GET" })).body.message.fees as { currency: string; products: { product: string; amount: string }[] }[];
+  const amount = fees.find((f) => f.currency === currency)?.products.find((p) => p.product === product)?.amount;
+  return amount === undefined ? 0n : units(amount);
 }

@@ -13,7 +13,7 @@ import { leverNightLegs, leverShard } from "../../durable/pair/desks/lever-objec
 import { chargeOvernight, submitPosition } from "../../worker/domain/lever/positions.ts";
 import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
 import { open, positionRow, sweepNow } from "../api/lever-fixtures.ts";
-import { BTC, USDT, d1LedgerRows, differencesOf, drainObject, legsDelivered, objectBalances, objectTrader, readModel, statementSum, withoutOpenLegs } from "./fixtures.ts";
+import { BTC, USDT, d1LedgerRows, differencesOf, drainObject, legsDelivered, objectBalances, objectTrader, pageFee, readModel, statementSum, withoutOpenLegs } from "./fixtures.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 const u8 = (v: string) => units(v);
@@ -192,6 +192,7 @@ describe("the open fee of a position on the account objects, charged at the open
     const u = await leverUser("100");
     await legsDelivered();
     const fees = await allHouses(SYSTEM_USERS.fees);
+    const page = await pageFee("lever", "USDT");
     const p = (await open(u.token, { target_price: "95" })).body.message;
     const shard = leverShard(p.id);
     expect(p).toMatchObject({ status: 1, margin: "0.95000000" });
@@ -209,6 +210,8 @@ describe("the open fee of a position on the account objects, charged at the open
     await legsDelivered();
     expect(await objectBalances(u.id)).toEqual([["lever", USDT, u8("100") - u8("0.00475") - u8("0.00475"), 0n]]);
     expect(await house(SYSTEM_USERS.fees, shard)).toEqual([fees[shard]![0] + u8("0.0095"), 0n]);
+    // The transparency page counts both fees once: the open's movement and the close's.
+    expect((await pageFee("lever", "USDT")) - page).toBe(u8("0.0095"));
   });
 
   it("closes a position opened before the open took its fee (its hold still holding it) as it did then", async () => {

@@ -23,6 +23,7 @@ import {
   fundTreasuryShards,
   legsDelivered,
   objectBalances,
+  pageFee,
   pairStub,
   readModel,
   statementSum,
@@ -218,6 +219,7 @@ describe("the open fee of a contract on the account objects, charged at the open
     await legsDelivered();
     const fees = await allHouses(SYSTEM_USERS.fees);
     const treasuries = await allHouses(TREASURY);
+    const page = await pageFee("seconds", "USDT");
     const o = (await submit(u.token, { type: 1, seconds: 60, number: "10" })).body.message;
     const shard = coverShard(o.id);
     await legsDelivered();
@@ -241,6 +243,8 @@ describe("the open fee of a contract on the account objects, charged at the open
     expect(await house(TREASURY, shard)).toEqual([treasuries[shard]![0] + units("10"), treasuries[shard]![1]]);
     expect(await accountStub(env, u.id).accountHold(u.id, `seconds:${o.id}`)).toMatchObject({ spent: units("10.2"), released: 0n, open: false });
     expect(await differencesOf(u.id)).toEqual([]);
+    // The transparency page counts the fee once (the acceptance's movement; the settle carried none).
+    expect((await pageFee("seconds", "USDT")) - page).toBe(units("0.2"));
   });
 
   it("settles a contract accepted before the fee moved at the acceptance (its hold still holding the fee) as it did then", async () => {
