@@ -11,7 +11,8 @@
  * The open writes nothing in D1 (session 16): the session is proved by the user's object with the
  * margin's hold, the settings by the pair object at acceptance, and the position's D1 row rides in
  * the acceptance's outbox entry to the pair's drain (lever-objects.ts `objectsPositionsStatement`);
- * the desk's closes, revokes and overnight fees are legs (durable/pair/desks/lever-objects.ts). A
+ * the desk's open fee (when the position opens), closes, revokes and overnight fees are legs
+ * (durable/pair/desks/lever-objects.ts). A
  * refused open gives both holds back (`lever_margin:{id}:refused`, each once) and leaves no row
  * (D1's path leaves a revoked one); a row from before (the reconciler's) is revoked as before.
  */
