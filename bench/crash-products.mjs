@@ -685,7 +685,7 @@ export async function checkLeverObjects({ root, dir, cut }) {
   const [positions, spotOrders, pairRows, currencyRows, ...statuses] = await d1(
     root,
     dir,
-    `SELECT id, user_id, status, close_reason, CAST(margin AS TEXT) AS margin, CAST(fee AS TEXT) AS fee, CAST(hold AS TEXT) AS hold, CAST(overnight AS TEXT) AS overnight FROM lever_positions;
+    `SELECT id, user_id, status, close_reason, CAST(margin AS TEXT) AS margin, CAST(fee AS TEXT) AS fee, CAST(hold AS TEXT) AS hold, CAST(overnight AS TEXT) AS overnight, fee_held FROM lever_positions;
      SELECT id, user_id, pair_id, side, price, qty, filled, reserved_units, reserved_currency, status FROM spot_orders;
      SELECT id, currency_id, legal_id, price_decimals, qty_decimals FROM pairs;
      SELECT id, scale FROM currencies;
@@ -710,7 +710,9 @@ export async function checkLeverObjects({ root, dir, cut }) {
     const p = byId.get(id);
     if (!p || !isOpen(p)) return `position ${id} ${p ? `has status ${p.status}` : "is not in D1"}`;
     const rest = h.amount - h.spent - h.released;
-    if (owner.shard === null) return owner.userId === p.user_id && h.kind === "lever" && rest === big(p.margin) + big(p.fee) - big(p.overnight) ? null : `position ${id} holds margin + fee - overnight = ${big(p.margin) + big(p.fee) - big(p.overnight)}`;
+    // The open fee leaves the hold when the position opens (a pending limit's at its fill; `fee_held`, migrations/0056).
+    const held = big(p.margin) + big(p.fee) * big(p.fee_held ?? 1) - big(p.overnight);
+    if (owner.shard === null) return owner.userId === p.user_id && h.kind === "lever" && rest === held ? null : `position ${id} holds margin + fee (while held) - overnight = ${held}`;
     return owner.userId === -3 && owner.shard === Number(id) % 8 && rest === big(p.hold) ? null : `position ${id}'s cover is ${p.hold} in shard ${Number(id) % 8}`;
   };
   const positionHolds = {

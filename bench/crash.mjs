@@ -399,7 +399,7 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs, contr
      SELECT id, scale FROM currencies;
      SELECT DISTINCT user_id FROM balances WHERE user_id <= 0;
      SELECT status, coalesce(done_reason, '') AS reason, count(*) AS n FROM spot_orders GROUP BY 1, 2 ORDER BY 1, 2;
-     SELECT id, user_id, currency_id, type, CAST(stake AS TEXT) AS stake, CAST(fee AS TEXT) AS fee, CAST(hold AS TEXT) AS hold, profit_ratio_bps, open_tick_id, open_price, end_tick_id, end_price, CAST(result AS TEXT) AS result, status, client_oid FROM micro_orders;
+     SELECT id, user_id, currency_id, type, CAST(stake AS TEXT) AS stake, CAST(fee AS TEXT) AS fee, CAST(hold AS TEXT) AS hold, profit_ratio_bps, open_tick_id, open_price, end_tick_id, end_price, CAST(result AS TEXT) AS result, status, client_oid, fee_held FROM micro_orders;
      SELECT key FROM movements WHERE key LIKE 'micro:%';`,
   );
   const checks = [];
@@ -466,8 +466,10 @@ export async function checkInvariants({ root, dir, orders, cancels, pairs, contr
     if (ids[0] !== 1 || ids[ids.length - 1] !== ids.length) bad5c.push({ pair: pid, count: ids.length, first: ids[0], last: ids[ids.length - 1] });
   }
   check("trade ids per pair are 1..n with no gap (no fill lost or applied twice)", bad5c.length === 0, JSON.stringify(bad5c));
-  // Seconds contracts book their fee at acceptance; a refund takes it back (objects mode: spent at settlement).
-  for (const m of microOrders) if (cut ? m.status === 3 : m.status !== 4) feeSum.set(m.currency_id, (feeSum.get(m.currency_id) ?? 0n) + big(m.fee));
+  // Seconds contracts book their fee at acceptance; a refund takes it back. Objects mode: taken at the
+  // acceptance too (the pair's open legs; a refused contract has no row), or at the settlement for a
+  // contract accepted before that (`fee_held` 1, migrations/0056).
+  for (const m of microOrders) if (cut ? (Number(m.fee_held) === 1 ? m.status === 3 : m.status !== 4) : m.status !== 4) feeSum.set(m.currency_id, (feeSum.get(m.currency_id) ?? 0n) + big(m.fee));
   const fees = cut ? feeShardTotals(dir) : new Map(balances.filter((b) => b.user_id === 0 && b.account === "change").map((b) => [b.currency_id, big(b.available) + big(b.frozen)]));
   const bad5d = [...new Set([...fees.keys(), ...feeSum.keys()])].filter((c) => (fees.get(c) ?? 0n) !== (feeSum.get(c) ?? 0n)).map((c) => ({ currency: c, feeAccount: String(fees.get(c) ?? 0n), tradeFees: String(feeSum.get(c) ?? 0n) }));
   check("the fee account holds exactly the fees of the recorded trades and seconds contracts", bad5d.length === 0, JSON.stringify(bad5d));

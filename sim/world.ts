@@ -18,6 +18,7 @@ import {
   escrowReturnLegs,
   interestLegs,
   leverCloseLegs,
+  openFeeLegs,
   releaseLeg,
   secondsSettleLegs,
   subscriptionEndLegs,
@@ -98,6 +99,13 @@ type Msg =
   | { kind: "legs"; from: string; to: string; legs: Leg[]; at: number }
   | { kind: "ack"; from: string; to: string; keys: string[]; at: number }
   | { kind: "cmd"; from: string; to: string; cmd: Cmd; at: number };
+
+/** A contract's or position's open fee (2 % of the stake or margin, at least 1): the user's hold is made with it on top. */
+function withOpenFee(holds: (HoldRequest & { obj: string })[], amt: number): number {
+  const fee = Math.floor(amt / 50) + 1;
+  holds[0]!.amt = amt + fee;
+  return fee;
+}
 
 /** What every schedule starts from: the opening balances, made once per pool. */
 interface Opening {
@@ -370,14 +378,27 @@ class World {
   private openContract(): void {
     const stake = this.rnd.int(50, 500);
     const { c, holds } = this.covered("c", "contract", "spot", stake, Math.floor((stake * 4) / 5));
-    this.begin(PAIR, { t: "contract", id: c.id, c }, holds);
+    this.begin(PAIR, { t: "contract", id: c.id, c, fee: withOpenFee(holds, stake) }, holds);
   }
 
   private openPosition(): void {
     const margin = this.rnd.int(50, 500);
     const { c, holds } = this.covered("p", "position", "lever", margin, margin);
     this.issued.position!.push(c.id);
-    this.begin(PAIR, { t: "position", id: c.id, c }, holds);
+    this.begin(PAIR, { t: "position", id: c.id, c, fee: withOpenFee(holds, margin) }, holds);
+  }
+
+  /**
+   * The desk accepts a contract or a position: its open fee leaves the user's hold for a fee shard in
+   * the acceptance's event (openFeeLegs), and the record reserves the rest (the stake or margin,
+   * which the settle or close resolves).
+   */
+  private acceptCovered(cmd: Cmd, product: string, data: Record<string, unknown>): boolean {
+    const c = cmd.c as Covered;
+    const fee = cmd.fee as number;
+    const key = `${product}:${cmd.id}:open`;
+    const holds = cmd.holds!.map((h) => (h.obj === c.user && h.hold === c.hold ? { ...h, left: h.left - fee } : h));
+    return this.commit(PAIR, { key, legs: openFeeLegs(key, c, fee, FEES[Number(cmd.id.slice(1)) % 2]!) }, () => this.put(PAIR, cmd.id, product, "open", { c, holds, ...data }));
   }
 
   private closePosition(): void {
@@ -547,9 +568,9 @@ class World {
       case "place":
         return this.match(cmd);
       case "contract":
-        return this.commit(PAIR, { key: `contract:${cmd.id}:open`, legs: [] }, () => this.put(PAIR, cmd.id, "contract", "open", { c: cmd.c, holds: cmd.holds, expires: this.now + SECONDS_MS }));
+        return this.acceptCovered(cmd, "contract", { expires: this.now + SECONDS_MS });
       case "position":
-        return this.commit(PAIR, { key: `position:${cmd.id}:open`, legs: [] }, () => this.put(PAIR, cmd.id, "position", "open", { c: cmd.c, holds: cmd.holds }));
+        return this.acceptCovered(cmd, "position", {});
       case "escrow":
         return this.commit(C2C, { key: `escrow:${cmd.id}:open`, legs: [] }, () => this.put(C2C, cmd.id, "escrow", "open", { e: cmd.e, holds: cmd.holds, at: this.now }));
       case "subscribe":

@@ -81,6 +81,16 @@ export interface Covered {
   treasuryAmt: number;
 }
 
+/**
+ * An open fee taken when the desk accepts a contract or a position (the wired desks'
+ * `secondsOpenLegs`, `leverOpenLegs`): the user's hold, made with the stake and the fee, spends the
+ * fee to a fee shard; the settle or close later resolves the rest of the same hold, so the two
+ * events' legs to the user may land in either order.
+ */
+export function openFeeLegs(key: string, c: Covered, fee: number, fees: string): Leg[] {
+  return [...leg(`${key}:user`, c.user, [{ t: "spend", hold: c.hold, cur: c.cur, amt: fee }]), ...leg(`${key}:fee`, fees, [{ t: "credit", kind: SYSTEM, cur: c.cur, amt: fee }])];
+}
+
 /** A seconds contract settles: a win is paid from the treasury's hold, a lost stake goes to the treasury. */
 export function secondsLegs(c: Covered, won: boolean): Leg[] {
   const key = `contract:${c.id}:settle`;

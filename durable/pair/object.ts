@@ -330,7 +330,10 @@ export class PairDurableObject extends DurableObject<Env> {
       if ((await this.pairState(input.pairId)).open !== true) return this.seconds.refuseNow(input, "pair_off", Date.now());
       if ((await this.secondsTermsNow(input.seconds, input.currencyId)) !== terms) return this.seconds.refuseNow(input, "stale_terms", Date.now());
     }
-    return this.seconds.acceptNow(input, Date.now());
+    const r = this.seconds.acceptNow(input, Date.now());
+    // Objects mode: a fresh acceptance committed its open fee's legs (desks/seconds-objects.ts `secondsOpenLegs`): they go out in a moment.
+    if (r.ok && r.fresh) this.legs?.deliverSoon();
+    return r;
   }
 
   /**
@@ -395,7 +398,10 @@ export class PairDurableObject extends DurableObject<Env> {
       if ((await this.pairState(input.pairId)).open !== true) return { ok: false, code: "pair_off" };
       if ((await this.leverTermsNow(input.pairId)) !== input.terms) return { ok: false, code: "stale_terms" };
     }
-    return this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now()));
+    const r = this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now()));
+    // Objects mode: a position opened at once committed its open fee's legs (desks/lever-objects.ts `leverOpenLegs`): they go out in a moment.
+    if (r.ok && r.fresh) this.legs?.deliverSoon();
+    return r;
   }
 
   /**

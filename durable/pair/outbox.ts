@@ -148,10 +148,14 @@ export interface SecondsAcceptedEntry {
 
 /** What the lever desk tells D1 about one position (money in minimal units as strings, prices in ticks). */
 export type LeverEvent =
-  /** a position the desk has just accepted (pending or trading): its held D1 row (status 0) learns it (no money) */
-  | { type: "accepted"; positionId: number; userId: number; status: 1 | 2; openPrice: number | null; openTickId: number | null; openAt: number | null; row?: ObjectsPositionRow }
-  /** a pending limit open reached by the index */
-  | { type: "open"; positionId: number; userId: number; openPrice: number; openTickId: number; openAt: number }
+  /**
+   * a position the desk has just accepted (pending or trading): its held D1 row (status 0) learns it
+   * (no money; `feePaid`: objects mode, its open fee went to the fee shard as legs, so D1's row no
+   * longer counts it in the user's hold: `fee_held` 0)
+   */
+  | { type: "accepted"; positionId: number; userId: number; status: 1 | 2; openPrice: number | null; openTickId: number | null; openAt: number | null; row?: ObjectsPositionRow; feePaid?: true }
+  /** a pending limit open reached by the index (`feePaid`: as for "accepted", at this fill) */
+  | { type: "open"; positionId: number; userId: number; openPrice: number; openTickId: number; openAt: number; feePaid?: true }
   /** closed at the index: collateral and the house's hold released, P/L and close fee paid (`lever:{id}:close`) */
   | {
       type: "close";
@@ -491,7 +495,7 @@ function secondsAcceptedApplication(db: D1Database, entries: SecondsAcceptedEntr
 function leverApplication(db: D1Database, pair: OutboxPair, entries: LeverEntry[]): D1PreparedStatement[] {
   const out: D1PreparedStatement[] = [];
   // Acceptances first, all in one statement: a position's acceptance precedes every later event of it.
-  const accepted = entries.flatMap(({ event: e }) => (e.type === "accepted" ? [[e.positionId, e.status, e.openPrice, e.openTickId, e.openAt]] : []));
+  const accepted = entries.flatMap(({ event: e }) => (e.type === "accepted" ? [[e.positionId, e.status, e.openPrice, e.openTickId, e.openAt, e.feePaid ? 0 : null]] : []));
   // `ACCOUNTS=objects`: the rows the opens did not write, inserted first (lever-objects.ts).
   const inserted = entries.flatMap(({ event: e }) => (e.type === "accepted" && e.row ? [e.row] : []));
   if (inserted.length > 0) out.push(objectsPositionsStatement(db, inserted));
@@ -499,7 +503,8 @@ function leverApplication(db: D1Database, pair: OutboxPair, entries: LeverEntry[
     out.push(
       db
         .prepare(
-          `UPDATE lever_positions SET status = v.value ->> 1, open_price = v.value ->> 2, open_tick_id = v.value ->> 3, open_at = v.value ->> 4
+          `UPDATE lever_positions SET status = v.value ->> 1, open_price = v.value ->> 2, open_tick_id = v.value ->> 3, open_at = v.value ->> 4,
+             fee_held = COALESCE(v.value ->> 5, fee_held)
            FROM json_each(?) AS v WHERE lever_positions.id = v.value ->> 0 AND +lever_positions.status = 0`,
         )
         .bind(JSON.stringify(accepted)),
@@ -511,7 +516,8 @@ function leverApplication(db: D1Database, pair: OutboxPair, entries: LeverEntry[
     const movement: typeof movementStatements = objects ? () => [] : movementStatements;
     if (e.type === "accepted") continue;
     if (e.type === "open") {
-      out.push(db.prepare("UPDATE lever_positions SET status = 2, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status IN (0, 1)").bind(e.openPrice, e.openTickId, e.openAt, e.positionId));
+      const held = e.feePaid ? ", fee_held = 0" : "";
+      out.push(db.prepare(`UPDATE lever_positions SET status = 2, open_price = ?, open_tick_id = ?, open_at = ?${held} WHERE id = ? AND status IN (0, 1)`).bind(e.openPrice, e.openTickId, e.openAt, e.positionId));
     } else if (e.type === "stops") {
       out.push(db.prepare("UPDATE lever_positions SET stop_profit = ?, stop_loss = ? WHERE id = ? AND status < 4").bind(e.stopProfit, e.stopLoss, e.positionId));
     } else if (e.type === "night") {

@@ -105,6 +105,15 @@ export const MIGRATIONS: readonly { id: number; sql: string }[] = [
     id: 8,
     sql: `ALTER TABLE lever_positions ADD COLUMN multiple INTEGER;`,
   },
+  {
+    // `ACCOUNTS=objects`: whether a contract's or a position's open fee has left the user's hold for
+    // the fee shard (1: legs committed at the acceptance, or at a pending open's fill; the settle or
+    // close then spends no fee). 0 for every row from before (the fee still in the hold: the old
+    // settle and close shape) and for a pending open not filled yet.
+    id: 9,
+    sql: `ALTER TABLE contracts ADD COLUMN fee_paid INTEGER NOT NULL DEFAULT 0;
+          ALTER TABLE lever_positions ADD COLUMN fee_paid INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];
 
 /** Synchronous access to the object's SQLite, with the meta rows and transactions. */

@@ -7,7 +7,10 @@ import { env, runInDurableObject } from "cloudflare:test";
 import { expect } from "vitest";
 import type { AccountBalance } from "../../durable/account/types.ts";
 import { SYSTEM_SHARDS, SYSTEM_USERS, accountStub, systemAddress, systemStub } from "../../worker/lib/accounts.ts";
-import { api, makeUser, units } from "../api/helpers.ts";
+import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
+import { forgetPublicSummary } from "../../worker/domain/transparency/public.ts";
+import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
+import { api, drainPair, makeUser, units } from "../api/helpers.ts";
 
 export const BTC = 1;
 export const USDT = 3;
@@ -94,4 +97,47 @@ export async function twoSidedObjectBook() {
     api(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", { token: mm.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price, num: "0.1" } });
   expect((await order("buy", "100")).body.type).toBe("ok");
   expect((await order("sell", "102")).body.type).toBe("ok");
+}
+
+/** A user's statement lines of one kind in one account (USDT), summed: [amount, held]. */
+export async function statementSum(token: string, account: string, kind: string): Promise<[bigint, bigint]> {
+  const lines = (await api(`/wallet/statement?currency_id=${USDT}&account=${account}`, { token })).body.message.lines as { kind: string; amount: string; held: string }[];
+  const signed = (v: string) => (v.startsWith("-") ? -units(v.slice(1)) : units(v));
+  const mine = lines.filter((l) => l.kind === kind);
+  return [mine.reduce((a, l) => a + signed(l.amount), 0n), mine.reduce((a, l) => a + signed(l.held), 0n)];
+}
+
+/** The reconciler's differences about one user in objects mode (their frozen funds against their records' holds in D1), after the pair and their object drained. */
+export async function differencesOf(userId: number) {
+  await drainPair(PAIR);
+  await drainObject(accountStub(env, userId));
+  return (await reconcile(env.DB, undefined, accountReads(env))).differences.filter((d) => d.user_id === userId);
+}
+
+/**
+ * Runs `open` with the pair's seconds or lever desk as it was before session 19: no legs at the
+ * acceptance (so no open fee's legs: the record keeps its fee in the hold, `fee_paid` 0); the legs
+ * are back for everything after.
+ */
+export async function withoutOpenLegs<T>(desk: "seconds" | "lever", open: () => Promise<T>): Promise<T> {
+  type Pair = { legs: unknown } & Record<"seconds" | "lever", { legs: unknown }>;
+  const off = await inPair((obj) => {
+    (obj as Pair)[desk].legs = null;
+    return (obj as Pair).legs !== null;
+  });
+  expect(off, "the pair runs in objects mode").toBe(true);
+  try {
+    return await open();
+  } finally {
+    await inPair((obj) => void ((obj as Pair)[desk].legs = (obj as Pair).legs));
+  }
+}
+
+/** The transparency page's fees of one product in one currency, in units (0 when it shows none), after every fee shard drained. */
+export async function pageFee(product: string, currency: string): Promise<bigint> {
+  for (let k = 0; k < SYSTEM_SHARDS; k++) await drainObject(systemStub(env, SYSTEM_USERS.fees, k));
+  await forgetPublicSummary();
+  const fees = (await api("/transparency", { method: "GET" })).body.message.fees as { currency: string; products: { product: string; amount: string }[] }[];
+  const amount = fees.find((f) => f.currency === currency)?.products.find((p) => p.product === product)?.amount;
+  return amount === undefined ? 0n : units(amount);
 }

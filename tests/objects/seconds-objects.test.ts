@@ -1,9 +1,10 @@
 /**
  * Seconds contracts with balances in the account objects (ACCOUNTS=objects, issue #28): the stake
  * and fee are a hold in the user's object, the house's cover a hold in a treasury shard (refused,
- * nothing moved, when the shard cannot cover it); at expiry the desk settles with legs to the user,
- * the treasury shard and a fee shard, each applied once; D1 gets the contract row and the
- * movements afterwards, as the read model.
+ * nothing moved, when the shard cannot cover it); the pair's acceptance sends the fee from that hold
+ * to a fee shard (as D1 mode charges it at the open); at expiry the desk settles with legs to the
+ * user and the treasury shard, each applied once; D1 gets the contract row and the movements
+ * afterwards, as the read model.
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -11,9 +12,24 @@ import { accountStub, SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../work
 import { coverShard } from "../../durable/pair/desks/seconds-objects.ts";
 import { submitContract } from "../../worker/domain/seconds/orders.ts";
 import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
-import { orderRow, settled, submit } from "../api/seconds-fixtures.ts";
+import { expireNow, orderRow, settled, submit } from "../api/seconds-fixtures.ts";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
-import { PAIR, USDT, d1LedgerRows, drainObject, fundTreasuryShards, legsDelivered, objectBalances, pairStub, readModel, twoSidedObjectBook } from "./fixtures.ts";
+import {
+  PAIR,
+  USDT,
+  d1LedgerRows,
+  differencesOf,
+  drainObject,
+  fundTreasuryShards,
+  legsDelivered,
+  objectBalances,
+  pageFee,
+  pairStub,
+  readModel,
+  statementSum,
+  twoSidedObjectBook,
+  withoutOpenLegs,
+} from "./fixtures.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 /** A payable coin the house holds none of. */
@@ -166,7 +182,9 @@ describe("ids drawn in one millisecond on the account objects", () => {
     const ids = new Set<number>();
     for (let i = 0; i < 300; i++) ids.add((await submitContract(env, u.id, { match_id: PAIR, currency_id: USDT, type: 1, seconds: 60, number: "10" }, now)).id);
     expect(ids.size).toBe(300);
-    expect(await objectBalances(u.id)).toEqual([["micro", USDT, 0n, units("3060")]]);
+    // Each acceptance sent its fee (0.2) from the hold to a fee shard: the stakes alone stay frozen.
+    await legsDelivered();
+    expect(await objectBalances(u.id)).toEqual([["micro", USDT, 0n, units("3000")]]);
     const sum = (hs: [bigint, bigint][]) => hs.reduce(([a, f], [a2, f2]) => [a + a2, f + f2], [0n, 0n]);
     const [a0, f0] = sum(before);
     expect(sum(await allHouses(TREASURY))).toEqual([a0 - 300n * units("8.2"), f0 + 300n * units("8.2")]);
@@ -191,5 +209,62 @@ describe("one's contracts read back on the account objects", () => {
     expect(byId).toEqual(answered);
     const page = await api("/new/microtrade/lists", { token: u.token });
     expect((page.body.data.lists as { id: number }[]).map((c) => c.id)).toEqual([mine.id]);
+  });
+});
+
+describe("the open fee of a contract on the account objects, charged at the open as in D1 mode", () => {
+  it("takes the fee to a fee shard at the acceptance: only the stake stays frozen, the statement shows the fee, the settle moves the stake alone", async () => {
+    const u = await bettor("100");
+    // Every earlier contract's legs in their shards first: the shards' balances before this one.
+    await legsDelivered();
+    const fees = await allHouses(SYSTEM_USERS.fees);
+    const treasuries = await allHouses(TREASURY);
+    const page = await pageFee("seconds", "USDT");
+    const o = (await submit(u.token, { type: 1, seconds: 60, number: "10" })).body.message;
+    const shard = coverShard(o.id);
+    await legsDelivered();
+    // As D1 mode after an open (tests/api/seconds.test.ts): 89.8 available, the stake of 10 frozen, the fee of 0.2 in the fee account.
+    expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("89.8"), units("10")]]);
+    expect(await house(SYSTEM_USERS.fees, shard)).toEqual([fees[shard]![0] + units("0.2"), 0n]);
+    expect(await accountStub(env, u.id).accountHold(u.id, `seconds:${o.id}`)).toMatchObject({ amount: units("10.2"), spent: units("0.2"), open: true });
+    // The open's lines: the balance down by the fee, the stake held (the hold, then the fee taken from it).
+    expect(await statementSum(u.token, "micro", "micro_open")).toEqual([-units("0.2"), units("10")]);
+    // D1's row says the fee left the hold: the reconciler finds the stake frozen and the stake held.
+    expect(await differencesOf(u.id)).toEqual([]);
+    expect(await orderRow(o.id)).toMatchObject({ fee_held: 0 });
+
+    // An up contract on an unchanged index loses: the stake goes to the house, the fee is not taken again.
+    await expireNow(PAIR, o.id);
+    await settled(PAIR, o.id);
+    await legsDelivered();
+    expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("89.8"), 0n]]);
+    expect(await house(SYSTEM_USERS.fees, shard)).toEqual([fees[shard]![0] + units("0.2"), 0n]);
+    // The shard's cover of this contract released (others' may still be held there).
+    expect(await house(TREASURY, shard)).toEqual([treasuries[shard]![0] + units("10"), treasuries[shard]![1]]);
+    expect(await accountStub(env, u.id).accountHold(u.id, `seconds:${o.id}`)).toMatchObject({ spent: units("10.2"), released: 0n, open: false });
+    expect(await differencesOf(u.id)).toEqual([]);
+    // The transparency page counts the fee once (the acceptance's movement; the settle carried none).
+    expect((await pageFee("seconds", "USDT")) - page).toBe(units("0.2"));
+  });
+
+  it("settles a contract accepted before the fee moved at the acceptance (its hold still holding the fee) as it did then", async () => {
+    const u = await bettor("100");
+    await legsDelivered();
+    const fees = await allHouses(SYSTEM_USERS.fees);
+    // The pair as it was: no legs at the acceptance (the settle's legs are back before it expires).
+    const o = (await withoutOpenLegs("seconds", () => submit(u.token, { type: 2, seconds: 60, number: "10" }))).body.message as { id: number };
+    const shard = coverShard(o.id);
+    await legsDelivered();
+    expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("89.8"), units("10.2")]]);
+    expect(await differencesOf(u.id)).toEqual([]);
+    expect(await orderRow(o.id)).toMatchObject({ fee_held: 1 });
+    // A down contract on an unchanged index wins: the stake back plus stake × ratio, the fee taken from the hold now, to the fee shard.
+    await expireNow(PAIR, o.id);
+    const row = await settled(PAIR, o.id);
+    expect(row.result).toBe(Number(units("8.2")));
+    await legsDelivered();
+    expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("100") - units("0.2") + units("8.2"), 0n]]);
+    expect(await house(SYSTEM_USERS.fees, shard)).toEqual([fees[shard]![0] + units("0.2"), 0n]);
+    expect(await differencesOf(u.id)).toEqual([]);
   });
 });

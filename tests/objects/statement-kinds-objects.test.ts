@@ -7,7 +7,8 @@
  * mining buy's hold (spent at once) link to their record too.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { leverCloseKey, leverNightKey, leverRevokeKey } from "../../durable/pair/desks/lever-objects.ts";
+import { leverCloseKey, leverNightKey, leverOpenKey, leverRevokeKey } from "../../durable/pair/desks/lever-objects.ts";
+import { secondsOpenKey } from "../../durable/pair/desks/seconds-objects.ts";
 import { movementKind } from "../../worker/domain/wallet/object-reads.ts";
 import { refOf } from "../../worker/domain/wallet/statement.ts";
 import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
@@ -33,8 +34,10 @@ describe("a position's legs in the statement on the account objects", () => {
     await expect.poll(async () => (await objectBalances(u.id)).map((b) => b[3])).toEqual([0n]);
     const r = await api(`/wallet/statement?currency_id=${USDT}&account=lever`, { token: u.token });
     const lines = r.body.message.lines as { kind: string; ref: { type: string; id: number | null } }[];
+    // The open is two lines of D1's one: the margin and fee held, then the fee taken from the hold by the pair's open.
     expect(lines.map((l) => [l.kind, l.ref])).toEqual([
       ["lever_close", { type: "lever", id: p.id }],
+      ["lever_open", { type: "lever", id: p.id }],
       ["lever_open", { type: "lever", id: p.id }],
     ]);
   });
@@ -44,6 +47,12 @@ describe("a position's legs in the statement on the account objects", () => {
     expect(kind(leverNightKey(41, 20_420))).toEqual({ kind: "lever_overnight", ref: { type: "lever", id: 41 } });
     expect(kind(leverRevokeKey(42))).toEqual({ kind: "lever_revoke", ref: { type: "lever", id: 42 } });
     expect(kind(leverCloseKey(43))).toEqual({ kind: "lever_close", ref: { type: "lever", id: 43 } });
+  });
+
+  it("reads the open fee taken at the open as D1's open, of a position and of a contract", () => {
+    const kind = (key: string) => movementKind(`${key}:user:7`, (k) => refOf(k, ""));
+    expect(kind(leverOpenKey(44))).toEqual({ kind: "lever_open", ref: { type: "lever", id: 44 } });
+    expect(kind(secondsOpenKey(45))).toEqual({ kind: "micro_open", ref: { type: "seconds", id: 45 } });
   });
 
   it("links a cover's and a mining buy's hold to their record", () => {

@@ -3,25 +3,15 @@
  * E2E_ACCOUNTS=objects): fees are legs to the fee shards, drained into `system_movements`, not rows
  * of D1's ledger, and the summary counts them per currency and product as it counts the ledger's.
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { SYSTEM_SHARDS, SYSTEM_USERS, systemStub } from "../../worker/lib/accounts.ts";
-import { forgetPublicSummary } from "../../worker/domain/transparency/public.ts";
 import { api, seedSpotPair, units } from "../api/helpers.ts";
-import { BTC, USDT, drainObject, legsDelivered, objectTrader } from "./fixtures.ts";
+import { BTC, USDT, legsDelivered, objectTrader, pageFee } from "./fixtures.ts";
 
 const spot = (token: string, side: "buy" | "sell", price: string) =>
   api(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price, num: "0.01" } });
 
-type FeeRow = { currency: string; total: string; products: { product: string; amount: string }[] };
-
-/** The page's spot fees of one currency, in units (0 when it shows none). */
-async function spotFee(currency: string): Promise<bigint> {
-  await forgetPublicSummary();
-  const fees = (await api("/transparency", { method: "GET" })).body.message.fees as FeeRow[];
-  const amount = fees.find((f) => f.currency === currency)?.products.find((p) => p.product === "spot")?.amount;
-  return amount === undefined ? 0n : units(amount);
-}
+/** The page's spot fees of one currency, in units (0 when it shows none), once the fee shards drained. */
+const spotFee = (currency: string) => pageFee("spot", currency);
 
 beforeAll(async () => {
   await seedSpotPair();
@@ -35,7 +25,6 @@ describe("the transparency page's fees in objects mode", () => {
     await spot(seller.token, "sell", "50000");
     expect((await spot(buyer.token, "buy", "50000")).body.message).toMatchObject({ status: "filled" });
     await legsDelivered();
-    for (let k = 0; k < SYSTEM_SHARDS; k++) await drainObject(systemStub(env, SYSTEM_USERS.fees, k));
     // The taker's 0.2 % of 0.01 BTC and the maker's 0.1 % of 500 USDT.
     expect((await spotFee("BTC")) - btcBefore).toBe(units("0.00002"));
     expect((await spotFee("USDT")) - usdtBefore).toBe(units("0.5"));

@@ -17,7 +17,8 @@ const HUNG = 600_000;
  * A seed that ever fails becomes a regression test here (`it("replays seed S …")`); none has
  * failed with the correct core so far. Pinned instead: one schedule that reaches every fault.
  */
-const EVERY_FAULT = { seed: 805, steps: 40 };
+// Seed 805 until session 19: the open fee's legs at a contract's and a position's acceptance changed the draws after them.
+const EVERY_FAULT = { seed: 33, steps: 40 };
 
 describe("the money protocol under seeded faults", () => {
   it(`holds every invariant over ${SCHEDULES.toLocaleString("en")} schedules, each fault kind and each product's money happening`, () => {

@@ -7,12 +7,20 @@
  * money events become legs, committed in the event's own transaction with the desk's state and
  * delivered by the pair's outbox of legs (durable/pair/legs.ts), each applied once by its key:
  *
+ * - the open `lever:{id}:open`: the user's hold pays the open fee to fee shard `shardOf(id)`, as
+ *   D1's `lever_open` books it; in the acceptance's transaction for a position opened at once, in
+ *   the sweep's that fills it for a pending limit open (its fee stays in the hold until then, so a
+ *   revoke gives it back with the margin: a fee shard cannot give a fee back, a leg never debits);
+ *   the position records it (`fee_paid`);
  * - an overnight fee: `lever:{id}:fee:{day}`: the user's hold pays the fee to fee shard `shardOf(id)`;
  * - a close (by its owner, a stop, the cap or a liquidation: one per position, ever) `lever:{id}:close`:
- *   the user's hold pays the open fee and any loss and gives back the rest, a win beyond the
+ *   the user's hold pays any loss and gives back the rest, a win beyond the
  *   collateral is credited; the treasury shard's cover pays what the house owes (the P/L, capped at
- *   the cover) and is released, or takes the house's gain; the fee shard gets both fees;
- * - a revoke (a pending open cancelled) `lever:{id}:revoke`: both holds back whole.
+ *   the cover) and is released, or takes the house's gain; the fee shard gets the close fee. A
+ *   position opened before the open took its fee (`fee_paid` 0) pays the open fee here too, as
+ *   before: the user's hold spends it and the fee shard gets it with the close fee;
+ * - a revoke (a pending open cancelled) `lever:{id}:revoke`: both holds back whole (the margin and
+ *   the open fee, which a pending open has not paid yet).
  * Each event balances per currency (the pair's money core checks it at commit).
  */
 import type { Leg, Op } from "../../money/index.ts";
@@ -44,8 +52,10 @@ export interface LeverMoney {
   userId: number;
   currencyId: number;
   margin: bigint;
-  /** the open fee (held with the margin, paid at the close) */
+  /** the open fee (held with the margin until the open's legs, `leverOpenLegs`, or for a position from before them, until the close) */
   openFee: bigint;
+  /** the open fee left the hold for the fee shard (`leverOpenLegs`); false: the close or the revoke takes it */
+  feePaid: boolean;
   /** the house's cover */
   hold: bigint;
   /** overnight fees already paid from the hold */
@@ -56,6 +66,16 @@ export interface LeverMoney {
 export const leverCloseKey = (positionId: number) => `lever:${positionId}:close`;
 export const leverNightKey = (positionId: number, day: number) => `lever:${positionId}:fee:${day}`;
 export const leverRevokeKey = (positionId: number) => `lever:${positionId}:revoke`;
+export const leverOpenKey = (positionId: number) => `lever:${positionId}:open`;
+
+/** The open fee, from the user's hold to fee shard `shardOf(id)` (D1's `lever_open`). */
+export function leverOpenLegs(p: { positionId: number; userId: number; currencyId: number; openFee: bigint }): Leg[] {
+  const cur = String(p.currencyId);
+  return legs(leverOpenKey(p.positionId), [
+    { to: userAddress(p.userId), ops: [{ t: "spend", hold: leverHold(p.positionId), cur, amt: num(p.openFee, "open fee") }] },
+    { to: systemAddress(SYSTEM_USERS.fees, leverShard(p.positionId)), ops: [{ t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(p.openFee, "open fee") }] },
+  ]);
+}
 
 /** A close: `payout` goes back to the user's available balance, `closeFee` to the fee shard (durable/engine/margin.ts closeAt). */
 export function leverCloseLegs(p: LeverMoney, payout: bigint, closeFee: bigint): Leg[] {
@@ -65,17 +85,19 @@ export function leverCloseLegs(p: LeverMoney, payout: bigint, closeFee: bigint):
   // What the house pays beyond the collateral (the P/L; negative: the house gains).
   const housePays = payout + closeFee - col;
   const shard = leverShard(p.positionId);
+  // The open fee this close takes: none when the open's legs took it.
+  const openFee = p.feePaid ? 0n : p.openFee;
   return legs(leverCloseKey(p.positionId), [
     {
       to: userAddress(p.userId),
       ops:
         payout <= col
           ? [
-              { t: "spend", hold, cur, amt: num(p.openFee + col - payout, "fee and loss") },
+              { t: "spend", hold, cur, amt: num(openFee + col - payout, "fee and loss") },
               { t: "release", hold, cur, amt: num(payout, "payout") },
             ]
           : [
-              { t: "spend", hold, cur, amt: num(p.openFee, "open fee") },
+              { t: "spend", hold, cur, amt: num(openFee, "open fee") },
               { t: "release", hold, cur, amt: num(col, "collateral") },
               { t: "credit", kind: LEVER_USER_KIND, cur, amt: num(payout - col, "profit") },
             ],
@@ -93,7 +115,7 @@ export function leverCloseLegs(p: LeverMoney, payout: bigint, closeFee: bigint):
               { t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(-housePays, "house gains") },
             ],
     },
-    { to: systemAddress(SYSTEM_USERS.fees, shard), ops: [{ t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(p.openFee + closeFee, "fees") }] },
+    { to: systemAddress(SYSTEM_USERS.fees, shard), ops: [{ t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(openFee + closeFee, "fees") }] },
   ]);
 }
 
@@ -106,12 +128,12 @@ export function leverNightLegs(p: { positionId: number; userId: number; currency
   ]);
 }
 
-/** A pending open cancelled by its owner: both holds back whole. */
+/** A pending open cancelled by its owner: both holds back whole (its open fee is still in the user's: `leverOpenLegs` runs at the fill). */
 export function leverRevokeLegs(p: LeverMoney): Leg[] {
   const cur = String(p.currencyId);
   const hold = leverHold(p.positionId);
   return legs(leverRevokeKey(p.positionId), [
-    { to: userAddress(p.userId), ops: [{ t: "release", hold, cur, amt: num(p.margin + p.openFee, "margin and fee") }] },
+    { to: userAddress(p.userId), ops: [{ t: "release", hold, cur, amt: num(p.margin + (p.feePaid ? 0n : p.openFee), "margin and fee") }] },
     { to: systemAddress(SYSTEM_USERS.treasury, leverShard(p.positionId)), ops: [{ t: "release", hold, cur, amt: num(p.hold, "cover") }] },
   ]);
 }

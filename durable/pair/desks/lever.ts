@@ -40,7 +40,8 @@ import type { PairInfo } from "./spot.ts";
 import { formatUnits } from "../../../schemas/money.ts";
 import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
 import { leverClosed } from "../../../worker/domain/notifications/events.ts";
-import { leverCloseKey, leverCloseLegs, leverNightKey, leverNightLegs, leverRevokeKey, leverRevokeLegs, type LeverMoney, type ObjectsPositionRow } from "./lever-objects.ts";
+import { leverCloseKey, leverCloseLegs, leverNightKey, leverNightLegs, leverOpenKey, leverOpenLegs, leverRevokeKey, leverRevokeLegs, type LeverMoney, type ObjectsPositionRow } from "./lever-objects.ts";
+import { DELIVER_FALLBACK_MS } from "../legs.ts";
 import type { SecondsLegsOutbox } from "./seconds-objects.ts";
 
 /** The sweep runs at least this often while a position is pending or trading. */
@@ -163,7 +164,29 @@ export class LeverDesk {
   }
 
   private leverMoney(r: Row): LeverMoney {
-    return { positionId: Number(r.id), userId: Number(r.user_id), currencyId: Number(r.currency_id), margin: big(r.margin), openFee: big(r.fee), hold: big(r.hold), overnight: big(r.overnight) };
+    return {
+      positionId: Number(r.id),
+      userId: Number(r.user_id),
+      currencyId: Number(r.currency_id),
+      margin: big(r.margin),
+      openFee: big(r.fee),
+      hold: big(r.hold),
+      overnight: big(r.overnight),
+      feePaid: Number(r.fee_paid) === 1,
+    };
+  }
+
+  /**
+   * `legs` set: the position opens (accepted at the index, or a pending limit filled): its open fee
+   * leaves the user's hold for the fee shard (lever-objects.ts `leverOpenLegs`), in the caller's
+   * transaction, and the row records it. Answers whether it did (D1's row learns it: `fee_held`).
+   */
+  private payOpenFee(p: { positionId: number; userId: number; currencyId: number; openFee: bigint }, now: number): boolean {
+    if (!this.legs) return false;
+    this.legs.commitInside(leverOpenKey(p.positionId), leverOpenLegs(p));
+    this.store.sql.exec("UPDATE lever_positions SET fee_paid = 1 WHERE id = ?", p.positionId);
+    this.scheduler.at("legs", now + DELIVER_FALLBACK_MS);
+    return true;
   }
 
   /**
@@ -278,10 +301,16 @@ export class LeverDesk {
       input.row?.[ROW_MULTIPLE] ?? null,
     );
     if (!pending) this.refreshTriggers(input.positionId);
+    // Opened at once: its open fee goes to the fee shard now, as D1's `lever_open` (a pending one's at its fill).
+    const feePaid = !pending && this.payOpenFee({ positionId: input.positionId, userId: input.userId, currencyId: input.currencyId, openFee: BigInt(input.fee) }, now);
     this.heldSum = this.held() + hold;
     const state: LeverState = { status: pending ? 1 : 2, openPrice: pending ? null : ix.price, openTickId: pending ? null : ix.id, openAt: pending ? null : now };
     // D1's held row learns its state in the drain batch, not in a round trip of the open's own.
-    this.outbox.append({ kind: "lever", at: now, event: { type: "accepted", positionId: input.positionId, userId: input.userId, ...(state as LeverState & { status: 1 | 2 }), ...(input.row ? { row: input.row } : {}) } });
+    this.outbox.append({
+      kind: "lever",
+      at: now,
+      event: { type: "accepted", positionId: input.positionId, userId: input.userId, ...(state as LeverState & { status: 1 | 2 }), ...(input.row ? { row: input.row } : {}), ...(feePaid ? { feePaid } : {}) },
+    });
     this.drainDue(now);
     this.scheduler.at("sweep", now + SWEEP_EVERY_MS);
     return { ok: true, fresh: true, ...state };
@@ -386,7 +415,13 @@ export class LeverDesk {
         for (const r of rows) {
           this.store.sql.exec("UPDATE lever_positions SET status = 2, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 1", price, ix.id, now, r.id);
           this.refreshTriggers(Number(r.id));
-          this.outbox.append({ kind: "lever", at: now, event: { type: "open", positionId: Number(r.id), userId: Number(r.user_id), openPrice: price, openTickId: ix.id, openAt: now } });
+          const m = this.leverMoney(r);
+          const feePaid = !m.feePaid && this.payOpenFee(m, now);
+          this.outbox.append({
+            kind: "lever",
+            at: now,
+            event: { type: "open", positionId: m.positionId, userId: m.userId, openPrice: price, openTickId: ix.id, openAt: now, ...(feePaid ? { feePaid } : {}) },
+          });
         }
         this.scheduler.at("drain", now);
       });
@@ -424,7 +459,7 @@ export class LeverDesk {
   async sweepDue(top: BookTop | null, now: number, drain: () => Promise<unknown>): Promise<number | null> {
     const r = this.sweep(top, now);
     if (r.opened + r.closed > 0) await drain();
-    if (r.closed > 0 && this.legs) this.legs.deliverInBackground();
+    if (r.opened + r.closed > 0 && this.legs) this.legs.deliverInBackground();
     return r.next;
   }
 

@@ -4,11 +4,16 @@
  * Before the desk sees a contract, the Worker (worker/domain/seconds/objects.ts) made two holds of
  * the same name `seconds:{id}`: the house's cover (the most a win pays) in treasury shard
  * `coverShard(id)`, and the stake plus the fee in the user's `micro` account. The desk accepts as
- * today; its D1 row is inserted by the drain (nothing wrote it before). At settlement, every
+ * today; its D1 row is inserted by the drain (nothing wrote it before). In the acceptance's own
+ * transaction the open fee leaves the user's hold for fee shard `coverShard(id)` (`secondsOpenLegs`,
+ * event `seconds:{id}:open`), so the user's frozen funds are the stake alone from then on, as D1's
+ * `micro_open` leaves them; the contract records it (`fee_paid`). At settlement, every
  * contract of a settled chunk (the desk settles up to 250 per transaction) becomes ops, grouped into
- * ONE leg per account: the user's (`spend` the fee and a lost stake, `release` the rest, `credit` a
+ * ONE leg per account: the user's (`spend` a lost stake, `release` the rest, `credit` a
  * win), the treasury shard's (`spend` the win, `release` the rest of the cover, `credit` a lost
- * stake) and the fee shard's (`credit` the fee). The legs are committed in the chunk's own
+ * stake). A contract accepted before the fee moved at the acceptance (`fee_paid` 0: its hold still
+ * holds the fee) settles as it always did: the user's leg spends the fee too, and the fee shard's
+ * leg credits it. The legs are committed in the chunk's own
  * transaction (with status 2 and the D1 outbox entries) and delivered by the pair's outbox of legs
  * (durable/pair/legs.ts) at least once; each account applies each leg once by its key
  * `seconds:{pair}:{second}:{first contract id}:{account}` (a contract is settled by one chunk only,
@@ -71,12 +76,33 @@ export interface SettledMoney {
   fee: bigint;
   hold: bigint;
   result: bigint;
+  /** The open fee left the user's hold at the acceptance (`secondsOpenLegs`); false: it is still there, the settle takes it. */
+  feePaid: boolean;
 }
 
 const num = (n: bigint, what: string): number => {
   if (n < 0n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${what} out of range: ${n}`);
   return Number(n);
 };
+
+/** The event key of a contract's acceptance on the objects (its open fee's legs). */
+export const secondsOpenKey = (orderId: number) => `seconds:${orderId}:open`;
+
+/**
+ * A contract's open fee at its acceptance, as D1's `micro_open` books it: the user's hold spends
+ * it, fee shard `coverShard(id)` (the one the settle used) gets it; keyed `seconds:{id}:open:{account}`.
+ * None for a contract without a fee.
+ */
+export function secondsOpenLegs(c: { orderId: number; userId: number; currencyId: number; fee: bigint }): Leg[] {
+  if (c.fee === 0n) return [];
+  const cur = String(c.currencyId);
+  const key = secondsOpenKey(c.orderId);
+  const fees = systemAddress(SYSTEM_USERS.fees, coverShard(c.orderId));
+  return [
+    { key: `${key}:${userAddress(c.userId)}`, to: userAddress(c.userId), ops: [{ t: "spend", hold: secondsHold(c.orderId), cur, amt: num(c.fee, "open fee") }] },
+    { key: `${key}:${fees}`, to: fees, ops: [{ t: "credit", kind: HOUSE_KIND, cur, amt: num(c.fee, "open fee") }] },
+  ];
+}
 
 /** One contract's ops per account (zero amounts left out). */
 export function contractOps(c: SettledMoney): { to: string; ops: Op[] }[] {
@@ -85,12 +111,14 @@ export function contractOps(c: SettledMoney): { to: string; ops: Op[] }[] {
   const won = c.result > 0n ? c.result : 0n;
   const lost = c.result < 0n ? -c.result : 0n;
   const shard = coverShard(c.orderId);
+  // The fee this settle takes: none when the acceptance took it already.
+  const fee = c.feePaid ? 0n : c.fee;
   const keep = (ops: Op[]) => ops.filter((op) => op.amt > 0);
   return [
     {
       to: userAddress(c.userId),
       ops: keep([
-        { t: "spend", hold, cur, amt: num(c.fee + lost, "fee and lost stake") },
+        { t: "spend", hold, cur, amt: num(fee + lost, "fee and lost stake") },
         { t: "release", hold, cur, amt: num(c.stake - lost, "stake back") },
         { t: "credit", kind: SECONDS_USER_KIND, cur, amt: num(won, "win") },
       ]),
@@ -103,7 +131,7 @@ export function contractOps(c: SettledMoney): { to: string; ops: Op[] }[] {
         { t: "credit", kind: HOUSE_KIND, cur, amt: num(lost, "lost stake") },
       ]),
     },
-    { to: systemAddress(SYSTEM_USERS.fees, shard), ops: keep([{ t: "credit", kind: HOUSE_KIND, cur, amt: num(c.fee, "fee") }]) },
+    { to: systemAddress(SYSTEM_USERS.fees, shard), ops: keep([{ t: "credit", kind: HOUSE_KIND, cur, amt: num(fee, "fee") }]) },
   ].filter((l) => l.ops.length > 0);
 }
 
@@ -138,9 +166,11 @@ export function settleChunkLegs(eventKey: string, settled: readonly SettledMoney
 
 /**
  * A contract's D1 row when the drain inserts it (no one wrote it before): [id, userId, pairId,
- * currencyId, type, stake, fee, hold, seconds, ratio bps, client order id, created at].
+ * currencyId, type, stake, fee, hold, seconds, ratio bps, client order id, created at, fee held].
+ * `fee held` (migrations/0056): 0 when the acceptance took the open fee from the hold; absent in a
+ * row the desk wrote before (its hold keeps the fee until the settle): 1.
  */
-export type ObjectsContractRow = [number, number, number, number, number, string, string, string, number, number, string | null, number];
+export type ObjectsContractRow = [number, number, number, number, number, string, string, string, number, number, string | null, number, (0 | 1)?];
 
 /**
  * The drain's insert of contracts accepted on the account objects: one statement, each row as the
@@ -150,8 +180,9 @@ export type ObjectsContractRow = [number, number, number, number, number, string
 export function objectsContractsStatement(db: D1Database, rows: ObjectsContractRow[]): D1PreparedStatement {
   return db
     .prepare(
-      `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at)
-       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, 0, value ->> 10, value ->> 11
+      `INSERT INTO micro_orders (id, user_id, pair_id, currency_id, type, stake, fee, hold, seconds, profit_ratio_bps, status, client_oid, created_at, fee_held)
+       SELECT value ->> 0, value ->> 1, value ->> 2, value ->> 3, value ->> 4, value ->> 5, value ->> 6, value ->> 7, value ->> 8, value ->> 9, 0, value ->> 10, value ->> 11,
+         COALESCE(value ->> 12, 1)
        FROM json_each(?) WHERE true ORDER BY key ON CONFLICT DO NOTHING`,
     )
     .bind(JSON.stringify(rows));

@@ -26,7 +26,8 @@ import type { Outbox, SecondsSettleEntry, SecondsSettlement } from "../outbox.ts
 import type { Scheduler } from "../scheduler.ts";
 import type { PairStorage } from "../storage.ts";
 import type { SpotDesk } from "./spot.ts";
-import { settleChunkLegs, settleEventKey, type ObjectsContractRow, type SecondsLegsOutbox } from "./seconds-objects.ts";
+import { DELIVER_FALLBACK_MS } from "../legs.ts";
+import { secondsOpenKey, secondsOpenLegs, settleChunkLegs, settleEventKey, type ObjectsContractRow, type SecondsLegsOutbox } from "./seconds-objects.ts";
 
 export const TICK_EVERY_MS = 1000;
 /** An entry tick older than this is not a price to contract on. */
@@ -304,9 +305,12 @@ export class SecondsDesk {
     if (this.held(input.currencyId) + hold > BigInt(input.pairExposure)) return { ok: false, code: "pair_exposure" };
     if (this.held(input.currencyId, input.userId) + hold > BigInt(input.userExposure)) return { ok: false, code: "user_exposure" };
     const endAt = now + input.seconds * 1000;
+    // Objects mode: the open fee leaves the user's hold for the fee shard in this transaction (as
+    // D1's `micro_open` books it at the open), and the contract records it: its settle takes no fee.
+    const feePaid = this.legs !== null;
     this.store.sql.exec(
-      `INSERT INTO contracts (id, user_id, currency_id, currency_name, currency_scale, type, stake, fee, hold, ratio_bps, seconds, open_tick_id, open_price, created_at, end_at, status)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1)`,
+      `INSERT INTO contracts (id, user_id, currency_id, currency_name, currency_scale, type, stake, fee, hold, ratio_bps, seconds, open_tick_id, open_price, created_at, end_at, status, fee_paid)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
       input.orderId,
       input.userId,
       input.currencyId,
@@ -322,12 +326,20 @@ export class SecondsDesk {
       entry.price,
       now,
       endAt,
+      feePaid ? 1 : 0,
     );
     this.addHeld(this.heldSums(), input.currencyId, input.userId, hold);
+    if (feePaid) {
+      this.legs!.commitInside(secondsOpenKey(input.orderId), secondsOpenLegs({ orderId: input.orderId, userId: input.userId, currencyId: input.currencyId, fee: BigInt(input.fee) }));
+      // The object delivers them in a moment (`deliverSoon`); this row retries after a crash.
+      this.scheduler.at("legs", now + DELIVER_FALLBACK_MS);
+    }
     // D1's held row learns its entry in the drain batch, not in a round trip of the submit's own.
     const o = input.objects;
     const row = o
-      ? { row: [input.orderId, input.userId, input.pairId, input.currencyId, input.type, input.stake, input.fee, input.hold, input.seconds, input.ratioBps, o.clientOid, o.createdAt] satisfies ObjectsContractRow }
+      ? {
+          row: [input.orderId, input.userId, input.pairId, input.currencyId, input.type, input.stake, input.fee, input.hold, input.seconds, input.ratioBps, o.clientOid, o.createdAt, feePaid ? 0 : 1] satisfies ObjectsContractRow,
+        }
       : {};
     this.outbox.append({ kind: "seconds_accepted", at: now, orderId: input.orderId, openTickId: entry.id, openPrice: entry.price, endAt, ...row });
     this.drainDue(now);
@@ -362,7 +374,7 @@ export class SecondsDesk {
            FROM json_each(?) AS v WHERE contracts.id = v.value ->> 0 AND +contracts.status = 1`,
           JSON.stringify(entries.map(({ settlement: s }) => [s.orderId, s.endTickId, s.endPrice, s.result])),
         );
-        if (this.legs) this.commitLegs(entries, now);
+        if (this.legs) this.commitLegs(entries, rows, now);
         this.outbox.appendMany(entries);
         this.scheduler.at("drain", now);
       });
@@ -442,8 +454,8 @@ export class SecondsDesk {
    * `ACCOUNTS=objects`: the chunk's money as one leg per account, committed in the chunk's
    * transaction; its D1 entries then carry no ledger movement (`objects`).
    */
-  private commitLegs(entries: SecondsSettleEntry[], now: number): void {
-    const money = entries.map(({ settlement: s }) => ({
+  private commitLegs(entries: SecondsSettleEntry[], rows: Row[], now: number): void {
+    const money = entries.map(({ settlement: s }, i) => ({
       orderId: s.orderId,
       userId: s.userId,
       currencyId: s.currencyId,
@@ -451,6 +463,8 @@ export class SecondsDesk {
       fee: BigInt(s.fee),
       hold: BigInt(s.hold),
       result: BigInt(s.result),
+      // Accepted before the acceptance took the open fee (its hold still holds it): the settle takes it.
+      feePaid: Number(rows[i]!.fee_paid) === 1,
     }));
     const key = settleEventKey(this.spot.info!.pairId, now, entries[0]!.settlement.orderId);
     this.legs!.commitInside(key, settleChunkLegs(key, money));

@@ -5,12 +5,13 @@
  * objects mode (the fees go to the fee shards as legs), so the rebate settlement's fees step
  * (./settle.ts) reads what the fee shards were paid and the products' own records instead:
  * - **lever**: every movement a fee shard drained into `system_movements` under a position's key
- *   (`lever:{id}:close:…`: the open fee and the close fee, taken at the close; `lever:{id}:fee:{day}:…`:
+ *   (`lever:{id}:open:…`: the open fee, taken when the position opens; `lever:{id}:close:…`: the
+ *   close fee, with the open fee of a position opened before the open took it; `lever:{id}:fee:{day}:…`:
  *   an overnight fee), attributed through the position's row to its user, at the time the shard
  *   applied it;
  * - **seconds**: the fee of every contract settled in the window (`micro_orders.fee`, status 3,
- *   `settled_at`): the settlement's leg to the fee shard groups a chunk's fees without the payers,
- *   and a revoked contract's fee was never taken;
+ *   `settled_at`): the fee shards' legs carry no payer (the acceptance's, or a settled chunk's for a
+ *   contract accepted before the acceptance took the fee), and a refused contract has no row;
  * - **conversion**: the fee of every conversion recorded in the window (`conversions.fee`, USDT).
  * Each fee falls in exactly one hour's window of its timestamp and each window's step commits once
  * (`invite_run_steps`), so a fee counts once however often a step is retried. Spot's fees are read

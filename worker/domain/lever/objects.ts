@@ -11,10 +11,11 @@
  * The open writes nothing in D1 (session 16): the session is proved by the user's object with the
  * margin's hold, the settings by the pair object at acceptance, and the position's D1 row rides in
  * the acceptance's outbox entry to the pair's drain (lever-objects.ts `objectsPositionsStatement`);
- * the desk's closes, revokes and overnight fees are legs (durable/pair/desks/lever-objects.ts). A
- * refused open gives both holds back (`lever_margin:{id}:refused`, each once), then writes its row
- * revoked (status 5), as D1's path leaves it: the open's one D1 statement, on a refusal only
- * (`refuseOnObjects`); a row from before (the reconciler's) is revoked as before.
+ * the desk's open fee (when the position opens), closes, revokes and overnight fees are legs
+ * (durable/pair/desks/lever-objects.ts). A refused open gives both holds back
+ * (`lever_margin:{id}:refused`, each once), then writes its row revoked (status 5), as D1's path
+ * leaves it: the open's one D1 statement, on a refusal only (`refuseOnObjects`); a row from before
+ * (the reconciler's) is revoked as before.
  */
 import { leverHold, leverShard, LEVER_HOLD, LEVER_HOUSE_KIND, LEVER_USER_KIND, type ObjectsPositionRow } from "../../../durable/pair/desks/lever-objects.ts";
 import { accountStub, SYSTEM_USERS, systemStub } from "../../lib/accounts.ts";

@@ -814,7 +814,7 @@ export async function chargeOvernight(env: Env, now = Date.now()): Promise<numbe
 }
 
 /** Every open position's `held` (an expression of its row) in the user's lever account, the house's hold in the treasury. */
-async function positionHolds(db: D1Database, held: "margin - overnight" | "margin + fee - overnight"): Promise<Hold[]> {
+async function positionHolds(db: D1Database, held: "margin - overnight" | "margin + fee * fee_held - overnight"): Promise<Hold[]> {
   const { results } = await db
     .prepare(
       `SELECT user_id, currency_id, CAST(SUM(${held}) AS TEXT) AS margin, CAST(SUM(hold) AS TEXT) AS hold FROM lever_positions
@@ -837,8 +837,9 @@ async function positionHolds(db: D1Database, held: "margin - overnight" | "margi
 export const leverHolds: HoldSource = {
   name: "lever_positions",
   load: (db) => positionHolds(db, "margin - overnight"),
-  // In the account objects the open fee stays in the margin's hold until the close.
-  loadObjects: (db) => positionHolds(db, "margin + fee - overnight"),
+  // In the account objects the pair takes the open fee from the margin's hold when the position opens;
+  // a pending limit open, and a position opened before it did (`fee_held`, migrations/0056), keep it there.
+  loadObjects: (db) => positionHolds(db, "margin + fee * fee_held - overnight"),
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(margin - overnight AS TEXT) AS units FROM lever_positions WHERE user_id = ?1 AND status IN (0, 1, 2, 3) ORDER BY id", userId, {
       account: "lever",

@@ -13,7 +13,9 @@
  *    the contract's row, revoked (status 4), as D1's path leaves it: the one D1 statement of a
  *    submit, on refusals only (`recordRevoked`). One priced again (below) writes none.
  *
- * The desk settles with legs to both objects and a fee shard. A Worker that dies between a hold and
+ * The pair's acceptance sends the fee from the user's hold to a fee shard (desks/seconds-objects.ts
+ * `secondsOpenLegs`), so the user's frozen funds are the stake from then on, as on D1's path; the
+ * desk settles with legs to both objects. A Worker that dies between a hold and
  * the pair's answer leaves the holds open: the orphan sweep of each object (durable/account/object.ts) asks the pair and releases them.
  * A client order id is recorded with the stake's hold in the user's object: a second submit with it
  * holds nothing and answers the first contract (`replayOnObjects`), even before D1 has its row.

@@ -306,7 +306,7 @@ export async function reconcileHeldContracts(env: Env, now = Date.now(), graceMs
 }
 
 /** Every unsettled contract's `held` (an expression of its row) in the user's micro account, its cover in the house (treasury). */
-async function contractHolds(db: D1Database, held: "stake" | "stake + fee"): Promise<Hold[]> {
+async function contractHolds(db: D1Database, held: "stake" | "stake + fee * fee_held"): Promise<Hold[]> {
   const { results } = await db
     .prepare(
       `SELECT user_id, currency_id, CAST(SUM(${held}) AS TEXT) AS stake, CAST(SUM(hold) AS TEXT) AS hold FROM micro_orders
@@ -328,8 +328,9 @@ async function contractHolds(db: D1Database, held: "stake" | "stake + fee"): Pro
 export const secondsHolds: HoldSource = {
   name: "micro_orders",
   load: (db) => contractHolds(db, "stake"),
-  // In the account objects the fee stays in the stake's hold until the contract settles.
-  loadObjects: (db) => contractHolds(db, "stake + fee"),
+  // In the account objects the pair takes the fee from the stake's hold at the acceptance; a contract
+  // accepted before it did (`fee_held`, migrations/0056) keeps it there until it settles.
+  loadObjects: (db) => contractHolds(db, "stake + fee * fee_held"),
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(stake AS TEXT) AS units FROM micro_orders WHERE user_id = ?1 AND status IN (0, 1, 2) ORDER BY id", userId, { account: "micro", purpose: "seconds", ref: "seconds" }),
 };

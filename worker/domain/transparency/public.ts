@@ -43,8 +43,9 @@ const FEE_KINDS = [...FEE_PRODUCT.keys()];
 
 /**
  * Objects mode: the first word of a fee shard's movement key → the fee kind it books (its product
- * by FEE_PRODUCT): the pair's trade legs, the seconds desk's settled chunks, the lever desk's closes
- * and overnight fees, the conversions' fee legs.
+ * by FEE_PRODUCT): the pair's trade legs, the seconds desk's acceptances (and the settled chunks of
+ * contracts accepted before the acceptance took the fee), the lever desk's opens, closes and
+ * overnight fees, the conversions' fee legs. Each fee is in exactly one of them.
  */
 const SHARD_FEE_KIND: Readonly<Record<string, string>> = { trade: "spot", seconds: "micro_open", lever: "lever_open", conversion: "conversion" };
 

@@ -188,6 +188,9 @@ const WITHDRAWAL_KIND: Record<string, string> = {
   in_site: "withdrawal_in_site",
 };
 
+/** D1's kind of a position's leg by its step (`lever:{id}:{step}:…`); a close otherwise. */
+const LEVER_LEG_KIND: Record<string, string> = { open: "lever_open", fee: "lever_overnight", revoke: "lever_revoke" };
+
 /** The movement a row of the object belongs to: its ref without the op's index (`trade:9:buyer#1` → `trade:9:buyer`). */
 export function movementOf(ref: string): string {
   return ref.replace(/#[^#]*$/, "");
@@ -223,13 +226,15 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "contract":
       return { kind: "micro_settle", ref: { type: "seconds", id: int(p[1]) } };
     case "seconds":
+      // The acceptance's open fee (`seconds:{id}:open:{receiver}`, durable/pair/desks/seconds-objects.ts), or a settled chunk (`seconds:{pair}:{second}:{first id}:…`).
+      if (p[2] === "open") return { kind: "micro_open", ref: { type: "seconds", id: int(p[1]) } };
       return { kind: "micro_settle", ref: { type: "seconds", id: p.length === 2 ? int(p[1]) : null } };
     case "position":
     case "lever_margin":
       return { kind: `lever_${p[2] ?? "close"}`, ref: { type: "lever", id: int(p[1]) } };
     case "lever":
-      // The pair's legs of a position (durable/pair/desks/lever-objects.ts): `lever:{id}:close|revoke|fee:{day}`, then the receiver; D1's kinds.
-      return { kind: p[2] === "fee" ? "lever_overnight" : p[2] === "revoke" ? "lever_revoke" : "lever_close", ref: { type: "lever", id: int(p[1]) } };
+      // The pair's legs of a position (durable/pair/desks/lever-objects.ts): `lever:{id}:open|close|revoke|fee:{day}`, then the receiver; D1's kinds.
+      return { kind: LEVER_LEG_KIND[p[2] ?? ""] ?? "lever_close", ref: { type: "lever", id: int(p[1]) } };
     case "escrow":
       return { kind: p[2] === "return" ? "c2c_return" : "c2c_release", ref: { type: "c2c_order", id: int(p[1]) } };
     case "c2c_order":
