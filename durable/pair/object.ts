@@ -358,6 +358,21 @@ export class PairDurableObject extends DurableObject<Env> {
     return key;
   }
 
+  /**
+   * The cut-over from D1's balances (worker/domain/ledger/account-objects.ts `carryOverOpenFees`):
+   * every contract and position in this pair ran on D1's path, which took its open fee at the open
+   * (a pending limit's at its request), so none may take it again from its hold on the objects:
+   * each is marked paid (`fee_paid`), its settle or close then spends no fee and a pending limit's
+   * fill pays none. Answers how many rows it marked (0 the second time).
+   */
+  async feesPaidOnD1(pairId: number): Promise<{ contracts: number; positions: number }> {
+    await this.ensure(pairId);
+    return this.store.transaction(() => ({
+      contracts: this.store.sql.exec("UPDATE contracts SET fee_paid = 1 WHERE fee_paid = 0").rowsWritten,
+      positions: this.store.sql.exec("UPDATE lever_positions SET fee_paid = 1 WHERE fee_paid = 0").rowsWritten,
+    }));
+  }
+
   /** An operator's edit of the seconds terms starts: contracts are refused ("stale_terms", priced again) until `secondsTermsChanged`. */
   async secondsTermsChanging(pairId: number): Promise<void> {
     await this.ensure(pairId);

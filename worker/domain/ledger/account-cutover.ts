@@ -26,9 +26,9 @@ import { ApiError } from "../../lib/errors.ts";
 import { auditStatement, type AuditEntry } from "../../lib/guarded.ts";
 import { accountsOnObjects } from "../../lib/accounts.ts";
 import { CUT_OVER_KEY, MAINTENANCE_CACHE_MS, MAINTENANCE_SETTLE_MS, readCutOverState, recordCutOver, type MaintenanceState } from "../../lib/maintenance.ts";
-import { migrateAccountsStep, migrationCursor, openSystemAccounts, verifyAccountsStep, type MigrateStep, type SystemOpening, type VerifyStep } from "./account-objects.ts";
+import { carryOverOpenFees, migrateAccountsStep, migrationCursor, openSystemAccounts, verifyAccountsStep, type MigrateStep, type SystemOpening, type VerifyStep } from "./account-objects.ts";
 
-type CutOverEnv = Pick<Env, "DB" | "USER" | "ACCOUNTS">;
+type CutOverEnv = Pick<Env, "DB" | "USER" | "PAIR" | "ACCOUNTS">;
 
 /** Who runs a step: an operator (their id, their reason), or the local script as operator 0. */
 export interface MigrationActor {
@@ -142,8 +142,10 @@ export async function verificationStep(env: CutOverEnv, actor: MigrationActor, i
 
 /** The system accounts' shards opened from D1 and compared; the comparison is recorded with its audit row. */
 export async function systemStep(env: CutOverEnv, actor: MigrationActor, now = Date.now()): Promise<SystemOpening> {
-  await gate(env, actor, now, true);
+  const { cutOverAt } = await gate(env, actor, now, true);
   const opened = await openSystemAccounts(env);
+  // Before the cut-over every open contract and position is from D1's path: its fee was taken at the open.
+  if (cutOverAt === null) await carryOverOpenFees(env);
   await env.DB.batch([
     env.DB.prepare(
       "INSERT INTO account_migration (name, cursor, users, started_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (name) DO UPDATE SET cursor = excluded.cursor, users = excluded.users, started_at = excluded.started_at, updated_at = excluded.updated_at",

@@ -18,6 +18,7 @@ import type { AccountBalance, OpeningBalance, OpeningHold } from "../../../durab
 import { userStub } from "../../lib/notify.ts";
 import { parseAddress, systemAddress, systemStub, SYSTEM_SHARDS } from "../../lib/accounts.ts";
 import { holdSourcesOf } from "../products.ts";
+import { pairStub } from "../spot/pairs.ts";
 import type { HoldSource } from "./holds.ts";
 
 const MIGRATION = "opening";
@@ -307,4 +308,22 @@ function summed(rows: readonly AccountBalance[]): AccountBalance[] {
     else sums.set(k, { ...b });
   }
   return [...sums.values()];
+}
+
+/**
+ * The contracts and positions open at the cut-over ran on D1's path, which took their open fee at
+ * the open: their holds are opened without it (D1's frozen funds), and their settle or close on the
+ * objects must not take it again. Marks them paid in every pair (`feesPaidOnD1`) and in D1's rows
+ * (`fee_held` 0, what the reconciler's hold sources read in objects mode). Idempotent; run by the
+ * cut-over's system step while no cut-over is recorded (account-cutover.ts `systemStep`), when every
+ * open record is from D1's path.
+ */
+export async function carryOverOpenFees(env: Pick<Env, "DB" | "PAIR">): Promise<{ contracts: number; positions: number }> {
+  const { results } = await env.DB.prepare("SELECT id FROM pairs ORDER BY id").all<{ id: number }>();
+  const marked = await Promise.all(results.map((r) => pairStub(env, r.id).feesPaidOnD1(r.id)));
+  await env.DB.batch([
+    env.DB.prepare("UPDATE micro_orders SET fee_held = 0 WHERE fee_held = 1 AND status IN (0, 1, 2)"),
+    env.DB.prepare("UPDATE lever_positions SET fee_held = 0 WHERE fee_held = 1 AND status IN (0, 1, 2, 3)"),
+  ]);
+  return marked.reduce((a, m) => ({ contracts: a.contracts + m.contracts, positions: a.positions + m.positions }), { contracts: 0, positions: 0 });
 }

@@ -41,7 +41,7 @@ import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { userBalance } from "../wallet/object-reads.ts";
 import { drainHoldingPairs, orderPair, pairById, pairFor, pairStub, rememberedPairById, type PairRow } from "../spot/pairs.ts";
-import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
+import { recordHolds, treasuryRecordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
 import { formatShanghai } from "../../lib/time.ts";
 import {
   allLeverSettings,
@@ -57,7 +57,7 @@ import { carried, LIVE_TRADER_USER_ID, SessionGone, sessionProof } from "../../l
 import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
-import { LEVER_HOLD, leverHold, leverTermsKey, type ObjectsPositionRow } from "../../../durable/pair/desks/lever-objects.ts";
+import { LEVER_HOLD, leverHold, leverShard, leverTermsKey, type ObjectsPositionRow } from "../../../durable/pair/desks/lever-objects.ts";
 import { holdOnObjects, refundOnObjects, refuseOnObjects } from "./objects.ts";
 import { isolateMap } from "../../lib/caches.ts";
 
@@ -846,4 +846,8 @@ export const leverHolds: HoldSource = {
       purpose: "lever_margin",
       ref: "lever",
     }),
+  // The cut-over: each live position's cover becomes its own hold `lever_margin:{id}` in the treasury
+  // shard its close pays from (objects mode's `leverShard`), not part of the shards' `migrated` holds.
+  systemOpeningHolds: (db) =>
+    treasuryRecordHolds(db, "SELECT id, currency_id, CAST(hold AS TEXT) AS units FROM lever_positions WHERE status IN (0, 1, 2, 3) ORDER BY id", LEVER_HOLD, leverShard),
 };

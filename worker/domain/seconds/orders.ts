@@ -17,7 +17,8 @@ import { takenIn, withNewId } from "../../lib/ids.ts";
 import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
 import { pairById, pairStub, type PairRow } from "../spot/pairs.ts";
 import { LIVE_TRADER_USER_ID, SessionGone } from "../../lib/auth.ts";
-import { recordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
+import { recordHolds, treasuryRecordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
+import { coverShard, SECONDS_HOLD } from "../../../durable/pair/desks/seconds-objects.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
 import { payable, type PayableRow } from "./config.ts";
 import { TERMS_GUARD, forgetTerms, guardBinds, isStaleTerms, termsOf, type Terms } from "./terms.ts";
@@ -333,4 +334,8 @@ export const secondsHolds: HoldSource = {
   loadObjects: (db) => contractHolds(db, "stake + fee * fee_held"),
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(stake AS TEXT) AS units FROM micro_orders WHERE user_id = ?1 AND status IN (0, 1, 2) ORDER BY id", userId, { account: "micro", purpose: "seconds", ref: "seconds" }),
+  // The cut-over: each running contract's cover becomes its own hold `seconds:{id}` in the treasury
+  // shard its settle spends from (objects mode's `coverShard`), not part of the shards' `migrated` holds.
+  systemOpeningHolds: (db) =>
+    treasuryRecordHolds(db, "SELECT id, currency_id, CAST(hold AS TEXT) AS units FROM micro_orders WHERE status IN (0, 1, 2) ORDER BY id", SECONDS_HOLD, coverShard),
 };
