@@ -10,9 +10,8 @@ import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
 import { USER_CHANNEL_PROTOCOL, type UserEvent } from "../../schemas/realtime.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
-import { api, balance, drainPair, makeUser, seedSpotPair, units, type TestUser } from "./helpers.ts";
+import { api, balance, drainPair, makeUser, reconcileNow, seedSpotPair, type TestUser, units } from "./helpers.ts";
 
 /** This file's own pair and coin, so no other test's orders share its book. */
 const PAIR = 62;
@@ -176,7 +175,7 @@ describe("a transaction's storage writes", () => {
     const [available, frozen] = await balance(taker.id, USDT);
     expect(frozen).toBe(units("6"));
     expect(available).toBe(units("10000") - units("66.1") - units("6"));
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("forgets what a failed transaction wrote, on disk and in memory: the same order then books as if it never had", async () => {
@@ -240,7 +239,7 @@ describe("a transaction's storage writes", () => {
     await drainPair(PAIR);
     expect(await env.DB.prepare("SELECT status, filled FROM spot_orders WHERE id = ?").bind(orderId).first()).toEqual({ status: 2, filled: 1000000 });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM spot_trades WHERE buy_order_id = ?").bind(orderId).first()).toEqual({ n: 1 });
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("answers a batch holding an order it already booked and one the reconciler tombstoned as before, and books neither again", async () => {
@@ -299,6 +298,6 @@ describe("a drain that runs while orders arrive", () => {
     expect(await balance(b.id, COIN)).toEqual([units("10.1996"), 0n]);
     expect(await balance(a.id, USDT)).toEqual([units("9994"), 0n]);
     expect(await balance(b.id, USDT)).toEqual([units("9988"), 0n]);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });

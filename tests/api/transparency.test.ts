@@ -15,7 +15,7 @@ import { TREASURY } from "../../worker/lib/guarded.ts";
 import { leverHolds } from "../../worker/domain/lever/positions.ts";
 import { secondsHolds } from "../../worker/domain/seconds/orders.ts";
 import { formatUnits } from "../../schemas/decimal.ts";
-import { api, drainPair, makeUser, seedSpotPair, units, type TestUser } from "./helpers.ts";
+import { api, balance, drainPair, makeUser, seedSpotPair, type TestUser, units } from "./helpers.ts";
 import { PAIR, USDT, buy } from "./spot-fixtures.ts";
 import { bettor, fundHouse, submit } from "./seconds-fixtures.ts";
 import { leverUser, open, setIndex } from "./lever-fixtures.ts";
@@ -46,8 +46,7 @@ const feeTotal = (s: Transparency, currency: string) => u8(s.fees.find((f) => f.
 
 /** The treasury's frozen USDT (where the house holds its reserves). */
 async function treasuryFrozen(): Promise<bigint> {
-  const r = await env.DB.prepare("SELECT CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(TREASURY, USDT).first<{ f: string }>();
-  return BigInt(r?.f ?? 0);
+  return (await balance(TREASURY, USDT))[1];
 }
 
 describe("the public summary", () => {
