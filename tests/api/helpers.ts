@@ -270,14 +270,20 @@ export async function balancesOf(userId: number): Promise<{ currencyId: number; 
 }
 
 /**
- * In objects mode, drains users' account objects (every user's when none are named) into D1's
- * read model now (what their alarms do within a second), so what reads the read model (the
- * reconciler, the liabilities snapshot) has every movement; in D1 mode there is nothing to drain.
+ * In objects mode, drains users' account objects (every user's when none are named; a system
+ * account's every shard) into D1's read model now (what their alarms do within a second), so what
+ * reads the read model (the reconciler, the liabilities snapshot, the public summary's fees) has
+ * every movement; in D1 mode there is nothing to drain.
  */
 export async function drainAccounts(userIds?: number[]): Promise<void> {
   if (!onObjects()) return;
   const ids = userIds ?? (await env.DB.prepare("SELECT id FROM users").all<{ id: number }>()).results.map((u) => u.id);
-  for (const id of ids) await accountReads(env)!.drained(id);
+  for (const id of ids) {
+    if (id > 0) await accountReads(env)!.drained(id);
+    else
+      for (let k = 0; k < SYSTEM_SHARDS; k++)
+        for (let step = 0; (await systemStub(env, id, k).accountDrain()).more; step++) if (step >= 100) throw new Error(`system ${id}:${k}: drain never ended`);
+  }
 }
 
 /**

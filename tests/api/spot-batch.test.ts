@@ -120,6 +120,8 @@ describe("placing a batch", () => {
           .bind(userId)
           .all()
       ).results;
+    // The orders' rows in D1 (in objects mode they reach it with the pair's drain).
+    await drainPair(PAIR);
     const mine = await rows(inBatch.id);
     expect(mine).toHaveLength(3);
     expect(mine).toEqual(await rows(alone.id));
