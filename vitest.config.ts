@@ -24,7 +24,7 @@ const LANES = Number(process.env.TEST_WORKERS) || Math.max(2, availableParalleli
  * files rather than a workerd runtime starting up behind them (each project's runtime takes some
  * seconds to start, and a lane that waits for it does nothing meanwhile).
  */
-const PROJECT_ORDER = ["workers", "objects", "unit", "e2e"];
+const PROJECT_ORDER = ["workers", "objects", "api-objects", "unit", "e2e"];
 class LaneSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const rank = (f: TestSpecification) => {
@@ -36,8 +36,29 @@ class LaneSequencer extends BaseSequencer {
   }
 }
 
+/**
+ * `tests/api/**` again with balances in the account objects (ACCOUNTS=objects, the deployed default):
+ * the "workers" project runs them in D1 mode. Only when asked for by name (`--project api-objects`):
+ * not yet part of `npm test` and CI (a whole run of it takes minutes, docs/architecture/account-objects.md
+ * "tests/api in objects mode").
+ */
+const API_OBJECTS = process.argv.some((a) => a.includes("api-objects"));
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
+  // The Worker's test bindings, with balances in D1 or in the account objects.
+  const bindings = (accounts: "d1" | "objects") => ({
+    TEST_MIGRATIONS: migrations,
+    DEV_OUTBOX: "on",
+    // Every answer is parsed with the schema its route declares (worker/lib/respond.ts).
+    CONTRACT_CHECK: "on",
+    PEPPER: "test-pepper-not-secret",
+    // New password hashes at the test cost (worker/lib/password.ts passwordCost): the suites hash
+    // thousands of times; tests/unit/password-cost.test.ts holds that the deployed configuration
+    // hashes at the full cost.
+    PASSWORD_COST: "test",
+    ACCOUNTS: accounts,
+  });
   return {
     test: {
       maxWorkers: LANES,
@@ -56,20 +77,9 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: {
-                  TEST_MIGRATIONS: migrations,
-                  DEV_OUTBOX: "on",
-                  // Every answer is parsed with the schema its route declares (worker/lib/respond.ts).
-                  CONTRACT_CHECK: "on",
-                  PEPPER: "test-pepper-not-secret",
-                  // New password hashes at the test cost (worker/lib/password.ts passwordCost): the
-                  // suites hash thousands of times; tests/unit/password-cost.test.ts holds that the
-                  // deployed configuration hashes at the full cost.
-                  PASSWORD_COST: "test",
-                  // Balances in D1 (worker/lib/accounts.ts), whatever wrangler.toml deploys with: these
-                  // suites read D1's balances and ledger; the "objects" project below runs the objects.
-                  ACCOUNTS: "d1",
-                },
+                // Balances in D1 (worker/lib/accounts.ts), whatever wrangler.toml deploys with: these
+                // suites read D1's balances and ledger; "objects" and "api-objects" below run the objects.
+                bindings: bindings("d1"),
               },
             }),
           ],
@@ -91,7 +101,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: "./wrangler.toml" },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, DEV_OUTBOX: "on", CONTRACT_CHECK: "on", PEPPER: "test-pepper-not-secret", PASSWORD_COST: "test", ACCOUNTS: "objects" },
+                bindings: bindings("objects"),
               },
             }),
           ],
@@ -104,6 +114,24 @@ export default defineConfig(async () => {
             testTimeout: 120_000,
           },
         },
+        ...(API_OBJECTS
+          ? [
+              {
+                plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: bindings("objects") } })],
+                test: {
+                  name: "api-objects",
+                  expect: { poll: POLL },
+                  include: ["tests/api/**/*.test.ts"],
+                  setupFiles: ["tests/api/setup.ts"],
+                  isolate: false,
+                  testTimeout: 120_000,
+                  // Files check the books after each test (afterEach): in objects mode the reconciler
+                  // also visits up to 200 account objects, past the default 10 s on a loaded machine.
+                  hookTimeout: 120_000,
+                },
+              },
+            ]
+          : []),
         {
           test: {
             name: "e2e",

@@ -11,10 +11,9 @@
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TREASURY } from "../../worker/lib/guarded.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { reconcileHeldContracts } from "../../worker/domain/seconds/orders.ts";
 import { noteIndex, reconcileHeldPositions } from "../../worker/domain/lever/positions.ts";
-import { api, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
+import { api, d1Only, drainPair, makeUser, onObjects, reconcileNow, seedSpotPair, units } from "./helpers.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
 import { bettor, expireNow, fundHouse, micro, orderRow, settled, stubOf, submit, twoSidedBook } from "./seconds-fixtures.ts";
 import { lever, leverUser, open, positionRow, setIndex } from "./lever-fixtures.ts";
@@ -31,6 +30,13 @@ async function restart() {
   await runInDurableObject(stubOf(PAIR), async (_obj, state) => state.abort("test restart")).catch(() => undefined);
 }
 
+/**
+ * The held row: in D1 mode the submit writes the contract or position held (status 0) and the
+ * pair's drain or the reconciler confirms it. In objects mode the record first reaches D1 with the
+ * pair's drain (tests/objects/seconds-objects.test.ts, lever-objects.test.ts): no held row to keep.
+ */
+const HELD_ROW = d1Only("D1's held row of an acceptance");
+
 beforeAll(async () => {
   await seedSpotPair();
   await env.DB.prepare("INSERT INTO currencies (id, name, scale) VALUES (?, 'TST', 8) ON CONFLICT DO NOTHING").bind(LIMITED).run();
@@ -45,7 +51,7 @@ beforeAll(async () => {
   await twoSidedBook();
 });
 
-describe("a seconds contract accepted while D1 cannot take its acceptance yet", () => {
+describe.skipIf(HELD_ROW)("a seconds contract accepted while D1 cannot take its acceptance yet", () => {
   it("is answered at once, stays held in D1, and is confirmed exactly once by whichever comes first, the reconciler or the drain", async () => {
     const u = await bettor("100");
     const house = await micro(TREASURY);
@@ -77,7 +83,7 @@ describe("a seconds contract accepted while D1 cannot take its acceptance yet", 
     expect(await movements(`micro:${mine.id}:`)).toEqual([`micro:${mine.id}:open`]);
     expect(await micro(u.id)).toEqual([units("100") - units("10.2"), units("10")]);
     expect(await micro(TREASURY)).toEqual([house[0] - units("8"), house[1] + units("8")]);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });
 
@@ -103,11 +109,11 @@ describe("the house's holds of open contracts, kept by the pair object", () => {
     // Refused contracts returned everything; the house holds exactly the open ones' payouts.
     await drainPair(PAIR);
     expect((await micro(TREASURY, LIMITED))[1]).toBe(units("22"));
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });
 
-describe("a leveraged open accepted while D1 cannot take its acceptance yet", () => {
+describe.skipIf(HELD_ROW)("a leveraged open accepted while D1 cannot take its acceptance yet", () => {
   it("is answered at once, stays held in D1, and is confirmed exactly once by whichever comes first, the reconciler or the drain", async () => {
     await setIndex("101.00");
     const u = await leverUser("100");
@@ -133,7 +139,7 @@ describe("a leveraged open accepted while D1 cannot take its acceptance yet", ()
     expect(await positionRow(Number(mine.id))).toMatchObject({ status: 2, open_price: 10100 });
     expect(await movements(`lever:${mine.id}:`)).toEqual([`lever:${mine.id}:open`]);
     expect(await lever(u.id)).toEqual([units("100") - units("1.01") - units("0.00505"), units("1.01")]);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });
 
@@ -153,9 +159,10 @@ describe("a leveraged open priced on an index the Worker remembered", () => {
     const revoked = await env.DB.prepare("SELECT id, status, CAST(margin AS TEXT) AS margin FROM lever_positions WHERE user_id = ? AND id != ?").bind(u.id, mine.id).all<{ id: number; status: number; margin: string }>();
     expect(revoked.results).toEqual([{ id: expect.any(Number), status: 5, margin: String(units("0.9")) }]);
     const other = revoked.results[0]!.id;
-    expect(await movements(`lever:${other}:`)).toEqual([`lever:${other}:open`, `lever:${other}:refund`]);
+    // D1's two movements of the refused open (in objects mode its hold is given back in the account object; the balances below hold in both).
+    if (!onObjects()) expect(await movements(`lever:${other}:`)).toEqual([`lever:${other}:open`, `lever:${other}:refund`]);
     expect(await lever(u.id)).toEqual([units("100") - units("1.01") - units("0.00505"), units("1.01")]);
     expect((await lever(TREASURY))[1] - house[1]).toBe(units(mine.gain_cap));
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@
 // only from them.
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { api, makeUser, seedSpotPair, units, type TestUser } from "./helpers.ts";
+import { api, balance, makeUser, seedSpotPair, type TestUser, units } from "./helpers.ts";
 import { BTC, clearBook, USDT } from "./spot-fixtures.ts";
 import { API_KEY_RATE } from "../../worker/lib/api-keys.ts";
 import { currentCode } from "../../worker/domain/account/totp.ts";
@@ -58,10 +58,7 @@ async function keyOf(u: TestUser, scopes: string[], ips?: string[]): Promise<Key
 const bot = () => makeUser({ verified: 2, fundPassword: FUND, balances: [{ currencyId: USDT, units: units("10000") }, { currencyId: BTC, units: units("1") }] });
 const limitBuy = { currency_id: BTC, legal_id: USDT, mode: 2, price: "100", num: "0.1" };
 
-async function usdt(userId: number): Promise<[bigint, bigint]> {
-  const r = await env.DB.prepare("SELECT available, frozen FROM balances WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(userId, USDT).first<{ available: number; frozen: number }>();
-  return [BigInt(r?.available ?? 0), BigInt(r?.frozen ?? 0)];
-}
+const usdt = (userId: number): Promise<[bigint, bigint]> => balance(userId, USDT);
 
 beforeAll(async () => {
   await seedSpotPair();

@@ -8,7 +8,7 @@ import { c2cExpiryJob } from "../../worker/jobs/c2c-expiry.ts";
 import { createAppeal } from "../../worker/domain/c2c/appeals.ts";
 import { applyMerchant } from "../../worker/domain/c2c/merchants.ts";
 import { createOrder, handleOne, orderRow, transitionOrder } from "../../worker/domain/c2c/orders.ts";
-import { api } from "./helpers.ts";
+import { api, onObjects } from "./helpers.ts";
 import { bal, expectBooksBalanced, makeOperator, uploadImage } from "./wallet-fixtures.ts";
 import { listen, makeMerchant, makeTaker, makeTrader, orderState, pay, placeOrder, postAdvert, release, sameMsSellAdverts, seedWalletCurrencies, u8, USDT } from "./c2c-fixtures.ts";
 
@@ -109,8 +109,12 @@ describe("races", () => {
       expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(1);
       const state = (await orderState(id))!.is_sure;
       expect([2, 3]).toContain(state);
-      const moved = await env.DB.prepare("SELECT count(*) AS n FROM movements WHERE key LIKE ?").bind(`c2c:${id}:%`).first<{ n: number }>();
-      expect(moved?.n).toBe(state === 2 ? 1 : 0);
+      // D1's movements of the order (in objects mode the escrow moves in the merchant's account object,
+      // once per order by its keys: tests/objects/c2c-objects.test.ts expires one order twice at once).
+      if (!onObjects()) {
+        const moved = await env.DB.prepare("SELECT count(*) AS n FROM movements WHERE key LIKE ?").bind(`c2c:${id}:%`).first<{ n: number }>();
+        expect(moved?.n).toBe(state === 2 ? 1 : 0);
+      }
       if (state === 3) expect((await release(merchant, id)).body.message.is_sure).toBe(1);
     }
   });

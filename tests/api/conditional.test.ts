@@ -7,7 +7,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { api, balance, dbFingerprint, drainPair, makeUser, reconcileNow, seedCurrencies, seedSpotPair, type TestUser, units } from "./helpers.ts";
+import { api, balance, d1Only, dbFingerprint, drainPair, makeUser, reconcileNow, seedCurrencies, seedSpotPair, type TestUser, units } from "./helpers.ts";
 import { placeConditional } from "../../worker/domain/spot/conditional.ts";
 import { reconcileConditionalOrders, reconcileSpotOrders } from "../../worker/domain/spot/orphans.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
@@ -300,7 +300,9 @@ describe("a conditional order stuck at submitted", () => {
     ]);
   }
 
-  it("is refused and its funds released once by the reconciler when the pair never saw it, and a late placement is refused", async () => {
+  // D1 mode's crash between the freeze and the pair; in objects mode the hold is in the account
+  // object (tests/objects/conditional-objects.test.ts: a hold whose order never reached the pair).
+  it.skipIf(d1Only("a freeze in D1's ledger left by a crash"))("is refused and its funds released once by the reconciler when the pair never saw it, and a late placement is refused", async () => {
     const p = await freshPair();
     await p.trade("100");
     const me = await p.make("1000", "0");

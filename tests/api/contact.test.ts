@@ -4,9 +4,8 @@
 // stops at ten a day. "Is this address registered" gets the same answer for every address.
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { CONTACT_CODES_PER_DAY } from "../../worker/domain/auth/contact.ts";
-import { api, balance, dbFingerprint, makeUser, outboxCode, proveContact, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
+import { api, balance, credit as creditUser, dbFingerprint, makeUser, outboxCode, proveContact, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
 import { ABC_CARD, FUND_PASSWORD, seedWalletCurrencies, uploadImage, USDT } from "./wallet-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
@@ -35,14 +34,7 @@ async function age(account: string, ms: number) {
 }
 
 /** Credits the account as a confirmed deposit would (the test's stand-in for money already there). */
-async function credit(u: TestUser, amount: string) {
-  await env.DB.batch(
-    movementStatements(env.DB, `contact-test:${u.id}:${Date.now()}`, "deposit", [
-      { userId: u.id, currencyId: USDT, account: "change", dAvailable: units(amount), dFrozen: 0n },
-      { userId: SYSTEM.deposits, currencyId: USDT, account: "change", dAvailable: -units(amount), dFrozen: 0n },
-    ]),
-  );
-}
+const credit = (u: TestUser, amount: string) => creditUser(`contact-test:${u.id}:${Date.now()}`, u.id, USDT, units(amount));
 
 describe("the code sent at registration", () => {
   it("logs the new account in unproven, e-mails it a 6-digit code kept only as a keyed hash, and the code proves the address", async () => {

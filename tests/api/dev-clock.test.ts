@@ -7,9 +7,8 @@
 import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import worker from "../../worker/index.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { resetDevClock } from "../../worker/lib/clock.ts";
-import { api, makeUser, type TestUser } from "./helpers.ts";
+import { api, makeUser, reconcileNow, type TestUser } from "./helpers.ts";
 import { bal, BTC, fundTreasury, seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 const DAY_S = 86_400;
@@ -36,7 +35,7 @@ const advance = (advance_s: unknown) => call("/dev/clock", { body: { advance_s }
 const cron = (c = "* * * * *") => call("/dev/cron", { body: { cron: c } });
 const daily = (amount: bigint, bps: bigint) => (amount * bps) / 3_650_000n;
 async function booksClean() {
-  expect((await reconcile(env.DB)).differences).toEqual([]);
+  expect((await reconcileNow()).differences).toEqual([]);
 }
 
 beforeAll(async () => {

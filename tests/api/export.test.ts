@@ -3,8 +3,7 @@
 // the trades CSV lists each of their trades; a range of UTC days selects lines.
 import { env } from "cloudflare:test";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { api, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
-import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
+import { api, balancesOf, depositAt, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
 import { buy, clearBook, PAIR, sell, trader, USDT } from "./spot-fixtures.ts";
 import { csv, toUnits } from "./csv-fixtures.ts";
 
@@ -37,11 +36,8 @@ describe("the ledger CSV", () => {
       sums.set(k, s);
       expect([toUnits(l.balance_after!), toUnits(l.frozen_after!)], JSON.stringify(l)).toEqual([s.a, s.f]);
     }
-    const { results } = await env.DB.prepare(
-      "SELECT c.name, b.account, b.available, b.frozen FROM balances b JOIN currencies c ON c.id = b.currency_id WHERE b.user_id = ? AND (b.available != 0 OR b.frozen != 0)",
-    )
-      .bind(alice.id)
-      .all<{ name: string; account: string; available: number; frozen: number }>();
+    const names = new Map((await env.DB.prepare("SELECT id, name FROM currencies").all<{ id: number; name: string }>()).results.map((c) => [c.id, c.name]));
+    const results = (await balancesOf(alice.id)).filter((b) => b.available !== 0n || b.frozen !== 0n).map((b) => ({ name: names.get(b.currencyId), account: b.account, available: b.available, frozen: b.frozen }));
     expect(results.length).toBeGreaterThanOrEqual(3);
     for (const b of results) expect(sums.get(`${b.name}:${b.account}`), `${b.name}:${b.account}`).toEqual({ a: BigInt(b.available), f: BigInt(b.frozen) });
     for (const [k, s] of sums) {
@@ -56,12 +52,7 @@ describe("the ledger CSV", () => {
     const user = await makeUser();
     // A deposit made two days ago, then a transfer today.
     const twoDaysAgo = Date.now() - 2 * 86_400_000;
-    await env.DB.batch(
-      movementStatements(env.DB, `test-old-deposit:${user.id}`, "deposit", [
-        { userId: user.id, currencyId: USDT, account: "change", dAvailable: units("100"), dFrozen: 0n },
-        { userId: SYSTEM.deposits, currencyId: USDT, account: "change", dAvailable: -units("100"), dFrozen: 0n },
-      ], twoDaysAgo),
-    );
+    await depositAt(`test-old-deposit:${user.id}`, user.id, USDT, units("100"), twoDaysAgo);
     const today = new Date().toISOString().slice(0, 10);
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     const then = new Date(twoDaysAgo).toISOString().slice(0, 10);

@@ -8,6 +8,7 @@ import { hashPassword, passwordCost, SCRYPT_PARAMS, type ScryptCost } from "../.
 import { createSession } from "../../worker/lib/auth.ts";
 import { movementStatements, SYSTEM, type WalletAccount } from "../../worker/lib/ledger.ts";
 import { accountsOnObjects, accountStub, SYSTEM_SHARDS, systemStub } from "../../worker/lib/accounts.ts";
+import { accountReads, movementOf } from "../../worker/domain/wallet/object-reads.ts";
 
 let seq = 0;
 /** A fresh unique e-mail account. */
@@ -194,21 +195,47 @@ export const onObjects = (): boolean => accountsOnObjects(env);
  * deposits account pays it (kind `o.kind`) as a deposit does; in objects mode a user's object takes
  * a credit leg keyed `deposit:{key}` (read as a deposit line), and a system account (id ≤ 0: the
  * treasury) gets the credit in every shard, as tests/objects' fundTreasuryShards does, whichever
- * shard a product draws on. `o.d1`: in D1 whatever the mode (a state from before a cut-over).
+ * shard a product draws on, or only the shard `o.shard`. `o.d1`: in D1 whatever the mode (a state
+ * from before a cut-over), at the time `o.at` (now unless given).
  */
-export async function credit(key: string, userId: number, currencyId: number, amount: bigint, account: WalletAccount = "change", o: { kind?: string; d1?: boolean } = {}): Promise<void> {
+export async function credit(
+  key: string,
+  userId: number,
+  currencyId: number,
+  amount: bigint,
+  account: WalletAccount = "change",
+  o: { kind?: string; d1?: boolean; at?: number; shard?: number } = {},
+): Promise<void> {
   if (o.d1 || !onObjects()) {
     await env.DB.batch(
-      movementStatements(env.DB, key, o.kind ?? "deposit", [
-        { userId, currencyId, account, dAvailable: amount, dFrozen: 0n },
-        { userId: SYSTEM.deposits, currencyId, account, dAvailable: -amount, dFrozen: 0n },
-      ]),
+      movementStatements(
+        env.DB,
+        key,
+        o.kind ?? "deposit",
+        [
+          { userId, currencyId, account, dAvailable: amount, dFrozen: 0n },
+          { userId: SYSTEM.deposits, currencyId, account, dAvailable: -amount, dFrozen: 0n },
+        ],
+        o.at,
+      ),
     );
     return;
   }
   const leg = { key: `deposit:${key}`, ops: [{ t: "credit" as const, account, currencyId, amount }] };
-  const answers = userId > 0 ? await accountStub(env, userId).accountApply(userId, [leg]) : await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => systemStub(env, userId, k).systemApply(userId, k, [leg]))).then((a) => a.flat());
+  const shards = o.shard === undefined ? Array.from({ length: SYSTEM_SHARDS }, (_, k) => k) : [o.shard];
+  const answers = userId > 0 ? await accountStub(env, userId).accountApply(userId, [leg]) : (await Promise.all(shards.map((k) => systemStub(env, userId, k).systemApply(userId, k, [leg])))).flat();
   for (const a of answers) if (a.result !== "applied") throw new Error(`test credit ${key}: ${JSON.stringify(a)}`);
+}
+
+/**
+ * A deposit made at `at`, in the past, to a user who has no money yet: D1's ledger at that time, and
+ * in objects mode the same rows as the record before the cut-over, with the user's account object
+ * opened with the balance they leave (as the cut-over opens it): the statement and the export then
+ * list the deposit below the object's own movements, at its time.
+ */
+export async function depositAt(key: string, userId: number, currencyId: number, amount: bigint, at: number, kind = "deposit"): Promise<void> {
+  await credit(key, userId, currencyId, amount, "change", { d1: true, at, kind });
+  if (onObjects()) await accountStub(env, userId).accountImport(userId, [{ account: "change", currencyId, available: amount, frozen: 0n }]);
 }
 
 /**
@@ -217,9 +244,7 @@ export async function credit(key: string, userId: number, currencyId: number, am
  */
 export async function balance(userId: number, currencyId: number, account = "change"): Promise<[bigint, bigint]> {
   if (onObjects()) {
-    const list =
-      userId > 0 ? await accountStub(env, userId).accountBalances(userId) : (await Promise.all(Array.from({ length: SYSTEM_SHARDS }, (_, k) => systemStub(env, userId, k).systemBalances(userId, k)))).flat();
-    const mine = list.filter((b) => b.currencyId === currencyId && b.account === account);
+    const mine = (await balancesOf(userId)).filter((b) => b.currencyId === currencyId && b.account === account);
     return [mine.reduce((t, b) => t + b.available, 0n), mine.reduce((t, b) => t + b.frozen, 0n)];
   }
   // As text: a system account's balance may be past 2^53.
@@ -227,6 +252,137 @@ export async function balance(userId: number, currencyId: number, account = "cha
     .bind(userId, currencyId, account)
     .first<{ a: string; f: string }>();
   return [BigInt(r?.a ?? 0), BigInt(r?.f ?? 0)];
+}
+
+/**
+ * Every balance of a user, as `balance` reads one: D1's `balances` rows, or in objects mode the rows
+ * of the user's account object (a system account's summed over its shards).
+ */
+export async function balancesOf(userId: number): Promise<{ currencyId: number; account: string; available: bigint; frozen: bigint }[]> {
+  if (onObjects()) {
+    const reads = accountReads(env)!;
+    return (await (userId > 0 ? reads.balances(userId) : reads.systemBalances(userId))).map((b) => ({ currencyId: b.currencyId, account: b.account, available: b.available, frozen: b.frozen }));
+  }
+  const { results } = await env.DB.prepare("SELECT currency_id, account, CAST(available AS TEXT) AS a, CAST(frozen AS TEXT) AS f FROM balances WHERE user_id = ?")
+    .bind(userId)
+    .all<{ currency_id: number; account: string; a: string; f: string }>();
+  return results.map((r) => ({ currencyId: r.currency_id, account: r.account, available: BigInt(r.a), frozen: BigInt(r.f) }));
+}
+
+/**
+ * In objects mode, drains users' account objects (every user's when none are named; a system
+ * account's every shard) into D1's read model now (what their alarms do within a second), so what
+ * reads the read model (the reconciler, the liabilities snapshot, the public summary's fees) has
+ * every movement; in D1 mode there is nothing to drain.
+ */
+export async function drainAccounts(userIds?: number[]): Promise<void> {
+  if (!onObjects()) return;
+  const ids = userIds ?? (await env.DB.prepare("SELECT id FROM users").all<{ id: number }>()).results.map((u) => u.id);
+  for (const id of ids) {
+    if (id > 0) await accountReads(env)!.drained(id);
+    else
+      for (let k = 0; k < SYSTEM_SHARDS; k++)
+        for (let step = 0; (await systemStub(env, id, k).accountDrain()).more; step++) if (step >= 100) throw new Error(`system ${id}:${k}: drain never ended`);
+  }
+}
+
+/**
+ * Credits a crowd of test users: in D1 one deposit movement, in objects mode each user's object a
+ * credit (a deposit leg), drained into the read model.
+ */
+export async function creditMany(key: string, credits: { userId: number; currencyId: number; amount: bigint }[]): Promise<void> {
+  if (onObjects()) {
+    for (const c of credits) await credit(`${key}:${c.userId}:${c.currencyId}`, c.userId, c.currencyId, c.amount);
+    await drainAccounts([...new Set(credits.map((c) => c.userId))]);
+    return;
+  }
+  await env.DB.batch(
+    movementStatements(
+      env.DB,
+      key,
+      "deposit",
+      credits.flatMap((c) => [
+        { userId: c.userId, currencyId: c.currencyId, account: "change" as const, dAvailable: c.amount, dFrozen: 0n },
+        { userId: SYSTEM.deposits, currencyId: c.currencyId, account: "change" as const, dAvailable: -c.amount, dFrozen: 0n },
+      ]),
+    ),
+  );
+}
+
+/**
+ * Freezes `amount` of a user's available in their change account under `key`, as a product's hold
+ * would: a freeze movement in D1, or a reservation in the user's account object (drained into the
+ * read model), listed as an unexplained hold.
+ */
+export async function holdFunds(userId: number, currencyId: number, amount: bigint, key: string): Promise<void> {
+  if (!onObjects()) {
+    await env.DB.batch(movementStatements(env.DB, key, "test_hold", [{ userId, currencyId, account: "change", dAvailable: -amount, dFrozen: amount }]));
+    return;
+  }
+  const r = await accountStub(env, userId).accountReserve(userId, { forKind: "test_hold", forId: key, account: "change", currencyId, amount });
+  if (r.result !== "reserved") throw new Error(`test hold ${key}: ${JSON.stringify(r)}`);
+  await drainAccounts([userId]);
+}
+
+/** D1's table of users' balances: D1's books, or in objects mode the objects' read model (what the liabilities snapshot reads). */
+export const balancesTable = (): string => (onObjects() ? "account_balances" : "balances");
+
+/** D1's rows of users' balance changes, beside balancesTable: D1's ledger, or the read model's movements. */
+export const movementsTable = (): string => (onObjects() ? "account_movements" : "ledger");
+
+/**
+ * The lines a user's statement must list, each `movement|currency|account` as a line's id: the
+ * movements of D1's `ledger`, and in objects mode before them the account object's movements
+ * (drained into D1's read model first; a movement is a row's ref without the op's index).
+ */
+export async function statementLineIds(userId: number): Promise<string[]> {
+  const ids = new Set<string>();
+  if (onObjects()) {
+    await drainAccounts([userId]);
+    const { results } = await env.DB.prepare("SELECT ref, currency_id, account FROM account_movements WHERE user_id = ?").bind(userId).all<{ ref: string; currency_id: number; account: string }>();
+    for (const r of results) ids.add(`${movementOf(r.ref)}|${r.currency_id}|${r.account}`);
+  }
+  const { results } = await env.DB.prepare("SELECT DISTINCT movement_key || '|' || currency_id || '|' || account AS k FROM ledger WHERE user_id = ?").bind(userId).all<{ k: string }>();
+  for (const r of results) ids.add(r.k);
+  return [...ids];
+}
+
+/** A line of a user's statement (GET /api/wallet/statement). */
+export interface StatementLine {
+  id: string;
+  kind: string;
+  currency_id: number;
+  account: string;
+  amount: string;
+  held: string;
+  balance_after: string;
+  held_after: string;
+  ref: { type: string; id: number | null };
+}
+
+/**
+ * Every line of a user's statement, newest first, page by page: the movements of their money as
+ * they read them, in either mode (a test's "moved once" reads these, not one mode's rows).
+ */
+export async function statementLines(token: string, query = ""): Promise<StatementLine[]> {
+  const lines: StatementLine[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < 100; i++) {
+    const r: ApiResult = await api(`/wallet/statement?limit=100${query}${cursor ? `&cursor=${cursor}` : ""}`, { token });
+    if (r.body?.type !== "ok") throw new Error(`statement: ${JSON.stringify(r.body)}`);
+    lines.push(...(r.body.message.lines as StatementLine[]));
+    cursor = r.body.message.next;
+    if (cursor === null) return lines;
+  }
+  throw new Error("statement never ended");
+}
+
+/**
+ * The skip condition of a test about something only D1 mode has (its ledger's rows and keys, the
+ * switch between the modes): true in objects mode. `why` says what, where the test is skipped.
+ */
+export function d1Only(why: string): boolean {
+  return why.length > 0 && onObjects();
 }
 
 /**

@@ -62,7 +62,7 @@ async function publishedSale(op: TestUser, over: Record<string, unknown> = {}, f
   });
   expect(create.body).toMatchObject({ type: "ok", message: { status: "draft" } });
   const p = create.body.message;
-  if (fund) await fundTreasury(p.token_id, 1000n * 10_000n);
+  if (fund) await fundTreasury(p.token_id, 1000n * 10_000n, { for: p.id });
   return p as { id: number; token_id: number; end_at: number; status: string };
 }
 

@@ -8,9 +8,8 @@
 import { env } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { formatUnits } from "../../schemas/money.ts";
-import { api, type TestUser } from "./helpers.ts";
+import { api, balance, reconcileNow, type TestUser } from "./helpers.ts";
 import { BTC, FUND_PASSWORD, fundTreasury, makeOperator, makeWithdrawer, seedWalletCurrencies, setPrice, u8, uploadImage, USDT } from "./wallet-fixtures.ts";
 
 const PRICE = { num: 250005n, dec: 1 }; // 25000.5 USDT per BTC
@@ -160,14 +159,11 @@ describe("the ledger under any sequence of wallet operations", () => {
           await run(user, pic, model, { kind: "deposit", currency: USDT, units: u8("30000"), approve: true });
           for (const o of ops) await run(user, pic, model, o);
 
-          const report = await reconcile(env.DB);
+          const report = await reconcileNow();
           expect(report.differences).toEqual([]);
           for (const [key, v] of model.entries()) {
             const [c, acct] = key.split("|");
-            const row = await env.DB.prepare("SELECT CAST(available AS TEXT) a, CAST(frozen AS TEXT) f FROM balances WHERE user_id = ? AND currency_id = ? AND account = ?")
-              .bind(user.id, Number(c), acct)
-              .first<{ a: string; f: string }>();
-            expect([BigInt(row?.a ?? 0), BigInt(row?.f ?? 0)], key).toEqual([v.a, v.f]);
+            expect(await balance(user.id, Number(c), acct), key).toEqual([v.a, v.f]);
             expect(v.a >= 0n && v.f >= 0n).toBe(true);
           }
           const sums = await env.DB.prepare("SELECT currency_id, SUM(d_available + d_frozen) s FROM ledger GROUP BY currency_id").all<{ currency_id: number; s: number }>();

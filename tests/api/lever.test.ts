@@ -10,11 +10,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { app } from "../../worker/app.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { chargeOvernight, reconcileHeldPositions, submitPosition } from "../../worker/domain/lever/positions.ts";
 import { leverEntries, leverKeys } from "../../worker/domain/lever/ledger.ts";
 import { openLegs } from "../../durable/engine/margin.ts";
-import { api, dbFingerprint, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
+import { api, d1Only, dbFingerprint, drainPair, makeUser, reconcileNow, seedSpotPair, statementLines, units } from "./helpers.ts";
 import { formatUnits } from "../../schemas/money.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
 import { fundHouse, userSocket } from "./seconds-fixtures.ts";
@@ -60,8 +59,12 @@ beforeAll(async () => {
   await setIndex("10.00", XRP_PAIR, XRP);
 });
 
+/** A user's statement lines of one position (of one kind when given). */
+const positionLines = async (token: string, id: number, kind?: string) => (await statementLines(token)).filter((l) => l.ref.type === "lever" && l.ref.id === id && (!kind || l.kind === kind));
+
 describe("the lever account", () => {
-  it("keeps every old account, the ledger trigger and the CHECKs after the balances table was rebuilt", async () => {
+  // D1's balances table and its triggers (in objects mode the account objects keep the balances).
+  it.skipIf(d1Only("D1's balances table"))("keeps every old account, the ledger trigger and the CHECKs after the balances table was rebuilt", async () => {
     const u = await makeUser({ balances: [{ currencyId: USDT, units: u8("5") }, { currencyId: USDT, units: u8("7"), account: "micro" }] });
     expect(await lever(u.id)).toEqual([0n, 0n]);
     const row = await env.DB.prepare("SELECT available FROM balances WHERE user_id = ? AND account = 'micro'").bind(u.id).first<{ available: number }>();
@@ -225,7 +228,7 @@ describe("opening and closing", () => {
     expect((await house())[0]).toBe(h0 - u8("1"));
     expect((await fees()) - f0).toBe(u8("0.0106"));
     expect((await api("/lever/close", { token: u.token, body: { id: p.id } })).body.code).toBe("order_not_found");
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("opens a short and takes its profit when the INDEX falls to the take-profit, once, telling its owner only", async () => {
@@ -250,7 +253,8 @@ describe("opening and closing", () => {
     const after = await lever(u.id);
     await sweepNow();
     expect(await lever(u.id)).toEqual(after);
-    expect((await env.DB.prepare("SELECT count(*) n FROM movements WHERE key = ?").bind(leverKeys.close(p.id)).first<{ n: number }>())!.n).toBe(1);
+    // One close line beside the open's.
+    expect((await positionLines(u.token, p.id)).filter((l) => l.kind !== "lever_open")).toHaveLength(1);
   });
 
   it("stops a long out at the stop-loss when the index reaches it, not before", async () => {
@@ -284,8 +288,9 @@ describe("opening and closing", () => {
     expect(await lever(u.id)).toEqual([u8("100") - u8("1.01") - u8("0.00505"), 0n]);
     // The house takes the margin and releases its hold.
     expect((await house())[0]).toBe(h0 + u8("10.1") + u8("1.01"));
-    expect((await env.DB.prepare("SELECT count(*) n FROM movements WHERE key LIKE ?").bind(`lever:${p.id}:%`).first<{ n: number }>())!.n).toBe(2);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    // Two lines: the open and the liquidation.
+    expect(await positionLines(u.token, p.id)).toHaveLength(2);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("keeps a limit open pending until the index reaches it, then opens at the index; a pending one can be cancelled", async () => {
@@ -456,7 +461,7 @@ describe("refusals", () => {
     expect((await x({ share: 1 })).body.message.status).toBe(2);
     expect((await x({ share: 1 })).body.code).toBe("lever_too_many");
     expect(await env.DB.prepare("SELECT count(*) n FROM lever_positions WHERE user_id = ? AND status = 5").bind(u.id).first<{ n: number }>()).toEqual({ n: 2 });
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
     await api("/lever/batch_close", { token: u.token, body: { currency_id: XRP } });
   });
 
@@ -487,7 +492,7 @@ describe("overnight fees, held positions, the product switch", () => {
     const c = (await api("/lever/close", { token: u.token, body: { id: p.id } })).body.message;
     expect(c.profit).toBe("0.00000000");
     expect(await lever(u.id)).toEqual([u8("100") - u8("0.00505") - u8("0.00202") - u8("0.00505"), 0n]);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("catches up the overnight fees of days a missed run skipped, each day charged once", async () => {
@@ -500,17 +505,18 @@ describe("overnight fees, held positions, the product switch", () => {
     await chargeOvernight(env, (today + 4) * DAY + 60_000);
     await chargeOvernight(env, (today + 4) * DAY + 120_000);
     expect(await positionRow(p.id)).toMatchObject({ overnight: Number(u8("0.00202")) * 4 });
-    const keys = async () =>
-      (await env.DB.prepare("SELECT key FROM movements WHERE key LIKE ? ORDER BY key").bind(`lever:${p.id}:night:%`).all<{ key: string }>()).results.map((r) => r.key);
-    expect(await keys()).toEqual([1, 2, 3, 4].map((d) => `lever:${p.id}:night:${today + d}`));
+    // One statement line a night.
+    const nights = async () => (await positionLines(u.token, p.id, "lever_overnight")).map((l) => l.amount);
+    expect(await nights()).toEqual(Array(4).fill("-0.00202000"));
     await chargeOvernight(env, (today + 5) * DAY);
-    expect(await keys()).toHaveLength(5);
+    expect(await nights()).toHaveLength(5);
     expect(await lever(u.id)).toEqual([u8("100") - u8("1.01") - u8("0.00505"), u8("1.01") - u8("0.00202") * 5n]);
     expect((await api("/lever/close", { token: u.token, body: { id: p.id } })).body.type).toBe("ok");
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
-  it("refunds a held position the pair object never saw, once, and the object refuses it afterwards", async () => {
+  // D1 mode's crash between D1's hold and the pair (in objects mode: tests/objects/orphans-objects.test.ts).
+  it.skipIf(d1Only("a hold in D1's ledger left by a crash"))("refunds a held position the pair object never saw, once, and the object refuses it afterwards", async () => {
     const u = await leverUser("10");
     const id = 123456789;
     const m = { margin: u8("1"), fee: u8("0.005"), hold: u8("10") };
@@ -575,7 +581,7 @@ describe("overnight fees, held positions, the product switch", () => {
   });
 
   it("leaves the books with no difference after all of the above", async () => {
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });
 
@@ -596,6 +602,6 @@ describe("ids drawn in one millisecond", () => {
     expect(await house()).toEqual([h0 - 300n * u8("10.1"), hf0 + 300n * u8("10.1")]);
     expect(await fees()).toBe(f0 + 300n * u8("0.00505"));
     await drainPair(1);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });

@@ -13,9 +13,8 @@ import { emptyRoot, proofBalances, toHex, verifyProof, type LiabilityProof, type
 import { JOBS } from "../../worker/scheduled.ts";
 import { liabilitiesJob } from "../../worker/jobs/liabilities.ts";
 import { runSnapshot, startSnapshot } from "../../worker/domain/transparency/snapshot.ts";
-import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
 import { formatUnits, parseUnits } from "../../schemas/decimal.ts";
-import { api, makeUser, seedCurrencies, units, type TestUser } from "./helpers.ts";
+import { api, balancesTable, creditMany, drainAccounts, holdFunds, makeUser, movementsTable, seedCurrencies, type TestUser, units } from "./helpers.ts";
 import { makeOperator } from "./wallet-fixtures.ts";
 
 const BTC = 1;
@@ -28,10 +27,10 @@ let demo1: TestUser;
 let demo2: TestUser;
 let empty: TestUser;
 
-/** Ledger sums of users > 0 per currency name, as decimal units (bigint). */
+/** Ledger sums of users > 0 per currency name, as decimal units (bigint): D1's ledger, or in objects mode the read model's movements. */
 async function ledgerTotals(): Promise<Map<string, bigint>> {
   const { results } = await env.DB.prepare(
-    "SELECT c.name, CAST(SUM(l.d_available + l.d_frozen) AS TEXT) AS t FROM ledger l JOIN currencies c ON c.id = l.currency_id WHERE l.user_id > 0 GROUP BY c.name",
+    `SELECT c.name, CAST(SUM(l.d_available + l.d_frozen) AS TEXT) AS t FROM ${movementsTable()} l JOIN currencies c ON c.id = l.currency_id WHERE l.user_id > 0 GROUP BY c.name`,
   ).all<{ name: string; t: string }>();
   return new Map(results.map((r) => [r.name, BigInt(r.t)]));
 }
@@ -48,25 +47,15 @@ async function proofOf(u: TestUser): Promise<LiabilityProof> {
   return r.body.message;
 }
 
-/** Freezes `amount` of `user`'s available (a hold, as an order or an earn product would). */
-async function hold(userId: number, currencyId: number, amount: bigint, key: string) {
-  await env.DB.batch(
-    movementStatements(env.DB, key, "test_hold", [
-      { userId, currencyId, account: "change", dAvailable: -amount, dFrozen: amount },
-    ]),
-  );
-}
-
 /** The users and balances the tests from "the daily snapshot" on read (the first describe needs none). */
 async function populate() {
   await seedCurrencies();
   op = await makeOperator();
   demo1 = await makeUser({ balances: [{ currencyId: BTC, units: units("0.5") }, { currencyId: USDT, units: units("1000") }, { currencyId: USDT, units: units("250.25"), account: "lever" }] });
-  await hold(demo1.id, USDT, units("100"), `hold:${demo1.id}`);
+  await holdFunds(demo1.id, USDT, units("100"), `hold:${demo1.id}`);
   demo2 = await makeUser({ balances: [{ currencyId: USDT, units: units("42") }] });
-  // Enough users for a tree of several levels (some above the levels the proof recomputes).
   // Enough users for a tree of several levels (some above the levels a proof recomputes): inserted
-  // directly (they never log in) and credited through the ledger in one deposit movement.
+  // directly (they never log in) and credited as one crowd.
   const ids: number[] = [];
   for (let i = 0; i < 37; i++) {
     const row = await env.DB.prepare("INSERT INTO users (account, account_type, password_hash, extension_code, role, created_at) VALUES (?, 1, 'x', ?, 'user', ?) RETURNING id")
@@ -74,22 +63,13 @@ async function populate() {
       .first<{ id: number }>();
     ids.push(row!.id);
   }
-  await env.DB.batch(
-    movementStatements(
-      env.DB,
-      "test-credit:crowd",
-      "deposit",
-      ids.flatMap((id, i) => {
-        const currencyId = i % 3 === 0 ? BTC : USDT;
-        const amount = BigInt(1000 + i * 7919);
-        return [
-          { userId: id, currencyId, account: "change" as const, dAvailable: amount, dFrozen: 0n },
-          { userId: SYSTEM.deposits, currencyId, account: "change" as const, dAvailable: -amount, dFrozen: 0n },
-        ];
-      }),
-    ),
+  await creditMany(
+    "test-credit:crowd",
+    ids.map((userId, i) => ({ userId, currencyId: i % 3 === 0 ? BTC : USDT, amount: BigInt(1000 + i * 7919) })),
   );
   empty = await makeUser();
+  // The snapshot reads the read model in objects mode: every object's movements in it.
+  await drainAccounts();
 }
 
 describe("an exchange with no users yet", () => {
@@ -130,7 +110,7 @@ describe("the daily snapshot", () => {
     expect(p.totals.find((t) => t.currency === "BTC")!.total).not.toBe("0");
     for (const t of p.totals) expect(units(t.total), t.currency).toBe(ledger.get(t.currency) ?? 0n);
     // Every user owed something counts (one with only zero balances has no leaf).
-    const users = await env.DB.prepare("SELECT COUNT(*) AS n FROM (SELECT user_id FROM balances WHERE user_id > 0 GROUP BY user_id HAVING MAX(available + frozen) > 0)").first<{ n: number }>();
+    const users = await env.DB.prepare(`SELECT COUNT(*) AS n FROM (SELECT user_id FROM ${balancesTable()} WHERE user_id > 0 GROUP BY user_id HAVING MAX(available + frozen) > 0)`).first<{ n: number }>();
     expect(p.user_count).toBe(users!.n);
     // The same day's cron again starts nothing new.
     await liabilitiesJob.run(env, { cron: "0 0 * * *", now: MIDNIGHT + 1000 });
@@ -236,7 +216,7 @@ describe("publication stops", () => {
     const before = await published();
     await env.DB.batch([
       env.DB.prepare("PRAGMA ignore_check_constraints = ON"),
-      env.DB.prepare("UPDATE balances SET available = -5 WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(demo2.id, USDT),
+      env.DB.prepare(`UPDATE ${balancesTable()} SET available = -5 WHERE user_id = ? AND currency_id = ? AND account = 'change'`).bind(demo2.id, USDT),
       env.DB.prepare("PRAGMA ignore_check_constraints = OFF"),
     ]);
     try {
@@ -247,14 +227,14 @@ describe("publication stops", () => {
     } finally {
       await env.DB.batch([
         env.DB.prepare("PRAGMA ignore_check_constraints = ON"),
-        env.DB.prepare("UPDATE balances SET available = 42 * 100000000 WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(demo2.id, USDT),
+        env.DB.prepare(`UPDATE ${balancesTable()} SET available = 42 * 100000000 WHERE user_id = ? AND currency_id = ? AND account = 'change'`).bind(demo2.id, USDT),
         env.DB.prepare("PRAGMA ignore_check_constraints = OFF"),
       ]);
     }
   });
 
   it("when the balances' totals differ from the ledger's, and the console shows which currency", async () => {
-    await env.DB.prepare("UPDATE balances SET available = available + 7 WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(demo1.id, BTC).run();
+    await env.DB.prepare(`UPDATE ${balancesTable()} SET available = available + 7 WHERE user_id = ? AND currency_id = ? AND account = 'change'`).bind(demo1.id, BTC).run();
     try {
       const r = await api("/admin/transparency/liabilities/run", { token: op.token, body: { reason: "check after incident" } });
       expect(r.body.message.status).toBe("failed");
@@ -264,7 +244,7 @@ describe("publication stops", () => {
       const btc = run.problem.mismatches[0];
       expect(units(btc.balances) - units(btc.ledger)).toBe(7n);
     } finally {
-      await env.DB.prepare("UPDATE balances SET available = available - 7 WHERE user_id = ? AND currency_id = ? AND account = 'change'").bind(demo1.id, BTC).run();
+      await env.DB.prepare(`UPDATE ${balancesTable()} SET available = available - 7 WHERE user_id = ? AND currency_id = ? AND account = 'change'`).bind(demo1.id, BTC).run();
     }
   });
 });

@@ -4,7 +4,7 @@ import { reconcileJob } from "../../worker/jobs/reconcile.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { operatorRoutes } from "../../worker/routes/operator.ts";
-import { api, makeUser, type TestUser } from "./helpers.ts";
+import { api, d1Only, drainAccounts, makeUser, type TestUser } from "./helpers.ts";
 import { bal, BTC, expectBooksBalanced, makeOperator, seedWalletCurrencies, u8, USDT, walletFingerprint } from "./wallet-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
@@ -88,6 +88,8 @@ describe("users, balances and ledger", () => {
     expect(byAccount.body.message.lists).toEqual([expect.objectContaining({ id: user.id, account: user.account, role: "user" })]);
     const byId = await api(`/admin/users?q=${user.id}`, { token: op.token });
     expect(byId.body.message.lists.map((u: any) => u.id)).toContain(user.id);
+    // The operator's screens read the read model in objects mode: the user's object drained first (its alarm's work).
+    await drainAccounts([user.id]);
     const detail = await api(`/admin/users/${user.id}`, { token: op.token });
     expect(detail.body.message.balances).toEqual([{ currency_id: BTC, currency_name: "BTC", account: "change", available: "1.25000000", frozen: "0.00000000" }]);
     const ledger = await api(`/admin/users/${user.id}/ledger`, { token: op.token });
@@ -235,7 +237,9 @@ describe("reconciliation", () => {
     expect(audit.body.message.lists[0]).toMatchObject({ operator_id: op.id, target_id: String(r.body.message.report_id) });
   });
 
-  it("reports a balance that disagrees with its ledger rows, loudly", async () => {
+  // The two tests below plant rows in D1's balances and ledger, the books of D1 mode; in objects mode
+  // the reconciler compares the objects with their read model (tests/api/account-reads.test.ts plants those).
+  it.skipIf(d1Only("a difference planted in D1's balances"))("reports a balance that disagrees with its ledger rows, loudly", async () => {
     const op = await makeOperator();
     const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("2") }] });
     const spy = vi.spyOn(console, "error").mockImplementation(() => {});
@@ -261,7 +265,7 @@ describe("reconciliation", () => {
     }
   });
 
-  it("reports frozen funds that no hold explains, and a movement that does not net to zero", async () => {
+  it.skipIf(d1Only("rows planted in D1's ledger"))("reports frozen funds that no hold explains, and a movement that does not net to zero", async () => {
     const user = await makeUser();
     await env.DB.prepare("INSERT INTO movements (key, kind, created_at) VALUES ('broken:1', 'test', 0)").run();
     await env.DB.prepare("INSERT INTO ledger (movement_key, user_id, currency_id, account, d_available, d_frozen, kind, created_at) VALUES ('broken:1', ?, ?, 'change', 0, 7, 'test', 0)")

@@ -10,9 +10,9 @@ import { env, runDurableObjectAlarm, runInDurableObject, SELF } from "cloudflare
 import { beforeAll, describe, expect, it } from "vitest";
 import type { PairDurableObject } from "../../durable/pair/object.ts";
 import { USER_CHANNEL_PROTOCOL, type UserEvent } from "../../schemas/realtime.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
-import { api, balance, drainPair, makeUser, seedSpotPair, units, type TestUser } from "./helpers.ts";
+import { changingSessions } from "../../worker/lib/session-push.ts";
+import { api, balance, d1Only, drainPair, makeUser, reconcileNow, seedSpotPair, type TestUser, units } from "./helpers.ts";
 
 /** This file's own pair and coin, so no other test's orders share its book. */
 const PAIR = 62;
@@ -88,11 +88,14 @@ async function restart() {
 describe("a drain's notices and the sessions they reach", () => {
   const ways: [string, (u: TestUser, token: string) => Promise<void>][] = [
     ["a logout", async (_u, token) => void expect((await api("/user/logout", { token, body: {} })).body.type).toBe("ok")],
-    ["expiry", async (_u, token) => {
+    // The two D1 writes below go through changingSessions, as a writer in the code must: in objects
+    // mode the user's account object, which remembers sessions, then asks D1 again (a bare UPDATE
+    // would be seen only after its TRUST_MS; in D1 mode it is the bare write).
+    ["expiry", async (u, token) => {
       const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(token)))].map((b) => b.toString(16).padStart(2, "0")).join("");
-      await env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE token_hash = ?").bind(Date.now() - 1, hash).run();
+      await changingSessions(env, u.id, () => env.DB.prepare("UPDATE sessions SET expires_at = ? WHERE token_hash = ?").bind(Date.now() - 1, hash).run());
     }],
-    ["a lock of the account", async (u) => void (await env.DB.prepare("UPDATE users SET locked = 1 WHERE id = ?").bind(u.id).run())],
+    ["a lock of the account", async (u) => void (await changingSessions(env, u.id, () => env.DB.prepare("UPDATE users SET locked = 1 WHERE id = ?").bind(u.id).run()))],
     ["a password change", async (u, token) => {
       const r = await api("/new/users/update-password", { token, body: { oldpwd: u.password, newpwd: "N3w-Passw0rd!x", repwd: "N3w-Passw0rd!x" } });
       expect(r.body.status).toBe(1);
@@ -176,10 +179,12 @@ describe("a transaction's storage writes", () => {
     const [available, frozen] = await balance(taker.id, USDT);
     expect(frozen).toBe(units("6"));
     expect(available).toBe(units("10000") - units("66.1") - units("6"));
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
-  it("forgets what a failed transaction wrote, on disk and in memory: the same order then books as if it never had", async () => {
+  // The order is placed on the pair directly with its hold written in D1's ledger, as the Worker of
+  // D1 mode leaves it; in objects mode the hold is the account object's and goes with the order.
+  it.skipIf(d1Only("an order held in D1's ledger, placed on the pair directly"))("forgets what a failed transaction wrote, on disk and in memory: the same order then books as if it never had", async () => {
     await clearBook();
     const maker = await trader();
     const bidder = await trader();
@@ -240,7 +245,7 @@ describe("a transaction's storage writes", () => {
     await drainPair(PAIR);
     expect(await env.DB.prepare("SELECT status, filled FROM spot_orders WHERE id = ?").bind(orderId).first()).toEqual({ status: 2, filled: 1000000 });
     expect(await env.DB.prepare("SELECT count(*) AS n FROM spot_trades WHERE buy_order_id = ?").bind(orderId).first()).toEqual({ n: 1 });
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("answers a batch holding an order it already booked and one the reconciler tombstoned as before, and books neither again", async () => {
@@ -262,7 +267,10 @@ describe("a transaction's storage writes", () => {
   });
 });
 
-describe("a drain that runs while orders arrive", () => {
+// The pair's outbox written to D1 by its own batch (held here at the outbox's database): in objects
+// mode the background drain hands each batch to a collector object instead
+// (tests/objects/pair-drain-objects.test.ts: once, after a collector dies, while D1 fails).
+describe.skipIf(d1Only("the pair's own D1 batch"))("a drain that runs while orders arrive", () => {
   it("takes the orders that arrive meanwhile, and after a crash in the middle the alarm alone applies each of them once", async () => {
     await clearBook();
     const maker = await trader();
@@ -299,6 +307,6 @@ describe("a drain that runs while orders arrive", () => {
     expect(await balance(b.id, COIN)).toEqual([units("10.1996"), 0n]);
     expect(await balance(a.id, USDT)).toEqual([units("9994"), 0n]);
     expect(await balance(b.id, USDT)).toEqual([units("9988"), 0n]);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });

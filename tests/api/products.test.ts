@@ -11,7 +11,7 @@ import { holdSourcesOf, PRODUCT_MODULES } from "../../worker/domain/products.ts"
 import { transferOwn } from "../../worker/domain/wallet/transfers.ts";
 import { applyMovement, balanceOf, SYSTEM, type WalletAccount } from "../../worker/lib/ledger.ts";
 import { ApiError } from "../../worker/lib/errors.ts";
-import { api, makeUser } from "./helpers.ts";
+import { api, balance, d1Only, makeUser } from "./helpers.ts";
 import { seedWalletCurrencies, u8, USDT } from "./wallet-fixtures.ts";
 
 beforeAll(seedWalletCurrencies);
@@ -49,7 +49,8 @@ describe("the declarations and the database agree", () => {
 });
 
 describe("an account that no product declares", () => {
-  it("is refused by the ledger, and the movement changes nothing", async () => {
+  // D1's ledger module itself (worker/lib/ledger.ts) on D1's books: in objects mode a user's money is not in them.
+  it.skipIf(d1Only("D1's ledger module on D1's books"))("is refused by the ledger, and the movement changes nothing", async () => {
     const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("10") }] });
     const before = await env.DB.prepare("SELECT count(*) AS n FROM balances").first<{ n: number }>();
     await expect(
@@ -67,11 +68,13 @@ describe("an account that no product declares", () => {
     const user = await makeUser({ balances: [{ currencyId: USDT, units: u8("10") }] });
     const r = await api("/wallet/change", { token: user.token, body: { number: "1", from_field: "change", to_field: "savings", currency_id: USDT } });
     expect(r.body).toMatchObject({ type: "error", code: "invalid_param" });
-    expect(await balanceOf(env.DB, user.id, USDT, "change")).toMatchObject({ available: u8("10") });
+    expect(await balance(user.id, USDT)).toEqual([u8("10"), 0n]);
   });
 });
 
-describe("a product made up in this test", () => {
+// Its money through D1's ledger module, transfers and reconciler on D1's books (a product on the
+// account objects declares its legs and holds there instead: docs/architecture/account-objects.md).
+describe.skipIf(d1Only("D1's ledger module on D1's books"))("a product made up in this test", () => {
   // Its declaration, as it would stand in schemas/products.ts …
   const savings: ProductDeclaration = {
     id: "savings",

@@ -14,7 +14,7 @@ import { runScheduled } from "../../worker/scheduled.ts";
 import { beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { applyMovement, SYSTEM } from "../../worker/lib/ledger.ts";
-import { api, balance, drainPair, makeUser, seedSpotPair, units, type TestUser } from "./helpers.ts";
+import { api, balance, d1Only, drainPair, makeUser, reconcileNow, seedSpotPair, type TestUser, units } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
 import { makeOperator } from "./wallet-fixtures.ts";
 import { buyAt30000, codeOf, feesUsdt, marketAt30000, registerWith, share, verify } from "./invite-fixtures.ts";
@@ -101,7 +101,9 @@ describe("the rebate attack", () => {
     expect(BigInt(line!.fee_usdt)).toBe(real);
   });
 
-  it("never lets the fee account go negative: the database refuses a payment it cannot cover and changes nothing", async () => {
+  // The two tests below write D1's ledger and balances past the products (its triggers and the
+  // reconciler's checks of D1's books); in objects mode the fee shards' own CHECKs refuse an overdraft.
+  it.skipIf(d1Only("D1's ledger written directly"))("never lets the fee account go negative: the database refuses a payment it cannot cover and changes nothing", async () => {
     const [fees] = await balance(SYSTEM.fees, USDT);
     const taker = await makeUser({ verified: 2 });
     await expect(
@@ -114,10 +116,10 @@ describe("the rebate attack", () => {
     expect(await balance(taker.id, USDT)).toEqual([0n, 0n]);
     // Nor can anyone write the balance directly.
     await expect(env.DB.prepare("UPDATE balances SET available = -1 WHERE user_id = 0 AND currency_id = ?").bind(USDT).run()).rejects.toThrow(/system_overdraft/);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
-  it("reports a debit of the fee account that no fee reversal or rebate explains, and a negative system account", async () => {
+  it.skipIf(d1Only("D1's ledger written directly"))("reports a debit of the fee account that no fee reversal or rebate explains, and a negative system account", async () => {
     expect((await reconcile(env.DB)).ok).toBe(true);
     const taker = await makeUser({ verified: 2 });
     // A bug pays someone out of the fee account under a kind that may not touch it.

@@ -10,13 +10,21 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { formatUnits } from "../../schemas/money.ts";
-import { api, drainPair, seedSpotPair, units } from "./helpers.ts";
+import { api, d1Only, drainPair, seedSpotPair, units } from "./helpers.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
 import { bettor, fundHouse, micro, submit, twoSidedBook } from "./seconds-fixtures.ts";
 import { lever, leverUser, open, setIndex } from "./lever-fixtures.ts";
 
-const contracts = async (userId: number) => (await env.DB.prepare("SELECT count(*) AS n FROM micro_orders WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
-const positions = async (userId: number) => (await env.DB.prepare("SELECT count(*) AS n FROM lever_positions WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n;
+/** A user's contracts and positions in D1, after the pair's drain (in objects mode a record reaches D1 with it). */
+const contracts = async (userId: number) => (await drainPair(1), (await env.DB.prepare("SELECT count(*) AS n FROM micro_orders WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n);
+const positions = async (userId: number) => (await drainPair(1), (await env.DB.prepare("SELECT count(*) AS n FROM lever_positions WHERE user_id = ?").bind(userId).first<{ n: number }>())!.n);
+
+/**
+ * Terms edited by a bare UPDATE of D1: D1 mode's freeze batch re-checks them at the next submit. In
+ * objects mode the pairs hold on the terms they were told of, and an edit reaches them only through
+ * the operator's routes (tests/objects/seconds-terms-objects.test.ts, lever-objects.test.ts).
+ */
+const BARE_TERMS = d1Only("terms edited by a bare UPDATE of D1");
 
 beforeAll(async () => {
   await seedSpotPair();
@@ -61,7 +69,7 @@ describe("a seconds contract after something changed in D1", () => {
     await nothingHeld(a);
   });
 
-  it("holds a contract at the ratio and fee D1 has now, after they were edited elsewhere", async () => {
+  it.skipIf(BARE_TERMS)("holds a contract at the ratio and fee D1 has now, after they were edited elsewhere", async () => {
     const a = await activeBettor();
     await env.DB.batch([
       env.DB.prepare("UPDATE seconds_options SET profit_ratio_bps = 5000 WHERE seconds = 30"),
@@ -81,7 +89,7 @@ describe("a seconds contract after something changed in D1", () => {
     }
   });
 
-  it("refuses a duration withdrawn, a stake past a lowered maximum and a closed pair, as D1 has them now, and holds nothing", async () => {
+  it.skipIf(BARE_TERMS)("refuses a duration withdrawn, a stake past a lowered maximum and a closed pair, as D1 has them now, and holds nothing", async () => {
     const a = await activeBettor();
     await env.DB.prepare("UPDATE seconds_options SET status = 0 WHERE seconds = 30").run();
     expect((await submit(a.u.token, { number: "10" })).body).toMatchObject({ type: "error", code: "seconds_unavailable" });
@@ -153,12 +161,13 @@ describe("a leveraged open after something changed in D1", () => {
     await nothingHeld(c);
   });
 
-  it("charges the fee D1 has now and refuses a leverage or a pair switched off since, holding nothing", async () => {
+  it.skipIf(BARE_TERMS)("charges the fee D1 has now and refuses a leverage or a pair switched off since, holding nothing", async () => {
     const a = await activeHolder();
     await env.DB.prepare("UPDATE lever_pairs SET fee_bps = 50 WHERE pair_id = 1").run();
     try {
       const r = await open(a.u.token, { share: 10, multiple: 10 });
       expect(r.body.type).toBe("ok");
+      await drainPair(1);
       const row = await env.DB.prepare("SELECT fee_bps, CAST(fee AS TEXT) AS fee, CAST(margin AS TEXT) AS margin FROM lever_positions WHERE id = ?").bind(r.body.message.id).first<{ fee_bps: number; fee: string; margin: string }>();
       const first = await env.DB.prepare("SELECT fee_bps, CAST(fee AS TEXT) AS fee FROM lever_positions WHERE user_id = ? AND id != ?").bind(a.u.id, r.body.message.id).first<{ fee_bps: number; fee: string }>();
       expect([first!.fee_bps, row!.fee_bps]).toEqual([5, 50]);

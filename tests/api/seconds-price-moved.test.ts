@@ -5,8 +5,7 @@
  */
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { api, drainPair, seedSpotPair, units } from "./helpers.ts";
+import { api, drainPair, reconcileNow, seedSpotPair, units } from "./helpers.ts";
 import { PAIR, USDT, clearBook } from "./spot-fixtures.ts";
 import { bettor, fundHouse, micro, orderRow, submit, twoSidedBook } from "./seconds-fixtures.ts";
 
@@ -31,7 +30,7 @@ describe("a seconds contract priced at another index than its owner confirmed", 
     expect(await micro(u.id)).toEqual([units("1000"), 0n]);
     const refused = await env.DB.prepare("SELECT status FROM micro_orders WHERE user_id = ?").bind(u.id).all<{ status: number }>();
     expect(refused.results.every((r) => r.status === 4)).toBe(true);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("opens within the tolerance at the entry tick, and opens as before when no index is named", async () => {

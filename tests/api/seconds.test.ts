@@ -11,8 +11,7 @@ import { app } from "../../worker/app.ts";
 import { reconcileHeldContracts, submitContract } from "../../worker/domain/seconds/orders.ts";
 import { TREASURY } from "../../worker/lib/guarded.ts";
 import { movementStatements, SYSTEM } from "../../worker/lib/ledger.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { api, dbFingerprint, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
+import { api, d1Only, dbFingerprint, drainPair, makeUser, onObjects, reconcileNow, seedSpotPair, statementLines, units } from "./helpers.ts";
 import { PAIR, USDT } from "./spot-fixtures.ts";
 import { bettor, expireNow, fundHouse, micro, orderRow, settled, stubOf, submit, twoSidedBook, userSocket } from "./seconds-fixtures.ts";
 
@@ -91,8 +90,8 @@ describe("submitting", () => {
     expect(await micro(u.id)).toEqual([units("89.8"), units("10")]);
     expect(await micro(TREASURY)).toEqual([house[0] - units("8.2"), house[1] + units("8.2")]);
     expect(await fees()).toBe(fee0 + units("0.2"));
-    const moves = await env.DB.prepare("SELECT count(DISTINCT movement_key) n FROM ledger WHERE movement_key = ?").bind(`micro:${o.id}:open`).first<{ n: number }>();
-    expect(moves!.n).toBe(1);
+    const lines = (await statementLines(u.token)).filter((l) => l.ref.type === "seconds" && l.ref.id === o.id);
+    expect(lines.map((l) => [l.kind, l.account])).toEqual([["micro_open", "micro"]]);
     const listed = (await api("/microtrade/lists", { token: u.token })).body.message;
     expect(listed.map((x: { id: number }) => x.id)).toEqual([o.id]);
   });
@@ -152,7 +151,8 @@ describe("submitting", () => {
     const h = (await api("/new/microtrade/lists?status=4", { token: u.token })).body.data;
     expect(h.total).toBe(1);
     expect(h.lists[0]).toMatchObject({ status: 4, fact_profits: null, match_id: EMPTY_PAIR });
-    expect(await env.DB.prepare("SELECT count(*) n FROM movements WHERE key = ?").bind(`micro:${h.lists[0].id}:refund`).first()).toEqual({ n: 1 });
+    // D1's refund movement (in objects mode the hold is given back in the account object: the balances above).
+    if (!onObjects()) expect(await env.DB.prepare("SELECT count(*) n FROM movements WHERE key = ?").bind(`micro:${h.lists[0].id}:refund`).first()).toEqual({ n: 1 });
   });
 
   it("refuses a contract the house cannot cover, translated, and changes nothing", async () => {
@@ -295,7 +295,7 @@ describe("settlement", () => {
     await expireNow(PAIR, o.id);
     await settled(PAIR, o.id);
     const after = await micro(u.id);
-    const ledger = (await env.DB.prepare("SELECT count(*) n FROM ledger").first<{ n: number }>())!.n;
+    const lines = await statementLines(u.token);
     // As if the object had lost its note that the settlement reached D1, then fired twice.
     await expireNow(PAIR, o.id);
     await runInDurableObject(stubOf(PAIR), async (_obj, state) => {
@@ -306,13 +306,15 @@ describe("settlement", () => {
     await drainPair(PAIR);
     await drainPair(PAIR);
     expect(await micro(u.id)).toEqual(after);
-    expect((await env.DB.prepare("SELECT count(*) n FROM ledger").first<{ n: number }>())!.n).toBe(ledger);
+    expect(await statementLines(u.token)).toEqual(lines);
     const state = await runInDurableObject(stubOf(PAIR), async (_obj, s) => s.storage.sql.exec("SELECT status FROM contracts WHERE id = ?", o.id).one().status);
     expect(state).toBe(3);
   });
 });
 
-describe("crash between the hold and the object", () => {
+// D1 mode's crash between D1's hold and the pair; in objects mode the hold is in the account object
+// and a contract the pair never took is swept from there (tests/objects/orphans-objects.test.ts).
+describe.skipIf(d1Only("a hold in D1's ledger left by a crash"))("crash between the hold and the object", () => {
   async function heldOnly(userId: number, id: number) {
     // What a Worker that died right after the hold leaves behind.
     const stake = units("10");
@@ -424,7 +426,7 @@ describe("reconciliation", () => {
     const s = await bettor("100");
     await settled(PAIR, (await submit(s.token, { type: 2, seconds: 1, number: "10" })).body.message.id);
     await drainPair(PAIR);
-    const r = await reconcile(env.DB);
+    const r = await reconcileNow();
     expect(r.differences).toEqual([]);
     expect(r.stats.hold_sources).toContain("micro_orders");
   });
@@ -445,6 +447,6 @@ describe("ids drawn in one millisecond", () => {
     expect(await micro(TREASURY)).toEqual([house[0] - 300n * units("8.2"), house[1] + 300n * units("8.2")]);
     expect(await fees()).toBe(fee0 + 300n * units("0.2"));
     await drainPair(PAIR);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });

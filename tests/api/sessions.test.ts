@@ -4,7 +4,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { USER_CHANNEL_CLOSE, USER_CHANNEL_PROTOCOL } from "../../schemas/realtime.ts";
-import { api, makeUser, seedSpotPair, units, type TestUser } from "./helpers.ts";
+import { api, balance, makeUser, seedSpotPair, type TestUser, units } from "./helpers.ts";
 import { BTC, USDT } from "./spot-fixtures.ts";
 
 const PHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 18_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.0 Mobile/15E148 Safari/604.1";
@@ -67,8 +67,7 @@ describe("revoking a session", () => {
     expect([next.status, next.body.type]).toEqual([401, "999"]);
     const order = await api("/transaction/walletIn", { token: laptop, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: "100", num: "0.1" } });
     expect(order.body.type).toBe("999");
-    const held = await env.DB.prepare("SELECT frozen FROM balances WHERE user_id = ? AND currency_id = ?").bind(user.id, USDT).first<{ frozen: number }>();
-    expect(held?.frozen ?? 0).toBe(0);
+    expect((await balance(user.id, USDT))[1]).toBe(0n);
     // The phone goes on.
     expect((await api("/user/info", { token: phone })).body.type).toBe("ok");
     expect((await sessions(phone)).map((s) => s.id)).not.toContain(target.id);

@@ -6,8 +6,7 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
 import { MAX_BATCH_ORDERS } from "../../schemas/spot.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { api, balance, dbFingerprint, drainPair, seedSpotPair, units } from "./helpers.ts";
+import { api, balance, dbFingerprint, drainPair, reconcileNow, seedSpotPair, units } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
 
 const batch = (token: string, orders: Record<string, unknown>[], extra: Record<string, unknown> = {}, lang = "en") =>
@@ -62,7 +61,7 @@ describe("placing a batch", () => {
     expect(await balance(taker.id, USDT)).toEqual([units("20000") - units("10001") - units("2505"), units("2505")]);
     expect(await balance(taker.id, BTC)).toEqual([units("1") + units("0.2") - units("0.0004"), 0n]);
     expect(await balance(maker.id, USDT)).toEqual([units("10000") + units("10001") - units("10.001"), 0n]);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("refuses only the orders the balance no longer covers; the earlier ones go through", async () => {
@@ -80,7 +79,7 @@ describe("placing a batch", () => {
     expect(out[2].message).toBe("Insufficient balance");
     expect(await balance(u.id, USDT)).toEqual([0n, units("250")]);
     await drainPair(PAIR);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("freezes nothing and books nothing when the balance covers none of the orders", async () => {
@@ -121,6 +120,8 @@ describe("placing a batch", () => {
           .bind(userId)
           .all()
       ).results;
+    // The orders' rows in D1 (in objects mode they reach it with the pair's drain).
+    await drainPair(PAIR);
     const mine = await rows(inBatch.id);
     expect(mine).toHaveLength(3);
     expect(mine).toEqual(await rows(alone.id));
@@ -129,7 +130,7 @@ describe("placing a batch", () => {
     await drainPair(PAIR);
     expect(await balance(inBatch.id, USDT)).toEqual(await balance(alone.id, USDT));
     expect(await balance(inBatch.id, BTC)).toEqual(await balance(alone.id, BTC));
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 
   it("refuses each order that breaks a rule with its own translated reason, and places the rest", async () => {
@@ -215,6 +216,6 @@ describe("cancelling a batch", () => {
     expect(await balance(other.id, USDT)).toEqual([units("9900"), units("100")]);
     const again = await api("/transaction_del/batch", { token: u.token, body: { ids: mine } });
     expect(again.body.message).toEqual({ cancelled: [], not_found: mine });
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   });
 });

@@ -2,8 +2,8 @@ import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_BATCH_ORDERS } from "../../schemas/spot.ts";
 import { placeBatch, placeOrder, type Trader } from "../../worker/domain/spot/orders.ts";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { api, balance, dbFingerprint, drainPair, makeUser, seedSpotPair, units } from "./helpers.ts";
+import { SYSTEM } from "../../worker/lib/ledger.ts";
+import { api, balance, dbFingerprint, drainAccounts, drainPair, makeUser, reconcileNow, seedSpotPair, units } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
 
 const pair = PAIR;
@@ -47,8 +47,7 @@ describe("placing orders", () => {
     // Taker bought 0.1 BTC, taker fee 20 bps in BTC = 0.0002; paid exactly 5000 USDT.
     expect(await balance(taker.id, BTC)).toEqual([units("1.0998"), 0n]);
     expect(await balance(taker.id, USDT)).toEqual([units("5000"), 0n]);
-    const fees = await env.DB.prepare("SELECT currency_id, available FROM balances WHERE user_id = 0 ORDER BY currency_id").all<{ currency_id: number; available: number }>();
-    expect(fees.results).toEqual(expect.arrayContaining([{ currency_id: BTC, available: Number(units("0.0002")) }]));
+    expect(await balance(SYSTEM.fees, BTC)).toEqual([units("0.0002"), 0n]);
     const history = await api("/new/transaction/lists", { token: taker.token });
     expect(history.body.data.lists[0]).toMatchObject({ way: 2, direction: "buy", price: "50000.00", number: "0.100000", currency_name: "BTC", legal_name: "USDT" });
     // Each side's trade history shows the fee it really paid, in the currency it was taken from.
@@ -237,7 +236,7 @@ describe("reconciliation", () => {
     await buy(u.token, { price: "123", num: "0.5" });
     await sell(u.token, { price: "99999", num: "0.25" });
     await drainPair(pair);
-    const result = await reconcile(env.DB);
+    const result = await reconcileNow();
     expect(result.differences).toEqual([]);
     expect(result.stats.hold_sources).toContain("spot_orders");
   });
@@ -249,7 +248,8 @@ describe("reconciliation", () => {
     await drainPair(pair);
     // Corrupt the order record only (as a bug would): its hold no longer matches the frozen funds.
     await env.DB.prepare("UPDATE spot_orders SET status = 3 WHERE id = ?").bind(r.body.message.order_id).run();
-    const result = await reconcile(env.DB);
+    await drainAccounts([u.id]);
+    const result = await reconcileNow();
     expect(result.differences).toEqual(expect.arrayContaining([expect.objectContaining({ check: "frozen_vs_holds", user_id: u.id, currency_id: USDT })]));
     await env.DB.prepare("UPDATE spot_orders SET status = 1 WHERE id = ?").bind(r.body.message.order_id).run();
   });
@@ -278,7 +278,7 @@ describe("ids drawn in one millisecond", () => {
     expect(await balance(u.id, USDT)).toEqual([0n, units(usdt)]);
     await clearBook();
     expect(await balance(u.id, USDT)).toEqual([units(usdt), 0n]);
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
   }
   const order = { mode: 2, price: "500", num: "0.01" };
 

@@ -5,10 +5,8 @@
  * from the one before, and the holds explain every frozen unit; the spot screen's "In orders"
  * counts spot orders only.
  */
-import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
-import { api, drainPair, makeUser, seedSpotPair, type TestUser } from "./helpers.ts";
+import { api, balancesOf, drainPair, makeUser, reconcileNow, seedSpotPair, statementLineIds, type TestUser } from "./helpers.ts";
 import { BTC, buy, PAIR, sell, trader, USDT } from "./spot-fixtures.ts";
 import { expireNow, settled, submit, twoSidedBook } from "./seconds-fixtures.ts";
 import { ABC_CARD, FUND_PASSWORD, fundTreasury, makeOperator, seedWalletCurrencies, u8, uploadImage } from "./wallet-fixtures.ts";
@@ -112,15 +110,16 @@ describe("a new user's statement", () => {
 
     // Each movement once: one line per movement, currency and account, none repeated across pages.
     expect(new Set(lines.map((l) => l.id)).size).toBe(lines.length);
-    const { results: keys } = await env.DB.prepare("SELECT DISTINCT movement_key || '|' || currency_id || '|' || account AS k FROM ledger WHERE user_id = ?").bind(user.id).all<{ k: string }>();
-    expect(lines.map((l) => l.id).sort()).toEqual(keys.map((k) => k.k).sort());
+    expect(lines.map((l) => l.id).sort()).toEqual((await statementLineIds(user.id)).sort());
 
     const kinds = lines.map((l) => l.kind);
     for (const k of ["deposit", "spot_freeze", "spot", "micro_open", "micro_settle", "vote_hold", "withdrawal_freeze"]) expect(kinds).toContain(k);
     expect(kinds.filter((k) => k === "transfer")).toHaveLength(4); // two transfers, each out of one account and into another
     expect(lines.find((l) => l.kind === "deposit")).toMatchObject({ amount: "1000.00000000", held: "0.00000000", ref: { type: "deposit", id: made.depositId }, account: "change", currency: "USDT" });
     expect(lines.find((l) => l.kind === "vote_hold")).toMatchObject({ amount: "0.00000000", held: "10.00000000", ref: { type: "vote", id: made.roundId } });
-    expect(lines.find((l) => l.kind === "micro_settle")!.ref).toEqual({ type: "seconds", id: made.contractId });
+    // Soft: in objects mode the settle line names no contract (a difference of the product, listed in
+    // docs/architecture/account-objects.md "tests/api in objects mode"); the checks below still run.
+    expect.soft(lines.find((l) => l.kind === "micro_settle")!.ref).toEqual({ type: "seconds", id: made.contractId });
     // The withdrawal's freeze names its withdrawal record, the one the holds list shows.
     expect(lines.find((l) => l.kind === "withdrawal_freeze")!.ref).toEqual({ type: "withdrawal", id: made.withdrawalId });
     const btc = lines.find((l) => l.kind === "spot" && l.currency === "BTC")!;
@@ -129,17 +128,15 @@ describe("a new user's statement", () => {
     for (const l of lines) expect(l.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
     // Summed per currency and account, the amounts are the balance (available + frozen), the held parts the frozen part.
-    const { results: balances } = await env.DB.prepare("SELECT currency_id, account, CAST(available AS TEXT) a, CAST(frozen AS TEXT) f FROM balances WHERE user_id = ?")
-      .bind(user.id)
-      .all<{ currency_id: number; account: string; a: string; f: string }>();
+    const balances = await balancesOf(user.id);
     expect(balances.length).toBeGreaterThanOrEqual(3);
     for (const b of balances) {
-      const mine = lines.filter((l) => l.currency_id === b.currency_id && l.account === b.account);
-      expect(mine.reduce((s, l) => s + signed(l.amount), 0n), `${b.currency_id} ${b.account}`).toBe(BigInt(b.a) + BigInt(b.f));
-      expect(mine.reduce((s, l) => s + signed(l.held), 0n)).toBe(BigInt(b.f));
+      const mine = lines.filter((l) => l.currency_id === b.currencyId && l.account === b.account);
+      expect(mine.reduce((s, l) => s + signed(l.amount), 0n), `${b.currencyId} ${b.account}`).toBe(b.available + b.frozen);
+      expect(mine.reduce((s, l) => s + signed(l.held), 0n)).toBe(b.frozen);
       // Newest first: the newest line's balance after is today's balance, each older one is its newer neighbour's less that neighbour's amount, and the oldest starts from zero.
-      expect(signed(mine[0]!.balance_after)).toBe(BigInt(b.a) + BigInt(b.f));
-      expect(signed(mine[0]!.held_after)).toBe(BigInt(b.f));
+      expect(signed(mine[0]!.balance_after)).toBe(b.available + b.frozen);
+      expect(signed(mine[0]!.held_after)).toBe(b.frozen);
       for (let i = 1; i < mine.length; i++) {
         expect(signed(mine[i]!.balance_after)).toBe(signed(mine[i - 1]!.balance_after) - signed(mine[i - 1]!.amount));
         expect(signed(mine[i]!.held_after)).toBe(signed(mine[i - 1]!.held_after) - signed(mine[i - 1]!.held));
@@ -158,10 +155,8 @@ describe("a new user's statement", () => {
     const r = await api("/wallet/holds", { token: user.token });
     expect(r.body.type).toBe("ok");
     const groups = r.body.message.groups as { currency_id: number; account: string; frozen: string; holds: { purpose: string; amount: string; ref: { type: string; id: number | null }; label: string }[] }[];
-    const { results: frozen } = await env.DB.prepare("SELECT currency_id, account, CAST(frozen AS TEXT) f FROM balances WHERE user_id = ? AND frozen != 0")
-      .bind(user.id)
-      .all<{ currency_id: number; account: string; f: string }>();
-    expect(groups.map((g) => `${g.currency_id}|${g.account}|${u8(g.frozen)}`).sort()).toEqual(frozen.map((f) => `${f.currency_id}|${f.account}|${f.f}`).sort());
+    const frozen = (await balancesOf(user.id)).filter((b) => b.frozen !== 0n);
+    expect(groups.map((g) => `${g.currency_id}|${g.account}|${u8(g.frozen)}`).sort()).toEqual(frozen.map((f) => `${f.currencyId}|${f.account}|${f.frozen}`).sort());
     for (const g of groups) {
       expect(g.holds.map((h) => h.purpose)).not.toContain("unexplained");
       expect(g.holds.reduce((s, h) => s + u8(h.amount), 0n)).toBe(u8(g.frozen));
@@ -174,7 +169,7 @@ describe("a new user's statement", () => {
         expect.objectContaining({ purpose: "withdrawal", ref: { type: "withdrawal", id: made.withdrawalId } }),
       ]),
     );
-    expect((await reconcile(env.DB)).differences).toEqual([]);
+    expect((await reconcileNow()).differences).toEqual([]);
 
     // The spot screen: frozen counts every hold, "In orders" only the resting buy.
     const spot = await api(`/transaction/balance?currency_id=${BTC}&legal_id=${USDT}`, { token: user.token });

@@ -2,7 +2,7 @@ import { env, SELF } from "cloudflare:test";
 import { imageSize } from "image-size";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "../../worker/lib/ledger.ts";
-import { api, makeUser, type TestUser } from "./helpers.ts";
+import { api, makeUser, onObjects, type TestUser } from "./helpers.ts";
 import {
   bal,
   BTC,
@@ -264,7 +264,9 @@ describe("deposit review by an operator", () => {
     const ok = await api(`/admin/deposits/${id}/approve`, { token: op.token, body: { reason: "seen on chain" } });
     expect(ok.body).toMatchObject({ type: "ok", message: { id, status: 1 } });
     expect(await bal(user.id, USDT)).toEqual([u8("250"), 0n]);
-    expect((await bal(SYSTEM.deposits, USDT))[0] - depBefore).toBe(-u8("250"));
+    // D1's deposits account goes below zero by what came in; in objects mode its shard shows that as
+    // two movements, in and paid, its balance staying 0 (worker/domain/wallet/deposit-objects.ts).
+    expect((await bal(SYSTEM.deposits, USDT))[0] - depBefore).toBe(onObjects() ? 0n : -u8("250"));
 
     const before = await walletFingerprint();
     const twice = await api(`/admin/deposits/${id}/approve`, { token: op.token, body: {} });

@@ -6,6 +6,7 @@
 import { env, SELF } from "cloudflare:test";
 import { expect } from "vitest";
 import { TREASURY } from "../../worker/lib/guarded.ts";
+import { shardOf } from "../../worker/lib/accounts.ts";
 import { api, balance, credit, dbFingerprint, makeUser, reconcileNow, seedCurrencies, type TestUser } from "./helpers.ts";
 import { hashPassword, SCRYPT_PARAMS } from "../../worker/lib/password.ts";
 
@@ -105,11 +106,14 @@ let fundSeq = 0;
 /**
  * Puts the exchange's own money into the treasury (test set-up; production uses a two-operator
  * adjustment): where the mode keeps it (`credit`), or in D1's treasury whatever the mode (`d1`: a
- * state from before a cut-over).
+ * state from before a cut-over). `for`: a record's id; in objects mode only the treasury shard that
+ * record draws on is funded (worker/lib/accounts.ts shardOf), so the treasury's total is the
+ * funding, as in D1, where otherwise every shard gets it whole.
  */
-export async function fundTreasury(currencyId: number, units: bigint, o: { d1?: boolean } = {}): Promise<void> {
+export async function fundTreasury(currencyId: number, units: bigint, o: { d1?: boolean; for?: number } = {}): Promise<void> {
   fundSeq += 1;
-  await credit(`test-treasury:${currencyId}:${fundSeq}:${Date.now()}`, TREASURY, currencyId, units, "change", { kind: "treasury_funding", ...o });
+  const shard = o.for === undefined ? undefined : shardOf(o.for);
+  await credit(`test-treasury:${currencyId}:${fundSeq}:${Date.now()}`, TREASURY, currencyId, units, "change", { kind: "treasury_funding", d1: o.d1, shard });
 }
 
 /** One balance of a user as bigint [available, frozen] (from the store the mode keeps it in: `balance`). */

@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SYSTEM } from "../../worker/lib/ledger.ts";
 import { currentCode } from "../../worker/domain/account/totp.ts";
-import { api, makeUser, type TestUser } from "./helpers.ts";
+import { api, makeUser, statementLines, type TestUser } from "./helpers.ts";
 import {
   bal,
   BTC,
@@ -344,8 +344,7 @@ describe("honest withdrawals", () => {
     expect((await bal(SYSTEM.withdrawals, USDT))[0] - outBefore).toBe(u8("9999"));
     expect((await bal(SYSTEM.fees, USDT))[0] - feesBefore).toBe(u8("1"));
     // Nothing else ever touched the user's money: no tax, turnover gate, penalty or VIP fee.
-    const kinds = await env.DB.prepare("SELECT kind FROM ledger WHERE user_id = ? ORDER BY id").bind(user.id).all<{ kind: string }>();
-    expect(kinds.results.map((k) => k.kind)).toEqual(["deposit", "withdrawal_freeze", "withdrawal_sent"]);
+    expect((await statementLines(user.token)).map((l) => l.kind).reverse()).toEqual(["deposit", "withdrawal_freeze", "withdrawal_sent"]);
   });
 });
 

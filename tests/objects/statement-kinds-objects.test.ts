@@ -15,7 +15,7 @@ import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
 import { open } from "../api/lever-fixtures.ts";
 import { accountStub } from "../../worker/lib/accounts.ts";
 import { env } from "cloudflare:test";
-import { USDT, fundTreasuryShards, legsDelivered, objectBalances, twoSidedObjectBook } from "./fixtures.ts";
+import { BTC, PAIR, USDT, fundTreasuryShards, legsDelivered, objectBalances, twoSidedObjectBook } from "./fixtures.ts";
 
 beforeAll(async () => {
   await seedSpotPair();
@@ -59,5 +59,17 @@ describe("a position's legs in the statement on the account objects", () => {
     const kind = (key: string) => movementKind(key, (k) => refOf(k, ""));
     expect(kind("cover:51:reserve")).toEqual({ kind: "insurance_hold", ref: { type: "insurance", id: 51 } });
     expect(kind("mining:52:reserve")).toEqual({ kind: "mining_hold", ref: { type: "mining", id: 52 } });
+  });
+});
+
+describe("a spot fill's line on the account objects", () => {
+  it("names the pair it was traded on, as D1's statement does", async () => {
+    const u = await makeUser({ verified: 2 });
+    await accountStub(env, u.id).accountImport(u.id, [{ account: "change", currencyId: USDT, available: units("100"), frozen: 0n }]);
+    const r = await api("/transaction/walletIn", { token: u.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: "102", num: "0.05" } });
+    expect(r.body.message, JSON.stringify(r.body)).toMatchObject({ status: "filled" });
+    await legsDelivered();
+    const lines = (await api(`/wallet/statement?currency_id=${BTC}`, { token: u.token })).body.message.lines as { kind: string; ref: { type: string; id: number | null } }[];
+    expect(lines.map((l) => [l.kind, l.ref])).toEqual([["spot", { type: "spot_pair", id: PAIR }]]);
   });
 });

@@ -218,7 +218,8 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
   if (back && p.length >= 3 && (p.at(-1) === "refused" || p.at(-1) === "orphan")) return { kind: back, ref: holdOf(head, p.slice(1, -1).join(":")).ref };
   switch (head) {
     case "trade":
-      return { kind: "spot", ref: { type: "spot_pair", id: null } };
+      // A pair's fill legs, `trade:{pair}:{trade}:{side}` or a commit's `trade:{pair}:{commit}:{receiver}` (durable/pair/legs.ts).
+      return { kind: "spot", ref: { type: "spot_pair", id: int(p[1]) } };
     case "order":
     case "spot_order":
     case "spot_cond":
