@@ -12,7 +12,7 @@ import { api, seedSpotPair, units } from "../api/helpers.ts";
 import { open } from "../api/lever-fixtures.ts";
 import { submit } from "../api/seconds-fixtures.ts";
 import { makeOperator } from "../api/wallet-fixtures.ts";
-import { BTC, USDT, fundTreasuryShards, objectBalances, objectTrader, twoSidedObjectBook } from "./fixtures.ts";
+import { BTC, USDT, fundTreasuryShards, legsDelivered, objectBalances, objectTrader, twoSidedObjectBook } from "./fixtures.ts";
 import { onPath, statementsOf, stopRecording } from "./d1-statements.ts";
 
 const spot = (token: string, body: Record<string, unknown> = {}) => api("/transaction/walletIn", { token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: "99", num: "0.1", ...body } });
@@ -55,6 +55,8 @@ describe("the maintenance switch in the account objects", () => {
     expect((await api("/wallet/change", { token: a.token, body: { currency_id: USDT, number: "500", from_field: "change", to_field: "lever" } })).body.type).toBe("ok");
     const position = await open(a.token, {});
     expect(position.body.type, JSON.stringify(position.body)).toBe("ok");
+    // The open's fee leaves the margin's hold with the pair's legs, a moment after the answer.
+    await legsDelivered();
     const before = await objectBalances(a.id);
     const holds = await accountStub(env, a.id).accountOpenHolds(a.id);
     expect(holds).toHaveLength(2);
