@@ -327,6 +327,9 @@ describe("C2C between two people", () => {
     const dialog = b.page.locator('[data-testid="c2c-order-dialog"]');
     await dialog.locator('[data-testid="dialog-input"]').fill("20");
     expect(await dialog.locator('[data-testid="dialog-total"]').textContent()).toBe("¥140.00");
+    // What ordering needs (the verification and a receiving account) has loaded before the clock is
+    // moved: on a loaded machine those answers could come after it, and the button stayed disabled.
+    await dialog.locator('[data-testid="c2c-order-submit"]:not([disabled])').waitFor();
     await b.page.clock.fastForward(90_000);
     await dialog.waitFor();
     expect(await dialog.locator('[data-testid="dialog-input"]').inputValue()).toBe("20");
