@@ -36,14 +36,6 @@ class LaneSequencer extends BaseSequencer {
   }
 }
 
-/**
- * `tests/api/**` again with balances in the account objects (ACCOUNTS=objects, the deployed default):
- * the "workers" project runs them in D1 mode. Only when asked for by name (`--project api-objects`):
- * not yet part of `npm test` and CI (a whole run of it takes minutes, docs/architecture/account-objects.md
- * "tests/api in objects mode").
- */
-const API_OBJECTS = process.argv.some((a) => a.includes("api-objects"));
-
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("migrations");
   // The Worker's test bindings, with balances in D1 or in the account objects.
@@ -114,24 +106,23 @@ export default defineConfig(async () => {
             testTimeout: 120_000,
           },
         },
-        ...(API_OBJECTS
-          ? [
-              {
-                plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: bindings("objects") } })],
-                test: {
-                  name: "api-objects",
-                  expect: { poll: POLL },
-                  include: ["tests/api/**/*.test.ts"],
-                  setupFiles: ["tests/api/setup.ts"],
-                  isolate: false,
-                  testTimeout: 120_000,
-                  // Files check the books after each test (afterEach): in objects mode the reconciler
-                  // also visits up to 200 account objects, past the default 10 s on a loaded machine.
-                  hookTimeout: 120_000,
-                },
-              },
-            ]
-          : []),
+        {
+          // `tests/api/**` again with balances in the account objects (ACCOUNTS=objects, the deployed
+          // default): "workers" runs them in D1 mode (an exchange before its cut-over). A test about
+          // something only one mode has says so (tests/api/helpers.ts `d1Only`, `onObjects`).
+          plugins: [cloudflareTest({ wrangler: { configPath: "./wrangler.toml" }, miniflare: { bindings: bindings("objects") } })],
+          test: {
+            name: "api-objects",
+            expect: { poll: POLL },
+            include: ["tests/api/**/*.test.ts"],
+            setupFiles: ["tests/api/setup.ts"],
+            isolate: false,
+            testTimeout: 120_000,
+            // Files check the books after each test (afterEach): in objects mode the reconciler
+            // also visits up to 200 account objects, past the default 10 s on a loaded machine.
+            hookTimeout: 120_000,
+          },
+        },
         {
           test: {
             name: "e2e",

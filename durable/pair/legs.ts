@@ -132,6 +132,12 @@ export const DELIVER_AFTER_MS = 10;
 /** When the scheduler's `legs` alarm, written with the legs, delivers them if that moment's delivery never ran (the object stopped first). */
 export const DELIVER_FALLBACK_MS = 500;
 
+/**
+ * How long an answer waits at most for its user's own legs (`deliverAndWait`): past it the user's
+ * object is slow or away, the legs stay owed and arrive with the retries, and the answer goes.
+ */
+export const OWN_LEGS_WAIT_MS = 2_000;
+
 /** Sends of one delivery run (each after a call is answered) before it ends and answers; a call to deliver() starts the next run. */
 const STEPS_PER_RUN = 256;
 
@@ -153,6 +159,8 @@ export class PairLegs {
   /** Wakes a run waiting on its calls out: legs were committed meanwhile (a receiver with no call out takes them now). */
   private wake: (() => void) | null = null;
   private soon: ReturnType<typeof setTimeout> | null = null;
+  /** Answers waiting for legs to be answered by their receivers (`deliverAndWait`). */
+  private readonly waiters = new Set<{ keys: Set<string>; done: () => void }>();
 
   constructor(
     private readonly store: PairStorage,
@@ -178,6 +186,7 @@ export class PairLegs {
                   if (r === "refused") console.error(JSON.stringify({ level: "error", msg: "leg refused by its account", to, key: legs[i]?.key }));
                 });
                 this.core.acknowledge(legs.map((l) => l.key));
+                if (this.waiters.size > 0) this.answered(legs);
               },
               (err: unknown) => console.error(JSON.stringify({ level: "warn", msg: "leg delivery failed; retrying", to, error: String(err).slice(0, 300) })),
             ),
@@ -210,6 +219,47 @@ export class PairLegs {
   /** Whether legs wait for an answer. */
   pending(): boolean {
     return this.store.one("SELECT 1 AS x FROM money_outbox LIMIT 1") !== undefined;
+  }
+
+  /**
+   * Delivers now and answers once the legs of `events` to `to` are answered by that receiver (or
+   * after `maxMs`): what answers a user's open or close is then what their next read of their
+   * balances shows (the open fee out of `frozen`, a close's payout in), as one D1 transaction did.
+   * The other receivers' legs (a fee shard, the treasury) go in the same run and are not waited
+   * for. A receiver that does not answer in time keeps its legs owed: retried until it does.
+   */
+  async deliverAndWait(events: readonly string[], to: string, maxMs = OWN_LEGS_WAIT_MS): Promise<void> {
+    // The events' legs to that receiver still in the outbox (`{event}:…`, keys are unique).
+    const keys = events.flatMap((event) =>
+      this.store.sql
+        .exec<{ key: string }>("SELECT key FROM money_outbox WHERE dest = ? AND key > ? AND key < ?", to, `${event}:`, `${event};`)
+        .toArray()
+        .map((r) => r.key),
+    );
+    if (keys.length === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<void>((resolve) => {
+      const w = {
+        keys: new Set(keys),
+        done: () => {
+          this.waiters.delete(w);
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      this.waiters.add(w);
+      timer = setTimeout(w.done, maxMs);
+    });
+    this.deliverInBackground();
+    await waited;
+  }
+
+  /** Legs a receiver answered: the waiters whose keys are all answered go. */
+  private answered(legs: readonly Leg[]): void {
+    for (const w of [...this.waiters]) {
+      for (const l of legs) w.keys.delete(l.key);
+      if (w.keys.size === 0) w.done();
+    }
   }
 
   /**

@@ -26,8 +26,9 @@ import { DrainRunner } from "./drain.ts";
 import { PairStorage } from "./storage.ts";
 import type { BookTop } from "../engine/index-price.ts";
 import { PairLegs } from "./legs.ts";
-import { leverTermsKey, type LeverTermsColumns } from "./desks/lever-objects.ts";
-import { SECONDS_TERMS_SQL, secondsTermsKey, type SecondsTerms } from "./desks/seconds-objects.ts";
+import { leverCloseKey, leverOpenKey, leverRevokeKey, leverTermsKey, type LeverTermsColumns } from "./desks/lever-objects.ts";
+import { SECONDS_TERMS_SQL, secondsOpenKey, secondsTermsKey, type SecondsTerms } from "./desks/seconds-objects.ts";
+import { userAddress } from "../account/address.ts";
 
 /** What the pair knows of the seconds terms (`secondsTermsNow`): each (duration, currency)'s key, or an edit under way until `changing`. */
 interface SecondsTermsState {
@@ -331,8 +332,9 @@ export class PairDurableObject extends DurableObject<Env> {
       if ((await this.secondsTermsNow(input.seconds, input.currencyId)) !== terms) return this.seconds.refuseNow(input, "stale_terms", Date.now());
     }
     const r = this.seconds.acceptNow(input, Date.now());
-    // Objects mode: a fresh acceptance committed its open fee's legs (desks/seconds-objects.ts `secondsOpenLegs`): they go out in a moment.
-    if (r.ok && r.fresh) this.legs?.deliverSoon();
+    // Objects mode: a fresh acceptance committed its open fee's legs (desks/seconds-objects.ts
+    // `secondsOpenLegs`): they go now, and the answer waits for the user's own (the fee out of their hold).
+    if (r.ok && r.fresh && this.legs) await this.legs.deliverAndWait([secondsOpenKey(input.orderId)], userAddress(input.userId));
     return r;
   }
 
@@ -414,8 +416,9 @@ export class PairDurableObject extends DurableObject<Env> {
       if ((await this.leverTermsNow(input.pairId)) !== input.terms) return { ok: false, code: "stale_terms" };
     }
     const r = this.store.transaction(() => this.lever.accept(input, spot.top(), Date.now()));
-    // Objects mode: a position opened at once committed its open fee's legs (desks/lever-objects.ts `leverOpenLegs`): they go out in a moment.
-    if (r.ok && r.fresh) this.legs?.deliverSoon();
+    // Objects mode: a position opened at once committed its open fee's legs (desks/lever-objects.ts
+    // `leverOpenLegs`): they go now, and the answer waits for the user's own (a pending limit commits none).
+    if (r.ok && r.fresh && this.legs) await this.legs.deliverAndWait([leverOpenKey(input.positionId)], userAddress(input.userId));
     return r;
   }
 
@@ -457,20 +460,22 @@ export class PairDurableObject extends DurableObject<Env> {
   // The owner's commands on a position (close at the index, cancel a pending open, set TP/SL in
   // ticks, null clears): each reaches D1 before it answers.
   leverClose(pairId: number, positionId: number, userId: number): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, positionId, (top, now) => this.lever.close(positionId, userId, top, now));
+    return this.leverCommand(pairId, positionId, userId, (top, now) => this.lever.close(positionId, userId, top, now));
   }
   leverCancel(pairId: number, positionId: number, userId: number): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, positionId, (_top, now) => this.lever.cancel(positionId, userId, now));
+    return this.leverCommand(pairId, positionId, userId, (_top, now) => this.lever.cancel(positionId, userId, now));
   }
   leverSetStops(pairId: number, positionId: number, userId: number, stopProfit: number | null, stopLoss: number | null): Promise<LeverCommandResult> {
-    return this.leverCommand(pairId, positionId, (top, now) => this.lever.setStops(positionId, userId, stopProfit, stopLoss, top, now));
+    return this.leverCommand(pairId, positionId, userId, (top, now) => this.lever.setStops(positionId, userId, stopProfit, stopLoss, top, now));
   }
 
-  private async leverCommand(pairId: number, positionId: number, run: (top: BookTop, now: number) => LeverCommandResult): Promise<LeverCommandResult> {
+  private async leverCommand(pairId: number, positionId: number, userId: number, run: (top: BookTop, now: number) => LeverCommandResult): Promise<LeverCommandResult> {
     const spot = await this.ensure(pairId);
     const r = this.store.transaction(() => run(spot.top(), Date.now()));
     if (r.ok) await this.drain();
-    if (r.ok && this.legs) this.legs.deliverInBackground();
+    // Objects mode: a close's or a cancel's legs go now, and the answer waits for the owner's own
+    // (the payout, or all a pending open held, back in their lever balance); setting stops commits none.
+    if (r.ok && this.legs) await this.legs.deliverAndWait([leverCloseKey(positionId), leverRevokeKey(positionId)], userAddress(userId));
     // Objects mode: the position as the object holds it now (drained: closed or revoked, as D1's row), the command's answer.
     if (r.ok && this.legs) return { ok: true, position: this.lever.row(positionId) ?? undefined };
     return r;

@@ -7,7 +7,7 @@
  */
 import { env, runInDurableObject } from "cloudflare:test";
 import { beforeAll, describe, expect, it, vi } from "vitest";
-import { api, balance, d1Only, dbFingerprint, drainPair, makeUser, reconcileNow, seedCurrencies, seedSpotPair, type TestUser, units } from "./helpers.ts";
+import { api, balance, d1Only, dbFingerprint, drainPair, makeUser, onObjects, reconcileNow, seedCurrencies, seedSpotPair, type TestUser, units } from "./helpers.ts";
 import { placeConditional } from "../../worker/domain/spot/conditional.ts";
 import { reconcileConditionalOrders, reconcileSpotOrders } from "../../worker/domain/spot/orphans.ts";
 import { movementStatements } from "../../worker/lib/ledger.ts";
@@ -360,14 +360,27 @@ describe("ids drawn in one millisecond", () => {
     const input = { currency_id: p.coin, legal_id: USDT, side: "sell", type: "stop_limit", num: "0.1", stop_price: "95", price: "94" } as const;
     const clock = vi.spyOn(Date, "now").mockReturnValue(Date.now());
     const ids = new Set<string>();
+    let placed = 0;
     try {
-      for (let i = 0; i < 300; i++) ids.add(String((await placeConditional(t, input)).id));
+      for (let i = 0; i < 300; i++) {
+        try {
+          ids.add(String((await placeConditional(t, input)).id));
+          placed++;
+        } catch (err) {
+          // In objects mode a pair draws at most 64 ids a millisecond (its slot in the id): past them
+          // an order is answered try_again (a 503 the client sends again) and holds nothing.
+          if (!(onObjects() && String(err).includes("try_again"))) throw err;
+        }
+      }
     } finally {
       clock.mockRestore();
     }
-    expect(ids.size).toBe(300);
+    expect(ids.size).toBe(placed);
+    if (onObjects()) expect(ids.size).toBeGreaterThanOrEqual(32);
+    else expect(ids.size).toBe(300);
     await drainPair(p.pairId);
-    expect(await balance(me.id, p.coin)).toEqual([0n, units("30")]);
+    // Each held order keeps its 0.1 of the coin; what was not held keeps nothing.
+    expect(await balance(me.id, p.coin)).toEqual([units("30") - units("0.1") * BigInt(ids.size), units("0.1") * BigInt(ids.size)]);
     await noDifferences();
   });
 });

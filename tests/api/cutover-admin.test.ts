@@ -11,7 +11,7 @@ import { describe, expect, it, vi } from "vitest";
 import { forgetCaches } from "../../worker/lib/caches.ts";
 import { MAINTENANCE_KEY } from "../../worker/lib/maintenance.ts";
 import { accountStub } from "../../worker/lib/accounts.ts";
-import { api, balance, seedSpotPair, units } from "./helpers.ts";
+import { api, balance, d1Only, seedSpotPair, units } from "./helpers.ts";
 import { buy, trader, USDT } from "./spot-fixtures.ts";
 import { makeOperator } from "./wallet-fixtures.ts";
 
@@ -19,7 +19,7 @@ const reason = "cut-over, first half on D1";
 const step = (token: string, what: string, body: Record<string, unknown> = {}) => api(`/admin/accounts/${what}`, { token, body: { reason, ...body } });
 const window = (token: string, on: boolean) => api("/admin/maintenance", { token, body: { on, reason: on ? "account cut-over" : "cut over" } });
 
-describe("the operators' cut-over routes on a Worker with ACCOUNTS=d1", () => {
+describe.skipIf(d1Only("a Worker with ACCOUNTS=d1 before its cut-over; objects mode has cut over (tests/objects/cutover-admin-objects.test.ts)"))("the operators' cut-over routes on a Worker with ACCOUNTS=d1", () => {
   it("copy and compare in the window while D1 keeps the money, and after the record the Worker moves nothing until objects are deployed", async () => {
     await seedSpotPair();
     const op = await makeOperator();

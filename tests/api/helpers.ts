@@ -9,6 +9,7 @@ import { createSession } from "../../worker/lib/auth.ts";
 import { movementStatements, SYSTEM, type WalletAccount } from "../../worker/lib/ledger.ts";
 import { accountsOnObjects, accountStub, SYSTEM_SHARDS, systemStub } from "../../worker/lib/accounts.ts";
 import { accountReads, movementOf } from "../../worker/domain/wallet/object-reads.ts";
+import { oneLineWith } from "../../worker/domain/wallet/statement.ts";
 
 let seq = 0;
 /** A fresh unique e-mail account. */
@@ -339,8 +340,18 @@ export async function statementLineIds(userId: number): Promise<string[]> {
   const ids = new Set<string>();
   if (onObjects()) {
     await drainAccounts([userId]);
-    const { results } = await env.DB.prepare("SELECT ref, currency_id, account FROM account_movements WHERE user_id = ?").bind(userId).all<{ ref: string; currency_id: number; account: string }>();
-    for (const r of results) ids.add(`${movementOf(r.ref)}|${r.currency_id}|${r.account}`);
+    const { results } = await env.DB.prepare("SELECT ref, currency_id, account FROM account_movements WHERE user_id = ? ORDER BY seq DESC")
+      .bind(userId)
+      .all<{ ref: string; currency_id: number; account: string }>();
+    // Newest first, as the statement reads them: a hold followed at once by what spends it (an open's fee, an in-site withdrawal) is one line, named by the spend.
+    let line: string | null = null;
+    let last: string | null = null;
+    for (const r of results) {
+      const key = movementOf(r.ref);
+      if (key !== last && !(line !== null && oneLineWith(line, key))) line = key;
+      last = key;
+      ids.add(`${line}|${r.currency_id}|${r.account}`);
+    }
   }
   const { results } = await env.DB.prepare("SELECT DISTINCT movement_key || '|' || currency_id || '|' || account AS k FROM ledger WHERE user_id = ?").bind(userId).all<{ k: string }>();
   for (const r of results) ids.add(r.k);

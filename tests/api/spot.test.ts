@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import { MAX_BATCH_ORDERS } from "../../schemas/spot.ts";
 import { placeBatch, placeOrder, type Trader } from "../../worker/domain/spot/orders.ts";
 import { SYSTEM } from "../../worker/lib/ledger.ts";
-import { api, balance, dbFingerprint, drainAccounts, drainPair, makeUser, reconcileNow, seedSpotPair, units } from "./helpers.ts";
+import { api, balance, dbFingerprint, drainAccounts, drainPair, makeUser, onObjects, reconcileNow, seedSpotPair, units } from "./helpers.ts";
 import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
 
 const pair = PAIR;
@@ -268,14 +268,28 @@ describe("ids drawn in one millisecond", () => {
     const u = await trader(usdt, "0");
     const t = { env, userId: u.id, locale: "en" as const };
     const ids = new Set<string>();
+    let placed = 0;
     const clock = vi.spyOn(Date, "now").mockReturnValue(Date.now());
     try {
-      for (let i = 0; i < rounds; i++) for (const id of await place(t)) ids.add(id);
+      for (let i = 0; i < rounds; i++) {
+        try {
+          const got = await place(t);
+          placed += got.length;
+          for (const id of got) ids.add(id);
+        } catch (err) {
+          // In objects mode a pair draws at most 64 spot ids a millisecond (its slot in the id): past
+          // them a single order is answered try_again (a 503 the client sends again) and holds nothing.
+          if (!(onObjects() && String(err).includes("try_again"))) throw err;
+        }
+      }
     } finally {
       clock.mockRestore();
     }
-    expect(ids.size).toBe(orders);
-    expect(await balance(u.id, USDT)).toEqual([0n, units(usdt)]);
+    // Every booked order under its own id, each holding its 5 USDT; what was not booked holds nothing.
+    expect(ids.size).toBe(placed);
+    if (onObjects()) expect(ids.size).toBeGreaterThanOrEqual(64);
+    else expect(ids.size).toBe(orders);
+    expect(await balance(u.id, USDT)).toEqual([units(usdt) - units("5") * BigInt(ids.size), units("5") * BigInt(ids.size)]);
     await clearBook();
     expect(await balance(u.id, USDT)).toEqual([units(usdt), 0n]);
     expect((await reconcileNow()).differences).toEqual([]);
@@ -288,6 +302,13 @@ describe("ids drawn in one millisecond", () => {
 
   it("books every batch placed in the same millisecond, each order under its own id", async () => {
     const orders = Array.from({ length: MAX_BATCH_ORDERS }, () => ({ side: "buy" as const, ...order }));
-    await inOneMillisecond("4000", 40, 800, async (t) => (await placeBatch(t, { currency_id: BTC, legal_id: USDT, orders })).orders.map((o) => (o as { order_id: string }).order_id));
+    await inOneMillisecond("4000", 40, 800, async (t) =>
+      (await placeBatch(t, { currency_id: BTC, legal_id: USDT, orders })).orders.flatMap((o) => {
+        if ("order_id" in o) return [(o as { order_id: string }).order_id];
+        // Objects mode: an order of the batch past the pair's 64 ids of the millisecond is refused alone (try_again), holding nothing.
+        expect({ objects: onObjects(), code: (o as { code?: string }).code }).toEqual({ objects: true, code: "try_again" });
+        return [];
+      }),
+    );
   });
 });

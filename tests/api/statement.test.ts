@@ -117,9 +117,8 @@ describe("a new user's statement", () => {
     expect(kinds.filter((k) => k === "transfer")).toHaveLength(4); // two transfers, each out of one account and into another
     expect(lines.find((l) => l.kind === "deposit")).toMatchObject({ amount: "1000.00000000", held: "0.00000000", ref: { type: "deposit", id: made.depositId }, account: "change", currency: "USDT" });
     expect(lines.find((l) => l.kind === "vote_hold")).toMatchObject({ amount: "0.00000000", held: "10.00000000", ref: { type: "vote", id: made.roundId } });
-    // Soft: in objects mode the settle line names no contract (a difference of the product, listed in
-    // docs/architecture/account-objects.md "tests/api in objects mode"); the checks below still run.
-    expect.soft(lines.find((l) => l.kind === "micro_settle")!.ref).toEqual({ type: "seconds", id: made.contractId });
+    // In objects mode the settle line names the first of the user's contracts its chunk settled (here the one).
+    expect(lines.find((l) => l.kind === "micro_settle")!.ref).toEqual({ type: "seconds", id: made.contractId });
     // The withdrawal's freeze names its withdrawal record, the one the holds list shows.
     expect(lines.find((l) => l.kind === "withdrawal_freeze")!.ref).toEqual({ type: "withdrawal", id: made.withdrawalId });
     const btc = lines.find((l) => l.kind === "spot" && l.currency === "BTC")!;

@@ -17,10 +17,10 @@ describe("a settled chunk's legs (contracts accepted before the open fee moved a
   const legs = settleChunkLegs("seconds:1:100:8", chunk);
   const to = (name: string) => legs.find((l) => l.to === name)!;
 
-  it("gives each account one leg keyed by the chunk, and the chunk balances per currency", () => {
+  it("gives each account one leg keyed by the chunk (a user's naming their first contract in it), and the chunk balances per currency", () => {
     expect(coverShard(8)).toBe(coverShard(16));
     expect(legs.map((l) => l.key).sort()).toEqual(
-      ["user:1", "user:2", "system:-3:0", "system:-3:1", "system:0:0", "system:0:1"].map((a) => `seconds:1:100:8:${a}`).sort(),
+      ["user:1:8", "user:2:9", "system:-3:0", "system:-3:1", "system:0:0", "system:0:1"].map((a) => `seconds:1:100:8:${a}`).sort(),
     );
     expect([...netByCurrency(legs.flatMap((l) => l.ops))].filter(([, d]) => d !== 0)).toEqual([]);
   });

@@ -75,9 +75,9 @@ describe("client order ids on the account objects", () => {
     expect(x.body.message.id).toBe(y.body.message.id);
     const z = await submit(u.token, { client_oid: "c-once" });
     expect(z.body.message).toMatchObject({ id: x.body.message.id, status: 1, number: "10.00000000" });
-    // One hold of stake + fee in the user's object, one cover (10 × 80 %... the option's ratio) in the treasury.
+    // One hold of stake + fee in the user's object (the fee spent from it at the open), one cover (10 × 80 %... the option's ratio) in the treasury.
     expect(await openHolds(u.id, "seconds")).toEqual([expect.objectContaining({ forId: String(x.body.message.id), amount: units("10.2") })]);
-    expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("89.8"), units("10.2")]]);
+    expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("89.8"), units("10")]]);
     const cover = await treasuryFrozen();
     expect(cover - coversBefore).toBeGreaterThan(0n);
     const w = await submit(u.token, { client_oid: "c-once", number: "11" });

@@ -63,7 +63,8 @@ describe("seconds terms edited by an operator, on the account objects", () => {
       expect(r.body.message, JSON.stringify(r.body)).toMatchObject({ profit_ratio: "50", fee: "0.10000000", number: "10.00000000" });
       // The user held 10 + 0.10, the house 5 (10 × 50 %), not 8.
       expect(await holds(u.id, r.body.message.id)).toEqual([units("10.1"), units("5")]);
-      expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("1000") - units("20.3"), units("20.3")]]);
+      // The two stakes held; both fees (0.2 and 0.1) went to the fee shard at the open.
+      expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("1000") - units("20.3"), units("20")]]);
       // The contract keeps its own terms in the running list (once the pair's drain brought its row).
       await drainPair(1);
       const listed = (await api("/microtrade/lists", { token: u.token })).body.message as { id: number; profit_ratio: string }[];
@@ -125,9 +126,9 @@ describe("seconds terms edited by an operator, on the account objects", () => {
       expect(r.body.message).toMatchObject({ profit_ratio: "60" });
       const again = await submit(u.token, { number: "10", client_oid: "terms-1" });
       expect(again.body.message).toMatchObject({ id: r.body.message.id, profit_ratio: "60" });
-      // Two contracts held, not three: 10.2 each; and no revoked row of the stale draw (D1's freeze batch
+      // Two contracts held, not three: 10.2 each, the fees spent at the open; and no revoked row of the stale draw (D1's freeze batch
       // refuses stale terms before it writes one).
-      expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("1000") - units("20.4"), units("20.4")]]);
+      expect(await objectBalances(u.id)).toEqual([["micro", USDT, units("1000") - units("20.4"), units("20")]]);
       expect(await env.DB.prepare("SELECT count(*) AS n FROM micro_orders WHERE user_id = ? AND status = 4").bind(u.id).first()).toEqual({ n: 0 });
     } finally {
       await ok(option(30, "80"));

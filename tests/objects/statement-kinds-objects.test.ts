@@ -34,10 +34,9 @@ describe("a position's legs in the statement on the account objects", () => {
     await expect.poll(async () => (await objectBalances(u.id)).map((b) => b[3])).toEqual([0n]);
     const r = await api(`/wallet/statement?currency_id=${USDT}&account=lever`, { token: u.token });
     const lines = r.body.message.lines as { kind: string; ref: { type: string; id: number | null } }[];
-    // The open is two lines of D1's one: the margin and fee held, then the fee taken from the hold by the pair's open.
+    // The open is one line, as D1's one movement: the margin and fee held, the fee taken from the hold by the pair's open.
     expect(lines.map((l) => [l.kind, l.ref])).toEqual([
       ["lever_close", { type: "lever", id: p.id }],
-      ["lever_open", { type: "lever", id: p.id }],
       ["lever_open", { type: "lever", id: p.id }],
     ]);
   });
@@ -47,6 +46,14 @@ describe("a position's legs in the statement on the account objects", () => {
     expect(kind(leverNightKey(41, 20_420))).toEqual({ kind: "lever_overnight", ref: { type: "lever", id: 41 } });
     expect(kind(leverRevokeKey(42))).toEqual({ kind: "lever_revoke", ref: { type: "lever", id: 42 } });
     expect(kind(leverCloseKey(43))).toEqual({ kind: "lever_close", ref: { type: "lever", id: 43 } });
+  });
+
+  it("reads a close by its reason as D1 names it, and a settled chunk of contracts as its user's first contract", () => {
+    const user = (key: string, reason: string) => movementKind(`${key}:user:7:${reason}`, (k) => refOf(k, "")).kind;
+    expect(["user", "profit", "loss", "liquidation", "cap"].map((r) => user(leverCloseKey(46), r))).toEqual(["lever_close", "lever_profit", "lever_loss", "lever_liquidation", "lever_cap"]);
+    expect(movementKind("seconds:1:1700000000:90:user:7:95", (k) => refOf(k, ""))).toEqual({ kind: "micro_settle", ref: { type: "seconds", id: 95 } });
+    // A chunk's leg to a treasury shard names no contract of a user.
+    expect(movementKind("seconds:1:1700000000:90:system:-3:2", (k) => refOf(k, "")).ref).toEqual({ type: "seconds", id: null });
   });
 
   it("reads the open fee taken at the open as D1's open, of a position and of a contract", () => {

@@ -24,6 +24,7 @@
  * Each event balances per currency (the pair's money core checks it at commit).
  */
 import type { Leg, Op } from "../../money/index.ts";
+import type { CloseReason } from "../../engine/margin.ts";
 import { shardOf, systemAddress, SYSTEM_USERS, userAddress } from "../../account/address.ts";
 
 export const LEVER_HOLD = "lever_margin";
@@ -77,8 +78,12 @@ export function leverOpenLegs(p: { positionId: number; userId: number; currencyI
   ]);
 }
 
-/** A close: `payout` goes back to the user's available balance, `closeFee` to the fee shard (durable/engine/margin.ts closeAt). */
-export function leverCloseLegs(p: LeverMoney, payout: bigint, closeFee: bigint): Leg[] {
+/**
+ * A close: `payout` goes back to the user's available balance, `closeFee` to the fee shard
+ * (durable/engine/margin.ts closeAt). The user's leg ends with the close's reason
+ * (`lever:{id}:close:user:{uid}:{reason}`): their statement names it as D1 does (`lever_loss`, …).
+ */
+export function leverCloseLegs(p: LeverMoney, payout: bigint, closeFee: bigint, reason?: CloseReason): Leg[] {
   const cur = String(p.currencyId);
   const hold = leverHold(p.positionId);
   const col = p.margin - p.overnight;
@@ -116,7 +121,7 @@ export function leverCloseLegs(p: LeverMoney, payout: bigint, closeFee: bigint):
             ],
     },
     { to: systemAddress(SYSTEM_USERS.fees, shard), ops: [{ t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(openFee + closeFee, "fees") }] },
-  ]);
+  ]).map((l) => (reason !== undefined && l.to === userAddress(p.userId) ? { ...l, key: `${l.key}:${reason}` } : l));
 }
 
 /** One day's overnight fee, from the user's hold to the fee shard. */

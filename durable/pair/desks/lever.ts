@@ -388,7 +388,7 @@ export class LeverDesk {
         now,
       ),
     };
-    const entry = this.money(plain, leverCloseKey(Number(r.id)), () => leverCloseLegs(this.leverMoney(r), o.payout, o.fee), now);
+    const entry = this.money(plain, leverCloseKey(Number(r.id)), () => leverCloseLegs(this.leverMoney(r), o.payout, o.fee, reason), now);
     this.outbox.append(entry);
     return entry;
   }

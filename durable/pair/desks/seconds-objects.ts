@@ -139,17 +139,18 @@ export function contractOps(c: SettledMoney): { to: string; ops: Op[] }[] {
 export const settleEventKey = (pairId: number, at: number, firstOrderId: number) => `seconds:${pairId}:${Math.floor(at / 1000)}:${firstOrderId}`;
 
 /**
- * Every contract of a settled chunk as one leg per account, keyed `{event}:{account}`: each
+ * Every contract of a settled chunk as one leg per account, keyed `{event}:{account}` (a user's
+ * followed by the first of their contracts in the chunk, which their statement line names): each
  * contract's spend and release of its own hold, in the contracts' order, then ONE credit per
  * account kind and currency with the chunk's sum (the wins of a user, the lost stakes of a treasury
  * shard, the fees of a fee shard): a fee shard applies one op per chunk, not one per contract.
  */
 export function settleChunkLegs(eventKey: string, settled: readonly SettledMoney[]): Leg[] {
-  const byAccount = new Map<string, { ops: Op[]; credits: Map<string, Op & { t: "credit" }> }>();
+  const byAccount = new Map<string, { first: number; ops: Op[]; credits: Map<string, Op & { t: "credit" }> }>();
   for (const c of settled)
     for (const { to, ops } of contractOps(c)) {
       let acc = byAccount.get(to);
-      if (!acc) byAccount.set(to, (acc = { ops: [], credits: new Map() }));
+      if (!acc) byAccount.set(to, (acc = { first: c.orderId, ops: [], credits: new Map() }));
       for (const op of ops) {
         if (op.t !== "credit") {
           acc.ops.push(op);
@@ -161,7 +162,8 @@ export function settleChunkLegs(eventKey: string, settled: readonly SettledMoney
         else sum.amt = num(BigInt(sum.amt) + BigInt(op.amt), "credits of a chunk");
       }
     }
-  return [...byAccount].map(([to, { ops, credits }]) => ({ key: `${eventKey}:${to}`, to, ops: [...ops, ...credits.values()] }));
+  // A user's leg names the first of their contracts it settles (`…:user:{id}:{contract}`): the statement's line refers to it.
+  return [...byAccount].map(([to, { first, ops, credits }]) => ({ key: to.startsWith("user:") ? `${eventKey}:${to}:${first}` : `${eventKey}:${to}`, to, ops: [...ops, ...credits.values()] }));
 }
 
 /**

@@ -43,6 +43,8 @@ export interface AccountReads {
    * (the reconciler, before it reports their frozen funds as unexplained). Answers the pairs drained.
    */
   drainHoldPairs(userIds: readonly number[]): Promise<number[]>;
+  /** Every pair drains into D1 now (the treasury's covers: any pair may own one). Answers the pairs. */
+  drainAllPairs(): Promise<number[]>;
   /** D1 for a read that must include everything up to `drainedSeq` (the Sessions API: freshSession). */
   db: D1Database;
 }
@@ -76,6 +78,12 @@ export function accountReads(env: AccountsEnv): AccountReads | null {
     },
     async drainHoldPairs(userIds) {
       const pairs = [...new Set((await Promise.all(userIds.map((u) => userStub(env, u).accountHoldPairs(u)))).flat())];
+      await Promise.all(pairs.map((pairId) => pairStub(env, pairId).drain()));
+      return pairs;
+    },
+    async drainAllPairs() {
+      const { results } = await env.DB.prepare("SELECT id FROM pairs ORDER BY id").all<{ id: number }>();
+      const pairs = results.map((r) => r.id);
       await Promise.all(pairs.map((pairId) => pairStub(env, pairId).drain()));
       return pairs;
     },
@@ -188,6 +196,9 @@ const WITHDRAWAL_KIND: Record<string, string> = {
   in_site: "withdrawal_in_site",
 };
 
+/** D1's kind of a position's close by its reason (durable/pair/outbox.ts: `lever_{reason}`, an owner's close `lever_close`). */
+const LEVER_CLOSE_KIND: Record<string, string> = { user: "lever_close", profit: "lever_profit", loss: "lever_loss", liquidation: "lever_liquidation", cap: "lever_cap" };
+
 /** D1's kind of a position's leg by its step (`lever:{id}:{step}:…`); a close otherwise. */
 const LEVER_LEG_KIND: Record<string, string> = { open: "lever_open", fee: "lever_overnight", revoke: "lever_revoke" };
 
@@ -227,14 +238,17 @@ export function movementKind(key: string, fallback: (key: string) => StatementRe
     case "contract":
       return { kind: "micro_settle", ref: { type: "seconds", id: int(p[1]) } };
     case "seconds":
-      // The acceptance's open fee (`seconds:{id}:open:{receiver}`, durable/pair/desks/seconds-objects.ts), or a settled chunk (`seconds:{pair}:{second}:{first id}:…`).
+      // The acceptance's open fee (`seconds:{id}:open:{receiver}`, durable/pair/desks/seconds-objects.ts), or a settled chunk
+      // (`seconds:{pair}:{second}:{first id}:{receiver}`; a user's leg ends with the first of their contracts in it, a leg from before names none).
       if (p[2] === "open") return { kind: "micro_open", ref: { type: "seconds", id: int(p[1]) } };
-      return { kind: "micro_settle", ref: { type: "seconds", id: p.length === 2 ? int(p[1]) : null } };
+      return { kind: "micro_settle", ref: { type: "seconds", id: p.length === 2 ? int(p[1]) : p.length === 7 && p[4] === "user" ? int(p[6]) : null } };
     case "position":
     case "lever_margin":
       return { kind: `lever_${p[2] ?? "close"}`, ref: { type: "lever", id: int(p[1]) } };
     case "lever":
       // The pair's legs of a position (durable/pair/desks/lever-objects.ts): `lever:{id}:open|close|revoke|fee:{day}`, then the receiver; D1's kinds.
+      // A user's close leg ends with its reason (`lever:{id}:close:user:{uid}:{reason}`; one from before names none: a close).
+      if (p[2] === "close") return { kind: LEVER_CLOSE_KIND[p.length === 6 && p[3] === "user" ? p[5]! : "user"] ?? "lever_close", ref: { type: "lever", id: int(p[1]) } };
       return { kind: LEVER_LEG_KIND[p[2] ?? ""] ?? "lever_close", ref: { type: "lever", id: int(p[1]) } };
     case "escrow":
       return { kind: p[2] === "return" ? "c2c_return" : "c2c_release", ref: { type: "c2c_order", id: int(p[1]) } };

@@ -24,6 +24,8 @@ import { listCurrencies } from "./currency.ts";
 import { rememberedPairById } from "../spot/pairs.ts";
 import type { AccountHold } from "../../../durable/account/types.ts";
 import { freshSession, holdOf, movementKind, movementOf, type AccountReads, type D1Reader } from "./object-reads.ts";
+import { SECONDS_HOLD } from "../../../durable/pair/desks/seconds-objects.ts";
+import { LEVER_HOLD } from "../../../durable/pair/desks/lever-objects.ts";
 
 const DAY_MS = 86_400_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -121,6 +123,8 @@ interface Source {
   /** a fetched row as a line reads it: its movement's key and its kind */
   row(r: Row): Row;
   ref(key: string, memo: string): StatementRef;
+  /** two movements next to each other that read as one line */
+  joins?(newer: string, older: string): boolean;
 }
 
 const LEDGER: Source = { rows: "ledger", balances: "balances", row: (r) => r, ref: refOf };
@@ -146,14 +150,40 @@ const MOVEMENTS: Source = {
     return { ...r, movement_key: key, kind: movementKind(key, (k) => refOf(k, "")).kind };
   },
   ref: (key) => movementKind(key, (k) => refOf(k, "")).ref,
+  joins: oneLineWith,
 };
 
-/** Rows of one movement are written in one statement, so a user's rows of one movement are adjacent. */
-function movementsOf(rows: Row[]): Row[][] {
+/**
+ * Objects mode: a movement that spends a hold the Worker made just before it reads as one line
+ * with that hold, as D1 books the two as one movement: the open fee a pair takes from a seconds
+ * contract's or a position's hold (`seconds:{id}:open:…` after `seconds:{id}:reserve`,
+ * `lever:{id}:open:…` after `lever_margin:{id}:reserve`: the stake or margin held, the fee spent),
+ * and an in-site withdrawal's spend of its hold (`withdrawal:{id}:in_site` after
+ * `withdrawal:{id}:reserve`: the amount gone). Only when nothing of the user's came between them;
+ * otherwise they stay two lines.
+ */
+const SPENDS_HOLD: readonly [RegExp, (id: string) => string][] = [
+  [/^seconds:(\d+):open:/, (id) => `${SECONDS_HOLD}:${id}:reserve`],
+  [/^lever:(\d+):open:/, (id) => `${LEVER_HOLD}:${id}:reserve`],
+  [/^withdrawal:(\d+):in_site$/, (id) => `withdrawal:${id}:reserve`],
+];
+export function oneLineWith(newer: string, older: string): boolean {
+  for (const [spend, hold] of SPENDS_HOLD) {
+    const m = spend.exec(newer);
+    if (m) return older === hold(m[1]!);
+  }
+  return false;
+}
+
+/**
+ * Rows of one movement are written in one statement, so a user's rows of one movement are
+ * adjacent; `joins(newer, older)` says when two movements next to each other read as one.
+ */
+function movementsOf(rows: Row[], joins?: (newer: string, older: string) => boolean): Row[][] {
   const out: Row[][] = [];
   for (const r of rows) {
     const last = out[out.length - 1];
-    if (last && last[0]!.movement_key === r.movement_key) last.push(r);
+    if (last && (last[last.length - 1]!.movement_key === r.movement_key || joins?.(last[0]!.movement_key, r.movement_key) === true)) last.push(r);
     else out.push([r]);
   }
   return out;
@@ -250,7 +280,7 @@ async function statementOf(db: D1Reader, src: Source, userId: number, q: Stateme
     .bind(...binds, fetch)
     .all<Row>();
   const rows = results.map(src.row);
-  const movements = movementsOf(rows);
+  const movements = movementsOf(rows, src.joins);
   const full = rows.length === fetch;
   // The last movement of a full read may go on past it: the next page starts with it.
   if (full && movements.length > 1) movements.pop();
