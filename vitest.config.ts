@@ -1,5 +1,5 @@
-// Three projects side by side: pure Node (engine, schemas), workerd (API and Durable Objects
-// through the real Worker) and browser end-to-end (Chromium against a locally started Worker).
+// Five projects side by side: pure Node (engine, schemas), workerd (API and Durable Objects, with
+// balances in D1 and in the account objects) and browser end-to-end (Chromium against a local Worker).
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npm test`: compiles the messages, builds the SPA when it is missing or stale (the browser tests
-// serve it), then runs every vitest project: unit (Node), workers (workerd), e2e (Chromium).
+// serve it), then runs every vitest project: unit (Node), workers, objects and api-objects (workerd), e2e (Chromium).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, readdirSync } from "node:fs";
 import { join } from "node:path";
