@@ -47,13 +47,22 @@ describe("wallet list", () => {
     expect(r.body.message.change_wallet.usdt_totle).toBe("0.00");
   });
 
-  it("lists only currencies flagged show, with XRP at its own scale", async () => {
+  it("lists the currencies flagged show, with XRP at its own scale, and one not shown only where its holder has some", async () => {
+    // Currency 50 is not shown (as a launch's token before its listing): its holder still sees what they own.
     const user = await makeUser({ balances: [{ currencyId: 50, units: 5n }, { currencyId: XRP, units: 1_500_000n }] });
+    const other = await makeUser({ balances: [{ currencyId: XRP, units: 1n }] });
     const r = await api("/wallet/list", { method: "POST", token: user.token });
     const ids = r.body.message.change_wallet.balance.map((b: any) => b.currency);
-    expect(ids).not.toContain(50);
-    expect(ids).toEqual(expect.arrayContaining([BTC, ETH, USDT, XRP, DOGE]));
-    expect(r.body.message.change_wallet.balance.find((b: any) => b.currency === XRP).change_balance).toBe("1.500000");
+    expect(ids).toEqual(expect.arrayContaining([BTC, ETH, USDT, XRP, DOGE, 50]));
+    expect(r.body.message.change_wallet.balance.find((b: any) => b.currency === 50)).toMatchObject({ show: 0, change_balance: expect.stringMatching(/^0\.0+5$/) });
+    expect(r.body.message.change_wallet.balance.find((b: any) => b.currency === XRP)).toMatchObject({ show: 1, change_balance: "1.500000" });
+    // Not in the accounts where the holder has none, nor in another user's lists.
+    expect(r.body.message.micro_wallet.balance.map((b: any) => b.currency)).not.toContain(50);
+    const theirs = await api("/wallet/list", { method: "POST", token: other.token });
+    expect(theirs.body.message.change_wallet.balance.map((b: any) => b.currency)).not.toContain(50);
+    // The spot wallet (the spot and transfer screens) the same.
+    expect((await api("/user/user_wallet", { token: user.token })).body.message.map((b: any) => b.currency)).toContain(50);
+    expect((await api("/user/user_wallet", { token: other.token })).body.message.map((b: any) => b.currency)).not.toContain(50);
   });
 
   it("answers 999 without a session", async () => {

@@ -8,7 +8,7 @@ import { formatUnits } from "../../../schemas/money.ts";
 import { USDT_ID, walletAccounts, type WalletAccountName } from "../../../schemas/wallet.ts";
 import type { WalletList, WalletRow } from "../../../schemas/assets.ts";
 import { usdtPrices, usdtValue } from "../spot/prices.ts";
-import { big, listCurrencies } from "./currency.ts";
+import { big, listCurrencies, type Currency } from "./currency.ts";
 import type { AccountReads } from "./object-reads.ts";
 
 /** Display precision of USDT values (spec §9: assets 2 decimals). */
@@ -30,14 +30,26 @@ async function heldRows(db: D1Database, userId: number, reads: AccountReads | nu
   return results;
 }
 
-/** Every shown currency in each declared account, valued in USDT, with the totals. */
+/**
+ * The currencies a wallet lists: every shown one, and one not shown (a launch's token before it is
+ * listed) in the accounts where the user holds some: what they own is never missing from Assets.
+ */
+function listedFor(all: Currency[], held: ReadonlyMap<string, { a: bigint; f: bigint }>, account: string): Currency[] {
+  return all.filter((cur) => {
+    if (cur.show) return true;
+    const b = held.get(`${cur.id}|${account}`);
+    return b !== undefined && b.a + b.f !== 0n;
+  });
+}
+
+/** Every shown currency in each declared account (and any other one the user holds there), valued in USDT, with the totals. */
 export async function walletList(db: D1Database, userId: number, reads: AccountReads | null = null) {
-  const [currencies, prices, rows] = await Promise.all([listCurrencies(db, true), usdtPrices(db), heldRows(db, userId, reads)]);
+  const [all, prices, rows] = await Promise.all([listCurrencies(db), usdtPrices(db), heldRows(db, userId, reads)]);
   const held = new Map(rows.map((r) => [`${r.currency_id}|${r.account}`, { a: BigInt(r.a), f: BigInt(r.f) }]));
   let grand = 0n;
   const wallet = <A extends WalletAccountName>(account: A) => {
     let total = 0n;
-    const balance = currencies.map((cur) => {
+    const balance = listedFor(all, held, account).map((cur) => {
       const b = held.get(`${cur.id}|${account}`) ?? { a: 0n, f: 0n };
       const value = usdtValue(cur.id, b.a + b.f, cur.scale, prices, USDT_SCALE);
       total += value ?? 0n;
@@ -45,7 +57,7 @@ export async function walletList(db: D1Database, userId: number, reads: AccountR
       return {
         currency: cur.id,
         currency_name: cur.name,
-        show: 1,
+        show: cur.show ? 1 : 0,
         [`${account}_balance`]: fmt(b.a, cur.scale),
         [`lock_${account}_balance`]: fmt(b.f, cur.scale),
         usdt_totle: formatUnits(value ?? 0n, USDT_SCALE, 2),
@@ -65,10 +77,11 @@ export async function walletList(db: D1Database, userId: number, reads: AccountR
   };
 }
 
-/** The spot ("change") account of every shown currency, with its scale. */
+/** The spot ("change") account of every shown currency (and any other one the user holds), with its scale. */
 export async function spotWallet(db: D1Database, userId: number, reads: AccountReads | null = null) {
-  const [currencies, results] = await Promise.all([listCurrencies(db, true), heldRows(db, userId, reads, "change")]);
+  const [all, results] = await Promise.all([listCurrencies(db), heldRows(db, userId, reads, "change")]);
   const held = new Map(results.map((r) => [r.currency_id, r]));
+  const currencies = listedFor(all, new Map(results.map((r) => [`${r.currency_id}|change`, { a: BigInt(r.a), f: BigInt(r.f) }])), "change");
   return currencies.map((cur) => ({
     currency: cur.id,
     currency_name: cur.name,

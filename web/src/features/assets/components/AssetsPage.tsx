@@ -30,7 +30,8 @@ export default function AssetsPage() {
 
   const mask = (s: string) => (hidden ? MASK : s);
   const wallet = data ? walletOf(data, tab) : null;
-  const rows = wallet ? wallet.balance.filter((r) => Number(r.show) === 1) : [];
+  // Every row the server lists: the shown currencies, and one not shown (a launch's token before its listing) where the user holds some.
+  const rows = wallet ? wallet.balance : [];
 
   return (
     <div className={acct.acctPage} data-testid="assets-page">
