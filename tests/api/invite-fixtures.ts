@@ -5,9 +5,11 @@
  */
 import { env } from "cloudflare:test";
 import { expect } from "vitest";
-import { api, credit, drainPair, makeUser, proveContact, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
-import { BTC, PAIR, USDT, buy, sell, trader } from "./spot-fixtures.ts";
-import { uploadImage } from "./wallet-fixtures.ts";
+import { runScheduled } from "../../worker/scheduled.ts";
+import { addDays, beijingDay, dayEnd } from "../../worker/domain/invite/days.ts";
+import { api, balance, credit, drainPair, makeUser, proveContact, seedSpotPair, solvedCaptcha, uniqueEmail, units, type TestUser } from "./helpers.ts";
+import { BTC, PAIR, USDT, buy, clearBook, sell, trader } from "./spot-fixtures.ts";
+import { makeOperator, uploadImage } from "./wallet-fixtures.ts";
 
 let seq = 0;
 
@@ -105,3 +107,65 @@ export async function feesUsdt(userId: number): Promise<bigint> {
 }
 
 export const share = (fee: bigint, bp: bigint) => (fee * bp) / 10000n;
+
+/** A BTC market at 30,000 (marketAt30000), an operator, and a verified inviter and invitee (verifiedInvite). */
+export async function invitedMarket(doc: string): Promise<{ op: TestUser; inviter: TestUser; invitee: TestUser }> {
+  await seedSpotPair();
+  await clearBook();
+  await marketAt30000();
+  const op = await makeOperator();
+  return { op, ...(await verifiedInvite(op, doc)) };
+}
+
+/**
+ * The race of a fee row that reaches D1 after its day's run, on the real path (both modes): the
+ * invitee sells 0.05 BTC into a bid at 30,000 (taker: 3 USDT of fee) while D1 refuses trade rows,
+ * so the pair object answers at once and keeps its drain batch. `close` settles the sale's day
+ * meanwhile and answers the run; D1 is then back and the pair's drain brings the row, timed before
+ * that run's cut, in its day. Answers the fee.
+ */
+export async function saleLandingAfter(invitee: TestUser, close: () => Promise<unknown>): Promise<bigint> {
+  const day = beijingDay(Date.now());
+  const maker = await trader("100000", "0");
+  await buy(maker.token, { price: "30000", num: "0.05" });
+  await drainPair(PAIR);
+  const row = () =>
+    env.DB.prepare("SELECT created_at, CAST(seller_fee AS TEXT) AS fee FROM spot_trades WHERE seller_id = ?").bind(invitee.id).first<{ created_at: number; fee: string }>();
+  await env.DB.prepare("CREATE TRIGGER test_trades_down BEFORE INSERT ON spot_trades BEGIN SELECT RAISE(ABORT, 'd1 down (test)'); END").run();
+  try {
+    expect((await sell(invitee.token, { price: "30000", num: "0.05" })).body.message).toMatchObject({ status: "filled" });
+    await drainPair(PAIR).catch(() => undefined);
+    expect(await row()).toBeNull();
+    await close();
+  } finally {
+    await env.DB.prepare("DROP TRIGGER test_trades_down").run();
+  }
+  const cut = (await env.DB.prepare("SELECT window_to FROM invite_runs WHERE day = ?").bind(day).first<{ window_to: number }>())!.window_to;
+  await drainPair(PAIR);
+  const landed = (await row())!;
+  expect(landed.created_at).toBeLessThan(cut);
+  expect(beijingDay(landed.created_at)).toBe(day);
+  expect(BigInt(landed.fee)).toBe(units("3"));
+  return BigInt(landed.fee);
+}
+
+/**
+ * After saleLandingAfter: settling `day` again pays nothing more; the next day's run (the morning
+ * cron, twice, and the every-minute job) counts the late fee and pays the inviter 20 % of it, once;
+ * the inviter sees that one line.
+ */
+export async function paidOnceByNextRun(op: TestUser, inviter: TestUser, day: string, fee: bigint) {
+  const again = await api("/admin/invite/run", { token: op.token, body: { day, reason: "again" } });
+  expect(again.body.message).toMatchObject({ day, status: "done", total_paid_usdt: "0.00000000" });
+  expect(await balance(inviter.id, USDT, "lever")).toEqual([0n, 0n]);
+  const next = addDays(day, 1);
+  const morning = dayEnd(next) + 8 * 3_600_000;
+  await runScheduled("0 0 * * *", env, morning);
+  await runScheduled("0 0 * * *", env, morning);
+  await runScheduled("* * * * *", env, morning + 60_000);
+  const runs = (await api("/admin/invite/runs", { token: op.token })).body.message.data;
+  expect(runs.find((r: { day: string }) => r.day === next)).toMatchObject({ status: "done", inviters_paid: 1, fees_counted_usdt: "3.00000000", total_paid_usdt: "0.60000000" });
+  expect(await balance(inviter.id, USDT, "lever")).toEqual([share(fee, 2000n), 0n]);
+  const lines = (await api("/invite/rebates", { token: inviter.token })).body.message.data;
+  expect(lines.map((l: { day: string; product: string; amount: string }) => [l.day, l.product, units(l.amount)])).toEqual([[next, "spot", share(fee, 2000n)]]);
+}
