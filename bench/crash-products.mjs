@@ -710,8 +710,9 @@ export async function checkLeverObjects({ root, dir, cut }) {
     const p = byId.get(id);
     if (!p || !isOpen(p)) return `position ${id} ${p ? `has status ${p.status}` : "is not in D1"}`;
     const rest = h.amount - h.spent - h.released;
-    // The open fee leaves the hold when the position opens (a pending limit's at its fill; `fee_held`, migrations/0056).
-    const held = big(p.margin) + big(p.fee) * big(p.fee_held ?? 1) - big(p.overnight);
+    // The open fee leaves the hold when the position opens (a pending limit's at its fill; `fee_held` 1, migrations/0056;
+    // 2: a pending limit carried over the cut-over, whose fee its fee shard holds).
+    const held = big(p.margin) + (Number(p.fee_held ?? 1) === 1 ? big(p.fee) : 0n) - big(p.overnight);
     if (owner.shard === null) return owner.userId === p.user_id && h.kind === "lever" && rest === held ? null : `position ${id} holds margin + fee (while held) - overnight = ${held}`;
     return owner.userId === -3 && owner.shard === Number(id) % 8 && rest === big(p.hold) ? null : `position ${id}'s cover is ${p.hold} in shard ${Number(id) % 8}`;
   };

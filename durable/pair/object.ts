@@ -364,15 +364,24 @@ export class PairDurableObject extends DurableObject<Env> {
    * The cut-over from D1's balances (worker/domain/ledger/account-objects.ts `carryOverOpenFees`):
    * every contract and position in this pair ran on D1's path, which took its open fee at the open
    * (a pending limit's at its request), so none may take it again from its hold on the objects:
-   * each is marked paid (`fee_paid`), its settle or close then spends no fee and a pending limit's
-   * fill pays none. Answers how many rows it marked (0 the second time).
+   * each is marked paid (`fee_paid` 1), its settle or close then spends no fee. A pending limit
+   * with a fee is marked 2 instead: D1 would give its fee back at a revoke, so the cut-over holds
+   * that fee in its fee shard (`lever_fee:{id}`), which its revoke spends to the user and its fill
+   * releases (desks/lever-objects.ts). Answers how many rows it marked (0 the second time) and
+   * every position marked 2 (each time: the cut-over opens their holds from D1's rows it marks so).
    */
-  async feesPaidOnD1(pairId: number): Promise<{ contracts: number; positions: number }> {
+  async feesPaidOnD1(pairId: number): Promise<{ contracts: number; positions: number; held: number[] }> {
     await this.ensure(pairId);
-    return this.store.transaction(() => ({
-      contracts: this.store.sql.exec("UPDATE contracts SET fee_paid = 1 WHERE fee_paid = 0").rowsWritten,
-      positions: this.store.sql.exec("UPDATE lever_positions SET fee_paid = 1 WHERE fee_paid = 0").rowsWritten,
-    }));
+    return this.store.transaction(() => {
+      const contracts = this.store.sql.exec("UPDATE contracts SET fee_paid = 1 WHERE fee_paid = 0").rowsWritten;
+      const pending = this.store.sql.exec("UPDATE lever_positions SET fee_paid = 2 WHERE fee_paid = 0 AND status = 1 AND fee > 0").rowsWritten;
+      const positions = pending + this.store.sql.exec("UPDATE lever_positions SET fee_paid = 1 WHERE fee_paid = 0").rowsWritten;
+      const held = this.store.sql
+        .exec<{ id: number }>("SELECT id FROM lever_positions WHERE fee_paid = 2 ORDER BY id")
+        .toArray()
+        .map((r) => Number(r.id));
+      return { contracts, positions, held };
+    });
   }
 
   /** An operator's edit of the seconds terms starts: contracts are refused ("stale_terms", priced again) until `secondsTermsChanged`. */

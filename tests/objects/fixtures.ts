@@ -9,6 +9,7 @@ import type { AccountBalance } from "../../durable/account/types.ts";
 import { SYSTEM_SHARDS, SYSTEM_USERS, accountStub, systemAddress, systemStub } from "../../worker/lib/accounts.ts";
 import { reconcile } from "../../worker/domain/ledger/reconcile.ts";
 import { forgetPublicSummary } from "../../worker/domain/transparency/public.ts";
+import { onForget } from "../../worker/lib/caches.ts";
 import { accountReads } from "../../worker/domain/wallet/object-reads.ts";
 import { api, drainPair, makeUser, units } from "../api/helpers.ts";
 
@@ -97,6 +98,24 @@ export async function twoSidedObjectBook() {
     api(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", { token: mm.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price, num: "0.1" } });
   expect((await order("buy", "100")).body.type).toBe("ok");
   expect((await order("sell", "102")).body.type).toBe("ok");
+}
+
+/** The market maker quoting the index now (its orders are cancelled when the index is set again); none in a new file's database. */
+let quotes: { token: string; ids: string[] } | null = null;
+onForget(() => (quotes = null));
+
+/** Sets BTC/USDT's index to `price` (2 decimals): a fresh market maker on the objects quotes price ∓ 0.01. */
+export async function setObjectIndex(price: string) {
+  if (quotes) for (const id of quotes.ids) expect((await api("/transaction_del", { token: quotes.token, body: { id } })).body.type).toBe("ok");
+  const mm = await objectTrader("1000000", "100");
+  const cents = units(price) / 1_000_000n;
+  const fmt = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, "0")}`;
+  const quote = async (side: "buy" | "sell", p: string) => {
+    const r = await api(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", { token: mm.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: p, num: "1" } });
+    expect(r.body.type).toBe("ok");
+    return r.body.message.order_id as string;
+  };
+  quotes = { token: mm.token, ids: [await quote("buy", fmt(cents - 1n)), await quote("sell", fmt(cents + 1n))] };
 }
 
 /** A user's statement lines of one kind in one account (USDT), summed: [amount, held]. */

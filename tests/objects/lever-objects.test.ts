@@ -13,7 +13,7 @@ import { leverNightLegs, leverShard } from "../../durable/pair/desks/lever-objec
 import { chargeOvernight, submitPosition } from "../../worker/domain/lever/positions.ts";
 import { api, makeUser, seedSpotPair, units } from "../api/helpers.ts";
 import { open, positionRow, sweepNow } from "../api/lever-fixtures.ts";
-import { BTC, USDT, d1LedgerRows, differencesOf, drainObject, legsDelivered, objectBalances, objectTrader, pageFee, readModel, statementSum, withoutOpenLegs } from "./fixtures.ts";
+import { BTC, USDT, d1LedgerRows, setObjectIndex as setIndex, differencesOf, drainObject, legsDelivered, objectBalances, pageFee, readModel, statementSum, withoutOpenLegs } from "./fixtures.ts";
 
 const TREASURY = SYSTEM_USERS.treasury;
 const u8 = (v: string) => units(v);
@@ -29,23 +29,6 @@ async function leverUser(usdt = "100") {
   const u = await makeUser({ verified: 2 });
   await accountStub(env, u.id).accountImport(u.id, [{ account: "lever", currencyId: USDT, available: u8(usdt), frozen: 0n }]);
   return u;
-}
-
-/** The market maker quoting the index now (its orders are cancelled when the index is set again). */
-let quotes: { token: string; ids: string[] } | null = null;
-
-/** Sets BTC/USDT's index to `price` (2 decimals): a fresh market maker on the objects quotes price ∓ 0.01. */
-async function setIndex(price: string) {
-  if (quotes) for (const id of quotes.ids) expect((await api("/transaction_del", { token: quotes.token, body: { id } })).body.type).toBe("ok");
-  const mm = await objectTrader("1000000", "100");
-  const cents = u8(price) / 1_000_000n;
-  const fmt = (c: bigint) => `${c / 100n}.${String(c % 100n).padStart(2, "0")}`;
-  const quote = async (side: "buy" | "sell", p: string) => {
-    const r = await api(side === "buy" ? "/transaction/walletIn" : "/transaction/walletOut", { token: mm.token, body: { currency_id: BTC, legal_id: USDT, mode: 2, price: p, num: "1" } });
-    expect(r.body.type).toBe("ok");
-    return r.body.message.order_id as string;
-  };
-  quotes = { token: mm.token, ids: [await quote("buy", fmt(cents - 1n)), await quote("sell", fmt(cents + 1n))] };
 }
 
 /** Each shard's house balance, per shard. */

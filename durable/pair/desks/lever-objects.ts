@@ -21,6 +21,13 @@
  *   before: the user's hold spends it and the fee shard gets it with the close fee;
  * - a revoke (a pending open cancelled) `lever:{id}:revoke`: both holds back whole (the margin and
  *   the open fee, which a pending open has not paid yet).
+ *
+ * A pending limit open carried over the cut-over from D1's path (`fee_paid` 2, marked by the
+ * cut-over: durable/pair/object.ts `feesPaidOnD1`): D1 took its open fee at the request, so the
+ * user's hold is the margin alone, and the cut-over opened the fee as a hold `lever_fee:{id}` in fee
+ * shard `shardOf(id)` (the fee account's money D1 would give back at a revoke). Its revoke spends
+ * that hold to the user (the fee back, as D1 refunds it); its fill, or the close of a position that
+ * filled before the objects ran, releases it (`lever_fee:{id}:earned`: the fee is the fee shard's).
  * Each event balances per currency (the pair's money core checks it at commit).
  */
 import type { Leg, Op } from "../../money/index.ts";
@@ -35,6 +42,9 @@ export const LEVER_USER_KIND = "lever";
 export const LEVER_HOUSE_KIND = "change";
 /** The treasury shard of a position's cover and the fee shard of its fees. */
 export const leverShard = (positionId: number) => shardOf(positionId);
+/** The fee shard's hold of a carried-over pending limit's open fee (`fee_paid` 2), opened by the cut-over. */
+export const LEVER_FEE_HOLD = "lever_fee";
+export const leverFeeHold = (positionId: number) => `${LEVER_FEE_HOLD}:${positionId}`;
 
 const num = (n: bigint, what: string): number => {
   if (n < 0n || n > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${what} out of range: ${n}`);
@@ -55,8 +65,10 @@ export interface LeverMoney {
   margin: bigint;
   /** the open fee (held with the margin until the open's legs, `leverOpenLegs`, or for a position from before them, until the close) */
   openFee: bigint;
-  /** the open fee left the hold for the fee shard (`leverOpenLegs`); false: the close or the revoke takes it */
+  /** the open fee left the hold for the fee shard (`leverOpenLegs`), or D1 took it; false: the close or the revoke takes it */
   feePaid: boolean;
+  /** `fee_paid` 2: D1 took the open fee of this pending limit, and its fee shard holds it (`leverFeeHold`) until the fill, close or revoke */
+  feeInFeeShard: boolean;
   /** the house's cover */
   hold: bigint;
   /** overnight fees already paid from the hold */
@@ -68,6 +80,8 @@ export const leverCloseKey = (positionId: number) => `lever:${positionId}:close`
 export const leverNightKey = (positionId: number, day: number) => `lever:${positionId}:fee:${day}`;
 export const leverRevokeKey = (positionId: number) => `lever:${positionId}:revoke`;
 export const leverOpenKey = (positionId: number) => `lever:${positionId}:open`;
+/** Not under `lever:`: the release moves no fee (the rebates and the transparency page count `lever:` movements of the fee shards). */
+export const leverFeeEarnedKey = (positionId: number) => `${leverFeeHold(positionId)}:earned`;
 
 /** The open fee, from the user's hold to fee shard `shardOf(id)` (D1's `lever_open`). */
 export function leverOpenLegs(p: { positionId: number; userId: number; currencyId: number; openFee: bigint }): Leg[] {
@@ -75,6 +89,13 @@ export function leverOpenLegs(p: { positionId: number; userId: number; currencyI
   return legs(leverOpenKey(p.positionId), [
     { to: userAddress(p.userId), ops: [{ t: "spend", hold: leverHold(p.positionId), cur, amt: num(p.openFee, "open fee") }] },
     { to: systemAddress(SYSTEM_USERS.fees, leverShard(p.positionId)), ops: [{ t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(p.openFee, "open fee") }] },
+  ]);
+}
+
+/** A carried-over pending limit filled (or closed, when it filled before the objects ran): its fee shard's hold of the open fee released, the fee earned. */
+export function leverFeeEarnedLegs(p: { positionId: number; currencyId: number; openFee: bigint }): Leg[] {
+  return legs(leverFeeEarnedKey(p.positionId), [
+    { to: systemAddress(SYSTEM_USERS.fees, leverShard(p.positionId)), ops: [{ t: "release", hold: leverFeeHold(p.positionId), cur: String(p.currencyId), amt: num(p.openFee, "open fee") }] },
   ]);
 }
 
@@ -121,7 +142,9 @@ export function leverCloseLegs(p: LeverMoney, payout: bigint, closeFee: bigint, 
             ],
     },
     { to: systemAddress(SYSTEM_USERS.fees, shard), ops: [{ t: "credit", kind: LEVER_HOUSE_KIND, cur, amt: num(openFee + closeFee, "fees") }] },
-  ]).map((l) => (reason !== undefined && l.to === userAddress(p.userId) ? { ...l, key: `${l.key}:${reason}` } : l));
+  ])
+    .map((l) => (reason !== undefined && l.to === userAddress(p.userId) ? { ...l, key: `${l.key}:${reason}` } : l))
+    .concat(p.feeInFeeShard ? leverFeeEarnedLegs(p) : []);
 }
 
 /** One day's overnight fee, from the user's hold to the fee shard. */
@@ -133,13 +156,25 @@ export function leverNightLegs(p: { positionId: number; userId: number; currency
   ]);
 }
 
-/** A pending open cancelled by its owner: both holds back whole (its open fee is still in the user's: `leverOpenLegs` runs at the fill). */
+/**
+ * A pending open cancelled by its owner: both holds back whole (its open fee is still in the user's:
+ * `leverOpenLegs` runs at the fill). One carried over the cut-over (`feeInFeeShard`): the margin
+ * back, and the open fee D1 took at the request from its fee shard's hold to the user, as D1 refunds it.
+ */
 export function leverRevokeLegs(p: LeverMoney): Leg[] {
   const cur = String(p.currencyId);
   const hold = leverHold(p.positionId);
+  const feeBack = p.feeInFeeShard ? p.openFee : 0n;
   return legs(leverRevokeKey(p.positionId), [
-    { to: userAddress(p.userId), ops: [{ t: "release", hold, cur, amt: num(p.margin + (p.feePaid ? 0n : p.openFee), "margin and fee") }] },
+    {
+      to: userAddress(p.userId),
+      ops: [
+        { t: "release", hold, cur, amt: num(p.margin + (p.feePaid ? 0n : p.openFee), "margin and fee") },
+        { t: "credit", kind: LEVER_USER_KIND, cur, amt: num(feeBack, "open fee back") },
+      ],
+    },
     { to: systemAddress(SYSTEM_USERS.treasury, leverShard(p.positionId)), ops: [{ t: "release", hold, cur, amt: num(p.hold, "cover") }] },
+    { to: systemAddress(SYSTEM_USERS.fees, leverShard(p.positionId)), ops: [{ t: "spend", hold: leverFeeHold(p.positionId), cur, amt: num(feeBack, "open fee back") }] },
   ]);
 }
 

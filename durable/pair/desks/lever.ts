@@ -40,7 +40,20 @@ import type { PairInfo } from "./spot.ts";
 import { formatUnits } from "../../../schemas/money.ts";
 import { NOTIFICATION_EVENT } from "../../../worker/domain/notifications/inbox.ts";
 import { leverClosed } from "../../../worker/domain/notifications/events.ts";
-import { leverCloseKey, leverCloseLegs, leverNightKey, leverNightLegs, leverOpenKey, leverOpenLegs, leverRevokeKey, leverRevokeLegs, type LeverMoney, type ObjectsPositionRow } from "./lever-objects.ts";
+import {
+  leverCloseKey,
+  leverCloseLegs,
+  leverFeeEarnedKey,
+  leverFeeEarnedLegs,
+  leverNightKey,
+  leverNightLegs,
+  leverOpenKey,
+  leverOpenLegs,
+  leverRevokeKey,
+  leverRevokeLegs,
+  type LeverMoney,
+  type ObjectsPositionRow,
+} from "./lever-objects.ts";
 import { DELIVER_FALLBACK_MS } from "../legs.ts";
 import type { SecondsLegsOutbox } from "./seconds-objects.ts";
 
@@ -172,7 +185,9 @@ export class LeverDesk {
       openFee: big(r.fee),
       hold: big(r.hold),
       overnight: big(r.overnight),
-      feePaid: Number(r.fee_paid) === 1,
+      // 1: paid to the fee shard (or by D1 at the open); 2: paid on D1 while pending, its fee shard holds it (lever-objects.ts).
+      feePaid: Number(r.fee_paid) !== 0,
+      feeInFeeShard: Number(r.fee_paid) === 2,
     };
   }
 
@@ -184,6 +199,19 @@ export class LeverDesk {
   private payOpenFee(p: { positionId: number; userId: number; currencyId: number; openFee: bigint }, now: number): boolean {
     if (!this.legs) return false;
     this.legs.commitInside(leverOpenKey(p.positionId), leverOpenLegs(p));
+    this.store.sql.exec("UPDATE lever_positions SET fee_paid = 1 WHERE id = ?", p.positionId);
+    this.scheduler.at("legs", now + DELIVER_FALLBACK_MS);
+    return true;
+  }
+
+  /**
+   * `legs` set: a pending limit carried over the cut-over (`fee_paid` 2) fills: its fee shard
+   * releases the open fee D1 took at the request (lever-objects.ts `leverFeeEarnedLegs`), in the
+   * caller's transaction, and the row records it paid. Answers whether it did (D1's row: `fee_held` 0).
+   */
+  private earnCarriedFee(p: LeverMoney, now: number): boolean {
+    if (!this.legs) return false;
+    this.legs.commitInside(leverFeeEarnedKey(p.positionId), leverFeeEarnedLegs(p));
     this.store.sql.exec("UPDATE lever_positions SET fee_paid = 1 WHERE id = ?", p.positionId);
     this.scheduler.at("legs", now + DELIVER_FALLBACK_MS);
     return true;
@@ -416,7 +444,7 @@ export class LeverDesk {
           this.store.sql.exec("UPDATE lever_positions SET status = 2, open_price = ?, open_tick_id = ?, open_at = ? WHERE id = ? AND status = 1", price, ix.id, now, r.id);
           this.refreshTriggers(Number(r.id));
           const m = this.leverMoney(r);
-          const feePaid = !m.feePaid && this.payOpenFee(m, now);
+          const feePaid = m.feeInFeeShard ? this.earnCarriedFee(m, now) : !m.feePaid && this.payOpenFee(m, now);
           this.outbox.append({
             kind: "lever",
             at: now,

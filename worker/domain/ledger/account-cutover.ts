@@ -143,9 +143,10 @@ export async function verificationStep(env: CutOverEnv, actor: MigrationActor, i
 /** The system accounts' shards opened from D1 and compared; the comparison is recorded with its audit row. */
 export async function systemStep(env: CutOverEnv, actor: MigrationActor, now = Date.now()): Promise<SystemOpening> {
   const { cutOverAt } = await gate(env, actor, now, true);
-  const opened = await openSystemAccounts(env);
-  // Before the cut-over every open contract and position is from D1's path: its fee was taken at the open.
+  // Before the cut-over every open contract and position is from D1's path: its fee was taken at the
+  // open. First, as the shards' opening holds a carried-over pending limit's fee for its revoke.
   if (cutOverAt === null) await carryOverOpenFees(env);
+  const opened = await openSystemAccounts(env);
   await env.DB.batch([
     env.DB.prepare(
       "INSERT INTO account_migration (name, cursor, users, started_at, updated_at) VALUES (?1, ?2, ?3, ?4, ?4) ON CONFLICT (name) DO UPDATE SET cursor = excluded.cursor, users = excluded.users, started_at = excluded.started_at, updated_at = excluded.updated_at",

@@ -19,7 +19,7 @@ import { userStub } from "../../lib/notify.ts";
 import { parseAddress, systemAddress, systemStub, SYSTEM_SHARDS } from "../../lib/accounts.ts";
 import { holdSourcesOf } from "../products.ts";
 import { pairStub } from "../spot/pairs.ts";
-import type { HoldSource } from "./holds.ts";
+import type { HoldSource, SystemOpeningHold } from "./holds.ts";
 
 const MIGRATION = "opening";
 /** Objects called at once by one step. */
@@ -243,8 +243,13 @@ export function splitOver(amount: bigint, shards = SYSTEM_SHARDS): bigint[] {
  * of its id), and what no such record explains is split over the shards as their
  * `migrated:{account}:{currency}` holds, as a user's unexplained frozen funds are. A balance whose
  * records claim more than its frozen amount (the reconciler reports that) keeps all of it in the
- * `migrated` holds. Keyed per shard, so a second run writes nothing; then each opened shard is
- * drained and the sums over the shards are compared with D1, in the objects and in `system_balances`.
+ * `migrated` holds. A record held out of the available amount (`fromAvailable`: a carried-over
+ * pending limit's open fee, which D1 would give back from the fee account) is a hold in its shard
+ * too, and the available amount split over the shards is D1's less those: the shards then hold
+ * D1's balance with that part frozen, and are compared so; records asking for more than the
+ * available amount are reported as a difference (the cut-over is not recorded). Keyed per shard,
+ * so a second run writes nothing; then each opened shard is drained and the sums over the shards
+ * are compared with D1, in the objects and in `system_balances`.
  */
 export async function openSystemAccounts(env: Pick<Env, "DB" | "USER">, sources: HoldSource[] = holdSourcesOf()): Promise<SystemOpening> {
   const { results } = await env.DB.prepare(
@@ -262,14 +267,24 @@ export async function openSystemAccounts(env: Pick<Env, "DB" | "USER">, sources:
     byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), row]);
   }
   const records = (await Promise.all(sources.map((s) => (s.systemOpeningHolds ? s.systemOpeningHolds(env.DB) : Promise.resolve([]))))).flat();
+  const sum = (holds: SystemOpeningHold[]) => holds.reduce((a, h) => a + h.amount, 0n);
+  // What each system account's shards must hold together: D1's rows, but for the records held out of the available balance.
+  const expected = new Map<number, OpeningBalance[]>();
   const shards = [...byUser].flatMap(([userId, rows]) => {
     const parts = rows.map((r) => {
       const mine = records.filter((h) => h.userId === userId && h.account === r.account && h.currencyId === r.currencyId);
-      const claimed = mine.reduce((a, h) => a + h.amount, 0n);
-      const held = claimed <= r.frozen ? mine : [];
-      const inShard = (k: number) => held.filter((h) => h.shard === k).reduce((a, h) => a + h.amount, 0n);
+      const fromFrozen = mine.filter((h) => !h.fromAvailable);
+      const fromAvailable = mine.filter((h) => h.fromAvailable);
+      const claimed = sum(fromFrozen);
+      const taken = sum(fromAvailable);
+      // More than the available balance held for records D1 could pay back: the balance is short, the shards are not opened right.
+      if (taken > r.available) out.mismatched.push({ user_id: userId, where: "object" });
+      const moved = taken <= r.available ? taken : 0n;
+      const held = [...(claimed <= r.frozen ? fromFrozen : []), ...(moved > 0n ? fromAvailable : [])];
+      const inShard = (k: number) => sum(held.filter((h) => h.shard === k));
       const rest = splitOver(r.frozen - (claimed <= r.frozen ? claimed : 0n));
-      return { r, held, available: splitOver(r.available), frozen: Array.from({ length: SYSTEM_SHARDS }, (_, k) => inShard(k) + rest[k]!) };
+      expected.set(userId, [...(expected.get(userId) ?? []), { ...r, available: r.available - moved, frozen: r.frozen + moved }]);
+      return { r, held, available: splitOver(r.available - moved), frozen: Array.from({ length: SYSTEM_SHARDS }, (_, k) => inShard(k) + rest[k]!) };
     });
     return Array.from({ length: SYSTEM_SHARDS }, (_, k) => ({
       userId,
@@ -290,8 +305,8 @@ export async function openSystemAccounts(env: Pick<Env, "DB" | "USER">, sources:
   const { results: model } = await env.DB.prepare(
     "SELECT user_id, currency_id, account, CAST(sum(available) AS TEXT) AS available, CAST(sum(frozen) AS TEXT) AS frozen FROM system_balances GROUP BY user_id, currency_id, account",
   ).all<D1Row>();
-  for (const [userId, rows] of byUser) {
-    const d1 = canonical(rows);
+  for (const userId of byUser.keys()) {
+    const d1 = canonical(expected.get(userId) ?? []);
     if (canonical(summed(objects.get(userId) ?? [])) !== d1) out.mismatched.push({ user_id: userId, where: "object" });
     if (canonical(opening(model.filter((r) => r.user_id === userId))) !== d1) out.mismatched.push({ user_id: userId, where: "read_model" });
   }
@@ -314,16 +329,22 @@ function summed(rows: readonly AccountBalance[]): AccountBalance[] {
  * The contracts and positions open at the cut-over ran on D1's path, which took their open fee at
  * the open: their holds are opened without it (D1's frozen funds), and their settle or close on the
  * objects must not take it again. Marks them paid in every pair (`feesPaidOnD1`) and in D1's rows
- * (`fee_held` 0, what the reconciler's hold sources read in objects mode). Idempotent; run by the
- * cut-over's system step while no cut-over is recorded (account-cutover.ts `systemStep`), when every
- * open record is from D1's path.
+ * (`fee_held` 0, what the reconciler's hold sources read in objects mode). A pending limit open
+ * with a fee (which D1 would give back at a revoke) the pair marks as held by its fee shard, and
+ * D1's row says so (`fee_held` 2): `openSystemAccounts`, run after this, opens that fee as the hold
+ * `lever_fee:{id}` in the position's fee shard (worker/domain/lever/positions.ts `leverHolds`).
+ * Idempotent (each pair answers every position it marked so, each time); run by the cut-over's
+ * system step while no cut-over is recorded (account-cutover.ts `systemStep`), when every open
+ * record is from D1's path.
  */
-export async function carryOverOpenFees(env: Pick<Env, "DB" | "PAIR">): Promise<{ contracts: number; positions: number }> {
+export async function carryOverOpenFees(env: Pick<Env, "DB" | "PAIR">): Promise<{ contracts: number; positions: number; feesHeld: number }> {
   const { results } = await env.DB.prepare("SELECT id FROM pairs ORDER BY id").all<{ id: number }>();
   const marked = await Promise.all(results.map((r) => pairStub(env, r.id).feesPaidOnD1(r.id)));
+  const held = marked.flatMap((m) => m.held);
   await env.DB.batch([
     env.DB.prepare("UPDATE micro_orders SET fee_held = 0 WHERE fee_held = 1 AND status IN (0, 1, 2)"),
+    env.DB.prepare("UPDATE lever_positions SET fee_held = 2 WHERE id IN (SELECT value FROM json_each(?1)) AND fee > 0").bind(JSON.stringify(held)),
     env.DB.prepare("UPDATE lever_positions SET fee_held = 0 WHERE fee_held = 1 AND status IN (0, 1, 2, 3)"),
   ]);
-  return marked.reduce((a, m) => ({ contracts: a.contracts + m.contracts, positions: a.positions + m.positions }), { contracts: 0, positions: 0 });
+  return marked.reduce((a, m) => ({ ...a, contracts: a.contracts + m.contracts, positions: a.positions + m.positions }), { contracts: 0, positions: 0, feesHeld: held.length });
 }

@@ -71,13 +71,29 @@ export interface SystemOpeningHold {
   account: WalletAccount;
   currencyId: number;
   amount: bigint;
+  /**
+   * The amount is in D1's available balance, not its frozen one: money D1 may still give back
+   * from there (a carried-over pending limit's open fee in the fee account); the shard holds it.
+   */
+  fromAvailable?: boolean;
 }
 
-/** Rows `id`, `currency_id`, `units` (text) of `sql` as holds `{forKind}:{id}` of the treasury's house account in the shard of each id. */
-export async function treasuryRecordHolds(db: D1Database, sql: string, forKind: string, shardOf: (id: number) => number): Promise<SystemOpeningHold[]> {
+/**
+ * Rows `id`, `currency_id`, `units` (text) of `sql` as holds `{forKind}:{id}` of the treasury's
+ * house account in the shard of each id (`o.userId`: another system account's, `o.fromAvailable`:
+ * out of its available balance, see SystemOpeningHold).
+ */
+export async function treasuryRecordHolds(
+  db: D1Database,
+  sql: string,
+  forKind: string,
+  shardOf: (id: number) => number,
+  o: { userId?: number; fromAvailable?: boolean } = {},
+): Promise<SystemOpeningHold[]> {
   const { results } = await db.prepare(sql).all<{ id: number; currency_id: number; units: string }>();
+  const extra = o.fromAvailable ? { fromAvailable: true } : {};
   return results
-    .map((r) => ({ userId: TREASURY, shard: shardOf(r.id), forKind, forId: String(r.id), account: HOUSE_ACCOUNT, currencyId: r.currency_id, amount: BigInt(r.units) }))
+    .map((r) => ({ userId: o.userId ?? TREASURY, shard: shardOf(r.id), forKind, forId: String(r.id), account: HOUSE_ACCOUNT, currencyId: r.currency_id, amount: BigInt(r.units), ...extra }))
     .filter((h) => h.amount > 0n);
 }
 

@@ -38,7 +38,7 @@ import type { LeverAcceptInput, LeverCommandResult } from "../../../durable/pair
 import { takenIn, withNewId } from "../../lib/ids.ts";
 import { ApiError } from "../../lib/errors.ts";
 import { HOUSE_ACCOUNT, TREASURY } from "../../lib/guarded.ts";
-import { classifyBatchError, movementsStatements } from "../../lib/ledger.ts";
+import { classifyBatchError, movementsStatements, SYSTEM } from "../../lib/ledger.ts";
 import { userBalance } from "../wallet/object-reads.ts";
 import { drainHoldingPairs, orderPair, pairById, pairFor, pairStub, rememberedPairById, type PairRow } from "../spot/pairs.ts";
 import { recordHolds, treasuryRecordHolds, type Hold, type HoldSource } from "../ledger/holds.ts";
@@ -57,7 +57,7 @@ import { carried, LIVE_TRADER_USER_ID, SessionGone, sessionProof } from "../../l
 import type { SessionGuard } from "../../lib/context.ts";
 import { leverEntries, leverKeys } from "./ledger.ts";
 import { accountsOnObjects, accountStub } from "../../lib/accounts.ts";
-import { LEVER_HOLD, leverHold, leverShard, leverTermsKey, type ObjectsPositionRow } from "../../../durable/pair/desks/lever-objects.ts";
+import { LEVER_FEE_HOLD, LEVER_HOLD, leverHold, leverShard, leverTermsKey, type ObjectsPositionRow } from "../../../durable/pair/desks/lever-objects.ts";
 import { holdOnObjects, refundOnObjects, refuseOnObjects } from "./objects.ts";
 import { isolateMap } from "../../lib/caches.ts";
 
@@ -814,7 +814,7 @@ export async function chargeOvernight(env: Env, now = Date.now()): Promise<numbe
 }
 
 /** Every open position's `held` (an expression of its row) in the user's lever account, the house's hold in the treasury. */
-async function positionHolds(db: D1Database, held: "margin - overnight" | "margin + fee * fee_held - overnight"): Promise<Hold[]> {
+async function positionHolds(db: D1Database, held: "margin - overnight" | "margin + fee * (fee_held = 1) - overnight"): Promise<Hold[]> {
   const { results } = await db
     .prepare(
       `SELECT user_id, currency_id, CAST(SUM(${held}) AS TEXT) AS margin, CAST(SUM(hold) AS TEXT) AS hold FROM lever_positions
@@ -838,8 +838,9 @@ export const leverHolds: HoldSource = {
   name: "lever_positions",
   load: (db) => positionHolds(db, "margin - overnight"),
   // In the account objects the pair takes the open fee from the margin's hold when the position opens;
-  // a pending limit open, and a position opened before it did (`fee_held`, migrations/0056), keep it there.
-  loadObjects: (db) => positionHolds(db, "margin + fee * fee_held - overnight"),
+  // a pending limit open, and a position opened before it did (`fee_held` 1, migrations/0056), keep it
+  // there. `fee_held` 2 (a pending limit carried over the cut-over): its fee shard holds the fee, not the user.
+  loadObjects: (db) => positionHolds(db, "margin + fee * (fee_held = 1) - overnight"),
   forUser: (db, userId) =>
     recordHolds(db, "SELECT id, currency_id, CAST(margin - overnight AS TEXT) AS units FROM lever_positions WHERE user_id = ?1 AND status IN (0, 1, 2, 3) ORDER BY id", userId, {
       account: "lever",
@@ -848,6 +849,14 @@ export const leverHolds: HoldSource = {
     }),
   // The cut-over: each live position's cover becomes its own hold `lever_margin:{id}` in the treasury
   // shard its close pays from (objects mode's `leverShard`), not part of the shards' `migrated` holds.
-  systemOpeningHolds: (db) =>
-    treasuryRecordHolds(db, "SELECT id, currency_id, CAST(hold AS TEXT) AS units FROM lever_positions WHERE status IN (0, 1, 2, 3) ORDER BY id", LEVER_HOLD, leverShard),
+  // And each pending limit whose open fee D1 took at the request and would give back at a revoke
+  // (`fee_held` 2, marked by `carryOverOpenFees` just before): that fee, out of the fee account's
+  // available balance, as the hold `lever_fee:{id}` in the fee shard its revoke spends from.
+  systemOpeningHolds: async (db) => [
+    ...(await treasuryRecordHolds(db, "SELECT id, currency_id, CAST(hold AS TEXT) AS units FROM lever_positions WHERE status IN (0, 1, 2, 3) ORDER BY id", LEVER_HOLD, leverShard)),
+    ...(await treasuryRecordHolds(db, "SELECT id, currency_id, CAST(fee AS TEXT) AS units FROM lever_positions WHERE fee_held = 2 AND status IN (0, 1, 2, 3) ORDER BY id", LEVER_FEE_HOLD, leverShard, {
+      userId: SYSTEM.fees,
+      fromAvailable: true,
+    })),
+  ],
 };
