@@ -172,6 +172,10 @@ export async function main(options = {}) {
   }
   flowing = false;
   await Promise.all([...spot, seconds]);
+  // The last spot orders' legs leave their pair 10 ms after the commit, or with the pair's `legs`
+  // alarm 500 ms after it (durable/pair/legs.ts): let them land before the server stops, or the
+  // outbox check below counts legs that a restart would still deliver.
+  if (objects) await sleep(1500);
   await server.stop();
 
   if (objects) {
