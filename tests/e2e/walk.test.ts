@@ -217,7 +217,13 @@ describe("C2C: requirements first, the amount kept, the seller's release", () =>
       expect(await apiCall<{ is_sure: number }>(server.baseUrl, `/api/legal_deal?id=${orderId}`, { token })).toMatchObject({ is_sure: 3 });
       await confirm.locator('[data-testid="release-password"]').fill("135790");
       await confirm.locator('[data-testid="confirm-received-go"]').click();
-      await m.page.waitForSelector('[data-testid="c2c-show"][data-state="1"]');
+      // Once under a loaded CI run the released state never showed (120 s); if it happens again, say what the
+      // dialog and the order said instead of only that the wait ran out.
+      await m.page.waitForSelector('[data-testid="c2c-show"][data-state="1"]').catch(async (err: unknown) => {
+        const said = await confirm.locator('[data-testid="release-error"]').textContent({ timeout: 1_000 }).catch(() => null);
+        const order = await apiCall(server.baseUrl, `/api/legal_deal?id=${orderId}`, { token }).catch((e: unknown) => String(e));
+        throw new Error(`the release did not show: dialog ${JSON.stringify(said)}, order ${JSON.stringify(order)}, page errors ${JSON.stringify(m.errors)}; ${String(err)}`);
+      });
       expect(errors).toEqual([]);
       expect(m.errors).toEqual([]);
     });
