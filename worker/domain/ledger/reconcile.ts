@@ -141,6 +141,8 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
   // movement), D1's treasury row is the copy they were opened from, not money of its own: the shards alone count.
   if (reads && (await db.prepare("SELECT 1 AS x FROM system_movements WHERE user_id = ?1 AND seq = 1 AND ref LIKE 'migrate:opening%' LIMIT 1").bind(TREASURY).first()))
     for (const k of [...frozen.keys()]) if (k.startsWith(`${TREASURY}|`)) frozen.delete(k);
+  // The treasury's frozen funds D1 still counts (before a cut-over), without its shards': a recheck adds the shards' again.
+  const treasuryInD1 = new Map([...frozen].filter(([k]) => k.startsWith(`${TREASURY}|`)).map(([k, f]) => [k.slice(`${TREASURY}|`.length), f]));
   if (reads)
     for (const b of await reads.systemBalances(TREASURY))
       if (b.frozen !== 0n) frozen.set(`${TREASURY}|${b.currencyId}|${b.account}`, (frozen.get(`${TREASURY}|${b.currencyId}|${b.account}`) ?? 0n) + b.frozen);
@@ -158,7 +160,7 @@ export async function reconcile(db: D1Database, sources: HoldSource[] = holdSour
     }
     if (f !== h) mismatched.push({ userId: Number(u), currencyId: Number(c), account: a!, frozen: f, holds: h });
   }
-  if (reads) mismatched = await confirmedAfterPairs(db, sources, reads, mismatched, frozen);
+  if (reads) mismatched = await confirmedAfterPairs(db, sources, reads, mismatched, treasuryInD1);
   for (const m of mismatched.slice(0, Math.max(0, 10 * LIMIT - differences.length))) {
     differences.push({ check: "frozen_vs_holds", user_id: m.userId, currency_id: m.currencyId, account: m.account, frozen: m.frozen.toString(), holds: m.holds.toString() });
   }
@@ -207,8 +209,8 @@ const RECHECKS = 3;
  * with the same amounts, or still there after the last check (a user trading meanwhile moves
  * the amounts between checks). System accounts (the treasury's shards) are kept as they are.
  */
-async function confirmedAfterPairs(db: D1Database, sources: HoldSource[], reads: AccountReads, found: FrozenMismatch[], frozen: ReadonlyMap<string, bigint>): Promise<FrozenMismatch[]> {
-  const kept = await treasuryAfterPairs(db, sources, reads, found.filter((m) => m.userId <= 0), frozen);
+async function confirmedAfterPairs(db: D1Database, sources: HoldSource[], reads: AccountReads, found: FrozenMismatch[], treasuryInD1: ReadonlyMap<string, bigint>): Promise<FrozenMismatch[]> {
+  const kept = await treasuryAfterPairs(db, sources, reads, found.filter((m) => m.userId <= 0), treasuryInD1);
   let pending = found.filter((m) => m.userId > 0);
   for (let check = 1; check <= RECHECKS && pending.length > 0; check++) {
     const users = [...new Set(pending.map((m) => m.userId))];
@@ -233,9 +235,8 @@ async function confirmedAfterPairs(db: D1Database, sources: HoldSource[], reads:
  * Every pair drains, then the treasury's shards and the hold sources are read again; what still
  * differs is kept. The treasury's D1 part (before a cut-over) does not move here: it is carried.
  */
-async function treasuryAfterPairs(db: D1Database, sources: HoldSource[], reads: AccountReads, found: FrozenMismatch[], frozen: ReadonlyMap<string, bigint>): Promise<FrozenMismatch[]> {
+async function treasuryAfterPairs(db: D1Database, sources: HoldSource[], reads: AccountReads, found: FrozenMismatch[], treasuryInD1: ReadonlyMap<string, bigint>): Promise<FrozenMismatch[]> {
   if (!found.some((m) => m.userId === TREASURY)) return found;
-  const shardsBefore = new Map((await reads.systemBalances(TREASURY)).map((b) => [`${b.currencyId}|${b.account}`, b.frozen]));
   await reads.drainAllPairs();
   const [{ holds }, shards] = await Promise.all([holdsOf(db, sources, true), reads.systemBalances(TREASURY)]);
   const shardsNow = new Map(shards.map((b) => [`${b.currencyId}|${b.account}`, b.frozen]));
@@ -247,8 +248,7 @@ async function treasuryAfterPairs(db: D1Database, sources: HoldSource[], reads: 
     }
     const k = `${m.currencyId}|${m.account}`;
     // D1's part as it was counted, plus the shards' frozen funds now.
-    const d1Part = (frozen.get(`${TREASURY}|${k}`) ?? 0n) - (shardsBefore.get(k) ?? 0n);
-    const now = { ...m, frozen: d1Part + (shardsNow.get(k) ?? 0n), holds: holds.get(`${TREASURY}|${k}`) ?? 0n };
+    const now = { ...m, frozen: (treasuryInD1.get(k) ?? 0n) + (shardsNow.get(k) ?? 0n), holds: holds.get(`${TREASURY}|${k}`) ?? 0n };
     if (now.frozen !== now.holds) kept.push(now);
   }
   return kept;
