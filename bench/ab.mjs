@@ -17,6 +17,8 @@
  *                                    # cut-over on their copy of the state (bench/lib/server.mjs
  *                                    # openAccountObjects: every user's balances and the treasury
  *                                    # opened in their account objects, as `ACCOUNTS=objects npm start`)
+ *                     [--warmup-chunks 1]   # rounds run first and not counted: each server's first
+ *                                    # chunk ran 5-15 % above its later ones (JIT, caches, SQLite pages)
  *                     [--settle-ms 300]   # the wait after a chunk before its CPU is read (objects
  *                                    # mode: 1500, so the drains that wait 500 ms are counted)
  *
@@ -43,7 +45,7 @@ import { ROOT, freePort, groupCpu, log, openAccountObjects, prepareState, random
 import { depthSocket, httpClient, login, now, summary } from "./lib/client.mjs";
 import { ACCOUNTS, PAIRS, batchRequest, batchStream, orderRequest, orderStream, warmupOrders } from "./lib/orders.mjs";
 
-export const DEFAULTS = { variants: [], chunks: 6, chunk: 250, concurrency: 16, viewers: 0, sockets: true, json: null, quiet: false, batch: 0, objects: [], settleMs: 300 };
+export const DEFAULTS = { variants: [], chunks: 6, chunk: 250, concurrency: 16, viewers: 0, sockets: true, json: null, quiet: false, batch: 0, objects: [], settleMs: 300, warmupChunks: 1 };
 
 /** A copy of `src` (a snapshot) with the patches (`a.patch+b.patch`) applied by `git apply`. */
 function patchedTree(src, patches) {
@@ -133,7 +135,8 @@ export async function main(options = {}) {
     }
     await sleep(1000);
     const cpuOf = (s, m) => groupCpu(s.pid).filter((p) => p.cmd.includes(m)).reduce((a, p) => a + p.cpu, 0);
-    for (let k = 0; k < o.chunks; k++) {
+    for (let k = -o.warmupChunks; k < o.chunks; k++) {
+      const counted = k >= 0;
       for (const x of k % 2 ? [...V].reverse() : V) {
         const c0 = cpuOf(x.server, "runtime");
         const p0 = cpuOf(x.server, "proxy");
@@ -159,10 +162,16 @@ export async function main(options = {}) {
             }
           }),
         );
-        x.secs += (now() - t0) / 1000;
         // The chunk's outbox drain runs on this server before its CPU is read (objects mode: the
         // accounts' and collectors' drains wait 500 ms after a write: --settle-ms 1500 counts them too).
+        const secs = (now() - t0) / 1000;
         await sleep(o.settleMs);
+        // A warm-up chunk's errors still count; its latencies and CPU do not.
+        if (!counted) {
+          x.lat = [];
+          continue;
+        }
+        x.secs += secs;
         const dc = cpuOf(x.server, "runtime") - c0;
         x.cpu += dc;
         x.chunkCpu.push((dc * 1000) / issued);
@@ -223,6 +232,7 @@ function parseArgs(argv) {
     else if (a === "--batch") o.batch = Number(argv[++i]);
     else if (a === "--objects") o.objects = argv[++i].split(",");
     else if (a === "--settle-ms") o.settleMs = Number(argv[++i]);
+    else if (a === "--warmup-chunks") o.warmupChunks = Number(argv[++i]);
     else if (a === "--json") o.json = path.resolve(argv[++i]);
     else throw new Error(`unknown option ${a}`);
   }
