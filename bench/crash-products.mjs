@@ -685,7 +685,7 @@ export async function checkLeverObjects({ root, dir, cut }) {
   const [positions, spotOrders, pairRows, currencyRows, ...statuses] = await d1(
     root,
     dir,
-    `SELECT id, user_id, status, close_reason, CAST(margin AS TEXT) AS margin, CAST(fee AS TEXT) AS fee, CAST(hold AS TEXT) AS hold, CAST(overnight AS TEXT) AS overnight, fee_held FROM lever_positions;
+    `SELECT id, user_id, status, close_reason, CAST(margin AS TEXT) AS margin, CAST(fee AS TEXT) AS fee, CAST(hold AS TEXT) AS hold, CAST(overnight AS TEXT) AS overnight, CAST(COALESCE(profit, 0) - COALESCE(close_fee, 0) AS TEXT) AS won, fee_held FROM lever_positions;
      SELECT id, user_id, pair_id, side, price, qty, filled, reserved_units, reserved_currency, status FROM spot_orders;
      SELECT id, currency_id, legal_id, price_decimals, qty_decimals FROM pairs;
      SELECT id, scale FROM currencies;
@@ -698,6 +698,10 @@ export async function checkLeverObjects({ root, dir, cut }) {
   const spotHold = spotHoldExplainer(spotOrders, (r) => openReservation(r, pairById.get(r.pair_id), scale));
   const byId = new Map(positions.map((p) => [String(p.id), p]));
   const isOpen = (p) => p.status <= 3;
+  // What a position's user hold holds while it is open: the margin, the open fee while held (a pending limit's until its
+  // fill, `fee_held` 1, migrations/0056; 2: a pending limit carried over the cut-over, whose fee its fee shard holds),
+  // less the overnight fees taken.
+  const userHeld = (p) => big(p.margin) + (Number(p.fee_held ?? 1) === 1 ? big(p.fee) : 0n) - big(p.overnight);
   const { products, launches, explain: recordHold } = await d1RecordHoldsView(root, dir);
   const explain = (owner, h) => {
     const [kind, id] = h.hold.split(":");
@@ -710,9 +714,7 @@ export async function checkLeverObjects({ root, dir, cut }) {
     const p = byId.get(id);
     if (!p || !isOpen(p)) return `position ${id} ${p ? `has status ${p.status}` : "is not in D1"}`;
     const rest = h.amount - h.spent - h.released;
-    // The open fee leaves the hold when the position opens (a pending limit's at its fill; `fee_held` 1, migrations/0056;
-    // 2: a pending limit carried over the cut-over, whose fee its fee shard holds).
-    const held = big(p.margin) + (Number(p.fee_held ?? 1) === 1 ? big(p.fee) : 0n) - big(p.overnight);
+    const held = userHeld(p);
     if (owner.shard === null) return owner.userId === p.user_id && h.kind === "lever" && rest === held ? null : `position ${id} holds margin + fee (while held) - overnight = ${held}`;
     return owner.userId === -3 && owner.shard === Number(id) % 8 && rest === big(p.hold) ? null : `position ${id}'s cover is ${p.hold} in shard ${Number(id) % 8}`;
   };
@@ -730,11 +732,16 @@ export async function checkLeverObjects({ root, dir, cut }) {
           bad.push({ id: p.id, problem: "a hold is missing", user: !!u, house: !!hh });
           continue;
         }
-        if (isOpen(p) !== u.open || isOpen(p) !== hh.open) bad.push({ id: p.id, status: p.status, problem: "holds' state", user: u.open, house: hh.open });
+        // A trading position whose overnight fees took its whole margin has spent its user hold in full (resolved) and
+        // stays open on its unrealised profit (the liquidation rule counts margin plus profit): only its cover is still open.
+        if ((isOpen(p) && userHeld(p) > 0n) !== u.open || isOpen(p) !== hh.open) bad.push({ id: p.id, status: p.status, problem: "holds' state", user: u.open, house: hh.open, held: String(userHeld(p)) });
         if (p.status === 5 && (u.spent !== 0n || hh.spent !== 0n || u.released !== u.amount || hh.released !== hh.amount)) bad.push({ id: p.id, problem: "revoked but a hold was spent" });
         const refs = (o, like) => sqlite(o.file, `SELECT ref, CAST(d_frozen AS TEXT) AS f FROM money_movements WHERE ref LIKE '${like}'`);
         const closes = new Set(refs(user, `lever:${p.id}:close:%`).map((r) => r.ref.split("#")[0]));
-        if (closes.size !== (p.status === 4 ? 1 : 0)) bad.push({ id: p.id, status: p.status, problem: "close legs", closes: [...closes] });
+        // A close with nothing left in the user's hold (overnight fees took the margin) and no win beyond the close fee
+        // moves nothing of theirs: no leg (durable/pair/desks/lever-objects.ts leverCloseLegs keeps only non-zero ops).
+        const closeLeg = p.status === 4 && (userHeld(p) > 0n || big(p.won) > 0n);
+        if (closes.size !== (closeLeg ? 1 : 0)) bad.push({ id: p.id, status: p.status, problem: "close legs", closes: [...closes], held: String(userHeld(p)), won: p.won });
         const nights = refs(user, `lever:${p.id}:fee:%`);
         const taken = nights.reduce((a, r) => a - big(r.f), 0n);
         if (taken !== big(p.overnight)) bad.push({ id: p.id, problem: "overnight fees taken differ from D1's", object: String(taken), d1: p.overnight, legs: nights.length });
