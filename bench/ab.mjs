@@ -17,8 +17,10 @@
  *                                    # cut-over on their copy of the state (bench/lib/server.mjs
  *                                    # openAccountObjects: every user's balances and the treasury
  *                                    # opened in their account objects, as `ACCOUNTS=objects npm start`)
- *                     [--warmup-chunks 1]   # rounds run first and not counted: each server's first
- *                                    # chunk ran 5-15 % above its later ones (JIT, caches, SQLite pages)
+ *                     [--warmup-chunks 1]   # rounds run first and not counted (JIT, caches, pages).
+ *                                    # Whatever the warm-up, the first variant (the working tree) ran
+ *                                    # 5-15 % above the same tree in a later slot (session 21, cause
+ *                                    # unknown): compare against `same=bench/prototypes/noop.patch` too
  *                     [--settle-ms 300]   # the wait after a chunk before its CPU is read (objects
  *                                    # mode: 1500, so the drains that wait 500 ms are counted)
  *
