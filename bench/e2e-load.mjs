@@ -164,8 +164,36 @@ function makeTracker() {
 
 function cpuSnapshot(server) {
   const m = new Map();
-  for (const p of groupCpu(server.pid)) m.set(p.pid, p);
+  for (const p of groupCpu(server.pid)) m.set(p.pid, { ...p, io: p.cmd.includes("runtime") ? writesOf(p.pid) : null });
   return { procs: m, client: process.cpuUsage(), wall: now() };
+}
+
+/**
+ * What a process has written so far (/proc/PID/io, no privileges needed): write system calls and
+ * bytes sent to storage. SQLite's commits are most of the runtime's (each page of a commit is a
+ * write to its WAL, each commit a sync), and D1 and the objects alike write through them.
+ */
+function writesOf(pid) {
+  try {
+    const f = Object.fromEntries(fs.readFileSync(`/proc/${pid}/io`, "utf8").trim().split("\n").map((l) => l.split(": ")).map(([k, v]) => [k, Number(v)]));
+    return { calls: f.syscw, bytes: f.write_bytes };
+  } catch {
+    return null;
+  }
+}
+
+/** The runtime's write calls and KB written per order between two snapshots (null where /proc/PID/io is not readable). */
+function writesPerUnit(a, b, n) {
+  let calls = 0;
+  let bytes = 0;
+  for (const [pid, p] of b.procs) {
+    const before = a.procs.get(pid)?.io;
+    if (!p.io || !before) continue;
+    calls += p.io.calls - before.calls;
+    bytes += p.io.bytes - before.bytes;
+  }
+  if (calls === 0) return { runtimeWritesPerRequest: null, runtimeWriteKbPerRequest: null };
+  return { runtimeWritesPerRequest: +(calls / Math.max(1, n)).toFixed(2), runtimeWriteKbPerRequest: +(bytes / 1024 / Math.max(1, n)).toFixed(1) };
 }
 
 function cpuDelta(a, b) {
@@ -270,6 +298,7 @@ async function runPhase({ name, client, tokens, pairs, concurrency, orders, capM
     outcomes,
     ledgerCatchUpMs: catchUpMs === null ? null : Math.round(catchUpMs),
     ...cpuPerUnit(cpuDelta(cpu0, cpu1), acked.length),
+    ...writesPerUnit(cpu0, cpu1, acked.length),
     cpu: cpuDelta(cpu0, cpu1),
     wallSeconds: +((tEnd - tStart) / 1000).toFixed(2),
   };
@@ -516,12 +545,12 @@ function printReport(r) {
     for (const p of r.profile) console.log(line([p.endpoint, p.sequentialP50, p.sequentialP99, p.rpsAtC16, p.c16P50, p.c16P99, p.runtimeCpuMsPerRequest, p.proxyCpuMsPerRequest], w));
   }
   console.log("\nOrder load (limit orders; ms from submit):");
-  const w = [28, 6, 6, 8, 8, 8, 9, 9, 9, 10, 14];
-  console.log(line(["phase", "in-flt", "acked", "orders/s", "ack p50", "ack p99", "depth p50", "depth p99", "rt CPU ms", "catch-up", "errors"], w));
+  const w = [28, 6, 6, 8, 8, 8, 9, 9, 9, 8, 8, 10, 14];
+  console.log(line(["phase", "in-flt", "acked", "orders/s", "ack p50", "ack p99", "depth p50", "depth p99", "rt CPU ms", "rt wr", "rt KB", "catch-up", "errors"], w));
   for (const p of r.phases) {
-    console.log(line([p.phase, p.concurrencyTotal, p.acked, p.ordersPerSecond, p.ackMs.p50, p.ackMs.p99, p.depthMs.p50, p.depthMs.p99, p.runtimeCpuMsPerRequest, p.ledgerCatchUpMs, JSON.stringify(p.errors)], w));
+    console.log(line([p.phase, p.concurrencyTotal, p.acked, p.ordersPerSecond, p.ackMs.p50, p.ackMs.p99, p.depthMs.p50, p.depthMs.p99, p.runtimeCpuMsPerRequest, p.runtimeWritesPerRequest ?? "-", p.runtimeWriteKbPerRequest ?? "-", p.ledgerCatchUpMs, JSON.stringify(p.errors)], w));
   }
-  console.log("(rt CPU ms = CPU time of the workerd runtime thread per order: Worker + pair DOs + D1 simulator; catch-up = ms after the phase until D1 shows no submitted order)");
+  console.log("(rt CPU ms = CPU time of the workerd runtime thread per order: Worker + pair DOs + D1 simulator; rt wr, rt KB = its write system calls and KB written to storage per order, /proc/PID/io; catch-up = ms after the phase until D1 shows no submitted order)");
   const last = r.phases[r.phases.length - 1];
   if (last) {
     console.log(`\nCPU during "${last.phase}" (${last.wallSeconds} s):`);

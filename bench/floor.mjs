@@ -11,7 +11,8 @@
  *
  * Rows: raw (a 404 without Hono), hono (a 404 through Hono with our middleware shape), d1 (Hono +
  * one D1 batch of 3 small statements), rpc (Hono + one RPC into a Durable Object running one SQLite
- * transaction), both (Hono + the D1 batch + the RPC: the least an order does).
+ * transaction), call (the same RPC writing nothing: rpc − call is one small commit), both (Hono +
+ * the D1 batch + the RPC: the least an order does).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -26,6 +27,7 @@ export const ENDPOINTS = [
   { name: "hono: HTTP + Hono + middleware, a 404", path: "/api/none" },
   { name: "d1: Hono + one D1 batch of 3 statements", path: "/api/d1" },
   { name: "rpc: Hono + one object RPC (one SQLite transaction)", path: "/api/rpc" },
+  { name: "call: Hono + one object RPC writing nothing", path: "/api/call" },
   { name: "both: Hono + D1 batch + RPC (an order's minimum)", path: "/api/both" },
 ];
 

@@ -8,6 +8,8 @@
  *                   (a movement row, a balance update, an order row)
  *   POST /api/rpc   the above + ONE RPC into a Durable Object that runs one SQLite transaction
  *                   (an order row and a counter)
+ *   POST /api/call  the above + ONE RPC into the object that writes nothing (the call alone;
+ *                   rpc minus call is what one small commit costs)
  *   POST /api/both  the D1 batch, then the RPC: the least an order does
  *   POST /setup     creates the D1 tables (once, before measuring)
  */
@@ -30,6 +32,10 @@ export class FloorObject extends DurableObject {
     });
     return { id, status: "open" };
   }
+  /** Writes nothing: what the call alone costs, next to `place` (the same call and one commit). */
+  noop(id) {
+    return { id, status: "none" };
+  }
 }
 
 const app = new Hono();
@@ -38,10 +44,12 @@ app.use("*", async (c, next) => {
   c.set("requestId", c.req.header("cf-ray") ?? crypto.randomUUID());
   c.set("locale", c.req.header("lang") ?? c.req.query("lang") ?? "en");
   await next();
-  c.header("x-request-id", c.get("requestId"));
-  if (!c.res.headers.has("cache-control")) c.header("Cache-Control", "no-store");
-  c.header("X-Content-Type-Options", "nosniff");
-  c.header("Referrer-Policy", "strict-origin-when-cross-origin");
+  // Set on the answer in place, as worker/app.ts does since session 22 (c.header here copied the Response per header).
+  const h = c.res.headers;
+  h.set("x-request-id", c.get("requestId"));
+  if (!h.has("cache-control")) h.set("Cache-Control", "no-store");
+  h.set("X-Content-Type-Options", "nosniff");
+  h.set("Referrer-Policy", "strict-origin-when-cross-origin");
 });
 app.use("*", async (_c, next) => next());
 app.notFound((c) => c.json({ type: "error", code: 404, message: "Not found" }, 404));
@@ -69,6 +77,11 @@ app.post("/api/d1", async (c) => {
 app.post("/api/rpc", async (c) => {
   const body = await c.req.json();
   const r = await book(c.env).place(nextId(), 1, body.price, body.num);
+  return c.json({ type: "ok", data: r });
+});
+app.post("/api/call", async (c) => {
+  const body = await c.req.json();
+  const r = await book(c.env).noop(nextId(), 1, body.price, body.num);
   return c.json({ type: "ok", data: r });
 });
 app.post("/api/both", async (c) => {
