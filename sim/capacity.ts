@@ -352,7 +352,18 @@ class Capacity {
   }
 
   /** The object's money core over its storage (built per call: it keeps nothing in memory that matters). */
+  /** The pairs' cores are kept (a sender remembers what was answered and when to retry); the accounts' are made per call. */
+  private readonly senders = new Map<string, MoneyCore>();
+
   private core(name: string): MoneyCore {
+    const kept = this.senders.get(name);
+    if (kept) return kept;
+    const core = this.newCore(name);
+    if (name.startsWith("pair:")) this.senders.set(name, core);
+    return core;
+  }
+
+  private newCore(name: string): MoneyCore {
     return new MoneyCore(name, {
       sql: this.sqlOf(name),
       clock: { now: () => this.now },
@@ -560,6 +571,8 @@ class Capacity {
       sent += r.sent;
       steps++;
     }
+    // The run ends: the answered legs' rows go (the pair's delivery does this when no commit follows at once).
+    core.flushAnswered();
     const most = Math.max(0, ...this.roundCalls.values());
     this.roundCalls = null;
     this.steps += steps;

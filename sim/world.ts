@@ -763,6 +763,8 @@ class World {
 
   /** The object's alarm runs its delivery loop; answers how many legs left. */
   private alarm(obj: string): number {
+    // The answered legs' rows go first (the pair deletes them with its next write, or when a delivery run ends).
+    this.cores.get(obj)!.flushAnswered();
     const { sent, retries } = this.cores.get(obj)!.deliverDue();
     if (sent > 0) this.touched.add(obj);
     if (retries > 0) this.faults.add("alarm_retry");

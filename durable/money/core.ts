@@ -58,6 +58,18 @@ export class MoneyCore {
   private readonly m: Mutations;
   /** Only with the legsInMemory mutation: legs waiting for the next delivery, lost at a crash. */
   private buffered: { key: string; dest: string; ops: string }[] = [];
+  /**
+   * The retry schedule of legs sent and not yet answered, in memory only: sending writes nothing.
+   * A restart forgets it, and every leg still in the outbox is due at once (the receiver answers
+   * "seen" for one it already applied).
+   */
+  private readonly retry = new Map<string, { at: number; attempts: number }>();
+  /**
+   * Legs answered whose outbox rows are not deleted yet: they go with this object's next commit
+   * (`flushAnswered`), so an answer costs no write of its own. Never sent again meanwhile; after a
+   * restart they are sent once more and answered "seen".
+   */
+  private readonly answered = new Set<string>();
 
   constructor(name: string, ports: Ports) {
     this.name = name;
@@ -210,6 +222,7 @@ export class MoneyCore {
     for (const leg of ev.legs) for (const op of leg.ops) units(op.amt);
     const r = this.sql.transaction(() => {
       if (!this.claimKey(ev.key)) return "exists";
+      this.flushAnswered();
       if (ev.local?.length) this.applyOps(ev.key, ev.local);
       const now = this.ports.clock.now();
       if (!this.m.legsInMemory) this.enqueue(ev.legs.map((leg) => ({ key: leg.key, dest: leg.to, ops: JSON.stringify(leg.ops) })), now);
@@ -231,7 +244,11 @@ export class MoneyCore {
    * its legs in the round fit in one call and the round in one window. Receivers in `busy` (a call
    * to them still out) are passed over: their due legs wait for that call's answer, and the others
    * go now (the pair's delivery, durable/pair/legs.ts, never waits on a slow receiver for the rest).
-   * Answers how many legs left and how many of them were retries.
+   *
+   * A leg's first send writes nothing: its retry is scheduled in memory (`retry`), and its answer
+   * usually comes first. A retry is written (attempts, next try), so legs a receiver keeps
+   * refusing leave the window until their next try. A restart forgets the memory: those legs are
+   * due at once. Answers how many legs left and how many of them were retries.
    */
   deliverDue(busy?: ReadonlySet<string>): { sent: number; retries: number } {
     const now = this.ports.clock.now();
@@ -244,11 +261,11 @@ export class MoneyCore {
     }
     // Literal LIMITs: a bound one costs node:sqlite ten times the query.
     const window = this.sql.query<OutboxRow>(`SELECT seq, key, dest, ops, attempts, next_at FROM money_outbox WHERE next_at <= ? ORDER BY seq LIMIT ${STEP_WINDOW}`, now);
-    if (window.length === 0) return { sent: 0, retries: 0 };
     const byDest = new Map<string, OutboxRow[]>();
     const due: OutboxRow[] = [];
     for (const r of window) {
-      if (busy?.has(r.dest)) continue;
+      // Answered (its row goes with the next write), or sent and not yet due again.
+      if (this.answered.has(r.key) || (this.retry.get(r.key)?.at ?? 0) > now || busy?.has(r.dest)) continue;
       let rows = byDest.get(r.dest);
       if (!rows) {
         if (byDest.size === STEP_DESTINATIONS) continue;
@@ -259,20 +276,22 @@ export class MoneyCore {
       rows.push(r);
       due.push(r);
     }
+    if (due.length === 0) return { sent: 0, retries: 0 };
     let retries = 0;
-    // Each sent row's next try (one statement for all of them), or, with the mutation, the rows gone before any answer.
-    const next: [seq: number, at: number][] = [];
+    // The retries' next tries, written in one statement (first sends are only in memory).
+    const written: [seq: number, at: number, attempts: number][] = [];
     for (const r of due) {
-      if (r.attempts > 0) retries++;
-      if (this.m.deleteBeforeAck) {
-        next.push([r.seq, now]);
-        continue;
+      const attempts = Math.max(r.attempts, this.retry.get(r.key)?.attempts ?? 0);
+      const wait = Math.min(RETRY_BASE_MS * 2 ** attempts, RETRY_CAP_MS) + Math.floor(this.ports.random.next() * RETRY_BASE_MS);
+      this.retry.set(r.key, { at: now + wait, attempts: attempts + 1 });
+      if (attempts > 0) {
+        retries++;
+        written.push([r.seq, now + wait, attempts + 1]);
       }
-      const wait = Math.min(RETRY_BASE_MS * 2 ** r.attempts, RETRY_CAP_MS) + Math.floor(this.ports.random.next() * RETRY_BASE_MS);
-      next.push([r.seq, now + wait]);
     }
-    if (this.m.deleteBeforeAck) this.sql.run("DELETE FROM money_outbox WHERE seq IN (SELECT value ->> 0 FROM json_each(?))", JSON.stringify(next));
-    else this.sql.run("UPDATE money_outbox SET attempts = attempts + 1, next_at = v.value ->> 1 FROM json_each(?) AS v WHERE money_outbox.seq = v.value ->> 0", JSON.stringify(next));
+    if (this.m.deleteBeforeAck) this.sql.run("DELETE FROM money_outbox WHERE seq IN (SELECT value FROM json_each(?))", JSON.stringify(due.map((r) => r.seq)));
+    else if (written.length > 0)
+      this.sql.run("UPDATE money_outbox SET attempts = v.value ->> 2, next_at = v.value ->> 1 FROM json_each(?) AS v WHERE money_outbox.seq = v.value ->> 0", JSON.stringify(written));
     for (const [to, rows] of byDest)
       this.ports.transport.send(
         this.name,
@@ -282,11 +301,36 @@ export class MoneyCore {
     return { sent: due.length, retries };
   }
 
-  /** The receiver answered these keys (applied, seen or refused): they leave the outbox. */
+  /** The receiver answered these keys (applied, seen or refused): they leave the outbox with the next write (`flushAnswered`). */
   acknowledge(keys: readonly string[]): void {
-    if (keys.length === 0) return;
-    if (keys.length === 1) this.sql.run("DELETE FROM money_outbox WHERE key = ?", keys[0]!);
-    else this.sql.run("DELETE FROM money_outbox WHERE key IN (SELECT value FROM json_each(?))", JSON.stringify(keys));
+    for (const k of keys) {
+      this.retry.delete(k);
+      this.answered.add(k);
+    }
+  }
+
+  /** Deletes the outbox rows of the legs answered so far (one statement; nothing when none wait). */
+  flushAnswered(): void {
+    if (this.answered.size === 0) return;
+    const keys = [...this.answered];
+    this.answered.clear();
+    this.sql.transaction(() => {
+      this.sql.run("DELETE FROM money_outbox WHERE key IN (SELECT value FROM json_each(?))", JSON.stringify(keys));
+    });
+  }
+
+  /** Whether this leg was answered (its row waits for `flushAnswered`). */
+  isAnswered(key: string): boolean {
+    return this.answered.has(key);
+  }
+
+  /** When the next leg owed is due (a leg sent: its retry; one not sent since a restart: now), or null when none is owed. */
+  nextDue(): number | null {
+    let next: number | null = null;
+    for (const [key, t] of this.retry) if (!this.answered.has(key) && (next === null || t.at < next)) next = t.at;
+    const known = JSON.stringify([...this.retry.keys(), ...this.answered]);
+    const rest = this.sql.query<{ at: number | null }>("SELECT min(next_at) AS at FROM money_outbox WHERE key NOT IN (SELECT value FROM json_each(?))", known)[0]?.at ?? null;
+    return rest !== null && (next === null || rest < next) ? rest : next;
   }
 
   // ---- legs (the receiving side) --------------------------------------------------------------
@@ -332,8 +376,15 @@ export class MoneyCore {
     return this.sql.query<HoldRow>("SELECT * FROM money_holds WHERE state = 'open' AND created_at < ? ORDER BY created_at, hold", before);
   }
 
+  /** The legs owed (not yet answered), with their attempts and next try as this instance knows them. */
   outbox(): OutboxRow[] {
-    return this.sql.query<OutboxRow>("SELECT seq, key, dest, ops, attempts, next_at FROM money_outbox ORDER BY seq");
+    return this.sql
+      .query<OutboxRow>("SELECT seq, key, dest, ops, attempts, next_at FROM money_outbox ORDER BY seq")
+      .filter((r) => !this.answered.has(r.key))
+      .map((r) => {
+        const t = this.retry.get(r.key);
+        return t ? { ...r, attempts: t.attempts, next_at: t.at } : r;
+      });
   }
 
   hasKey(key: string): boolean {

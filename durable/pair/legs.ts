@@ -128,7 +128,7 @@ export function condReleaseLegs(info: PairCurrencies, o: { id: number; owner: nu
  * call costs it a transaction, its keys and an alarm whatever it carries). The money is in the
  * pair's outbox from the commit on; only its arrival in the accounts waits this much longer.
  */
-export const DELIVER_AFTER_MS = 10;
+export const DELIVER_AFTER_MS = 30;
 /** When the scheduler's `legs` alarm, written with the legs, delivers them if that moment's delivery never ran (the object stopped first). */
 export const DELIVER_FALLBACK_MS = 500;
 
@@ -216,8 +216,9 @@ export class PairLegs {
     }
   }
 
-  /** Whether legs wait for an answer. */
+  /** Whether legs wait for an answer (the rows of answered legs are deleted first). */
   pending(): boolean {
+    this.core.flushAnswered();
     return this.store.one("SELECT 1 AS x FROM money_outbox LIMIT 1") !== undefined;
   }
 
@@ -234,7 +235,8 @@ export class PairLegs {
       this.store.sql
         .exec<{ key: string }>("SELECT key FROM money_outbox WHERE dest = ? AND key > ? AND key < ?", to, `${event}:`, `${event};`)
         .toArray()
-        .map((r) => r.key),
+        .map((r) => r.key)
+        .filter((key) => !this.core.isAnswered(key)),
     );
     if (keys.length === 0) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -320,7 +322,9 @@ export class PairLegs {
       this.wake = null;
     }
     await Promise.all(out.values());
-    const next = this.store.one<{ at: number | null }>("SELECT min(next_at) AS at FROM money_outbox");
-    return next?.at ?? null;
+    // The answered legs' rows go with the next commit's transaction; with no delivery coming (no
+    // commit in the last moment) they go now, so an idle pair's outbox is empty.
+    if (this.soon === null) this.core.flushAnswered();
+    return this.core.nextDue();
   }
 }

@@ -89,6 +89,38 @@ describe("the money core", () => {
     expect(core.balances()).toEqual([{ kind: "system", currency: "USDT", available: 300, frozen: 0 }].map((b) => expect.objectContaining(b)));
   });
 
+  it("sends a leg without writing, and deletes an answered leg's row with its next commit (a restart before that sends it once more)", () => {
+    const { core, sql, clock, sent } = makeCore({ name: "deposits0", funded: 0 });
+    core.open("opening", "system", "USDT", 500);
+    const deposit = (n: number) => ({ key: `deposit:${n}`, local: [{ t: "debit" as const, kind: "system", cur: "USDT", amt: 100 }], legs: [{ key: `deposit:${n}:user`, to: "u1", ops: [{ t: "credit" as const, kind: "spot", cur: "USDT", amt: 100 }] }] });
+    const rows = () => sql.query<{ key: string; attempts: number; next_at: number }>("SELECT key, attempts, next_at FROM money_outbox ORDER BY seq");
+    core.commit(deposit(1));
+    const committed = rows();
+    expect(core.deliverDue()).toEqual({ sent: 1, retries: 0 });
+    // The first send changed no row: its retry is in memory.
+    expect(rows()).toEqual(committed);
+    expect(core.outbox()).toEqual([expect.objectContaining({ key: "deposit:1:user", attempts: 1, next_at: 1_100 })]);
+    core.acknowledge(["deposit:1:user"]);
+    // Answered: owed no more and never sent again, though its row waits for the next write.
+    expect(rows().map((r) => r.key)).toEqual(["deposit:1:user"]);
+    expect(core.outbox()).toEqual([]);
+    expect(core.nextDue()).toBeNull();
+    clock.t += 60_000;
+    expect(core.deliverDue().sent).toBe(0);
+    // A restart forgets the answer: the leg goes once more (its receiver answers "seen").
+    const restarted = new MoneyCore("deposits0", { sql, clock: { now: () => clock.t }, random: { next: () => 0 }, transport: { send: (_from, to, legs) => void sent.push({ to, legs }) } });
+    expect(restarted.outbox().map((r) => r.key)).toEqual(["deposit:1:user"]);
+    // The next commit deletes the answered row in its own transaction.
+    core.commit(deposit(2));
+    expect(rows().map((r) => r.key)).toEqual(["deposit:2:user"]);
+    // A retry is written: a leg its receiver does not answer leaves the window until its next try.
+    expect(core.deliverDue()).toEqual({ sent: 1, retries: 0 });
+    clock.t += 100;
+    expect(core.deliverDue()).toEqual({ sent: 1, retries: 1 });
+    expect(rows()).toEqual([{ key: "deposit:2:user", attempts: 2, next_at: clock.t + 200 }]);
+    expect(sent.map((s) => s.legs[0]!.key)).toEqual(["deposit:1:user", "deposit:2:user", "deposit:2:user"]);
+  });
+
   it("leaves nothing behind when the event's transaction rolls back", () => {
     const { core, sql } = makeCore({ name: "pair" });
     sql.failNextCommit = true;
