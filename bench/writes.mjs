@@ -18,7 +18,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { ROOT } from "./lib/server.mjs";
+import { ROOT, isRuntimeCmd } from "./lib/server.mjs";
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf("--");
@@ -33,13 +33,12 @@ if (spawnSync("perf", ["--version"]).status !== 0) {
   process.exit(2);
 }
 
-/** The runtime workerd (not wrangler's proxy): the one serving the Worker on an ephemeral entry socket. */
+/** The runtime workerd processes now running (not wrangler's proxy). */
 function runtimePids() {
   const out = [];
   for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (cmd.includes("workerd") && cmd.includes("entry=127.0.0.1:0")) out.push(Number(pid));
+      if (isRuntimeCmd(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" "))) out.push(Number(pid));
     } catch {}
   }
   return out;

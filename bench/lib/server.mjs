@@ -317,9 +317,12 @@ export function groupCpu(pgid) {
   return out;
 }
 
+/** Whether a command line is the runtime workerd (Worker, objects, D1), not wrangler's proxy: it serves on an ephemeral entry socket. */
+export const isRuntimeCmd = (joined) => joined.includes("workerd") && joined.includes("entry=127.0.0.1:0");
+
 function describeCmd(cmd) {
   const joined = cmd.join(" ");
-  if (joined.includes("workerd")) return joined.includes("entry=127.0.0.1:0") ? "workerd (runtime: Worker, DO, D1)" : "workerd (wrangler proxy)";
+  if (joined.includes("workerd")) return isRuntimeCmd(joined) ? "workerd (runtime: Worker, DO, D1)" : "workerd (wrangler proxy)";
   if (joined.includes("serve-child")) return "node (wrangler host)";
   if (joined.includes("esbuild")) return "esbuild";
   return path.basename(cmd[0] ?? "?");
